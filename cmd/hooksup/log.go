@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("log", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	session := fs.String("session", "", "")
+	asJSON := fs.Bool("json", false, "")
+	follow := fs.Bool("f", false, "")
+	if err := fs.Parse(args); err != nil {
+		return 2, fmt.Errorf("%v (usage: hooksup log [--session ID] [--json] [-f])", err)
+	}
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	dir := supervisor.SessionsDir(env.stateDir)
+	id := *session
+	if id == "" {
+		if id, err = supervisor.LatestSession(dir); err != nil {
+			return 1, err
+		}
+	}
+	path := filepath.Join(dir, id, "verdicts.jsonl")
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, path)
+	}
+	if err != nil {
+		return 1, err
+	}
+	defer f.Close()
+	if !*asJSON {
+		fmt.Fprintf(stdout, "session %s\n", id)
+	}
+	br := bufio.NewReader(f)
+	var partial []byte
+	printLines := func() error {
+		for {
+			line, err := br.ReadBytes('\n')
+			partial = append(partial, line...)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			printVerdictLine(stdout, partial, *asJSON)
+			partial = partial[:0]
+		}
+	}
+	if err := printLines(); err != nil {
+		return 1, err
+	}
+	if !*follow {
+		return 0, nil
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return 1, fmt.Errorf("follow: %w", err)
+	}
+	defer w.Close()
+	if err := w.Add(path); err != nil {
+		return 1, fmt.Errorf("follow: %w", err)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return 0, nil
+		case ev := <-w.Events:
+			if ev.Has(fsnotify.Write) {
+				if err := printLines(); err != nil {
+					return 1, err
+				}
+			}
+		case err := <-w.Errors:
+			return 1, fmt.Errorf("follow: %w", err)
+		}
+	}
+}
+
+func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
+	line = []byte(strings.TrimRight(string(line), "\n"))
+	if len(line) == 0 {
+		return
+	}
+	if asJSON {
+		fmt.Fprintf(w, "%s\n", line)
+		return
+	}
+	var v supervisor.Verdict
+	if err := json.Unmarshal(line, &v); err != nil {
+		fmt.Fprintf(w, "(unreadable line: %v)\n", err)
+		return
+	}
+	fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, v.Summary())
+	if v.Reason != "" {
+		r, _, _ := strings.Cut(v.Reason, "\n")
+		fmt.Fprintf(w, "          reason: %s\n", r)
+	}
+	for _, c := range v.Checks {
+		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", c.Name, c.ExitCode, c.DurationMS)
+	}
+}

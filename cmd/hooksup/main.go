@@ -1,0 +1,146 @@
+// Command hooksup supervises Claude Code: it runs claude with Stop, SubagentStop and
+// Notification hooks that report to it, decides every stop by the project's checks and the
+// person, and shows it all live. This file is wiring only.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123".
+var (
+	version = ""
+	commit  = ""
+)
+
+const usage = `hooksup supervises Claude Code: it runs claude with hooks that report to it, decides
+every stop by your project's checks and by you, and shows verdicts, counts and agent state live.
+
+Usage:
+  hooksup [flags] claude [claude args...]   run claude under supervision (claude's exit status is hooksup's)
+  hooksup log [--session ID] [--json] [-f]  the verdict history of a session (the latest by default)
+  hooksup trust [FILE]                      trust a project's .hooksup.toml (its exact content)
+  hooksup version                           version, commit, Go version
+
+Flags (before the command):
+  --config FILE       use this config file too (trusted; read last)
+  --mode MODE         auto | ask | manual | observe
+  --theme NAME        colour theme
+  --no-tui            run headless even in a terminal
+  --claude-bin PATH   the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)
+  --debug             verbose log in the state directory
+
+Configuration: built-in defaults < $XDG_CONFIG_HOME/hooksup/config.toml < .hooksup.toml <
+.hooksup.local.toml < --config < flags. Project files are used only once trusted.
+`
+
+// globalFlags are the flags before the subcommand.
+type globalFlags struct {
+	config    string
+	mode      string
+	theme     string
+	noTUI     bool
+	claudeBin string
+	debug     bool
+}
+
+func main() {
+	// The hook client runs on every stop of every session: nothing else happens first.
+	if len(os.Args) == 3 && os.Args[1] == "hook" {
+		os.Exit(hooks.Client{}.Run(os.Args[2], os.Stdin, os.Stdout, os.Stderr))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	code, err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "hooksup: %v\n", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	stop()
+	os.Exit(code)
+}
+
+// errUsage marks a command-line mistake (exit 2).
+var errUsage = errors.New("usage")
+
+func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.File) (int, error) {
+	var g globalFlags
+	fs := flag.NewFlagSet("hooksup", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&g.config, "config", "", "")
+	fs.StringVar(&g.mode, "mode", "", "")
+	fs.StringVar(&g.theme, "theme", "", "")
+	fs.BoolVar(&g.noTUI, "no-tui", false, "")
+	fs.StringVar(&g.claudeBin, "claude-bin", "", "")
+	fs.BoolVar(&g.debug, "debug", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0, nil
+		}
+		return 2, fmt.Errorf("%v (see hooksup --help)", err)
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2, nil
+	}
+	cmd, cargs := rest[0], rest[1:]
+	switch cmd {
+	case "claude":
+		return runClaude(ctx, g, cargs, stdin, stdout, stderr)
+	case "hook":
+		if len(cargs) != 1 {
+			return 2, fmt.Errorf("usage: hooksup hook EVENT (reads the hook JSON on stdin)")
+		}
+		return hooks.Client{}.Run(cargs[0], stdin, stdout, stderr), nil
+	case "log":
+		return runLog(ctx, cargs, stdout)
+	case "trust":
+		return runTrust(cargs, stdout)
+	case "version":
+		fmt.Fprintln(stdout, versionString())
+		return 0, nil
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0, nil
+	default:
+		return 2, fmt.Errorf("unknown command %q (see hooksup --help)", cmd)
+	}
+}
+
+func versionString() string {
+	v, c := version, commit
+	goVersion := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && c == "" {
+				c = s.Value
+			}
+		}
+	}
+	if v == "" {
+		v = "dev"
+	}
+	if c == "" {
+		c = "unknown"
+	}
+	return fmt.Sprintf("hooksup %s (commit %s, %s)", v, strings.TrimSpace(c), goVersion)
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// hooksupBin is the real hooksup binary, built once for the package's tests.
+var hooksupBin string
+
+const envSimAgent = "HOOKSUP_TEST_SIM_AGENT"
+
+func TestMain(m *testing.M) {
+	// Re-executed as the simulated claude.
+	if os.Getenv(envSimAgent) == "1" {
+		os.Exit(agentsim.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	dir, err := os.MkdirTemp("", "hooksup-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	hooksupBin = filepath.Join(dir, "hooksup")
+	build := exec.Command("go", "build", "-o", hooksupBin, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building hooksup:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// sandbox is a throwaway HOME with hooksup's directories, so tests never touch the user's.
+type sandbox struct {
+	t       *testing.T
+	home    string
+	state   string
+	project string
+	env     []string
+}
+
+func newSandbox(t *testing.T) *sandbox {
+	t.Helper()
+	root, err := os.MkdirTemp("", "hs") // short: socket paths must fit 108 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	s := &sandbox{t: t, home: filepath.Join(root, "home"), project: filepath.Join(root, "proj")}
+	s.state = filepath.Join(root, "state")
+	for _, d := range []string{s.home, s.project, s.state, filepath.Join(root, "run"), filepath.Join(root, "cfg")} {
+		os.MkdirAll(d, 0o700)
+	}
+	s.env = append(os.Environ(),
+		"HOME="+s.home, "XDG_STATE_HOME="+s.state, "XDG_CONFIG_HOME="+filepath.Join(root, "cfg"),
+		"XDG_RUNTIME_DIR="+filepath.Join(root, "run"))
+	return s
+}
+
+func (s *sandbox) stateDir() string { return filepath.Join(s.state, "hooksup") }
+
+// config writes an explicit (trusted) config file and returns its path.
+func (s *sandbox) config(toml string) string {
+	p := filepath.Join(s.project, "test.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	return p
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+	trace          []agentsim.TraceEntry
+	verdicts       []supervisor.Verdict
+}
+
+// runSim runs `hooksup --config CFG claude -p PROMPT` with the simulated claude.
+func (s *sandbox) runSim(cfg string, sc agentsim.Scenario, args ...string) result {
+	s.t.Helper()
+	tracePath := filepath.Join(s.project, "trace.jsonl")
+	os.Remove(tracePath)
+	scb, _ := json.Marshal(sc)
+	self, _ := os.Executable()
+	full := append([]string{"--config", cfg, "--claude-bin", self, "claude"}, args...)
+	cmd := exec.Command(hooksupBin, full...)
+	cmd.Dir = s.project
+	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvScenario+"="+string(scb), agentsim.EnvTrace+"="+tracePath)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		s.t.Fatalf("hooksup did not finish; stderr:\n%s", errb.String())
+	}
+	r := result{code: cmd.ProcessState.ExitCode(), stdout: out.String(), stderr: errb.String()}
+	r.trace = readTrace(s.t, tracePath)
+	r.verdicts = s.verdicts()
+	return r
+}
+
+func readTrace(t *testing.T, path string) []agentsim.TraceEntry {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []agentsim.TraceEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var e agentsim.TraceEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("trace: %v", err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// verdicts reads every session's verdict log in the sandbox.
+func (s *sandbox) verdicts() []supervisor.Verdict {
+	var all []supervisor.Verdict
+	paths, _ := filepath.Glob(filepath.Join(supervisor.SessionsDir(s.stateDir()), "*", "verdicts.jsonl"))
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		vs, errs := supervisor.ReadVerdicts(f)
+		f.Close()
+		if len(errs) > 0 {
+			s.t.Fatalf("verdict log %s: %v", p, errs)
+		}
+		all = append(all, vs...)
+	}
+	return all
+}
+
+func decisions(vs []supervisor.Verdict) string {
+	var d []string
+	for _, v := range vs {
+		d = append(d, v.Event+":"+v.Decision+"/"+v.Source)
+	}
+	return strings.Join(d, " ")
+}
+
+// stopTrace returns the trace entries of one event.
+func stopTrace(tr []agentsim.TraceEntry, event string) []agentsim.TraceEntry {
+	var out []agentsim.TraceEntry
+	for _, e := range tr {
+		if e.Event == event && e.Input != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+type execCmd = exec.Cmd
+
+func execHooksup(s *sandbox, args ...string) *exec.Cmd {
+	cmd := exec.Command(hooksupBin, args...)
+	cmd.Dir = s.project
+	cmd.Env = s.env
+	return cmd
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hooksup/hooksup/hooks/agentsim"
+)
+
+func TestSimNoChecksOneAllowVerdict(t *testing.T) {
+	s := newSandbox(t)
+	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "hello")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stdout != "Answer to turn 1.\n" {
+		t.Fatalf("claude's stdout did not reach the caller unchanged: %q", r.stdout)
+	}
+	if got := decisions(r.verdicts); got != "Stop:allow/checks" {
+		t.Fatalf("verdicts: %s", got)
+	}
+	if !strings.Contains(r.stderr, "hooksup: Stop → allow (checks) 0/3") {
+		t.Fatalf("headless verdict line missing from stderr:\n%s", r.stderr)
+	}
+	// Every injected hook reached the supervisor and answered nothing for observation events.
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"} {
+		tr := stopTrace(r.trace, ev)
+		if len(tr) != 1 || len(tr[0].Results) != 1 || tr[0].Results[0].Exit != 0 || tr[0].Results[0].Stdout != "" {
+			t.Errorf("%s: %+v", ev, tr)
+		}
+	}
+}
+
+func TestSimCheckFailingOnceThenPassing(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config(fmt.Sprintf(`
+mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f %[1]s || { touch %[1]s; echo 'FAIL TestParse: want 2, got 3'; exit 1; }"
+`, filepath.Join(s.project, "marker")))
+	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "fix it")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if got := decisions(r.verdicts); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("verdicts: %s", got)
+	}
+	stops := stopTrace(r.trace, "Stop")
+	if len(stops) != 2 || !stops[0].Block || stops[1].Block {
+		t.Fatalf("claude saw %+v", stops)
+	}
+	if !strings.Contains(stops[0].Reasons[0], "FAIL TestParse: want 2, got 3") || !strings.Contains(stops[0].Reasons[0], `"tests" failed`) {
+		t.Fatalf("reason %q", stops[0].Reasons[0])
+	}
+	if stops[1].Input["stop_hook_active"] != true {
+		t.Fatal("second Stop not marked stop_hook_active")
+	}
+}
+
+func TestSimAlwaysFailingCheckHitsTheLimit(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config(`
+mode = "auto"
+[stop]
+max_continuations = 3
+[[stop.checks]]
+name = "lint"
+command = "echo 'lint: 4 problems'; exit 1"
+`)
+	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
+	want := "Stop:block/check:lint Stop:block/check:lint Stop:block/check:lint Stop:allow/limit"
+	if got := decisions(r.verdicts); got != want {
+		t.Fatalf("verdicts: %s", got)
+	}
+	if len(stopTrace(r.trace, "Stop")) != 4 {
+		t.Fatalf("claude stopped %d times", len(stopTrace(r.trace, "Stop")))
+	}
+	if !strings.Contains(r.stderr, "Stop → block (check lint) 1/3") || !strings.Contains(r.stderr, "Stop → allow (limit) 3/3") {
+		t.Fatalf("stderr:\n%s", r.stderr)
+	}
+}
+
+func TestSimSubagentSteersPerAgent(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config(`
+mode = "auto"
+[subagent_stop]
+max_steers = 2
+[[subagent_stop.checks]]
+name = "sub"
+command = "echo 'subagent: not done'; exit 1"
+`)
+	r := s.runSim(cfg, agentsim.Scenario{Subagents: 2}, "-p", "x")
+	subs := stopTrace(r.trace, "SubagentStop")
+	if len(subs) != 6 { // two agents × (2 blocks + 1 allow)
+		t.Fatalf("%d SubagentStops", len(subs))
+	}
+	perAgent := map[string][]int{}
+	for _, v := range r.verdicts {
+		if v.Event == "SubagentStop" {
+			perAgent[v.AgentID] = append(perAgent[v.AgentID], v.Steers)
+		}
+	}
+	if len(perAgent) != 2 {
+		t.Fatalf("agents: %v", perAgent)
+	}
+	for id, steers := range perAgent {
+		if fmt.Sprint(steers) != "[1 2 2]" {
+			t.Errorf("agent %s steers %v", id, steers)
+		}
+	}
+}
+
+func TestSimExitStatusPassesThrough(t *testing.T) {
+	s := newSandbox(t)
+	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{ExitCode: 7}, "-p", "x")
+	if r.code != 7 {
+		t.Fatalf("exit %d, want 7", r.code)
+	}
+}
+
+func TestSimObserveNeverBlocks(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config("mode = \"observe\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n")
+	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
+	if got := decisions(r.verdicts); got != "Stop:allow/observe" {
+		t.Fatalf("verdicts: %s", got)
+	}
+}
+
+func TestSimLeavesNoSocketOrSettingsBehind(t *testing.T) {
+	s := newSandbox(t)
+	s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "x")
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(s.home), "run", "hooksup", "*"))
+	if len(left) != 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+}
+
+func TestBrokenConfigIsAClearError(t *testing.T) {
+	s := newSandbox(t)
+	r := s.runSim(s.config("mode = \"auto\"\n[stop]\nmax_continuation = 3\n"), agentsim.Scenario{}, "-p", "x")
+	if r.code == 0 || !strings.Contains(r.stderr, "test.toml:3: stop.max_continuation: unknown key") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	if len(r.trace) != 0 {
+		t.Fatal("claude ran with a broken config")
+	}
+}
+
+func TestMissingClaudeIsAClearError(t *testing.T) {
+	s := newSandbox(t)
+	cmd := execHooksup(s, "--claude-bin", "/nonexistent/claude", "claude", "-p", "x")
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() == 0 || !strings.Contains(string(out), "claude not found") || !strings.Contains(string(out), "--claude-bin") {
+		t.Fatalf("exit %d: %s", cmd.ProcessState.ExitCode(), out)
+	}
+}
+
+func TestLogShowsTheLatestSession(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config("mode = \"auto\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"echo nope; exit 1\"\n[stop]\nmax_continuations = 1\n")
+	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
+	cmd := execHooksup(s, "log")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out)
+	if !strings.Contains(text, "session "+r.verdicts[0].SessionID) || !strings.Contains(text, "Stop → block (check lint) 1/1") ||
+		!strings.Contains(text, "Stop → allow (limit) 1/1") || !strings.Contains(text, `reason: The check "lint" failed (exit 1)`) {
+		t.Fatalf("hooksup log:\n%s", text)
+	}
+	cmd = execHooksup(s, "log", "--json", "--session", r.verdicts[0].SessionID)
+	out, _ = cmd.Output()
+	if lines := strings.Count(string(out), "\n"); lines != 2 || !strings.HasPrefix(string(out), `{"time":`) {
+		t.Fatalf("--json:\n%s", out)
+	}
+}
+
+
+func TestHookWithoutSupervisorAllows(t *testing.T) {
+	s := newSandbox(t)
+	cmd := execHooksup(s, "hook", "Stop")
+	cmd.Stdin = strings.NewReader(`{"session_id":"x","hook_event_name":"Stop"}`)
+	out, err := cmd.Output()
+	if err != nil || len(out) != 0 {
+		t.Fatalf("err %v out %q", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(s.stateDir(), "hooksup.log")); err == nil {
+		t.Log("log written")
+	}
+}

@@ -1,0 +1,118 @@
+package hooks
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// DefaultDialTimeout bounds the connect to the supervisor. A live supervisor accepts at once; a
+// wedged or missing one must not hold claude up.
+const DefaultDialTimeout = 2 * time.Second
+
+// Client is `hooksup hook EVENT`: it relays claude's hook input to the supervisor and prints
+// the answer. It fails open: whatever goes wrong on hooksup's side, claude gets exit 0 and no
+// output (it may stop), and the failure goes to hooksup's log. It does nothing at start-up that
+// the allow path does not need: no config, no logger.
+type Client struct {
+	// Getenv reads the environment (os.Getenv when nil).
+	Getenv func(string) string
+	// Dial connects to the socket (a unix dial with DialTimeout when nil).
+	Dial func(path string) (net.Conn, error)
+	// Standalone answers when no supervisor is set in the environment (allow when nil).
+	Standalone func(event string, payload []byte, stdout, stderr io.Writer) int
+	// Now is the clock for log lines (time.Now when nil).
+	Now func() time.Time
+}
+
+// Run handles one hook call and returns the exit code for claude.
+func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) int {
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	payload, err := io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
+	if err != nil {
+		c.logf(getenv, "hook %s: reading stdin: %v (allowed)", event, err)
+		return 0
+	}
+	if len(payload) > MaxPayload {
+		c.logf(getenv, "hook %s: input over %d bytes (allowed)", event, MaxPayload)
+		return 0
+	}
+	sock := getenv(EnvSocket)
+	if sock == "" {
+		if c.Standalone != nil {
+			return c.Standalone(event, payload, stdout, stderr)
+		}
+		return 0
+	}
+	dial := c.Dial
+	if dial == nil {
+		dial = func(path string) (net.Conn, error) {
+			return net.DialTimeout("unix", path, DefaultDialTimeout)
+		}
+	}
+	conn, err := dial(sock)
+	if err != nil {
+		c.logf(getenv, "hook %s: supervisor unreachable at %s: %v (allowed)", event, sock, err)
+		return 0
+	}
+	defer conn.Close()
+	if err := WriteRequest(conn, Request{Token: getenv(EnvToken), Event: event, Payload: payload}); err != nil {
+		c.logf(getenv, "hook %s: sending to supervisor: %v (allowed)", event, err)
+		return 0
+	}
+	resp, err := ReadResponse(bufio.NewReader(conn))
+	if err != nil {
+		c.logf(getenv, "hook %s: supervisor gave no answer: %v (allowed)", event, err)
+		return 0
+	}
+	if resp.Status != "ok" {
+		c.logf(getenv, "hook %s: supervisor refused the call (%s) (allowed)", event, resp.Status)
+		return 0
+	}
+	if len(resp.Stdout) > 0 {
+		if _, err := stdout.Write(resp.Stdout); err != nil {
+			c.logf(getenv, "hook %s: writing the answer: %v", event, err)
+			return 0
+		}
+	}
+	return resp.Exit
+}
+
+// logf appends one line to hooksup's log. Errors here have nowhere to go: claude must not see
+// them, so they are dropped.
+func (c Client) logf(getenv func(string) string, format string, args ...any) {
+	path := getenv(EnvLog)
+	if path == "" {
+		path = filepath.Join(StateDir(getenv), "hooksup.log")
+	}
+	now := time.Now
+	if c.Now != nil {
+		now = c.Now
+	}
+	_ = os.MkdirAll(filepath.Dir(path), 0o700)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "time=%s level=WARN src=hook msg=%q\n", now().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
+}
+
+// StateDir is hooksup's state directory: $XDG_STATE_HOME/hooksup, else ~/.local/state/hooksup.
+func StateDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "hooksup")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".local", "state", "hooksup")
+}

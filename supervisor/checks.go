@@ -1,0 +1,171 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// CheckResult is how one run of a check ended.
+type CheckResult struct {
+	Name     string
+	Command  string
+	ExitCode int // -1 when the command did not run to an exit code
+	Duration time.Duration
+	TimedOut bool
+	Canceled bool  // stopped by an interrupt
+	StartErr error // the command could not start (including sh's 126/127)
+	Output   []byte
+}
+
+// Passed reports whether the check succeeded.
+func (r CheckResult) Passed() bool {
+	return r.StartErr == nil && !r.TimedOut && !r.Canceled && r.ExitCode == 0
+}
+
+// Record is the verdict log's view of the result.
+func (r CheckResult) Record() CheckRecord {
+	rec := CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: ms(r.Duration), TimedOut: r.TimedOut}
+	switch {
+	case r.StartErr != nil:
+		rec.Error = r.StartErr.Error()
+	case r.Canceled:
+		rec.Error = "interrupted"
+	}
+	return rec
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// outputKeep is how much of a check's output is kept for the reason and the verdict log: the
+// tail, where test runners say what failed.
+const outputKeep = 64 << 10
+
+// ErrCannotStart marks a check whose command could not be started.
+var ErrCannotStart = errors.New("command could not start")
+
+// runCheck runs c with sh in its own process group, streaming output to onOutput, and kills the
+// whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
+// it). dir is the project directory a relative cwd is taken from.
+func runCheck(ctx context.Context, c Check, dir string, onOutput func([]byte)) CheckResult {
+	res := CheckResult{Name: c.Name, Command: c.Command, ExitCode: -1}
+	timeout := c.TimeoutOrDefault()
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cmd := exec.Command("/bin/sh", "-c", c.Command)
+	cmd.Dir = dir
+	if c.Cwd != "" {
+		cmd.Dir = c.Cwd
+		if !filepath.IsAbs(c.Cwd) {
+			cmd.Dir = filepath.Join(dir, c.Cwd)
+		}
+	}
+	cmd.Env = checkEnv(c)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out := &tailWriter{max: outputKeep, on: onOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = time.Second
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		res.StartErr = errors.Join(ErrCannotStart, err)
+		res.Duration = time.Since(start)
+		return res
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-tctx.Done():
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		case <-done:
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
+	res.Duration = time.Since(start)
+	res.Output = out.bytes()
+	switch {
+	case ctx.Err() != nil:
+		res.Canceled = true
+	case tctx.Err() != nil:
+		res.TimedOut = true
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		res.ExitCode = 0
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitCode()
+	}
+	if !res.TimedOut && !res.Canceled && (res.ExitCode == 126 || res.ExitCode == 127) {
+		res.StartErr = errors.Join(ErrCannotStart, errors.New(lastLine(res.Output)))
+	}
+	return res
+}
+
+// checkEnv is hooksup's environment without its own secrets, plus the check's variables.
+func checkEnv(c Check) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "HOOKSUP_TOKEN=") || strings.HasPrefix(kv, "HOOKSUP_SOCKET=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOOKSUP_CHECK="+c.Name)
+	for k, v := range c.Env {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+func lastLine(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if s == "" {
+		return "command not found or not executable"
+	}
+	return s
+}
+
+// tailWriter keeps the last max bytes written and passes every write on.
+type tailWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+	on  func([]byte)
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	if w.on != nil {
+		w.on(append([]byte(nil), p...))
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if len(w.buf) > 2*w.max {
+		w.buf = append(w.buf[:0:0], w.buf[len(w.buf)-w.max:]...)
+	}
+	return len(p), nil
+}
+
+func (w *tailWriter) bytes() []byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	b := w.buf
+	if len(b) > w.max {
+		b = b[len(b)-w.max:]
+	}
+	return append([]byte(nil), b...)
+}

@@ -1,0 +1,354 @@
+package supervisor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Modes of the decision engine.
+const (
+	ModeAuto    = "auto"    // the checks decide
+	ModeAsk     = "ask"     // a person confirms every forced continuation
+	ModeManual  = "manual"  // a person decides every stop
+	ModeObserve = "observe" // never block, only record
+)
+
+// Config is hooksup's configuration after all layers are merged.
+type Config struct {
+	Mode            string   `toml:"mode"`
+	Theme           string   `toml:"theme"`
+	DecisionTimeout Duration `toml:"decision_timeout"`
+	OnTimeout       string   `toml:"on_timeout"`
+
+	Stop          StopConfig          `toml:"stop"`
+	SubagentStop  SubagentStopConfig  `toml:"subagent_stop"`
+	Notifications NotificationsConfig `toml:"notifications"`
+	Keys          KeysConfig          `toml:"keys"`
+}
+
+// StopConfig is the [stop] table.
+type StopConfig struct {
+	MaxContinuations int     `toml:"max_continuations"`
+	Checks           []Check `toml:"checks"`
+}
+
+// SubagentStopConfig is the [subagent_stop] table.
+type SubagentStopConfig struct {
+	MaxSteers int     `toml:"max_steers"`
+	Checks    []Check `toml:"checks"`
+}
+
+// NotificationsConfig is the [notifications] table.
+type NotificationsConfig struct {
+	OnIdle       string `toml:"on_idle"`
+	OnPermission string `toml:"on_permission"`
+	NudgeText    string `toml:"nudge_text"`
+}
+
+// KeysConfig is the [keys] table.
+type KeysConfig struct {
+	Prefix   string            `toml:"prefix"`
+	Bindings map[string]string `toml:"bindings"`
+}
+
+// Check is one [[stop.checks]] or [[subagent_stop.checks]] entry.
+type Check struct {
+	Name           string            `toml:"name"`
+	Command        string            `toml:"command"`
+	Timeout        Duration          `toml:"timeout"`
+	Cwd            string            `toml:"cwd"`
+	Env            map[string]string `toml:"env"`
+	RetryOnFailure *bool             `toml:"retry_on_failure"`
+	MaxRetries     int               `toml:"max_retries"`
+	Required       bool              `toml:"required"`
+	AgentTypes     []string          `toml:"agent_types"`
+}
+
+// Retries reports whether a failure of the check makes the agent continue (default true).
+func (c Check) Retries() bool { return c.RetryOnFailure == nil || *c.RetryOnFailure }
+
+// DefaultCheckTimeout applies to a check that sets none.
+const DefaultCheckTimeout = 2 * time.Minute
+
+// TimeoutOrDefault is the check's timeout.
+func (c Check) TimeoutOrDefault() time.Duration {
+	if c.Timeout.D > 0 {
+		return c.Timeout.D
+	}
+	return DefaultCheckTimeout
+}
+
+// Duration is a time.Duration written as a Go duration string ("90s", "5m").
+type Duration struct{ D time.Duration }
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("not a duration like \"90s\" or \"5m\": %q", b)
+	}
+	if v < 0 {
+		return fmt.Errorf("negative duration %q", b)
+	}
+	d.D = v
+	return nil
+}
+
+// MarshalText writes the duration.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.D.String()), nil }
+
+// Defaults is the built-in configuration, the lowest layer.
+func Defaults() Config {
+	return Config{
+		Mode:            ModeAsk,
+		Theme:           "auto",
+		DecisionTimeout: Duration{5 * time.Minute},
+		OnTimeout:       "proposal",
+		Stop:            StopConfig{MaxContinuations: 3},
+		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
+		Notifications:   NotificationsConfig{OnIdle: "none", OnPermission: "bell", NudgeText: "continue"},
+	}
+}
+
+// ConfigError is a problem in one configuration file.
+type ConfigError struct {
+	File string
+	Line int // 0 when unknown
+	Key  string
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Key != "" {
+		fmt.Fprintf(&b, ": %s", e.Key)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Layer is one configuration file that took part in a load.
+type Layer struct {
+	Path   string
+	Source string // "user", "project", "local", "flag"
+	Used   bool   // false when the file does not exist or is not trusted
+	Note   string // why it was not used, when it exists
+}
+
+// LoadOptions say where to look for configuration.
+type LoadOptions struct {
+	UserConfigDir string // $XDG_CONFIG_HOME/hooksup; "" skips the user layer
+	ProjectDir    string // where .hooksup.toml and .hooksup.local.toml live; "" skips them
+	ExplicitFile  string // --config: trusted, loaded last
+	// Trusted reports whether a project file's exact content may be used. Nil trusts nothing.
+	Trusted func(path string, content []byte) bool
+}
+
+// LoadConfig merges the layers over Defaults and validates the result. A missing file is
+// skipped; a broken one is an error naming file, line and key. A layer that sets a list of
+// checks replaces the lists of the layers below it.
+func LoadConfig(o LoadOptions) (Config, []Layer, error) {
+	cfg := Defaults()
+	var layers []Layer
+	type src struct{ path, source string }
+	var srcs []src
+	if o.UserConfigDir != "" {
+		srcs = append(srcs, src{filepath.Join(o.UserConfigDir, "config.toml"), "user"})
+	}
+	if o.ProjectDir != "" {
+		srcs = append(srcs, src{filepath.Join(o.ProjectDir, ".hooksup.toml"), "project"},
+			src{filepath.Join(o.ProjectDir, ".hooksup.local.toml"), "local"})
+	}
+	if o.ExplicitFile != "" {
+		srcs = append(srcs, src{o.ExplicitFile, "flag"})
+	}
+	for _, s := range srcs {
+		l := Layer{Path: s.path, Source: s.source}
+		data, err := os.ReadFile(s.path)
+		if errors.Is(err, os.ErrNotExist) && s.source != "flag" {
+			layers = append(layers, l)
+			continue
+		}
+		if err != nil {
+			return cfg, layers, fmt.Errorf("read config: %w", err)
+		}
+		if (s.source == "project" || s.source == "local") && (o.Trusted == nil || !o.Trusted(s.path, data)) {
+			l.Note = "not trusted: run `hooksup trust` to use it"
+			layers = append(layers, l)
+			continue
+		}
+		if err := decodeLayer(s.path, data, &cfg); err != nil {
+			return cfg, layers, err
+		}
+		l.Used = true
+		layers = append(layers, l)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, layers, err
+	}
+	return cfg, layers, nil
+}
+
+// DecodeConfigFile applies one TOML file over cfg, strictly.
+func DecodeConfigFile(path string, cfg *Config) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read config: %w", err)
+	}
+	return decodeLayer(path, data, cfg)
+}
+
+var typeErrRe = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+
+func decodeLayer(path string, data []byte, cfg *Config) error {
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(cfg)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return &ConfigError{File: path, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
+		}
+		// Type mismatches come as plain errors: "toml: line 2 (last key "a.b"): message".
+		if m := typeErrRe.FindStringSubmatch(err.Error()); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			return &ConfigError{File: path, Line: line, Key: m[2], Msg: m[3]}
+		}
+		return &ConfigError{File: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		return &ConfigError{File: path, Line: keyLine(data, k), Key: k.String(),
+			Msg: "unknown key (see `hooksup init` for every key hooksup knows)"}
+	}
+	return nil
+}
+
+// keyLine finds the line where key is set: after the header of its table when it has one.
+func keyLine(data []byte, k toml.Key) int {
+	if len(k) == 0 {
+		return 0
+	}
+	last := regexp.QuoteMeta(k[len(k)-1])
+	keyRe := regexp.MustCompile(`^\s*(` + last + `|"` + last + `")\s*=`)
+	var hdrRe *regexp.Regexp
+	if len(k) > 1 {
+		parts := make([]string, 0, len(k)-1)
+		for _, p := range k[:len(k)-1] {
+			parts = append(parts, regexp.QuoteMeta(p))
+		}
+		hdrRe = regexp.MustCompile(`^\s*\[\[?\s*` + strings.Join(parts, `\s*\.\s*`) + `\s*\]\]?`)
+	}
+	// A key that is itself a table: its header line.
+	tblRe := regexp.MustCompile(`^\s*\[\[?\s*` + regexp.QuoteMeta(k.String()) + `\s*\]\]?`)
+	inTable := hdrRe == nil
+	for i, line := range strings.Split(string(data), "\n") {
+		if tblRe.MatchString(line) {
+			return i + 1
+		}
+		if hdrRe != nil && strings.HasPrefix(strings.TrimSpace(line), "[") {
+			inTable = hdrRe.MatchString(line)
+			continue
+		}
+		if inTable && keyRe.MatchString(line) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Validate checks values that TOML's types cannot.
+func (c *Config) Validate() error {
+	bad := func(key, msg string) error { return &ConfigError{File: "config", Key: key, Msg: msg} }
+	switch c.Mode {
+	case ModeAuto, ModeAsk, ModeManual, ModeObserve:
+	default:
+		return bad("mode", fmt.Sprintf("%q is not one of auto, ask, manual, observe", c.Mode))
+	}
+	switch c.OnTimeout {
+	case "proposal", "allow":
+	default:
+		return bad("on_timeout", fmt.Sprintf("%q is not one of proposal, allow", c.OnTimeout))
+	}
+	if c.Stop.MaxContinuations < 0 {
+		return bad("stop.max_continuations", "must be 0 or more")
+	}
+	if c.SubagentStop.MaxSteers < 0 {
+		return bad("subagent_stop.max_steers", "must be 0 or more")
+	}
+	for _, n := range []struct {
+		key string
+		v   string
+	}{{"notifications.on_idle", c.Notifications.OnIdle}, {"notifications.on_permission", c.Notifications.OnPermission}} {
+		switch n.v {
+		case "none", "bell", "notify", "nudge":
+		default:
+			return bad(n.key, fmt.Sprintf("%q is not one of none, bell, notify, nudge", n.v))
+		}
+	}
+	for _, list := range []struct {
+		table  string
+		checks []Check
+	}{{"stop.checks", c.Stop.Checks}, {"subagent_stop.checks", c.SubagentStop.Checks}} {
+		seen := map[string]bool{}
+		for i, ch := range list.checks {
+			key := fmt.Sprintf("%s[%d]", list.table, i)
+			if strings.TrimSpace(ch.Name) == "" {
+				return bad(key+".name", "every check needs a name")
+			}
+			if seen[ch.Name] {
+				return bad(key+".name", fmt.Sprintf("two checks are named %q", ch.Name))
+			}
+			seen[ch.Name] = true
+			if strings.TrimSpace(ch.Command) == "" {
+				return bad(key+".command", fmt.Sprintf("check %q has no command", ch.Name))
+			}
+			if ch.MaxRetries < 0 {
+				return bad(key+".max_retries", "must be 0 (unlimited) or more")
+			}
+			if len(ch.AgentTypes) > 0 && list.table == "stop.checks" {
+				return bad(key+".agent_types", "only subagent_stop checks filter by agent type")
+			}
+		}
+	}
+	return nil
+}
+
+// StopHookTimeout is the timeout injected for Stop and SubagentStop hooks: long enough for every
+// check to run to its own timeout and for a person to answer, so claude never kills a hook that
+// is still deciding.
+func (c *Config) StopHookTimeout() time.Duration {
+	longest := time.Duration(0)
+	for _, list := range [][]Check{c.Stop.Checks, c.SubagentStop.Checks} {
+		var sum time.Duration
+		for _, ch := range list {
+			sum += ch.TimeoutOrDefault()
+		}
+		longest = max(longest, sum)
+	}
+	return longest + c.DecisionTimeout.D + time.Minute
+}
+
+// UserConfigDir is $XDG_CONFIG_HOME/hooksup, else ~/.config/hooksup.
+func UserConfigDir(getenv func(string) string) string {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "hooksup")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".config", "hooksup")
+}

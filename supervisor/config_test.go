@@ -1,0 +1,123 @@
+package supervisor
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
+	for _, tc := range []struct {
+		name, content, want string
+	}{
+		{"unknown top key", "mode = \"auto\"\ncolour = \"red\"\n", "bad.toml:2: colour: unknown key"},
+		{"unknown check key", "[[stop.checks]]\nname = \"t\"\ncommand = \"x\"\ntimeout_s = 5\n", "bad.toml:4: stop.checks.timeout_s: unknown key"},
+		{"unknown key in table", "[stop]\nmax_continuations = 2\nmax_contin = 3\n", "bad.toml:3: stop.max_contin: unknown key"},
+		{"wrong type", "[stop]\nmax_continuations = \"three\"\n", "bad.toml:2: stop.max_continuations:"},
+		{"bad duration", "decision_timeout = \"soon\"\n", "bad.toml:1: decision_timeout:"},
+		{"syntax", "mode = \n", "bad.toml:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "bad.toml")
+			write(t, path, tc.content)
+			_, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v", err)
+			}
+			if got := err.Error(); !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want it to contain %q", got, tc.want[strings.Index(tc.want, "bad"):])
+			}
+		})
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	for content, want := range map[string]string{
+		`mode = "yolo"`:                      "mode",
+		"[[stop.checks]]\nname = \"a\"\n":    "has no command",
+		"[[stop.checks]]\ncommand = \"x\"\n": "needs a name",
+		"[[stop.checks]]\nname=\"a\"\ncommand=\"x\"\nagent_types=[\"Explore\"]\n": "only subagent_stop",
+	} {
+		path := filepath.Join(t.TempDir(), "c.toml")
+		write(t, path, content)
+		if _, _, err := LoadConfig(LoadOptions{ExplicitFile: path}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", content, err, want)
+		}
+	}
+}
+
+func TestConfigLayers(t *testing.T) {
+	user, proj := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(user, "config.toml"), "mode = \"auto\"\ndecision_timeout = \"1m\"\n[stop]\nmax_continuations = 5\n")
+	write(t, filepath.Join(proj, ".hooksup.toml"), "[[stop.checks]]\nname = \"tests\"\ncommand = \"go test ./...\"\ntimeout = \"90s\"\n")
+	write(t, filepath.Join(proj, ".hooksup.local.toml"), "[stop]\nmax_continuations = 2\n")
+	flagFile := filepath.Join(t.TempDir(), "flag.toml")
+	write(t, flagFile, "decision_timeout = \"10s\"\n")
+	trustAll := func(string, []byte) bool { return true }
+	cfg, layers, err := LoadConfig(LoadOptions{UserConfigDir: user, ProjectDir: proj, ExplicitFile: flagFile, Trusted: trustAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Mode != "auto" || cfg.Stop.MaxContinuations != 2 || cfg.DecisionTimeout.D != 10*time.Second || cfg.SubagentStop.MaxSteers != 3 {
+		t.Fatalf("merged: %+v", cfg)
+	}
+	if len(cfg.Stop.Checks) != 1 || cfg.Stop.Checks[0].Timeout.D != 90*time.Second || !cfg.Stop.Checks[0].Retries() {
+		t.Fatalf("checks: %+v", cfg.Stop.Checks)
+	}
+	for _, l := range layers {
+		if !l.Used {
+			t.Errorf("layer %s not used", l.Path)
+		}
+	}
+}
+
+// A project file runs commands: untrusted, it is not used at all.
+func TestUntrustedProjectConfigIsIgnored(t *testing.T) {
+	proj := t.TempDir()
+	path := filepath.Join(proj, ".hooksup.toml")
+	write(t, path, "[[stop.checks]]\nname = \"evil\"\ncommand = \"rm -rf ~\"\n")
+	store := TrustStore{Path: filepath.Join(t.TempDir(), "trusted")}
+	cfg, layers, err := LoadConfig(LoadOptions{ProjectDir: proj, Trusted: store.Trusted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Stop.Checks) != 0 {
+		t.Fatal("an untrusted project config was used")
+	}
+	if layers[0].Used || !strings.Contains(layers[0].Note, "hooksup trust") {
+		t.Fatalf("layer %+v", layers[0])
+	}
+	if err := store.Trust(path); err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _, _ = LoadConfig(LoadOptions{ProjectDir: proj, Trusted: store.Trusted}); len(cfg.Stop.Checks) != 1 {
+		t.Fatal("trusted config not used")
+	}
+	// A change makes it untrusted again.
+	write(t, path, "[[stop.checks]]\nname = \"evil\"\ncommand = \"rm -rf /\"\n")
+	if cfg, _, _ = LoadConfig(LoadOptions{ProjectDir: proj, Trusted: store.Trusted}); len(cfg.Stop.Checks) != 0 {
+		t.Fatal("a changed config stayed trusted")
+	}
+}
+
+func TestStopHookTimeoutCoversChecksAndPerson(t *testing.T) {
+	c := Defaults()
+	c.Stop.Checks = []Check{{Name: "a", Command: "x", Timeout: Duration{2 * time.Minute}}, {Name: "b", Command: "y"}}
+	if got, min := c.StopHookTimeout(), 4*time.Minute+c.DecisionTimeout.D; got <= min {
+		t.Fatalf("hook timeout %v does not exceed checks + decision timeout %v", got, min)
+	}
+}

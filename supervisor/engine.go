@@ -1,0 +1,372 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Engine decides every Stop and SubagentStop of one supervised session: the Escape override,
+// observe mode, the continuation limits, the checks, and the mode's say on the checks'
+// proposal. It keeps the per-turn and per-session counts.
+type Engine struct {
+	cfg        Config
+	projectDir string
+	emit       func(Event)
+	record     func(Verdict) error
+	logger     *slog.Logger
+	now        func() time.Time
+	// ask puts a question to a person; nil means nobody is there to ask.
+	ask func(ctx context.Context, q Question) (hooks.Decision, string, bool)
+
+	checkMu sync.Mutex // one check run at a time
+
+	mu           sync.Mutex
+	sessionID    string
+	model        string
+	turn         int
+	turnConts    int
+	sessionConts int
+	escapedTurn  int // the turn in which Escape was pressed; -1 for none
+	steers       map[string]int
+	checkBlocks  map[string]int
+	cancelChecks context.CancelFunc
+	runSeq       int
+}
+
+// Question is a stop decision put to a person (modes ask and manual).
+type Question struct {
+	Event    string
+	AgentID  string
+	Proposal hooks.Decision
+	Reason   string // the checks' reason for a proposed block
+	Warning  string
+}
+
+// EngineOptions wire an Engine.
+type EngineOptions struct {
+	Config     Config
+	ProjectDir string
+	Emit       func(Event)
+	Record     func(Verdict) error
+	Logger     *slog.Logger
+	Now        func() time.Time
+	Ask        func(ctx context.Context, q Question) (hooks.Decision, string, bool)
+}
+
+// NewEngine makes an engine.
+func NewEngine(o EngineOptions) *Engine {
+	e := &Engine{
+		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
+		logger: o.Logger, now: o.Now, ask: o.Ask,
+		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
+	}
+	if e.emit == nil {
+		e.emit = func(Event) {}
+	}
+	if e.record == nil {
+		e.record = func(Verdict) error { return nil }
+	}
+	if e.logger == nil {
+		e.logger = slog.New(slog.DiscardHandler)
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	return e
+}
+
+// Observe takes note of a hook that decides nothing (SessionStart, UserPromptSubmit, …).
+func (e *Engine) Observe(in *hooks.Input) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if in.SessionID != "" && in.HookEventName != hooks.SubagentStart {
+		e.sessionID = in.SessionID
+	}
+	switch in.HookEventName {
+	case hooks.SessionStart:
+		if in.Model != "" {
+			e.model = in.Model
+		}
+	case hooks.UserPromptSubmit:
+		e.turn++
+		e.turnConts = 0
+	}
+}
+
+// Interrupt is Escape: every further Stop and SubagentStop of this turn is allowed at once and
+// running checks are killed.
+func (e *Engine) Interrupt() {
+	e.mu.Lock()
+	e.escapedTurn = e.turn
+	cancel := e.cancelChecks
+	turn := e.turn
+	e.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	e.emit(Interrupted{At: At{e.now()}, Turn: turn})
+}
+
+// Counts is a snapshot of the engine's counters, for display.
+type Counts struct {
+	Turn, TurnContinuations, MaxContinuations, SessionContinuations int
+	Steers                                                          map[string]int
+	MaxSteers                                                       int
+	Escaped                                                         bool
+}
+
+// Counts returns the current counters.
+func (e *Engine) Counts() Counts {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := make(map[string]int, len(e.steers))
+	for k, v := range e.steers {
+		st[k] = v
+	}
+	return Counts{Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
+		SessionContinuations: e.sessionConts, Steers: st, MaxSteers: e.cfg.SubagentStop.MaxSteers,
+		Escaped: e.escapedTurn == e.turn}
+}
+
+// proposal is what the checks said.
+type proposal struct {
+	decision hooks.Decision
+	source   string
+	reason   string
+	warnings []string
+	blocking string // the check that proposes the block
+	records  []CheckRecord
+}
+
+// Decide answers one Stop or SubagentStop and records the verdict.
+func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
+	start := e.now()
+	sub := in.HookEventName == hooks.SubagentStop
+
+	e.mu.Lock()
+	if in.SessionID != "" {
+		e.sessionID = in.SessionID
+	}
+	turn := e.turn
+	escaped := e.escapedTurn == e.turn
+	limited := false
+	if sub {
+		limited = e.steers[in.AgentID] >= e.cfg.SubagentStop.MaxSteers
+	} else {
+		limited = e.turnConts >= e.cfg.Stop.MaxContinuations
+	}
+	checkCtx, cancel := context.WithCancel(ctx)
+	e.cancelChecks = cancel
+	e.mu.Unlock()
+	defer cancel()
+
+	var p proposal
+	switch {
+	case escaped:
+		p = proposal{decision: hooks.Allow, source: SourceEscape}
+	case e.cfg.Mode == ModeObserve:
+		p = proposal{decision: hooks.Allow, source: SourceObserve}
+	case limited:
+		what := fmt.Sprintf("the continuation limit (%d per turn)", e.cfg.Stop.MaxContinuations)
+		if sub {
+			what = fmt.Sprintf("the steer limit (%d for this subagent)", e.cfg.SubagentStop.MaxSteers)
+		}
+		p = proposal{decision: hooks.Allow, source: SourceLimit, warnings: []string{"hooksup: reached " + what + "; letting it stop"}}
+	default:
+		p = e.runChecks(checkCtx, in)
+	}
+
+	decision, source, reason := p.decision, p.source, p.reason
+	if p.source != SourceEscape && p.source != SourceObserve && p.source != SourceLimit {
+		decision, source, reason = e.applyMode(checkCtx, in, p)
+	}
+
+	e.mu.Lock()
+	if e.escapedTurn == turn && e.turn == turn && source != SourceEscape {
+		// Escape came while the checks ran or the person was asked: it wins.
+		decision, source, reason = hooks.Allow, SourceEscape, ""
+	}
+	if decision == hooks.Block {
+		e.turnConts++
+		e.sessionConts++
+		if sub {
+			e.steers[in.AgentID]++
+		}
+		if p.blocking != "" && source == CheckSource(p.blocking) {
+			e.checkBlocks[p.blocking]++
+		}
+	}
+	v := Verdict{
+		Time: start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
+		AgentType: in.AgentType, Turn: turn, Decision: string(decision), Source: source,
+		Reason: reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
+		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
+		SessionContinuations: e.sessionConts, Checks: p.records,
+		Observation: &Observation{Model: e.model, LastMessage: clip(in.LastAssistantMessage, 500)},
+	}
+	if sub {
+		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
+	}
+	e.cancelChecks = nil
+	e.mu.Unlock()
+
+	v.LatencyMS = ms(e.now().Sub(start))
+	if err := e.record(v); err != nil {
+		e.logger.Error("verdict log", "err", err)
+		e.emit(Notice{At: At{e.now()}, Level: "error", Text: "the verdict log cannot be written: " + err.Error()})
+	}
+	e.emit(VerdictDecided{At: At{e.now()}, Verdict: v})
+	return hooks.Answer{Decision: decision, Reason: reason, SystemMessage: v.Warning}
+}
+
+// applyMode turns the checks' proposal into the decision, asking a person when the mode says so
+// and someone is there to ask.
+func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) (hooks.Decision, string, string) {
+	askNow := e.cfg.Mode == ModeManual || (e.cfg.Mode == ModeAsk && p.decision == hooks.Block)
+	if !askNow || e.ask == nil {
+		return p.decision, p.source, p.reason
+	}
+	q := Question{Event: in.HookEventName, AgentID: in.AgentID, Proposal: p.decision, Reason: p.reason,
+		Warning: strings.Join(p.warnings, "\n")}
+	d, reason, answered := e.ask(ctx, q)
+	if !answered {
+		if e.cfg.OnTimeout == "allow" {
+			return hooks.Allow, SourceTimeout, ""
+		}
+		return p.decision, SourceTimeout, p.reason
+	}
+	if d == hooks.Block && reason == "" {
+		reason = p.reason
+	}
+	if d != hooks.Block {
+		reason = ""
+	}
+	return d, SourceManual, reason
+}
+
+// runChecks runs the checks that apply, in order, and proposes what they say: block on the
+// first failing check that may still make the agent continue, allow otherwise.
+func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
+	list := e.cfg.Stop.Checks
+	if in.HookEventName == hooks.SubagentStop {
+		list = nil
+		for _, c := range e.cfg.SubagentStop.Checks {
+			if len(c.AgentTypes) == 0 || slices.Contains(c.AgentTypes, in.AgentType) {
+				list = append(list, c)
+			}
+		}
+	}
+	p := proposal{decision: hooks.Allow, source: SourceNoChecks}
+	if len(list) == 0 {
+		return p
+	}
+	e.checkMu.Lock()
+	defer e.checkMu.Unlock()
+	dir := e.projectDir
+	if in.Cwd != "" {
+		dir = in.Cwd
+	}
+	for _, c := range list {
+		if ctx.Err() != nil {
+			break
+		}
+		e.mu.Lock()
+		e.runSeq++
+		run := e.runSeq
+		e.mu.Unlock()
+		e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
+		name := c.Name
+		res := runCheck(ctx, c, dir, func(b []byte) {
+			e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: name, Chunk: b})
+		})
+		e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})
+		p.records = append(p.records, res.Record())
+		e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
+		switch {
+		case res.Passed() || res.Canceled:
+			continue
+		case res.StartErr != nil:
+			msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
+			if c.Required {
+				msg += " (required: fix the command in your hooksup config)"
+				e.emit(Notice{At: At{e.now()}, Level: "error", Text: msg})
+			}
+			p.warnings = append(p.warnings, msg)
+			continue
+		case !c.Retries():
+			p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, failure(res)))
+			continue
+		}
+		e.mu.Lock()
+		blocked := e.checkBlocks[c.Name]
+		e.mu.Unlock()
+		if c.MaxRetries > 0 && blocked >= c.MaxRetries {
+			p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, failure(res), c.MaxRetries))
+			continue
+		}
+		p.decision, p.source, p.blocking = hooks.Block, CheckSource(c.Name), c.Name
+		p.reason = BlockReason(res)
+		return p
+	}
+	return p
+}
+
+func failure(r CheckResult) string {
+	if r.TimedOut {
+		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
+	}
+	return fmt.Sprintf("exit %d", r.ExitCode)
+}
+
+// maxReasonOutput bounds the check output quoted in a reason, leaving room for the heading
+// under Claude Code's 10,000-character cap.
+const maxReasonOutput = 8000
+
+// BlockReason is what the agent reads when a check makes it continue: the check's name, how it
+// failed, and the tail of its output.
+func BlockReason(r CheckResult) string {
+	out := strings.TrimRight(string(r.Output), "\n")
+	var b strings.Builder
+	fmt.Fprintf(&b, "The check %q failed (%s). Fix what it reports, then finish.\n$ %s\n", r.Name, failure(r), clip(r.Command, 300))
+	if out == "" {
+		b.WriteString("(no output)")
+	} else {
+		b.WriteString(tailLines(out, maxReasonOutput))
+	}
+	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
+}
+
+// tailLines returns the end of s in at most max bytes (so at most max UTF-16 units), starting
+// at a whole line when it can.
+func tailLines(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := len(s) - max
+	for cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut++
+	}
+	rest := s[cut:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 && i < len(rest)-1 {
+		rest = rest[i+1:]
+	}
+	return "… (earlier output cut)\n" + rest
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}

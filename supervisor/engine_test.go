@@ -1,0 +1,308 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+type recorder struct {
+	mu       sync.Mutex
+	verdicts []Verdict
+	events   []Event
+}
+
+func (r *recorder) record(v Verdict) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.verdicts = append(r.verdicts, v)
+	return nil
+}
+
+func (r *recorder) emit(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func newTestEngine(t *testing.T, cfg Config) (*Engine, *recorder) {
+	t.Helper()
+	r := &recorder{}
+	return NewEngine(EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record}), r
+}
+
+func stopIn(active bool) *hooks.Input {
+	return &hooks.Input{SessionID: "s", HookEventName: hooks.Stop, StopHookActive: &active}
+}
+
+func subIn(agent string) *hooks.Input {
+	f := false
+	return &hooks.Input{SessionID: "s", HookEventName: hooks.SubagentStop, AgentID: agent, AgentType: "general-purpose", StopHookActive: &f}
+}
+
+func check(name, cmd string) Check { return Check{Name: name, Command: cmd} }
+
+func cfgWith(mode string, checks ...Check) Config {
+	c := Defaults()
+	c.Mode = mode
+	c.Stop.Checks = checks
+	return c
+}
+
+func TestNoChecksAllows(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto))
+	a := e.Decide(context.Background(), stopIn(false))
+	if a.Decision != hooks.Allow {
+		t.Fatalf("got %+v", a)
+	}
+	if len(r.verdicts) != 1 || r.verdicts[0].Source != SourceNoChecks || r.verdicts[0].Decision != "allow" {
+		t.Fatalf("verdicts %+v", r.verdicts)
+	}
+}
+
+func TestCheckFailingOnceBlocksThenAllows(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	e, r := newTestEngine(t, cfgWith(ModeAuto, check("tests", fmt.Sprintf(`test -f %s || { touch %s; echo "FAIL: TestAdd expected 3 got 4"; exit 1; }`, marker, marker))))
+	a := e.Decide(context.Background(), stopIn(false))
+	if a.Decision != hooks.Block || !strings.Contains(a.Reason, `"tests" failed (exit 1)`) || !strings.Contains(a.Reason, "FAIL: TestAdd expected 3 got 4") {
+		t.Fatalf("first stop: %+v", a)
+	}
+	a = e.Decide(context.Background(), stopIn(true))
+	if a.Decision != hooks.Allow {
+		t.Fatalf("second stop: %+v", a)
+	}
+	v := r.verdicts
+	if v[0].Source != "check:tests" || v[0].Continuations != 1 || v[1].Decision != "allow" || !v[1].StopHookActive {
+		t.Fatalf("verdicts %+v", v)
+	}
+	if len(v[0].Checks) != 1 || v[0].Checks[0].ExitCode != 1 || v[0].Checks[0].Name != "tests" {
+		t.Fatalf("check record %+v", v[0].Checks)
+	}
+}
+
+func TestContinuationLimitPerTurn(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto, check("lint", "echo bad; exit 1")))
+	var got []string
+	for i := 0; i < 5; i++ {
+		a := e.Decide(context.Background(), stopIn(i > 0))
+		got = append(got, string(a.Decision))
+		if a.Decision == hooks.Allow {
+			break
+		}
+	}
+	if strings.Join(got, ",") != "block,block,block,allow" {
+		t.Fatalf("decisions %v", got)
+	}
+	last := r.verdicts[len(r.verdicts)-1]
+	if last.Source != SourceLimit || last.Continuations != 3 || !strings.Contains(last.Warning, "limit") {
+		t.Fatalf("last verdict %+v", last)
+	}
+	// A new prompt starts a new turn with a fresh budget.
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block {
+		t.Fatalf("new turn: %+v", a)
+	}
+	if c := e.Counts(); c.Turn != 1 || c.TurnContinuations != 1 || c.SessionContinuations != 4 {
+		t.Fatalf("counts %+v", c)
+	}
+}
+
+func TestSubagentSteersCountPerAgent(t *testing.T) {
+	cfg := Defaults()
+	cfg.Mode = ModeAuto
+	cfg.SubagentStop.MaxSteers = 2
+	cfg.SubagentStop.Checks = []Check{check("sub", "exit 1")}
+	e, r := newTestEngine(t, cfg)
+	seq := func(agent string) []string {
+		var out []string
+		for i := 0; i < 4; i++ {
+			a := e.Decide(context.Background(), subIn(agent))
+			out = append(out, string(a.Decision))
+			if a.Decision == hooks.Allow {
+				break
+			}
+		}
+		return out
+	}
+	if got := strings.Join(seq("a1"), ","); got != "block,block,allow" {
+		t.Fatalf("a1: %s", got)
+	}
+	if got := strings.Join(seq("a2"), ","); got != "block,block,allow" {
+		t.Fatalf("a2 shares a1's budget: %s", got)
+	}
+	last := r.verdicts[len(r.verdicts)-1]
+	if last.AgentID != "a2" || last.Steers != 2 || last.MaxSteers != 2 || last.Source != SourceLimit {
+		t.Fatalf("verdict %+v", last)
+	}
+	// Subagent steers do not eat the main agent's budget... but a subagent block counts for the turn.
+	if c := e.Counts(); c.Steers["a1"] != 2 || c.Steers["a2"] != 2 {
+		t.Fatalf("counts %+v", c)
+	}
+}
+
+func TestSubagentChecksFilterByAgentType(t *testing.T) {
+	cfg := Defaults()
+	cfg.Mode = ModeAuto
+	cfg.SubagentStop.Checks = []Check{{Name: "only-explore", Command: "exit 1", AgentTypes: []string{"Explore"}}}
+	e, _ := newTestEngine(t, cfg)
+	if a := e.Decide(context.Background(), subIn("x")); a.Decision != hooks.Allow {
+		t.Fatalf("a general-purpose subagent ran an Explore-only check: %+v", a)
+	}
+}
+
+func TestFailureWithoutRetryWarnsAndAllows(t *testing.T) {
+	no := false
+	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "fmt", Command: "exit 3", RetryOnFailure: &no}))
+	a := e.Decide(context.Background(), stopIn(false))
+	if a.Decision != hooks.Allow || !strings.Contains(a.SystemMessage, `"fmt" failed (exit 3)`) {
+		t.Fatalf("%+v", a)
+	}
+	if r.verdicts[0].Warning == "" {
+		t.Fatal("no warning in the verdict")
+	}
+}
+
+func TestFirstBlockingFailureEndsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	e, _ := newTestEngine(t, cfgWith(ModeAuto, check("one", "exit 1"), check("two", "touch "+filepath.Join(dir, "two-ran"))))
+	e.Decide(context.Background(), stopIn(false))
+	if _, err := os.Stat(filepath.Join(dir, "two-ran")); err == nil {
+		t.Fatal("the second check ran after the first blocked")
+	}
+}
+
+func TestMaxRetries(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "t", Command: "exit 1", MaxRetries: 1}))
+	first := e.Decide(context.Background(), stopIn(false))
+	second := e.Decide(context.Background(), stopIn(true))
+	if first.Decision != hooks.Block || second.Decision != hooks.Allow {
+		t.Fatalf("%v then %v", first.Decision, second.Decision)
+	}
+	if !strings.Contains(r.verdicts[1].Warning, "retries are used up") {
+		t.Fatalf("warning %q", r.verdicts[1].Warning)
+	}
+}
+
+func TestRequiredCheckThatCannotStart(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "tool", Command: "no-such-binary-hooksup --x", Required: true}))
+	a := e.Decide(context.Background(), stopIn(false))
+	if a.Decision != hooks.Allow || !strings.Contains(a.SystemMessage, "could not start") {
+		t.Fatalf("%+v", a)
+	}
+	var alerted bool
+	for _, ev := range r.events {
+		if n, ok := ev.(Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
+			alerted = true
+		}
+	}
+	if !alerted {
+		t.Fatal("a required check that cannot start did not alert the person")
+	}
+}
+
+// A check that forks children and hangs is killed with its whole process group at its timeout.
+func TestCheckTimeoutKillsTheWholeGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	cmd := fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & sleep 300`, pidFile)
+	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "hang", Command: cmd, Timeout: Duration{300 * time.Millisecond}}))
+	a := e.Decide(context.Background(), stopIn(false))
+	if a.Decision != hooks.Block || !strings.Contains(a.Reason, "timed out") {
+		t.Fatalf("%+v", a)
+	}
+	if !r.verdicts[0].Checks[0].TimedOut {
+		t.Fatal("not recorded as timed out")
+	}
+	assertGone(t, pidFile)
+}
+
+func assertGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("child never started: %v", err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	for i := 0; i < 100; i++ {
+		if err := syscall.Kill(pid, 0); err != nil {
+			return
+		}
+		// A zombie is gone for our purposes once its parent (reaped by init) is gone.
+		if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); strings.Contains(string(st), ") Z") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("child %d survived", pid)
+}
+
+func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	e, r := newTestEngine(t, cfgWith(ModeAuto, check("slow", fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & wait`, pidFile))))
+	done := make(chan hooks.Answer)
+	go func() { done <- e.Decide(context.Background(), stopIn(false)) }()
+	for i := 0; i < 200; i++ {
+		if _, err := os.Stat(pidFile); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	e.Interrupt()
+	a := <-done
+	if a.Decision != hooks.Allow {
+		t.Fatalf("%+v", a)
+	}
+	if r.verdicts[0].Source != SourceEscape {
+		t.Fatalf("source %q", r.verdicts[0].Source)
+	}
+	assertGone(t, pidFile)
+	// The rest of the turn is allowed at once, whatever the checks say.
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[1].Source != SourceEscape {
+		t.Fatalf("after Escape: %+v %+v", a, r.verdicts[1])
+	}
+	// The next prompt ends the override.
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit})
+	os.Remove(pidFile)
+	e2 := cfgWith(ModeAuto, check("fail", "exit 1"))
+	e.cfg = e2
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block {
+		t.Fatalf("override outlived its turn: %+v", a)
+	}
+}
+
+func TestObserveNeverBlocks(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeObserve, check("fail", "exit 1")))
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[0].Source != SourceObserve {
+		t.Fatalf("%+v %+v", a, r.verdicts)
+	}
+}
+
+// Headless, nobody can be asked: ask mode applies the checks' proposal.
+func TestAskWithoutAPersonAppliesTheProposal(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAsk, check("fail", "exit 1")))
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block || r.verdicts[0].Source != "check:fail" {
+		t.Fatalf("%+v", a)
+	}
+}
+
+func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
+	out := strings.Repeat("line of output that goes on and on\n", 2000) + "FINAL: 3 tests failed\n"
+	reason := BlockReason(CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out)})
+	if n := len([]rune(reason)); n > hooks.MaxOutputChars {
+		t.Fatalf("reason has %d characters", n)
+	}
+	if !strings.Contains(reason, "FINAL: 3 tests failed") || !strings.Contains(reason, `"tests" failed (exit 1)`) || !strings.Contains(reason, "$ go test ./...") {
+		t.Fatalf("reason lost its head or tail:\n%s", reason[:200])
+	}
+}

@@ -1,0 +1,126 @@
+package supervisor
+
+import (
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Event is something the supervisor tells its front end (the TUI or the headless printer).
+type Event interface{ eventTime() time.Time }
+
+// At is the time an event happened; embedded in every event.
+type At struct{ Time time.Time }
+
+func (a At) eventTime() time.Time { return a.Time }
+
+// HookReceived: claude ran one of hooksup's hooks.
+type HookReceived struct {
+	At
+	Input *hooks.Input
+}
+
+// CheckStarted: a check began for a stop decision.
+type CheckStarted struct {
+	At
+	Run     int // a number unique in the session, shared by the check's later events
+	Name    string
+	Command string
+	Event   string // Stop or SubagentStop
+	AgentID string
+}
+
+// CheckOutput: a chunk of a running check's combined stdout and stderr.
+type CheckOutput struct {
+	At
+	Run   int
+	Name  string
+	Chunk []byte
+}
+
+// CheckFinished: a check ended.
+type CheckFinished struct {
+	At
+	Run    int
+	Result CheckResult
+}
+
+// VerdictDecided: a stop was decided (also written to the verdict log).
+type VerdictDecided struct {
+	At
+	Verdict Verdict
+}
+
+// Interrupted: the person pressed Escape; the rest of the turn may stop at once.
+type Interrupted struct {
+	At
+	Turn int
+}
+
+// Notice: something the person should know that is not a verdict (a config problem, a
+// failure hooksup recovered from).
+type Notice struct {
+	At
+	Level string // "info", "warn", "error"
+	Text  string
+}
+
+// AgentExited: the supervised agent's process ended.
+type AgentExited struct {
+	At
+	Code int
+}
+
+// bus is an unbounded, ordered event queue: publishing never blocks the engine and nothing is
+// dropped, however slow the front end is.
+type bus struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	q      []Event
+	closed bool
+	out    chan Event
+}
+
+func newBus() *bus {
+	b := &bus{out: make(chan Event)}
+	b.cond = sync.NewCond(&b.mu)
+	go b.pump()
+	return b
+}
+
+func (b *bus) publish(e Event) {
+	b.mu.Lock()
+	if !b.closed {
+		b.q = append(b.q, e)
+		b.cond.Signal()
+	}
+	b.mu.Unlock()
+}
+
+// close delivers what is queued, then closes the channel.
+func (b *bus) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.cond.Signal()
+	b.mu.Unlock()
+}
+
+func (b *bus) pump() {
+	for {
+		b.mu.Lock()
+		for len(b.q) == 0 && !b.closed {
+			b.cond.Wait()
+		}
+		if len(b.q) == 0 && b.closed {
+			b.mu.Unlock()
+			close(b.out)
+			return
+		}
+		e := b.q[0]
+		b.q[0] = nil
+		b.q = b.q[1:]
+		b.mu.Unlock()
+		b.out <- e
+	}
+}

@@ -1,0 +1,246 @@
+package supervisor
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Handler answers one hook call: what the hook prints and its exit code.
+type Handler func(ctx context.Context, in *hooks.Input) (stdout []byte, exit int)
+
+// Server is the supervisor's end of the hook socket: a private unix socket that only this user
+// and only holders of the session token may use.
+type Server struct {
+	Path   string
+	token  string
+	ln     *net.UnixListener
+	logger *slog.Logger
+
+	mu       sync.Mutex
+	routes   map[string]Handler
+	fallback Handler
+	conns    sync.WaitGroup
+	closed   bool
+}
+
+// headerDeadline bounds how long a connection may take to say who it is.
+const headerDeadline = 5 * time.Second
+
+// RuntimeDir is the private directory for hooksup's sockets: $XDG_RUNTIME_DIR/hooksup, else
+// hooksup-<uid> in the temporary directory. It is created 0700 and must be owned by this user
+// and closed to others.
+func RuntimeDir(getenv func(string) string) (string, error) {
+	base := getenv("XDG_RUNTIME_DIR")
+	name := "hooksup"
+	if base == "" || !filepath.IsAbs(base) {
+		base = os.TempDir()
+		name = fmt.Sprintf("hooksup-%d", os.Getuid())
+	}
+	dir := filepath.Join(base, name)
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("socket directory: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("socket directory: %w", err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("socket directory %s is not a directory owned by you: remove it and run again", dir)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", fmt.Errorf("socket directory %s has mode %o and cannot be made 0700: %w", dir, fi.Mode().Perm(), err)
+		}
+	}
+	return dir, nil
+}
+
+// NewToken returns a random session token.
+func NewToken() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("session token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// Listen opens the socket at path (0600). A stale socket there is removed only after a dial
+// shows nobody listens; a live one is an error.
+func Listen(path, token string, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+			c.Close()
+			return nil, fmt.Errorf("socket %s is in use by another process", path)
+		}
+		if err := os.Remove(path); err != nil {
+			return nil, fmt.Errorf("remove stale socket: %w", err)
+		}
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("socket permissions: %w", err)
+	}
+	return &Server{Path: path, token: token, ln: ln, logger: logger, routes: map[string]Handler{}}, nil
+}
+
+// Handle routes an event to h.
+func (s *Server) Handle(event string, h Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.routes[event] = h
+}
+
+// HandleDefault routes every event without a route of its own to h.
+func (s *Server) HandleDefault(h Handler) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fallback = h
+}
+
+// Serve accepts connections until Close. Each call is answered in its own goroutine.
+func (s *Server) Serve(ctx context.Context) error {
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			s.mu.Lock()
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("accept: %w", err)
+		}
+		s.conns.Add(1)
+		go func() {
+			defer s.conns.Done()
+			s.serveConn(ctx, c)
+		}()
+	}
+}
+
+// Close stops accepting, waits for the calls under way and removes the socket.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	err := s.ln.Close()
+	s.conns.Wait()
+	return err
+}
+
+func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
+	defer c.Close()
+	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+		s.logger.Warn("refused a connection from another user", "peer_uid", uid, "err", err)
+		return
+	}
+	_ = c.SetReadDeadline(time.Now().Add(headerDeadline))
+	br := bufio.NewReaderSize(c, 64<<10)
+	token, event, n, err := hooks.ReadRequestHeader(br)
+	if err != nil {
+		s.logger.Warn("bad hook request", "err", err)
+		_ = hooks.WriteResponse(c, hooks.Response{Status: "bad"})
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(token), []byte(s.token)) != 1 {
+		s.logger.Warn("refused a hook call with a wrong or missing token", "event", event)
+		_ = hooks.WriteResponse(c, hooks.Response{Status: "token"})
+		return
+	}
+	if n > hooks.MaxPayload {
+		s.logger.Warn("refused a hook call over the size cap", "event", event, "bytes", n)
+		_ = hooks.WriteResponse(c, hooks.Response{Status: "size"})
+		return
+	}
+	payload, err := hooks.ReadPayload(br, n)
+	if err != nil {
+		s.logger.Warn("hook input cut short", "event", event, "err", err)
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	in, err := hooks.ParseInput(payload)
+	if err != nil {
+		s.logger.Warn("hook input is not JSON", "event", event, "err", err)
+		_ = hooks.WriteResponse(c, hooks.Response{Status: "bad"})
+		return
+	}
+	if in.HookEventName == "" {
+		in.HookEventName = event
+	} else if in.HookEventName != event {
+		s.logger.Warn("hook event mismatch; trusting the input", "argv", event, "input", in.HookEventName)
+	}
+
+	s.mu.Lock()
+	h := s.routes[in.HookEventName]
+	if h == nil {
+		h = s.fallback
+	}
+	s.mu.Unlock()
+	if h == nil {
+		_ = hooks.WriteResponse(c, hooks.Response{})
+		return
+	}
+
+	// The hook may be killed by claude (its timeout) while we decide: stop deciding then.
+	hctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		var one [1]byte
+		if _, err := br.Read(one[:]); err != nil {
+			cancel()
+		}
+	}()
+	out, exit := h(hctx, in)
+	if hctx.Err() != nil && ctx.Err() == nil {
+		s.logger.Warn("the hook went away before its answer", "event", in.HookEventName)
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	if err := hooks.WriteResponse(c, hooks.Response{Exit: exit, Stdout: out}); err != nil {
+		s.logger.Warn("answer not delivered", "event", in.HookEventName, "err", err)
+	}
+}
+
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return -1, err
+	}
+	if cerr != nil {
+		return -1, cerr
+	}
+	return int(cred.Uid), nil
+}

@@ -1,0 +1,315 @@
+// Package supervisor runs one supervised Claude Code session: it starts the agent, owns the hook
+// socket, decides every stop (checks, counters, questions, the Escape override), writes the
+// verdict log and publishes events for a front end. It imports no UI package.
+package supervisor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Options configure a Supervisor.
+type Options struct {
+	Config     Config
+	ClaudeBin  string   // the agent's binary (already resolved, or a name found on PATH)
+	Args       []string // passed to the agent unchanged (but a --settings of the user's is merged)
+	HooksupBin string   // the binary the injected hooks run
+	ProjectDir string   // where checks run when the hook input names no cwd
+	StateDir   string   // $XDG_STATE_HOME/hooksup
+	RuntimeDir string   // the private socket directory
+	Env        []string // the agent's environment before hooksup's variables (os.Environ when nil)
+	Logger     *slog.Logger
+
+	// Start starts the agent's command; nil starts it with the stdio set in Stdin/Stdout/Stderr.
+	// The TUI passes a function that starts it in a pty.
+	Start                 func(*exec.Cmd) error
+	Stdin                 *os.File
+	Stdout, Stderr        *os.File
+	ForwardSignals        bool          // relay SIGINT/SIGTERM/SIGHUP to the agent (headless)
+	KillGrace             time.Duration // after SIGTERM, how long before SIGKILL (10s when 0)
+	Ask                   func(ctx context.Context, q Question) (hooks.Decision, string, bool)
+	ObserveHookTimeoutSec float64
+}
+
+// Supervisor is one supervised session.
+type Supervisor struct {
+	o            Options
+	logger       *slog.Logger
+	engine       *Engine
+	server       *Server
+	bus          *bus
+	vlog         *VerdictLog
+	token        string
+	settingsPath string
+	cmd          *exec.Cmd
+}
+
+// ErrAgentNotFound is returned when the agent's binary cannot be found.
+var ErrAgentNotFound = errors.New("claude not found")
+
+// New prepares a session: the socket, the token and the injected settings. Nothing runs yet.
+func New(o Options) (*Supervisor, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	bin, err := exec.LookPath(o.ClaudeBin)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q is not an executable on PATH: install Claude Code (npm install -g @anthropic-ai/claude-code) or point --claude-bin / HOOKSUP_CLAUDE_BIN at it", ErrAgentNotFound, o.ClaudeBin)
+	}
+	o.ClaudeBin = bin
+	token, err := NewToken()
+	if err != nil {
+		return nil, err
+	}
+	idb := make([]byte, 8)
+	_, _ = rand.Read(idb)
+	id := hex.EncodeToString(idb)
+
+	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token,
+		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
+	s.engine = NewEngine(EngineOptions{
+		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.vlog.Append,
+		Logger: logger, Ask: o.Ask,
+	})
+
+	userSettings, args, err := extractSettingsArg(o.Args)
+	if err != nil {
+		return nil, err
+	}
+	s.o.Args = args
+	other := 30 * time.Second
+	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(o.HooksupBin, o.Config.StopHookTimeout(), other))
+	if err != nil {
+		return nil, fmt.Errorf("your --settings: %w", err)
+	}
+	s.settingsPath = filepath.Join(o.RuntimeDir, id+".settings.json")
+	if err := os.WriteFile(s.settingsPath, settings, 0o600); err != nil {
+		return nil, fmt.Errorf("write injected settings: %w", err)
+	}
+	s.server, err = Listen(filepath.Join(o.RuntimeDir, id+".sock"), token, logger)
+	if err != nil {
+		os.Remove(s.settingsPath)
+		return nil, err
+	}
+	s.server.Handle(hooks.Stop, s.decide)
+	s.server.Handle(hooks.SubagentStop, s.decide)
+	s.server.HandleDefault(s.observe)
+	return s, nil
+}
+
+// Events delivers the session's events in order; it is closed after the agent exits. The front
+// end must keep reading it.
+func (s *Supervisor) Events() <-chan Event { return s.bus.out }
+
+// Interrupt applies Escape: see Engine.Interrupt.
+func (s *Supervisor) Interrupt() { s.engine.Interrupt() }
+
+// Counts returns the engine's counters.
+func (s *Supervisor) Counts() Counts { return s.engine.Counts() }
+
+// SocketPath is where the hooks connect.
+func (s *Supervisor) SocketPath() string { return s.server.Path }
+
+// SettingsPath is the injected settings file.
+func (s *Supervisor) SettingsPath() string { return s.settingsPath }
+
+func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) {
+	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	return s.engine.Decide(ctx, in).Encode()
+}
+
+func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
+	s.engine.Observe(in)
+	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	return nil, 0
+}
+
+// Command returns the agent's command as Run will start it.
+func (s *Supervisor) Command() *exec.Cmd {
+	args := append([]string{"--settings", s.settingsPath}, s.o.Args...)
+	cmd := exec.Command(s.o.ClaudeBin, args...)
+	env := s.o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(withoutHooksupEnv(env),
+		hooks.EnvSocket+"="+s.server.Path,
+		hooks.EnvToken+"="+s.token,
+		hooks.EnvLog+"="+filepath.Join(s.o.StateDir, "hooksup.log"),
+	)
+	cmd.Dir = s.o.ProjectDir
+	return cmd
+}
+
+// Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
+// when a signal N ended it). It always cleans up the socket and the settings file.
+func (s *Supervisor) Run(ctx context.Context) (int, error) {
+	defer s.cleanup()
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- s.server.Serve(sctx) }()
+
+	cmd := s.Command()
+	s.cmd = cmd
+	start := s.o.Start
+	if start == nil {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = s.o.Stdin, s.o.Stdout, s.o.Stderr
+		start = (*exec.Cmd).Start
+	}
+	if err := start(cmd); err != nil {
+		s.bus.close()
+		return 127, fmt.Errorf("start %s: %w", s.o.ClaudeBin, err)
+	}
+	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.ClaudeBin, "args", redactArgs(cmd.Args))
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var sigs chan os.Signal
+	if s.o.ForwardSignals {
+		sigs = make(chan os.Signal, 4)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		defer signal.Stop(sigs)
+	}
+	grace := s.o.KillGrace
+	if grace == 0 {
+		grace = 10 * time.Second
+	}
+	var killTimer <-chan time.Time
+	ctxDone := ctx.Done()
+	var werr error
+loop:
+	for {
+		select {
+		case werr = <-waited:
+			break loop
+		case sig := <-sigs:
+			s.logger.Info("forwarding signal", "signal", sig)
+			_ = cmd.Process.Signal(sig)
+			if sig != syscall.SIGINT && killTimer == nil {
+				killTimer = time.After(grace)
+			}
+		case <-ctxDone:
+			ctxDone = nil
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			killTimer = time.After(grace)
+		case <-killTimer:
+			s.logger.Warn("agent did not exit after SIGTERM; killing it")
+			_ = cmd.Process.Kill()
+		}
+	}
+	code := exitCode(cmd, werr)
+	s.logger.Info("agent exited", "code", code)
+	s.bus.publish(AgentExited{At: At{time.Now()}, Code: code})
+	cancel()
+	return code, nil
+}
+
+func (s *Supervisor) cleanup() {
+	if err := s.server.Close(); err != nil {
+		s.logger.Warn("close socket", "err", err)
+	}
+	os.Remove(s.server.Path)
+	os.Remove(s.settingsPath)
+	if err := s.vlog.Close(); err != nil {
+		s.logger.Warn("close verdict log", "err", err)
+	}
+	s.bus.close()
+}
+
+func exitCode(cmd *exec.Cmd, err error) int {
+	if cmd.ProcessState == nil {
+		return 1
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// withoutHooksupEnv drops the variables of an outer hooksup, so hooks reach this one.
+func withoutHooksupEnv(env []string) []string {
+	out := make([]string, 0, len(env)+3)
+	for _, kv := range env {
+		if strings.HasPrefix(kv, hooks.EnvSocket+"=") || strings.HasPrefix(kv, hooks.EnvToken+"=") || strings.HasPrefix(kv, hooks.EnvLog+"=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// extractSettingsArg removes the user's own --settings (a file or inline JSON) from args and
+// returns its content, so hooksup can merge its hooks into it: claude takes one --settings.
+func extractSettingsArg(args []string) ([]byte, []string, error) {
+	var content []byte
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var val string
+		switch {
+		case a == "--":
+			out = append(out, args[i:]...)
+			return content, out, nil
+		case a == "--settings" && i+1 < len(args):
+			val = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--settings="):
+			val = strings.TrimPrefix(a, "--settings=")
+		default:
+			out = append(out, a)
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(val), "{") {
+			content = []byte(val)
+			continue
+		}
+		b, err := os.ReadFile(val)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read your --settings file: %w", err)
+		}
+		content = b
+	}
+	return content, out, nil
+}
+
+// redactArgs keeps the log free of prompts' bulk.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = clip(a, 80)
+	}
+	return out
+}
+
+// PrintVerdicts is the headless front end: one line per verdict and notice on w, until the
+// events end.
+func PrintVerdicts(w interface{ Write([]byte) (int, error) }, events <-chan Event) {
+	for ev := range events {
+		switch e := ev.(type) {
+		case VerdictDecided:
+			fmt.Fprintf(w, "hooksup: %s\n", e.Verdict.Summary())
+		case Notice:
+			if e.Level != "info" {
+				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
+			}
+		case Interrupted:
+			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package supervisor
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TrustStore records which project configuration files the user trusted, by absolute path and
+// the SHA-256 of their exact content (like direnv): a changed file is untrusted again.
+type TrustStore struct {
+	Path string // the store file, e.g. $XDG_STATE_HOME/hooksup/trusted
+}
+
+// Digest is the content hash the store records.
+func Digest(content []byte) string {
+	sum := sha256.Sum256(content)
+	return hex.EncodeToString(sum[:])
+}
+
+// Trusted reports whether this exact content of path was trusted.
+func (t TrustStore) Trusted(path string, content []byte) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	entries, err := t.read()
+	if err != nil {
+		return false
+	}
+	return entries[abs] == Digest(content)
+}
+
+// Trust records the current content of path as trusted.
+func (t TrustStore) Trust(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	entries, err := t.read()
+	if err != nil {
+		return err
+	}
+	entries[abs] = Digest(content)
+	var b strings.Builder
+	for p, d := range entries {
+		fmt.Fprintf(&b, "%s %s\n", d, p)
+	}
+	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	return writeFileAtomic(t.Path, []byte(b.String()), 0o600)
+}
+
+func (t TrustStore) read() (map[string]string, error) {
+	m := map[string]string{}
+	f, err := os.Open(t.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read trust store: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		digest, path, ok := strings.Cut(sc.Text(), " ")
+		if ok {
+			m[path] = digest
+		}
+	}
+	return m, sc.Err()
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it into place.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
