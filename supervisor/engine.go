@@ -22,8 +22,8 @@ type Engine struct {
 	record     func(Verdict) error
 	logger     *slog.Logger
 	now        func() time.Time
-	// ask puts a question to a person; nil means nobody is there to ask.
-	ask func(ctx context.Context, q Question) (hooks.Decision, string, bool)
+	// interactive: a person can answer questions (the TUI); otherwise proposals apply.
+	interactive bool
 
 	checkMu sync.Mutex // one check run at a time
 
@@ -38,15 +38,8 @@ type Engine struct {
 	checkBlocks  map[string]int
 	cancelChecks context.CancelFunc
 	runSeq       int
-}
-
-// Question is a stop decision put to a person (modes ask and manual).
-type Question struct {
-	Event    string
-	AgentID  string
-	Proposal hooks.Decision
-	Reason   string // the checks' reason for a proposed block
-	Warning  string
+	questionSeq  int
+	pending      map[int]*pendingQuestion
 }
 
 // EngineOptions wire an Engine.
@@ -57,15 +50,18 @@ type EngineOptions struct {
 	Record     func(Verdict) error
 	Logger     *slog.Logger
 	Now        func() time.Time
-	Ask        func(ctx context.Context, q Question) (hooks.Decision, string, bool)
+	// Interactive says a person can answer questions; without one, ask and manual apply the
+	// checks' proposal.
+	Interactive bool
 }
 
 // NewEngine makes an engine.
 func NewEngine(o EngineOptions) *Engine {
 	e := &Engine{
 		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
-		logger: o.Logger, now: o.Now, ask: o.Ask,
+		logger: o.Logger, now: o.Now, interactive: o.Interactive,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
+		pending: map[int]*pendingQuestion{},
 	}
 	if e.emit == nil {
 		e.emit = func(Event) {}
@@ -107,6 +103,9 @@ func (e *Engine) Interrupt() {
 	e.escapedTurn = e.turn
 	cancel := e.cancelChecks
 	turn := e.turn
+	for _, q := range e.pending {
+		q.resolve(resolution{decision: hooks.Allow, by: SourceEscape})
+	}
 	e.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -223,32 +222,48 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 		e.emit(Notice{At: At{e.now()}, Level: "error", Text: "the verdict log cannot be written: " + err.Error()})
 	}
 	e.emit(VerdictDecided{At: At{e.now()}, Verdict: v})
-	return hooks.Answer{Decision: decision, Reason: reason, SystemMessage: v.Warning}
+	a := hooks.Answer{Decision: decision, Reason: reason, SystemMessage: v.Warning}
+	if decision == hooks.Halt {
+		a.Reason, a.StopReason = "", reason
+		if a.StopReason == "" {
+			a.StopReason = "Stopped by the person supervising this session."
+		}
+	}
+	return a
 }
 
 // applyMode turns the checks' proposal into the decision, asking a person when the mode says so
 // and someone is there to ask.
 func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) (hooks.Decision, string, string) {
 	askNow := e.cfg.Mode == ModeManual || (e.cfg.Mode == ModeAsk && p.decision == hooks.Block)
-	if !askNow || e.ask == nil {
+	if !askNow || !e.interactive {
 		return p.decision, p.source, p.reason
 	}
-	q := Question{Event: in.HookEventName, AgentID: in.AgentID, Proposal: p.decision, Reason: p.reason,
-		Warning: strings.Join(p.warnings, "\n")}
-	d, reason, answered := e.ask(ctx, q)
-	if !answered {
+	r := e.askPerson(ctx, Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
+		Proposal: p.decision, Source: p.source, Reason: p.reason, Warning: strings.Join(p.warnings, "\n"),
+		LastMessage: clip(in.LastAssistantMessage, 2000)})
+	switch r.by {
+	case SourceTimeout:
 		if e.cfg.OnTimeout == "allow" {
 			return hooks.Allow, SourceTimeout, ""
 		}
 		return p.decision, SourceTimeout, p.reason
+	case SourceEscape:
+		return hooks.Allow, SourceEscape, ""
 	}
-	if d == hooks.Block && reason == "" {
-		reason = p.reason
+	switch r.decision {
+	case hooks.Allow:
+		return hooks.Allow, SourceManual, ""
+	case hooks.Halt:
+		return hooks.Halt, SourceManual, r.reason
 	}
-	if d != hooks.Block {
-		reason = ""
+	if r.reason == "" {
+		r.reason = p.reason
 	}
-	return d, SourceManual, reason
+	if r.reason == "" {
+		r.reason = "The person supervising you asks you to continue."
+	}
+	return hooks.Block, SourceManual, r.reason
 }
 
 // runChecks runs the checks that apply, in order, and proposes what they say: block on the

@@ -35,13 +35,14 @@ type Options struct {
 
 	// Start starts the agent's command; nil starts it with the stdio set in Stdin/Stdout/Stderr.
 	// The TUI passes a function that starts it in a pty.
-	Start                 func(*exec.Cmd) error
-	Stdin                 *os.File
-	Stdout, Stderr        *os.File
-	ForwardSignals        bool          // relay SIGINT/SIGTERM/SIGHUP to the agent (headless)
-	KillGrace             time.Duration // after SIGTERM, how long before SIGKILL (10s when 0)
-	Ask                   func(ctx context.Context, q Question) (hooks.Decision, string, bool)
-	ObserveHookTimeoutSec float64
+	Start          func(*exec.Cmd) error
+	Stdin          *os.File
+	Stdout, Stderr *os.File
+	ForwardSignals bool          // relay SIGINT/SIGTERM/SIGHUP to the agent (headless)
+	KillGrace      time.Duration // after SIGTERM, how long before SIGKILL (10s when 0)
+	// Interactive: a person answers questions through Resolve (the TUI). Headless, ask and
+	// manual apply the checks' proposal.
+	Interactive bool
 }
 
 // Supervisor is one supervised session.
@@ -83,7 +84,7 @@ func New(o Options) (*Supervisor, error) {
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.vlog.Append,
-		Logger: logger, Ask: o.Ask,
+		Logger: logger, Interactive: o.Interactive,
 	})
 
 	userSettings, args, err := extractSettingsArg(o.Args)
@@ -117,6 +118,14 @@ func (s *Supervisor) Events() <-chan Event { return s.bus.out }
 
 // Interrupt applies Escape: see Engine.Interrupt.
 func (s *Supervisor) Interrupt() { s.engine.Interrupt() }
+
+// Resolve answers a pending question (see Engine.Resolve).
+func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
+	return s.engine.Resolve(id, d, reason)
+}
+
+// Pending returns the questions waiting for the person.
+func (s *Supervisor) Pending() []Question { return s.engine.Pending() }
 
 // Counts returns the engine's counters.
 func (s *Supervisor) Counts() Counts { return s.engine.Counts() }
