@@ -27,6 +27,9 @@ type Client struct {
 	Standalone func(event string, payload []byte, stdout, stderr io.Writer) int
 	// Now is the clock for log lines (time.Now when nil).
 	Now func() time.Time
+	// Installed: this hook was registered by `hooksup install`. Under a supervisor it steps
+	// aside (exit 0 at once): the supervisor's injected hook decides.
+	Installed bool
 }
 
 // Run handles one hook call and returns the exit code for claude.
@@ -45,6 +48,9 @@ func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) int
 		return 0
 	}
 	sock := getenv(EnvSocket)
+	if sock != "" && c.Installed {
+		return 0
+	}
 	if sock == "" {
 		if c.Standalone != nil {
 			return c.Standalone(event, payload, stdout, stderr)

@@ -169,3 +169,32 @@ func (w *tailWriter) bytes() []byte {
 	}
 	return append([]byte(nil), b...)
 }
+
+// RunChecks runs checks one after another in dir (all of them, whatever fails), calling
+// onOutput with each one's output as it comes. It is `hooksup check`.
+func RunChecks(ctx context.Context, checks []Check, dir string, onOutput func(name string, b []byte)) []CheckResult {
+	out := make([]CheckResult, 0, len(checks))
+	for _, c := range checks {
+		if ctx.Err() != nil {
+			break
+		}
+		name := c.Name
+		out = append(out, runCheck(ctx, c, dir, func(b []byte) {
+			if onOutput != nil {
+				onOutput(name, b)
+			}
+		}))
+	}
+	return out
+}
+
+// Failure says how a check failed, for people: "exit 1", "timed out after 2m0s", …
+func (r CheckResult) Failure() string {
+	switch {
+	case r.StartErr != nil:
+		return "could not start: " + r.StartErr.Error()
+	case r.Canceled:
+		return "interrupted"
+	}
+	return failure(r)
+}

@@ -14,8 +14,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
-
-	"github.com/hooksup/hooksup/hooks"
 )
 
 // Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123".
@@ -29,8 +27,14 @@ every stop by your project's checks and by you, and shows verdicts, counts and a
 
 Usage:
   hooksup [flags] claude [claude args...]   run claude under supervision (claude's exit status is hooksup's)
-  hooksup log [--session ID] [--json] [-f]  the verdict history of a session (the latest by default)
+  hooksup check [--subagent] [-v]           run the configured checks now (exit 0 when all pass)
+  hooksup init                              write a commented .hooksup.toml (never overwrites)
   hooksup trust [FILE]                      trust a project's .hooksup.toml (its exact content)
+  hooksup install [--scope local|project|user]
+                                            register hooksup's Stop hooks so plain claude runs the checks
+  hooksup uninstall [--scope …]             remove them again, and nothing else
+  hooksup log [--session ID] [--json] [-f]  the verdict history of a session (the latest by default)
+  hooksup doctor                            hooks by source, disableAllHooks, risky Stop hooks, trust
   hooksup version                           version, commit, Go version
 
 Flags (before the command):
@@ -57,8 +61,8 @@ type globalFlags struct {
 
 func main() {
 	// The hook client runs on every stop of every session: nothing else happens first.
-	if len(os.Args) == 3 && os.Args[1] == "hook" {
-		os.Exit(hooks.Client{}.Run(os.Args[2], os.Stdin, os.Stdout, os.Stderr))
+	if len(os.Args) >= 3 && os.Args[1] == "hook" {
+		os.Exit(runHook(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
@@ -103,12 +107,22 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "claude":
 		return runClaude(ctx, g, cargs, stdin, stdout, stderr)
 	case "hook":
-		if len(cargs) != 1 {
-			return 2, fmt.Errorf("usage: hooksup hook EVENT (reads the hook JSON on stdin)")
+		if len(cargs) < 1 {
+			return 2, fmt.Errorf("usage: hooksup hook EVENT [--installed] (reads the hook JSON on stdin)")
 		}
-		return hooks.Client{}.Run(cargs[0], stdin, stdout, stderr), nil
+		return runHook(cargs, stdin, stdout, stderr), nil
 	case "log":
 		return runLog(ctx, cargs, stdout)
+	case "install":
+		return runInstall(g, cargs, stdout, stderr, false)
+	case "uninstall":
+		return runInstall(g, cargs, stdout, stderr, true)
+	case "init":
+		return runInit(stdout)
+	case "check":
+		return runCheck(ctx, g, cargs, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, g, stdout)
 	case "trust":
 		return runTrust(cargs, stdout)
 	case "version":

@@ -182,7 +182,6 @@ func TestLogShowsTheLatestSession(t *testing.T) {
 	}
 }
 
-
 func TestHookWithoutSupervisorAllows(t *testing.T) {
 	s := newSandbox(t)
 	cmd := execHooksup(s, "hook", "Stop")

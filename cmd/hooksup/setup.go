@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstall bool) (int, error) {
+	name := "install"
+	if uninstall {
+		name = "uninstall"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	scope := fs.String("scope", "local", "")
+	if err := fs.Parse(args); err != nil {
+		return 2, fmt.Errorf("%v (usage: hooksup %s [--scope local|project|user])", err, name)
+	}
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	home, _ := os.UserHomeDir()
+	path, err := hooks.SettingsPath(*scope, env.cwd, home)
+	if err != nil {
+		return 2, err
+	}
+	if uninstall {
+		changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
+		if err != nil {
+			return 1, err
+		}
+		if changed {
+			fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
+		} else {
+			fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
+		}
+		return 0, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
+	}
+	// Long enough for every check to run to its timeout; claude's default otherwise.
+	timeout := 600.0
+	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
+		var sum time.Duration
+		for _, c := range cfg.Stop.Checks {
+			sum += c.TimeoutOrDefault()
+		}
+		timeout = max(timeout, (sum + time.Minute).Seconds())
+	}
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, self, timeout) })
+	if err != nil {
+		return 1, err
+	}
+	if changed {
+		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", path)
+	} else {
+		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", path)
+	}
+	fmt.Fprintln(stdout, "plain `claude` in this project now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
+	return 0, nil
+}
+
+func runInit(stdout io.Writer) (int, error) {
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	path := filepath.Join(env.cwd, ".hooksup.toml")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
+	}
+	if err != nil {
+		return 1, err
+	}
+	if _, err := f.WriteString(supervisor.Template); err != nil {
+		f.Close()
+		return 1, err
+	}
+	if err := f.Close(); err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "wrote %s\nedit the checks, then run `hooksup trust` so hooksup may run them\n", path)
+	return 0, nil
+}
+
+func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	sub := fs.Bool("subagent", false, "")
+	verbose := fs.Bool("v", false, "")
+	if err := fs.Parse(args); err != nil {
+		return 2, fmt.Errorf("%v (usage: hooksup check [--subagent] [-v])", err)
+	}
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	cfg, err := loadConfig(g, env, stderr)
+	if err != nil {
+		return 1, err
+	}
+	checks, table := cfg.Stop.Checks, "[[stop.checks]]"
+	if *sub {
+		checks, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
+	}
+	if len(checks) == 0 {
+		fmt.Fprintf(stdout, "no %s configured (hooksup init writes a template)\n", table)
+		return 0, nil
+	}
+	var onOut func(string, []byte)
+	if *verbose {
+		onOut = func(_ string, b []byte) { stdout.Write(b) }
+	}
+	failed := 0
+	for _, r := range supervisor.RunChecks(ctx, checks, env.cwd, onOut) {
+		if r.Passed() {
+			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, r.Duration.Round(time.Millisecond))
+			continue
+		}
+		failed++
+		fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, r.Failure(), r.Duration.Round(time.Millisecond))
+		if !*verbose {
+			out := strings.TrimRight(string(r.Output), "\n")
+			lines := strings.Split(out, "\n")
+			if len(lines) > 20 {
+				lines = append([]string{"…"}, lines[len(lines)-20:]...)
+			}
+			for _, l := range lines {
+				if l != "" {
+					fmt.Fprintf(stdout, "    %s\n", l)
+				}
+			}
+		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(checks))
+		return 1, nil
+	}
+	fmt.Fprintf(stdout, "all %d checks passed\n", len(checks))
+	return 0, nil
+}
+
+func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error) {
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	problems := 0
+	bad := func(format string, a ...any) {
+		problems++
+		fmt.Fprintf(stdout, "  ✗ "+format+"\n", a...)
+	}
+	ok := func(format string, a ...any) { fmt.Fprintf(stdout, "  ✓ "+format+"\n", a...) }
+
+	fmt.Fprintln(stdout, "claude")
+	bin := claudeBin(g)
+	if path, err := exec.LookPath(bin); err != nil {
+		bad("%s not found on PATH: install Claude Code or set --claude-bin / HOOKSUP_CLAUDE_BIN", bin)
+	} else {
+		vctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		out, err := exec.CommandContext(vctx, path, "--version").Output()
+		cancel()
+		if err != nil {
+			bad("%s --version failed: %v", path, err)
+		} else {
+			ok("%s: %s", path, strings.TrimSpace(string(out)))
+		}
+	}
+
+	fmt.Fprintln(stdout, "hooks in Claude Code's settings")
+	home, _ := os.UserHomeDir()
+	rep := hooks.InspectSettings(hooks.ClaudeSettingsSources(env.cwd, home))
+	for _, p := range rep.Problems {
+		bad("%s", p)
+	}
+	for _, d := range rep.DisableAllHooks {
+		bad("disableAllHooks is true in %s: plain claude runs no hooks (hooksup claude turns them back on for its session)", d)
+	}
+	if len(rep.Hooks) == 0 {
+		ok("none (hooksup claude injects its own for its session)")
+	}
+	for _, h := range rep.Hooks {
+		who := "other"
+		if h.Ours {
+			who = "hooksup install"
+		}
+		line := fmt.Sprintf("%-8s %-13s %s  [%s]", h.Source, h.Event, h.Command, who)
+		if h.IgnoresActive {
+			bad("%s\n      this Stop hook never mentions stop_hook_active: it may block claude again and again", line)
+		} else {
+			ok("%s", line)
+		}
+	}
+	fmt.Fprintln(stdout, "  · hooksup claude adds its own Stop, SubagentStop, Notification, … hooks through --settings for its session")
+
+	fmt.Fprintln(stdout, "hooksup configuration")
+	trust := supervisor.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
+	_, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{UserConfigDir: env.configDir, ProjectDir: env.cwd,
+		ExplicitFile: g.config, Trusted: trust.Trusted})
+	if err != nil {
+		bad("%v", err)
+	}
+	for _, l := range layers {
+		switch {
+		case l.Used:
+			ok("%s (%s)", l.Path, l.Source)
+		case l.Note != "":
+			bad("%s (%s): %s", l.Path, l.Source, l.Note)
+		}
+	}
+
+	fmt.Fprintln(stdout, "socket directory")
+	if dir, err := supervisor.RuntimeDir(os.Getenv); err != nil {
+		bad("%v", err)
+	} else {
+		fi, _ := os.Stat(dir)
+		ok("%s (mode %o, yours only)", dir, fi.Mode().Perm())
+	}
+	fmt.Fprintf(stdout, "state: %s\n", env.stateDir)
+	if problems > 0 {
+		fmt.Fprintf(stdout, "%d problem(s) found\n", problems)
+		return 1, nil
+	}
+	fmt.Fprintln(stdout, "no problems found")
+	return 0, nil
+}

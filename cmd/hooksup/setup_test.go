@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+func (s *sandbox) hooksup(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := execHooksup(s, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Run()
+	return cmd.ProcessState.ExitCode(), out.String()
+}
+
+func TestInitWritesALoadableTemplateAndNeverOverwrites(t *testing.T) {
+	s := newSandbox(t)
+	if code, out := s.hooksup(t, "init"); code != 0 || !strings.Contains(out, "hooksup trust") {
+		t.Fatalf("%d %s", code, out)
+	}
+	path := filepath.Join(s.project, ".hooksup.toml")
+	var cfg supervisor.Config = supervisor.Defaults()
+	if err := supervisor.DecodeConfigFile(path, &cfg); err != nil {
+		t.Fatalf("the template does not load: %v", err)
+	}
+	if err := cfg.Validate(); err != nil || len(cfg.Stop.Checks) != 1 || cfg.Stop.Checks[0].Name != "tests" {
+		t.Fatalf("%v %+v", err, cfg.Stop.Checks)
+	}
+	os.WriteFile(path, []byte("# mine\n"), 0o644)
+	if code, out := s.hooksup(t, "init"); code == 0 || !strings.Contains(out, "never overwrites") {
+		t.Fatalf("%d %s", code, out)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "# mine\n" {
+		t.Fatal("overwritten")
+	}
+}
+
+func TestCheckCommand(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(`
+[[stop.checks]]
+name = "ok"
+command = "echo fine"
+[[stop.checks]]
+name = "broken"
+command = "echo 'boom: 2 failures'; exit 3"
+`), 0o644)
+	// Untrusted: nothing runs.
+	code, out := s.hooksup(t, "check")
+	if code != 0 || !strings.Contains(out, "not trusted") || strings.Contains(out, "✓ ok") {
+		t.Fatalf("untrusted: %d %s", code, out)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	code, out = s.hooksup(t, "check")
+	if code != 1 || !strings.Contains(out, "✓ ok") || !strings.Contains(out, "✗ broken: exit 3") || !strings.Contains(out, "boom: 2 failures") {
+		t.Fatalf("%d %s", code, out)
+	}
+}
+
+const otherHooks = `{
+  "hooks": {
+    "Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}],
+    "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}]
+  },
+  "model": "opus"
+}
+`
+
+func TestInstallTwiceThenUninstall(t *testing.T) {
+	s := newSandbox(t)
+	settings := filepath.Join(s.project, ".claude", "settings.local.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(otherHooks), 0o644)
+	if code, out := s.hooksup(t, "install"); code != 0 || !strings.Contains(out, "installed") {
+		t.Fatalf("%d %s", code, out)
+	}
+	first, _ := os.ReadFile(settings)
+	if code, out := s.hooksup(t, "install"); code != 0 || !strings.Contains(out, "already installed") {
+		t.Fatalf("%d %s", code, out)
+	}
+	second, _ := os.ReadFile(settings)
+	if !bytes.Equal(first, second) {
+		t.Fatalf("second install changed the file:\n%s\n%s", first, second)
+	}
+	if n := strings.Count(string(second), "--installed"); n != 2 {
+		t.Fatalf("%d hooksup entries (want Stop + SubagentStop):\n%s", n, second)
+	}
+	for _, keep := range []string{"./block-forever.sh", "notify-send hi", `"model": "opus"`} {
+		if !strings.Contains(string(second), keep) {
+			t.Fatalf("lost %s", keep)
+		}
+	}
+	if code, out := s.hooksup(t, "uninstall"); code != 0 || !strings.Contains(out, "removed") {
+		t.Fatalf("%d %s", code, out)
+	}
+	third, _ := os.ReadFile(settings)
+	var a, b any
+	json.Unmarshal([]byte(otherHooks), &a)
+	json.Unmarshal(third, &b)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("uninstall left:\n%s", third)
+	}
+}
+
+func TestInstallRefusesInvalidJSON(t *testing.T) {
+	s := newSandbox(t)
+	settings := filepath.Join(s.project, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	broken := "{\"hooks\": {\n  \"Stop\": [\n}\n"
+	os.WriteFile(settings, []byte(broken), 0o644)
+	code, out := s.hooksup(t, "install", "--scope", "project")
+	if code == 0 || !strings.Contains(out, settings) || !strings.Contains(out, "not changed") {
+		t.Fatalf("%d %s", code, out)
+	}
+	if b, _ := os.ReadFile(settings); string(b) != broken {
+		t.Fatal("the broken file was changed")
+	}
+}
+
+func TestDoctorFlagsRiskyStopHooks(t *testing.T) {
+	s := newSandbox(t)
+	os.MkdirAll(filepath.Join(s.project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(s.project, ".claude", "settings.json"), []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}]}}`), 0o644)
+	code, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+	if code != 1 || !strings.Contains(out, "never mentions stop_hook_active") || !strings.Contains(out, "disableAllHooks is true") {
+		t.Fatalf("%d %s", code, out)
+	}
+}
+
+// Plain claude after `hooksup install`: the installed hook runs the checks itself, keeps its
+// counts across hook processes, and makes claude continue until the check passes.
+func TestStandaloneAfterInstall(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(`
+mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
+`, filepath.Join(s.project, "marker"))), 0o644)
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	if code, out := s.hooksup(t, "install"); code != 0 {
+		t.Fatal(out)
+	}
+	self, _ := os.Executable()
+	trace := filepath.Join(s.project, "trace.jsonl")
+	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
+	cmd.Dir = s.project
+	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvTrace+"="+trace)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	stops := stopTrace(readTrace(t, trace), "Stop")
+	if len(stops) != 2 || !stops[0].Block || stops[1].Block || !strings.Contains(stops[0].Reasons[0], "FAIL: TestX") {
+		t.Fatalf("stops %+v", stops)
+	}
+	if got := decisions(s.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+}
+
+// An always-failing check in standalone mode stops at max_continuations: the count survives
+// between hook processes.
+func TestStandaloneLimitAcrossProcesses(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n"), 0o644)
+	s.hooksup(t, "trust")
+	s.hooksup(t, "install")
+	self, _ := os.Executable()
+	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
+	cmd.Dir = s.project
+	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if got := decisions(s.verdicts()); got != "Stop:block/check:t Stop:block/check:t Stop:allow/limit" {
+		t.Fatalf("verdicts %s", got)
+	}
+}
+
+// An untrusted project config never runs, and claude is told why once.
+func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
+	s := newSandbox(t)
+	evil := filepath.Join(s.project, "pwned")
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
+	s.hooksup(t, "install")
+	self, _ := os.Executable()
+	trace := filepath.Join(s.project, "trace.jsonl")
+	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
+	cmd.Dir = s.project
+	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvTrace+"="+trace)
+	cmd.CombinedOutput()
+	if _, err := os.Stat(evil); err == nil {
+		t.Fatal("an untrusted config's command ran")
+	}
+	stops := stopTrace(readTrace(t, trace), "Stop")
+	if len(stops) != 1 || !strings.Contains(stops[0].Results[0].Stdout, "not trusted") {
+		t.Fatalf("%+v", stops)
+	}
+}
+
+// Under a supervisor, an installed hook steps aside: one verdict per stop, not two.
+func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n"), 0o644)
+	s.hooksup(t, "trust")
+	s.hooksup(t, "install")
+	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "x")
+	if got := decisions(r.verdicts); got != "Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+	stops := stopTrace(r.trace, "Stop")
+	if len(stops) != 1 || len(stops[0].Results) != 2 {
+		t.Fatalf("%+v", stops)
+	}
+}

@@ -1,0 +1,315 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// InstalledEvents are the events `hooksup install` registers: the stops, which hooksup then
+// decides on its own (standalone mode) when no supervisor runs.
+var InstalledEvents = []string{Stop, SubagentStop}
+
+// InstalledFlag marks a hook registered by `hooksup install`. Under a supervisor such a hook
+// steps aside, because the supervisor's own injected hook decides.
+const InstalledFlag = "--installed"
+
+// InstalledCommand is the command line `hooksup install` registers for event.
+func InstalledCommand(bin, event string) string {
+	return ShellQuote(bin) + " hook " + event + " " + InstalledFlag
+}
+
+// installedRe recognises a hook command of hooksup's own install, whatever the binary's path.
+var installedRe = regexp.MustCompile(`hooksup'? hook (Stop|SubagentStop) ` + InstalledFlag + `$`)
+
+// IsInstalledCommand reports whether cmd was written by `hooksup install`.
+func IsInstalledCommand(cmd string) bool { return installedRe.MatchString(strings.TrimSpace(cmd)) }
+
+// ErrNotJSON is returned for a settings file that is not a JSON object; the file is left as it
+// was.
+var ErrNotJSON = errors.New("not a JSON object")
+
+// member is one key of a JSON object, in file order.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// object is a JSON object that keeps its keys in order.
+type object []member
+
+func (o object) get(k string) (json.RawMessage, bool) {
+	for _, m := range o {
+		if m.key == k {
+			return m.val, true
+		}
+	}
+	return nil, false
+}
+
+func (o *object) set(k string, v json.RawMessage) {
+	for i, m := range *o {
+		if m.key == k {
+			(*o)[i].val = v
+			return
+		}
+	}
+	*o = append(*o, member{k, v})
+}
+
+func (o *object) del(k string) {
+	for i, m := range *o {
+		if m.key == k {
+			*o = append((*o)[:i], (*o)[i+1:]...)
+			return
+		}
+	}
+}
+
+func parseObject(data []byte) (object, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return object{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, ErrNotJSON
+	}
+	var o object
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		o = append(o, member{kt.(string), v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the object")
+	}
+	return o, nil
+}
+
+func (o object) marshal() []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.val)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// MergeInstall adds hooksup's Stop and SubagentStop hooks to a Claude Code settings document,
+// replacing any earlier hooksup install, keeping every other key and hook in its place. Running
+// it twice gives the same result as once.
+func MergeInstall(settings []byte, bin string, timeoutSec float64) ([]byte, error) {
+	return editHooks(settings, func(event string, groups []json.RawMessage) ([]json.RawMessage, error) {
+		if !contains(InstalledEvents, event) {
+			return groups, nil
+		}
+		groups, err := removeInstalled(groups)
+		if err != nil {
+			return nil, err
+		}
+		g, _ := json.Marshal(MatcherGroup{Hooks: []HookCommand{{Type: "command", Command: InstalledCommand(bin, event), Timeout: timeoutSec}}})
+		return append(groups, g), nil
+	}, InstalledEvents)
+}
+
+// MergeUninstall removes hooksup's installed hooks and nothing else. Event lists it empties are
+// removed, and so is "hooks" when nothing is left in it.
+func MergeUninstall(settings []byte) ([]byte, error) {
+	return editHooks(settings, func(_ string, groups []json.RawMessage) ([]json.RawMessage, error) {
+		return removeInstalled(groups)
+	}, nil)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// editHooks applies edit to each event's groups (and to each of ensure, created if missing).
+func editHooks(settings []byte, edit func(string, []json.RawMessage) ([]json.RawMessage, error), ensure []string) ([]byte, error) {
+	top, err := parseObject(settings)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotJSON, err)
+	}
+	var hooksObj object
+	hadHooks := false
+	if raw, ok := top.get("hooks"); ok && string(bytes.TrimSpace(raw)) != "null" {
+		hadHooks = true
+		if hooksObj, err = parseObject(raw); err != nil {
+			return nil, fmt.Errorf("%w: \"hooks\" is not an object: %v", ErrNotJSON, err)
+		}
+	}
+	for _, ev := range ensure {
+		if _, ok := hooksObj.get(ev); !ok {
+			hooksObj = append(hooksObj, member{ev, json.RawMessage("[]")})
+		}
+	}
+	var out object
+	for _, m := range hooksObj {
+		var groups []json.RawMessage
+		if err := json.Unmarshal(m.val, &groups); err != nil {
+			return nil, fmt.Errorf("%w: hooks.%s is not an array: %v", ErrNotJSON, m.key, err)
+		}
+		edited, err := edit(m.key, groups)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case sameGroups(groups, edited):
+			out = append(out, m) // untouched: keep its bytes
+		case len(edited) == 0:
+			// emptied by this edit: drop the event
+		default:
+			arr, _ := json.Marshal(edited)
+			out = append(out, member{m.key, arr})
+		}
+	}
+	switch {
+	case len(out) > 0 || (hadHooks && len(hooksObj) == 0):
+		top.set("hooks", out.marshal())
+	case hadHooks:
+		top.del("hooks") // every event in it was ours
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, top.marshal(), "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+func sameGroups(a, b []json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// removeInstalled drops hooksup's installed commands from the groups, and groups left empty.
+func removeInstalled(groups []json.RawMessage) ([]json.RawMessage, error) {
+	out := groups[:0:0]
+	for _, raw := range groups {
+		var g struct {
+			Hooks []json.RawMessage `json:"hooks"`
+		}
+		if err := json.Unmarshal(raw, &g); err != nil {
+			out = append(out, raw)
+			continue
+		}
+		kept := g.Hooks[:0:0]
+		for _, h := range g.Hooks {
+			var c HookCommand
+			if json.Unmarshal(h, &c) == nil && IsInstalledCommand(c.Command) {
+				continue
+			}
+			kept = append(kept, h)
+		}
+		switch {
+		case len(kept) == len(g.Hooks):
+			out = append(out, raw)
+		case len(kept) > 0:
+			var whole object
+			whole, err := parseObject(raw)
+			if err != nil {
+				return nil, err
+			}
+			arr, _ := json.Marshal(kept)
+			whole.set("hooks", arr)
+			out = append(out, whole.marshal())
+		}
+	}
+	return out, nil
+}
+
+// SettingsPath is the settings file for an install scope: local (.claude/settings.local.json),
+// project (.claude/settings.json) or user (~/.claude/settings.json).
+func SettingsPath(scope, projectDir, home string) (string, error) {
+	switch scope {
+	case "local":
+		return filepath.Join(projectDir, ".claude", "settings.local.json"), nil
+	case "project":
+		return filepath.Join(projectDir, ".claude", "settings.json"), nil
+	case "user":
+		return filepath.Join(home, ".claude", "settings.json"), nil
+	}
+	return "", fmt.Errorf("unknown scope %q: use local, project or user", scope)
+}
+
+// EditSettingsFile applies edit to the settings file at path and writes the result atomically,
+// keeping the file's mode. A missing file is created; a file that is not a JSON object is left
+// byte for byte as it was, and the error names it.
+func EditSettingsFile(path string, edit func([]byte) ([]byte, error)) (changed bool, err error) {
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	updated, err := edit(old)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w (the file was not changed; fix it or move it away)", path, err)
+	}
+	if bytes.Equal(old, updated) {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(updated); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	return true, nil
+}

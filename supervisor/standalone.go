@@ -1,0 +1,173 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// EngineState is what an engine must remember between hook processes in standalone mode.
+type EngineState struct {
+	Turn                 int            `json:"turn"`
+	TurnContinuations    int            `json:"turn_continuations"`
+	SessionContinuations int            `json:"session_continuations"`
+	Steers               map[string]int `json:"steers"`
+	CheckBlocks          map[string]int `json:"check_blocks"`
+}
+
+// State exports the engine's counters.
+func (e *Engine) State() EngineState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return EngineState{Turn: e.turn, TurnContinuations: e.turnConts, SessionContinuations: e.sessionConts,
+		Steers: cloneCounts(e.steers), CheckBlocks: cloneCounts(e.checkBlocks)}
+}
+
+// Restore imports counters saved by State.
+func (e *Engine) Restore(s EngineState) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.turn, e.turnConts, e.sessionConts = s.Turn, s.TurnContinuations, s.SessionContinuations
+	e.steers, e.checkBlocks = cloneCounts(s.Steers), cloneCounts(s.CheckBlocks)
+}
+
+func cloneCounts(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// StandaloneOptions locate what standalone mode reads and writes.
+type StandaloneOptions struct {
+	StateDir  string
+	ConfigDir string
+	Getenv    func(string) string
+	Logger    *slog.Logger
+}
+
+// RunStandalone decides a Stop or SubagentStop with no supervisor running: it is `hooksup hook`
+// registered by `hooksup install` in plain claude. It loads the (trusted) configuration, runs
+// the checks, keeps its counts per session in the state directory, writes the verdict log and
+// prints the answer. Anything broken fails open with a systemMessage that says what to fix.
+func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.Writer, o StandaloneOptions) int {
+	if !hooks.IsStop(event) {
+		return 0
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	say := func(msg string) int {
+		out, code := hooks.Answer{Decision: hooks.Allow, SystemMessage: msg}.Encode()
+		stdout.Write(out)
+		return code
+	}
+	in, err := hooks.ParseInput(payload)
+	if err != nil {
+		logger.Warn("standalone: bad hook input", "err", err)
+		return 0
+	}
+	projectDir := in.Cwd
+	if projectDir == "" {
+		projectDir = o.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	trust := TrustStore{Path: filepath.Join(o.StateDir, "trusted")}
+	cfg, layers, err := LoadConfig(LoadOptions{UserConfigDir: o.ConfigDir, ProjectDir: projectDir, Trusted: trust.Trusted})
+	if err != nil {
+		logger.Error("standalone: config", "err", err)
+		return say(fmt.Sprintf("hooksup: checks skipped: %v", err))
+	}
+
+	statePath := filepath.Join(o.StateDir, "standalone", safeName(in.SessionID)+".json")
+	unlock, st, err := lockState(statePath)
+	if err != nil {
+		logger.Error("standalone: state", "err", err)
+		return say(fmt.Sprintf("hooksup: checks skipped: %v (is %s writable?)", err, filepath.Dir(statePath)))
+	}
+	defer unlock()
+
+	var warning string
+	for _, l := range layers {
+		if l.Note != "" && !st.Warned {
+			warning = fmt.Sprintf("hooksup: ignoring %s: %s", l.Path, l.Note)
+			st.Warned = true
+		}
+	}
+	vlog := &VerdictLog{Dir: SessionsDir(o.StateDir)}
+	defer vlog.Close()
+	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger})
+	e.Restore(st.EngineState)
+	if in.PromptID != "" && in.PromptID != st.PromptID {
+		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: in.SessionID})
+		st.PromptID = in.PromptID
+	}
+	a := e.Decide(ctx, in)
+	st.EngineState = e.State()
+	if err := st.save(statePath); err != nil {
+		logger.Error("standalone: save state", "err", err)
+	}
+	if warning != "" {
+		if a.SystemMessage != "" {
+			a.SystemMessage += "\n"
+		}
+		a.SystemMessage += warning
+	}
+	out, code := a.Encode()
+	stdout.Write(out)
+	return code
+}
+
+// standaloneState is a session's file in standalone mode.
+type standaloneState struct {
+	EngineState
+	PromptID string `json:"prompt_id"`        // the turn's prompt; a new one starts a new turn
+	Warned   bool   `json:"warned,omitempty"` // the untrusted-config warning was shown
+}
+
+func (s standaloneState) save(path string) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b, 0o600)
+}
+
+// lockState takes an exclusive lock for the session (concurrent SubagentStops) and reads its
+// saved state.
+func lockState(path string) (func(), standaloneState, error) {
+	var st standaloneState
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, st, err
+	}
+	lf, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, st, err
+	}
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		lf.Close()
+		return nil, st, err
+	}
+	unlock := func() {
+		syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
+		lf.Close()
+	}
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		unlock()
+		return nil, st, err
+	}
+	if len(b) > 0 {
+		_ = json.Unmarshal(b, &st) // a corrupt state starts afresh
+	}
+	return unlock, st, nil
+}
