@@ -33,6 +33,13 @@ type Config struct {
 	SubagentStop  SubagentStopConfig  `toml:"subagent_stop"`
 	Notifications NotificationsConfig `toml:"notifications"`
 	Keys          KeysConfig          `toml:"keys"`
+	UI            UIConfig            `toml:"ui"`
+}
+
+// UIConfig is the [ui] table.
+type UIConfig struct {
+	// HoldOnExit keeps claude's last screen after it exits, until a key.
+	HoldOnExit bool `toml:"hold_on_exit"`
 }
 
 // StopConfig is the [stop] table.
@@ -116,6 +123,7 @@ func Defaults() Config {
 		Stop:            StopConfig{MaxContinuations: 3},
 		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
 		Notifications:   NotificationsConfig{OnIdle: "none", OnPermission: "bell", NudgeText: "continue"},
+		UI:              UIConfig{HoldOnExit: true},
 	}
 }
 

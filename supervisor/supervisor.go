@@ -53,6 +53,7 @@ type Supervisor struct {
 	server       *Server
 	bus          *bus
 	vlog         *VerdictLog
+	state        *stateTracker
 	token        string
 	settingsPath string
 	cmd          *exec.Cmd
@@ -82,8 +83,9 @@ func New(o Options) (*Supervisor, error) {
 
 	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token,
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
+	s.state = newStateTracker(s.bus.publish)
 	s.engine = NewEngine(EngineOptions{
-		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.vlog.Append,
+		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
 		Logger: logger, Interactive: o.Interactive,
 	})
 
@@ -136,16 +138,32 @@ func (s *Supervisor) SocketPath() string { return s.server.Path }
 // SettingsPath is the injected settings file.
 func (s *Supervisor) SettingsPath() string { return s.settingsPath }
 
+// emit publishes an engine event, keeping the agent state in step with verdicts.
+func (s *Supervisor) emit(ev Event) {
+	s.bus.publish(ev)
+	switch e := ev.(type) {
+	case VerdictDecided:
+		s.state.verdict(e.Verdict)
+	case Interrupted:
+		s.state.set(StateInterrupted, "Escape")
+	}
+}
+
 func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) {
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	s.state.hook(in)
 	return s.engine.Decide(ctx, in).Encode()
 }
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.engine.Observe(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	s.state.hook(in)
 	return nil, 0
 }
+
+// State is the agent's state now.
+func (s *Supervisor) State() AgentState { return s.state.get() }
 
 // Command returns the agent's command as Run will start it.
 func (s *Supervisor) Command() *exec.Cmd {
@@ -224,6 +242,7 @@ loop:
 	}
 	code := exitCode(cmd, werr)
 	s.logger.Info("agent exited", "code", code)
+	s.state.set(StateExited, "process exited")
 	s.bus.publish(AgentExited{At: At{time.Now()}, Code: code})
 	cancel()
 	return code, nil

@@ -56,4 +56,8 @@ nudge_text = "continue"
 
 [keys]
 prefix = "ctrl+]"               # the key that reaches hooksup instead of claude
+# bindings = { approve = "a", deny = "d", edit = "e", halt = "x", zoom = "z", quit = "q" }
+
+[ui]
+hold_on_exit = true             # keep claude's last screen after it exits, until a key
 `
