@@ -53,7 +53,7 @@ var ErrCannotStart = errors.New("command could not start")
 // runCheck runs c with sh in its own process group, streaming output to onOutput, and kills the
 // whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
 // it). dir is the project directory a relative cwd is taken from.
-func runCheck(ctx context.Context, c Check, dir string, onOutput func([]byte)) CheckResult {
+func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOutput func([]byte)) CheckResult {
 	res := CheckResult{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
@@ -67,7 +67,7 @@ func runCheck(ctx context.Context, c Check, dir string, onOutput func([]byte)) C
 			cmd.Dir = filepath.Join(dir, c.Cwd)
 		}
 	}
-	cmd.Env = checkEnv(c)
+	cmd.Env = append(checkEnv(c), extraEnv...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := &tailWriter{max: outputKeep, on: onOutput}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -179,7 +179,7 @@ func RunChecks(ctx context.Context, checks []Check, dir string, onOutput func(na
 			break
 		}
 		name := c.Name
-		out = append(out, runCheck(ctx, c, dir, func(b []byte) {
+		out = append(out, runCheck(ctx, c, dir, nil, func(b []byte) {
 			if onOutput != nil {
 				onOutput(name, b)
 			}

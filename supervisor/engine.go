@@ -298,7 +298,7 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		e.mu.Unlock()
 		e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
 		name := c.Name
-		res := runCheck(ctx, c, dir, func(b []byte) {
+		res := runCheck(ctx, c, dir, stopEnv(in), func(b []byte) {
 			e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: name, Chunk: b})
 		})
 		e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})
@@ -331,6 +331,19 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		return p
 	}
 	return p
+}
+
+// stopEnv tells a check about the stop it decides.
+func stopEnv(in *hooks.Input) []string {
+	env := []string{
+		"HOOKSUP_EVENT=" + in.HookEventName,
+		"HOOKSUP_SESSION_ID=" + in.SessionID,
+		fmt.Sprintf("HOOKSUP_STOP_HOOK_ACTIVE=%t", in.Active()),
+	}
+	if in.AgentID != "" {
+		env = append(env, "HOOKSUP_AGENT_ID="+in.AgentID, "HOOKSUP_AGENT_TYPE="+in.AgentType)
+	}
+	return env
 }
 
 func failure(r CheckResult) string {

@@ -37,6 +37,7 @@ type Demo struct {
 	mu       sync.Mutex
 	cancel   context.CancelFunc // the running turn's, nil when idle
 	keys     chan byte          // keys for the running turn (permission answers)
+	asking   bool               // a permission prompt waits for y/n
 	line     []rune
 	lastKey  time.Time
 	idleSent bool
@@ -59,13 +60,27 @@ func RunDemo(ctx context.Context, o DemoOptions) int {
 	start["source"], start["model"] = "startup", "claude-demo"
 	d.agent.Fire(ctx, "SessionStart", start)
 
-	keys := make(chan byte, 64)
+	// Keys arrive in chunks as the terminal sent them: a lone ESC is the Escape key, ESC
+	// followed by more in the same chunk is a sequence (arrows, …) and is skipped.
+	keys := make(chan byte, 256)
 	go func() {
 		buf := make([]byte, 256)
 		for {
 			n, err := o.In.Read(buf)
-			for _, b := range buf[:n] {
-				keys <- b
+			chunk := buf[:n]
+			for i := 0; i < len(chunk); i++ {
+				if chunk[i] == 0x1b && i+1 < len(chunk) {
+					j := i + 1
+					if chunk[j] == '[' || chunk[j] == 'O' {
+						j++
+						for j < len(chunk) && (chunk[j] < 0x40 || chunk[j] > 0x7e) {
+							j++
+						}
+					}
+					i = j
+					continue
+				}
+				keys <- chunk[i]
 			}
 			if err != nil {
 				close(keys)
@@ -81,6 +96,7 @@ func RunDemo(ctx context.Context, o DemoOptions) int {
 	} else {
 		d.prompt()
 	}
+	submit := false
 	var idle <-chan time.Time
 	resetIdle := func() {
 		if o.IdleAfter > 0 {
@@ -95,6 +111,15 @@ func RunDemo(ctx context.Context, o DemoOptions) int {
 		case <-turnDone:
 			d.prompt()
 			resetIdle()
+			if submit {
+				submit = false
+				p := strings.TrimSpace(string(d.line))
+				d.line = d.line[:0]
+				d.printf("\r\n")
+				if p != "" {
+					d.startTurn(ctx, p, turnDone)
+				}
+			}
 		case <-idle:
 			idle = nil
 			if d.busy() {
@@ -109,15 +134,6 @@ func RunDemo(ctx context.Context, o DemoOptions) int {
 			}
 			resetIdle()
 			if b == 0x1b {
-				// A lone Esc is Escape; a sequence (arrows…) is swallowed.
-				for drained := false; !drained; {
-					select {
-					case nb := <-keys:
-						_ = nb
-					case <-time.After(15 * time.Millisecond):
-						drained = true
-					}
-				}
 				// Escape: interrupt the turn, if one runs.
 				d.mu.Lock()
 				cancel := d.cancel
@@ -128,9 +144,18 @@ func RunDemo(ctx context.Context, o DemoOptions) int {
 				continue
 			}
 			if d.busy() {
-				select {
-				case d.keys <- b:
-				default:
+				d.mu.Lock()
+				asking := d.asking
+				d.mu.Unlock()
+				if asking {
+					select {
+					case d.keys <- b:
+					default:
+					}
+				} else if b == '\r' || b == '\n' {
+					submit = true // typed ahead: submitted when the turn ends
+				} else if b >= 0x20 && b != 0x7f {
+					d.line = append(d.line, rune(b)) // typed ahead: shown at the next prompt
 				}
 				continue
 			}
@@ -178,7 +203,7 @@ func (d *Demo) busy() bool {
 func (d *Demo) printf(format string, a ...any) { fmt.Fprintf(d.o.Out, format, a...) }
 
 func (d *Demo) prompt() {
-	d.printf("\r\n\x1b[1;38;5;209m>\x1b[0m ")
+	d.printf("\r\n\x1b[1;38;5;209m>\x1b[0m %s", string(d.line))
 }
 
 func (d *Demo) startTurn(ctx context.Context, prompt string, done chan<- struct{}) {
@@ -250,7 +275,10 @@ func (d *Demo) turn(ctx context.Context, n int, prompt string) bool {
 	up["prompt_id"], up["permission_mode"], up["prompt"] = promptID, "default", prompt
 	a.Fire(ctx, "UserPromptSubmit", up)
 	a.writeLine(map[string]any{"type": "user", "promptId": promptID, "message": map[string]any{"role": "user", "content": prompt}})
-	d.printf("\x1b[2m> %s\x1b[0m\r\n\r\n", prompt)
+	if d.o.AutoPrompt == prompt && n == 1 {
+		d.printf("\x1b[1;38;5;209m>\x1b[0m %s\r\n", prompt) // typed for the person
+	}
+	d.printf("\r\n")
 
 	steps := []func() bool{
 		func() bool { return d.say(ctx, "I'll look at how the flags are parsed first.") },
@@ -305,6 +333,14 @@ func (d *Demo) permission(ctx context.Context, promptID string) bool {
 	pr["permission_suggestions"] = []any{}
 	d.agent.Fire(ctx, "PermissionRequest", pr)
 	d.printf("\x1b[1;33m?\x1b[0m Allow \x1b[1mBash\x1b[0m(go test ./...)? \x1b[2m[y/n]\x1b[0m ")
+	d.mu.Lock()
+	d.asking = true
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		d.asking = false
+		d.mu.Unlock()
+	}()
 	notified := time.After(time.Duration(float64(6*time.Second) * d.o.Speed))
 	for {
 		select {
