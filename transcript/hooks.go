@@ -1,0 +1,203 @@
+package transcript
+
+import (
+	"strings"
+	"time"
+)
+
+// Outcome is what one hook run came to, as claude recorded it.
+type Outcome uint8
+
+// Outcomes, from least to most consequential; merging two records of the same hook run keeps
+// the larger.
+const (
+	OutcomeSuccess   Outcome = iota // exit 0, nothing blocked
+	OutcomeCancelled                // killed, e.g. on timeout (hook_cancelled)
+	OutcomeError                    // non-blocking error (hook_non_blocking_error, failed exit code)
+	OutcomeBlocked                  // blocked: {"decision":"block"} or exit 2; claude continues
+	OutcomeStopped                  // {"continue":false}: the turn ended at once
+)
+
+// String returns the outcome's lowercase name.
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeSuccess:
+		return "success"
+	case OutcomeCancelled:
+		return "cancelled"
+	case OutcomeError:
+		return "error"
+	case OutcomeBlocked:
+		return "blocked"
+	case OutcomeStopped:
+		return "stopped"
+	}
+	return "unknown"
+}
+
+// MarshalText encodes the outcome as its name.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// HookOutcome is one hook run that claude recorded: a hook_* attachment or an entry of a
+// stop_hook_summary line. Records of the same run (same InvocationID and Command) are merged.
+type HookOutcome struct {
+	Time         time.Time     `json:"time"`
+	Event        string        `json:"event"`   // Stop, SubagentStop, PreToolUse, …
+	Command      string        `json:"command"` // empty when claude did not record it
+	Outcome      Outcome       `json:"outcome"`
+	Message      string        `json:"message,omitempty"` // reason, error text or stop reason
+	ExitCode     int           `json:"exit_code"`         // -1 when not recorded
+	Duration     time.Duration `json:"duration,omitempty"`
+	TimedOut     bool          `json:"timed_out,omitempty"`
+	InvocationID string        `json:"invocation_id,omitempty"` // claude's toolUseID for the event firing
+}
+
+// HookCommandPrefix returns an Options.OwnHook func that matches commands starting with any of
+// the prefixes, after an optional leading quote (so `"/usr/bin/hooksup" hook Stop` matches
+// the prefix /usr/bin/hooksup).
+func HookCommandPrefix(prefixes ...string) func(command string) bool {
+	ps := append([]string(nil), prefixes...)
+	return func(command string) bool {
+		c := strings.TrimLeft(command, `"'`)
+		for _, p := range ps {
+			if p != "" && (strings.HasPrefix(command, p) || strings.HasPrefix(c, p)) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hookLog keeps the most recent hook outcomes, merged per run, without the caller's own hooks.
+type hookLog struct {
+	own    func(string) bool
+	max    int
+	recent []HookOutcome // oldest first, at most max
+	ownIDs []string      // recent invocations that ran one of the caller's own hooks
+	counts [OutcomeStopped + 1]int64
+}
+
+// add records h and returns it as kept, or false if it was one of the caller's own hooks.
+func (l *hookLog) add(h HookOutcome) (HookOutcome, bool) {
+	if h.Command != "" && l.own != nil && l.own(h.Command) {
+		l.rememberOwn(h.InvocationID)
+		// A command-less record of the same run (hook_stopped_continuation) was ours too.
+		if i := l.find(h.InvocationID, ""); i >= 0 {
+			l.remove(i)
+		}
+		return HookOutcome{}, false
+	}
+	if h.Command == "" && h.InvocationID != "" {
+		for _, id := range l.ownIDs {
+			if id == h.InvocationID {
+				return HookOutcome{}, false
+			}
+		}
+	}
+	i := l.find(h.InvocationID, h.Command)
+	if i < 0 && h.Command != "" {
+		i = l.find(h.InvocationID, "") // adopt a command-less record of the same run
+	}
+	if i < 0 && h.Command == "" && h.InvocationID != "" {
+		i = l.findOnlyCommand(h.InvocationID)
+	}
+	if i >= 0 {
+		cur := &l.recent[i]
+		l.counts[cur.Outcome]--
+		merge(cur, h)
+		l.counts[cur.Outcome]++
+		return h, true
+	}
+	if l.max <= 0 {
+		l.counts[h.Outcome]++
+		return h, true
+	}
+	if len(l.recent) >= l.max {
+		l.recent = append(l.recent[:0], l.recent[1:]...)
+	}
+	l.recent = append(l.recent, h)
+	l.counts[h.Outcome]++
+	return h, true
+}
+
+// find returns the index of the recent record of run id with this command, or -1.
+func (l *hookLog) find(id, command string) int {
+	if id == "" {
+		return -1
+	}
+	for i := len(l.recent) - 1; i >= 0; i-- {
+		if l.recent[i].InvocationID == id && l.recent[i].Command == command {
+			return i
+		}
+	}
+	return -1
+}
+
+// findOnlyCommand returns the record of run id when exactly one command ran in it, or -1.
+func (l *hookLog) findOnlyCommand(id string) int {
+	found := -1
+	for i := range l.recent {
+		if l.recent[i].InvocationID == id && l.recent[i].Command != "" {
+			if found >= 0 && l.recent[found].Command != l.recent[i].Command {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+func (l *hookLog) remove(i int) {
+	l.counts[l.recent[i].Outcome]--
+	l.recent = append(l.recent[:i], l.recent[i+1:]...)
+}
+
+func (l *hookLog) rememberOwn(id string) {
+	if id == "" {
+		return
+	}
+	for _, x := range l.ownIDs {
+		if x == id {
+			return
+		}
+	}
+	if len(l.ownIDs) >= 16 {
+		l.ownIDs = append(l.ownIDs[:0], l.ownIDs[1:]...)
+	}
+	l.ownIDs = append(l.ownIDs, id)
+}
+
+// merge folds h into cur: the more consequential outcome wins and missing details are filled.
+func merge(cur *HookOutcome, h HookOutcome) {
+	if h.Outcome > cur.Outcome {
+		cur.Outcome = h.Outcome
+		if h.Message != "" {
+			cur.Message = h.Message
+		}
+	}
+	if cur.Message == "" {
+		cur.Message = h.Message
+	}
+	if cur.Command == "" {
+		cur.Command = h.Command
+	}
+	if cur.Event == "" {
+		cur.Event = h.Event
+	}
+	if cur.ExitCode < 0 {
+		cur.ExitCode = h.ExitCode
+	}
+	if cur.Duration == 0 {
+		cur.Duration = h.Duration
+	}
+	cur.TimedOut = cur.TimedOut || h.TimedOut
+	if cur.Time.IsZero() || (!h.Time.IsZero() && h.Time.Before(cur.Time)) {
+		cur.Time = h.Time
+	}
+}
+
+func (l *hookLog) reset() {
+	l.recent = l.recent[:0]
+	l.ownIDs = l.ownIDs[:0]
+	l.counts = [OutcomeStopped + 1]int64{}
+}

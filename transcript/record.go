@@ -1,0 +1,164 @@
+package transcript
+
+import "time"
+
+// Kind says what a transcript line was, as far as hooksup cares.
+type Kind uint8
+
+// The kinds of [Record] and [Update]. Lines of types the parser does not interpret are
+// [KindOther]; they are counted and never delivered as updates.
+const (
+	KindOther         Kind = iota // a line type or subtype hooksup does not interpret
+	KindMalformed                 // not a JSON object, or truncated
+	KindPrompt                    // a user prompt that starts a turn (also <task-notification> turns)
+	KindCommand                   // a slash command or shell escape typed by the user; no model turn
+	KindInterrupt                 // "[Request interrupted by user…]": the user pressed Escape
+	KindToolResult                // a user line carrying tool_result blocks
+	KindMeta                      // a user line claude wrote itself: isMeta, compact summary, hook feedback
+	KindAssistant                 // one assistant content block (text, tool_use, thinking) with usage
+	KindAPIError                  // an API error: a synthetic assistant line or a system api_error line
+	KindTurnDuration              // system turn_duration: a turn ended
+	KindHook                      // a hook's outcome: stop_hook_summary or a hook_* attachment
+	KindCompaction                // system compact_boundary
+	KindInformational             // system informational, e.g. the stop-hook loop cap warning
+	KindModel                     // the model attachment at session start
+	KindTitle                     // ai-title
+	KindSubagent                  // watcher: a subagent transcript appeared or its meta changed
+	KindReset                     // watcher: a file was truncated or replaced; its aggregates restart
+	KindSession                   // watcher: now following another session file (see Watcher.Switch)
+	KindError                     // watcher: a non-fatal error, in Update.Err
+)
+
+// String returns the kind's lowercase name.
+func (k Kind) String() string {
+	switch k {
+	case KindOther:
+		return "other"
+	case KindMalformed:
+		return "malformed"
+	case KindPrompt:
+		return "prompt"
+	case KindCommand:
+		return "command"
+	case KindInterrupt:
+		return "interrupt"
+	case KindToolResult:
+		return "tool_result"
+	case KindMeta:
+		return "meta"
+	case KindAssistant:
+		return "assistant"
+	case KindAPIError:
+		return "api_error"
+	case KindTurnDuration:
+		return "turn_duration"
+	case KindHook:
+		return "hook"
+	case KindCompaction:
+		return "compaction"
+	case KindInformational:
+		return "informational"
+	case KindModel:
+		return "model"
+	case KindTitle:
+		return "title"
+	case KindSubagent:
+		return "subagent"
+	case KindReset:
+		return "reset"
+	case KindSession:
+		return "session"
+	case KindError:
+		return "error"
+	}
+	return "unknown"
+}
+
+// MarshalText encodes the kind as its name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Usage is a set of token counts.
+type Usage struct {
+	InputTokens         int64 `json:"input_tokens"`
+	OutputTokens        int64 `json:"output_tokens"`
+	CacheCreationTokens int64 `json:"cache_creation_tokens"`
+	CacheReadTokens     int64 `json:"cache_read_tokens"`
+}
+
+// Total is the sum of all four counts; de-duplication keeps the copy with the largest Total.
+func (u Usage) Total() int64 {
+	return u.InputTokens + u.OutputTokens + u.CacheCreationTokens + u.CacheReadTokens
+}
+
+func (u Usage) add(v Usage) Usage {
+	return Usage{
+		InputTokens:         u.InputTokens + v.InputTokens,
+		OutputTokens:        u.OutputTokens + v.OutputTokens,
+		CacheCreationTokens: u.CacheCreationTokens + v.CacheCreationTokens,
+		CacheReadTokens:     u.CacheReadTokens + v.CacheReadTokens,
+	}
+}
+
+func (u Usage) sub(v Usage) Usage {
+	return Usage{
+		InputTokens:         u.InputTokens - v.InputTokens,
+		OutputTokens:        u.OutputTokens - v.OutputTokens,
+		CacheCreationTokens: u.CacheCreationTokens - v.CacheCreationTokens,
+		CacheReadTokens:     u.CacheReadTokens - v.CacheReadTokens,
+	}
+}
+
+// ToolUse is one tool_use content block.
+type ToolUse struct {
+	ID   string `json:"id"`   // tool_use id, as in PreToolUse's tool_use_id
+	Name string `json:"name"` // tool name, e.g. Bash, Agent, mcp__server__tool
+}
+
+// APIError is an API failure claude recorded in the transcript.
+type APIError struct {
+	Time    time.Time `json:"time"`
+	Status  int       `json:"status,omitempty"` // HTTP status (apiErrorStatus), 0 if unknown
+	Code    string    `json:"code,omitempty"`   // error kind, e.g. rate_limit, server_error
+	Message string    `json:"message"`          // the text claude showed, e.g. "API Error: 529 Overloaded"
+	Retry   int       `json:"retry,omitempty"`  // retry attempt for system api_error lines, else 0
+}
+
+// Compaction is one compact_boundary: the conversation was summarised.
+type Compaction struct {
+	Time       time.Time     `json:"time"`
+	Trigger    string        `json:"trigger"` // manual or auto
+	PreTokens  int64         `json:"pre_tokens"`
+	PostTokens int64         `json:"post_tokens"`
+	Duration   time.Duration `json:"duration"`
+}
+
+// Record is what one transcript line said. Only the fields of its Kind are set; strings are
+// copies (capped by Options.MaxText), never views of the line.
+type Record struct {
+	Kind Kind      `json:"kind"`
+	Type string    `json:"type,omitempty"` // the line's "type" (interned), empty if malformed
+	Time time.Time `json:"time"`           // the line's timestamp, zero if it has none
+
+	// KindAssistant (Model and Usage also on KindModel and KindAPIError where known).
+	Model      string    `json:"model,omitempty"`
+	Usage      Usage     `json:"usage"` // this line's usage; repeats for each block of a message
+	Tools      []ToolUse `json:"tools,omitempty"`
+	StopReason string    `json:"stop_reason,omitempty"`
+	AgentType  string    `json:"agent_type,omitempty"` // attributionAgent on subagent lines
+
+	// Text: assistant text, prompt, command name, informational content, title.
+	Text   string `json:"text,omitempty"`
+	Origin string `json:"origin,omitempty"` // KindPrompt: turnOrigin, e.g. sdk, task_notification
+	Level  string `json:"level,omitempty"`  // KindInformational: info, warning, …
+
+	ToolErrors int `json:"tool_errors,omitempty"` // KindToolResult: blocks with is_error
+
+	Duration     time.Duration `json:"duration,omitempty"`      // KindTurnDuration
+	MessageCount int           `json:"message_count,omitempty"` // KindTurnDuration
+	Hooks        []HookOutcome `json:"hooks,omitempty"`         // KindHook
+	APIError     *APIError     `json:"api_error,omitempty"`     // KindAPIError
+	Compaction   *Compaction   `json:"compaction,omitempty"`    // KindCompaction
+
+	key      uint64 // de-duplication key of message id + request id, 0 if none
+	hasUsage bool   // the line had a usage object
+}
