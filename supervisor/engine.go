@@ -24,6 +24,8 @@ type Engine struct {
 	now        func() time.Time
 	// interactive: a person can answer questions (the TUI); otherwise proposals apply.
 	interactive bool
+	// observe reports what the transcript says now (nil: nothing).
+	observe func() *Observation
 
 	checkMu sync.Mutex // one check run at a time
 
@@ -31,6 +33,7 @@ type Engine struct {
 	sessionID    string
 	model        string
 	turn         int
+	turnStarted  time.Time
 	turnConts    int
 	sessionConts int
 	escapedTurn  int // the turn in which Escape was pressed; -1 for none
@@ -53,13 +56,15 @@ type EngineOptions struct {
 	// Interactive says a person can answer questions; without one, ask and manual apply the
 	// checks' proposal.
 	Interactive bool
+	// Observe reports what the transcript says at the moment of a verdict.
+	Observe func() *Observation
 }
 
 // NewEngine makes an engine.
 func NewEngine(o EngineOptions) *Engine {
 	e := &Engine{
 		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
-		logger: o.Logger, now: o.Now, interactive: o.Interactive,
+		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
 		pending: map[int]*pendingQuestion{},
 	}
@@ -93,6 +98,7 @@ func (e *Engine) Observe(in *hooks.Input) {
 	case hooks.UserPromptSubmit:
 		e.turn++
 		e.turnConts = 0
+		e.turnStarted = e.now()
 	}
 }
 
@@ -208,8 +214,8 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 		Reason: reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, Checks: p.records,
-		Observation: &Observation{Model: e.model, LastMessage: clip(in.LastAssistantMessage, 500)},
 	}
+	v.Observation = e.observation(in)
 	if sub {
 		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
 	}
@@ -230,6 +236,26 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 		}
 	}
 	return a
+}
+
+// observation is the neovate payload of a verdict: what the transcript knows at this moment
+// (it lags: the final text comes from the hook input), the model and the turn's duration so far.
+// Called with e.mu held.
+func (e *Engine) observation(in *hooks.Input) *Observation {
+	o := &Observation{}
+	if e.observe != nil {
+		if t := e.observe(); t != nil {
+			o = t
+		}
+	}
+	if o.Model == "" {
+		o.Model = e.model
+	}
+	if !e.turnStarted.IsZero() {
+		o.TurnMS = e.now().Sub(e.turnStarted).Milliseconds()
+	}
+	o.LastMessage = clip(in.LastAssistantMessage, 500)
+	return o
 }
 
 // applyMode turns the checks' proposal into the decision, asking a person when the mode says so

@@ -54,6 +54,8 @@ type Supervisor struct {
 	bus          *bus
 	vlog         *VerdictLog
 	state        *stateTracker
+	feed         *transcriptFeed
+	stopFeed     context.CancelFunc
 	token        string
 	settingsPath string
 	cmd          *exec.Cmd
@@ -84,9 +86,11 @@ func New(o Options) (*Supervisor, error) {
 	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token,
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.bus.publish)
+	feedCtx, stopFeed := context.WithCancel(context.Background())
+	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.HooksupBin), stopFeed
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
-		Logger: logger, Interactive: o.Interactive,
+		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation,
 	})
 
 	userSettings, args, err := extractSettingsArg(o.Args)
@@ -106,6 +110,7 @@ func New(o Options) (*Supervisor, error) {
 	s.server, err = Listen(filepath.Join(o.RuntimeDir, id+".sock"), token, logger)
 	if err != nil {
 		os.Remove(s.settingsPath)
+		stopFeed()
 		return nil, err
 	}
 	s.server.Handle(hooks.Stop, s.decide)
@@ -149,13 +154,27 @@ func (s *Supervisor) emit(ev Event) {
 	}
 }
 
+// track follows the transcript a hook names: a new session's on SessionStart (/clear starts
+// one), else the first one seen.
+func (s *Supervisor) track(in *hooks.Input) {
+	if in.HookEventName == hooks.SessionStart {
+		s.feed.follow(in.TranscriptPath)
+		return
+	}
+	if _, ok := s.feed.snapshot(); !ok {
+		s.feed.follow(in.TranscriptPath)
+	}
+}
+
 func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) {
+	s.track(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
 	return s.engine.Decide(ctx, in).Encode()
 }
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
+	s.track(in)
 	s.engine.Observe(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
@@ -249,6 +268,7 @@ loop:
 }
 
 func (s *Supervisor) cleanup() {
+	s.stopFeed()
 	if err := s.server.Close(); err != nil {
 		s.logger.Warn("close socket", "err", err)
 	}

@@ -59,6 +59,12 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL TestParse: want 2, got 3';
 	if stops[1].Input["stop_hook_active"] != true {
 		t.Fatal("second Stop not marked stop_hook_active")
 	}
+	// Each verdict carries what the session looked like: the last message from the hook, and
+	// the transcript's model and tokens (the first answer was written long before this stop).
+	o := r.verdicts[1].Observation
+	if o == nil || o.LastMessage != "Answer to turn 1, attempt 2." || o.Model != "claude-sim" || o.OutputTokens < 5 || o.InputTokens < 10 {
+		t.Fatalf("observation %+v", o)
+	}
 }
 
 func TestSimAlwaysFailingCheckHitsTheLimit(t *testing.T) {

@@ -1,0 +1,97 @@
+// Package mockapi runs the real Claude Code CLI (2.1.330) offline in tests:
+// a loopback mock of the Anthropic Messages API whose replies the test
+// scripts, plus a launcher that gives claude (or a program that runs
+// claude, like hooksup) a throwaway environment pointing at the mock.
+//
+// # Typical use
+//
+//	srv := mockapi.NewServer(t, &mockapi.Script{
+//		Main:     []mockapi.Reply{mockapi.ForegroundAgent("Say hi", "Reply with hi", "general-purpose"), mockapi.Text("done")},
+//		Subagent: []mockapi.Reply{mockapi.Text("hi")},
+//	}, mockapi.WithNetNS())
+//	env := mockapi.NewEnv(t, srv.URL, "")     // skips the test without a claude binary
+//	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+//	defer cancel()
+//	res := srv.Run(env.ClaudeCommand(ctx, "-p", "hello", "--settings", settings))
+//	main := srv.Main()                        // the main-agent requests, in order
+//	_ = main[1].LastUserText()                // e.g. contains "Stop hook feedback:\nR1"
+//	_ = srv.Tokens()                          // usage served to main+subagent requests
+//
+// To run another program (hooksup) instead: env.Command(ctx, hooksupBin,
+// args...) — the Env puts a "claude" symlink to the binary under test first
+// on PATH, and sets HOOKSUP_TEST_CLAUDE to it. Start every process with
+// Server.Start or Server.Run so it lands in the server's network namespace.
+// For a pty, replace cmd.SysProcAttr with {Setsid: true, Setctty: true}
+// (Setpgid cannot be combined with Setsid); the context still kills the
+// whole process group. Claude's TUI waits for an answer to its DA1 probe
+// (ESC [ c) at start-up, e.g. ESC [ ? 62 ; 22 c.
+//
+// # Server
+//
+// NewServer serves POST /v1/messages (SSE when "stream":true, else JSON),
+// POST /v1/messages/count_tokens, HEAD/GET /api/hello, GET /v1/models[/id];
+// anything else gets an Anthropic-style 404 and is recorded as KindOther.
+// Each request is parsed into a Request (model, system blocks, messages of
+// any role — claude sends role:"system" messages too —, tools) and recorded;
+// Server.Requests returns copies, safe while claude runs, and Server.Wait
+// blocks until a condition on them holds. A Handler (a *Script, or a
+// HandlerFunc for full control) answers main-agent and subagent requests
+// with a Reply: text, tool_use blocks (Bash, Agent, ForegroundAgent,
+// ToolCall), stop_reason, usage (DefaultUsage when zero), an HTTP error
+// (Error; sent with x-should-retry: false, so claude does not retry), a Delay
+// before answering or a ChunkDelay between SSE events. The SSE stream has
+// the real API's shape: message_start (input-side usage, output_tokens 1),
+// ping, content_block_start/delta/stop per block (tool input as
+// input_json_delta pieces), message_delta (stop_reason and the full usage,
+// with cache_creation.ephemeral_5m/1h), message_stop; responses carry a
+// request-id header, which claude stores as requestId in the transcript.
+// Claude writes the final usage on every transcript line of a message, so
+// de-duplicating by message id gives exactly Server.Tokens().
+//
+// # Side requests and how they are told apart
+//
+// Besides the conversation, claude makes auxiliary model calls. Seen with
+// 2.1.330: session-title generation (TUI, first prompt; model
+// claude-haiku-5-5, no tools, output_config.format = JSON schema
+// {title}), and /compact (same system prompt and tools as the main agent,
+// last user message "CRITICAL: Respond with TEXT ONLY..."). Its code knows
+// many more (prompt suggestions, agent and away summaries, memory
+// extraction, quota checks, ...); CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+// (set by NewEnv) turned off the title request, and no -p run made any side
+// request. With the gateway setting used here, auto permission mode does not
+// send "is this command safe" requests: claude shows an "Auto mode can't
+// check actions in this session" dialog instead (use --permission-mode
+// manual in TUI tests).
+//
+// Classification (Classify): NewEnv sets CLAUDE_CODE_GATEWAY_HINT_HEADERS=1,
+// which makes claude label every messages request with
+// X-Claude-Code-Request-Class: "main" → KindMain, "subagent" or "workflow" →
+// KindSubagent, "compaction", "auxiliary", "side_reply" (or anything new) →
+// KindSide. Subagent requests also carry X-Claude-Code-Agent-Id/-Type
+// (Request.AgentID, AgentType) and "cc_is_subagent=true" in the first system
+// block (Request.IsSubagent). Without the header (a program that drops the
+// variable) the shape decides: no tools, output_config.format, the compact
+// prompt, or no "claude-code-" anthropic-beta → KindSide; cc_is_subagent →
+// KindSubagent; else KindMain. Side requests never reach the Handler (a
+// Script's sequences are not consumed); they get DefaultSideReply (JSON
+// fitting the requested schema, e.g. {"title":"Mock title"}; a <summary>
+// for compaction; else a short text) with SideUsage, unless WithSideHandler
+// says otherwise.
+//
+// # Network namespace
+//
+// WithNetNS puts the server in a fresh network namespace holding only lo:
+// one goroutine locks itself to an OS thread (never the main thread),
+// unshare(CLONE_NEWNET)s it, brings lo up, and creates the listener there;
+// Server.Start forks processes from that same thread, so they inherit the
+// namespace and can reach the mock and nothing else (not even the test's
+// own loopback). The thread is never unlocked and dies with the server.
+// Without root (or where unshare is refused) the server says so with t.Log
+// and uses the host loopback; Server.NetNS is then "".
+//
+// # Hooks
+//
+// HookSettings builds a --settings value; HookLog gives hook commands that
+// record their stdin (HookLog.Command, Inputs, WaitFor). Set
+// MOCKAPI_DUMP_DIR to a directory to get every request written there.
+package mockapi

@@ -1,0 +1,126 @@
+package supervisor
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/transcript"
+)
+
+// TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
+// second).
+type TranscriptUpdated struct {
+	At
+	Snapshot transcript.Snapshot
+}
+
+// transcriptThrottle is the least time between two TranscriptUpdated events.
+const transcriptThrottle = 250 * time.Millisecond
+
+// transcriptFeed follows the session's transcript once a hook names it, and switches when a
+// new session (/clear) names another.
+type transcriptFeed struct {
+	ctx     context.Context
+	publish func(Event)
+	logger  *slog.Logger
+	ownHook func(string) bool
+
+	mu      sync.Mutex
+	w       *transcript.Watcher
+	path    string
+	pending bool
+	last    time.Time
+}
+
+func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Logger, hooksupBin string) *transcriptFeed {
+	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(hooksupBin)}
+}
+
+// follow starts (or switches) the tail to path.
+func (f *transcriptFeed) follow(path string) {
+	if path == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.path == path {
+		return
+	}
+	f.path = path
+	if f.w != nil {
+		f.w.Switch(path)
+		return
+	}
+	f.w = transcript.NewWatcher(path, transcript.Options{OwnHook: f.ownHook})
+	w := f.w
+	go func() {
+		if err := w.Run(f.ctx); err != nil {
+			f.logger.Warn("transcript tail stopped", "err", err)
+		}
+	}()
+	go f.consume(w)
+}
+
+// consume reads the watcher's updates and publishes snapshots, throttled.
+func (f *transcriptFeed) consume(w *transcript.Watcher) {
+	for u := range w.Updates() {
+		if u.Err != nil {
+			f.logger.Warn("transcript", "path", u.Source.Path, "err", u.Err)
+		}
+		f.mu.Lock()
+		if f.pending {
+			f.mu.Unlock()
+			continue
+		}
+		wait := transcriptThrottle - time.Since(f.last)
+		f.pending = true
+		f.mu.Unlock()
+		if wait < 0 {
+			wait = 0
+		}
+		time.AfterFunc(wait, func() {
+			f.mu.Lock()
+			f.pending = false
+			f.last = time.Now()
+			f.mu.Unlock()
+			f.publish(TranscriptUpdated{At: At{time.Now()}, Snapshot: w.Snapshot()})
+		})
+	}
+}
+
+// snapshot is the aggregates now (ok false before any transcript is followed).
+func (f *transcriptFeed) snapshot() (transcript.Snapshot, bool) {
+	f.mu.Lock()
+	w := f.w
+	f.mu.Unlock()
+	if w == nil {
+		return transcript.Snapshot{}, false
+	}
+	return w.Snapshot(), true
+}
+
+// observation is what the transcript says at the moment of a verdict.
+func (f *transcriptFeed) observation() *Observation {
+	s, ok := f.snapshot()
+	if !ok {
+		return nil
+	}
+	o := &Observation{
+		Model:        s.Main.Model,
+		InputTokens:  s.Usage.InputTokens,
+		OutputTokens: s.Usage.OutputTokens,
+		CacheRead:    s.Usage.CacheReadTokens,
+		CacheCreate:  s.Usage.CacheCreationTokens,
+		Turns:        int(s.Main.Turns),
+		TurnMS:       s.Main.LastTurn.Milliseconds(),
+	}
+	if len(s.Main.ToolCalls) > 0 {
+		o.ToolCalls = make(map[string]int, len(s.Main.ToolCalls))
+		for k, v := range s.Main.ToolCalls {
+			o.ToolCalls[k] = int(v)
+		}
+	}
+	return o
+}
