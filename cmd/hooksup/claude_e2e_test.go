@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// These tests run `hooksup claude` with the real Claude Code 2.1.330, offline, against the
+// mock Messages API (in a loopback-only network namespace when the tests run as root).
+
+const claudeTimeout = 90 * time.Second
+
+// realClaude is one hooksup+claude environment.
+type realClaude struct {
+	t     *testing.T
+	srv   *mockapi.Server
+	env   *mockapi.Env
+	state string // XDG_STATE_HOME
+	run   string // XDG_RUNTIME_DIR
+}
+
+func newRealClaude(t *testing.T, h mockapi.Handler) *realClaude {
+	t.Helper()
+	srv := mockapi.NewServer(t, h, mockapi.WithNetNS(), mockapi.WithQuiet())
+	env := mockapi.NewEnv(t, srv.URL, "")
+	short, err := os.MkdirTemp("", "hr") // socket paths must stay short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	rc := &realClaude{t: t, srv: srv, env: env, state: filepath.Join(short, "state"), run: filepath.Join(short, "run")}
+	os.MkdirAll(rc.run, 0o700)
+	env.Setenv("XDG_STATE_HOME", rc.state)
+	env.Setenv("XDG_RUNTIME_DIR", rc.run)
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
+	return rc
+}
+
+// config writes a trusted (explicit) config file.
+func (rc *realClaude) config(toml string) string {
+	p := filepath.Join(rc.env.Home, "hooksup-test.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
+		rc.t.Fatal(err)
+	}
+	return p
+}
+
+// hooksup runs hooksup with args (headless: no terminal) and waits for it.
+func (rc *realClaude) hooksup(args ...string) mockapi.Result {
+	rc.t.Helper()
+	ctx, cancel := context.WithTimeout(rc.t.Context(), claudeTimeout)
+	defer cancel()
+	res := rc.srv.Run(rc.env.Command(ctx, hooksupBin, args...))
+	if ctx.Err() != nil {
+		rc.t.Fatalf("hooksup %v timed out\nstdout: %s\nstderr: %s", args, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+func (rc *realClaude) verdicts() []supervisor.Verdict {
+	s := &sandbox{t: rc.t, state: rc.state}
+	return s.verdicts()
+}
+
+func (rc *realClaude) log() string {
+	b, _ := os.ReadFile(filepath.Join(rc.state, "hooksup", "hooksup.log"))
+	return string(b)
+}
+
+// a, f: no checks: claude answers and stops; one allow verdict; claude's stdout and exit
+// status reach the caller unchanged.
+func TestClaudeNoChecks(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("The answer is 42.")}})
+	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "what is the answer?")
+	if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:allow/checks" {
+		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+	}
+	if len(rc.srv.Main()) != 1 {
+		t.Fatalf("%d requests", len(rc.srv.Main()))
+	}
+	v := rc.verdicts()[0]
+	if v.SessionID == "" || v.Observation == nil || v.Observation.LastMessage != "The answer is 42." {
+		t.Fatalf("verdict %+v", v)
+	}
+	if !strings.Contains(res.Stderr, "hooksup: Stop → allow (checks) 0/3") {
+		t.Fatalf("stderr %q", res.Stderr)
+	}
+}
+
+// f: a failing claude's status reaches the caller.
+func TestClaudeExitStatusPassesThrough(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Error(529, "overloaded_error", "Overloaded")}})
+	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "hi")
+	if res.ExitCode != 1 {
+		t.Fatalf("exit %d, want claude's 1; stderr %q", res.ExitCode, res.Stderr)
+	}
+}
+
+// b: a check failing once then passing: claude continues once, its next request carries the
+// check's reason as Stop hook feedback, then it stops; verdicts block then allow.
+func TestClaudeCheckFailsOnceThenPasses(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done, I think."), mockapi.Text("Fixed the test.")}})
+	marker := filepath.Join(rc.env.Home, "ran-once")
+	cfg := rc.config(fmt.Sprintf(`
+mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f %[1]s || { touch %[1]s; echo '--- FAIL: TestParse (0.00s)'; echo 'parse_test.go:12: want 2, got 3'; exit 1; }"
+`, marker))
+	res := rc.hooksup("--config", cfg, "claude", "-p", "fix the parser")
+	if res.ExitCode != 0 || res.Stdout != "Fixed the test.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	main := rc.srv.Main()
+	if len(main) != 2 {
+		t.Fatalf("%d main requests, want 2", len(main))
+	}
+	fb := main[1].LastUserText()
+	if !strings.Contains(fb, "Stop hook feedback:\n") || !strings.Contains(fb, `The check "tests" failed (exit 1)`) || !strings.Contains(fb, "parse_test.go:12: want 2, got 3") {
+		t.Fatalf("second request's feedback: %q", fb)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+	if v := rc.verdicts()[1]; !v.StopHookActive || v.Continuations != 1 {
+		t.Fatalf("second verdict %+v", v)
+	}
+}
+
+// c: a check that always fails: exactly max_continuations blocks, then allow by the limit.
+func TestClaudeAlwaysFailingCheckHitsTheLimit(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("attempt")}})
+	cfg := rc.config(`
+mode = "auto"
+[stop]
+max_continuations = 3
+[[stop.checks]]
+name = "lint"
+command = "echo 'main.go:3: unused variable x'; exit 1"
+`)
+	res := rc.hooksup("--config", cfg, "claude", "-p", "clean up")
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
+	}
+	want := "Stop:block/check:lint Stop:block/check:lint Stop:block/check:lint Stop:allow/limit"
+	if got := decisions(rc.verdicts()); got != want {
+		t.Fatalf("verdicts %s", got)
+	}
+	if n := len(rc.srv.Main()); n != 4 {
+		t.Fatalf("%d main requests, want 4", n)
+	}
+}
+
+// d: a failing subagent check makes the subagent (not the main agent) continue; steers are
+// counted per agent.
+func TestClaudeSubagentStop(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{
+		Main:     []mockapi.Reply{mockapi.ForegroundAgent("Look around", "List the files", "general-purpose"), mockapi.Text("All done.")},
+		Subagent: []mockapi.Reply{mockapi.Text("Subagent: first try."), mockapi.Text("Subagent: fixed.")},
+	})
+	marker := filepath.Join(rc.env.Home, "sub-once")
+	cfg := rc.config(fmt.Sprintf(`
+mode = "auto"
+[subagent_stop]
+max_steers = 2
+[[subagent_stop.checks]]
+name = "sub-review"
+command = "test -f %[1]s || { touch %[1]s; echo 'subagent: cite the file names'; exit 1; }"
+`, marker))
+	res := rc.hooksup("--config", cfg, "claude", "-p", "explore")
+	if res.ExitCode != 0 || res.Stdout != "All done.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	sub := rc.srv.Subagent()
+	if len(sub) != 2 || !strings.Contains(sub[1].LastUserText(), "subagent: cite the file names") {
+		t.Fatalf("subagent requests %d; last: %q", len(sub), lastUser(sub))
+	}
+	if n := len(rc.srv.Main()); n != 2 {
+		t.Fatalf("the main agent made %d requests, want 2 (it must not be steered)", n)
+	}
+	vs := rc.verdicts()
+	if got := decisions(vs); got != "SubagentStop:block/check:sub-review SubagentStop:allow/checks Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+	if vs[0].AgentID == "" || vs[0].AgentID != vs[1].AgentID || vs[0].Steers != 1 || vs[0].AgentType != "general-purpose" {
+		t.Fatalf("subagent verdicts %+v / %+v", vs[0], vs[1])
+	}
+}
+
+func lastUser(rs []mockapi.Request) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	return rs[len(rs)-1].LastUserText()
+}
+
+// e: the supervisor's socket disappears mid-session: the hook fails open, claude finishes with
+// exit 0, and hooksup's log says why.
+func TestClaudeSocketGoneFailsOpen(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("finished").WithDelay(1500 * time.Millisecond)}})
+	cfg := rc.config("mode = \"auto\"\n[[stop.checks]]\nname = \"never\"\ncommand = \"exit 1\"\n")
+	done := make(chan mockapi.Result, 1)
+	go func() { done <- rc.hooksup("--config", cfg, "claude", "-p", "go") }()
+	// When claude's first request arrives, remove the socket.
+	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	defer cancel()
+	if _, err := rc.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) > 0 }); err != nil {
+		t.Fatal(err)
+	}
+	socks, _ := filepath.Glob(filepath.Join(rc.run, "hooksup", "*.sock"))
+	if len(socks) != 1 {
+		t.Fatalf("sockets: %v", socks)
+	}
+	os.Remove(socks[0])
+	res := <-done
+	if res.ExitCode != 0 || res.Stdout != "finished\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if n := len(rc.verdicts()); n != 0 {
+		t.Fatalf("%d verdicts: the hook reached a supervisor without a socket?", n)
+	}
+	if l := rc.log(); !strings.Contains(l, "hook Stop: supervisor unreachable") || !strings.Contains(l, "(allowed)") {
+		t.Fatalf("hooksup.log:\n%s", l)
+	}
+}
