@@ -105,11 +105,15 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		return 1, err
 	}
 	interactive := term.IsTerminal(stdin.Fd()) && term.IsTerminal(stdout.Fd())
-	sup, err := supervisor.New(supervisor.Options{
+	so := supervisor.Options{
 		Config: cfg, ClaudeBin: claudeBin(g), Args: args, HooksupBin: self, ProjectDir: env.cwd,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, ForwardSignals: true,
-	})
+	}
+	if interactive && !g.noTUI {
+		return runTUI(ctx, g, cfg, so)
+	}
+	sup, err := supervisor.New(so)
 	if err != nil {
 		return 1, err
 	}

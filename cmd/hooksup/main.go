@@ -26,7 +26,9 @@ const usage = `hooksup supervises Claude Code: it runs claude with hooks that re
 every stop by your project's checks and by you, and shows verdicts, counts and agent state live.
 
 Usage:
-  hooksup [flags] claude [claude args...]   run claude under supervision (claude's exit status is hooksup's)
+  hooksup [flags] claude [claude args...]   run claude under supervision (claude's exit status is hooksup's):
+                                            the TUI in a terminal, headless otherwise
+  hooksup demo                              the TUI against a built-in simulated agent (no API key)
   hooksup check [--subagent] [-v]           run the configured checks now (exit 0 when all pass)
   hooksup init                              write a commented .hooksup.toml (never overwrites)
   hooksup trust [FILE]                      trust a project's .hooksup.toml (its exact content)
@@ -35,6 +37,7 @@ Usage:
   hooksup uninstall [--scope …]             remove them again, and nothing else
   hooksup log [--session ID] [--json] [-f]  the verdict history of a session (the latest by default)
   hooksup doctor                            hooks by source, disableAllHooks, risky Stop hooks, trust
+  hooksup themes [NAME...]                  list and preview the colour themes
   hooksup version                           version, commit, Go version
 
 Flags (before the command):
@@ -64,7 +67,10 @@ func main() {
 	if len(os.Args) >= 3 && os.Args[1] == "hook" {
 		os.Exit(runHook(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	if os.Getenv(envDemoAgent) == "1" {
+		os.Exit(runDemoAgent(os.Args[1:]))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	code, err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
@@ -106,6 +112,10 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	switch cmd {
 	case "claude":
 		return runClaude(ctx, g, cargs, stdin, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, g, stdin, stdout, stderr)
+	case "themes":
+		return runThemes(cargs, stdout)
 	case "hook":
 		if len(cargs) < 1 {
 			return 2, fmt.Errorf("usage: hooksup hook EVENT [--installed] (reads the hook JSON on stdin)")

@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envSimAgent) == "1" {
 		os.Exit(agentsim.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	if sock := os.Getenv(envKeyEcho); sock != "" {
+		os.Exit(keyEchoMain(sock))
+	}
 	dir, err := os.MkdirTemp("", "hooksup-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

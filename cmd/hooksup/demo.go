@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// envDemoAgent makes the hooksup binary run as the demo's simulated agent.
+const envDemoAgent = "HOOKSUP_DEMO_AGENT"
+
+// demoPrompt is typed for the person when the demo starts.
+const demoPrompt = "Add a --verbose flag to the CLI"
+
+// runDemo is `hooksup demo`: the whole TUI against the built-in simulated agent, with a demo
+// check that fails once per turn so a forced continuation can be approved or denied.
+func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File) (int, error) {
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	if !term.IsTerminal(stdin.Fd()) || !term.IsTerminal(stdout.Fd()) {
+		return 2, fmt.Errorf("hooksup demo needs a terminal")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return 1, err
+	}
+	dir, err := os.MkdirTemp("", "hooksup-demo-")
+	if err != nil {
+		return 1, err
+	}
+	defer os.RemoveAll(dir)
+	cfg := supervisor.Defaults()
+	cfg.Mode = supervisor.ModeAsk
+	if g.mode != "" {
+		cfg.Mode = g.mode
+	}
+	if g.theme != "" {
+		cfg.Theme = g.theme
+	}
+	if err := cfg.Validate(); err != nil {
+		return 2, err
+	}
+	cfg.Stop.Checks = []supervisor.Check{{
+		Name: "demo-tests",
+		// Fails on the first stop of each turn, passes once claude continued.
+		Command: `echo "=== RUN   TestVerboseFlag"; sleep 1; ` +
+			`if [ "$HOOKSUP_STOP_HOOK_ACTIVE" != true ]; then printf -- '--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\nFAIL\n'; exit 1; fi; ` +
+			`echo "--- PASS: TestVerboseFlag (0.00s)"; echo ok`,
+	}}
+	logger, closeLog := openLogger(env.stateDir, g.debug)
+	defer closeLog()
+	rdir, err := supervisor.RuntimeDir(os.Getenv)
+	if err != nil {
+		return 1, err
+	}
+	return runTUI(ctx, g, cfg, supervisor.Options{
+		Config: cfg, ClaudeBin: self, Args: nil, HooksupBin: self, ProjectDir: dir,
+		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
+		Env: append(os.Environ(), envDemoAgent+"=1"),
+	})
+}
+
+// runDemoAgent is the simulated agent inside the demo's pane.
+func runDemoAgent(args []string) int {
+	fd := os.Stdin.Fd()
+	if term.IsTerminal(fd) {
+		if st, err := term.MakeRaw(fd); err == nil {
+			defer term.Restore(fd, st)
+		}
+	}
+	speed, _ := strconv.ParseFloat(os.Getenv("HOOKSUP_DEMO_SPEED"), 64)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return agentsim.DemoMainSpeed(ctx, args, demoPrompt, speed)
+}

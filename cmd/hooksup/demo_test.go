@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The demo as a person uses it, in a real tmux: approve a forced continuation, type a prompt,
+// deny one, interrupt one with Escape while the question is pending, resize.
+func TestDemoInTmux(t *testing.T) {
+	s := newSandbox(t)
+	env := append([]string{}, s.env...)
+	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+
+	tm.waitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
+	tm.text("y")
+	scr := tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a: continue")
+	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow checks") {
+		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
+	}
+
+	// Approve: claude continues with the checks' reason, then stops when the check passes.
+	tm.keys("C-]", "a")
+	scr = tm.waitText(wait, "Stop hook feedback", "attempt 2", "block manual", "allow checks", "turn 1/3")
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("the question is still shown:\n%s", scr)
+	}
+
+	// Typing reaches the agent.
+	tm.text("second task")
+	tm.keys("Enter")
+	tm.waitText(wait, "> second task")
+	tm.waitCount(wait, "Allow Bash", 2)
+	tm.text("n")
+	tm.waitText(wait, "claude wants to stop")
+
+	// Deny: claude may stop; no feedback for this turn.
+	tm.keys("C-]", "d")
+	scr = tm.waitText(wait, "allow manual", "Done: turn 2 is finished")
+	if strings.Count(scr, "Stop hook feedback") != 1 {
+		t.Fatalf("denied continuation still reached claude:\n%s", scr)
+	}
+
+	// Escape while the question is pending: claude is interrupted, verdict escape, and no
+	// further continuation that turn.
+	tm.text("third task")
+	tm.keys("Enter")
+	tm.waitText(wait, "> third task")
+	tm.waitCount(wait, "Allow Bash", 3)
+	tm.text("y")
+	tm.waitText(wait, "claude wants to stop")
+	tm.keys("Escape")
+	scr = tm.waitText(wait, "allow escape", "turn interrupted")
+	time.Sleep(time.Second)
+	scr = tm.screen()
+	if strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "block manual") != 1 {
+		t.Fatalf("Escape did not end the turn:\n%s", scr)
+	}
+
+	// A narrower window stacks the panes; claude's screen survives the resize.
+	tm.resize(100, 40)
+	tm.waitFor("a stacked layout", wait, func(scr string) bool {
+		lines := strings.Split(scr, "\n")
+		// The verdicts pane sits below claude's pane, which still shows the last turn.
+		var claudeRow, verdictsRow int
+		for i, l := range lines {
+			if strings.Contains(l, "╭─ claude") || strings.Contains(l, "╭─ hooksup demo") {
+				claudeRow = i
+			}
+			if strings.Contains(l, "╭─ verdicts") {
+				verdictsRow = i
+			}
+		}
+		return verdictsRow > claudeRow+10 && strings.Contains(scr, "> third task")
+	})
+	tm.resize(150, 42)
+	tm.waitText(wait, "> third task", "allow escape", "╭─ verdicts")
+
+	// Quit.
+	tm.keys("C-]", "q")
+	tm.waitText(wait, "[exited 0]")
+}

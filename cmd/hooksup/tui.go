@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/tui"
+)
+
+// customThemes loads the theme files in $XDG_CONFIG_HOME/hooksup/themes.
+func customThemes(env environment) ([]themes.Theme, error) {
+	dir := filepath.Join(env.configDir, "themes")
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil
+	}
+	return themes.LoadDir(dir)
+}
+
+// resolveTheme picks the theme: --theme, else the config's; NO_COLOR forces mono; auto follows
+// the terminal's background (asked before the TUI starts).
+func resolveTheme(env environment, name string) (themes.Theme, error) {
+	custom, err := customThemes(env)
+	if err != nil {
+		return themes.Theme{}, err
+	}
+	dark := true
+	if name == "" || name == themes.Auto {
+		dark = lipgloss.HasDarkBackground(os.Stdin, os.Stdout)
+	}
+	return themes.Resolve(name, os.Getenv("NO_COLOR") != "", dark, custom...)
+}
+
+// runTUI runs a supervised session in the terminal UI.
+func runTUI(ctx context.Context, g globalFlags, cfg supervisor.Config, so supervisor.Options) (int, error) {
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	theme, err := resolveTheme(env, cfg.Theme)
+	if err != nil {
+		return 1, fmt.Errorf("%w (hooksup themes lists them)", err)
+	}
+	return tui.Run(ctx, tui.Options{
+		Supervisor: so,
+		Theme:      theme,
+		Prefix:     cfg.Keys.Prefix,
+		Bindings:   cfg.Keys.Bindings,
+		HoldOnExit: cfg.UI.HoldOnExit,
+		Version:    versionString(),
+	})
+}
+
+// runThemes is `hooksup themes [NAME]`: every theme (built-in and custom) with a preview.
+func runThemes(args []string, stdout io.Writer) (int, error) {
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	custom, err := customThemes(env)
+	if err != nil {
+		return 1, err
+	}
+	names := themes.Names()
+	for _, c := range custom {
+		names = append(names, c.Name)
+	}
+	if len(args) > 0 {
+		names = args
+	}
+	for _, n := range names {
+		t, err := themes.Resolve(n, false, true, custom...)
+		if err != nil {
+			return 1, err
+		}
+		lipgloss.Fprintf(stdout, "%s\n%s\n\n", lipgloss.NewStyle().Bold(true).Render(n), themes.Preview(t))
+	}
+	fmt.Fprintf(stdout, "Choose one with --theme NAME or theme = \"NAME\"; custom themes go in %s (NO_COLOR forces mono).\n",
+		filepath.Join(env.configDir, "themes", "NAME.toml"))
+	return 0, nil
+}

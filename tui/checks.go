@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// checkOutputKeep bounds the output the pane keeps of a run.
+const checkOutputKeep = 32 << 10
+
+// checksPane shows the running check live (spinner, elapsed time, streaming output) and then
+// the last result.
+type checksPane struct {
+	run      int
+	name     string
+	command  string
+	started  time.Time
+	running  bool
+	result   *supervisor.CheckResult
+	output   []byte
+	history  []string // one line per finished check
+	scroll   int
+	spinner  int
+	finished time.Time
+}
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func (p *checksPane) event(ev supervisor.Event) {
+	switch e := ev.(type) {
+	case supervisor.CheckStarted:
+		p.run, p.name, p.command, p.started, p.running, p.result = e.Run, e.Name, e.Command, e.Time, true, nil
+		p.output = p.output[:0]
+		p.scroll = 0
+	case supervisor.CheckOutput:
+		if e.Run == p.run {
+			p.output = append(p.output, e.Chunk...)
+			if len(p.output) > 2*checkOutputKeep {
+				p.output = append(p.output[:0:0], p.output[len(p.output)-checkOutputKeep:]...)
+			}
+		}
+	case supervisor.CheckFinished:
+		if e.Run == p.run {
+			r := e.Result
+			p.running, p.result, p.finished = false, &r, e.Time
+		}
+		p.history = append(p.history, e.Result.Name)
+		if len(p.history) > 100 {
+			p.history = p.history[1:]
+		}
+	}
+}
+
+func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
+	if p.name == "" {
+		return []string{st.Muted.Render("no checks have run yet")}
+	}
+	var head string
+	switch {
+	case p.running:
+		head = fmt.Sprintf("%s %s %s", st.Working.Render(spinnerFrames[p.spinner%len(spinnerFrames)]), st.Title.Render(p.name),
+			st.Muted.Render(now.Sub(p.started).Round(100*time.Millisecond).String()))
+	case p.result != nil && p.result.Passed():
+		head = fmt.Sprintf("%s %s %s", st.Allow.Render("✓"), st.Title.Render(p.name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
+	case p.result != nil:
+		head = fmt.Sprintf("%s %s %s %s", st.Block.Render("✗"), st.Title.Render(p.name), st.Block.Render(p.result.Failure()),
+			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
+	}
+	lines := []string{fit(head, w), fit(st.Muted.Render("$ "+p.command), w)}
+	out := strings.Split(strings.TrimRight(ansi.Strip(string(p.output)), "\n"), "\n")
+	room := h - len(lines)
+	if room <= 0 {
+		return lines[:h]
+	}
+	end := max(0, len(out)-p.scroll)
+	start := max(0, end-room)
+	for _, l := range out[start:end] {
+		lines = append(lines, fit(strings.ReplaceAll(l, "\t", "    "), w))
+	}
+	return lines
+}

@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// header is the one-line status bar: session, model, agent state, mode and the counts.
+type header struct {
+	sessionID   string
+	model       string
+	mode        string
+	state       supervisor.AgentState
+	counts      supervisor.Counts
+	interrupted bool
+	title       string // claude's window title
+}
+
+func (h *header) event(ev supervisor.Event) {
+	switch e := ev.(type) {
+	case supervisor.HookReceived:
+		if e.Input.SessionID != "" {
+			h.sessionID = e.Input.SessionID
+		}
+		if e.Input.Model != "" {
+			h.model = e.Input.Model
+		}
+		if e.Input.HookEventName == "UserPromptSubmit" {
+			h.interrupted = false
+		}
+	case supervisor.StateChanged:
+		h.state = e.State
+	case supervisor.Interrupted:
+		h.interrupted = true
+	}
+}
+
+func shortID(id string) string {
+	if i := strings.IndexByte(id, '-'); i > 0 {
+		return id[:i]
+	}
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func (h *header) view(st Styles, w int) string {
+	state := string(h.state)
+	if state == "" {
+		state = string(supervisor.StateStarting)
+	}
+	stateStyle := st.Idle
+	switch h.state {
+	case supervisor.StateWorking, supervisor.StateStopping:
+		stateStyle = st.Working
+	case supervisor.StatePermission:
+		stateStyle = st.Pending
+	case supervisor.StateFailed, supervisor.StateInterrupted:
+		stateStyle = st.Block
+	}
+	if h.interrupted {
+		state += " · turn interrupted"
+	}
+	c := h.counts
+	parts := []string{
+		st.Title.Render("hooksup"),
+		stateStyle.Render("● " + state),
+		fmt.Sprintf("turn %d/%d · session %d · claude cap %d", c.TurnContinuations, c.MaxContinuations, c.SessionContinuations, agentsim.BlockCap),
+	}
+	if len(c.Steers) > 0 {
+		total := 0
+		for _, n := range c.Steers {
+			total += n
+		}
+		parts = append(parts, fmt.Sprintf("steers %d (max %d/agent)", total, c.MaxSteers))
+	}
+	parts = append(parts, "mode "+h.mode)
+	if h.model != "" {
+		parts = append(parts, h.model)
+	}
+	if h.sessionID != "" {
+		parts = append(parts, st.Muted.Render(shortID(h.sessionID)))
+	}
+	return fit(" "+strings.Join(parts, st.Muted.Render("  │  ")), w)
+}

@@ -1,0 +1,470 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/tui/vterm"
+)
+
+// Session is what the TUI needs of a supervised session.
+type Session interface {
+	Events() <-chan supervisor.Event
+	Resolve(id int, d hooks.Decision, reason string) error
+	Interrupt()
+	Counts() supervisor.Counts
+}
+
+// pane identifies a focusable pane.
+type pane int
+
+const (
+	paneAgent pane = iota
+	paneVerdicts
+	paneChecks
+	paneSubagents
+	paneCount
+)
+
+func (p pane) String() string {
+	return [...]string{"claude", "verdicts", "checks", "subagents"}[p]
+}
+
+// Messages.
+type (
+	eventMsg struct {
+		ev     supervisor.Event
+		counts supervisor.Counts
+	}
+	eventsClosedMsg struct{}
+	screenMsg       struct{}
+	agentExitedMsg  struct {
+		code int
+		err  error
+	}
+	tickMsg   time.Time
+	resizeMsg struct{}
+)
+
+// model is the root: layout and routing; each pane draws itself.
+type model struct {
+	sess       Session
+	io         *agentIO
+	st         Styles
+	keys       keyMap
+	holdOnExit bool
+
+	w, h     int
+	lay      layout
+	focus    pane
+	zoom     bool
+	help     bool
+	prefixed bool
+
+	header    header
+	verdicts  verdictsPane
+	checks    checksPane
+	subs      subagentsPane
+	questions []supervisor.Question
+	editing   bool
+	input     textinput.Model
+	notices   []string
+
+	agentScroll int
+	lastFrame   time.Time
+	ticking     bool
+	now         time.Time
+
+	exited   bool
+	exitCode int
+	exitErr  error
+	quitting bool
+}
+
+func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode string, holdOnExit bool) model {
+	in := textinput.New()
+	in.Prompt = "reason › "
+	in.CharLimit = hooks.MaxOutputChars
+	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit,
+		header: header{mode: mode}, verdicts: newVerdictsPane(), subs: newSubagentsPane(), input: in, now: time.Now()}
+}
+
+func waitEvent(s Session) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-s.Events()
+		if !ok {
+			return eventsClosedMsg{}
+		}
+		return eventMsg{ev: ev, counts: s.Counts()}
+	}
+}
+
+// waitScreen reports the next change of claude's screen, at most once per frame.
+func waitScreen(a *agentIO, last time.Time) tea.Cmd {
+	return func() tea.Msg {
+		if d := frameInterval - time.Since(last); d > 0 {
+			time.Sleep(d)
+		}
+		<-a.dirty
+		return screenMsg{}
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+func (m model) Init() tea.Cmd {
+	return tea.Batch(waitEvent(m.sess), waitScreen(m.io, time.Time{}))
+}
+
+// write sends bytes to claude through the write queue (never blocks).
+func (m *model) write(b []byte) {
+	if len(b) > 0 {
+		m.io.out.Write(b)
+	}
+}
+
+func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		return m, m.relayout()
+	case eventMsg:
+		cmd := m.event(msg)
+		return m, tea.Batch(cmd, waitEvent(m.sess))
+	case eventsClosedMsg:
+		return m, nil
+	case screenMsg:
+		m.lastFrame = time.Now()
+		m.header.title = m.io.term.Title()
+		return m, waitScreen(m.io, m.lastFrame)
+	case tickMsg:
+		m.now = time.Time(msg)
+		m.checks.spinner++
+		if m.checks.running || len(m.questions) > 0 {
+			return m, tick()
+		}
+		m.ticking = false
+		return m, nil
+	case agentExitedMsg:
+		m.exited, m.exitCode, m.exitErr = true, msg.code, msg.err
+		if !m.holdOnExit {
+			m.quitting = true
+			return m, tea.Quit
+		}
+		return m, nil
+	case resizeMsg:
+		return m, nil
+	case tea.PasteMsg:
+		if m.editing {
+			var cmd tea.Cmd
+			m.input, cmd = m.input.Update(msg)
+			return m, cmd
+		}
+		if m.focus == paneAgent && !m.exited {
+			m.agentScroll = 0
+			m.write(vterm.EncodePaste(msg.Content, m.io.term.Modes()))
+		}
+		return m, nil
+	case tea.FocusMsg:
+		if m.focus == paneAgent {
+			m.write(vterm.EncodeFocus(true, m.io.term.Modes()))
+		}
+		return m, nil
+	case tea.BlurMsg:
+		if m.focus == paneAgent {
+			m.write(vterm.EncodeFocus(false, m.io.term.Modes()))
+		}
+		return m, nil
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	if m.editing {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// relayout recomputes the layout and resizes claude's terminal to its pane.
+func (m *model) relayout() tea.Cmd {
+	m.lay = computeLayout(m.w, m.h, m.zoom, len(m.questions) > 0)
+	m.input.SetWidth(max(m.w-20, 10))
+	cols, rows := m.lay.agentInner()
+	a := m.io
+	return func() tea.Msg {
+		a.resize(cols, rows)
+		return resizeMsg{}
+	}
+}
+
+func (m *model) event(msg eventMsg) tea.Cmd {
+	m.header.counts = msg.counts
+	ev := msg.ev
+	m.header.event(ev)
+	m.verdicts.event(ev)
+	m.checks.event(ev)
+	m.subs.event(ev)
+	var cmds []tea.Cmd
+	switch e := ev.(type) {
+	case supervisor.QuestionAsked:
+		first := len(m.questions) == 0
+		m.questions = append(m.questions, e.Question)
+		if first {
+			cmds = append(cmds, m.relayout())
+		}
+		cmds = append(cmds, tea.Raw("\a")) // ring once per question
+	case supervisor.QuestionResolved:
+		for i, q := range m.questions {
+			if q.ID == e.ID {
+				m.questions = append(m.questions[:i], m.questions[i+1:]...)
+				break
+			}
+		}
+		if len(m.questions) == 0 {
+			m.editing = false
+			m.input.Blur()
+			cmds = append(cmds, m.relayout())
+		}
+	case supervisor.Notice:
+		if e.Level != "info" {
+			m.notices = append(m.notices, e.Text)
+			if len(m.notices) > 3 {
+				m.notices = m.notices[1:]
+			}
+		}
+	}
+	if (m.checks.running || len(m.questions) > 0) && !m.ticking {
+		m.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// escape is Escape, wherever it was pressed: the byte goes to claude first, then the
+// supervisor's Interrupt resolves every pending question and allows the rest of the turn.
+func (m *model) escape(k vterm.Key) tea.Cmd {
+	m.write(vterm.EncodeKey(k, m.io.term.Modes()))
+	m.editing = false
+	m.input.Blur()
+	m.prefixed = false
+	sess := m.sess
+	return func() tea.Msg {
+		sess.Interrupt()
+		return nil
+	}
+}
+
+func isEscape(msg tea.KeyPressMsg) bool {
+	return msg.Code == tea.KeyEscape && msg.Mod == 0
+}
+
+func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.exited {
+		if m.holdOnExit {
+			m.quitting = true
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	if isEscape(msg) {
+		vk, _ := vterm.KeyFromTea(tea.Key(msg))
+		return m, m.escape(vk)
+	}
+	if m.editing {
+		if msg.Code == tea.KeyEnter {
+			return m, m.resolve(hooks.Block, strings.TrimSpace(m.input.Value()))
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	if m.prefixed {
+		m.prefixed = false
+		return m.command(msg)
+	}
+	if key.Matches(msg, m.keys.Prefix) {
+		m.prefixed = true
+		return m, nil
+	}
+	if m.help {
+		m.help = false
+		return m, nil
+	}
+	if m.focus == paneAgent {
+		if vk, ok := vterm.KeyFromTea(tea.Key(msg)); ok {
+			m.agentScroll = 0
+			m.write(vterm.EncodeKey(vk, m.io.term.Modes()))
+		}
+		return m, nil
+	}
+	return m.navigate(msg)
+}
+
+// command handles the key after the prefix.
+func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Prefix):
+		if vk, ok := vterm.KeyFromTea(tea.Key(msg)); ok {
+			m.write(vterm.EncodeKey(vk, m.io.term.Modes()))
+		}
+	case key.Matches(msg, k.Approve):
+		return m, m.resolve(hooks.Block, "")
+	case key.Matches(msg, k.Deny):
+		return m, m.resolve(hooks.Allow, "")
+	case key.Matches(msg, k.Halt):
+		return m, m.resolve(hooks.Halt, "")
+	case key.Matches(msg, k.Edit):
+		if len(m.questions) > 0 {
+			m.editing = true
+			m.input.SetValue(m.questions[0].Reason)
+			m.input.CursorEnd()
+			return m, m.input.Focus()
+		}
+	case key.Matches(msg, k.Focus):
+		m.setFocus((m.focus + 1) % paneCount)
+	case key.Matches(msg, k.FocusBk):
+		m.setFocus((m.focus + paneCount - 1) % paneCount)
+	case key.Matches(msg, k.Zoom):
+		m.zoom = !m.zoom
+		if m.zoom {
+			m.setFocus(paneAgent)
+		}
+		return m, m.relayout()
+	case key.Matches(msg, k.Help):
+		m.help = !m.help
+	case key.Matches(msg, k.Quit):
+		m.quitting = true
+		return m, tea.Quit
+	default:
+		return m.navigate(msg)
+	}
+	return m, nil
+}
+
+func (m *model) setFocus(p pane) {
+	modes := m.io.term.Modes()
+	if m.focus == paneAgent && p != paneAgent {
+		m.write(vterm.EncodeFocus(false, modes))
+	}
+	if p == paneAgent && m.focus != paneAgent {
+		m.write(vterm.EncodeFocus(true, modes))
+	}
+	if m.lay.kind == layoutSolo && p != paneAgent {
+		p = paneAgent
+	}
+	m.focus = p
+}
+
+// navigate scrolls the focused pane.
+func (m model) navigate(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	_, rows := m.lay.agentInner()
+	switch m.focus {
+	case paneAgent:
+		switch {
+		case key.Matches(msg, k.Up):
+			m.agentScroll = min(m.agentScroll+1, m.io.term.ScrollbackLen())
+		case key.Matches(msg, k.Down):
+			m.agentScroll = max(m.agentScroll-1, 0)
+		case key.Matches(msg, k.PageUp):
+			m.agentScroll = min(m.agentScroll+rows, m.io.term.ScrollbackLen())
+		case key.Matches(msg, k.PageDown):
+			m.agentScroll = max(m.agentScroll-rows, 0)
+		}
+	case paneVerdicts:
+		switch {
+		case key.Matches(msg, k.Up):
+			m.verdicts.move(-1)
+		case key.Matches(msg, k.Down):
+			m.verdicts.move(1)
+		case key.Matches(msg, k.PageUp):
+			m.verdicts.move(-m.lay.verdicts.h)
+		case key.Matches(msg, k.PageDown):
+			m.verdicts.move(m.lay.verdicts.h)
+		case key.Matches(msg, k.Open):
+			m.verdicts.open = !m.verdicts.open
+		}
+	case paneChecks:
+		switch {
+		case key.Matches(msg, k.Up):
+			m.checks.scroll++
+		case key.Matches(msg, k.Down):
+			m.checks.scroll = max(m.checks.scroll-1, 0)
+		}
+	}
+	return m, nil
+}
+
+// resolve answers the oldest pending question.
+func (m *model) resolve(d hooks.Decision, reason string) tea.Cmd {
+	if len(m.questions) == 0 {
+		return nil
+	}
+	q := m.questions[0]
+	m.editing = false
+	m.input.Blur()
+	sess := m.sess
+	return func() tea.Msg {
+		if err := sess.Resolve(q.ID, d, reason); err != nil {
+			return eventMsg{ev: supervisor.Notice{At: supervisor.At{Time: time.Now()}, Level: "warn",
+				Text: fmt.Sprintf("question %d: %v", q.ID, err)}, counts: sess.Counts()}
+		}
+		return nil
+	}
+}
+
+func (m *model) mouse(msg tea.MouseMsg) tea.Cmd {
+	mo := msg.Mouse()
+	a := m.lay.agent
+	inner := rect{a.x + 1, a.y + 1, a.w - 2, a.h - 2}
+	if inner.contains(mo.X, mo.Y) {
+		modes := m.io.term.Modes()
+		if modes.WantsMouse() && m.agentScroll == 0 {
+			if ev, ok := vterm.MouseFromTea(msg, inner.x, inner.y); ok {
+				m.write(vterm.EncodeMouse(ev, modes))
+			}
+			return nil
+		}
+		if w, ok := msg.(tea.MouseWheelMsg); ok {
+			switch w.Button {
+			case tea.MouseWheelUp:
+				m.agentScroll = min(m.agentScroll+3, m.io.term.ScrollbackLen())
+			case tea.MouseWheelDown:
+				m.agentScroll = max(m.agentScroll-3, 0)
+			}
+		}
+		if _, ok := msg.(tea.MouseClickMsg); ok {
+			m.setFocus(paneAgent)
+		}
+		return nil
+	}
+	for p, r := range map[pane]rect{paneVerdicts: m.lay.verdicts, paneChecks: m.lay.checks, paneSubagents: m.lay.subs} {
+		if !r.contains(mo.X, mo.Y) {
+			continue
+		}
+		if _, ok := msg.(tea.MouseClickMsg); ok {
+			m.setFocus(p)
+		}
+		if w, ok := msg.(tea.MouseWheelMsg); ok && p == paneVerdicts {
+			if w.Button == tea.MouseWheelUp {
+				m.verdicts.move(-1)
+			} else if w.Button == tea.MouseWheelDown {
+				m.verdicts.move(1)
+			}
+		}
+	}
+	return nil
+}

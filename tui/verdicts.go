@@ -1,0 +1,127 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// maxVerdicts bounds the list the pane keeps (the verdict log keeps them all).
+const maxVerdicts = 1000
+
+// verdictsPane lists every verdict, newest last; a selected one opens its full reason.
+type verdictsPane struct {
+	items    []supervisor.Verdict
+	selected int  // index into items; -1 follows the newest
+	open     bool // the detail of the selected verdict is shown
+	escapes  int
+}
+
+func newVerdictsPane() verdictsPane { return verdictsPane{selected: -1} }
+
+func (p *verdictsPane) event(ev supervisor.Event) {
+	if e, ok := ev.(supervisor.VerdictDecided); ok {
+		p.items = append(p.items, e.Verdict)
+		if len(p.items) > maxVerdicts {
+			p.items = p.items[len(p.items)-maxVerdicts:]
+			if p.selected > 0 {
+				p.selected--
+			}
+		}
+	}
+}
+
+func (p *verdictsPane) cur() int {
+	if p.selected < 0 || p.selected >= len(p.items) {
+		return len(p.items) - 1
+	}
+	return p.selected
+}
+
+func (p *verdictsPane) move(d int) {
+	if len(p.items) == 0 {
+		return
+	}
+	i := min(max(p.cur()+d, 0), len(p.items)-1)
+	p.selected = i
+	if i == len(p.items)-1 {
+		p.selected = -1
+	}
+}
+
+func verdictLine(st Styles, v supervisor.Verdict, w int) string {
+	ev := v.Event
+	if v.AgentID != "" {
+		ev = "Sub " + shortID(v.AgentID)
+	}
+	dec := st.decisionStyle(v.Decision).Render(fmt.Sprintf("%-5s", v.Decision))
+	src := v.Source
+	reason := firstLine(v.Reason)
+	if reason == "" {
+		reason = firstLine(v.Warning)
+	}
+	line := fmt.Sprintf("%s %-9s %s %s %s", st.Muted.Render(v.Time.Local().Format("15:04:05")), ev, dec, st.Accent.Render(src), st.Muted.Render(reason))
+	return fit(line, w)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+// view renders the list (or the open detail) into w×h cells, without the border.
+func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
+	if len(p.items) == 0 {
+		return []string{st.Muted.Render("no verdicts yet: they appear when claude wants to stop")}
+	}
+	if p.open {
+		return p.detail(st, w, h)
+	}
+	cur := p.cur()
+	start := max(0, len(p.items)-h)
+	if cur < start {
+		start = cur
+	}
+	var lines []string
+	for i := start; i < len(p.items) && len(lines) < h; i++ {
+		l := verdictLine(st, p.items[i], w)
+		if focused && i == cur {
+			l = st.Selected.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+func (p *verdictsPane) detail(st Styles, w, h int) []string {
+	v := p.items[p.cur()]
+	var lines []string
+	add := func(s string) { lines = append(lines, wrapText(s, w)...) }
+	add(fmt.Sprintf("%s  %s  turn %d", v.Time.Local().Format("15:04:05"), v.Event, v.Turn))
+	if v.AgentID != "" {
+		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", v.AgentID, v.AgentType, v.Steers, v.MaxSteers))
+	}
+	add(st.decisionStyle(v.Decision).Render(v.Decision) + " by " + st.Accent.Render(v.Source) +
+		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
+	for _, c := range v.Checks {
+		status := st.Allow.Render("✓")
+		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
+			status = st.Block.Render("✗")
+		}
+		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, c.Name, c.ExitCode, c.DurationMS, c.Error))
+	}
+	if v.Warning != "" {
+		add(st.Warn.Render(v.Warning))
+	}
+	if v.Reason != "" {
+		add(st.Muted.Render("reason claude read:"))
+		for _, l := range strings.Split(v.Reason, "\n") {
+			add(l)
+		}
+	}
+	if len(lines) > h {
+		lines = append(lines[:h-1], st.Muted.Render("… (hooksup log shows it all)"))
+	}
+	return lines
+}

@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// View draws the whole screen. It only reads state: no I/O.
+func (m model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true
+	title := "hooksup"
+	if t := m.header.title; t != "" {
+		title += " · " + t
+	}
+	v.WindowTitle = title
+	if m.focus == paneAgent && !m.editing && !m.help && m.agentScroll == 0 && !m.exited {
+		if x, y, visible := m.io.term.Cursor(); visible {
+			c := tea.NewCursor(m.lay.agent.x+1+x, m.lay.agent.y+1+y)
+			v.Cursor = c
+		}
+	}
+	if m.editing {
+		if c := m.input.Cursor(); c != nil {
+			c.Position.X += m.lay.banner.x + 1
+			c.Position.Y += m.lay.banner.y + 1
+			v.Cursor = c
+		}
+	}
+	return v
+}
+
+func (m model) render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	if m.quitting {
+		return ""
+	}
+	rows := make([]string, 0, 4)
+	rows = append(rows, m.statusLine())
+	if !m.lay.banner.empty() {
+		rows = append(rows, m.banner())
+	}
+	agent := m.agentBox()
+	switch m.lay.kind {
+	case layoutWide:
+		side := strings.Join([]string{m.verdictsBox(), m.checksBox(), m.subsBox()}, "\n")
+		rows = append(rows, joinRow(agent, side))
+	case layoutStack:
+		rows = append(rows, agent, joinRow(m.verdictsBox(), m.checksBox(), m.subsBox()))
+	default:
+		rows = append(rows, agent)
+	}
+	out := strings.Join(rows, "\n")
+	if m.help {
+		out = overlay(out, m.helpBox(), m.w, m.h)
+	}
+	return out
+}
+
+func (m model) statusLine() string {
+	if m.exited {
+		msg := fmt.Sprintf(" claude exited with status %d", m.exitCode)
+		if m.exitErr != nil {
+			msg += ": " + m.exitErr.Error()
+		}
+		if m.holdOnExit {
+			msg += " — press any key to close"
+		}
+		return m.st.Status.Render(fit(msg, m.w))
+	}
+	if m.prefixed {
+		return m.st.Status.Render(fit(" hooksup: a approve · d deny · e edit · x halt · tab focus · z zoom · ? help · q quit", m.w))
+	}
+	if len(m.notices) > 0 {
+		return m.st.Warn.Render(fit(" ⚠ "+m.notices[len(m.notices)-1], m.w))
+	}
+	return m.header.view(m.st, m.w)
+}
+
+func (m model) banner() string {
+	q := m.questions[0]
+	what := "claude wants to stop"
+	if q.Event == hooks.SubagentStop {
+		what = fmt.Sprintf("subagent %s (%s) wants to stop", shortID(q.AgentID), q.AgentType)
+	}
+	proposal := "the checks say it may stop"
+	if q.Proposal == hooks.Block {
+		proposal = "the checks say continue: " + firstLine(q.Reason)
+	}
+	more := ""
+	if n := len(m.questions) - 1; n > 0 {
+		more = fmt.Sprintf("  (+%d more)", n)
+	}
+	remaining := q.Deadline.Sub(m.now).Round(1e9)
+	line1 := fmt.Sprintf(" ⚑ %s — %s%s", what, proposal, more)
+	pk := m.keys.Prefix.Help().Key
+	line2 := fmt.Sprintf(" %s then  a: continue  d: let it stop  e: edit the reason  x: halt  ·  Esc interrupts claude  ·  %s left", pk, remaining)
+	if m.editing {
+		line2 = " " + m.input.View() + "   (Enter sends, Esc interrupts claude)"
+	}
+	return m.st.Banner.Render(fit(line1, m.w)) + "\n" + m.st.Banner.Render(fit(line2, m.w))
+}
+
+func (m model) border(p pane) lipgloss.Style {
+	if p == paneAgent && len(m.questions) > 0 {
+		return m.st.BorderAlert
+	}
+	if m.focus == p {
+		return m.st.BorderFocus
+	}
+	return m.st.Border
+}
+
+func (m model) agentBox() string {
+	r := m.lay.agent
+	cols, rows := m.lay.agentInner()
+	lines := m.io.term.RenderLines(cols, rows, m.agentScroll)
+	title := "claude"
+	if t := strings.TrimSpace(m.header.title); t != "" {
+		title = t
+	}
+	if m.agentScroll > 0 {
+		title += fmt.Sprintf(" · scrolled back %d lines", m.agentScroll)
+	}
+	if m.zoom {
+		title += " · zoomed"
+	}
+	return box(title, lines, r.w, r.h, m.border(paneAgent), m.st.Title)
+}
+
+func (m model) verdictsBox() string {
+	r := m.lay.verdicts
+	lines := m.verdicts.view(m.st, r.w-2, r.h-2, m.focus == paneVerdicts)
+	title := fmt.Sprintf("verdicts %d", len(m.verdicts.items))
+	return box(title, lines, r.w, r.h, m.border(paneVerdicts), m.st.Title)
+}
+
+func (m model) checksBox() string {
+	r := m.lay.checks
+	return box("checks", m.checks.view(m.st, r.w-2, r.h-2, m.now), r.w, r.h, m.border(paneChecks), m.st.Title)
+}
+
+func (m model) subsBox() string {
+	r := m.lay.subs
+	return box(fmt.Sprintf("subagents %d", len(m.subs.order)), m.subs.view(m.st, r.w-2, r.h-2), r.w, r.h, m.border(paneSubagents), m.st.Title)
+}
+
+func (m model) helpBox() string {
+	var lines []string
+	lines = append(lines, m.st.Muted.Render("Every key goes to claude, except:"))
+	lines = append(lines, fmt.Sprintf("%-12s %s", m.st.Key.Render("Esc"), "interrupt claude; cancels any forced continuation this turn"))
+	lines = append(lines, fmt.Sprintf("%-12s %s", m.st.Key.Render(m.keys.Prefix.Help().Key), "then one of:"))
+	for _, b := range m.keys.help() {
+		h := b.Help()
+		lines = append(lines, fmt.Sprintf("  %-10s %s", m.st.Key.Render(h.Key), h.Desc))
+	}
+	w := min(m.w-4, 72)
+	h := min(m.h-2, len(lines)+2)
+	return box("keys", lines, w, h, m.st.BorderFocus, m.st.Title)
+}
+
+// overlay draws top centred over base (both w×h-ish blocks of lines).
+func overlay(base, top string, w, h int) string {
+	bl := strings.Split(base, "\n")
+	tl := strings.Split(top, "\n")
+	tw := 0
+	for _, l := range tl {
+		tw = max(tw, ansi.StringWidth(l))
+	}
+	x := max((w-tw)/2, 0)
+	y := max((h-len(tl))/2, 0)
+	for i, l := range tl {
+		row := y + i
+		if row >= len(bl) {
+			break
+		}
+		left := ansi.Truncate(bl[row], x, "")
+		left += strings.Repeat(" ", max(0, x-ansi.StringWidth(left)))
+		right := ansi.TruncateLeft(bl[row], x+tw, "")
+		bl[row] = left + l + right
+	}
+	return strings.Join(bl, "\n")
+}

@@ -1,0 +1,30 @@
+// Package vterm is the narrow wrapper around the charmbracelet/x/vt terminal
+// emulator that the agent pane uses to show a child program (Claude Code)
+// running in a pty.
+//
+// The pty reader goroutine feeds the child's output to [Terminal.Write]; the
+// UI goroutine reads the screen with [Terminal.Render], [Terminal.Cursor] and
+// [Terminal.Title], and redraws only when [Terminal.Generation] changed. Keys,
+// pastes, focus changes and mouse events are turned into the bytes the child
+// expects by the pure functions [EncodeKey], [EncodePaste], [EncodeFocus] and
+// [EncodeMouse], given the child's current [Modes].
+//
+// Everything x/vt gets wrong or lacks, as measured in VT_NOTES.md, is handled
+// here, before the bytes reach the emulator:
+//
+//   - OSC strings are parsed by this package (terminated by BEL or ESC \ only,
+//     never by the byte 0x9C that occurs inside UTF-8), so window titles such
+//     as "✳ Claude Code" never leak onto the screen; titles are exposed by
+//     [Terminal.Title].
+//   - Numeric CSI parameters are capped (CSI 9999999 b no longer stalls),
+//     scroll margins are clamped to the screen, and the cursor is brought back
+//     on screen after screen switches and cursor restores.
+//   - Every call into the emulator runs under recover(); a panic replaces the
+//     emulator with a fresh one and reports that the child should repaint.
+//   - Terminal queries (DA1, DSR, XTVERSION, window size reports, DECRQM,
+//     kitty keyboard) are answered here, and every reply, including the ones
+//     x/vt writes itself, reaches a single reply sink through a pipe that one
+//     goroutine always drains.
+//   - Keys are encoded here, not by x/vt, honouring cursor-key mode, the kitty
+//     keyboard protocol (flags 1 and 4) and xterm's modifyOtherKeys.
+package vterm
