@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -25,11 +24,19 @@ func InstalledCommand(bin, event string) string {
 	return ShellQuote(bin) + " hook " + event + " " + InstalledFlag
 }
 
-// installedRe recognises a hook command of hooksup's own install, whatever the binary's path.
-var installedRe = regexp.MustCompile(`hooksup'? hook (Stop|SubagentStop) ` + InstalledFlag + `$`)
-
-// IsInstalledCommand reports whether cmd was written by `hooksup install`.
-func IsInstalledCommand(cmd string) bool { return installedRe.MatchString(strings.TrimSpace(cmd)) }
+// IsInstalledCommand reports whether cmd was written by `hooksup install`, whatever the binary's
+// path.
+func IsInstalledCommand(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	for _, ev := range InstalledEvents {
+		for _, q := range []string{"hooksup", "hooksup'"} {
+			if strings.HasSuffix(cmd, q+" hook "+ev+" "+InstalledFlag) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // ErrNotJSON is returned for a settings file that is not a JSON object; the file is left as it
 // was.

@@ -44,10 +44,13 @@ func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Groups builds hooksup's matcher group for each injected event: bin runs `hook EVENT`, with
+// ClientCommand is the command line of the dedicated hook client (cmd/hooksup-hook) for event.
+func ClientCommand(bin, event string) string { return ShellQuote(bin) + " " + event }
+
+// Groups builds hooksup's matcher group for each injected event, running command(event), with
 // stopTimeout for Stop and SubagentStop (they may wait for checks and a person) and
 // otherTimeout for the rest (answered at once).
-func Groups(bin string, stopTimeout, otherTimeout time.Duration) map[string][]MatcherGroup {
+func Groups(command func(event string) string, stopTimeout, otherTimeout time.Duration) map[string][]MatcherGroup {
 	m := make(map[string][]MatcherGroup, len(InjectedEvents))
 	for _, ev := range InjectedEvents {
 		t := otherTimeout
@@ -55,7 +58,7 @@ func Groups(bin string, stopTimeout, otherTimeout time.Duration) map[string][]Ma
 			t = stopTimeout
 		}
 		m[ev] = []MatcherGroup{{Hooks: []HookCommand{{
-			Type: "command", Command: Command(bin, ev), Timeout: seconds(t),
+			Type: "command", Command: command(ev), Timeout: seconds(t),
 		}}}}
 	}
 	return m

@@ -26,7 +26,8 @@ type Options struct {
 	Config     Config
 	ClaudeBin  string   // the agent's binary (already resolved, or a name found on PATH)
 	Args       []string // passed to the agent unchanged (but a --settings of the user's is merged)
-	HooksupBin string   // the binary the injected hooks run
+	HooksupBin string   // hooksup itself: the injected hooks run `HooksupBin hook EVENT`…
+	HookClient string   // …or this dedicated client (cmd/hooksup-hook) as `HookClient EVENT`, when set
 	ProjectDir string   // where checks run when the hook input names no cwd
 	StateDir   string   // $XDG_STATE_HOME/hooksup
 	RuntimeDir string   // the private socket directory
@@ -87,7 +88,7 @@ func New(o Options) (*Supervisor, error) {
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.bus.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
-	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.HooksupBin), stopFeed
+	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.HooksupBin, o.HookClient), stopFeed
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation,
@@ -99,7 +100,11 @@ func New(o Options) (*Supervisor, error) {
 	}
 	s.o.Args = args
 	other := 30 * time.Second
-	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(o.HooksupBin, o.Config.StopHookTimeout(), other))
+	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
+	if o.HookClient != "" {
+		command = func(ev string) string { return hooks.ClientCommand(o.HookClient, ev) }
+	}
+	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(command, o.Config.StopHookTimeout(), other))
 	if err != nil {
 		return nil, fmt.Errorf("your --settings: %w", err)
 	}

@@ -34,8 +34,15 @@ type transcriptFeed struct {
 	last    time.Time
 }
 
-func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Logger, hooksupBin string) *transcriptFeed {
-	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(hooksupBin)}
+// newTranscriptFeed makes a feed; the commands of hooksup's own hooks start with one of bins.
+func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Logger, bins ...string) *transcriptFeed {
+	var prefixes []string
+	for _, b := range bins {
+		if b != "" {
+			prefixes = append(prefixes, b)
+		}
+	}
+	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(prefixes...)}
 }
 
 // follow starts (or switches) the tail to path.

@@ -106,7 +106,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	}
 	interactive := term.IsTerminal(stdin.Fd()) && term.IsTerminal(stdout.Fd())
 	so := supervisor.Options{
-		Config: cfg, ClaudeBin: claudeBin(g), Args: args, HooksupBin: self, ProjectDir: env.cwd,
+		Config: cfg, ClaudeBin: claudeBin(g), Args: args, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, ForwardSignals: true,
 	}
@@ -131,4 +131,14 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	code, err := sup.Run(ctx)
 	<-printed
 	return code, err
+}
+
+// hookClient returns the dedicated hook client installed beside hooksup (go install
+// ./cmd/... installs both), or "" to let the hooks run `hooksup hook`.
+func hookClient(self string) string {
+	p := filepath.Join(filepath.Dir(self), "hooksup-hook")
+	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		return p
+	}
+	return ""
 }

@@ -16,8 +16,9 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 )
 
-// hooksupBin is the real hooksup binary, built once for the package's tests.
-var hooksupBin string
+// hooksupBin is the real hooksup binary, built once for the package's tests, with the
+// dedicated hook client hookClientBin beside it (as go install ./cmd/... puts them).
+var hooksupBin, hookClientBin string
 
 const envSimAgent = "HOOKSUP_TEST_SIM_AGENT"
 
@@ -35,11 +36,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	hooksupBin = filepath.Join(dir, "hooksup")
-	build := exec.Command("go", "build", "-o", hooksupBin, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building hooksup:", err)
-		os.Exit(1)
+	hookClientBin = filepath.Join(dir, "hooksup-hook")
+	for bin, pkg := range map[string]string{hooksupBin: ".", hookClientBin: "../hooksup-hook"} {
+		build := exec.Command("go", "build", "-o", bin, pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", pkg, err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

@@ -30,6 +30,11 @@ func TestSimNoChecksOneAllowVerdict(t *testing.T) {
 		tr := stopTrace(r.trace, ev)
 		if len(tr) != 1 || len(tr[0].Results) != 1 || tr[0].Results[0].Exit != 0 || tr[0].Results[0].Stdout != "" {
 			t.Errorf("%s: %+v", ev, tr)
+			continue
+		}
+		// The dedicated client beside hooksup runs the hooks: short command, fast start.
+		if c := tr[0].Results[0].Command; c != hookClientBin+" "+ev {
+			t.Errorf("%s hook command %q, want %q", ev, c, hookClientBin+" "+ev)
 		}
 	}
 }
