@@ -29,7 +29,12 @@ type realClaude struct {
 
 func newRealClaude(t *testing.T, h mockapi.Handler) *realClaude {
 	t.Helper()
-	srv := mockapi.NewServer(t, h, mockapi.WithNetNS(), mockapi.WithQuiet())
+	return newRealClaudeOpts(t, h, mockapi.WithNetNS())
+}
+
+func newRealClaudeOpts(t *testing.T, h mockapi.Handler, opts ...mockapi.Option) *realClaude {
+	t.Helper()
+	srv := mockapi.NewServer(t, h, append(opts, mockapi.WithQuiet())...)
 	env := mockapi.NewEnv(t, srv.URL, "")
 	short, err := os.MkdirTemp("", "hr") // socket paths must stay short
 	if err != nil {

@@ -32,7 +32,7 @@ func startTmux(t *testing.T, w, h int, env []string, dir string, argv ...string)
 	t.Helper()
 	requireTmux(t)
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
-	script := "cd " + shellQuote(dir) + " && env"
+	script := "cd " + shellQuote(dir) + " && env -i"
 	for _, kv := range env {
 		script += " " + shellQuote(kv)
 	}

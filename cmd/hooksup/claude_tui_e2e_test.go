@@ -1,0 +1,104 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// newRealClaudeTUI is a real-claude environment for tests in tmux: the tmux server cannot join
+// the tests' network namespace, so the mock listens on the host's loopback (claude's other
+// traffic is switched off all the same).
+func newRealClaudeTUI(t *testing.T, h mockapi.Handler) *realClaude {
+	t.Helper()
+	rc := newRealClaudeOpts(t, h)
+	rc.env.Setenv("TERM", "xterm-256color")
+	return rc
+}
+
+// claudeTUI starts `hooksup --config CFG claude --permission-mode manual` in tmux.
+func (rc *realClaude) claudeTUI(cfg string, w, h int) *tmuxSession {
+	rc.t.Helper()
+	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
+	return startTmux(rc.t, w, h, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--permission-mode", "manual")
+}
+
+// squash drops white space: claude draws spaces with cursor moves.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+func TestClaudeTUIAskApproveDenyEscape(t *testing.T) {
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
+		mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-ONE-FIXED"),
+		mockapi.Text("ANSWER-TWO"), mockapi.Text("ANSWER-THREE"), mockapi.Text("WRONG: A CONTINUATION"),
+	}})
+	cfg := rc.config(`
+mode = "ask"
+[[stop.checks]]
+name = "tests"
+command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestTUI'; exit 1; fi"
+`)
+	tm := rc.claudeTUI(cfg, 160, 45)
+	const wait = 45 * time.Second
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "? for shortcuts") })
+
+	// Typing a prompt reaches claude; the failing check in ask mode shows the question.
+	tm.text("first prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "❯ first prompt", "ANSWER-ONE", "claude wants to stop", "FAIL: TestTUI")
+
+	// Approve: claude continues with the check's reason, then stops.
+	tm.keys("C-]", "a")
+	scr := tm.waitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after approval:\n%s", scr)
+	}
+	main := rc.srv.Main()
+	if len(main) != 2 || !strings.Contains(main[1].LastUserText(), "Stop hook feedback:") || !strings.Contains(main[1].LastUserText(), "FAIL: TestTUI") {
+		t.Fatalf("%d requests; second's last user text %q", len(main), lastUser(main))
+	}
+
+	// Deny: claude stops; no continuation request.
+	tm.text("second prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-TWO", "claude wants to stop")
+	tm.keys("C-]", "d")
+	tm.waitText(wait, "allow manual")
+	time.Sleep(time.Second)
+	if n := len(rc.srv.Main()); n != 3 {
+		t.Fatalf("claude made %d requests after a denied continuation, want 3", n)
+	}
+
+	// Escape while the question is pending: claude is interrupted, the verdict is escape, and
+	// there is no further continuation in that turn.
+	tm.text("third prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-THREE", "claude wants to stop")
+	tm.keys("Escape")
+	scr = tm.waitText(wait, "allow escape", "turn interrupted")
+	time.Sleep(time.Second)
+	if n := len(rc.srv.Main()); n != 4 {
+		t.Fatalf("claude made %d requests after Escape, want 4", n)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:allow/escape" {
+		t.Fatalf("verdicts %s", got)
+	}
+
+	// Resizing keeps claude's screen intact: it repaints at the new size.
+	tm.resize(110, 40)
+	tm.waitFor("claude's screen at 110 columns", wait, func(s string) bool {
+		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "? for shortcuts") && strings.Contains(s, "╭─ verdicts")
+	})
+	tm.resize(170, 48)
+	tm.waitFor("claude's screen at 170 columns", wait, func(s string) bool {
+		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "? for shortcuts")
+	})
+
+	// Claude's own keys reach it: /exit ends claude, and hooksup with its status.
+	tm.text("/exit")
+	tm.keys("Enter")
+	tm.waitText(wait, "claude exited with status 0")
+	tm.keys("q")
+	tm.waitText(wait, "[exited 0]")
+}
