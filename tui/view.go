@@ -104,7 +104,7 @@ func (m model) banner() string {
 	remaining := q.Deadline.Sub(m.now).Round(1e9)
 	line1 := fmt.Sprintf(" ⚑ %s — %s%s", what, proposal, more)
 	pk := m.keys.Prefix.Help().Key
-	line2 := fmt.Sprintf(" %s then  a: continue  d: let it stop  e: edit the reason  x: halt  ·  Esc interrupts claude  ·  %s left", pk, remaining)
+	line2 := fmt.Sprintf(" %s then a continue · d let it stop · e edit reason · x halt  │  Esc interrupts  │  %s left", pk, remaining)
 	if m.editing {
 		line2 = " " + m.input.View() + "   (Enter sends, Esc interrupts claude)"
 	}

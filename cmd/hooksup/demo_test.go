@@ -17,7 +17,7 @@ func TestDemoInTmux(t *testing.T) {
 
 	tm.waitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
 	tm.text("y")
-	scr := tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a: continue")
+	scr := tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a continue")
 	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow checks") {
 		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
 	}

@@ -1,0 +1,213 @@
+package tui
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/themes"
+)
+
+// updating reports -update (the flag is defined by teatest's golden package).
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// fakeSession stands in for the supervisor: the test feeds events and reads what the TUI asked.
+type fakeSession struct {
+	events     chan supervisor.Event
+	mu         sync.Mutex
+	resolved   []string
+	interrupts int
+}
+
+func newFakeSession() *fakeSession { return &fakeSession{events: make(chan supervisor.Event, 64)} }
+
+func (f *fakeSession) Events() <-chan supervisor.Event { return f.events }
+func (f *fakeSession) Resolve(id int, d hooks.Decision, reason string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resolved = append(f.resolved, string(d)+":"+reason)
+	return nil
+}
+func (f *fakeSession) Interrupt() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.interrupts++
+}
+func (f *fakeSession) Counts() supervisor.Counts {
+	return supervisor.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
+		Steers: map[string]int{"a1b2c3d4e5": 1}, MaxSteers: 3}
+}
+
+// syncBuffer is what claude's pty received.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var t0 = time.Date(2026, 11, 22, 14, 30, 0, 0, time.Local)
+
+// scene feeds a session with a bit of everything: a verdict of each kind, a running check
+// with output, a subagent, and a pending question.
+func scene(f *fakeSession) {
+	in := func(ev string) *hooks.Input {
+		return &hooks.Input{HookEventName: ev, SessionID: "4312ba3d-56cd-4b9f-8c76-66e8ea524739", Model: "claude-opus-5-5", AgentID: "a1b2c3d4e5", AgentType: "Explore"}
+	}
+	at := func(s int) supervisor.At { return supervisor.At{Time: t0.Add(time.Duration(s) * time.Second)} }
+	f.events <- supervisor.HookReceived{At: at(0), Input: in(hooks.SessionStart)}
+	f.events <- supervisor.StateChanged{At: at(1), State: supervisor.StateWorking}
+	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
+	f.events <- supervisor.VerdictDecided{At: at(3), Verdict: supervisor.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
+		AgentID: "a1b2c3d4e5", AgentType: "Explore", Decision: "block", Source: "check:review", Reason: "cite the files you read", Steers: 1, MaxSteers: 3}}
+	f.events <- supervisor.VerdictDecided{At: at(4), Verdict: supervisor.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
+		Decision: "block", Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse", Continuations: 1, MaxContinuations: 3}}
+	f.events <- supervisor.VerdictDecided{At: at(5), Verdict: supervisor.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
+		Decision: "allow", Source: "limit", Warning: "hooksup: reached the continuation limit", Continuations: 3, MaxContinuations: 3}}
+	f.events <- supervisor.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
+	f.events <- supervisor.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
+	f.events <- supervisor.QuestionAsked{At: at(7), Question: supervisor.Question{ID: 1, Event: "Stop", Proposal: hooks.Block,
+		Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Deadline: t0.Add(5*time.Minute + 7*time.Second)}}
+}
+
+func newTestModel(t *testing.T, theme string) (model, *fakeSession, *syncBuffer) {
+	t.Helper()
+	th, err := themes.Get(theme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeSession()
+	a := newAgentIO(80, 24, "test")
+	t.Cleanup(a.close)
+	pty := &syncBuffer{}
+	a.out = newWriteQueue(pty)
+	raw, err := os.ReadFile("vterm/testdata/claude-tty.raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.term.Write(raw)
+	return newModel(f, a, NewStyles(th), newKeyMap("", nil), "ask", true), f, pty
+}
+
+// run drives the model through teatest at w×h with the scene, and returns the final model.
+func run(t *testing.T, m model, f *fakeSession, w, h int, keys ...tea.Msg) model {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	scene(f)
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("wants to stop")) },
+		teatest.WithDuration(5*time.Second))
+	for _, k := range keys {
+		tm.Send(k)
+	}
+	tm.Send(tea.Quit())
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(model)
+	fm.now, fm.checks.spinner, fm.quitting = t0.Add(8*time.Second), 0, false
+	return fm
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if updating() {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./tui -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test ./tui -run %s -update to accept):\n%s", path, t.Name(), got)
+	}
+}
+
+// The layout at three sizes (wide, stacked, small) in two themes.
+func TestLayoutGolden(t *testing.T) {
+	for _, theme := range []string{"dark", "mono"} {
+		for _, size := range []struct {
+			name string
+			w, h int
+		}{{"wide", 160, 44}, {"stacked", 100, 40}, {"small", 56, 14}} {
+			t.Run(theme+"-"+size.name, func(t *testing.T) {
+				m, f, _ := newTestModel(t, theme)
+				fm := run(t, m, f, size.w, size.h)
+				out := fm.render()
+				lines := strings.Split(out, "\n")
+				if len(lines) != size.h {
+					t.Errorf("%d lines, want %d", len(lines), size.h)
+				}
+				golden(t, "layout-"+theme+"-"+size.name, out)
+			})
+		}
+	}
+}
+
+func press(code rune, mod tea.KeyMod, text string) tea.KeyPressMsg {
+	return tea.KeyPressMsg{Code: code, Mod: mod, Text: text}
+}
+
+// Keys go to claude, except the prefix; Escape goes to claude and interrupts.
+func TestKeyRouting(t *testing.T) {
+	m, f, pty := newTestModel(t, "dark")
+	run(t, m, f, 160, 44,
+		press('h', 0, "h"), press('i', 0, "i"),
+		press(']', tea.ModCtrl, ""), press(']', tea.ModCtrl, ""), // the prefix twice: sent to claude
+		press(']', tea.ModCtrl, ""), press('a', 0, "a"), // approve the question
+		press(tea.KeyUp, 0, ""),
+		press(tea.KeyEscape, 0, ""),
+	)
+	time.Sleep(100 * time.Millisecond)
+	if got, want := pty.String(), "hi\x1d\x1b[A\x1b"; !strings.HasSuffix(got, want) {
+		t.Fatalf("claude received %q, want it to end with %q", got, want)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.resolved) != 1 || f.resolved[0] != "block:" {
+		t.Fatalf("resolved %v", f.resolved)
+	}
+	if f.interrupts != 1 {
+		t.Fatalf("%d interrupts", f.interrupts)
+	}
+}
+
+// Editing the reason: the person's words become the reason claude reads.
+func TestEditReason(t *testing.T) {
+	m, f, _ := newTestModel(t, "dark")
+	msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('u', tea.ModCtrl, "")}
+	for _, r := range "also run vet" {
+		msgs = append(msgs, press(r, 0, string(r)))
+	}
+	msgs = append(msgs, press(tea.KeyEnter, 0, ""))
+	run(t, m, f, 160, 44, msgs...)
+	time.Sleep(100 * time.Millisecond)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.resolved) != 1 || f.resolved[0] != "block:also run vet" {
+		t.Fatalf("resolved %v", f.resolved)
+	}
+}
