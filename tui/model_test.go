@@ -93,7 +93,7 @@ func scene(f *fakeSession) {
 		Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Deadline: t0.Add(5*time.Minute + 7*time.Second)}}
 }
 
-func newTestModel(t *testing.T, theme string) (model, *fakeSession, *syncBuffer) {
+func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer) {
 	t.Helper()
 	th, err := themes.Get(theme)
 	if err != nil {

@@ -1,0 +1,25 @@
+package tui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// BenchmarkFrame is a full redraw of the whole screen at 200×50 (claude's pane with a real
+// screen, every side pane filled, a question pending): what View costs per frame.
+func BenchmarkFrame(b *testing.B) {
+	m, f, _ := newTestModel(b, "dark")
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = mm.(model)
+	scene(f)
+	close(f.events)
+	for ev := range f.events {
+		m.event(eventMsg{ev: ev, counts: f.Counts()})
+	}
+	m.relayout()() // resize claude's terminal to its pane
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.View()
+	}
+}
