@@ -13,8 +13,12 @@ import (
 // appear in the generated settings.
 var InjectedEvents = []string{
 	SessionStart, UserPromptSubmit, Stop, SubagentStart, SubagentStop, StopFailure,
-	Notification, PermissionRequest, SessionEnd,
+	Notification, PermissionRequest, PreToolUse, SessionEnd,
 }
+
+// injectedMatchers narrow an injected event to some tools: PreToolUse only for the tools that
+// wait for the person, so ordinary tool calls do not start a hook process.
+var injectedMatchers = map[string]string{PreToolUse: "AskUserQuestion|ExitPlanMode"}
 
 // HookCommand is one command hook as Claude Code's settings spell it.
 type HookCommand struct {
@@ -57,7 +61,7 @@ func Groups(command func(event string) string, stopTimeout, otherTimeout time.Du
 		if IsStop(ev) {
 			t = stopTimeout
 		}
-		m[ev] = []MatcherGroup{{Hooks: []HookCommand{{
+		m[ev] = []MatcherGroup{{Matcher: injectedMatchers[ev], Hooks: []HookCommand{{
 			Type: "command", Command: command(ev), Timeout: seconds(t),
 		}}}}
 	}

@@ -41,6 +41,7 @@ type Engine struct {
 	checkBlocks  map[string]int
 	cancelChecks context.CancelFunc
 	runSeq       int
+	verdicts     int
 	questionSeq  int
 	pending      map[int]*pendingQuestion
 }
@@ -121,6 +122,8 @@ func (e *Engine) Interrupt() {
 
 // Counts is a snapshot of the engine's counters, for display.
 type Counts struct {
+	SessionID                                                       string
+	Verdicts                                                        int
 	Turn, TurnContinuations, MaxContinuations, SessionContinuations int
 	Steers                                                          map[string]int
 	MaxSteers                                                       int
@@ -135,7 +138,7 @@ func (e *Engine) Counts() Counts {
 	for k, v := range e.steers {
 		st[k] = v
 	}
-	return Counts{Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
+	return Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, Steers: st, MaxSteers: e.cfg.SubagentStop.MaxSteers,
 		Escaped: e.escapedTurn == e.turn}
 }
@@ -220,6 +223,7 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
 	}
 	e.cancelChecks = nil
+	e.verdicts++
 	e.mu.Unlock()
 
 	v.LatencyMS = ms(e.now().Sub(start))

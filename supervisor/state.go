@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // AgentState is what the supervised agent is doing.
@@ -27,20 +28,40 @@ type StateChanged struct {
 	At
 	State  AgentState
 	Reason string // what showed it, e.g. "Notification idle_prompt"
+	Source string // "hook", "transcript", "keyboard" or "process"
 }
 
-// stateTracker derives the agent's state from hook events, dropping stale ones: a
-// notification about an older prompt does not override what a newer prompt started.
+// Sources of state, in precedence: a hook says for certain what claude does; the transcript
+// is written later and only fills what no hook reports (a permission granted, an interrupt);
+// the process says only that it ended.
+const (
+	fromHook       = "hook"
+	fromTranscript = "transcript"
+	fromKeyboard   = "keyboard"
+	fromProcess    = "process"
+)
+
+// askingTools are the tools that wait for the person, announced by PreToolUse.
+var askingTools = map[string]bool{"AskUserQuestion": true, "ExitPlanMode": true}
+
+// stateTracker derives the agent's state from hooks first, the transcript as the fallback and
+// the process last, dropping stale events: a notification about an older prompt does not
+// override what a newer prompt started, and a transcript line older than the current state
+// says nothing about it.
 type stateTracker struct {
 	mu       sync.Mutex
 	state    AgentState
+	since    time.Time
 	promptID string
 	emit     func(Event)
 	now      func() time.Time
 }
 
-func newStateTracker(emit func(Event)) *stateTracker {
-	return &stateTracker{state: StateStarting, emit: emit, now: time.Now}
+func newStateTracker(emit func(Event), now func() time.Time) *stateTracker {
+	if now == nil {
+		now = time.Now
+	}
+	return &stateTracker{state: StateStarting, since: now(), emit: emit, now: now}
 }
 
 func (t *stateTracker) get() AgentState {
@@ -49,15 +70,15 @@ func (t *stateTracker) get() AgentState {
 	return t.state
 }
 
-func (t *stateTracker) set(s AgentState, reason string) {
+func (t *stateTracker) set(s AgentState, reason, source string) {
 	t.mu.Lock()
 	if t.state == s || t.state == StateExited {
 		t.mu.Unlock()
 		return
 	}
-	t.state = s
+	t.state, t.since = s, t.now()
 	t.mu.Unlock()
-	t.emit(StateChanged{At: At{t.now()}, State: s, Reason: reason})
+	t.emit(StateChanged{At: At{t.now()}, State: s, Reason: reason, Source: source})
 }
 
 // hook updates the state for a hook as it arrives.
@@ -67,34 +88,40 @@ func (t *stateTracker) hook(in *hooks.Input) {
 	if in.HookEventName == hooks.UserPromptSubmit && in.PromptID != "" {
 		t.promptID = in.PromptID
 	}
+	cur := t.state
 	t.mu.Unlock()
 	if stale {
 		return
 	}
 	switch in.HookEventName {
 	case hooks.SessionStart:
-		t.set(StateWaiting, "SessionStart")
+		t.set(StateWaiting, "SessionStart "+in.Source, fromHook)
 	case hooks.UserPromptSubmit:
-		t.set(StateWorking, "UserPromptSubmit")
+		t.set(StateWorking, "UserPromptSubmit", fromHook)
 	case hooks.PermissionRequest:
-		t.set(StatePermission, "PermissionRequest "+in.ToolName)
+		t.set(StatePermission, "PermissionRequest "+in.ToolName, fromHook)
+	case hooks.PreToolUse:
+		if askingTools[in.ToolName] {
+			t.set(StatePermission, "PreToolUse "+in.ToolName, fromHook)
+		}
 	case hooks.Notification:
 		switch in.NotificationType {
-		case "permission_prompt", "elicitation_dialog":
-			t.set(StatePermission, "Notification "+in.NotificationType)
+		case "permission_prompt", "elicitation_dialog", "agent_needs_input":
+			t.set(StatePermission, "Notification "+in.NotificationType, fromHook)
 		case "idle_prompt":
-			if t.get() != StateWorking {
-				t.set(StateWaiting, "Notification idle_prompt")
+			// A late idle notification must not hide work that started since.
+			if cur != StateWorking && cur != StateStopping {
+				t.set(StateWaiting, "Notification idle_prompt", fromHook)
 			}
 		}
 	case hooks.Stop:
-		t.set(StateStopping, "Stop")
+		t.set(StateStopping, "Stop", fromHook)
 	case hooks.SubagentStart:
-		t.set(StateWorking, "SubagentStart")
+		t.set(StateWorking, "SubagentStart "+in.AgentType, fromHook)
 	case hooks.StopFailure:
-		t.set(StateFailed, "StopFailure")
+		t.set(StateFailed, "StopFailure", fromHook)
 	case hooks.SessionEnd:
-		t.set(StateExited, "SessionEnd "+in.Reason)
+		t.set(StateExited, "SessionEnd "+in.Reason, fromHook)
 	}
 }
 
@@ -103,14 +130,34 @@ func (t *stateTracker) verdict(v Verdict) {
 	if v.Event != hooks.Stop {
 		return
 	}
-	switch v.Decision {
-	case string(hooks.Block):
-		t.set(StateWorking, "Stop blocked")
+	switch {
+	case v.Decision == string(hooks.Block):
+		t.set(StateWorking, "Stop blocked", fromHook)
+	case v.Source == SourceEscape:
+		t.set(StateInterrupted, "Escape", fromKeyboard)
 	default:
-		if v.Source == SourceEscape {
-			t.set(StateInterrupted, "Escape")
-			return
+		t.set(StateWaiting, "Stop allowed", fromHook)
+	}
+}
+
+// record infers state from a line of the main transcript, when no hook says more: a tool
+// result after a permission request means the person allowed (or denied) it and claude works
+// on; an interrupt line means Escape. Lines older than the current state are stale.
+func (t *stateTracker) record(r transcript.Record) {
+	t.mu.Lock()
+	cur, since := t.state, t.since
+	t.mu.Unlock()
+	if !r.Time.IsZero() && r.Time.Before(since) {
+		return
+	}
+	switch r.Kind {
+	case transcript.KindToolResult:
+		if cur == StatePermission {
+			t.set(StateWorking, "transcript: tool result", fromTranscript)
 		}
-		t.set(StateWaiting, "Stop allowed")
+	case transcript.KindInterrupt:
+		if cur != StateWaiting {
+			t.set(StateInterrupted, "transcript: interrupted", fromTranscript)
+		}
 	}
 }

@@ -55,6 +55,7 @@ type Supervisor struct {
 	bus          *bus
 	vlog         *VerdictLog
 	state        *stateTracker
+	ledger       *ledger
 	feed         *transcriptFeed
 	stopFeed     context.CancelFunc
 	token        string
@@ -86,9 +87,11 @@ func New(o Options) (*Supervisor, error) {
 
 	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token,
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
-	s.state = newStateTracker(s.bus.publish)
+	s.state = newStateTracker(s.stateChanged, nil)
+	s.ledger = newLedger(s.bus.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
 	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.HooksupBin, o.HookClient), stopFeed
+	s.feed.onRecord, s.feed.onSnapshot = s.state.record, s.ledger.usage
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation,
@@ -148,14 +151,26 @@ func (s *Supervisor) SocketPath() string { return s.server.Path }
 // SettingsPath is the injected settings file.
 func (s *Supervisor) SettingsPath() string { return s.settingsPath }
 
-// emit publishes an engine event, keeping the agent state in step with verdicts.
+// emit publishes an engine event, keeping the agent state and the subagent ledger in step
+// with verdicts.
 func (s *Supervisor) emit(ev Event) {
 	s.bus.publish(ev)
 	switch e := ev.(type) {
 	case VerdictDecided:
 		s.state.verdict(e.Verdict)
+		s.ledger.verdict(e.Verdict)
 	case Interrupted:
-		s.state.set(StateInterrupted, "Escape")
+		s.state.set(StateInterrupted, "Escape", fromKeyboard)
+	}
+}
+
+// stateChanged publishes a state change and the alert [notifications] asks for.
+func (s *Supervisor) stateChanged(ev Event) {
+	s.bus.publish(ev)
+	if c, ok := ev.(StateChanged); ok {
+		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
+			s.bus.publish(a)
+		}
 	}
 }
 
@@ -175,6 +190,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.track(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
+	s.ledger.hook(in)
 	return s.engine.Decide(ctx, in).Encode()
 }
 
@@ -183,6 +199,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.engine.Observe(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
+	s.ledger.hook(in)
 	return nil, 0
 }
 
@@ -266,10 +283,28 @@ loop:
 	}
 	code := exitCode(cmd, werr)
 	s.logger.Info("agent exited", "code", code)
-	s.state.set(StateExited, "process exited")
+	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
+	s.summarize()
 	s.bus.publish(AgentExited{At: At{time.Now()}, Code: code})
 	cancel()
 	return code, nil
+}
+
+// summarize writes what the session used beside its verdict log and publishes it.
+func (s *Supervisor) summarize() {
+	snap, ok := s.feed.settle(time.Second)
+	if !ok {
+		return
+	}
+	sum := summaryOf(snap)
+	if sum.SessionID == "" {
+		sum.SessionID = s.engine.Counts().SessionID
+	}
+	sum.Verdicts = s.engine.Counts().Verdicts
+	if err := writeSummary(s.vlog.Dir, sum); err != nil {
+		s.logger.Warn("session summary", "err", err)
+	}
+	s.bus.publish(SessionSummary{At: At{time.Now()}, Summary: sum})
 }
 
 func (s *Supervisor) cleanup() {
@@ -363,6 +398,8 @@ func PrintVerdicts(w interface{ Write([]byte) (int, error) }, events <-chan Even
 			}
 		case Interrupted:
 			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
+		case SessionSummary:
+			fmt.Fprintf(w, "hooksup: %s\n", e.Summary.Line())
 		}
 	}
 }

@@ -2,7 +2,11 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,8 +28,12 @@ const transcriptThrottle = 250 * time.Millisecond
 type transcriptFeed struct {
 	ctx     context.Context
 	publish func(Event)
-	logger  *slog.Logger
-	ownHook func(string) bool
+	// onRecord sees every line of the main transcript (for state inference); onSnapshot every
+	// published snapshot.
+	onRecord   func(transcript.Record)
+	onSnapshot func(transcript.Snapshot)
+	logger     *slog.Logger
+	ownHook    func(string) bool
 
 	mu      sync.Mutex
 	w       *transcript.Watcher
@@ -76,6 +84,9 @@ func (f *transcriptFeed) consume(w *transcript.Watcher) {
 		if u.Err != nil {
 			f.logger.Warn("transcript", "path", u.Source.Path, "err", u.Err)
 		}
+		if u.Source.AgentID == "" && f.onRecord != nil {
+			f.onRecord(u.Record)
+		}
 		f.mu.Lock()
 		if f.pending {
 			f.mu.Unlock()
@@ -92,7 +103,11 @@ func (f *transcriptFeed) consume(w *transcript.Watcher) {
 			f.pending = false
 			f.last = time.Now()
 			f.mu.Unlock()
-			f.publish(TranscriptUpdated{At: At{time.Now()}, Snapshot: w.Snapshot()})
+			snap := w.Snapshot()
+			if f.onSnapshot != nil {
+				f.onSnapshot(snap)
+			}
+			f.publish(TranscriptUpdated{At: At{time.Now()}, Snapshot: snap})
 		})
 	}
 }
@@ -130,4 +145,86 @@ func (f *transcriptFeed) observation() *Observation {
 		}
 	}
 	return o
+}
+
+// settle waits (at most timeout) until the tail has read the whole main transcript as it is on
+// disk now: claude has exited, so nothing more is coming. It is the one place that polls, once,
+// at the end of a session.
+func (f *transcriptFeed) settle(timeout time.Duration) (transcript.Snapshot, bool) {
+	deadline := time.Now().Add(timeout)
+	for {
+		s, ok := f.snapshot()
+		if !ok {
+			return s, false
+		}
+		fi, err := os.Stat(s.Path)
+		if err != nil || s.Main.Bytes >= fi.Size() || time.Now().After(deadline) {
+			return s, true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Summary is what a session used, written beside its verdict log when the agent exits.
+type Summary struct {
+	SessionID  string                      `json:"session_id"`
+	Transcript string                      `json:"transcript"`
+	Model      string                      `json:"model,omitempty"`
+	Usage      transcript.Usage            `json:"usage"`
+	ByModel    map[string]transcript.Usage `json:"by_model,omitempty"`
+	ToolCalls  map[string]int64            `json:"tool_calls,omitempty"`
+	Turns      int64                       `json:"turns"`
+	APIErrors  int64                       `json:"api_errors,omitempty"`
+	Subagents  int                         `json:"subagents,omitempty"`
+	Verdicts   int                         `json:"verdicts"`
+}
+
+// SessionSummary: the agent exited; this is what the session used.
+type SessionSummary struct {
+	At
+	Summary Summary
+}
+
+func summaryOf(s transcript.Snapshot) Summary {
+	tools := map[string]int64{}
+	for k, v := range s.Main.ToolCalls {
+		tools[k] += v
+	}
+	for _, a := range s.Agents {
+		for k, v := range a.Stats.ToolCalls {
+			tools[k] += v
+		}
+	}
+	return Summary{SessionID: s.SessionID, Transcript: s.Path, Model: s.Main.Model, Usage: s.Usage, ByModel: s.ByModel,
+		ToolCalls: tools, Turns: s.Main.Turns, APIErrors: s.Main.APIErrors, Subagents: len(s.Agents)}
+}
+
+// Line is the summary in one line, e.g. "session 4312ba3d: 12.3k tokens (in 1.2k · out 3.4k ·
+// cache read 7.0k · cache write 700) · tools Bash×2 · 1 turn · 2 verdicts".
+func (s Summary) Line() string {
+	id := s.SessionID
+	if i := strings.IndexByte(id, '-'); i > 0 {
+		id = id[:i]
+	}
+	var tools []string
+	for k, v := range s.ToolCalls {
+		tools = append(tools, fmt.Sprintf("%s×%d", k, v))
+	}
+	sort.Strings(tools)
+	line := fmt.Sprintf("session %s: %s tokens (in %s · out %s · cache read %s · cache write %s)", id,
+		count(s.Usage.Total()), count(s.Usage.InputTokens), count(s.Usage.OutputTokens), count(s.Usage.CacheReadTokens), count(s.Usage.CacheCreationTokens))
+	if len(tools) > 0 {
+		line += " · tools " + strings.Join(tools, " ")
+	}
+	return line + fmt.Sprintf(" · %d turns · %d verdicts", s.Turns, s.Verdicts)
+}
+
+func count(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }

@@ -224,3 +224,16 @@ func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
 }
+
+// writeSummary writes sessions/<id>/summary.json.
+func writeSummary(sessionsDir string, sum Summary) error {
+	dir := filepath.Join(sessionsDir, safeName(sum.SessionID))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o600)
+}

@@ -17,6 +17,8 @@ type header struct {
 	counts      supervisor.Counts
 	interrupted bool
 	title       string // claude's window title
+	tokens      int64  // in + out + cache, main and subagents, from the transcript
+	toolCalls   int64
 }
 
 func (h *header) event(ev supervisor.Event) {
@@ -35,6 +37,12 @@ func (h *header) event(ev supervisor.Event) {
 		h.state = e.State
 	case supervisor.Interrupted:
 		h.interrupted = true
+	case supervisor.TranscriptUpdated:
+		h.tokens = e.Snapshot.Usage.Total()
+		h.toolCalls = e.Snapshot.Main.ToolCallCount
+		if e.Snapshot.Main.Model != "" {
+			h.model = e.Snapshot.Main.Model
+		}
 	}
 }
 
@@ -79,6 +87,9 @@ func (h *header) view(st Styles, w int) string {
 		parts = append(parts, fmt.Sprintf("steers %d (max %d/agent)", total, c.MaxSteers))
 	}
 	parts = append(parts, "mode "+h.mode)
+	if h.tokens > 0 {
+		parts = append(parts, fmt.Sprintf("%s tokens · %d tools", humanCount(h.tokens), h.toolCalls))
+	}
 	if h.model != "" {
 		parts = append(parts, h.model)
 	}

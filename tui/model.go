@@ -93,7 +93,7 @@ func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode string, ho
 	in.Prompt = "reason › "
 	in.CharLimit = hooks.MaxOutputChars
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit,
-		header: header{mode: mode}, verdicts: newVerdictsPane(), subs: newSubagentsPane(), input: in, now: time.Now()}
+		header: header{mode: mode}, verdicts: newVerdictsPane(), input: in, now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {
@@ -237,6 +237,8 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.input.Blur()
 			cmds = append(cmds, m.relayout())
 		}
+	case supervisor.Alert:
+		cmds = append(cmds, m.alert(e))
 	case supervisor.Notice:
 		if e.Level != "info" {
 			m.notices = append(m.notices, e.Text)
@@ -250,6 +252,29 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 		cmds = append(cmds, tick())
 	}
 	return tea.Batch(cmds...)
+}
+
+// alert carries out a [notifications] action: the bell, a desktop notification through the
+// outer terminal (OSC 9 and OSC 777), or a nudge typed into claude while it is still idle.
+func (m *model) alert(a supervisor.Alert) tea.Cmd {
+	switch a.Action {
+	case "bell":
+		return tea.Raw("\a")
+	case "notify":
+		body := strings.Map(func(r rune) rune {
+			if r < 0x20 || r == 0x7f || r == ';' {
+				return ' '
+			}
+			return r
+		}, a.Body)
+		return tea.Raw("\x1b]9;" + body + "\a\x1b]777;notify;" + a.Title + ";" + body + "\a")
+	case "nudge":
+		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
+			m.write([]byte(a.Text))
+			m.write([]byte("\r"))
+		}
+	}
+	return nil
 }
 
 // escape is Escape, wherever it was pressed: the byte goes to claude first, then the

@@ -81,6 +81,8 @@ func scene(f *fakeSession) {
 	f.events <- supervisor.HookReceived{At: at(0), Input: in(hooks.SessionStart)}
 	f.events <- supervisor.StateChanged{At: at(1), State: supervisor.StateWorking}
 	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
+	f.events <- supervisor.SubagentsChanged{At: at(3), Agents: []supervisor.Subagent{{ID: "a1b2c3d4e5", Type: "Explore",
+		State: supervisor.SubSteered, Steers: 1}}}
 	f.events <- supervisor.VerdictDecided{At: at(3), Verdict: supervisor.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
 		AgentID: "a1b2c3d4e5", AgentType: "Explore", Decision: "block", Source: "check:review", Reason: "cite the files you read", Steers: 1, MaxSteers: 3}}
 	f.events <- supervisor.VerdictDecided{At: at(4), Verdict: supervisor.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",

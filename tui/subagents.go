@@ -6,77 +6,50 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 )
 
-// subagent is one entry of the ledger.
-type subagent struct {
-	id, typ string
-	state   string
-	steers  int
-}
-
-// subagentsPane is the ledger of subagents: id, type, state, steers.
+// subagentsPane shows the supervisor's subagent ledger: id, type, state, steers, tokens.
 type subagentsPane struct {
-	order []string
-	byID  map[string]*subagent
-}
-
-func newSubagentsPane() subagentsPane { return subagentsPane{byID: map[string]*subagent{}} }
-
-func (p *subagentsPane) get(id, typ string) *subagent {
-	a := p.byID[id]
-	if a == nil {
-		a = &subagent{id: id, typ: typ, state: "running"}
-		p.byID[id] = a
-		p.order = append(p.order, id)
-		if len(p.order) > 200 {
-			delete(p.byID, p.order[0])
-			p.order = p.order[1:]
-		}
-	}
-	if typ != "" {
-		a.typ = typ
-	}
-	return a
+	agents []supervisor.Subagent
 }
 
 func (p *subagentsPane) event(ev supervisor.Event) {
-	switch e := ev.(type) {
-	case supervisor.HookReceived:
-		switch e.Input.HookEventName {
-		case "SubagentStart":
-			p.get(e.Input.AgentID, e.Input.AgentType).state = "running"
-		case "SubagentStop":
-			p.get(e.Input.AgentID, e.Input.AgentType).state = "stopping"
-		}
-	case supervisor.VerdictDecided:
-		v := e.Verdict
-		if v.Event != "SubagentStop" {
-			return
-		}
-		a := p.get(v.AgentID, v.AgentType)
-		a.steers = v.Steers
-		if v.Decision == "block" {
-			a.state = "steered"
-		} else {
-			a.state = "done"
-		}
+	if e, ok := ev.(supervisor.SubagentsChanged); ok {
+		p.agents = e.Agents
 	}
 }
 
 func (p *subagentsPane) view(st Styles, w, h int) []string {
-	if len(p.order) == 0 {
+	if len(p.agents) == 0 {
 		return []string{st.Muted.Render("no subagents yet")}
 	}
 	var lines []string
-	for i := max(0, len(p.order)-h); i < len(p.order); i++ {
-		a := p.byID[p.order[i]]
+	for i := max(0, len(p.agents)-h); i < len(p.agents); i++ {
+		a := p.agents[i]
 		stStyle := st.Working
-		switch a.state {
-		case "done":
+		switch a.State {
+		case supervisor.SubDone:
 			stStyle = st.Allow
-		case "steered":
+		case supervisor.SubSteered:
 			stStyle = st.Warn
+		case supervisor.SubOrphan:
+			stStyle = st.Muted
 		}
-		lines = append(lines, fit(fmt.Sprintf("%s %-16s %s steers %d", st.Muted.Render(shortID(a.id)), a.typ, stStyle.Render(fmt.Sprintf("%-8s", a.state)), a.steers), w))
+		tokens := ""
+		if t := a.Usage.Total(); t > 0 {
+			tokens = " " + st.Muted.Render(humanCount(t)+" tok")
+		}
+		lines = append(lines, fit(fmt.Sprintf("%s %-14s %s steers %d%s", st.Muted.Render(shortID(a.ID)), a.Type,
+			stStyle.Render(fmt.Sprintf("%-8s", a.State)), a.Steers, tokens), w))
 	}
 	return lines
+}
+
+// humanCount prints 1234567 as 1.2M.
+func humanCount(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
 }

@@ -152,7 +152,7 @@ func (m model) checksBox() string {
 
 func (m model) subsBox() string {
 	r := m.lay.subs
-	return box(fmt.Sprintf("subagents %d", len(m.subs.order)), m.subs.view(m.st, r.w-2, r.h-2), r.w, r.h, m.border(paneSubagents), m.st.Title)
+	return box(fmt.Sprintf("subagents %d", len(m.subs.agents)), m.subs.view(m.st, r.w-2, r.h-2), r.w, r.h, m.border(paneSubagents), m.st.Title)
 }
 
 func (m model) helpBox() string {

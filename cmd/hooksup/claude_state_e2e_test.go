@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// The tokens and tool calls hooksup reports are what the mock served: a main agent that runs
+// Bash twice and a subagent, each with its own usage.
+func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
+	u := func(in, out, cw, cr int) mockapi.Usage {
+		return mockapi.Usage{InputTokens: in, OutputTokens: out, CacheCreationInputTokens: cw, CacheReadInputTokens: cr}
+	}
+	rc := newRealClaude(t, &mockapi.Script{
+		Main: []mockapi.Reply{
+			mockapi.Bash("echo one", "first").WithUsage(u(101, 11, 1001, 5001)),
+			mockapi.Bash("echo two", "second").WithUsage(u(102, 12, 1002, 5002)),
+			mockapi.ForegroundAgent("Look", "look around", "general-purpose").WithUsage(u(103, 13, 1003, 5003)),
+			mockapi.Text("All done.").WithUsage(u(104, 14, 1004, 5004)),
+		},
+		Subagent: []mockapi.Reply{mockapi.Text("Sub done.").WithUsage(u(201, 21, 2001, 6001))},
+	})
+	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "work", "--allowedTools", "Bash")
+	if res.ExitCode != 0 || res.Stdout != "All done.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	served := rc.srv.Tokens()
+	paths, _ := filepath.Glob(filepath.Join(rc.state, "hooksup", "sessions", "*", "summary.json"))
+	if len(paths) != 1 {
+		t.Fatalf("summaries: %v", paths)
+	}
+	b, _ := os.ReadFile(paths[0])
+	var sum supervisor.Summary
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	got := sum.Usage
+	if got.InputTokens != int64(served.InputTokens) || got.OutputTokens != int64(served.OutputTokens) ||
+		got.CacheCreationTokens != int64(served.CacheCreationInputTokens) || got.CacheReadTokens != int64(served.CacheReadInputTokens) {
+		t.Fatalf("hooksup counted %+v, the mock served %+v", got, served)
+	}
+	if served.InputTokens != 101+102+103+104+201 {
+		t.Fatalf("the mock served %+v: the script did not run as planned", served)
+	}
+	if sum.ToolCalls["Bash"] != 2 || sum.ToolCalls["Agent"] != 1 || sum.Subagents != 1 {
+		t.Fatalf("tool calls %v, subagents %d", sum.ToolCalls, sum.Subagents)
+	}
+	if !strings.Contains(res.Stderr, "tools Agent×1 Bash×2") {
+		t.Fatalf("the headless summary line is missing: %q", res.Stderr)
+	}
+}
+
+// A permission request in claude's TUI (--permission-mode manual) shows as needs-permission as
+// soon as the PermissionRequest hook fires, not after the ~6 s Notification delay.
+func TestClaudePermissionStateIsImmediate(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file"), mockapi.Text("ok")}})
+	cfg := supervisor.Defaults()
+	cfg.Mode = supervisor.ModeAuto
+	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	defer cancel()
+	ptys := make(chan *os.File, 1)
+	sup, err := supervisor.New(supervisor.Options{
+		Config: cfg, ClaudeBin: rc.env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: hooksupBin,
+		HookClient: hookClientBin, ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"),
+		RuntimeDir: rc.run, Env: append(rc.env.Environ(), "TERM=xterm-256color"), Interactive: true,
+		Start: func(cmd *exec.Cmd) error {
+			var err error
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+			p, tty, err := pty.Open()
+			if err != nil {
+				return err
+			}
+			pty.Setsize(p, &pty.Winsize{Cols: 120, Rows: 40})
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+			err = rc.srv.Start(cmd)
+			tty.Close()
+			ptys <- p
+			return err
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type stamp struct {
+		what string
+		at   time.Time
+	}
+	stamps := make(chan stamp, 64)
+	go func() {
+		for ev := range sup.Events() {
+			switch e := ev.(type) {
+			case supervisor.HookReceived:
+				stamps <- stamp{"hook " + e.Input.HookEventName + " " + e.Input.NotificationType, e.Time}
+			case supervisor.StateChanged:
+				stamps <- stamp{"state " + string(e.State), e.Time}
+			}
+		}
+		close(stamps)
+	}()
+	done := make(chan int, 1)
+	go func() { code, _ := sup.Run(ctx); done <- code }()
+	ptmx := <-ptys
+	defer ptmx.Close()
+	// Answer claude's DA1 probe like a terminal would.
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				if strings.Contains(string(buf[:n]), "\x1b[c") {
+					ptmx.Write([]byte("\x1b[?62;22c"))
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// Type once claude is up (its SessionStart hook fired) and has drawn its prompt.
+	for s := range stamps {
+		if strings.HasPrefix(s.what, "hook SessionStart") {
+			break
+		}
+	}
+	time.Sleep(time.Second)
+	ptmx.Write([]byte("make a file"))
+	time.Sleep(300 * time.Millisecond)
+	ptmx.Write([]byte("\r"))
+	var hookAt, stateAt time.Time
+	deadline := time.After(60 * time.Second)
+	for stateAt.IsZero() || hookAt.IsZero() {
+		select {
+		case s := <-stamps:
+			if strings.HasPrefix(s.what, "hook PermissionRequest") && hookAt.IsZero() {
+				hookAt = s.at
+			}
+			if s.what == "state needs permission" && stateAt.IsZero() {
+				stateAt = s.at
+			}
+		case <-deadline:
+			t.Fatalf("no needs-permission state (hook at %v)", hookAt)
+		}
+	}
+	if d := stateAt.Sub(hookAt); d > time.Second || d < 0 {
+		t.Fatalf("needs-permission came %v after the PermissionRequest hook", d)
+	}
+	t.Logf("needs permission %v after the PermissionRequest hook", stateAt.Sub(hookAt))
+	ptmx.Write([]byte("\x1b")) // dismiss the dialog
+	time.Sleep(500 * time.Millisecond)
+	ptmx.Write([]byte("/exit\r"))
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("claude did not exit")
+	}
+}

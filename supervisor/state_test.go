@@ -1,0 +1,197 @@
+package supervisor
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
+)
+
+// stepClock advances a second per reading, so "before" and "after" are unambiguous.
+type stepClock struct{ t time.Time }
+
+func (c *stepClock) now() time.Time { c.t = c.t.Add(time.Second); return c.t }
+
+type stateRun struct {
+	tr      *stateTracker
+	clock   *stepClock
+	changes []string
+}
+
+func newStateRun() *stateRun {
+	r := &stateRun{clock: &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	r.tr = newStateTracker(func(ev Event) {
+		c := ev.(StateChanged)
+		r.changes = append(r.changes, string(c.State)+"<"+c.Source)
+	}, r.clock.now)
+	return r
+}
+
+func hk(ev string, f func(*hooks.Input)) *hooks.Input {
+	in := &hooks.Input{HookEventName: ev, SessionID: "s"}
+	if f != nil {
+		f(in)
+	}
+	return in
+}
+
+func prompt(id string) *hooks.Input {
+	return hk(hooks.UserPromptSubmit, func(in *hooks.Input) { in.PromptID = id })
+}
+
+func TestStateTransitions(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		steps func(r *stateRun)
+		want  AgentState
+	}{
+		{"starting", func(r *stateRun) {}, StateStarting},
+		{"session start waits for input", func(r *stateRun) { r.tr.hook(hk(hooks.SessionStart, nil)) }, StateWaiting},
+		{"prompt works", func(r *stateRun) { r.tr.hook(prompt("p1")) }, StateWorking},
+		{"PermissionRequest at once", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "Bash" }))
+		}, StatePermission},
+		{"AskUserQuestion waits for the person", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PreToolUse, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "AskUserQuestion" }))
+		}, StatePermission},
+		{"other PreToolUse changes nothing", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PreToolUse, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "Read" }))
+		}, StateWorking},
+		{"Stop is stopping", func(r *stateRun) { r.tr.hook(prompt("p1")); r.tr.hook(hk(hooks.Stop, nil)) }, StateStopping},
+		{"Stop allowed waits", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Stop, nil))
+			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow", Source: SourceNoChecks})
+		}, StateWaiting},
+		{"Stop blocked works again", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Stop, nil))
+			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "block", Source: "check:t"})
+		}, StateWorking},
+		{"SubagentStop verdicts do not move the main state", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.verdict(Verdict{Event: hooks.SubagentStop, Decision: "allow"})
+		}, StateWorking},
+		{"Escape interrupts", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow", Source: SourceEscape})
+		}, StateInterrupted},
+		{"StopFailure fails", func(r *stateRun) { r.tr.hook(prompt("p1")); r.tr.hook(hk(hooks.StopFailure, nil)) }, StateFailed},
+		{"SessionEnd exits, and exited is final", func(r *stateRun) {
+			r.tr.hook(hk(hooks.SessionEnd, func(in *hooks.Input) { in.Reason = "other" }))
+			r.tr.hook(prompt("p2"))
+		}, StateExited},
+		{"permission_prompt notification", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "permission_prompt" }))
+		}, StatePermission},
+		{"idle_prompt after the turn ended waits", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow"})
+			r.tr.set(StateInterrupted, "x", fromKeyboard)
+			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "idle_prompt" }))
+		}, StateWaiting},
+		// Precedence and staleness.
+		{"a Notification about an older prompt is dropped", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(prompt("p2"))
+			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "permission_prompt" }))
+		}, StateWorking},
+		{"a late idle_prompt does not hide new work", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "idle_prompt" }))
+		}, StateWorking},
+		{"the transcript shows a permission was granted", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID = "p1" }))
+			r.tr.record(transcript.Record{Kind: transcript.KindToolResult, Time: r.clock.now()})
+		}, StateWorking},
+		{"a transcript line older than the state says nothing", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			old := r.clock.now()
+			r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID = "p1" }))
+			r.tr.record(transcript.Record{Kind: transcript.KindToolResult, Time: old})
+		}, StatePermission},
+		{"the transcript lagging behind Stop: the final answer's line changes nothing", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Stop, nil))
+			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow"})
+			r.tr.record(transcript.Record{Kind: transcript.KindAssistant, Time: r.clock.now(), Text: "final"})
+			r.tr.record(transcript.Record{Kind: transcript.KindTurnDuration, Time: r.clock.now()})
+		}, StateWaiting},
+		{"the transcript's interrupt line when no hook fires", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.record(transcript.Record{Kind: transcript.KindInterrupt, Time: r.clock.now()})
+		}, StateInterrupted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newStateRun()
+			tc.steps(r)
+			if got := r.tr.get(); got != tc.want {
+				t.Fatalf("state %q, want %q (changes %v)", got, tc.want, r.changes)
+			}
+		})
+	}
+}
+
+func TestStateSourcesAreReported(t *testing.T) {
+	r := newStateRun()
+	r.tr.hook(prompt("p1"))
+	r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID = "p1" }))
+	r.tr.record(transcript.Record{Kind: transcript.KindToolResult, Time: r.clock.now()})
+	r.tr.set(StateExited, "process exited (0)", fromProcess)
+	if got := strings.Join(r.changes, " "); got != "working<hook needs permission<hook working<transcript exited<process" {
+		t.Fatalf("%s", got)
+	}
+}
+
+func TestLedger(t *testing.T) {
+	var last []Subagent
+	l := newLedger(func(ev Event) { last = ev.(SubagentsChanged).Agents })
+	sub := func(ev, id string) *hooks.Input {
+		return hk(ev, func(in *hooks.Input) { in.AgentID, in.AgentType = id, "Explore" })
+	}
+	l.hook(sub(hooks.SubagentStart, "a1"))
+	l.hook(sub(hooks.SubagentStop, "a1"))
+	l.verdict(Verdict{Event: hooks.SubagentStop, AgentID: "a1", Decision: "block", Steers: 1})
+	if last[0].State != SubSteered || last[0].Steers != 1 {
+		t.Fatalf("%+v", last)
+	}
+	l.verdict(Verdict{Event: hooks.SubagentStop, AgentID: "a1", Decision: "allow", Steers: 1})
+	l.hook(sub(hooks.SubagentStop, "ghost"))
+	l.verdict(Verdict{Event: hooks.SubagentStop, AgentID: "ghost", Decision: "allow"})
+	if len(last) != 2 || last[0].State != SubDone || last[1].State != SubOrphan {
+		t.Fatalf("%+v", last)
+	}
+	l.usage(transcript.Snapshot{Agents: []transcript.AgentSnapshot{{AgentInfo: transcript.AgentInfo{ID: "a1"},
+		Stats: transcript.Stats{Usage: transcript.Usage{OutputTokens: 42}, ToolCallCount: 3}}}})
+	if last[0].Usage.OutputTokens != 42 || last[0].ToolCalls != 3 {
+		t.Fatalf("%+v", last[0])
+	}
+}
+
+func TestAlerts(t *testing.T) {
+	cfg := NotificationsConfig{OnIdle: "nudge", OnPermission: "notify", NudgeText: "go on"}
+	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != "notify" || !strings.Contains(a.Body, "permission") {
+		t.Fatalf("%+v %v", a, ok)
+	}
+	if a, ok := alertFor(cfg, StateChanged{State: StateWaiting, Reason: "Notification idle_prompt"}); !ok || a.Action != "nudge" || a.Text != "go on" {
+		t.Fatalf("%+v %v", a, ok)
+	}
+	// Waiting because a stop was allowed is not "idle": claude's own idle_prompt says when.
+	if _, ok := alertFor(cfg, StateChanged{State: StateWaiting, Reason: "Stop allowed"}); ok {
+		t.Fatal("alert on every stop")
+	}
+	// Never type into a permission dialog.
+	if a, _ := alertFor(NotificationsConfig{OnPermission: "nudge"}, StateChanged{State: StatePermission}); a.Action != "bell" {
+		t.Fatalf("%+v", a)
+	}
+	if _, ok := alertFor(NotificationsConfig{OnIdle: "none", OnPermission: "none"}, StateChanged{State: StatePermission}); ok {
+		t.Fatal("none alerted")
+	}
+}
