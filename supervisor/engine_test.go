@@ -306,3 +306,13 @@ func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
 		t.Fatalf("reason lost its head or tail:\n%s", reason[:200])
 	}
 }
+
+func TestCheckCwdAndEnv(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "where", Command: `test "$(basename "$PWD")" = sub && test "$MY_VAR" = 42 && test "$HOOKSUP_EVENT" = Stop && test -z "$HOOKSUP_TOKEN" || { echo "pwd=$PWD var=$MY_VAR"; exit 1; }`,
+		Cwd: "sub", Env: map[string]string{"MY_VAR": "42"}}))
+	os.MkdirAll(filepath.Join(e.projectDir, "sub"), 0o755)
+	t.Setenv("HOOKSUP_TOKEN", "secret-must-not-reach-checks")
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow {
+		t.Fatalf("%+v (verdict %+v)", a, r.verdicts)
+	}
+}

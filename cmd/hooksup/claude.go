@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -33,20 +35,32 @@ func loadEnvironment() (environment, error) {
 	}, nil
 }
 
+func trustStore(env environment) supervisor.TrustStore {
+	return supervisor.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
+}
+
 // loadConfig merges the configuration layers and the flags, and tells the person about project
 // files it ignored.
 func loadConfig(g globalFlags, env environment, stderr io.Writer) (supervisor.Config, error) {
-	trust := supervisor.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
-	cfg, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{
-		UserConfigDir: env.configDir, ProjectDir: env.cwd, ExplicitFile: g.config, Trusted: trust.Trusted,
-	})
+	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
-		return cfg, fmt.Errorf("config: %w", err)
+		return cfg, err
 	}
 	for _, l := range layers {
 		if l.Note != "" {
 			fmt.Fprintf(stderr, "hooksup: ignoring %s: %s\n", l.Path, l.Note)
 		}
+	}
+	return cfg, nil
+}
+
+// loadLayers merges the configuration layers and the flags.
+func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor.Layer, error) {
+	cfg, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{
+		UserConfigDir: env.configDir, ProjectDir: env.cwd, ExplicitFile: g.config, Trusted: trustStore(env).Trusted,
+	})
+	if err != nil {
+		return cfg, layers, fmt.Errorf("config: %w", err)
 	}
 	if g.mode != "" {
 		cfg.Mode = g.mode
@@ -55,9 +69,42 @@ func loadConfig(g globalFlags, env environment, stderr io.Writer) (supervisor.Co
 		cfg.Theme = g.theme
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, fmt.Errorf("flags: %w", err)
+		return cfg, layers, fmt.Errorf("flags: %w", err)
 	}
-	return cfg, nil
+	return cfg, layers, nil
+}
+
+// askTrust shows the person the commands of each untrusted project file and asks, once,
+// whether to trust that exact content. It returns whether anything was trusted.
+func askTrust(layers []supervisor.Layer, env environment, in io.Reader, out io.Writer) bool {
+	trusted := false
+	br := bufio.NewReader(in)
+	for _, l := range layers {
+		if l.Note == "" {
+			continue
+		}
+		var c supervisor.Config
+		if err := supervisor.DecodeConfigFile(l.Path, &c); err != nil {
+			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
+			continue
+		}
+		fmt.Fprintf(out, "hooksup: %s is not trusted. When claude stops it would run:\n", l.Path)
+		for _, ch := range append(c.Stop.Checks, c.SubagentStop.Checks...) {
+			fmt.Fprintf(out, "  %-12s %s\n", ch.Name, ch.Command)
+		}
+		fmt.Fprint(out, "Trust this exact content? [y/N] ")
+		line, _ := br.ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+			fmt.Fprintf(out, "hooksup: ignoring %s (hooksup trust trusts it later)\n", l.Path)
+			continue
+		}
+		if err := trustStore(env).Trust(l.Path); err != nil {
+			fmt.Fprintf(out, "hooksup: %v\n", err)
+			continue
+		}
+		trusted = true
+	}
+	return trusted
 }
 
 // openLogger opens hooksup's own log in the state directory. Nothing is logged to the terminal.
@@ -90,9 +137,24 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if err != nil {
 		return 1, err
 	}
-	cfg, err := loadConfig(g, env, stderr)
+	interactive := term.IsTerminal(stdin.Fd()) && term.IsTerminal(stdout.Fd())
+	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
 		return 1, err
+	}
+	if interactive && !g.noTUI {
+		// The first interactive run asks to trust a new or changed project file.
+		if askTrust(layers, env, stdin, stderr) {
+			if cfg, err = loadConfig(g, env, stderr); err != nil {
+				return 1, err
+			}
+		}
+	} else {
+		for _, l := range layers {
+			if l.Note != "" {
+				fmt.Fprintf(stderr, "hooksup: ignoring %s: %s\n", l.Path, l.Note)
+			}
+		}
 	}
 	logger, closeLog := openLogger(env.stateDir, g.debug)
 	defer closeLog()
@@ -104,7 +166,6 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if err != nil {
 		return 1, err
 	}
-	interactive := term.IsTerminal(stdin.Fd()) && term.IsTerminal(stdout.Fd())
 	so := supervisor.Options{
 		Config: cfg, ClaudeBin: claudeBin(g), Args: args, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,

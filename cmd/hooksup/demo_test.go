@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks/agentsim"
 )
 
 // The demo as a person uses it, in a real tmux: approve a forced continuation, type a prompt,
@@ -82,4 +86,45 @@ func TestDemoInTmux(t *testing.T) {
 	// Quit.
 	tm.keys("C-]", "q")
 	tm.waitText(wait, "[exited 0]")
+}
+
+// The first interactive run with an untrusted project config shows its commands and asks;
+// "y" trusts that exact content and the checks run; the answer is remembered.
+func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
+	s := newSandbox(t)
+	marker := s.project + "/ran"
+	os.WriteFile(s.project+"/.hooksup.toml", []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"test -f "+marker+" || { touch "+marker+"; echo gate failed; exit 1; }\"\n"), 0o644)
+	self, _ := os.Executable()
+	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 200 * time.Millisecond}})
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+	tm := startTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	const wait = 20 * time.Second
+	tm.waitText(wait, ".hooksup.toml is not trusted", "gate", "echo gate failed", "Trust this exact content? [y/N]")
+	tm.text("y")
+	tm.keys("Enter")
+	tm.waitText(wait, "block check:gate", "allow checks", "claude exited with status 0")
+	tm.keys("q")
+	tm.waitText(wait, "[exited 0]")
+	// Remembered: a second run does not ask.
+	tm2 := startTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	scr := tm2.waitText(wait, "claude exited with status 0")
+	if strings.Contains(scr, "not trusted") {
+		t.Fatalf("asked again:\n%s", scr)
+	}
+}
+
+// Declining leaves the file untrusted: its commands never run.
+func TestTrustPromptDeclined(t *testing.T) {
+	s := newSandbox(t)
+	evil := s.project + "/pwned"
+	os.WriteFile(s.project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
+	self, _ := os.Executable()
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
+	tm := startTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	tm.waitText(20*time.Second, "Trust this exact content? [y/N]")
+	tm.keys("Enter")
+	tm.waitText(20*time.Second, "claude exited with status 0")
+	if _, err := os.Stat(evil); err == nil {
+		t.Fatal("an untrusted check ran")
+	}
 }
