@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -62,9 +64,11 @@ func Run(ctx context.Context, o Options) (int, error) {
 		return 1, err
 	}
 	m := newModel(sup, aio, NewStyles(o.Theme), newKeyMap(o.Prefix, o.Bindings), so.Config.Mode, o.HoldOnExit)
-	runCtx, cancel := context.WithCancel(ctx)
+	// hooksup handles the signals itself: Bubble Tea's own handler can race with the context
+	// and block its shutdown forever (it sends QuitMsg to a loop that already ended).
+	runCtx, cancel := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer cancel()
-	p := tea.NewProgram(m, tea.WithContext(runCtx))
+	p := tea.NewProgram(m, tea.WithContext(runCtx), tea.WithoutSignalHandler())
 	type result struct {
 		code int
 		err  error

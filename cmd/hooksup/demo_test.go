@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -126,5 +127,29 @@ func TestTrustPromptDeclined(t *testing.T) {
 	tm.waitText(20*time.Second, "claude exited with status 0")
 	if _, err := os.Stat(evil); err == nil {
 		t.Fatal("an untrusted check ran")
+	}
+}
+
+// SIGTERM to hooksup ends claude and restores the terminal: the alternate screen is left and
+// the shell's own output is visible again.
+func TestSIGTERMRestoresTheTerminal(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 120, 36, env, s.project, "sh", "-c", "echo BEFORE-HOOKSUP; exec "+hooksupBin+" demo")
+	tm.waitText(20*time.Second, "hooksup demo agent", "╭─ verdicts")
+	out, err := exec.Command("pgrep", "-f", "-x", hooksupBin+" demo").Output()
+	if err != nil {
+		t.Fatalf("hooksup not found: %v", err)
+	}
+	hpid := strings.Fields(string(out))[0]
+	if err := exec.Command("kill", "-TERM", hpid).Run(); err != nil {
+		t.Fatal(err)
+	}
+	scr := tm.waitText(20*time.Second, "[exited")
+	if !strings.Contains(scr, "BEFORE-HOOKSUP") || strings.Contains(scr, "╭─ verdicts") {
+		t.Fatalf("the terminal was not restored:\n%s", scr)
+	}
+	if tm.tmux("display-message", "-p", "-t", tm.name, "#{alternate_on}") != "0\n" {
+		t.Fatal("still in the alternate screen")
 	}
 }
