@@ -12,6 +12,9 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 )
 
+// EventInterrupted is the verdict log's event for Escape, which no hook reports.
+const EventInterrupted = "Interrupted"
+
 // Engine decides every Stop and SubagentStop of one supervised session: the Escape override,
 // observe mode, the continuation limits, the checks, and the mode's say on the checks'
 // proposal. It keeps the per-turn and per-session counts.
@@ -106,6 +109,7 @@ func (e *Engine) Observe(in *hooks.Input) {
 // Interrupt is Escape: every further Stop and SubagentStop of this turn is allowed at once and
 // running checks are killed.
 func (e *Engine) Interrupt() {
+	now := e.now()
 	e.mu.Lock()
 	e.escapedTurn = e.turn
 	cancel := e.cancelChecks
@@ -113,11 +117,20 @@ func (e *Engine) Interrupt() {
 	for _, q := range e.pending {
 		q.resolve(resolution{decision: hooks.Allow, by: SourceEscape})
 	}
+	// Claude fires no hook on an interrupt: hooksup records it itself.
+	v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: turn, Decision: string(hooks.Allow),
+		Source: SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
+		MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
 	e.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
-	e.emit(Interrupted{At: At{e.now()}, Turn: turn})
+	if v.SessionID != "" {
+		if err := e.record(v); err != nil {
+			e.logger.Error("verdict log", "err", err)
+		}
+	}
+	e.emit(Interrupted{At: At{now}, Turn: turn})
 }
 
 // Counts is a snapshot of the engine's counters, for display.

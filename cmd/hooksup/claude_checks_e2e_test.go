@@ -100,11 +100,11 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 		t.Fatalf("claude waited for the check: %v", d)
 	}
 	vs := rc.verdicts()
-	if got := decisions(vs); got != "Stop:allow/escape" {
+	if got := decisions(vs); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
-	if len(vs[0].Checks) != 1 || vs[0].Checks[0].Error != "interrupted" {
-		t.Fatalf("check record %+v", vs[0].Checks)
+	if len(vs[1].Checks) != 1 || vs[1].Checks[0].Error != "interrupted" {
+		t.Fatalf("check record %+v", vs[1].Checks)
 	}
 	assertGoneProc(t, pidFile)
 }
