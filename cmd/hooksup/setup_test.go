@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hooksup/hooksup/hooks/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
@@ -226,4 +228,56 @@ func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 	if len(stops) != 1 || len(stops[0].Results) != 2 {
 		t.Fatalf("%+v", stops)
 	}
+}
+
+// hooksup log -f prints verdicts as they are appended.
+func TestLogFollow(t *testing.T) {
+	s := newSandbox(t)
+	dir := filepath.Join(supervisor.SessionsDir(s.stateDir()), "sess-1")
+	os.MkdirAll(dir, 0o700)
+	path := filepath.Join(dir, "verdicts.jsonl")
+	line := func(decision, source string) string {
+		b, _ := json.Marshal(supervisor.Verdict{SessionID: "sess-1", Event: "Stop", Decision: decision, Source: source, MaxContinuations: 3})
+		return string(b) + "\n"
+	}
+	os.WriteFile(path, []byte(line("block", "check:tests")), 0o600)
+	cmd := execHooksup(s, "log", "-f")
+	out := &syncWriter{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitOut := func(want string) {
+		t.Helper()
+		for i := 0; i < 200; i++ {
+			if strings.Contains(out.String(), want) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("log -f printed %q, want %q", out.String(), want)
+	}
+	waitOut("Stop → block (check tests)")
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(line("allow", "limit"))
+	f.Close()
+	waitOut("Stop → allow (limit)")
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
