@@ -32,12 +32,19 @@ type Client struct {
 	Installed bool
 }
 
-// Run handles one hook call and returns the exit code for claude.
-func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) int {
+// Run handles one hook call and returns the exit code for claude. Even a panic answers exit 0:
+// Go's exit status 2 for a panic would block claude's stop with the stack trace as the reason.
+func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	getenv := c.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			c.logf(getenv, "hook %s: panic: %v (allowed)", event, r)
+			code = 0
+		}
+	}()
 	payload, err := io.ReadAll(io.LimitReader(stdin, MaxPayload+1))
 	if err != nil {
 		c.logf(getenv, "hook %s: reading stdin: %v (allowed)", event, err)

@@ -41,6 +41,8 @@ var (
 	ErrBadToken  = errors.New("wrong or missing session token")
 	ErrTooLarge  = errors.New("hook input over the size cap")
 	ErrMalformed = errors.New("malformed request")
+	// ErrWrongVersion: the peer speaks another version of the wire protocol.
+	ErrWrongVersion = errors.New("another wire protocol version")
 )
 
 // Request is one hook call on the wire.
@@ -149,6 +151,9 @@ func readHeader(br *bufio.Reader, fields int) ([]string, error) {
 		}
 	}
 	f := strings.Split(string(line), " ")
+	if strings.HasPrefix(f[0], "HOOKSUP/") && f[0] != WireVersion {
+		return nil, fmt.Errorf("read header: %w: %s", ErrWrongVersion, truncateForLog(f[0]))
+	}
 	if len(f) != fields || f[0] != WireVersion {
 		return nil, fmt.Errorf("read header: %w: %q", ErrMalformed, truncateForLog(string(line)))
 	}

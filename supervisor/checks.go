@@ -68,7 +68,8 @@ func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOut
 		}
 	}
 	cmd.Env = append(checkEnv(c), extraEnv...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own group, so a timeout kills all it started; and killed with hooksup, should that die.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	out := &tailWriter{max: outputKeep, on: onOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = time.Second

@@ -2,10 +2,12 @@ package supervisor
 
 import (
 	"bytes"
+	"encoding"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -174,6 +176,7 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 	var layers []Layer
 	type src struct{ path, source string }
 	var srcs []src
+	var blame validationBlame
 	if o.UserConfigDir != "" {
 		srcs = append(srcs, src{filepath.Join(o.UserConfigDir, "config.toml"), "user"})
 	}
@@ -204,11 +207,33 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 		}
 		l.Used = true
 		layers = append(layers, l)
+		blame.after(s.path, cfg.Validate())
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, layers, err
+		return cfg, layers, blame.name(err)
 	}
 	return cfg, layers, nil
+}
+
+// validationBlame finds the file behind a validation error: the layer after which the merged
+// configuration first gave that error.
+type validationBlame struct{ err, path string }
+
+func (b *validationBlame) after(path string, err error) {
+	switch {
+	case err == nil:
+		*b = validationBlame{}
+	case err.Error() != b.err:
+		*b = validationBlame{err.Error(), path}
+	}
+}
+
+func (b *validationBlame) name(err error) error {
+	var ce *ConfigError
+	if b.path != "" && err.Error() == b.err && errors.As(err, &ce) {
+		ce.File = b.path
+	}
+	return err
 }
 
 // DecodeConfigFile applies one TOML file over cfg, strictly.
@@ -220,10 +245,17 @@ func DecodeConfigFile(path string, cfg *Config) error {
 	return decodeLayer(path, data, cfg)
 }
 
+// DecodeConfig applies TOML data (read from path) over cfg, strictly.
+func DecodeConfig(path string, data []byte, cfg *Config) error { return decodeLayer(path, data, cfg) }
+
 var typeErrRe = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
 
+// decodeLayer decodes one file into a fresh Config and copies over cfg only the keys the file
+// sets, so nothing of a lower layer leaks into this one's values (a check list replaces the
+// lower layer's whole list, its checks' env and cwd included).
 func decodeLayer(path string, data []byte, cfg *Config) error {
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(cfg)
+	var layer Config
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&layer)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
@@ -241,7 +273,31 @@ func decodeLayer(path string, data []byte, cfg *Config) error {
 		return &ConfigError{File: path, Line: keyLine(data, k), Key: k.String(),
 			Msg: "unknown key (see `hooksup init` for every key hooksup knows)"}
 	}
+	mergeDefined(reflect.ValueOf(cfg).Elem(), reflect.ValueOf(&layer).Elem(), md, nil)
 	return nil
+}
+
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+
+// mergeDefined copies into dst each field of src whose TOML key md saw defined. Tables are
+// merged key by key; everything else (values, lists, inline maps) is replaced whole.
+func mergeDefined(dst, src reflect.Value, md toml.MetaData, path []string) {
+	t := dst.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := f.Tag.Get("toml")
+		if name == "" || name == "-" {
+			continue
+		}
+		key := append(append([]string{}, path...), name)
+		isTable := f.Type.Kind() == reflect.Struct && !reflect.PointerTo(f.Type).Implements(textUnmarshaler)
+		switch {
+		case isTable:
+			mergeDefined(dst.Field(i), src.Field(i), md, key)
+		case md.IsDefined(key...):
+			dst.Field(i).Set(src.Field(i))
+		}
+	}
 }
 
 // keyLine finds the line where key is set: after the header of its table when it has one.

@@ -121,3 +121,38 @@ func TestStopHookTimeoutCoversChecksAndPerson(t *testing.T) {
 		t.Fatalf("hook timeout %v does not exceed checks + decision timeout %v", got, min)
 	}
 }
+
+// A higher layer's checks replace the lower layer's list whole: nothing of a lower layer's
+// check (env, cwd, retry) leaks into the check at the same position.
+func TestConfigLayersDoNotLeak(t *testing.T) {
+	user := t.TempDir()
+	write(t, filepath.Join(user, "config.toml"), `
+[[stop.checks]]
+name = "tests"
+command = "go test ./..."
+env = { LEAK = "from-user" }
+cwd = "/nonexistent"
+retry_on_failure = false
+required = true
+[keys]
+prefix = "ctrl+b"
+bindings = { zoom = "Z", quit = "Q" }
+`)
+	flagFile := filepath.Join(t.TempDir(), "f.toml")
+	write(t, flagFile, "[[stop.checks]]\nname = \"lint\"\ncommand = \"echo $LEAK\"\n[keys.bindings]\nzoom = \"y\"\n")
+	cfg, _, err := LoadConfig(LoadOptions{UserConfigDir: user, ExplicitFile: flagFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Stop.Checks
+	if len(c) != 1 || c[0].Name != "lint" || len(c[0].Env) != 0 || c[0].Cwd != "" || !c[0].Retries() || c[0].Required {
+		t.Fatalf("checks %+v", c)
+	}
+	// Tables merge key by key; an inline map is replaced whole.
+	if cfg.Keys.Prefix != "ctrl+b" || len(cfg.Keys.Bindings) != 1 || cfg.Keys.Bindings["zoom"] != "y" {
+		t.Fatalf("keys %+v", cfg.Keys)
+	}
+	if cfg.Mode != ModeAsk || cfg.DecisionTimeout.D != 5*time.Minute {
+		t.Fatalf("defaults lost: %+v", cfg)
+	}
+}

@@ -30,7 +30,7 @@ type Engine struct {
 	// observe reports what the transcript says now (nil: nothing).
 	observe func() *Observation
 
-	checkMu sync.Mutex // one check run at a time
+	checkSlot chan struct{} // one check run at a time; waiting for it honours the context
 
 	mu           sync.Mutex
 	sessionID    string
@@ -42,7 +42,8 @@ type Engine struct {
 	escapedTurn  int // the turn in which Escape was pressed; -1 for none
 	steers       map[string]int
 	checkBlocks  map[string]int
-	cancelChecks context.CancelFunc
+	deciding     map[int]context.CancelFunc // the stops being decided now, by decision number
+	decideSeq    int
 	runSeq       int
 	verdicts     int
 	questionSeq  int
@@ -70,7 +71,7 @@ func NewEngine(o EngineOptions) *Engine {
 		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
 		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
-		pending: map[int]*pendingQuestion{},
+		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
 	if e.emit == nil {
 		e.emit = func(Event) {}
@@ -112,19 +113,19 @@ func (e *Engine) Interrupt() {
 	now := e.now()
 	e.mu.Lock()
 	e.escapedTurn = e.turn
-	cancel := e.cancelChecks
 	turn := e.turn
 	for _, q := range e.pending {
 		q.resolve(resolution{decision: hooks.Allow, by: SourceEscape})
+	}
+	// Every stop being decided now, subagents' too: their checks are killed.
+	for _, cancel := range e.deciding {
+		cancel()
 	}
 	// Claude fires no hook on an interrupt: hooksup records it itself.
 	v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: turn, Decision: string(hooks.Allow),
 		Source: SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
 		MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
 	e.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
 	if v.SessionID != "" {
 		if err := e.record(v); err != nil {
 			e.logger.Error("verdict log", "err", err)
@@ -184,7 +185,9 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 		limited = e.turnConts >= e.cfg.Stop.MaxContinuations
 	}
 	checkCtx, cancel := context.WithCancel(ctx)
-	e.cancelChecks = cancel
+	e.decideSeq++
+	seq := e.decideSeq
+	e.deciding[seq] = cancel
 	e.mu.Unlock()
 	defer cancel()
 
@@ -205,20 +208,27 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 	}
 
 	decision, source, reason := p.decision, p.source, p.reason
-	if p.source != SourceEscape && p.source != SourceObserve && p.source != SourceLimit {
+	if p.source != SourceEscape && p.source != SourceObserve && p.source != SourceLimit && checkCtx.Err() == nil {
 		decision, source, reason = e.applyMode(checkCtx, in, p)
 	}
 
 	e.mu.Lock()
-	if e.escapedTurn == turn && e.turn == turn && source != SourceEscape {
+	switch {
+	case e.escapedTurn == turn && e.turn == turn && source != SourceEscape:
 		// Escape came while the checks ran or the person was asked: it wins.
 		decision, source, reason = hooks.Allow, SourceEscape, ""
+	case ctx.Err() != nil:
+		// The hook went away (claude's timeout, claude gone) or hooksup is shutting down before
+		// a decision: claude lets it stop, and so does the record.
+		decision, source, reason = hooks.Allow, SourceFailOpen, ""
+		p.warnings = append(p.warnings, "hooksup: the hook went away before the stop was decided")
 	}
 	if decision == hooks.Block {
-		e.turnConts++
 		e.sessionConts++
 		if sub {
-			e.steers[in.AgentID]++
+			e.steers[in.AgentID]++ // a subagent's steers have their own budget
+		} else {
+			e.turnConts++
 		}
 		if p.blocking != "" && source == CheckSource(p.blocking) {
 			e.checkBlocks[p.blocking]++
@@ -235,7 +245,7 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 	if sub {
 		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
 	}
-	e.cancelChecks = nil
+	delete(e.deciding, seq)
 	e.verdicts++
 	e.mu.Unlock()
 
@@ -291,8 +301,8 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) (ho
 			return hooks.Allow, SourceTimeout, ""
 		}
 		return p.decision, SourceTimeout, p.reason
-	case SourceEscape:
-		return hooks.Allow, SourceEscape, ""
+	case SourceEscape, SourceFailOpen:
+		return hooks.Allow, r.by, ""
 	}
 	switch r.decision {
 	case hooks.Allow:
@@ -325,8 +335,12 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 	if len(list) == 0 {
 		return p
 	}
-	e.checkMu.Lock()
-	defer e.checkMu.Unlock()
+	select {
+	case e.checkSlot <- struct{}{}:
+		defer func() { <-e.checkSlot }()
+	case <-ctx.Done():
+		return p
+	}
 	dir := e.projectDir
 	if in.Cwd != "" {
 		dir = in.Cwd

@@ -144,9 +144,13 @@ func TestSubagentSteersCountPerAgent(t *testing.T) {
 	if last.AgentID != "a2" || last.Steers != 2 || last.MaxSteers != 2 || last.Source != SourceLimit {
 		t.Fatalf("verdict %+v", last)
 	}
-	// Subagent steers do not eat the main agent's budget... but a subagent block counts for the turn.
-	if c := e.Counts(); c.Steers["a1"] != 2 || c.Steers["a2"] != 2 {
+	// Subagent steers do not eat the main agent's budget: the main stop still runs its checks.
+	if c := e.Counts(); c.Steers["a1"] != 2 || c.Steers["a2"] != 2 || c.TurnContinuations != 0 || c.SessionContinuations != 4 {
 		t.Fatalf("counts %+v", c)
+	}
+	e.cfg.Stop.Checks = []Check{check("main", "exit 1")}
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block {
+		t.Fatalf("the main stop was let go after subagent steers: %+v", a)
 	}
 }
 
@@ -324,4 +328,62 @@ func decisions(vs []Verdict) string {
 		d = append(d, v.Event+":"+v.Decision+"/"+v.Source)
 	}
 	return strings.Join(d, " ")
+}
+
+// Escape kills the checks of every stop being decided, not only the last one, and a stop that
+// waits for the check slot stops waiting.
+func TestInterruptKillsParallelStops(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Defaults()
+	cfg.Mode = ModeAuto
+	cfg.SubagentStop.Checks = []Check{{Name: "slow", Command: fmt.Sprintf(`echo $$ >> %s/pids; exec sleep 300`, dir)}}
+	e, r := newTestEngine(t, cfg)
+	done := make(chan hooks.Answer, 2)
+	go func() { done <- e.Decide(context.Background(), subIn("a1")) }()
+	go func() { done <- e.Decide(context.Background(), subIn("a2")) }()
+	waitFile(t, filepath.Join(dir, "pids"))
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	e.Interrupt()
+	for i := 0; i < 2; i++ {
+		select {
+		case a := <-done:
+			if a.Decision != hooks.Allow {
+				t.Fatalf("%+v", a)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a stop kept waiting after Escape")
+		}
+	}
+	t.Logf("both stops answered %v after Escape", time.Since(start))
+	for _, v := range r.verdicts[1:] {
+		if v.Source != SourceEscape {
+			t.Fatalf("verdicts %s", decisions(r.verdicts))
+		}
+	}
+}
+
+// A stop whose hook goes away before the decision is recorded as fail-open, not as passed
+// checks or Escape.
+func TestHookGoneIsFailOpen(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto, check("slow", "sleep 300")))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	if a := e.Decide(ctx, stopIn(false)); a.Decision != hooks.Allow {
+		t.Fatalf("%+v", a)
+	}
+	if v := r.verdicts[0]; v.Source != SourceFailOpen || !strings.Contains(v.Warning, "went away") {
+		t.Fatalf("%+v", v)
+	}
+}
+
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared", path)
 }

@@ -80,7 +80,12 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	case <-timer.C:
 		r = resolution{by: SourceTimeout}
 	case <-ctx.Done():
-		r = resolution{by: SourceEscape} // an interrupt or the hook going away
+		// Interrupt resolves the question before it cancels; otherwise the hook went away.
+		select {
+		case r = <-p.ch:
+		default:
+			r = resolution{by: SourceFailOpen}
+		}
 	}
 	e.mu.Lock()
 	delete(e.pending, q.ID)

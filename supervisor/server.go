@@ -35,6 +35,10 @@ type Server struct {
 	fallback Handler
 	conns    sync.WaitGroup
 	closed   bool
+
+	// OnProblem, when set, hears of calls refused or failed on hooksup's side (a hook client of
+	// another version, a panic), so the person can be told: each was answered with allow.
+	OnProblem func(msg string)
 }
 
 // headerDeadline bounds how long a connection may take to say who it is.
@@ -120,8 +124,11 @@ func (s *Server) HandleDefault(h Handler) {
 	s.fallback = h
 }
 
-// Serve accepts connections until Close. Each call is answered in its own goroutine.
+// Serve accepts connections until Close. Each call is answered in its own goroutine. A
+// temporary accept error (out of file descriptors) is retried with backoff; any other closes the
+// listener, so that hook clients are refused at once and fail open instead of waiting.
 func (s *Server) Serve(ctx context.Context) error {
+	backoff := 5 * time.Millisecond
 	for {
 		c, err := s.ln.AcceptUnix()
 		if err != nil {
@@ -131,12 +138,18 @@ func (s *Server) Serve(ctx context.Context) error {
 			if closed {
 				return nil
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOBUFS) ||
+				errors.Is(err, syscall.ENOMEM) || errors.Is(err, syscall.ECONNABORTED) {
+				s.logger.Warn("accept: retrying", "err", err)
+				time.Sleep(backoff)
+				backoff = min(2*backoff, time.Second)
 				continue
 			}
+			s.ln.Close()
+			s.problem(fmt.Sprintf("the hook socket failed (%v): hooks are allowed without a decision", err))
 			return fmt.Errorf("accept: %w", err)
 		}
+		backoff = 5 * time.Millisecond
 		s.conns.Add(1)
 		go func() {
 			defer s.conns.Done()
@@ -155,8 +168,24 @@ func (s *Server) Close() error {
 	return err
 }
 
+func (s *Server) problem(msg string) {
+	s.logger.Warn(msg)
+	if s.OnProblem != nil {
+		s.OnProblem(msg)
+	}
+}
+
 func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	defer c.Close()
+	answered := false
+	defer func() {
+		if r := recover(); r != nil {
+			s.problem(fmt.Sprintf("hooksup failed while answering a hook (%v): it was allowed", r))
+			if !answered {
+				_ = hooks.WriteResponse(c, hooks.Response{})
+			}
+		}
+	}()
 	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
 		s.logger.Warn("refused a connection from another user", "peer_uid", uid, "err", err)
 		return
@@ -165,7 +194,11 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	br := bufio.NewReaderSize(c, 64<<10)
 	token, event, n, err := hooks.ReadRequestHeader(br)
 	if err != nil {
-		s.logger.Warn("bad hook request", "err", err)
+		if errors.Is(err, hooks.ErrWrongVersion) {
+			s.problem("a hook client of another hooksup version called: reinstall both (go install ./cmd/...); its stops are allowed")
+		} else {
+			s.logger.Warn("bad hook request", "err", err)
+		}
 		_ = hooks.WriteResponse(c, hooks.Response{Status: "bad"})
 		return
 	}
@@ -222,6 +255,7 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 		s.logger.Warn("the hook went away before its answer", "event", in.HookEventName)
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	answered = true
 	if err := hooks.WriteResponse(c, hooks.Response{Exit: exit, Stdout: out}); err != nil {
 		s.logger.Warn("answer not delivered", "event", in.HookEventName, "err", err)
 	}

@@ -70,15 +70,16 @@ func (t *stateTracker) get() AgentState {
 	return t.state
 }
 
+// set changes the state. It publishes under the lock (publishing never blocks), so changes
+// reach the front end in the order they happened.
 func (t *stateTracker) set(s AgentState, reason, source string) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.state == s || t.state == StateExited {
-		t.mu.Unlock()
 		return
 	}
 	t.state, t.since = s, t.now()
-	t.mu.Unlock()
-	t.emit(StateChanged{At: At{t.now()}, State: s, Reason: reason, Source: source})
+	t.emit(StateChanged{At: At{t.since}, State: s, Reason: reason, Source: source})
 }
 
 // hook updates the state for a hook as it arrives.

@@ -60,7 +60,6 @@ type Supervisor struct {
 	stopFeed     context.CancelFunc
 	token        string
 	settingsPath string
-	cmd          *exec.Cmd
 }
 
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
@@ -121,6 +120,9 @@ func New(o Options) (*Supervisor, error) {
 		stopFeed()
 		return nil, err
 	}
+	s.server.OnProblem = func(msg string) {
+		s.bus.publish(Notice{At: At{time.Now()}, Level: "error", Text: msg})
+	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
 	s.server.HandleDefault(s.observe)
@@ -131,8 +133,19 @@ func New(o Options) (*Supervisor, error) {
 // end must keep reading it.
 func (s *Supervisor) Events() <-chan Event { return s.bus.out }
 
-// Interrupt applies Escape: see Engine.Interrupt.
-func (s *Supervisor) Interrupt() { s.engine.Interrupt() }
+// Interrupt applies Escape while the agent works or a stop is being decided (see
+// Engine.Interrupt). Escape at an idle prompt (clearing input, closing a menu) interrupts
+// nothing: it is neither recorded nor a change of state.
+func (s *Supervisor) Interrupt() {
+	switch s.state.get() {
+	case StateWorking, StateStopping, StatePermission:
+		s.engine.Interrupt()
+	default:
+		if len(s.engine.Pending()) > 0 {
+			s.engine.Interrupt()
+		}
+	}
+}
 
 // Resolve answers a pending question (see Engine.Resolve).
 func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
@@ -229,11 +242,13 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	defer s.cleanup()
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- s.server.Serve(sctx) }()
+	go func() {
+		if err := s.server.Serve(sctx); err != nil {
+			s.logger.Error("hook socket", "err", err)
+		}
+	}()
 
 	cmd := s.Command()
-	s.cmd = cmd
 	start := s.o.Start
 	if start == nil {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = s.o.Stdin, s.o.Stdout, s.o.Stderr

@@ -212,18 +212,20 @@ func (s Summary) Line() string {
 	}
 	sort.Strings(tools)
 	line := fmt.Sprintf("session %s: %s tokens (in %s · out %s · cache read %s · cache write %s)", id,
-		count(s.Usage.Total()), count(s.Usage.InputTokens), count(s.Usage.OutputTokens), count(s.Usage.CacheReadTokens), count(s.Usage.CacheCreationTokens))
+		HumanCount(s.Usage.Total()), HumanCount(s.Usage.InputTokens), HumanCount(s.Usage.OutputTokens),
+		HumanCount(s.Usage.CacheReadTokens), HumanCount(s.Usage.CacheCreationTokens))
 	if len(tools) > 0 {
 		line += " · tools " + strings.Join(tools, " ")
 	}
 	return line + fmt.Sprintf(" · %d turns · %d verdicts", s.Turns, s.Verdicts)
 }
 
-func count(n int64) string {
+// HumanCount prints a count for people: 950, 12.3k, 4.5M.
+func HumanCount(n int64) string {
 	switch {
 	case n >= 1_000_000:
 		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 10_000:
+	case n >= 1_000:
 		return fmt.Sprintf("%.1fk", float64(n)/1e3)
 	}
 	return fmt.Sprint(n)

@@ -38,11 +38,17 @@ func (t TrustStore) Trusted(path string, content []byte) bool {
 
 // Trust records the current content of path as trusted.
 func (t TrustStore) Trust(path string) error {
-	abs, err := filepath.Abs(path)
+	content, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
-	content, err := os.ReadFile(abs)
+	return t.TrustContent(path, content)
+}
+
+// TrustContent records this content of path as trusted: the bytes the person was shown, not
+// whatever the file holds a moment later.
+func (t TrustStore) TrustContent(path string, content []byte) error {
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}

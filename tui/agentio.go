@@ -15,21 +15,29 @@ import (
 const frameInterval = time.Second / 60
 
 // writeQueue is the single writer to the pty: keys, pastes and the emulator's query replies
-// go through it in order. Enqueueing never blocks, so Update never waits on claude.
+// go through it in order. Enqueueing never blocks, so Update never waits on claude. Until the
+// pty exists (claude starting) writes are held, not lost.
 type writeQueue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	q      [][]byte
 	closed bool
 	w      io.Writer
-	done   chan struct{}
 }
 
 func newWriteQueue(w io.Writer) *writeQueue {
-	q := &writeQueue{w: w, done: make(chan struct{})}
+	q := &writeQueue{w: w}
 	q.cond = sync.NewCond(&q.mu)
 	go q.run()
 	return q
+}
+
+// setWriter gives the queue its destination.
+func (q *writeQueue) setWriter(w io.Writer) {
+	q.mu.Lock()
+	q.w = w
+	q.cond.Signal()
+	q.mu.Unlock()
 }
 
 // Write enqueues a copy of p.
@@ -47,26 +55,22 @@ func (q *writeQueue) Write(p []byte) (int, error) {
 }
 
 func (q *writeQueue) run() {
-	defer close(q.done)
 	for {
 		q.mu.Lock()
-		for len(q.q) == 0 && !q.closed {
+		for (len(q.q) == 0 || q.w == nil) && !q.closed {
 			q.cond.Wait()
 		}
-		if len(q.q) == 0 {
+		if q.closed {
 			q.mu.Unlock()
 			return
 		}
-		batch := q.q
+		batch, w := q.q, q.w
 		q.q = nil
 		q.mu.Unlock()
 		for _, b := range batch {
-			if _, err := q.w.Write(b); err != nil {
+			if _, err := w.Write(b); err != nil {
 				// The child is gone; drop what is left.
-				q.mu.Lock()
-				q.closed = true
-				q.q = nil
-				q.mu.Unlock()
+				q.close()
 				return
 			}
 		}
@@ -76,37 +80,49 @@ func (q *writeQueue) run() {
 func (q *writeQueue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.q = nil
 	q.cond.Signal()
 	q.mu.Unlock()
 }
 
 // agentIO connects the agent's pty to the terminal emulator: a reader goroutine feeds the
-// emulator and signals redraws (at most one per frame), a write queue sends keys.
+// emulator and signals redraws (at most one per frame), a write queue sends keys, and one
+// resizer goroutine applies the latest size.
 type agentIO struct {
-	term  *vterm.Terminal
-	pty   *os.File
-	out   *writeQueue
-	dirty chan struct{}
+	term    *vterm.Terminal
+	out     *writeQueue
+	dirty   chan struct{}
+	resizes chan [2]int // capacity 1: the latest size wins
+
+	mu  sync.Mutex
+	pty *os.File // nil until claude started
 }
 
 // newAgentIO makes the emulator; attach connects the pty once the agent started.
 func newAgentIO(cols, rows int, version string) *agentIO {
-	a := &agentIO{dirty: make(chan struct{}, 1)}
-	a.out = newWriteQueue(io.Discard)
-	a.term = vterm.New(cols, rows, vterm.Options{Replies: replyWriter{a}, Version: version,
+	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: newWriteQueue(nil)}
+	a.term = vterm.New(cols, rows, vterm.Options{Replies: a.out, Version: version,
 		OnReset: func(any) { a.nudge() }})
+	go func() {
+		for sz := range a.resizes {
+			a.applySize(sz[0], sz[1])
+		}
+	}()
 	return a
 }
 
-// replyWriter sends the emulator's query replies through the current write queue.
-type replyWriter struct{ a *agentIO }
+func (a *agentIO) ptyFile() *os.File {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pty
+}
 
-func (r replyWriter) Write(p []byte) (int, error) { return r.a.out.Write(p) }
-
-// attach starts the reader and the writer on the agent's pty.
+// attach starts the reader on the agent's pty and gives the write queue its destination.
 func (a *agentIO) attach(f *os.File) {
+	a.mu.Lock()
 	a.pty = f
-	a.out = newWriteQueue(f)
+	a.mu.Unlock()
+	a.out.setWriter(f)
 	go func() {
 		buf := make([]byte, 32<<10)
 		for {
@@ -133,27 +149,45 @@ func (a *agentIO) markDirty() {
 // nudge makes the child repaint after the emulator was reset: a resize to a different size
 // and back.
 func (a *agentIO) nudge() {
-	if a.pty == nil {
+	f := a.ptyFile()
+	if f == nil {
 		return
 	}
 	cols, rows := a.term.Size()
-	_ = pty.Setsize(a.pty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(max(rows-1, 1))})
-	_ = pty.Setsize(a.pty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(max(rows-1, 1))})
+	_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 }
 
-// resize resizes the emulator first, then the pty, so the child's repaint lands on the new size.
+// resize asks for a new size without waiting; the resizer applies the latest one.
 func (a *agentIO) resize(cols, rows int) {
+	for {
+		select {
+		case a.resizes <- [2]int{cols, rows}:
+			return
+		default:
+			select {
+			case <-a.resizes: // drop the stale request
+			default:
+			}
+		}
+	}
+}
+
+// applySize resizes the emulator first, then the pty, so the child's repaint lands on the new
+// size.
+func (a *agentIO) applySize(cols, rows int) {
 	if c, r := a.term.Size(); c == cols && r == rows {
 		return
 	}
 	a.term.Resize(cols, rows)
-	if a.pty != nil {
-		_ = pty.Setsize(a.pty, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if f := a.ptyFile(); f != nil {
+		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	}
 	a.markDirty()
 }
 
 func (a *agentIO) close() {
+	close(a.resizes)
 	a.out.close()
 	a.term.Close()
 }

@@ -17,7 +17,8 @@ func BenchmarkFrame(b *testing.B) {
 	for ev := range f.events {
 		m.event(eventMsg{ev: ev, counts: f.Counts()})
 	}
-	m.relayout()() // resize claude's terminal to its pane
+	m.relayout()
+	m.io.applySize(m.lay.agentInner()) // resize claude's terminal to its pane now
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = m.View()

@@ -23,7 +23,6 @@ type checksPane struct {
 	running  bool
 	result   *supervisor.CheckResult
 	output   []byte
-	history  []string // one line per finished check
 	scroll   int
 	spinner  int
 	finished time.Time
@@ -48,10 +47,6 @@ func (p *checksPane) event(ev supervisor.Event) {
 		if e.Run == p.run {
 			r := e.Result
 			p.running, p.result, p.finished = false, &r, e.Time
-		}
-		p.history = append(p.history, e.Result.Name)
-		if len(p.history) > 100 {
-			p.history = p.history[1:]
 		}
 	}
 }

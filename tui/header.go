@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hooksup/hooksup/hooks/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -17,6 +16,7 @@ type header struct {
 	counts      supervisor.Counts
 	interrupted bool
 	title       string // claude's window title
+	blockCap    int    // claude's own loop cap (0: off)
 	tokens      int64  // in + out + cache, main and subagents, from the transcript
 	toolCalls   int64
 }
@@ -74,11 +74,11 @@ func (h *header) view(st Styles, w int) string {
 		state += " · turn interrupted"
 	}
 	c := h.counts
-	parts := []string{
-		st.Title.Render("hooksup"),
-		stateStyle.Render("● " + state),
-		fmt.Sprintf("turn %d/%d · session %d · claude cap %d", c.TurnContinuations, c.MaxContinuations, c.SessionContinuations, agentsim.BlockCap),
+	counts := fmt.Sprintf("turn %d/%d · session %d", c.TurnContinuations, c.MaxContinuations, c.SessionContinuations)
+	if h.blockCap > 0 {
+		counts += fmt.Sprintf(" · claude cap %d", h.blockCap)
 	}
+	parts := []string{st.Title.Render("hooksup"), stateStyle.Render("● " + state), counts}
 	if len(c.Steers) > 0 {
 		total := 0
 		for _, n := range c.Steers {
@@ -88,7 +88,7 @@ func (h *header) view(st Styles, w int) string {
 	}
 	parts = append(parts, "mode "+h.mode)
 	if h.tokens > 0 {
-		parts = append(parts, fmt.Sprintf("%s tokens · %d tools", humanCount(h.tokens), h.toolCalls))
+		parts = append(parts, fmt.Sprintf("%s tokens · %d tools", supervisor.HumanCount(h.tokens), h.toolCalls))
 	}
 	if h.model != "" {
 		parts = append(parts, h.model)

@@ -49,8 +49,7 @@ type (
 		code int
 		err  error
 	}
-	tickMsg   time.Time
-	resizeMsg struct{}
+	tickMsg time.Time
 )
 
 // model is the root: layout and routing; each pane draws itself.
@@ -74,6 +73,7 @@ type model struct {
 	subs      subagentsPane
 	questions []supervisor.Question
 	editing   bool
+	editingID int // the question whose reason is being edited
 	input     textinput.Model
 	notices   []string
 
@@ -88,12 +88,12 @@ type model struct {
 	quitting bool
 }
 
-func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode string, holdOnExit bool) model {
+func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode string, holdOnExit bool, blockCap int) model {
 	in := textinput.New()
 	in.Prompt = "reason › "
 	in.CharLimit = hooks.MaxOutputChars
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit,
-		header: header{mode: mode}, verdicts: newVerdictsPane(), input: in, now: time.Now()}
+		header: header{mode: mode, blockCap: blockCap}, verdicts: newVerdictsPane(), input: in, now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {
@@ -161,8 +161,6 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		return m, nil
-	case resizeMsg:
-		return m, nil
 	case tea.PasteMsg:
 		if m.editing {
 			var cmd tea.Cmd
@@ -201,12 +199,11 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *model) relayout() tea.Cmd {
 	m.lay = computeLayout(m.w, m.h, m.zoom, len(m.questions) > 0)
 	m.input.SetWidth(max(m.w-20, 10))
-	cols, rows := m.lay.agentInner()
-	a := m.io
-	return func() tea.Msg {
-		a.resize(cols, rows)
-		return resizeMsg{}
+	if m.lay.kind == layoutSolo && m.focus != paneAgent {
+		m.focus = paneAgent // the focused pane is hidden: keys go to claude again
 	}
+	m.io.resize(m.lay.agentInner()) // hands the size to the resizer goroutine; never waits
+	return nil
 }
 
 func (m *model) event(msg eventMsg) tea.Cmd {
@@ -232,9 +229,11 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 				break
 			}
 		}
-		if len(m.questions) == 0 {
-			m.editing = false
+		if m.editing && m.editingID == e.ID {
+			m.editing = false // answered elsewhere (timeout, Escape): the edit is moot
 			m.input.Blur()
+		}
+		if len(m.questions) == 0 {
 			cmds = append(cmds, m.relayout())
 		}
 	case supervisor.Alert:
@@ -291,8 +290,10 @@ func (m *model) escape(k vterm.Key) tea.Cmd {
 	}
 }
 
+// isEscape reports the Escape key, whatever the lock keys: with the kitty keyboard protocol
+// terminals report Caps Lock and Num Lock as modifiers.
 func isEscape(msg tea.KeyPressMsg) bool {
-	return msg.Code == tea.KeyEscape && msg.Mod == 0
+	return msg.Code == tea.KeyEscape && msg.Mod&^(tea.ModCapsLock|tea.ModNumLock|tea.ModScrollLock) == 0
 }
 
 func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -309,7 +310,7 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.editing {
 		if msg.Code == tea.KeyEnter {
-			return m, m.resolve(hooks.Block, strings.TrimSpace(m.input.Value()))
+			return m, m.resolveID(m.editingID, hooks.Block, strings.TrimSpace(m.input.Value()))
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
@@ -353,7 +354,7 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.resolve(hooks.Halt, "")
 	case key.Matches(msg, k.Edit):
 		if len(m.questions) > 0 {
-			m.editing = true
+			m.editing, m.editingID = true, m.questions[0].ID
 			m.input.SetValue(m.questions[0].Reason)
 			m.input.CursorEnd()
 			return m, m.input.Focus()
@@ -438,7 +439,12 @@ func (m *model) resolve(d hooks.Decision, reason string) tea.Cmd {
 	if len(m.questions) == 0 {
 		return nil
 	}
-	q := m.questions[0]
+	return m.resolveID(m.questions[0].ID, d, reason)
+}
+
+// resolveID answers question id.
+func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
+	q := supervisor.Question{ID: id}
 	m.editing = false
 	m.input.Blur()
 	sess := m.sess

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/creack/pty"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
@@ -63,7 +64,12 @@ func Run(ctx context.Context, o Options) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	m := newModel(sup, aio, NewStyles(o.Theme), newKeyMap(o.Prefix, o.Bindings), so.Config.Mode, o.HoldOnExit)
+	env := so.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	blockCap := hooks.BlockCap(func(k string) string { return lookupEnv(env, k) })
+	m := newModel(sup, aio, NewStyles(o.Theme), newKeyMap(o.Prefix, o.Bindings), so.Config.Mode, o.HoldOnExit, blockCap)
 	// hooksup handles the signals itself: Bubble Tea's own handler can race with the context
 	// and block its shutdown forever (it sends QuitMsg to a loop that already ended).
 	runCtx, cancel := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
@@ -86,4 +92,15 @@ func Run(ctx context.Context, o Options) (int, error) {
 	cancel() // the person quit: end claude too
 	r := <-done
 	return r.code, errors.Join(r.err, perr)
+}
+
+// lookupEnv reads k from an environment list (the last setting wins).
+func lookupEnv(env []string, k string) string {
+	v := ""
+	for _, kv := range env {
+		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
 }

@@ -35,21 +35,10 @@ func (p *subagentsPane) view(st Styles, w, h int) []string {
 		}
 		tokens := ""
 		if t := a.Usage.Total(); t > 0 {
-			tokens = " " + st.Muted.Render(humanCount(t)+" tok")
+			tokens = " " + st.Muted.Render(supervisor.HumanCount(t)+" tok")
 		}
 		lines = append(lines, fit(fmt.Sprintf("%s %-14s %s steers %d%s", st.Muted.Render(shortID(a.ID)), a.Type,
 			stStyle.Render(fmt.Sprintf("%-8s", a.State)), a.Steers, tokens), w))
 	}
 	return lines
-}
-
-// humanCount prints 1234567 as 1.2M.
-func humanCount(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }

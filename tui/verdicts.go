@@ -15,7 +15,6 @@ type verdictsPane struct {
 	items    []supervisor.Verdict
 	selected int  // index into items; -1 follows the newest
 	open     bool // the detail of the selected verdict is shown
-	escapes  int
 }
 
 func newVerdictsPane() verdictsPane { return verdictsPane{selected: -1} }

@@ -83,14 +83,25 @@ func askTrust(layers []supervisor.Layer, env environment, in io.Reader, out io.W
 		if l.Note == "" {
 			continue
 		}
-		var c supervisor.Config
-		if err := supervisor.DecodeConfigFile(l.Path, &c); err != nil {
+		content, err := os.ReadFile(l.Path)
+		if err != nil {
+			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
+			continue
+		}
+		c := supervisor.Defaults()
+		if err := supervisor.DecodeConfig(l.Path, content, &c); err != nil {
 			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
 			continue
 		}
 		fmt.Fprintf(out, "hooksup: %s is not trusted. When claude stops it would run:\n", l.Path)
 		for _, ch := range append(c.Stop.Checks, c.SubagentStop.Checks...) {
 			fmt.Fprintf(out, "  %-12s %s\n", ch.Name, ch.Command)
+			if ch.Cwd != "" {
+				fmt.Fprintf(out, "  %-12s   in %s\n", "", ch.Cwd)
+			}
+			for k, v := range ch.Env {
+				fmt.Fprintf(out, "  %-12s   with %s=%s\n", "", k, v)
+			}
 		}
 		fmt.Fprint(out, "Trust this exact content? [y/N] ")
 		line, _ := br.ReadString('\n')
@@ -98,7 +109,7 @@ func askTrust(layers []supervisor.Layer, env environment, in io.Reader, out io.W
 			fmt.Fprintf(out, "hooksup: ignoring %s (hooksup trust trusts it later)\n", l.Path)
 			continue
 		}
-		if err := trustStore(env).Trust(l.Path); err != nil {
+		if err := trustStore(env).TrustContent(l.Path, content); err != nil {
 			fmt.Fprintf(out, "hooksup: %v\n", err)
 			continue
 		}
@@ -172,19 +183,19 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, ForwardSignals: true,
 	}
 	if interactive && !g.noTUI {
-		return runTUI(ctx, g, cfg, so)
+		return runTUI(ctx, cfg, so)
 	}
 	sup, err := supervisor.New(so)
 	if err != nil {
 		return 1, err
 	}
 	// Headless: one line per verdict on stderr, unless claude's own full-screen UI is on this
-	// terminal, where lines would tear it.
+	// terminal (--no-tui without -p), where lines would tear it; they are in hooksup log then.
 	printed := make(chan struct{})
 	go func() {
 		defer close(printed)
 		out := io.Writer(stderr)
-		if interactive {
+		if interactive && !printMode(args) {
 			out = io.Discard
 		}
 		supervisor.PrintVerdicts(out, sup.Events())
@@ -202,4 +213,17 @@ func hookClient(self string) string {
 		return p
 	}
 	return ""
+}
+
+// printMode reports claude's -p/--print: no full-screen UI of its own.
+func printMode(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "-p" || a == "--print" || strings.HasPrefix(a, "--print=") {
+			return true
+		}
+	}
+	return false
 }

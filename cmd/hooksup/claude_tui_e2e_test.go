@@ -41,7 +41,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 `)
 	tm := rc.claudeTUI(cfg, 160, 45)
 	const wait = 45 * time.Second
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "? for shortcuts") })
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 
 	// Typing a prompt reaches claude; the failing check in ask mode shows the question.
 	tm.text("first prompt")
@@ -88,11 +88,11 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// Resizing keeps claude's screen intact: it repaints at the new size.
 	tm.resize(110, 40)
 	tm.waitFor("claude's screen at 110 columns", wait, func(s string) bool {
-		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "? for shortcuts") && strings.Contains(s, "╭─ verdicts")
+		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "manual mode on") && strings.Contains(s, "╭─ verdicts")
 	})
 	tm.resize(170, 48)
 	tm.waitFor("claude's screen at 170 columns", wait, func(s string) bool {
-		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "? for shortcuts")
+		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "manual mode on")
 	})
 
 	// Claude's own keys reach it: /exit ends claude, and hooksup with its status.

@@ -63,7 +63,7 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 	if err != nil {
 		return 1, err
 	}
-	return runTUI(ctx, g, cfg, supervisor.Options{
+	return runTUI(ctx, cfg, supervisor.Options{
 		Config: cfg, ClaudeBin: self, Args: nil, HooksupBin: self, HookClient: hookClient(self), ProjectDir: dir,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 		Env: append(os.Environ(), envDemoAgent+"=1"),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -21,7 +23,10 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		logger, closeLog := openLogger(env.stateDir, false)
 		defer closeLog()
-		return supervisor.RunStandalone(context.Background(), event, payload, stdout, supervisor.StandaloneOptions{
+		// Claude ends a hook past its timeout: the checks end with it.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer stop()
+		return supervisor.RunStandalone(ctx, event, payload, stdout, supervisor.StandaloneOptions{
 			StateDir: env.stateDir, ConfigDir: env.configDir, Getenv: os.Getenv, Logger: logger,
 		})
 	}}

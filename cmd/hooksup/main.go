@@ -83,9 +83,6 @@ func main() {
 	os.Exit(code)
 }
 
-// errUsage marks a command-line mistake (exit 2).
-var errUsage = errors.New("usage")
-
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.File) (int, error) {
 	var g globalFlags
 	fs := flag.NewFlagSet("hooksup", flag.ContinueOnError)
@@ -118,7 +115,9 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return runThemes(cargs, stdout)
 	case "hook":
 		if len(cargs) < 1 {
-			return 2, fmt.Errorf("usage: hooksup hook EVENT [--installed] (reads the hook JSON on stdin)")
+			// Never exit 2 here: to claude that would block a stop.
+			fmt.Fprintln(stderr, "usage: hooksup hook EVENT [--installed] (reads the hook JSON on stdin)")
+			return 0, nil
 		}
 		return runHook(cargs, stdin, stdout, stderr), nil
 	case "log":
@@ -130,7 +129,10 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "init":
 		return runInit(stdout)
 	case "check":
-		return runCheck(ctx, g, cargs, stdout, stderr)
+		// Ctrl-C ends the checks too: they run in their own process groups.
+		cctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
+		return runCheck(cctx, g, cargs, stdout, stderr)
 	case "doctor":
 		return runDoctor(ctx, g, stdout)
 	case "trust":

@@ -209,9 +209,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	fmt.Fprintln(stdout, "  · hooksup claude adds its own Stop, SubagentStop, Notification, … hooks through --settings for its session")
 
 	fmt.Fprintln(stdout, "hooksup configuration")
-	trust := supervisor.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
-	_, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{UserConfigDir: env.configDir, ProjectDir: env.cwd,
-		ExplicitFile: g.config, Trusted: trust.Trusted})
+	_, layers, err := loadLayers(g, env)
 	if err != nil {
 		bad("%v", err)
 	}

@@ -17,7 +17,7 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 	if len(files) == 0 {
 		files = []string{filepath.Join(env.cwd, ".hooksup.toml")}
 	}
-	store := supervisor.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
+	store := trustStore(env)
 	for _, f := range files {
 		var cfg supervisor.Config
 		if err := supervisor.DecodeConfigFile(f, &cfg); err != nil {

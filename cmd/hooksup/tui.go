@@ -38,7 +38,7 @@ func resolveTheme(env environment, name string) (themes.Theme, error) {
 }
 
 // runTUI runs a supervised session in the terminal UI.
-func runTUI(ctx context.Context, g globalFlags, cfg supervisor.Config, so supervisor.Options) (int, error) {
+func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err

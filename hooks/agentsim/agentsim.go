@@ -23,10 +23,12 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 // BlockCap is claude's own limit: after this many consecutive blocks the next is overridden.
-const BlockCap = 8
+const BlockCap = hooks.DefaultBlockCap
 
 // Scenario is what the simulated agent does.
 type Scenario struct {
