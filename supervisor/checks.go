@@ -38,8 +38,14 @@ func (r CheckResult) Record() CheckRecord {
 	case r.Canceled:
 		rec.Error = "interrupted"
 	}
+	if !r.Passed() {
+		rec.Output = tailLines(strings.TrimRight(string(r.Output), "\n"), recordOutputKeep)
+	}
 	return rec
 }
+
+// recordOutputKeep bounds the output a verdict keeps of each failed check.
+const recordOutputKeep = 2000
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 

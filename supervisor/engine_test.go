@@ -387,3 +387,14 @@ func waitFile(t *testing.T, path string) {
 	}
 	t.Fatalf("%s never appeared", path)
 }
+
+// A failed check's output is kept in the verdict (its end), a passing one's is not.
+func TestVerdictKeepsFailedCheckOutput(t *testing.T) {
+	no := false
+	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "ok", Command: "echo fine"}, Check{Name: "bad", Command: "echo 'E: broken'; exit 2", RetryOnFailure: &no}))
+	e.Decide(context.Background(), stopIn(false))
+	c := r.verdicts[0].Checks
+	if len(c) != 2 || c[0].Output != "" || c[1].Output != "E: broken" {
+		t.Fatalf("%+v", c)
+	}
+}

@@ -61,6 +61,8 @@ type CheckRecord struct {
 	DurationMS float64 `json:"duration_ms"`
 	TimedOut   bool    `json:"timed_out,omitempty"`
 	Error      string  `json:"error,omitempty"`
+	// Output is the end of what a failed check printed (passing checks keep none).
+	Output string `json:"output,omitempty"`
 }
 
 // Observation is what hooksup knew about the session when it decided.

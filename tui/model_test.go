@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -86,7 +87,8 @@ func scene(f *fakeSession) {
 	f.events <- supervisor.VerdictDecided{At: at(3), Verdict: supervisor.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
 		AgentID: "a1b2c3d4e5", AgentType: "Explore", Decision: "block", Source: "check:review", Reason: "cite the files you read", Steers: 1, MaxSteers: 3}}
 	f.events <- supervisor.VerdictDecided{At: at(4), Verdict: supervisor.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
-		Decision: "block", Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse", Continuations: 1, MaxContinuations: 3}}
+		Decision: "block", Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse", Continuations: 1, MaxContinuations: 3,
+		Checks: []supervisor.CheckRecord{{Name: "tests", ExitCode: 1, DurationMS: 812, Output: "--- FAIL: TestParse\n    parse_test.go:12: want 2, got 3"}}}}
 	f.events <- supervisor.VerdictDecided{At: at(5), Verdict: supervisor.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
 		Decision: "allow", Source: "limit", Warning: "hooksup: reached the continuation limit", Continuations: 3, MaxContinuations: 3}}
 	f.events <- supervisor.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
@@ -213,5 +215,20 @@ func TestEditReason(t *testing.T) {
 	defer f.mu.Unlock()
 	if len(f.resolved) != 1 || f.resolved[0] != "block:also run vet" {
 		t.Fatalf("resolved %v", f.resolved)
+	}
+}
+
+// A selected verdict opens its full reason and the output of its failed checks.
+func TestVerdictDetail(t *testing.T) {
+	m, f, _ := newTestModel(t, "dark")
+	fm := run(t, m, f, 160, 44,
+		press(']', tea.ModCtrl, ""), press(tea.KeyTab, 0, ""), // focus the verdicts
+		press(tea.KeyUp, 0, ""), press(tea.KeyEnter, 0, ""), // the Stop block, opened
+	)
+	out := ansi.Strip(fm.render())
+	for _, want := range []string{"block by check:tests", "✗ tests exit 1 in 812 ms", "│     parse_test.go:12: want 2, got 3", "reason claude read:", "--- FAIL: TestParse"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the detail lacks %q:\n%s", want, out)
+		}
 	}
 }

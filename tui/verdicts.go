@@ -109,6 +109,11 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 			status = st.Block.Render("✗")
 		}
 		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, c.Name, c.ExitCode, c.DurationMS, c.Error))
+		for _, l := range strings.Split(c.Output, "\n") {
+			if l != "" {
+				add(st.Muted.Render("  │ ") + l)
+			}
+		}
 	}
 	if v.Warning != "" {
 		add(st.Warn.Render(v.Warning))
