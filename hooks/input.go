@@ -26,9 +26,36 @@ const (
 	SessionEnd        = "SessionEnd"
 )
 
-// Effort is the effort object Claude Code sends on stop and tool events.
+// Effort is the effort object Claude Code sends on stop and tool events. It is written back
+// as it came, fields this type does not know included, unless Level was changed.
 type Effort struct {
 	Level string `json:"level"`
+	raw   json.RawMessage
+}
+
+type effortAlias struct {
+	Level string `json:"level"`
+}
+
+// UnmarshalJSON decodes the level and keeps the whole object.
+func (e *Effort) UnmarshalJSON(data []byte) error {
+	var a effortAlias
+	if err := json.Unmarshal(data, &a); err != nil {
+		return err
+	}
+	e.Level, e.raw = a.Level, append(json.RawMessage(nil), data...)
+	return nil
+}
+
+// MarshalJSON writes the object as it was decoded, or the level alone.
+func (e Effort) MarshalJSON() ([]byte, error) {
+	if e.raw != nil {
+		var a effortAlias
+		if json.Unmarshal(e.raw, &a) == nil && a.Level == e.Level {
+			return e.raw, nil
+		}
+	}
+	return json.Marshal(effortAlias{Level: e.Level})
 }
 
 // Input is the JSON object a hook receives on stdin. Fields that Claude Code sends only for

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -51,18 +52,20 @@ type member struct {
 // object is a JSON object that keeps its keys in order.
 type object []member
 
+// get, set and del follow JavaScript's JSON.parse, which claude uses: of duplicated keys the
+// last one counts, so that is the one read and edited, and a deleted key goes entirely.
 func (o object) get(k string) (json.RawMessage, bool) {
-	for _, m := range o {
-		if m.key == k {
-			return m.val, true
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].key == k {
+			return o[i].val, true
 		}
 	}
 	return nil, false
 }
 
 func (o *object) set(k string, v json.RawMessage) {
-	for i, m := range *o {
-		if m.key == k {
+	for i := len(*o) - 1; i >= 0; i-- {
+		if (*o)[i].key == k {
 			(*o)[i].val = v
 			return
 		}
@@ -71,12 +74,18 @@ func (o *object) set(k string, v json.RawMessage) {
 }
 
 func (o *object) del(k string) {
-	for i, m := range *o {
-		if m.key == k {
-			*o = append((*o)[:i], (*o)[i+1:]...)
-			return
+	*o = slices.DeleteFunc(*o, func(m member) bool { return m.key == k })
+}
+
+// lastWins drops the members whose key comes again later.
+func (o object) lastWins() object {
+	out := o[:0:0]
+	for i, m := range o {
+		if !slices.ContainsFunc(o[i+1:], func(n member) bool { return n.key == m.key }) {
+			out = append(out, m)
 		}
 	}
+	return out
 }
 
 func parseObject(data []byte) (object, error) {
@@ -175,6 +184,7 @@ func editHooks(settings []byte, edit func(string, []json.RawMessage) ([]json.Raw
 		if hooksObj, err = parseObject(raw); err != nil {
 			return nil, fmt.Errorf("%w: \"hooks\" is not an object: %v", ErrNotJSON, err)
 		}
+		hooksObj = hooksObj.lastWins() // claude ignores an event's earlier duplicates
 	}
 	for _, ev := range ensure {
 		if _, ok := hooksObj.get(ev); !ok {
@@ -228,39 +238,45 @@ func sameGroups(a, b []json.RawMessage) bool {
 }
 
 // removeInstalled drops hooksup's installed commands from the groups, and groups left empty.
+// It reads each group and hook as claude does: exact key names, the last of duplicated keys.
 func removeInstalled(groups []json.RawMessage) ([]json.RawMessage, error) {
 	out := groups[:0:0]
 	for _, raw := range groups {
-		var g struct {
-			Hooks []json.RawMessage `json:"hooks"`
-		}
-		if err := json.Unmarshal(raw, &g); err != nil {
+		g, err := parseObject(raw)
+		hooksRaw, ok := g.get("hooks")
+		var hs []json.RawMessage
+		if err != nil || !ok || json.Unmarshal(hooksRaw, &hs) != nil {
 			out = append(out, raw)
 			continue
 		}
-		kept := g.Hooks[:0:0]
-		for _, h := range g.Hooks {
-			var c HookCommand
-			if json.Unmarshal(h, &c) == nil && IsInstalledCommand(c.Command) {
-				continue
+		kept := hs[:0:0]
+		for _, h := range hs {
+			if !isInstalledHook(h) {
+				kept = append(kept, h)
 			}
-			kept = append(kept, h)
 		}
 		switch {
-		case len(kept) == len(g.Hooks):
+		case len(kept) == len(hs):
 			out = append(out, raw)
 		case len(kept) > 0:
-			var whole object
-			whole, err := parseObject(raw)
-			if err != nil {
-				return nil, err
-			}
 			arr, _ := json.Marshal(kept)
-			whole.set("hooks", arr)
-			out = append(out, whole.marshal())
+			g.set("hooks", arr)
+			out = append(out, g.marshal())
 		}
 	}
 	return out, nil
+}
+
+// isInstalledHook reports whether a hook's "command" was written by `hooksup install`, whatever
+// else the hook holds (a timeout edited by hand, keys claude does not know).
+func isInstalledHook(h json.RawMessage) bool {
+	o, err := parseObject(h)
+	if err != nil {
+		return false
+	}
+	raw, ok := o.get("command")
+	var cmd string
+	return ok && json.Unmarshal(raw, &cmd) == nil && IsInstalledCommand(cmd)
 }
 
 // SettingsPath is the settings file for an install scope: local (.claude/settings.local.json),

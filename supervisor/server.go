@@ -50,7 +50,8 @@ const headerDeadline = 5 * time.Second
 func RuntimeDir(getenv func(string) string) (string, error) {
 	base := getenv("XDG_RUNTIME_DIR")
 	name := "hooksup"
-	if base == "" || !filepath.IsAbs(base) {
+	if fi, err := os.Stat(base); base == "" || !filepath.IsAbs(base) || err != nil || !fi.IsDir() {
+		// No usable runtime dir (unset, or set to one that does not exist): the temp dir.
 		base = os.TempDir()
 		name = fmt.Sprintf("hooksup-%d", os.Getuid())
 	}

@@ -65,12 +65,13 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 			partial = partial[:0]
 		}
 	}
-	if err := printLines(); err != nil {
-		return 1, err
-	}
 	if !*follow {
+		if err := printLines(); err != nil {
+			return 1, err
+		}
 		return 0, nil
 	}
+	// Watch before reading, so a line appended in between is not missed.
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return 1, fmt.Errorf("follow: %w", err)
@@ -78,6 +79,9 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	defer w.Close()
 	if err := w.Add(path); err != nil {
 		return 1, fmt.Errorf("follow: %w", err)
+	}
+	if err := printLines(); err != nil {
+		return 1, err
 	}
 	for {
 		select {
