@@ -43,8 +43,9 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	const wait = 45 * time.Second
 	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 
-	// Typing a prompt reaches claude; the failing check in ask mode shows the question.
-	tm.text("first prompt")
+	// Typing a prompt reaches claude; the failing check in ask mode shows the question. Claude
+	// may drop keys typed while it is still starting up: type until the text shows in its box.
+	typeIntoClaude(t, tm, "first prompt")
 	tm.keys("Enter")
 	tm.waitText(wait, "❯ first prompt", "ANSWER-ONE", "claude wants to stop", "FAIL: TestTUI")
 
@@ -60,7 +61,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	}
 
 	// Deny: claude stops; no continuation request.
-	tm.text("second prompt")
+	typeIntoClaude(t, tm, "second prompt")
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-TWO", "claude wants to stop")
 	tm.keys("C-]", "d")
@@ -72,7 +73,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 
 	// Escape while the question is pending: claude is interrupted, the verdict is escape, and
 	// there is no further continuation in that turn.
-	tm.text("third prompt")
+	typeIntoClaude(t, tm, "third prompt")
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-THREE", "claude wants to stop")
 	tm.keys("Escape")
@@ -101,4 +102,21 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.waitText(wait, "claude exited with status 0")
 	tm.keys("q")
 	tm.waitText(wait, "[exited 0]")
+}
+
+// typeIntoClaude types text into claude's input box until it shows there.
+func typeIntoClaude(t *testing.T, tm *tmuxSession, text string) {
+	t.Helper()
+	for try := 0; try < 10; try++ {
+		tm.text(text)
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(tm.screen(), "❯ "+text) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		tm.keys("C-u") // clear whatever arrived, and type again
+	}
+	t.Fatalf("claude never showed %q in its input box:\n%s", text, tm.screen())
 }

@@ -68,9 +68,10 @@ func (s *tmuxSession) text(text string) {
 	s.tmux("send-keys", "-t", s.name, "-l", text)
 }
 
+// screen is the pane's text; no-break spaces (claude draws one after its ❯) read as spaces.
 func (s *tmuxSession) screen() string {
 	s.t.Helper()
-	return s.tmux("capture-pane", "-p", "-t", s.name)
+	return strings.ReplaceAll(s.tmux("capture-pane", "-p", "-t", s.name), "\u00a0", " ")
 }
 
 // waitFor waits until the screen satisfies ok, failing with the screen after timeout.
