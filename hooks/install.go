@@ -297,6 +297,10 @@ func SettingsPath(scope, projectDir, home string) (string, error) {
 // keeping the file's mode. A missing file is created; a file that is not a JSON object is left
 // byte for byte as it was, and the error names it.
 func EditSettingsFile(path string, edit func([]byte) ([]byte, error)) (changed bool, err error) {
+	// A settings file that is a link (a dotfiles repository) is edited where it points.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, fmt.Errorf("read %s: %w", path, err)

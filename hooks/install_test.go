@@ -182,3 +182,21 @@ func TestShellQuote(t *testing.T) {
 		t.Error("a quoted path is not recognised as hooksup's")
 	}
 }
+
+// A settings file that is a symlink stays one: the file it points to is edited.
+func TestInstallThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles-settings.json")
+	os.WriteFile(real, []byte(`{"model":"opus"}`), 0o644)
+	link := filepath.Join(dir, "settings.json")
+	os.Symlink(real, link)
+	if _, err := EditSettingsFile(link, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", 600) }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced by a file")
+	}
+	if b, _ := os.ReadFile(real); !strings.Contains(string(b), "--installed") {
+		t.Fatalf("the target was not edited: %s", b)
+	}
+}

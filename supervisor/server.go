@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -73,6 +74,26 @@ func RuntimeDir(getenv func(string) string) (string, error) {
 		}
 	}
 	return dir, nil
+}
+
+// SweepStale removes what hooksup sessions that were killed left in the runtime dir: a socket
+// nobody listens on, and the settings file beside it.
+func SweepStale(dir string) {
+	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
+	for _, p := range socks {
+		if fi, err := os.Lstat(p); err != nil || time.Since(fi.ModTime()) < 10*time.Second {
+			continue // a session still starting up
+		}
+		c, err := net.DialTimeout("unix", p, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			continue // a live session
+		}
+		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
+			os.Remove(p)
+			os.Remove(strings.TrimSuffix(p, ".sock") + ".settings.json")
+		}
+	}
 }
 
 // NewToken returns a random session token.

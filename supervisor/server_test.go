@@ -208,3 +208,29 @@ func TestServerCloseRemovesSocket(t *testing.T) {
 		t.Fatalf("socket left behind: %v", err)
 	}
 }
+
+// A killed session's socket and settings are swept by the next one; a live one's are kept.
+func TestSweepStale(t *testing.T) {
+	dir := shortDir(t)
+	dead := filepath.Join(dir, "dead.sock")
+	ln, _ := net.ListenUnix("unix", &net.UnixAddr{Name: dead, Net: "unix"})
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	os.WriteFile(filepath.Join(dir, "dead.settings.json"), []byte("{}"), 0o600)
+	live, err := Listen(filepath.Join(dir, "live.sock"), "t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	os.WriteFile(filepath.Join(dir, "live.settings.json"), []byte("{}"), 0o600)
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(dead, old, old)
+	os.Chtimes(live.Path, old, old)
+	SweepStale(dir)
+	for name, want := range map[string]bool{"dead.sock": false, "dead.settings.json": false, "live.sock": true, "live.settings.json": true} {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		if (err == nil) != want {
+			t.Errorf("%s exists=%v, want %v", name, err == nil, want)
+		}
+	}
+}

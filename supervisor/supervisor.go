@@ -80,6 +80,7 @@ func New(o Options) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
+	SweepStale(o.RuntimeDir)
 	idb := make([]byte, 8)
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
