@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -117,10 +118,9 @@ func (e *Engine) Pending() []Question {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	out := make([]Question, 0, len(e.pending))
-	for id := 1; id <= e.questionSeq; id++ {
-		if p, ok := e.pending[id]; ok {
-			out = append(out, p.q)
-		}
+	for _, p := range e.pending {
+		out = append(out, p.q)
 	}
+	slices.SortFunc(out, func(a, b Question) int { return a.ID - b.ID })
 	return out
 }

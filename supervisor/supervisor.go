@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -403,7 +404,7 @@ func redactArgs(args []string) []string {
 
 // PrintVerdicts is the headless front end: one line per verdict and notice on w, until the
 // events end.
-func PrintVerdicts(w interface{ Write([]byte) (int, error) }, events <-chan Event) {
+func PrintVerdicts(w io.Writer, events <-chan Event) {
 	for ev := range events {
 		switch e := ev.(type) {
 		case VerdictDecided:

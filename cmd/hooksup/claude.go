@@ -46,12 +46,17 @@ func loadConfig(g globalFlags, env environment, stderr io.Writer) (supervisor.Co
 	if err != nil {
 		return cfg, err
 	}
+	printIgnored(layers, stderr)
+	return cfg, nil
+}
+
+// printIgnored tells the person which files were not used, and why.
+func printIgnored(layers []supervisor.Layer, w io.Writer) {
 	for _, l := range layers {
 		if l.Note != "" {
-			fmt.Fprintf(stderr, "hooksup: ignoring %s: %s\n", l.Path, l.Note)
+			fmt.Fprintf(w, "hooksup: ignoring %s: %s\n", l.Path, l.Note)
 		}
 	}
-	return cfg, nil
 }
 
 // loadLayers merges the configuration layers and the flags.
@@ -161,11 +166,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 			}
 		}
 	} else {
-		for _, l := range layers {
-			if l.Note != "" {
-				fmt.Fprintf(stderr, "hooksup: ignoring %s: %s\n", l.Path, l.Note)
-			}
-		}
+		printIgnored(layers, stderr)
 	}
 	logger, closeLog := openLogger(env.stateDir, g.debug)
 	defer closeLog()
