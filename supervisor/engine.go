@@ -112,8 +112,18 @@ func (e *Engine) Observe(in *hooks.Input) {
 func (e *Engine) Interrupt() {
 	now := e.now()
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.escapedTurn = e.turn
-	turn := e.turn
+	// Claude fires no hook on an interrupt: hooksup records it itself, first, under the lock,
+	// so the stops it cuts short are logged after it.
+	if e.sessionID != "" {
+		v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: e.turn, Decision: string(hooks.Allow),
+			Source: SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
+			MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
+		if err := e.record(v); err != nil {
+			e.logger.Error("verdict log", "err", err)
+		}
+	}
 	for _, q := range e.pending {
 		q.resolve(resolution{decision: hooks.Allow, by: SourceEscape})
 	}
@@ -121,17 +131,7 @@ func (e *Engine) Interrupt() {
 	for _, cancel := range e.deciding {
 		cancel()
 	}
-	// Claude fires no hook on an interrupt: hooksup records it itself.
-	v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: turn, Decision: string(hooks.Allow),
-		Source: SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
-		MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
-	e.mu.Unlock()
-	if v.SessionID != "" {
-		if err := e.record(v); err != nil {
-			e.logger.Error("verdict log", "err", err)
-		}
-	}
-	e.emit(Interrupted{At: At{now}, Turn: turn})
+	e.emit(Interrupted{At: At{now}, Turn: e.turn})
 }
 
 // Counts is a snapshot of the engine's counters, for display.
