@@ -74,8 +74,9 @@ func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOut
 		}
 	}
 	cmd.Env = append(checkEnv(c), extraEnv...)
-	// Its own group, so a timeout kills all it started; and killed with hooksup, should that die.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Its own group, so a timeout kills all it started (and, where the OS can, killed with
+	// hooksup should that die).
+	cmd.SysProcAttr = checkProcAttr()
 	out := &tailWriter{max: outputKeep, on: onOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = time.Second

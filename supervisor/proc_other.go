@@ -1,0 +1,11 @@
+//go:build !linux && !darwin
+
+package supervisor
+
+import "syscall"
+
+// checkProcAttr puts a check in its own process group, so that killing the group ends all it
+// started.
+func checkProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
