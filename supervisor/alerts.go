@@ -1,37 +1,47 @@
 package supervisor
 
+// AlertCause is what an alert is about.
+type AlertCause string
+
+// Alert causes.
+const (
+	CausePermission AlertCause = "permission" // claude waits for a permission or an answer
+	CauseIdle       AlertCause = "idle"       // claude has waited for input a while (its idle_prompt)
+)
+
 // Alert: something the person should notice, by the action [notifications] configures for it:
 // ring the bell, send a desktop notification (OSC 9/777 to the outer terminal), or nudge (type
-// Text into claude, only when it is truly idle). The front end carries it out.
+// Text into claude, only when it is truly idle). The front end carries it out and words it.
 type Alert struct {
 	At
-	Action string // bell, notify, nudge
-	Title  string
-	Body   string
+	Action AlertAction
+	Cause  AlertCause
+	Detail string // what showed it, e.g. "PermissionRequest Bash"
 	Text   string // for nudge: what to type
-	// Idle is the state the alert is about; a front end nudges only while the agent is still in
-	// it.
+	// State is the state the alert is about; a front end nudges only while the agent is still
+	// in it.
 	State AgentState
 }
 
 // alertFor returns the alert [notifications] configures for a state change, if any.
 func alertFor(cfg NotificationsConfig, c StateChanged) (Alert, bool) {
-	var action, body string
+	var action AlertAction
+	var cause AlertCause
 	switch {
 	case c.State == StatePermission:
-		action, body = cfg.OnPermission, "claude needs your permission ("+c.Reason+")"
-	case c.State == StateWaiting && c.Reason == "Notification idle_prompt":
-		action, body = cfg.OnIdle, "claude is waiting for your input"
+		action, cause = cfg.OnPermission, CausePermission
+	case c.State == StateWaiting && c.Notification == notificationIdle:
+		action, cause = cfg.OnIdle, CauseIdle
 	default:
 		return Alert{}, false
 	}
-	if action == "" || action == "none" {
+	if action == "" || action == ActionNone {
 		return Alert{}, false
 	}
-	a := Alert{At: c.At, Action: action, Title: "hooksup", Body: body, State: c.State}
-	if action == "nudge" {
+	a := Alert{At: c.At, Action: action, Cause: cause, Detail: c.Reason, State: c.State}
+	if action == ActionNudge {
 		if c.State != StateWaiting {
-			a.Action = "bell" // never type into a permission dialog
+			a.Action = ActionBell // never type into a permission dialog
 		} else {
 			a.Text = cfg.NudgeText
 		}

@@ -195,14 +195,3 @@ func RunChecks(ctx context.Context, checks []Check, dir string, onOutput func(na
 	}
 	return out
 }
-
-// Failure says how a check failed, for people: "exit 1", "timed out after 2m0s", …
-func (r CheckResult) Failure() string {
-	switch {
-	case r.StartErr != nil:
-		return "could not start: " + r.StartErr.Error()
-	case r.Canceled:
-		return "interrupted"
-	}
-	return failure(r)
-}

@@ -16,20 +16,44 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
+// Mode says who decides a stop: the checks, a person, or nobody. Its text is the config's
+// value.
+type Mode string
+
 // Modes of the decision engine.
 const (
-	ModeAuto    = "auto"    // the checks decide
-	ModeAsk     = "ask"     // a person confirms every forced continuation
-	ModeManual  = "manual"  // a person decides every stop
-	ModeObserve = "observe" // never block, only record
+	ModeAuto    Mode = "auto"    // the checks decide
+	ModeAsk     Mode = "ask"     // a person confirms every forced continuation
+	ModeManual  Mode = "manual"  // a person decides every stop
+	ModeObserve Mode = "observe" // never block, only record
+)
+
+// OnTimeout is what an unanswered question resolves to.
+type OnTimeout string
+
+// on_timeout values.
+const (
+	TimeoutProposal OnTimeout = "proposal" // what the checks said
+	TimeoutAllow    OnTimeout = "allow"    // let it stop
+)
+
+// AlertAction is what [notifications] does when the agent needs the person.
+type AlertAction string
+
+// Alert actions.
+const (
+	ActionNone   AlertAction = "none"
+	ActionBell   AlertAction = "bell"   // ring the terminal's bell
+	ActionNotify AlertAction = "notify" // a desktop notification through the outer terminal
+	ActionNudge  AlertAction = "nudge"  // type nudge_text into claude while it is idle
 )
 
 // Config is hooksup's configuration after all layers are merged.
 type Config struct {
-	Mode            string   `toml:"mode"`
-	Theme           string   `toml:"theme"`
-	DecisionTimeout Duration `toml:"decision_timeout"`
-	OnTimeout       string   `toml:"on_timeout"`
+	Mode            Mode      `toml:"mode"`
+	Theme           string    `toml:"theme"`
+	DecisionTimeout Duration  `toml:"decision_timeout"`
+	OnTimeout       OnTimeout `toml:"on_timeout"`
 
 	Stop          StopConfig          `toml:"stop"`
 	SubagentStop  SubagentStopConfig  `toml:"subagent_stop"`
@@ -58,9 +82,9 @@ type SubagentStopConfig struct {
 
 // NotificationsConfig is the [notifications] table.
 type NotificationsConfig struct {
-	OnIdle       string `toml:"on_idle"`
-	OnPermission string `toml:"on_permission"`
-	NudgeText    string `toml:"nudge_text"`
+	OnIdle       AlertAction `toml:"on_idle"`
+	OnPermission AlertAction `toml:"on_permission"`
+	NudgeText    string      `toml:"nudge_text"`
 }
 
 // KeysConfig is the [keys] table.
@@ -121,10 +145,10 @@ func Defaults() Config {
 		Mode:            ModeAsk,
 		Theme:           "auto",
 		DecisionTimeout: Duration{5 * time.Minute},
-		OnTimeout:       "proposal",
+		OnTimeout:       TimeoutProposal,
 		Stop:            StopConfig{MaxContinuations: 3},
 		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
-		Notifications:   NotificationsConfig{OnIdle: "none", OnPermission: "bell", NudgeText: "continue"},
+		Notifications:   NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionBell, NudgeText: "continue"},
 		UI:              UIConfig{HoldOnExit: true},
 	}
 }
@@ -342,7 +366,7 @@ func (c *Config) Validate() error {
 		return bad("mode", fmt.Sprintf("%q is not one of auto, ask, manual, observe", c.Mode))
 	}
 	switch c.OnTimeout {
-	case "proposal", "allow":
+	case TimeoutProposal, TimeoutAllow:
 	default:
 		return bad("on_timeout", fmt.Sprintf("%q is not one of proposal, allow", c.OnTimeout))
 	}
@@ -354,10 +378,10 @@ func (c *Config) Validate() error {
 	}
 	for _, n := range []struct {
 		key string
-		v   string
+		v   AlertAction
 	}{{"notifications.on_idle", c.Notifications.OnIdle}, {"notifications.on_permission", c.Notifications.OnPermission}} {
 		switch n.v {
-		case "none", "bell", "notify", "nudge":
+		case ActionNone, ActionBell, ActionNotify, ActionNudge:
 		default:
 			return bad(n.key, fmt.Sprintf("%q is not one of none, bell, notify, nudge", n.v))
 		}

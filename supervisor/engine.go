@@ -12,9 +12,6 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 )
 
-// EventInterrupted is the verdict log's event for Escape, which no hook reports.
-const EventInterrupted = "Interrupted"
-
 // Engine decides every Stop and SubagentStop of one supervised session: the Escape override,
 // observe mode, the continuation limits, the checks, and the mode's say on the checks'
 // proposal. It keeps the per-turn and per-session counts.
@@ -117,7 +114,7 @@ func (e *Engine) Interrupt() {
 	// Claude fires no hook on an interrupt: hooksup records it itself, first, under the lock,
 	// so the stops it cuts short are logged after it.
 	if e.sessionID != "" {
-		v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: e.turn, Decision: string(hooks.Allow),
+		v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: e.turn, Decision: hooks.Allow,
 			Source: SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
 			MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
 		if err := e.record(v); err != nil {
@@ -157,107 +154,161 @@ func (e *Engine) Counts() Counts {
 		Escaped: e.escapedTurn == e.turn}
 }
 
-// proposal is what the checks said.
+// stop is one Stop or SubagentStop being decided, with what the engine knew as it arrived.
+type stop struct {
+	in      *hooks.Input
+	start   time.Time
+	sub     bool // a SubagentStop
+	turn    int
+	escaped bool // Escape was pressed in this turn already
+	limited bool // the turn's continuations (or this subagent's steers) are used up
+	seq     int  // its key in e.deciding
+	// ctx ends when Escape comes or the hook goes away: it kills the checks and ends a
+	// question.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// proposal is what the checks (or the rule that comes before them) said.
 type proposal struct {
 	decision hooks.Decision
-	source   string
+	source   Source
 	reason   string
 	warnings []string
 	blocking string // the check that proposes the block
 	records  []CheckRecord
+	final    bool // Escape, observe mode or the limit: no mode or person changes it
 }
 
-// Decide answers one Stop or SubagentStop and records the verdict.
-func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
-	start := e.now()
-	sub := in.HookEventName == hooks.SubagentStop
+// outcome is the decision after the mode (and perhaps the person) had their say.
+type outcome struct {
+	decision hooks.Decision
+	source   Source
+	reason   string
+}
 
+// Decide answers one Stop or SubagentStop and records the verdict, in steps: admit it (what
+// the engine knows now), propose (Escape, observe mode, the limit, else the checks), ask (the
+// mode's say, perhaps the person's), conclude (Escape or a vanished hook overrides; the counts
+// and the verdict), publish (the verdict log and the front end).
+func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
+	s := e.admit(ctx, in)
+	defer s.cancel()
+	p := e.propose(s)
+	o := e.ask(s, p)
+	v := e.conclude(ctx, s, p, o)
+	e.publish(v, s.start)
+	return answer(v)
+}
+
+// admit notes the stop as being decided and takes what it is decided on: the turn, Escape,
+// the limit.
+func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
+	s := &stop{in: in, start: e.now(), sub: in.HookEventName == hooks.SubagentStop}
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if in.SessionID != "" {
 		e.sessionID = in.SessionID
 	}
-	turn := e.turn
-	escaped := e.escapedTurn == e.turn
-	limited := false
-	if sub {
-		limited = e.steers[in.AgentID] >= e.cfg.SubagentStop.MaxSteers
+	s.turn = e.turn
+	s.escaped = e.escapedTurn == e.turn
+	if s.sub {
+		s.limited = e.steers[in.AgentID] >= e.cfg.SubagentStop.MaxSteers
 	} else {
-		limited = e.turnConts >= e.cfg.Stop.MaxContinuations
+		s.limited = e.turnConts >= e.cfg.Stop.MaxContinuations
 	}
-	checkCtx, cancel := context.WithCancel(ctx)
+	s.ctx, s.cancel = context.WithCancel(ctx)
 	e.decideSeq++
-	seq := e.decideSeq
-	e.deciding[seq] = cancel
-	e.mu.Unlock()
-	defer cancel()
+	s.seq = e.decideSeq
+	e.deciding[s.seq] = s.cancel
+	return s
+}
 
-	var p proposal
+// propose applies the rules that come before the checks (Escape, observe mode, the limit),
+// else runs the checks.
+func (e *Engine) propose(s *stop) proposal {
 	switch {
-	case escaped:
-		p = proposal{decision: hooks.Allow, source: SourceEscape}
+	case s.escaped:
+		return proposal{decision: hooks.Allow, source: SourceEscape, final: true}
 	case e.cfg.Mode == ModeObserve:
-		p = proposal{decision: hooks.Allow, source: SourceObserve}
-	case limited:
+		return proposal{decision: hooks.Allow, source: SourceObserve, final: true}
+	case s.limited:
 		what := fmt.Sprintf("the continuation limit (%d per turn)", e.cfg.Stop.MaxContinuations)
-		if sub {
+		if s.sub {
 			what = fmt.Sprintf("the steer limit (%d for this subagent)", e.cfg.SubagentStop.MaxSteers)
 		}
-		p = proposal{decision: hooks.Allow, source: SourceLimit, warnings: []string{"hooksup: reached " + what + "; letting it stop"}}
-	default:
-		p = e.runChecks(checkCtx, in)
+		return proposal{decision: hooks.Allow, source: SourceLimit, final: true,
+			warnings: []string{"hooksup: reached " + what + "; letting it stop"}}
 	}
+	return e.runChecks(s.ctx, s.in)
+}
 
-	decision, source, reason := p.decision, p.source, p.reason
-	if p.source != SourceEscape && p.source != SourceObserve && p.source != SourceLimit && checkCtx.Err() == nil {
-		decision, source, reason = e.applyMode(checkCtx, in, p)
+// ask gives the mode its say on the proposal, asking the person when it says so.
+func (e *Engine) ask(s *stop, p proposal) outcome {
+	if p.final || s.ctx.Err() != nil {
+		return outcome{p.decision, p.source, p.reason}
 	}
+	return e.applyMode(s.ctx, s.in, p)
+}
 
+// conclude lets Escape and a vanished hook override the outcome, counts a block, and makes
+// the verdict.
+func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) Verdict {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	switch {
-	case e.escapedTurn == turn && e.turn == turn && source != SourceEscape:
+	case e.escapedTurn == s.turn && e.turn == s.turn && o.source != SourceEscape:
 		// Escape came while the checks ran or the person was asked: it wins.
-		decision, source, reason = hooks.Allow, SourceEscape, ""
+		o = outcome{hooks.Allow, SourceEscape, ""}
 	case ctx.Err() != nil:
 		// The hook went away (claude's timeout, claude gone) or hooksup is shutting down before
 		// a decision: claude lets it stop, and so does the record.
-		decision, source, reason = hooks.Allow, SourceFailOpen, ""
+		o = outcome{hooks.Allow, SourceFailOpen, ""}
 		p.warnings = append(p.warnings, "hooksup: the hook went away before the stop was decided")
 	}
-	if decision == hooks.Block {
+	if o.decision == hooks.Block {
 		e.sessionConts++
-		if sub {
-			e.steers[in.AgentID]++ // a subagent's steers have their own budget
+		if s.sub {
+			e.steers[s.in.AgentID]++ // a subagent's steers have their own budget
 		} else {
 			e.turnConts++
 		}
-		if p.blocking != "" && source == CheckSource(p.blocking) {
+		if p.blocking != "" && o.source == CheckSource(p.blocking) {
 			e.checkBlocks[p.blocking]++
 		}
 	}
+	in := s.in
 	v := Verdict{
-		Time: start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
-		AgentType: in.AgentType, Turn: turn, Decision: string(decision), Source: source,
-		Reason: reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
+		Time: s.start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
+		AgentType: in.AgentType, Turn: s.turn, Decision: o.decision, Source: o.source,
+		Reason: o.reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, Checks: p.records,
 	}
 	v.Observation = e.observation(in)
-	if sub {
+	if s.sub {
 		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
 	}
-	delete(e.deciding, seq)
+	delete(e.deciding, s.seq)
 	e.verdicts++
-	e.mu.Unlock()
+	return v
+}
 
+// publish writes the verdict to the log and tells the front end.
+func (e *Engine) publish(v Verdict, start time.Time) {
 	v.LatencyMS = ms(e.now().Sub(start))
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
-		e.emit(Notice{At: At{e.now()}, Level: "error", Text: "the verdict log cannot be written: " + err.Error()})
+		e.emit(Notice{At: At{e.now()}, Level: NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
 	}
 	e.emit(VerdictDecided{At: At{e.now()}, Verdict: v})
-	a := hooks.Answer{Decision: decision, Reason: reason, SystemMessage: v.Warning}
-	if decision == hooks.Halt {
-		a.Reason, a.StopReason = "", reason
+}
+
+// answer is what the hook prints for a verdict.
+func answer(v Verdict) hooks.Answer {
+	a := hooks.Answer{Decision: v.Decision, Reason: v.Reason, SystemMessage: v.Warning}
+	if v.Decision == hooks.Halt {
+		a.Reason, a.StopReason = "", v.Reason
 		if a.StopReason == "" {
 			a.StopReason = "Stopped by the person supervising this session."
 		}
@@ -287,28 +338,28 @@ func (e *Engine) observation(in *hooks.Input) *Observation {
 
 // applyMode turns the checks' proposal into the decision, asking a person when the mode says so
 // and someone is there to ask.
-func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) (hooks.Decision, string, string) {
+func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) outcome {
 	askNow := e.cfg.Mode == ModeManual || (e.cfg.Mode == ModeAsk && p.decision == hooks.Block)
 	if !askNow || !e.interactive {
-		return p.decision, p.source, p.reason
+		return outcome{p.decision, p.source, p.reason}
 	}
 	r := e.askPerson(ctx, Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
 		Proposal: p.decision, Source: p.source, Reason: p.reason, Warning: strings.Join(p.warnings, "\n"),
 		LastMessage: clip(in.LastAssistantMessage, 2000)})
 	switch r.by {
 	case SourceTimeout:
-		if e.cfg.OnTimeout == "allow" {
-			return hooks.Allow, SourceTimeout, ""
+		if e.cfg.OnTimeout == TimeoutAllow {
+			return outcome{hooks.Allow, SourceTimeout, ""}
 		}
-		return p.decision, SourceTimeout, p.reason
+		return outcome{p.decision, SourceTimeout, p.reason}
 	case SourceEscape, SourceFailOpen:
-		return hooks.Allow, r.by, ""
+		return outcome{hooks.Allow, r.by, ""}
 	}
 	switch r.decision {
 	case hooks.Allow:
-		return hooks.Allow, SourceManual, ""
+		return outcome{hooks.Allow, SourceManual, ""}
 	case hooks.Halt:
-		return hooks.Halt, SourceManual, r.reason
+		return outcome{hooks.Halt, SourceManual, r.reason}
 	}
 	if r.reason == "" {
 		r.reason = p.reason
@@ -316,22 +367,14 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) (ho
 	if r.reason == "" {
 		r.reason = "The person supervising you asks you to continue."
 	}
-	return hooks.Block, SourceManual, r.reason
+	return outcome{hooks.Block, SourceManual, r.reason}
 }
 
 // runChecks runs the checks that apply, in order, and proposes what they say: block on the
 // first failing check that may still make the agent continue, allow otherwise.
 func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
-	list := e.cfg.Stop.Checks
-	if in.HookEventName == hooks.SubagentStop {
-		list = nil
-		for _, c := range e.cfg.SubagentStop.Checks {
-			if len(c.AgentTypes) == 0 || slices.Contains(c.AgentTypes, in.AgentType) {
-				list = append(list, c)
-			}
-		}
-	}
-	p := proposal{decision: hooks.Allow, source: SourceNoChecks}
+	list := e.checksFor(in)
+	p := proposal{decision: hooks.Allow, source: SourceChecks}
 	if len(list) == 0 {
 		return p
 	}
@@ -349,45 +392,72 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		if ctx.Err() != nil {
 			break
 		}
-		e.mu.Lock()
-		e.runSeq++
-		run := e.runSeq
-		e.mu.Unlock()
-		e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
-		name := c.Name
-		res := runCheck(ctx, c, dir, stopEnv(in), func(b []byte) {
-			e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: name, Chunk: b})
-		})
-		e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})
+		res := e.runOne(ctx, c, dir, in)
 		p.records = append(p.records, res.Record())
-		e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
-		switch {
-		case res.Passed() || res.Canceled:
-			continue
-		case res.StartErr != nil:
-			msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
-			if c.Required {
-				msg += " (required: fix the command in your hooksup config)"
-				e.emit(Notice{At: At{e.now()}, Level: "error", Text: msg})
-			}
-			p.warnings = append(p.warnings, msg)
-			continue
-		case !c.Retries():
-			p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, failure(res)))
-			continue
+		if e.judge(&p, c, res) {
+			return p
 		}
-		e.mu.Lock()
-		blocked := e.checkBlocks[c.Name]
-		e.mu.Unlock()
-		if c.MaxRetries > 0 && blocked >= c.MaxRetries {
-			p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, failure(res), c.MaxRetries))
-			continue
-		}
-		p.decision, p.source, p.blocking = hooks.Block, CheckSource(c.Name), c.Name
-		p.reason = BlockReason(res)
-		return p
 	}
 	return p
+}
+
+// checksFor is the checks that apply to a stop: a SubagentStop's by agent type.
+func (e *Engine) checksFor(in *hooks.Input) []Check {
+	if in.HookEventName != hooks.SubagentStop {
+		return e.cfg.Stop.Checks
+	}
+	var list []Check
+	for _, c := range e.cfg.SubagentStop.Checks {
+		if len(c.AgentTypes) == 0 || slices.Contains(c.AgentTypes, in.AgentType) {
+			list = append(list, c)
+		}
+	}
+	return list
+}
+
+// runOne runs one check, telling the front end as it starts, prints and ends.
+func (e *Engine) runOne(ctx context.Context, c Check, dir string, in *hooks.Input) CheckResult {
+	e.mu.Lock()
+	e.runSeq++
+	run := e.runSeq
+	e.mu.Unlock()
+	e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
+	res := runCheck(ctx, c, dir, stopEnv(in), func(b []byte) {
+		e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: c.Name, Chunk: b})
+	})
+	e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})
+	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
+	return res
+}
+
+// judge weighs one check's result into the proposal and reports whether it decides the stop
+// (a block); a failure that may not block adds a warning instead.
+func (e *Engine) judge(p *proposal, c Check, res CheckResult) bool {
+	switch {
+	case res.Passed() || res.Canceled:
+		return false
+	case res.StartErr != nil:
+		msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
+		if c.Required {
+			msg += " (required: fix the command in your hooksup config)"
+			e.emit(Notice{At: At{e.now()}, Level: NoticeError, Text: msg})
+		}
+		p.warnings = append(p.warnings, msg)
+		return false
+	case !c.Retries():
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, failure(res)))
+		return false
+	}
+	e.mu.Lock()
+	blocked := e.checkBlocks[c.Name]
+	e.mu.Unlock()
+	if c.MaxRetries > 0 && blocked >= c.MaxRetries {
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, failure(res), c.MaxRetries))
+		return false
+	}
+	p.decision, p.source, p.blocking = hooks.Block, CheckSource(c.Name), c.Name
+	p.reason = BlockReason(res)
+	return true
 }
 
 // stopEnv tells a check about the stop it decides.

@@ -51,7 +51,7 @@ func subIn(agent string) *hooks.Input {
 
 func check(name, cmd string) Check { return Check{Name: name, Command: cmd} }
 
-func cfgWith(mode string, checks ...Check) Config {
+func cfgWith(mode Mode, checks ...Check) Config {
 	c := Defaults()
 	c.Mode = mode
 	c.Stop.Checks = checks
@@ -64,7 +64,7 @@ func TestNoChecksAllows(t *testing.T) {
 	if a.Decision != hooks.Allow {
 		t.Fatalf("got %+v", a)
 	}
-	if len(r.verdicts) != 1 || r.verdicts[0].Source != SourceNoChecks || r.verdicts[0].Decision != "allow" {
+	if len(r.verdicts) != 1 || r.verdicts[0].Source != SourceChecks || r.verdicts[0].Decision != "allow" {
 		t.Fatalf("verdicts %+v", r.verdicts)
 	}
 }
@@ -325,7 +325,7 @@ func TestCheckCwdAndEnv(t *testing.T) {
 func decisions(vs []Verdict) string {
 	var d []string
 	for _, v := range vs {
-		d = append(d, v.Event+":"+v.Decision+"/"+v.Source)
+		d = append(d, v.Event+":"+string(v.Decision)+"/"+string(v.Source))
 	}
 	return strings.Join(d, " ")
 }

@@ -62,9 +62,19 @@ type Interrupted struct {
 // failure hooksup recovered from).
 type Notice struct {
 	At
-	Level string // "info", "warn", "error"
+	Level NoticeLevel
 	Text  string
 }
+
+// NoticeLevel says how much a notice matters.
+type NoticeLevel string
+
+// Notice levels.
+const (
+	NoticeInfo  NoticeLevel = "info" // for the log; front ends need not show it
+	NoticeWarn  NoticeLevel = "warn"
+	NoticeError NoticeLevel = "error"
+)
 
 // AgentExited: the supervised agent's process ended.
 type AgentExited struct {

@@ -106,7 +106,7 @@ func (l *ledger) verdict(v Verdict) {
 	a := l.get(v.AgentID, v.AgentType, SubOrphan)
 	a.Steers = v.Steers
 	if a.State != SubOrphan {
-		if v.Decision == string(hooks.Block) {
+		if v.Decision == hooks.Block {
 			a.State = SubSteered
 		} else {
 			a.State, a.Ended = SubDone, l.now()

@@ -17,7 +17,7 @@ type Question struct {
 	AgentID     string
 	AgentType   string
 	Proposal    hooks.Decision // what the checks said
-	Source      string         // the proposal's source, e.g. check:tests
+	Source      Source         // the proposal's source, e.g. check:tests
 	Reason      string         // the checks' reason for a proposed block (the default reason)
 	Warning     string
 	LastMessage string // what the agent said last
@@ -36,7 +36,7 @@ type QuestionResolved struct {
 	At
 	ID       int
 	Decision hooks.Decision
-	By       string // manual, timeout, escape
+	By       Source // manual, timeout, escape or failopen
 }
 
 // ErrNoSuchQuestion is returned when resolving a question that is not pending (already
@@ -46,7 +46,7 @@ var ErrNoSuchQuestion = errors.New("no such pending question")
 type resolution struct {
 	decision hooks.Decision
 	reason   string
-	by       string
+	by       Source
 }
 
 type pendingQuestion struct {

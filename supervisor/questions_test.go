@@ -10,7 +10,7 @@ import (
 )
 
 // askEngine is an engine with a person present; questions arrive on the returned channel.
-func askEngine(t *testing.T, mode string, timeout time.Duration, checks ...Check) (*Engine, *recorder, chan Question) {
+func askEngine(t *testing.T, mode Mode, timeout time.Duration, checks ...Check) (*Engine, *recorder, chan Question) {
 	t.Helper()
 	cfg := cfgWith(mode, checks...)
 	cfg.DecisionTimeout = Duration{timeout}
@@ -77,7 +77,7 @@ func TestAskEditedReason(t *testing.T) {
 
 func TestAskDoesNotAskWhenChecksPass(t *testing.T) {
 	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("ok", "true"))
-	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || len(asked) != 0 || r.verdicts[0].Source != SourceNoChecks {
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || len(asked) != 0 || r.verdicts[0].Source != SourceChecks {
 		t.Fatalf("%+v", a)
 	}
 }
@@ -102,7 +102,7 @@ func TestManualAsksEveryStopAndCanForceAContinuation(t *testing.T) {
 
 func TestUnansweredQuestionTimesOut(t *testing.T) {
 	for _, tc := range []struct {
-		onTimeout string
+		onTimeout OnTimeout
 		want      hooks.Decision
 	}{{"proposal", hooks.Block}, {"allow", hooks.Allow}} {
 		e, r, _ := askEngine(t, ModeAsk, 50*time.Millisecond, check("t", "exit 1"))
@@ -125,7 +125,7 @@ func TestEscapeResolvesThePendingQuestion(t *testing.T) {
 	if len(e.Pending()) != 0 {
 		t.Fatal("question still pending")
 	}
-	var resolvedBy string
+	var resolvedBy Source
 	for _, ev := range r.events {
 		if qr, ok := ev.(QuestionResolved); ok {
 			resolvedBy = qr.By

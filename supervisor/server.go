@@ -144,21 +144,55 @@ func (s *Server) problem(msg string) {
 	}
 }
 
+// serveConn answers one hook call, in steps: make sure the caller is this user (peer), read
+// and vet its request (readCall), find its handler (route), decide while watching for the hook
+// to go away (call), and answer. Whatever fails on hooksup's side, the hook is allowed.
 func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	defer c.Close()
 	answered := false
-	defer func() {
-		if r := recover(); r != nil {
-			s.problem(fmt.Sprintf("hooksup failed while answering a hook (%v): it was allowed", r))
-			if !answered {
-				_ = hooks.WriteResponse(c, hooks.Response{})
-			}
-		}
-	}()
-	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
-		s.logger.Warn("refused a connection from another user", "peer_uid", uid, "err", err)
+	defer s.recoverCall(c, &answered)
+	if !s.peer(c) {
 		return
 	}
+	in, br, ok := s.readCall(c)
+	if !ok {
+		return
+	}
+	h := s.route(in.HookEventName)
+	if h == nil {
+		_ = hooks.WriteResponse(c, hooks.Response{})
+		return
+	}
+	out, exit := s.call(ctx, h, in, br)
+	_ = c.SetWriteDeadline(time.Now().Add(5 * time.Second))
+	answered = true
+	if err := hooks.WriteResponse(c, hooks.Response{Exit: exit, Stdout: out}); err != nil {
+		s.logger.Warn("answer not delivered", "event", in.HookEventName, "err", err)
+	}
+}
+
+// recoverCall turns a panic while answering into an allow, and tells the person.
+func (s *Server) recoverCall(c *net.UnixConn, answered *bool) {
+	if r := recover(); r != nil {
+		s.problem(fmt.Sprintf("hooksup failed while answering a hook (%v): it was allowed", r))
+		if !*answered {
+			_ = hooks.WriteResponse(c, hooks.Response{})
+		}
+	}
+}
+
+// peer reports whether the caller runs as this user.
+func (s *Server) peer(c *net.UnixConn) bool {
+	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+		s.logger.Warn("refused a connection from another user", "peer_uid", uid, "err", err)
+		return false
+	}
+	return true
+}
+
+// readCall reads the request: its header within headerDeadline, the token, the size cap, the
+// payload and its JSON. A refused call is answered here, with the status that says why.
+func (s *Server) readCall(c *net.UnixConn) (*hooks.Input, *bufio.Reader, bool) {
 	_ = c.SetReadDeadline(time.Now().Add(headerDeadline))
 	br := bufio.NewReaderSize(c, 64<<10)
 	token, event, n, err := hooks.ReadRequestHeader(br)
@@ -169,48 +203,51 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 			s.logger.Warn("bad hook request", "err", err)
 		}
 		_ = hooks.WriteResponse(c, hooks.Response{Status: "bad"})
-		return
+		return nil, nil, false
 	}
 	if subtle.ConstantTimeCompare([]byte(token), []byte(s.token)) != 1 {
 		s.logger.Warn("refused a hook call with a wrong or missing token", "event", event)
 		_ = hooks.WriteResponse(c, hooks.Response{Status: "token"})
-		return
+		return nil, nil, false
 	}
 	if n > hooks.MaxPayload {
 		s.logger.Warn("refused a hook call over the size cap", "event", event, "bytes", n)
 		_ = hooks.WriteResponse(c, hooks.Response{Status: "size"})
-		return
+		return nil, nil, false
 	}
 	payload, err := hooks.ReadPayload(br, n)
 	if err != nil {
 		s.logger.Warn("hook input cut short", "event", event, "err", err)
-		return
+		return nil, nil, false
 	}
 	_ = c.SetReadDeadline(time.Time{})
 	in, err := hooks.ParseInput(payload)
 	if err != nil {
 		s.logger.Warn("hook input is not JSON", "event", event, "err", err)
 		_ = hooks.WriteResponse(c, hooks.Response{Status: "bad"})
-		return
+		return nil, nil, false
 	}
 	if in.HookEventName == "" {
 		in.HookEventName = event
 	} else if in.HookEventName != event {
 		s.logger.Warn("hook event mismatch; trusting the input", "argv", event, "input", in.HookEventName)
 	}
+	return in, br, true
+}
 
+// route returns the handler of an event (nil: none).
+func (s *Server) route(event string) Handler {
 	s.mu.Lock()
-	h := s.routes[in.HookEventName]
-	if h == nil {
-		h = s.fallback
+	defer s.mu.Unlock()
+	if h := s.routes[event]; h != nil {
+		return h
 	}
-	s.mu.Unlock()
-	if h == nil {
-		_ = hooks.WriteResponse(c, hooks.Response{})
-		return
-	}
+	return s.fallback
+}
 
-	// The hook may be killed by claude (its timeout) while we decide: stop deciding then.
+// call runs the handler. The hook may be killed by claude (its timeout) while hooksup decides:
+// its end of the connection closes, and the handler's context ends.
+func (s *Server) call(ctx context.Context, h Handler, in *hooks.Input, br *bufio.Reader) ([]byte, int) {
 	hctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -223,9 +260,5 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	if hctx.Err() != nil && ctx.Err() == nil {
 		s.logger.Warn("the hook went away before its answer", "event", in.HookEventName)
 	}
-	_ = c.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	answered = true
-	if err := hooks.WriteResponse(c, hooks.Response{Exit: exit, Stdout: out}); err != nil {
-		s.logger.Warn("answer not delivered", "event", in.HookEventName, "err", err)
-	}
+	return out, exit
 }

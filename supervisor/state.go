@@ -27,9 +27,15 @@ const (
 type StateChanged struct {
 	At
 	State  AgentState
-	Reason string // what showed it, e.g. "Notification idle_prompt"
+	Reason string // what showed it, for people, e.g. "Notification idle_prompt"
 	Source string // "hook", "transcript", "keyboard" or "process"
+	// Notification is the type of the Notification hook that showed it, if one did
+	// (idle_prompt, permission_prompt, …).
+	Notification string
 }
+
+// notificationIdle is claude's Notification type for a prompt left idle a while.
+const notificationIdle = "idle_prompt"
 
 // Sources of state, in precedence: a hook says for certain what claude does; the transcript
 // is written later and only fills what no hook reports (a permission granted, an interrupt);
@@ -73,13 +79,19 @@ func (t *stateTracker) get() AgentState {
 // set changes the state. It publishes under the lock (publishing never blocks), so changes
 // reach the front end in the order they happened.
 func (t *stateTracker) set(s AgentState, reason, source string) {
+	t.change(StateChanged{State: s, Reason: reason, Source: source})
+}
+
+// change is set with the whole change described.
+func (t *stateTracker) change(c StateChanged) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.state == s || t.state == StateExited {
+	if t.state == c.State || t.state == StateExited {
 		return
 	}
-	t.state, t.since = s, t.now()
-	t.emit(StateChanged{At: At{t.since}, State: s, Reason: reason, Source: source})
+	t.state, t.since = c.State, t.now()
+	c.At = At{t.since}
+	t.emit(c)
 }
 
 // hook updates the state for a hook as it arrives.
@@ -108,11 +120,13 @@ func (t *stateTracker) hook(in *hooks.Input) {
 	case hooks.Notification:
 		switch in.NotificationType {
 		case "permission_prompt", "elicitation_dialog", "agent_needs_input":
-			t.set(StatePermission, "Notification "+in.NotificationType, fromHook)
-		case "idle_prompt":
+			t.change(StateChanged{State: StatePermission, Reason: "Notification " + in.NotificationType, Source: fromHook,
+				Notification: in.NotificationType})
+		case notificationIdle:
 			// A late idle notification must not hide work that started since.
 			if cur != StateWorking && cur != StateStopping {
-				t.set(StateWaiting, "Notification idle_prompt", fromHook)
+				t.change(StateChanged{State: StateWaiting, Reason: "Notification " + notificationIdle, Source: fromHook,
+					Notification: notificationIdle})
 			}
 		}
 	case hooks.Stop:
@@ -132,7 +146,7 @@ func (t *stateTracker) verdict(v Verdict) {
 		return
 	}
 	switch {
-	case v.Decision == string(hooks.Block):
+	case v.Decision == hooks.Block:
 		t.set(StateWorking, "Stop blocked", fromHook)
 	case v.Source == SourceEscape:
 		t.set(StateInterrupted, "Escape", fromKeyboard)

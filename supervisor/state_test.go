@@ -66,7 +66,7 @@ func TestStateTransitions(t *testing.T) {
 		{"Stop allowed waits", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.Stop, nil))
-			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow", Source: SourceNoChecks})
+			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow", Source: SourceChecks})
 		}, StateWaiting},
 		{"Stop blocked works again", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
@@ -176,11 +176,13 @@ func TestLedger(t *testing.T) {
 }
 
 func TestAlerts(t *testing.T) {
-	cfg := NotificationsConfig{OnIdle: "nudge", OnPermission: "notify", NudgeText: "go on"}
-	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != "notify" || !strings.Contains(a.Body, "permission") {
+	cfg := NotificationsConfig{OnIdle: ActionNudge, OnPermission: ActionNotify, NudgeText: "go on"}
+	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != ActionNotify ||
+		a.Cause != CausePermission || a.Detail != "PermissionRequest Bash" {
 		t.Fatalf("%+v %v", a, ok)
 	}
-	if a, ok := alertFor(cfg, StateChanged{State: StateWaiting, Reason: "Notification idle_prompt"}); !ok || a.Action != "nudge" || a.Text != "go on" {
+	if a, ok := alertFor(cfg, StateChanged{State: StateWaiting, Reason: "Notification idle_prompt", Notification: "idle_prompt"}); !ok ||
+		a.Action != ActionNudge || a.Cause != CauseIdle || a.Text != "go on" {
 		t.Fatalf("%+v %v", a, ok)
 	}
 	// Waiting because a stop was allowed is not "idle": claude's own idle_prompt says when.
@@ -188,10 +190,28 @@ func TestAlerts(t *testing.T) {
 		t.Fatal("alert on every stop")
 	}
 	// Never type into a permission dialog.
-	if a, _ := alertFor(NotificationsConfig{OnPermission: "nudge"}, StateChanged{State: StatePermission}); a.Action != "bell" {
+	if a, _ := alertFor(NotificationsConfig{OnPermission: ActionNudge}, StateChanged{State: StatePermission}); a.Action != ActionBell {
 		t.Fatalf("%+v", a)
 	}
-	if _, ok := alertFor(NotificationsConfig{OnIdle: "none", OnPermission: "none"}, StateChanged{State: StatePermission}); ok {
+	if _, ok := alertFor(NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionNone}, StateChanged{State: StatePermission}); ok {
 		t.Fatal("none alerted")
+	}
+}
+
+// The tracker says which Notification made claude idle, so the idle alert needs no display
+// text.
+func TestIdleNotificationIsTyped(t *testing.T) {
+	var got []StateChanged
+	tr := newStateTracker(func(e Event) {
+		if c, ok := e.(StateChanged); ok {
+			got = append(got, c)
+		}
+	}, nil)
+	tr.hook(&hooks.Input{HookEventName: hooks.Notification, NotificationType: "idle_prompt"})
+	if len(got) != 1 || got[0].State != StateWaiting || got[0].Notification != "idle_prompt" {
+		t.Fatalf("%+v", got)
+	}
+	if _, ok := alertFor(NotificationsConfig{OnIdle: ActionBell}, got[0]); !ok {
+		t.Fatal("no idle alert")
 	}
 }

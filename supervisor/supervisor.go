@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -123,7 +122,7 @@ func New(o Options) (*Supervisor, error) {
 		return nil, err
 	}
 	s.server.OnProblem = func(msg string) {
-		s.bus.publish(Notice{At: At{time.Now()}, Level: "error", Text: msg})
+		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
@@ -400,23 +399,4 @@ func redactArgs(args []string) []string {
 		out[i] = clip(a, 80)
 	}
 	return out
-}
-
-// PrintVerdicts is the headless front end: one line per verdict and notice on w, until the
-// events end.
-func PrintVerdicts(w io.Writer, events <-chan Event) {
-	for ev := range events {
-		switch e := ev.(type) {
-		case VerdictDecided:
-			fmt.Fprintf(w, "hooksup: %s\n", e.Verdict.Summary())
-		case Notice:
-			if e.Level != "info" {
-				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
-			}
-		case Interrupted:
-			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
-		case SessionSummary:
-			fmt.Fprintf(w, "hooksup: %s\n", e.Summary.Line())
-		}
-	}
 }

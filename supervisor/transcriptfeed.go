@@ -2,11 +2,8 @@ package supervisor
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -197,36 +194,4 @@ func summaryOf(s transcript.Snapshot) Summary {
 	}
 	return Summary{SessionID: s.SessionID, Transcript: s.Path, Model: s.Main.Model, Usage: s.Usage, ByModel: s.ByModel,
 		ToolCalls: tools, Turns: s.Main.Turns, APIErrors: s.Main.APIErrors, Subagents: len(s.Agents)}
-}
-
-// Line is the summary in one line, e.g. "session 4312ba3d: 12.3k tokens (in 1.2k · out 3.4k ·
-// cache read 7.0k · cache write 700) · tools Bash×2 · 1 turn · 2 verdicts".
-func (s Summary) Line() string {
-	id := s.SessionID
-	if i := strings.IndexByte(id, '-'); i > 0 {
-		id = id[:i]
-	}
-	var tools []string
-	for k, v := range s.ToolCalls {
-		tools = append(tools, fmt.Sprintf("%s×%d", k, v))
-	}
-	sort.Strings(tools)
-	line := fmt.Sprintf("session %s: %s tokens (in %s · out %s · cache read %s · cache write %s)", id,
-		HumanCount(s.Usage.Total()), HumanCount(s.Usage.InputTokens), HumanCount(s.Usage.OutputTokens),
-		HumanCount(s.Usage.CacheReadTokens), HumanCount(s.Usage.CacheCreationTokens))
-	if len(tools) > 0 {
-		line += " · tools " + strings.Join(tools, " ")
-	}
-	return line + fmt.Sprintf(" · %d turns · %d verdicts", s.Turns, s.Verdicts)
-}
-
-// HumanCount prints a count for people: 950, 12.3k, 4.5M.
-func HumanCount(n int64) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1_000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }

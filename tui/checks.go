@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -63,7 +64,7 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 	case p.result != nil && p.result.Passed():
 		head = fmt.Sprintf("%s %s %s", st.Allow.Render("✓"), st.Title.Render(p.name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
 	case p.result != nil:
-		head = fmt.Sprintf("%s %s %s %s", st.Block.Render("✗"), st.Title.Render(p.name), st.Block.Render(p.result.Failure()),
+		head = fmt.Sprintf("%s %s %s %s", st.Block.Render("✗"), st.Title.Render(p.name), st.Block.Render(present.CheckFailure(*p.result)),
 			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
 	}
 	lines := []string{fit(head, w), fit(st.Muted.Render("$ "+p.command), w)}

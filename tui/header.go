@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -11,7 +12,7 @@ import (
 type header struct {
 	sessionID   string
 	model       string
-	mode        string
+	mode        supervisor.Mode
 	state       supervisor.AgentState
 	counts      supervisor.Counts
 	interrupted bool
@@ -86,9 +87,9 @@ func (h *header) view(st Styles, w int) string {
 		}
 		parts = append(parts, fmt.Sprintf("steers %d (max %d/agent)", total, c.MaxSteers))
 	}
-	parts = append(parts, "mode "+h.mode)
+	parts = append(parts, "mode "+string(h.mode))
 	if h.tokens > 0 {
-		parts = append(parts, fmt.Sprintf("%s tokens · %d tools", supervisor.HumanCount(h.tokens), h.toolCalls))
+		parts = append(parts, fmt.Sprintf("%s tokens · %d tools", present.Count(h.tokens), h.toolCalls))
 	}
 	if h.model != "" {
 		parts = append(parts, h.model)

@@ -88,7 +88,7 @@ type model struct {
 	quitting bool
 }
 
-func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode string, holdOnExit bool, blockCap int) model {
+func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode supervisor.Mode, holdOnExit bool, blockCap int) model {
 	in := textinput.New()
 	in.Prompt = "reason › "
 	in.CharLimit = hooks.MaxOutputChars
@@ -239,7 +239,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	case supervisor.Alert:
 		cmds = append(cmds, m.alert(e))
 	case supervisor.Notice:
-		if e.Level != "info" {
+		if e.Level != supervisor.NoticeInfo {
 			m.notices = append(m.notices, e.Text)
 			if len(m.notices) > 3 {
 				m.notices = m.notices[1:]
@@ -257,23 +257,34 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 // outer terminal (OSC 9 and OSC 777), or a nudge typed into claude while it is still idle.
 func (m *model) alert(a supervisor.Alert) tea.Cmd {
 	switch a.Action {
-	case "bell":
+	case supervisor.ActionBell:
 		return tea.Raw("\a")
-	case "notify":
+	case supervisor.ActionNotify:
 		body := strings.Map(func(r rune) rune {
 			if r < 0x20 || r == 0x7f || r == ';' {
 				return ' '
 			}
 			return r
-		}, a.Body)
-		return tea.Raw("\x1b]9;" + body + "\a\x1b]777;notify;" + a.Title + ";" + body + "\a")
-	case "nudge":
+		}, alertBody(a))
+		return tea.Raw("\x1b]9;" + body + "\a\x1b]777;notify;hooksup;" + body + "\a")
+	case supervisor.ActionNudge:
 		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
 			m.write([]byte(a.Text))
 			m.write([]byte("\r"))
 		}
 	}
 	return nil
+}
+
+// alertBody words an alert for a desktop notification.
+func alertBody(a supervisor.Alert) string {
+	switch a.Cause {
+	case supervisor.CausePermission:
+		return "claude needs your permission (" + a.Detail + ")"
+	case supervisor.CauseIdle:
+		return "claude is waiting for your input"
+	}
+	return "claude needs you"
 }
 
 // escape is Escape, wherever it was pressed: the byte goes to claude first, then the
@@ -450,7 +461,7 @@ func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
 	sess := m.sess
 	return func() tea.Msg {
 		if err := sess.Resolve(q.ID, d, reason); err != nil {
-			return eventMsg{ev: supervisor.Notice{At: supervisor.At{Time: time.Now()}, Level: "warn",
+			return eventMsg{ev: supervisor.Notice{At: supervisor.At{Time: time.Now()}, Level: supervisor.NoticeWarn,
 				Text: fmt.Sprintf("question %d: %v", q.ID, err)}, counts: sess.Counts()}
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -70,13 +71,13 @@ func NewStyles(t themes.Theme) Styles {
 }
 
 // decisionStyle colours a verdict's decision.
-func (s Styles) decisionStyle(decision string) lipgloss.Style {
+func (s Styles) decisionStyle(decision hooks.Decision) lipgloss.Style {
 	switch decision {
-	case "block":
+	case hooks.Block:
 		return s.Block
-	case "halt":
+	case hooks.Halt:
 		return s.Halt
-	case "allow":
+	case hooks.Allow:
 		return s.Allow
 	}
 	return s.Text

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -35,7 +36,7 @@ func (p *subagentsPane) view(st Styles, w, h int) []string {
 		}
 		tokens := ""
 		if t := a.Usage.Total(); t > 0 {
-			tokens = " " + st.Muted.Render(supervisor.HumanCount(t)+" tok")
+			tokens = " " + st.Muted.Render(present.Count(t)+" tok")
 		}
 		lines = append(lines, fit(fmt.Sprintf("%s %-14s %s steers %d%s", st.Muted.Render(shortID(a.ID)), a.Type,
 			stStyle.Render(fmt.Sprintf("%-8s", a.State)), a.Steers, tokens), w))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -55,18 +56,13 @@ func verdictLine(st Styles, v supervisor.Verdict, w int) string {
 		ev = "Sub " + shortID(v.AgentID)
 	}
 	dec := st.decisionStyle(v.Decision).Render(fmt.Sprintf("%-5s", v.Decision))
-	src := v.Source
-	reason := firstLine(v.Reason)
+	src := string(v.Source)
+	reason := present.FirstLine(v.Reason)
 	if reason == "" {
-		reason = firstLine(v.Warning)
+		reason = present.FirstLine(v.Warning)
 	}
 	line := fmt.Sprintf("%s %-9s %s %s %s", st.Muted.Render(v.Time.Local().Format("15:04:05")), ev, dec, st.Accent.Render(src), st.Muted.Render(reason))
 	return fit(line, w)
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
 }
 
 // view renders the list (or the open detail) into w×h cells, without the border.
@@ -101,7 +97,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	if v.AgentID != "" {
 		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", v.AgentID, v.AgentType, v.Steers, v.MaxSteers))
 	}
-	add(st.decisionStyle(v.Decision).Render(v.Decision) + " by " + st.Accent.Render(v.Source) +
+	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + " by " + st.Accent.Render(string(v.Source)) +
 		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
 	for _, c := range v.Checks {
 		status := st.Allow.Render("✓")

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/present"
 )
 
 // View draws the whole screen. It only reads state: no I/O.
@@ -95,7 +96,7 @@ func (m model) banner() string {
 	}
 	proposal := "the checks say it may stop"
 	if q.Proposal == hooks.Block {
-		proposal = "the checks say continue: " + firstLine(q.Reason)
+		proposal = "the checks say continue: " + present.FirstLine(q.Reason)
 	}
 	more := ""
 	if n := len(m.questions) - 1; n > 0 {

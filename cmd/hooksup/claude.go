@@ -68,7 +68,7 @@ func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor
 		return cfg, layers, fmt.Errorf("config: %w", err)
 	}
 	if g.mode != "" {
-		cfg.Mode = g.mode
+		cfg.Mode = supervisor.Mode(g.mode)
 	}
 	if g.theme != "" {
 		cfg.Theme = g.theme
@@ -199,7 +199,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		if interactive && !printMode(args) {
 			out = io.Discard
 		}
-		supervisor.PrintVerdicts(out, sup.Events())
+		printEvents(out, sup.Events())
 	}()
 	code, err := sup.Run(ctx)
 	<-printed

@@ -42,7 +42,7 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 	cfg := supervisor.Defaults()
 	cfg.Mode = supervisor.ModeAsk
 	if g.mode != "" {
-		cfg.Mode = g.mode
+		cfg.Mode = supervisor.Mode(g.mode)
 	}
 	if g.theme != "" {
 		cfg.Theme = g.theme

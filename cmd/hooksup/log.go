@@ -3,13 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -37,7 +35,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 			return 1, err
 		}
 	}
-	path := filepath.Join(dir, id, "verdicts.jsonl")
+	path := supervisor.VerdictLogPath(dir, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, path)
@@ -108,12 +106,12 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "%s\n", line)
 		return
 	}
-	var v supervisor.Verdict
-	if err := json.Unmarshal(line, &v); err != nil {
+	v, err := supervisor.ParseVerdict(line)
+	if err != nil {
 		fmt.Fprintf(w, "(unreadable line: %v)\n", err)
 		return
 	}
-	fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, v.Summary())
+	fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, verdictSummary(v))
 	if v.Reason != "" {
 		r, _, _ := strings.Cut(v.Reason, "\n")
 		fmt.Fprintf(w, "          reason: %s\n", r)

@@ -166,7 +166,7 @@ func (s *sandbox) verdicts() []supervisor.Verdict {
 func decisions(vs []supervisor.Verdict) string {
 	var d []string
 	for _, v := range vs {
-		d = append(d, v.Event+":"+v.Decision+"/"+v.Source)
+		d = append(d, v.Event+":"+string(v.Decision)+"/"+string(v.Source))
 	}
 	return strings.Join(d, " ")
 }

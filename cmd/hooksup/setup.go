@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -133,7 +134,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 			continue
 		}
 		failed++
-		fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, r.Failure(), r.Duration.Round(time.Millisecond))
+		fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), r.Duration.Round(time.Millisecond))
 		if !*verbose {
 			out := strings.TrimRight(string(r.Output), "\n")
 			lines := strings.Split(out, "\n")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hooks/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -236,7 +237,7 @@ func TestLogFollow(t *testing.T) {
 	dir := filepath.Join(supervisor.SessionsDir(s.stateDir()), "sess-1")
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "verdicts.jsonl")
-	line := func(decision, source string) string {
+	line := func(decision hooks.Decision, source supervisor.Source) string {
 		b, _ := json.Marshal(supervisor.Verdict{SessionID: "sess-1", Event: "Stop", Decision: decision, Source: source, MaxContinuations: 3})
 		return string(b) + "\n"
 	}
@@ -280,4 +281,37 @@ func (w *syncWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
+}
+
+// A verdict log written by an earlier hooksup reads as it did then, in text and in JSON.
+func TestLogReadsAnOldLog(t *testing.T) {
+	s := newSandbox(t)
+	old, err := os.ReadFile(filepath.Join("testdata", "oldlog", "verdicts.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("testdata", "oldlog", "log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(supervisor.SessionsDir(s.stateDir()), "4312ba3d-1111-2222-3333-444455556666")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := execHooksup(s, "log")
+	cmd.Env = append(cmd.Env, "TZ=UTC")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(want) {
+		t.Fatalf("hooksup log of an old log:\n%s\nwant:\n%s", out, want)
+	}
+	out, err = execHooksup(s, "log", "--json").Output()
+	if err != nil || string(out) != string(old) {
+		t.Fatalf("hooksup log --json of an old log (err %v):\n%s\nwant:\n%s", err, out, old)
+	}
 }

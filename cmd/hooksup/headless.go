@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// printEvents is the headless front end: one line per verdict and notice on w, until the
+// events end.
+func printEvents(w io.Writer, events <-chan supervisor.Event) {
+	for ev := range events {
+		switch e := ev.(type) {
+		case supervisor.VerdictDecided:
+			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
+		case supervisor.Notice:
+			if e.Level != supervisor.NoticeInfo {
+				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
+			}
+		case supervisor.Interrupted:
+			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
+		case supervisor.SessionSummary:
+			fmt.Fprintf(w, "hooksup: %s\n", present.SessionLine(e.Summary))
+		}
+	}
+}
+
+// verdictSummary is the one line for a verdict, e.g. "Stop → block (check tests) 1/3".
+func verdictSummary(v supervisor.Verdict) string {
+	var b strings.Builder
+	b.WriteString(v.Event)
+	if v.AgentID != "" {
+		fmt.Fprintf(&b, " [%s", v.AgentID)
+		if v.AgentType != "" {
+			fmt.Fprintf(&b, " %s", v.AgentType)
+		}
+		b.WriteString("]")
+	}
+	fmt.Fprintf(&b, " → %s (%s)", v.Decision, sourceText(v.Source))
+	if v.Event == hooks.SubagentStop {
+		fmt.Fprintf(&b, " %d/%d", v.Steers, v.MaxSteers)
+	} else {
+		fmt.Fprintf(&b, " %d/%d", v.Continuations, v.MaxContinuations)
+	}
+	if v.Warning != "" {
+		fmt.Fprintf(&b, " — %s", present.FirstLine(v.Warning))
+	}
+	return b.String()
+}
+
+// sourceText words a verdict's source: "check tests", "manual", …
+func sourceText(s supervisor.Source) string {
+	if name, ok := s.Check(); ok {
+		return "check " + name
+	}
+	return string(s)
+}

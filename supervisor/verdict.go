@@ -1,0 +1,85 @@
+package supervisor
+
+import (
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Source says what decided a verdict. Its text is the verdict log's "source" value.
+type Source string
+
+// Verdict sources. A check that decided is CheckSource(name), "check:NAME".
+const (
+	SourceChecks   Source = "checks"   // every check that applies passed, or there were none
+	SourceManual   Source = "manual"   // the person
+	SourceEscape   Source = "escape"   // Escape in this turn
+	SourceLimit    Source = "limit"    // the continuation or steer limit was reached
+	SourceTimeout  Source = "timeout"  // the person did not answer in time: on_timeout applied
+	SourceObserve  Source = "observe"  // observe mode never blocks
+	SourceFailOpen Source = "failopen" // the hook went away, or hooksup failed: allowed
+)
+
+const checkSourcePrefix = "check:"
+
+// CheckSource is the source of a verdict the named check decided.
+func CheckSource(name string) Source { return Source(checkSourcePrefix + name) }
+
+// Check returns the name of the check that decided, when one did.
+func (s Source) Check() (string, bool) {
+	return strings.CutPrefix(string(s), checkSourcePrefix)
+}
+
+// EventInterrupted is the verdict log's event for Escape, which no hook reports.
+const EventInterrupted = "Interrupted"
+
+// Verdict is one decided Stop or SubagentStop: a line of the verdict log.
+type Verdict struct {
+	Time      time.Time      `json:"time"`
+	SessionID string         `json:"session_id"`
+	Event     string         `json:"event"`
+	AgentID   string         `json:"agent_id,omitempty"`
+	AgentType string         `json:"agent_type,omitempty"`
+	Turn      int            `json:"turn"`
+	Decision  hooks.Decision `json:"decision"`
+	Source    Source         `json:"source"`
+	Reason    string         `json:"reason,omitempty"`
+	Warning   string         `json:"warning,omitempty"`
+
+	StopHookActive       bool `json:"stop_hook_active"`
+	Continuations        int  `json:"continuations"` // forced continuations in this turn, this one included
+	MaxContinuations     int  `json:"max_continuations"`
+	SessionContinuations int  `json:"session_continuations"`
+	Steers               int  `json:"steers,omitempty"` // this subagent's steers, this one included
+	MaxSteers            int  `json:"max_steers,omitempty"`
+
+	Checks    []CheckRecord `json:"checks,omitempty"`
+	LatencyMS float64       `json:"latency_ms"`
+
+	Observation *Observation `json:"observation,omitempty"`
+}
+
+// CheckRecord is what the verdict log keeps of a check run.
+type CheckRecord struct {
+	Name       string  `json:"name"`
+	ExitCode   int     `json:"exit_code"`
+	DurationMS float64 `json:"duration_ms"`
+	TimedOut   bool    `json:"timed_out,omitempty"`
+	Error      string  `json:"error,omitempty"`
+	// Output is the end of what a failed check printed (passing checks keep none).
+	Output string `json:"output,omitempty"`
+}
+
+// Observation is what hooksup knew about the session when it decided.
+type Observation struct {
+	Model        string         `json:"model,omitempty"`
+	InputTokens  int64          `json:"input_tokens,omitempty"`
+	OutputTokens int64          `json:"output_tokens,omitempty"`
+	CacheRead    int64          `json:"cache_read_input_tokens,omitempty"`
+	CacheCreate  int64          `json:"cache_creation_input_tokens,omitempty"`
+	ToolCalls    map[string]int `json:"tool_calls,omitempty"`
+	Turns        int            `json:"turns,omitempty"`
+	TurnMS       int64          `json:"turn_duration_ms,omitempty"`
+	LastMessage  string         `json:"last_assistant_message,omitempty"`
+}

@@ -1,0 +1,89 @@
+package supervisor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// VerdictLog appends verdicts to $STATE/sessions/<session_id>/verdicts.jsonl, one write per
+// line, so a crash never leaves half a verdict.
+type VerdictLog struct {
+	Dir string // $STATE/sessions
+
+	mu    sync.Mutex
+	files map[string]*os.File
+}
+
+// Append writes v to its session's log.
+func (l *VerdictLog) Append(v Verdict) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode verdict: %w", err)
+	}
+	line = append(line, '\n')
+	sid := safeName(v.SessionID)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := l.files[sid]
+	if f == nil {
+		dir := filepath.Join(l.Dir, sid)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("verdict log: %w", err)
+		}
+		f, err = os.OpenFile(filepath.Join(dir, verdictsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("verdict log: %w", err)
+		}
+		if l.files == nil {
+			l.files = map[string]*os.File{}
+		}
+		l.files[sid] = f
+	}
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("verdict log: %w", err)
+	}
+	return nil
+}
+
+// Close closes the open log files.
+func (l *VerdictLog) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var errs []error
+	for k, f := range l.files {
+		errs = append(errs, f.Close())
+		delete(l.files, k)
+	}
+	return errors.Join(errs...)
+}
+
+// safeName keeps a session id usable as a directory name.
+func safeName(id string) string {
+	if id == "" || id == "." || id == ".." {
+		return "unknown"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, id)
+}
+
+// writeSummary writes sessions/<id>/summary.json.
+func writeSummary(sessionsDir string, sum Summary) error {
+	dir := filepath.Join(sessionsDir, safeName(sum.SessionID))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(sum, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o600)
+}
