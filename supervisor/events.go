@@ -76,10 +76,11 @@ const (
 	NoticeError NoticeLevel = "error"
 )
 
-// AgentExited: the supervised agent's process ended.
+// AgentExited: the supervised agent's process ended, or could not start (Err).
 type AgentExited struct {
 	At
-	Code int
+	Code int   // its exit status; 128+N when signal N ended it; 127 when it could not start
+	Err  error // why it could not start
 }
 
 // bus is an unbounded, ordered event queue: publishing never blocks the engine and nothing is

@@ -35,7 +35,7 @@ type Options struct {
 	Logger     *slog.Logger
 
 	// Start starts the agent's command; nil starts it with the stdio set in Stdin/Stdout/Stderr.
-	// The TUI passes a function that starts it in a pty.
+	// A session shown in a pane passes PTY.Start.
 	Start          func(*exec.Cmd) error
 	Stdin          *os.File
 	Stdout, Stderr *os.File
@@ -256,8 +256,9 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 		start = (*exec.Cmd).Start
 	}
 	if err := start(cmd); err != nil {
-		s.bus.close()
-		return 127, fmt.Errorf("start %s: %w", s.o.ClaudeBin, err)
+		err = fmt.Errorf("start %s: %w", s.o.ClaudeBin, err)
+		s.bus.publish(AgentExited{At: At{time.Now()}, Code: 127, Err: err})
+		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.ClaudeBin, "args", redactArgs(cmd.Args))
 

@@ -45,11 +45,7 @@ type (
 	}
 	eventsClosedMsg struct{}
 	screenMsg       struct{}
-	agentExitedMsg  struct {
-		code int
-		err  error
-	}
-	tickMsg time.Time
+	tickMsg         time.Time
 )
 
 // model is the root: layout and routing; each pane draws itself.
@@ -154,13 +150,6 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.ticking = false
 		return m, nil
-	case agentExitedMsg:
-		m.exited, m.exitCode, m.exitErr = true, msg.code, msg.err
-		if !m.holdOnExit {
-			m.quitting = true
-			return m, tea.Quit
-		}
-		return m, nil
 	case tea.PasteMsg:
 		if m.editing {
 			var cmd tea.Cmd
@@ -238,6 +227,12 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 		}
 	case supervisor.Alert:
 		cmds = append(cmds, m.alert(e))
+	case supervisor.AgentExited:
+		m.exited, m.exitCode, m.exitErr = true, e.Code, e.Err
+		if !m.holdOnExit {
+			m.quitting = true
+			return tea.Quit
+		}
 	case supervisor.Notice:
 		if e.Level != supervisor.NoticeInfo {
 			m.notices = append(m.notices, e.Text)

@@ -232,3 +232,27 @@ func TestVerdictDetail(t *testing.T) {
 		}
 	}
 }
+
+// The agent's exit reaches the TUI as the supervisor's AgentExited event: without
+// hold_on_exit the TUI closes by itself; with it, the status line says how claude ended and the
+// next key closes it.
+func TestAgentExitedEvent(t *testing.T) {
+	for _, hold := range []bool{false, true} {
+		t.Run(map[bool]string{false: "close", true: "hold"}[hold], func(t *testing.T) {
+			m, f, _ := newTestModel(t, "dark")
+			m.holdOnExit = hold
+			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+			f.events <- supervisor.AgentExited{At: supervisor.At{Time: t0}, Code: 3}
+			if hold {
+				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+					return bytes.Contains(b, []byte("claude exited with status 3 — press any key to close"))
+				}, teatest.WithDuration(5*time.Second))
+				tm.Send(press('x', 0, "x"))
+			}
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(model)
+			if !fm.exited || fm.exitCode != 3 || !fm.quitting {
+				t.Fatalf("exited %v code %d quitting %v", fm.exited, fm.exitCode, fm.quitting)
+			}
+		})
+	}
+}

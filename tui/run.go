@@ -4,23 +4,19 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
-	"os/signal"
-	"strings"
-	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
-	"github.com/creack/pty"
 
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
 
 // Options configure the TUI.
 type Options struct {
-	Supervisor supervisor.Options // Start and Interactive are set by Run
+	Terminal   *os.File        // the front end's end of the agent's pty (supervisor.PTY.File)
+	Mode       supervisor.Mode // the session's mode, for the header
+	BlockCap   int             // claude's cap on blocked stops in a row, for the header
 	Theme      themes.Theme
 	Prefix     string
 	Bindings   map[string]string
@@ -28,79 +24,36 @@ type Options struct {
 	Version    string // reported to claude's XTVERSION query
 }
 
-// Run shows the supervised agent in the TUI until it exits (or the person quits, which ends
-// it) and returns its exit status. The terminal is restored on every way out.
-func Run(ctx context.Context, o Options) (int, error) {
-	w, h, err := term.GetSize(os.Stdout.Fd())
-	if err != nil || w <= 0 || h <= 0 {
-		w, h = 80, 24
-	}
-	cols, rows := computeLayout(w, h, false, false).agentInner()
-	aio := newAgentIO(cols, rows, o.Version)
-	defer aio.close()
-
-	so := o.Supervisor
-	so.Interactive = true
-	so.Stdin, so.Stdout, so.Stderr = nil, nil, nil
-	so.ForwardSignals = false
-	so.Start = func(cmd *exec.Cmd) error {
-		// claude runs in hooksup's emulator, not in the outer terminal (or tmux).
-		env := cmd.Env[:0:0]
-		for _, kv := range cmd.Env {
-			if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") && !strings.HasPrefix(kv, "TERM=") &&
-				!strings.HasPrefix(kv, "TERM_PROGRAM") && !strings.HasPrefix(kv, "COLORTERM=") {
-				env = append(env, kv)
-			}
-		}
-		cmd.Env = append(env, "TERM=xterm-256color", "COLORTERM=truecolor")
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
-		if err != nil {
-			return err
-		}
-		aio.attach(f)
-		return nil
-	}
-	sup, err := supervisor.New(so)
-	if err != nil {
-		return 1, err
-	}
-	env := so.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	blockCap := hooks.BlockCap(func(k string) string { return lookupEnv(env, k) })
-	m := newModel(sup, aio, NewStyles(o.Theme), newKeyMap(o.Prefix, o.Bindings), so.Config.Mode, o.HoldOnExit, blockCap)
-	// hooksup handles the signals itself: Bubble Tea's own handler can race with the context
-	// and block its shutdown forever (it sends QuitMsg to a loop that already ended).
-	runCtx, cancel := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer cancel()
-	p := tea.NewProgram(m, tea.WithContext(runCtx), tea.WithoutSignalHandler())
-	type result struct {
-		code int
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		code, err := sup.Run(runCtx)
-		p.Send(agentExitedMsg{code: code, err: err})
-		done <- result{code, err}
-	}()
-	_, perr := p.Run()
-	if errors.Is(perr, tea.ErrProgramKilled) || errors.Is(perr, context.Canceled) {
-		perr = nil
-	}
-	cancel() // the person quit: end claude too
-	r := <-done
-	return r.code, errors.Join(r.err, perr)
+// AgentPaneSize is the size of claude's pane, inside its border, in a terminal of w×h: the size
+// to start claude's pty with.
+func AgentPaneSize(w, h int) (cols, rows int) {
+	return computeLayout(w, h, false, false).agentInner()
 }
 
-// lookupEnv reads k from an environment list (the last setting wins).
-func lookupEnv(env []string, k string) string {
-	v := ""
-	for _, kv := range env {
-		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
-			v = val
-		}
+// TerminalSize is the size of the terminal on f, or 80×24 when it has none.
+func TerminalSize(f *os.File) (w, h int) {
+	w, h, err := term.GetSize(f.Fd())
+	if err != nil || w <= 0 || h <= 0 {
+		return 80, 24
 	}
-	return v
+	return w, h
+}
+
+// Run shows the session until the person quits or, without hold_on_exit, the agent exited
+// (its AgentExited event). The terminal is restored on every way out. It does not end the
+// session: its owner does, when Run returns. Run handles no signals: ctx ending ends it.
+func Run(ctx context.Context, sess Session, o Options) error {
+	cols, rows := AgentPaneSize(TerminalSize(os.Stdout))
+	aio := newAgentIO(cols, rows, o.Version)
+	defer aio.close()
+	aio.attach(o.Terminal)
+	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(o.Prefix, o.Bindings), o.Mode, o.HoldOnExit, o.BlockCap)
+	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
+	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithoutSignalHandler())
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
 }

@@ -181,29 +181,21 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	so := supervisor.Options{
 		Config: cfg, ClaudeBin: claudeBin(g), Args: args, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, ForwardSignals: true,
 	}
 	if interactive && !g.noTUI {
 		return runTUI(ctx, cfg, so)
 	}
-	sup, err := supervisor.New(so)
+	s, err := newHeadlessSession(so, stdin, stdout, stderr)
 	if err != nil {
 		return 1, err
 	}
 	// Headless: one line per verdict on stderr, unless claude's own full-screen UI is on this
 	// terminal (--no-tui without -p), where lines would tear it; they are in hooksup log then.
-	printed := make(chan struct{})
-	go func() {
-		defer close(printed)
-		out := io.Writer(stderr)
-		if interactive && !printMode(args) {
-			out = io.Discard
-		}
-		printEvents(out, sup.Events())
-	}()
-	code, err := sup.Run(ctx)
-	<-printed
-	return code, err
+	out := io.Writer(stderr)
+	if interactive && !printMode(args) {
+		out = io.Discard
+	}
+	return s.run(ctx, s.printVerdicts(out))
 }
 
 // hookClient returns the dedicated hook client installed beside hooksup (go install

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"charm.land/lipgloss/v2"
 
@@ -37,7 +39,7 @@ func resolveTheme(env environment, name string) (themes.Theme, error) {
 	return themes.Resolve(name, os.Getenv("NO_COLOR") != "", dark, custom...)
 }
 
-// runTUI runs a supervised session in the terminal UI.
+// runTUI assembles a session whose agent runs in a pane and shows it in the terminal UI.
 func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
@@ -47,13 +49,25 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options) (
 	if err != nil {
 		return 1, fmt.Errorf("%w (hooksup themes lists them)", err)
 	}
-	return tui.Run(ctx, tui.Options{
-		Supervisor: so,
-		Theme:      theme,
-		Prefix:     cfg.Keys.Prefix,
-		Bindings:   cfg.Keys.Bindings,
-		HoldOnExit: cfg.UI.HoldOnExit,
-		Version:    versionString(),
+	cols, rows := tui.AgentPaneSize(tui.TerminalSize(os.Stdout))
+	s, err := newPaneSession(so, cols, rows)
+	if err != nil {
+		return 1, err
+	}
+	// The TUI runs without Bubble Tea's signal handler: a signal ends the session here.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return s.run(ctx, func(ctx context.Context) error {
+		return tui.Run(ctx, s.sup, tui.Options{
+			Terminal:   s.pty.File(),
+			Mode:       cfg.Mode,
+			BlockCap:   s.blockCap,
+			Theme:      theme,
+			Prefix:     cfg.Keys.Prefix,
+			Bindings:   cfg.Keys.Bindings,
+			HoldOnExit: cfg.UI.HoldOnExit,
+			Version:    versionString(),
+		})
 	})
 }
 

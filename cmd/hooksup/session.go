@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// A session is one supervised agent, assembled here for a front end: the supervisor, how the
+// agent starts (in a pty the TUI shows, or on hooksup's own stdio) and the environment it gets.
+// The TUI and the headless printer are two front ends over the same assembly; `hooksup demo`
+// is the TUI's with the simulated agent.
+type session struct {
+	sup      *supervisor.Supervisor
+	pty      *supervisor.PTY // the agent's terminal in a pane; nil headless
+	blockCap int             // claude's cap on blocked stops in a row, from its environment
+}
+
+// newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
+func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
+	pt, err := supervisor.OpenPTY(cols, rows)
+	if err != nil {
+		return nil, err
+	}
+	so.Interactive = true
+	so.Stdin, so.Stdout, so.Stderr = nil, nil, nil
+	so.ForwardSignals = false // runTUI ends the session on a signal
+	so.Start = pt.Start
+	so.Env = paneEnv(agentEnv(so))
+	s, err := newSession(so)
+	if err != nil {
+		pt.Close()
+		return nil, err
+	}
+	s.pty = pt
+	return s, nil
+}
+
+// newHeadlessSession assembles a session whose agent runs on stdin, stdout and stderr and gets
+// the signals hooksup gets; nobody answers questions, so ask and manual apply the proposal.
+func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (*session, error) {
+	so.Interactive = false
+	so.Stdin, so.Stdout, so.Stderr = stdin, stdout, stderr
+	so.ForwardSignals = true
+	so.Start = nil
+	return newSession(so)
+}
+
+func newSession(so supervisor.Options) (*session, error) {
+	env := agentEnv(so)
+	sup, err := supervisor.New(so)
+	if err != nil {
+		return nil, err
+	}
+	return &session{sup: sup, blockCap: hooks.BlockCap(func(k string) string { return lookupEnv(env, k) })}, nil
+}
+
+// run runs the agent until it exits while front shows the session, and returns the agent's
+// exit status. front returns when the person is done (the TUI) or the events ended (headless);
+// if the agent still runs then, it is ended (SIGTERM, then SIGKILL after a grace period).
+func (s *session) run(ctx context.Context, front func(context.Context) error) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		code int
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, err := s.sup.Run(ctx)
+		done <- result{code, err}
+	}()
+	ferr := front(ctx)
+	cancel()
+	r := <-done
+	if s.pty != nil {
+		s.pty.Close()
+	}
+	return r.code, errors.Join(r.err, ferr)
+}
+
+// printVerdicts is the headless front end: one line per verdict on w until the events end.
+func (s *session) printVerdicts(w io.Writer) func(context.Context) error {
+	return func(context.Context) error {
+		printEvents(w, s.sup.Events())
+		return nil
+	}
+}
+
+// agentEnv is the agent's environment before the supervisor adds its own variables.
+func agentEnv(so supervisor.Options) []string {
+	if so.Env != nil {
+		return so.Env
+	}
+	return os.Environ()
+}
+
+// paneEnv is the environment for claude in a pane: it runs in hooksup's terminal emulator, not
+// in the outer terminal (or tmux).
+func paneEnv(env []string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") && !strings.HasPrefix(kv, "TERM=") &&
+			!strings.HasPrefix(kv, "TERM_PROGRAM") && !strings.HasPrefix(kv, "COLORTERM=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor")
+}
+
+// lookupEnv reads k from an environment list (the last setting wins).
+func lookupEnv(env []string, k string) string {
+	v := ""
+	for _, kv := range env {
+		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
+}
