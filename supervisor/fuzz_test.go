@@ -13,6 +13,7 @@ import (
 // scripts/fuzz.sh runs it for long.
 func FuzzLoadConfig(f *testing.F) {
 	f.Add([]byte(Template))
+	f.Add([]byte(InitFile(DetectProject(os.DirFS(filepath.Join("testdata", "projects", "monorepo"))))))
 	f.Add([]byte("mode = \"auto\"\n[stop]\nmax_continuations = 3\n[[stop.checks]]\nname = \"tests\"\ncommand = \"go test ./...\"\ntimeout = \"2m\"\nenv = { CI = \"true\" }\nretry_on_failure = true\nmax_retries = 10\n"))
 	f.Add([]byte("[[subagent_stop.checks]]\nname = \"x\"\ncommand = \"true\"\nagent_types = [\"general-purpose\"]\n[notifications]\non_idle = \"nudge\"\n[keys]\nprefix = \"C-a\"\nbindings = { a = \"b\" }\n"))
 	f.Add([]byte("mode = \n"))

@@ -1,6 +1,14 @@
 package supervisor
 
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
 // Template is what `hooksup init` writes to .hooksup.toml: every key, commented, with examples.
+// InitFile puts the checks it detected in place of checksMarker.
 const Template = `# hooksup configuration for this project.
 # hooksup runs these commands, so it uses this file only after you trust its exact content:
 #   hooksup trust        (again after every change)
@@ -23,22 +31,7 @@ on_timeout = "proposal"   # when nobody answers: "proposal" (what the checks sai
 # turn after 8 consecutive blocks.
 max_continuations = 3
 
-# Checks run in order when claude wants to stop; the first failing check that may retry makes
-# claude continue, with the check's name and the end of its output as the reason.
-[[stop.checks]]
-name = "tests"
-command = "go test ./..."       # Node: "npm test --silent"   Python: "pytest -q"
-timeout = "2m"                  # killed with everything it started when it runs longer
-cwd = "."                       # relative to the project directory
-env = { CI = "true" }
-retry_on_failure = true         # false: a failure only warns and claude may stop
-max_retries = 10                # how often this check may block in a session; 0 = no limit
-required = false                # true: alert you when the command cannot start at all
-
-# [[stop.checks]]
-# name = "lint"
-# command = "go vet ./..."      # Node: "npx eslint ."   Python: "ruff check ."
-# timeout = "1m"
+# {checks}
 
 [subagent_stop]
 max_steers = 3                  # forced continuations per subagent
@@ -61,3 +54,143 @@ prefix = "ctrl+]"               # the key that reaches hooksup instead of claude
 [ui]
 hold_on_exit = true             # keep claude's last screen after it exits, until a key
 `
+
+// checksMarker is the line of Template that InitFile replaces with the checks.
+const checksMarker = "# {checks}\n"
+
+// checkKeys documents every key of a check, whatever was detected.
+const checkKeys = `# Checks run in order when claude wants to stop; the first failing check that may retry makes
+# claude continue, with the check's name and the end of its output as the reason. A check's keys
+# (name and command are required):
+#   name = "tests"                  shown in the verdicts; unique
+#   command = "go test ./..."       run with sh -c
+#   timeout = "2m"                  killed with everything it started when it runs longer
+#   cwd = "."                       relative to the project directory
+#   env = { CI = "true" }           added to the environment hooksup runs it in
+#   retry_on_failure = true         false: a failure only warns and claude may stop
+#   max_retries = 10                how often this check may block in a session; 0 = no limit
+#   required = false                true: alert you when the command cannot start at all
+`
+
+// nothingDetected is written when init recognised no project.
+const nothingDetected = `#
+# hooksup init recognised no project here: no go.mod, package.json, pyproject.toml, setup.py,
+# setup.cfg, requirements*.txt, tox.ini, pytest.ini, Cargo.toml or Makefile with a test target,
+# here or one or two directories down. So there are no checks yet, and claude may always stop.
+# Add yours, for example:
+# [[stop.checks]]
+# name = "tests"
+# command = "./run-tests.sh"
+# timeout = "2m"
+`
+
+// InitFile is the .hooksup.toml that `hooksup init` writes for what it detected: Template with
+// the detected checks, each under the project it came from.
+func InitFile(d Detection) string {
+	var b strings.Builder
+	b.WriteString(checkKeys)
+	if len(d.Projects) == 0 {
+		b.WriteString(nothingDetected)
+		return strings.Replace(Template, checksMarker, b.String(), 1)
+	}
+	var bare []string
+	for _, p := range d.Projects {
+		if len(p.Checks) == 0 {
+			bare = append(bare, p.Line())
+		}
+	}
+	if len(d.Checks()) == 0 {
+		b.WriteString("#\n# hooksup init found here, but wrote no checks for:\n")
+		for _, l := range bare {
+			fmt.Fprintf(&b, "#   %s\n", l)
+		}
+		b.WriteString("# Add yours, for example:\n# [[stop.checks]]\n# name = \"tests\"\n# command = \"./run-tests.sh\"\n# timeout = \"2m\"\n")
+		return strings.Replace(Template, checksMarker, b.String(), 1)
+	}
+	b.WriteString("#\n# hooksup init wrote these checks for what it found in this project; edit them as you like.\n")
+	if len(bare) > 0 {
+		b.WriteString("# It also found, but wrote no checks for:\n")
+		for _, l := range bare {
+			fmt.Fprintf(&b, "#   %s\n", l)
+		}
+	}
+	for _, p := range d.Projects {
+		if len(p.Checks) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n# %s\n", p.Line())
+		for _, n := range p.Notes {
+			fmt.Fprintf(&b, "# %s\n", n)
+		}
+		for i, c := range p.Checks {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			writeCheck(&b, c)
+		}
+	}
+	return strings.Replace(Template, checksMarker, b.String(), 1)
+}
+
+// writeCheck writes one [[stop.checks]] entry.
+func writeCheck(b *strings.Builder, c Check) {
+	b.WriteString("[[stop.checks]]\n")
+	fmt.Fprintf(b, "name = %s\n", tomlString(c.Name))
+	fmt.Fprintf(b, "command = %s\n", tomlString(c.Command))
+	fmt.Fprintf(b, "timeout = %s\n", tomlString(shortDuration(c.TimeoutOrDefault())))
+	if c.Cwd != "" {
+		fmt.Fprintf(b, "cwd = %s\n", tomlString(c.Cwd))
+	}
+	if len(c.Env) > 0 {
+		keys := make([]string, 0, len(c.Env))
+		for k := range c.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = tomlKey(k) + " = " + tomlString(c.Env[k])
+		}
+		fmt.Fprintf(b, "env = { %s }\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(b, "retry_on_failure = %t\n", c.Retries())
+	fmt.Fprintf(b, "max_retries = %d\n", c.MaxRetries)
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// tomlKey writes a key bare when TOML allows it, else quoted.
+func tomlKey(k string) string {
+	if k != "" && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
+		return k
+	}
+	return tomlString(k)
+}
+
+// shortDuration writes whole minutes as "5m" and whole seconds as "90s".
+func shortDuration(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}

@@ -30,7 +30,9 @@ Usage:
                                             the TUI in a terminal, headless otherwise
   hooksup demo                              the TUI against a built-in simulated agent (no API key)
   hooksup check [--subagent] [-v]           run the configured checks now (exit 0 when all pass)
-  hooksup init                              write a commented .hooksup.toml (never overwrites)
+  hooksup init                              write a commented .hooksup.toml with the checks this
+                                            project runs (go, npm/pnpm/yarn/bun, pytest, ruff, cargo,
+                                            make test); never overwrites
   hooksup trust [FILE]                      trust a project's .hooksup.toml (its exact content)
   hooksup install [--scope local|project|user]
                                             register hooksup's Stop hooks so plain claude runs the checks

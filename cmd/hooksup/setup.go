@@ -81,6 +81,10 @@ func runInit(stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	path := filepath.Join(env.cwd, ".hooksup.toml")
+	if _, err := os.Lstat(path); err == nil {
+		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
+	}
+	det := supervisor.DetectProject(os.DirFS(env.cwd))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
@@ -88,15 +92,50 @@ func runInit(stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	if _, err := f.WriteString(supervisor.Template); err != nil {
+	if _, err := f.WriteString(supervisor.InitFile(det)); err != nil {
 		f.Close()
 		return 1, err
 	}
 	if err := f.Close(); err != nil {
 		return 1, err
 	}
-	fmt.Fprintf(stdout, "wrote %s\nedit the checks, then run `hooksup trust` so hooksup may run them\n", path)
+	printDetection(stdout, det, path)
 	return 0, nil
+}
+
+// printDetection tells the person what init recognised and which checks it wrote.
+func printDetection(w io.Writer, det supervisor.Detection, path string) {
+	checks := det.Checks()
+	if len(det.Projects) == 0 {
+		fmt.Fprintf(w, "hooksup init %s", det.Summary())
+		fmt.Fprintf(w, "wrote %s with no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
+		return
+	}
+	fmt.Fprintln(w, "found:")
+	for _, p := range det.Projects {
+		fmt.Fprintf(w, "  %s\n", p.Line())
+	}
+	if len(checks) == 0 {
+		fmt.Fprintf(w, "wrote %s, but recognised no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
+		return
+	}
+	plural := "s"
+	if len(checks) == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "wrote %s with %d check%s, run in this order:\n", path, len(checks), plural)
+	nameW, cmdW := 0, 0
+	for _, c := range checks {
+		nameW, cmdW = max(nameW, len(c.Name)), max(cmdW, len(c.Command))
+	}
+	for _, c := range checks {
+		line := fmt.Sprintf("  %-*s  %-*s", nameW, c.Name, cmdW, c.Command)
+		if c.Cwd != "" {
+			line += "  (in " + c.Cwd + ")"
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	fmt.Fprintln(w, "look them over, then run `hooksup trust` so hooksup may run them (and `hooksup check` to run them now)")
 }
 
 func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {

@@ -26,28 +26,6 @@ func (s *sandbox) hooksup(t *testing.T, args ...string) (int, string) {
 	return cmd.ProcessState.ExitCode(), out.String()
 }
 
-func TestInitWritesALoadableTemplateAndNeverOverwrites(t *testing.T) {
-	s := newSandbox(t)
-	if code, out := s.hooksup(t, "init"); code != 0 || !strings.Contains(out, "hooksup trust") {
-		t.Fatalf("%d %s", code, out)
-	}
-	path := filepath.Join(s.project, ".hooksup.toml")
-	var cfg supervisor.Config = supervisor.Defaults()
-	if err := supervisor.DecodeConfigFile(path, &cfg); err != nil {
-		t.Fatalf("the template does not load: %v", err)
-	}
-	if err := cfg.Validate(); err != nil || len(cfg.Stop.Checks) != 1 || cfg.Stop.Checks[0].Name != "tests" {
-		t.Fatalf("%v %+v", err, cfg.Stop.Checks)
-	}
-	os.WriteFile(path, []byte("# mine\n"), 0o644)
-	if code, out := s.hooksup(t, "init"); code == 0 || !strings.Contains(out, "never overwrites") {
-		t.Fatalf("%d %s", code, out)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "# mine\n" {
-		t.Fatal("overwritten")
-	}
-}
-
 func TestCheckCommand(t *testing.T) {
 	s := newSandbox(t)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(`

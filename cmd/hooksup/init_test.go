@@ -1,0 +1,190 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// files writes a project tree into the sandbox's project directory.
+func (s *sandbox) files(tree map[string]string) {
+	s.t.Helper()
+	for name, content := range tree {
+		p := filepath.Join(s.project, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			s.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// loadProjectConfig loads the configuration as hooksup does, with the sandbox's trust store, and
+// fails unless the project's .hooksup.toml took part.
+func (s *sandbox) loadProjectConfig() supervisor.Config {
+	s.t.Helper()
+	cfg, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{
+		ProjectDir: s.project,
+		Trusted:    supervisor.TrustStore{Path: filepath.Join(s.stateDir(), "trusted")}.Trusted,
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, l := range layers {
+		if l.Source == "project" && !l.Used {
+			s.t.Fatalf("%s not used: %s", l.Path, l.Note)
+		}
+	}
+	return cfg
+}
+
+func checkTriples(checks []supervisor.Check) []string {
+	var out []string
+	for _, c := range checks {
+		line := c.Name + " | " + c.Command
+		if c.Cwd != "" {
+			line += " | " + c.Cwd
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// `hooksup init` in a project writes the checks that project runs, says what it found, and the
+// file, once trusted, gives exactly those checks through the real loader.
+func TestInitDetectsTheProject(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tree map[string]string
+		want []string // name | command [| cwd]
+		said []string // in init's output
+	}{
+		{"go", map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n", "a.go": "package a\n"},
+			[]string{"test | go test ./...", "vet | go vet ./..."}, []string{"Go module (go.mod)"}},
+		{"node-pnpm", map[string]string{
+			"package.json":   `{"name":"web","scripts":{"test":"vitest run","lint":"eslint .","typecheck":"tsc --noEmit","dev":"vite"}}`,
+			"pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+		}, []string{"test | pnpm run test", "lint | pnpm run lint", "typecheck | pnpm run typecheck"},
+			[]string{"Node, pnpm (pnpm-lock.yaml): scripts test, lint, typecheck"}},
+		{"node-npm-placeholder", map[string]string{
+			"package.json": `{"name":"x","scripts":{"test":"echo \"Error: no test specified\" && exit 1"}}`,
+		}, nil, []string{"npm's placeholder", "recognised no checks"}},
+		{"python", map[string]string{
+			"pyproject.toml":      "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
+			"tests/test_app.py":   "def test_ok():\n    pass\n",
+			"src/app/__init__.py": "",
+		}, []string{"test | python3 -m pytest -q", "lint | ruff check ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
+		{"rust", map[string]string{"Cargo.toml": "[package]\nname = \"a\"\nversion = \"0.1.0\"\n", "src/lib.rs": ""},
+			[]string{"test | cargo test", "clippy | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
+		{"makefile", map[string]string{"Makefile": "build:\n\tcc -o a a.c\n\ntest: build\n\t./a --self-test\n"},
+			[]string{"test | make test"}, []string{"Makefile with a test target"}},
+		{"monorepo", map[string]string{
+			"Makefile":                        "test:\n\t./all-tests.sh\n",
+			"web/package.json":                `{"name":"web","scripts":{"test":"vitest run","lint":"eslint ."}}`,
+			"web/pnpm-lock.yaml":              "lockfileVersion: '9.0'\n",
+			"web/node_modules/x/package.json": `{"scripts":{"test":"tape"}}`,
+			"services/api/go.mod":             "module example.com/api\n\ngo 1.22\n",
+			"services/ml/pyproject.toml":      "[project]\nname = \"ml\"\n\n[tool.pytest.ini_options]\n",
+		}, []string{
+			"test | make test",
+			"api: test | go test ./... | services/api", "api: vet | go vet ./... | services/api",
+			"ml: test | python3 -m pytest -q | services/ml",
+			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
+		}, []string{"Makefile with a test target", "services/api: Go module (go.mod)", "services/ml: Python (pyproject.toml)", "web: Node, pnpm (pnpm-lock.yaml)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			s.files(tc.tree)
+			code, out := s.hooksup(t, "init")
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			for _, w := range append(tc.said, ".hooksup.toml", "hooksup trust") {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			for _, c := range tc.want {
+				// Each check is listed with its command.
+				f := strings.SplitN(c, " | ", 3)
+				if !strings.Contains(out, f[0]) || !strings.Contains(out, f[1]) {
+					t.Errorf("init did not list %q:\n%s", c, out)
+				}
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			cfg := s.loadProjectConfig()
+			if got := checkTriples(cfg.Stop.Checks); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("checks in .hooksup.toml:\n  got  %q\n  want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// In an empty directory init says it recognised nothing, writes a file without checks that says
+// so and shows one to start from, and never overwrites a file that is there.
+func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
+	s := newSandbox(t)
+	code, out := s.hooksup(t, "init")
+	if code != 0 || !strings.Contains(out, "recognised no project") || !strings.Contains(out, "hooksup trust") {
+		t.Fatalf("%d %s", code, out)
+	}
+	path := filepath.Join(s.project, ".hooksup.toml")
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "hooksup init recognised no project here") || !strings.Contains(string(b), "# [[stop.checks]]") {
+		t.Fatalf("the file does not say it found nothing:\n%s", b)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	if cfg := s.loadProjectConfig(); len(cfg.Stop.Checks) != 0 {
+		t.Fatalf("checks %q", checkTriples(cfg.Stop.Checks))
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.Contains(out, "no [[stop.checks]] configured") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+	os.WriteFile(path, []byte("# mine\n"), 0o644)
+	if code, out := s.hooksup(t, "init"); code == 0 || !strings.Contains(out, "never overwrites") {
+		t.Fatalf("%d %s", code, out)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "# mine\n" {
+		t.Fatal("overwritten")
+	}
+}
+
+// hooksup init && hooksup trust && hooksup check in a tiny Go module: the detected checks run
+// there, fail while a test fails, and pass once it is fixed.
+func TestInitTrustCheckInAGoModule(t *testing.T) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	s := newSandbox(t)
+	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=")
+	s.files(map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+	})
+	for _, args := range [][]string{{"init"}, {"trust"}} {
+		if code, out := s.hooksup(t, args...); code != 0 {
+			t.Fatalf("%s: %d %s", args[0], code, out)
+		}
+	}
+	code, out := s.hooksup(t, "check")
+	if code != 1 || !strings.Contains(out, "✗ test: exit 1") || !strings.Contains(out, "Add(2, 3) = -1") {
+		t.Fatalf("check with a failing test: %d %s", code, out)
+	}
+	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"})
+	code, out = s.hooksup(t, "check")
+	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ vet") || !strings.Contains(out, "all 2 checks passed") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+}

@@ -1,0 +1,823 @@
+package supervisor
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Detection is what `hooksup init` recognised in a project directory: the projects in it (the
+// directory itself first, then sub-projects one or two levels down) and the checks each runs.
+type Detection struct {
+	Projects []Project
+}
+
+// Project is one kind of project in one directory, as `hooksup init` recognised it.
+type Project struct {
+	Dir    string   // slash-separated, relative to the project directory; "." for itself
+	Kind   string   // what it is and the files that said so: "Node, pnpm (pnpm-lock.yaml)"
+	Detail string   // what it found inside: "scripts test, lint"; may be empty
+	Notes  []string // written as comments above its checks
+	Checks []Check  // with their final, unique names and their cwd
+}
+
+// Line is the project in one line: "web: Node, pnpm (pnpm-lock.yaml): scripts test, lint".
+func (p Project) Line() string {
+	s := p.Kind
+	if p.Detail != "" {
+		s += ": " + p.Detail
+	}
+	if p.Dir != "." {
+		s = p.Dir + ": " + s
+	}
+	return s
+}
+
+// Checks are all the detected checks, in the order they run.
+func (d Detection) Checks() []Check {
+	var out []Check
+	for _, p := range d.Projects {
+		out = append(out, p.Checks...)
+	}
+	return out
+}
+
+// nothingKnown says what hooksup looks for when it found none of it.
+const nothingKnown = "recognised no project: no go.mod, package.json, pyproject.toml, setup.py, setup.cfg, " +
+	"requirements*.txt, tox.ini, pytest.ini, Cargo.toml or Makefile with a test target, " +
+	"here or one or two directories down"
+
+// Summary is one line per recognised project, or a line that says nothing was recognised.
+func (d Detection) Summary() string {
+	if len(d.Projects) == 0 {
+		return nothingKnown + "\n"
+	}
+	var b strings.Builder
+	for _, p := range d.Projects {
+		b.WriteString(p.Line())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Timeouts of the detected checks: a test suite or a Rust build takes longer than a linter.
+const (
+	detectTestTimeout = 5 * time.Minute
+	detectLintTimeout = 2 * time.Minute
+	detectRustTimeout = 10 * time.Minute
+	detectMaxRetries  = 10
+)
+
+// skipDirs are never sub-projects: dependencies, build output, fixtures and examples.
+var skipDirs = map[string]bool{
+	"node_modules": true, "vendor": true, "target": true, "dist": true, "build": true, "out": true,
+	"testdata": true, "fixtures": true, "examples": true, "example": true, "__pycache__": true,
+	"venv": true, "site-packages": true, "third_party": true,
+}
+
+// DetectProject looks at the project directory fsys (its root) and one or two directory levels
+// below it, and returns the checks that run there. It only reads a few small files, runs
+// nothing, and never fails: a file it cannot read counts as absent, a package.json it cannot
+// parse is named in the summary.
+func DetectProject(fsys fs.FS) Detection {
+	det := detector{fsys: fsys}
+	root := det.dir(".")
+	det.root = root
+
+	// Sub-projects: one level down, and two levels down under a directory that is no project.
+	var subs []string
+	for _, name := range det.subdirs(".") {
+		if d := det.dir(name); d.any() {
+			subs = append(subs, name)
+			continue
+		}
+		for _, name2 := range det.subdirs(name) {
+			subs = append(subs, path.Join(name, name2))
+		}
+	}
+	// A go.work names its modules, however deep.
+	for _, u := range root.goWorkUse {
+		if !slices.Contains(subs, u) {
+			subs = append(subs, u)
+		}
+	}
+	slices.Sort(subs)
+
+	dirs := []*dirProjects{root.projects(&det)}
+	for _, s := range subs {
+		dp := det.dir(s).projects(&det)
+		if len(dp.checks()) > 0 || dp.problem() {
+			dirs = append(dirs, dp)
+		}
+	}
+	return Detection{Projects: nameChecks(dirs)}
+}
+
+type detector struct {
+	fsys fs.FS
+	root *dirInfo
+	memo map[string]*dirInfo
+	// What the root's Python project runs, which covers the Python projects below it.
+	rootPytest, rootRuff bool
+}
+
+// dirInfo is what one directory holds, read once.
+type dirInfo struct {
+	dir   string
+	files map[string]bool // regular files (and symlinks to them) in the directory
+	dirs  map[string]bool
+
+	goMod, goWork bool
+	goWorkUse     []string // the modules a go.work uses, relative to the project directory
+
+	pkg      *packageJSON
+	pkgErr   error
+	pnpmWork []string // pnpm-workspace.yaml's packages
+
+	python []string // Python markers present
+	cargo  string   // Cargo.toml's content, "" when absent
+
+	makefile   string // the makefile with a test target, "" when none
+	makeIsFile bool   // a makefile exists (with or without a test target)
+}
+
+func (d *dirInfo) any() bool {
+	return d.goMod || d.goWork || d.pkg != nil || d.pkgErr != nil || len(d.python) > 0 || d.cargo != "" || d.makefile != ""
+}
+
+func (det *detector) read(name string) string {
+	f, err := det.fsys.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	// Nobody's manifest is bigger: don't chew on something that is not one.
+	b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+	return string(b)
+}
+
+// subdirs lists the directories under dir that may hold sub-projects.
+func (det *detector) subdirs(dir string) []string {
+	entries, err := fs.ReadDir(det.fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() || strings.HasPrefix(n, ".") || skipDirs[n] {
+			continue
+		}
+		if _, err := fs.Stat(det.fsys, path.Join(dir, n, "pyvenv.cfg")); err == nil {
+			continue // a virtualenv
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func (det *detector) dir(dir string) *dirInfo {
+	if d, ok := det.memo[dir]; ok {
+		return d
+	}
+	if det.memo == nil {
+		det.memo = map[string]*dirInfo{}
+	}
+	d := &dirInfo{dir: dir, files: map[string]bool{}, dirs: map[string]bool{}}
+	det.memo[dir] = d
+	entries, _ := fs.ReadDir(det.fsys, dir)
+	for _, e := range entries {
+		switch {
+		case e.IsDir():
+			d.dirs[e.Name()] = true
+		case e.Type().IsRegular():
+			d.files[e.Name()] = true
+		case e.Type()&fs.ModeSymlink != 0:
+			if fi, err := fs.Stat(det.fsys, path.Join(dir, e.Name())); err == nil && fi.Mode().IsRegular() {
+				d.files[e.Name()] = true
+			}
+		}
+	}
+	file := func(name string) string { return det.read(path.Join(dir, name)) }
+
+	d.goMod = d.files["go.mod"]
+	if d.files["go.work"] {
+		d.goWork = true
+		d.goWorkUse = goWorkUses(file("go.work"), dir)
+	}
+	if d.files["package.json"] {
+		d.pkg, d.pkgErr = parsePackageJSON(file("package.json"))
+		if d.pkgErr != nil {
+			d.pkg = nil
+		}
+	}
+	if d.files["pnpm-workspace.yaml"] {
+		d.pnpmWork = pnpmWorkspacePackages(file("pnpm-workspace.yaml"))
+	}
+	for _, m := range []string{"pyproject.toml", "setup.py", "setup.cfg"} {
+		if d.files[m] {
+			d.python = append(d.python, m)
+		}
+	}
+	var reqs []string
+	for f := range d.files {
+		if strings.HasPrefix(f, "requirements") && strings.HasSuffix(f, ".txt") {
+			reqs = append(reqs, f)
+		}
+	}
+	slices.Sort(reqs)
+	d.python = append(d.python, reqs...)
+	for _, m := range []string{"tox.ini", "pytest.ini"} {
+		if d.files[m] {
+			d.python = append(d.python, m)
+		}
+	}
+	if d.files["Cargo.toml"] {
+		d.cargo = file("Cargo.toml")
+		if d.cargo == "" {
+			d.cargo = "\n" // present, if empty
+		}
+	}
+	for _, m := range []string{"GNUmakefile", "makefile", "Makefile"} { // make's own order
+		if d.files[m] {
+			d.makeIsFile = true
+			if makeHasTarget(file(m), "test") {
+				d.makefile = m
+			}
+			break
+		}
+	}
+	return d
+}
+
+// dirProjects are the projects of one directory and their checks, before they are named.
+type dirProjects struct {
+	dir      string
+	projects []*detected
+}
+
+// detected is one project with its checks; each check has a short name ("test") and one that
+// says which tool it is ("go test"), used when a directory holds several kinds of project.
+type detected struct {
+	Project
+	short   []string
+	long    []string
+	problem bool // something the person should hear of even without checks
+}
+
+func (dp *dirProjects) problem() bool {
+	return slices.ContainsFunc(dp.projects, func(p *detected) bool { return p.problem })
+}
+
+func (dp *dirProjects) checks() []Check {
+	var out []Check
+	for _, p := range dp.projects {
+		out = append(out, p.Checks...)
+	}
+	return out
+}
+
+func (p *detected) add(short, long, command string, timeout time.Duration, env map[string]string) {
+	retry := true
+	p.Checks = append(p.Checks, Check{
+		Name: short, Command: command, Timeout: Duration{timeout}, Env: env,
+		RetryOnFailure: &retry, MaxRetries: detectMaxRetries,
+	})
+	p.short = append(p.short, short)
+	p.long = append(p.long, long)
+}
+
+// projects recognises the projects in d and the checks they run.
+func (d *dirInfo) projects(det *detector) *dirProjects {
+	dp := &dirProjects{dir: d.dir}
+	add := func(p *detected) {
+		if p != nil {
+			p.Dir = d.dir
+			dp.projects = append(dp.projects, p)
+		}
+	}
+	add(d.goProject())
+	add(d.nodeProject(det))
+	add(d.pythonProject(det))
+	add(d.rustProject(det))
+	if mk := d.makeProject(); mk != nil {
+		var stands []string
+		// make test is how this directory wants its tests run: it stands in for the test
+		// commands of the other projects here.
+		for _, p := range dp.projects {
+			for i := 0; i < len(p.Checks); i++ {
+				if p.short[i] != "test" {
+					continue
+				}
+				stands = append(stands, fmt.Sprintf("`make test` stands in for `%s`", p.Checks[i].Command))
+				p.Checks = slices.Delete(p.Checks, i, i+1)
+				p.short = slices.Delete(p.short, i, i+1)
+				p.long = slices.Delete(p.long, i, i+1)
+				i--
+			}
+		}
+		mk.Detail = strings.Join(stands, "; ")
+		add(mk)
+	}
+	return dp
+}
+
+func (d *dirInfo) goProject() *detected {
+	switch {
+	case d.goMod:
+		p := &detected{Project: Project{Kind: "Go module (go.mod)"}}
+		p.add("test", "go test", "go test ./...", detectTestTimeout, nil)
+		p.add("vet", "go vet", "go vet ./...", detectLintTimeout, nil)
+		return p
+	case d.goWork && d.dir == ".":
+		return &detected{Project: Project{Kind: "Go workspace (go.work)",
+			Detail: "each module gets its own checks (go test ./... stops at a module's border)"}}
+	}
+	return nil
+}
+
+// goWorkUses reads the use directives of a go.work in dir.
+func goWorkUses(content, dir string) []string {
+	var out []string
+	inBlock := false
+	for _, line := range strings.Split(content, "\n") {
+		if i := strings.Index(line, "//"); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		var p string
+		switch {
+		case inBlock && len(f) > 0 && f[0] == ")":
+			inBlock = false
+		case inBlock && len(f) > 0:
+			p = f[0]
+		case len(f) >= 2 && f[0] == "use" && f[1] == "(":
+			inBlock = true
+		case len(f) == 2 && f[0] == "use":
+			p = f[1]
+		}
+		p = strings.Trim(p, "\"`")
+		if p == "" || path.IsAbs(p) {
+			continue
+		}
+		p = path.Join(dir, p)
+		if p != "." && p != ".." && !strings.HasPrefix(p, "../") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// packageJSON is the part of a package.json that init reads.
+type packageJSON struct {
+	Scripts        map[string]any  `json:"scripts"`
+	PackageManager string          `json:"packageManager"`
+	Workspaces     json.RawMessage `json:"workspaces"`
+	workspaces     []string
+}
+
+func parsePackageJSON(content string) (*packageJSON, error) {
+	var p packageJSON
+	if err := json.Unmarshal([]byte(content), &p); err != nil {
+		return nil, err
+	}
+	// "workspaces": ["packages/*"] or {"packages": ["packages/*"]}
+	var list []string
+	var obj struct {
+		Packages []string `json:"packages"`
+	}
+	if json.Unmarshal(p.Workspaces, &list) == nil {
+		p.workspaces = list
+	} else if json.Unmarshal(p.Workspaces, &obj) == nil {
+		p.workspaces = obj.Packages
+	}
+	return &p, nil
+}
+
+// script is the package.json script by that name, "" when there is none.
+func (p *packageJSON) script(name string) string {
+	s, _ := p.Scripts[name].(string)
+	return strings.TrimSpace(s)
+}
+
+// runs reports whether the package has a real script by that name (not npm's placeholder test).
+func (p *packageJSON) runs(name string) bool {
+	s := p.script(name)
+	return s != "" && !(name == "test" && strings.Contains(s, npmPlaceholderTest))
+}
+
+// pnpmWorkspacePackages reads the packages list of a pnpm-workspace.yaml (block or flow style).
+func pnpmWorkspacePackages(content string) []string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(content, "\n") {
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = line[:i]
+		}
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(t, "packages:"); ok && line == strings.TrimLeft(line, " \t") {
+			in = true
+			if rest = strings.TrimSpace(rest); strings.HasPrefix(rest, "[") {
+				for _, p := range strings.Split(strings.Trim(rest, "[]"), ",") {
+					out = append(out, strings.Trim(strings.TrimSpace(p), `'"`))
+				}
+				in = false
+			}
+			continue
+		}
+		if line == strings.TrimLeft(line, " \t") && !strings.HasPrefix(t, "-") {
+			in = false
+		}
+		if in && strings.HasPrefix(t, "-") {
+			out = append(out, strings.Trim(strings.TrimSpace(t[1:]), `'"`))
+		}
+	}
+	return out
+}
+
+// inWorkspace reports whether dir matches one of a workspace's package patterns.
+func inWorkspace(patterns []string, dir string) bool {
+	for _, p := range patterns {
+		p = strings.TrimPrefix(path.Clean(p), "./")
+		if p == "" || strings.HasPrefix(p, "!") {
+			continue
+		}
+		if base, ok := strings.CutSuffix(p, "/**"); ok {
+			if strings.HasPrefix(dir, base+"/") {
+				return true
+			}
+			continue
+		}
+		if ok, _ := path.Match(p, dir); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// npmPlaceholderTest is what `npm init` puts in scripts.test.
+const npmPlaceholderTest = "no test specified"
+
+// nodeManagers are the lockfiles that name a package manager, in the order they are looked for.
+var nodeManagers = []struct{ lockfile, manager string }{
+	{"package-lock.json", "npm"}, {"npm-shrinkwrap.json", "npm"}, {"pnpm-lock.yaml", "pnpm"},
+	{"yarn.lock", "yarn"}, {"bun.lockb", "bun"}, {"bun.lock", "bun"},
+}
+
+// nodeManager finds the package manager of the Node project in d: its packageManager field or
+// lockfile, else those of the directories above it (a workspace keeps them at its root).
+func (det *detector) nodeManager(d *dirInfo) (manager, evidence string) {
+	for dir := d.dir; ; dir = path.Dir(dir) {
+		di := det.dir(dir)
+		if di.pkg != nil && di.pkg.PackageManager != "" {
+			name, _, _ := strings.Cut(di.pkg.PackageManager, "@")
+			switch name {
+			case "npm", "pnpm", "yarn", "bun":
+				return name, "packageManager " + di.pkg.PackageManager + where(dir, d.dir, "package.json")
+			}
+		}
+		for _, m := range nodeManagers {
+			if di.files[m.lockfile] {
+				if dir == d.dir {
+					return m.manager, m.lockfile
+				}
+				return m.manager, strings.TrimPrefix(where(dir, d.dir, m.lockfile), " in ")
+			}
+		}
+		if dir == "." {
+			return "npm", "no lockfile"
+		}
+	}
+}
+
+// where names a file found in dir while looking at from: nothing when they are the same.
+func where(dir, from, file string) string {
+	switch {
+	case dir == from:
+		return ""
+	case dir == ".":
+		return " in the root's " + file
+	default:
+		return " in " + dir + "/" + file
+	}
+}
+
+// nodeRun is the command that runs a package.json script with that manager. npm test and
+// npm run are npm's; bun test would run bun's own test runner, not the script, so bun run.
+func nodeRun(manager, script string) string {
+	if manager == "npm" && script == "test" {
+		return "npm test"
+	}
+	return manager + " run " + script
+}
+
+func (d *dirInfo) nodeProject(det *detector) *detected {
+	if d.pkgErr != nil {
+		return &detected{problem: true, Project: Project{Kind: "Node (package.json)",
+			Detail: fmt.Sprintf("%s is not valid JSON (%v): no checks", path.Join(d.dir, "package.json"), d.pkgErr)}}
+	}
+	if d.pkg == nil {
+		return nil
+	}
+	manager, evidence := det.nodeManager(d)
+	files := []string{evidence}
+	if d.files["pnpm-workspace.yaml"] {
+		files = append(files, "pnpm-workspace.yaml")
+	}
+	p := &detected{Project: Project{Kind: fmt.Sprintf("Node, %s (%s)", manager, strings.Join(files, ", "))}}
+
+	// A workspace member leaves to the workspace's root the scripts the root runs itself.
+	var rootPkg *packageJSON
+	if root := det.root; d.dir != "." && root.pkg != nil {
+		if inWorkspace(append(slices.Clone(root.pkg.workspaces), root.pnpmWork...), d.dir) {
+			rootPkg = root.pkg
+		}
+	}
+	var found, covered, notes []string
+	for _, k := range []struct {
+		kind    string
+		scripts []string
+	}{{"test", []string{"test"}}, {"lint", []string{"lint"}}, {"typecheck", []string{"typecheck", "type-check"}}} {
+		for _, name := range k.scripts {
+			s := d.pkg.script(name)
+			if s == "" {
+				continue
+			}
+			if name == "test" && strings.Contains(s, npmPlaceholderTest) {
+				notes = append(notes, "the test script is npm's placeholder, not a test")
+				break
+			}
+			if rootPkg != nil && rootPkg.runs(name) {
+				covered = append(covered, name)
+				break
+			}
+			found = append(found, name)
+			var env map[string]string
+			timeout := detectLintTimeout
+			if k.kind == "test" {
+				// CI=true keeps test runners out of their watch modes.
+				env, timeout = map[string]string{"CI": "true"}, detectTestTimeout
+			}
+			p.add(k.kind, manager+" "+k.kind, nodeRun(manager, name), timeout, env)
+			break
+		}
+	}
+	var detail []string
+	switch len(found) {
+	case 0:
+		if len(covered) == 0 {
+			detail = append(detail, "no test, lint or typecheck script")
+		}
+	case 1:
+		detail = append(detail, "script "+found[0])
+	default:
+		detail = append(detail, "scripts "+strings.Join(found, ", "))
+	}
+	if len(covered) > 0 {
+		detail = append(detail, "the workspace's root runs "+strings.Join(covered, ", "))
+	}
+	p.Detail = strings.Join(append(detail, notes...), "; ")
+	return p
+}
+
+// pythonRunners are the tools whose lockfile says they run the project's commands.
+var pythonRunners = []struct{ lockfile, runner string }{
+	{"uv.lock", "uv"}, {"poetry.lock", "poetry"}, {"pdm.lock", "pdm"},
+}
+
+// tomlHeaderRe matches a TOML table header line.
+var tomlHeaderRe = regexp.MustCompile(`(?m)^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`)
+
+// iniHasSection reports whether an ini or TOML file has a [section] (or, when prefix, a section
+// that starts with section.).
+func iniHasSection(content, section string, prefix bool) bool {
+	for _, m := range tomlHeaderRe.FindAllStringSubmatch(content, -1) {
+		h := strings.ReplaceAll(m[1], `"`, "")
+		if h == section || prefix && strings.HasPrefix(h, section+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *dirInfo) pythonProject(det *detector) *detected {
+	if len(d.python) == 0 {
+		return nil
+	}
+	file := func(name string) string {
+		if !d.files[name] {
+			return ""
+		}
+		return det.read(path.Join(d.dir, name))
+	}
+	evidence := []string{d.python[0]}
+	runner := ""
+	for _, r := range pythonRunners {
+		if d.files[r.lockfile] {
+			runner = r.runner
+			evidence = append(evidence, r.lockfile)
+			break
+		}
+	}
+	venv := false
+	if runner == "" {
+		if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/python")); err == nil && !fi.IsDir() {
+			venv = true
+		}
+	}
+	kind := "Python"
+	switch {
+	case runner != "":
+		kind += ", " + runner
+	case venv:
+		kind += ", .venv"
+	}
+	p := &detected{Project: Project{Kind: fmt.Sprintf("%s (%s)", kind, strings.Join(evidence, ", "))}}
+
+	pyproject := file("pyproject.toml")
+	var pytest string
+	switch {
+	case d.files["pytest.ini"]:
+		pytest = "pytest.ini"
+	case iniHasSection(pyproject, "tool.pytest.ini_options", false):
+		pytest = "[tool.pytest.ini_options]"
+	case iniHasSection(pyproject, "tool.pytest", false):
+		pytest = "[tool.pytest]"
+	case iniHasSection(file("setup.cfg"), "tool:pytest", false):
+		pytest = "setup.cfg [tool:pytest]"
+	case iniHasSection(file("tox.ini"), "pytest", false):
+		pytest = "tox.ini [pytest]"
+	case d.files["conftest.py"]:
+		pytest = "conftest.py"
+	case d.dirs["tests"]:
+		pytest = "tests/"
+	case d.dirs["test"]:
+		pytest = "test/"
+	}
+	var ruff string
+	switch {
+	case d.files["ruff.toml"]:
+		ruff = "ruff.toml"
+	case d.files[".ruff.toml"]:
+		ruff = ".ruff.toml"
+	case iniHasSection(pyproject, "tool.ruff", true):
+		ruff = "[tool.ruff]"
+	}
+
+	if d.dir == "." {
+		det.rootPytest, det.rootRuff = pytest != "", ruff != ""
+	} else {
+		// The root's pytest collects the tests below it; the root's ruff lints them.
+		if det.rootPytest {
+			pytest = ""
+		}
+		if det.rootRuff {
+			ruff = ""
+		}
+		if pytest == "" && ruff == "" && len(det.root.python) > 0 {
+			return nil
+		}
+	}
+	var detail []string
+	if pytest != "" {
+		detail = append(detail, "pytest ("+pytest+")")
+		cmd := "python3 -m pytest -q"
+		switch {
+		case runner != "":
+			cmd = runner + " run pytest -q"
+		case venv:
+			cmd = ".venv/bin/python -m pytest -q"
+		}
+		p.add("test", "pytest", cmd, detectTestTimeout, nil)
+	}
+	if ruff != "" {
+		detail = append(detail, "ruff ("+ruff+")")
+		cmd := "ruff check ."
+		if runner != "" {
+			cmd = runner + " run ruff check ."
+		} else if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/ruff")); venv && err == nil && !fi.IsDir() {
+			cmd = ".venv/bin/ruff check ."
+		}
+		p.add("lint", "ruff", cmd, detectLintTimeout, nil)
+	}
+	if len(detail) == 0 {
+		detail = append(detail, "no pytest configuration or tests directory, no ruff configuration")
+	}
+	if runner == "" && !venv && len(p.Checks) > 0 {
+		var tools []string
+		if pytest != "" {
+			tools = append(tools, "python3")
+		}
+		if ruff != "" {
+			tools = append(tools, "ruff")
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("%s: the ones on your PATH when hooksup starts; activate the project's virtualenv first, or edit the commands",
+			strings.Join(tools, " and ")))
+	}
+	p.Detail = strings.Join(detail, ", ")
+	return p
+}
+
+func (d *dirInfo) rustProject(det *detector) *detected {
+	if d.cargo == "" {
+		return nil
+	}
+	if d.dir != "." && iniHasSection(det.root.cargo, "workspace", true) {
+		return nil // a member of the root's workspace: the root's --workspace checks cover it
+	}
+	p := &detected{Project: Project{Kind: "Rust crate (Cargo.toml)",
+		Notes: []string{"clippy needs its component: rustup component add clippy"}}}
+	ws := ""
+	if iniHasSection(d.cargo, "workspace", true) {
+		p.Kind, ws = "Rust workspace (Cargo.toml [workspace])", " --workspace"
+	}
+	p.add("test", "cargo test", "cargo test"+ws, detectRustTimeout, nil)
+	p.add("clippy", "cargo clippy", "cargo clippy"+ws+" -- -D warnings", detectRustTimeout, nil)
+	return p
+}
+
+func (d *dirInfo) makeProject() *detected {
+	if d.makefile == "" {
+		return nil
+	}
+	p := &detected{Project: Project{Kind: "Makefile with a test target"}}
+	if d.makefile != "Makefile" {
+		p.Kind = d.makefile + " with a test target"
+	}
+	p.add("test", "make test", "make test", detectTestTimeout, nil)
+	return p
+}
+
+// makeRuleRe matches a rule's targets: "test:", "test check: build", "test:: x"; not the
+// assignments "test := x", "test ::= x", nor recipe lines.
+var makeRuleRe = regexp.MustCompile(`(?m)^([^\s:#=][^:#=]*?)\s*::?(?:[^=]|$)`)
+
+// makeHasTarget reports whether a makefile defines the target.
+func makeHasTarget(content, target string) bool {
+	for _, m := range makeRuleRe.FindAllStringSubmatch(content, -1) {
+		if slices.Contains(strings.Fields(m[1]), target) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameChecks gives every check its final name and cwd: a directory with several kinds of
+// project names each check by its tool ("go test"), a sub-project's checks carry its
+// directory's name ("web: test", its path when two have the same name), and what is still the
+// same gets a number.
+func nameChecks(dirs []*dirProjects) []Project {
+	label := map[string]string{}
+	count := map[string]int{}
+	for _, dp := range dirs {
+		if dp.dir != "." {
+			count[path.Base(dp.dir)]++
+		}
+	}
+	for _, dp := range dirs {
+		switch {
+		case dp.dir == ".":
+		case count[path.Base(dp.dir)] > 1:
+			label[dp.dir] = dp.dir + ": "
+		default:
+			label[dp.dir] = path.Base(dp.dir) + ": "
+		}
+	}
+	var out []Project
+	seen := map[string]int{}
+	for _, dp := range dirs {
+		kinds := 0
+		for _, p := range dp.projects {
+			if len(p.Checks) > 0 {
+				kinds++
+			}
+		}
+		for _, p := range dp.projects {
+			for i := range p.Checks {
+				name := p.short[i]
+				if kinds > 1 {
+					name = p.long[i]
+				}
+				name = label[dp.dir] + name
+				if seen[name]++; seen[name] > 1 {
+					name = fmt.Sprintf("%s (%d)", name, seen[name])
+				}
+				p.Checks[i].Name = name
+				if dp.dir != "." {
+					p.Checks[i].Cwd = dp.dir
+				}
+			}
+			out = append(out, p.Project)
+		}
+	}
+	return out
+}

@@ -1,0 +1,218 @@
+package supervisor
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// checkLines renders checks as "name | command | cwd" for comparison.
+func checkLines(checks []Check) []string {
+	var out []string
+	for _, c := range checks {
+		line := c.Name + " | " + c.Command
+		if c.Cwd != "" {
+			line += " | " + c.Cwd
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// TestDetectProject: each fixture tree under testdata/projects gives exactly these checks, and
+// what init tells the person names what it recognised.
+func TestDetectProject(t *testing.T) {
+	for _, tc := range []struct {
+		dir   string
+		want  []string // name | command [| cwd]
+		found []string // each in the summary, in this order
+	}{
+		{"go", []string{"test | go test ./...", "vet | go vet ./..."}, []string{"Go module (go.mod)"}},
+		{"go-make", []string{"go vet | go vet ./...", "make test | make test"},
+			[]string{"Go module (go.mod)", "Makefile with a test target", "`make test` stands in for `go test ./...`"}},
+		{"go-work", []string{
+			"api: test | go test ./... | svc/api", "api: vet | go vet ./... | svc/api",
+			"tools: test | go test ./... | tools", "tools: vet | go vet ./... | tools",
+		}, []string{"svc/api: Go module (go.mod)", "tools: Go module (go.mod)"}},
+		{"node-npm", []string{"test | npm test", "lint | npm run lint"}, []string{"Node, npm (package-lock.json): scripts test, lint"}},
+		{"node-placeholder", []string{"lint | npm run lint"}, []string{"Node, npm (no lockfile", "npm's placeholder"}},
+		{"node-pnpm", []string{"test | pnpm run test", "lint | pnpm run lint", "typecheck | pnpm run typecheck"},
+			[]string{"Node, pnpm (pnpm-lock.yaml): scripts test, lint, typecheck"}},
+		{"node-yarn", []string{"test | yarn run test", "typecheck | yarn run type-check"}, []string{"Node, yarn (yarn.lock)"}},
+		{"node-bun", []string{"test | bun run test", "lint | bun run lint"}, []string{"Node, bun (bun.lockb)"}},
+		{"node-bun-text", []string{"test | bun run test"}, []string{"Node, bun (bun.lock)"}},
+		{"node-packagemanager", []string{"lint | yarn run lint"}, []string{"Node, yarn (packageManager yarn@4.1.0)"}},
+		{"node-noscripts", nil, []string{"Node, npm", "no test, lint or typecheck script"}},
+		{"python-pyproject", []string{"test | python3 -m pytest -q", "lint | ruff check ."},
+			[]string{"Python (pyproject.toml): pytest", "ruff"}},
+		{"python-tests-dir", []string{"test | python3 -m pytest -q"}, []string{"Python (requirements.txt): pytest (tests/)"}},
+		{"python-uv", []string{"test | uv run pytest -q", "lint | uv run ruff check ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
+		{"python-poetry", []string{"test | poetry run pytest -q", "lint | poetry run ruff check ."},
+			[]string{"Python, poetry", "pytest (setup.cfg [tool:pytest])", "ruff (.ruff.toml)"}},
+		{"python-venv", []string{"test | .venv/bin/python -m pytest -q"}, []string{"Python, .venv", "pytest (tox.ini [pytest])"}},
+		{"python-bare", nil, []string{"Python (requirements.txt)", "no pytest configuration or tests directory, no ruff configuration"}},
+		{"rust", []string{"test | cargo test", "clippy | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
+		{"rust-workspace", []string{"test | cargo test --workspace", "clippy | cargo clippy --workspace -- -D warnings"},
+			[]string{"Rust workspace (Cargo.toml [workspace])"}},
+		{"make", []string{"test | make test"}, []string{"Makefile with a test target"}},
+		{"make-notest", nil, []string{"recognised no project: no go.mod"}},
+		{"unknown", nil, []string{"recognised no project: no go.mod"}},
+		{"monorepo", []string{
+			"test | make test",
+			"api: test | go test ./... | api", "api: vet | go vet ./... | api",
+			"engine: test | cargo test | engine", "engine: clippy | cargo clippy -- -D warnings | engine",
+			"ml: test | python3 -m pytest -q | services/ml", "ml: lint | ruff check . | services/ml",
+			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
+		}, []string{"Makefile with a test target", "api: Go module", "engine: Rust crate", "services/ml: Python", "web: Node, pnpm"}},
+		{"pnpm-workspace", []string{
+			"lint | pnpm run lint",
+			"web: test | pnpm run test | apps/web", "web: typecheck | pnpm run typecheck | apps/web",
+			"ui: test | pnpm run test | packages/ui",
+			"util: test | pnpm run test | packages/util",
+		}, []string{"Node, pnpm (pnpm-lock.yaml, pnpm-workspace.yaml): script lint", "apps/web: Node, pnpm", "packages/ui: Node, pnpm", "packages/util"}},
+		{"npm-workspaces", []string{"test | npm test", "a: lint | npm run lint | packages/a"},
+			[]string{"Node, npm (package-lock.json): script test", "packages/a: Node, npm"}},
+		{"python-mono", []string{"test | python3 -m pytest -q", "core: lint | ruff check . | packages/core"},
+			[]string{"Python (pyproject.toml): pytest ([tool.pytest.ini_options])", "packages/core: Python (pyproject.toml): ruff ([tool.ruff])"}},
+		{"npm-placeholder-root", []string{"a: test | npm test | packages/a"},
+			[]string{"Node, npm (no lockfile): no test, lint or typecheck script; the test script is npm's placeholder", "packages/a: Node, npm (no lockfile): script test"}},
+		{"same-names", []string{"apps/web: test | npm test | apps/web", "packages/web: test | npm test | packages/web"}, nil},
+		{"go-node", []string{"go test | go test ./...", "go vet | go vet ./...", "yarn test | yarn run test"},
+			[]string{"Go module (go.mod)", "Node, yarn (yarn.lock)"}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			d := DetectProject(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q", got, tc.want)
+			}
+			sum := d.Summary()
+			at := 0
+			for _, f := range tc.found {
+				i := strings.Index(sum[at:], f)
+				if i < 0 {
+					t.Errorf("summary lacks %q after offset %d:\n%s", f, at, sum)
+					break
+				}
+				at += i + len(f)
+			}
+		})
+	}
+}
+
+// TestDetectProjectChecksAreRunnable: what init writes loads, validates, and keeps every check
+// as detected, for every fixture.
+func TestDetectProjectChecksAreRunnable(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Run(e.Name(), func(t *testing.T) {
+			d := DetectProject(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+			file := InitFile(d)
+			cfg := Defaults()
+			if err := DecodeConfig(".hooksup.toml", []byte(file), &cfg); err != nil {
+				t.Fatalf("%v\n%s", err, file)
+			}
+			if err := cfg.Validate(); err != nil {
+				t.Fatalf("%v\n%s", err, file)
+			}
+			if got, want := checkLines(cfg.Stop.Checks), checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+				t.Fatalf("written checks %q, detected %q\n%s", got, want, file)
+			}
+			for _, c := range cfg.Stop.Checks {
+				if !c.Retries() || c.Timeout.D == 0 || c.MaxRetries == 0 {
+					t.Errorf("check %q: retry_on_failure, timeout and max_retries should be written: %+v", c.Name, c)
+				}
+			}
+			if cfg.Mode != ModeAsk || cfg.Stop.MaxContinuations != 3 {
+				t.Errorf("defaults changed: mode %q, max_continuations %d", cfg.Mode, cfg.Stop.MaxContinuations)
+			}
+		})
+	}
+}
+
+// TestInitFileDocumentsEveryKey: the written file names every key hooksup reads, set or in a
+// comment, whatever was detected.
+func TestInitFileDocumentsEveryKey(t *testing.T) {
+	var keys []string
+	var walk func(reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name := f.Tag.Get("toml")
+			if name == "" || name == "-" {
+				continue
+			}
+			ft := f.Type
+			if ft.Kind() == reflect.Slice {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct && !reflect.PointerTo(ft).Implements(textUnmarshaler) {
+				walk(ft) // a table: its keys
+				continue
+			}
+			keys = append(keys, name)
+		}
+	}
+	walk(reflect.TypeFor[Config]())
+	for _, d := range []Detection{
+		DetectProject(fstest.MapFS{}),
+		DetectProject(os.DirFS(filepath.Join("testdata", "projects", "monorepo"))),
+	} {
+		file := InitFile(d)
+		for _, k := range keys {
+			if !strings.Contains(file, k+" = ") {
+				t.Errorf("no %q in:\n%s", k+" = ", file)
+			}
+		}
+	}
+}
+
+// TestInitFileWhenNothingIsRecognised: the file says so, and shows a check to start from.
+func TestInitFileWhenNothingIsRecognised(t *testing.T) {
+	d := DetectProject(fstest.MapFS{"notes.txt": {Data: []byte("hi")}})
+	if len(d.Checks()) != 0 {
+		t.Fatalf("checks %q", checkLines(d.Checks()))
+	}
+	file := InitFile(d)
+	for _, want := range []string{
+		"hooksup init recognised no project here",
+		"# [[stop.checks]]\n# name = \"tests\"\n# command = ",
+	} {
+		if !strings.Contains(file, want) {
+			t.Errorf("no %q in:\n%s", want, file)
+		}
+	}
+}
+
+// TestDetectProjectSkips: dependencies, hidden directories, fixtures, virtualenvs and what lies
+// deeper than two levels are no sub-projects; odd manifests are skipped or named.
+func TestDetectProjectSkips(t *testing.T) {
+	fsys := fstest.MapFS{
+		"go.mod":                               {Data: []byte("module x\n")},
+		"node_modules/a/package.json":          {Data: []byte(`{"scripts":{"test":"x"}}`)},
+		".git/x/package.json":                  {Data: []byte(`{"scripts":{"test":"x"}}`)},
+		"vendor/y/go.mod":                      {Data: []byte("module y\n")},
+		"target/z/Cargo.toml":                  {Data: []byte("[package]\n")},
+		"venv/lib/pyvenv.cfg":                  {Data: []byte("")},
+		"env/pyvenv.cfg":                       {Data: []byte("")},
+		"env/lib/pyproject.toml":               {Data: []byte("[tool.ruff]\n")},
+		"testdata/p/package.json":              {Data: []byte(`{"scripts":{"test":"x"}}`)},
+		"one/two/three/package.json":           {Data: []byte(`{"scripts":{"test":"x"}}`)},
+		"broken/package.json":                  {Data: []byte(`{"scripts":`)},
+		"weird/package.json":                   {Data: []byte(`{"scripts":{"test":7,"lint":"eslint"},"workspaces":{"packages":["x/*"]}}`)},
+		"dir-named-marker/Cargo.toml/file.txt": {Data: []byte("")},
+	}
+	d := DetectProject(fsys)
+	want := []string{"test | go test ./...", "vet | go vet ./...", "weird: lint | npm run lint | weird"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q\n%s", got, want, d.Summary())
+	}
+	if !strings.Contains(d.Summary(), "broken/package.json") {
+		t.Errorf("a package.json that is not JSON should be named in the summary:\n%s", d.Summary())
+	}
+}
