@@ -9,11 +9,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/hooksup/hooksup/internal/keymap"
 )
 
 // Mode says who decides a stop: the checks, a person, or nobody. Its text is the config's
@@ -87,10 +90,28 @@ type NotificationsConfig struct {
 	NudgeText    string      `toml:"nudge_text"`
 }
 
-// KeysConfig is the [keys] table.
+// KeysConfig is the [keys] table: the prefix key and, per action, the key that replaces its
+// default (internal/keymap lists the actions).
 type KeysConfig struct {
 	Prefix   string            `toml:"prefix"`
 	Bindings map[string]string `toml:"bindings"`
+}
+
+// keysError turns a keymap error into a configuration error naming the key.
+func keysError(err error) *ConfigError {
+	var ke *keymap.Error
+	if !errors.As(err, &ke) {
+		return &ConfigError{File: "config", Key: "keys", Msg: err.Error(), err: err}
+	}
+	return &ConfigError{File: "config", Key: keysKey(ke.Name), Msg: ke.Msg, err: ke}
+}
+
+// keysKey is the config key of a binding.
+func keysKey(name string) string {
+	if name == "prefix" {
+		return "keys.prefix"
+	}
+	return "keys.bindings." + name
 }
 
 // Check is one [[stop.checks]] or [[subagent_stop.checks]] entry.
@@ -159,7 +180,11 @@ type ConfigError struct {
 	Line int // 0 when unknown
 	Key  string
 	Msg  string
+	err  error // the cause, when another package found the problem
 }
+
+// Unwrap returns the cause.
+func (e *ConfigError) Unwrap() error { return e.err }
 
 func (e *ConfigError) Error() string {
 	var b strings.Builder
@@ -231,7 +256,7 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 		}
 		l.Used = true
 		layers = append(layers, l)
-		blame.after(s.path, cfg.Validate())
+		blame.after(s.path, data, cfg.Validate())
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, layers, blame.name(err)
@@ -240,15 +265,18 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 }
 
 // validationBlame finds the file behind a validation error: the layer after which the merged
-// configuration first gave that error.
-type validationBlame struct{ err, path string }
+// configuration first gave that error, and the line of that file that sets the key.
+type validationBlame struct {
+	err, path string
+	data      []byte
+}
 
-func (b *validationBlame) after(path string, err error) {
+func (b *validationBlame) after(path string, data []byte, err error) {
 	switch {
 	case err == nil:
 		*b = validationBlame{}
 	case err.Error() != b.err:
-		*b = validationBlame{err.Error(), path}
+		*b = validationBlame{err.Error(), path, data}
 	}
 }
 
@@ -256,6 +284,17 @@ func (b *validationBlame) name(err error) error {
 	var ce *ConfigError
 	if b.path != "" && err.Error() == b.err && errors.As(err, &ce) {
 		ce.File = b.path
+		if ce.Line == 0 && ce.Key != "" && !strings.Contains(ce.Key, "[") {
+			ce.Line = keyLine(b.data, strings.Split(ce.Key, "."))
+		}
+		// Two keys clash and this file set the other one: name that one.
+		var ke *keymap.Error
+		if ce.Line == 0 && errors.As(ce, &ke) && ke.Other != "" {
+			if line := keyLine(b.data, strings.Split(keysKey(ke.Other), ".")); line > 0 {
+				*ce = *keysError(ke.Flip())
+				ce.File, ce.Line = b.path, line
+			}
+		}
 	}
 	return err
 }
@@ -297,6 +336,11 @@ func decodeLayer(path string, data []byte, cfg *Config) error {
 		return &ConfigError{File: path, Line: keyLine(data, k), Key: k.String(),
 			Msg: "unknown key (see `hooksup init` for every key hooksup knows)"}
 	}
+	if err := keymap.Check(layer.Keys.Prefix, layer.Keys.Bindings); err != nil {
+		ce := keysError(err)
+		ce.File, ce.Line = path, keyLine(data, strings.Split(ce.Key, "."))
+		return ce
+	}
 	mergeDefined(reflect.ValueOf(cfg).Elem(), reflect.ValueOf(&layer).Elem(), md, nil)
 	return nil
 }
@@ -324,37 +368,71 @@ func mergeDefined(dst, src reflect.Value, md toml.MetaData, path []string) {
 	}
 }
 
-// keyLine finds the line where key is set: after the header of its table when it has one.
+// keyLine finds the line where key is set: under its table's header, as a dotted key, or
+// inside an inline table; a key that is itself a table, at its header. 0 when not found.
 func keyLine(data []byte, k toml.Key) int {
 	if len(k) == 0 {
 		return 0
 	}
-	last := regexp.QuoteMeta(k[len(k)-1])
-	keyRe := regexp.MustCompile(`^\s*(` + last + `|"` + last + `")\s*=`)
-	var hdrRe *regexp.Regexp
-	if len(k) > 1 {
-		parts := make([]string, 0, len(k)-1)
-		for _, p := range k[:len(k)-1] {
-			parts = append(parts, regexp.QuoteMeta(p))
-		}
-		hdrRe = regexp.MustCompile(`^\s*\[\[?\s*` + strings.Join(parts, `\s*\.\s*`) + `\s*\]\]?`)
-	}
-	// A key that is itself a table: its header line.
-	tblRe := regexp.MustCompile(`^\s*\[\[?\s*` + regexp.QuoteMeta(k.String()) + `\s*\]\]?`)
-	inTable := hdrRe == nil
+	var table, outer []string // outer: the table around a multi-line inline table
 	for i, line := range strings.Split(string(data), "\n") {
-		if tblRe.MatchString(line) {
-			return i + 1
-		}
-		if hdrRe != nil && strings.HasPrefix(strings.TrimSpace(line), "[") {
-			inTable = hdrRe.MatchString(line)
+		t := strings.TrimSpace(line)
+		if outer != nil && strings.HasPrefix(t, "}") {
+			table, outer = outer, nil
 			continue
 		}
-		if inTable && keyRe.MatchString(line) {
+		if outer == nil && strings.HasPrefix(t, "[") {
+			h := strings.TrimLeft(t, "[")
+			table = dottedKey(h[:strings.Index(h+"]", "]")])
+			if slices.Equal(table, k) {
+				return i + 1
+			}
+			continue
+		}
+		if len(table) >= len(k) || !slices.Equal(table, k[:len(table)]) {
+			continue
+		}
+		if assigns(t, k[len(table):]) {
 			return i + 1
+		}
+		// `a = {` opening an inline table that goes on over the next lines.
+		if lhs, rhs, ok := strings.Cut(t, "="); ok && outer == nil && strings.TrimSpace(rhs) == "{" {
+			outer, table = table, append(slices.Clone(table), dottedKey(lhs)...)
 		}
 	}
 	return 0
+}
+
+// assigns reports whether a line sets key (relative to the line's table), directly
+// (`a.b = 1`) or in an inline table (`a = { b = 1 }`).
+func assigns(line string, key []string) bool {
+	lhs, rhs, ok := strings.Cut(line, "=")
+	if !ok {
+		return false
+	}
+	dk := dottedKey(lhs)
+	switch {
+	case slices.Equal(dk, key):
+		return true
+	case len(dk) < len(key) && slices.Equal(dk, key[:len(dk)]):
+		rest := key[len(dk):]
+		if !strings.HasPrefix(strings.TrimSpace(rhs), "{") {
+			return false
+		}
+		// The first of the remaining parts, at the start of the inline table or after a comma.
+		re := regexp.MustCompile(`[{,]\s*"?` + regexp.QuoteMeta(rest[0]) + `"?\s*[.=]`)
+		return re.MatchString(rhs)
+	}
+	return false
+}
+
+// dottedKey splits a TOML key as written (`a . "b"`) into its parts.
+func dottedKey(s string) []string {
+	var parts []string
+	for _, p := range strings.Split(s, ".") {
+		parts = append(parts, strings.Trim(strings.TrimSpace(p), `"'`))
+	}
+	return parts
 }
 
 // Validate checks values that TOML's types cannot.
@@ -375,6 +453,9 @@ func (c *Config) Validate() error {
 	}
 	if c.SubagentStop.MaxSteers < 0 {
 		return bad("subagent_stop.max_steers", "must be 0 or more")
+	}
+	if _, err := keymap.Resolve(c.Keys.Prefix, c.Keys.Bindings); err != nil {
+		return keysError(err)
 	}
 	for _, n := range []struct {
 		key string

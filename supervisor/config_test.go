@@ -4,9 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/internal/keymap"
 )
 
 func write(t *testing.T, path, content string) {
@@ -26,9 +29,17 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown top key", "mode = \"auto\"\ncolour = \"red\"\n", "bad.toml:2: colour: unknown key"},
 		{"unknown check key", "[[stop.checks]]\nname = \"t\"\ncommand = \"x\"\ntimeout_s = 5\n", "bad.toml:4: stop.checks.timeout_s: unknown key"},
 		{"unknown key in table", "[stop]\nmax_continuations = 2\nmax_contin = 3\n", "bad.toml:3: stop.max_contin: unknown key"},
+		{"unknown key after a commented header", "[ui] # the look\nhold = true\n", "bad.toml:2: ui.hold: unknown key"},
 		{"wrong type", "[stop]\nmax_continuations = \"three\"\n", "bad.toml:2: stop.max_continuations:"},
 		{"bad duration", "decision_timeout = \"soon\"\n", "bad.toml:1: decision_timeout:"},
 		{"syntax", "mode = \n", "bad.toml:1"},
+		{"unknown binding, inline", "mode = \"ask\"\n[keys]\nbindings = { approve = \"y\", aprove = \"n\" }\n",
+			`bad.toml:3: keys.bindings.aprove: no such action (did you mean "approve"?)`},
+		{"unknown binding, table", "[keys.bindings]\ndeny = \"n\"\naprove = \"y\"\n", "bad.toml:3: keys.bindings.aprove: no such action"},
+		{"unknown binding, dotted", "[keys]\nprefix = \"ctrl+b\"\nbindings.aprove = \"y\"\n", "bad.toml:3: keys.bindings.aprove: no such action"},
+		{"bad key", "[keys]\nbindings = {\n  approve = \"yes\",\n}\n", `bad.toml:3: keys.bindings.approve: "yes" is not a key`},
+		{"bad prefix", "\n[keys]\nprefix = \"cmd+k\"\n", `bad.toml:3: keys.prefix: "cmd+k" is not a key`},
+		{"two actions on one key", "[keys]\nbindings = { approve = \"d\" }\n", `bad.toml:2: keys.bindings.approve: "d" is also the key of deny`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bad.toml")
@@ -42,6 +53,18 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 				t.Fatalf("got %q, want it to contain %q", got, tc.want[strings.Index(tc.want, "bad"):])
 			}
 		})
+	}
+}
+
+// Keys that clash only once the files are merged are blamed on the file that made them clash.
+func TestKeyConflictAcrossLayers(t *testing.T) {
+	user := t.TempDir()
+	write(t, filepath.Join(user, "config.toml"), "[keys]\nbindings = { approve = \"y\" }\n")
+	flagFile := filepath.Join(t.TempDir(), "f.toml")
+	write(t, flagFile, "mode = \"ask\"\n\n[keys]\nprefix = \"y\"\n")
+	_, _, err := LoadConfig(LoadOptions{UserConfigDir: user, ExplicitFile: flagFile})
+	if want := flagFile + `:4: keys.prefix: "y" is also the key of approve`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
 	}
 }
 
@@ -154,5 +177,14 @@ bindings = { zoom = "Z", quit = "Q" }
 	}
 	if cfg.Mode != ModeAsk || cfg.DecisionTimeout.D != 5*time.Minute {
 		t.Fatalf("defaults lost: %+v", cfg)
+	}
+}
+
+// The template names every action [keys] bindings knows.
+func TestTemplateListsEveryKeyAction(t *testing.T) {
+	for _, n := range keymap.Names() {
+		if !regexp.MustCompile(`(?m)^#.*\b` + n + `\b`).MatchString(Template) {
+			t.Errorf("the template does not mention the action %s", n)
+		}
 	}
 }

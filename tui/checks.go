@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/internal/present"
@@ -17,6 +19,8 @@ const checkOutputKeep = 32 << 10
 // checksPane shows the running check live (spinner, elapsed time, streaming output) and then
 // the last result.
 type checksPane struct {
+	keys     navKeys
+	rows     int // the pane's inner height: a page
 	run      int
 	name     string
 	command  string
@@ -50,6 +54,26 @@ func (p *checksPane) event(ev supervisor.Event) {
 			p.running, p.result, p.finished = false, &r, e.Time
 		}
 	}
+}
+
+// navigate scrolls the output back (up) and forward (down).
+func (p *checksPane) navigate(msg tea.KeyPressMsg) {
+	switch {
+	case key.Matches(msg, p.keys.Up):
+		p.scrollBy(1)
+	case key.Matches(msg, p.keys.Down):
+		p.scrollBy(-1)
+	case key.Matches(msg, p.keys.PageUp):
+		p.scrollBy(max(p.rows-2, 1))
+	case key.Matches(msg, p.keys.PageDown):
+		p.scrollBy(-max(p.rows-2, 1))
+	}
+}
+
+// scrollBy scrolls back n lines (forward when negative), within the output.
+func (p *checksPane) scrollBy(n int) {
+	lines := strings.Count(strings.TrimRight(string(p.output), "\n"), "\n") + 1
+	p.scroll = min(max(p.scroll+n, 0), max(lines-1, 0))
 }
 
 func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {

@@ -1,70 +1,120 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
+
+	"github.com/hooksup/hooksup/internal/keymap"
 )
 
-// DefaultPrefix is the key that reaches hooksup instead of claude. Claude Code binds Ctrl-B,
-// Ctrl-G, Ctrl-O, Ctrl-R, Ctrl-T and the readline keys; Ctrl-] is free (it is telnet's escape).
-const DefaultPrefix = "ctrl+]"
+// DefaultPrefix is the key that reaches hooksup instead of claude.
+const DefaultPrefix = keymap.DefaultPrefix
 
-// keyMap is hooksup's own bindings, pressed after the prefix key. Data, with help text.
+// keyMap is hooksup's own bindings, built from internal/keymap's actions with the config's
+// bindings applied: every hint the TUI shows is drawn from it. Each scope is its own value.
 type keyMap struct {
-	Prefix   key.Binding
-	Approve  key.Binding
-	Deny     key.Binding
-	Edit     key.Binding
-	Halt     key.Binding
-	Focus    key.Binding
-	FocusBk  key.Binding
-	Zoom     key.Binding
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Open     key.Binding
-	Help     key.Binding
-	Quit     key.Binding
+	Prefix  key.Binding
+	Command commandKeys
+	Pane    navKeys
+	Editor  editorKeys
 }
 
-// newKeyMap builds the bindings with prefix as the prefix key and overrides (action → key)
-// from the config's [keys.bindings].
-func newKeyMap(prefix string, overrides map[string]string) keyMap {
-	if prefix == "" {
-		prefix = DefaultPrefix
-	}
-	k := keyMap{
-		Prefix:   key.NewBinding(key.WithKeys(prefix), key.WithHelp(prefix, "hooksup command (twice: send it to claude)")),
-		Approve:  key.NewBinding(key.WithKeys("a", "y"), key.WithHelp("a", "approve: claude continues")),
-		Deny:     key.NewBinding(key.WithKeys("d", "n"), key.WithHelp("d", "deny: claude may stop")),
-		Edit:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the reason, then continue")),
-		Halt:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "halt: end the turn now")),
-		Focus:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "focus the next pane")),
-		FocusBk:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus the previous pane")),
-		Zoom:     key.NewBinding(key.WithKeys("z"), key.WithHelp("z", "zoom the claude pane")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up / previous")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down / next")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "u"), key.WithHelp("pgup/u", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / close the selected verdict")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "this help")),
-		Quit:     key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit (ends claude)")),
-	}
-	byName := map[string]*key.Binding{
-		"approve": &k.Approve, "deny": &k.Deny, "edit": &k.Edit, "halt": &k.Halt, "focus": &k.Focus,
-		"zoom": &k.Zoom, "help": &k.Help, "quit": &k.Quit, "open": &k.Open,
-	}
-	for action, keys := range overrides {
-		if b, ok := byName[action]; ok && keys != "" {
-			h := b.Help()
-			b.SetKeys(keys)
-			b.SetHelp(keys, h.Desc)
-		}
-	}
-	return k
+// commandKeys are read after the prefix key.
+type commandKeys struct {
+	Approve, Deny, Edit, Halt, Focus, FocusBk, Zoom, Help, Quit key.Binding
 }
 
-// help lists the bindings for the help overlay.
-func (k keyMap) help() []key.Binding {
-	return []key.Binding{k.Approve, k.Deny, k.Edit, k.Halt, k.Focus, k.Zoom, k.Up, k.Down, k.PageUp, k.PageDown, k.Open, k.Help, k.Quit}
+// navKeys are the keys a focused pane reads (claude's pane after the prefix); each pane
+// decides what they do there.
+type navKeys struct {
+	Up, Down, PageUp, PageDown, Open key.Binding
+}
+
+// editorKeys are read while the reason is edited.
+type editorKeys struct {
+	Send, Cancel key.Binding
+}
+
+// newKeyMap turns resolved bindings into key bindings; the help of each is its keys as shown
+// and the action's hint.
+func newKeyMap(km keymap.Map) keyMap {
+	b := func(name string) key.Binding {
+		a, _ := keymap.Lookup(name)
+		keys := km.Keys(name)
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(displayKeys(keys), a.Hint))
+	}
+	return keyMap{
+		Prefix: key.NewBinding(key.WithKeys(km.Prefix), key.WithHelp(keymap.Display(km.Prefix), "hooksup command (twice: send it to claude)")),
+		Command: commandKeys{
+			Approve: b(keymap.Approve), Deny: b(keymap.Deny), Edit: b(keymap.Edit), Halt: b(keymap.Halt),
+			Focus: b(keymap.Focus), FocusBk: b(keymap.FocusBk), Zoom: b(keymap.Zoom), Help: b(keymap.Help), Quit: b(keymap.Quit),
+		},
+		Pane: navKeys{
+			Up: b(keymap.Up), Down: b(keymap.Down), PageUp: b(keymap.PageUp), PageDown: b(keymap.PageDown), Open: b(keymap.Open),
+		},
+		Editor: editorKeys{Send: b(keymap.Send), Cancel: b(keymap.Cancel)},
+	}
+}
+
+// defaultKeyMap is the keymap without configuration.
+func defaultKeyMap() keyMap {
+	km, _ := keymap.Resolve("", nil)
+	return newKeyMap(km)
+}
+
+func displayKeys(keys []string) string {
+	shown := make([]string, len(keys))
+	for i, k := range keys {
+		shown[i] = keymap.Display(k)
+	}
+	return strings.Join(shown, "/")
+}
+
+// helpSection is one group of the help overlay: where its keys are read, and the keys with
+// the action's full sentence.
+type helpSection struct {
+	title string
+	keys  []helpLine
+}
+
+type helpLine struct {
+	binding key.Binding
+	text    string
+}
+
+// sections lists every binding for the help overlay, grouped by where it is read.
+func (k keyMap) sections() []helpSection {
+	line := func(b key.Binding, name string) helpLine {
+		a, _ := keymap.Lookup(name)
+		return helpLine{b, a.Help}
+	}
+	c, p, e := k.Command, k.Pane, k.Editor
+	return []helpSection{
+		{"after " + k.Prefix.Help().Key + ":", []helpLine{
+			line(c.Approve, keymap.Approve), line(c.Deny, keymap.Deny), line(c.Edit, keymap.Edit), line(c.Halt, keymap.Halt),
+			line(c.Focus, keymap.Focus), line(c.FocusBk, keymap.FocusBk), line(c.Zoom, keymap.Zoom), line(c.Help, keymap.Help),
+			line(c.Quit, keymap.Quit),
+		}},
+		{"in a focused pane (claude's: after " + k.Prefix.Help().Key + "):", []helpLine{
+			line(p.Up, keymap.Up), line(p.Down, keymap.Down), line(p.PageUp, keymap.PageUp), line(p.PageDown, keymap.PageDown),
+			line(p.Open, keymap.Open),
+		}},
+		{"while editing the reason:", []helpLine{line(e.Send, keymap.Send), line(e.Cancel, keymap.Cancel)}},
+	}
+}
+
+// hintText is a binding's hint as plain text: its keys and a few words.
+func hintText(b key.Binding) string {
+	h := b.Help()
+	return h.Key + " " + h.Desc
+}
+
+// hintLine joins the hints of bindings with sep, as plain text.
+func hintLine(sep string, bs ...key.Binding) string {
+	items := make([]string, len(bs))
+	for i, b := range bs {
+		items[i] = hintText(b)
+	}
+	return strings.Join(items, sep)
 }

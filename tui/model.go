@@ -73,10 +73,10 @@ type model struct {
 	input     textinput.Model
 	notices   []string
 
-	agentScroll int
-	lastFrame   time.Time
-	ticking     bool
-	now         time.Time
+	agent     agentPane
+	lastFrame time.Time
+	ticking   bool
+	now       time.Time
 
 	exited   bool
 	exitCode int
@@ -89,7 +89,8 @@ func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode supervisor
 	in.Prompt = "reason › "
 	in.CharLimit = hooks.MaxOutputChars
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit,
-		header: header{mode: mode, blockCap: blockCap}, verdicts: newVerdictsPane(), input: in, now: time.Now()}
+		header: header{mode: mode, blockCap: blockCap}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
+		checks: checksPane{keys: keys.Pane}, input: in, now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {
@@ -157,7 +158,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		if m.focus == paneAgent && !m.exited {
-			m.agentScroll = 0
+			m.agent.follow()
 			m.write(vterm.EncodePaste(msg.Content, m.io.term.Modes()))
 		}
 		return m, nil
@@ -188,6 +189,9 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *model) relayout() tea.Cmd {
 	m.lay = computeLayout(m.w, m.h, m.zoom, len(m.questions) > 0)
 	m.input.SetWidth(max(m.w-20, 10))
+	_, m.agent.rows = m.lay.agentInner()
+	m.verdicts.rows = max(m.lay.verdicts.h-2, 0)
+	m.checks.rows = max(m.lay.checks.h-2, 0)
 	if m.lay.kind == layoutSolo && m.focus != paneAgent {
 		m.focus = paneAgent // the focused pane is hidden: keys go to claude again
 	}
@@ -315,8 +319,13 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.escape(vk)
 	}
 	if m.editing {
-		if msg.Code == tea.KeyEnter {
+		switch {
+		case key.Matches(msg, m.keys.Editor.Send):
 			return m, m.resolveID(m.editingID, hooks.Block, strings.TrimSpace(m.input.Value()))
+		case key.Matches(msg, m.keys.Editor.Cancel):
+			m.editing = false // the question stays open; claude still waits for it
+			m.input.Blur()
+			return m, nil
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
@@ -336,7 +345,7 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.focus == paneAgent {
 		if vk, ok := vterm.KeyFromTea(tea.Key(msg)); ok {
-			m.agentScroll = 0
+			m.agent.follow()
 			m.write(vterm.EncodeKey(vk, m.io.term.Modes()))
 		}
 		return m, nil
@@ -346,9 +355,9 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // command handles the key after the prefix.
 func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := m.keys
+	k := m.keys.Command
 	switch {
-	case key.Matches(msg, k.Prefix):
+	case key.Matches(msg, m.keys.Prefix):
 		if vk, ok := vterm.KeyFromTea(tea.Key(msg)); ok {
 			m.write(vterm.EncodeKey(vk, m.io.term.Modes()))
 		}
@@ -400,42 +409,15 @@ func (m *model) setFocus(p pane) {
 	m.focus = p
 }
 
-// navigate scrolls the focused pane.
+// navigate hands a key to the focused pane, which knows what its keys do there.
 func (m model) navigate(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := m.keys
-	_, rows := m.lay.agentInner()
 	switch m.focus {
 	case paneAgent:
-		switch {
-		case key.Matches(msg, k.Up):
-			m.agentScroll = min(m.agentScroll+1, m.io.term.ScrollbackLen())
-		case key.Matches(msg, k.Down):
-			m.agentScroll = max(m.agentScroll-1, 0)
-		case key.Matches(msg, k.PageUp):
-			m.agentScroll = min(m.agentScroll+rows, m.io.term.ScrollbackLen())
-		case key.Matches(msg, k.PageDown):
-			m.agentScroll = max(m.agentScroll-rows, 0)
-		}
+		m.agent.navigate(msg, m.io.term.ScrollbackLen())
 	case paneVerdicts:
-		switch {
-		case key.Matches(msg, k.Up):
-			m.verdicts.move(-1)
-		case key.Matches(msg, k.Down):
-			m.verdicts.move(1)
-		case key.Matches(msg, k.PageUp):
-			m.verdicts.move(-m.lay.verdicts.h)
-		case key.Matches(msg, k.PageDown):
-			m.verdicts.move(m.lay.verdicts.h)
-		case key.Matches(msg, k.Open):
-			m.verdicts.open = !m.verdicts.open
-		}
+		m.verdicts.navigate(msg)
 	case paneChecks:
-		switch {
-		case key.Matches(msg, k.Up):
-			m.checks.scroll++
-		case key.Matches(msg, k.Down):
-			m.checks.scroll = max(m.checks.scroll-1, 0)
-		}
+		m.checks.navigate(msg)
 	}
 	return m, nil
 }
@@ -469,7 +451,7 @@ func (m *model) mouse(msg tea.MouseMsg) tea.Cmd {
 	inner := rect{a.x + 1, a.y + 1, a.w - 2, a.h - 2}
 	if inner.contains(mo.X, mo.Y) {
 		modes := m.io.term.Modes()
-		if modes.WantsMouse() && m.agentScroll == 0 {
+		if modes.WantsMouse() && m.agent.scroll == 0 {
 			if ev, ok := vterm.MouseFromTea(msg, inner.x, inner.y); ok {
 				m.write(vterm.EncodeMouse(ev, modes))
 			}
@@ -478,9 +460,9 @@ func (m *model) mouse(msg tea.MouseMsg) tea.Cmd {
 		if w, ok := msg.(tea.MouseWheelMsg); ok {
 			switch w.Button {
 			case tea.MouseWheelUp:
-				m.agentScroll = min(m.agentScroll+3, m.io.term.ScrollbackLen())
+				m.agent.scrollBy(3, m.io.term.ScrollbackLen())
 			case tea.MouseWheelDown:
-				m.agentScroll = max(m.agentScroll-3, 0)
+				m.agent.scrollBy(-3, m.io.term.ScrollbackLen())
 			}
 		}
 		if _, ok := msg.(tea.MouseClickMsg); ok {

@@ -113,7 +113,7 @@ func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer)
 		t.Fatal(err)
 	}
 	a.term.Write(raw)
-	return newModel(f, a, NewStyles(th), newKeyMap("", nil), "ask", true, hooks.DefaultBlockCap), f, pty
+	return newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap), f, pty
 }
 
 // run drives the model through teatest at w×h with the scene, and returns the final model.
@@ -254,5 +254,20 @@ func TestAgentExitedEvent(t *testing.T) {
 				t.Fatalf("exited %v code %d quitting %v", fm.exited, fm.exitCode, fm.quitting)
 			}
 		})
+	}
+}
+
+// Cancelling an edit leaves the question open and claude uninterrupted: nothing is sent.
+func TestCancelEdit(t *testing.T) {
+	m, f, pty := newTestModel(t, "dark")
+	fm := run(t, m, f, 160, 44, press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('z', 0, "z"), press('c', tea.ModCtrl, ""))
+	time.Sleep(100 * time.Millisecond)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if got := pty.String(); len(f.resolved) != 0 || f.interrupts != 0 || strings.ContainsAny(got, "z\x03") {
+		t.Fatalf("resolved %v, %d interrupts, claude got %q", f.resolved, f.interrupts, got)
+	}
+	if fm.editing || len(fm.questions) != 1 || !strings.Contains(ansi.Strip(fm.render()), "claude wants to stop") {
+		t.Fatalf("editing %v, %d questions", fm.editing, len(fm.questions))
 	}
 }

@@ -3,11 +3,13 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
@@ -43,15 +45,19 @@ func TerminalSize(f *os.File) (w, h int) {
 // (its AgentExited event). The terminal is restored on every way out. It does not end the
 // session: its owner does, when Run returns. Run handles no signals: ctx ending ends it.
 func Run(ctx context.Context, sess Session, o Options) error {
+	keys, err := keymap.Resolve(o.Prefix, o.Bindings) // validated with the config: never fails there
+	if err != nil {
+		return fmt.Errorf("[keys] %w", err)
+	}
 	cols, rows := AgentPaneSize(TerminalSize(os.Stdout))
 	aio := newAgentIO(cols, rows, o.Version)
 	defer aio.close()
 	aio.attach(o.Terminal)
-	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(o.Prefix, o.Bindings), o.Mode, o.HoldOnExit, o.BlockCap)
+	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(keys), o.Mode, o.HoldOnExit, o.BlockCap)
 	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
 	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithoutSignalHandler())
-	_, err := p.Run()
+	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		err = nil
 	}

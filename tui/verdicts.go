@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -13,12 +16,30 @@ const maxVerdicts = 1000
 
 // verdictsPane lists every verdict, newest last; a selected one opens its full reason.
 type verdictsPane struct {
+	keys     navKeys
 	items    []supervisor.Verdict
 	selected int  // index into items; -1 follows the newest
 	open     bool // the detail of the selected verdict is shown
+	rows     int  // the pane's inner height: a page
 }
 
-func newVerdictsPane() verdictsPane { return verdictsPane{selected: -1} }
+func newVerdictsPane(k navKeys) verdictsPane { return verdictsPane{keys: k, selected: -1} }
+
+// navigate moves the selection, or opens and closes the selected verdict.
+func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
+	switch {
+	case key.Matches(msg, p.keys.Up):
+		p.move(-1)
+	case key.Matches(msg, p.keys.Down):
+		p.move(1)
+	case key.Matches(msg, p.keys.PageUp):
+		p.move(-max(p.rows, 1))
+	case key.Matches(msg, p.keys.PageDown):
+		p.move(max(p.rows, 1))
+	case key.Matches(msg, p.keys.Open):
+		p.open = !p.open
+	}
+}
 
 func (p *verdictsPane) event(ev supervisor.Event) {
 	if e, ok := ev.(supervisor.VerdictDecided); ok {

@@ -23,7 +23,7 @@ func (m model) View() tea.View {
 		title += " · " + t
 	}
 	v.WindowTitle = title
-	if m.focus == paneAgent && !m.editing && !m.help && m.agentScroll == 0 && !m.exited {
+	if m.focus == paneAgent && !m.editing && !m.help && m.agent.scroll == 0 && !m.exited {
 		if x, y, visible := m.io.term.Cursor(); visible {
 			c := tea.NewCursor(m.lay.agent.x+1+x, m.lay.agent.y+1+y)
 			v.Cursor = c
@@ -80,7 +80,8 @@ func (m model) statusLine() string {
 		return m.st.Status.Render(fit(msg, m.w))
 	}
 	if m.prefixed {
-		return m.st.Status.Render(fit(" hooksup: a approve · d deny · e edit · x halt · tab focus · z zoom · ? help · q quit", m.w))
+		c := m.keys.Command
+		return m.st.Status.Render(fit(" hooksup: "+hintLine(" · ", c.Approve, c.Deny, c.Edit, c.Halt, c.Focus, c.Zoom, c.Help, c.Quit), m.w))
 	}
 	if len(m.notices) > 0 {
 		return m.st.Warn.Render(fit(" ⚠ "+m.notices[len(m.notices)-1], m.w))
@@ -104,10 +105,12 @@ func (m model) banner() string {
 	}
 	remaining := q.Deadline.Sub(m.now).Round(1e9)
 	line1 := fmt.Sprintf(" ⚑ %s — %s%s", what, proposal, more)
-	pk := m.keys.Prefix.Help().Key
-	line2 := fmt.Sprintf(" %s then a continue · d let it stop · e edit reason · x halt  │  Esc interrupts  │  %s left", pk, remaining)
+	c := m.keys.Command
+	line2 := fmt.Sprintf(" %s then %s  │  Esc interrupts  │  %s left", m.keys.Prefix.Help().Key,
+		hintLine(" · ", c.Approve, c.Deny, c.Edit, c.Halt), remaining)
 	if m.editing {
-		line2 = " " + m.input.View() + "   (Enter sends, Esc interrupts claude)"
+		e := m.keys.Editor
+		line2 = " " + m.input.View() + "   (" + hintLine(" · ", e.Send, e.Cancel) + " · Esc interrupts claude)"
 	}
 	return m.st.Banner.Render(fit(line1, m.w)) + "\n" + m.st.Banner.Render(fit(line2, m.w))
 }
@@ -125,13 +128,13 @@ func (m model) border(p pane) lipgloss.Style {
 func (m model) agentBox() string {
 	r := m.lay.agent
 	cols, rows := m.lay.agentInner()
-	lines := m.io.term.RenderLines(cols, rows, m.agentScroll)
+	lines := m.io.term.RenderLines(cols, rows, m.agent.scroll)
 	title := "claude"
 	if t := strings.TrimSpace(m.header.title); t != "" {
 		title = t
 	}
-	if m.agentScroll > 0 {
-		title += fmt.Sprintf(" · scrolled back %d lines", m.agentScroll)
+	if m.agent.scroll > 0 {
+		title += fmt.Sprintf(" · scrolled back %d lines", m.agent.scroll)
 	}
 	if m.zoom {
 		title += " · zoomed"
@@ -157,13 +160,25 @@ func (m model) subsBox() string {
 }
 
 func (m model) helpBox() string {
-	var lines []string
-	lines = append(lines, m.st.Muted.Render("Every key goes to claude, except:"))
-	lines = append(lines, fmt.Sprintf("%-12s %s", m.st.Key.Render("Esc"), "interrupt claude; cancels any forced continuation this turn"))
-	lines = append(lines, fmt.Sprintf("%-12s %s", m.st.Key.Render(m.keys.Prefix.Help().Key), "then one of:"))
-	for _, b := range m.keys.help() {
-		h := b.Help()
-		lines = append(lines, fmt.Sprintf("  %-10s %s", m.st.Key.Render(h.Key), h.Desc))
+	key := func(k string) string { return "  " + fit(m.st.Key.Render(k), 12) }
+	lines := []string{
+		m.st.Muted.Render("Every key goes to claude, except:"),
+		key("esc") + "interrupt claude; cancels any forced continuation this turn",
+		key(m.keys.Prefix.Help().Key) + "hooksup's prefix; twice sends it to claude",
+	}
+	for _, sec := range m.keys.sections() {
+		if len(sec.keys) <= 2 { // a short group fits on its title's line
+			var hs []string
+			for _, l := range sec.keys {
+				hs = append(hs, m.st.Key.Render(l.binding.Help().Key)+" "+l.binding.Help().Desc)
+			}
+			lines = append(lines, m.st.Muted.Render(sec.title)+" "+strings.Join(hs, " · "))
+			continue
+		}
+		lines = append(lines, m.st.Muted.Render(sec.title))
+		for _, l := range sec.keys {
+			lines = append(lines, key(l.binding.Help().Key)+l.text)
+		}
 	}
 	w := min(m.w-4, 72)
 	h := min(m.h-2, len(lines)+2)

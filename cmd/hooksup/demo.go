@@ -27,6 +27,14 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 	if err != nil {
 		return 1, err
 	}
+	// The person's own configuration (keys, theme, timeouts, notifications) applies; the
+	// project's does not: the demo runs its own agent and check in a directory of its own.
+	user := env
+	user.cwd = ""
+	cfg, _, err := loadLayers(g, user)
+	if err != nil {
+		return 1, err
+	}
 	if !term.IsTerminal(stdin.Fd()) || !term.IsTerminal(stdout.Fd()) {
 		return 2, fmt.Errorf("hooksup demo needs a terminal")
 	}
@@ -39,17 +47,10 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 		return 1, err
 	}
 	defer os.RemoveAll(dir)
-	cfg := supervisor.Defaults()
-	cfg.Mode = supervisor.ModeAsk
-	if g.mode != "" {
-		cfg.Mode = supervisor.Mode(g.mode)
+	if g.mode == "" {
+		cfg.Mode = supervisor.ModeAsk
 	}
-	if g.theme != "" {
-		cfg.Theme = g.theme
-	}
-	if err := cfg.Validate(); err != nil {
-		return 2, err
-	}
+	cfg.SubagentStop.Checks = nil
 	cfg.Stop.Checks = []supervisor.Check{{
 		Name: "demo-tests",
 		// Fails on the first stop of each turn, passes once claude continued.

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// userConfig writes the sandbox's $XDG_CONFIG_HOME/hooksup/config.toml and returns its path.
+func (s *sandbox) userConfig(toml string) string {
+	s.t.Helper()
+	var dir string
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
+			dir = filepath.Join(v, "hooksup")
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		s.t.Fatal(err)
+	}
+	p := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	return p
+}
+
+// Rebinding approve and deny changes every hint that names them — the decision banner, the
+// status line after the prefix, the help — and the new key approves.
+func TestReboundKeysInTmux(t *testing.T) {
+	s := newSandbox(t)
+	s.userConfig("[keys]\nbindings = { approve = \"y\", deny = \"n\" }\n")
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+
+	tm.waitText(wait, "Allow Bash(go test ./...)?")
+	tm.text("y") // to the demo agent: no prefix
+	scr := tm.waitText(wait, "claude wants to stop", "y continue · n let it stop")
+	banner := lineWith(scr, "let it stop")
+	if strings.Contains(banner, "a continue") || strings.Contains(banner, "d let it stop") {
+		t.Fatalf("the banner still names the default keys:\n%s", scr)
+	}
+
+	// The old key no longer approves.
+	tm.keys("C-]")
+	scr = tm.waitText(wait, "hooksup: y continue · n let it stop · e edit reason")
+	if strings.Contains(lineWith(scr, "hooksup: "), "a continue") {
+		t.Fatalf("the status line still names a:\n%s", scr)
+	}
+	tm.keys("a")
+	time.Sleep(500 * time.Millisecond)
+	if scr = tm.screen(); !strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "block manual") {
+		t.Fatalf("a still answered the question:\n%s", scr)
+	}
+
+	// The help lists the new keys.
+	tm.keys("C-]", "?")
+	scr = tm.waitText(wait, "Every key goes to claude, except:", "approve the forced continuation")
+	if !regexp.MustCompile(`│\s+y\s+approve the forced continuation`).MatchString(scr) ||
+		!regexp.MustCompile(`│\s+n\s+deny it: claude may stop`).MatchString(scr) {
+		t.Fatalf("the help does not show y and n:\n%s", scr)
+	}
+	if regexp.MustCompile(`│\s+a\s+approve|│\s+d\s+deny`).MatchString(scr) {
+		t.Fatalf("the help still shows a and d:\n%s", scr)
+	}
+	tm.keys("C-]", "?")
+	tm.waitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "Every key goes to claude") })
+
+	// y approves: claude continues with the checks' reason.
+	tm.keys("C-]", "y")
+	tm.waitText(wait, "block manual", "Stop hook feedback")
+	tm.keys("C-]", "q")
+	tm.waitText(wait, "[exited 0]")
+}
+
+// lineWith is the first line of scr containing text.
+func lineWith(scr, text string) string {
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, text) {
+			return l
+		}
+	}
+	return ""
+}
+
+// A misspelt action in [keys] is refused at start, naming the file, the line and the name.
+func TestUnknownBindingIsRefused(t *testing.T) {
+	const bad = "mode = \"ask\"\n[keys]\nbindings = { aprove = \"y\" }\n"
+	for _, c := range []struct {
+		name string
+		run  func(s *sandbox) (file string, args []string)
+	}{
+		{"demo, user config", func(s *sandbox) (string, []string) { return s.userConfig(bad), []string{"demo"} }},
+		{"claude, --config", func(s *sandbox) (string, []string) {
+			f := s.config(bad)
+			return f, []string{"--config", f, "claude", "-p", "hi"}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSandbox(t)
+			file, args := c.run(s)
+			code, out := s.hooksup(t, args...)
+			want := file + `:3: keys.bindings.aprove: no such action (did you mean "approve"?)`
+			if code == 0 || !strings.Contains(out, want) {
+				t.Fatalf("exit %d, output %q; want an error with %q", code, out, want)
+			}
+		})
+	}
+}
