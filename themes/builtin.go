@@ -30,7 +30,7 @@ func (p palette) theme(name string) (Theme, error) {
 func builtins() map[string]palette {
 	return map[string]palette{
 		Dark: {dark: true, colors: map[string]string{
-			"text": "#e4e4e7", "muted": "#8b8b94", "title": "#f4f4f5", "accent": "#7aa2f7",
+			"muted": "#8b8b94", "title": "#f4f4f5", "accent": "#7aa2f7",
 			"border": "#3f3f46", "border_focus": "#7aa2f7",
 			"selection": "#2e3a59", "selection_text": "#f4f4f5",
 			"status_bar": "#27272a", "status_bar_text": "#d4d4d8", "error": "#f87171",
@@ -39,7 +39,7 @@ func builtins() map[string]palette {
 			"check_running": "#60a5fa", "check_pass": "#4ade80", "check_fail": "#f87171",
 		}},
 		Light: {dark: false, colors: map[string]string{
-			"text": "#27272a", "muted": "#71717a", "title": "#18181b", "accent": "#2563eb",
+			"muted": "#71717a", "title": "#18181b", "accent": "#2563eb",
 			"border": "#d4d4d8", "border_focus": "#2563eb",
 			"selection": "#dbeafe", "selection_text": "#18181b",
 			"status_bar": "#e4e4e7", "status_bar_text": "#27272a", "error": "#dc2626",
@@ -50,7 +50,7 @@ func builtins() map[string]palette {
 		// High contrast, for dark backgrounds: pure white text, saturated
 		// signal colours, selection and status bar in inverse.
 		HighContrast: {dark: true, colors: map[string]string{
-			"text": "#ffffff", "muted": "#d0d0d0", "title": "#ffffff", "accent": "#00ffff",
+			"muted": "#d0d0d0", "title": "#ffffff", "accent": "#00ffff",
 			"border": "#ffffff", "border_focus": "#ffff00",
 			"selection": "#ffff00", "selection_text": "#000000",
 			"status_bar": "#ffffff", "status_bar_text": "#000000", "error": "#ff5f5f",
@@ -61,7 +61,7 @@ func builtins() map[string]palette {
 		// No colour at all: the terminal's default for every slot. Styles
 		// tell things apart by bold, faint and reverse video instead.
 		Mono: {dark: true, colors: map[string]string{
-			"text": "none", "muted": "none", "title": "none", "accent": "none",
+			"muted": "none", "title": "none", "accent": "none",
 			"border": "none", "border_focus": "none",
 			"selection": "none", "selection_text": "none",
 			"status_bar": "none", "status_bar_text": "none", "error": "none",
@@ -76,7 +76,7 @@ func builtins() map[string]palette {
 		// #fab387, blue #89b4fa, overlay2 #9399b2, pink #f5c2e7, overlay0
 		// #6c7086, sky #89dceb.
 		CatppuccinMocha: {dark: true, colors: map[string]string{
-			"text": "#cdd6f4", "muted": "#7f849c", "title": "#b4befe", "accent": "#cba6f7",
+			"muted": "#7f849c", "title": "#b4befe", "accent": "#cba6f7",
 			"border": "#45475a", "border_focus": "#cba6f7",
 			"selection": "#585b70", "selection_text": "#cdd6f4",
 			"status_bar": "#181825", "status_bar_text": "#bac2de", "error": "#f38ba8",
@@ -90,7 +90,7 @@ func builtins() map[string]palette {
 		// purple #d3869b, orange #fe8019, blue #83a598, fg4 #a89984, neutral
 		// yellow #d79921.
 		GruvboxDark: {dark: true, colors: map[string]string{
-			"text": "#ebdbb2", "muted": "#928374", "title": "#fabd2f", "accent": "#8ec07c",
+			"muted": "#928374", "title": "#fabd2f", "accent": "#8ec07c",
 			"border": "#504945", "border_focus": "#8ec07c",
 			"selection": "#665c54", "selection_text": "#ebdbb2",
 			"status_bar": "#3c3836", "status_bar_text": "#d5c4a1", "error": "#fb4934",

@@ -165,6 +165,8 @@ func Load(file string, data []byte) (Theme, error) {
 				continue
 			}
 			overrides[key] = c
+		case retiredSlots[key] != "":
+			fail(key, fmt.Errorf("%w (removed: %s)", ErrUnknownSlot, retiredSlots[key]))
 		default:
 			if hint := closest(key, append(Slots(), "name", "base", "dark")); hint != "" {
 				fail(key, fmt.Errorf("%w (did you mean %q?)", ErrUnknownSlot, hint))

@@ -43,7 +43,7 @@ dark = true
 	if th.Border != (color.RGBA{0x12, 0x34, 0x56, 0xff}) || th.Allow != ansi.BasicColor(2) || th.Block != (lipgloss.NoColor{}) {
 		t.Errorf("overrides not applied: border %v allow %v block %v", th.Border, th.Allow, th.Block)
 	}
-	if th.Text != light.Text || th.Pending != light.Pending {
+	if th.Muted != light.Muted || th.Pending != light.Pending {
 		t.Error("slots not set in the file must come from the base")
 	}
 }
@@ -111,7 +111,8 @@ func TestLoadErrors(t *testing.T) {
 		{"name of a built-in", "name = \"mono\"\nbase = \"dark\"\n", []wantErr{{1, "name", nil, "built-in"}}},
 		{"table", "base = \"dark\"\n[colors]\nallow = \"#fff\"\n", []wantErr{{2, "colors", ErrUnknownSlot, ""}}},
 		{"dotted key", "base = \"dark\"\ncolors.allow = \"#fff\"\n", []wantErr{{2, "colors", ErrUnknownSlot, ""}}},
-		{"missing slots without a base", "allow = \"#fff\"\n", []wantErr{{0, "", ErrMissingSlots, "text, muted"}}},
+		{"missing slots without a base", "allow = \"#fff\"\n", []wantErr{{0, "", ErrMissingSlots, "muted, title"}}},
+		{"a slot that was retired", "base = \"dark\"\ntext = \"#fff\"\n", []wantErr{{2, "text", ErrUnknownSlot, "unknown slot (removed: ordinary text is drawn in the terminal's own foreground colour; delete the line)"}}},
 		{"syntax error", "base = \"dark\"\nallow = \n", []wantErr{{2, "", nil, ""}}},
 	}
 	for _, tt := range tests {

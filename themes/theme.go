@@ -1,6 +1,7 @@
-// Package themes holds hooksup's colour themes: a theme is a set of semantic
-// colour slots (border, muted, allow, block, …) that the TUI derives its
-// styles from once, with NewStyles.
+// Package themes holds hooksup's colour themes as data: a theme is a set of
+// semantic colour slots (border, muted, allow, block, …). The TUI derives its
+// styles from a theme once (tui.NewStyles) and previews themes with the same
+// code that draws its frames (tui.Preview); this package draws nothing.
 //
 // Built-in themes are listed by Names and returned by Get; custom themes are
 // TOML files read by LoadFile, which may inherit from a built-in. Resolve
@@ -17,7 +18,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Sentinel errors, wrapped by the errors this package returns.
@@ -43,33 +43,32 @@ type Theme struct {
 	// Dark reports whether the theme is made for a dark background.
 	Dark bool
 
-	// Chrome.
-	Text          color.Color // ordinary text
-	Muted         color.Color // secondary text: timestamps, hints, help
-	Title         color.Color // pane titles
-	Accent        color.Color // key bindings, links, highlights
+	// Chrome. Ordinary text has no slot: it is the terminal's own foreground.
+	Muted         color.Color // secondary text: times, hints, separators, empty panes
+	Title         color.Color // pane titles, the check's name, "hooksup" in the header
+	Accent        color.Color // a verdict's source, keys in the help
 	Border        color.Color // pane borders
 	BorderFocus   color.Color // the focused pane's border
-	Selection     color.Color // background of the selected row
-	SelectionText color.Color // text of the selected row
-	StatusBar     color.Color // background of the status bar
-	StatusBarText color.Color // text of the status bar
-	Error         color.Color // hooksup's own errors (config, socket, checks that cannot start)
+	Selection     color.Color // background of the selected verdict
+	SelectionText color.Color // text of the selected verdict
+	StatusBar     color.Color // background of the status line after claude exited; the decision banner's text
+	StatusBarText color.Color // text of the status line after claude exited
+	Error         color.Color // hooksup's own errors (the verdict log cannot be written, a required check cannot start)
 
 	// Hook verdicts.
 	Allow   color.Color // the agent may stop
 	Block   color.Color // the agent must continue
 	Halt    color.Color // the turn was ended at once (continue: false)
-	Warn    color.Color // allowed with a warning; a limit was reached
-	Pending color.Color // a question waits for the person
+	Warn    color.Color // allowed with a warning; a limit was reached; a steered subagent
+	Pending color.Color // a question waits for the person: the banner and claude's pane border
 
-	// Agent state.
-	Working    color.Color // the agent is working
-	Idle       color.Color // the agent waits for input
-	Permission color.Color // the agent asks for permission
-	Stopped    color.Color // the agent stopped or exited
+	// Agent state, in the header.
+	Working    color.Color // working or stopping
+	Idle       color.Color // starting or waiting for input
+	Permission color.Color // asks for permission
+	Stopped    color.Color // exited; a subagent that is done
 
-	// Checks.
+	// Checks, in the checks pane and a verdict's detail.
 	CheckRunning color.Color
 	CheckPass    color.Color
 	CheckFail    color.Color
@@ -81,10 +80,8 @@ type slot struct {
 	field func(*Theme) *color.Color
 }
 
-// slotTable lists every slot, in the order used by Slots, Preview and
-// theme files.
+// slotTable lists every slot, in the order used by Slots and theme files.
 var slotTable = []slot{
-	{"text", func(t *Theme) *color.Color { return &t.Text }},
 	{"muted", func(t *Theme) *color.Color { return &t.Muted }},
 	{"title", func(t *Theme) *color.Color { return &t.Title }},
 	{"accent", func(t *Theme) *color.Color { return &t.Accent }},
@@ -107,6 +104,12 @@ var slotTable = []slot{
 	{"check_running", func(t *Theme) *color.Color { return &t.CheckRunning }},
 	{"check_pass", func(t *Theme) *color.Color { return &t.CheckPass }},
 	{"check_fail", func(t *Theme) *color.Color { return &t.CheckFail }},
+}
+
+// retiredSlots are keys that theme files no longer take, with what to do
+// instead.
+var retiredSlots = map[string]string{
+	"text": "ordinary text is drawn in the terminal's own foreground colour; delete the line",
 }
 
 // Slots returns the names of all colour slots, as used in theme files.
@@ -240,20 +243,4 @@ func parseColor(s string) (color.Color, error) {
 		}
 		return lipgloss.Color(s), nil
 	}
-}
-
-// formatColor renders c the way a theme file would spell it.
-func formatColor(c color.Color) string {
-	switch c := c.(type) {
-	case nil:
-		return "unset"
-	case lipgloss.NoColor:
-		return "none"
-	case ansi.BasicColor:
-		return strconv.Itoa(int(c))
-	case ansi.IndexedColor:
-		return strconv.Itoa(int(c))
-	}
-	r, g, b, _ := c.RGBA()
-	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
 }

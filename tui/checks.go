@@ -80,18 +80,7 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 	if p.name == "" {
 		return []string{st.Muted.Render("no checks have run yet")}
 	}
-	var head string
-	switch {
-	case p.running:
-		head = fmt.Sprintf("%s %s %s", st.Working.Render(spinnerFrames[p.spinner%len(spinnerFrames)]), st.Title.Render(p.name),
-			st.Muted.Render(now.Sub(p.started).Round(100*time.Millisecond).String()))
-	case p.result != nil && p.result.Passed():
-		head = fmt.Sprintf("%s %s %s", st.Allow.Render("✓"), st.Title.Render(p.name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
-	case p.result != nil:
-		head = fmt.Sprintf("%s %s %s %s", st.Block.Render("✗"), st.Title.Render(p.name), st.Block.Render(present.CheckFailure(*p.result)),
-			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
-	}
-	lines := []string{fit(head, w), fit(st.Muted.Render("$ "+p.command), w)}
+	lines := []string{fit(p.head(st, now), w), fit(st.Muted.Render("$ "+p.command), w)}
 	out := strings.Split(strings.TrimRight(ansi.Strip(string(p.output)), "\n"), "\n")
 	room := h - len(lines)
 	if room <= 0 {
@@ -103,4 +92,21 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 		lines = append(lines, fit(strings.ReplaceAll(l, "\t", "    "), w))
 	}
 	return lines
+}
+
+// head is the pane's first line: the check running (a spinner and the time so far), or how
+// its last run ended.
+func (p *checksPane) head(st Styles, now time.Time) string {
+	var head string
+	switch {
+	case p.running:
+		head = fmt.Sprintf("%s %s %s", st.CheckRunning.Render(spinnerFrames[p.spinner%len(spinnerFrames)]), st.Title.Render(p.name),
+			st.Muted.Render(now.Sub(p.started).Round(100*time.Millisecond).String()))
+	case p.result != nil && p.result.Passed():
+		head = fmt.Sprintf("%s %s %s", st.CheckPass.Render("✓"), st.Title.Render(p.name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
+	case p.result != nil:
+		head = fmt.Sprintf("%s %s %s %s", st.CheckFail.Render("✗"), st.Title.Render(p.name), st.CheckFail.Render(present.CheckFailure(*p.result)),
+			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
+	}
+	return head
 }

@@ -57,29 +57,25 @@ func shortID(id string) string {
 	return id
 }
 
+// stateLabel is an agent state as the header shows it.
+func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string {
+	text := string(state)
+	if text == "" {
+		text = string(supervisor.StateStarting)
+	}
+	if interrupted {
+		text += " · turn interrupted"
+	}
+	return st.stateStyle(state).Render("● " + text)
+}
+
 func (h *header) view(st Styles, w int) string {
-	state := string(h.state)
-	if state == "" {
-		state = string(supervisor.StateStarting)
-	}
-	stateStyle := st.Idle
-	switch h.state {
-	case supervisor.StateWorking, supervisor.StateStopping:
-		stateStyle = st.Working
-	case supervisor.StatePermission:
-		stateStyle = st.Pending
-	case supervisor.StateFailed, supervisor.StateInterrupted:
-		stateStyle = st.Block
-	}
-	if h.interrupted {
-		state += " · turn interrupted"
-	}
 	c := h.counts
 	counts := fmt.Sprintf("turn %d/%d · session %d", c.TurnContinuations, c.MaxContinuations, c.SessionContinuations)
 	if h.blockCap > 0 {
 		counts += fmt.Sprintf(" · claude cap %d", h.blockCap)
 	}
-	parts := []string{st.Title.Render("hooksup"), stateStyle.Render("● " + state), counts}
+	parts := []string{st.Title.Render("hooksup"), stateLabel(st, h.state, h.interrupted), counts}
 	if len(c.Steers) > 0 {
 		total := 0
 		for _, n := range c.Steers {

@@ -71,7 +71,7 @@ type model struct {
 	editing   bool
 	editingID int // the question whose reason is being edited
 	input     textinput.Model
-	notices   []string
+	notices   []supervisor.Notice // the last warnings and errors, newest last
 
 	agent     agentPane
 	lastFrame time.Time
@@ -239,7 +239,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 		}
 	case supervisor.Notice:
 		if e.Level != supervisor.NoticeInfo {
-			m.notices = append(m.notices, e.Text)
+			m.notices = append(m.notices, e)
 			if len(m.notices) > 3 {
 				m.notices = m.notices[1:]
 			}

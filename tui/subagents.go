@@ -28,7 +28,7 @@ func (p *subagentsPane) view(st Styles, w, h int) []string {
 		stStyle := st.Working
 		switch a.State {
 		case supervisor.SubDone:
-			stStyle = st.Allow
+			stStyle = st.Stopped
 		case supervisor.SubSteered:
 			stStyle = st.Warn
 		case supervisor.SubOrphan:

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -103,7 +104,9 @@ func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
 	for i := start; i < len(p.items) && len(lines) < h; i++ {
 		l := verdictLine(st, p.items[i], w)
 		if focused && i == cur {
-			l = st.Selected.Render(l)
+			// The selection's colours over the whole row: the parts' own colours would end it
+			// at their first reset.
+			l = st.Selected.Render(ansi.Strip(l))
 		}
 		lines = append(lines, l)
 	}
@@ -121,9 +124,9 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + " by " + st.Accent.Render(string(v.Source)) +
 		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
 	for _, c := range v.Checks {
-		status := st.Allow.Render("✓")
+		status := st.CheckPass.Render("✓")
 		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
-			status = st.Block.Render("✗")
+			status = st.CheckFail.Render("✗")
 		}
 		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, c.Name, c.ExitCode, c.DurationMS, c.Error))
 		for _, l := range strings.Split(c.Output, "\n") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/supervisor"
 )
 
 // View draws the whole screen. It only reads state: no I/O.
@@ -70,23 +71,37 @@ func (m model) render() string {
 
 func (m model) statusLine() string {
 	if m.exited {
-		msg := fmt.Sprintf(" claude exited with status %d", m.exitCode)
-		if m.exitErr != nil {
-			msg += ": " + m.exitErr.Error()
-		}
-		if m.holdOnExit {
-			msg += " — press any key to close"
-		}
-		return m.st.Status.Render(fit(msg, m.w))
+		return exitLine(m.st, m.exitCode, m.exitErr, m.holdOnExit, m.w)
 	}
 	if m.prefixed {
 		c := m.keys.Command
 		return m.st.Status.Render(fit(" hooksup: "+hintLine(" · ", c.Approve, c.Deny, c.Edit, c.Halt, c.Focus, c.Zoom, c.Help, c.Quit), m.w))
 	}
 	if len(m.notices) > 0 {
-		return m.st.Warn.Render(fit(" ⚠ "+m.notices[len(m.notices)-1], m.w))
+		return noticeLine(m.st, m.notices[len(m.notices)-1], m.w)
 	}
 	return m.header.view(m.st, m.w)
+}
+
+// exitLine replaces the header once claude exited.
+func exitLine(st Styles, code int, err error, hold bool, w int) string {
+	msg := fmt.Sprintf(" claude exited with status %d", code)
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	if hold {
+		msg += " — press any key to close"
+	}
+	return st.Status.Render(fit(msg, w))
+}
+
+// noticeLine is a warning or an error of hooksup's own, in place of the header.
+func noticeLine(st Styles, n supervisor.Notice, w int) string {
+	style := st.Warn
+	if n.Level == supervisor.NoticeError {
+		style = st.Error
+	}
+	return style.Render(fit(" ⚠ "+n.Text, w))
 }
 
 func (m model) banner() string {

@@ -1,0 +1,156 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/themes"
+)
+
+// The preview's sizes: the wide layout with every pane, and the height at which a terminal
+// narrower than PreviewWidth stacks the panes.
+const (
+	PreviewWidth        = wideMinWidth
+	PreviewHeight       = 18
+	PreviewNarrowHeight = stackMinRows
+)
+
+// Preview draws the TUI in theme t for `hooksup themes`: a w×h frame made by the code that
+// draws every frame of the TUI, from sample events (a session at work, its verdicts, a failed
+// check, a subagent, a question waiting), with the verdicts pane focused; then a legend of what
+// that frame cannot show at once (the other agent states, check results, a warning and an
+// error, the line claude's exit leaves), each drawn by the function the TUI draws it with.
+// The result is in full colour: write it through a colorprofile.Writer to fit the terminal.
+func Preview(t themes.Theme, w, h int) string {
+	st := NewStyles(t)
+	m := previewModel(st, w, h)
+	defer m.io.close()
+	return m.render() + "\n" + previewLegend(st, w)
+}
+
+// previewModel is the TUI's model after the sample events, at w×h. Claude's terminal is made
+// at the size of its pane, so no resize is pending when the frame is drawn.
+func previewModel(st Styles, w, h int) model {
+	cols, rows := computeLayout(w, h, false, true).agentInner()
+	a := newAgentIO(cols, rows, "")
+	a.term.Write(sampleScreen)
+	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	m.w, m.h = w, h
+	for _, ev := range sampleEvents() {
+		m.event(eventMsg{ev: ev, counts: sampleCounts})
+	}
+	m.focus = paneVerdicts
+	m.now = sampleNow
+	return m
+}
+
+// previewLegend shows, one labelled line each, the agent states, the check results, hooksup's
+// own warnings and errors and the exit line, cut to w.
+func previewLegend(st Styles, w int) string {
+	label := func(s string) string { return st.Muted.Render(" " + s + strings.Repeat(" ", max(0, 8-len(s)))) }
+	var states []string
+	for _, s := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
+		supervisor.StateInterrupted, supervisor.StateExited} {
+		states = append(states, stateLabel(st, s, false))
+	}
+	var checks []string
+	for _, r := range sampleChecks() {
+		p := checksPane{name: r.Name, command: r.Command, started: sampleNow.Add(-1200 * time.Millisecond)}
+		if r.Duration == 0 {
+			p.running = true
+		} else {
+			p.result = &r
+		}
+		checks = append(checks, p.head(st, sampleNow))
+	}
+	var notices []string
+	for _, n := range []supervisor.Notice{{Level: supervisor.NoticeWarn, Text: "a warning"}, {Level: supervisor.NoticeError, Text: "an error of hooksup's"}} {
+		notices = append(notices, noticeLine(st, n, ansi.StringWidth(n.Text)+4))
+	}
+	lines := []string{
+		label("agent") + strings.Join(states, "  "),
+		label("checks") + strings.Join(checks, "   "),
+		label("notices") + strings.Join(notices, " "),
+		label("exit") + exitLine(st, 0, nil, true, 55),
+	}
+	for i, l := range lines {
+		lines[i] = fit(l, w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// The sample session.
+var (
+	sampleStart = time.Date(2026, 1, 15, 14, 2, 0, 0, time.Local)
+	sampleNow   = sampleStart.Add(40 * time.Second)
+
+	sampleCounts = supervisor.Counts{SessionID: sampleSessionID, Verdicts: 4, Turn: 3, TurnContinuations: 1,
+		MaxContinuations: 3, SessionContinuations: 2, Steers: map[string]int{sampleAgent: 1}, MaxSteers: 3}
+
+	// sampleScreen is what claude's pane shows.
+	sampleScreen = []byte(strings.ReplaceAll(`> fix the failing parse test
+
+`+"\x1b[1m"+`⏺`+"\x1b[m"+` Bash(go test ./parse/)
+  ⎿  --- FAIL: TestParse (0.00s)
+       parse_test.go:12: want 2, got 3
+
+`+"\x1b[1m"+`⏺`+"\x1b[m"+` parse.go counted the trailing comma as a field.
+  Fixed: fields stop at the last comma.
+`, "\n", "\r\n"))
+)
+
+const (
+	sampleSessionID = "4312ba3d-56cd-4b9f-8c76-66e8ea524739"
+	sampleAgent     = "a1b2c3d4e5"
+)
+
+// sampleSession stands in for the supervisor: Preview only reads its counts.
+type sampleSession struct{}
+
+func (sampleSession) Events() <-chan supervisor.Event           { return nil }
+func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
+func (sampleSession) Interrupt()                                {}
+func (sampleSession) Counts() supervisor.Counts                 { return sampleCounts }
+
+// sampleChecks are a check still running, one that passed and one that failed.
+func sampleChecks() []supervisor.CheckResult {
+	return []supervisor.CheckResult{
+		{Name: "lint", Command: "golangci-lint run"},
+		{Name: "vet", Command: "go vet ./...", Duration: 412 * time.Millisecond},
+		{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond},
+	}
+}
+
+// sampleEvents is a short session as the supervisor publishes it: claude at work, a subagent
+// steered and done, three verdicts, the checks failing and a question waiting for the person.
+func sampleEvents() []supervisor.Event {
+	at := func(s int) supervisor.At { return supervisor.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
+	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "claude-sonnet-4-5"}
+	failed := supervisor.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
+		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
+	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"
+	return []supervisor.Event{
+		supervisor.HookReceived{At: at(0), Input: input},
+		supervisor.StateChanged{At: at(1), State: supervisor.StateWorking},
+		supervisor.VerdictDecided{At: at(4), Verdict: supervisor.Verdict{Time: at(4).Time, Event: hooks.Stop,
+			Decision: hooks.Allow, Source: supervisor.CheckSource("tests"), MaxContinuations: 3}},
+		supervisor.VerdictDecided{At: at(9), Verdict: supervisor.Verdict{Time: at(9).Time, Event: hooks.Stop,
+			Decision: hooks.Halt, Source: supervisor.SourceManual, Reason: "stopped by you", MaxContinuations: 3}},
+		supervisor.SubagentsChanged{At: at(12), Agents: []supervisor.Subagent{
+			{ID: "f0e1d2c3b4", Type: "Explore", State: supervisor.SubDone},
+			{ID: sampleAgent, Type: "general-purpose", State: supervisor.SubSteered, Steers: 1}}},
+		supervisor.VerdictDecided{At: at(14), Verdict: supervisor.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
+			AgentID: sampleAgent, AgentType: "general-purpose", Decision: hooks.Block, Source: supervisor.CheckSource("review"),
+			Reason: "cite the files you read", Steers: 1, MaxSteers: 3}},
+		supervisor.StateChanged{At: at(30), State: supervisor.StateStopping},
+		supervisor.CheckStarted{At: at(31), Run: 7, Name: failed.Name, Command: failed.Command},
+		supervisor.CheckOutput{At: at(33), Run: 7, Name: failed.Name, Chunk: failed.Output},
+		supervisor.CheckFinished{At: at(33), Run: 7, Result: failed},
+		supervisor.QuestionAsked{At: at(33), Question: supervisor.Question{ID: 1, Event: hooks.Stop, Proposal: hooks.Block,
+			Source: supervisor.CheckSource("tests"), Reason: reason, Asked: at(33).Time, Deadline: at(33).Time.Add(5 * time.Minute)}},
+	}
+}
