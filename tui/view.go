@@ -201,6 +201,14 @@ func (m model) helpBox() string {
 }
 
 // overlay draws top centred over base (both w×h-ish blocks of lines).
+//
+// It splices lines rather than composing on lipgloss's Canvas/Compositor, measured with
+// lipgloss v2.0.6 at 200×50 (the same cells either way): the help over a frame costs 0.3–0.6 ms
+// here and 3–5 ms composed (1.4 MB and 2,100 allocations against 55 kB and 290), and the whole
+// frame composed from one layer per pane 3.4 ms against 0.9 ms (BenchmarkFrame). The
+// Compositor's hit testing would not simplify mouse: it needs the layers, so either a render
+// in Update or View.OnMouse, whose Cmd would let mouse events overtake keys on their way to
+// claude; the panes' rects from the layout answer it in four comparisons.
 func overlay(base, top string, w, h int) string {
 	bl := strings.Split(base, "\n")
 	tl := strings.Split(top, "\n")
