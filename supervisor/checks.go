@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -19,9 +20,11 @@ type CheckResult struct {
 	ExitCode int // -1 when the command did not run to an exit code
 	Duration time.Duration
 	TimedOut bool
-	Canceled bool  // stopped by an interrupt
-	StartErr error // the command could not start (including sh's 126/127)
-	Output   []byte
+	Canceled bool   // stopped by an interrupt
+	StartErr error  // the command could not start (including sh's 126/127)
+	Output   []byte // the end of what it printed (outputKeep), as printed: colours and all
+	Written  int64  // how many bytes it printed in all
+	Lines    int    // how many lines it printed in all
 }
 
 // Passed reports whether the check succeeded.
@@ -39,19 +42,31 @@ func (r CheckResult) Record() CheckRecord {
 		rec.Error = "interrupted"
 	}
 	if !r.Passed() {
-		rec.Output = tailLines(strings.TrimRight(string(r.Output), "\n"), recordOutputKeep)
+		rec.Output = r.Text()
+		if r.Written > int64(len(r.Output)) {
+			rec.Output = "… (earlier output cut)\n" + rec.Output
+		}
 	}
 	return rec
 }
 
-// recordOutputKeep bounds the output a verdict keeps of each failed check.
-const recordOutputKeep = 2000
+// Text is the output hooksup kept, as plain text: no terminal controls (see plainText), no
+// trailing blank lines, and no partial first line when only the end was kept.
+func (r CheckResult) Text() string {
+	s := plainText(r.Output)
+	if r.Written > int64(len(r.Output)) {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[i+1:]
+		}
+	}
+	return strings.TrimRight(s, " \t\n")
+}
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // outputKeep is how much of a check's output is kept for the reason and the verdict log: the
-// tail, where test runners say what failed.
-const outputKeep = 64 << 10
+// end, where test runners say what failed. The TUI's check pane shows it all as it streams.
+const outputKeep = 1 << 20
 
 // ErrCannotStart marks a check whose command could not be started.
 var ErrCannotStart = errors.New("command could not start")
@@ -100,7 +115,7 @@ func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOut
 	close(done)
 	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
 	res.Duration = time.Since(start)
-	res.Output = out.bytes()
+	res.Output, res.Written, res.Lines = out.result()
 	switch {
 	case ctx.Err() != nil:
 		res.Canceled = true
@@ -147,12 +162,16 @@ func lastLine(b []byte) string {
 	return s
 }
 
-// tailWriter keeps the last max bytes written and passes every write on.
+// tailWriter keeps the last max bytes written, counts bytes and lines, and passes every write
+// on.
 type tailWriter struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-	on  func([]byte)
+	mu       sync.Mutex
+	max      int
+	buf      []byte
+	on       func([]byte)
+	written  int64
+	newlines int
+	last     byte
 }
 
 func (w *tailWriter) Write(p []byte) (int, error) {
@@ -161,6 +180,11 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.written += int64(len(p))
+	w.newlines += bytes.Count(p, []byte{'\n'})
+	if len(p) > 0 {
+		w.last = p[len(p)-1]
+	}
 	w.buf = append(w.buf, p...)
 	if len(w.buf) > 2*w.max {
 		w.buf = append(w.buf[:0:0], w.buf[len(w.buf)-w.max:]...)
@@ -168,14 +192,19 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (w *tailWriter) bytes() []byte {
+// result is the kept end of the output, the bytes written and the lines written.
+func (w *tailWriter) result() (kept []byte, written int64, lines int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	b := w.buf
 	if len(b) > w.max {
 		b = b[len(b)-w.max:]
 	}
-	return append([]byte(nil), b...)
+	lines = w.newlines
+	if w.written > 0 && w.last != '\n' {
+		lines++
+	}
+	return append([]byte(nil), b...), w.written, lines
 }
 
 // RunChecks runs checks one after another in dir (all of them, whatever fails), calling

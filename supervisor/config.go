@@ -57,6 +57,8 @@ type Config struct {
 	Theme           string    `toml:"theme"`
 	DecisionTimeout Duration  `toml:"decision_timeout"`
 	OnTimeout       OnTimeout `toml:"on_timeout"`
+	// ReasonLines is how many lines of a failed check's output claude reads.
+	ReasonLines int `toml:"reason_lines"`
 
 	Stop          StopConfig          `toml:"stop"`
 	SubagentStop  SubagentStopConfig  `toml:"subagent_stop"`
@@ -130,6 +132,9 @@ type Check struct {
 // Retries reports whether a failure of the check makes the agent continue (default true).
 func (c Check) Retries() bool { return c.RetryOnFailure == nil || *c.RetryOnFailure }
 
+// DefaultReasonLines is how many lines of a failed check's output claude reads by default.
+const DefaultReasonLines = 40
+
 // DefaultCheckTimeout applies to a check that sets none.
 const DefaultCheckTimeout = 2 * time.Minute
 
@@ -167,6 +172,7 @@ func Defaults() Config {
 		Theme:           "auto",
 		DecisionTimeout: Duration{5 * time.Minute},
 		OnTimeout:       TimeoutProposal,
+		ReasonLines:     DefaultReasonLines,
 		Stop:            StopConfig{MaxContinuations: 3},
 		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
 		Notifications:   NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionBell, NudgeText: "continue"},
@@ -447,6 +453,9 @@ func (c *Config) Validate() error {
 	case TimeoutProposal, TimeoutAllow:
 	default:
 		return bad("on_timeout", fmt.Sprintf("%q is not one of proposal, allow", c.OnTimeout))
+	}
+	if c.ReasonLines < 1 {
+		return bad("reason_lines", "must be 1 or more")
 	}
 	if c.Stop.MaxContinuations < 0 {
 		return bad("stop.max_continuations", "must be 0 or more")

@@ -71,6 +71,7 @@ func TestKeyConflictAcrossLayers(t *testing.T) {
 func TestConfigValidation(t *testing.T) {
 	for content, want := range map[string]string{
 		`mode = "yolo"`:                      "mode",
+		"reason_lines = 0":                   "reason_lines: must be 1 or more",
 		"[[stop.checks]]\nname = \"a\"\n":    "has no command",
 		"[[stop.checks]]\ncommand = \"x\"\n": "needs a name",
 		"[[stop.checks]]\nname=\"a\"\ncommand=\"x\"\nagent_types=[\"Explore\"]\n": "only subagent_stop",
@@ -186,5 +187,17 @@ func TestTemplateListsEveryKeyAction(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^#.*\b` + n + `\b`).MatchString(Template) {
 			t.Errorf("the template does not mention the action %s", n)
 		}
+	}
+}
+
+func TestReasonLines(t *testing.T) {
+	if Defaults().ReasonLines != 40 {
+		t.Fatalf("default reason_lines %d", Defaults().ReasonLines)
+	}
+	path := filepath.Join(t.TempDir(), "c.toml")
+	write(t, path, "reason_lines = 5\n")
+	cfg, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
+	if err != nil || cfg.ReasonLines != 5 {
+		t.Fatalf("reason_lines %d, err %v", cfg.ReasonLines, err)
 	}
 }

@@ -456,7 +456,7 @@ func (e *Engine) judge(p *proposal, c Check, res CheckResult) bool {
 		return false
 	}
 	p.decision, p.source, p.blocking = hooks.Block, CheckSource(c.Name), c.Name
-	p.reason = BlockReason(res)
+	p.reason = BlockReason(res, e.cfg.ReasonLines)
 	return true
 }
 
@@ -484,35 +484,71 @@ func failure(r CheckResult) string {
 // under Claude Code's 10,000-character cap.
 const maxReasonOutput = 8000
 
-// BlockReason is what the agent reads when a check makes it continue: the check's name, how it
-// failed, and the tail of its output.
-func BlockReason(r CheckResult) string {
-	out := strings.TrimRight(string(r.Output), "\n")
+// BlockReason is what the agent reads when a check makes it continue, in plain text: one line
+// with the check's name and how it failed, then at most maxLines lines of the end of its
+// output (DefaultReasonLines when maxLines is 0). The command is named when it helps: when it is
+// short enough to run again by hand, when it printed nothing, when it timed out.
+func BlockReason(r CheckResult, maxLines int) string {
+	if maxLines <= 0 {
+		maxLines = DefaultReasonLines
+	}
+	var lines []string
+	if text := r.Text(); text != "" {
+		lines = strings.Split(text, "\n")
+	}
+	total := max(r.Lines, len(lines))
+	shown := lines[max(0, len(lines)-maxLines):]
+	// Under the cap: whole lines from the end; a single line too long keeps its end.
+	size := 0
+	for i := len(shown) - 1; i >= 0; i-- {
+		size += len(shown[i]) + 1
+		if size > maxReasonOutput {
+			if i == len(shown)-1 {
+				shown = []string{"…" + tailBytes(shown[i], maxReasonOutput)}
+			} else {
+				shown = shown[i+1:]
+			}
+			break
+		}
+	}
+
 	var b strings.Builder
-	fmt.Fprintf(&b, "The check %q failed (%s). Fix what it reports, then finish.\n$ %s\n", r.Name, failure(r), clip(r.Command, 300))
-	if out == "" {
-		b.WriteString("(no output)")
-	} else {
-		b.WriteString(tailLines(out, maxReasonOutput))
+	fmt.Fprintf(&b, "The check %q", r.Name)
+	cmd := oneLine(r.Command)
+	if len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
+		fmt.Fprintf(&b, " (`%s`)", clip(cmd, 300))
+	}
+	fmt.Fprintf(&b, " failed (%s)", failure(r))
+	switch {
+	case len(lines) == 0:
+		b.WriteString(" and printed nothing. Find out why, fix it, then finish.")
+	case len(shown) < total:
+		fmt.Fprintf(&b, ". Fix what it reports, then finish. The last %d of its %d lines of output:", len(shown), total)
+	default:
+		b.WriteString(". Fix what it reports, then finish. Its output:")
+	}
+	for _, l := range shown {
+		b.WriteString("\n")
+		b.WriteString(l)
 	}
 	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
 }
 
-// tailLines returns the end of s in at most max bytes (so at most max UTF-16 units), starting
-// at a whole line when it can.
-func tailLines(s string, max int) string {
-	if len(s) <= max {
+// oneLine puts a command of several lines on one.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
+}
+
+// tailBytes is the end of s in at most n bytes, starting at a whole character.
+func tailBytes(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := len(s) - max
+	cut := len(s) - n
 	for cut < len(s) && s[cut]&0xC0 == 0x80 {
 		cut++
 	}
-	rest := s[cut:]
-	if i := strings.IndexByte(rest, '\n'); i >= 0 && i < len(rest)-1 {
-		rest = rest[i+1:]
-	}
-	return "… (earlier output cut)\n" + rest
+	return s[cut:]
 }
 
 func clip(s string, n int) string {

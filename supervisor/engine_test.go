@@ -302,13 +302,83 @@ func TestAskWithoutAPersonAppliesTheProposal(t *testing.T) {
 }
 
 func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
-	out := strings.Repeat("line of output that goes on and on\n", 2000) + "FINAL: 3 tests failed\n"
-	reason := BlockReason(CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out)})
+	long := strings.Repeat("x", 300)
+	out := strings.Repeat(long+"\n", 39) + "FINAL: 3 tests failed\n"
+	reason := BlockReason(CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out), Lines: 40}, 40)
 	if n := len([]rune(reason)); n > hooks.MaxOutputChars {
 		t.Fatalf("reason has %d characters", n)
 	}
-	if !strings.Contains(reason, "FINAL: 3 tests failed") || !strings.Contains(reason, `"tests" failed (exit 1)`) || !strings.Contains(reason, "$ go test ./...") {
+	if !strings.Contains(reason, "FINAL: 3 tests failed") || !strings.Contains(reason, `"tests" (`+"`go test ./...`"+`) failed (exit 1)`) {
 		t.Fatalf("reason lost its head or tail:\n%s", reason[:200])
+	}
+	// One line longer than the cap keeps its end.
+	reason = BlockReason(CheckResult{Name: "json", Command: "x", ExitCode: 1, Output: []byte(strings.Repeat("é", 20000) + "END"), Lines: 1}, 40)
+	if n := len([]rune(reason)); n > hooks.MaxOutputChars || !strings.HasSuffix(reason, "END") {
+		t.Fatalf("reason of %d characters ends %q", n, reason[len(reason)-10:])
+	}
+}
+
+func TestBlockReasonIsConcise(t *testing.T) {
+	var out strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&out, "line %d\n", i)
+	}
+	long := "sh -c 'for f in $(git ls-files); do some-long-linter --strict --config .linter.yml \"$f\" || exit 1; done'"
+	for _, tc := range []struct {
+		name      string
+		r         CheckResult
+		maxLines  int
+		wantLines int
+		head      []string // in the first line
+		notHead   []string
+		last      string
+	}{
+		{"long output", CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out.String()), Lines: 3000}, 0, 41,
+			[]string{`"tests"`, "exit 1", "`go test ./...`", "last 40 of its 3000 lines"}, nil, "line 3000"},
+		{"reason_lines 5", CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 2, Output: []byte(out.String()), Lines: 3000}, 5, 6,
+			[]string{"exit 2", "last 5 of its 3000"}, nil, "line 3000"},
+		{"short output", CheckResult{Name: "lint", Command: long, ExitCode: 1, Output: []byte("a.go:1: bad\n"), Lines: 1}, 40, 2,
+			[]string{`"lint" failed (exit 1)`, "Its output:"}, []string{"some-long-linter"}, "a.go:1: bad"},
+		{"no output", CheckResult{Name: "lint", Command: long, ExitCode: 1}, 40, 1,
+			[]string{"some-long-linter", "printed nothing"}, nil, ""},
+		{"timed out", CheckResult{Name: "lint", Command: long, ExitCode: -1, TimedOut: true, Duration: 2 * time.Minute, Output: []byte("waiting\n"), Lines: 1}, 40, 2,
+			[]string{"some-long-linter", "timed out after 2m0s"}, nil, "waiting"},
+		{"multi-line command", CheckResult{Name: "m", Command: "set -e\ngo vet ./...\n", ExitCode: 1}, 40, 1,
+			[]string{"`set -e ; go vet ./...`"}, nil, ""},
+	} {
+		reason := BlockReason(tc.r, tc.maxLines)
+		lines := strings.Split(reason, "\n")
+		if len(lines) != tc.wantLines {
+			t.Errorf("%s: %d lines, want %d:\n%s", tc.name, len(lines), tc.wantLines, reason)
+			continue
+		}
+		for _, w := range tc.head {
+			if !strings.Contains(lines[0], w) {
+				t.Errorf("%s: header %q lacks %q", tc.name, lines[0], w)
+			}
+		}
+		for _, w := range tc.notHead {
+			if strings.Contains(lines[0], w) {
+				t.Errorf("%s: header %q has %q", tc.name, lines[0], w)
+			}
+		}
+		if tc.last != "" && lines[len(lines)-1] != tc.last {
+			t.Errorf("%s: ends %q, want %q", tc.name, lines[len(lines)-1], tc.last)
+		}
+	}
+}
+
+// What claude reads and what the verdict log keeps are plain text; the log keeps all the output
+// hooksup kept.
+func TestCheckOutputIsPlainAndKept(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(ModeAuto, check("tests", `printf '\033[31mFAILED\033[0m\n'; i=0; while [ $i -lt 500 ]; do echo "row $i"; i=$((i+1)); done; exit 1`)))
+	a := e.Decide(context.Background(), stopIn(false))
+	if a.Decision != hooks.Block || strings.ContainsRune(a.Reason, 0x1b) || !strings.Contains(a.Reason, "last 40 of its 501 lines") {
+		t.Fatalf("%q", a.Reason)
+	}
+	out := r.verdicts[0].Checks[0].Output
+	if !strings.HasPrefix(out, "FAILED\nrow 0\n") || !strings.HasSuffix(out, "row 499") {
+		t.Fatalf("recorded %q…", out[:min(len(out), 100)])
 	}
 }
 

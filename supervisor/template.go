@@ -25,6 +25,7 @@ mode = "ask"
 theme = "auto"            # auto, dark, light, high-contrast, mono, … (hooksup themes)
 decision_timeout = "5m"   # how long ask/manual wait for you
 on_timeout = "proposal"   # when nobody answers: "proposal" (what the checks said) or "allow"
+reason_lines = 40         # a failed check's last lines claude reads (the verdict log keeps all)
 
 [stop]
 # Forced continuations per turn (a turn ends at your next prompt). Claude Code itself ends a
@@ -63,7 +64,8 @@ const checksMarker = "# {checks}\n"
 
 // checkKeys documents every key of a check, whatever was detected.
 const checkKeys = `# Checks run in order when claude wants to stop; the first failing check that may retry makes
-# claude continue, with the check's name and the end of its output as the reason. A check's keys
+# claude continue, with the check's name, its exit code and the end of its output (plain text)
+# as the reason. A check's keys
 # (name and command are required):
 #   name = "tests"                  shown in the verdicts; unique
 #   command = "go test ./..."       run with sh -c

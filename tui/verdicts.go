@@ -44,7 +44,7 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 
 func (p *verdictsPane) event(ev supervisor.Event) {
 	if e, ok := ev.(supervisor.VerdictDecided); ok {
-		p.items = append(p.items, e.Verdict)
+		p.items = append(p.items, trimOutputs(e.Verdict))
 		if len(p.items) > maxVerdicts {
 			p.items = p.items[len(p.items)-maxVerdicts:]
 			if p.selected > 0 {
@@ -52,6 +52,24 @@ func (p *verdictsPane) event(ev supervisor.Event) {
 			}
 		}
 	}
+}
+
+// detailOutputLines is how much of a check's output the verdict detail keeps (the verdict log
+// keeps it all).
+const detailOutputLines = 50
+
+// trimOutputs keeps the end of each check's output: the pane holds many verdicts.
+func trimOutputs(v supervisor.Verdict) supervisor.Verdict {
+	checks := make([]supervisor.CheckRecord, len(v.Checks))
+	for i, c := range v.Checks {
+		lines := strings.Split(c.Output, "\n")
+		if len(lines) > detailOutputLines {
+			c.Output = "… (hooksup log --json has the rest)\n" + strings.Join(lines[len(lines)-detailOutputLines:], "\n")
+		}
+		checks[i] = c
+	}
+	v.Checks = checks
+	return v
 }
 
 func (p *verdictsPane) cur() int {

@@ -137,3 +137,120 @@ func assertGoneProc(t *testing.T, pidFile string) {
 	}
 	t.Fatalf("the check's child %d survived the interrupt", pid)
 }
+
+// stopFeedback is the "Stop hook feedback" text block of the request's last user message.
+func stopFeedback(t *testing.T, r mockapi.Request) string {
+	t.Helper()
+	m, _ := r.LastUser()
+	for _, b := range m.Content {
+		if b.Type == "text" && strings.Contains(b.Text, "Stop hook feedback:") {
+			return b.Text
+		}
+	}
+	t.Fatalf("no Stop hook feedback in the last user message: %q", m.Text())
+	return ""
+}
+
+// verdictsJSON is `hooksup log --json`, decoded.
+func (rc *realClaude) verdictsJSON() []supervisor.Verdict {
+	rc.t.Helper()
+	res := rc.hooksup("log", "--json")
+	if res.ExitCode != 0 {
+		rc.t.Fatalf("hooksup log --json: exit %d: %s", res.ExitCode, res.Stderr)
+	}
+	if strings.ContainsAny(res.Stdout, "\x1b\x07") || strings.Contains(res.Stdout, `\u001b`) || strings.Contains(res.Stdout, `\u0007`) {
+		rc.t.Fatalf("hooksup log --json has terminal controls:\n%s", res.Stdout)
+	}
+	vs, errs := supervisor.ReadVerdicts(strings.NewReader(res.Stdout))
+	if len(errs) > 0 {
+		rc.t.Fatalf("hooksup log --json: %v", errs)
+	}
+	return vs
+}
+
+// A check that colours its output, sets a title and links: claude reads plain text, and so
+// does the verdict log.
+func TestClaudeReasonIsPlainText(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
+	marker := filepath.Join(rc.env.Home, "once")
+	script := filepath.Join(rc.env.Home, "colour.sh")
+	os.WriteFile(script, []byte(`#!/bin/sh
+test -f `+marker+` && exit 0
+touch `+marker+`
+printf '\033]0;running tests\007\033[?25l'
+printf '\033[1m\033[31mFAILED\033[0m TestParse\n'
+printf 'see \033]8;;https://example.com/TestParse\033\\the docs\033]8;;\033\\ for why\n'
+printf 'progress 10%%\rprogress 100%%\n'
+printf 'a lone \033 escape, a bell \007 and a C1 \302\233 control\n'
+exit 1
+`), 0o755)
+	cfg := rc.config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"tests\"\ncommand = %q\n", script))
+	res := rc.hooksup("--config", cfg, "claude", "-p", "go")
+	if res.ExitCode != 0 || res.Stdout != "Fixed.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	main := rc.srv.Main()
+	if len(main) != 2 {
+		t.Fatalf("%d main requests, want 2", len(main))
+	}
+	fb := stopFeedback(t, main[1])
+	if strings.ContainsAny(fb, "\x1b\x07\r\u009b") {
+		t.Fatalf("claude read terminal controls: %q", fb)
+	}
+	for _, want := range []string{"FAILED TestParse", "see the docs for why", "progress 100%"} {
+		if !strings.Contains(fb, want) {
+			t.Errorf("claude's feedback lacks %q: %q", want, fb)
+		}
+	}
+	vs := rc.verdictsJSON()
+	if len(vs) != 2 || vs[0].Decision != "block" || len(vs[0].Checks) != 1 {
+		t.Fatalf("verdicts %+v", vs)
+	}
+	if out := vs[0].Checks[0].Output; !strings.Contains(out, "FAILED TestParse") || strings.ContainsAny(out, "\x1b\x07\r\u009b") {
+		t.Fatalf("recorded output %q", out)
+	}
+	if strings.ContainsAny(vs[0].Reason, "\x1b\x07\r\u009b") {
+		t.Fatalf("recorded reason %q", vs[0].Reason)
+	}
+}
+
+// A check that prints 3,000 lines: claude reads the check's name, its exit code and the last
+// 40 lines (reason_lines' default); the verdict log keeps the whole output.
+func TestClaudeLongFailureIsConcise(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
+	marker := filepath.Join(rc.env.Home, "once")
+	cfg := rc.config(fmt.Sprintf(`mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f %[1]s || { touch %[1]s; i=1; while [ $i -le 3000 ]; do echo \"line $i of the test log\"; i=$((i+1)); done; exit 3; }"
+`, marker))
+	res := rc.hooksup("--config", cfg, "claude", "-p", "go")
+	if res.ExitCode != 0 || res.Stdout != "Fixed.\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	main := rc.srv.Main()
+	if len(main) != 2 {
+		t.Fatalf("%d main requests, want 2", len(main))
+	}
+	fb := stopFeedback(t, main[1])
+	reason := strings.TrimPrefix(fb[strings.Index(fb, "Stop hook feedback:"):], "Stop hook feedback:\n")
+	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
+	if len(lines) > 41 {
+		t.Fatalf("claude read %d lines, want at most 40 and the header:\n%s", len(lines), reason)
+	}
+	if !strings.Contains(lines[0], `"tests"`) || !strings.Contains(lines[0], "exit 3") {
+		t.Fatalf("header %q", lines[0])
+	}
+	if !strings.Contains(reason, "line 3000 of the test log") || !strings.Contains(reason, "line 2961 of the test log") ||
+		strings.Contains(reason, "line 2960 of the test log") {
+		t.Fatalf("claude did not read the last 40 lines:\n%s", reason)
+	}
+	vs := rc.verdictsJSON()
+	if len(vs) != 2 || len(vs[0].Checks) != 1 {
+		t.Fatalf("verdicts %+v", vs)
+	}
+	out := vs[0].Checks[0].Output
+	if !strings.HasPrefix(out, "line 1 of the test log\n") || !strings.HasSuffix(out, "line 3000 of the test log") {
+		t.Fatalf("the verdict log keeps %d bytes of the output, not all of it: %.200q…", len(out), out)
+	}
+}

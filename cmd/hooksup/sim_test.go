@@ -182,7 +182,7 @@ func TestLogShowsTheLatestSession(t *testing.T) {
 	}
 	text := string(out)
 	if !strings.Contains(text, "session "+r.verdicts[0].SessionID) || !strings.Contains(text, "Stop → block (check lint) 1/1") ||
-		!strings.Contains(text, "Stop → allow (limit) 1/1") || !strings.Contains(text, `reason: The check "lint" failed (exit 1)`) {
+		!strings.Contains(text, "Stop → allow (limit) 1/1") || !strings.Contains(text, "reason: The check \"lint\" (`echo nope; exit 1`) failed (exit 1)") {
 		t.Fatalf("hooksup log:\n%s", text)
 	}
 	cmd = execHooksup(s, "log", "--json", "--session", r.verdicts[0].SessionID)

@@ -1,0 +1,29 @@
+package supervisor
+
+import "testing"
+
+func TestPlainText(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"sgr", "\x1b[1m\x1b[31mFAILED\x1b[0m TestX", "FAILED TestX"},
+		{"osc title bel", "a\x1b]0;title\x07b", "ab"},
+		{"osc hyperlink st", "see \x1b]8;;https://x\x1b\\the docs\x1b]8;;\x1b\\.", "see the docs."},
+		{"dcs", "x\x1bPq#0;1\x1b\\y", "xy"},
+		{"apc", "x\x1b_Gf=1;AAAA\x1b\\y", "xy"},
+		{"private csi", "\x1b[?25lhidden\x1b[?25h", "hidden"},
+		{"charset", "\x1b(Bok", "ok"},
+		{"lone esc at end", "end\x1b", "end"},
+		{"bell", "ding\x07!", "ding!"},
+		{"c1 csi", "c1 \u009b control", "c1  control"},
+		{"del and nul", "a\x7fb\x00c", "abc"},
+		{"carriage return", "progress 10%\rprogress 100%\nnext", "progress 100%\nnext"},
+		{"crlf", "one\r\ntwo\r\n", "one\ntwo\n"},
+		{"backspace bold", "B\bBo\bol\bld\bd", "Bold"},
+		{"backspace at line start", "a\n\bb", "a\nb"},
+		{"tabs and unicode", "\t✓ ok — fine", "\t✓ ok — fine"},
+		{"invalid utf8", "bad \xff byte", "bad \uFFFD byte"},
+	} {
+		if got := plainText([]byte(tc.in)); got != tc.want {
+			t.Errorf("%s: plainText(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+	}
+}
