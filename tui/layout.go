@@ -31,15 +31,14 @@ const (
 	stackMinRows  = 28
 	soloMaxWidth  = 60
 	soloMaxHeight = 16
-	bannerRows    = 2
 )
 
-// computeLayout divides w×h cells.
-func computeLayout(w, h int, zoom, banner bool) layout {
+// computeLayout divides w×h cells, with bannerRows rows for the decision banner (0: none).
+func computeLayout(w, h int, zoom bool, bannerRows int) layout {
 	var l layout
 	l.status = rect{0, 0, w, 1}
 	y := 1
-	if banner {
+	if bannerRows > 0 {
 		l.banner = rect{0, y, w, bannerRows}
 		y += bannerRows
 	}

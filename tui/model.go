@@ -187,7 +187,10 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // relayout recomputes the layout and resizes claude's terminal to its pane.
 func (m *model) relayout() tea.Cmd {
-	m.lay = computeLayout(m.w, m.h, m.zoom, len(m.questions) > 0)
+	m.lay = computeLayout(m.w, m.h, m.zoom, 0)
+	if len(m.questions) > 0 {
+		m.lay = computeLayout(m.w, m.h, m.zoom, m.bannerRowsFor(m.lay.kind))
+	}
 	m.input.SetWidth(max(m.w-20, 10))
 	_, m.agent.rows = m.lay.agentInner()
 	m.verdicts.rows = max(m.lay.verdicts.h-2, 0)
@@ -209,12 +212,11 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	switch e := ev.(type) {
 	case supervisor.QuestionAsked:
-		first := len(m.questions) == 0
-		m.questions = append(m.questions, e.Question)
-		if first {
-			cmds = append(cmds, m.relayout())
+		if e.Time.After(m.now) {
+			m.now = e.Time // the banner's first frame counts from here, not from the last tick
 		}
-		cmds = append(cmds, tea.Raw("\a")) // ring once per question
+		m.questions = append(m.questions, e.Question)
+		cmds = append(cmds, m.relayout(), tea.Raw("\a")) // ring once per question
 	case supervisor.QuestionResolved:
 		for i, q := range m.questions {
 			if q.ID == e.ID {
@@ -223,12 +225,9 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			}
 		}
 		if m.editing && m.editingID == e.ID {
-			m.editing = false // answered elsewhere (timeout, Escape): the edit is moot
-			m.input.Blur()
+			m.stopEditing() // answered elsewhere (timeout, Escape): the edit is moot
 		}
-		if len(m.questions) == 0 {
-			cmds = append(cmds, m.relayout())
-		}
+		cmds = append(cmds, m.relayout())
 	case supervisor.Alert:
 		cmds = append(cmds, m.alert(e))
 	case supervisor.AgentExited:
@@ -290,8 +289,7 @@ func alertBody(a supervisor.Alert) string {
 // supervisor's Interrupt resolves every pending question and allows the rest of the turn.
 func (m *model) escape(k vterm.Key) tea.Cmd {
 	m.write(vterm.EncodeKey(k, m.io.term.Modes()))
-	m.editing = false
-	m.input.Blur()
+	m.stopEditing()
 	m.prefixed = false
 	sess := m.sess
 	return func() tea.Msg {
@@ -323,8 +321,7 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Editor.Send):
 			return m, m.resolveID(m.editingID, hooks.Block, strings.TrimSpace(m.input.Value()))
 		case key.Matches(msg, m.keys.Editor.Cancel):
-			m.editing = false // the question stays open; claude still waits for it
-			m.input.Blur()
+			m.stopEditing() // the question stays open; claude still waits for it
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -372,6 +369,7 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.editing, m.editingID = true, m.questions[0].ID
 			m.input.SetValue(m.questions[0].Reason)
 			m.input.CursorEnd()
+			m.relayout() // the editor takes a row of the banner
 			return m, m.input.Focus()
 		}
 	case key.Matches(msg, k.Focus):
@@ -422,6 +420,15 @@ func (m model) navigate(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// stopEditing closes the reason editor, if it is open.
+func (m *model) stopEditing() {
+	if m.editing {
+		m.editing = false
+		m.input.Blur()
+		m.relayout()
+	}
+}
+
 // resolve answers the oldest pending question.
 func (m *model) resolve(d hooks.Decision, reason string) tea.Cmd {
 	if len(m.questions) == 0 {
@@ -433,8 +440,7 @@ func (m *model) resolve(d hooks.Decision, reason string) tea.Cmd {
 // resolveID answers question id.
 func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
 	q := supervisor.Question{ID: id}
-	m.editing = false
-	m.input.Blur()
+	m.stopEditing()
 	sess := m.sess
 	return func() tea.Msg {
 		if err := sess.Resolve(q.ID, d, reason); err != nil {

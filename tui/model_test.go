@@ -94,7 +94,8 @@ func scene(f *fakeSession) {
 	f.events <- supervisor.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
 	f.events <- supervisor.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
 	f.events <- supervisor.QuestionAsked{At: at(7), Question: supervisor.Question{ID: 1, Event: "Stop", Proposal: hooks.Block,
-		Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Deadline: t0.Add(5*time.Minute + 7*time.Second)}}
+		Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0.Add(7 * time.Second),
+		Deadline: t0.Add(5*time.Minute + 7*time.Second)}}
 }
 
 func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer) {
@@ -269,5 +270,59 @@ func TestCancelEdit(t *testing.T) {
 	}
 	if fm.editing || len(fm.questions) != 1 || !strings.Contains(ansi.Strip(fm.render()), "claude wants to stop") {
 		t.Fatalf("editing %v, %d questions", fm.editing, len(fm.questions))
+	}
+}
+
+// The banner's first frame shows the whole timeout, not more: the clock of the last tick may
+// be long before the question.
+func TestCountdownFirstFrame(t *testing.T) {
+	m, _, _ := newTestModel(t, "dark")
+	m.w, m.h = 120, 40
+	m.now = t0.Add(-time.Hour) // the last tick
+	asked := t0
+	next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: supervisor.At{Time: asked}, Question: supervisor.Question{
+		ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: "The check \"tests\" failed (exit 1).", Asked: asked,
+		Deadline: asked.Add(5 * time.Minute)}}})
+	out := ansi.Strip(next.(model).render())
+	if !strings.Contains(out, "· 5:00 left") {
+		t.Fatalf("the first frame does not show 5:00 left:\n%s", out)
+	}
+	// Asked later than the event reached the TUI (a slow frame): still never more than 5:00.
+	if got := timeLeft(supervisor.Question{Asked: asked, Deadline: asked.Add(5 * time.Minute)}, asked.Add(-2*time.Second)); got != "5:00" {
+		t.Errorf("timeLeft before the question was asked = %s", got)
+	}
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{5 * time.Minute, "5:00"}, {299*time.Second + time.Millisecond, "5:00"}, {299 * time.Second, "4:59"}, {0, "0:00"}, {-time.Second, "0:00"},
+		{90 * time.Minute, "1:30:00"}} {
+		q := supervisor.Question{Asked: asked, Deadline: asked.Add(2 * time.Hour)}
+		if got := timeLeft(q, q.Deadline.Add(-c.d)); got != c.want {
+			t.Errorf("%v left shows %s, want %s", c.d, got, c.want)
+		}
+	}
+}
+
+// Where the checks pane is hidden, the banner quotes the end of the failed check's output.
+func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
+	reason := "The check \"tests\" failed (exit 1). Fix what it reports, then finish.\n$ go test ./...\n=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n"
+	for _, c := range []struct {
+		w, h   int
+		detail bool
+	}{{60, 24, true}, {160, 44, false}} {
+		m, _, _ := newTestModel(t, "mono")
+		m.w, m.h, m.now = c.w, c.h, t0.Add(-time.Minute)
+		next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: supervisor.At{Time: t0}, Question: supervisor.Question{
+			ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
+		out := ansi.Strip(next.(model).render())
+		banner := strings.Join(strings.Split(out, "\n")[1:next.(model).lay.agent.y], "\n")
+		has := strings.Contains(banner, "--- FAIL: TestParse (0.00s)") && strings.Contains(banner, "parse_test.go:12: want 2, got 3") &&
+			strings.Contains(banner, "FAIL")
+		if has != c.detail {
+			t.Errorf("%dx%d: the banner quotes the failure: %v, want %v:\n%s", c.w, c.h, has, c.detail, banner)
+		}
+		if !strings.Contains(banner, "esc interrupts · 5:00 left") {
+			t.Errorf("%dx%d: no time left:\n%s", c.w, c.h, banner)
+		}
 	}
 }

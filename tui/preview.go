@@ -35,7 +35,7 @@ func Preview(t themes.Theme, w, h int) string {
 // previewModel is the TUI's model after the sample events, at w×h. Claude's terminal is made
 // at the size of its pane, so no resize is pending when the frame is drawn.
 func previewModel(st Styles, w, h int) model {
-	cols, rows := computeLayout(w, h, false, true).agentInner()
+	cols, rows := previewAgentSize(w, h)
 	a := newAgentIO(cols, rows, "")
 	a.term.Write(sampleScreen)
 	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
@@ -46,6 +46,18 @@ func previewModel(st Styles, w, h int) model {
 	m.focus = paneVerdicts
 	m.now = sampleNow
 	return m
+}
+
+// previewAgentSize is the size of claude's pane in the preview's frame of w×h, where the
+// banner's height depends on the sample question.
+func previewAgentSize(w, h int) (cols, rows int) {
+	sized := model{w: w, h: h, keys: defaultKeyMap()}
+	for _, ev := range sampleEvents() {
+		if q, ok := ev.(supervisor.QuestionAsked); ok {
+			sized.questions = append(sized.questions, q.Question)
+		}
+	}
+	return computeLayout(w, h, false, sized.bannerRowsFor(computeLayout(w, h, false, 0).kind)).agentInner()
 }
 
 // previewLegend shows, one labelled line each, the agent states, the check results, hooksup's

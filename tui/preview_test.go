@@ -50,7 +50,7 @@ func (sampleFake) Counts() supervisor.Counts { return sampleCounts }
 func tuiFrame(t *testing.T, th themes.Theme, w, h int) string {
 	t.Helper()
 	f := newFakeSession()
-	cols, rows := computeLayout(w, h, false, true).agentInner()
+	cols, rows := previewAgentSize(w, h)
 	a := newAgentIO(cols, rows, "test")
 	t.Cleanup(a.close)
 	a.term.Write(sampleScreen)

@@ -29,7 +29,7 @@ type Options struct {
 // AgentPaneSize is the size of claude's pane, inside its border, in a terminal of w×h: the size
 // to start claude's pty with.
 func AgentPaneSize(w, h int) (cols, rows int) {
-	return computeLayout(w, h, false, false).agentInner()
+	return computeLayout(w, h, false, 0).agentInner()
 }
 
 // TerminalSize is the size of the terminal on f, or 80×24 when it has none.

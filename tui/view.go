@@ -8,8 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -33,7 +31,7 @@ func (m model) View() tea.View {
 	if m.editing {
 		if c := m.input.Cursor(); c != nil {
 			c.Position.X += m.lay.banner.x + 1
-			c.Position.Y += m.lay.banner.y + 1
+			c.Position.Y += m.lay.banner.y + m.inputRow()
 			v.Cursor = c
 		}
 	}
@@ -102,32 +100,6 @@ func noticeLine(st Styles, n supervisor.Notice, w int) string {
 		style = st.Error
 	}
 	return style.Render(fit(" ⚠ "+n.Text, w))
-}
-
-func (m model) banner() string {
-	q := m.questions[0]
-	what := "claude wants to stop"
-	if q.Event == hooks.SubagentStop {
-		what = fmt.Sprintf("subagent %s (%s) wants to stop", shortID(q.AgentID), q.AgentType)
-	}
-	proposal := "the checks say it may stop"
-	if q.Proposal == hooks.Block {
-		proposal = "the checks say continue: " + present.FirstLine(q.Reason)
-	}
-	more := ""
-	if n := len(m.questions) - 1; n > 0 {
-		more = fmt.Sprintf("  (+%d more)", n)
-	}
-	remaining := q.Deadline.Sub(m.now).Round(1e9)
-	line1 := fmt.Sprintf(" ⚑ %s — %s%s", what, proposal, more)
-	c := m.keys.Command
-	line2 := fmt.Sprintf(" %s then %s  │  Esc interrupts  │  %s left", m.keys.Prefix.Help().Key,
-		hintLine(" · ", c.Approve, c.Deny, c.Edit, c.Halt), remaining)
-	if m.editing {
-		e := m.keys.Editor
-		line2 = " " + m.input.View() + "   (" + hintLine(" · ", e.Send, e.Cancel) + " · Esc interrupts claude)"
-	}
-	return m.st.Banner.Render(fit(line1, m.w)) + "\n" + m.st.Banner.Render(fit(line2, m.w))
 }
 
 func (m model) border(p pane) lipgloss.Style {

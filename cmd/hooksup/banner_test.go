@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bannerRows are the rows between the status line and the top of claude's pane.
+func bannerRows(scr string) []string {
+	lines := strings.Split(scr, "\n")
+	var rows []string
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(strings.TrimSpace(l), "╭") {
+			break
+		}
+		rows = append(rows, strings.TrimSpace(l))
+	}
+	return rows
+}
+
+// In a narrow terminal the decision banner wraps instead of cutting: the whole proposal, every
+// key hint and the time left are on screen; where the checks pane is hidden, the banner says
+// what failed.
+func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
+	for _, size := range []struct {
+		w, h       int
+		checksPane bool
+	}{{90, 40, true}, {60, 24, false}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			s := newSandbox(t)
+			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+			tm := startTmux(t, size.w, size.h, env, s.project, hooksupBin, "demo")
+			const wait = 20 * time.Second
+			tm.waitText(wait, "Allow Bash(go test ./...)?")
+			tm.text("y")
+			tm.waitText(wait, "claude wants to stop")
+			time.Sleep(300 * time.Millisecond) // let the check's output arrive
+			scr := tm.screen()
+			rows := bannerRows(scr)
+			banner := strings.Join(rows, " ")
+			for _, want := range []string{`the checks say continue: The check "demo-tests" failed (exit 1).`,
+				"ctrl+] then a continue", "d let it stop", "e edit reason", "x halt", "esc interrupts"} {
+				if !strings.Contains(banner, want) {
+					t.Errorf("the banner lacks %q:\n%s", want, scr)
+				}
+			}
+			if !regexp.MustCompile(`\b[0-5]:[0-5]\d left\b`).MatchString(banner) {
+				t.Errorf("the banner does not show the time left:\n%s", scr)
+			}
+			if strings.Contains(banner, "…") {
+				t.Errorf("the banner is cut:\n%s", scr)
+			}
+			for _, r := range rows {
+				if len([]rune(r)) > size.w {
+					t.Errorf("a banner row is wider than the terminal: %q", r)
+				}
+			}
+			if !size.checksPane && !strings.Contains(banner, "main_test.go:42: -v did not enable verbose output") {
+				t.Errorf("the checks pane is hidden and the banner does not say what failed:\n%s", scr)
+			}
+			// The hints work: approve continues claude.
+			tm.keys("C-]", "a")
+			tm.waitText(wait, "Stop hook feedback")
+		})
+	}
+}

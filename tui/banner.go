@@ -1,0 +1,187 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// The decision banner: what is asked and what the checks say (wrapped, at most
+// bannerHeadRows rows), what failed when the checks pane is hidden (at most bannerDetailRows),
+// then the keys and the time left, wrapped between hints so that none is ever cut.
+const (
+	bannerHeadRows   = 3
+	bannerDetailRows = 3
+)
+
+// bannerLines lays out the banner for the oldest question in w cells, as text. left is the
+// time left as shown; detail asks for what failed (the checks pane is hidden). The rows are
+// bounded by maxRows, taken from the headline and the detail first: the hints always show.
+// While the reason is edited, the editor's row is inputRow.
+func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []string, inputRow int) {
+	q := m.questions[0]
+	what := "claude wants to stop"
+	if q.Event == hooks.SubagentStop {
+		what = fmt.Sprintf("subagent %s (%s) wants to stop", shortID(q.AgentID), q.AgentType)
+	}
+	proposal := "the checks say it may stop"
+	switch {
+	case q.Proposal == hooks.Block:
+		proposal = "the checks say continue: " + present.FirstLine(q.Reason)
+	case q.Warning != "":
+		proposal += ": " + present.FirstLine(q.Warning)
+	}
+	if n := len(m.questions) - 1; n > 0 {
+		proposal += fmt.Sprintf(" (+%d more)", n)
+	}
+
+	var tail []string
+	if m.editing {
+		e := m.keys.Editor
+		tail = wrapItems([]string{hintText(e.Send), hintText(e.Cancel), "esc interrupts claude", left + " left"}, " · ", w)
+	} else {
+		c := m.keys.Command
+		items := []string{m.keys.Prefix.Help().Key + " then " + hintText(c.Approve)}
+		for _, b := range []key.Binding{c.Deny, c.Edit, c.Halt} {
+			items = append(items, hintText(b))
+		}
+		tail = wrapItems(append(items, "esc interrupts", left+" left"), " · ", w)
+	}
+
+	if m.editing {
+		tail = append([]string{" " + m.input.View()}, tail...)
+	}
+	room := max(maxRows-len(tail), 1)
+	head := wrapIndented("⚑ "+what+" — "+proposal, w, min(room, bannerHeadRows))
+	room -= len(head)
+	lines = append(lines, head...)
+	if detail && !m.editing && q.Proposal == hooks.Block && room > 0 {
+		for _, l := range failureLines(q.Reason, min(room, bannerDetailRows)) {
+			lines = append(lines, fit("   "+l, w))
+		}
+	}
+	return append(lines, tail...), len(head)
+}
+
+// wrapIndented wraps s to w cells as banner rows: one space before the first row, three
+// before the others (under the text after the flag), at most rows rows, the last cut with an
+// ellipsis when s goes on.
+func wrapIndented(s string, w, rows int) []string {
+	wrapped := strings.Split(ansi.Wrap(s, max(w-3, 1), " "), "\n")
+	var out []string
+	for i, l := range wrapped {
+		indent := "   "
+		if i == 0 {
+			indent = " "
+		}
+		if i == rows-1 && i < len(wrapped)-1 {
+			out = append(out, ansi.Truncate(indent+l+" "+strings.Join(wrapped[i+1:], " "), w, "…"))
+			break
+		}
+		out = append(out, indent+l)
+	}
+	return out
+}
+
+// wrapItems joins items with sep into rows of at most w cells, breaking only between items.
+func wrapItems(items []string, sep string, w int) []string {
+	var rows []string
+	row := ""
+	for _, it := range items {
+		switch {
+		case row == "":
+			row = " " + it
+		case ansi.StringWidth(row+sep+it) <= w:
+			row += sep + it
+		default:
+			rows = append(rows, row)
+			row = " " + it
+		}
+	}
+	rows = append(rows, row)
+	for i, r := range rows {
+		if ansi.StringWidth(r) > w { // one item wider than the screen
+			rows[i] = ansi.Truncate(r, w, "…")
+		}
+	}
+	return rows
+}
+
+// failureLines are the last n lines of a check's output as its block reason quotes it: what
+// failed, for when the checks pane is hidden.
+func failureLines(reason string, n int) []string {
+	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
+	if len(lines) > 0 {
+		lines = lines[1:] // the heading, shown already
+	}
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "$ ") {
+		lines = lines[1:] // the command
+	}
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			out = append([]string{l}, out...)
+		}
+	}
+	return out
+}
+
+// timeLeft is the time left to answer q at now, as a clock ("4:59"): never more than the
+// question's timeout (the first frame may come before the clock caught up with the question),
+// never less than zero, counted up to whole seconds. Its width never grows as time passes, so
+// the banner's rows are laid out once, with the full timeout.
+func timeLeft(q supervisor.Question, now time.Time) string {
+	d := q.Deadline.Sub(now)
+	if full := q.Deadline.Sub(q.Asked); !q.Asked.IsZero() && d > full {
+		d = full
+	}
+	d = max(d, 0)
+	s := int64((d + time.Second - 1) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// bannerRowsFor is the banner's height in the layout of kind: laid out with the time left at
+// its widest, the question's whole timeout.
+func (m model) bannerRowsFor(kind layoutKind) int {
+	if len(m.questions) == 0 {
+		return 0
+	}
+	q, from := m.questions[0], m.now
+	if !q.Asked.IsZero() {
+		from = q.Asked
+	}
+	lines, _ := m.bannerLines(m.w, m.h/3, timeLeft(q, from), kind == layoutSolo)
+	return len(lines)
+}
+
+// banner draws the banner in its rows of the layout.
+func (m model) banner() string {
+	r := m.lay.banner
+	lines, _ := m.bannerLines(r.w, r.h, timeLeft(m.questions[0], m.now), m.lay.kind == layoutSolo)
+	out := make([]string, r.h)
+	for i := range out {
+		l := ""
+		if i < len(lines) {
+			l = lines[i]
+		}
+		out[i] = m.st.Banner.Render(fit(l, r.w))
+	}
+	return strings.Join(out, "\n")
+}
+
+// inputRow is the row of the banner the reason editor is on.
+func (m model) inputRow() int {
+	r := m.lay.banner
+	_, row := m.bannerLines(r.w, r.h, timeLeft(m.questions[0], m.now), m.lay.kind == layoutSolo)
+	return row
+}
