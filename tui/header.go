@@ -8,7 +8,8 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 )
 
-// header is the one-line status bar: session, model, agent state, mode and the counts.
+// header is the one-line status bar: agent state, mode, the continuations, tokens, model and
+// session.
 type header struct {
 	sessionID   string
 	model       string
@@ -63,29 +64,24 @@ func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string
 	if text == "" {
 		text = string(supervisor.StateStarting)
 	}
-	if interrupted {
-		text += " · turn interrupted"
+	if interrupted && state != supervisor.StateInterrupted {
+		text += " · turn interrupted" // Escape was pressed in this turn: its stops are allowed
 	}
 	return st.stateStyle(state).Render("● " + text)
 }
 
 func (h *header) view(st Styles, w int) string {
-	c := h.counts
-	counts := fmt.Sprintf("turn %d/%d · session %d", c.TurnContinuations, c.MaxContinuations, c.SessionContinuations)
-	if h.blockCap > 0 {
-		counts += fmt.Sprintf(" · claude cap %d", h.blockCap)
-	}
-	parts := []string{st.Title.Render("hooksup"), stateLabel(st, h.state, h.interrupted), counts}
-	if len(c.Steers) > 0 {
+	parts := []string{st.Title.Render("hooksup"), stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
+		continuations(h.counts, h.blockCap)}
+	if c := h.counts; len(c.Steers) > 0 {
 		total := 0
 		for _, n := range c.Steers {
 			total += n
 		}
-		parts = append(parts, fmt.Sprintf("steers %d (max %d/agent)", total, c.MaxSteers))
+		parts = append(parts, fmt.Sprintf("subagent continuations %d (max %d each)", total, c.MaxSteers))
 	}
-	parts = append(parts, "mode "+string(h.mode))
 	if h.tokens > 0 {
-		parts = append(parts, fmt.Sprintf("%s tokens · %d tools", present.Count(h.tokens), h.toolCalls))
+		parts = append(parts, fmt.Sprintf("%s tokens · %d tool calls", present.Count(h.tokens), h.toolCalls))
 	}
 	if h.model != "" {
 		parts = append(parts, h.model)
@@ -94,4 +90,16 @@ func (h *header) view(st Styles, w int) string {
 		parts = append(parts, st.Muted.Render(shortID(h.sessionID)))
 	}
 	return fit(" "+strings.Join(parts, st.Muted.Render("  │  ")), w)
+}
+
+// continuations counts the forced continuations of this turn against the limit, and of the
+// session. Claude's own limit on blocks in a row is named only where it ends a turn first:
+// claude overrides the block after blockCap in a row, hooksup allows the stop after
+// max_continuations.
+func continuations(c supervisor.Counts, blockCap int) string {
+	s := fmt.Sprintf("continuations %d/%d this turn", c.TurnContinuations, c.MaxContinuations)
+	if blockCap > 0 && blockCap < c.MaxContinuations {
+		s += fmt.Sprintf(" (claude allows %d in a row)", blockCap)
+	}
+	return s + fmt.Sprintf(" · %d this session", c.SessionContinuations)
 }

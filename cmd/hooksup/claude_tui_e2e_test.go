@@ -77,7 +77,10 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-THREE", "claude wants to stop")
 	tm.keys("Escape")
-	scr = tm.waitText(wait, "allow escape", "turn interrupted")
+	scr = tm.waitText(wait, "allow escape", "● interrupted")
+	if strings.Contains(scr, "interrupted · turn interrupted") {
+		t.Fatalf("the header repeats itself:\n%s", scr)
+	}
 	time.Sleep(time.Second)
 	if n := len(rc.srv.Main()); n != 4 {
 		t.Fatalf("claude made %d requests after Escape, want 4", n)

@@ -20,16 +20,22 @@ func TestDemoInTmux(t *testing.T) {
 	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
 
-	tm.waitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
+	scr := tm.waitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
+	// The header says what its numbers count; claude's own limit of 8 blocks in a row does not
+	// matter with hooksup's 3 per turn, so it is not shown.
+	if header := strings.SplitN(scr, "\n", 2)[0]; !strings.Contains(header, "continuations 0/3 this turn · 0 this session") ||
+		strings.Contains(header, "cap") || strings.Contains(header, "claude allows") {
+		t.Fatalf("header %q", header)
+	}
 	tm.text("y")
-	scr := tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a continue")
+	scr = tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a continue")
 	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow checks") {
 		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
 	}
 
 	// Approve: claude continues with the checks' reason, then stops when the check passes.
 	tm.keys("C-]", "a")
-	scr = tm.waitText(wait, "Stop hook feedback", "attempt 2", "block manual", "allow checks", "turn 1/3")
+	scr = tm.waitText(wait, "Stop hook feedback", "attempt 2", "block manual", "allow checks", "continuations 1/3 this turn · 1 this session")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("the question is still shown:\n%s", scr)
 	}
@@ -58,7 +64,10 @@ func TestDemoInTmux(t *testing.T) {
 	tm.text("y")
 	tm.waitText(wait, "claude wants to stop")
 	tm.keys("Escape")
-	scr = tm.waitText(wait, "allow escape", "turn interrupted")
+	scr = tm.waitText(wait, "allow escape", "● interrupted")
+	if strings.Contains(scr, "interrupted · turn interrupted") {
+		t.Fatalf("the header repeats itself:\n%s", scr)
+	}
 	time.Sleep(time.Second)
 	scr = tm.screen()
 	if strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "block manual") != 1 {
@@ -152,4 +161,14 @@ func TestSIGTERMRestoresTheTerminal(t *testing.T) {
 	if tm.tmux("display-message", "-p", "-t", tm.name, "#{alternate_on}") != "0\n" {
 		t.Fatal("still in the alternate screen")
 	}
+}
+
+// Where claude's own limit on blocks in a row (8) ends a turn before hooksup's does, the header
+// says so in words.
+func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config("[stop]\nmax_continuations = 10\n")
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
+	tm.waitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 8 in a row) · 0 this session")
 }
