@@ -56,7 +56,12 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(keys), o.Mode, o.HoldOnExit, o.BlockCap)
 	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
 	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithoutSignalHandler())
+	// ctx ending quits the program rather than cancelling its context: a cancelled context
+	// makes Bubble Tea close its input reader without waiting for the goroutine still reading
+	// it (a data race).
+	p := tea.NewProgram(m, tea.WithoutSignalHandler())
+	stop := context.AfterFunc(ctx, p.Quit) // p.Quit is a no-op once the program has ended
+	defer stop()
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		err = nil

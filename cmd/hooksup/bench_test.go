@@ -26,7 +26,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 	}
 	defer os.RemoveAll(dir)
 	bare := filepath.Join(dir, "bare")
-	if out, err := exec.Command("go", "build", "-o", bare, "./testdata/bareclient").CombinedOutput(); err != nil {
+	if out, err := goBuild(bare, "./testdata/bareclient").CombinedOutput(); err != nil {
 		b.Fatalf("build bare client: %v\n%s", err, out)
 	}
 	srv, err := supervisor.Listen(filepath.Join(dir, "s.sock"), "tok", nil)

@@ -25,9 +25,6 @@ func (rc *realClaude) claudeTUI(cfg string, w, h int) *tmuxSession {
 	return startTmux(rc.t, w, h, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--permission-mode", "manual")
 }
 
-// squash drops white space: claude draws spaces with cursor moves.
-func squash(s string) string { return strings.Join(strings.Fields(s), "") }
-
 func TestClaudeTUIAskApproveDenyEscape(t *testing.T) {
 	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-ONE-FIXED"),
@@ -84,6 +81,9 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	time.Sleep(time.Second)
 	if n := len(rc.srv.Main()); n != 4 {
 		t.Fatalf("claude made %d requests after Escape, want 4", n)
+	}
+	if scr = tm.screen(); strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after Escape:\n%s", scr)
 	}
 	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)

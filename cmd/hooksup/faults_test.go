@@ -81,6 +81,9 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 		t.Fatalf("claude's Stop hook: %+v", stop)
 	}
 	tr = ls.waitTrace("SessionEnd", 10*time.Second)
+	if end := stopTrace(tr, "SessionEnd")[0]; len(end.Results) == 0 || end.Results[0].Exit != 0 || end.Results[0].Stdout != "" {
+		t.Fatalf("claude's SessionEnd hook without a supervisor: %+v", end)
+	}
 	if code := ls.wait(time.Second); code != 128+9 {
 		t.Fatalf("hooksup exit %d", code)
 	}
@@ -89,6 +92,9 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 			t.Fatal("claude did not finish after its supervisor was killed")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	if out := ls.outText(); out != "Answer to turn 1.\n" {
+		t.Fatalf("claude's stdout after its supervisor was killed: %q", out)
 	}
 	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
 	if n := strings.Count(string(logText), "supervisor gave no answer"); n < 3 {

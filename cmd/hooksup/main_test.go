@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -38,16 +39,50 @@ func TestMain(m *testing.M) {
 	hooksupBin = filepath.Join(dir, "hooksup")
 	hookClientBin = filepath.Join(dir, "hooksup-hook")
 	for bin, pkg := range map[string]string{hooksupBin: ".", hookClientBin: "../hooksup-hook"} {
-		build := exec.Command("go", "build", "-o", bin, pkg)
+		build := goBuild(bin, pkg)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building", pkg, err)
 			os.Exit(1)
 		}
 	}
+	if raceEnabled {
+		// A race-built program sleeps a second before it exits (for late reports): without this
+		// every hook call would take a second longer than it does for a user.
+		os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// goBuild builds pkg into out the way the tests themselves are built: with the race detector
+// when they run under it, so a race in the binaries the tests drive fails those tests too.
+func goBuild(out, pkg string) *exec.Cmd {
+	args := []string{"build", "-o", out}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	return exec.Command("go", append(args, pkg)...)
+}
+
+// The binaries the end-to-end tests drive carry the race detector exactly when the tests do.
+func TestBinariesBuiltLikeTheTests(t *testing.T) {
+	for _, bin := range []string{hooksupBin, hookClientBin} {
+		info, err := buildinfo.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		race := false
+		for _, s := range info.Settings {
+			if s.Key == "-race" {
+				race = s.Value == "true"
+			}
+		}
+		if race != raceEnabled {
+			t.Errorf("%s built with -race=%v, the tests run with -race=%v", filepath.Base(bin), race, raceEnabled)
+		}
+	}
 }
 
 // sandbox is a throwaway HOME with hooksup's directories, so tests never touch the user's.
@@ -181,8 +216,6 @@ func stopTrace(tr []agentsim.TraceEntry, event string) []agentsim.TraceEntry {
 	}
 	return out
 }
-
-type execCmd = exec.Cmd
 
 func execHooksup(s *sandbox, args ...string) *exec.Cmd {
 	cmd := exec.Command(hooksupBin, args...)

@@ -34,14 +34,12 @@ type Demo struct {
 	o     DemoOptions
 	agent *Agent
 
-	mu       sync.Mutex
-	cancel   context.CancelFunc // the running turn's, nil when idle
-	keys     chan byte          // keys for the running turn (permission answers)
-	asking   bool               // a permission prompt waits for y/n
-	line     []rune
-	lastKey  time.Time
-	idleSent bool
-	turns    int
+	mu     sync.Mutex
+	cancel context.CancelFunc // the running turn's, nil when idle
+	keys   chan byte          // keys for the running turn (permission answers)
+	asking bool               // a permission prompt waits for y/n
+	line   []rune
+	turns  int
 }
 
 // RunDemo runs the demo agent until the person quits (Ctrl-C or Ctrl-D) or ctx ends.

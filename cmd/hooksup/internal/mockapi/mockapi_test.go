@@ -286,6 +286,9 @@ func TestDelayAndWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if reqs[1].Kind != KindMain || reqs[1].Reply.Text != "late q" {
+		t.Fatalf("abandoned request: %v answered %q", reqs[1].Kind, reqs[1].Reply.Text)
+	}
 	time.Sleep(300 * time.Millisecond) // past the delay
 	if srv.Main()[1].Sent {
 		t.Error("abandoned reply counted as sent")
