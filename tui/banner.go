@@ -43,9 +43,9 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	}
 
 	var tail []string
-	if m.editing {
+	if m.editor.open {
 		e := m.keys.Editor
-		tail = wrapItems([]string{hintText(e.Send), hintText(e.Cancel), "esc interrupts claude", left + " left"}, " · ", w)
+		tail = wrapItems([]string{hintText(e.Send), hintText(e.Newline), hintText(e.Cancel), "esc interrupts claude", left + " left"}, " · ", w)
 	} else {
 		c := m.keys.Command
 		items := []string{m.keys.Prefix.Help().Key + " then " + hintText(c.Approve)}
@@ -55,14 +55,14 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 		tail = wrapItems(append(items, "esc interrupts", left+" left"), " · ", w)
 	}
 
-	if m.editing {
-		tail = append([]string{" " + m.input.View()}, tail...)
+	if m.editor.open {
+		tail = append(m.editor.rows(), tail...)
 	}
 	room := max(maxRows-len(tail), 1)
 	head := wrapIndented("⚑ "+what+" — "+proposal, w, min(room, bannerHeadRows))
 	room -= len(head)
 	lines = append(lines, head...)
-	if detail && !m.editing && q.Proposal == hooks.Block && room > 0 {
+	if detail && !m.editor.open && q.Proposal == hooks.Block && room > 0 {
 		for _, l := range failureLines(q.Reason, min(room, bannerDetailRows)) {
 			lines = append(lines, fit("   "+l, w))
 		}
@@ -160,7 +160,11 @@ func (m model) bannerRowsFor(kind layoutKind) int {
 	if !q.Asked.IsZero() {
 		from = q.Asked
 	}
-	lines, _ := m.bannerLines(m.w, m.h/3, timeLeft(q, from), kind == layoutSolo)
+	limit := m.h / 3
+	if m.editor.open {
+		limit = m.h * 2 / 3 // the editor's rows, and the question still above them
+	}
+	lines, _ := m.bannerLines(m.w, limit, timeLeft(q, from), kind == layoutSolo)
 	return len(lines)
 }
 

@@ -33,7 +33,7 @@ type navKeys struct {
 
 // editorKeys are read while the reason is edited.
 type editorKeys struct {
-	Send, Cancel key.Binding
+	Send, Newline, Cancel key.Binding
 }
 
 // newKeyMap turns resolved bindings into key bindings; the help of each is its keys as shown
@@ -53,7 +53,7 @@ func newKeyMap(km keymap.Map) keyMap {
 		Pane: navKeys{
 			Up: b(keymap.Up), Down: b(keymap.Down), PageUp: b(keymap.PageUp), PageDown: b(keymap.PageDown), Open: b(keymap.Open),
 		},
-		Editor: editorKeys{Send: b(keymap.Send), Cancel: b(keymap.Cancel)},
+		Editor: editorKeys{Send: b(keymap.Send), Newline: b(keymap.Newline), Cancel: b(keymap.Cancel)},
 	}
 }
 
@@ -71,36 +71,46 @@ func displayKeys(keys []string) string {
 	return strings.Join(shown, "/")
 }
 
-// helpSection is one group of the help overlay: where its keys are read, and the keys with
-// the action's full sentence.
+// helpSection is one group of the help overlay: where its keys are read, and its lines.
 type helpSection struct {
 	title string
-	keys  []helpLine
+	lines []helpLine
 }
 
+// helpLine is one or more bindings (their keys shown together) and what they do.
 type helpLine struct {
-	binding key.Binding
-	text    string
+	bindings []key.Binding
+	text     string
 }
 
-// sections lists every binding for the help overlay, grouped by where it is read.
+func (l helpLine) keys() string {
+	ks := make([]string, len(l.bindings))
+	for i, b := range l.bindings {
+		ks[i] = b.Help().Key
+	}
+	return strings.Join(ks, " · ")
+}
+
+// sections lists every binding for the help overlay, grouped by where it is read. Opposite
+// actions share a line.
 func (k keyMap) sections() []helpSection {
 	line := func(b key.Binding, name string) helpLine {
 		a, _ := keymap.Lookup(name)
-		return helpLine{b, a.Help}
+		return helpLine{[]key.Binding{b}, a.Help}
 	}
+	pair := func(b1, b2 key.Binding, text string) helpLine { return helpLine{[]key.Binding{b1, b2}, text} }
 	c, p, e := k.Command, k.Pane, k.Editor
 	return []helpSection{
 		{"after " + k.Prefix.Help().Key + ":", []helpLine{
 			line(c.Approve, keymap.Approve), line(c.Deny, keymap.Deny), line(c.Edit, keymap.Edit), line(c.Halt, keymap.Halt),
-			line(c.Focus, keymap.Focus), line(c.FocusBk, keymap.FocusBk), line(c.Zoom, keymap.Zoom), line(c.Help, keymap.Help),
+			pair(c.Focus, c.FocusBk, "focus the next / the previous pane"), line(c.Zoom, keymap.Zoom), line(c.Help, keymap.Help),
 			line(c.Quit, keymap.Quit),
 		}},
 		{"in a focused pane (claude's: after " + k.Prefix.Help().Key + "):", []helpLine{
-			line(p.Up, keymap.Up), line(p.Down, keymap.Down), line(p.PageUp, keymap.PageUp), line(p.PageDown, keymap.PageDown),
+			pair(p.Up, p.Down, "scroll up / down; the previous / next verdict"), pair(p.PageUp, p.PageDown, "a page up / down"),
 			line(p.Open, keymap.Open),
 		}},
-		{"while editing the reason:", []helpLine{line(e.Send, keymap.Send), line(e.Cancel, keymap.Cancel)}},
+		{"while editing the reason:", []helpLine{line(e.Send, keymap.Send), line(e.Newline, keymap.Newline), line(e.Cancel, keymap.Cancel)}},
 	}
 }
 

@@ -55,14 +55,16 @@ func TestKeyMapHasEveryAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := newKeyMap(km)
-	seen := map[string]bool{}
+	shown := map[string]bool{}
 	for _, sec := range k.sections() {
-		for _, l := range sec.keys {
-			seen[l.text] = true
+		for _, l := range sec.lines {
+			for _, b := range l.bindings {
+				shown[b.Help().Desc] = true
+			}
 		}
 	}
 	for _, a := range keymap.Actions() {
-		if !seen[a.Help] {
+		if !shown[a.Hint] {
 			t.Errorf("action %s is not in the help", a.Name)
 		}
 	}

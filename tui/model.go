@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -68,9 +67,7 @@ type model struct {
 	checks    checksPane
 	subs      subagentsPane
 	questions []supervisor.Question
-	editing   bool
-	editingID int // the question whose reason is being edited
-	input     textinput.Model
+	editor    reasonEditor
 	notices   []supervisor.Notice // the last warnings and errors, newest last
 
 	agent     agentPane
@@ -85,12 +82,9 @@ type model struct {
 }
 
 func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode supervisor.Mode, holdOnExit bool, blockCap int) model {
-	in := textinput.New()
-	in.Prompt = "reason › "
-	in.CharLimit = hooks.MaxOutputChars
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit,
 		header: header{mode: mode, blockCap: blockCap}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
-		checks: checksPane{keys: keys.Pane}, input: in, now: time.Now()}
+		checks: checksPane{keys: keys.Pane}, editor: newReasonEditor(keys.Editor), now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {
@@ -152,9 +146,8 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 		return m, nil
 	case tea.PasteMsg:
-		if m.editing {
-			var cmd tea.Cmd
-			m.input, cmd = m.input.Update(msg)
+		if m.editor.open {
+			_, cmd := m.editor.update(msg)
 			return m, cmd
 		}
 		if m.focus == paneAgent && !m.exited {
@@ -177,9 +170,8 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
-	if m.editing {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
+	if m.editor.open {
+		_, cmd := m.editor.update(msg)
 		return m, cmd
 	}
 	return m, nil
@@ -187,11 +179,13 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // relayout recomputes the layout and resizes claude's terminal to its pane.
 func (m *model) relayout() tea.Cmd {
+	if m.editor.open {
+		m.editor.setSize(m.w, m.h)
+	}
 	m.lay = computeLayout(m.w, m.h, m.zoom, 0)
 	if len(m.questions) > 0 {
 		m.lay = computeLayout(m.w, m.h, m.zoom, m.bannerRowsFor(m.lay.kind))
 	}
-	m.input.SetWidth(max(m.w-20, 10))
 	_, m.agent.rows = m.lay.agentInner()
 	m.verdicts.rows = max(m.lay.verdicts.h-2, 0)
 	m.checks.rows = max(m.lay.checks.h-2, 0)
@@ -224,7 +218,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 				break
 			}
 		}
-		if m.editing && m.editingID == e.ID {
+		if m.editor.open && m.editor.id == e.ID {
 			m.stopEditing() // answered elsewhere (timeout, Escape): the edit is moot
 		}
 		cmds = append(cmds, m.relayout())
@@ -316,16 +310,14 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		vk, _ := vterm.KeyFromTea(tea.Key(msg))
 		return m, m.escape(vk)
 	}
-	if m.editing {
-		switch {
-		case key.Matches(msg, m.keys.Editor.Send):
-			return m, m.resolveID(m.editingID, hooks.Block, strings.TrimSpace(m.input.Value()))
-		case key.Matches(msg, m.keys.Editor.Cancel):
+	if m.editor.open {
+		res, cmd := m.editor.update(msg)
+		switch res {
+		case editorSend:
+			return m, m.resolveID(m.editor.id, hooks.Block, m.editor.value())
+		case editorCancel:
 			m.stopEditing() // the question stays open; claude still waits for it
-			return m, nil
 		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
 		return m, cmd
 	}
 	if m.prefixed {
@@ -366,11 +358,9 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.resolve(hooks.Halt, "")
 	case key.Matches(msg, k.Edit):
 		if len(m.questions) > 0 {
-			m.editing, m.editingID = true, m.questions[0].ID
-			m.input.SetValue(m.questions[0].Reason)
-			m.input.CursorEnd()
-			m.relayout() // the editor takes a row of the banner
-			return m, m.input.Focus()
+			cmd := m.editor.start(m.questions[0].ID, m.questions[0].Reason, m.w, m.h)
+			m.relayout() // the editor takes rows of the banner
+			return m, cmd
 		}
 	case key.Matches(msg, k.Focus):
 		m.setFocus((m.focus + 1) % paneCount)
@@ -422,9 +412,8 @@ func (m model) navigate(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // stopEditing closes the reason editor, if it is open.
 func (m *model) stopEditing() {
-	if m.editing {
-		m.editing = false
-		m.input.Blur()
+	if m.editor.open {
+		m.editor.stop()
 		m.relayout()
 	}
 }

@@ -268,8 +268,8 @@ func TestCancelEdit(t *testing.T) {
 	if got := pty.String(); len(f.resolved) != 0 || f.interrupts != 0 || strings.ContainsAny(got, "z\x03") {
 		t.Fatalf("resolved %v, %d interrupts, claude got %q", f.resolved, f.interrupts, got)
 	}
-	if fm.editing || len(fm.questions) != 1 || !strings.Contains(ansi.Strip(fm.render()), "claude wants to stop") {
-		t.Fatalf("editing %v, %d questions", fm.editing, len(fm.questions))
+	if fm.editor.open || len(fm.questions) != 1 || !strings.Contains(ansi.Strip(fm.render()), "claude wants to stop") {
+		t.Fatalf("editing %v, %d questions", fm.editor.open, len(fm.questions))
 	}
 }
 
@@ -324,5 +324,23 @@ func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
 		if !strings.Contains(banner, "esc interrupts · 5:00 left") {
 			t.Errorf("%dx%d: no time left:\n%s", c.w, c.h, banner)
 		}
+	}
+}
+
+// The reason keeps its line breaks: the checks' own, a new line typed, a pasted one.
+func TestEditReasonKeepsLineBreaks(t *testing.T) {
+	m, f, _ := newTestModel(t, "dark")
+	msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('j', tea.ModCtrl, "")}
+	for _, r := range "also vet" {
+		msgs = append(msgs, press(r, 0, string(r)))
+	}
+	msgs = append(msgs, press(tea.KeyEnter, tea.ModAlt, ""), tea.PasteMsg{Content: "pasted one\npasted two"}, press(tea.KeyEnter, 0, ""))
+	run(t, m, f, 160, 44, msgs...)
+	time.Sleep(100 * time.Millisecond)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	want := "block:The check \"tests\" failed (exit 1).\nalso vet\npasted one\npasted two"
+	if len(f.resolved) != 1 || f.resolved[0] != want {
+		t.Fatalf("resolved %q, want %q", f.resolved, want)
 	}
 }

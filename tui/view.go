@@ -22,15 +22,15 @@ func (m model) View() tea.View {
 		title += " · " + t
 	}
 	v.WindowTitle = title
-	if m.focus == paneAgent && !m.editing && !m.help && m.agent.scroll == 0 && !m.exited {
+	if m.focus == paneAgent && !m.editor.open && !m.help && m.agent.scroll == 0 && !m.exited {
 		if x, y, visible := m.io.term.Cursor(); visible {
 			c := tea.NewCursor(m.lay.agent.x+1+x, m.lay.agent.y+1+y)
 			v.Cursor = c
 		}
 	}
-	if m.editing {
-		if c := m.input.Cursor(); c != nil {
-			c.Position.X += m.lay.banner.x + 1
+	if m.editor.open {
+		if c := m.editor.cursor(); c != nil {
+			c.Position.X += m.lay.banner.x
 			c.Position.Y += m.lay.banner.y + m.inputRow()
 			v.Cursor = c
 		}
@@ -147,29 +147,26 @@ func (m model) subsBox() string {
 }
 
 func (m model) helpBox() string {
-	key := func(k string) string { return "  " + fit(m.st.Key.Render(k), 12) }
+	// The keys' column fits the usual keys; a longer label gets a line of its own.
+	const col = 22
+	key := func(k string) string { return "  " + fit(m.st.Key.Render(k), col) }
 	lines := []string{
-		m.st.Muted.Render("Every key goes to claude, except:"),
-		key("esc") + "interrupt claude; cancels any forced continuation this turn",
+		key("esc") + "interrupt claude; the turn may stop",
 		key(m.keys.Prefix.Help().Key) + "hooksup's prefix; twice sends it to claude",
 	}
 	for _, sec := range m.keys.sections() {
-		if len(sec.keys) <= 2 { // a short group fits on its title's line
-			var hs []string
-			for _, l := range sec.keys {
-				hs = append(hs, m.st.Key.Render(l.binding.Help().Key)+" "+l.binding.Help().Desc)
-			}
-			lines = append(lines, m.st.Muted.Render(sec.title)+" "+strings.Join(hs, " · "))
-			continue
-		}
 		lines = append(lines, m.st.Muted.Render(sec.title))
-		for _, l := range sec.keys {
-			lines = append(lines, key(l.binding.Help().Key)+l.text)
+		for _, l := range sec.lines {
+			if k := l.keys(); ansi.StringWidth(k) >= col {
+				lines = append(lines, "  "+m.st.Key.Render(k), key("")+l.text)
+				continue
+			}
+			lines = append(lines, key(l.keys())+l.text)
 		}
 	}
-	w := min(m.w-4, 72)
+	w := min(m.w-4, 84)
 	h := min(m.h-2, len(lines)+2)
-	return box("keys", lines, w, h, m.st.BorderFocus, m.st.Title)
+	return box("every key goes to claude, except", lines, w, h, m.st.BorderFocus, m.st.Title)
 }
 
 // overlay draws top centred over base (both w×h-ish blocks of lines).

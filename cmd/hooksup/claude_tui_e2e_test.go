@@ -123,3 +123,60 @@ func typeIntoClaude(t *testing.T, tm *tmuxSession, text string) {
 	}
 	t.Fatalf("claude never showed %q in its input box:\n%s", text, tm.screen())
 }
+
+// The reason editor: its hints are whole on a wide screen; cancelling an edit neither answers
+// the question nor interrupts claude; a reason of several lines reaches claude with its line
+// breaks.
+func TestClaudeTUIEditReason(t *testing.T) {
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-EDITED")}})
+	cfg := rc.config(`
+mode = "ask"
+[[stop.checks]]
+name = "tests"
+command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestEdit'; echo '    edit_test.go:7: want 1'; exit 1; fi"
+`)
+	tm := rc.claudeTUI(cfg, 200, 45)
+	const wait = 45 * time.Second
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	typeIntoClaude(t, tm, "first prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-ONE", "claude wants to stop")
+
+	// Open the editor, then cancel it: the question is still there and claude was not
+	// interrupted.
+	tm.keys("C-]", "e")
+	scr := tm.waitText(wait, "enter send · ctrl+j/alt+enter/shift+enter new line · ctrl+c cancel edit · esc interrupts claude · ")
+	if !strings.Contains(scr, "› The check \"tests\"") || !strings.Contains(scr, "FAIL: TestEdit") {
+		t.Fatalf("the editor does not show the checks' reason with its lines:\n%s", scr)
+	}
+	tm.keys("C-c")
+	tm.waitFor("the editor to close", wait, func(s string) bool { return !strings.Contains(s, "ctrl+c cancel edit") })
+	time.Sleep(time.Second)
+	scr = tm.screen()
+	if !strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "interrupted") {
+		t.Fatalf("cancelling the edit answered the question or interrupted claude:\n%s", scr)
+	}
+	if n := len(rc.srv.Main()); n != 1 {
+		t.Fatalf("claude made %d requests after a cancelled edit, want 1", n)
+	}
+
+	// Edit again: two lines more, then send.
+	tm.keys("C-]", "e")
+	tm.waitText(wait, "ctrl+c cancel edit")
+	tm.keys("C-j")
+	tm.text("ALSO-LINE-ONE")
+	tm.keys("C-j")
+	tm.text("ALSO-LINE-TWO")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-EDITED", "block manual")
+	main := rc.srv.Main()
+	if len(main) != 2 {
+		t.Fatalf("%d requests, want 2", len(main))
+	}
+	got := main[1].LastUserText()
+	if !strings.Contains(got, "\nFAIL: TestEdit\n    edit_test.go:7: want 1\nALSO-LINE-ONE\nALSO-LINE-TWO") {
+		t.Fatalf("claude read %q: the line breaks are lost", got)
+	}
+	tm.keys("C-]", "q")
+	tm.waitText(wait, "[exited")
+}

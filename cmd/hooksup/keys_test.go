@@ -59,7 +59,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 
 	// The help lists the new keys.
 	tm.keys("C-]", "?")
-	scr = tm.waitText(wait, "Every key goes to claude, except:", "approve the forced continuation")
+	scr = tm.waitText(wait, "every key goes to claude, except", "approve the forced continuation")
 	if !regexp.MustCompile(`│\s+y\s+approve the forced continuation`).MatchString(scr) ||
 		!regexp.MustCompile(`│\s+n\s+deny it: claude may stop`).MatchString(scr) {
 		t.Fatalf("the help does not show y and n:\n%s", scr)
@@ -68,7 +68,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 		t.Fatalf("the help still shows a and d:\n%s", scr)
 	}
 	tm.keys("C-]", "?")
-	tm.waitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "Every key goes to claude") })
+	tm.waitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
 
 	// y approves: claude continues with the checks' reason.
 	tm.keys("C-]", "y")

@@ -64,6 +64,7 @@ const (
 	PageDown = "page_down"
 	Open     = "open"
 	Send     = "send"
+	Newline  = "newline"
 	Cancel   = "cancel"
 )
 
@@ -83,6 +84,7 @@ var actions = []Action{
 	{PageDown, Pane, []string{"pgdown", "space"}, "page down", "a page down"},
 	{Open, Pane, []string{"enter"}, "open", "open or close the selected verdict"},
 	{Send, Editor, []string{"enter"}, "send", "send the reason: claude continues with it"},
+	{Newline, Editor, []string{"ctrl+j", "alt+enter", "shift+enter"}, "new line", "start a new line"},
 	{Cancel, Editor, []string{"ctrl+c"}, "cancel edit", "cancel the edit; the question stays open"},
 }
 

@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// Editor heights, in rows: at least a few, at most a third of the screen (the editor scrolls).
+const editorMinRows = 3
+
+// reasonEditor edits the reason claude will read when the person makes it continue. It keeps
+// the reason's line breaks: its send key sends, its newline keys break the line, its cancel key
+// closes it and leaves the question open. Escape is not its key: it always interrupts claude.
+type reasonEditor struct {
+	keys editorKeys
+	area textarea.Model
+	id   int // the question whose reason is edited
+	open bool
+}
+
+// editorResult is what a key did in the editor.
+type editorResult int
+
+const (
+	editorTyping editorResult = iota
+	editorSend
+	editorCancel
+)
+
+func newReasonEditor(k editorKeys) reasonEditor {
+	a := textarea.New()
+	a.Prompt = "› "
+	a.ShowLineNumbers = false
+	a.CharLimit = hooks.MaxOutputChars
+	a.MaxHeight, a.MaxWidth = 0, 0 // the reason's length is bounded by CharLimit alone
+	a.KeyMap.InsertNewline = k.Newline
+	a.SetVirtualCursor(false) // the terminal's cursor, like claude's pane
+	var plain textarea.StyleState // the banner's style shows through
+	a.SetStyles(textarea.Styles{Focused: plain, Blurred: plain, Cursor: a.Styles().Cursor})
+	return reasonEditor{keys: k, area: a}
+}
+
+// start opens the editor on question id's reason, in w×h cells of screen.
+func (e *reasonEditor) start(id int, reason string, w, h int) tea.Cmd {
+	e.open, e.id = true, id
+	e.area.SetWidth(max(w-1, 10))
+	e.area.SetValue(reason)
+	e.setSize(w, h)
+	e.area.MoveToEnd()
+	return e.area.Focus()
+}
+
+// stop closes the editor.
+func (e *reasonEditor) stop() {
+	e.open = false
+	e.area.Blur()
+}
+
+// setSize fits the editor to a w×h screen: as many rows as the reason and one more to write
+// in, between editorMinRows and a third of the screen.
+func (e *reasonEditor) setSize(w, h int) {
+	e.area.SetWidth(max(w-1, 10))
+	width := max(w-1-ansi.StringWidth(e.area.Prompt), 1)
+	rows := 0
+	for _, l := range strings.Split(e.area.Value(), "\n") {
+		rows += max((ansi.StringWidth(l)+width-1)/width, 1)
+	}
+	e.area.SetHeight(min(max(rows+1, editorMinRows), max(h/3, editorMinRows)))
+}
+
+// update handles a key or a paste while the editor is open.
+func (e *reasonEditor) update(msg tea.Msg) (editorResult, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, e.keys.Send):
+			return editorSend, nil
+		case key.Matches(k, e.keys.Cancel):
+			return editorCancel, nil
+		}
+	}
+	var cmd tea.Cmd
+	e.area, cmd = e.area.Update(msg)
+	return editorTyping, cmd
+}
+
+// value is the reason as edited, its line breaks kept.
+func (e *reasonEditor) value() string { return strings.TrimSpace(e.area.Value()) }
+
+// rows are the editor's rows, each one space in.
+func (e *reasonEditor) rows() []string {
+	lines := strings.Split(e.area.View(), "\n")
+	for i, l := range lines {
+		lines[i] = " " + l
+	}
+	return lines
+}
+
+// cursor is where the terminal's cursor goes, relative to the editor's first row.
+func (e *reasonEditor) cursor() *tea.Cursor {
+	c := e.area.Cursor()
+	if c != nil {
+		c.Position.X++ // the space the rows are indented by
+	}
+	return c
+}
