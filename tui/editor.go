@@ -40,7 +40,7 @@ func newReasonEditor(k editorKeys) reasonEditor {
 	a.CharLimit = hooks.MaxOutputChars
 	a.MaxHeight, a.MaxWidth = 0, 0 // the reason's length is bounded by CharLimit alone
 	a.KeyMap.InsertNewline = k.Newline
-	a.SetVirtualCursor(false) // the terminal's cursor, like claude's pane
+	a.SetVirtualCursor(false)     // the terminal's cursor, like claude's pane
 	var plain textarea.StyleState // the banner's style shows through
 	a.SetStyles(textarea.Styles{Focused: plain, Blurred: plain, Cursor: a.Styles().Cursor})
 	return reasonEditor{keys: k, area: a}
