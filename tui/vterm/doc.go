@@ -27,4 +27,10 @@
 //     goroutine always drains.
 //   - Keys are encoded here, not by x/vt, honouring cursor-key mode, the kitty
 //     keyboard protocol (flags 1 and 4) and xterm's modifyOtherKeys.
+//
+// Beyond what x/vt offers, the Terminal speaks the Program Status Protocol
+// (OSC 7501) when [Options.OnProgramStatus] is set: it answers the child's
+// support query and hands each report (idle, working, blocked on a
+// permission or a question, done, error) to the caller as a [ProgramStatus],
+// so the UI knows the child's state the moment the child draws it.
 package vterm

@@ -593,9 +593,18 @@ func (t *Terminal) oscDispatch(data []byte) {
 			t.out = append(t.out, data...)
 			t.out = append(t.out, 0x07)
 		}
+	case 7501:
+		// The Program Status Protocol: answered and passed on only when someone listens.
+		if t.opts.OnProgramStatus == nil {
+			return
+		}
+		if isProgramStatusQuery(pt) {
+			t.reply(programStatusReply)
+		} else if s, ok := parseProgramStatus(pt); ok {
+			t.statuses = append(t.statuses, s)
+		}
 	}
-	// Everything else (clipboard, notifications, palette, claude's OSC 7501
-	// probe…) is dropped.
+	// Everything else (clipboard, notifications, palette…) is dropped.
 }
 
 // dcsDispatch answers the DCS requests that expect a reply. Called with t.mu

@@ -19,6 +19,7 @@ var hostileSeeds = []string{
 	"\x1b]0;\u2733 Claude Code\x07\x1b]8;;http://\u2733\x1b\\x\x1b]8;;\x1b\\",
 	"\x1bP+q544e\x1b\\\x1b_Gi=1;AAAA\x1b\\\x1b[?u\x1b[>5u\x1b[c\x1b[5n\x1b[6n\x1b[18t",
 	"e\u0301\u0301\u0301\xe2\x9c\x1b[31m\x9b1m\xff",
+	"\x1b]7501;?\x07\x1b]7501;state=blocked:kind=permission:id=a/b:progress=7:msg=YQ==:title=\xe2\x9c\xb3\x07\x1b]7501;state=clear\x1b\\",
 }
 
 // FuzzWrite feeds arbitrary output, in chunks and with resizes between them,
@@ -35,7 +36,11 @@ func FuzzWrite(f *testing.F) {
 		if len(data) == 0 {
 			return
 		}
-		term, _ := loopTerm(40, 12, Options{})
+		term, _ := loopTerm(40, 12, Options{OnProgramStatus: func(s ProgramStatus) {
+			if s.State == "" || s.Progress < -1 || s.Progress > 100 || len(s.Msg) > psMaxMsg || len(s.Title) > psMaxTitle {
+				t.Fatalf("a report the protocol discards was passed on: %+v", s)
+			}
+		}})
 		defer term.Close()
 		chunk := 1 + int(data[0])%97
 		p := data[1:]

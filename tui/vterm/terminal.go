@@ -62,6 +62,12 @@ type Options struct {
 	// Foreground and Background are the default colours reported to OSC 10
 	// and OSC 11 queries (nil means x/vt's white on black).
 	Foreground, Background color.Color
+	// OnProgramStatus, if set, receives the child's Program Status Protocol reports (OSC 7501),
+	// in order, and makes the Terminal answer the protocol's support query, as a terminal that
+	// speaks it does (without it the query goes unanswered and the child sends no reports). It
+	// runs on the goroutine that called Write, after the Terminal's lock is released, so it
+	// may call the Terminal; it must not block.
+	OnProgramStatus func(ProgramStatus)
 }
 
 // Stats are counters for diagnostics and tests.
@@ -97,7 +103,8 @@ type Terminal struct {
 	cursorVisible bool
 
 	closed       bool
-	resetPending any // recovered value not yet reported to OnReset
+	resetPending any             // recovered value not yet reported to OnReset
+	statuses     []ProgramStatus // reports not yet handed to OnProgramStatus
 	resets       int
 
 	scratch uv.Line // one line of cells, reused by Render and Text
@@ -200,8 +207,13 @@ func (t *Terminal) Write(p []byte) (int, error) {
 		t.feed(chunk)
 		t.flush()
 		r := t.takeReset()
+		st := t.statuses
+		t.statuses = nil
 		t.mu.Unlock()
 		t.report(r)
+		for _, s := range st {
+			t.opts.OnProgramStatus(s)
+		}
 	}
 	return n, nil
 }
