@@ -28,7 +28,7 @@ func alertFor(cfg NotificationsConfig, c StateChanged) (Alert, bool) {
 	var action AlertAction
 	var cause AlertCause
 	switch {
-	case c.State == StatePermission:
+	case c.State == StatePermission || c.State == StateQuestion:
 		action, cause = cfg.OnPermission, CausePermission
 	case c.State == StateWaiting && c.Notification == notificationIdle:
 		action, cause = cfg.OnIdle, CauseIdle

@@ -54,10 +54,18 @@ func TestStateTransitions(t *testing.T) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "Bash" }))
 		}, StatePermission},
-		{"AskUserQuestion waits for the person", func(r *stateRun) {
+		{"AskUserQuestion waits for an answer", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.PreToolUse, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "AskUserQuestion" }))
+		}, StateQuestion},
+		{"a plan waits for approval", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PreToolUse, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "ExitPlanMode" }))
 		}, StatePermission},
+		{"an elicitation waits for an answer", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "elicitation_dialog" }))
+		}, StateQuestion},
 		{"other PreToolUse changes nothing", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.PreToolUse, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "Read" }))
@@ -124,6 +132,92 @@ func TestStateTransitions(t *testing.T) {
 			r.tr.record(transcript.Record{Kind: transcript.KindAssistant, Time: r.clock.now(), Text: "final"})
 			r.tr.record(transcript.Record{Kind: transcript.KindTurnDuration, Time: r.clock.now()})
 		}, StateWaiting},
+		// What claude tells its terminal (OSC 7501) comes as its screen changes: a dialog shows
+		// at once, in every permission mode, with or without a hook.
+		{"the terminal shows claude's dialog at once", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission, Msg: "approve Bash: rm -rf build"})
+		}, StatePermission},
+		{"a dialog that names no kind (auto mode's own) needs the person too", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Msg: "dialog open"})
+		}, StatePermission},
+		{"a question on the terminal", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedQuestion})
+		}, StateQuestion},
+		{"a sign-in the turn ended on", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedAuth})
+		}, StateFailed},
+		{"the dialog answered: working again", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission})
+			r.tr.terminal(TerminalStatus{State: TerminalWorking})
+		}, StateWorking},
+		{"the dialog denied: the turn ends", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission})
+			r.tr.terminal(TerminalStatus{State: TerminalIdle})
+		}, StateWaiting},
+		{"done waits for input", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalDone})
+		}, StateWaiting},
+		{"error fails", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalError})
+		}, StateFailed},
+		{"an unknown state changes nothing", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: "paused"})
+		}, StateWorking},
+		{"claude busy with hooksup's Stop hook: the stop decision still shows", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.Stop, nil))
+			r.tr.terminal(TerminalStatus{State: TerminalWorking})
+		}, StateStopping},
+		{"idle after Escape stays interrupted", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.set(StateInterrupted, "Escape", fromKeyboard)
+			r.tr.terminal(TerminalStatus{State: TerminalIdle})
+		}, StateInterrupted},
+		{"idle after a failed turn stays failed", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.StopFailure, nil))
+			r.tr.terminal(TerminalStatus{State: TerminalIdle})
+		}, StateFailed},
+		// Once claude reports to its terminal, the hooks that only announce a dialog (late, or
+		// before claude decided to show one) no longer move the state: the terminal says when
+		// a dialog opens and when it closes.
+		{"a late permission_prompt after the dialog was answered", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission})
+			r.tr.terminal(TerminalStatus{State: TerminalWorking})
+			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "permission_prompt" }))
+		}, StateWorking},
+		{"a PermissionRequest a hook of the user's answers shows no dialog", func(r *stateRun) {
+			r.tr.terminal(TerminalStatus{State: TerminalIdle})
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "Bash" }))
+		}, StateWorking},
+		{"PreToolUse of AskUserQuestion before the question shows", func(r *stateRun) {
+			r.tr.terminal(TerminalStatus{State: TerminalIdle})
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PreToolUse, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "AskUserQuestion" }))
+			r.tr.terminal(TerminalStatus{State: TerminalWorking, Msg: "Which colour?"})
+		}, StateWorking},
+		{"a PermissionRequest for the question, then the question", func(r *stateRun) {
+			r.tr.terminal(TerminalStatus{State: TerminalIdle})
+			r.tr.hook(prompt("p1"))
+			r.tr.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID, in.ToolName = "p1", "AskUserQuestion" }))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedQuestion})
+		}, StateQuestion},
+		{"a subagent starting does not hide the main agent's dialog", func(r *stateRun) {
+			r.tr.hook(prompt("p1"))
+			r.tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission})
+			r.tr.hook(hk(hooks.SubagentStart, func(in *hooks.Input) { in.PromptID, in.AgentType = "p1", "Explore" }))
+		}, StatePermission},
 		{"the transcript's interrupt line when no hook fires", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.record(transcript.Record{Kind: transcript.KindInterrupt, Time: r.clock.now()})
@@ -147,6 +241,29 @@ func TestStateSourcesAreReported(t *testing.T) {
 	r.tr.set(StateExited, "process exited (0)", fromProcess)
 	if got := strings.Join(r.changes, " "); got != "working<hook needs permission<hook working<transcript exited<process" {
 		t.Fatalf("%s", got)
+	}
+}
+
+// A state the terminal showed says so, with what claude said about it.
+func TestTerminalStateSourceAndReason(t *testing.T) {
+	var got []StateChanged
+	tr := newStateTracker(func(e Event) { got = append(got, e.(StateChanged)) }, nil)
+	tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission, Msg: "approve Bash: rm -rf build"})
+	tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedQuestion, Msg: "answer: Which colour?\u2028(Red · Blue)"})
+	tr.terminal(TerminalStatus{State: TerminalBlocked})
+	if len(got) != 3 {
+		t.Fatalf("%+v", got)
+	}
+	for _, c := range got {
+		if c.Source != fromTerminal {
+			t.Fatalf("source %q", c.Source)
+		}
+	}
+	if got[0].Reason != "approve Bash: rm -rf build" || got[1].Reason != "answer: Which colour? (Red · Blue)" || got[2].Reason != "a dialog" {
+		t.Fatalf("reasons %q %q %q", got[0].Reason, got[1].Reason, got[2].Reason)
+	}
+	if a, ok := alertFor(NotificationsConfig{OnPermission: ActionBell}, got[1]); !ok || a.Cause != CausePermission {
+		t.Fatalf("no alert for a question: %+v %v", a, ok)
 	}
 }
 

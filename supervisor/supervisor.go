@@ -139,7 +139,7 @@ func (s *Supervisor) Events() <-chan Event { return s.bus.out }
 // nothing: it is neither recorded nor a change of state.
 func (s *Supervisor) Interrupt() {
 	switch s.state.get() {
-	case StateWorking, StateStopping, StatePermission:
+	case StateWorking, StateStopping, StatePermission, StateQuestion:
 		s.engine.Interrupt()
 	default:
 		if len(s.engine.Pending()) > 0 {
@@ -182,6 +182,7 @@ func (s *Supervisor) emit(ev Event) {
 func (s *Supervisor) stateChanged(ev Event) {
 	s.bus.publish(ev)
 	if c, ok := ev.(StateChanged); ok {
+		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
 			s.bus.publish(a)
 		}
@@ -201,6 +202,7 @@ func (s *Supervisor) track(in *hooks.Input) {
 }
 
 func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) {
+	s.logHook(in)
 	s.track(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
@@ -209,12 +211,24 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 }
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
+	s.logHook(in)
 	s.track(in)
 	s.engine.Observe(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return nil, 0
+}
+
+func (s *Supervisor) logHook(in *hooks.Input) {
+	s.logger.Debug("hook", "event", in.HookEventName, "notification", in.NotificationType, "tool", in.ToolName, "agent", in.AgentID)
+}
+
+// TerminalStatus takes a report claude wrote to its terminal about itself (see the type). The
+// front end that owns claude's terminal calls it as reports arrive; it never blocks.
+func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
+	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip(ts.Msg, 120))
+	s.state.terminal(ts)
 }
 
 // State is the agent's state now.

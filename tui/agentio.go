@@ -8,6 +8,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
 
@@ -98,17 +99,30 @@ type agentIO struct {
 	pty *os.File // nil until claude started
 }
 
-// newAgentIO makes the emulator; attach connects the pty once the agent started.
-func newAgentIO(cols, rows int, version string) *agentIO {
+// newAgentIO makes the emulator; attach connects the pty once the agent started. The agent's
+// Program Status Protocol reports go to onStatus (nil: the emulator does not speak it).
+func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatus)) *agentIO {
 	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: newWriteQueue(nil)}
 	a.term = vterm.New(cols, rows, vterm.Options{Replies: a.out, Version: version,
-		OnReset: func(any) { a.nudge() }})
+		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus})
 	go func() {
 		for sz := range a.resizes {
 			a.applySize(sz[0], sz[1])
 		}
 	}()
 	return a
+}
+
+// programStatusTo passes the agent's reports about itself (its root record, not its subagents'
+// and tasks') to the session, from the pty reader: the state changes as claude draws a dialog.
+func programStatusTo(sess Session) func(vterm.ProgramStatus) {
+	return func(ps vterm.ProgramStatus) {
+		if ps.ID != "" || ps.State == "clear" {
+			return
+		}
+		sess.TerminalStatus(supervisor.TerminalStatus{
+			State: supervisor.TerminalState(ps.State), Kind: supervisor.BlockedKind(ps.Kind), Msg: ps.Msg})
+	}
 }
 
 func (a *agentIO) ptyFile() *os.File {

@@ -19,6 +19,8 @@ type Session interface {
 	Resolve(id int, d hooks.Decision, reason string) error
 	Interrupt()
 	Counts() supervisor.Counts
+	// TerminalStatus takes what the agent told its terminal (the pane) about itself.
+	TerminalStatus(supervisor.TerminalStatus)
 }
 
 // pane identifies a focusable pane.

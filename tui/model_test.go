@@ -31,6 +31,7 @@ type fakeSession struct {
 	mu         sync.Mutex
 	resolved   []string
 	interrupts int
+	statuses   []supervisor.TerminalStatus
 }
 
 func newFakeSession() *fakeSession { return &fakeSession{events: make(chan supervisor.Event, 64)} }
@@ -46,6 +47,11 @@ func (f *fakeSession) Interrupt() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.interrupts++
+}
+func (f *fakeSession) TerminalStatus(ts supervisor.TerminalStatus) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.statuses = append(f.statuses, ts)
 }
 func (f *fakeSession) Counts() supervisor.Counts {
 	return supervisor.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
@@ -105,7 +111,7 @@ func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer)
 		t.Fatal(err)
 	}
 	f := newFakeSession()
-	a := newAgentIO(80, 24, "test")
+	a := newAgentIO(80, 24, "test", programStatusTo(f))
 	t.Cleanup(a.close)
 	pty := &syncBuffer{}
 	a.out.setWriter(pty)
@@ -342,5 +348,26 @@ func TestEditReasonKeepsLineBreaks(t *testing.T) {
 	want := "block:The check \"tests\" failed (exit 1).\nalso vet\npasted one\npasted two"
 	if len(f.resolved) != 1 || f.resolved[0] != want {
 		t.Fatalf("resolved %q, want %q", f.resolved, want)
+	}
+}
+
+// What claude tells its terminal about itself reaches the session as it is read from the pty,
+// typed; what it says about its subagents and tasks, and its goodbye, do not.
+func TestProgramStatusReachesTheSession(t *testing.T) {
+	m, f, pty := newTestModel(t, "dark")
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(pty.String(), "\x1b]7501;?\x1b\\"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("claude's OSC 7501 probe went unanswered: %q", pty.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	m.io.term.Write([]byte("\x1b]7501;state=working:app=claude-code:id=task/a1\x07" +
+		"\x1b]7501;state=blocked:app=claude-code:kind=permission:msg=YXBwcm92ZSBCYXNoOiBscw==\x07" +
+		"\x1b]7501;state=clear\x07"))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	want := supervisor.TerminalStatus{State: supervisor.TerminalBlocked, Kind: supervisor.BlockedPermission, Msg: "approve Bash: ls"}
+	if len(f.statuses) != 1 || f.statuses[0] != want {
+		t.Fatalf("statuses %+v", f.statuses)
 	}
 }

@@ -36,7 +36,7 @@ func Preview(t themes.Theme, w, h int) string {
 // at the size of its pane, so no resize is pending when the frame is drawn.
 func previewModel(st Styles, w, h int) model {
 	cols, rows := previewAgentSize(w, h)
-	a := newAgentIO(cols, rows, "")
+	a := newAgentIO(cols, rows, "", nil)
 	a.term.Write(sampleScreen)
 	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
 	m.w, m.h = w, h
@@ -127,6 +127,7 @@ func (sampleSession) Events() <-chan supervisor.Event           { return nil }
 func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
 func (sampleSession) Interrupt()                                {}
 func (sampleSession) Counts() supervisor.Counts                 { return sampleCounts }
+func (sampleSession) TerminalStatus(supervisor.TerminalStatus)  {}
 
 // sampleChecks are a check still running, one that passed and one that failed.
 func sampleChecks() []supervisor.CheckResult {

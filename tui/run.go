@@ -50,7 +50,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 		return fmt.Errorf("[keys] %w", err)
 	}
 	cols, rows := AgentPaneSize(TerminalSize(os.Stdout))
-	aio := newAgentIO(cols, rows, o.Version)
+	aio := newAgentIO(cols, rows, o.Version, programStatusTo(sess))
 	defer aio.close()
 	aio.attach(o.Terminal)
 	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(keys), o.Mode, o.HoldOnExit, o.BlockCap)

@@ -105,7 +105,7 @@ func (s Styles) stateStyle(state supervisor.AgentState) lipgloss.Style {
 	switch state {
 	case supervisor.StateWorking, supervisor.StateStopping:
 		return s.Working
-	case supervisor.StatePermission:
+	case supervisor.StatePermission, supervisor.StateQuestion:
 		return s.Permission
 	case supervisor.StateFailed, supervisor.StateInterrupted:
 		return s.Block

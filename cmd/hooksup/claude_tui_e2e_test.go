@@ -108,7 +108,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 }
 
 // typeIntoClaude types text into claude's input box until it shows there.
-func typeIntoClaude(t *testing.T, tm *tmuxSession, text string) {
+func typeIntoClaude(t testing.TB, tm *tmuxSession, text string) {
 	t.Helper()
 	for try := 0; try < 10; try++ {
 		tm.text(text)

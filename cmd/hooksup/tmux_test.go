@@ -12,12 +12,12 @@ import (
 // tmuxSession drives a program in a real tmux, as a person would: send-keys to type,
 // capture-pane to read the screen.
 type tmuxSession struct {
-	t      *testing.T
+	t      testing.TB
 	socket string
 	name   string
 }
 
-func requireTmux(t *testing.T) {
+func requireTmux(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -28,7 +28,7 @@ func requireTmux(t *testing.T) {
 }
 
 // startTmux runs argv in a detached tmux session of w×h cells with env.
-func startTmux(t *testing.T, w, h int, env []string, dir string, argv ...string) *tmuxSession {
+func startTmux(t testing.TB, w, h int, env []string, dir string, argv ...string) *tmuxSession {
 	t.Helper()
 	requireTmux(t)
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
