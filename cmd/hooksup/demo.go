@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 // The demo as a person uses it, in a real tmux: approve a forced continuation, type a prompt,

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 // liveSession is `hooksup claude -p` running in the background with the simulated claude,

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
 )
 

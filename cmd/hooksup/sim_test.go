@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hooksup/hooksup/hooks/agentsim"
+	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 func TestSimNoChecksOneAllowVerdict(t *testing.T) {
