@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/charmbracelet/x/vt"
+	"github.com/hooksup/hooksup/tui/vterm/internal/vt"
 )
 
 var dumpDir = flag.String("vterm.dump", "",

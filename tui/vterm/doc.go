@@ -1,13 +1,19 @@
-// Package vterm is the narrow wrapper around the charmbracelet/x/vt terminal
-// emulator that the agent pane uses to show a child program (Claude Code)
-// running in a pty.
+// Package vterm is the narrow wrapper around the terminal emulator that the
+// agent pane uses to show a child program (Claude Code) running in a pty. The
+// emulator is hooksup's own copy of charmbracelet/x/vt (internal/vt, with its
+// README listing what differs from upstream: the alternate screen keeps no
+// history).
 //
-// The pty reader goroutine feeds the child's output to [Terminal.Write]; the
-// UI goroutine reads the screen with [Terminal.Render], [Terminal.Cursor] and
-// [Terminal.Title], and redraws only when [Terminal.Generation] changed. Keys,
-// pastes, focus changes and mouse events are turned into the bytes the child
-// expects by the pure functions [EncodeKey], [EncodePaste], [EncodeFocus] and
-// [EncodeMouse], given the child's current [Modes].
+// The pty reader goroutine feeds the child's output to [Terminal.Write] and
+// then tells the UI to redraw (the TUI coalesces those signals to one per
+// frame); the UI goroutine reads the screen with [Terminal.RenderLines],
+// [Terminal.Cursor] and [Terminal.Title], and the history above it with
+// [Terminal.ScrollbackLen] (0 on the alternate screen). [Terminal.Generation]
+// counts the changes, for callers that poll instead. Keys, pastes, focus
+// changes and mouse events are turned into the bytes the child expects by the
+// pure functions [EncodeKey] (with [KeyFromTea] for Bubble Tea's keys),
+// [EncodePaste], [EncodeFocus] and [EncodeMouse], given the child's current
+// [Modes].
 //
 // Everything x/vt gets wrong or lacks, as measured in VT_NOTES.md, is handled
 // here, before the bytes reach the emulator:
@@ -22,9 +28,10 @@
 //   - Every call into the emulator runs under recover(); a panic replaces the
 //     emulator with a fresh one and reports that the child should repaint.
 //   - Terminal queries (DA1, DSR, XTVERSION, window size reports, DECRQM,
-//     kitty keyboard) are answered here, and every reply, including the ones
-//     x/vt writes itself, reaches a single reply sink through a pipe that one
-//     goroutine always drains.
+//     kitty keyboard) are answered here. Every reply, including the ones x/vt
+//     writes itself into its unbuffered pipe, goes through a queue that never
+//     blocks the emulator to one goroutine that writes them to the reply sink
+//     (the pty); a sink that does not keep up loses replies, never the UI.
 //   - Keys are encoded here, not by x/vt, honouring cursor-key mode, the kitty
 //     keyboard protocol (flags 1 and 4) and xterm's modifyOtherKeys.
 //

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"reflect"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/vt"
+
+	"github.com/hooksup/hooksup/tui/vterm/internal/vt"
 )
 
 // Defaults used when [Options] leaves a field zero.
@@ -148,7 +147,6 @@ func New(cols, rows int, opts Options) *Terminal {
 func (t *Terminal) newEmulator(old *vt.Emulator) *vt.Emulator {
 	e := vt.NewEmulator(t.cols, t.rows)
 	e.SetScrollbackSize(t.opts.Scrollback)
-	disableAltScrollback(e)
 	if t.opts.Foreground != nil {
 		e.SetDefaultForegroundColor(t.opts.Foreground)
 	}
@@ -173,23 +171,6 @@ func (t *Terminal) newEmulator(old *vt.Emulator) *vt.Emulator {
 	t.drains.Add(1)
 	go drain(e, t.replies, &t.drains)
 	return e
-}
-
-// disableAltScrollback turns off the alternate screen's scrollback. x/vt
-// gives both screens a 10,000-line history but only ever shows the main
-// screen's, so every line the alternate screen scrolls off or erases with
-// ED 2 is kept for nothing, at about 14 KB per 160-column line. There is no API for it, so this reaches the unexported
-// screen array; if the field is not laid out as expected it does nothing and
-// reports false (TestAltScreenScrollbackDisabled catches that).
-func disableAltScrollback(e *vt.Emulator) bool {
-	v := reflect.ValueOf(e).Elem().FieldByName("scrs")
-	if !v.IsValid() || v.Kind() != reflect.Array || v.Len() != 2 ||
-		v.Type().Elem() != reflect.TypeFor[vt.Screen]() {
-		return false
-	}
-	alt := (*vt.Screen)(unsafe.Pointer(v.Index(1).UnsafeAddr()))
-	alt.SetScrollback(nil)
-	return alt.Scrollback() == nil
 }
 
 // Write feeds output of the child to the terminal. It always consumes all of

@@ -14,7 +14,8 @@ import (
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/vt"
+
+	"github.com/hooksup/hooksup/tui/vterm/internal/vt"
 )
 
 // sink is a reply sink safe for the Terminal's writer goroutine.
@@ -782,12 +783,6 @@ func TestScrollbackAndRenderOffset(t *testing.T) {
 	write(t, term, "\x1b[?1049h")
 	if got := term.ScrollbackLen(); got != 0 {
 		t.Errorf("ScrollbackLen in the alternate screen = %d", got)
-	}
-}
-
-func TestAltScreenScrollbackDisabled(t *testing.T) {
-	if !disableAltScrollback(vt.NewEmulator(10, 2)) {
-		t.Fatal("cannot reach x/vt's alternate screen scrollback: its layout changed")
 	}
 }
 
