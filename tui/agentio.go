@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui/vterm"
@@ -168,8 +168,23 @@ func (a *agentIO) nudge() {
 		return
 	}
 	cols, rows := a.term.Size()
-	_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(max(rows-1, 1))})
-	_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	_ = setPTYSize(f, cols, max(rows-1, 1))
+	_ = setPTYSize(f, cols, rows)
+}
+
+// setPTYSize sets the terminal size of the pty f. Unlike pty.Setsize it does not go through
+// f.Fd(), which races with the session closing f (and puts f in blocking mode): the ioctl runs
+// while f's descriptor is held, or not at all once f is closed.
+func setPTYSize(f *os.File, cols, rows int) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
+	if cerr := rc.Control(func(fd uintptr) { err = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) }); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // resize asks for a new size without waiting; the resizer applies the latest one.
@@ -195,7 +210,7 @@ func (a *agentIO) applySize(cols, rows int) {
 	}
 	a.term.Resize(cols, rows)
 	if f := a.ptyFile(); f != nil {
-		_ = pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+		_ = setPTYSize(f, cols, rows)
 	}
 	a.markDirty()
 }
