@@ -279,6 +279,10 @@ func isInstalledHook(h json.RawMessage) bool {
 	return ok && json.Unmarshal(raw, &cmd) == nil && IsInstalledCommand(cmd)
 }
 
+// Scopes are the install scopes, in the order the help lists them: local
+// (.claude/settings.local.json), project (.claude/settings.json), user (~/.claude/settings.json).
+func Scopes() []string { return []string{"local", "project", "user"} }
+
 // SettingsPath is the settings file for an install scope: local (.claude/settings.local.json),
 // project (.claude/settings.json) or user (~/.claude/settings.json).
 func SettingsPath(scope, projectDir, home string) (string, error) {

@@ -31,6 +31,9 @@ const (
 	ModeObserve Mode = "observe" // never block, only record
 )
 
+// Modes are the modes there are, in the order the help lists them.
+func Modes() []Mode { return []Mode{ModeAuto, ModeAsk, ModeManual, ModeObserve} }
+
 // OnTimeout is what an unanswered question resolves to.
 type OnTimeout string
 

@@ -22,27 +22,38 @@ func VerdictLogPath(sessionsDir, sessionID string) string {
 
 // LatestSession returns the id of the session whose verdict log changed last.
 func LatestSession(sessionsDir string) (string, error) {
-	ents, err := os.ReadDir(sessionsDir)
+	ss, err := Sessions(sessionsDir)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("no verdicts yet: %s does not exist", sessionsDir)
 	}
 	if err != nil {
-		return "", fmt.Errorf("list sessions: %w", err)
+		return "", err
 	}
-	type cand struct {
-		id string
-		t  time.Time
+	if len(ss) == 0 {
+		return "", fmt.Errorf("no verdicts yet in %s", sessionsDir)
 	}
-	var cs []cand
+	return ss[0].ID, nil
+}
+
+// SessionInfo is a session with a verdict log.
+type SessionInfo struct {
+	ID          string
+	LastVerdict time.Time // when its verdict log last changed
+}
+
+// Sessions are the sessions with a verdict log, the latest first.
+func Sessions(sessionsDir string) ([]SessionInfo, error) {
+	ents, err := os.ReadDir(sessionsDir)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var ss []SessionInfo
 	for _, e := range ents {
 		st, err := os.Stat(filepath.Join(sessionsDir, e.Name(), verdictsFile))
 		if err == nil {
-			cs = append(cs, cand{e.Name(), st.ModTime()})
+			ss = append(ss, SessionInfo{e.Name(), st.ModTime()})
 		}
 	}
-	if len(cs) == 0 {
-		return "", fmt.Errorf("no verdicts yet in %s", sessionsDir)
-	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].t.After(cs[j].t) })
-	return cs[0].id, nil
+	sort.Slice(ss, func(i, j int) bool { return ss[i].LastVerdict.After(ss[j].LastVerdict) })
+	return ss, nil
 }

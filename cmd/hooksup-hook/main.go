@@ -7,13 +7,34 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/buildinfo"
 )
+
+// Set by the linker, as for hooksup: -ldflags "-X main.version=v1.2.3 -X main.commit=… -X main.date=…".
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
+
+const usage = "usage: hooksup-hook EVENT (reads the hook JSON on stdin; run by claude) | hooksup-hook --version\n"
 
 func main() {
 	if len(os.Args) < 2 {
-		os.Stderr.WriteString("usage: hooksup-hook EVENT (reads the hook JSON on stdin; run by claude)\n")
+		os.Stderr.WriteString(usage)
+		os.Exit(0)
+	}
+	// An event name never starts with "-": a flag is for a person, not a hook call.
+	if arg := os.Args[1]; strings.HasPrefix(arg, "-") {
+		switch strings.TrimLeft(arg, "-") {
+		case "version":
+			os.Stdout.WriteString(buildinfo.String("hooksup-hook", version, commit, date) + "\n")
+		default:
+			os.Stderr.WriteString(usage)
+		}
 		os.Exit(0)
 	}
 	os.Exit(hooks.Client{}.Run(os.Args[1], os.Stdin, os.Stdout, os.Stderr))

@@ -15,12 +15,24 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 )
 
-func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+type logArgs struct {
+	session        string
+	asJSON, follow bool
+}
+
+// logFlagSet parses log's flags.
+func logFlagSet(a *logArgs) *flag.FlagSet {
 	fs := flag.NewFlagSet("log", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	session := fs.String("session", "", "")
-	asJSON := fs.Bool("json", false, "")
-	follow := fs.Bool("f", false, "")
+	fs.StringVar(&a.session, "session", "", "")
+	fs.BoolVar(&a.asJSON, "json", false, "")
+	fs.BoolVar(&a.follow, "f", false, "")
+	return fs
+}
+
+func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	var a logArgs
+	fs := logFlagSet(&a)
 	if err := fs.Parse(args); err != nil {
 		return 2, fmt.Errorf("%v (usage: hooksup log [--session ID] [--json] [-f])", err)
 	}
@@ -29,7 +41,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	dir := supervisor.SessionsDir(env.stateDir)
-	id := *session
+	id := a.session
 	if id == "" {
 		if id, err = supervisor.LatestSession(dir); err != nil {
 			return 1, err
@@ -44,7 +56,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	defer f.Close()
-	if !*asJSON {
+	if !a.asJSON {
 		fmt.Fprintf(stdout, "session %s\n", id)
 	}
 	br := bufio.NewReader(f)
@@ -59,11 +71,11 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 			if err != nil {
 				return err
 			}
-			printVerdictLine(stdout, partial, *asJSON)
+			printVerdictLine(stdout, partial, a.asJSON)
 			partial = partial[:0]
 		}
 	}
-	if !*follow {
+	if !a.follow {
 		if err := printLines(); err != nil {
 			return 1, err
 		}

@@ -11,48 +11,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"strings"
 	"syscall"
+
+	"github.com/hooksup/hooksup/internal/buildinfo"
 )
 
-// Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123".
+// Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123 -X main.date=…";
+// empty, they come from the build info.
 var (
 	version = ""
 	commit  = ""
+	date    = ""
 )
-
-const usage = `hooksup supervises Claude Code: it runs claude with hooks that report to it, decides
-every stop by your project's checks and by you, and shows verdicts, counts and agent state live.
-
-Usage:
-  hooksup [flags] claude [claude args...]   run claude under supervision (claude's exit status is hooksup's):
-                                            the TUI in a terminal, headless otherwise
-  hooksup demo                              the TUI against a built-in simulated agent (no API key)
-  hooksup check [--subagent] [-v]           run the configured checks now (exit 0 when all pass)
-  hooksup init                              write a commented .hooksup.toml with the checks this
-                                            project runs (go, npm/pnpm/yarn/bun, pytest, ruff, cargo,
-                                            make test); never overwrites
-  hooksup trust [FILE]                      trust a project's .hooksup.toml (its exact content)
-  hooksup install [--scope local|project|user]
-                                            register hooksup's Stop hooks so plain claude runs the checks
-  hooksup uninstall [--scope …]             remove them again, and nothing else
-  hooksup log [--session ID] [--json] [-f]  the verdict history of a session (the latest by default)
-  hooksup doctor                            hooks by source, disableAllHooks, risky Stop hooks, trust
-  hooksup themes [NAME...]                  list and preview the colour themes
-  hooksup version                           version, commit, Go version
-
-Flags (before the command):
-  --config FILE       use this config file too (trusted; read last)
-  --mode MODE         auto | ask | manual | observe
-  --theme NAME        colour theme
-  --no-tui            run headless even in a terminal
-  --claude-bin PATH   the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)
-  --debug             verbose log in the state directory
-
-Configuration: built-in defaults < $XDG_CONFIG_HOME/hooksup/config.toml < .hooksup.toml <
-.hooksup.local.toml < --config < flags. Project files are used only once trusted.
-`
 
 // globalFlags are the flags before the subcommand.
 type globalFlags struct {
@@ -62,6 +32,21 @@ type globalFlags struct {
 	noTUI     bool
 	claudeBin string
 	debug     bool
+	version   bool
+}
+
+// globalFlagSet parses the flags before the command into g.
+func globalFlagSet(g *globalFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("hooksup", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&g.config, "config", "", "")
+	fs.StringVar(&g.mode, "mode", "", "")
+	fs.StringVar(&g.theme, "theme", "", "")
+	fs.BoolVar(&g.noTUI, "no-tui", false, "")
+	fs.StringVar(&g.claudeBin, "claude-bin", "", "")
+	fs.BoolVar(&g.debug, "debug", false, "")
+	fs.BoolVar(&g.version, "version", false, "")
+	return fs
 }
 
 func main() {
@@ -87,24 +72,21 @@ func main() {
 
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.File) (int, error) {
 	var g globalFlags
-	fs := flag.NewFlagSet("hooksup", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&g.config, "config", "", "")
-	fs.StringVar(&g.mode, "mode", "", "")
-	fs.StringVar(&g.theme, "theme", "", "")
-	fs.BoolVar(&g.noTUI, "no-tui", false, "")
-	fs.StringVar(&g.claudeBin, "claude-bin", "", "")
-	fs.BoolVar(&g.debug, "debug", false, "")
+	fs := globalFlagSet(&g)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
+			fmt.Fprint(stdout, program().Help())
 			return 0, nil
 		}
 		return 2, fmt.Errorf("%v (see hooksup --help)", err)
 	}
+	if g.version {
+		fmt.Fprintln(stdout, versionString())
+		return 0, nil
+	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, program().Help())
 		return 2, nil
 	}
 	cmd, cargs := rest[0], rest[1:]
@@ -142,33 +124,18 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "version":
 		fmt.Fprintln(stdout, versionString())
 		return 0, nil
+	case "completion":
+		return runCompletion(cargs, stdout)
+	case completeCommand:
+		return runComplete(cargs, stdout)
+	case "man":
+		return runMan(stdout)
 	case "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, program().Help())
 		return 0, nil
 	default:
 		return 2, fmt.Errorf("unknown command %q (see hooksup --help)", cmd)
 	}
 }
 
-func versionString() string {
-	v, c := version, commit
-	goVersion := "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && c == "" {
-				c = s.Value
-			}
-		}
-	}
-	if v == "" {
-		v = "dev"
-	}
-	if c == "" {
-		c = "unknown"
-	}
-	return fmt.Sprintf("hooksup %s (commit %s, %s)", v, strings.TrimSpace(c), goVersion)
-}
+func versionString() string { return buildinfo.String("hooksup", version, commit, date) }

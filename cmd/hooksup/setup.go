@@ -17,14 +17,21 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 )
 
+// installFlagSet parses install's and uninstall's flags.
+func installFlagSet(name string, scope *string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(scope, "scope", "local", "")
+	return fs
+}
+
 func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstall bool) (int, error) {
 	name := "install"
 	if uninstall {
 		name = "uninstall"
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	scope := fs.String("scope", "local", "")
+	var scope string
+	fs := installFlagSet(name, &scope)
 	if err := fs.Parse(args); err != nil {
 		return 2, fmt.Errorf("%v (usage: hooksup %s [--scope local|project|user])", err, name)
 	}
@@ -33,7 +40,7 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 		return 1, err
 	}
 	home, _ := os.UserHomeDir()
-	path, err := hooks.SettingsPath(*scope, env.cwd, home)
+	path, err := hooks.SettingsPath(scope, env.cwd, home)
 	if err != nil {
 		return 2, err
 	}
@@ -138,11 +145,20 @@ func printDetection(w io.Writer, det supervisor.Detection, path string) {
 	fmt.Fprintln(w, "look them over, then run `hooksup trust` so hooksup may run them (and `hooksup check` to run them now)")
 }
 
-func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+type checkArgs struct{ subagent, verbose bool }
+
+// checkFlagSet parses check's flags.
+func checkFlagSet(a *checkArgs) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	sub := fs.Bool("subagent", false, "")
-	verbose := fs.Bool("v", false, "")
+	fs.BoolVar(&a.subagent, "subagent", false, "")
+	fs.BoolVar(&a.verbose, "v", false, "")
+	return fs
+}
+
+func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+	var a checkArgs
+	fs := checkFlagSet(&a)
 	if err := fs.Parse(args); err != nil {
 		return 2, fmt.Errorf("%v (usage: hooksup check [--subagent] [-v])", err)
 	}
@@ -155,7 +171,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		return 1, err
 	}
 	checks, table := cfg.Stop.Checks, "[[stop.checks]]"
-	if *sub {
+	if a.subagent {
 		checks, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
 	}
 	if len(checks) == 0 {
@@ -163,7 +179,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		return 0, nil
 	}
 	var onOut func(string, []byte)
-	if *verbose {
+	if a.verbose {
 		onOut = func(_ string, b []byte) { stdout.Write(b) }
 	}
 	failed := 0
@@ -174,7 +190,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		}
 		failed++
 		fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), r.Duration.Round(time.Millisecond))
-		if !*verbose {
+		if !a.verbose {
 			out := strings.TrimRight(string(r.Output), "\n")
 			lines := strings.Split(out, "\n")
 			if len(lines) > 20 {

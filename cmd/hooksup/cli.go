@@ -1,0 +1,142 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/cli"
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/themes"
+)
+
+// completeCommand is the hidden command the completion scripts run for values that change.
+const completeCommand = "__complete"
+
+// Values the completion scripts ask hooksup for.
+const (
+	completeThemes   = "themes"
+	completeSessions = "sessions"
+)
+
+// program is hooksup's command line: --help, `hooksup man` and `hooksup completion` are drawn
+// from it. A new command or flag goes here and in run's switch; TestCommandLineMatchesFlagSets
+// holds the flags here to the flag sets that parse them.
+func program() cli.Program {
+	var modes []string
+	for _, m := range supervisor.Modes() {
+		modes = append(modes, string(m))
+	}
+	themeNames := cli.Values{Dynamic: completeThemes}
+	scope := cli.Flag{Name: "scope", Values: cli.Values{Words: hooks.Scopes()},
+		Help: "which Claude Code settings file: .claude/settings.local.json (default), .claude/settings.json, ~/.claude/settings.json"}
+	return cli.Program{
+		Name:    "hooksup",
+		Summary: "supervise Claude Code: your checks and you decide every stop",
+		Intro: `hooksup supervises Claude Code: it runs claude with hooks that report to it, decides every
+stop by your project's checks and by you, and shows verdicts, counts and agent state live.`,
+		Usage:    "[flags] command [args...]",
+		Complete: completeCommand,
+		Command: []cli.Command{
+			{Name: "claude", GlobalsFirst: true, Args: "[claude args...]", Passthrough: true,
+				Help: "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"},
+			{Name: "demo", Help: "the TUI against a built-in simulated agent (no API key)"},
+			{Name: "check", Flags: []cli.Flag{
+				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
+				{Name: "v", Help: "show the checks' output as they run"},
+			}, Help: "run the configured checks now (exit 0 when all pass)"},
+			{Name: "init", Help: `write a commented .hooksup.toml with the checks this project runs (go,
+npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
+			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
+				Help: "trust a project's .hooksup.toml (its exact content)"},
+			{Name: "install", Flags: []cli.Flag{scope},
+				Help: "register hooksup's Stop hooks so plain claude runs the checks"},
+			{Name: "uninstall", Flags: []cli.Flag{scope}, Help: "remove them again, and nothing else"},
+			{Name: "log", Flags: []cli.Flag{
+				{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts"},
+				{Name: "json", Help: "the verdicts as JSON lines, as recorded"},
+				{Name: "f", Help: "keep printing verdicts as they come"},
+			}, Help: "the verdict history of a session (the latest by default)"},
+			{Name: "doctor", Help: "hooks by source, disableAllHooks, risky Stop hooks, trust"},
+			{Name: "themes", Args: "[NAME...]", ArgValues: themeNames, Help: "list and preview the colour themes"},
+			{Name: "completion", Args: "bash|zsh|fish", ArgValues: cli.Values{Words: cli.Shells()},
+				Help: "the shell completion script (e.g. source <(hooksup completion bash))"},
+			{Name: "version", Help: "version, commit, Go version"},
+			{Name: "help", Hidden: true},
+			{Name: "hook", Hidden: true},
+			{Name: "man", Hidden: true},
+			{Name: completeCommand, Hidden: true},
+		},
+		FlagsTitle: "Flags (before the command)",
+		Flags: []cli.Flag{
+			{Name: "config", Arg: "FILE", Values: cli.Values{Files: true}, Help: "use this config file too (trusted; read last)"},
+			{Name: "mode", Arg: "MODE", Values: cli.Values{Words: modes}, Help: "auto | ask | manual | observe"},
+			{Name: "theme", Arg: "NAME", Values: themeNames, Help: "colour theme"},
+			{Name: "no-tui", Help: "run headless even in a terminal"},
+			{Name: "claude-bin", Arg: "PATH", Values: cli.Values{Files: true},
+				Help: "the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)"},
+			{Name: "debug", Help: "verbose log in the state directory"},
+			{Name: "version", Help: "print the version and exit"},
+			{Name: "help", Help: "print this help and exit"},
+		},
+		Sections: []cli.Section{
+			{Title: "Configuration", Text: `built-in defaults < $XDG_CONFIG_HOME/hooksup/config.toml < .hooksup.toml <
+.hooksup.local.toml < --config < flags. Project files are used only once trusted.`},
+			{Title: "Files", Text: `the same on Linux and macOS. Configuration and custom themes in
+$XDG_CONFIG_HOME/hooksup (default ~/.config/hooksup); verdict logs, trust records and hooksup.log
+in $XDG_STATE_HOME/hooksup (default ~/.local/state/hooksup); sockets in $XDG_RUNTIME_DIR/hooksup,
+else hooksup-UID in $TMPDIR or /tmp.`},
+		},
+	}
+}
+
+// runComplete is `hooksup __complete KIND`: the values of KIND, one a line, a tab before a
+// description. It prints nothing rather than an error: a completion menu has no room for one.
+func runComplete(args []string, stdout io.Writer) (int, error) {
+	if len(args) != 1 {
+		return 0, nil
+	}
+	env, err := loadEnvironment()
+	if err != nil {
+		return 0, nil
+	}
+	switch args[0] {
+	case completeThemes:
+		for _, n := range themes.Names() {
+			fmt.Fprintf(stdout, "%s\tbuilt-in\n", n)
+		}
+		custom, _ := customThemes(env) // the files that load; a broken one is hooksup themes' to report
+		for _, t := range custom {
+			if !slices.Contains(themes.Names(), t.Name) {
+				fmt.Fprintf(stdout, "%s\tcustom\n", t.Name)
+			}
+		}
+	case completeSessions:
+		ss, _ := supervisor.Sessions(supervisor.SessionsDir(env.stateDir))
+		for _, s := range ss {
+			fmt.Fprintf(stdout, "%s\tlast verdict %s\n", s.ID, s.LastVerdict.Local().Format(time.DateTime))
+		}
+	}
+	return 0, nil
+}
+
+// runCompletion is `hooksup completion SHELL`.
+func runCompletion(args []string, stdout io.Writer) (int, error) {
+	if len(args) != 1 {
+		return 2, fmt.Errorf("usage: hooksup completion bash|zsh|fish")
+	}
+	script, err := program().Completion(args[0])
+	if err != nil {
+		return 2, err
+	}
+	fmt.Fprint(stdout, script)
+	return 0, nil
+}
+
+// runMan is `hooksup man`: the man page, in man(7) format (`hooksup man | man -l -`).
+func runMan(stdout io.Writer) (int, error) {
+	fmt.Fprint(stdout, program().Man())
+	return 0, nil
+}

@@ -1,0 +1,513 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// requireShell returns the path of a shell the completion tests run; CI installs them all.
+func requireShell(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed (CI must install it)", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+	return p
+}
+
+const completionSession = "5f0c2a1e-7b7d-4c1e-9f55-0123456789ab"
+
+// completionSandbox is a sandbox with hooksup first on PATH, one session with a verdict log and
+// a custom theme "my-ocean".
+func completionSandbox(t *testing.T) (*sandbox, []string) {
+	t.Helper()
+	s := newSandbox(t)
+	dir := filepath.Join(s.stateDir(), "sessions", completionSession)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	themeDir := filepath.Join(filepath.Dir(s.home), "cfg", "hooksup", "themes")
+	if err := os.MkdirAll(themeDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(themeDir, "my-ocean.toml"), []byte("base = \"dark\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(append([]string{}, s.env...), "PATH="+filepath.Dir(hooksupBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return s, env
+}
+
+func runShell(t *testing.T, env []string, dir, shell string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(shell, args...)
+	cmd.Env, cmd.Dir = env, dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %q: %v\nstdout:\n%s\nstderr:\n%s", shell, args, err, out.String(), errb.String())
+	}
+	if errb.Len() > 0 {
+		t.Fatalf("%s %q wrote to stderr:\n%s", shell, args, errb.String())
+	}
+	return out.String()
+}
+
+// Each script loads in its shell and registers itself for hooksup, as the README tells people
+// to load it.
+func TestCompletionScriptsLoad(t *testing.T) {
+	s, env := completionSandbox(t)
+	t.Run("bash", func(t *testing.T) {
+		bash := requireShell(t, "bash")
+		out := runShell(t, env, s.project, bash, "-c", "source <(hooksup completion bash); complete -p hooksup")
+		if strings.TrimSpace(out) != "complete -F _hooksup hooksup" {
+			t.Fatalf("complete -p hooksup: %q", out)
+		}
+	})
+	t.Run("zsh", func(t *testing.T) {
+		script, err := execHooksup(s, "completion", "zsh").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(script), "#compdef hooksup\n") {
+			t.Fatalf("the zsh script does not start with #compdef hooksup:\n%.200s", script)
+		}
+		zsh := requireShell(t, "zsh")
+		path := filepath.Join(s.project, "_hooksup")
+		os.WriteFile(path, script, 0o600)
+		runShell(t, env, s.project, zsh, "-n", path)
+		out := runShell(t, env, s.project, zsh, "-f", "-c",
+			"autoload -U compinit && compinit -u -D && source <(hooksup completion zsh) && print -r -- $_comps[hooksup]")
+		if strings.TrimSpace(out) != "_hooksup" {
+			t.Fatalf("sourced, the script registered %q for hooksup", out)
+		}
+		// Saved as _hooksup in $fpath, compinit finds it by its #compdef line.
+		out = runShell(t, env, s.project, zsh, "-f", "-c",
+			"fpath=("+shellQuote(s.project)+" $fpath) && autoload -U compinit && compinit -u -D && print -r -- $_comps[hooksup]")
+		if strings.TrimSpace(out) != "_hooksup" {
+			t.Fatalf("from $fpath, compinit registered %q for hooksup", out)
+		}
+	})
+	t.Run("fish", func(t *testing.T) {
+		fish := requireShell(t, "fish")
+		script, err := execHooksup(s, "completion", "fish").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(s.project, "hooksup.fish")
+		os.WriteFile(path, script, 0o600)
+		runShell(t, env, s.project, fish, "-n", path)
+		out := runShell(t, env, s.project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -c hooksup")
+		if !strings.Contains(string(script), "\ncomplete -c hooksup ") || !strings.Contains(out, "complete --exclusive hooksup -l mode") {
+			t.Fatalf("fish has no completions for hooksup:\n%s", out)
+		}
+	})
+	if out, err := execHooksup(s, "completion", "tcsh").CombinedOutput(); err == nil || !strings.Contains(string(out), "bash, zsh, fish") {
+		t.Fatalf("an unknown shell: %v %s", err, out)
+	}
+}
+
+// completionCase is a command line typed so far and what completing it must and must not offer.
+type completionCase struct {
+	line     string
+	want     []string
+	wantNot  []string
+	onlyWant bool // nothing but want
+}
+
+func completionCases() []completionCase {
+	modes := []string{"auto", "ask", "manual", "observe"}
+	return []completionCase{
+		{line: "hooksup --mode ", want: modes, onlyWant: true},
+		{line: "hooksup --mode=", want: modes, onlyWant: true},
+		{line: "hooksup --mode a", want: []string{"auto", "ask"}, onlyWant: true},
+		{line: "hooksup --theme ", want: []string{"dark", "gruvbox-dark", "my-ocean"}},
+		{line: "hooksup --config x.toml --theme my", want: []string{"my-ocean"}, onlyWant: true},
+		{line: "hooksup --mode auto cl", want: []string{"claude"}, onlyWant: true},
+		{line: "hooksup install --scope ", want: []string{"local", "project", "user"}, onlyWant: true},
+		{line: "hooksup uninstall --scope p", want: []string{"project"}, onlyWant: true},
+		{line: "hooksup log --session ", want: []string{completionSession}, onlyWant: true},
+		{line: "hooksup log -", want: []string{"--session", "--json", "-f"}, onlyWant: true},
+		{line: "hooksup check -", want: []string{"--subagent", "-v"}, onlyWant: true},
+		{line: "hooksup completion ", want: []string{"bash", "zsh", "fish"}, onlyWant: true},
+		{line: "hooksup themes my", want: []string{"my-ocean"}, onlyWant: true},
+		// After claude every argument is claude's: nothing of hooksup's is offered.
+		{line: "hooksup claude --", wantNot: []string{"--mode", "--config", "--theme"}},
+		{line: "hooksup --debug claude -", wantNot: []string{"--mode", "--debug"}},
+	}
+}
+
+func checkCompletion(t *testing.T, c completionCase, got []string) {
+	t.Helper()
+	for _, w := range c.want {
+		if !slices.Contains(got, w) {
+			t.Errorf("%q offers %q, not %q", c.line, got, w)
+		}
+	}
+	for _, w := range c.wantNot {
+		if slices.Contains(got, w) {
+			t.Errorf("%q offers %q, which it must not", c.line, w)
+		}
+	}
+	if c.onlyWant && len(got) != len(c.want) {
+		t.Errorf("%q offers %q, want exactly %q", c.line, got, c.want)
+	}
+}
+
+// bashWords splits a command line as bash's completion does: at spaces, and around "=".
+func bashWords(line string) []string {
+	var words []string
+	for _, w := range strings.Split(line, " ") {
+		if before, after, ok := strings.Cut(w, "="); ok && strings.HasPrefix(w, "-") {
+			words = append(words, before, "=")
+			if after != "" {
+				words = append(words, after)
+			}
+			continue
+		}
+		words = append(words, w)
+	}
+	return words
+}
+
+// The bash script completes each case: its function is called as bash calls it, with the words
+// and the cursor's word, and what it leaves in COMPREPLY is read back.
+func TestCompletionBash(t *testing.T) {
+	bash := requireShell(t, "bash")
+	s, env := completionSandbox(t)
+	var script strings.Builder
+	script.WriteString("source <(hooksup completion bash)\n")
+	script.WriteString("t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n")
+	cases := completionCases()
+	for _, c := range cases {
+		script.WriteString("t")
+		for _, w := range bashWords(c.line) {
+			script.WriteString(" " + shellQuote(w))
+		}
+		script.WriteString("\n")
+	}
+	lines := strings.Split(runShell(t, env, s.project, bash, "-c", script.String()), "\n")
+	for i, c := range cases {
+		checkCompletion(t, c, strings.Fields(lines[i]))
+	}
+}
+
+// The fish script completes each case, as fish's own `complete -C` reports.
+func TestCompletionFish(t *testing.T) {
+	fish := requireShell(t, "fish")
+	s, env := completionSandbox(t)
+	for _, c := range completionCases() {
+		out := runShell(t, env, s.project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -C"+shellQuote(c.line))
+		var got []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			v, _, _ := strings.Cut(l, "\t")
+			v = strings.TrimPrefix(v, "--mode=") // fish offers the whole word after "="
+			if v != "" {
+				got = append(got, v)
+			}
+		}
+		// After claude, fish offers files: the project's, not hooksup's flags.
+		checkCompletion(t, c, got)
+	}
+}
+
+// A person at an interactive bash, zsh and fish presses Tab: flag values, the sessions and the
+// custom themes come up, the last two asked of hooksup itself.
+func TestCompletionInteractive(t *testing.T) {
+	s, env := completionSandbox(t)
+	env = append(env, "TERM=xterm-256color", "PS1=$ ")
+	for _, sh := range []struct {
+		name  string
+		argv  []string
+		setup string
+	}{
+		{"bash", []string{"bash", "--norc", "--noprofile", "-i"}, "source <(hooksup completion bash)"},
+		{"zsh", []string{"zsh", "-f", "-i"}, "PS1='$ '; autoload -U compinit && compinit -u -D && source <(hooksup completion zsh)"},
+		{"fish", []string{"fish", "--no-config", "-i"}, "hooksup completion fish | source"},
+	} {
+		t.Run(sh.name, func(t *testing.T) {
+			shell := requireShell(t, sh.name)
+			tm := startTmux(t, 120, 30, env, s.project, append([]string{shell}, sh.argv[1:]...)...)
+			time.Sleep(300 * time.Millisecond)
+			tm.text(sh.setup + "; echo ready-$((6*7))")
+			if sh.name == "fish" {
+				tm.keys("C-u")
+				tm.text(sh.setup + "; echo ready-(math 6 '*' 7)")
+			}
+			tm.keys("Enter")
+			tm.waitText(10*time.Second, "ready-42")
+			for _, step := range []struct{ typed, want string }{
+				{"hooksup log --session ", "hooksup log --session " + completionSession},
+				{"hooksup --theme my-", "hooksup --theme my-ocean"},
+				{"hooksup install --scope pr", "hooksup install --scope project"},
+				{"hooksup --mode ob", "hooksup --mode observe"},
+			} {
+				tm.keys("C-u")
+				tm.text(step.typed)
+				tm.keys("Tab")
+				tm.waitText(10*time.Second, step.want)
+			}
+			tm.keys("C-u")
+		})
+	}
+}
+
+// helpSurface is what `hooksup --help` offers: its commands, each with its flags, and the global
+// flags.
+type helpSurface struct {
+	commands    []string
+	flags       map[string][]string // command → its flags
+	globalFlags []string
+}
+
+func parseHelp(t *testing.T, help string) helpSurface {
+	t.Helper()
+	h := helpSurface{flags: map[string][]string{}}
+	cmdLine := regexp.MustCompile(`^  hooksup (?:\[flags\] )?([a-z]+)(.*)`)
+	flagInSynopsis := regexp.MustCompile(`\[(--?[a-z-]+)`)
+	globalFlag := regexp.MustCompile(`^  (--[a-z-]+)`)
+	section := ""
+	for _, l := range strings.Split(help, "\n") {
+		switch {
+		case strings.HasPrefix(l, "Usage:"):
+			section = "usage"
+		case strings.HasPrefix(l, "Flags"):
+			section = "flags"
+		case l != "" && !strings.HasPrefix(l, " "):
+			section = ""
+		case section == "usage":
+			if m := cmdLine.FindStringSubmatch(l); m != nil {
+				h.commands = append(h.commands, m[1])
+				synopsis, _, _ := strings.Cut(m[2], "   ")
+				for _, f := range flagInSynopsis.FindAllStringSubmatch(synopsis, -1) {
+					h.flags[m[1]] = append(h.flags[m[1]], f[1])
+				}
+			}
+		case section == "flags":
+			if m := globalFlag.FindStringSubmatch(l); m != nil {
+				h.globalFlags = append(h.globalFlags, m[1])
+			}
+		}
+	}
+	if len(h.commands) < 10 || len(h.globalFlags) < 5 || len(h.flags["log"]) != 3 {
+		t.Fatalf("could not read the commands and flags of --help: %+v\n%s", h, help)
+	}
+	return h
+}
+
+func hooksupHelp(t *testing.T, s *sandbox) string {
+	t.Helper()
+	out, err := execHooksup(s, "--help").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// Every command and flag --help shows is completed by each shell's script, and named in the
+// README.
+func TestHelpCompletionsAndReadmeAgree(t *testing.T) {
+	s, env := completionSandbox(t)
+	h := parseHelp(t, hooksupHelp(t, s))
+	commandCase := completionCase{line: "hooksup ", want: h.commands, onlyWant: true}
+	cases := []completionCase{commandCase, {line: "hooksup -", want: h.globalFlags, onlyWant: true}}
+	for _, c := range h.commands {
+		if fl := h.flags[c]; len(fl) > 0 {
+			cases = append(cases, completionCase{line: "hooksup " + c + " -", want: fl, onlyWant: true})
+		}
+	}
+	t.Run("bash", func(t *testing.T) {
+		bash := requireShell(t, "bash")
+		var script strings.Builder
+		script.WriteString("source <(hooksup completion bash)\n")
+		script.WriteString("t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n")
+		for _, c := range cases {
+			script.WriteString("t")
+			for _, w := range bashWords(c.line) {
+				script.WriteString(" " + shellQuote(w))
+			}
+			script.WriteString("\n")
+		}
+		lines := strings.Split(runShell(t, env, s.project, bash, "-c", script.String()), "\n")
+		for i, c := range cases {
+			checkCompletion(t, c, strings.Fields(lines[i]))
+		}
+	})
+	t.Run("fish", func(t *testing.T) {
+		fish := requireShell(t, "fish")
+		for _, c := range cases {
+			out := runShell(t, env, s.project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -C"+shellQuote(c.line))
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+				v, _, _ := strings.Cut(l, "\t")
+				got = append(got, v)
+			}
+			checkCompletion(t, c, got)
+		}
+	})
+	t.Run("zsh", func(t *testing.T) {
+		// The zsh script read as text: each command in the command menu, each flag in an
+		// _arguments spec (TestCompletionInteractive presses Tab in a real zsh).
+		out, err := execHooksup(s, "completion", "zsh").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := string(out)
+		for _, c := range h.commands {
+			if !strings.Contains(script, "'"+c+":") {
+				t.Errorf("the zsh script's command menu lacks %s", c)
+			}
+			for _, f := range h.flags[c] {
+				if !regexp.MustCompile(`(?s)\n\s+` + c + `\)\n[^;]*'` + f + `[=\[]`).MatchString(script) {
+					t.Errorf("the zsh script does not complete %s for %s", f, c)
+				}
+			}
+		}
+		for _, f := range h.globalFlags {
+			if !strings.Contains(script, "'"+f+"[") && !strings.Contains(script, "'"+f+"=[") {
+				t.Errorf("the zsh script lacks the global flag %s", f)
+			}
+		}
+	})
+	t.Run("README", func(t *testing.T) {
+		readme, err := os.ReadFile("../../README.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range h.commands {
+			if !strings.Contains(string(readme), "hooksup "+c) {
+				t.Errorf("README.md never shows hooksup %s", c)
+			}
+		}
+		for _, f := range h.globalFlags {
+			if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).Match(readme) {
+				t.Errorf("README.md never mentions %s", f)
+			}
+		}
+	})
+}
+
+// The man page says what --help says: rendered by groff, it holds the intro, every command
+// with its synopsis and help, every flag and the closing sections, word for word; groff has
+// nothing to warn about.
+func TestManPageMatchesHelp(t *testing.T) {
+	if _, err := exec.LookPath("groff"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("groff is not installed (CI must install it)")
+		}
+		t.Skip("groff is not installed")
+	}
+	s := newSandbox(t)
+	page, err := execHooksup(s, "man").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(page), ".TH HOOKSUP 1 ") {
+		t.Fatalf("not a man page:\n%.300s", page)
+	}
+	lint := exec.Command("groff", "-man", "-Tascii", "-ww", "-z")
+	lint.Stdin = bytes.NewReader(page)
+	if out, err := lint.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("groff warns: %v\n%s", err, out)
+	}
+	render := exec.Command("groff", "-man", "-Tascii", "-P-cbou")
+	render.Stdin = bytes.NewReader(page)
+	text, err := render.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	man := norm(string(text))
+	help := hooksupHelp(t, s)
+	// The items of --help: a paragraph, or a command or flag with its indented continuation.
+	var items []string
+	for _, block := range regexp.MustCompile(`\n(?:  (?:hooksup|--))|\n\n`).Split("\n"+help, -1) {
+		block = norm(block)
+		if block == "" || block == "Usage:" || strings.HasPrefix(block, "Flags (before the command):") {
+			continue
+		}
+		items = append(items, block)
+	}
+	if len(items) < 20 {
+		t.Fatalf("could not split --help into items: %q", items)
+	}
+	for _, it := range items {
+		// A section's title is the man page's heading; the text follows it.
+		if title, text, ok := strings.Cut(it, ": "); ok && !strings.Contains(title, " ") && title != "hooksup" {
+			if !strings.Contains(man, strings.ToUpper(title)+" "+text) {
+				t.Errorf("the man page lacks the section %q", it)
+			}
+			continue
+		}
+		if !strings.Contains(man, it) && !strings.Contains(man, "hooksup "+it) && !strings.Contains(man, "--"+it) {
+			t.Errorf("the man page lacks %q", it)
+		}
+	}
+	if t.Failed() {
+		t.Logf("the man page as groff renders it:\n%s", text)
+	}
+}
+
+// Both binaries print their version, and a release's -X main.version/commit/date reach them.
+// hooksup-hook answers --version itself: it does not relay it to a supervisor as an event.
+func TestVersion(t *testing.T) {
+	s := newSandbox(t)
+	srv := filepath.Join(s.project, "sup.sock")
+	ln, err := net.Listen("unix", srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	called := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			called <- struct{}{}
+			c.Close()
+		}
+	}()
+	cmd := exec.Command(hookClientBin, "--version")
+	cmd.Env = append(append([]string{}, s.env...), "HOOKSUP_SOCKET="+srv, "HOOKSUP_TOKEN=t")
+	out, err := cmd.Output()
+	if err != nil || !regexp.MustCompile(`^hooksup-hook \S+ \(commit \S+.*, go1\.[0-9.]+\)\n$`).Match(out) {
+		t.Fatalf("hooksup-hook --version: %v %q", err, out)
+	}
+	select {
+	case <-called:
+		t.Fatal("hooksup-hook relayed --version to the supervisor")
+	case <-time.After(200 * time.Millisecond):
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, err := execHooksup(s, args...).Output()
+		if err != nil || !regexp.MustCompile(`^hooksup \S+ \(commit \S+.*, go1\.[0-9.]+\)\n$`).Match(out) {
+			t.Fatalf("hooksup %s: %v %q", args[0], err, out)
+		}
+	}
+
+	// A release build, as .goreleaser.yaml links it.
+	dir := t.TempDir()
+	ldflags := "-X main.version=9.8.7 -X main.commit=0123abc -X main.date=2026-11-23T12:00:00Z"
+	want := "9.8.7 (commit 0123abc, 2026-11-23T12:00:00Z, "
+	for name, pkg := range map[string]string{"hooksup": ".", "hooksup-hook": "../hooksup-hook"} {
+		bin := filepath.Join(dir, name)
+		if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", name, err, out)
+		}
+		out, err := exec.Command(bin, "--version").Output()
+		if err != nil || !strings.HasPrefix(string(out), name+" "+want) {
+			t.Errorf("%s --version: %v %q, want %q…", name, err, out, name+" "+want)
+		}
+	}
+}

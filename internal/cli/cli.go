@@ -1,0 +1,205 @@
+// Package cli describes a command line once — its commands, flags and what their values are —
+// and draws from that one description the --help text, the man page and the bash, zsh and fish
+// completion scripts, so none of them can drift from the others.
+package cli
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Program is a command and its subcommands.
+type Program struct {
+	Name    string    // "hooksup"
+	Summary string    // the man page's NAME line: what it is, in a phrase
+	Intro   string    // the first paragraph of --help and the man page's DESCRIPTION
+	Usage   string    // the synopsis line of the man page: "[flags] command [args...]"
+	Command []Command // in the order --help lists them; Hidden ones are left out of it
+	Flags   []Flag    // the global flags, given before the command
+	// FlagsTitle heads the global flags in --help: "Flags (before the command)".
+	FlagsTitle string
+	Sections   []Section // paragraphs after the flags: "Configuration: …"
+	// Complete is the hidden command the completion scripts run to ask the program for values
+	// that change (themes, sessions): `NAME Complete KIND` prints one value a line, optionally
+	// followed by a tab and a description.
+	Complete string
+}
+
+// Command is a subcommand.
+type Command struct {
+	Name string
+	// GlobalsFirst shows "[flags] " before the name in --help, for the command people most often
+	// give global flags to.
+	GlobalsFirst bool
+	Flags        []Flag
+	Args         string // the positional arguments as --help shows them: "[FILE]", "[NAME...]"
+	ArgValues    Values // what those arguments complete to
+	// Passthrough: every argument after the command belongs to another program (claude's own
+	// flags): the completions offer files there, and nothing of this program's.
+	Passthrough bool
+	Help        string // what it does; wrapped in --help
+	Hidden      bool   // left out of --help, the man page and the completions
+}
+
+// Flag is a flag: Name "config" is --config (and -config), a one-letter Name "v" is -v.
+type Flag struct {
+	Name   string
+	Arg    string // the value's name in --help ("FILE"); "" for a flag without a value unless Values.Words is set
+	Values Values
+	Help   string
+}
+
+// Values says what a flag's value or a command's arguments complete to.
+type Values struct {
+	Words   []string // a fixed set: auto ask manual observe
+	Dynamic string   // a kind asked of the program itself at completion time (see Program.Complete)
+	Files   bool     // file names
+}
+
+func (v Values) none() bool { return len(v.Words) == 0 && v.Dynamic == "" && !v.Files }
+
+// TakesValue reports whether the flag is followed by a value.
+func (f Flag) TakesValue() bool { return f.Arg != "" || !f.Values.none() }
+
+// Spelling is how --help writes the flag: "--config", or "-v" for a one-letter flag.
+func (f Flag) Spelling() string {
+	if len(f.Name) == 1 {
+		return "-" + f.Name
+	}
+	return "--" + f.Name
+}
+
+// spellings are every way the flag package accepts the flag's name.
+func (f Flag) spellings() []string { return []string{"-" + f.Name, "--" + f.Name} }
+
+// argText is the value as --help shows it: "FILE", or "local|project|user".
+func (f Flag) argText() string {
+	if f.Arg != "" {
+		return f.Arg
+	}
+	return strings.Join(f.Values.Words, "|")
+}
+
+// Synopsis is the flag with its value: "--config FILE", "--scope local|project|user", "-v".
+func (f Flag) Synopsis() string {
+	if !f.TakesValue() {
+		return f.Spelling()
+	}
+	return f.Spelling() + " " + f.argText()
+}
+
+// Synopsis is the command as --help shows it: "hooksup log [--session ID] [--json] [-f]".
+func (p Program) Synopsis(c Command) string {
+	parts := []string{p.Name}
+	if c.GlobalsFirst {
+		parts = append(parts, "[flags]")
+	}
+	parts = append(parts, c.Name)
+	for _, f := range c.Flags {
+		parts = append(parts, "["+f.Synopsis()+"]")
+	}
+	if c.Args != "" {
+		parts = append(parts, c.Args)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Visible are the commands --help lists.
+func (p Program) Visible() []Command {
+	var out []Command
+	for _, c := range p.Command {
+		if !c.Hidden {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Lookup returns the command called name.
+func (p Program) Lookup(name string) (Command, bool) {
+	for _, c := range p.Command {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Command{}, false
+}
+
+// Section is a titled paragraph of --help (and a section of the man page).
+type Section struct {
+	Title string
+	Text  string
+}
+
+// Help is the --help text.
+func (p Program) Help() string {
+	const (
+		width   = 100
+		descCol = 44 // where a command's help starts
+		flagCol = 22 // where a flag's help starts
+	)
+	var b strings.Builder
+	b.WriteString(wrap(p.Intro, width, 0))
+	b.WriteString("\nUsage:\n")
+	for _, c := range p.Visible() {
+		writeItem(&b, p.Synopsis(c), c.Help, descCol, width)
+	}
+	b.WriteString("\n" + p.FlagsTitle + ":\n")
+	for _, f := range p.Flags {
+		writeItem(&b, f.Synopsis(), f.Help, flagCol, width)
+	}
+	for _, s := range p.Sections {
+		b.WriteString("\n" + wrap(s.Title+": "+s.Text, width, 0))
+	}
+	return b.String()
+}
+
+// writeItem writes "  term   help…" with the help wrapped at col, on the next line when the
+// term is too long to leave room.
+func writeItem(b *strings.Builder, term, help string, col, width int) {
+	line := "  " + term
+	if cols(line)+2 > col {
+		b.WriteString(line + "\n")
+		line = ""
+	}
+	b.WriteString(line + strings.Repeat(" ", col-cols(line)))
+	b.WriteString(strings.TrimLeft(wrap(help, width, col), " "))
+}
+
+// wrap fills text into lines of at most width columns, each indented by indent spaces, and
+// ends it with a newline. A word longer than a line gets a line of its own.
+func wrap(text string, width, indent int) string {
+	var b strings.Builder
+	pad := strings.Repeat(" ", indent)
+	n := 0
+	for _, w := range strings.Fields(text) {
+		switch {
+		case n == 0:
+			b.WriteString(pad + w)
+			n = indent + cols(w)
+		case n+1+cols(w) > width:
+			b.WriteString("\n" + pad + w)
+			n = indent + cols(w)
+		default:
+			b.WriteString(" " + w)
+			n += 1 + cols(w)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// short is the first clause of a help text, for a completion menu: up to the first " (", ": "
+// or "; ".
+func short(help string) string {
+	cut := len(help)
+	for _, sep := range []string{" (", ": ", "; "} {
+		if i := strings.Index(help, sep); i > 0 && i < cut {
+			cut = i
+		}
+	}
+	return strings.Join(strings.Fields(help[:cut]), " ")
+}
+
+// cols is how many columns s takes in a terminal (its help texts hold no wide characters).
+func cols(s string) int { return utf8.RuneCountInString(s) }
