@@ -144,7 +144,7 @@ func TestEditSettingsFileCreatesAndKeepsMode(t *testing.T) {
 
 func TestInjectedSettingsMergeTheUsersOwn(t *testing.T) {
 	out, err := InjectedSettings([]byte(`{"disableAllHooks":true,"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine.sh"}]}]},"model":"x"}`),
-		Groups(func(ev string) string { return Command("/bin/hooksup", ev) }, 400e9, 30e9))
+		Groups(InjectedEvents, func(ev string) string { return Command("/bin/hooksup", ev) }, 400e9, 30e9))
 	if err != nil {
 		t.Fatal(err)
 	}

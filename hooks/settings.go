@@ -10,7 +10,7 @@ import (
 )
 
 // InjectedEvents are the events hooksup registers when it supervises claude, in the order they
-// appear in the generated settings.
+// appear in the generated settings; EventsFor picks those a given claude knows.
 var InjectedEvents = []string{
 	SessionStart, UserPromptSubmit, Stop, SubagentStart, SubagentStop, StopFailure,
 	Notification, PermissionRequest, PreToolUse, SessionEnd,
@@ -51,12 +51,12 @@ func ShellQuote(s string) string {
 // ClientCommand is the command line of the dedicated hook client (cmd/hooksup-hook) for event.
 func ClientCommand(bin, event string) string { return ShellQuote(bin) + " " + event }
 
-// Groups builds hooksup's matcher group for each injected event, running command(event), with
-// stopTimeout for Stop and SubagentStop (they may wait for checks and a person) and
-// otherTimeout for the rest (answered at once).
-func Groups(command func(event string) string, stopTimeout, otherTimeout time.Duration) map[string][]MatcherGroup {
-	m := make(map[string][]MatcherGroup, len(InjectedEvents))
-	for _, ev := range InjectedEvents {
+// Groups builds hooksup's matcher group for each of events (see EventsFor), running
+// command(event), with stopTimeout for Stop and SubagentStop (they may wait for checks and a
+// person) and otherTimeout for the rest (answered at once).
+func Groups(events []string, command func(event string) string, stopTimeout, otherTimeout time.Duration) map[string][]MatcherGroup {
+	m := make(map[string][]MatcherGroup, len(events))
+	for _, ev := range events {
 		t := otherTimeout
 		if IsStop(ev) {
 			t = stopTimeout

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // Options configure a Supervisor.
@@ -32,6 +33,7 @@ type Options struct {
 	StateDir   string   // $XDG_STATE_HOME/hooksup
 	RuntimeDir string   // the private socket directory
 	Env        []string // the agent's environment before hooksup's variables (os.Environ when nil)
+	Events     []string // the hook events to inject (hooks.EventsFor); nil injects hooks.InjectedEvents
 	Logger     *slog.Logger
 
 	// Start starts the agent's command; nil starts it with the stdio set in Stdin/Stdout/Stderr.
@@ -60,6 +62,7 @@ type Supervisor struct {
 	stopFeed     context.CancelFunc
 	token        string
 	settingsPath string
+	watch        *hookWatch
 }
 
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
@@ -107,7 +110,11 @@ func New(o Options) (*Supervisor, error) {
 	if o.HookClient != "" {
 		command = func(ev string) string { return hooks.ClientCommand(o.HookClient, ev) }
 	}
-	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(command, o.Config.StopHookTimeout(), other))
+	events := o.Events
+	if events == nil {
+		events = hooks.InjectedEvents
+	}
+	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(events, command, o.Config.StopHookTimeout(), other))
 	if err != nil {
 		return nil, fmt.Errorf("your --settings: %w", err)
 	}
@@ -121,6 +128,7 @@ func New(o Options) (*Supervisor, error) {
 		stopFeed()
 		return nil, err
 	}
+	s.watch = newHookWatch(transcript.ProjectDir(transcript.ConfigDir(func(k string) string { return envValue(s.agentEnv(), k) }), o.ProjectDir))
 	s.server.OnProblem = func(msg string) {
 		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 	}
@@ -203,6 +211,7 @@ func (s *Supervisor) track(in *hooks.Input) {
 
 func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) {
 	s.logHook(in)
+	s.watch.hook()
 	s.track(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
@@ -212,6 +221,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.logHook(in)
+	s.watch.hook()
 	s.track(in)
 	s.engine.Observe(in)
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
@@ -238,17 +248,40 @@ func (s *Supervisor) State() AgentState { return s.state.get() }
 func (s *Supervisor) Command() *exec.Cmd {
 	args := append([]string{"--settings", s.settingsPath}, s.o.Args...)
 	cmd := exec.Command(s.o.ClaudeBin, args...)
-	env := s.o.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	cmd.Env = append(withoutHooksupEnv(env),
+	cmd.Env = append(withoutHooksupEnv(s.agentEnv()),
 		hooks.EnvSocket+"="+s.server.Path,
 		hooks.EnvToken+"="+s.token,
 		hooks.EnvLog+"="+filepath.Join(s.o.StateDir, "hooksup.log"),
 	)
 	cmd.Dir = s.o.ProjectDir
 	return cmd
+}
+
+// agentEnv is the agent's environment before hooksup's variables.
+func (s *Supervisor) agentEnv() []string {
+	if s.o.Env == nil {
+		return os.Environ()
+	}
+	return s.o.Env
+}
+
+// envValue reads k from an environment list (the last setting wins).
+func envValue(env []string, k string) string {
+	v := ""
+	for _, kv := range env {
+		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
+}
+
+// hooksNotRunning tells the person that claude replied without running hooksup's hooks.
+func (s *Supervisor) hooksNotRunning(path string) {
+	msg := NotRunningHooks + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
+		"(hooksup doctor lists the hooks claude's settings define and the claude version)"
+	s.logger.Warn("no hook arrived", "transcript", path)
+	s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 }
 
 // Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
@@ -275,6 +308,7 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.ClaudeBin, "args", redactArgs(cmd.Args))
+	go s.watch.run(sctx, s.hooksNotRunning)
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -314,6 +348,7 @@ loop:
 	}
 	code := exitCode(cmd, werr)
 	s.logger.Info("agent exited", "code", code)
+	s.watch.exited(s.hooksNotRunning)
 	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
 	s.bus.publish(AgentExited{At: At{time.Now()}, Code: code})

@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -158,6 +160,13 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if err != nil {
 		return 1, err
 	}
+	logger, closeLog := openLogger(env.stateDir, g.debug)
+	defer closeLog()
+	// A claude hooksup cannot supervise is refused before anything is asked.
+	events, err := claudeEvents(ctx, claudeBin(g), args, logger)
+	if err != nil {
+		return 1, err
+	}
 	if interactive && !g.noTUI {
 		// The first interactive run asks to trust a new or changed project file.
 		if askTrust(layers, env, stdin, stderr) {
@@ -168,8 +177,6 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	} else {
 		printIgnored(layers, stderr)
 	}
-	logger, closeLog := openLogger(env.stateDir, g.debug)
-	defer closeLog()
 	self, err := os.Executable()
 	if err != nil {
 		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
@@ -179,7 +186,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		return 1, err
 	}
 	so := supervisor.Options{
-		Config: cfg, ClaudeBin: claudeBin(g), Args: args, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
+		Config: cfg, ClaudeBin: claudeBin(g), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 	}
 	if interactive && !g.noTUI {
@@ -196,6 +203,24 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		out = io.Discard
 	}
 	return s.run(ctx, s.printVerdicts(out))
+}
+
+// claudeEvents finds the version of the claude to run, refuses one older than
+// hooks.MinVersion, and returns the hook events that claude knows. A claude that is not found
+// is left for the supervisor to report; one whose version cannot be told gets every event
+// (the supervisor warns if its hooks then never arrive).
+func claudeEvents(ctx context.Context, bin string, args []string, logger *slog.Logger) ([]string, error) {
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, nil
+	}
+	start := time.Now()
+	v, err := hooks.ClaudeVersion(ctx, path, os.Environ(), 10*time.Second)
+	logger.Info("claude version", "path", path, "version", v, "took", time.Since(start), "err", err)
+	if v.Known() && !v.Supported() {
+		return nil, &hooks.ErrTooOld{Version: v, Path: path}
+	}
+	return hooks.EventsFor(v, printMode(args)), nil
 }
 
 // hookClient returns the dedicated hook client installed beside hooksup (go install

@@ -225,16 +225,19 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 
 	fmt.Fprintln(stdout, "claude")
 	bin := claudeBin(g)
+	var version hooks.Version
 	if path, err := exec.LookPath(bin); err != nil {
 		bad("%s not found on PATH: install Claude Code or set --claude-bin / HOOKSUP_CLAUDE_BIN", bin)
 	} else {
-		vctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		out, err := exec.CommandContext(vctx, path, "--version").Output()
-		cancel()
-		if err != nil {
-			bad("%s --version failed: %v", path, err)
-		} else {
-			ok("%s: %s", path, strings.TrimSpace(string(out)))
+		v, err := hooks.ClaudeVersion(ctx, path, os.Environ(), 10*time.Second)
+		version = v
+		switch {
+		case err != nil:
+			bad("%s: cannot tell its version (%v): hooksup claude injects every hook and says so if none arrives", path, err)
+		case !v.Supported():
+			bad("%v", &hooks.ErrTooOld{Version: v, Path: path})
+		default:
+			ok("%s: Claude Code %s (hooksup supports %s and newer; tested with %s)", path, v, hooks.MinVersion, hooks.TestedVersion)
 		}
 	}
 
@@ -262,7 +265,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 			ok("%s", line)
 		}
 	}
-	fmt.Fprintln(stdout, "  · hooksup claude adds its own Stop, SubagentStop, Notification, … hooks through --settings for its session")
+	fmt.Fprintf(stdout, "  · hooksup claude adds its own hooks through --settings for its session: %s\n", strings.Join(hooks.EventsFor(version, false), ", "))
 
 	fmt.Fprintln(stdout, "hooksup configuration")
 	_, layers, err := loadLayers(g, env)

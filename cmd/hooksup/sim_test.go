@@ -24,8 +24,12 @@ func TestSimNoChecksOneAllowVerdict(t *testing.T) {
 	if !strings.Contains(r.stderr, "hooksup: Stop → allow (checks) 0/3") {
 		t.Fatalf("headless verdict line missing from stderr:\n%s", r.stderr)
 	}
+	// In print mode no SessionStart hook is injected: claude would report it on stdout.
+	if tr := stopTrace(r.trace, "SessionStart"); len(tr) != 1 || len(tr[0].Results) != 0 {
+		t.Errorf("SessionStart: %+v", tr)
+	}
 	// Every injected hook reached the supervisor and answered nothing for observation events.
-	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"} {
+	for _, ev := range []string{"UserPromptSubmit", "Stop", "SessionEnd"} {
 		tr := stopTrace(r.trace, ev)
 		if len(tr) != 1 || len(tr[0].Results) != 1 || tr[0].Results[0].Exit != 0 || tr[0].Results[0].Stdout != "" {
 			t.Errorf("%s: %+v", ev, tr)

@@ -16,10 +16,17 @@ const (
 	EnvTrace    = "HOOKSUP_SIM_TRACE"    // a file to append TraceEntry lines to
 )
 
+// Version is the Claude Code version the simulated agent behaves like (and reports to --version).
+const Version = "2.1.330"
+
 // Main runs the simulated agent as a claude stand-in process: it takes claude's --settings and
 // -p PROMPT arguments (others are ignored) and plays the scenario from $HOOKSUP_SIM_SCENARIO.
 // It returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v") {
+		fmt.Fprintln(stdout, Version+" (Claude Code)")
+		return 0
+	}
 	var sc Scenario
 	if s := os.Getenv(EnvScenario); s != "" {
 		if err := json.Unmarshal([]byte(s), &sc); err != nil {
