@@ -63,6 +63,8 @@ type model struct {
 	zoom     bool
 	help     bool
 	prefixed bool
+	// confirmQuit: the quit key was pressed while claude works; the quit key again ends it.
+	confirmQuit bool
 
 	header    header
 	verdicts  verdictsPane
@@ -71,6 +73,8 @@ type model struct {
 	questions []supervisor.Question
 	editor    reasonEditor
 	notices   []supervisor.Notice // the last warnings and errors, newest last
+	tally     tally               // for the summary at claude's exit
+	resume    string              // the command that resumes a session, before its id
 
 	agent     agentPane
 	lastFrame time.Time
@@ -205,6 +209,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	m.verdicts.event(ev)
 	m.checks.event(ev)
 	m.subs.event(ev)
+	m.tally.event(ev)
 	var cmds []tea.Cmd
 	switch e := ev.(type) {
 	case supervisor.QuestionAsked:
@@ -286,7 +291,7 @@ func alertBody(a supervisor.Alert) string {
 func (m *model) escape(k vterm.Key) tea.Cmd {
 	m.write(vterm.EncodeKey(k, m.io.term.Modes()))
 	m.stopEditing()
-	m.prefixed = false
+	m.prefixed, m.confirmQuit = false, false
 	sess := m.sess
 	return func() tea.Msg {
 		sess.Interrupt()
@@ -321,6 +326,17 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.stopEditing() // the question stays open; claude still waits for it
 		}
 		return m, cmd
+	}
+	if m.confirmQuit {
+		switch {
+		case key.Matches(msg, m.keys.Prefix) && !m.prefixed:
+			m.prefixed = true // the prefix, then the quit key, confirms too
+			return m, nil
+		case key.Matches(msg, m.keys.Command.Quit):
+			return m.quit()
+		}
+		m.confirmQuit, m.prefixed = false, false // any other key keeps claude; it is not sent on
+		return m, nil
 	}
 	if m.prefixed {
 		m.prefixed = false
@@ -377,12 +393,30 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Help):
 		m.help = !m.help
 	case key.Matches(msg, k.Quit):
-		m.quitting = true
-		return m, tea.Quit
+		if m.working() {
+			m.confirmQuit = true
+			return m, nil
+		}
+		return m.quit()
 	default:
 		return m.navigate(msg)
 	}
 	return m, nil
+}
+
+// working reports a claude in the middle of something that quitting would cut short.
+func (m model) working() bool {
+	switch m.header.state {
+	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission:
+		return true
+	}
+	return len(m.questions) > 0
+}
+
+// quit ends the TUI, and with it claude.
+func (m model) quit() (tea.Model, tea.Cmd) {
+	m.quitting = true
+	return m, tea.Quit
 }
 
 func (m *model) setFocus(p pane) {

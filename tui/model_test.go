@@ -129,12 +129,12 @@ func run(t *testing.T, m model, f *fakeSession, w, h int, keys ...tea.Msg) model
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 	scene(f)
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("wants to stop")) },
-		teatest.WithDuration(5*time.Second))
+		teatest.WithDuration(30*time.Second))
 	for _, k := range keys {
 		tm.Send(k)
 	}
 	tm.Send(tea.Quit())
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(model)
 	fm.now, fm.checks.spinner, fm.quitting = t0.Add(8*time.Second), 0, false
 	fm.io.applySize(fm.lay.agentInner()) // the resizer may not have run yet
 	return fm
@@ -253,10 +253,10 @@ func TestAgentExitedEvent(t *testing.T) {
 			if hold {
 				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 					return bytes.Contains(b, []byte("claude exited with status 3 — press any key to close"))
-				}, teatest.WithDuration(5*time.Second))
+				}, teatest.WithDuration(30*time.Second))
 				tm.Send(press('x', 0, "x"))
 			}
-			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(model)
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(model)
 			if !fm.exited || fm.exitCode != 3 || !fm.quitting {
 				t.Fatalf("exited %v code %d quitting %v", fm.exited, fm.exitCode, fm.quitting)
 			}
@@ -369,5 +369,30 @@ func TestProgramStatusReachesTheSession(t *testing.T) {
 	want := supervisor.TerminalStatus{State: supervisor.TerminalBlocked, Kind: supervisor.BlockedPermission, Msg: "approve Bash: ls"}
 	if len(f.statuses) != 1 || f.statuses[0] != want {
 		t.Fatalf("statuses %+v", f.statuses)
+	}
+}
+
+// The summary at claude's exit: the verdicts by decision, what the session used, and the
+// resume command only when there is a conversation to resume and a command that resumes it.
+func TestExitSummaryLines(t *testing.T) {
+	var none tally
+	none.event(supervisor.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
+	if got := strings.Join(none.lines("hooksup claude --resume"), "\n"); got != "no verdicts\nno conversation to resume" {
+		t.Errorf("before any conversation:\n%s", got)
+	}
+	var some tally
+	some.event(supervisor.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
+	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Allow} {
+		some.event(supervisor.VerdictDecided{Verdict: supervisor.Verdict{Decision: d}})
+	}
+	snap := supervisor.TranscriptUpdated{}
+	snap.Snapshot.Main.Turns, snap.Snapshot.Main.ToolCallCount, snap.Snapshot.Usage.InputTokens = 1, 3, 12345
+	some.event(snap)
+	want := "3 verdicts: 1 block · 2 allow\n12.3k tokens · 3 tool calls · 1 prompt\nresume it with:\n  hooksup claude --resume s-1"
+	if got := strings.Join(some.lines("hooksup claude --resume"), "\n"); got != want {
+		t.Errorf("after a conversation:\n%s\nwant:\n%s", got, want)
+	}
+	if got := some.lines(""); len(got) != 2 {
+		t.Errorf("without a resume command: %q", got)
 	}
 }

@@ -23,6 +23,7 @@ type Options struct {
 	Prefix     string
 	Bindings   map[string]string
 	HoldOnExit bool   // after claude exits, show its last screen until a key
+	Resume     string // the command that resumes a session, before its id; "" when none does
 	Version    string // reported to claude's XTVERSION query
 }
 
@@ -54,6 +55,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	defer aio.close()
 	aio.attach(o.Terminal)
 	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(keys), o.Mode, o.HoldOnExit, o.BlockCap)
+	m.resume = o.Resume
 	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
 	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
 	// ctx ending quits the program rather than cancelling its context: a cancelled context

@@ -61,6 +61,9 @@ func (m model) render() string {
 		rows = append(rows, agent)
 	}
 	out := strings.Join(rows, "\n")
+	if m.exited && m.holdOnExit {
+		out = overlayIn(out, m.exitBox(), m.lay.agent)
+	}
 	if m.help {
 		out = overlay(out, m.helpBox(), m.w, m.h)
 	}
@@ -70,6 +73,9 @@ func (m model) render() string {
 func (m model) statusLine() string {
 	if m.exited {
 		return exitLine(m.st, m.exitCode, m.exitErr, m.holdOnExit, m.w)
+	}
+	if m.confirmQuit {
+		return m.st.Warn.Render(fit(fmt.Sprintf(" claude is working: %s again ends it · any other key keeps it", m.keys.Command.Quit.Help().Key), m.w))
 	}
 	if m.prefixed {
 		c := m.keys.Command
@@ -178,15 +184,18 @@ func (m model) helpBox() string {
 // Compositor's hit testing would not simplify mouse: it needs the layers, so either a render
 // in Update or View.OnMouse, whose Cmd would let mouse events overtake keys on their way to
 // claude; the panes' rects from the layout answer it in four comparisons.
-func overlay(base, top string, w, h int) string {
+func overlay(base, top string, w, h int) string { return overlayIn(base, top, rect{0, 0, w, h}) }
+
+// overlayIn draws top centred over the region r of base.
+func overlayIn(base, top string, r rect) string {
 	bl := strings.Split(base, "\n")
 	tl := strings.Split(top, "\n")
 	tw := 0
 	for _, l := range tl {
 		tw = max(tw, ansi.StringWidth(l))
 	}
-	x := max((w-tw)/2, 0)
-	y := max((h-len(tl))/2, 0)
+	x := r.x + max((r.w-tw)/2, 0)
+	y := r.y + max((r.h-len(tl))/2, 0)
 	for i, l := range tl {
 		row := y + i
 		if row >= len(bl) {

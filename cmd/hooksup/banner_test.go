@@ -36,7 +36,7 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 			const wait = 20 * time.Second
 			tm.waitText(wait, "Allow Bash(go test ./...)?")
 			tm.text("y")
-			tm.waitText(wait, "claude wants to stop")
+			tm.waitText(wait, "⚑ claude wants to stop")
 			time.Sleep(300 * time.Millisecond) // let the check's output arrive
 			scr := tm.screen()
 			rows := bannerRows(scr)

@@ -190,7 +190,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 	}
 	if interactive && !g.noTUI {
-		return runTUI(ctx, cfg, so)
+		return runTUI(ctx, cfg, so, "hooksup claude --resume")
 	}
 	s, err := newHeadlessSession(so, stdin, stdout, stderr)
 	if err != nil {

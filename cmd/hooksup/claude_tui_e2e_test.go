@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -140,7 +141,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "first prompt")
 	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-ONE", "claude wants to stop")
+	tm.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop")
 
 	// Open the editor, then cancel it: the question is still there and claude was not
 	// interrupted.
@@ -153,7 +154,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.waitFor("the editor to close", wait, func(s string) bool { return !strings.Contains(s, "ctrl+c cancel edit") })
 	time.Sleep(time.Second)
 	scr = tm.screen()
-	if !strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "interrupted") {
+	if !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "interrupted") {
 		t.Fatalf("cancelling the edit answered the question or interrupted claude:\n%s", scr)
 	}
 	if n := len(rc.srv.Main()); n != 1 {
@@ -168,7 +169,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.keys("C-j")
 	tm.text("ALSO-LINE-TWO")
 	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-EDITED", "block manual")
+	tm.waitText(wait, "ANSWER-EDITED", "block manual", "allow checks", "waiting for input")
 	main := rc.srv.Main()
 	if len(main) != 2 {
 		t.Fatalf("%d requests, want 2", len(main))
@@ -179,4 +180,73 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	}
 	tm.keys("C-]", "q")
 	tm.waitText(wait, "[exited")
+}
+
+// /exit before any conversation: hooksup holds a summary, not a blank pane. After a
+// conversation the summary counts the verdicts and tokens and gives the command that resumes
+// the session under hooksup.
+func TestClaudeTUIExitSummary(t *testing.T) {
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE")}})
+	cfg := rc.config("mode = \"ask\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"true\"\n")
+	const wait = 45 * time.Second
+
+	tm := rc.claudeTUI(cfg, 140, 40)
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	typeIntoClaude(t, tm, "/exit")
+	tm.keys("Enter")
+	scr := tm.waitText(wait, "claude exited with status 0", "no verdicts", "no conversation to resume", "press any key to close")
+	if strings.Contains(scr, "--resume") {
+		t.Fatalf("a resume command for a session without a conversation:\n%s", scr)
+	}
+	tm.keys("x")
+	tm.waitText(wait, "[exited 0]")
+
+	tm = rc.claudeTUI(cfg, 140, 40)
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	typeIntoClaude(t, tm, "first prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-ONE", "allow checks")
+	typeIntoClaude(t, tm, "/exit")
+	tm.keys("Enter")
+	vs := rc.verdicts()
+	if len(vs) == 0 || vs[0].SessionID == "" {
+		t.Fatalf("verdicts %+v", vs)
+	}
+	scr = tm.waitText(wait, "claude exited with status 0", "1 verdict: 1 allow", "hooksup claude --resume "+vs[0].SessionID)
+	if !regexp.MustCompile(`\d+(\.\d)?k? tokens`).MatchString(scr) {
+		t.Fatalf("the summary does not count the tokens:\n%s", scr)
+	}
+	tm.keys("x")
+	tm.waitText(wait, "[exited 0]")
+}
+
+// Quitting while claude works asks first: another key keeps claude, the quit key again ends
+// it, and hooksup exits with claude's status.
+func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("NEVER-SHOWN").WithDelay(2 * time.Minute)}})
+	cfg := rc.config("mode = \"ask\"\n")
+	const wait = 45 * time.Second
+	tm := rc.claudeTUI(cfg, 140, 40)
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	typeIntoClaude(t, tm, "slow prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "● working")
+
+	tm.keys("C-]", "q")
+	tm.waitText(wait, "claude is working: q again ends it")
+	tm.keys("x") // keeps claude
+	time.Sleep(time.Second)
+	if scr := tm.screen(); strings.Contains(scr, "[exited") || strings.Contains(scr, "q again ends it") || !strings.Contains(scr, "● working") {
+		t.Fatalf("another key did not keep claude working:\n%s", scr)
+	}
+
+	tm.keys("C-]", "q")
+	tm.waitText(wait, "claude is working: q again ends it")
+	tm.keys("q")
+	scr := tm.waitText(wait, "[exited ")
+	code := regexp.MustCompile(`\[exited (\d+)\]`).FindStringSubmatch(scr)[1]
+	logged := regexp.MustCompile(`msg="agent exited" code=(\d+)`).FindAllStringSubmatch(rc.log(), -1)
+	if len(logged) == 0 || logged[len(logged)-1][1] != code {
+		t.Fatalf("hooksup exited with %s; claude's status in hooksup.log: %v", code, logged)
+	}
 }

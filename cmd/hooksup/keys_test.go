@@ -39,7 +39,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 
 	tm.waitText(wait, "Allow Bash(go test ./...)?")
 	tm.text("y") // to the demo agent: no prefix
-	scr := tm.waitText(wait, "claude wants to stop", "y continue · n let it stop")
+	scr := tm.waitText(wait, "⚑ claude wants to stop", "y continue · n let it stop")
 	banner := lineWith(scr, "let it stop")
 	if strings.Contains(banner, "a continue") || strings.Contains(banner, "d let it stop") {
 		t.Fatalf("the banner still names the default keys:\n%s", scr)
@@ -53,7 +53,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 	}
 	tm.keys("a")
 	time.Sleep(500 * time.Millisecond)
-	if scr = tm.screen(); !strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "block manual") {
+	if scr = tm.screen(); !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "block manual") {
 		t.Fatalf("a still answered the question:\n%s", scr)
 	}
 
@@ -72,7 +72,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 
 	// y approves: claude continues with the checks' reason.
 	tm.keys("C-]", "y")
-	tm.waitText(wait, "block manual", "Stop hook feedback")
+	tm.waitText(wait, "block manual", "Stop hook feedback", "allow checks", "waiting for input")
 	tm.keys("C-]", "q")
 	tm.waitText(wait, "[exited 0]")
 }

@@ -42,7 +42,8 @@ func resolveTheme(env environment, name string) (themes.Theme, error) {
 }
 
 // runTUI assembles a session whose agent runs in a pane and shows it in the terminal UI.
-func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options) (int, error) {
+// resume is the command that resumes a session, before its id ("" when none does).
+func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, resume string) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -68,6 +69,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options) (
 			Prefix:     cfg.Keys.Prefix,
 			Bindings:   cfg.Keys.Bindings,
 			HoldOnExit: cfg.UI.HoldOnExit,
+			Resume:     resume,
 			Version:    versionString(),
 		})
 	})
