@@ -407,7 +407,7 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // working reports a claude in the middle of something that quitting would cut short.
 func (m model) working() bool {
 	switch m.header.state {
-	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission:
+	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
 		return true
 	}
 	return len(m.questions) > 0
