@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -37,6 +38,17 @@ func (o Outcome) String() string {
 
 // MarshalText encodes the outcome as its name.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText reads an outcome's name.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	for c := OutcomeSuccess; c <= OutcomeStopped; c++ {
+		if c.String() == string(b) {
+			*o = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown hook outcome %q (want success, cancelled, error, blocked or stopped)", b)
+}
 
 // HookOutcome is one hook run that claude recorded: a hook_* attachment or an entry of a
 // stop_hook_summary line. Records of the same run (same InvocationID and Command) are merged.
@@ -77,7 +89,8 @@ type hookLog struct {
 	counts [OutcomeStopped + 1]int64
 }
 
-// add records h and returns it as kept, or false if it was one of the caller's own hooks.
+// add records h and returns the record of its run as now known (h merged with what earlier
+// lines said of the same run), or false if it was one of the caller's own hooks.
 func (l *hookLog) add(h HookOutcome) (HookOutcome, bool) {
 	if h.Command != "" && l.own != nil && l.own(h.Command) {
 		l.rememberOwn(h.InvocationID)
@@ -106,7 +119,7 @@ func (l *hookLog) add(h HookOutcome) (HookOutcome, bool) {
 		l.counts[cur.Outcome]--
 		merge(cur, h)
 		l.counts[cur.Outcome]++
-		return h, true
+		return *cur, true
 	}
 	if l.max <= 0 {
 		l.counts[h.Outcome]++

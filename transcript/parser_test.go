@@ -266,3 +266,32 @@ func quote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// A stop_hook_summary comes last, after the attachments of the same run: the record it delivers
+// holds what they said too (here a JSON block, which the summary's hookErrors do not name).
+func TestSummaryRecordHoldsTheRunsAttachments(t *testing.T) {
+	const own = "/usr/local/bin/hooksup-hook Stop"
+	p := NewParser(Options{OwnHook: HookCommandPrefix("/usr/local/bin/hooksup-hook")})
+	feedAll(p,
+		`{"type":"attachment","attachment":{"type":"hook_blocking_error","hookEvent":"Stop","toolUseID":"i1","blockingError":{"blockingError":"json reason","command":"user-hook"}}}`,
+	)
+	r := p.Feed([]byte(`{"type":"system","subtype":"stop_hook_summary","hookInfos":[{"command":"user-hook"},{"command":"` + own + `","durationMs":40}],"hookErrors":["json reason"],"preventedContinuation":false,"toolUseID":"i1"}`))
+	want(t, len(r.Hooks), 1)
+	want(t, r.Hooks[0].Command, "user-hook")
+	want(t, r.Hooks[0].Outcome, OutcomeBlocked)
+	want(t, r.Hooks[0].Message, "json reason")
+}
+
+func TestOutcomeTextRoundTrips(t *testing.T) {
+	for o := OutcomeSuccess; o <= OutcomeStopped; o++ {
+		b, _ := o.MarshalText()
+		var got Outcome
+		if err := got.UnmarshalText(b); err != nil || got != o {
+			t.Fatalf("%s: got %v, %v", b, got, err)
+		}
+	}
+	var o Outcome
+	if err := o.UnmarshalText([]byte("maybe")); err == nil {
+		t.Fatal("an unknown outcome was read without an error")
+	}
+}

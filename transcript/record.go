@@ -155,7 +155,7 @@ type Record struct {
 
 	Duration     time.Duration `json:"duration,omitempty"`      // KindTurnDuration
 	MessageCount int           `json:"message_count,omitempty"` // KindTurnDuration
-	Hooks        []HookOutcome `json:"hooks,omitempty"`         // KindHook
+	Hooks        []HookOutcome `json:"hooks,omitempty"`         // KindHook: each run merged with earlier lines of it
 	APIError     *APIError     `json:"api_error,omitempty"`     // KindAPIError
 	Compaction   *Compaction   `json:"compaction,omitempty"`    // KindCompaction
 
