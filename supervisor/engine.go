@@ -280,7 +280,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 	in := s.in
 	v := Verdict{
 		Time: s.start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
-		AgentType: in.AgentType, Turn: s.turn, Decision: o.decision, Source: o.source,
+		AgentType: in.AgentType, Turn: s.turn, Stop: s.seq, Decision: o.decision, Source: o.source,
 		Reason: o.reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, Checks: p.records,

@@ -52,6 +52,14 @@ type VerdictDecided struct {
 	Verdict Verdict
 }
 
+// OtherHooksReported: claude recorded what the other hooks at a stop did (its transcript
+// lags: this comes after the stop's verdict). Entry is the verdict log's OtherHooks entry; its
+// Stop names the verdict.
+type OtherHooksReported struct {
+	At
+	Entry Verdict
+}
+
 // Interrupted: the person pressed Escape; the rest of the turn may stop at once.
 type Interrupted struct {
 	At

@@ -272,6 +272,18 @@ func (t *stateTracker) verdict(v Verdict) {
 	}
 }
 
+// otherHookBlocked: another Stop hook made claude continue after hooksup allowed its latest
+// stop. Claude works on, unless something newer (a prompt, a permission dialog) was seen since.
+func (t *stateTracker) otherHookBlocked() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.state != StateWaiting {
+		return
+	}
+	t.state, t.since = StateWorking, t.now()
+	t.emit(StateChanged{At: At{t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
+}
+
 // record infers state from a line of the main transcript, when no hook says more: a tool
 // result after a permission request means the person allowed (or denied) it and claude works
 // on; an interrupt line means Escape. Lines older than the current state are stale.

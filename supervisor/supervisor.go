@@ -58,6 +58,7 @@ type Supervisor struct {
 	vlog         *VerdictLog
 	state        *stateTracker
 	ledger       *ledger
+	others       *stopHooks
 	feed         *transcriptFeed
 	stopFeed     context.CancelFunc
 	token        string
@@ -94,7 +95,8 @@ func New(o Options) (*Supervisor, error) {
 	s.ledger = newLedger(s.bus.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
 	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.HooksupBin, o.HookClient), stopFeed
-	s.feed.onRecord, s.feed.onSnapshot = s.state.record, s.ledger.usage
+	s.others = newStopHooks()
+	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation,
@@ -181,8 +183,26 @@ func (s *Supervisor) emit(ev Event) {
 	case VerdictDecided:
 		s.state.verdict(e.Verdict)
 		s.ledger.verdict(e.Verdict)
+		s.others.verdict(e.Verdict)
 	case Interrupted:
 		s.state.set(StateInterrupted, "Escape", fromKeyboard)
+	}
+}
+
+// otherHooks records what the other hooks at a stop did, once claude's transcript says: an
+// OtherHooks entry in the verdict log, an event for the front end, and, when one of them made
+// claude continue after the latest stop hooksup allowed, the state: claude works on.
+func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
+	entry, latest, ok := s.others.summary(agentID, r, time.Now())
+	if !ok {
+		return
+	}
+	if err := s.vlog.Append(entry); err != nil {
+		s.logger.Error("verdict log", "err", err)
+	}
+	s.bus.publish(OtherHooksReported{At: At{entry.Time}, Entry: entry})
+	if agentID == "" && latest && entry.Decision == hooks.Block {
+		s.state.otherHookBlocked()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hooksup/hooksup/transcript"
@@ -26,11 +27,15 @@ type transcriptFeed struct {
 	ctx     context.Context
 	publish func(Event)
 	// onRecord sees every line of the main transcript (for state inference); onSnapshot every
-	// published snapshot.
-	onRecord   func(transcript.Record)
-	onSnapshot func(transcript.Snapshot)
-	logger     *slog.Logger
-	ownHook    func(string) bool
+	// published snapshot; onStopHooks every stop_hook_summary naming another hook, with the
+	// agent whose transcript holds it ("" the main agent).
+	onRecord    func(transcript.Record)
+	onSnapshot  func(transcript.Snapshot)
+	onStopHooks func(agentID string, r transcript.Record)
+	logger      *slog.Logger
+	ownHook     func(string) bool
+
+	busy atomic.Int32 // consume is handling an update
 
 	mu      sync.Mutex
 	w       *transcript.Watcher
@@ -78,35 +83,45 @@ func (f *transcriptFeed) follow(path string) {
 // consume reads the watcher's updates and publishes snapshots, throttled.
 func (f *transcriptFeed) consume(w *transcript.Watcher) {
 	for u := range w.Updates() {
-		if u.Err != nil {
-			f.logger.Warn("transcript", "path", u.Source.Path, "err", u.Err)
-		}
-		if u.Source.AgentID == "" && f.onRecord != nil {
-			f.onRecord(u.Record)
-		}
-		f.mu.Lock()
-		if f.pending {
-			f.mu.Unlock()
-			continue
-		}
-		wait := transcriptThrottle - time.Since(f.last)
-		f.pending = true
-		f.mu.Unlock()
-		if wait < 0 {
-			wait = 0
-		}
-		time.AfterFunc(wait, func() {
-			f.mu.Lock()
-			f.pending = false
-			f.last = time.Now()
-			f.mu.Unlock()
-			snap := w.Snapshot()
-			if f.onSnapshot != nil {
-				f.onSnapshot(snap)
-			}
-			f.publish(TranscriptUpdated{At: At{time.Now()}, Snapshot: snap})
-		})
+		f.busy.Store(1)
+		f.handle(w, u)
+		f.busy.Store(0)
 	}
+}
+
+// handle passes one update on and schedules a snapshot.
+func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
+	if u.Err != nil {
+		f.logger.Warn("transcript", "path", u.Source.Path, "err", u.Err)
+	}
+	if u.Source.AgentID == "" && f.onRecord != nil {
+		f.onRecord(u.Record)
+	}
+	if f.onStopHooks != nil && isStopHookSummary(u.Record) {
+		f.onStopHooks(u.Source.AgentID, u.Record)
+	}
+	f.mu.Lock()
+	if f.pending {
+		f.mu.Unlock()
+		return
+	}
+	wait := transcriptThrottle - time.Since(f.last)
+	f.pending = true
+	f.mu.Unlock()
+	if wait < 0 {
+		wait = 0
+	}
+	time.AfterFunc(wait, func() {
+		f.mu.Lock()
+		f.pending = false
+		f.last = time.Now()
+		f.mu.Unlock()
+		snap := w.Snapshot()
+		if f.onSnapshot != nil {
+			f.onSnapshot(snap)
+		}
+		f.publish(TranscriptUpdated{At: At{time.Now()}, Snapshot: snap})
+	})
 }
 
 // snapshot is the aggregates now (ok false before any transcript is followed).
@@ -145,21 +160,41 @@ func (f *transcriptFeed) observation() *Observation {
 }
 
 // settle waits (at most timeout) until the tail has read the whole main transcript as it is on
-// disk now: claude has exited, so nothing more is coming. It is the one place that polls, once,
-// at the end of a session.
+// disk now, and what it read has been handled (a stop's last summary is recorded): claude has
+// exited, so nothing more is coming. It is the one place that polls, once, at the end of a
+// session.
 func (f *transcriptFeed) settle(timeout time.Duration) (transcript.Snapshot, bool) {
 	deadline := time.Now().Add(timeout)
+	quiet := 0
 	for {
 		s, ok := f.snapshot()
 		if !ok {
 			return s, false
 		}
 		fi, err := os.Stat(s.Path)
-		if err != nil || s.Main.Bytes >= fi.Size() || time.Now().After(deadline) {
+		if err != nil || time.Now().After(deadline) {
 			return s, true
+		}
+		// Twice in a row: the tail counts a line's bytes just before it hands the line on.
+		if s.Main.Bytes >= fi.Size() && len(f.updates()) == 0 && f.busy.Load() == 0 {
+			if quiet++; quiet == 2 {
+				return s, true
+			}
+		} else {
+			quiet = 0
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// updates is the watcher's queue of updates not yet handled.
+func (f *transcriptFeed) updates() <-chan transcript.Update {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.w == nil {
+		return nil
+	}
+	return f.w.Updates()
 }
 
 // Summary is what a session used, written beside its verdict log when the agent exits.

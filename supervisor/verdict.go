@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // Source says what decided a verdict. Its text is the verdict log's "source" value.
@@ -19,6 +20,9 @@ const (
 	SourceTimeout  Source = "timeout"  // the person did not answer in time: on_timeout applied
 	SourceObserve  Source = "observe"  // observe mode never blocks
 	SourceFailOpen Source = "failopen" // the hook went away, or hooksup failed: allowed
+	// SourceOtherHooks: hooks other than hooksup's, which claude ran at the same stop (an
+	// OtherHooks entry).
+	SourceOtherHooks Source = "hooks"
 )
 
 const checkSourcePrefix = "check:"
@@ -34,18 +38,28 @@ func (s Source) Check() (string, bool) {
 // EventInterrupted is the verdict log's event for Escape, which no hook reports.
 const EventInterrupted = "Interrupted"
 
+// EventOtherHooks is the verdict log's event for what the other hooks claude ran at a stop
+// did: the user's own Stop hooks, a plugin's. Claude records them in its transcript once every
+// hook of the stop has run, so they come after hooksup's verdict, as an entry of their own that
+// names the verdict's Stop number. Its Decision is what they made claude do: block when one
+// made it continue, halt when one ended the turn, else allow.
+const EventOtherHooks = "OtherHooks"
+
 // Verdict is one decided Stop or SubagentStop: a line of the verdict log.
 type Verdict struct {
-	Time      time.Time      `json:"time"`
-	SessionID string         `json:"session_id"`
-	Event     string         `json:"event"`
-	AgentID   string         `json:"agent_id,omitempty"`
-	AgentType string         `json:"agent_type,omitempty"`
-	Turn      int            `json:"turn"`
-	Decision  hooks.Decision `json:"decision"`
-	Source    Source         `json:"source"`
-	Reason    string         `json:"reason,omitempty"`
-	Warning   string         `json:"warning,omitempty"`
+	Time      time.Time `json:"time"`
+	SessionID string    `json:"session_id"`
+	Event     string    `json:"event"`
+	AgentID   string    `json:"agent_id,omitempty"`
+	AgentType string    `json:"agent_type,omitempty"`
+	Turn      int       `json:"turn"`
+	// Stop numbers the stops hooksup decided in this run, from 1; an OtherHooks entry names the
+	// stop it tells about. Interrupted entries have none.
+	Stop     int            `json:"stop,omitempty"`
+	Decision hooks.Decision `json:"decision"`
+	Source   Source         `json:"source"`
+	Reason   string         `json:"reason,omitempty"`
+	Warning  string         `json:"warning,omitempty"`
 
 	StopHookActive       bool `json:"stop_hook_active"`
 	Continuations        int  `json:"continuations"` // forced continuations in this turn, this one included
@@ -58,6 +72,22 @@ type Verdict struct {
 	LatencyMS float64       `json:"latency_ms"`
 
 	Observation *Observation `json:"observation,omitempty"`
+
+	// OtherHooks is what the other hooks at this stop did (OtherHooks entries; the front ends
+	// also attach it to the verdict it names).
+	OtherHooks []OtherHook `json:"other_hooks,omitempty"`
+}
+
+// OtherHook is one hook other than hooksup's that claude ran at a stop, as claude recorded it.
+type OtherHook struct {
+	Command string             `json:"command"`
+	Outcome transcript.Outcome `json:"outcome"` // success, blocked, stopped (ended the turn), error, cancelled
+	// Blocked: it made claude continue (exit 2, or {"decision":"block"}).
+	Blocked    bool    `json:"blocked"`
+	Reason     string  `json:"reason,omitempty"`    // its reason, error or stop reason, as plain text
+	ExitCode   *int    `json:"exit_code,omitempty"` // when claude recorded it
+	DurationMS float64 `json:"duration_ms,omitempty"`
+	TimedOut   bool    `json:"timed_out,omitempty"`
 }
 
 // CheckRecord is what the verdict log keeps of a check run.

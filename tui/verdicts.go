@@ -10,6 +10,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // maxVerdicts bounds the list the pane keeps (the verdict log keeps them all).
@@ -43,12 +44,21 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 }
 
 func (p *verdictsPane) event(ev supervisor.Event) {
-	if e, ok := ev.(supervisor.VerdictDecided); ok {
+	switch e := ev.(type) {
+	case supervisor.VerdictDecided:
 		p.items = append(p.items, trimOutputs(e.Verdict))
 		if len(p.items) > maxVerdicts {
 			p.items = p.items[len(p.items)-maxVerdicts:]
 			if p.selected > 0 {
 				p.selected--
+			}
+		}
+	case supervisor.OtherHooksReported:
+		// Claude's record of the other hooks at a stop comes after hooksup's verdict on it.
+		for i := len(p.items) - 1; i >= 0; i-- {
+			if v := &p.items[i]; v.Stop == e.Entry.Stop && v.SessionID == e.Entry.SessionID {
+				v.OtherHooks = e.Entry.OtherHooks
+				break
 			}
 		}
 	}
@@ -105,7 +115,44 @@ func verdictLine(st Styles, v supervisor.Verdict, w int) string {
 	return fit(line, w)
 }
 
-// view renders the list (or the open detail) into w×h cells, without the border.
+// otherHooksLines are the lines under a verdict's row for the other hooks at its stop: one for
+// each that did more than allow (blocked, ended the turn, failed), one for those that allowed.
+func otherHooksLines(st Styles, v supervisor.Verdict, w int) []string {
+	var lines, allowed []string
+	for _, h := range v.OtherHooks {
+		if h.Outcome == transcript.OutcomeSuccess {
+			allowed = append(allowed, present.ShortCommand(h.Command))
+			continue
+		}
+		style := st.Warn
+		if h.Blocked {
+			style = st.Block
+		} else if h.Outcome == transcript.OutcomeStopped {
+			style = st.Halt
+		}
+		lines = append(lines, fit(st.Muted.Render("  ↳ ")+style.Render(present.OtherHook(h, true)), w))
+	}
+	if len(allowed) > 0 {
+		lines = append(lines, fit(st.Muted.Render("  ↳ "+strings.Join(allowed, ", ")+" allowed"), w))
+	}
+	return lines
+}
+
+// otherHooksHeight is how many lines otherHooksLines takes.
+func otherHooksHeight(v supervisor.Verdict) int {
+	n, allowed := 0, 0
+	for _, h := range v.OtherHooks {
+		if h.Outcome == transcript.OutcomeSuccess {
+			allowed = 1
+		} else {
+			n++
+		}
+	}
+	return n + allowed
+}
+
+// view renders the list (or the open detail) into w×h cells, without the border. Each verdict
+// is a row, with the other hooks at its stop under it.
 func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
 	if len(p.items) == 0 {
 		return []string{st.Muted.Render("no verdicts yet: they appear when claude wants to stop")}
@@ -114,21 +161,35 @@ func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
 		return p.detail(st, w, h)
 	}
 	cur := p.cur()
-	start := max(0, len(p.items)-h)
+	// The newest verdicts that fit, or from the selection on when it is above them.
+	start, used := len(p.items), 0
+	for start > 0 {
+		n := 1 + otherHooksHeight(p.items[start-1])
+		if used+n > h && used > 0 {
+			break
+		}
+		start--
+		used += n
+	}
 	if cur < start {
 		start = cur
 	}
 	var lines []string
 	for i := start; i < len(p.items) && len(lines) < h; i++ {
 		l := verdictLine(st, p.items[i], w)
+		more := otherHooksLines(st, p.items[i], w)
 		if focused && i == cur {
 			// The selection's colours over the whole row: the parts' own colours would end it
 			// at their first reset.
 			l = st.Selected.Render(ansi.Strip(l))
+			for j := range more {
+				more[j] = st.Selected.Render(ansi.Strip(more[j]))
+			}
 		}
 		lines = append(lines, l)
+		lines = append(lines, more...)
 	}
-	return lines
+	return lines[:min(len(lines), h)]
 }
 
 func (p *verdictsPane) detail(st Styles, w, h int) []string {
@@ -141,6 +202,12 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	}
 	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + " by " + st.Accent.Render(string(v.Source)) +
 		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
+	switch present.OtherHooksEffect(v.OtherHooks) {
+	case present.EffectContinued:
+		add(st.Block.Render("claude continued: another hook blocked (see below)"))
+	case present.EffectEnded:
+		add(st.Halt.Render("the turn ended: another hook ended it (see below)"))
+	}
 	for _, c := range v.Checks {
 		status := st.CheckPass.Render("✓")
 		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
@@ -160,6 +227,39 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		add(st.Muted.Render("reason claude read:"))
 		for _, l := range strings.Split(v.Reason, "\n") {
 			add(l)
+		}
+	}
+	if len(v.OtherHooks) > 0 {
+		add(st.Muted.Render("other hooks at this stop:"))
+		for _, o := range v.OtherHooks {
+			style := st.Allow
+			switch {
+			case o.Blocked:
+				style = st.Block
+			case o.Outcome == transcript.OutcomeStopped:
+				style = st.Halt
+			case o.Outcome != transcript.OutcomeSuccess:
+				style = st.Warn
+			}
+			var facts []string
+			if o.ExitCode != nil {
+				facts = append(facts, fmt.Sprintf("exit %d", *o.ExitCode))
+			}
+			if o.DurationMS > 0 {
+				facts = append(facts, fmt.Sprintf("%.0f ms", o.DurationMS))
+			}
+			line := style.Render(present.OtherHookOutcome(o)) + " " + o.Command
+			if len(facts) > 0 {
+				line += st.Muted.Render(" (" + strings.Join(facts, " · ") + ")")
+			}
+			add(line)
+			if o.Outcome != transcript.OutcomeSuccess {
+				for _, l := range strings.Split(o.Reason, "\n") {
+					if l != "" {
+						add(st.Muted.Render("  │ ") + l)
+					}
+				}
+			}
 		}
 	}
 	if len(lines) > h {

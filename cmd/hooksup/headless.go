@@ -8,6 +8,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // printEvents is the headless front end: one line per verdict and notice on w, until the
@@ -17,6 +18,10 @@ func printEvents(w io.Writer, events <-chan supervisor.Event) {
 		switch e := ev.(type) {
 		case supervisor.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
+		case supervisor.OtherHooksReported:
+			for _, l := range otherHooksLines(e.Entry, true) {
+				fmt.Fprintf(w, "hooksup: %s\n", l)
+			}
 		case supervisor.Notice:
 			if e.Level != supervisor.NoticeInfo {
 				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
@@ -58,4 +63,23 @@ func sourceText(s supervisor.Source) string {
 		return "check " + name
 	}
 	return string(s)
+}
+
+// otherHooksLines words an OtherHooks entry: what the other hooks at a stop did, one line each,
+// e.g. "Stop: other hook /home/u/check.sh blocked: update the changelog (claude continued)".
+func otherHooksLines(e supervisor.Verdict, short bool) []string {
+	stop := hooks.Stop
+	if e.AgentID != "" {
+		stop = hooks.SubagentStop + " [" + e.AgentID + "]"
+	}
+	effect := present.OtherHooksEffect(e.OtherHooks)
+	var out []string
+	for _, h := range e.OtherHooks {
+		l := stop + ": other hook " + present.OtherHook(h, short)
+		if effect != "" && (h.Blocked || h.Outcome == transcript.OutcomeStopped) {
+			l += " (" + effect + ")"
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -123,6 +123,12 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "(unreadable line: %v)\n", err)
 		return
 	}
+	if v.Event == supervisor.EventOtherHooks {
+		for _, l := range otherHooksLines(v, false) {
+			fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, l)
+		}
+		return
+	}
 	fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, verdictSummary(v))
 	if v.Reason != "" {
 		r, _, _ := strings.Cut(v.Reason, "\n")

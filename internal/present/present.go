@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // Count prints a count for people: 950, 12.3k, 4.5M.
@@ -61,4 +62,84 @@ func SessionLine(s supervisor.Summary) string {
 func FirstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// OtherHookOutcome words what another hook did at a stop: "allowed", "blocked", "ended the
+// turn", "failed (exit 1)", "timed out", "was cancelled".
+func OtherHookOutcome(h supervisor.OtherHook) string {
+	switch h.Outcome {
+	case transcript.OutcomeSuccess:
+		return "allowed"
+	case transcript.OutcomeBlocked:
+		return "blocked"
+	case transcript.OutcomeStopped:
+		return "ended the turn"
+	case transcript.OutcomeError:
+		if h.ExitCode != nil {
+			return fmt.Sprintf("failed (exit %d)", *h.ExitCode)
+		}
+		return "failed"
+	case transcript.OutcomeCancelled:
+		if h.TimedOut {
+			return "timed out"
+		}
+		return "was cancelled"
+	}
+	return h.Outcome.String()
+}
+
+// OtherHook is another hook's outcome in a line: its command (short: without the program's
+// directory), what it did, and the first line of its reason, e.g. "check.sh blocked: update
+// the changelog".
+func OtherHook(h supervisor.OtherHook, short bool) string {
+	cmd := h.Command
+	if short {
+		cmd = ShortCommand(cmd)
+	}
+	s := cmd + " " + OtherHookOutcome(h)
+	if r := FirstLine(h.Reason); r != "" && h.Outcome != transcript.OutcomeSuccess {
+		s += ": " + r
+	}
+	return s
+}
+
+// OtherHooksEffect says what the other hooks at a stop made claude do, when it was not what
+// hooksup's verdict says: "claude continued" (one blocked), "the turn ended" (one ended it);
+// "" otherwise.
+func OtherHooksEffect(hs []supervisor.OtherHook) string {
+	effect := ""
+	for _, h := range hs {
+		switch {
+		case h.Outcome == transcript.OutcomeStopped:
+			return EffectEnded
+		case h.Blocked:
+			effect = EffectContinued
+		}
+	}
+	return effect
+}
+
+// What other hooks made claude do, as OtherHooksEffect words it.
+const (
+	EffectContinued = "claude continued"
+	EffectEnded     = "the turn ended"
+)
+
+// ShortCommand is a hook's command without its program's directory: "/home/u/.claude/check.sh
+// --fast" reads "check.sh --fast".
+func ShortCommand(c string) string {
+	c = strings.TrimSpace(c)
+	prog, rest, _ := strings.Cut(c, " ")
+	if q := c[:min(len(c), 1)]; q == `"` || q == "'" {
+		if end := strings.Index(c[1:], q); end >= 0 {
+			prog, rest = c[1:1+end], strings.TrimSpace(c[2+end:])
+		}
+	}
+	if i := strings.LastIndexByte(prog, '/'); i >= 0 && i < len(prog)-1 {
+		prog = prog[i+1:]
+	}
+	if rest == "" {
+		return prog
+	}
+	return prog + " " + rest
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 func TestCount(t *testing.T) {
@@ -28,6 +29,45 @@ func TestCheckFailure(t *testing.T) {
 	} {
 		if got := CheckFailure(tc.r); got != tc.want {
 			t.Errorf("CheckFailure(%+v) = %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}
+
+func TestOtherHook(t *testing.T) {
+	two, one := 2, 1
+	for _, tc := range []struct {
+		h     supervisor.OtherHook
+		short bool
+		want  string
+	}{
+		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true, ExitCode: &two, Reason: "update the changelog\nand the docs"}, true, "block.sh blocked: update the changelog"},
+		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true, Reason: "why"}, false, "/home/u/block.sh blocked: why"},
+		{supervisor.OtherHook{Command: `"/opt/my hooks/lint" --fast`, Outcome: transcript.OutcomeSuccess, Reason: "{}"}, true, "lint --fast allowed"},
+		{supervisor.OtherHook{Command: "/usr/bin/python3 /x/log.py", Outcome: transcript.OutcomeError, ExitCode: &one, Reason: "Traceback"}, true, "python3 /x/log.py failed (exit 1): Traceback"},
+		{supervisor.OtherHook{Command: "slow", Outcome: transcript.OutcomeCancelled, TimedOut: true}, true, "slow timed out"},
+		{supervisor.OtherHook{Command: "halt.sh", Outcome: transcript.OutcomeStopped, Reason: "enough"}, true, "halt.sh ended the turn: enough"},
+	} {
+		if got := OtherHook(tc.h, tc.short); got != tc.want {
+			t.Errorf("OtherHook(%+v) = %q, want %q", tc.h, got, tc.want)
+		}
+	}
+}
+
+func TestOtherHooksEffect(t *testing.T) {
+	ok := supervisor.OtherHook{Outcome: transcript.OutcomeSuccess}
+	block := supervisor.OtherHook{Outcome: transcript.OutcomeBlocked, Blocked: true}
+	halt := supervisor.OtherHook{Outcome: transcript.OutcomeStopped}
+	for _, tc := range []struct {
+		hs   []supervisor.OtherHook
+		want string
+	}{
+		{nil, ""},
+		{[]supervisor.OtherHook{ok}, ""},
+		{[]supervisor.OtherHook{ok, block}, "claude continued"},
+		{[]supervisor.OtherHook{block, halt}, "the turn ended"},
+	} {
+		if got := OtherHooksEffect(tc.hs); got != tc.want {
+			t.Errorf("OtherHooksEffect(%+v) = %q, want %q", tc.hs, got, tc.want)
 		}
 	}
 }

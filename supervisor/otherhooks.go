@@ -1,0 +1,116 @@
+package supervisor
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
+)
+
+// stopHooks ties what claude recorded of the other hooks at a stop (its stop_hook_summary,
+// written once every hook of the stop has run, so after hooksup's verdict) to the verdict on
+// that stop.
+type stopHooks struct {
+	mu     sync.Mutex
+	recent map[string][]Verdict // by agent id ("" for the main agent): the latest verdicts, oldest first
+	told   map[int]bool         // the stops whose other hooks are recorded
+}
+
+// maxRecentStops bounds how many verdicts per agent wait for their summary.
+const maxRecentStops = 16
+
+func newStopHooks() *stopHooks {
+	return &stopHooks{recent: map[string][]Verdict{}, told: map[int]bool{}}
+}
+
+// verdict remembers a decided stop.
+func (h *stopHooks) verdict(v Verdict) {
+	if v.Stop == 0 || (v.Event != hooks.Stop && v.Event != hooks.SubagentStop) {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	key := v.AgentID
+	if v.Event == hooks.Stop {
+		key = ""
+	}
+	list := append(h.recent[key], v)
+	if len(list) > maxRecentStops {
+		delete(h.told, list[0].Stop)
+		list = list[1:]
+	}
+	h.recent[key] = list
+}
+
+// summary turns the hooks of a stop_hook_summary line from the transcript of agentID ("" the
+// main agent) into the OtherHooks entry for the verdict it belongs to: the latest verdict of
+// that agent decided before the line was written. latest says no later stop of that agent has
+// been decided since. ok is false when the line names no other hook, or no verdict is waiting
+// for it.
+func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) (entry Verdict, latest, ok bool) {
+	event := hooks.Stop
+	if agentID != "" {
+		event = hooks.SubagentStop
+	}
+	var others []OtherHook
+	for _, o := range r.Hooks {
+		if o.Event == event {
+			others = append(others, otherHook(o))
+		}
+	}
+	if len(others) == 0 {
+		return Verdict{}, false, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	list := h.recent[agentID]
+	i := len(list) - 1
+	if !r.Time.IsZero() {
+		// The line is written after the verdict; its time has milliseconds only.
+		for i >= 0 && list[i].Time.After(r.Time.Add(time.Millisecond)) {
+			i--
+		}
+	}
+	if i < 0 || h.told[list[i].Stop] {
+		return Verdict{}, false, false
+	}
+	v := list[i]
+	h.told[v.Stop] = true
+	entry = Verdict{
+		Time: now, SessionID: v.SessionID, Event: EventOtherHooks, AgentID: v.AgentID, AgentType: v.AgentType,
+		Turn: v.Turn, Stop: v.Stop, Decision: hooks.Allow, Source: SourceOtherHooks, StopHookActive: v.StopHookActive,
+		Continuations: v.Continuations, MaxContinuations: v.MaxContinuations, SessionContinuations: v.SessionContinuations,
+		Steers: v.Steers, MaxSteers: v.MaxSteers, OtherHooks: others,
+	}
+	for _, o := range others {
+		switch {
+		case o.Outcome == transcript.OutcomeStopped:
+			entry.Decision = hooks.Halt
+		case o.Blocked && entry.Decision == hooks.Allow:
+			entry.Decision = hooks.Block
+		}
+	}
+	return entry, i == len(list)-1, true
+}
+
+func otherHook(o transcript.HookOutcome) OtherHook {
+	h := OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == transcript.OutcomeBlocked,
+		Reason: oneText(o.Message), DurationMS: ms(o.Duration), TimedOut: o.TimedOut}
+	if o.ExitCode >= 0 {
+		code := o.ExitCode
+		h.ExitCode = &code
+	}
+	return h
+}
+
+// isStopHookSummary says whether a transcript record is a stop_hook_summary line, the last
+// record claude writes of a stop's hooks (attachments of the same run come before it and are
+// merged into it).
+func isStopHookSummary(r transcript.Record) bool {
+	return r.Kind == transcript.KindHook && r.Type == "system"
+}
+
+// oneText is what another hook said, as plain text (a hook may print colours), trimmed.
+func oneText(s string) string { return strings.TrimSpace(plainText([]byte(s))) }

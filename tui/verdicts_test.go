@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/transcript"
+)
+
+func monoStyles(t *testing.T) Styles {
+	t.Helper()
+	th, err := themes.Get(themes.Mono)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewStyles(th)
+}
+
+func plain(lines []string) string { return ansi.Strip(strings.Join(lines, "\n")) }
+
+// otherHooksSession: hooksup allows two stops; at the first the user's hook blocks, at the
+// second it allows and a logger fails. Claude's record of them comes after each verdict.
+func otherHooksSession() []supervisor.Event {
+	two, one := 2, 1
+	v := func(stop int) supervisor.Verdict {
+		return supervisor.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
+			Decision: hooks.Allow, Source: supervisor.SourceChecks, MaxContinuations: 3}
+	}
+	entry := func(stop int, hs ...supervisor.OtherHook) supervisor.OtherHooksReported {
+		e := v(stop)
+		e.Event, e.Source, e.OtherHooks = supervisor.EventOtherHooks, supervisor.SourceOtherHooks, hs
+		return supervisor.OtherHooksReported{Entry: e}
+	}
+	return []supervisor.Event{
+		supervisor.VerdictDecided{Verdict: v(1)},
+		entry(1, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true,
+			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
+		supervisor.VerdictDecided{Verdict: v(2)},
+		entry(2, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: transcript.OutcomeSuccess},
+			supervisor.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: transcript.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
+		entry(9, supervisor.OtherHook{Command: "nobody", Outcome: transcript.OutcomeBlocked, Blocked: true}), // no such stop
+	}
+}
+
+func TestVerdictsPaneShowsOtherHooksBesideTheVerdict(t *testing.T) {
+	st := monoStyles(t)
+	p := newVerdictsPane(defaultKeyMap().Pane)
+	for _, ev := range otherHooksSession() {
+		p.event(ev)
+	}
+	got := plain(p.view(st, 60, 10, false))
+	want := strings.Join([]string{
+		"14:30:00 Stop      allow checks",
+		"  ↳ block.sh blocked: update the changelog",
+		"14:30:00 Stop      allow checks",
+		"  ↳ python3 /opt/log.py failed (exit 1): Traceback",
+		"  ↳ block.sh allowed",
+	}, "\n")
+	if trimLines(got) != want {
+		t.Fatalf("list:\n%s\nwant:\n%s", got, want)
+	}
+	if strings.Contains(got, "nobody") {
+		t.Fatal("hooks of a stop hooksup never decided were attached to a verdict")
+	}
+
+	// Too little room: the newest verdict and its hooks; the selection scrolls back to the first.
+	if got := trimLines(plain(p.view(st, 60, 3, false))); !strings.HasPrefix(got, "14:30:00 Stop      allow checks\n  ↳ python3") {
+		t.Fatalf("3 rows:\n%s", got)
+	}
+	p.move(-1)
+	if got := trimLines(plain(p.view(st, 60, 3, true))); !strings.HasPrefix(got, "14:30:00 Stop      allow checks\n  ↳ block.sh blocked") {
+		t.Fatalf("3 rows, first selected:\n%s", got)
+	}
+
+	// Its detail: hooksup allowed, the other hook blocked with its whole reason, and claude
+	// continued; nothing says it stopped.
+	p.navigate(press(tea.KeyEnter, 0, ""))
+	got = plain(p.view(st, 60, 20, true))
+	for _, s := range []string{"allow by checks", "claude continued: another hook blocked", "blocked /home/u/.claude/block.sh (exit 2 · 107 ms)", "update the changelog", "then finish"} {
+		if !strings.Contains(got, s) {
+			t.Fatalf("detail lacks %q:\n%s", s, got)
+		}
+	}
+	if strings.Contains(got, "stopped") {
+		t.Fatalf("detail says stopped:\n%s", got)
+	}
+}
+
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
