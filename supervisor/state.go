@@ -132,11 +132,13 @@ func (t *stateTracker) set(s AgentState, reason, source string) {
 	t.change(StateChanged{State: s, Reason: reason, Source: source})
 }
 
-// change is set with the whole change described.
+// change is set with the whole change described. Claude's idle_prompt is told even when the
+// state already is waiting (a stop was allowed): it is claude saying it has waited a while,
+// which [notifications] on_idle is about.
 func (t *stateTracker) change(c StateChanged) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.state == c.State || t.state == StateExited {
+	if (t.state == c.State && c.Notification != notificationIdle) || t.state == StateExited {
 		return
 	}
 	t.state, t.since = c.State, t.now()

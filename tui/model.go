@@ -2,13 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
@@ -256,16 +256,8 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 // outer terminal (OSC 9 and OSC 777), or a nudge typed into claude while it is still idle.
 func (m *model) alert(a supervisor.Alert) tea.Cmd {
 	switch a.Action {
-	case supervisor.ActionBell:
-		return tea.Raw("\a")
-	case supervisor.ActionNotify:
-		body := strings.Map(func(r rune) rune {
-			if r < 0x20 || r == 0x7f || r == ';' {
-				return ' '
-			}
-			return r
-		}, alertBody(a))
-		return tea.Raw("\x1b]9;" + body + "\a\x1b]777;notify;hooksup;" + body + "\a")
+	case supervisor.ActionBell, supervisor.ActionNotify:
+		return tea.Raw(present.TerminalAlert(a))
 	case supervisor.ActionNudge:
 		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
 			m.write([]byte(a.Text))
@@ -273,17 +265,6 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// alertBody words an alert for a desktop notification.
-func alertBody(a supervisor.Alert) string {
-	switch a.Cause {
-	case supervisor.CausePermission:
-		return "claude needs your permission (" + a.Detail + ")"
-	case supervisor.CauseIdle:
-		return "claude is waiting for your input"
-	}
-	return "claude needs you"
 }
 
 // escape is Escape, wherever it was pressed: the byte goes to claude first, then the

@@ -202,7 +202,13 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if interactive && !printMode(args) {
 		out = io.Discard
 	}
-	return s.run(ctx, s.printVerdicts(out))
+	// The alerts go to stderr when it is a terminal: never to a pipe or file, nor into
+	// claude's stdout.
+	var alerts io.Writer
+	if term.IsTerminal(stderr.Fd()) {
+		alerts = stderr
+	}
+	return s.run(ctx, s.printVerdicts(out, alerts))
 }
 
 // claudeEvents finds the version of the claude to run, refuses one older than

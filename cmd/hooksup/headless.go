@@ -12,10 +12,22 @@ import (
 )
 
 // printEvents is the headless front end: one line per verdict and notice on w, until the
-// events end.
-func printEvents(w io.Writer, events <-chan supervisor.Event) {
+// events end. When hooksup has a terminal, term (nil otherwise) gets what [notifications] asks
+// for: the bell or a desktop notification; a nudge, which only the TUI can type into claude,
+// rings the bell.
+func printEvents(w, term io.Writer, events <-chan supervisor.Event) {
 	for ev := range events {
 		switch e := ev.(type) {
+		case supervisor.Alert:
+			if term == nil {
+				continue
+			}
+			if e.Action == supervisor.ActionNudge {
+				e.Action = supervisor.ActionBell
+			}
+			if seq := present.TerminalAlert(e); seq != "" {
+				io.WriteString(term, seq)
+			}
 		case supervisor.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
 		case supervisor.OtherHooksReported:

@@ -84,10 +84,11 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 	return r.code, errors.Join(r.err, ferr)
 }
 
-// printVerdicts is the headless front end: one line per verdict on w until the events end.
-func (s *session) printVerdicts(w io.Writer) func(context.Context) error {
+// printVerdicts is the headless front end: one line per verdict on w until the events end,
+// and the alerts on term (nil: none).
+func (s *session) printVerdicts(w, term io.Writer) func(context.Context) error {
 	return func(context.Context) error {
-		printEvents(w, s.sup.Events())
+		printEvents(w, term, s.sup.Events())
 		return nil
 	}
 }

@@ -1,5 +1,6 @@
 // Package present words the supervisor's data for people: the text the TUI and the headless
-// printer share. The supervisor keeps data; its front ends say it.
+// printer share, and the bytes that carry an alert to a terminal. The supervisor keeps data;
+// its front ends say it.
 package present
 
 import (
@@ -142,4 +143,34 @@ func ShortCommand(c string) string {
 		return prog
 	}
 	return prog + " " + rest
+}
+
+// AlertBody words an alert for a desktop notification.
+func AlertBody(a supervisor.Alert) string {
+	switch a.Cause {
+	case supervisor.CausePermission:
+		return "claude needs your permission (" + a.Detail + ")"
+	case supervisor.CauseIdle:
+		return "claude is waiting for your input"
+	}
+	return "claude needs you"
+}
+
+// TerminalAlert is what carries out a bell or a notify alert on a terminal: the bell (BEL), or
+// a desktop notification as OSC 9 and OSC 777 (a terminal that knows one ignores the other).
+// Write it only to a terminal. It is "" for the other actions (a nudge is typed into claude).
+func TerminalAlert(a supervisor.Alert) string {
+	switch a.Action {
+	case supervisor.ActionBell:
+		return "\a"
+	case supervisor.ActionNotify:
+		body := strings.Map(func(r rune) rune {
+			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == ';' {
+				return ' '
+			}
+			return r
+		}, AlertBody(a))
+		return "\x1b]9;" + body + "\a\x1b]777;notify;hooksup;" + body + "\a"
+	}
+	return ""
 }

@@ -71,3 +71,23 @@ func TestOtherHooksEffect(t *testing.T) {
 		}
 	}
 }
+
+func TestTerminalAlert(t *testing.T) {
+	for _, tc := range []struct {
+		a    supervisor.Alert
+		want string
+	}{
+		{supervisor.Alert{Action: supervisor.ActionBell, Cause: supervisor.CauseIdle}, "\a"},
+		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CauseIdle},
+			"\x1b]9;claude is waiting for your input\a\x1b]777;notify;hooksup;claude is waiting for your input\a"},
+		// What claude named cannot end the sequence early or add fields.
+		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"},
+			"\x1b]9;claude needs your permission (PermissionRequest a b   )\a\x1b]777;notify;hooksup;claude needs your permission (PermissionRequest a b   )\a"},
+		{supervisor.Alert{Action: supervisor.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, ""},
+		{supervisor.Alert{Action: supervisor.ActionNone}, ""},
+	} {
+		if got := TerminalAlert(tc.a); got != tc.want {
+			t.Errorf("TerminalAlert(%+v) = %q, want %q", tc.a, got, tc.want)
+		}
+	}
+}
