@@ -1,20 +1,13 @@
 package supervisor
 
 import (
-	"bytes"
-	"encoding"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/hooksup/hooksup/internal/keymap"
 )
@@ -185,11 +178,12 @@ func Defaults() Config {
 
 // ConfigError is a problem in one configuration file.
 type ConfigError struct {
-	File string
-	Line int // 0 when unknown
-	Key  string
-	Msg  string
-	err  error // the cause, when another package found the problem
+	File  string
+	Line  int // 0 when unknown
+	Key   string
+	Msg   string
+	err   error // the cause, when another package found the problem
+	order int   // the file's place among the layers, for sorting
 }
 
 // Unwrap returns the cause.
@@ -207,6 +201,40 @@ func (e *ConfigError) Error() string {
 	b.WriteString(": ")
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// ConfigErrors is every problem of a configuration, in the order of its files and lines.
+type ConfigErrors []*ConfigError
+
+// Error is one line per problem, after a heading when there are several.
+func (es ConfigErrors) Error() string {
+	if len(es) == 1 {
+		return es[0].Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems in the configuration:", len(es))
+	for _, e := range es {
+		b.WriteString("\n  ")
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the problems.
+func (es ConfigErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// errOrNil is es as an error, nil when there is no problem.
+func (es ConfigErrors) errOrNil() error {
+	if len(es) == 0 {
+		return nil
+	}
+	return es
 }
 
 // Layer is one configuration file that took part in a load.
@@ -227,14 +255,14 @@ type LoadOptions struct {
 }
 
 // LoadConfig merges the layers over Defaults and validates the result. A missing file is
-// skipped; a broken one is an error naming file, line and key. A layer that sets a list of
-// checks replaces the lists of the layers below it.
+// skipped (but a missing --config file is a problem); every problem of every file is reported
+// at once, as ConfigErrors, each naming file, line and key. A layer that sets a list of checks
+// replaces the lists of the layers below it.
 func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 	cfg := Defaults()
 	var layers []Layer
 	type src struct{ path, source string }
 	var srcs []src
-	var blame validationBlame
 	if o.UserConfigDir != "" {
 		srcs = append(srcs, src{filepath.Join(o.UserConfigDir, "config.toml"), "user"})
 	}
@@ -245,7 +273,11 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 	if o.ExplicitFile != "" {
 		srcs = append(srcs, src{o.ExplicitFile, "flag"})
 	}
-	for _, s := range srcs {
+	var (
+		probs   ConfigErrors
+		decoded []layerFile
+	)
+	for i, s := range srcs {
 		l := Layer{Path: s.path, Source: s.source}
 		data, err := os.ReadFile(s.path)
 		if errors.Is(err, os.ErrNotExist) && s.source != "flag" {
@@ -253,221 +285,127 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 			continue
 		}
 		if err != nil {
-			return cfg, layers, fmt.Errorf("read config: %w", err)
+			probs = append(probs, &ConfigError{File: s.path, Msg: readProblem(err), err: err, order: i})
+			layers = append(layers, l)
+			continue
 		}
 		if (s.source == "project" || s.source == "local") && (o.Trusted == nil || !o.Trusted(s.path, data)) {
 			l.Note = "not trusted: run `hooksup trust` to use it"
 			layers = append(layers, l)
 			continue
 		}
-		if err := decodeLayer(s.path, data, &cfg); err != nil {
-			return cfg, layers, err
+		layer, doc, bad, fprobs := decodeFile(s.path, data)
+		for _, p := range fprobs {
+			p.order = i
 		}
-		l.Used = true
+		probs = append(probs, fprobs...)
+		if doc != nil {
+			mergeDefined(reflect.ValueOf(&cfg).Elem(), reflect.ValueOf(&layer).Elem(), doc, bad, "")
+			decoded = append(decoded, layerFile{path: s.path, data: data, doc: doc, order: i})
+			l.Used = true
+		}
 		layers = append(layers, l)
-		blame.after(s.path, data, cfg.Validate())
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, layers, blame.name(err)
+	seen := map[string]bool{}
+	for _, p := range probs {
+		seen[p.Key] = true
 	}
-	return cfg, layers, nil
-}
-
-// validationBlame finds the file behind a validation error: the layer after which the merged
-// configuration first gave that error, and the line of that file that sets the key.
-type validationBlame struct {
-	err, path string
-	data      []byte
-}
-
-func (b *validationBlame) after(path string, data []byte, err error) {
-	switch {
-	case err == nil:
-		*b = validationBlame{}
-	case err.Error() != b.err:
-		*b = validationBlame{err.Error(), path, data}
-	}
-}
-
-func (b *validationBlame) name(err error) error {
-	var ce *ConfigError
-	if b.path != "" && err.Error() == b.err && errors.As(err, &ce) {
-		ce.File = b.path
-		if ce.Line == 0 && ce.Key != "" && !strings.Contains(ce.Key, "[") {
-			ce.Line = keyLine(b.data, strings.Split(ce.Key, "."))
+	for _, p := range cfg.problems() {
+		if !seen[p.Key] {
+			probs = append(probs, blame(p, decoded, len(srcs)))
 		}
-		// Two keys clash and this file set the other one: name that one.
-		var ke *keymap.Error
-		if ce.Line == 0 && errors.As(ce, &ke) && ke.Other != "" {
-			if line := keyLine(b.data, strings.Split(keysKey(ke.Other), ".")); line > 0 {
-				*ce = *keysError(ke.Flip())
-				ce.File, ce.Line = b.path, line
+	}
+	sortProblems(probs)
+	return cfg, layers, probs.errOrNil()
+}
+
+// readProblem says why a configuration file could not be read.
+func readProblem(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "the file does not exist"
+	case errors.Is(err, os.ErrPermission):
+		return "the file cannot be read: permission denied"
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "the file cannot be read: " + pe.Err.Error()
+	}
+	return "the file cannot be read: " + err.Error()
+}
+
+// blame names the file and line behind a problem of the merged configuration: the highest
+// layer that sets the key. A clash of two key bindings is told from the side of the binding
+// set in the higher layer, where the clash arose.
+func blame(p *ConfigError, files []layerFile, unknown int) *ConfigError {
+	top := func(key string) int {
+		for i := len(files) - 1; i >= 0; i-- {
+			if defines(files[i].doc, key) {
+				return i
 			}
 		}
+		return -1
 	}
-	return err
+	var ke *keymap.Error
+	if errors.As(p, &ke) && ke.Other != "" {
+		if flip := keysError(ke.Flip()); top(flip.Key) > top(p.Key) {
+			p = flip
+		}
+	}
+	p.order = unknown
+	if i := top(p.Key); i >= 0 {
+		p.File, p.Line, p.order = files[i].path, locate(files[i].data, p.Key), files[i].order
+	}
+	return p
 }
 
 // DecodeConfigFile applies one TOML file over cfg, strictly.
 func DecodeConfigFile(path string, cfg *Config) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("read config: %w", err)
+		return &ConfigError{File: path, Msg: readProblem(err), err: err}
 	}
-	return decodeLayer(path, data, cfg)
+	return DecodeConfig(path, data, cfg)
 }
 
-// DecodeConfig applies TOML data (read from path) over cfg, strictly.
-func DecodeConfig(path string, data []byte, cfg *Config) error { return decodeLayer(path, data, cfg) }
-
-var typeErrRe = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
-
-// decodeLayer decodes one file into a fresh Config and copies over cfg only the keys the file
-// sets, so nothing of a lower layer leaks into this one's values (a check list replaces the
-// lower layer's whole list, its checks' env and cwd included).
-func decodeLayer(path string, data []byte, cfg *Config) error {
-	var layer Config
-	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&layer)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return &ConfigError{File: path, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}
-		}
-		// Type mismatches come as plain errors: "toml: line 2 (last key "a.b"): message".
-		if m := typeErrRe.FindStringSubmatch(err.Error()); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return &ConfigError{File: path, Line: line, Key: m[2], Msg: m[3]}
-		}
-		return &ConfigError{File: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+// DecodeConfig applies TOML data (read from path) over cfg, strictly: every problem of the file
+// on its own (the values of the merged configuration are checked by LoadConfig).
+func DecodeConfig(path string, data []byte, cfg *Config) error {
+	layer, doc, bad, probs := decodeFile(path, data)
+	if doc != nil {
+		mergeDefined(reflect.ValueOf(cfg).Elem(), reflect.ValueOf(&layer).Elem(), doc, bad, "")
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		k := und[0]
-		return &ConfigError{File: path, Line: keyLine(data, k), Key: k.String(),
-			Msg: "unknown key (see `hooksup init` for every key hooksup knows)"}
-	}
-	if err := keymap.Check(layer.Keys.Prefix, layer.Keys.Bindings); err != nil {
-		ce := keysError(err)
-		ce.File, ce.Line = path, keyLine(data, strings.Split(ce.Key, "."))
-		return ce
-	}
-	mergeDefined(reflect.ValueOf(cfg).Elem(), reflect.ValueOf(&layer).Elem(), md, nil)
-	return nil
+	return ConfigErrors(probs).errOrNil()
 }
 
-var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+// Validate checks values that TOML's types cannot. The error is ConfigErrors, every problem.
+func (c *Config) Validate() error { return ConfigErrors(c.problems()).errOrNil() }
 
-// mergeDefined copies into dst each field of src whose TOML key md saw defined. Tables are
-// merged key by key; everything else (values, lists, inline maps) is replaced whole.
-func mergeDefined(dst, src reflect.Value, md toml.MetaData, path []string) {
-	t := dst.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := f.Tag.Get("toml")
-		if name == "" || name == "-" {
-			continue
-		}
-		key := append(append([]string{}, path...), name)
-		isTable := f.Type.Kind() == reflect.Struct && !reflect.PointerTo(f.Type).Implements(textUnmarshaler)
-		switch {
-		case isTable:
-			mergeDefined(dst.Field(i), src.Field(i), md, key)
-		case md.IsDefined(key...):
-			dst.Field(i).Set(src.Field(i))
-		}
-	}
-}
-
-// keyLine finds the line where key is set: under its table's header, as a dotted key, or
-// inside an inline table; a key that is itself a table, at its header. 0 when not found.
-func keyLine(data []byte, k toml.Key) int {
-	if len(k) == 0 {
-		return 0
-	}
-	var table, outer []string // outer: the table around a multi-line inline table
-	for i, line := range strings.Split(string(data), "\n") {
-		t := strings.TrimSpace(line)
-		if outer != nil && strings.HasPrefix(t, "}") {
-			table, outer = outer, nil
-			continue
-		}
-		if outer == nil && strings.HasPrefix(t, "[") {
-			h := strings.TrimLeft(t, "[")
-			table = dottedKey(h[:strings.Index(h+"]", "]")])
-			if slices.Equal(table, k) {
-				return i + 1
-			}
-			continue
-		}
-		if len(table) >= len(k) || !slices.Equal(table, k[:len(table)]) {
-			continue
-		}
-		if assigns(t, k[len(table):]) {
-			return i + 1
-		}
-		// `a = {` opening an inline table that goes on over the next lines.
-		if lhs, rhs, ok := strings.Cut(t, "="); ok && outer == nil && strings.TrimSpace(rhs) == "{" {
-			outer, table = table, append(slices.Clone(table), dottedKey(lhs)...)
-		}
-	}
-	return 0
-}
-
-// assigns reports whether a line sets key (relative to the line's table), directly
-// (`a.b = 1`) or in an inline table (`a = { b = 1 }`).
-func assigns(line string, key []string) bool {
-	lhs, rhs, ok := strings.Cut(line, "=")
-	if !ok {
-		return false
-	}
-	dk := dottedKey(lhs)
-	switch {
-	case slices.Equal(dk, key):
-		return true
-	case len(dk) < len(key) && slices.Equal(dk, key[:len(dk)]):
-		rest := key[len(dk):]
-		if !strings.HasPrefix(strings.TrimSpace(rhs), "{") {
-			return false
-		}
-		// The first of the remaining parts, at the start of the inline table or after a comma.
-		re := regexp.MustCompile(`[{,]\s*"?` + regexp.QuoteMeta(rest[0]) + `"?\s*[.=]`)
-		return re.MatchString(rhs)
-	}
-	return false
-}
-
-// dottedKey splits a TOML key as written (`a . "b"`) into its parts.
-func dottedKey(s string) []string {
-	var parts []string
-	for _, p := range strings.Split(s, ".") {
-		parts = append(parts, strings.Trim(strings.TrimSpace(p), `"'`))
-	}
-	return parts
-}
-
-// Validate checks values that TOML's types cannot.
-func (c *Config) Validate() error {
-	bad := func(key, msg string) error { return &ConfigError{File: "config", Key: key, Msg: msg} }
+// problems lists every value of c that is out of range, each with its key.
+func (c *Config) problems() []*ConfigError {
+	var out []*ConfigError
+	bad := func(key, msg string) { out = append(out, &ConfigError{File: "config", Key: key, Msg: msg}) }
 	switch c.Mode {
 	case ModeAuto, ModeAsk, ModeManual, ModeObserve:
 	default:
-		return bad("mode", fmt.Sprintf("%q is not one of auto, ask, manual, observe", c.Mode))
+		bad("mode", fmt.Sprintf("%q is not one of auto, ask, manual, observe", c.Mode))
 	}
 	switch c.OnTimeout {
 	case TimeoutProposal, TimeoutAllow:
 	default:
-		return bad("on_timeout", fmt.Sprintf("%q is not one of proposal, allow", c.OnTimeout))
+		bad("on_timeout", fmt.Sprintf("%q is not one of proposal, allow", c.OnTimeout))
 	}
 	if c.ReasonLines < 1 {
-		return bad("reason_lines", "must be 1 or more")
+		bad("reason_lines", "must be 1 or more")
 	}
 	if c.Stop.MaxContinuations < 0 {
-		return bad("stop.max_continuations", "must be 0 or more")
+		bad("stop.max_continuations", "must be 0 or more")
 	}
 	if c.SubagentStop.MaxSteers < 0 {
-		return bad("subagent_stop.max_steers", "must be 0 or more")
+		bad("subagent_stop.max_steers", "must be 0 or more")
 	}
 	if _, err := keymap.Resolve(c.Keys.Prefix, c.Keys.Bindings); err != nil {
-		return keysError(err)
+		out = append(out, keysError(err))
 	}
 	for _, n := range []struct {
 		key string
@@ -476,7 +414,7 @@ func (c *Config) Validate() error {
 		switch n.v {
 		case ActionNone, ActionBell, ActionNotify, ActionNudge:
 		default:
-			return bad(n.key, fmt.Sprintf("%q is not one of none, bell, notify, nudge", n.v))
+			bad(n.key, fmt.Sprintf("%q is not one of none, bell, notify, nudge", n.v))
 		}
 	}
 	for _, list := range []struct {
@@ -486,25 +424,25 @@ func (c *Config) Validate() error {
 		seen := map[string]bool{}
 		for i, ch := range list.checks {
 			key := fmt.Sprintf("%s[%d]", list.table, i)
-			if strings.TrimSpace(ch.Name) == "" {
-				return bad(key+".name", "every check needs a name")
-			}
-			if seen[ch.Name] {
-				return bad(key+".name", fmt.Sprintf("two checks are named %q", ch.Name))
+			switch {
+			case strings.TrimSpace(ch.Name) == "":
+				bad(key+".name", "every check needs a name")
+			case seen[ch.Name]:
+				bad(key+".name", fmt.Sprintf("two checks are named %q", ch.Name))
 			}
 			seen[ch.Name] = true
 			if strings.TrimSpace(ch.Command) == "" {
-				return bad(key+".command", fmt.Sprintf("check %q has no command", ch.Name))
+				bad(key+".command", fmt.Sprintf("check %q has no command", ch.Name))
 			}
 			if ch.MaxRetries < 0 {
-				return bad(key+".max_retries", "must be 0 (unlimited) or more")
+				bad(key+".max_retries", "must be 0 (unlimited) or more")
 			}
 			if len(ch.AgentTypes) > 0 && list.table == "stop.checks" {
-				return bad(key+".agent_types", "only subagent_stop checks filter by agent type")
+				bad(key+".agent_types", "only subagent_stop checks filter by agent type")
 			}
 		}
 	}
-	return nil
+	return out
 }
 
 // StopHookTimeout is the timeout injected for Stop and SubagentStop hooks: long enough for every

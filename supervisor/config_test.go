@@ -27,7 +27,7 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		name, content, want string
 	}{
 		{"unknown top key", "mode = \"auto\"\ncolour = \"red\"\n", "bad.toml:2: colour: unknown key"},
-		{"unknown check key", "[[stop.checks]]\nname = \"t\"\ncommand = \"x\"\ntimeout_s = 5\n", "bad.toml:4: stop.checks.timeout_s: unknown key"},
+		{"unknown check key", "[[stop.checks]]\nname = \"t\"\ncommand = \"x\"\ntimeout_s = 5\n", `bad.toml:4: stop.checks[0].timeout_s: unknown key (did you mean "timeout"?)`},
 		{"unknown key in table", "[stop]\nmax_continuations = 2\nmax_contin = 3\n", "bad.toml:3: stop.max_contin: unknown key"},
 		{"unknown key after a commented header", "[ui] # the look\nhold = true\n", "bad.toml:2: ui.hold: unknown key"},
 		{"wrong type", "[stop]\nmax_continuations = \"three\"\n", "bad.toml:2: stop.max_continuations:"},

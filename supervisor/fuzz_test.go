@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// FuzzLoadConfig: any bytes as a config file load or give a *ConfigError that names the file;
+// FuzzLoadConfig: any bytes as a config file load or give ConfigErrors, each naming the file;
 // never a panic. A config that loads is valid, and its checks can be run.
 // scripts/fuzz.sh runs it for long.
 func FuzzLoadConfig(f *testing.F) {
@@ -46,11 +46,13 @@ func namesFile(t *testing.T, what, path string, err error) {
 	if err == nil {
 		return
 	}
-	var ce *ConfigError
-	if !errors.As(err, &ce) {
-		t.Fatalf("%s: %T is not a *ConfigError: %v", what, err, err)
+	var ces ConfigErrors
+	if !errors.As(err, &ces) || len(ces) == 0 {
+		t.Fatalf("%s: %T is not ConfigErrors: %v", what, err, err)
 	}
-	if ce.File != path || !strings.HasPrefix(err.Error(), path) {
-		t.Fatalf("%s: the error does not name the file %s: %v", what, path, err)
+	for _, ce := range ces {
+		if ce.File != path || !strings.HasPrefix(ce.Error(), path) {
+			t.Fatalf("%s: a problem does not name the file %s: %v", what, path, ce)
+		}
 	}
 }

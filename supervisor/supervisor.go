@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -69,15 +70,39 @@ type Supervisor struct {
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
 var ErrAgentNotFound = errors.New("claude not found")
 
+// findAgent resolves the agent's binary as exec does: a bare name on PATH, a path as it is.
+// What is wrong is said for each: not on PATH, no such file, not a file, not executable.
+func findAgent(name string) (string, error) {
+	bin, err := exec.LookPath(name)
+	if err == nil {
+		return bin, nil
+	}
+	const point = "point --claude-bin / HOOKSUP_CLAUDE_BIN at claude"
+	const install = "install Claude Code (npm install -g @anthropic-ai/claude-code)"
+	if !strings.Contains(name, "/") {
+		return "", fmt.Errorf("%w: %q is not on PATH: %s or %s", ErrAgentNotFound, name, install, point)
+	}
+	fi, serr := os.Stat(name)
+	switch {
+	case errors.Is(serr, fs.ErrNotExist):
+		return "", fmt.Errorf("%w: %q does not exist: %s, or %s", ErrAgentNotFound, name, point, install)
+	case serr != nil:
+		return "", fmt.Errorf("%w: %q: %v", ErrAgentNotFound, name, serr)
+	case fi.IsDir():
+		return "", fmt.Errorf("%w: %q is a directory: %s", ErrAgentNotFound, name, point)
+	}
+	return "", fmt.Errorf("%w: %q is not executable: chmod +x it, or %s", ErrAgentNotFound, name, point)
+}
+
 // New prepares a session: the socket, the token and the injected settings. Nothing runs yet.
 func New(o Options) (*Supervisor, error) {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	bin, err := exec.LookPath(o.ClaudeBin)
+	bin, err := findAgent(o.ClaudeBin)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q is not an executable on PATH: install Claude Code (npm install -g @anthropic-ai/claude-code) or point --claude-bin / HOOKSUP_CLAUDE_BIN at it", ErrAgentNotFound, o.ClaudeBin)
+		return nil, err
 	}
 	o.ClaudeBin = bin
 	token, err := NewToken()

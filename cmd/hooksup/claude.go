@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -67,7 +68,7 @@ func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor
 		UserConfigDir: env.configDir, ProjectDir: env.cwd, ExplicitFile: g.config, Trusted: trustStore(env).Trusted,
 	})
 	if err != nil {
-		return cfg, layers, fmt.Errorf("config: %w", err)
+		return cfg, layers, err // each problem names its file
 	}
 	if g.mode != "" {
 		cfg.Mode = supervisor.Mode(g.mode)
@@ -75,8 +76,9 @@ func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor
 	if g.theme != "" {
 		cfg.Theme = g.theme
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, layers, fmt.Errorf("flags: %w", err)
+	var ces supervisor.ConfigErrors
+	if err := cfg.Validate(); errors.As(err, &ces) {
+		return cfg, layers, fmt.Errorf("--%s: %s", ces[0].Key, ces[0].Msg) // the flags' values
 	}
 	return cfg, layers, nil
 }

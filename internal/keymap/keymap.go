@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/hooksup/hooksup/internal/suggest"
 )
 
 // DefaultPrefix is the key that reaches hooksup instead of claude. Claude Code binds Ctrl-B,
@@ -194,7 +196,7 @@ func apply(prefix string, bindings map[string]string) (Map, error) {
 	for _, n := range names {
 		a, ok := Lookup(n)
 		if !ok {
-			return m, &Error{Name: n, Msg: "no such action" + suggest(n) + "; the actions are " + strings.Join(Names(), ", ")}
+			return m, &Error{Name: n, Msg: "no such action" + didYouMean(n) + "; the actions are " + strings.Join(Names(), ", ")}
 		}
 		k, err := ParseKey(bindings[n])
 		if err != nil {
@@ -239,39 +241,12 @@ func (m Map) conflicts(bindings map[string]string) error {
 	return nil
 }
 
-// suggest names the action a misspelt name most likely meant.
-func suggest(name string) string {
-	best, bestD := "", 3
-	for _, n := range Names() {
-		if d := distance(name, n); d < bestD {
-			best, bestD = n, d
-		}
+// didYouMean names the action a misspelt name most likely meant.
+func didYouMean(name string) string {
+	if best := suggest.Closest(name, Names()); best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // modifiers in the order Bubble Tea writes them.

@@ -1,0 +1,136 @@
+package supervisor
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLocate(t *testing.T) {
+	doc := `mode = "ask" # the default
+[stop]
+max_continuations = 3
+
+[[stop.checks]]
+name = "tests"
+command = """
+[[stop.checks]]
+name = "not a header: inside a string"
+"""
+
+[[stop.checks]]
+name = "vet"
+env = { CI = "true", "GO.FLAGS" = "-race" }
+
+[stop.checks.cwd_table]
+x = 1
+
+[keys]
+bindings = {
+  approve = "y",
+  deny = "n" }
+prefix = "ctrl+b"
+[ui]
+a.b = 1
+`
+	for _, tc := range []struct {
+		key  string
+		line int
+	}{
+		{"mode", 1},
+		{"stop", 2},
+		{"stop.max_continuations", 3},
+		{"stop.checks[0]", 5},
+		{"stop.checks[0].name", 6},
+		{"stop.checks[0].command", 7},
+		{"stop.checks[1].name", 13},
+		{"stop.checks[1].env.CI", 14},
+		{"stop.checks[1].env.GO.FLAGS", 14},
+		{"stop.checks[1].cwd_table.x", 17},
+		{"stop.checks[1].timeout", 12}, // not set: the check's header
+		{"stop.checks[2].name", 2},     // no such check: the closest table that contains it
+		{"keys.bindings.approve", 21},
+		{"keys.bindings.deny", 22},
+		{"keys.prefix", 23},
+		{"ui.a", 25},
+		{"ui.a.b", 25},
+		{"notifications.on_idle", 0},
+	} {
+		if got := locate([]byte(doc), tc.key); got != tc.line {
+			t.Errorf("locate(%s) = %d, want %d", tc.key, got, tc.line)
+		}
+	}
+}
+
+// Every problem of a file is found in one pass, and a value that was refused does not reach
+// the merged configuration (nor is reported a second time by the range checks).
+func TestEveryProblemOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.toml")
+	write(t, path, `reason_lines = "many"
+decision_timeout = 5
+[[stop.checks]]
+name = 3
+command = "x"
+env = { A = 1, B = "ok" }
+agent_types = ["x", 2]
+[notifications]
+on_idle = "ring"
+[keys]
+bindings = { aprove = "y", deny = "ctrl+" }
+`)
+	_, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
+	var ces ConfigErrors
+	if !errors.As(err, &ces) {
+		t.Fatalf("err = %v", err)
+	}
+	var got []string
+	for _, ce := range ces {
+		got = append(got, strings.TrimPrefix(ce.Error(), path+":"))
+	}
+	want := []string{
+		`1: reason_lines: must be a whole number, not a string`,
+		`2: decision_timeout: must be a duration like "90s" or "5m", not a whole number`,
+		`4: stop.checks[0].name: must be a string, not a whole number`,
+		`6: stop.checks[0].env.A: must be a string, not a whole number`,
+		`7: stop.checks[0].agent_types: only subagent_stop checks filter by agent type`,
+		`7: stop.checks[0].agent_types[1]: must be a string, not a whole number`,
+		`9: notifications.on_idle: "ring" is not one of none, bell, notify, nudge`,
+		`11: keys.bindings.aprove: no such action (did you mean "approve"?)`,
+		`11: keys.bindings.deny: "ctrl+" is not a key`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d problems, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("problem %d:\n got %s\nwant %s…", i, got[i], want[i])
+		}
+	}
+}
+
+func TestFindAgent(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	write(t, plain, "not a program")
+	exe := filepath.Join(dir, "claude")
+	write(t, exe, "#!/bin/sh\n")
+	if err := os.Chmod(exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := findAgent(exe); err != nil || got != exe {
+		t.Fatalf("findAgent(exe) = %q, %v", got, err)
+	}
+	for name, want := range map[string]string{
+		filepath.Join(dir, "missing"): "does not exist",
+		dir:                           "is a directory",
+		plain:                         "is not executable",
+		"no-such-claude-anywhere":     "is not on PATH",
+	} {
+		_, err := findAgent(name)
+		if !errors.Is(err, ErrAgentNotFound) || !strings.Contains(err.Error(), want) {
+			t.Errorf("findAgent(%q) = %v, want %q", name, err, want)
+		}
+	}
+}
