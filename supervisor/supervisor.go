@@ -197,6 +197,19 @@ func (s *Supervisor) Counts() Counts { return s.engine.Counts() }
 // SocketPath is where the hooks connect.
 func (s *Supervisor) SocketPath() string { return s.server.Path }
 
+// ResumeID is the session `claude --resume` brings back: the latest session's id once claude
+// has written its transcript (named <session id>.jsonl), else "".
+func (s *Supervisor) ResumeID() string {
+	p := s.feed.followed()
+	if p == "" {
+		return ""
+	}
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.Base(p), ".jsonl")
+}
+
 // SettingsPath is the injected settings file.
 func (s *Supervisor) SettingsPath() string { return s.settingsPath }
 

@@ -124,6 +124,13 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 	})
 }
 
+// followed is the main transcript being followed ("" before a hook named one).
+func (f *transcriptFeed) followed() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.path
+}
+
 // snapshot is the aggregates now (ok false before any transcript is followed).
 func (f *transcriptFeed) snapshot() (transcript.Snapshot, bool) {
 	f.mu.Lock()

@@ -146,6 +146,8 @@ func (a *agentIO) attach(f *os.File) {
 				a.markDirty()
 			}
 			if err != nil {
+				// claude has exited: its resume command becomes hooksup's.
+				rewriteResumeHint(a.term)
 				a.markDirty()
 				return
 			}

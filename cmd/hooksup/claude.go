@@ -17,6 +17,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/tui"
 )
 
 // environment is what the subcommands read from the process environment.
@@ -210,7 +211,19 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if term.IsTerminal(stderr.Fd()) {
 		alerts = stderr
 	}
-	return s.run(ctx, s.printVerdicts(out, alerts))
+	code, err := s.run(ctx, s.printVerdicts(out, alerts))
+	if interactive && !printMode(args) {
+		// claude's own resume command, above, would run it without hooksup.
+		printResume(stderr, s.sup)
+	}
+	return code, err
+}
+
+// printResume tells the person how to resume the session under hooksup once claude has exited.
+func printResume(w io.Writer, sup *supervisor.Supervisor) {
+	if id := sup.ResumeID(); id != "" {
+		fmt.Fprintf(w, "Resume this session under hooksup with:\n%s\n", tui.ResumeCommand("--resume "+id))
+	}
 }
 
 // claudeEvents finds the version of the claude to run, refuses one older than

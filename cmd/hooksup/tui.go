@@ -60,7 +60,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 	// The TUI runs without Bubble Tea's signal handler: a signal ends the session here.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return s.run(ctx, func(ctx context.Context) error {
+	code, err := s.run(ctx, func(ctx context.Context) error {
 		return tui.Run(ctx, s.sup, tui.Options{
 			Terminal:   s.pty.File(),
 			Mode:       cfg.Mode,
@@ -73,6 +73,9 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 			Version:    versionString(),
 		})
 	})
+	// The pane is gone with the TUI: the resume command stays on the terminal.
+	printResume(os.Stdout, s.sup)
+	return code, err
 }
 
 // runThemes is `hooksup themes [NAME...]`: every theme (built-in and custom), each previewed

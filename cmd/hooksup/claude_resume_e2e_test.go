@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// logVerdicts is `hooksup log --session ID --json`: the session's verdicts as hooksup log
+// reads them.
+func (rc *realClaude) logVerdicts(id string) []supervisor.Verdict {
+	rc.t.Helper()
+	res := rc.hooksup("log", "--session", id, "--json")
+	if res.ExitCode != 0 {
+		rc.t.Fatalf("hooksup log --session %s: exit %d %s", id, res.ExitCode, res.Stderr)
+	}
+	var vs []supervisor.Verdict
+	for _, line := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
+		var v supervisor.Verdict
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			rc.t.Fatalf("hooksup log line %q: %v", line, err)
+		}
+		vs = append(vs, v)
+	}
+	return vs
+}
+
+// hooksup claude --resume ID and --continue bring a session back under supervision: the
+// resumed run's stops are decided (a failing check makes claude continue) and logged in the
+// same session, beside the first run's.
+func TestClaudeResumeAndContinueAreSupervised(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
+		mockapi.Text("FIRST"), mockapi.Text("SECOND"), mockapi.Text("SECOND-FIXED"), mockapi.Text("THIRD"),
+	}})
+	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "one")
+	if res.ExitCode != 0 || res.Stdout != "FIRST\n" {
+		t.Fatalf("first run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	vs := rc.verdicts()
+	if len(vs) != 1 || vs[0].SessionID == "" {
+		t.Fatalf("first run's verdicts %+v", vs)
+	}
+	id := vs[0].SessionID
+
+	// Resumed, with a check that fails once: claude continues, in the same session.
+	marker := rc.env.Home + "/once"
+	cfg := rc.config(`mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f ` + marker + ` || { touch ` + marker + `; echo 'FAIL: resumed'; exit 1; }"
+`)
+	res = rc.hooksup("--config", cfg, "claude", "-p", "two", "--resume", id)
+	if res.ExitCode != 0 || res.Stdout != "SECOND-FIXED\n" {
+		t.Fatalf("resumed run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if fb := rc.srv.Main()[2].LastUserText(); !strings.Contains(fb, "FAIL: resumed") {
+		t.Fatalf("the resumed run's continuation did not carry the check's reason: %q", fb)
+	}
+	res = rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "three", "--continue")
+	if res.ExitCode != 0 || res.Stdout != "THIRD\n" {
+		t.Fatalf("continued run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+
+	logged := rc.logVerdicts(id)
+	if got := decisions(logged); got != "Stop:allow/checks Stop:block/check:tests Stop:allow/checks Stop:allow/checks" {
+		t.Fatalf("hooksup log --session %s: %s", id, got)
+	}
+	for i, v := range logged {
+		if v.SessionID != id {
+			t.Fatalf("verdict %d is of session %s, want %s", i, v.SessionID, id)
+		}
+	}
+	// The transcript is followed: the resumed runs' observations see claude's last messages.
+	if o := logged[3].Observation; o == nil || o.LastMessage != "THIRD" {
+		t.Fatalf("continued run's observation %+v", o)
+	}
+}
+
+var resumeLineRE = regexp.MustCompile(`hooksup claude --resume ([0-9a-f-]{36})`)
+
+// In the TUI, after /exit the person sees how to resume the session under hooksup — in the
+// held pane and on the terminal once hooksup has gone — and never the path of hooksup's
+// settings file; that command brings the session back under supervision.
+func TestClaudeTUIResumeHint(t *testing.T) {
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("RESUMED-ANSWER")}})
+	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
+	cfg := rc.config(`mode = "auto"`)
+	const wait = 45 * time.Second
+	tm := startTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude")
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
+	typeIntoClaude(t, tm, "hello")
+	tm.keys("Enter")
+	tm.waitText(wait, "FIRST-ANSWER", "allow checks")
+	tm.text("/exit")
+	tm.waitText(wait, "/exit")
+	tm.keys("Enter")
+	held := tm.waitText(wait, "claude exited with status 0", "hooksup claude --resume ")
+	if strings.Contains(held, "settings") || regexp.MustCompile(`(^|[^p] )claude --resume`).MatchString(squashSpaces(held)) {
+		t.Fatalf("the held pane still shows claude's own resume command:\n%s", held)
+	}
+	m := resumeLineRE.FindStringSubmatch(held)
+	if m == nil {
+		t.Fatalf("no session id in the held pane:\n%s", held)
+	}
+	id := m[1]
+	tm.keys("q")
+	after := tm.waitText(wait, "[exited 0]")
+	if !strings.Contains(after, "Resume this session under hooksup with:\nhooksup claude --resume "+id) || strings.Contains(after, "settings") {
+		t.Fatalf("after hooksup exited the terminal shows:\n%s", after)
+	}
+
+	// The command it shows brings the session back under hooksup.
+	tm2 := startTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--resume", id)
+	tm2.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") && strings.Contains(s, "FIRST-ANSWER") })
+	typeIntoClaude(t, tm2, "again")
+	tm2.keys("Enter")
+	tm2.waitText(wait, "RESUMED-ANSWER", "allow checks")
+	logged := rc.logVerdicts(id)
+	if got := decisions(logged); got != "Stop:allow/checks Stop:allow/checks" {
+		t.Fatalf("hooksup log --session %s: %s", id, got)
+	}
+}
+
+// squashSpaces turns runs of blanks into one space.
+func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
