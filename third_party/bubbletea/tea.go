@@ -539,8 +539,12 @@ type Program struct {
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
 
-	// ticker is the ticker that will be used to write to the renderer.
+	// ticker is the ticker that will be used to write to the renderer. It
+	// runs only while frames are wanted (see drawFrames).
 	ticker *time.Ticker
+
+	// frameWanted holds one token while a frame is wanted (see requestFrame).
+	frameWanted chan struct{}
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -606,6 +610,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		frameWanted:  make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -1086,6 +1091,10 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 			p.renderer = r
 		}
 	}
+	if _, ok := p.renderer.(wakingRenderer); !ok {
+		// Every change of the renderer's state asks for a frame.
+		p.renderer = wakingRenderer{renderer: p.renderer, wake: p.requestFrame}
+	}
 
 	// Get the color profile and send it to the program.
 	if p.profile == nil {
@@ -1224,6 +1233,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.requestFrame()
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1415,15 +1425,16 @@ func (p *Program) Printf(template string, args ...any) {
 }
 
 // startRenderer starts the renderer.
+//
+// The renderer draws on demand (a local change, see frames.go): its ticker
+// runs only while frames are asked for.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
 	if p.ticker == nil {
 		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
 	}
+	// The ticker runs only while frames are wanted.
+	p.ticker.Stop()
 
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
@@ -1431,19 +1442,9 @@ func (p *Program) startRenderer() {
 
 	// Start the renderer.
 	p.renderer.start()
-	go func() {
-		for {
-			select {
-			case <-p.rendererDone:
-				p.ticker.Stop()
-				return
-
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
-			}
-		}
-	}()
+	// The first frame, or the repaint after RestoreTerminal.
+	p.requestFrame()
+	go p.drawFrames(framerate)
 }
 
 // stopRenderer stops the renderer.
