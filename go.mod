@@ -35,3 +35,5 @@ require (
 )
 
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+replace github.com/mattn/go-runewidth => ./third_party/go-runewidth

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,8 +19,10 @@ import (
 
 // BenchmarkHookRoundTrip times one Stop hook call from exec to exit, the supervisor answering
 // allow with no checks, beside (a) a shell hook that only reads stdin and (b) a bare Go program
-// that reads stdin and makes the same socket call: the floor for any Go hook client. Each b.N
-// step runs all three, interleaved. Run with -benchtime=1000x; it prints p50/p99 and the ratio.
+// that reads stdin and makes the same socket call: the floor for any Go hook client. It also
+// times the hook `hooksup install` registers, standalone (no supervisor: it loads the config and
+// runs the checks itself), with one check that passes at once. Each b.N step runs all of them,
+// interleaved. Run with -benchtime=1000x; it prints p50/p99 and the ratios.
 func BenchmarkHookRoundTrip(b *testing.B) {
 	dir, err := os.MkdirTemp("", "hb")
 	if err != nil {
@@ -39,33 +43,65 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 
 	input := []byte(`{"session_id":"4312ba3d-56cd-4b9f-8c76-66e8ea524739","transcript_path":"/home/dev/.claude/projects/-home-dev-proj/4312ba3d.jsonl","cwd":"/home/dev/proj","prompt_id":"8b633690","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"First final answer.","background_tasks":[],"session_crons":[]}`)
 	env := append(os.Environ(), hooks.EnvSocket+"="+srv.Path, hooks.EnvToken+"=tok", hooks.EnvLog+"="+filepath.Join(dir, "log"))
+	// The installed hook: no supervisor in its environment, a user config whose one check
+	// passes at once, a project directory of its own.
+	sb := filepath.Join(dir, "installed")
+	proj := filepath.Join(sb, "proj")
+	for _, d := range []string{proj, filepath.Join(sb, "cfg", "hooksup"), filepath.Join(sb, "state")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(sb, "cfg", "hooksup", "config.toml"),
+		[]byte("[[stop.checks]]\nname = \"instant\"\ncommand = \"true\"\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	var installedEnv []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOOKSUP_") {
+			installedEnv = append(installedEnv, kv)
+		}
+	}
+	installedEnv = append(installedEnv, "HOME="+sb, "XDG_CONFIG_HOME="+filepath.Join(sb, "cfg"), "XDG_STATE_HOME="+filepath.Join(sb, "state"))
+	installedInput := bytes.Replace(input, []byte(`"/home/dev/proj"`), []byte(`"`+proj+`"`), 1)
+	installed := installedHookArgv(b, proj, installedEnv)
 	variants := []struct {
-		name string
-		argv []string
+		name      string
+		argv      []string
+		env       []string
+		input     []byte
+		installed bool
 	}{
-		{"hooksup-hook Stop", []string{hookClientBin, "Stop"}},
-		{"hooksup hook Stop", []string{hooksupBin, "hook", "Stop"}},
-		{"bare Go client", []string{bare}},
-		{"sh -c 'cat >/dev/null'", []string{"/bin/sh", "-c", "cat >/dev/null"}},
+		{"hooksup-hook Stop", []string{hookClientBin, "Stop"}, env, input, false},
+		{"hooksup hook Stop", []string{hooksupBin, "hook", "Stop"}, env, input, false},
+		{"bare Go client", []string{bare}, env, input, false},
+		{"sh -c 'cat >/dev/null'", []string{"/bin/sh", "-c", "cat >/dev/null"}, env, input, false},
+		{"installed Stop hook", installed, installedEnv, installedInput, true},
 	}
 	samples := make([][]time.Duration, len(variants))
-	once := func(argv []string) time.Duration {
+	once := func(argv, env []string, input []byte, installed bool) time.Duration {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = env
 		cmd.Stdin = bytes.NewReader(input)
+		var out bytes.Buffer
+		cmd.Stdout = &out
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
 			b.Fatalf("%v: %v", argv, err)
 		}
-		return time.Since(start)
+		d := time.Since(start)
+		if installed && out.Len() > 0 {
+			b.Fatalf("%v did not allow at once: %s", argv, out.Bytes())
+		}
+		return d
 	}
 	for _, v := range variants { // warm the page cache
-		once(v.argv)
+		once(v.argv, v.env, v.input, v.installed)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j, v := range variants {
-			samples[j] = append(samples[j], once(v.argv))
+			samples[j] = append(samples[j], once(v.argv, v.env, v.input, v.installed))
 		}
 	}
 	b.StopTimer()
@@ -83,7 +119,40 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 	r99 := float64(pct(samples[0], 0.99)) / float64(pct(samples[2], 0.99))
 	fmt.Printf("injected client (hooksup-hook) / bare Go: p50 %.2fx, p99 %.2fx\n", r50, r99)
 	fmt.Printf("hooksup hook (whole binary) / bare Go: p50 %.2fx\n", float64(pct(samples[1], 0.5))/float64(pct(samples[2], 0.5)))
+	fmt.Printf("installed Stop hook (%s, one instant check) / bare Go: p50 %.2fx, p99 %.2fx\n", filepath.Base(installed[0]),
+		float64(pct(samples[4], 0.5))/float64(pct(samples[2], 0.5)), float64(pct(samples[4], 0.99))/float64(pct(samples[2], 0.99)))
 	b.ReportMetric(float64(pct(samples[0], 0.5).Microseconds()), "client-p50-µs")
 	b.ReportMetric(float64(pct(samples[2], 0.5).Microseconds()), "bare-p50-µs")
 	b.ReportMetric(r50, "ratio-p50")
+	b.ReportMetric(float64(pct(samples[4], 0.5))/float64(pct(samples[2], 0.5)), "installed-ratio-p50")
+}
+
+// installedHookArgv is the Stop hook command `hooksup install` registers, as argv: the test's
+// hooksup installs into the project's local settings and the command is read back from them.
+func installedHookArgv(b *testing.B, proj string, env []string) []string {
+	b.Helper()
+	cmd := exec.Command(hooksupBin, "install", "--scope", "local")
+	cmd.Dir, cmd.Env = proj, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("hooksup install: %v\n%s", err, out)
+	}
+	settings := filepath.Join(proj, ".claude", "settings.local.json")
+	data, err := os.ReadFile(settings)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string } `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil || len(s.Hooks["Stop"]) == 0 || len(s.Hooks["Stop"][0].Hooks) == 0 {
+		b.Fatalf("no Stop hook in %s (%v):\n%s", settings, err, data)
+	}
+	// The binary's path is single-quoted for the shell; the test's paths hold no quote or space.
+	argv := strings.Fields(s.Hooks["Stop"][0].Hooks[0].Command)
+	for i, a := range argv {
+		argv[i] = strings.Trim(a, "'")
+	}
+	return argv
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/clipperhouse/uax29/v2/graphemes"
@@ -41,7 +42,13 @@ var (
 	strictWidthLUT  [2][0x110000]byte
 )
 
-func init() {
+// tablesOnce builds the width tables above on the first width asked for, not at init: building
+// them costs tens of milliseconds and 2 MiB, paid otherwise by every program that links this
+// package, whether it measures a width or not (a local change, see README.hooksup.md).
+var tablesOnce sync.Once
+
+// buildTables builds the width tables. Only tablesOnce calls it.
+func buildTables() {
 	zerowidth = mergeIntervals(combining, nonprint)
 	widewidth = mergeIntervals(ambiguous, doublewidth)
 	eastAsianWidth = makeWidthTable(zerowidth, widewidth)
@@ -49,6 +56,9 @@ func init() {
 		eastAsianWidth0[r] = byte(runeWidthEastAsianNoCache(rune(r), true))
 	}
 	initStrictWidthLUT()
+}
+
+func init() {
 	handleEnv()
 }
 
@@ -289,6 +299,7 @@ func (c *Condition) RuneWidth(r rune) int {
 	if r < 0 || r > 0x10FFFF {
 		return 0
 	}
+	tablesOnce.Do(buildTables)
 	if len(c.combinedLut) > 0 {
 		return int(c.combinedLut[r>>1]>>(uint(r&1)*4)) & 3
 	}
