@@ -26,6 +26,8 @@ type Engine struct {
 	interactive bool
 	// observe reports what the transcript says now (nil: nothing).
 	observe func() *Observation
+	// catchUp returns once the transcript has the message a stop names, or ctx ends.
+	catchUp func(ctx context.Context, in *hooks.Input)
 
 	checkSlot chan struct{} // one check run at a time; waiting for it honours the context
 
@@ -60,13 +62,16 @@ type EngineOptions struct {
 	Interactive bool
 	// Observe reports what the transcript says at the moment of a verdict.
 	Observe func() *Observation
+	// CatchUp returns once the transcript has the message a stop names (it lags behind the
+	// hook), or ctx ends. The engine waits for it at most catchUpWait.
+	CatchUp func(ctx context.Context, in *hooks.Input)
 }
 
 // NewEngine makes an engine.
 func NewEngine(o EngineOptions) *Engine {
 	e := &Engine{
 		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
-		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe,
+		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
@@ -163,6 +168,9 @@ type stop struct {
 	escaped bool // Escape was pressed in this turn already
 	limited bool // the turn's continuations (or this subagent's steers) are used up
 	seq     int  // its key in e.deciding
+	// caughtUp is closed once the transcript has the stop's last message, or the wait for it
+	// is over.
+	caughtUp chan struct{}
 	// ctx ends when Escape comes or the hook goes away: it kills the checks and ends a
 	// question.
 	ctx    context.Context
@@ -196,6 +204,9 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 	defer s.cancel()
 	p := e.propose(s)
 	o := e.ask(s, p)
+	if o.source != SourceEscape {
+		<-s.caughtUp // the observation is complete (Escape does not wait for it)
+	}
 	v := e.conclude(ctx, s, p, o)
 	e.publish(v, s.start)
 	return answer(v)
@@ -221,7 +232,28 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 	e.decideSeq++
 	s.seq = e.decideSeq
 	e.deciding[s.seq] = s.cancel
+	s.caughtUp = make(chan struct{})
+	go e.awaitTranscript(s)
 	return s
+}
+
+// catchUpWait bounds how long a verdict waits for the transcript to have the stop's last
+// message, so that the observation counts the turn's tokens. Claude writes the line within
+// milliseconds of the hook; the checks usually take longer.
+const catchUpWait = 500 * time.Millisecond
+
+// awaitTranscript waits, alongside the checks, until the transcript has the message the stop
+// names, at most catchUpWait, and closes s.caughtUp.
+func (e *Engine) awaitTranscript(s *stop) {
+	defer close(s.caughtUp)
+	if e.catchUp == nil {
+		return
+	}
+	start := e.now()
+	ctx, cancel := context.WithTimeout(s.ctx, catchUpWait)
+	defer cancel()
+	e.catchUp(ctx, s.in)
+	e.logger.Debug("transcript caught up", "event", s.in.HookEventName, "waited", e.now().Sub(start), "timed_out", ctx.Err() != nil)
 }
 
 // propose applies the rules that come before the checks (Escape, observe mode, the limit),
@@ -279,11 +311,16 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 	}
 	in := s.in
 	v := Verdict{
-		Time: s.start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
+		Time: e.now(), Asked: s.start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
 		AgentType: in.AgentType, Turn: s.turn, Stop: s.seq, Decision: o.decision, Source: o.source,
 		Reason: o.reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, Checks: p.records,
+	}
+	if !p.final && o.source != p.source {
+		// The person (or the timeout, Escape, a vanished hook) decided, not the checks: keep
+		// what they proposed, so a denied continuation shows what was denied.
+		v.Proposal = &Proposal{Decision: p.decision, Source: p.source, Reason: p.reason}
 	}
 	v.Observation = e.observation(in)
 	if s.sub {
@@ -374,10 +411,10 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 // first failing check that may still make the agent continue, allow otherwise.
 func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 	list := e.checksFor(in)
-	p := proposal{decision: hooks.Allow, source: SourceChecks}
 	if len(list) == 0 {
-		return p
+		return proposal{decision: hooks.Allow, source: SourceNoChecks}
 	}
+	p := proposal{decision: hooks.Allow, source: SourceChecks}
 	select {
 	case e.checkSlot <- struct{}{}:
 		defer func() { <-e.checkSlot }()

@@ -64,8 +64,76 @@ func TestNoChecksAllows(t *testing.T) {
 	if a.Decision != hooks.Allow {
 		t.Fatalf("got %+v", a)
 	}
-	if len(r.verdicts) != 1 || r.verdicts[0].Source != SourceChecks || r.verdicts[0].Decision != "allow" {
+	if len(r.verdicts) != 1 || r.verdicts[0].Source != SourceNoChecks || r.verdicts[0].Decision != "allow" {
 		t.Fatalf("verdicts %+v", r.verdicts)
+	}
+	// Checks that all pass are another source.
+	e, r = newTestEngine(t, cfgWith(ModeAuto, check("ok", "true")))
+	e.Decide(context.Background(), stopIn(false))
+	if r.verdicts[0].Source != SourceChecks {
+		t.Fatalf("verdicts %+v", r.verdicts)
+	}
+}
+
+// The verdict's time is when it was decided; when the hook asked is kept beside it.
+func TestVerdictTimes(t *testing.T) {
+	clock := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	var mu sync.Mutex
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(time.Second) // every look at the clock is a second later
+		return clock
+	}
+	r := &recorder{}
+	e := NewEngine(EngineOptions{Config: cfgWith(ModeAuto, check("ok", "true")), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record, Now: now})
+	e.Decide(context.Background(), stopIn(false))
+	v := r.verdicts[0]
+	if v.Asked.IsZero() || !v.Time.After(v.Asked) {
+		t.Fatalf("asked %v, decided %v", v.Asked, v.Time)
+	}
+}
+
+// The observation waits, alongside the checks and at most catchUpWait, for the transcript to
+// have the stop's last message; Escape does not wait for it.
+func TestVerdictWaitsForTheTranscript(t *testing.T) {
+	var mu sync.Mutex
+	tokens := int64(0)
+	r := &recorder{}
+	e := NewEngine(EngineOptions{Config: cfgWith(ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
+		Observe: func() *Observation {
+			mu.Lock()
+			defer mu.Unlock()
+			return &Observation{OutputTokens: tokens}
+		},
+		CatchUp: func(ctx context.Context, in *hooks.Input) {
+			select {
+			case <-time.After(50 * time.Millisecond): // claude writes its last line a moment later
+				mu.Lock()
+				tokens = 222
+				mu.Unlock()
+			case <-ctx.Done():
+			}
+		}})
+	e.Decide(context.Background(), stopIn(false))
+	if o := r.verdicts[0].Observation; o.OutputTokens != 222 {
+		t.Fatalf("observation %+v", o)
+	}
+	// A transcript that never catches up costs at most the bound.
+	e.catchUp = func(ctx context.Context, in *hooks.Input) { <-ctx.Done() }
+	start := time.Now()
+	e.Decide(context.Background(), stopIn(false))
+	if d := time.Since(start); d < catchUpWait {
+		t.Fatalf("did not wait for the transcript (%v)", d)
+	}
+	// Escape does not wait.
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
+	e.Interrupt()
+	never := make(chan struct{})
+	t.Cleanup(func() { close(never) })
+	e.catchUp = func(ctx context.Context, in *hooks.Input) { <-never }
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[len(r.verdicts)-1].Source != SourceEscape {
+		t.Fatalf("%+v", a)
 	}
 }
 
@@ -257,8 +325,8 @@ func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
 	done := make(chan hooks.Answer)
 	go func() { done <- e.Decide(context.Background(), stopIn(false)) }()
 	for i := 0; i < 200; i++ {
-		if _, err := os.Stat(pidFile); err == nil {
-			break
+		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
+			break // the pid is written, not only the file created
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -466,5 +534,23 @@ func TestVerdictKeepsFailedCheckOutput(t *testing.T) {
 	c := r.verdicts[0].Checks
 	if len(c) != 2 || c[0].Output != "" || c[1].Output != "E: broken" {
 		t.Fatalf("%+v", c)
+	}
+}
+
+func TestHasMessage(t *testing.T) {
+	for _, tc := range []struct {
+		lastText, message string
+		want              bool
+	}{
+		{"The answer is 42.", "The answer is 42.", true},
+		{"Second block.", "First block.\n\nSecond block.", true},
+		{"The answer is", "The answer is 42.", true},  // cut by the transcript's text cap…
+		{"The answer is…", "The answer is 42.", true}, // …which marks the cut
+		{"An older message.", "The answer is 42.", false},
+		{"", "The answer is 42.", false},
+	} {
+		if got := hasMessage(tc.lastText, tc.message); got != tc.want {
+			t.Errorf("hasMessage(%q, %q) = %v", tc.lastText, tc.message, got)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,6 +98,29 @@ func TestManualAsksEveryStopAndCanForceAContinuation(t *testing.T) {
 	e.Resolve((<-asked).ID, hooks.Halt, "enough")
 	if a := <-ans; a.Decision != hooks.Halt || a.StopReason != "enough" {
 		t.Fatalf("%+v", a)
+	}
+}
+
+// Letting it stop against the checks' block keeps what was proposed and denied.
+func TestDenyKeepsTheProposal(t *testing.T) {
+	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("tests", "echo 'FAIL x'; exit 1"))
+	ans := make(chan hooks.Answer)
+	go func() { ans <- e.Decide(context.Background(), stopIn(false)) }()
+	q := <-asked
+	e.Resolve(q.ID, hooks.Allow, "")
+	if a := <-ans; a.Decision != hooks.Allow {
+		t.Fatalf("%+v", a)
+	}
+	v := r.verdicts[0]
+	if v.Source != SourceManual || v.Proposal == nil || v.Proposal.Decision != hooks.Block || v.Proposal.Source != CheckSource("tests") ||
+		!strings.Contains(v.Proposal.Reason, "FAIL x") {
+		t.Fatalf("verdict %+v proposal %+v", v, v.Proposal)
+	}
+	// The checks deciding alone need no proposal beside the verdict.
+	e2, r2 := newTestEngine(t, cfgWith(ModeAuto, check("tests", "exit 1")))
+	e2.Decide(context.Background(), stopIn(false))
+	if r2.verdicts[0].Proposal != nil {
+		t.Fatalf("proposal %+v", r2.verdicts[0].Proposal)
 	}
 }
 

@@ -124,7 +124,7 @@ func New(o Options) (*Supervisor, error) {
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
-		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation,
+		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
 	})
 
 	userSettings, args, err := extractSettingsArg(o.Args)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -38,6 +40,7 @@ type transcriptFeed struct {
 	busy atomic.Int32 // consume is handling an update
 
 	mu      sync.Mutex
+	changed chan struct{} // closed and replaced whenever the transcript says something new
 	w       *transcript.Watcher
 	path    string
 	pending bool
@@ -52,7 +55,8 @@ func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Lo
 			prefixes = append(prefixes, b)
 		}
 	}
-	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(prefixes...)}
+	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(prefixes...),
+		changed: make(chan struct{})}
 }
 
 // follow starts (or switches) the tail to path.
@@ -101,6 +105,8 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 		f.onStopHooks(u.Source.AgentID, u.Record)
 	}
 	f.mu.Lock()
+	close(f.changed)
+	f.changed = make(chan struct{})
 	if f.pending {
 		f.mu.Unlock()
 		return
@@ -164,6 +170,54 @@ func (f *transcriptFeed) observation() *Observation {
 		}
 	}
 	return o
+}
+
+// catchUp returns once the transcript has the last message a stop names (the main transcript's
+// for a Stop, the subagent's for a SubagentStop), or ctx ends.
+func (f *transcriptFeed) catchUp(ctx context.Context, in *hooks.Input) {
+	want := strings.TrimSpace(in.LastAssistantMessage)
+	if want == "" {
+		return
+	}
+	for {
+		f.mu.Lock()
+		w, changed := f.w, f.changed
+		f.mu.Unlock()
+		if w != nil && hasMessage(lastText(w.Snapshot(), in), want) {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// lastText is the latest assistant text of the transcript a stop is about.
+func lastText(s transcript.Snapshot, in *hooks.Input) string {
+	if in.HookEventName != hooks.SubagentStop {
+		return s.Main.LastText
+	}
+	for _, a := range s.Agents {
+		if a.ID == in.AgentID {
+			return a.Stats.LastText
+		}
+	}
+	return ""
+}
+
+// hasMessage reports whether a transcript's latest assistant text (cut at a length, "…"
+// marking the cut) is the end of the message a hook names.
+func hasMessage(lastText, message string) bool {
+	t := strings.TrimSpace(lastText)
+	if t == "" {
+		return false
+	}
+	if cut, ok := strings.CutSuffix(t, "…"); ok && cut != "" {
+		t = cut
+	}
+	return strings.Contains(message, t)
 }
 
 // settle waits (at most timeout) until the tail has read the whole main transcript as it is on

@@ -13,7 +13,8 @@ type Source string
 
 // Verdict sources. A check that decided is CheckSource(name), "check:NAME".
 const (
-	SourceChecks   Source = "checks"   // every check that applies passed, or there were none
+	SourceChecks   Source = "checks"   // every check that applies passed
+	SourceNoChecks Source = "nochecks" // no check applies: none is configured for this stop
 	SourceManual   Source = "manual"   // the person
 	SourceEscape   Source = "escape"   // Escape in this turn
 	SourceLimit    Source = "limit"    // the continuation or steer limit was reached
@@ -47,7 +48,8 @@ const EventOtherHooks = "OtherHooks"
 
 // Verdict is one decided Stop or SubagentStop: a line of the verdict log.
 type Verdict struct {
-	Time      time.Time `json:"time"`
+	Time      time.Time `json:"time"`           // when it was decided
+	Asked     time.Time `json:"asked,omitzero"` // when the hook asked
 	SessionID string    `json:"session_id"`
 	Event     string    `json:"event"`
 	AgentID   string    `json:"agent_id,omitempty"`
@@ -60,6 +62,9 @@ type Verdict struct {
 	Source   Source         `json:"source"`
 	Reason   string         `json:"reason,omitempty"`
 	Warning  string         `json:"warning,omitempty"`
+	// Proposal is what the checks proposed when the person, the timeout, Escape or a vanished
+	// hook decided otherwise: a denied continuation keeps the checks' block and reason here.
+	Proposal *Proposal `json:"proposal,omitempty"`
 
 	StopHookActive       bool `json:"stop_hook_active"`
 	Continuations        int  `json:"continuations"` // forced continuations in this turn, this one included
@@ -88,6 +93,13 @@ type OtherHook struct {
 	ExitCode   *int    `json:"exit_code,omitempty"` // when claude recorded it
 	DurationMS float64 `json:"duration_ms,omitempty"`
 	TimedOut   bool    `json:"timed_out,omitempty"`
+}
+
+// Proposal is what the checks proposed for a stop.
+type Proposal struct {
+	Decision hooks.Decision `json:"decision"`
+	Source   Source         `json:"source"`
+	Reason   string         `json:"reason,omitempty"`
 }
 
 // CheckRecord is what the verdict log keeps of a check run.

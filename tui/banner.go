@@ -33,6 +33,8 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	}
 	proposal := "the checks say it may stop"
 	switch {
+	case q.Source == supervisor.SourceNoChecks:
+		proposal = "no checks: it may stop"
 	case q.Proposal == hooks.Block:
 		proposal = "the checks say continue: " + present.FirstLine(q.Reason)
 	case q.Warning != "":

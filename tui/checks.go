@@ -19,18 +19,22 @@ const checkOutputKeep = 32 << 10
 // checksPane shows the running check live (spinner, elapsed time, streaming output) and then
 // the last result.
 type checksPane struct {
-	keys     navKeys
-	rows     int // the pane's inner height: a page
-	run      int
-	name     string
-	command  string
-	started  time.Time
-	running  bool
-	result   *supervisor.CheckResult
-	output   []byte
-	scroll   int
-	spinner  int
-	finished time.Time
+	keys navKeys
+	rows int // the pane's inner height: a page
+	// configured and subConfigured are the checks the session runs, listed before any has; ignored
+	// the project files whose checks are not used (not trusted).
+	configured, subConfigured []supervisor.Check
+	ignored                   []string
+	run                       int
+	name                      string
+	command                   string
+	started                   time.Time
+	running                   bool
+	result                    *supervisor.CheckResult
+	output                    []byte
+	scroll                    int
+	spinner                   int
+	finished                  time.Time
 }
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
@@ -77,10 +81,17 @@ func (p *checksPane) scrollBy(n int) {
 }
 
 func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
-	if p.name == "" {
-		return []string{st.Muted.Render("no checks have run yet")}
+	var lines []string
+	for _, f := range p.ignored {
+		for _, l := range wrapText("⚠ "+f+" is not trusted: its checks are ignored (hooksup trust uses it)", w) {
+			lines = append(lines, st.Warn.Render(l))
+		}
 	}
-	lines := []string{fit(p.head(st, now), w), fit(st.Muted.Render("$ "+p.command), w)}
+	if p.name == "" {
+		lines = append(lines, p.configuredLines(st, w)...)
+		return lines[:min(len(lines), h)]
+	}
+	lines = append(lines, fit(p.head(st, now), w), fit(st.Muted.Render("$ "+p.command), w))
 	out := strings.Split(strings.TrimRight(ansi.Strip(string(p.output)), "\n"), "\n")
 	room := h - len(lines)
 	if room <= 0 {
@@ -91,6 +102,26 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 	for _, l := range out[start:end] {
 		lines = append(lines, fit(strings.ReplaceAll(l, "\t", "    "), w))
 	}
+	return lines
+}
+
+// configuredLines lists the configured checks, before any has run.
+func (p *checksPane) configuredLines(st Styles, w int) []string {
+	if len(p.configured) == 0 && len(p.subConfigured) == 0 {
+		return []string{fit(st.Muted.Render("no checks: claude may stop whenever it is done"), w)}
+	}
+	var lines []string
+	list := func(title string, checks []supervisor.Check) {
+		if len(checks) == 0 {
+			return
+		}
+		lines = append(lines, fit(st.Muted.Render(title), w))
+		for _, c := range checks {
+			lines = append(lines, fit("○ "+st.Title.Render(c.Name)+"  "+st.Muted.Render("$ "+c.Command), w))
+		}
+	}
+	list("when claude stops:", p.configured)
+	list("when a subagent stops:", p.subConfigured)
 	return lines
 }
 

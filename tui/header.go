@@ -21,6 +21,7 @@ type header struct {
 	blockCap    int    // claude's own loop cap (0: off)
 	tokens      int64  // in + out + cache, main and subagents, from the transcript
 	toolCalls   int64
+	ignored     bool // the project's config is not trusted: its checks are ignored
 }
 
 func (h *header) event(ev supervisor.Event) {
@@ -79,6 +80,9 @@ func (h *header) view(st Styles, w int) string {
 			total += n
 		}
 		parts = append(parts, fmt.Sprintf("subagent continuations %d (max %d each)", total, c.MaxSteers))
+	}
+	if h.ignored {
+		parts = append(parts, st.Warn.Render("⚠ project checks ignored: not trusted"))
 	}
 	if h.tokens > 0 {
 		parts = append(parts, fmt.Sprintf("%s tokens · %d tool calls", present.Count(h.tokens), h.toolCalls))

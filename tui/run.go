@@ -16,12 +16,17 @@ import (
 
 // Options configure the TUI.
 type Options struct {
-	Terminal   *os.File        // the front end's end of the agent's pty (supervisor.PTY.File)
-	Mode       supervisor.Mode // the session's mode, for the header
-	BlockCap   int             // claude's cap on blocked stops in a row, for the header
-	Theme      themes.Theme
-	Prefix     string
-	Bindings   map[string]string
+	Terminal *os.File        // the front end's end of the agent's pty (supervisor.PTY.File)
+	Mode     supervisor.Mode // the session's mode, for the header
+	BlockCap int             // claude's cap on blocked stops in a row, for the header
+	Theme    themes.Theme
+	Prefix   string
+	Bindings map[string]string
+	// Checks and SubagentChecks are the configured checks, listed before they run.
+	Checks, SubagentChecks []supervisor.Check
+	// Ignored are the project's config files left out because they are not trusted: the TUI
+	// keeps saying that their checks are ignored.
+	Ignored    []string
 	HoldOnExit bool   // after claude exits, show its last screen until a key
 	Resume     string // the command that resumes a session, before its id; "" when none does
 	Version    string // reported to claude's XTVERSION query
@@ -56,6 +61,8 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	aio.attach(o.Terminal)
 	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(keys), o.Mode, o.HoldOnExit, o.BlockCap)
 	m.resume = o.Resume
+	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
+	m.header.ignored = len(o.Ignored) > 0
 	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
 	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
 	// ctx ending quits the program rather than cancelling its context: a cancelled context

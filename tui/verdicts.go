@@ -106,7 +106,7 @@ func verdictLine(st Styles, v supervisor.Verdict, w int) string {
 		ev = "Sub " + shortID(v.AgentID)
 	}
 	dec := st.decisionStyle(v.Decision).Render(fmt.Sprintf("%-5s", v.Decision))
-	src := string(v.Source)
+	src := present.Source(v.Source)
 	reason := present.FirstLine(v.Reason)
 	if reason == "" {
 		reason = present.FirstLine(v.Warning)
@@ -200,7 +200,11 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	if v.AgentID != "" {
 		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", v.AgentID, v.AgentType, v.Steers, v.MaxSteers))
 	}
-	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + " by " + st.Accent.Render(string(v.Source)) +
+	by := " by " + st.Accent.Render(present.Source(v.Source))
+	if v.Source == supervisor.SourceNoChecks {
+		by = ": " + st.Accent.Render("no checks")
+	}
+	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + by +
 		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
 	switch present.OtherHooksEffect(v.OtherHooks) {
 	case present.EffectContinued:

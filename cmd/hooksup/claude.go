@@ -63,6 +63,22 @@ func printIgnored(layers []supervisor.Layer, w io.Writer) {
 	}
 }
 
+// ignoredFiles are the config files left out, relative to dir where they are inside it.
+func ignoredFiles(layers []supervisor.Layer, dir string) []string {
+	var out []string
+	for _, l := range layers {
+		if l.Note == "" {
+			continue
+		}
+		p := l.Path
+		if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // loadLayers merges the configuration layers and the flags.
 func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor.Layer, error) {
 	cfg, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{
@@ -173,9 +189,10 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if interactive && !g.noTUI {
 		// The first interactive run asks to trust a new or changed project file.
 		if askTrust(layers, env, stdin, stderr) {
-			if cfg, err = loadConfig(g, env, stderr); err != nil {
+			if cfg, layers, err = loadLayers(g, env); err != nil {
 				return 1, err
 			}
+			printIgnored(layers, stderr)
 		}
 	} else {
 		printIgnored(layers, stderr)
@@ -193,7 +210,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 	}
 	if interactive && !g.noTUI {
-		return runTUI(ctx, cfg, so, "hooksup claude --resume")
+		return runTUI(ctx, cfg, so, "hooksup claude --resume", ignoredFiles(layers, env.cwd))
 	}
 	s, err := newHeadlessSession(so, stdin, stdout, stderr)
 	if err != nil {

@@ -254,3 +254,25 @@ command = "test -f %[1]s || { touch %[1]s; i=1; while [ $i -le 3000 ]; do echo \
 		t.Fatalf("the verdict log keeps %d bytes of the output, not all of it: %.200q…", len(out), out)
 	}
 }
+
+// The Stop comes right after claude's last message, before the transcript has it: the verdict's
+// observation still has the turn's tokens and its last message's model.
+func TestClaudeObservationHasTheTurnsTokens(t *testing.T) {
+	for i := 0; i < 5; i++ {
+		rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
+			mockapi.Text("The answer is 42.").WithUsage(mockapi.Usage{InputTokens: 1111, OutputTokens: 222}),
+		}})
+		res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "what is the answer?")
+		if res.ExitCode != 0 {
+			t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
+		}
+		vs := rc.verdictsJSON()
+		if len(vs) != 1 || vs[0].Observation == nil {
+			t.Fatalf("verdicts %+v", vs)
+		}
+		o := vs[0].Observation
+		if o.InputTokens < 1111 || o.OutputTokens < 222 {
+			t.Fatalf("run %d: the verdict has %d input and %d output tokens, want the turn's 1111 and 222 (latency %.1f ms)", i, o.InputTokens, o.OutputTokens, vs[0].LatencyMS)
+		}
+	}
+}

@@ -88,7 +88,7 @@ func TestClaudeNoChecks(t *testing.T) {
 	if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:allow/checks" {
+	if got := decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
 	}
 	if len(rc.srv.Main()) != 1 {
@@ -98,7 +98,7 @@ func TestClaudeNoChecks(t *testing.T) {
 	if v.SessionID == "" || v.Observation == nil || v.Observation.LastMessage != "The answer is 42." {
 		t.Fatalf("verdict %+v", v)
 	}
-	if !strings.Contains(res.Stderr, "hooksup: Stop → allow (checks) 0/3") {
+	if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
 		t.Fatalf("stderr %q", res.Stderr)
 	}
 }
@@ -195,7 +195,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'subagent: cite the file names';
 		t.Fatalf("the main agent made %d requests, want 2 (it must not be steered)", n)
 	}
 	vs := rc.verdicts()
-	if got := decisions(vs); got != "SubagentStop:block/check:sub-review SubagentStop:allow/checks Stop:allow/checks" {
+	if got := decisions(vs); got != "SubagentStop:block/check:sub-review SubagentStop:allow/checks Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if vs[0].AgentID == "" || vs[0].AgentID != vs[1].AgentID || vs[0].Steers != 1 || vs[0].AgentType != "general-purpose" {

@@ -120,7 +120,7 @@ func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
 	tm.keys("Enter")
 	scr = tm.waitText(wait, "claude continued", reason)
 	pane = verdictsPaneText(scr)
-	if !strings.Contains(pane, "allow by checks") || !strings.Contains(pane, "user-stop-hook.sh") || strings.Contains(pane, "stopped") {
+	if !strings.Contains(pane, "allow: no checks") || !strings.Contains(pane, "user-stop-hook.sh") || strings.Contains(pane, "stopped") {
 		t.Fatalf("verdict detail:\n%s", pane)
 	}
 }

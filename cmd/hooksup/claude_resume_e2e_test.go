@@ -67,7 +67,7 @@ command = "test -f ` + marker + ` || { touch ` + marker + `; echo 'FAIL: resumed
 	}
 
 	logged := rc.logVerdicts(id)
-	if got := decisions(logged); got != "Stop:allow/checks Stop:block/check:tests Stop:allow/checks Stop:allow/checks" {
+	if got := decisions(logged); got != "Stop:allow/nochecks Stop:block/check:tests Stop:allow/checks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)
 	}
 	for i, v := range logged {
@@ -95,7 +95,7 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
 	typeIntoClaude(t, tm, "hello")
 	tm.keys("Enter")
-	tm.waitText(wait, "FIRST-ANSWER", "allow checks")
+	tm.waitText(wait, "FIRST-ANSWER", "allow no checks")
 	tm.text("/exit")
 	tm.waitText(wait, "/exit")
 	tm.keys("Enter")
@@ -119,9 +119,9 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	tm2.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") && strings.Contains(s, "FIRST-ANSWER") })
 	typeIntoClaude(t, tm2, "again")
 	tm2.keys("Enter")
-	tm2.waitText(wait, "RESUMED-ANSWER", "allow checks")
+	tm2.waitText(wait, "RESUMED-ANSWER", "allow no checks")
 	logged := rc.logVerdicts(id)
-	if got := decisions(logged); got != "Stop:allow/checks Stop:allow/checks" {
+	if got := decisions(logged); got != "Stop:allow/nochecks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)
 	}
 }

@@ -27,7 +27,7 @@ func plainAndSupervised(t *testing.T, script func() mockapi.Handler, args ...str
 	if supervised.ExitCode != 0 {
 		t.Fatalf("hooksup claude %v: exit %d stderr %q", args, supervised.ExitCode, supervised.Stderr)
 	}
-	if got := decisions(rc2.verdicts()); got != "Stop:allow/checks" {
+	if got := decisions(rc2.verdicts()); got != "Stop:allow/nochecks" {
 		t.Fatalf("hooksup did not supervise the run: verdicts %q", got)
 	}
 	return plain, supervised

@@ -29,7 +29,7 @@ func TestDemoInTmux(t *testing.T) {
 	}
 	tm.text("y")
 	scr = tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a continue")
-	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow checks") {
+	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow no checks") {
 		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
 	}
 

@@ -69,12 +69,12 @@ func verdictSummary(v supervisor.Verdict) string {
 	return b.String()
 }
 
-// sourceText words a verdict's source: "check tests", "manual", …
+// sourceText words a verdict's source: "check tests", "no checks", "manual", …
 func sourceText(s supervisor.Source) string {
 	if name, ok := s.Check(); ok {
 		return "check " + name
 	}
-	return string(s)
+	return present.Source(s)
 }
 
 // otherHooksLines words an OtherHooks entry: what the other hooks at a stop did, one line each,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -133,6 +134,13 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 	if v.Reason != "" {
 		r, _, _ := strings.Cut(v.Reason, "\n")
 		fmt.Fprintf(w, "          reason: %s\n", r)
+	}
+	if p := v.Proposal; p != nil {
+		line := fmt.Sprintf("          proposed: %s (%s)", p.Decision, sourceText(p.Source))
+		if p.Reason != "" {
+			line += ": " + present.FirstLine(p.Reason)
+		}
+		fmt.Fprintln(w, line)
 	}
 	for _, c := range v.Checks {
 		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", c.Name, c.ExitCode, c.DurationMS)

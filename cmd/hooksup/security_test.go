@@ -315,7 +315,7 @@ func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stderr, ignoring) {
 				t.Fatalf("hooksup claude: exit %d stderr:\n%s", r.code, r.stderr)
 			}
-			if got := decisions(r.verdicts); got != "SubagentStop:allow/checks Stop:allow/checks" {
+			if got := decisions(r.verdicts); got != "SubagentStop:allow/nochecks Stop:allow/nochecks" {
 				t.Fatalf("verdicts %s", got)
 			}
 

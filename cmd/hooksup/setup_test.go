@@ -200,7 +200,7 @@ func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 	s.hooksup(t, "trust")
 	s.hooksup(t, "install")
 	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "x")
-	if got := decisions(r.verdicts); got != "Stop:allow/checks" {
+	if got := decisions(r.verdicts); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	stops := stopTrace(r.trace, "Stop")

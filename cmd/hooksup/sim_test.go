@@ -18,10 +18,10 @@ func TestSimNoChecksOneAllowVerdict(t *testing.T) {
 	if r.stdout != "Answer to turn 1.\n" {
 		t.Fatalf("claude's stdout did not reach the caller unchanged: %q", r.stdout)
 	}
-	if got := decisions(r.verdicts); got != "Stop:allow/checks" {
+	if got := decisions(r.verdicts); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts: %s", got)
 	}
-	if !strings.Contains(r.stderr, "hooksup: Stop → allow (checks) 0/3") {
+	if !strings.Contains(r.stderr, "hooksup: Stop → allow (no checks) 0/3") {
 		t.Fatalf("headless verdict line missing from stderr:\n%s", r.stderr)
 	}
 	// In print mode no SessionStart hook is injected: claude would report it on stdout.

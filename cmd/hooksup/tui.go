@@ -42,8 +42,9 @@ func resolveTheme(env environment, name string) (themes.Theme, error) {
 }
 
 // runTUI assembles a session whose agent runs in a pane and shows it in the terminal UI.
-// resume is the command that resumes a session, before its id ("" when none does).
-func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, resume string) (int, error) {
+// resume is the command that resumes a session, before its id ("" when none does); ignored are
+// the project config files left out (not trusted).
+func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, resume string, ignored []string) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -62,15 +63,18 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 	defer stop()
 	code, err := s.run(ctx, func(ctx context.Context) error {
 		return tui.Run(ctx, s.sup, tui.Options{
-			Terminal:   s.pty.File(),
-			Mode:       cfg.Mode,
-			BlockCap:   s.blockCap,
-			Theme:      theme,
-			Prefix:     cfg.Keys.Prefix,
-			Bindings:   cfg.Keys.Bindings,
-			HoldOnExit: cfg.UI.HoldOnExit,
-			Resume:     resume,
-			Version:    versionString(),
+			Terminal:       s.pty.File(),
+			Mode:           cfg.Mode,
+			BlockCap:       s.blockCap,
+			Theme:          theme,
+			Prefix:         cfg.Keys.Prefix,
+			Bindings:       cfg.Keys.Bindings,
+			HoldOnExit:     cfg.UI.HoldOnExit,
+			Resume:         resume,
+			Checks:         cfg.Stop.Checks,
+			SubagentChecks: cfg.SubagentStop.Checks,
+			Ignored:        ignored,
+			Version:        versionString(),
 		})
 	})
 	// The pane is gone with the TUI: the resume command stays on the terminal.

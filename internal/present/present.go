@@ -59,6 +59,15 @@ func SessionLine(s supervisor.Summary) string {
 	return line + fmt.Sprintf(" · %d turns · %d verdicts", s.Turns, s.Verdicts)
 }
 
+// Source words what decided a verdict: "no checks" when none applied; the log's own word
+// otherwise (check:tests, manual, escape, …).
+func Source(s supervisor.Source) string {
+	if s == supervisor.SourceNoChecks {
+		return "no checks"
+	}
+	return string(s)
+}
+
 // FirstLine is the first line of s, trimmed.
 func FirstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")

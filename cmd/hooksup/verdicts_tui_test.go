@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// simTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
+func simTUI(t *testing.T, s *sandbox, sc agentsim.Scenario, args ...string) *tmuxSession {
+	t.Helper()
+	self, _ := os.Executable()
+	b, _ := json.Marshal(sc)
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
+	argv := append(append([]string{hooksupBin}, args...), "--claude-bin", self, "claude")
+	return startTmux(t, 150, 40, env, s.project, argv...)
+}
+
+// hooksupOut runs hooksup in the sandbox and returns its stdout.
+func hooksupOut(t *testing.T, s *sandbox, args ...string) string {
+	t.Helper()
+	out, err := execHooksup(s, args...).Output()
+	if err != nil {
+		t.Fatalf("hooksup %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// Denying a forced continuation: the verdict log keeps what the checks proposed and was
+// denied, and both when the stop was asked and when it was decided.
+func TestDenyRecordsTheProposal(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config("mode = \"ask\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"echo 'FAIL: TestGate'; exit 1\"\n")
+	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
+	const wait = 20 * time.Second
+	tm.waitText(wait, "claude wants to stop", "FAIL: TestGate")
+	time.Sleep(time.Second) // the person takes a moment
+	tm.keys("C-]", "d")
+	tm.waitText(wait, "allow manual", "claude exited with status 0")
+
+	vs, errs := supervisor.ReadVerdicts(strings.NewReader(hooksupOut(t, s, "log", "--json")))
+	if len(errs) > 0 || len(vs) != 1 {
+		t.Fatalf("verdicts %+v %v", vs, errs)
+	}
+	v := vs[0]
+	if v.Decision != "allow" || v.Source != supervisor.SourceManual || v.Proposal == nil {
+		t.Fatalf("verdict %+v", v)
+	}
+	if p := v.Proposal; p.Decision != "block" || p.Source != "check:gate" || !strings.Contains(p.Reason, "FAIL: TestGate") {
+		t.Fatalf("proposal %+v", p)
+	}
+	if v.Asked.IsZero() || v.Time.Sub(v.Asked) < time.Second {
+		t.Fatalf("asked %v, decided %v: the time is not when the person decided", v.Asked, v.Time)
+	}
+	text := hooksupOut(t, s, "log")
+	if !strings.Contains(text, "Stop → allow (manual)") || !strings.Contains(text, "proposed: block (check gate): The check \"gate\"") {
+		t.Fatalf("hooksup log:\n%s", text)
+	}
+}
+
+// Manual mode with no checks configured says so instead of "the checks say"; the verdict's
+// source reads "no checks".
+func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
+	s := newSandbox(t)
+	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s.config(`mode = "manual"`))
+	const wait = 20 * time.Second
+	scr := tm.waitText(wait, "claude wants to stop")
+	if !strings.Contains(scr, "no checks") || strings.Contains(scr, "the checks say") {
+		t.Fatalf("banner:\n%s", scr)
+	}
+	tm.keys("C-]", "d")
+	tm.waitText(wait, "allow manual", "claude exited with status 0")
+
+	s2 := newSandbox(t)
+	tm2 := simTUI(t, s2, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s2.config(`mode = "auto"`))
+	scr = tm2.waitText(wait, "claude exited with status 0", "allow no checks")
+	if strings.Contains(scr, "allow checks") {
+		t.Fatalf("verdicts pane:\n%s", scr)
+	}
+	if out := hooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow (no checks)") {
+		t.Fatalf("hooksup log:\n%s", out)
+	}
+}
+
+// The checks pane lists the configured checks before any has run.
+func TestChecksPaneListsTheChecksBeforeTheyRun(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config(`mode = "auto"
+[[stop.checks]]
+name = "unit"
+command = "echo unit-ok"
+[[stop.checks]]
+name = "vet"
+command = "echo vet-ok"
+[[subagent_stop.checks]]
+name = "review"
+command = "echo review-ok"
+`)
+	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 3 * time.Second}}, "--config", cfg)
+	scr := tm.waitText(20*time.Second, "unit", "echo unit-ok", "vet", "echo vet-ok", "review", "echo review-ok")
+	if strings.Contains(scr, "allow") {
+		t.Fatalf("the checks had run already:\n%s", scr)
+	}
+}
+
+// After the person declines to trust the project's config, the TUI keeps saying that its
+// checks are ignored.
+func TestTrustDeclinedNoticeStays(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(s.project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"true\"\n"), 0o644)
+	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 2 * time.Second}})
+	const wait = 20 * time.Second
+	tm.waitText(wait, "Trust this exact content? [y/N]")
+	tm.keys("Enter")
+	// While claude works: in the header and in the checks pane.
+	tm.waitText(wait, "project checks ignored: not trusted", ".hooksup.toml is not trusted: its checks are")
+	scr := tm.waitText(wait, "claude exited with status 0", "allow no checks")
+	if !strings.Contains(scr, ".hooksup.toml is not trusted: its checks are") {
+		t.Fatalf("the notice is gone once claude stopped:\n%s", scr)
+	}
+}
