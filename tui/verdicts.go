@@ -155,7 +155,7 @@ func otherHooksHeight(v supervisor.Verdict) int {
 // is a row, with the other hooks at its stop under it.
 func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
 	if len(p.items) == 0 {
-		return []string{st.Muted.Render("no verdicts yet: they appear when claude wants to stop")}
+		return []string{st.Muted.Render("no verdicts yet: each stop of claude is decided here")}
 	}
 	if p.open {
 		return p.detail(st, w, h)

@@ -38,7 +38,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	cfg := s.config("mode = \"ask\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"echo 'FAIL: TestGate'; exit 1\"\n")
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
 	const wait = 20 * time.Second
-	tm.waitText(wait, "claude wants to stop", "FAIL: TestGate")
+	tm.waitText(wait, "⚑ claude wants to stop", "FAIL: TestGate")
 	time.Sleep(time.Second) // the person takes a moment
 	tm.keys("C-]", "d")
 	tm.waitText(wait, "allow manual", "claude exited with status 0")
@@ -69,8 +69,8 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 	s := newSandbox(t)
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s.config(`mode = "manual"`))
 	const wait = 20 * time.Second
-	scr := tm.waitText(wait, "claude wants to stop")
-	if !strings.Contains(scr, "no checks") || strings.Contains(scr, "the checks say") {
+	scr := tm.waitText(wait, "⚑ claude wants to stop")
+	if !strings.Contains(scr, "⚑ claude wants to stop — no checks: it may stop") || strings.Contains(scr, "the checks say") {
 		t.Fatalf("banner:\n%s", scr)
 	}
 	tm.keys("C-]", "d")
