@@ -45,3 +45,48 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 		t.Fatalf("alerts %+v, want on_idle's notify then one permission bell", alerts)
 	}
 }
+
+// on_idle rings once per wait: claude saying again that it is idle (a second idle_prompt, the
+// same wait) does not ring again; the next wait, after a new prompt and an allowed stop, does.
+// The wait keeps its start.
+func TestIdlePromptAlertsOncePerWait(t *testing.T) {
+	cfg := Defaults()
+	cfg.Notifications = NotificationsConfig{OnIdle: ActionBell, OnPermission: ActionNone}
+	var alerts []Alert
+	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	tr := newStateTracker(func(ev Event) {
+		if a, ok := alertFor(cfg.Notifications, ev.(StateChanged)); ok {
+			alerts = append(alerts, a)
+		}
+	}, clock.now)
+	idle := func(id string) *hooks.Input {
+		return hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = id, "idle_prompt" })
+	}
+	turn := func(id string) {
+		tr.hook(prompt(id))
+		tr.hook(hk(hooks.Stop, func(in *hooks.Input) { in.PromptID = id }))
+		tr.verdict(Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: SourceChecks})
+	}
+	turn("p1")
+	tr.mu.Lock()
+	waitStart := tr.since
+	tr.mu.Unlock()
+	tr.hook(idle("p1"))
+	tr.hook(idle("p1"))
+	tr.terminal(TerminalStatus{State: TerminalIdle})
+	tr.hook(idle("p1"))
+	if len(alerts) != 1 || alerts[0].Cause != CauseIdle {
+		t.Fatalf("alerts in one wait: %+v, want one on_idle bell", alerts)
+	}
+	tr.mu.Lock()
+	since := tr.since
+	tr.mu.Unlock()
+	if !since.Equal(waitStart) {
+		t.Errorf("the wait started at %v, then at %v after idle_prompt", waitStart, since)
+	}
+	turn("p2")
+	tr.hook(idle("p2"))
+	if len(alerts) != 2 || alerts[1].Cause != CauseIdle {
+		t.Fatalf("alerts after a second wait: %+v, want a second on_idle bell", alerts)
+	}
+}

@@ -109,6 +109,9 @@ type stateTracker struct {
 	since    time.Time
 	promptID string
 	reports  bool // claude reports its state to its terminal
+	// idleTold: claude's idle_prompt was told during this wait; claude may say it again, the
+	// person hears it once per wait.
+	idleTold bool
 	emit     func(Event)
 	now      func() time.Time
 }
@@ -134,15 +137,20 @@ func (t *stateTracker) set(s AgentState, reason, source string) {
 
 // change is set with the whole change described. Claude's idle_prompt is told even when the
 // state already is waiting (a stop was allowed): it is claude saying it has waited a while,
-// which [notifications] on_idle is about.
+// which [notifications] on_idle is about; once per wait, and the wait keeps its start.
 func (t *stateTracker) change(c StateChanged) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if (t.state == c.State && c.Notification != notificationIdle) || t.state == StateExited {
+	idle := c.Notification == notificationIdle
+	if t.state == StateExited || (t.state == c.State && (!idle || t.idleTold)) {
 		return
 	}
-	t.state, t.since = c.State, t.now()
-	c.At = At{t.since}
+	now := t.now()
+	if t.state != c.State {
+		t.state, t.since = c.State, now
+	}
+	t.idleTold = idle
+	c.At = At{now}
 	t.emit(c)
 }
 
@@ -282,7 +290,7 @@ func (t *stateTracker) otherHookBlocked() {
 	if t.state != StateWaiting {
 		return
 	}
-	t.state, t.since = StateWorking, t.now()
+	t.state, t.since, t.idleTold = StateWorking, t.now(), false
 	t.emit(StateChanged{At: At{t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
 }
 
