@@ -76,6 +76,11 @@ type model struct {
 	tally     tally               // for the summary at claude's exit
 	resume    string              // the command that resumes a session, before its id
 
+	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
+	// idle alert then tells them nothing they do not know (and a nudge would type into their
+	// draft).
+	typedInWait bool
+
 	agent     agentPane
 	lastFrame time.Time
 	ticking   bool
@@ -152,6 +157,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 		return m, nil
 	case tea.PasteMsg:
+		m.typedInWait = true
 		if m.editor.open {
 			_, cmd := m.editor.update(msg)
 			return m, cmd
@@ -174,6 +180,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.mouse(msg)
 	case tea.KeyPressMsg:
+		m.typedInWait = true
 		return m.key(msg)
 	}
 	if m.editor.open {
@@ -205,6 +212,9 @@ func (m *model) relayout() tea.Cmd {
 func (m *model) event(msg eventMsg) tea.Cmd {
 	m.header.counts = msg.counts
 	ev := msg.ev
+	if c, ok := ev.(supervisor.StateChanged); ok && c.State != m.header.state {
+		m.typedInWait = false // a new wait (or none) begins
+	}
 	m.header.event(ev)
 	m.verdicts.event(ev)
 	m.checks.event(ev)
@@ -254,7 +264,12 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 
 // alert carries out a [notifications] action: the bell, a desktop notification through the
 // outer terminal (OSC 9 and OSC 777), or a nudge typed into claude while it is still idle.
+// Claude idle is not told to a person who has been typing since it began to wait: claude does
+// not see the keys hooksup keeps.
 func (m *model) alert(a supervisor.Alert) tea.Cmd {
+	if a.Cause == supervisor.CauseIdle && m.typedInWait {
+		return nil
+	}
 	switch a.Action {
 	case supervisor.ActionBell, supervisor.ActionNotify:
 		return tea.Raw(present.TerminalAlert(a))

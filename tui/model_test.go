@@ -396,3 +396,64 @@ func TestExitSummaryLines(t *testing.T) {
 		t.Errorf("without a resume command: %q", got)
 	}
 }
+
+// raws runs cmd and returns what it would write to the outer terminal with tea.Raw.
+func raws(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	switch msg := cmd().(type) {
+	case tea.RawMsg:
+		return msg.Msg.(string)
+	case tea.BatchMsg:
+		var s string
+		for _, c := range msg {
+			s += raws(c)
+		}
+		return s
+	}
+	return ""
+}
+
+// on_idle reaches the outer terminal when claude was left waiting, and not when the person has
+// been typing (in a pane of hooksup's own, which claude does not see) since the wait began; the
+// next wait alerts again.
+func TestIdleAlertNotWhileTyping(t *testing.T) {
+	m, _, _ := newTestModel(t, "dark")
+	m.w, m.h = 120, 40
+	// Events through the model's event step (Update also waits for the session's next one).
+	update := func(msg tea.Msg) string {
+		if ev, ok := msg.(eventMsg); ok {
+			return raws(m.event(ev))
+		}
+		next, _ := m.Update(msg)
+		m = next.(model)
+		return ""
+	}
+	state := func(s supervisor.AgentState) tea.Msg {
+		return eventMsg{ev: supervisor.StateChanged{At: supervisor.At{Time: t0}, State: s}}
+	}
+	idle := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: supervisor.ActionBell,
+		Cause: supervisor.CauseIdle, State: supervisor.StateWaiting}}
+	update(state(supervisor.StateWaiting))
+	if got := update(idle); got != "\a" {
+		t.Fatalf("claude left waiting: the terminal got %q, want the bell", got)
+	}
+	update(state(supervisor.StateWorking))
+	update(state(supervisor.StateWaiting))
+	update(press(tea.KeyDown, 0, ""))
+	if got := update(idle); got != "" {
+		t.Fatalf("the person is typing: the terminal got %q, want nothing", got)
+	}
+	perm := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: supervisor.ActionBell,
+		Cause: supervisor.CausePermission, State: supervisor.StatePermission}}
+	update(state(supervisor.StatePermission))
+	update(press('x', 0, "x"))
+	if got := update(perm); got != "\a" {
+		t.Fatalf("a permission dialog while typing: the terminal got %q, want the bell", got)
+	}
+	update(state(supervisor.StateWaiting))
+	if got := update(idle); got != "\a" {
+		t.Fatalf("the next wait: the terminal got %q, want the bell", got)
+	}
+}
