@@ -25,7 +25,7 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	s.state.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p2", "permission_prompt" }))
 	s.bus.close()
 	var alerts []Alert
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(30 * time.Second)
 	for done := false; !done; {
 		select {
 		case ev, ok := <-s.bus.out:

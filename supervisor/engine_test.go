@@ -489,7 +489,7 @@ func TestInterruptKillsParallelStops(t *testing.T) {
 			if a.Decision != hooks.Allow {
 				t.Fatalf("%+v", a)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatal("a stop kept waiting after Escape")
 		}
 	}

@@ -139,7 +139,7 @@ func TestServerRefusesOversizedInput(t *testing.T) {
 	defer c.Close()
 	// Claim a huge payload but send only the header: the refusal must come without the body.
 	c.Write([]byte("HOOKSUP/1 secret Stop 999999999\n"))
-	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	buf := make([]byte, 100)
 	n, _ := c.Read(buf)
 	if !strings.HasPrefix(string(buf[:n]), "HOOKSUP/1 size") {

@@ -145,7 +145,7 @@ func openFDs(tb testing.TB) int {
 // the background is closed), and returns it.
 func steady(f func() int) int {
 	n, same := f(), 0
-	for deadline := time.Now().Add(10 * time.Second); same < 10 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(30 * time.Second); same < 10 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		if m := f(); m == n {
 			same++
@@ -159,7 +159,7 @@ func steady(f func() int) int {
 // settle polls until f() ≤ want, and returns the last value.
 func settle(want int, f func() int) int {
 	n := f()
-	for deadline := time.Now().Add(10 * time.Second); n > want && time.Now().Before(deadline); n = f() {
+	for deadline := time.Now().Add(30 * time.Second); n > want && time.Now().Before(deadline); n = f() {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return n

@@ -83,7 +83,7 @@ func startWatcher(t *testing.T, path string, opts Options) (*Watcher, *collector
 			if err != nil {
 				t.Errorf("Run: %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Error("Run did not return after cancel")
 		}
 		<-c.done
@@ -91,11 +91,11 @@ func startWatcher(t *testing.T, path string, opts Options) (*Watcher, *collector
 	return w, c
 }
 
-// waitFor waits until cond holds for the updates so far (a 10 s deadline guards a hang; the
+// waitFor waits until cond holds for the updates so far (a 30 s deadline guards a hang; the
 // tests assert no timings).
 func (c *collector) waitFor(t *testing.T, what string, cond func([]Update) bool) []Update {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(30 * time.Second)
 	for {
 		c.mu.Lock()
 		us := append([]Update(nil), c.updates...)

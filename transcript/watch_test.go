@@ -15,7 +15,7 @@ func waitReady(t *testing.T, w *Watcher) {
 	t.Helper()
 	select {
 	case <-w.ready:
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("watcher never became ready")
 	}
 }
@@ -296,7 +296,7 @@ func TestWatcherStopsCleanly(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatal("Run did not return after cancel")
 		}
 		if reader {
@@ -306,7 +306,7 @@ func TestWatcherStopsCleanly(t *testing.T) {
 			}
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

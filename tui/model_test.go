@@ -355,7 +355,7 @@ func TestEditReasonKeepsLineBreaks(t *testing.T) {
 // typed; what it says about its subagents and tasks, and its goodbye, do not.
 func TestProgramStatusReachesTheSession(t *testing.T) {
 	m, f, pty := newTestModel(t, "dark")
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(pty.String(), "\x1b]7501;?\x1b\\"); {
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(pty.String(), "\x1b]7501;?\x1b\\"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("claude's OSC 7501 probe went unanswered: %q", pty.String())
 		}

@@ -60,11 +60,11 @@ func tuiFrame(t *testing.T, th themes.Theme, w, h int) string {
 		f.events <- ev
 	}
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("wants to stop")) },
-		teatest.WithDuration(5*time.Second))
+		teatest.WithDuration(30*time.Second))
 	tm.Send(press(']', tea.ModCtrl, ""))
 	tm.Send(press(tea.KeyTab, 0, ""))
 	tm.Send(tea.Quit())
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(model)
 	fm.now, fm.checks.spinner, fm.quitting = sampleNow, 0, false
 	fm.io.applySize(fm.lay.agentInner())
 	return fm.render()

@@ -374,7 +374,7 @@ func TestClaudeAPIError(t *testing.T) {
 	// Claude does not wait for StopFailure hooks: it exits and sends them
 	// SIGTERM, so this one ignores SIGTERM and the test polls.
 	var events []string
-	for _, in := range log.WaitFor(5*time.Second, 1) {
+	for _, in := range log.WaitFor(30*time.Second, 1) {
 		events = append(events, in.Event)
 		if in.Event == "StopFailure" && in.Get("error") != "server_error" {
 			t.Errorf("StopFailure stdin: %s", in.Raw)
@@ -481,7 +481,7 @@ func TestClaudeKilledOnTimeout(t *testing.T) {
 		t.Fatalf("the hook did not run: %v", err)
 	}
 	pid := strings.TrimSpace(string(b))
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		stat, err := os.ReadFile("/proc/" + pid + "/stat")
 		if err != nil || strings.Contains(string(stat), ") Z ") {
