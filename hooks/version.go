@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -45,11 +46,13 @@ var eventSince = map[string]Version{
 	StopFailure:       {2, 1, 78},
 }
 
-var versionRE = regexp.MustCompile(`\b(\d+)\.(\d+)\.(\d+)\b`)
+// versionRE is compiled on first use, not when the package loads: the hook client
+// (cmd/hooksup-hook) links this package and runs on every hook call without reading versions.
+var versionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d+)\.(\d+)\.(\d+)\b`) })
 
 // ParseVersion reads the first x.y.z in s (e.g. `claude --version`'s output).
 func ParseVersion(s string) (Version, bool) {
-	m := versionRE.FindStringSubmatch(s)
+	m := versionRE().FindStringSubmatch(s)
 	if m == nil {
 		return Version{}, false
 	}
