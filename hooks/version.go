@@ -175,6 +175,7 @@ func versionFromFiles(bin string) (Version, bool) {
 	return Version{}, false
 }
 
+// clipString is s cut to n bytes and marked "…" when it is longer.
 func clipString(s string, n int) string {
 	if len(s) <= n {
 		return s

@@ -152,17 +152,10 @@ func readHeader(br *bufio.Reader, fields int) ([]string, error) {
 	}
 	f := strings.Split(string(line), " ")
 	if strings.HasPrefix(f[0], "HOOKSUP/") && f[0] != WireVersion {
-		return nil, fmt.Errorf("read header: %w: %s", ErrWrongVersion, truncateForLog(f[0]))
+		return nil, fmt.Errorf("read header: %w: %s", ErrWrongVersion, clipString(f[0], 60))
 	}
 	if len(f) != fields || f[0] != WireVersion {
-		return nil, fmt.Errorf("read header: %w: %q", ErrMalformed, truncateForLog(string(line)))
+		return nil, fmt.Errorf("read header: %w: %q", ErrMalformed, clipString(string(line), 60))
 	}
 	return f, nil
-}
-
-func truncateForLog(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }
