@@ -457,3 +457,44 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 		t.Fatalf("the next wait: the terminal got %q, want the bell", got)
 	}
 }
+
+// The reason editor opens on a pending question whatever state the agent is in (claude's
+// terminal reports move the state while the question waits), and a later state change does
+// not close it. Before the question exists the edit key has nothing to open.
+func TestEditOpensInEveryState(t *testing.T) {
+	q := supervisor.QuestionAsked{At: supervisor.At{Time: t0}, Question: supervisor.Question{ID: 1, Event: "Stop",
+		Proposal: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0,
+		Deadline: t0.Add(5 * time.Minute)}}
+	edit := func(m model) model {
+		for _, k := range []tea.KeyPressMsg{press(']', tea.ModCtrl, ""), press('e', 0, "e")} {
+			nm, _ := m.Update(k)
+			m = nm.(model)
+		}
+		return m
+	}
+	state := func(m model, s supervisor.AgentState) model {
+		nm, _ := m.Update(eventMsg{ev: supervisor.StateChanged{At: supervisor.At{Time: t0}, State: s, Source: "terminal"}})
+		return nm.(model)
+	}
+	for _, s := range []supervisor.AgentState{supervisor.StateStopping, supervisor.StateWorking, supervisor.StateWaiting,
+		supervisor.StatePermission, supervisor.StateQuestion} {
+		t.Run(string(s), func(t *testing.T) {
+			m0, _, _ := newTestModel(t, "dark")
+			nm, _ := m0.Update(tea.WindowSizeMsg{Width: 200, Height: 45})
+			m := edit(state(nm.(model), s))
+			if m.editor.open || m.prefixed {
+				t.Fatalf("with no question: editing %v, prefixed %v", m.editor.open, m.prefixed)
+			}
+			nm, _ = m.Update(eventMsg{ev: q})
+			m = edit(nm.(model))
+			if !m.editor.open || m.editor.id != 1 {
+				t.Fatalf("in state %s the editor did not open on the question", s)
+			}
+			m = state(m, supervisor.StatePermission)
+			m = state(m, supervisor.StateWorking)
+			if !m.editor.open || !strings.Contains(ansi.Strip(m.render()), "ctrl+c cancel edit") {
+				t.Fatalf("a state change closed the editor:\n%s", ansi.Strip(m.render()))
+			}
+		})
+	}
+}

@@ -45,7 +45,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// may drop keys typed while it is still starting up: type until the text shows in its box.
 	typeIntoClaude(t, tm, "first prompt")
 	tm.keys("Enter")
-	tm.waitText(wait, "❯ first prompt", "ANSWER-ONE", "claude wants to stop", "FAIL: TestTUI")
+	tm.waitText(wait, "❯ first prompt", "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestTUI")
 
 	// Approve: claude continues with the check's reason, then stops.
 	tm.keys("C-]", "a")
@@ -61,7 +61,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// Deny: claude stops; no continuation request.
 	typeIntoClaude(t, tm, "second prompt")
 	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-TWO", "claude wants to stop")
+	tm.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop")
 	tm.keys("C-]", "d")
 	tm.waitText(wait, "allow manual")
 	time.Sleep(time.Second)
@@ -73,7 +73,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// there is no further continuation in that turn.
 	typeIntoClaude(t, tm, "third prompt")
 	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-THREE", "claude wants to stop")
+	tm.waitText(wait, "ANSWER-THREE", "⚑ claude wants to stop")
 	tm.keys("Escape")
 	scr = tm.waitText(wait, "allow escape", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {

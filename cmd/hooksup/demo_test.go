@@ -28,7 +28,7 @@ func TestDemoInTmux(t *testing.T) {
 		t.Fatalf("header %q", header)
 	}
 	tm.text("y")
-	scr = tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`, "a continue")
+	scr = tm.waitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`, "a continue")
 	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow no checks") {
 		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
 	}
@@ -46,7 +46,7 @@ func TestDemoInTmux(t *testing.T) {
 	tm.waitText(wait, "> second task")
 	tm.waitCount(wait, "Allow Bash", 2)
 	tm.text("n")
-	tm.waitText(wait, "claude wants to stop")
+	tm.waitText(wait, "⚑ claude wants to stop")
 
 	// Deny: claude may stop; no feedback for this turn.
 	tm.keys("C-]", "d")
@@ -62,7 +62,7 @@ func TestDemoInTmux(t *testing.T) {
 	tm.waitText(wait, "> third task")
 	tm.waitCount(wait, "Allow Bash", 3)
 	tm.text("y")
-	tm.waitText(wait, "claude wants to stop")
+	tm.waitText(wait, "⚑ claude wants to stop")
 	tm.keys("Escape")
 	scr = tm.waitText(wait, "allow escape", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {
