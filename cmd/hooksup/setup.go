@@ -25,6 +25,9 @@ func installFlagSet(name string, scope *string) *flag.FlagSet {
 	return fs
 }
 
+// claudeHookTimeout is Claude Code's default timeout for a command hook.
+const claudeHookTimeout = 10 * time.Minute
+
 func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstall bool) (int, error) {
 	name := "install"
 	if uninstall {
@@ -60,16 +63,13 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	if err != nil {
 		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
 	}
-	// Long enough for every check to run to its timeout; claude's default otherwise.
-	timeout := 600.0
+	// The timeout hooksup injects under a supervisor, for the checks configured now; never
+	// below claude's own default, since the checks may grow after this install.
+	timeout := claudeHookTimeout
 	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
-		var sum time.Duration
-		for _, c := range cfg.Stop.Checks {
-			sum += c.TimeoutOrDefault()
-		}
-		timeout = max(timeout, (sum + time.Minute).Seconds())
+		timeout = max(timeout, cfg.StopHookTimeout())
 	}
-	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, self, timeout) })
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, self, timeout.Seconds()) })
 	if err != nil {
 		return 1, err
 	}

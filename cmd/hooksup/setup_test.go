@@ -172,6 +172,47 @@ func TestStandaloneLimitAcrossProcesses(t *testing.T) {
 	}
 }
 
+// The timeout install gives claude for each hook covers that hook's checks: a slow subagent
+// check is not cut short by claude killing the installed SubagentStop hook.
+func TestInstalledTimeoutsCoverTheChecks(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(`
+[[stop.checks]]
+name = "tests"
+command = "true"
+timeout = "12m"
+[[subagent_stop.checks]]
+name = "review"
+command = "true"
+timeout = "30m"
+`), 0o644)
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	if code, out := s.hooksup(t, "install"); code != 0 {
+		t.Fatal(out)
+	}
+	b, err := os.ReadFile(filepath.Join(s.project, ".claude", "settings.local.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Hooks map[string][]hooks.MatcherGroup `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatal(err)
+	}
+	for event, check := range map[string]time.Duration{hooks.Stop: 12 * time.Minute, hooks.SubagentStop: 30 * time.Minute} {
+		groups := settings.Hooks[event]
+		if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+			t.Fatalf("%s: %s", event, b)
+		}
+		if got := time.Duration(groups[0].Hooks[0].Timeout * float64(time.Second)); got <= check {
+			t.Errorf("the installed %s hook times out after %v, before its check's %v", event, got, check)
+		}
+	}
+}
+
 // An untrusted project config never runs, and claude is told why once.
 func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
 	s := newSandbox(t)
