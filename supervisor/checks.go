@@ -135,16 +135,9 @@ func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOut
 	return res
 }
 
-// checkEnv is hooksup's environment without its own secrets, plus the check's variables.
+// checkEnv is hooksup's environment without a session's variables, plus the check's.
 func checkEnv(c Check) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "HOOKSUP_TOKEN=") || strings.HasPrefix(kv, "HOOKSUP_SOCKET=") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "HOOKSUP_CHECK="+c.Name)
+	env := append(scrubEnv(os.Environ(), sessionVars), "HOOKSUP_CHECK="+c.Name)
 	for k, v := range c.Env {
 		env = append(env, k+"="+v)
 	}

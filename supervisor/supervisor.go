@@ -306,7 +306,7 @@ func (s *Supervisor) State() AgentState { return s.state.get() }
 func (s *Supervisor) Command() *exec.Cmd {
 	args := append([]string{"--settings", s.settingsPath}, s.o.Args...)
 	cmd := exec.Command(s.o.ClaudeBin, args...)
-	cmd.Env = append(withoutHooksupEnv(s.agentEnv()),
+	cmd.Env = append(scrubEnv(s.agentEnv(), sessionVars),
 		hooks.EnvSocket+"="+s.server.Path,
 		hooks.EnvToken+"="+s.token,
 		hooks.EnvLog+"="+filepath.Join(s.o.StateDir, "hooksup.log"),
@@ -452,18 +452,6 @@ func exitCode(cmd *exec.Cmd, err error) int {
 		return 128 + int(ws.Signal())
 	}
 	return cmd.ProcessState.ExitCode()
-}
-
-// withoutHooksupEnv drops the variables of an outer hooksup, so hooks reach this one.
-func withoutHooksupEnv(env []string) []string {
-	out := make([]string, 0, len(env)+3)
-	for _, kv := range env {
-		if strings.HasPrefix(kv, hooks.EnvSocket+"=") || strings.HasPrefix(kv, hooks.EnvToken+"=") || strings.HasPrefix(kv, hooks.EnvLog+"=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 // extractSettingsArg removes the user's own --settings (a file or inline JSON) from args and

@@ -31,7 +31,7 @@ func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
 	so.Stdin, so.Stdout, so.Stderr = nil, nil, nil
 	so.ForwardSignals = false // runTUI ends the session on a signal
 	so.Start = pt.Start
-	so.Env = paneEnv(agentEnv(so))
+	so.Env = supervisor.PaneEnv(agentEnv(so))
 	s, err := newSession(so)
 	if err != nil {
 		pt.Close()
@@ -99,19 +99,6 @@ func agentEnv(so supervisor.Options) []string {
 		return so.Env
 	}
 	return os.Environ()
-}
-
-// paneEnv is the environment for claude in a pane: it runs in hooksup's terminal emulator, not
-// in the outer terminal (or tmux).
-func paneEnv(env []string) []string {
-	out := make([]string, 0, len(env)+2)
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") && !strings.HasPrefix(kv, "TERM=") &&
-			!strings.HasPrefix(kv, "TERM_PROGRAM") && !strings.HasPrefix(kv, "COLORTERM=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor")
 }
 
 // lookupEnv reads k from an environment list (the last setting wins).
