@@ -28,7 +28,7 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	timeout := time.After(30 * time.Second)
 	for done := false; !done; {
 		select {
-		case ev, ok := <-s.bus.out:
+		case ev, ok := <-s.bus.events():
 			if !ok {
 				done = true
 				break

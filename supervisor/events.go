@@ -1,10 +1,10 @@
 package supervisor
 
 import (
-	"sync"
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/queue"
 )
 
 // Event is something the supervisor tells its front end (the TUI or the headless printer).
@@ -91,55 +91,15 @@ type AgentExited struct {
 	Err  error // why it could not start
 }
 
-// bus is an unbounded, ordered event queue: publishing never blocks the engine and nothing is
-// dropped, however slow the front end is.
-type bus struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	q      []Event
-	closed bool
-	out    chan Event
-}
+// bus carries the session's events to the front end, in order: publishing never blocks the
+// engine and nothing is dropped, however slow the front end is.
+type bus struct{ q *queue.Queue[Event] }
 
-func newBus() *bus {
-	b := &bus{out: make(chan Event)}
-	b.cond = sync.NewCond(&b.mu)
-	go b.pump()
-	return b
-}
+func newBus() *bus { return &bus{q: queue.New[Event]()} }
 
-func (b *bus) publish(e Event) {
-	b.mu.Lock()
-	if !b.closed {
-		b.q = append(b.q, e)
-		b.cond.Signal()
-	}
-	b.mu.Unlock()
-}
+func (b *bus) publish(e Event) { b.q.Push(e) }
 
 // close delivers what is queued, then closes the channel.
-func (b *bus) close() {
-	b.mu.Lock()
-	b.closed = true
-	b.cond.Signal()
-	b.mu.Unlock()
-}
+func (b *bus) close() { b.q.Close() }
 
-func (b *bus) pump() {
-	for {
-		b.mu.Lock()
-		for len(b.q) == 0 && !b.closed {
-			b.cond.Wait()
-		}
-		if len(b.q) == 0 && b.closed {
-			b.mu.Unlock()
-			close(b.out)
-			return
-		}
-		e := b.q[0]
-		b.q[0] = nil
-		b.q = b.q[1:]
-		b.mu.Unlock()
-		b.out <- e
-	}
-}
+func (b *bus) events() <-chan Event { return b.q.Out() }

@@ -167,7 +167,7 @@ func New(o Options) (*Supervisor, error) {
 
 // Events delivers the session's events in order; it is closed after the agent exits. The front
 // end must keep reading it.
-func (s *Supervisor) Events() <-chan Event { return s.bus.out }
+func (s *Supervisor) Events() <-chan Event { return s.bus.events() }
 
 // Interrupt applies Escape while the agent works or a stop is being decided (see
 // Engine.Interrupt). Escape at an idle prompt (clearing input, closing a menu) interrupts

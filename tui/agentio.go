@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"sync"
@@ -8,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/hooksup/hooksup/internal/queue"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
@@ -15,95 +17,26 @@ import (
 // frameInterval bounds how often the agent pane asks for a redraw (60 per second).
 const frameInterval = time.Second / 60
 
-// writeQueue is the single writer to the pty: keys, pastes and the emulator's query replies
-// go through it in order. Enqueueing never blocks, so Update never waits on claude. Until the
-// pty exists (claude starting) writes are held, not lost.
-type writeQueue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	q      [][]byte
-	closed bool
-	w      io.Writer
-}
-
-func newWriteQueue(w io.Writer) *writeQueue {
-	q := &writeQueue{w: w}
-	q.cond = sync.NewCond(&q.mu)
-	go q.run()
-	return q
-}
-
-// setWriter gives the queue its destination.
-func (q *writeQueue) setWriter(w io.Writer) {
-	q.mu.Lock()
-	q.w = w
-	q.cond.Signal()
-	q.mu.Unlock()
-}
-
-// Write enqueues a copy of p.
-func (q *writeQueue) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	q.mu.Lock()
-	if !q.closed {
-		q.q = append(q.q, append([]byte(nil), p...))
-		q.cond.Signal()
-	}
-	q.mu.Unlock()
-	return len(p), nil
-}
-
-func (q *writeQueue) run() {
-	for {
-		q.mu.Lock()
-		for (len(q.q) == 0 || q.w == nil) && !q.closed {
-			q.cond.Wait()
-		}
-		if q.closed {
-			q.mu.Unlock()
-			return
-		}
-		batch, w := q.q, q.w
-		q.q = nil
-		q.mu.Unlock()
-		for _, b := range batch {
-			if _, err := w.Write(b); err != nil {
-				// The child is gone; drop what is left.
-				q.close()
-				return
-			}
-		}
-	}
-}
-
-func (q *writeQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.q = nil
-	q.cond.Signal()
-	q.mu.Unlock()
-}
-
 // agentIO connects the agent's pty to the terminal emulator: a reader goroutine feeds the
-// emulator and signals redraws (at most one per frame), a write queue sends keys, and one
-// resizer goroutine applies the latest size.
+// emulator and signals redraws (at most one per frame), a writer goroutine sends what Write
+// queued, and one resizer goroutine applies the latest size.
 type agentIO struct {
-	term    *vterm.Terminal
-	out     *writeQueue
+	term *vterm.Terminal
+	// out carries keys, pastes and the emulator's query replies to the pty, in order. Pushing
+	// never blocks, so Update never waits on claude; until the pty is attached they are held.
+	out     *queue.Queue[[]byte]
 	dirty   chan struct{}
 	resizes chan [2]int // capacity 1: the latest size wins
 
 	mu  sync.Mutex
-	pty *os.File // nil until claude started
+	pty *os.File // nil until attached
 }
 
-// newAgentIO makes the emulator; attach connects the pty once the agent started. The agent's
-// Program Status Protocol reports go to onStatus (nil: the emulator does not speak it).
+// newAgentIO makes the emulator; attach connects it to the agent's pty. The agent's Program
+// Status Protocol reports go to onStatus (nil: the emulator does not speak it).
 func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatus)) *agentIO {
-	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: newWriteQueue(nil)}
-	a.term = vterm.New(cols, rows, vterm.Options{Replies: a.out, Version: version,
+	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[[]byte]()}
+	a.term = vterm.New(cols, rows, vterm.Options{Replies: a, Version: version,
 		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus})
 	go func() {
 		for sz := range a.resizes {
@@ -131,12 +64,33 @@ func (a *agentIO) ptyFile() *os.File {
 	return a.pty
 }
 
-// attach starts the reader on the agent's pty and gives the write queue its destination.
+// Write queues a copy of p for the agent. It never blocks.
+func (a *agentIO) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		a.out.Push(bytes.Clone(p))
+	}
+	return len(p), nil
+}
+
+// sendTo starts the writer: what Write queued goes to w, until w fails (the agent is gone:
+// what is left is dropped).
+func (a *agentIO) sendTo(w io.Writer) {
+	go func() {
+		for b := range a.out.Out() {
+			if _, err := w.Write(b); err != nil {
+				a.out.Stop()
+				return
+			}
+		}
+	}()
+}
+
+// attach starts the reader and the writer on the agent's pty.
 func (a *agentIO) attach(f *os.File) {
 	a.mu.Lock()
 	a.pty = f
 	a.mu.Unlock()
-	a.out.setWriter(f)
+	a.sendTo(f)
 	go func() {
 		buf := make([]byte, 32<<10)
 		for {
@@ -219,6 +173,6 @@ func (a *agentIO) applySize(cols, rows int) {
 
 func (a *agentIO) close() {
 	close(a.resizes)
-	a.out.close()
+	a.out.Stop()
 	a.term.Close()
 }

@@ -130,7 +130,7 @@ func (m model) Init() tea.Cmd {
 // write sends bytes to claude through the write queue (never blocks).
 func (m *model) write(b []byte) {
 	if len(b) > 0 {
-		m.io.out.Write(b)
+		m.io.Write(b)
 	}
 }
 

@@ -114,7 +114,7 @@ func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer)
 	a := newAgentIO(80, 24, "test", programStatusTo(f))
 	t.Cleanup(a.close)
 	pty := &syncBuffer{}
-	a.out.setWriter(pty)
+	a.sendTo(pty)
 	raw, err := os.ReadFile("vterm/testdata/claude-tty.raw")
 	if err != nil {
 		t.Fatal(err)

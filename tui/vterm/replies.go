@@ -1,8 +1,11 @@
 package vterm
 
 import (
+	"bytes"
 	"io"
 	"sync"
+
+	"github.com/hooksup/hooksup/internal/queue"
 )
 
 // maxPendingReplies bounds the replies waiting for a slow sink. A child that
@@ -14,21 +17,17 @@ const maxPendingReplies = 64 << 10
 //
 // x/vt writes its replies into an unbuffered pipe while it parses, so the
 // goroutine feeding the emulator blocks until someone reads the pipe. One
-// drain goroutine per emulator reads the pipe and appends to this queue
-// without ever blocking; a single writer goroutine hands the queued bytes to
-// the sink (the pty), so a sink that blocks stalls neither the emulator nor
-// the UI reading the screen.
+// drain goroutine per emulator reads the pipe and pushes to this queue, which
+// never blocks; a single writer goroutine hands the queued bytes to the sink
+// (the pty), so a sink that blocks stalls neither the emulator nor the UI
+// reading the screen.
 type replyQueue struct {
 	sink io.Writer
+	q    *queue.Queue[[]byte]
 
 	mu      sync.Mutex
-	buf     []byte
-	spare   []byte
-	closed  bool
-	dropped int
 	sinkErr error
 
-	wake chan struct{}
 	done chan struct{}
 }
 
@@ -36,58 +35,26 @@ type replyQueue struct {
 func newReplyQueue(sink io.Writer) *replyQueue {
 	q := &replyQueue{
 		sink: sink,
-		wake: make(chan struct{}, 1),
+		q:    queue.NewBounded(maxPendingReplies, func(b []byte) int { return len(b) }),
 		done: make(chan struct{}),
 	}
 	go q.run()
 	return q
 }
 
-// push queues p for the sink. It never blocks.
-func (q *replyQueue) push(p []byte) {
-	q.mu.Lock()
-	switch {
-	case q.closed:
-	case len(q.buf)+len(p) > maxPendingReplies:
-		q.dropped += len(p)
-	default:
-		q.buf = append(q.buf, p...)
-	}
-	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
+// push queues a copy of p for the sink. It never blocks.
+func (q *replyQueue) push(p []byte) { q.q.Push(bytes.Clone(p)) }
 
 // run is the single writer goroutine.
 func (q *replyQueue) run() {
 	defer close(q.done)
-	for range q.wake {
-		for {
+	for b := range q.q.Out() {
+		if q.sink == nil {
+			continue
+		}
+		if _, err := q.sink.Write(b); err != nil {
 			q.mu.Lock()
-			b := q.buf
-			q.buf, q.spare = q.spare[:0], nil
-			closed := q.closed
-			q.mu.Unlock()
-			if len(b) == 0 {
-				q.mu.Lock()
-				q.spare = b
-				q.mu.Unlock()
-				if closed {
-					return
-				}
-				break
-			}
-			if q.sink != nil {
-				if _, err := q.sink.Write(b); err != nil {
-					q.mu.Lock()
-					q.sinkErr = err
-					q.mu.Unlock()
-				}
-			}
-			q.mu.Lock()
-			q.spare = b[:0]
+			q.sinkErr = err
 			q.mu.Unlock()
 		}
 	}
@@ -95,21 +62,13 @@ func (q *replyQueue) run() {
 
 // close stops the writer once everything queued so far was handed to the
 // sink. It does not wait: a sink blocked forever must not block Close.
-func (q *replyQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
+func (q *replyQueue) close() { q.q.Close() }
 
 // stats returns the number of reply bytes dropped and the last sink error.
 func (q *replyQueue) stats() (dropped int, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.dropped, q.sinkErr
+	return q.q.Dropped(), q.sinkErr
 }
 
 // drain copies one emulator's reply pipe into q until the pipe is closed.
