@@ -132,8 +132,7 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 	}
 	fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, verdictSummary(v))
 	if v.Reason != "" {
-		r, _, _ := strings.Cut(v.Reason, "\n")
-		fmt.Fprintf(w, "          reason: %s\n", r)
+		fmt.Fprintf(w, "          reason: %s\n", present.FirstLine(v.Reason))
 	}
 	if p := v.Proposal; p != nil {
 		line := fmt.Sprintf("          proposed: %s (%s)", p.Decision, sourceText(p.Source))
