@@ -43,7 +43,7 @@ type Options struct {
 	Stdin          *os.File
 	Stdout, Stderr *os.File
 	ForwardSignals bool          // relay SIGINT/SIGTERM/SIGHUP to the agent (headless)
-	KillGrace      time.Duration // after SIGTERM, how long before SIGKILL (10s when 0)
+	KillGrace      time.Duration // after SIGTERM or SIGHUP, how long before SIGKILL (10s when 0)
 	// Interactive: a person answers questions through Resolve (the TUI). Headless, ask and
 	// manual apply the checks' proposal.
 	Interactive bool
@@ -66,6 +66,10 @@ type Supervisor struct {
 	settingsPath string
 	watch        *hookWatch
 }
+
+// ErrHangup is the cause to end Run's context with when the person's terminal went away: the
+// agent gets SIGHUP, as from a terminal that hung up, instead of SIGTERM.
+var ErrHangup = errors.New("the terminal hung up")
 
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
 var ErrAgentNotFound = errors.New("claude not found")
@@ -343,7 +347,9 @@ func (s *Supervisor) hooksNotRunning(path string) {
 }
 
 // Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
-// when a signal N ended it). It always cleans up the socket and the settings file.
+// when a signal N ended it). When ctx ends first the agent gets SIGTERM (SIGHUP when ctx's
+// cause is ErrHangup), then SIGKILL after KillGrace. It always cleans up the socket and the
+// settings file.
 func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	defer s.cleanup()
 	sctx, cancel := context.WithCancel(ctx)
@@ -397,10 +403,15 @@ loop:
 			}
 		case <-ctxDone:
 			ctxDone = nil
-			_ = cmd.Process.Signal(syscall.SIGTERM)
+			sig := syscall.SIGTERM
+			if errors.Is(context.Cause(ctx), ErrHangup) {
+				sig = syscall.SIGHUP
+			}
+			s.logger.Info("ending the agent", "signal", sig, "why", context.Cause(ctx))
+			_ = cmd.Process.Signal(sig)
 			killTimer = time.After(grace)
 		case <-killTimer:
-			s.logger.Warn("agent did not exit after SIGTERM; killing it")
+			s.logger.Warn("agent did not exit after being signalled; killing it")
 			_ = cmd.Process.Kill()
 		}
 	}

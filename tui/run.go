@@ -50,6 +50,9 @@ func TerminalSize(f *os.File) (w, h int) {
 // Run shows the session until the person quits or, without hold_on_exit, the agent exited
 // (its AgentExited event). The terminal is restored on every way out. It does not end the
 // session: its owner does, when Run returns. Run handles no signals: ctx ending ends it.
+//
+// When the terminal goes away (its input ends or fails) Run returns an error that wraps
+// supervisor.ErrHangup: the session must end, as on SIGHUP.
 func Run(ctx context.Context, sess Session, o Options) error {
 	keys, err := keymap.Resolve(o.Prefix, o.Bindings) // validated with the config: never fails there
 	if err != nil {
@@ -63,15 +66,23 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m.resume = o.Resume
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.header.ignored = len(o.Ignored) > 0
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	in := &terminalInput{File: os.Stdin, gone: func(err error) {
+		cancel(fmt.Errorf("%w: reading it: %w", supervisor.ErrHangup, err))
+	}}
 	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
 	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
 	// ctx ending quits the program rather than cancelling its context: a cancelled context
 	// makes Bubble Tea close its input reader without waiting for the goroutine still reading
 	// it (a data race).
-	p := tea.NewProgram(m, tea.WithoutSignalHandler())
+	p := tea.NewProgram(m, tea.WithoutSignalHandler(), tea.WithInput(in))
 	stop := context.AfterFunc(ctx, p.Quit) // p.Quit is a no-op once the program has ended
 	defer stop()
 	_, err = p.Run()
+	if cause := context.Cause(ctx); errors.Is(cause, supervisor.ErrHangup) {
+		return cause
+	}
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		err = nil
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/hooksup/hooksup/internal/buildinfo"
+	"github.com/hooksup/hooksup/supervisor"
 )
 
 // Set by the linker: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123 -X main.date=…";
@@ -57,7 +58,7 @@ func main() {
 	if os.Getenv(envDemoAgent) == "1" {
 		os.Exit(runDemoAgent(os.Args[1:]))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	code, err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
@@ -135,6 +136,29 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return 0, nil
 	default:
 		return 2, fmt.Errorf("unknown command %q (see hooksup --help)", cmd)
+	}
+}
+
+// signalContext is ctx ended by the first of sigs, with the signal as its cause; SIGHUP's
+// wraps supervisor.ErrHangup, so that a supervised agent gets SIGHUP too.
+func signalContext(ctx context.Context, sigs ...os.Signal) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, sigs...)
+	go func() {
+		select {
+		case sig := <-c:
+			if sig == syscall.SIGHUP {
+				cancel(fmt.Errorf("%w: SIGHUP", supervisor.ErrHangup))
+			} else {
+				cancel(fmt.Errorf("got %v", sig))
+			}
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(c)
+		cancel(nil)
 	}
 }
 

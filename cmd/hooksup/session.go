@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 // is the TUI's with the simulated agent.
 type session struct {
 	sup      *supervisor.Supervisor
+	logger   *slog.Logger
 	pty      *supervisor.PTY // the agent's terminal in a pane; nil headless
 	blockCap int             // claude's cap on blocked stops in a row, from its environment
 }
@@ -57,15 +59,21 @@ func newSession(so supervisor.Options) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &session{sup: sup, blockCap: hooks.BlockCap(func(k string) string { return lookupEnv(env, k) })}, nil
+	logger := so.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &session{sup: sup, logger: logger, blockCap: hooks.BlockCap(func(k string) string { return lookupEnv(env, k) })}, nil
 }
 
 // run runs the agent until it exits while front shows the session, and returns the agent's
-// exit status. front returns when the person is done (the TUI) or the events ended (headless);
-// if the agent still runs then, it is ended (SIGTERM, then SIGKILL after a grace period).
+// exit status. front returns when the person is done (the TUI), the terminal went away, or the
+// events ended (headless); if the agent still runs then, it is ended: SIGTERM, or SIGHUP when
+// the terminal hung up (front's error wraps supervisor.ErrHangup), then SIGKILL after a grace
+// period.
 func (s *session) run(ctx context.Context, front func(context.Context) error) (int, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	type result struct {
 		code int
 		err  error
@@ -76,10 +84,15 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 		done <- result{code, err}
 	}()
 	ferr := front(ctx)
-	cancel()
+	cancel(ferr)
 	r := <-done
 	if s.pty != nil {
 		s.pty.Close()
+	}
+	if errors.Is(ferr, supervisor.ErrHangup) {
+		// Nobody is left to read it: the log says why the session ended.
+		s.logger.Info("session ended", "why", ferr)
+		ferr = nil
 	}
 	return r.code, errors.Join(r.err, ferr)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -58,8 +57,9 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 	if err != nil {
 		return 1, err
 	}
-	// The TUI runs without Bubble Tea's signal handler: a signal ends the session here.
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	// The TUI runs without Bubble Tea's signal handler, and the terminal in raw mode sends no
+	// SIGINT: one from elsewhere ends the session here (SIGTERM and SIGHUP do in main).
+	ctx, stop := signalContext(ctx, syscall.SIGINT)
 	defer stop()
 	code, err := s.run(ctx, func(ctx context.Context) error {
 		return tui.Run(ctx, s.sup, tui.Options{
