@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"os"
 	"strings"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -36,8 +37,30 @@ next:
 	return out
 }
 
-// PaneEnv is env for an agent shown in a pane of hooksup's terminal emulator: nothing of the
-// outer terminal, and the emulator's TERM and COLORTERM.
+// PaneEnv is env (os.Environ() when nil) for an agent shown in a pane of hooksup's terminal
+// emulator: nothing of the outer terminal, and the emulator's TERM and COLORTERM.
 func PaneEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
 	return append(scrubEnv(env, outerTerminalVars), "TERM=xterm-256color", "COLORTERM=truecolor")
+}
+
+// agentEnv is the agent's environment before hooksup's variables.
+func (s *Supervisor) agentEnv() []string {
+	if s.o.Env == nil {
+		return os.Environ()
+	}
+	return s.o.Env
+}
+
+// envValue reads k from an environment list (the last setting wins).
+func envValue(env []string, k string) string {
+	v := ""
+	for _, kv := range env {
+		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
 }

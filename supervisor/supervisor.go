@@ -319,23 +319,10 @@ func (s *Supervisor) Command() *exec.Cmd {
 	return cmd
 }
 
-// agentEnv is the agent's environment before hooksup's variables.
-func (s *Supervisor) agentEnv() []string {
-	if s.o.Env == nil {
-		return os.Environ()
-	}
-	return s.o.Env
-}
-
-// envValue reads k from an environment list (the last setting wins).
-func envValue(env []string, k string) string {
-	v := ""
-	for _, kv := range env {
-		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
-			v = val
-		}
-	}
-	return v
+// BlockCap is claude's limit on stops blocked in a row, as the agent's environment sets it.
+func (s *Supervisor) BlockCap() int {
+	env := s.agentEnv()
+	return hooks.BlockCap(func(k string) string { return envValue(env, k) })
 }
 
 // hooksNotRunning tells the person that claude replied without running hooksup's hooks.

@@ -6,9 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -17,10 +15,9 @@ import (
 // The TUI and the headless printer are two front ends over the same assembly; `hooksup demo`
 // is the TUI's with the simulated agent.
 type session struct {
-	sup      *supervisor.Supervisor
-	logger   *slog.Logger
-	pty      *supervisor.PTY // the agent's terminal in a pane; nil headless
-	blockCap int             // claude's cap on blocked stops in a row, from its environment
+	sup    *supervisor.Supervisor
+	logger *slog.Logger
+	pty    *supervisor.PTY // the agent's terminal in a pane; nil headless
 }
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
@@ -33,7 +30,7 @@ func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
 	so.Stdin, so.Stdout, so.Stderr = nil, nil, nil
 	so.ForwardSignals = false // runTUI ends the session on a signal
 	so.Start = pt.Start
-	so.Env = supervisor.PaneEnv(agentEnv(so))
+	so.Env = supervisor.PaneEnv(so.Env)
 	s, err := newSession(so)
 	if err != nil {
 		pt.Close()
@@ -54,7 +51,6 @@ func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (
 }
 
 func newSession(so supervisor.Options) (*session, error) {
-	env := agentEnv(so)
 	sup, err := supervisor.New(so)
 	if err != nil {
 		return nil, err
@@ -63,7 +59,7 @@ func newSession(so supervisor.Options) (*session, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &session{sup: sup, logger: logger, blockCap: hooks.BlockCap(func(k string) string { return lookupEnv(env, k) })}, nil
+	return &session{sup: sup, logger: logger}, nil
 }
 
 // run runs the agent until it exits while front shows the session, and returns the agent's
@@ -104,23 +100,4 @@ func (s *session) printVerdicts(w, term io.Writer) func(context.Context) error {
 		printEvents(w, term, s.sup.Events())
 		return nil
 	}
-}
-
-// agentEnv is the agent's environment before the supervisor adds its own variables.
-func agentEnv(so supervisor.Options) []string {
-	if so.Env != nil {
-		return so.Env
-	}
-	return os.Environ()
-}
-
-// lookupEnv reads k from an environment list (the last setting wins).
-func lookupEnv(env []string, k string) string {
-	v := ""
-	for _, kv := range env {
-		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
-			v = val
-		}
-	}
-	return v
 }

@@ -65,7 +65,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 		return tui.Run(ctx, s.sup, tui.Options{
 			Terminal:       s.pty.File(),
 			Mode:           cfg.Mode,
-			BlockCap:       s.blockCap,
+			BlockCap:       s.sup.BlockCap(),
 			Theme:          theme,
 			Prefix:         cfg.Keys.Prefix,
 			Bindings:       cfg.Keys.Bindings,
