@@ -6,23 +6,70 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
 )
 
-// RuntimeDir is the private directory for hooksup's sockets: $XDG_RUNTIME_DIR/hooksup, else
-// hooksup-<uid> in this system's place for it (fallbackRuntimeBase). It is created 0700 and
-// must be owned by this user and closed to others.
-func RuntimeDir(getenv func(string) string) (string, error) {
-	base := getenv("XDG_RUNTIME_DIR")
-	name := "hooksup"
-	if fi, err := os.Stat(base); base == "" || !filepath.IsAbs(base) || err != nil || !fi.IsDir() {
-		// No usable runtime dir (unset, or set to one that does not exist).
-		base = fallbackRuntimeBase()
-		name = fmt.Sprintf("hooksup-%d", os.Getuid())
+// A session's socket is <runtime dir>/<socketIDBytes as hex>.sock.
+const (
+	socketIDBytes = 8
+	socketNameLen = 2*socketIDBytes + len(".sock")
+)
+
+// sunPathLen is the size of sun_path in a unix socket address on goos, its terminating NUL
+// included: 108 bytes on Linux, 104 on macOS and the BSDs.
+func sunPathLen(goos string) int {
+	if goos == "linux" {
+		return 108
 	}
-	dir := filepath.Join(base, name)
+	return 104
+}
+
+// socketPathFits reports whether a socket path of n bytes can be bound on goos.
+func socketPathFits(n int, goos string) bool { return n < sunPathLen(goos) }
+
+// chooseRuntimeDir picks the directory for hooksup's sockets on goos: the first of
+// $XDG_RUNTIME_DIR/hooksup (Linux's per-user runtime dir; macOS has none), hooksup-UID in $TMPDIR
+// (per-user and private on macOS), and /tmp/hooksup-UID, that exists and where a session's
+// socket path fits in sun_path. macOS's $TMPDIR is already some 50 bytes long, and a unix socket
+// path may have 103 there, so a longer one is passed over rather than failing at bind.
+func chooseRuntimeDir(getenv func(string) string, goos string, uid int, isDir func(string) bool) (string, error) {
+	private := fmt.Sprintf("hooksup-%d", uid)
+	candidates := []struct{ base, name string }{
+		{getenv("XDG_RUNTIME_DIR"), "hooksup"},
+		{getenv("TMPDIR"), private},
+		{"/tmp", private},
+	}
+	var passed []string
+	for _, c := range candidates {
+		if c.base == "" || !filepath.IsAbs(c.base) || !isDir(c.base) {
+			continue
+		}
+		dir := filepath.Join(c.base, c.name)
+		if n := len(dir) + 1 + socketNameLen; !socketPathFits(n, goos) {
+			passed = append(passed, fmt.Sprintf("%s (a socket path there would be %d bytes)", dir, n))
+			continue
+		}
+		return dir, nil
+	}
+	return "", fmt.Errorf("no directory for hooksup's socket where its path fits the %d bytes a unix socket path may have: %s; set XDG_RUNTIME_DIR or TMPDIR to a shorter directory",
+		sunPathLen(goos)-1, strings.Join(passed, ", "))
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// RuntimeDir is the private directory for hooksup's sockets (see chooseRuntimeDir), created 0700;
+// it must be owned by this user and closed to others.
+func RuntimeDir(getenv func(string) string) (string, error) {
+	dir, err := chooseRuntimeDir(getenv, runtime.GOOS, os.Getuid(), isDir)
+	if err != nil {
+		return "", err
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", fmt.Errorf("socket directory: %w", err)
 	}

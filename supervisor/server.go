@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -57,6 +58,10 @@ func NewToken() (string, error) {
 func Listen(path, token string, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
+	}
+	if !socketPathFits(len(path), runtime.GOOS) {
+		return nil, fmt.Errorf("socket path %s is %d bytes, longer than the %d a unix socket path may have here: set XDG_RUNTIME_DIR or TMPDIR to a shorter directory",
+			path, len(path), sunPathLen(runtime.GOOS)-1)
 	}
 	if _, err := os.Lstat(path); err == nil {
 		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {

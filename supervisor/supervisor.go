@@ -114,7 +114,7 @@ func New(o Options) (*Supervisor, error) {
 		return nil, err
 	}
 	SweepStale(o.RuntimeDir)
-	idb := make([]byte, 8)
+	idb := make([]byte, socketIDBytes)
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
 
