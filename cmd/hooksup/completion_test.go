@@ -205,22 +205,42 @@ func TestCompletionBash(t *testing.T) {
 	}
 }
 
-// The fish script completes each case, as fish's own `complete -C` reports.
-func TestCompletionFish(t *testing.T) {
+// fishComplete returns what fish's own `complete -C` offers for each line, from one fish.
+func fishComplete(t *testing.T, env []string, dir string, lines []string) [][]string {
+	t.Helper()
 	fish := requireShell(t, "fish")
-	s, env := completionSandbox(t)
-	for _, c := range completionCases() {
-		out := runShell(t, env, s.project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -C"+shellQuote(c.line))
-		var got []string
-		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-			v, _, _ := strings.Cut(l, "\t")
-			v = strings.TrimPrefix(v, "--mode=") // fish offers the whole word after "="
-			if v != "" {
-				got = append(got, v)
-			}
+	script := "hooksup completion fish | source\n"
+	for _, l := range lines {
+		script += "complete -C" + shellQuote(l) + "; echo '-- end --'\n"
+	}
+	var out [][]string
+	var cur []string
+	for _, l := range strings.Split(runShell(t, env, dir, fish, "--no-config", "-c", script), "\n") {
+		if l == "-- end --" {
+			out, cur = append(out, cur), nil
+			continue
 		}
-		// After claude, fish offers files: the project's, not hooksup's flags.
-		checkCompletion(t, c, got)
+		if v, _, _ := strings.Cut(l, "\t"); v != "" {
+			cur = append(cur, strings.TrimPrefix(v, "--mode=")) // fish offers the whole word after "="
+		}
+	}
+	if len(out) != len(lines) {
+		t.Fatalf("fish answered %d of %d lines", len(out), len(lines))
+	}
+	return out
+}
+
+// The fish script completes each case, as fish's own `complete -C` reports (after claude, fish
+// offers the project's files, not hooksup's flags).
+func TestCompletionFish(t *testing.T) {
+	s, env := completionSandbox(t)
+	cases := completionCases()
+	var lines []string
+	for _, c := range cases {
+		lines = append(lines, c.line)
+	}
+	for i, got := range fishComplete(t, env, s.project, lines) {
+		checkCompletion(t, cases[i], got)
 	}
 }
 
@@ -347,15 +367,12 @@ func TestHelpCompletionsAndReadmeAgree(t *testing.T) {
 		}
 	})
 	t.Run("fish", func(t *testing.T) {
-		fish := requireShell(t, "fish")
+		var lines []string
 		for _, c := range cases {
-			out := runShell(t, env, s.project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -C"+shellQuote(c.line))
-			var got []string
-			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-				v, _, _ := strings.Cut(l, "\t")
-				got = append(got, v)
-			}
-			checkCompletion(t, c, got)
+			lines = append(lines, c.line)
+		}
+		for i, got := range fishComplete(t, env, s.project, lines) {
+			checkCompletion(t, cases[i], got)
 		}
 	})
 	t.Run("zsh", func(t *testing.T) {
@@ -496,18 +513,14 @@ func TestVersion(t *testing.T) {
 		}
 	}
 
-	// A release build, as .goreleaser.yaml links it.
-	dir := t.TempDir()
+	// A release build, as .goreleaser.yaml links it (.ci/run checks hooksup's in the snapshot).
+	bin := filepath.Join(t.TempDir(), "hooksup-hook")
 	ldflags := "-X main.version=9.8.7 -X main.commit=0123abc -X main.date=2026-11-23T12:00:00Z"
-	want := "9.8.7 (commit 0123abc, 2026-11-23T12:00:00Z, "
-	for name, pkg := range map[string]string{"hooksup": ".", "hooksup-hook": "../hooksup-hook"} {
-		bin := filepath.Join(dir, name)
-		if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", name, err, out)
-		}
-		out, err := exec.Command(bin, "--version").Output()
-		if err != nil || !strings.HasPrefix(string(out), name+" "+want) {
-			t.Errorf("%s --version: %v %q, want %q…", name, err, out, name+" "+want)
-		}
+	if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", bin, "../hooksup-hook").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "--version").Output()
+	if want := "hooksup-hook 9.8.7 (commit 0123abc, 2026-11-23T12:00:00Z, "; err != nil || !strings.HasPrefix(string(out), want) {
+		t.Errorf("hooksup-hook --version: %v %q, want %q…", err, out, want)
 	}
 }
