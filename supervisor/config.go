@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/notify"
 )
 
 // Mode says who decides a stop: the checks, a person, or nobody. Its text is the config's
@@ -86,6 +88,9 @@ type NotificationsConfig struct {
 	OnIdle       AlertAction `toml:"on_idle"`
 	OnPermission AlertAction `toml:"on_permission"`
 	NudgeText    string      `toml:"nudge_text"`
+	// Notifier is how notify reaches the person: auto (by the terminal and the system), osc9,
+	// osc777, osc99 (the terminal's sequence) or system (osascript, notify-send).
+	Notifier notify.Method `toml:"notifier"`
 }
 
 // KeysConfig is the [keys] table: the prefix key and, per action, the key that replaces its
@@ -171,7 +176,7 @@ func Defaults() Config {
 		ReasonLines:     DefaultReasonLines,
 		Stop:            StopConfig{MaxContinuations: 3},
 		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
-		Notifications:   NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionBell, NudgeText: "continue"},
+		Notifications:   NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionBell, NudgeText: "continue", Notifier: notify.Auto},
 		UI:              UIConfig{HoldOnExit: true},
 	}
 }
@@ -416,6 +421,13 @@ func (c *Config) problems() []*ConfigError {
 		default:
 			bad(n.key, fmt.Sprintf("%q is not one of none, bell, notify, nudge", n.v))
 		}
+	}
+	if !slices.Contains(notify.Methods(), c.Notifications.Notifier) {
+		var ms []string
+		for _, m := range notify.Methods() {
+			ms = append(ms, string(m))
+		}
+		bad("notifications.notifier", fmt.Sprintf("%q is not one of %s", c.Notifications.Notifier, strings.Join(ms, ", ")))
 	}
 	for _, list := range []struct {
 		table  string

@@ -39,6 +39,7 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"unknown binding, dotted", "[keys]\nprefix = \"ctrl+b\"\nbindings.aprove = \"y\"\n", "bad.toml:3: keys.bindings.aprove: no such action"},
 		{"bad key", "[keys]\nbindings = {\n  approve = \"yes\",\n}\n", `bad.toml:3: keys.bindings.approve: "yes" is not a key`},
 		{"bad prefix", "\n[keys]\nprefix = \"cmd+k\"\n", `bad.toml:3: keys.prefix: "cmd+k" is not a key`},
+		{"unknown notifier", "[notifications]\nnotifier = \"growl\"\n", `notifications.notifier: "growl" is not one of auto, osc9, osc777, osc99, system`},
 		{"two actions on one key", "[keys]\nbindings = { approve = \"d\" }\n", `bad.toml:2: keys.bindings.approve: "d" is also the key of deny`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -47,6 +47,9 @@ max_steers = 3                  # forced continuations per subagent
 on_idle = "none"                # none, bell, notify (desktop notification), nudge (type nudge_text)
 on_permission = "bell"
 nudge_text = "continue"
+notifier = "auto"               # how notify reaches you: auto (your terminal's own notifications in iTerm2,
+                                # Ghostty, WezTerm, kitty, foot; else osascript on macOS, notify-send on
+                                # Linux), osc9, osc777, osc99 or system
 
 [keys]
 prefix = "ctrl+]"               # the key that reaches hooksup instead of claude

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui/vterm"
@@ -56,6 +57,7 @@ type model struct {
 	st         Styles
 	keys       keyMap
 	holdOnExit bool
+	notifier   notify.Notifier // carries notify alerts
 
 	w, h     int
 	lay      layout
@@ -262,17 +264,27 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// alert carries out a [notifications] action: the bell, a desktop notification through the
-// outer terminal (OSC 9 and OSC 777), or a nudge typed into claude while it is still idle.
-// Claude idle is not told to a person who has been typing since it began to wait: claude does
-// not see the keys hooksup keeps.
+// alert carries out a [notifications] action: the bell, a desktop notification (through the
+// outer terminal where it shows them, else the system's notifier, run off the UI's thread; the
+// bell if that fails), or a nudge typed into claude while it is still idle. Claude idle is not
+// told to a person who has been typing since it began to wait: claude does not see the keys
+// hooksup keeps.
 func (m *model) alert(a supervisor.Alert) tea.Cmd {
 	if a.Cause == supervisor.CauseIdle && m.typedInWait {
 		return nil
 	}
 	switch a.Action {
 	case supervisor.ActionBell, supervisor.ActionNotify:
-		return tea.Raw(present.TerminalAlert(a))
+		seq, send := present.Alert(a, m.notifier)
+		if send == nil {
+			return tea.Raw(seq)
+		}
+		return func() tea.Msg {
+			if send() != nil {
+				return tea.RawMsg{Msg: "\a"}
+			}
+			return nil
+		}
 	case supervisor.ActionNudge:
 		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
 			m.write([]byte(a.Text))

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
@@ -30,6 +31,9 @@ type Options struct {
 	HoldOnExit bool   // after claude exits, show its last screen until a key
 	Resume     string // the command that resumes a session, before its id; "" when none does
 	Version    string // reported to claude's XTVERSION query
+	// Notifier carries [notifications] notify: the outer terminal's sequence or the system's
+	// notifier (notify.New chooses).
+	Notifier notify.Notifier
 }
 
 // AgentPaneSize is the size of claude's pane, inside its border, in a terminal of w×h: the size
@@ -66,6 +70,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m.resume = o.Resume
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.header.ignored = len(o.Ignored) > 0
+	m.notifier = o.Notifier
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	in := &terminalInput{File: os.Stdin, gone: func(err error) {

@@ -228,7 +228,7 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	if term.IsTerminal(stderr.Fd()) {
 		alerts = stderr
 	}
-	code, err := s.run(ctx, s.printVerdicts(out, alerts))
+	code, err := s.run(ctx, s.printVerdicts(out, alerts, newNotifier(cfg, so)))
 	if interactive && !printMode(args) {
 		// claude's own resume command, above, would run it without hooksup.
 		printResume(stderr, s.sup)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,13 +66,32 @@ func (o *ptyOutput) waitFor(t *testing.T, s string, timeout time.Duration) {
 	}
 }
 
-const hooksupNotify = "\x1b]777;notify;hooksup;"
+const (
+	hooksupNotify = "\x1b]777;notify;hooksup;" // OSC 777, as Ghostty and WezTerm get it
+	iTermNotify   = "\x1b]9;hooksup: "         // OSC 9, as iTerm2 gets it
+)
 
-// headlessWithStderr runs `hooksup claude -p` with stderr on a terminal (true) or a pipe, and
-// stdout on a pipe; it returns stdout, and what reached stderr.
-func headlessWithStderr(t *testing.T, onPermission string, terminal bool) (stdout, stderr string) {
+// inTerminal makes rc's commands run as if in the terminal that vars (TERM_PROGRAM=…) name, on a
+// Linux desktop: what the test runner's own terminal, multiplexer or ssh set is removed.
+func inTerminal(rc *realClaude, vars ...string) {
+	for _, k := range []string{"TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY", "WAYLAND_DISPLAY"} {
+		rc.env.Unsetenv(k)
+	}
+	rc.env.Setenv("TERM", "xterm-256color")
+	rc.env.Setenv("DISPLAY", ":0")
+	for _, kv := range vars {
+		k, v, _ := strings.Cut(kv, "=")
+		rc.env.Setenv(k, v)
+	}
+}
+
+// headlessWithStderr runs `hooksup claude -p` in the terminal vars name (see inTerminal) with
+// stderr on a terminal (true) or a pipe, and stdout on a pipe; it returns stdout, and what
+// reached stderr.
+func headlessWithStderr(t *testing.T, onPermission string, terminal bool, vars ...string) (stdout, stderr string) {
 	t.Helper()
 	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("rm -rf ./build", "Remove the build"), mockapi.Text("ok")}})
+	inTerminal(rc, vars...)
 	cfg := rc.config("mode = \"auto\"\n[notifications]\non_permission = \"" + onPermission + "\"\n")
 	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
 	defer cancel()
@@ -115,21 +135,26 @@ func headlessWithStderr(t *testing.T, onPermission string, terminal bool) (stdou
 }
 
 // Headless, claude asks permission (its PermissionRequest hook fires in -p mode): with stderr a
-// terminal, [notifications] reaches it as the TUI would send it; claude's stdout stays clean.
+// terminal, [notifications] reaches it as the TUI would send it, in the one sequence that
+// terminal shows; claude's stdout stays clean.
 func TestClaudeHeadlessAlertsReachATerminal(t *testing.T) {
-	stdout, stderr := headlessWithStderr(t, "notify", true)
+	const body = "claude needs your permission (PermissionRequest Bash)\a"
+	stdout, stderr := headlessWithStderr(t, "notify", true, "TERM_PROGRAM=WezTerm")
 	if stdout != "ok\n" {
 		t.Fatalf("claude's stdout %q", stdout)
 	}
-	if !strings.Contains(stderr, "\x1b]9;claude needs your permission (PermissionRequest Bash)\a") ||
-		!strings.Contains(stderr, hooksupNotify+"claude needs your permission (PermissionRequest Bash)\a") {
-		t.Fatalf("no desktop notification on the terminal:\n%q", stderr)
+	if !strings.Contains(stderr, hooksupNotify+body) || strings.Contains(stderr, "\x1b]9;") {
+		t.Fatalf("WezTerm: not one OSC 777 notification on the terminal:\n%q", stderr)
 	}
 	if !strings.Contains(stderr, "hooksup: Stop → allow") {
 		t.Fatalf("the verdict line is missing:\n%q", stderr)
 	}
+	_, stderr = headlessWithStderr(t, "notify", true, "TERM_PROGRAM=iTerm.app")
+	if !strings.Contains(stderr, iTermNotify+body) || strings.Contains(stderr, hooksupNotify) {
+		t.Fatalf("iTerm2: not one OSC 9 notification on the terminal:\n%q", stderr)
+	}
 
-	stdout, stderr = headlessWithStderr(t, "bell", true)
+	stdout, stderr = headlessWithStderr(t, "bell", true, "TERM_PROGRAM=WezTerm")
 	if stdout != "ok\n" || !strings.Contains(stderr, "\a") || strings.Contains(stderr, hooksupNotify) {
 		t.Fatalf("bell: stdout %q, terminal got:\n%q", stdout, stderr)
 	}
@@ -158,6 +183,7 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 	if err := rc.env.UpdateClaudeJSON(func(m map[string]any) { m["messageIdleNotifThresholdMs"] = 1000 }); err != nil {
 		t.Fatal(err)
 	}
+	inTerminal(rc, "TERM_PROGRAM=ghostty", "TERM=xterm-ghostty")
 	cfg := rc.config("mode = \"auto\"\n[notifications]\non_idle = \"notify\"\n")
 	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
 	defer cancel()
@@ -205,5 +231,47 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 	master.Write([]byte("/exit\r"))
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("hooksup: %v", err)
+	}
+}
+
+// In a terminal that shows no notifications of its own, notify goes through the system's
+// notifier (notify-send here; osascript on macOS) and nothing of it reaches the terminal: one
+// notification, not two.
+func TestClaudeHeadlessNotifiesThroughTheSystem(t *testing.T) {
+	dir := t.TempDir()
+	sent := filepath.Join(dir, "sent")
+	fake := "#!/bin/sh\nprintf '%s|' \"$@\" >>" + shellQuote(sent) + "\necho >>" + shellQuote(sent) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "notify-send"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("rm -rf ./build", "Remove the build"), mockapi.Text("ok")}})
+	inTerminal(rc, "VTE_VERSION=7600", "PATH="+dir+string(os.PathListSeparator)+rc.env.Getenv("PATH"))
+	cfg := rc.config("mode = \"auto\"\n[notifications]\non_permission = \"notify\"\n")
+	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	defer cancel()
+	cmd := rc.env.Command(ctx, hooksupBin, "--config", cfg, "claude", "-p", "clean up")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer master.Close()
+	cmd.Stderr = tty
+	if err := rc.srv.Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	term := readPTY(master)
+	if err := cmd.Wait(); err != nil || out.String() != "ok\n" {
+		t.Fatalf("hooksup: %v, stdout %q", err, out.String())
+	}
+	<-term.done
+	got, _ := os.ReadFile(sent)
+	if string(got) != "--|hooksup|claude needs your permission (PermissionRequest Bash)|\n" {
+		t.Fatalf("notify-send ran with %q", got)
+	}
+	if strings.ContainsAny(term.String(), "\a") || strings.Contains(term.String(), "\x1b]") {
+		t.Fatalf("the terminal got a notification or the bell as well:\n%q", term.String())
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/transcript"
@@ -13,9 +15,14 @@ import (
 
 // printEvents is the headless front end: one line per verdict and notice on w, until the
 // events end. When hooksup has a terminal, term (nil otherwise) gets what [notifications] asks
-// for: the bell or a desktop notification; a nudge, which only the TUI can type into claude,
+// for: the bell or a desktop notification, which n carries through the terminal or the
+// system's notifier (the bell if that fails); a nudge, which only the TUI can type into claude,
 // rings the bell.
-func printEvents(w, term io.Writer, events <-chan supervisor.Event) {
+func printEvents(w, term io.Writer, n notify.Notifier, events <-chan supervisor.Event) {
+	// A notification the system's notifier is still showing when the events end is waited for
+	// (a few seconds at most), so the last one before claude exits is not lost.
+	var sending sync.WaitGroup
+	defer sending.Wait()
 	for ev := range events {
 		switch e := ev.(type) {
 		case supervisor.Alert:
@@ -25,8 +32,16 @@ func printEvents(w, term io.Writer, events <-chan supervisor.Event) {
 			if e.Action == supervisor.ActionNudge {
 				e.Action = supervisor.ActionBell
 			}
-			if seq := present.TerminalAlert(e); seq != "" {
+			seq, send := present.Alert(e, n)
+			if seq != "" {
 				io.WriteString(term, seq)
+			}
+			if send != nil {
+				sending.Go(func() {
+					if send() != nil {
+						io.WriteString(term, "\a")
+					}
+				})
 			}
 		case supervisor.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))

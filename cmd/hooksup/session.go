@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -93,11 +94,20 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 	return r.code, errors.Join(r.err, ferr)
 }
 
+// newNotifier chooses how notify alerts reach the person at this terminal, and logs why.
+func newNotifier(cfg supervisor.Config, so supervisor.Options) notify.Notifier {
+	n := notify.New(cfg.Notifications.Notifier)
+	if so.Logger != nil {
+		so.Logger.Info("notifications", "method", n.Choice.Method, "why", n.Choice.Why)
+	}
+	return n
+}
+
 // printVerdicts is the headless front end: one line per verdict on w until the events end,
-// and the alerts on term (nil: none).
-func (s *session) printVerdicts(w, term io.Writer) func(context.Context) error {
+// and the alerts on term (nil: none), notifications carried by n.
+func (s *session) printVerdicts(w, term io.Writer, n notify.Notifier) func(context.Context) error {
 	return func(context.Context) error {
-		printEvents(w, term, s.sup.Events())
+		printEvents(w, term, n, s.sup.Events())
 		return nil
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -268,7 +269,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	fmt.Fprintf(stdout, "  · hooksup claude adds its own hooks through --settings for its session: %s\n", strings.Join(hooks.EventsFor(version, false), ", "))
 
 	fmt.Fprintln(stdout, "hooksup configuration")
-	_, layers, err := loadLayers(g, env)
+	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
 		bad("%v", err)
 	}
@@ -288,6 +289,8 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 		fi, _ := os.Stat(dir)
 		ok("%s (mode %o, yours only)", dir, fi.Mode().Perm())
 	}
+	n := notify.New(cfg.Notifications.Notifier)
+	fmt.Fprintf(stdout, "notifications\n  · notify reaches you here as %s: %s\n", n.Choice.Method, n.Choice.Why)
 	fmt.Fprintf(stdout, "state: %s\n", env.stateDir)
 	if problems > 0 {
 		fmt.Fprintf(stdout, "%d problem(s) found\n", problems)

@@ -75,6 +75,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 			SubagentChecks: cfg.SubagentStop.Checks,
 			Ignored:        ignored,
 			Version:        versionString(),
+			Notifier:       newNotifier(cfg, so),
 		})
 	})
 	// The pane is gone with the TUI: the resume command stays on the terminal.

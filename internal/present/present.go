@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/transcript"
 )
@@ -165,21 +166,17 @@ func AlertBody(a supervisor.Alert) string {
 	return "claude needs you"
 }
 
-// TerminalAlert is what carries out a bell or a notify alert on a terminal: the bell (BEL), or
-// a desktop notification as OSC 9 and OSC 777 (a terminal that knows one ignores the other).
-// Write it only to a terminal. It is "" for the other actions (a nudge is typed into claude).
-func TerminalAlert(a supervisor.Alert) string {
+// Alert is how a front end carries out a bell or a notify alert: the bytes to write to the
+// terminal (the bell, or the notification's sequence where the terminal shows it), or a function
+// that runs the system's notifier, to call off the UI's thread; never both (see notify.Choose).
+// Write the bytes only to a terminal. Both are empty for the other actions (a nudge is typed
+// into claude).
+func Alert(a supervisor.Alert, n notify.Notifier) (sequence string, send func() error) {
 	switch a.Action {
 	case supervisor.ActionBell:
-		return "\a"
+		return "\a", nil
 	case supervisor.ActionNotify:
-		body := strings.Map(func(r rune) rune {
-			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == ';' {
-				return ' '
-			}
-			return r
-		}, AlertBody(a))
-		return "\x1b]9;" + body + "\a\x1b]777;notify;hooksup;" + body + "\a"
+		return n.Prepare("hooksup", AlertBody(a))
 	}
-	return ""
+	return "", nil
 }

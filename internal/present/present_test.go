@@ -1,10 +1,13 @@
 package present
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/transcript"
 )
@@ -72,22 +75,37 @@ func TestOtherHooksEffect(t *testing.T) {
 	}
 }
 
-func TestTerminalAlert(t *testing.T) {
+func TestAlert(t *testing.T) {
+	var sent []string
+	system := notify.Notifier{Choice: notify.Choice{Method: notify.System}, GOOS: "linux",
+		Run: func(_ context.Context, argv []string) error { sent = append(sent, strings.Join(argv, " ")); return nil }}
+	osc777 := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}}
 	for _, tc := range []struct {
 		a    supervisor.Alert
-		want string
+		n    notify.Notifier
+		want string // written to the terminal
+		sent string // run as the system's notifier
 	}{
-		{supervisor.Alert{Action: supervisor.ActionBell, Cause: supervisor.CauseIdle}, "\a"},
-		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CauseIdle},
-			"\x1b]9;claude is waiting for your input\a\x1b]777;notify;hooksup;claude is waiting for your input\a"},
+		{supervisor.Alert{Action: supervisor.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
+		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CauseIdle}, osc777,
+			"\x1b]777;notify;hooksup;claude is waiting for your input\a", ""},
 		// What claude named cannot end the sequence early or add fields.
-		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"},
-			"\x1b]9;claude needs your permission (PermissionRequest a b   )\a\x1b]777;notify;hooksup;claude needs your permission (PermissionRequest a b   )\a"},
-		{supervisor.Alert{Action: supervisor.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, ""},
-		{supervisor.Alert{Action: supervisor.ActionNone}, ""},
+		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
+			"\x1b]777;notify;hooksup;claude needs your permission (PermissionRequest a b   )\a", ""},
+		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash"}, system,
+			"", "notify-send -- hooksup claude needs your permission (PermissionRequest Bash)"},
+		{supervisor.Alert{Action: supervisor.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
+		{supervisor.Alert{Action: supervisor.ActionNone}, system, "", ""},
 	} {
-		if got := TerminalAlert(tc.a); got != tc.want {
-			t.Errorf("TerminalAlert(%+v) = %q, want %q", tc.a, got, tc.want)
+		sent = nil
+		seq, send := Alert(tc.a, tc.n)
+		if send != nil {
+			if err := send(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if seq != tc.want || strings.Join(sent, "") != tc.sent {
+			t.Errorf("Alert(%+v, %s) wrote %q and sent %q, want %q and %q", tc.a, tc.n.Choice.Method, seq, sent, tc.want, tc.sent)
 		}
 	}
 }
