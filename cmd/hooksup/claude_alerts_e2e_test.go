@@ -136,7 +136,7 @@ func headlessWithStderr(t *testing.T, onPermission string, terminal bool, vars .
 
 // Headless, claude asks permission (its PermissionRequest hook fires in -p mode): with stderr a
 // terminal, [notifications] reaches it as the TUI would send it, in the one sequence that
-// terminal shows; claude's stdout stays clean.
+// terminal shows (which terminal gets which: notify.TestChoose); claude's stdout stays clean.
 func TestClaudeHeadlessAlertsReachATerminal(t *testing.T) {
 	const body = "claude needs your permission (PermissionRequest Bash)\a"
 	stdout, stderr := headlessWithStderr(t, "notify", true, "TERM_PROGRAM=WezTerm")
@@ -148,10 +148,6 @@ func TestClaudeHeadlessAlertsReachATerminal(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "hooksup: Stop → allow") {
 		t.Fatalf("the verdict line is missing:\n%q", stderr)
-	}
-	_, stderr = headlessWithStderr(t, "notify", true, "TERM_PROGRAM=iTerm.app")
-	if !strings.Contains(stderr, iTermNotify+body) || strings.Contains(stderr, hooksupNotify) {
-		t.Fatalf("iTerm2: not one OSC 9 notification on the terminal:\n%q", stderr)
 	}
 
 	stdout, stderr = headlessWithStderr(t, "bell", true, "TERM_PROGRAM=WezTerm")
