@@ -66,10 +66,7 @@ func (o *ptyOutput) waitFor(t *testing.T, s string, timeout time.Duration) {
 	}
 }
 
-const (
-	hooksupNotify = "\x1b]777;notify;hooksup;" // OSC 777, as Ghostty and WezTerm get it
-	iTermNotify   = "\x1b]9;hooksup: "         // OSC 9, as iTerm2 gets it
-)
+const hooksupNotify = "\x1b]777;notify;hooksup;" // OSC 777, as Ghostty and WezTerm get it
 
 // inTerminal makes rc's commands run as if in the terminal that vars (TERM_PROGRAM=…) name, on a
 // Linux desktop: what the test runner's own terminal, multiplexer or ssh set is removed.
