@@ -33,7 +33,3 @@ require (
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	golang.org/x/sync v0.22.0 // indirect
 )
-
-replace charm.land/bubbletea/v2 => ./third_party/bubbletea
-
-replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
