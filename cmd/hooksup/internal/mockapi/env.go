@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // ClaudeEnvVar names the environment variable giving the claude binary.
@@ -293,33 +295,7 @@ func (e *Env) UpdateClaudeJSON(edit func(m map[string]any)) error {
 // suffix by claude; ProjectDir then finds the directory by that prefix once
 // claude has created it.
 func (e *Env) ProjectDir() string {
-	base := filepath.Join(e.Home, ".claude", "projects")
-	name := ProjectDirName(e.WorkDir)
-	if len(name) <= 200 {
-		return filepath.Join(base, name)
-	}
-	if m, _ := filepath.Glob(filepath.Join(base, name[:200]+"-*")); len(m) == 1 {
-		return m[0]
-	}
-	return filepath.Join(base, name[:200])
-}
-
-// ProjectDirName is claude's name for a project directory (before the
-// 200-character cut): each character other than [A-Za-z0-9] becomes "-" (two
-// for characters outside the BMP, as claude counts UTF-16 units).
-func ProjectDirName(dir string) string {
-	var b strings.Builder
-	for _, r := range dir {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r > 0xFFFF:
-			b.WriteString("--")
-		default:
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
+	return transcript.ProjectDir(filepath.Join(e.Home, ".claude"), e.WorkDir)
 }
 
 // KillGrace is how long Command's processes get between the context ending
