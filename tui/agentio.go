@@ -24,7 +24,7 @@ type agentIO struct {
 	term *vterm.Terminal
 	// out carries keys, pastes and the emulator's query replies to the pty, in order. Pushing
 	// never blocks, so Update never waits on claude; until the pty is attached they are held.
-	out     *queue.Queue[[]byte]
+	out     *queue.Queue[ptyWrite]
 	dirty   chan struct{}
 	resizes chan [2]int // capacity 1: the latest size wins
 
@@ -35,7 +35,7 @@ type agentIO struct {
 // newAgentIO makes the emulator; attach connects it to the agent's pty. The agent's Program
 // Status Protocol reports go to onStatus (nil: the emulator does not speak it).
 func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatus)) *agentIO {
-	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[[]byte]()}
+	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[ptyWrite]()}
 	a.term = vterm.New(cols, rows, vterm.Options{Replies: a, Version: version,
 		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus})
 	go func() {
@@ -64,20 +64,41 @@ func (a *agentIO) ptyFile() *os.File {
 	return a.pty
 }
 
+// ptyWrite is one write to the agent's pty; before, when set, runs on the writer just before
+// the bytes are written.
+type ptyWrite struct {
+	b      []byte
+	before func()
+}
+
 // Write queues a copy of p for the agent. It never blocks.
 func (a *agentIO) Write(p []byte) (int, error) {
 	if len(p) > 0 {
-		a.out.Push(bytes.Clone(p))
+		a.out.Push(ptyWrite{b: bytes.Clone(p)})
 	}
 	return len(p), nil
+}
+
+// writeAfter queues p for the agent, to be written once before has returned: before runs on
+// the writer, after everything queued earlier was written and before anything queued later.
+// It never blocks. It reports false when nothing was queued (the agent is gone): before has
+// not run and will not.
+func (a *agentIO) writeAfter(before func(), p []byte) bool {
+	return a.out.Push(ptyWrite{b: bytes.Clone(p), before: before})
 }
 
 // sendTo starts the writer: what Write queued goes to w, until w fails (the agent is gone:
 // what is left is dropped).
 func (a *agentIO) sendTo(w io.Writer) {
 	go func() {
-		for b := range a.out.Out() {
-			if _, err := w.Write(b); err != nil {
+		for pw := range a.out.Out() {
+			if pw.before != nil {
+				pw.before()
+			}
+			if len(pw.b) == 0 {
+				continue
+			}
+			if _, err := w.Write(pw.b); err != nil {
 				a.out.Stop()
 				return
 			}

@@ -294,13 +294,21 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 	return nil
 }
 
-// escape is Escape, wherever it was pressed: the byte goes to claude first, then the
-// supervisor's Interrupt resolves every pending question and allows the rest of the turn.
+// escape is Escape, wherever it was pressed: the supervisor's Interrupt resolves every pending
+// question and allows the rest of the turn, then the key's bytes go to claude. The order is
+// guaranteed: Interrupt runs on the pty's writer, after the keys typed before Escape and before
+// Escape's bytes and every key typed after it, so claude never acts on Escape (its stop hooks
+// firing, a stop asking) before the supervisor knows the turn was interrupted. Update does not
+// wait for it (Interrupt logs a verdict).
 func (m *model) escape(k vterm.Key) tea.Cmd {
-	m.write(vterm.EncodeKey(k, m.io.term.Modes()))
+	sess := m.sess
+	queued := m.io.writeAfter(sess.Interrupt, vterm.EncodeKey(k, m.io.term.Modes()))
 	m.stopEditing()
 	m.prefixed, m.confirmQuit = false, false
-	sess := m.sess
+	if queued {
+		return nil
+	}
+	// claude's pty is gone: nothing to order against, the supervisor is still told.
 	return func() tea.Msg {
 		sess.Interrupt()
 		return nil

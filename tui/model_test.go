@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,8 @@ type fakeSession struct {
 	resolved   []string
 	interrupts int
 	statuses   []supervisor.TerminalStatus
+	// onInterrupt, when set, is called by Interrupt (with mu held).
+	onInterrupt func()
 }
 
 func newFakeSession() *fakeSession { return &fakeSession{events: make(chan supervisor.Event, 64)} }
@@ -47,6 +50,9 @@ func (f *fakeSession) Interrupt() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.interrupts++
+	if f.onInterrupt != nil {
+		f.onInterrupt()
+	}
 }
 func (f *fakeSession) TerminalStatus(ts supervisor.TerminalStatus) {
 	f.mu.Lock()
@@ -205,6 +211,66 @@ func TestKeyRouting(t *testing.T) {
 	}
 	if f.interrupts != 2 {
 		t.Fatalf("%d interrupts", f.interrupts)
+	}
+}
+
+// orderLog records, in order, what reached claude's pty and when the supervisor was interrupted.
+type orderLog struct {
+	mu  sync.Mutex
+	log []string
+}
+
+func (o *orderLog) add(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.log = append(o.log, s)
+}
+
+func (o *orderLog) Write(p []byte) (int, error) {
+	o.add(fmt.Sprintf("%q", p))
+	return len(p), nil
+}
+
+func (o *orderLog) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return strings.Join(o.log, " ")
+}
+
+// Escape interrupts the supervisor before its bytes reach claude, and keys typed before and
+// after it keep their order around it. The test waits for the keys to reach the pty before it
+// runs the commands Update returned: a model that wrote Escape's bytes and left Interrupt to a
+// command would have claude receive Escape before the supervisor knew.
+func TestEscapeInterruptsBeforeItsBytes(t *testing.T) {
+	f := newFakeSession()
+	var order orderLog
+	f.onInterrupt = func() { order.add("Interrupt") }
+	a := newAgentIO(80, 24, "test", programStatusTo(f))
+	t.Cleanup(a.close)
+	a.sendTo(&order)
+	th, err := themes.Get("dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tm tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	var cmds []tea.Cmd
+	for _, k := range []tea.KeyPressMsg{press('a', 0, "a"), press(tea.KeyEscape, 0, ""), press('b', 0, "b")} {
+		var cmd tea.Cmd
+		tm, cmd = tm.Update(k)
+		cmds = append(cmds, cmd)
+	}
+	want := `"a" Interrupt "\x1b" "b"`
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(order.String(), `"`) < 6 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, cmd := range cmds {
+		if cmd != nil {
+			cmd()
+		}
+	}
+	if got := order.String(); got != want {
+		t.Fatalf("claude's pty and the supervisor saw %s, want %s", got, want)
 	}
 }
 
