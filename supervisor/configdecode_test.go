@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,31 +105,6 @@ bindings = { aprove = "y", deny = "ctrl+" }
 	for i := range want {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("problem %d:\n got %s\nwant %s…", i, got[i], want[i])
-		}
-	}
-}
-
-func TestFindAgent(t *testing.T) {
-	dir := t.TempDir()
-	plain := filepath.Join(dir, "plain")
-	write(t, plain, "not a program")
-	exe := filepath.Join(dir, "claude")
-	write(t, exe, "#!/bin/sh\n")
-	if err := os.Chmod(exe, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := findAgent(exe); err != nil || got != exe {
-		t.Fatalf("findAgent(exe) = %q, %v", got, err)
-	}
-	for name, want := range map[string]string{
-		filepath.Join(dir, "missing"): "does not exist",
-		dir:                           "is a directory",
-		plain:                         "is not executable",
-		"no-such-claude-anywhere":     "is not on PATH",
-	} {
-		_, err := findAgent(name)
-		if !errors.Is(err, ErrAgentNotFound) || !strings.Contains(err.Error(), want) {
-			t.Errorf("findAgent(%q) = %v, want %q", name, err, want)
 		}
 	}
 }

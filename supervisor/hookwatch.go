@@ -12,16 +12,21 @@ import (
 )
 
 // NotRunningHooks starts the notice hooksup gives when claude's transcript shows a reply but
-// none of hooksup's hooks has reached it.
+// none of hooksup's hooks has reached it (NotRunning for any agent).
 const NotRunningHooks = "claude is not running hooksup's hooks"
 
-// hookWatch notices a claude that does not run hooksup's hooks (settings it rejected, hooks
+// NotRunning starts the notice hooksup gives when the agent's transcript shows a reply but none
+// of hooksup's hooks has reached it.
+func NotRunning(agent string) string { return agent + " is not running hooksup's hooks" }
+
+// hookWatch notices an agent that does not run hooksup's hooks (settings it rejected, hooks
 // turned off by a policy, a hook client that fails): its transcript gets a reply, yet no hook
-// arrives. It watches claude's transcript directory for the project until the first hook
-// arrives; claude fires UserPromptSubmit (and SessionStart in its TUI) before it asks the
-// model, so a reply without a hook means the hooks are not running.
+// arrives. It watches the agent's transcripts for the project (a glob) until the first hook
+// arrives; the agents fire UserPromptSubmit (and SessionStart) before they ask the model, so
+// a reply without a hook means the hooks are not running.
 type hookWatch struct {
-	dir     string
+	glob    string
+	isReply func(line []byte) bool
 	grace   time.Duration
 	every   time.Duration
 	arrived atomic.Bool
@@ -33,8 +38,8 @@ type hookWatch struct {
 	warned   bool
 }
 
-func newHookWatch(dir string) *hookWatch {
-	w := &hookWatch{dir: dir, grace: 2 * time.Second, every: 500 * time.Millisecond, offsets: map[string]int64{}}
+func newHookWatch(glob string, reply func(line []byte) bool) *hookWatch {
+	w := &hookWatch{glob: glob, isReply: reply, grace: 2 * time.Second, every: 500 * time.Millisecond, offsets: map[string]int64{}}
 	for _, p := range w.transcripts() {
 		if fi, err := os.Stat(p); err == nil {
 			w.offsets[p] = fi.Size()
@@ -47,7 +52,7 @@ func newHookWatch(dir string) *hookWatch {
 func (w *hookWatch) hook() { w.arrived.Store(true) }
 
 func (w *hookWatch) transcripts() []string {
-	m, _ := filepath.Glob(filepath.Join(w.dir, "*.jsonl"))
+	m, _ := filepath.Glob(w.glob)
 	return m
 }
 
@@ -97,7 +102,7 @@ func (w *hookWatch) check(final bool, warn func(path string)) bool {
 	return true
 }
 
-// reply reports a transcript whose new lines hold an assistant message (w.mu held).
+// reply reports a transcript whose new lines hold a model's reply (w.mu held).
 func (w *hookWatch) reply() (string, bool) {
 	for _, p := range w.transcripts() {
 		f, err := os.Open(p)
@@ -117,8 +122,10 @@ func (w *hookWatch) reply() (string, bool) {
 			b = nil
 		}
 		w.offsets[p] = off + int64(len(b))
-		if bytes.Contains(b, []byte(`"type":"assistant"`)) {
-			return p, true
+		for line := range bytes.Lines(b) {
+			if w.isReply(line) {
+				return p, true
+			}
 		}
 	}
 	return "", false

@@ -36,6 +36,10 @@ type Server struct {
 	conns    sync.WaitGroup
 	closed   bool
 
+	// Adapt, when set, maps each hook's input to hooksup's names before it is routed (the
+	// agent's Input).
+	Adapt func(*hooks.Input)
+
 	// OnProblem, when set, hears of calls refused or failed on hooksup's side (a hook client of
 	// another version, a panic), so the person can be told: each was answered with allow.
 	OnProblem func(msg string)
@@ -231,6 +235,9 @@ func (s *Server) readCall(c *net.UnixConn) (*hooks.Input, *bufio.Reader, bool) {
 		s.logger.Warn("hook input is not JSON", "event", event, "err", err)
 		_ = hooks.WriteResponse(c, hooks.Response{Status: "bad"})
 		return nil, nil, false
+	}
+	if s.Adapt != nil {
+		s.Adapt(in)
 	}
 	if in.HookEventName == "" {
 		in.HookEventName = event

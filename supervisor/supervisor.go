@@ -1,4 +1,5 @@
-// Package supervisor runs one supervised Claude Code session: it starts the agent, owns the hook
+// Package supervisor runs one supervised agent session (Claude Code, Codex: package agent says
+// what differs between them): it starts the agent, owns the hook
 // socket, decides every stop (checks, counters, questions, the Escape override), writes the
 // verdict log and publishes events for a front end. It imports no UI package.
 package supervisor
@@ -9,32 +10,34 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 )
 
 // Options configure a Supervisor.
 type Options struct {
-	Config     Config
-	ClaudeBin  string   // the agent's binary (already resolved, or a name found on PATH)
-	Args       []string // passed to the agent unchanged (but a --settings of the user's is merged)
+	Config Config
+	Agent  agent.Agent // which agent runs; nil is agent.Claude
+	Bin    string      // the agent's binary (already resolved, or a name found on PATH)
+	// ClaudeBin is Bin's name from before there was more than one agent: used when Bin is "".
+	ClaudeBin  string
+	Args       []string // passed to the agent, with hooksup's hooks injected as the agent takes them
 	HooksupBin string   // hooksup itself: the injected hooks run `HooksupBin hook EVENT`…
 	HookClient string   // …or this dedicated client (cmd/hooksup-hook) as `HookClient EVENT`, when set
 	ProjectDir string   // where checks run when the hook input names no cwd
 	StateDir   string   // $XDG_STATE_HOME/hooksup
 	RuntimeDir string   // the private socket directory
 	Env        []string // the agent's environment before hooksup's variables (os.Environ when nil)
-	Events     []string // the hook events to inject (hooks.EventsFor); nil injects hooks.InjectedEvents
+	Events     []string // the hook events to inject (the agent's Events); nil injects every one hooksup uses
 	Logger     *slog.Logger
 
 	// Start starts the agent's command; nil starts it with the stdio set in Stdin/Stdout/Stderr.
@@ -51,20 +54,21 @@ type Options struct {
 
 // Supervisor is one supervised session.
 type Supervisor struct {
-	o            Options
-	logger       *slog.Logger
-	engine       *Engine
-	server       *Server
-	bus          *bus
-	vlog         *VerdictLog
-	state        *stateTracker
-	ledger       *ledger
-	others       *stopHooks
-	feed         *transcriptFeed
-	stopFeed     context.CancelFunc
-	token        string
-	settingsPath string
-	watch        *hookWatch
+	o        Options
+	logger   *slog.Logger
+	engine   *Engine
+	server   *Server
+	bus      *bus
+	vlog     *VerdictLog
+	state    *stateTracker
+	ledger   *ledger
+	others   *stopHooks
+	feed     *transcriptFeed
+	stopFeed context.CancelFunc
+	token    string
+	agent    agent.Agent
+	launch   agent.Launch
+	watch    *hookWatch
 }
 
 // ErrHangup is the cause to end Run's context with when the person's terminal went away: the
@@ -72,31 +76,7 @@ type Supervisor struct {
 var ErrHangup = errors.New("the terminal hung up")
 
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
-var ErrAgentNotFound = errors.New("claude not found")
-
-// findAgent resolves the agent's binary as exec does: a bare name on PATH, a path as it is.
-// What is wrong is said for each: not on PATH, no such file, not a file, not executable.
-func findAgent(name string) (string, error) {
-	bin, err := exec.LookPath(name)
-	if err == nil {
-		return bin, nil
-	}
-	const point = "point --claude-bin / HOOKSUP_CLAUDE_BIN at claude"
-	const install = "install Claude Code (npm install -g @anthropic-ai/claude-code)"
-	if !strings.Contains(name, "/") {
-		return "", fmt.Errorf("%w: %q is not on PATH: %s or %s", ErrAgentNotFound, name, install, point)
-	}
-	fi, serr := os.Stat(name)
-	switch {
-	case errors.Is(serr, fs.ErrNotExist):
-		return "", fmt.Errorf("%w: %q does not exist: %s, or %s", ErrAgentNotFound, name, point, install)
-	case serr != nil:
-		return "", fmt.Errorf("%w: %q: %v", ErrAgentNotFound, name, serr)
-	case fi.IsDir():
-		return "", fmt.Errorf("%w: %q is a directory: %s", ErrAgentNotFound, name, point)
-	}
-	return "", fmt.Errorf("%w: %q is not executable: chmod +x it, or %s", ErrAgentNotFound, name, point)
-}
+var ErrAgentNotFound = agent.ErrNotFound
 
 // New prepares a session: the socket, the token and the injected settings. Nothing runs yet.
 func New(o Options) (*Supervisor, error) {
@@ -104,11 +84,17 @@ func New(o Options) (*Supervisor, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	bin, err := findAgent(o.ClaudeBin)
+	if o.Agent == nil {
+		o.Agent = agent.Claude{}
+	}
+	if o.Bin == "" {
+		o.Bin = o.ClaudeBin
+	}
+	bin, err := agent.Find(o.Agent, o.Bin)
 	if err != nil {
 		return nil, err
 	}
-	o.ClaudeBin = bin
+	o.Bin = bin
 	token, err := NewToken()
 	if err != nil {
 		return nil, err
@@ -118,12 +104,12 @@ func New(o Options) (*Supervisor, error) {
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
 
-	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token,
+	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token, agent: o.Agent,
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.ledger = newLedger(s.bus.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
-	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.HooksupBin, o.HookClient), stopFeed
+	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
 	s.engine = NewEngine(EngineOptions{
@@ -131,35 +117,24 @@ func New(o Options) (*Supervisor, error) {
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
 	})
 
-	userSettings, args, err := extractSettingsArg(o.Args)
-	if err != nil {
-		return nil, err
-	}
-	s.o.Args = args
-	other := 30 * time.Second
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
 	if o.HookClient != "" {
 		command = func(ev string) string { return hooks.ClientCommand(o.HookClient, ev) }
 	}
-	events := o.Events
-	if events == nil {
-		events = hooks.InjectedEvents
-	}
-	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(events, command, o.Config.StopHookTimeout(), other))
+	s.launch, err = o.Agent.Inject(agent.Hooks{Events: o.Events, Command: command,
+		StopTimeout: o.Config.StopHookTimeout(), OtherTimeout: 30 * time.Second}, o.Args, o.RuntimeDir, id)
 	if err != nil {
-		return nil, fmt.Errorf("your --settings: %w", err)
-	}
-	s.settingsPath = filepath.Join(o.RuntimeDir, id+".settings.json")
-	if err := os.WriteFile(s.settingsPath, settings, 0o600); err != nil {
-		return nil, fmt.Errorf("write injected settings: %w", err)
-	}
-	s.server, err = Listen(filepath.Join(o.RuntimeDir, id+".sock"), token, logger)
-	if err != nil {
-		os.Remove(s.settingsPath)
 		stopFeed()
 		return nil, err
 	}
-	s.watch = newHookWatch(transcript.ProjectDir(transcript.ConfigDir(func(k string) string { return envValue(s.agentEnv(), k) }), o.ProjectDir))
+	s.server, err = Listen(filepath.Join(o.RuntimeDir, id+".sock"), token, logger)
+	if err != nil {
+		s.removeFiles()
+		stopFeed()
+		return nil, err
+	}
+	s.server.Adapt = o.Agent.Input
+	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {
 		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 	}
@@ -201,8 +176,11 @@ func (s *Supervisor) Counts() Counts { return s.engine.Counts() }
 // SocketPath is where the hooks connect.
 func (s *Supervisor) SocketPath() string { return s.server.Path }
 
-// ResumeID is the session `claude --resume` brings back: the latest session's id once claude
-// has written its transcript (named <session id>.jsonl), else "".
+// Agent is the agent this session runs.
+func (s *Supervisor) Agent() agent.Agent { return s.agent }
+
+// ResumeID is the session the agent's resume brings back: the latest session's, once the agent
+// has written its transcript, else "".
 func (s *Supervisor) ResumeID() string {
 	p := s.feed.followed()
 	if p == "" {
@@ -211,11 +189,8 @@ func (s *Supervisor) ResumeID() string {
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}
-	return strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	return s.agent.ResumeID(p)
 }
-
-// SettingsPath is the injected settings file.
-func (s *Supervisor) SettingsPath() string { return s.settingsPath }
 
 // emit publishes an engine event, keeping the agent state and the subagent ledger in step
 // with verdicts.
@@ -278,7 +253,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
-	return s.engine.Decide(ctx, in).Encode()
+	return s.agent.Answer(s.engine.Decide(ctx, in))
 }
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
@@ -308,8 +283,7 @@ func (s *Supervisor) State() AgentState { return s.state.get() }
 
 // Command returns the agent's command as Run will start it.
 func (s *Supervisor) Command() *exec.Cmd {
-	args := append([]string{"--settings", s.settingsPath}, s.o.Args...)
-	cmd := exec.Command(s.o.ClaudeBin, args...)
+	cmd := exec.Command(s.o.Bin, s.launch.Args...)
 	cmd.Env = append(scrubEnv(s.agentEnv(), sessionVars),
 		hooks.EnvSocket+"="+s.server.Path,
 		hooks.EnvToken+"="+s.token,
@@ -319,16 +293,16 @@ func (s *Supervisor) Command() *exec.Cmd {
 	return cmd
 }
 
-// BlockCap is claude's limit on stops blocked in a row, as the agent's environment sets it.
+// BlockCap is the agent's limit on stops blocked in a row, as the agent's environment sets it.
 func (s *Supervisor) BlockCap() int {
 	env := s.agentEnv()
-	return hooks.BlockCap(func(k string) string { return envValue(env, k) })
+	return s.agent.BlockCap(func(k string) string { return envValue(env, k) })
 }
 
-// hooksNotRunning tells the person that claude replied without running hooksup's hooks.
+// hooksNotRunning tells the person that the agent replied without running hooksup's hooks.
 func (s *Supervisor) hooksNotRunning(path string) {
-	msg := NotRunningHooks + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
-		"(hooksup doctor lists the hooks claude's settings define and the claude version)"
+	msg := NotRunning(s.agent.Name()) + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
+		"(hooksup doctor lists the hooks " + s.agent.Name() + "'s settings define and its version)"
 	s.logger.Warn("no hook arrived", "transcript", path)
 	s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 }
@@ -354,11 +328,11 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 		start = (*exec.Cmd).Start
 	}
 	if err := start(cmd); err != nil {
-		err = fmt.Errorf("start %s: %w", s.o.ClaudeBin, err)
+		err = fmt.Errorf("start %s: %w", s.o.Bin, err)
 		s.bus.publish(AgentExited{At: At{time.Now()}, Code: 127, Err: err})
 		return 127, err
 	}
-	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.ClaudeBin, "args", redactArgs(cmd.Args))
+	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
 	go s.watch.run(sctx, s.hooksNotRunning)
 
 	waited := make(chan error, 1)
@@ -435,7 +409,7 @@ func (s *Supervisor) cleanup() {
 		s.logger.Warn("close socket", "err", err)
 	}
 	os.Remove(s.server.Path)
-	os.Remove(s.settingsPath)
+	s.removeFiles()
 	if err := s.vlog.Close(); err != nil {
 		s.logger.Warn("close verdict log", "err", err)
 	}
@@ -452,38 +426,11 @@ func exitCode(cmd *exec.Cmd, err error) int {
 	return cmd.ProcessState.ExitCode()
 }
 
-// extractSettingsArg removes the user's own --settings (a file or inline JSON) from args and
-// returns its content, so hooksup can merge its hooks into it: claude takes one --settings.
-func extractSettingsArg(args []string) ([]byte, []string, error) {
-	var content []byte
-	out := make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		var val string
-		switch {
-		case a == "--":
-			out = append(out, args[i:]...)
-			return content, out, nil
-		case a == "--settings" && i+1 < len(args):
-			val = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--settings="):
-			val = strings.TrimPrefix(a, "--settings=")
-		default:
-			out = append(out, a)
-			continue
-		}
-		if strings.HasPrefix(strings.TrimSpace(val), "{") {
-			content = []byte(val)
-			continue
-		}
-		b, err := os.ReadFile(val)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read your --settings file: %w", err)
-		}
-		content = b
+// removeFiles removes the files the injection wrote for the session.
+func (s *Supervisor) removeFiles() {
+	for _, f := range s.launch.Files {
+		os.Remove(f)
 	}
-	return content, out, nil
 }
 
 // redactArgs keeps the log free of prompts' bulk.

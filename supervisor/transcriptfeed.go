@@ -36,6 +36,7 @@ type transcriptFeed struct {
 	onStopHooks func(agentID string, r transcript.Record)
 	logger      *slog.Logger
 	ownHook     func(string) bool
+	format      transcript.Format
 
 	busy atomic.Int32 // consume is handling an update
 
@@ -47,15 +48,16 @@ type transcriptFeed struct {
 	last    time.Time
 }
 
-// newTranscriptFeed makes a feed; the commands of hooksup's own hooks start with one of bins.
-func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Logger, bins ...string) *transcriptFeed {
+// newTranscriptFeed makes a feed of transcripts in format; the commands of hooksup's own hooks
+// start with one of bins.
+func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Logger, format transcript.Format, bins ...string) *transcriptFeed {
 	var prefixes []string
 	for _, b := range bins {
 		if b != "" {
 			prefixes = append(prefixes, b)
 		}
 	}
-	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(prefixes...),
+	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(prefixes...), format: format,
 		changed: make(chan struct{})}
 }
 
@@ -74,7 +76,7 @@ func (f *transcriptFeed) follow(path string) {
 		f.w.Switch(path)
 		return
 	}
-	f.w = transcript.NewWatcher(path, transcript.Options{OwnHook: f.ownHook})
+	f.w = transcript.NewWatcher(path, transcript.Options{OwnHook: f.ownHook, Format: f.format})
 	w := f.w
 	go func() {
 		if err := w.Run(f.ctx); err != nil {

@@ -11,6 +11,9 @@ import (
 
 // Options configures a [Parser] and a [Watcher]. The zero value is usable.
 type Options struct {
+	// Format is the transcript's format (the agent that writes it); the zero value is Claude
+	// Code's.
+	Format Format
 	// OwnHook reports whether a hook command is one of the caller's own (hooksup's); their
 	// outcomes are left out of Stats.Hooks and of updates. Nil keeps every hook.
 	// See [HookCommandPrefix].

@@ -8,16 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
-	"github.com/hooksup/hooksup/tui"
 )
 
 // environment is what the subcommands read from the process environment.
@@ -159,17 +157,21 @@ func openLogger(stateDir string, debug bool) (*slog.Logger, func()) {
 	return slog.New(slog.DiscardHandler), func() {}
 }
 
-func claudeBin(g globalFlags) string {
-	if g.claudeBin != "" {
-		return g.claudeBin
+// agentBin is the binary to run for a: its --NAME-bin flag, else its environment variable,
+// else its name on PATH.
+func agentBin(g globalFlags, a agent.Agent) string {
+	flag := ""
+	if a.Name() == (agent.Claude{}).Name() {
+		flag = g.claudeBin
 	}
-	if b := os.Getenv("HOOKSUP_CLAUDE_BIN"); b != "" {
-		return b
-	}
-	return "claude"
+	return agent.Bin(a, flag, os.Getenv)
 }
 
-func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout, stderr *os.File) (int, error) {
+func claudeBin(g globalFlags) string { return agentBin(g, agent.Claude{}) }
+
+// runAgent is `hooksup [flags] AGENT [args...]`: a's session, the TUI in a terminal, headless
+// otherwise. The agent's exit status is hooksup's.
+func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, stdin, stdout, stderr *os.File) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -181,8 +183,8 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 	}
 	logger, closeLog := openLogger(env.stateDir, g.debug)
 	defer closeLog()
-	// A claude hooksup cannot supervise is refused before anything is asked.
-	events, err := claudeEvents(ctx, claudeBin(g), args, logger)
+	// An agent hooksup cannot supervise is refused before anything is asked.
+	events, err := a.Events(ctx, agentBin(g, a), args, logger)
 	if err != nil {
 		return 1, err
 	}
@@ -206,59 +208,45 @@ func runClaude(ctx context.Context, g globalFlags, args []string, stdin, stdout,
 		return 1, err
 	}
 	so := supervisor.Options{
-		Config: cfg, ClaudeBin: claudeBin(g), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
+		Config: cfg, Agent: a, Bin: agentBin(g, a), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 	}
 	if interactive && !g.noTUI {
-		return runTUI(ctx, cfg, so, "hooksup claude --resume", ignoredFiles(layers, env.cwd))
+		return runTUI(ctx, cfg, so, a.Resume(), ignoredFiles(layers, env.cwd))
 	}
 	s, err := newHeadlessSession(so, stdin, stdout, stderr)
 	if err != nil {
 		return 1, err
 	}
-	// Headless: one line per verdict on stderr, unless claude's own full-screen UI is on this
-	// terminal (--no-tui without -p), where lines would tear it; they are in hooksup log then.
+	// Headless: one line per verdict on stderr, unless the agent's own full-screen UI is on this
+	// terminal (--no-tui without -p / exec), where lines would tear it; they are in hooksup log
+	// then.
 	out := io.Writer(stderr)
-	if interactive && !printMode(args) {
+	if interactive && !a.Headless(args) {
 		out = io.Discard
 	}
 	// The alerts go to stderr when it is a terminal: never to a pipe or file, nor into
-	// claude's stdout.
+	// the agent's stdout.
 	var alerts io.Writer
 	if term.IsTerminal(stderr.Fd()) {
 		alerts = stderr
 	}
 	code, err := s.run(ctx, s.printVerdicts(out, alerts, newNotifier(cfg, so)))
-	if interactive && !printMode(args) {
-		// claude's own resume command, above, would run it without hooksup.
+	if interactive && !a.Headless(args) {
+		// the agent's own resume command, above, would run it without hooksup.
 		printResume(stderr, s.sup)
 	}
 	return code, err
 }
 
-// printResume tells the person how to resume the session under hooksup once claude has exited.
+// printResume tells the person how to resume the session under hooksup once the agent has
+// exited.
 func printResume(w io.Writer, sup *supervisor.Supervisor) {
 	if id := sup.ResumeID(); id != "" {
-		fmt.Fprintf(w, "Resume this session under hooksup with:\n%s\n", tui.ResumeCommand("--resume "+id))
+		if cmd := sup.Agent().Resume(); cmd != "" {
+			fmt.Fprintf(w, "Resume this session under hooksup with:\n%s %s\n", cmd, id)
+		}
 	}
-}
-
-// claudeEvents finds the version of the claude to run, refuses one older than
-// hooks.MinVersion, and returns the hook events that claude knows. A claude that is not found
-// is left for the supervisor to report; one whose version cannot be told gets every event
-// (the supervisor warns if its hooks then never arrive).
-func claudeEvents(ctx context.Context, bin string, args []string, logger *slog.Logger) ([]string, error) {
-	path, err := exec.LookPath(bin)
-	if err != nil {
-		return nil, nil
-	}
-	start := time.Now()
-	v, err := hooks.ClaudeVersion(ctx, path, os.Environ(), 10*time.Second)
-	logger.Info("claude version", "path", path, "version", v, "took", time.Since(start), "err", err)
-	if v.Known() && !v.Supported() {
-		return nil, &hooks.ErrTooOld{Version: v, Path: path}
-	}
-	return hooks.EventsFor(v, printMode(args)), nil
 }
 
 // hookClient returns the dedicated hook client installed beside hooksup (go install
@@ -272,14 +260,4 @@ func hookClient(self string) string {
 }
 
 // printMode reports claude's -p/--print: no full-screen UI of its own.
-func printMode(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "-p" || a == "--print" || strings.HasPrefix(a, "--print=") {
-			return true
-		}
-	}
-	return false
-}
+func printMode(args []string) bool { return agent.Claude{}.Headless(args) }

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -93,7 +94,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	cmd, cargs := rest[0], rest[1:]
 	switch cmd {
 	case "claude":
-		return runClaude(ctx, g, cargs, stdin, stdout, stderr)
+		return runAgent(ctx, g, agent.Claude{}, cargs, stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, g, stdin, stdout, stderr)
 	case "themes":

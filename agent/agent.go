@@ -1,0 +1,142 @@
+// Package agent describes each coding agent hooksup supervises: what differs between them, in
+// one file per agent. Everything else — the socket, the engine, the checks, the questions, the
+// verdict log, the front ends — is shared and knows an agent only through this interface.
+//
+// An agent is the binary and how it is found; how hooksup's hooks reach it for one session
+// without touching the user's files; which hook events it knows (by version); how its hook
+// input maps to hooksup's ([hooks.Input]) and how it reads an answer; where it writes its
+// transcript and in what format; and its caps and quirks. A new agent is one new file here
+// (and its own package for its configuration format, as [hooks] is claude's).
+//
+// The package imports no UI, and nothing the hook client (cmd/hooksup-hook) links: the hook
+// path stays as small as it is.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
+)
+
+// Agent is what differs between the coding agents hooksup supervises.
+type Agent interface {
+	// Name is the agent's command, as the person types it after hooksup and reads it in the
+	// header and messages: "claude", "codex".
+	Name() string
+	// Product is the agent's own name, for messages: "Claude Code".
+	Product() string
+	// BinEnv is the environment variable that names the agent's binary (HOOKSUP_CLAUDE_BIN);
+	// without it (and without a flag) the binary is Name on PATH.
+	BinEnv() string
+	// InstallHint tells how to install the agent, for an error that did not find it.
+	InstallHint() string
+
+	// Events returns the hook events to inject into the agent at bin (a path) run with args;
+	// an error refuses the agent (e.g. a version hooksup cannot supervise).
+	Events(ctx context.Context, bin string, args []string, logger *slog.Logger) ([]string, error)
+	// Inject returns how to start the agent with hooksup's hooks for one session: the
+	// arguments (the user's args with hooksup's injection) and any file it wrote in dir for
+	// the session (removed when the session ends). It never writes the user's files.
+	Inject(h Hooks, args []string, dir, id string) (Launch, error)
+	// Headless reports whether args run the agent without a full-screen UI of its own
+	// (claude -p, codex exec): hooksup's lines would not tear it.
+	Headless(args []string) bool
+
+	// Input adapts a hook's input to hooksup's names, in place (the supervisor calls it for
+	// every hook before anything reads it).
+	Input(in *hooks.Input)
+	// Answer encodes a verdict as the agent reads a hook's answer: stdout and exit code.
+	Answer(a hooks.Answer) ([]byte, int)
+	// BlockCap is the agent's own limit on stops blocked in a row, as its environment sets it
+	// (0: none).
+	BlockCap(getenv func(string) string) int
+
+	// Transcripts is a glob of the transcripts the agent writes for a session in projectDir
+	// (given the agent's environment), and Reply reports a transcript line that is a model's
+	// reply: together they tell an agent that replies without running hooksup's hooks.
+	Transcripts(getenv func(string) string, projectDir string) string
+	Reply(line []byte) bool
+	// Transcript is the format of the transcript a hook names in transcript_path.
+	Transcript() transcript.Format
+	// ResumeID is the session to resume, from the transcript a hook named ("" when none);
+	// Resume is the command that resumes a session under hooksup, before the session's id
+	// ("" when the agent has no such command).
+	ResumeID(transcriptPath string) string
+	Resume() string
+}
+
+// Hooks is what hooksup wants the agent to run for one session.
+type Hooks struct {
+	Events  []string                  // the hook events, as hooks names them
+	Command func(event string) string // the shell command of each event's hook
+	// StopTimeout is the timeout of the Stop and SubagentStop hooks (longer than every check
+	// plus decision_timeout), OtherTimeout the others'.
+	StopTimeout, OtherTimeout time.Duration
+}
+
+// Launch is how the agent starts for one session.
+type Launch struct {
+	Args  []string // the agent's arguments, hooksup's injection included
+	Files []string // files written for the session, to remove when it ends
+}
+
+// ErrNotFound is returned when the agent's binary cannot be found.
+var ErrNotFound = errors.New("not found")
+
+// Find resolves a's binary as exec does: a bare name on PATH, a path as it is. What is wrong is
+// said for each (not on PATH, no such file, not a file, not executable), with the fix.
+func Find(a Agent, name string) (string, error) {
+	bin, err := exec.LookPath(name)
+	if err == nil {
+		return bin, nil
+	}
+	point := fmt.Sprintf("point --%s-bin / %s at %s", a.Name(), a.BinEnv(), a.Name())
+	install := a.InstallHint()
+	notFound := fmt.Errorf("%s %w", a.Name(), ErrNotFound)
+	if !strings.Contains(name, "/") {
+		return "", fmt.Errorf("%w: %q is not on PATH: %s or %s", notFound, name, install, point)
+	}
+	fi, serr := os.Stat(name)
+	switch {
+	case errors.Is(serr, fs.ErrNotExist):
+		return "", fmt.Errorf("%w: %q does not exist: %s, or %s", notFound, name, point, install)
+	case serr != nil:
+		return "", fmt.Errorf("%w: %q: %v", notFound, name, serr)
+	case fi.IsDir():
+		return "", fmt.Errorf("%w: %q is a directory: %s", notFound, name, point)
+	}
+	return "", fmt.Errorf("%w: %q is not executable: chmod +x it, or %s", notFound, name, point)
+}
+
+// Bin is the binary to run for a: the flag's value, else a.BinEnv()'s, else a.Name() on PATH.
+func Bin(a Agent, flag string, getenv func(string) string) string {
+	if flag != "" {
+		return flag
+	}
+	if b := getenv(a.BinEnv()); b != "" {
+		return b
+	}
+	return a.Name()
+}
+
+// All are the agents hooksup supervises, in the order help lists them.
+func All() []Agent { return []Agent{Claude{}} }
+
+// ByName is the agent whose Name is name.
+func ByName(name string) (Agent, bool) {
+	for _, a := range All() {
+		if a.Name() == name {
+			return a, true
+		}
+	}
+	return nil, false
+}

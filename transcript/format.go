@@ -1,0 +1,9 @@
+package transcript
+
+// Format is a transcript's format: which agent wrote it.
+type Format uint8
+
+const (
+	// FormatClaude is Claude Code's session JSONL (the zero value).
+	FormatClaude Format = iota
+)
