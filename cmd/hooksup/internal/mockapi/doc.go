@@ -89,6 +89,25 @@
 // Without root (or where unshare is refused) the server says so with t.Log
 // and uses the host loopback; Server.NetNS is then "".
 //
+// # Codex: the Responses API mock and CodexEnv
+//
+// NewResponsesServer mocks OpenAI's Responses API for the real Codex CLI 0.169.0
+// ($HOOKSUP_TEST_CODEX; FindCodex skips without it, and fails in CI): POST /v1/responses
+// answered with SSE (response.created, response.output_item.added, output_text or
+// function_call_arguments deltas, response.output_item.done, response.completed with usage).
+// A ResponsesScript or ResponsesHandlerFunc answers with OutputText, ShellCall (Codex's
+// exec_command tool) or Call; Codex runs the call and sends a function_call_output item in
+// the next request. Requests are recorded (ResponsesServer.Requests, Model, Wait) and
+// parsed into input items; HookPrompts/LastHookPrompt find a Stop hook's block reason, which
+// Codex sends as a user message "<hook_prompt hook_run_id=…>reason</hook_prompt>".
+//
+// NewCodexEnv gives codex a throwaway HOME and CODEX_HOME (= HOME/.codex) whose config.toml
+// points it at the mock, turns off analytics, plugin sync and the update check (each would
+// otherwise try the network; in a network namespace the metrics flush alone waits 5 s for
+// DNS at exit), and trusts WorkDir, a fresh git repository: `codex exec "hi"` and the
+// interactive codex need no other argument. codex.Overrides gives the arguments that add
+// hooks for one run, trusted by their hash.
+//
 // # Hooks
 //
 // HookSettings builds a --settings value; HookLog gives hook commands that

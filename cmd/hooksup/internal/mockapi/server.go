@@ -167,7 +167,10 @@ type Result struct {
 // Run starts cmd with Start, waits for it and collects its output. Bound it
 // with the context cmd was made with (Env.Command kills the whole process
 // group when the context ends).
-func (s *Server) Run(cmd *exec.Cmd) Result {
+func (s *Server) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
+
+// run starts cmd with start, waits for it and collects its output.
+func run(start func(*exec.Cmd) error, cmd *exec.Cmd) Result {
 	var out, errb bytes.Buffer
 	if cmd.Stdout == nil {
 		cmd.Stdout = &out
@@ -175,12 +178,12 @@ func (s *Server) Run(cmd *exec.Cmd) Result {
 	if cmd.Stderr == nil {
 		cmd.Stderr = &errb
 	}
-	start := time.Now()
-	err := s.Start(cmd)
+	begin := time.Now()
+	err := start(cmd)
 	if err == nil {
 		err = cmd.Wait()
 	}
-	r := Result{Stdout: out.String(), Stderr: errb.String(), ExitCode: -1, Err: err, Duration: time.Since(start)}
+	r := Result{Stdout: out.String(), Stderr: errb.String(), ExitCode: -1, Err: err, Duration: time.Since(begin)}
 	if cmd.ProcessState != nil {
 		r.ExitCode = cmd.ProcessState.ExitCode()
 	}

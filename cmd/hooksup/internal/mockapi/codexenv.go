@@ -1,0 +1,288 @@
+package mockapi
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// CodexEnvVar names the environment variable giving the codex binary.
+const CodexEnvVar = "HOOKSUP_TEST_CODEX"
+
+// CodexVersion is the Codex CLI the tests are written against (.ci/run installs it).
+const CodexVersion = "0.169.0"
+
+// CodexKeyVar is the variable holding the mock provider's API key (its env_key).
+const CodexKeyVar = "HOOKSUP_MOCK_OPENAI_KEY"
+
+// CodexTestKey is the key CodexEnv gives codex; Codex sends it as "Authorization: Bearer".
+const CodexTestKey = "sk-mockapi-codex-test-key"
+
+// FindCodex returns the codex binary to test against: $HOOKSUP_TEST_CODEX (it must then
+// exist: a wrong path fails the test). Without it the test is skipped, except in CI
+// (CI set), where that is a failure: .ci/run installs Codex and sets the variable.
+func FindCodex(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv(CodexEnvVar); p != "" {
+		abs, err := filepath.Abs(p)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		if err != nil {
+			t.Fatalf("mockapi: %s=%q: %v", CodexEnvVar, p, err)
+		}
+		return abs
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("mockapi: no codex binary in CI: .ci/run must install @openai/codex@%s and set %s", CodexVersion, CodexEnvVar)
+	}
+	t.Skipf("mockapi: no codex binary: set %s to Codex %s's codex (npm install @openai/codex@%s → node_modules/.bin/codex)", CodexEnvVar, CodexVersion, CodexVersion)
+	return ""
+}
+
+// CodexEnv is a throwaway environment for running the real codex (or a program that runs
+// codex, like hooksup) offline against a ResponsesServer.
+//
+// Codex reads its configuration from $CODEX_HOME/config.toml; NewCodexEnv writes one there
+// that points it at the mock (model_provider "mock", wire_api "responses", the key in
+// CodexKeyVar) and trusts WorkDir as a project, and makes WorkDir a git repository: so plain
+// `codex exec "hi"` and the interactive `codex` run offline with no extra arguments (no
+// --skip-git-repo-check, no trust-directory prompt, no login). OfflineArgs gives the same
+// provider settings as -c flags, for a CODEX_HOME without that file.
+type CodexEnv struct {
+	Codex     string // absolute path of the codex binary (FindCodex)
+	BinDir    string // holds a "codex" symlink to Codex; first on PATH
+	Home      string // throwaway $HOME
+	CodexHome string // throwaway $CODEX_HOME, holding config.toml
+	TmpDir    string // $TMPDIR
+	WorkDir   string // absolute project directory (a git repository); cwd of commands
+	BaseURL   string // the provider's base_url (ResponsesServer.URL)
+	APIKey    string // in CodexKeyVar
+
+	// ID is exported as MOCKAPI_ENV_ID; every process started from the CodexEnv inherits it
+	// (Codex passes its environment to hooks), which is how KillAll finds them.
+	ID string
+
+	vars map[string]string
+}
+
+// codexStripped are inherited variables that must not reach codex: they could point it at
+// real services or another configuration.
+func codexStripped(key string) bool {
+	k := strings.ToUpper(key)
+	for _, p := range []string{"OPENAI_", "CODEX_", "AZURE_OPENAI", "ANTHROPIC_", "CLAUDE", "XDG_", "OTEL_", "HOOKSUP_", "RUST_LOG"} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return stripped(key)
+}
+
+// NewCodexEnv makes HOME, CODEX_HOME (with config.toml), TMPDIR and a git WorkDir under
+// t.TempDir() (workdir "" means a fresh one), and the environment: the test's own minus
+// anything OpenAI/Codex/Claude/proxy/HOOKSUP related, plus HOME, CODEX_HOME, TMPDIR, the
+// key, and PATH starting with a directory holding a "codex" symlink. It skips the test when
+// there is no codex binary (see FindCodex).
+func NewCodexEnv(t testing.TB, baseURL, workdir string) *CodexEnv {
+	t.Helper()
+	codex := FindCodex(t)
+	root := t.TempDir()
+	e := &CodexEnv{
+		Codex:     codex,
+		BinDir:    filepath.Join(root, "bin"),
+		Home:      filepath.Join(root, "home"),
+		CodexHome: filepath.Join(root, "home", ".codex"),
+		TmpDir:    filepath.Join(root, "tmp"),
+		BaseURL:   baseURL,
+		APIKey:    CodexTestKey,
+		ID:        randomID(),
+		vars:      map[string]string{},
+	}
+	if workdir == "" {
+		workdir = filepath.Join(root, "work")
+	}
+	abs, err := filepath.Abs(workdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WorkDir = abs
+	for _, d := range []string{e.BinDir, e.Home, e.CodexHome, e.TmpDir, e.WorkDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if real, err := filepath.EvalSymlinks(e.WorkDir); err == nil {
+		e.WorkDir = real
+	}
+	if err := os.Symlink(codex, filepath.Join(e.BinDir, "codex")); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range os.Environ() {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && !codexStripped(k) {
+			e.vars[k] = v
+		}
+	}
+	path := e.BinDir + string(os.PathListSeparator)
+	if p := e.vars["PATH"]; p != "" {
+		path += p
+	} else {
+		path += "/usr/local/bin:/usr/bin:/bin"
+	}
+	for k, v := range map[string]string{
+		"PATH":       path,
+		"HOME":       e.Home,
+		"CODEX_HOME": e.CodexHome,
+		"TMPDIR":     e.TmpDir,
+		CodexKeyVar:  e.APIKey,
+		CodexEnvVar:  codex,
+		EnvIDVar:     e.ID,
+	} {
+		e.vars[k] = v
+	}
+	if _, ok := e.vars["TERM"]; !ok {
+		e.vars["TERM"] = "xterm-256color"
+	}
+	t.Cleanup(func() {
+		if n := (&Env{ID: e.ID}).KillAll(); n > 0 {
+			t.Logf("mockapi: killed %d leftover process(es) started from the CodexEnv", n)
+		}
+	})
+	if _, err := os.Stat(filepath.Join(e.WorkDir, ".git")); err != nil {
+		cmd := exec.Command("git", "init", "-q", e.WorkDir)
+		cmd.Env = e.Environ()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mockapi: git init %s: %v: %s", e.WorkDir, err, out)
+		}
+	}
+	if err := os.WriteFile(e.ConfigPath(), []byte(e.configTOML()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// ConfigPath is $CODEX_HOME/config.toml.
+func (e *CodexEnv) ConfigPath() string { return filepath.Join(e.CodexHome, "config.toml") }
+
+// SessionsDir is where Codex writes its rollout files: $CODEX_HOME/sessions/YYYY/MM/DD/
+// rollout-<time>-<session id>.jsonl.
+func (e *CodexEnv) SessionsDir() string { return filepath.Join(e.CodexHome, "sessions") }
+
+func (e *CodexEnv) configTOML() string {
+	return fmt.Sprintf(`# Written by the tests: Codex runs offline against a local mock of the Responses API.
+model_provider = "mock"
+model = "mock-model"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+
+[model_providers.mock]
+name = "mock"
+base_url = %s
+wire_api = "responses"
+env_key = %s
+
+[projects.%s]
+trust_level = "trusted"
+`, tomlQuote(e.BaseURL), tomlQuote(CodexKeyVar), tomlQuote(e.WorkDir))
+}
+
+// OfflineArgs returns -c flags that point codex at the mock: the provider settings
+// config.toml holds, for a CODEX_HOME without them. (codex exec outside a git repository
+// also needs --skip-git-repo-check.)
+func (e *CodexEnv) OfflineArgs() []string {
+	return []string{
+		"-c", "model_provider=mock",
+		"-c", "model=mock-model",
+		"-c", "model_providers.mock.name=mock",
+		"-c", "model_providers.mock.base_url=" + tomlQuote(e.BaseURL),
+		"-c", "model_providers.mock.wire_api=responses",
+		"-c", "model_providers.mock.env_key=" + CodexKeyVar,
+	}
+}
+
+// AppendConfig appends TOML to $CODEX_HOME/config.toml (the user's configuration, e.g. a
+// hook of their own).
+func (e *CodexEnv) AppendConfig(toml string) error {
+	f, err := os.OpenFile(e.ConfigPath(), os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString("\n" + toml + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func tomlQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`).Replace(s) + `"`
+}
+
+// Setenv sets a variable for commands made after the call.
+func (e *CodexEnv) Setenv(key, value string) { e.vars[key] = value }
+
+// Unsetenv removes a variable for commands made after the call.
+func (e *CodexEnv) Unsetenv(key string) { delete(e.vars, key) }
+
+// Getenv returns a variable of the environment.
+func (e *CodexEnv) Getenv(key string) string { return e.vars[key] }
+
+// Environ returns the environment as KEY=VALUE strings, sorted.
+func (e *CodexEnv) Environ() []string {
+	out := make([]string, 0, len(e.vars))
+	for k, v := range e.vars {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// KillAll SIGKILLs every process started from the CodexEnv (hooks included).
+func (e *CodexEnv) KillAll() int { return (&Env{ID: e.ID}).KillAll() }
+
+// Command returns a command running name (looked up on the CodexEnv's PATH, so "codex" is
+// the binary under test) with args in WorkDir with the CodexEnv's environment and stdin
+// /dev/null (codex exec reads stdin when it is not a terminal). It runs in its own process
+// group; when ctx ends the group is killed, and every other process started from the
+// CodexEnv. Start it with ResponsesServer.Start or Run.
+func (e *CodexEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	if !strings.ContainsRune(name, os.PathSeparator) {
+		for _, dir := range filepath.SplitList(e.vars["PATH"]) {
+			p := filepath.Join(dir, name)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+				name = p
+				break
+			}
+		}
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = e.WorkDir
+	cmd.Env = e.Environ()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if err != nil {
+			err = cmd.Process.Kill()
+		}
+		e.KillAll()
+		return err
+	}
+	cmd.WaitDelay = KillGrace
+	return cmd
+}
+
+// CodexCommand returns Command(ctx, e.Codex, args...).
+func (e *CodexEnv) CodexCommand(ctx context.Context, args ...string) *exec.Cmd {
+	return e.Command(ctx, e.Codex, args...)
+}

@@ -1,0 +1,521 @@
+package mockapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ResponsesServer is a loopback mock of the OpenAI Responses API for the Codex CLI
+// (0.169.0): POST /v1/responses with "stream":true, answered with the SSE events Codex
+// accepts. Each request is parsed into a ResponsesRequest and recorded. Create it with
+// NewResponsesServer; it is closed by t.Cleanup.
+type ResponsesServer struct {
+	// URL is the base URL for a Codex model provider, "http://127.0.0.1:PORT/v1". With
+	// WithNetNS it is only reachable from processes started by Start or Run.
+	URL string
+
+	t     testing.TB
+	h     ResponsesHandler
+	quiet bool
+	ts    *httptest.Server
+	ns    *netNS
+
+	closing   chan struct{}
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	reqs    []*ResponsesRequest
+	changed chan struct{}
+}
+
+// ResponsesHandler scripts the replies to Codex's model requests.
+type ResponsesHandler interface {
+	Reply(r *ResponsesRequest) ResponsesReply
+}
+
+// ResponsesHandlerFunc adapts a function to ResponsesHandler.
+type ResponsesHandlerFunc func(r *ResponsesRequest) ResponsesReply
+
+// Reply calls f(r).
+func (f ResponsesHandlerFunc) Reply(r *ResponsesRequest) ResponsesReply { return f(r) }
+
+// ResponsesScript serves a fixed sequence of replies, one per request, repeating the last
+// once exhausted (default: OutputText("mock reply")).
+type ResponsesScript struct {
+	Replies []ResponsesReply
+
+	mu sync.Mutex
+	n  int
+}
+
+// Reply implements ResponsesHandler.
+func (s *ResponsesScript) Reply(*ResponsesRequest) ResponsesReply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	if len(s.Replies) == 0 {
+		return OutputText("mock reply")
+	}
+	return s.Replies[min(s.n, len(s.Replies))-1]
+}
+
+// NewResponsesServer starts a mock (nil h answers OutputText("mock reply") to everything).
+// Of the options, WithNetNS and WithQuiet apply.
+func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *ResponsesServer {
+	t.Helper()
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	if h == nil {
+		h = ResponsesHandlerFunc(func(*ResponsesRequest) ResponsesReply { return OutputText("mock reply") })
+	}
+	s := &ResponsesServer{t: t, h: h, quiet: c.quiet, closing: make(chan struct{}), changed: make(chan struct{})}
+	var ln net.Listener
+	if c.netns {
+		ns, err := newNetNS()
+		if err != nil {
+			t.Logf("mockapi: no loopback-only network namespace (%v); using the host loopback", err)
+		} else {
+			ns.do(func() { ln, err = net.Listen("tcp4", "127.0.0.1:0") })
+			if err != nil {
+				ns.close()
+				t.Fatalf("mockapi: listen in network namespace: %v", err)
+			}
+			s.ns = ns
+		}
+	}
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	if ln != nil {
+		s.ts.Listener.Close()
+		s.ts.Listener = ln
+	}
+	s.ts.Start()
+	s.URL = s.ts.URL + "/v1"
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Close stops the server; t.Cleanup calls it.
+func (s *ResponsesServer) Close() {
+	s.closeOnce.Do(func() {
+		close(s.closing)
+		s.ts.CloseClientConnections()
+		s.ts.Close()
+		if s.ns != nil {
+			s.ns.close()
+		}
+	})
+}
+
+// NetNS identifies the server's network namespace, or "" on the host loopback.
+func (s *ResponsesServer) NetNS() string {
+	if s.ns == nil {
+		return ""
+	}
+	return s.ns.id
+}
+
+// Start starts cmd so that it can reach the server (in its network namespace if any).
+func (s *ResponsesServer) Start(cmd *exec.Cmd) error {
+	if s.ns == nil {
+		return cmd.Start()
+	}
+	var err error
+	if !s.ns.do(func() { err = cmd.Start() }) {
+		return errors.New("mockapi: server closed")
+	}
+	return err
+}
+
+// Run starts cmd with Start, waits for it and collects its output.
+func (s *ResponsesServer) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
+
+// Requests returns a copy of every request received so far, in arrival order.
+func (s *ResponsesServer) Requests() []ResponsesRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshotLocked()
+}
+
+// Model returns the POST /v1/responses requests (the model turns), in order.
+func (s *ResponsesServer) Model() []ResponsesRequest {
+	var out []ResponsesRequest
+	for _, r := range s.Requests() {
+		if r.IsResponses() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (s *ResponsesServer) snapshotLocked() []ResponsesRequest {
+	out := make([]ResponsesRequest, len(s.reqs))
+	for i, r := range s.reqs {
+		out[i] = r.clone()
+	}
+	return out
+}
+
+// Wait blocks until cond holds for the recorded requests or ctx ends.
+func (s *ResponsesServer) Wait(ctx context.Context, cond func(reqs []ResponsesRequest) bool) ([]ResponsesRequest, error) {
+	for {
+		s.mu.Lock()
+		snap := s.snapshotLocked()
+		ch := s.changed
+		s.mu.Unlock()
+		if cond(snap) {
+			return snap, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return snap, ctx.Err()
+		}
+	}
+}
+
+func (s *ResponsesServer) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+func (s *ResponsesServer) logf(format string, args ...any) {
+	if !s.quiet {
+		s.t.Logf("mockapi: "+format, args...)
+	}
+}
+
+func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
+	body, _ := io.ReadAll(hr.Body)
+	r := &ResponsesRequest{
+		Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.RawQuery,
+		Header: hr.Header.Clone(), Body: body,
+	}
+	if r.IsResponses() {
+		if err := r.parseBody(); err != nil {
+			s.t.Errorf("mockapi: request to %s: %v", r.Path, err)
+		}
+	}
+	s.mu.Lock()
+	r.Seq = len(s.reqs) + 1
+	s.reqs = append(s.reqs, r)
+	s.notifyLocked()
+	s.mu.Unlock()
+
+	if !r.IsResponses() {
+		// Codex 0.169.0 made no other request in our runs; a new one shows up here.
+		s.logf("#%d %s %s (unexpected) -> 404", r.Seq, r.Method, hr.URL.String())
+		writeResponsesError(w, ResponsesError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		return
+	}
+	view := r.clone()
+	var rep ResponsesReply
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.t.Errorf("mockapi: handler panicked on request #%d: %v", r.Seq, p)
+				rep = ResponsesReply{Error: &ResponsesError{Status: 500, Type: "server_error", Message: fmt.Sprint("mockapi handler panic: ", p)}}
+			}
+		}()
+		rep = s.h.Reply(&view)
+	}()
+	rep = rep.normalize(r.Seq)
+	s.mu.Lock()
+	r.Reply = &rep
+	s.notifyLocked()
+	s.mu.Unlock()
+	s.logf("#%d model=%s stream=%v; last input: %s -> %s", r.Seq, r.Model, r.Stream, r.lastInputSummary(), rep.summary())
+
+	if rep.Delay > 0 {
+		select {
+		case <-time.After(rep.Delay):
+		case <-hr.Context().Done():
+			return
+		case <-s.closing:
+			return
+		}
+	}
+	if rep.Error != nil {
+		writeResponsesError(w, *rep.Error)
+		return
+	}
+	err := rep.writeSSE(w, mergeDone(hr.Context().Done(), s.closing))
+	if err != nil && !errors.Is(err, syscall.EPIPE) {
+		s.logf("#%d reply not fully sent: %v", r.Seq, err)
+	}
+	if err == nil {
+		s.mu.Lock()
+		r.Sent = true
+		s.notifyLocked()
+		s.mu.Unlock()
+	}
+}
+
+// ResponsesRequest is one request Codex made, parsed when it is POST /v1/responses.
+type ResponsesRequest struct {
+	Seq    int // 1, 2, ... in arrival order
+	Time   time.Time
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+
+	Model string
+	// Stream is "stream" (Codex 0.169.0 always sends true).
+	Stream bool
+	// Input is "input": the whole conversation so far, as Codex sends it on every turn.
+	Input []InputItem
+	// Tools names the tools offered ("exec_command", "write_stdin", ...).
+	Tools []string
+
+	Reply *ResponsesReply // what was answered (nil while in flight)
+	Sent  bool            // the whole reply was written
+}
+
+// InputItem is one item of a request's "input".
+type InputItem struct {
+	Type    string        // "message", "function_call", "function_call_output", "reasoning", ...
+	Role    string        // message: "developer", "user" or "assistant"
+	Content []ContentPart // message
+	CallID  string        // function_call, function_call_output
+	Name    string        // function_call
+	// Arguments is a function_call's arguments (a JSON text).
+	Arguments string
+	// Output is a function_call_output's output, as text.
+	Output string
+	Raw    json.RawMessage
+}
+
+// ContentPart is one part of a message's content ("input_text", "output_text", ...).
+type ContentPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// Text joins the text parts of a message item.
+func (it InputItem) Text() string {
+	var parts []string
+	for _, c := range it.Content {
+		if c.Text != "" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// IsResponses says whether r is a model request (POST .../responses).
+func (r *ResponsesRequest) IsResponses() bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/responses")
+}
+
+// Messages returns the message items of the input with one of the roles (all if none), in
+// order.
+func (r *ResponsesRequest) Messages(roles ...string) []InputItem {
+	var out []InputItem
+	for _, it := range r.Input {
+		if it.Type != "message" {
+			continue
+		}
+		if len(roles) == 0 || contains(roles, it.Role) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// LastInputText returns the text of the last message item whose role is one of roles
+// (default "user" and "developer"), or "".
+func (r *ResponsesRequest) LastInputText(roles ...string) string {
+	if len(roles) == 0 {
+		roles = []string{"user", "developer"}
+	}
+	ms := r.Messages(roles...)
+	if len(ms) == 0 {
+		return ""
+	}
+	return ms[len(ms)-1].Text()
+}
+
+// hookPromptRE matches what Codex 0.169.0 sends the model after a Stop (or SubagentStop)
+// hook blocked: a user message item whose text is
+//
+//	<hook_prompt hook_run_id="stop:0:/&lt;session-flags&gt;/config.toml">REASON-X</hook_prompt>
+//
+// the reason XML-escaped, the run id naming the event, the hook's index and its source
+// (seen with a block from a hook defined by -c overrides; the next request's input ends with
+// that item, after the assistant message that was blocked).
+var hookPromptRE = regexp.MustCompile(`(?s)<hook_prompt hook_run_id="([^"]*)">(.*?)</hook_prompt>`)
+
+// HookPrompt is a Stop/SubagentStop hook's block reason as Codex passed it to the model.
+type HookPrompt struct {
+	RunID  string // e.g. "stop:0:/<session-flags>/config.toml" (unescaped)
+	Reason string // unescaped
+}
+
+// HookPrompts returns the hook block reasons in the request's user messages, in order.
+func (r *ResponsesRequest) HookPrompts() []HookPrompt {
+	var out []HookPrompt
+	for _, it := range r.Messages("user") {
+		for _, m := range hookPromptRE.FindAllStringSubmatch(it.Text(), -1) {
+			out = append(out, HookPrompt{RunID: html.UnescapeString(m[1]), Reason: html.UnescapeString(m[2])})
+		}
+	}
+	return out
+}
+
+// LastHookPrompt returns the reason of the last hook prompt when it is the request's last
+// user message (a block the model has not answered yet), else "".
+func (r *ResponsesRequest) LastHookPrompt() string {
+	ms := r.Messages("user")
+	if len(ms) == 0 {
+		return ""
+	}
+	m := hookPromptRE.FindAllStringSubmatch(ms[len(ms)-1].Text(), -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return html.UnescapeString(m[len(m)-1][2])
+}
+
+// FunctionOutputs returns the function_call_output items of the input, in order.
+func (r *ResponsesRequest) FunctionOutputs() []InputItem {
+	var out []InputItem
+	for _, it := range r.Input {
+		if it.Type == "function_call_output" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// FunctionOutput returns the output for a call id.
+func (r *ResponsesRequest) FunctionOutput(callID string) (InputItem, bool) {
+	for _, it := range r.FunctionOutputs() {
+		if it.CallID == callID {
+			return it, true
+		}
+	}
+	return InputItem{}, false
+}
+
+func (r *ResponsesRequest) clone() ResponsesRequest {
+	c := *r
+	c.Header = r.Header.Clone()
+	c.Input = append([]InputItem(nil), r.Input...)
+	c.Tools = append([]string(nil), r.Tools...)
+	if r.Reply != nil {
+		rep := *r.Reply
+		c.Reply = &rep
+	}
+	return c
+}
+
+func (r *ResponsesRequest) parseBody() error {
+	var b struct {
+		Model  string            `json:"model"`
+		Stream bool              `json:"stream"`
+		Input  []json.RawMessage `json:"input"`
+		Tools  []struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(r.Body, &b); err != nil {
+		return fmt.Errorf("body is not JSON: %w", err)
+	}
+	r.Model, r.Stream = b.Model, b.Stream
+	for _, t := range b.Tools {
+		name := t.Name
+		if name == "" {
+			name = t.Type
+		}
+		r.Tools = append(r.Tools, name)
+	}
+	for _, raw := range b.Input {
+		var it struct {
+			Type      string          `json:"type"`
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			CallID    string          `json:"call_id"`
+			Name      string          `json:"name"`
+			Arguments string          `json:"arguments"`
+			Output    json.RawMessage `json:"output"`
+		}
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return fmt.Errorf("input item %s: %w", clip(string(raw), 80), err)
+		}
+		item := InputItem{Type: it.Type, Role: it.Role, CallID: it.CallID, Name: it.Name, Arguments: it.Arguments, Raw: raw}
+		if item.Type == "" && item.Role != "" {
+			item.Type = "message"
+		}
+		item.Content = parseParts(it.Content)
+		item.Output = outputText(it.Output)
+		r.Input = append(r.Input, item)
+	}
+	return nil
+}
+
+// parseParts reads a message's content: a string or a list of parts.
+func parseParts(raw json.RawMessage) []ContentPart {
+	if len(raw) == 0 {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []ContentPart{{Type: "input_text", Text: s}}
+	}
+	var parts []ContentPart
+	_ = json.Unmarshal(raw, &parts)
+	return parts
+}
+
+// outputText reads a function_call_output's output: a string, or a list of content parts.
+func outputText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []ContentPart
+	if json.Unmarshal(raw, &parts) == nil {
+		var texts []string
+		for _, p := range parts {
+			texts = append(texts, p.Text)
+		}
+		return strings.Join(texts, "\n")
+	}
+	return string(raw)
+}
+
+func (r *ResponsesRequest) lastInputSummary() string {
+	if len(r.Input) == 0 {
+		return "none"
+	}
+	it := r.Input[len(r.Input)-1]
+	switch it.Type {
+	case "message":
+		return fmt.Sprintf("%s %q", it.Role, clip(it.Text(), 100))
+	case "function_call_output":
+		return fmt.Sprintf("function_call_output %s %q", it.CallID, clip(it.Output, 80))
+	default:
+		return it.Type
+	}
+}
