@@ -17,6 +17,9 @@ type Screen struct {
 	scroll uv.Rectangle
 	// scrollback is the scrollback buffer for lines scrolled off the top.
 	scrollback *Scrollback
+	// hooksup: upstream makes the screen run upstream's code instead of the fast paths
+	// (fastpath.go), for the tests that compare them.
+	upstream bool
 }
 
 // NewScreen creates a new screen.
@@ -119,7 +122,7 @@ func (s *Screen) isLineEmpty(line uv.Line) bool {
 
 // ClearArea clears the given area.
 func (s *Screen) ClearArea(area uv.Rectangle) {
-	s.buf.ClearArea(area)
+	s.fillArea(nil, area) // hooksup: was s.buf.ClearArea(area)
 	s.touchArea(area)
 }
 
@@ -130,7 +133,7 @@ func (s *Screen) Fill(c *uv.Cell) {
 
 // FillArea fills the given area with the given cell.
 func (s *Screen) FillArea(c *uv.Cell, area uv.Rectangle) {
-	s.buf.FillArea(c, area)
+	s.fillArea(c, area) // hooksup: was s.buf.FillArea(c, area)
 	s.touchArea(area)
 }
 
@@ -331,7 +334,7 @@ func (s *Screen) InsertLine(n int) bool {
 		return false
 	}
 
-	s.buf.InsertLineArea(y, n, s.blankCell(), s.scroll)
+	s.insertLines(y, n, s.blankCell(), s.scroll) // hooksup: was s.buf.InsertLineArea
 
 	return true
 }
@@ -366,7 +369,7 @@ func (s *Screen) DeleteLine(n int) bool {
 		s.scrollback.PushN(s.buf, y, linesToSave)
 	}
 
-	s.buf.DeleteLineArea(y, n, s.blankCell(), scroll)
+	s.deleteLines(y, n, s.blankCell(), scroll) // hooksup: was s.buf.DeleteLineArea
 
 	return true
 }

@@ -48,8 +48,12 @@ func (s *Scrollback) Push(line uv.Line) {
 	cloned := slices.Clone(line[:lastNonEmpty+1])
 
 	if len(s.lines) >= s.maxLines {
-		// Remove oldest line and append new one
-		s.lines = slices.Delete(s.lines, 0, 1)
+		// hooksup: drop the oldest line by moving the start of the slice, not the other
+		// lines (upstream's slices.Delete moved all of them on every line once full). Its
+		// entry is cleared so the line can be collected; when append reallocates, it copies
+		// only the lines kept.
+		s.lines[0] = nil
+		s.lines = s.lines[1:]
 	}
 	s.lines = append(s.lines, cloned)
 }
@@ -93,6 +97,7 @@ func (s *Scrollback) SetMaxLines(maxLines int) {
 	s.maxLines = maxLines
 	if len(s.lines) > maxLines {
 		// Remove oldest lines
+		clear(s.lines[:len(s.lines)-maxLines]) // hooksup: so they can be collected
 		s.lines = s.lines[len(s.lines)-maxLines:]
 	}
 }
@@ -121,6 +126,7 @@ func (s *Scrollback) Clear() {
 	if s == nil {
 		return
 	}
+	clear(s.lines) // hooksup: so they can be collected
 	s.lines = s.lines[:0]
 }
 

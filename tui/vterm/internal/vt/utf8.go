@@ -37,7 +37,9 @@ func (e *Emulator) handlePrint(r rune) {
 		// Two printable ASCII characters in a row is the common case by a wide
 		// margin, and needs no segmenting at all.
 		if len(e.grapheme) == 1 && printableASCII(rune(e.grapheme[0])) {
-			e.handleGrapheme(string(e.grapheme[0]), 1)
+			// hooksup: string of a one-byte slice, not of the byte: Go converts a byte
+			// to a string by allocating it, a one-byte slice from a static table.
+			e.handleGrapheme(string(e.grapheme[:1]), 1)
 			e.grapheme = utf8.AppendRune(e.grapheme[:0], r)
 			return
 		}

@@ -1,0 +1,214 @@
+package vt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// The fast paths (fastpath.go) must leave exactly what upstream's code leaves: every cell of both
+// screens, the touched lines, the cursor and the scrollback, after any sequence of scrolls,
+// scroll regions, margins, erases, styles, screens and resizes.
+
+// opStream turns random numbers into terminal output that exercises the fast paths and their
+// edges, and the resizes to apply between writes.
+type opStream struct {
+	next func(n int) int // a number in [0, n)
+	w, h int
+}
+
+var opTexts = []string{
+	"the quick brown fox", "x", "日本語", "e\u0301", "👍🏽", "ab\tcd", "wide 漢字 at the end 字",
+	strings.Repeat("w", 37), strings.Repeat("字", 9),
+}
+
+// op returns one piece of output, or a resize (w, h > 0).
+func (o *opStream) op() (out string, w, h int) {
+	n := func(max int) int { return o.next(max) }
+	switch n(13) {
+	case 0, 1:
+		return opTexts[n(len(opTexts))], 0, 0
+	case 2, 3:
+		return []string{"\r\n", "\n", "\x1bD", "\x1bM", "\x1bE", "\r"}[n(6)], 0, 0
+	case 4: // scroll region, sometimes past the screen or empty
+		if n(4) == 0 {
+			return "\x1b[r", 0, 0
+		}
+		return fmt.Sprintf("\x1b[%d;%dr", n(o.h+3), n(o.h+3)), 0, 0
+	case 5:
+		return fmt.Sprintf("\x1b[%d;%dH", n(o.h+3), n(o.w+3)), 0, 0
+	case 6: // insert and delete lines, scroll up and down
+		return fmt.Sprintf("\x1b[%d%c", n(o.h+3), "LMST"[n(4)]), 0, 0
+	case 7: // erases
+		return fmt.Sprintf("\x1b[%d%c", n(4), "JJKX"[n(4)]), 0, 0
+	case 8: // styles, so that erases and scrolls blank with a background
+		return []string{"\x1b[m", "\x1b[41m", "\x1b[48;5;123m", "\x1b[1;32;44m", "\x1b[48;2;1;2;3m\x1b[4m", "\x1b]8;;http://x\x1b\\"}[n(6)], 0, 0
+	case 9: // left and right margins: the fast paths must step aside
+		if n(3) == 0 {
+			return "\x1b[?69l", 0, 0
+		}
+		return fmt.Sprintf("\x1b[?69h\x1b[%d;%ds", n(o.w+3), n(o.w+3)), 0, 0
+	case 10:
+		return []string{"\x1b[?1049h", "\x1b[?1049l", "\x1b[?47h", "\x1b[?47l", "\x1b7", "\x1b8", "\x1b[?6h", "\x1b[?6l", "\x1b[?7l", "\x1b[?7h"}[n(10)], 0, 0
+	case 11:
+		return fmt.Sprintf("\x1b[%d%c", n(o.w+3), "@PG"[n(3)]), 0, 0
+	default:
+		if n(3) == 0 {
+			o.w, o.h = 1+n(30), 1+n(12)
+			return "", o.w, o.h
+		}
+		return opTexts[n(len(opTexts))] + "\r\n", 0, 0
+	}
+}
+
+// emuState is what the fast paths may change.
+type emuState struct {
+	Lines      [2][]uv.Line
+	Touched    [2][]*uv.LineData
+	Scrollback []uv.Line
+	Cursor     [2]Cursor
+	Scroll     [2]uv.Rectangle
+	Alt        bool
+}
+
+func stateOf(e *Emulator) emuState {
+	var s emuState
+	for i := range e.scrs {
+		s.Lines[i] = e.scrs[i].buf.Lines
+		s.Touched[i] = e.scrs[i].buf.Touched
+		s.Cursor[i] = e.scrs[i].cur
+		s.Scroll[i] = e.scrs[i].scroll
+	}
+	s.Scrollback = e.Scrollback().Lines()
+	s.Alt = e.IsAltScreen()
+	return s
+}
+
+// write feeds out to e, reporting whether it panicked (upstream's code does on some scroll
+// regions; the fast paths must panic, or not, alike).
+func write(e *Emulator, out string) (panicked bool) {
+	defer func() {
+		if recover() != nil {
+			panicked = true
+		}
+	}()
+	_, _ = e.WriteString(out)
+	return false
+}
+
+// compareWithUpstream runs ops operations from next on a fast and an upstream emulator and fails
+// at the first difference.
+func compareWithUpstream(t *testing.T, next func(int) int, ops int) {
+	t.Helper()
+	o := &opStream{next: next, w: 1 + next(30), h: 1 + next(12)}
+	sbSize := 1 + next(40)
+	fast, slow := NewEmulator(o.w, o.h), NewEmulator(o.w, o.h)
+	for i := range slow.scrs {
+		slow.scrs[i].upstream = true
+	}
+	var log strings.Builder
+	for _, e := range []*Emulator{fast, slow} {
+		e.SetScrollbackSize(sbSize)
+	}
+	fmt.Fprintf(&log, "%dx%d, scrollback %d\n", o.w, o.h, sbSize)
+	for range ops {
+		out, w, h := o.op()
+		if w > 0 {
+			fmt.Fprintf(&log, "resize %dx%d\n", w, h)
+			fp, sp := false, false
+			func() {
+				defer func() { fp = recover() != nil }()
+				fast.Resize(w, h)
+			}()
+			func() {
+				defer func() { sp = recover() != nil }()
+				slow.Resize(w, h)
+			}()
+			if fp != sp {
+				t.Fatalf("resize panicked: fast %v, upstream %v\n%s", fp, sp, log.String())
+			}
+			continue
+		}
+		fmt.Fprintf(&log, "%q\n", out)
+		fp, sp := write(fast, out), write(slow, out)
+		if fp != sp {
+			t.Fatalf("panicked: fast %v, upstream %v after:\n%s", fp, sp, log.String())
+		}
+		if f, s := stateOf(fast), stateOf(slow); !reflect.DeepEqual(f, s) {
+			t.Fatalf("fast paths differ from upstream after:\n%s\nfast:\n%s\nupstream:\n%s", log.String(), dump(f), dump(s))
+		}
+	}
+}
+
+func dump(s emuState) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "alt %v cursors %+v scroll %v\n", s.Alt, s.Cursor, s.Scroll)
+	for _, l := range s.Scrollback {
+		fmt.Fprintf(&b, "sb |%s|\n", l.String())
+	}
+	for i := range s.Lines {
+		for y, l := range s.Lines[i] {
+			var touched *uv.LineData
+			if y < len(s.Touched[i]) {
+				touched = s.Touched[i][y]
+			}
+			fmt.Fprintf(&b, "%d %2d |%s| %+v\n", i, y, l.String(), touched)
+		}
+	}
+	return b.String()
+}
+
+func TestFastPathsMatchUpstream(t *testing.T) {
+	runs := 200
+	if testing.Short() {
+		runs = 50
+	}
+	for seed := range uint64(runs) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			compareWithUpstream(t, r.IntN, 200)
+		})
+	}
+}
+
+// FuzzFastPathsMatchUpstream is TestFastPathsMatchUpstream driven by the fuzzer's bytes.
+func FuzzFastPathsMatchUpstream(f *testing.F) {
+	f.Add([]byte("\x05\x03\x10\x04\x06\x00\x02\x02\x02\x06\x01\x02\x07\x02\x02"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		i := 0
+		next := func(n int) int {
+			if i >= len(data) {
+				return 0
+			}
+			i++
+			return int(data[i-1]) % n
+		}
+		compareWithUpstream(t, next, len(data)/2+1)
+	})
+}
+
+// Once full, the scrollback keeps the newest lines, in order, and no more.
+func TestScrollbackKeepsTheNewestLines(t *testing.T) {
+	sb := NewScrollback(5)
+	for i := range 23 {
+		l := uv.NewLine(4)
+		l[0].Content = fmt.Sprint(i % 10)
+		sb.Push(l)
+		want := min(i+1, 5)
+		if sb.Len() != want {
+			t.Fatalf("after %d lines Len %d, want %d", i+1, sb.Len(), want)
+		}
+		for k := range want {
+			if got, exp := sb.Line(k).String(), fmt.Sprint((i-want+1+k)%10); got != exp {
+				t.Fatalf("after %d lines line %d is %q, want %q", i+1, k, got, exp)
+			}
+		}
+		if cap(sb.lines) > 4*5 {
+			t.Fatalf("the scrollback's slice grew to %d entries", cap(sb.lines))
+		}
+	}
+}
