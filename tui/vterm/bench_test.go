@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hooksup/hooksup/tui/vterm/internal/vt"
 )
@@ -43,10 +45,30 @@ func benchWrite(b *testing.B, stream []byte) {
 	defer term.Close()
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		if _, err := term.Write(stream); err != nil {
 			b.Fatal(err)
 		}
+	}
+	reportCPU(b, cpu0, len(stream))
+}
+
+// cpuTime is the CPU time the process has used, in all its threads (the garbage collector's
+// included).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the throughput per second of CPU time since cpu0 (cpu-MB/s): unlike MB/s,
+// it hardly depends on what else the machine is running.
+func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
+	if used := cpuTime() - cpu0; used > 0 && b.N > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/1e6/used.Seconds(), "cpu-MB/s")
 	}
 }
 
@@ -67,9 +89,11 @@ func BenchmarkXVT(b *testing.B) {
 			go func() { _, _ = io.Copy(io.Discard, e) }()
 			defer func() { _ = e.InputPipe().(io.Closer).Close() }()
 			b.SetBytes(int64(len(stream)))
+			cpu0 := cpuTime()
 			for b.Loop() {
 				_, _ = e.Write(stream)
 			}
+			reportCPU(b, cpu0, len(stream))
 		})
 	}
 }

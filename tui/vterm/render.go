@@ -96,8 +96,8 @@ func (t *Terminal) eachLine(width, height, scrollOffset int, fn func(i int, l uv
 		n := 0
 		switch {
 		case idx < sbLen:
-			src := sb.Line(idx)
-			n = copy(line, src)
+			t.sbLine = sb.AppendLine(t.sbLine[:0], idx)
+			n = copy(line, t.sbLine)
 		case idx-sbLen < eh:
 			y := idx - sbLen
 			n = min(width, ew)

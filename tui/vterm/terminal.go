@@ -107,6 +107,7 @@ type Terminal struct {
 	resets       int
 
 	scratch uv.Line // one line of cells, reused by Render and Text
+	sbLine  uv.Line // a line of the scrollback, reused by Render and Text
 
 	gen atomic.Uint64
 

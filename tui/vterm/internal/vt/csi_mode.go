@@ -72,6 +72,10 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	e.logf("setting mode %T(%v) to %v", mode, mode, setting)
 	e.modes[mode] = setting
 	switch mode {
+	case ansi.ModeAutoWrap: // hooksup: see autoWrap
+		e.autoWrap = setting.IsSet()
+	case ansi.ModeLineFeedNewLine:
+		e.newLine = setting.IsSet()
 	case ansi.ModeTextCursorEnable:
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:

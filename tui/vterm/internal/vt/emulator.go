@@ -38,6 +38,10 @@ type Emulator struct {
 
 	// Terminal modes.
 	modes ansi.Modes
+	// hooksup: autoWrap and newLine are modes[ansi.ModeAutoWrap] and
+	// modes[ansi.ModeLineFeedNewLine], kept by setMode for the character and line feed
+	// paths, which asked the map (keyed by an interface: hashed on every call) every time.
+	autoWrap, newLine bool
 
 	// The last written character.
 	lastChar rune // either ansi.Rune or ansi.Grapheme

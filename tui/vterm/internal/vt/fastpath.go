@@ -48,6 +48,24 @@ func scrollRows(lines []uv.Line, y, bottom, n int, up bool) {
 	slices.Reverse(rows)
 }
 
+// setNarrowCell is uv.RenderBuffer.SetCell for the common case, a one-column cell over a
+// one-column cell, where Line.Set has no wide character to mend around it. It reports whether
+// it applied.
+func (s *Screen) setNarrowCell(x, y int, c *uv.Cell) bool {
+	if s.upstream || c == nil || c.Width != 1 || y < 0 || y >= len(s.buf.Lines) || x < 0 || x >= len(s.buf.Lines[y]) {
+		return false
+	}
+	p := &s.buf.Lines[y][x]
+	if p.Width != 1 {
+		return false
+	}
+	if *p != *c && !p.Equal(c) {
+		s.buf.TouchLine(x, y, 1)
+	}
+	*p = *c
+	return true
+}
+
 // deleteLines is uv.RenderBuffer.DeleteLineArea (DL, and SU and line feeds at the bottom
 // margin), fast when area spans the width.
 func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {

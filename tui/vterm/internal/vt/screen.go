@@ -65,6 +65,9 @@ func (s *Screen) CellAt(x int, y int) *uv.Cell {
 
 // SetCell sets the cell at the given x, y position.
 func (s *Screen) SetCell(x, y int, c *uv.Cell) {
+	if s.setNarrowCell(x, y, c) { // hooksup: see fastpath.go
+		return
+	}
 	s.buf.SetCell(x, y, c)
 }
 

@@ -1,8 +1,6 @@
 package vt
 
 import (
-	"slices"
-
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
@@ -10,9 +8,102 @@ import (
 const DefaultScrollbackSize = 10000
 
 // Scrollback represents a scrollback buffer that stores lines scrolled off the screen.
+//
+// hooksup: each line is kept compact (sbLine), not as cells: a cell is ~112 bytes, so upstream
+// copied ~11 KB for every 100-column line that scrolled off (the most part of the cost of plain
+// scrolling output) and kept ~22 KB per full 200-column line. Lines are decoded back to cells,
+// equal to what upstream kept, when they are read.
 type Scrollback struct {
-	lines    []uv.Line
+	lines    []sbLine
 	maxLines int
+	scratch  []byte // the text of the line being pushed
+}
+
+// sbLine is a line of the scrollback: the cells' contents, their sizes and widths when they are
+// not all one byte and one column, and their styles and links as runs.
+type sbLine struct {
+	text  string
+	cells []sbCell // nil when every cell is one byte of text, one column wide
+	runs  []sbRun
+}
+
+// sbCell is a cell's content length and width.
+type sbCell struct{ size, width int32 }
+
+// sbRun is n cells in a row with the same style and link.
+type sbRun struct {
+	n     int
+	style uv.Style
+	link  uv.Link
+}
+
+// blankCell is c.IsZero() || c.Equal(&uv.EmptyCell), quicker: a cell equals the empty cell
+// only when it has no colour, no attribute and no link, that is when it is the empty cell.
+func blankCell(c *uv.Cell) bool {
+	switch c.Content {
+	case "":
+		return *c == uv.Cell{}
+	case " ":
+		return *c == uv.EmptyCell
+	}
+	return false
+}
+
+// encode makes l compact. scratch is reused for the text.
+func encode(l uv.Line, scratch []byte) (sbLine, []byte) {
+	simple := true
+	for i := range l {
+		if len(l[i].Content) != 1 || l[i].Width != 1 {
+			simple = false
+			break
+		}
+	}
+	var sl sbLine
+	if !simple {
+		sl.cells = make([]sbCell, len(l))
+	}
+	text := scratch[:0]
+	for i := range l {
+		c := &l[i]
+		text = append(text, c.Content...)
+		if !simple {
+			sl.cells[i] = sbCell{int32(len(c.Content)), int32(c.Width)}
+		}
+		// Styles and links are compared as values, as uv.Cell.IsZero does.
+		if k := len(sl.runs) - 1; k >= 0 && sl.runs[k].style == c.Style && sl.runs[k].link == c.Link {
+			sl.runs[k].n++
+		} else {
+			sl.runs = append(sl.runs, sbRun{n: 1, style: c.Style, link: c.Link})
+		}
+	}
+	sl.text = string(text)
+	return sl, text
+}
+
+// len is the number of cells in the line.
+func (sl *sbLine) len() int {
+	n := 0
+	for _, r := range sl.runs {
+		n += r.n
+	}
+	return n
+}
+
+// appendTo appends the line's cells to dst.
+func (sl *sbLine) appendTo(dst uv.Line) uv.Line {
+	off, i := 0, 0
+	for _, r := range sl.runs {
+		for range r.n {
+			size, width := 1, 1
+			if sl.cells != nil {
+				size, width = int(sl.cells[i].size), int(sl.cells[i].width)
+			}
+			dst = append(dst, uv.Cell{Content: sl.text[off : off+size], Width: width, Style: r.style, Link: r.link})
+			off += size
+			i++
+		}
+	}
+	return dst
 }
 
 // NewScrollback creates a new scrollback buffer with the given maximum number of lines.
@@ -21,7 +112,7 @@ func NewScrollback(maxLines int) *Scrollback {
 		maxLines = DefaultScrollbackSize
 	}
 	return &Scrollback{
-		lines:    make([]uv.Line, 0, min(maxLines, 1000)), // Pre-allocate reasonable capacity
+		lines:    make([]sbLine, 0, min(maxLines, 1000)), // Pre-allocate reasonable capacity
 		maxLines: maxLines,
 	}
 }
@@ -37,25 +128,23 @@ func (s *Scrollback) Push(line uv.Line) {
 	// This helps with wrapping and window resizing.
 	lastNonEmpty := -1
 	for i := len(line) - 1; i >= 0; i-- {
-		c := &line[i]
-		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
+		if !blankCell(&line[i]) { // hooksup: was !c.IsZero() && !c.Equal(&uv.EmptyCell)
 			lastNonEmpty = i
 			break
 		}
 	}
 
-	// Clone the line content up to and including the last non-empty cell
-	cloned := slices.Clone(line[:lastNonEmpty+1])
-
 	if len(s.lines) >= s.maxLines {
 		// hooksup: drop the oldest line by moving the start of the slice, not the other
-		// lines (upstream's slices.Delete moved all of them on every line once full). Its
-		// entry is cleared so the line can be collected; when append reallocates, it copies
-		// only the lines kept.
-		s.lines[0] = nil
+		// lines (upstream's slices.Delete moved all of them on every line once full); when
+		// append reallocates, it copies only the lines kept.
+		s.lines[0] = sbLine{}
 		s.lines = s.lines[1:]
 	}
-	s.lines = append(s.lines, cloned)
+	// Keep the line content up to and including the last non-empty cell
+	var sl sbLine
+	sl, s.scratch = encode(line[:lastNonEmpty+1], s.scratch)
+	s.lines = append(s.lines, sl)
 }
 
 // PushN adds n lines from the buffer starting at line y to the scrollback.
@@ -105,20 +194,40 @@ func (s *Scrollback) SetMaxLines(maxLines int) {
 // Line returns the line at the given index.
 // Index 0 is the oldest line, Len()-1 is the most recent.
 // Returns nil if index is out of bounds.
+//
+// hooksup: the line is a new copy, decoded from the compact one kept.
 func (s *Scrollback) Line(index int) uv.Line {
 	if s == nil || index < 0 || index >= len(s.lines) {
 		return nil
 	}
-	return s.lines[index]
+	sl := &s.lines[index]
+	return sl.appendTo(make(uv.Line, 0, sl.len()))
+}
+
+// AppendLine appends the cells of the line at the given index to dst and
+// returns the result, like Line without a new allocation when dst has room.
+//
+// hooksup: added, for drawing scrolled-back lines frame after frame.
+func (s *Scrollback) AppendLine(dst uv.Line, index int) uv.Line {
+	if s == nil || index < 0 || index >= len(s.lines) {
+		return dst
+	}
+	return s.lines[index].appendTo(dst)
 }
 
 // Lines returns all lines in the scrollback buffer.
 // Index 0 is the oldest line.
+//
+// hooksup: the lines are new copies, decoded from the compact ones kept.
 func (s *Scrollback) Lines() []uv.Line {
 	if s == nil {
 		return nil
 	}
-	return s.lines
+	lines := make([]uv.Line, len(s.lines))
+	for i := range s.lines {
+		lines[i] = s.Line(i)
+	}
+	return lines
 }
 
 // Clear removes all lines from the scrollback buffer.
