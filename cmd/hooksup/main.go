@@ -59,6 +59,7 @@ func main() {
 	if os.Getenv(envDemoAgent) == "1" {
 		os.Exit(runDemoAgent(os.Args[1:]))
 	}
+	stopProfiles := startHeapProfiles(os.Stderr)
 	ctx, stop := signalContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	code, err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -69,6 +70,7 @@ func main() {
 		}
 	}
 	stop()
+	stopProfiles()
 	os.Exit(code)
 }
 
