@@ -38,8 +38,9 @@ type Engine struct {
 	turnStarted  time.Time
 	turnConts    int
 	sessionConts int
-	escapedTurn  int // the turn in which Escape was pressed; -1 for none
-	steers       map[string]int
+	escapedTurn  int            // the turn in which Escape was pressed; -1 for none
+	steers       map[string]int // the steers of each subagent not yet let stop
+	subConts     int            // all subagents' steers in the session
 	checkBlocks  map[string]int
 	deciding     map[int]context.CancelFunc // the stops being decided now, by decision number
 	decideSeq    int
@@ -141,7 +142,7 @@ type Counts struct {
 	SessionID                                                       string
 	Verdicts                                                        int
 	Turn, TurnContinuations, MaxContinuations, SessionContinuations int
-	Steers                                                          map[string]int
+	SubagentContinuations                                           int // all subagents' steers
 	MaxSteers                                                       int
 	Escaped                                                         bool
 }
@@ -150,12 +151,8 @@ type Counts struct {
 func (e *Engine) Counts() Counts {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := make(map[string]int, len(e.steers))
-	for k, v := range e.steers {
-		st[k] = v
-	}
 	return Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
-		SessionContinuations: e.sessionConts, Steers: st, MaxSteers: e.cfg.SubagentStop.MaxSteers,
+		SessionContinuations: e.sessionConts, SubagentContinuations: e.subConts, MaxSteers: e.cfg.SubagentStop.MaxSteers,
 		Escaped: e.escapedTurn == e.turn}
 }
 
@@ -302,6 +299,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 		e.sessionConts++
 		if s.sub {
 			e.steers[s.in.AgentID]++ // a subagent's steers have their own budget
+			e.subConts++
 		} else {
 			e.turnConts++
 		}
@@ -325,6 +323,11 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 	v.Observation = e.observation(in)
 	if s.sub {
 		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
+		if o.decision != hooks.Block {
+			// It stops: its budget is spent with it, and the map stays as small as the number of
+			// subagents at work, however many the session runs.
+			delete(e.steers, in.AgentID)
+		}
 	}
 	delete(e.deciding, s.seq)
 	e.verdicts++

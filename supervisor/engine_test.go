@@ -213,12 +213,46 @@ func TestSubagentSteersCountPerAgent(t *testing.T) {
 		t.Fatalf("verdict %+v", last)
 	}
 	// Subagent steers do not eat the main agent's budget: the main stop still runs its checks.
-	if c := e.Counts(); c.Steers["a1"] != 2 || c.Steers["a2"] != 2 || c.TurnContinuations != 0 || c.SessionContinuations != 4 {
+	if c := e.Counts(); c.SubagentContinuations != 4 || c.TurnContinuations != 0 || c.SessionContinuations != 4 {
 		t.Fatalf("counts %+v", c)
 	}
 	e.cfg.Stop.Checks = []Check{check("main", "exit 1")}
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block {
 		t.Fatalf("the main stop was let go after subagent steers: %+v", a)
+	}
+}
+
+// A subagent's steers are kept while it works and forgotten once it is let stop, so that a
+// session running subagent after subagent does not grow the engine's (or the standalone
+// state's) counts; the session's total stays.
+func TestSubagentSteersForgottenWhenItStops(t *testing.T) {
+	cfg := Defaults()
+	cfg.Mode = ModeAuto
+	cfg.SubagentStop.MaxSteers = 1
+	cfg.SubagentStop.Checks = []Check{check("sub", "exit 1")}
+	e, _ := newTestEngine(t, cfg)
+	const n = 20
+	for i := range n {
+		agent := fmt.Sprintf("a%d", i)
+		if a := e.Decide(context.Background(), subIn(agent)); a.Decision != hooks.Block {
+			t.Fatalf("%s first stop: %+v", agent, a)
+		}
+		if a := e.Decide(context.Background(), subIn(agent)); a.Decision != hooks.Allow {
+			t.Fatalf("%s second stop: %+v", agent, a)
+		}
+	}
+	if a := e.Decide(context.Background(), subIn("working")); a.Decision != hooks.Block {
+		t.Fatalf("working: %+v", a)
+	}
+	if st := e.State().Steers; len(st) != 1 || st["working"] != 1 {
+		t.Errorf("steers kept %v, want only the subagent still at work", st)
+	}
+	if c := e.Counts(); c.SubagentContinuations != n+1 || c.SessionContinuations != n+1 {
+		t.Errorf("counts %+v, want %d subagent continuations", c, n+1)
+	}
+	// The one at work still has its budget spent.
+	if a := e.Decide(context.Background(), subIn("working")); a.Decision != hooks.Allow {
+		t.Fatalf("working, past its steers: %+v", a)
 	}
 }
 

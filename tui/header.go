@@ -74,12 +74,8 @@ func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string
 func (h *header) view(st Styles, w int) string {
 	parts := []string{st.Title.Render("hooksup"), stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
 		continuations(h.counts, h.blockCap)}
-	if c := h.counts; len(c.Steers) > 0 {
-		total := 0
-		for _, n := range c.Steers {
-			total += n
-		}
-		parts = append(parts, fmt.Sprintf("subagent continuations %d (max %d each)", total, c.MaxSteers))
+	if c := h.counts; c.SubagentContinuations > 0 {
+		parts = append(parts, fmt.Sprintf("subagent continuations %d (max %d each)", c.SubagentContinuations, c.MaxSteers))
 	}
 	if h.ignored {
 		parts = append(parts, st.Warn.Render("⚠ project checks ignored: not trusted"))

@@ -38,7 +38,7 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 			[]string{"continuations 1/3 this turn (claude allows 2 in a row) · 1 this session"}, nil},
 		{"claude's limit turned off", header{blockCap: 0, counts: counts(2, 10, 5)},
 			[]string{"continuations 2/10 this turn · 5 this session"}, []string{"claude allows"}},
-		{"subagents", header{counts: supervisor.Counts{MaxContinuations: 3, Steers: map[string]int{"a": 1, "b": 2}, MaxSteers: 3}},
+		{"subagents", header{counts: supervisor.Counts{MaxContinuations: 3, SubagentContinuations: 3, MaxSteers: 3}},
 			[]string{"subagent continuations 3 (max 3 each)"}, []string{"steers"}},
 		{"interrupted", header{state: supervisor.StateInterrupted, interrupted: true, counts: counts(1, 3, 1)},
 			[]string{"● interrupted  │"}, []string{"turn interrupted"}},

@@ -61,7 +61,7 @@ func (f *fakeSession) TerminalStatus(ts supervisor.TerminalStatus) {
 }
 func (f *fakeSession) Counts() supervisor.Counts {
 	return supervisor.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
-		Steers: map[string]int{"a1b2c3d4e5": 1}, MaxSteers: 3}
+		SubagentContinuations: 1, MaxSteers: 3}
 }
 
 // syncBuffer is what claude's pty received.

@@ -101,7 +101,7 @@ var (
 	sampleNow   = sampleStart.Add(40 * time.Second)
 
 	sampleCounts = supervisor.Counts{SessionID: sampleSessionID, Verdicts: 4, Turn: 3, TurnContinuations: 1,
-		MaxContinuations: 3, SessionContinuations: 2, Steers: map[string]int{sampleAgent: 1}, MaxSteers: 3}
+		MaxContinuations: 3, SessionContinuations: 2, SubagentContinuations: 1, MaxSteers: 3}
 
 	// sampleScreen is what claude's pane shows.
 	sampleScreen = []byte(strings.ReplaceAll(`> fix the failing parse test
