@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,11 +16,17 @@ import (
 type stopHooks struct {
 	mu     sync.Mutex
 	recent map[string][]Verdict // by agent id ("" for the main agent): the latest verdicts, oldest first
+	agents []string             // the keys of recent, least recently decided first
 	told   map[int]bool         // the stops whose other hooks are recorded
 }
 
-// maxRecentStops bounds how many verdicts per agent wait for their summary.
-const maxRecentStops = 16
+// maxRecentStops bounds how many verdicts per agent wait for their summary, and
+// maxRecentAgents how many agents (a session may run thousands of subagents one after another):
+// the agent whose last stop is the oldest is forgotten first.
+const (
+	maxRecentStops  = 16
+	maxRecentAgents = 64
+)
 
 func newStopHooks() *stopHooks {
 	return &stopHooks{recent: map[string][]Verdict{}, told: map[int]bool{}}
@@ -42,6 +49,18 @@ func (h *stopHooks) verdict(v Verdict) {
 		list = list[1:]
 	}
 	h.recent[key] = list
+	if i := slices.Index(h.agents, key); i >= 0 {
+		h.agents = slices.Delete(h.agents, i, i+1)
+	}
+	h.agents = append(h.agents, key)
+	if len(h.agents) > maxRecentAgents {
+		old := h.agents[0]
+		h.agents = slices.Delete(h.agents, 0, 1)
+		for _, v := range h.recent[old] {
+			delete(h.told, v.Stop)
+		}
+		delete(h.recent, old)
+	}
 }
 
 // summary turns the hooks of a stop_hook_summary line from the transcript of agentID ("" the

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -97,6 +98,36 @@ func TestOtherSubagentHooksGoToTheirAgent(t *testing.T) {
 	e, _, ok := h.summary("a1", rec, t0.Add(time.Second))
 	if !ok || e.Stop != 1 || e.AgentID != "a1" || e.Decision != hooks.Block {
 		t.Fatalf("ok %v entry %+v", ok, e)
+	}
+}
+
+// A session running subagent after subagent keeps the verdicts of the latest ones only, and
+// still ties a summary to the stop it belongs to.
+func TestOtherHooksKeepRecentAgentsOnly(t *testing.T) {
+	t0 := time.Now().Truncate(time.Second)
+	h := newStopHooks()
+	const n = 10 * maxRecentAgents
+	for i := 1; i <= n; i++ {
+		h.verdict(Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: fmt.Sprintf("a%d", i), Stop: 2 * i})
+		h.verdict(Verdict{Time: t0, Event: hooks.Stop, Stop: 2*i + 1})
+	}
+	if len(h.recent) > maxRecentAgents || len(h.agents) != len(h.recent) {
+		t.Errorf("%d agents remembered (%d in order), want at most %d", len(h.recent), len(h.agents), maxRecentAgents)
+	}
+	if len(h.recent[""]) != maxRecentStops {
+		t.Errorf("the main agent, decided last, has %d verdicts remembered, want %d", len(h.recent[""]), maxRecentStops)
+	}
+	last := fmt.Sprintf("a%d", n)
+	rec := parse(t, summaryLine(t0.Add(time.Second), "i1", last, []string{"sub.sh"}, nil))[0]
+	if e, _, ok := h.summary(last, rec, t0.Add(time.Second)); !ok || e.Stop != 2*n {
+		t.Fatalf("the latest subagent's summary: ok %v entry %+v", ok, e)
+	}
+	for i := 1; i < n; i++ {
+		rec := parse(t, summaryLine(t0.Add(time.Second), "i1", fmt.Sprintf("a%d", i), []string{"sub.sh"}, nil))[0]
+		h.summary(fmt.Sprintf("a%d", i), rec, t0.Add(time.Second))
+	}
+	if len(h.told) > maxRecentAgents*maxRecentStops {
+		t.Errorf("%d stops marked told, want at most %d", len(h.told), maxRecentAgents*maxRecentStops)
 	}
 }
 
