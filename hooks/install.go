@@ -20,18 +20,26 @@ var InstalledEvents = []string{Stop, SubagentStop}
 // steps aside, because the supervisor's own injected hook decides.
 const InstalledFlag = "--installed"
 
-// InstalledCommand is the command line `hooksup install` registers for event.
+// ClientName is the file name of the small hook client installed beside hooksup.
+const ClientName = "hooksup-hook"
+
+// InstalledCommand is the command line `hooksup install` registers for event: bin EVENT
+// --installed when bin is the hook client (ClientName), which starts in a fraction of hooksup's
+// time, else bin hook EVENT --installed.
 func InstalledCommand(bin, event string) string {
+	if filepath.Base(bin) == ClientName {
+		return ShellQuote(bin) + " " + event + " " + InstalledFlag
+	}
 	return ShellQuote(bin) + " hook " + event + " " + InstalledFlag
 }
 
 // IsInstalledCommand reports whether cmd was written by `hooksup install`, whatever the binary's
-// path.
+// path, through the hook client or through hooksup.
 func IsInstalledCommand(cmd string) bool {
 	cmd = strings.TrimSpace(cmd)
 	for _, ev := range InstalledEvents {
-		for _, q := range []string{"hooksup", "hooksup'"} {
-			if strings.HasSuffix(cmd, q+" hook "+ev+" "+InstalledFlag) {
+		for _, tail := range []string{"hooksup hook ", "hooksup' hook ", ClientName + " ", ClientName + "' "} {
+			if strings.HasSuffix(cmd, tail+ev+" "+InstalledFlag) {
 				return true
 			}
 		}

@@ -183,6 +183,45 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
+// Installed through the hook client, the command is the client's own EVENT --installed; an
+// install through hooksup before it is replaced, not doubled, and uninstall removes either.
+func TestInstallThroughTheHookClient(t *testing.T) {
+	if got := InstalledCommand("/opt/my bin/hooksup-hook", "SubagentStop"); got != "'/opt/my bin/hooksup-hook' SubagentStop --installed" {
+		t.Errorf("command %q", got)
+	}
+	for _, cmd := range []string{"/usr/bin/hooksup-hook Stop --installed", "'/a b/hooksup-hook' SubagentStop --installed", "/usr/bin/hooksup hook Stop --installed"} {
+		if !IsInstalledCommand(cmd) {
+			t.Errorf("%q is not recognised as hooksup's", cmd)
+		}
+	}
+	for _, cmd := range []string{"/usr/bin/hooksup-hook Stop", "/usr/bin/hooksup Stop --installed", "/usr/bin/hooksup-hook Stop --installed; rm -rf ~"} {
+		if IsInstalledCommand(cmd) {
+			t.Errorf("%q is taken for hooksup's installed hook", cmd)
+		}
+	}
+	old, err := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := MergeInstall(old, "/usr/local/bin/hooksup-hook", 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countInstalled(t, now); n["Stop"] != 1 || n["SubagentStop"] != 1 {
+		t.Fatalf("installed entries: %v\n%s", n, now)
+	}
+	if !strings.Contains(string(now), `"/usr/local/bin/hooksup-hook Stop --installed"`) || strings.Contains(string(now), " hook Stop") {
+		t.Fatalf("the install through hooksup was not replaced by the client's:\n%s", now)
+	}
+	gone, err := MergeUninstall(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countInstalled(t, gone); len(n) != 0 || strings.Contains(string(gone), "hooksup") {
+		t.Fatalf("uninstall left %v:\n%s", n, gone)
+	}
+}
+
 // A settings file that is a symlink stays one: the file it points to is edited.
 func TestInstallThroughASymlink(t *testing.T) {
 	dir := t.TempDir()

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"syscall"
 
@@ -53,6 +55,50 @@ type StandaloneOptions struct {
 	ConfigDir string
 	Getenv    func(string) string
 	Logger    *slog.Logger
+}
+
+// StandaloneHook is the installed Stop and SubagentStop hook with no supervisor running, as
+// hooksup-hook and `hooksup hook` run it: RunStandalone with the state and configuration
+// directories of the environment, hooksup's log for warnings and errors (opened only when there is
+// one: each check's run is in the verdict log), and the checks ended when claude ends the hook
+// (SIGINT, SIGTERM, SIGHUP).
+func StandaloneHook(event string, payload []byte, stdout io.Writer) int {
+	stateDir := hooks.StateDir(os.Getenv)
+	log := &lazyLog{path: filepath.Join(stateDir, "hooksup.log")}
+	defer log.close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return RunStandalone(ctx, event, payload, stdout, StandaloneOptions{
+		StateDir: stateDir, ConfigDir: UserConfigDir(os.Getenv), Getenv: os.Getenv,
+		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+}
+
+// lazyLog is hooksup's log file, opened for append at the first write: a hook that has nothing
+// to say does not open it. A log that cannot be opened drops what is written.
+type lazyLog struct {
+	path   string
+	f      *os.File
+	failed bool
+}
+
+func (l *lazyLog) Write(p []byte) (int, error) {
+	if l.f == nil && !l.failed {
+		if os.MkdirAll(filepath.Dir(l.path), 0o700) == nil {
+			l.f, _ = os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		}
+		l.failed = l.f == nil
+	}
+	if l.f == nil {
+		return len(p), nil
+	}
+	return l.f.Write(p)
+}
+
+func (l *lazyLog) close() {
+	if l.f != nil {
+		l.f.Close()
+	}
 }
 
 // RunStandalone decides a Stop or SubagentStop with no supervisor running: it is `hooksup hook`
@@ -132,12 +178,19 @@ type standaloneState struct {
 	EngineState
 	PromptID string `json:"prompt_id"`        // the turn's prompt; a new one starts a new turn
 	Warned   bool   `json:"warned,omitempty"` // the untrusted-config warning was shown
+
+	read []byte // the file as read, if it was
 }
 
+// save writes the state to path, unless it is what was read from there (a stop that changed
+// no count: the file is left alone).
 func (s standaloneState) save(path string) error {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return err
+	}
+	if s.read != nil && bytes.Equal(b, s.read) {
+		return nil
 	}
 	return writeFileAtomic(path, b, 0o600)
 }
@@ -166,8 +219,8 @@ func lockState(path string) (func(), standaloneState, error) {
 		unlock()
 		return nil, st, err
 	}
-	if len(b) > 0 {
-		_ = json.Unmarshal(b, &st) // a corrupt state starts afresh
+	if len(b) > 0 && json.Unmarshal(b, &st) == nil { // a corrupt state starts afresh
+		st.read = b
 	}
 	return unlock, st, nil
 }

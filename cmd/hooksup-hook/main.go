@@ -1,16 +1,20 @@
 // Command hooksup-hook is the hook client that `hooksup claude` injects: it relays one hook
-// call to the supervisor over its socket and prints the answer. It is `hooksup hook EVENT`
-// without the rest of hooksup linked in, because it runs on every stop of every session and
-// the TUI's libraries cost tens of milliseconds to initialise. Like `hooksup hook`, it fails
-// open: whatever goes wrong, claude gets exit 0.
+// call to the supervisor over its socket and prints the answer. It is also the hook `hooksup
+// install` registers (EVENT --installed): with no supervisor running, it decides a stop itself,
+// running the project's checks (standalone mode). It is `hooksup hook EVENT [--installed]`
+// without the TUI linked in, because it runs on every stop of every session and hooksup's
+// start-up costs a few times its own. Like `hooksup hook`, it fails open: whatever goes wrong,
+// claude gets exit 0.
 package main
 
 import (
+	"io"
 	"os"
 	"strings"
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/buildinfo"
+	"github.com/hooksup/hooksup/supervisor"
 )
 
 // Set by the linker, as for hooksup: -ldflags "-X main.version=v1.2.3 -X main.commit=… -X main.date=…".
@@ -20,7 +24,7 @@ var (
 	date    = ""
 )
 
-const usage = "usage: hooksup-hook EVENT (reads the hook JSON on stdin; run by claude) | hooksup-hook --version\n"
+const usage = "usage: hooksup-hook EVENT [--installed] (reads the hook JSON on stdin; run by claude) | hooksup-hook --version\n"
 
 func main() {
 	if len(os.Args) < 2 {
@@ -37,5 +41,12 @@ func main() {
 		}
 		os.Exit(0)
 	}
-	os.Exit(hooks.Client{}.Run(os.Args[1], os.Stdin, os.Stdout, os.Stderr))
+	c := hooks.Client{Installed: len(os.Args) > 2 && os.Args[2] == hooks.InstalledFlag}
+	if c.Installed {
+		// No supervisor in the environment: decide the stop here. (Injected, it has one.)
+		c.Standalone = func(event string, payload []byte, stdout, _ io.Writer) int {
+			return supervisor.StandaloneHook(event, payload, stdout)
+		}
+	}
+	os.Exit(c.Run(os.Args[1], os.Stdin, os.Stdout, os.Stderr))
 }

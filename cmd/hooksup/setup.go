@@ -70,7 +70,13 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
 		timeout = max(timeout, cfg.StopHookTimeout())
 	}
-	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, self, timeout.Seconds()) })
+	// The small hook client when it is installed beside hooksup: it starts in a fraction of
+	// hooksup's time, and the hook runs at every stop.
+	bin := self
+	if c := hookClient(self); c != "" {
+		bin = c
+	}
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout.Seconds()) })
 	if err != nil {
 		return 1, err
 	}

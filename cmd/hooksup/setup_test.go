@@ -136,6 +136,10 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
 	if code, out := s.hooksup(t, "install"); code != 0 {
 		t.Fatal(out)
 	}
+	// The small client beside hooksup is what claude runs: it does the standalone work.
+	if argv := installedStop(t, s); argv != hooks.ShellQuote(hookClientBin)+" Stop --installed" {
+		t.Fatalf("installed Stop hook %q, want the hook client's", argv)
+	}
 	self, _ := os.Executable()
 	trace := filepath.Join(s.project, "trace.jsonl")
 	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
@@ -150,6 +154,54 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
 	}
 	if got := decisions(s.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
+	}
+}
+
+// installedStop is the Stop hook command in the project's local settings.
+func installedStop(t *testing.T, s *sandbox) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.project, ".claude", "settings.local.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Hooks map[string][]hooks.MatcherGroup `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &settings); err != nil || len(settings.Hooks["Stop"]) != 1 || len(settings.Hooks["Stop"][0].Hooks) != 1 {
+		t.Fatalf("settings (%v):\n%s", err, b)
+	}
+	return settings.Hooks["Stop"][0].Hooks[0].Command
+}
+
+// Where hooksup-hook is not installed beside hooksup, install registers `hooksup hook`, which
+// runs the checks the same way.
+func TestInstallWithoutTheHookClient(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestY; exit 1\"\n"), 0o644)
+	s.hooksup(t, "trust")
+	alone := filepath.Join(t.TempDir(), "hooksup")
+	b, err := os.ReadFile(hooksupBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(alone, "install")
+	cmd.Dir, cmd.Env = s.project, s.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	argv := installedStop(t, s)
+	if argv != hooks.ShellQuote(alone)+" hook Stop --installed" {
+		t.Fatalf("installed Stop hook %q, want hooksup's own", argv)
+	}
+	hook := exec.Command("/bin/sh", "-c", argv)
+	hook.Dir, hook.Env = s.project, s.env
+	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
+	out, err := hook.Output()
+	if err != nil || !strings.Contains(string(out), `"decision":"block"`) || !strings.Contains(string(out), "FAIL: TestY") {
+		t.Fatalf("%v: %s", err, out)
 	}
 }
 

@@ -1,0 +1,102 @@
+package supervisor
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// standaloneSandbox is a user configuration with one instant check and empty state, as the
+// environment of the installed hook.
+func standaloneSandbox(t *testing.T, config string) (proj string) {
+	t.Helper()
+	dir := t.TempDir()
+	proj = filepath.Join(dir, "proj")
+	for _, d := range []string{proj, filepath.Join(dir, "cfg", "hooksup")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cfg", "hooksup", "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "cfg"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	return proj
+}
+
+func stopPayload(proj, promptID string) []byte {
+	return []byte(`{"session_id":"4312ba3d-56cd-4b9f-8c76-66e8ea524739","cwd":"` + proj + `","prompt_id":"` + promptID +
+		`","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"Done."}`)
+}
+
+// A stop that changes no count leaves the session's state file alone (no write, no rename);
+// a new turn rewrites it. Every stop is in the verdict log.
+func TestStandaloneStateWrittenOnlyWhenChanged(t *testing.T) {
+	proj := standaloneSandbox(t, "[[stop.checks]]\nname = \"instant\"\ncommand = \"true\"\n")
+	stateDir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup")
+	statePath := filepath.Join(stateDir, "standalone", "4312ba3d-56cd-4b9f-8c76-66e8ea524739.json")
+	ino := func() uint64 {
+		t.Helper()
+		fi, err := os.Stat(statePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Sys().(*syscall.Stat_t).Ino
+	}
+	run := func(prompt string) {
+		t.Helper()
+		var out bytes.Buffer
+		if code := StandaloneHook("Stop", stopPayload(proj, prompt), &out); code != 0 || out.Len() != 0 {
+			t.Fatalf("exit %d, answer %q: want a silent allow", code, out.String())
+		}
+	}
+	run("p1")
+	first, _ := os.ReadFile(statePath)
+	before := ino()
+	run("p1")
+	if after, now := ino(), must(os.ReadFile(statePath)); after != before || !bytes.Equal(now, first) {
+		t.Errorf("an unchanged state was written again (inode %d → %d):\n%s\n%s", before, after, first, now)
+	}
+	run("p2")
+	if now := must(os.ReadFile(statePath)); bytes.Equal(now, first) || !strings.Contains(string(now), `"prompt_id":"p2"`) {
+		t.Errorf("a new turn was not saved:\n%s", now)
+	}
+	log, err := os.ReadFile(filepath.Join(stateDir, "sessions", "4312ba3d-56cd-4b9f-8c76-66e8ea524739", "verdicts.jsonl"))
+	if err != nil || bytes.Count(log, []byte("\n")) != 3 {
+		t.Errorf("verdict log (%v):\n%s", err, log)
+	}
+}
+
+// hooksup's log gets the standalone hook's warnings and errors only, and is not even opened
+// when there are none.
+func TestStandaloneLogsOnlyWhatGoesWrong(t *testing.T) {
+	proj := standaloneSandbox(t, "[[stop.checks]]\nname = \"instant\"\ncommand = \"true\"\n")
+	logPath := filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "hooksup.log")
+	var out bytes.Buffer
+	StandaloneHook("Stop", stopPayload(proj, "p1"), &out)
+	if b, err := os.ReadFile(logPath); err == nil {
+		t.Errorf("a passing check wrote hooksup's log:\n%s", b)
+	}
+	if err := os.WriteFile(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "hooksup", "config.toml"), []byte("[[stop.checks]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := StandaloneHook("Stop", stopPayload(proj, "p1"), &out); code != 0 || !strings.Contains(out.String(), "checks skipped") {
+		t.Fatalf("exit %d, answer %q: want an allow that says the checks were skipped", code, out.String())
+	}
+	if b, err := os.ReadFile(logPath); err != nil || !strings.Contains(string(b), "level=ERROR") || !strings.Contains(string(b), "config.toml") {
+		t.Errorf("the broken configuration is not in hooksup's log (%v):\n%s", err, b)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
