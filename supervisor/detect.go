@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -594,13 +595,14 @@ var pythonRunners = []struct{ lockfile, runner string }{
 	{"uv.lock", "uv"}, {"poetry.lock", "poetry"}, {"pdm.lock", "pdm"},
 }
 
-// tomlHeaderRe matches a TOML table header line.
-var tomlHeaderRe = regexp.MustCompile(`(?m)^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`)
+// tomlHeaderRe matches a TOML table header line. (Compiled on first use: the hook client links
+// this package and must not pay for it on every call.)
+var tomlHeaderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`) })
 
 // iniHasSection reports whether an ini or TOML file has a [section] (or, when prefix, a section
 // that starts with section.).
 func iniHasSection(content, section string, prefix bool) bool {
-	for _, m := range tomlHeaderRe.FindAllStringSubmatch(content, -1) {
+	for _, m := range tomlHeaderRe().FindAllStringSubmatch(content, -1) {
 		h := strings.ReplaceAll(m[1], `"`, "")
 		if h == section || prefix && strings.HasPrefix(h, section+".") {
 			return true
@@ -759,11 +761,11 @@ func (d *dirInfo) makeProject() *detected {
 
 // makeRuleRe matches a rule's targets: "test:", "test check: build", "test:: x"; not the
 // assignments "test := x", "test ::= x", nor recipe lines.
-var makeRuleRe = regexp.MustCompile(`(?m)^([^\s:#=][^:#=]*?)\s*::?(?:[^=]|$)`)
+var makeRuleRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([^\s:#=][^:#=]*?)\s*::?(?:[^=]|$)`) })
 
 // makeHasTarget reports whether a makefile defines the target.
 func makeHasTarget(content, target string) bool {
-	for _, m := range makeRuleRe.FindAllStringSubmatch(content, -1) {
+	for _, m := range makeRuleRe().FindAllStringSubmatch(content, -1) {
 		if slices.Contains(strings.Fields(m[1]), target) {
 			return true
 		}

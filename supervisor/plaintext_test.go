@@ -1,6 +1,10 @@
 package supervisor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 func TestPlainText(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
@@ -26,4 +30,18 @@ func TestPlainText(t *testing.T) {
 			t.Errorf("%s: plainText(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
 		}
 	}
+}
+
+// The copy of x/ansi's Strip says what it says, on the cases above and on every input the fuzzer
+// tries (go test -fuzz FuzzStripEscapesIsAnsiStrip ./supervisor/).
+func FuzzStripEscapesIsAnsiStrip(f *testing.F) {
+	for _, s := range []string{"\x1b[1m\x1b[31mFAILED\x1b[0m", "a\x1b]0;t\x07b", "x\x1bPq#0\x1b\\y", "x\x1b_G\x1b\\y", "\x1b(Bok", "end\x1b",
+		"c1 \u009b x", "\x18\x1a\x1b[\x18m", "✓ \x1b[38;2;1;2;3m—\x1b[m", "\x1bX sos \x1b\\ \x1b^pm\x07", "\x1b[?1049h\x1b[2J\x1b[H"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := stripEscapes(s), ansi.Strip(s); got != want {
+			t.Fatalf("stripEscapes(%q) = %q, ansi.Strip = %q", s, got, want)
+		}
+	})
 }
