@@ -278,7 +278,22 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		return 0, io.ErrClosedPipe
 	}
 
-	for i := range p {
+	for i := 0; i < len(p); i++ {
+		// hooksup: a run of printable ASCII in the ground state goes to
+		// handlePrint straight, not byte by byte through the parser's state
+		// machine, whose only other effect for them is to note the byte as the
+		// command (p.cmd): the run's last byte still goes through the parser,
+		// which so ends in exactly the state it would have.
+		if i+1 < len(p) && !e.scr.upstream && printableASCII(rune(p[i])) && e.parser.State() == parser.GroundState {
+			j := i + 1
+			for j < len(p) && printableASCII(rune(p[j])) {
+				j++
+			}
+			for _, b := range p[i : j-1] {
+				e.handlePrint(rune(b))
+			}
+			i = j - 1
+		}
 		e.parser.Advance(p[i])
 		// Flush the last cluster once the whole slice is written. Every
 		// sequence handler flushes on its own way in, so a cluster only has to

@@ -59,7 +59,7 @@ func (s *Screen) setNarrowCell(x, y int, c *uv.Cell) bool {
 	if p.Width != 1 {
 		return false
 	}
-	if *p != *c && !p.Equal(c) {
+	if !sameCell(p, c) && !p.Equal(c) {
 		s.buf.TouchLine(x, y, 1)
 	}
 	*p = *c

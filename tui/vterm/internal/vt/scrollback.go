@@ -1,6 +1,8 @@
 package vt
 
 import (
+	"image/color"
+
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
@@ -42,35 +44,62 @@ type sbRun struct {
 func blankCell(c *uv.Cell) bool {
 	switch c.Content {
 	case "":
-		return *c == uv.Cell{}
+		if c.Width != 0 {
+			return false
+		}
 	case " ":
-		return *c == uv.EmptyCell
+		if c.Width != 1 {
+			return false
+		}
+	default:
+		return false
 	}
-	return false
+	return plainStyle(&c.Style) && c.Link.URL == "" && c.Link.Params == ""
+}
+
+// plainStyle is s.IsZero() without comparing the colours as interfaces.
+func plainStyle(s *uv.Style) bool {
+	return s.Fg == nil && s.Bg == nil && s.UnderlineColor == nil && s.Underline == 0 && s.Attrs == 0
+}
+
+// sameStyle is *a == *b, quicker when colours are unset (no interface comparison).
+func sameStyle(a, b *uv.Style) bool {
+	return a.Attrs == b.Attrs && a.Underline == b.Underline &&
+		sameColor(a.Fg, b.Fg) && sameColor(a.Bg, b.Bg) && sameColor(a.UnderlineColor, b.UnderlineColor)
+}
+
+func sameColor(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a == b
+}
+
+// sameCell is *a == *b, quicker.
+func sameCell(a, b *uv.Cell) bool {
+	return a.Width == b.Width && a.Content == b.Content && sameStyle(&a.Style, &b.Style) && a.Link == b.Link
 }
 
 // encode makes l compact. scratch is reused for the text.
 func encode(l uv.Line, scratch []byte) (sbLine, []byte) {
-	simple := true
-	for i := range l {
-		if len(l[i].Content) != 1 || l[i].Width != 1 {
-			simple = false
-			break
-		}
-	}
 	var sl sbLine
-	if !simple {
-		sl.cells = make([]sbCell, len(l))
-	}
 	text := scratch[:0]
 	for i := range l {
 		c := &l[i]
+		if sl.cells == nil && (len(c.Content) != 1 || c.Width != 1) {
+			// The first cell that is not one byte, one column: from here on, every
+			// cell's size and width is kept.
+			sl.cells = make([]sbCell, i, len(l))
+			for k := range sl.cells {
+				sl.cells[k] = sbCell{1, 1}
+			}
+		}
 		text = append(text, c.Content...)
-		if !simple {
-			sl.cells[i] = sbCell{int32(len(c.Content)), int32(c.Width)}
+		if sl.cells != nil {
+			sl.cells = append(sl.cells, sbCell{int32(len(c.Content)), int32(c.Width)})
 		}
 		// Styles and links are compared as values, as uv.Cell.IsZero does.
-		if k := len(sl.runs) - 1; k >= 0 && sl.runs[k].style == c.Style && sl.runs[k].link == c.Link {
+		if k := len(sl.runs) - 1; k >= 0 && sameStyle(&sl.runs[k].style, &c.Style) && sl.runs[k].link == c.Link {
 			sl.runs[k].n++
 		} else {
 			sl.runs = append(sl.runs, sbRun{n: 1, style: c.Style, link: c.Link})
