@@ -2,7 +2,8 @@
 // agent pane uses to show a child program (Claude Code) running in a pty. The
 // emulator is hooksup's own copy of charmbracelet/x/vt (internal/vt, with its
 // README listing what differs from upstream: the alternate screen keeps no
-// history).
+// history, the scrollback is kept compact, and scrolls, erases and printable
+// ASCII take fast paths that leave exactly what upstream's code leaves).
 //
 // The pty reader goroutine feeds the child's output to [Terminal.Write] and
 // then tells the UI to redraw (the TUI coalesces those signals to one per
