@@ -39,12 +39,17 @@ if [ -z "$bin" ]; then
 fi
 go test -count=1 -run '^TestDumpBenchStreams$' ./tui/vterm/ -args -vterm.dump="$work" >/dev/null
 
-# The fake claude: answers --version as a supported claude; otherwise writes the stream, leaves
-# any alternate screen or scroll region, writes the marker, and signals the script.
+# The fake claude: answers --version as a supported claude; otherwise, like claude, puts its
+# terminal in raw mode and reads what the terminal sends (the recorded sessions ask the terminal
+# questions: echoed answers would add output of their own, and could scroll the marker away),
+# writes the stream, leaves any alternate screen or scroll region, writes the marker, and
+# signals the script.
 marker=PANE-BENCH-END
 cat >"$work/claude" <<EOF
 #!/bin/sh
 case "\$1" in --version) echo "2.1.330 (Claude Code)"; exit 0 ;; esac
+stty raw -echo
+cat >/dev/null &
 cat "\$BENCH_STREAM"
 printf '\033[?1049l\033[r\033[m\r\n$marker\r\n'
 tmux -L "\$BENCH_SOCK" wait-for -S done
@@ -76,7 +81,7 @@ run_once() {
 		screen=$(tmux -L "$s" capture-pane -p) || { echo "pane-bench: $who's tmux server went away" >&2; exit 1; }
 		case $screen in *"$marker"*) break ;; esac
 		tries=$((tries + 1))
-		if [ "$tries" -gt 6000 ]; then
+		if [ "$tries" -gt 24000 ]; then # two minutes
 			printf 'pane-bench: %s never showed the end of %s; screen:\n%s\n' "$who" "$(basename "$file")" "$screen" >&2
 			exit 1
 		fi
