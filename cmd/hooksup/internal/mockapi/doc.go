@@ -95,8 +95,10 @@
 // ($HOOKSUP_TEST_CODEX; FindCodex skips without it, and fails in CI): POST /v1/responses
 // answered with SSE (response.created, response.output_item.added, output_text or
 // function_call_arguments deltas, response.output_item.done, response.completed with usage).
-// A ResponsesScript or ResponsesHandlerFunc answers with OutputText, ShellCall (Codex's
-// exec_command tool) or Call; Codex runs the call and sends a function_call_output item in
+// A ResponsesScript (main and subagent sequences) or ResponsesHandlerFunc answers with
+// OutputText, ShellCall (Codex's exec_command tool), SpawnAgent (multi_agent_v1's
+// spawn_agent: a subagent, whose requests carry SubagentHeader and whose end runs
+// SubagentStop hooks) or Call; Codex runs the call and sends a function_call_output item in
 // the next request. Requests are recorded (ResponsesServer.Requests, Model, Wait) and
 // parsed into input items; HookPrompts/LastHookPrompt find a Stop hook's block reason, which
 // Codex sends as a user message "<hook_prompt hook_run_id=…>reason</hook_prompt>".

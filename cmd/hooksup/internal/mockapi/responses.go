@@ -53,24 +53,35 @@ type ResponsesHandlerFunc func(r *ResponsesRequest) ResponsesReply
 // Reply calls f(r).
 func (f ResponsesHandlerFunc) Reply(r *ResponsesRequest) ResponsesReply { return f(r) }
 
-// ResponsesScript serves a fixed sequence of replies, one per request, repeating the last
-// once exhausted (default: OutputText("mock reply")).
+// ResponsesScript serves a fixed sequence of replies to the main agent's requests and a
+// separate one to subagents' (ResponsesRequest.IsSubagent), one reply per request, each
+// sequence repeating its last reply once exhausted (defaults: OutputText("mock reply"),
+// OutputText("mock subagent reply")).
 type ResponsesScript struct {
-	Replies []ResponsesReply
+	Replies  []ResponsesReply
+	Subagent []ResponsesReply
 
-	mu sync.Mutex
-	n  int
+	mu         sync.Mutex
+	main, subs int
 }
 
 // Reply implements ResponsesHandler.
-func (s *ResponsesScript) Reply(*ResponsesRequest) ResponsesReply {
+func (s *ResponsesScript) Reply(r *ResponsesRequest) ResponsesReply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.n++
-	if len(s.Replies) == 0 {
-		return OutputText("mock reply")
+	if r.IsSubagent() {
+		s.subs++
+		return pickResponse(s.Subagent, s.subs, "mock subagent reply")
 	}
-	return s.Replies[min(s.n, len(s.Replies))-1]
+	s.main++
+	return pickResponse(s.Replies, s.main, "mock reply")
+}
+
+func pickResponse(rs []ResponsesReply, n int, def string) ResponsesReply {
+	if len(rs) == 0 {
+		return OutputText(def)
+	}
+	return rs[min(n, len(rs))-1]
 }
 
 // NewResponsesServer starts a mock (nil h answers OutputText("mock reply") to everything).
@@ -239,7 +250,11 @@ func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	r.Reply = &rep
 	s.notifyLocked()
 	s.mu.Unlock()
-	s.logf("#%d model=%s stream=%v; last input: %s -> %s", r.Seq, r.Model, r.Stream, r.lastInputSummary(), rep.summary())
+	who := "main"
+	if r.IsSubagent() {
+		who = "subagent"
+	}
+	s.logf("#%d %s model=%s stream=%v; last input: %s -> %s", r.Seq, who, r.Model, r.Stream, r.lastInputSummary(), rep.summary())
 
 	if rep.Delay > 0 {
 		select {
@@ -323,6 +338,14 @@ func (it InputItem) Text() string {
 func (r *ResponsesRequest) IsResponses() bool {
 	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/responses")
 }
+
+// SubagentHeader is the header Codex 0.169.0 sends on a subagent's model requests (value
+// "collab_spawn" for agents spawned with multi_agent_v1's spawn_agent); the main agent's
+// requests lack it.
+const SubagentHeader = "X-Openai-Subagent"
+
+// IsSubagent says whether a subagent made the request.
+func (r *ResponsesRequest) IsSubagent() bool { return r.Header.Get(SubagentHeader) != "" }
 
 // Messages returns the message items of the input with one of the roles (all if none), in
 // order.

@@ -27,6 +27,7 @@ var DefaultResponsesUsage = ResponsesUsage{InputTokens: 1200, CachedTokens: 1000
 type FunctionCall struct {
 	CallID    string // "" → call_mock_<request seq>_<index>
 	Name      string // e.g. "exec_command"
+	Namespace string // the tool namespace, e.g. "multi_agent_v1" for spawn_agent; "" for none
 	Arguments any    // marshalled to JSON (a string is sent as is); nil → {}
 }
 
@@ -65,6 +66,13 @@ func Call(name string, args any) ResponsesReply {
 // exec_command tool ({"cmd": cmd}).
 func ShellCall(cmd string) ResponsesReply {
 	return Call("exec_command", map[string]any{"cmd": cmd})
+}
+
+// SpawnAgent returns a reply that makes Codex 0.169.0 spawn a subagent with the task
+// message (multi_agent_v1's spawn_agent). The subagent's requests carry SubagentHeader; its
+// end runs the SubagentStop hooks.
+func SpawnAgent(message string) ResponsesReply {
+	return ResponsesReply{Calls: []FunctionCall{{Namespace: "multi_agent_v1", Name: "spawn_agent", Arguments: map[string]any{"message": message}}}}
 }
 
 // ResponsesFailure returns a reply that is an HTTP error.
@@ -135,10 +143,14 @@ func (r ResponsesReply) items() ([]map[string]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("function call %s: %w", c.Name, err)
 		}
-		out = append(out, map[string]any{
+		item := map[string]any{
 			"type": "function_call", "id": "fc_" + c.CallID, "call_id": c.CallID, "name": c.Name,
 			"arguments": args, "status": "completed",
-		})
+		}
+		if c.Namespace != "" {
+			item["namespace"] = c.Namespace
+		}
+		out = append(out, item)
 	}
 	return out, nil
 }
