@@ -2,6 +2,7 @@ package mockapi
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,8 +16,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/hooksup/hooksup/codex"
 )
@@ -467,4 +471,108 @@ func codexHooksList(t *testing.T, srv *ResponsesServer, env *CodexEnv, args []st
 	}
 	t.Fatalf("no hooks/list answer (%v)", sc.Err())
 	return nil
+}
+
+// The interactive codex in a pty starts straight at its prompt with NewCodexEnv's
+// config.toml (no login, no trust-directory prompt), answers with the mock's reply, and its
+// thread-title side request gets a title without consuming the script.
+func TestCodexTUI(t *testing.T) {
+	srv := NewResponsesServer(t, &ResponsesScript{Replies: []ResponsesReply{OutputText("tui reply from the mock"), OutputText("WRONG: a second main reply")}}, WithNetNS())
+	env := NewCodexEnv(t, srv.URL, "")
+	ctx, cancel := context.WithTimeout(t.Context(), codexTimeout)
+	defer cancel()
+
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	defer ptm.Close()
+	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 40, Cols: 120}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := env.CodexCommand(ctx)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	err = srv.Start(cmd)
+	tty.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	defer func() {
+		cancel()
+		<-waited
+	}()
+	var scr screen
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := ptm.Read(buf)
+			if n > 0 {
+				scr.mu.Lock()
+				// Codex asks where the cursor is (and what the terminal is) at start-up and
+				// waits for the answers.
+				if bytes.Contains(buf[:n], []byte("\x1b[6n")) {
+					ptm.Write([]byte("\x1b[1;1R"))
+				}
+				if bytes.Contains(buf[:n], []byte("\x1b[c")) {
+					ptm.Write([]byte("\x1b[?62;22c"))
+				}
+				scr.buf.Write(buf[:n])
+				scr.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	const prompt = "please say hello to the mock server"
+	if !scr.waitFor(ctx, "Ask Codex to do anything") {
+		t.Fatalf("no prompt on screen:\n%s", scr.text())
+	}
+	time.Sleep(300 * time.Millisecond)
+	ptm.Write([]byte(prompt))
+	if !scr.waitFor(ctx, prompt) {
+		t.Fatalf("typed text not echoed:\n%s", scr.text())
+	}
+	ptm.Write([]byte("\r"))
+	if !scr.waitFor(ctx, "tui reply from the mock") {
+		t.Fatalf("reply not shown:\n%s", scr.text())
+	}
+	for _, s := range []string{"trust", "Sign in", "login"} {
+		if strings.Contains(strings.ToLower(squash(scr.text())), strings.ToLower(squash(s))) {
+			t.Errorf("the screen mentions %q:\n%s", s, scr.text())
+		}
+	}
+	reqs, err := srv.Wait(ctx, func(rs []ResponsesRequest) bool {
+		var side, main int
+		for _, r := range rs {
+			if r.IsSide() && r.Reply != nil {
+				side++
+			} else if r.IsResponses() && !r.IsSide() {
+				main++
+			}
+		}
+		return side > 0 && main > 0
+	})
+	if err != nil {
+		t.Fatalf("no title request seen: %v", err)
+	}
+	var main []ResponsesRequest
+	for _, r := range reqs {
+		switch {
+		case r.IsSide():
+			t.Logf("side request #%d (%s), reply %q", r.Seq, r.ThreadSource(), r.Reply.Text)
+			if r.Reply.Text != `{"title":"Mock title"}` || !strings.Contains(r.LastInputText("user"), prompt) {
+				t.Errorf("side request #%d: reply %q, last user %q", r.Seq, r.Reply.Text, r.LastInputText("user"))
+			}
+		case r.IsResponses():
+			main = append(main, r)
+		}
+	}
+	if len(main) != 1 || main[0].LastInputText("user") != prompt || main[0].ThreadSource() != "user" {
+		t.Errorf("main requests: %d", len(main))
+	}
 }

@@ -55,6 +55,12 @@ func FindCodex(t testing.TB) string {
 // `codex exec "hi"` and the interactive `codex` run offline with no extra arguments (no
 // --skip-git-repo-check, no trust-directory prompt, no login). OfflineArgs gives the same
 // provider settings as -c flags, for a CODEX_HOME without that file.
+//
+// The file also turns off what would reach for the network or outlive the test: analytics
+// (an OTEL metrics flush to ab.chatgpt.com at exit), the curated-plugin sync
+// (api.github.com), the update check, and the app-server daemon a plain interactive codex
+// otherwise installs into CODEX_HOME/packages (a copy of its binary, ~10 s) and leaves
+// running after it exits. Codex given any -c override runs its session in-process anyway.
 type CodexEnv struct {
 	Codex     string // absolute path of the codex binary (FindCodex)
 	BinDir    string // holds a "codex" symlink to Codex; first on PATH
@@ -185,6 +191,7 @@ enabled = false
 
 [features]
 plugins = false
+daemon_auto_start = false
 
 [model_providers.mock]
 name = "mock"

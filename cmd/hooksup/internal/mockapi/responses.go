@@ -30,6 +30,7 @@ type ResponsesServer struct {
 
 	t     testing.TB
 	h     ResponsesHandler
+	side  ResponsesHandler
 	quiet bool
 	ts    *httptest.Server
 	ns    *netNS
@@ -84,8 +85,9 @@ func pickResponse(rs []ResponsesReply, n int, def string) ResponsesReply {
 	return rs[min(n, len(rs))-1]
 }
 
-// NewResponsesServer starts a mock (nil h answers OutputText("mock reply") to everything).
-// Of the options, WithNetNS and WithQuiet apply.
+// NewResponsesServer starts a mock. h answers the main agent's and subagents' requests (nil
+// answers OutputText("mock reply")); side requests (IsSide: the TUI's thread title) never
+// reach it. Of the options, WithNetNS, WithResponsesSideHandler and WithQuiet apply.
 func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *ResponsesServer {
 	t.Helper()
 	var c config
@@ -95,7 +97,10 @@ func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *Respo
 	if h == nil {
 		h = ResponsesHandlerFunc(func(*ResponsesRequest) ResponsesReply { return OutputText("mock reply") })
 	}
-	s := &ResponsesServer{t: t, h: h, quiet: c.quiet, closing: make(chan struct{}), changed: make(chan struct{})}
+	s := &ResponsesServer{t: t, h: h, side: c.sideResponses, quiet: c.quiet, closing: make(chan struct{}), changed: make(chan struct{})}
+	if s.side == nil {
+		s.side = ResponsesHandlerFunc(DefaultResponsesSideReply)
+	}
 	var ln net.Listener
 	if c.netns {
 		ns, err := newNetNS()
@@ -163,11 +168,12 @@ func (s *ResponsesServer) Requests() []ResponsesRequest {
 	return s.snapshotLocked()
 }
 
-// Model returns the POST /v1/responses requests (the model turns), in order.
+// Model returns the agents' model requests (POST /v1/responses, main agent and subagents,
+// side requests excluded), in order.
 func (s *ResponsesServer) Model() []ResponsesRequest {
 	var out []ResponsesRequest
 	for _, r := range s.Requests() {
-		if r.IsResponses() {
+		if r.IsResponses() && !r.IsSide() {
 			out = append(out, r)
 		}
 	}
@@ -243,7 +249,11 @@ func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 				rep = ResponsesReply{Error: &ResponsesError{Status: 500, Type: "server_error", Message: fmt.Sprint("mockapi handler panic: ", p)}}
 			}
 		}()
-		rep = s.h.Reply(&view)
+		if r.IsSide() {
+			rep = s.side.Reply(&view)
+		} else {
+			rep = s.h.Reply(&view)
+		}
 	}()
 	rep = rep.normalize(r.Seq)
 	s.mu.Lock()
@@ -253,6 +263,8 @@ func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	who := "main"
 	if r.IsSubagent() {
 		who = "subagent"
+	} else if r.IsSide() {
+		who = "side(" + r.ThreadSource() + ")"
 	}
 	s.logf("#%d %s model=%s stream=%v; last input: %s -> %s", r.Seq, who, r.Model, r.Stream, r.lastInputSummary(), rep.summary())
 
@@ -292,6 +304,8 @@ type ResponsesRequest struct {
 	Body   []byte
 
 	Model string
+	// TextFormat is "text.format" (a structured-output schema; the title request has one).
+	TextFormat json.RawMessage
 	// Stream is "stream" (Codex 0.169.0 always sends true).
 	Stream bool
 	// Input is "input": the whole conversation so far, as Codex sends it on every turn.
@@ -346,6 +360,25 @@ const SubagentHeader = "X-Openai-Subagent"
 
 // IsSubagent says whether a subagent made the request.
 func (r *ResponsesRequest) IsSubagent() bool { return r.Header.Get(SubagentHeader) != "" }
+
+// ThreadSource returns "thread_source" from the x-codex-turn-metadata header Codex sends
+// with every model request: "user" for the main agent, "subagent", "thread_title" for the
+// TUI's title request ("" when absent).
+func (r *ResponsesRequest) ThreadSource() string {
+	var md struct {
+		ThreadSource string `json:"thread_source"`
+	}
+	_ = json.Unmarshal([]byte(r.Header.Get("X-Codex-Turn-Metadata")), &md)
+	return md.ThreadSource
+}
+
+// IsSide says whether the request is one of Codex's auxiliary model calls rather than an
+// agent's turn. Seen with 0.169.0: the TUI asks, alongside the first turn, for a thread title
+// (no tools, "text.format" a JSON schema {title}, thread_source "thread_title"); codex exec
+// made none. Agents' turns always offer tools.
+func (r *ResponsesRequest) IsSide() bool {
+	return r.IsResponses() && (len(r.Tools) == 0 || r.ThreadSource() == "thread_title")
+}
 
 // Messages returns the message items of the input with one of the roles (all if none), in
 // order.
@@ -442,6 +475,7 @@ func (r *ResponsesRequest) clone() ResponsesRequest {
 	c.Header = r.Header.Clone()
 	c.Input = append([]InputItem(nil), r.Input...)
 	c.Tools = append([]string(nil), r.Tools...)
+	c.TextFormat = append(json.RawMessage(nil), r.TextFormat...)
 	if r.Reply != nil {
 		rep := *r.Reply
 		c.Reply = &rep
@@ -451,10 +485,13 @@ func (r *ResponsesRequest) clone() ResponsesRequest {
 
 func (r *ResponsesRequest) parseBody() error {
 	var b struct {
-		Model  string            `json:"model"`
-		Stream bool              `json:"stream"`
-		Input  []json.RawMessage `json:"input"`
-		Tools  []struct {
+		Model  string `json:"model"`
+		Stream bool   `json:"stream"`
+		Text   struct {
+			Format json.RawMessage `json:"format"`
+		} `json:"text"`
+		Input []json.RawMessage `json:"input"`
+		Tools []struct {
 			Type string `json:"type"`
 			Name string `json:"name"`
 		} `json:"tools"`
@@ -462,7 +499,7 @@ func (r *ResponsesRequest) parseBody() error {
 	if err := json.Unmarshal(r.Body, &b); err != nil {
 		return fmt.Errorf("body is not JSON: %w", err)
 	}
-	r.Model, r.Stream = b.Model, b.Stream
+	r.Model, r.Stream, r.TextFormat = b.Model, b.Stream, b.Text.Format
 	for _, t := range b.Tools {
 		name := t.Name
 		if name == "" {

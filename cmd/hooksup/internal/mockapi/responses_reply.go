@@ -75,6 +75,15 @@ func SpawnAgent(message string) ResponsesReply {
 	return ResponsesReply{Calls: []FunctionCall{{Namespace: "multi_agent_v1", Name: "spawn_agent", Arguments: map[string]any{"message": message}}}}
 }
 
+// DefaultResponsesSideReply answers a side request: {"title":"Mock title"} when it asks for
+// a JSON object with a title (the TUI's thread title), else a short text.
+func DefaultResponsesSideReply(r *ResponsesRequest) ResponsesReply {
+	if strings.Contains(string(r.TextFormat), `"title"`) {
+		return ResponsesReply{Text: `{"title":"Mock title"}`, Usage: ResponsesUsage{InputTokens: 7, OutputTokens: 3}}
+	}
+	return ResponsesReply{Text: "mock side reply", Usage: ResponsesUsage{InputTokens: 7, OutputTokens: 3}}
+}
+
 // ResponsesFailure returns a reply that is an HTTP error.
 func ResponsesFailure(status int, typ, message string) ResponsesReply {
 	return ResponsesReply{Error: &ResponsesError{Status: status, Type: typ, Message: message}}

@@ -35,9 +35,10 @@ func (f HandlerFunc) Reply(r *Request) Reply { return f(r) }
 type Option func(*config)
 
 type config struct {
-	netns bool
-	side  Handler
-	quiet bool
+	netns         bool
+	side          Handler
+	sideResponses ResponsesHandler
+	quiet         bool
 }
 
 // WithNetNS runs the server in a fresh loopback-only network namespace;
@@ -50,6 +51,12 @@ func WithNetNS() Option { return func(c *config) { c.netns = true } }
 // WithSideHandler replaces the default replies to side requests (KindSide).
 // The default answers DefaultSideReply.
 func WithSideHandler(h Handler) Option { return func(c *config) { c.side = h } }
+
+// WithResponsesSideHandler replaces the default replies to Codex's side requests
+// (ResponsesRequest.IsSide); the default answers DefaultResponsesSideReply.
+func WithResponsesSideHandler(h ResponsesHandler) Option {
+	return func(c *config) { c.sideResponses = h }
+}
 
 // WithQuiet turns off the one t.Log line per request.
 func WithQuiet() Option { return func(c *config) { c.quiet = true } }
