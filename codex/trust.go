@@ -166,11 +166,13 @@ func (h Hook) check() error {
 // Overrides returns the arguments ("-c", value, ...) that define hooks for one Codex run in
 // its session-flags layer and trust exactly those definitions: one "-c hooks.<Event>=[...]"
 // per event (each hook its own matcher group, in the order given) and one
-// "-c hooks.state={...}" naming each hook's key and hash. They go anywhere among codex's
-// options, e.g. after "exec". Codex's other hooks keep their own trust.
+// "-c hooks.state={...}" naming each hook's key and hash. Codex's other hooks keep their own
+// trust.
 //
-// A user's own -c hooks.<Event> or -c hooks.state on the same command line would replace these
-// (the last -c for a key wins), which is why callers should put them last.
+// Put them first, before the user's arguments and any subcommand ("codex -c … exec …"):
+// Codex takes -c there for every subcommand, and after a "--" they would be the prompt. A -c
+// for the same key replaces, it does not append, so a user's own -c hooks.<Event> or -c
+// hooks.state later on the command line replaces these: HookArgs finds such arguments.
 func Overrides(hooks []Hook) ([]string, error) {
 	var order []string
 	groups := map[string][]string{}
