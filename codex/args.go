@@ -7,11 +7,8 @@ import "strings"
 // same key replaces Overrides' — Codex does not append), of features.hooks, --disable/--enable
 // hooks, and --dangerously-bypass-hook-trust. Each is returned as one string ("-c
 // hooks.Stop=[]", "--disable hooks"). Arguments after "--" are the prompt, not options, and are
-// not looked at. hooksup warns about these instead of silently losing them or its own hooks.
-//
-// Where hooksup puts Overrides: first, before the user's arguments and before any
-// subcommand ("codex -c … -c … exec …"). Codex accepts -c there for every subcommand, and
-// after a "--" it would not be an option at all.
+// not looked at. hooksup says so instead of silently losing them or its own hooks (see
+// Overrides for where its own arguments go).
 func HookArgs(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {

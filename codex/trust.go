@@ -169,10 +169,11 @@ func (h Hook) check() error {
 // "-c hooks.state={...}" naming each hook's key and hash. Codex's other hooks keep their own
 // trust.
 //
-// Put them first, before the user's arguments and any subcommand ("codex -c … exec …"):
-// Codex takes -c there for every subcommand, and after a "--" they would be the prompt. A -c
-// for the same key replaces, it does not append, so a user's own -c hooks.<Event> or -c
-// hooks.state later on the command line replaces these: HookArgs finds such arguments.
+// Where they go matters. A later -c for the same key replaces an earlier one (it does not
+// append), and after a "--" they would be the prompt. After the user's arguments (before any
+// "--") a user's -c hooks.<Event> or -c hooks.state cannot drop these, but is itself dropped
+// for the run; first ("codex -c … exec …", which Codex accepts for every subcommand) the
+// user's would win. Either way HookArgs finds the user's arguments that touch hooks.
 func Overrides(hooks []Hook) ([]string, error) {
 	var order []string
 	groups := map[string][]string{}
