@@ -101,7 +101,10 @@
 // SubagentStop hooks) or Call; Codex runs the call and sends a function_call_output item in
 // the next request. Requests are recorded (ResponsesServer.Requests, Model, Wait) and
 // parsed into input items; HookPrompts/LastHookPrompt find a Stop hook's block reason, which
-// Codex sends as a user message "<hook_prompt hook_run_id=…>reason</hook_prompt>".
+// Codex sends as a user message "<hook_prompt hook_run_id=…>reason</hook_prompt>". The
+// interactive codex's thread-title request is a side request (IsSide): it gets
+// DefaultResponsesSideReply ({"title":"Mock title"}, or WithResponsesSideHandler's) and is
+// left out of ResponsesServer.Model; subagents' requests carry SubagentHeader (IsSubagent).
 //
 // NewCodexEnv gives codex a throwaway HOME and CODEX_HOME (= HOME/.codex) whose config.toml
 // points it at the mock, turns off analytics, plugin sync and the update check (each would
