@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/hooksup/hooksup/hooks"
 )
@@ -66,12 +68,46 @@ func StandaloneHook(event string, payload []byte, stdout io.Writer) int {
 	stateDir := hooks.StateDir(os.Getenv)
 	log := &lazyLog{path: filepath.Join(stateDir, "hooksup.log")}
 	defer log.close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := endOnSignal(context.Background(), signalDelay)
 	defer stop()
 	return RunStandalone(ctx, event, payload, stdout, StandaloneOptions{
 		StateDir: stateDir, ConfigDir: UserConfigDir(os.Getenv), Getenv: os.Getenv,
 		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
+}
+
+// signalDelay is how long the standalone hook runs before it arms endOnSignal.
+const signalDelay = 20 * time.Millisecond
+
+// endOnSignal returns ctx ended by SIGINT, SIGTERM or SIGHUP (claude ends a hook past its
+// timeout), so that a check's whole process group ends with the hook. Arming os/signal costs
+// about a fifth of a stop decided at once (it starts the runtime's signal loop, a thread), so it
+// is armed after delay: a stop decided sooner never pays for it, and a check that runs long
+// enough to be timed out is always covered. (Before that, a signal ends the hook as it would any
+// program; on Linux a check's shell dies with it, PR_SET_PDEATHSIG.)
+func endOnSignal(ctx context.Context, delay time.Duration) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var stopSignals func()
+	var mu sync.Mutex
+	arm := time.AfterFunc(delay, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() != nil {
+			return
+		}
+		var sctx context.Context
+		sctx, stopSignals = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		context.AfterFunc(sctx, cancel)
+	})
+	return ctx, func() {
+		arm.Stop()
+		cancel()
+		mu.Lock()
+		defer mu.Unlock()
+		if stopSignals != nil {
+			stopSignals()
+		}
+	}
 }
 
 // lazyLog is hooksup's log file, opened for append at the first write: a hook that has nothing

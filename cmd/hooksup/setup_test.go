@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -283,6 +285,52 @@ func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
 	stops := stopTrace(readTrace(t, trace), "Stop")
 	if len(stops) != 1 || !strings.Contains(stops[0].Results[0].Stdout, "not trusted") {
 		t.Fatalf("%+v", stops)
+	}
+}
+
+// Claude ends a hook past its timeout with SIGTERM: the installed hook's check ends with it,
+// everything the check started included (here a sleep in the background).
+func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
+	s := newSandbox(t)
+	pidFile := filepath.Join(s.project, "sleep.pid")
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(
+		"[[stop.checks]]\nname = \"slow\"\ncommand = \"sleep 60 & echo $! > %s; wait\"\n", pidFile)), 0o644)
+	s.hooksup(t, "trust")
+	s.hooksup(t, "install")
+	hook := exec.Command("/bin/sh", "-c", "exec "+installedStop(t, s))
+	hook.Dir, hook.Env = s.project, s.env
+	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- hook.Wait() }()
+	var pid int
+	for i := 0; i < 500 && pid == 0; i++ {
+		time.Sleep(20 * time.Millisecond)
+		b, _ := os.ReadFile(pidFile)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	if pid == 0 {
+		hook.Process.Kill()
+		t.Fatal("the check never started its sleep")
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	time.Sleep(100 * time.Millisecond) // the hook has been running a while: claude's timeout
+	if err := hook.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		hook.Process.Kill()
+		t.Fatal("the hook did not end on SIGTERM")
+	}
+	for i := 0; syscall.Kill(pid, 0) == nil; i++ {
+		if i == 250 {
+			t.Fatalf("the check's sleep (pid %d) outlived the hook", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
