@@ -66,6 +66,29 @@ func (s *Screen) setNarrowCell(x, y int, c *uv.Cell) bool {
 	return true
 }
 
+// putNarrow is SetCell(x, y, c) for c a one-column cell of content in the cursor's pen and
+// link, written in place over a one-column cell (setNarrowCell without building c). It reports
+// whether it applied.
+func (s *Screen) putNarrow(x, y int, content string) bool {
+	if s.upstream || y < 0 || y >= len(s.buf.Lines) || x < 0 || x >= len(s.buf.Lines[y]) {
+		return false
+	}
+	p := &s.buf.Lines[y][x]
+	if p.Width != 1 {
+		return false
+	}
+	pen, link := &s.cur.Pen, &s.cur.Link
+	// Touched unless equal as uv.Cell.Equal has it (colours by their RGBA values); the
+	// comparison as values comes first, being quicker.
+	if p.Content != content || !sameStyle(&p.Style, pen) || p.Link != *link {
+		if p.Content != content || !p.Style.Equal(pen) || !p.Link.Equal(link) {
+			s.buf.TouchLine(x, y, 1)
+		}
+	}
+	p.Content, p.Style, p.Link = content, *pen, *link
+	return true
+}
+
 // deleteLines is uv.RenderBuffer.DeleteLineArea (DL, and SU and line feeds at the bottom
 // margin), fast when area spans the width.
 func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {

@@ -75,11 +75,11 @@ func (e *Emulator) flushGrapheme() {
 // handleGrapheme handles UTF-8 graphemes.
 func (e *Emulator) handleGrapheme(content string, width int) {
 	awm := e.autoWrap // hooksup: was e.isModeSet(ansi.ModeAutoWrap)
+	// hooksup: the cell is built only when it is not written in place (putNarrow,
+	// below); nothing between here and there changes the pen or the link.
 	cell := uv.Cell{
 		Content: content,
 		Width:   width,
-		Style:   e.scr.cursorPen(),
-		Link:    e.scr.cursorLink(),
 	}
 
 	x, y := e.scr.CursorPosition()
@@ -122,7 +122,10 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		e.lastChar, _ = utf8.DecodeRuneInString(content)
 	}
 
-	e.scr.SetCell(x, y, &cell)
+	if cell.Width != 1 || !e.scr.putNarrow(x, y, cell.Content) { // hooksup: see putNarrow
+		cell.Style, cell.Link = e.scr.cursorPen(), e.scr.cursorLink()
+		e.scr.SetCell(x, y, &cell)
+	}
 
 	// Handle phantom state at the end of the line
 	e.atPhantom = awm && x >= e.scr.Width()-1
