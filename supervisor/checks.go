@@ -73,8 +73,10 @@ var ErrCannotStart = errors.New("command could not start")
 
 // runCheck runs c with sh in its own process group, streaming output to onOutput, and kills the
 // whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
-// it). dir is the project directory a relative cwd is taken from.
-func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOutput func([]byte)) CheckResult {
+// it). dir is the project directory a relative cwd is taken from. The group is recorded in
+// groups while it runs (nil: not recorded), for the next hooksup to end should this one be
+// killed.
+func runCheck(ctx context.Context, groups *checkGroups, c Check, dir string, extraEnv []string, onOutput func([]byte)) CheckResult {
 	res := CheckResult{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
@@ -103,6 +105,7 @@ func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOut
 		return res
 	}
 	pgid := cmd.Process.Pid
+	groups.started(pgid, c)
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -114,6 +117,7 @@ func runCheck(ctx context.Context, c Check, dir string, extraEnv []string, onOut
 	err := cmd.Wait()
 	close(done)
 	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
+	groups.ended(pgid)
 	res.Duration = time.Since(start)
 	res.Output, res.Written, res.Lines = out.result()
 	switch {
@@ -209,7 +213,7 @@ func RunChecks(ctx context.Context, checks []Check, dir string, onOutput func(na
 			break
 		}
 		name := c.Name
-		out = append(out, runCheck(ctx, c, dir, nil, func(b []byte) {
+		out = append(out, runCheck(ctx, nil, c, dir, nil, func(b []byte) {
 			if onOutput != nil {
 				onOutput(name, b)
 			}

@@ -28,6 +28,7 @@ type Engine struct {
 	observe func() *Observation
 	// catchUp returns once the transcript has the message a stop names, or ctx ends.
 	catchUp func(ctx context.Context, in *hooks.Input)
+	groups  *checkGroups // records the checks' process groups while they run
 
 	checkSlot chan struct{} // one check run at a time; waiting for it honours the context
 
@@ -66,13 +67,15 @@ type EngineOptions struct {
 	// CatchUp returns once the transcript has the message a stop names (it lags behind the
 	// hook), or ctx ends. The engine waits for it at most catchUpWait.
 	CatchUp func(ctx context.Context, in *hooks.Input)
+	// groups records the checks' process groups while they run (nil: not recorded).
+	groups *checkGroups
 }
 
 // NewEngine makes an engine.
 func NewEngine(o EngineOptions) *Engine {
 	e := &Engine{
 		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
-		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp,
+		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.groups,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
@@ -462,7 +465,7 @@ func (e *Engine) runOne(ctx context.Context, c Check, dir string, in *hooks.Inpu
 	run := e.runSeq
 	e.mu.Unlock()
 	e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
-	res := runCheck(ctx, c, dir, stopEnv(in), func(b []byte) {
+	res := runCheck(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
 		e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
 	e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})

@@ -100,6 +100,7 @@ func New(o Options) (*Supervisor, error) {
 		return nil, err
 	}
 	SweepStale(o.RuntimeDir)
+	sweepCheckGroups(o.RuntimeDir, logger)
 	idb := make([]byte, socketIDBytes)
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
@@ -115,6 +116,7 @@ func New(o Options) (*Supervisor, error) {
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
+		groups: newCheckGroups(o.RuntimeDir, logger),
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/internal/agentsim"
+)
+
+// hooksup SIGKILLed while a check runs: the check's shell dies with it (Pdeathsig, on Linux
+// only) but the job the shell started in its process group lives on, as the whole group does
+// on macOS. The next hooksup to start ends it and says so in its log.
+func TestFaultSupervisorKilledCheckGroupSwept(t *testing.T) {
+	s := newSandbox(t)
+	started := filepath.Join(s.project, "check-started")
+	jobFile := filepath.Join(s.project, "job.pid")
+	cfg := s.config(fmt.Sprintf(`
+mode = "auto"
+[[stop.checks]]
+name = "slow"
+command = "sleep 300 & echo $! > %s; echo started > %s; wait"
+timeout = "10m"
+`, jobFile, started))
+	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.waitReady()
+	ls.waitFile(started)
+	b, _ := os.ReadFile(jobFile)
+	job, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || job <= 1 {
+		t.Fatalf("the check's job: %q", b)
+	}
+	t.Cleanup(func() { syscall.Kill(job, syscall.SIGKILL) })
+	records := filepath.Join(filepath.Dir(s.state), "run", "hooksup", "check-*.json")
+	// The record is written just after the check's shell started.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		rec, _ := filepath.Glob(records)
+		if len(rec) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("records of the running check's group: %v", rec)
+		}
+	}
+
+	if err := ls.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if code := ls.wait(10 * time.Second); code != 128+9 {
+		t.Fatalf("hooksup exit %d", code)
+	}
+	if gone(job) {
+		t.Fatal("the check's job died with hooksup: nothing left to sweep")
+	}
+
+	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("the next hooksup: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !gone(job); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the check's job %d still runs after the next hooksup started", job)
+		}
+	}
+	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	var line string
+	for _, l := range strings.Split(string(logText), "\n") {
+		if strings.Contains(l, "ended a check's process group left running by a hooksup that was killed") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "check=slow") || !strings.Contains(line, strconv.Itoa(job)) {
+		t.Fatalf("no log line says the check's group was ended:\n%s", logText)
+	}
+	if left, _ := filepath.Glob(records); len(left) != 0 {
+		t.Fatalf("records left: %v", left)
+	}
+}

@@ -1,0 +1,212 @@
+package supervisor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A check runs in its own process group, and hooksup kills the group at the check's timeout, on
+// Escape and when the check exits. A hooksup killed with SIGKILL does none of that: on macOS
+// nothing ends the group (there is no Pdeathsig), and on Linux Pdeathsig ends only the check's
+// shell, not what the shell left running in its group. So each group a session starts is
+// recorded in the runtime directory while it runs, and the next hooksup to start ends the
+// groups whose hooksup is gone (sweepCheckGroups).
+//
+// The runtime directory, not the state directory: a record names live processes of this boot,
+// so it belongs where the sockets are — private to the user, shared by the user's sessions, and
+// emptied at logout or reboot, when its pids would mean nothing — rather than in a directory
+// kept across reboots. A sweep at the next start rather than a watchdog process: a watchdog
+// would be one more process per session to keep alive and to kill, and dies with its session
+// when the terminal's process group is killed; a record costs a file per running check, and
+// its only weakness is that the groups live on until hooksup next starts.
+
+// procInfo is what the system says of one process. Start is when it started, in the system's own
+// unit (Linux: clock ticks after boot; macOS: microseconds since the epoch): only compared.
+type procInfo struct {
+	Pid, Pgid int
+	UID       uint32
+	Start     uint64
+}
+
+// errNoProcess: the process does not exist (or is a zombie, as good as gone).
+var errNoProcess = errors.New("no such process")
+
+// groupRecord is one running check's process group, as recorded in the runtime directory.
+type groupRecord struct {
+	Owner      int    `json:"owner"`       // the hooksup that started it
+	OwnerStart uint64 `json:"owner_start"` // and when that started: a pid can be reused
+	Pgid       int    `json:"pgid"`        // the check's shell, its group's leader
+	Start      uint64 `json:"start"`       // when the shell started
+	UID        uint32 `json:"uid"`
+	Check      string `json:"check"`
+	Command    string `json:"command"`
+}
+
+// groupRecordPath is where the record of the group pgid is: check-<pgid>.json in the runtime
+// directory, beside the sockets, one per running check.
+func groupRecordPath(runtimeDir string, pgid int) string {
+	return filepath.Join(runtimeDir, "check-"+strconv.Itoa(pgid)+".json")
+}
+
+// checkGroups records the process groups of one hooksup's running checks. A nil *checkGroups
+// records nothing.
+type checkGroups struct {
+	dir    string
+	self   procInfo
+	logger *slog.Logger
+}
+
+// newCheckGroups records in runtimeDir; nil (nothing recorded, logged) when hooksup cannot
+// tell its own start time.
+func newCheckGroups(runtimeDir string, logger *slog.Logger) *checkGroups {
+	if runtimeDir == "" {
+		return nil
+	}
+	self, err := readProc(os.Getpid())
+	if err != nil {
+		logger.Warn("checks' process groups are not recorded: a hooksup killed with SIGKILL may leave them running", "err", err)
+		return nil
+	}
+	return &checkGroups{dir: runtimeDir, self: self, logger: logger}
+}
+
+func (g *checkGroups) path(pgid int) string { return groupRecordPath(g.dir, pgid) }
+
+// started records the group of a check whose shell (the group's leader) is pid.
+func (g *checkGroups) started(pid int, c Check) {
+	if g == nil {
+		return
+	}
+	p, err := readProc(pid)
+	if err != nil {
+		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
+		return
+	}
+	b, _ := json.Marshal(groupRecord{Owner: g.self.Pid, OwnerStart: g.self.Start, Pgid: pid, Start: p.Start,
+		UID: p.UID, Check: c.Name, Command: c.Command})
+	tmp := g.path(pid) + ".new"
+	err = os.WriteFile(tmp, b, 0o600)
+	if err == nil {
+		err = os.Rename(tmp, g.path(pid))
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
+	}
+}
+
+// ended removes the record of the group led by pid, once it was killed.
+func (g *checkGroups) ended(pid int) {
+	if g == nil {
+		return
+	}
+	_ = os.Remove(g.path(pid))
+}
+
+// sweepGrace is how long a swept group has after SIGTERM before SIGKILL.
+const sweepGrace = time.Second
+
+// sweepCheckGroups ends the checks' process groups recorded in runtimeDir whose hooksup is
+// gone, and removes their records. A group is ended only when it is verifiably the one
+// recorded (notOurs): its leader, if alive, started when the record says, and every member is
+// the user's and started no earlier than the leader. Each group gets SIGTERM, then SIGKILL
+// after sweepGrace; each is logged.
+func sweepCheckGroups(runtimeDir string, logger *slog.Logger) {
+	if runtimeDir == "" {
+		return
+	}
+	files, _ := filepath.Glob(filepath.Join(runtimeDir, "check-*.json"))
+	var ended []groupRecord
+	for _, f := range files {
+		rec, ok := readGroupRecord(f)
+		if !ok {
+			_ = os.Remove(f)
+			continue
+		}
+		if p, err := readProc(rec.Owner); err == nil && p.Start == rec.OwnerStart {
+			continue // its hooksup is running: its checks are its own
+		}
+		members, err := groupMembers(rec.Pgid)
+		if err != nil {
+			logger.Warn("a check's process group left by a hooksup that is gone could not be looked at", "pgid", rec.Pgid, "check", rec.Check, "err", err)
+			continue // keep the record: the next start tries again
+		}
+		_ = os.Remove(f)
+		if len(members) == 0 {
+			continue
+		}
+		if why := notOurs(rec, members); why != "" {
+			logger.Info("a recorded check's process group was left alone: it is not the check's any more", "pgid", rec.Pgid, "check", rec.Check, "why", why)
+			continue
+		}
+		_ = syscall.Kill(-rec.Pgid, syscall.SIGTERM)
+		logger.Info("ended a check's process group left running by a hooksup that was killed",
+			"pgid", rec.Pgid, "check", rec.Check, "command", rec.Command, "owner", rec.Owner, "pids", pids(members))
+		ended = append(ended, rec)
+	}
+	if len(ended) == 0 {
+		return
+	}
+	deadline := time.Now().Add(sweepGrace)
+	for _, rec := range ended {
+		for {
+			m, err := groupMembers(rec.Pgid)
+			if err != nil || len(m) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				if notOurs(rec, m) == "" {
+					_ = syscall.Kill(-rec.Pgid, syscall.SIGKILL)
+					logger.Info("a swept check's process group ignored SIGTERM: killed", "pgid", rec.Pgid, "check", rec.Check)
+				}
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+func readGroupRecord(path string) (groupRecord, bool) {
+	var rec groupRecord
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &rec) != nil || rec.Pgid <= 1 {
+		return rec, false
+	}
+	return rec, true
+}
+
+// notOurs says why members are not (all) the recorded group's processes, or "" when they are.
+// A live leader must have the recorded start time. A pid is not reused while its process group
+// lives, so a group whose leader is gone (a check's shell killed by Pdeathsig, its background
+// jobs left) is the recorded one unless it died out and the pid counter wrapped round to a new
+// group of the user's own, which every check here (uid, started after the leader) lets through.
+func notOurs(rec groupRecord, members []procInfo) string {
+	uid := uint32(os.Getuid())
+	for _, p := range members {
+		switch {
+		case p.UID != rec.UID || p.UID != uid:
+			return fmt.Sprintf("process %d belongs to uid %d", p.Pid, p.UID)
+		case p.Pid == rec.Pgid && p.Start != rec.Start:
+			return fmt.Sprintf("process %d is not the check's shell: it started at another time", p.Pid)
+		case p.Start < rec.Start:
+			return fmt.Sprintf("process %d started before the check", p.Pid)
+		}
+	}
+	return ""
+}
+
+func pids(ps []procInfo) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = strconv.Itoa(p.Pid)
+	}
+	return strings.Join(s, ",")
+}

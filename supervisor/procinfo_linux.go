@@ -1,0 +1,77 @@
+package supervisor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// readProc reads /proc/<pid>/stat: the process group and the start time (clock ticks after
+// boot, field 22), and the owner of /proc/<pid> (the process's uid).
+func readProc(pid int) (procInfo, error) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	b, err := os.ReadFile(dir + "/stat")
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
+		return procInfo{}, errNoProcess
+	}
+	if err != nil {
+		return procInfo{}, err
+	}
+	p, zombie, err := parseStat(b)
+	if err != nil {
+		return procInfo{}, fmt.Errorf("%s/stat: %w", dir, err)
+	}
+	if zombie {
+		return procInfo{}, errNoProcess
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return procInfo{}, errNoProcess
+	}
+	p.Pid, p.UID = pid, fi.Sys().(*syscall.Stat_t).Uid
+	return p, nil
+}
+
+// parseStat takes the group and start time from a /proc/<pid>/stat line: after the command in
+// parentheses (which may hold spaces and parentheses itself) come state (field 3), ppid, pgrp
+// (5) … starttime (22).
+func parseStat(b []byte) (p procInfo, zombie bool, err error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return p, false, errors.New("no command")
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 20 {
+		return p, false, errors.New("too few fields")
+	}
+	pgid, err1 := strconv.Atoi(string(f[2]))
+	start, err2 := strconv.ParseUint(string(f[19]), 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return p, false, err
+	}
+	return procInfo{Pgid: pgid, Start: start}, string(f[0]) == "Z", nil
+}
+
+// groupMembers lists the live processes in process group pgid, from /proc.
+func groupMembers(pgid int) ([]procInfo, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	var out []procInfo
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		p, err := readProc(pid)
+		if err == nil && p.Pgid == pgid {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
