@@ -237,7 +237,8 @@ func (s *Supervisor) stateChanged(ev Event) {
 }
 
 // track follows the transcript a hook names: a new session's on SessionStart (/clear starts
-// one), else the first one seen.
+// one), else the first one seen. A hook that names a subagent, and a Stop, wake the tail: a
+// subagent transcript it let go may have grown.
 func (s *Supervisor) track(in *hooks.Input) {
 	if in.HookEventName == hooks.SessionStart {
 		s.feed.follow(in.TranscriptPath)
@@ -245,6 +246,12 @@ func (s *Supervisor) track(in *hooks.Input) {
 	}
 	if _, ok := s.feed.snapshot(); !ok {
 		s.feed.follow(in.TranscriptPath)
+	}
+	switch {
+	case in.AgentID != "":
+		s.feed.wake(in.AgentID)
+	case in.HookEventName == hooks.Stop:
+		s.feed.wake("")
 	}
 }
 

@@ -86,6 +86,17 @@ func (f *transcriptFeed) follow(path string) {
 	go f.consume(w)
 }
 
+// wake tells the tail that a hook named a subagent, or ("") that the session stops: a subagent
+// transcript it let go is read again if it grew (transcript.Watcher.Wake).
+func (f *transcriptFeed) wake(agentID string) {
+	f.mu.Lock()
+	w := f.w
+	f.mu.Unlock()
+	if w != nil {
+		w.Wake(agentID)
+	}
+}
+
 // consume reads the watcher's updates and publishes snapshots, throttled.
 func (f *transcriptFeed) consume(w *transcript.Watcher) {
 	for u := range w.Updates() {

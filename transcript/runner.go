@@ -2,10 +2,13 @@ package transcript
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -13,16 +16,42 @@ import (
 // maxBatch bounds how many queued fsnotify events Run takes before reading the files.
 const maxBatch = 256
 
+// Which files are watched. On Linux a directory's watch reports writes to its files, so the
+// three directories are all the watcher needs. On macOS (kqueue) a directory's watch reports only
+// its entries, and each watched file is a descriptor: there the session's transcript and the
+// live subagents' transcripts and .meta.json are watched one by one, and a subagent's are let go
+// ("parked": unwatched, its file closed, where it was read to kept) once it has finished and been
+// quiet for parkQuiet, and beyond maxLiveAgents the least recently written one is parked. So the
+// descriptors stay bounded (the directories, the main transcript, at most maxLiveAgents × 3)
+// however many subagents a session runs. A parked transcript is looked at again (a stat: read
+// on if it grew, and watched again) when the watcher is told the subagent is active (Wake, from
+// a hook that names it), at a stop (Wake("")), when the subagents directory changes, and after
+// lost events — so a steered subagent's new lines are read, never lost.
+const (
+	maxLiveAgents = 16
+	parkQuiet     = 2 * time.Second
+)
+
 // runner is Run's state; only Run's goroutine touches it.
 type runner struct {
 	w       *Watcher
-	fw      *fsnotify.Watcher
+	fw      fsWatcher
 	ctx     context.Context
 	buf     []byte
-	watched map[string]bool // directories fsnotify watches
+	watched map[string]bool // directories watched
+	files   map[string]bool // files watched one by one (fsWatcher.AddFile)
 	ensure  bool            // the directories to watch must be re-evaluated
+	recheck bool            // look at every parked transcript at the next flush
 	pending []Update
 	stopped bool // ctx ended while sending
+	// quiet fires when a finished subagent has been quiet for parkQuiet (quietSet: it is set).
+	quiet    *time.Timer
+	quietSet bool
+}
+
+func stopTimer(t *time.Timer) *time.Timer {
+	t.Stop()
+	return t
 }
 
 // dirs are the directories whose changes matter: the session's directory, the session's own
@@ -39,6 +68,7 @@ func (r *runner) start() {
 
 func (r *runner) close() {
 	r.fw.Close()
+	r.quiet.Stop()
 	r.w.mu.Lock()
 	defer r.w.mu.Unlock()
 	r.w.main.close()
@@ -61,6 +91,10 @@ func (r *runner) switchPath() {
 	for _, t := range w.order {
 		t.close()
 	}
+	for p := range r.files {
+		_ = r.fw.Remove(p)
+	}
+	clear(r.files)
 	w.reset(next)
 	src := w.main.source()
 	w.mu.Unlock()
@@ -79,6 +113,12 @@ func (r *runner) event(ev fsnotify.Event) {
 		r.w.main.dirty = true
 	case filepath.Dir(name) == subagents:
 		r.agentChanged(filepath.Base(name))
+		if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+			r.recheck = true
+		}
+	}
+	if r.files[name] && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
+		r.unwatchFile(name) // the watch went with the file: the file now at the path is watched anew
 	}
 	if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 		for _, d := range []string{project, session, subagents} {
@@ -115,6 +155,7 @@ func (r *runner) agent(id string) *tail {
 	}
 	_, _, subagents := r.dirs()
 	t := newTail(AgentInfo{ID: id, Path: filepath.Join(subagents, agentPrefix+id+jsonlExt)}, w.opts)
+	t.changed = time.Now()
 	w.mu.Lock()
 	w.agents[id] = t
 	w.order = append(w.order, t)
@@ -159,7 +200,7 @@ func (r *runner) ensureOnce() (added bool) {
 		if r.watched[d] {
 			continue
 		}
-		if err := r.fw.Add(d); err != nil {
+		if err := r.fw.AddDir(d); err != nil {
 			r.pending = append(r.pending, Update{Source: r.w.main.source(), Record: Record{Kind: KindError}, Err: fmt.Errorf("transcript: watch %s: %w", d, err)})
 			continue
 		}
@@ -198,9 +239,18 @@ func (r *runner) flush() bool {
 	if r.ensure {
 		r.ensureWatches()
 	}
+	if r.recheck {
+		r.recheck = false
+		for _, t := range r.w.order {
+			if t.parked {
+				t.dirty, t.metaOK = true, true
+			}
+		}
+	}
 	for _, t := range r.w.order {
-		if t.metaOK {
+		if t.metaOK && !t.parked {
 			t.metaOK = false
+			r.makeRoom(t)
 			r.readMeta(t)
 		}
 	}
@@ -214,11 +264,136 @@ func (r *runner) flush() bool {
 		}
 		r.poll(t)
 	}
+	if !r.stopped {
+		r.parkQuiet()
+	}
 	return !r.stopped
 }
 
+// woken takes the subagents Wake named: each is looked at again, all parked ones for "".
+func (r *runner) woken() {
+	w := r.w
+	w.mu.Lock()
+	ids := w.woken
+	w.woken = map[string]bool{}
+	w.mu.Unlock()
+	for id := range ids {
+		if id == "" {
+			r.recheck = true
+		} else if t, ok := w.agents[id]; ok {
+			t.dirty, t.metaOK = true, true
+		}
+	}
+}
+
+// watchFile watches path on its own; a file not there yet is watched once an event brings it.
+func (r *runner) watchFile(path string) {
+	if r.files[path] {
+		return
+	}
+	if err := r.fw.AddFile(path); err == nil {
+		r.files[path] = true
+	}
+}
+
+func (r *runner) unwatchFile(path string) {
+	if r.files[path] {
+		_ = r.fw.Remove(path)
+		delete(r.files, path)
+	}
+}
+
+func metaPath(t *tail) string {
+	return filepath.Join(filepath.Dir(t.info.Path), agentPrefix+t.info.ID+metaExt)
+}
+
+// park lets a subagent's transcript go: unwatched and closed, where it was read to kept.
+func (r *runner) park(t *tail) {
+	r.w.parks.Add(1)
+	t.parked = true
+	t.park()
+	r.unwatchFile(t.info.Path)
+	r.unwatchFile(metaPath(t))
+}
+
+// makeRoom parks the least recently written live subagents other than t until fewer than
+// maxLiveAgents are: t, about to be watched, makes at most maxLiveAgents.
+func (r *runner) makeRoom(t *tail) {
+	if t.info.ID == "" {
+		return // the session's own transcript is always watched
+	}
+	for {
+		live := 0
+		var oldest *tail
+		for _, o := range r.w.order {
+			if o.parked || o == t {
+				continue
+			}
+			live++
+			if oldest == nil || o.changed.Before(oldest.changed) {
+				oldest = o
+			}
+		}
+		if live < maxLiveAgents {
+			return
+		}
+		r.park(oldest)
+	}
+}
+
+// parkQuiet parks the finished subagents quiet for parkQuiet, and sets the timer for the next.
+func (r *runner) parkQuiet() {
+	now := time.Now()
+	var next time.Time
+	for _, t := range r.w.order {
+		if t.parked || !t.info.Finished {
+			continue
+		}
+		at := t.changed.Add(parkQuiet)
+		if !now.Before(at) {
+			r.park(t)
+		} else if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	switch {
+	case !next.IsZero():
+		r.quiet.Reset(next.Sub(now))
+		r.quietSet = true
+	case r.quietSet:
+		r.quiet.Stop()
+		r.quietSet = false
+	}
+}
+
+// grown reports whether a parked transcript has more to read: it grew, shrank, or another file
+// is at its path. A transcript that is gone has nothing more.
+func (t *tail) grown() bool {
+	pi, err := os.Stat(t.info.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil || t.fi == nil || !os.SameFile(pi, t.fi) {
+		return true
+	}
+	return pi.Size() != t.off
+}
+
+// metaChanged reports whether a parked subagent's .meta.json changed since it was read.
+func (t *tail) metaChanged() bool {
+	mi, err := os.Stat(metaPath(t))
+	if err != nil {
+		return false
+	}
+	return t.metaFi == nil || !os.SameFile(mi, t.metaFi) || mi.Size() != t.metaFi.Size() || !mi.ModTime().Equal(t.metaFi.ModTime())
+}
+
 func (r *runner) readMeta(t *tail) {
-	m, err := readAgentMeta(filepath.Join(filepath.Dir(t.info.Path), agentPrefix+t.info.ID+metaExt))
+	if !t.parked {
+		r.watchFile(metaPath(t)) // before reading: a write after the read is reported
+	}
+	t.metaFi, _ = os.Stat(metaPath(t))
+	m, err := readAgentMeta(metaPath(t))
 	if err != nil {
 		return // absent or half written: a later event brings it
 	}
@@ -236,12 +411,31 @@ func (r *runner) readMeta(t *tail) {
 
 // poll reads what was appended to t since the last read, if a change was reported.
 func (r *runner) poll(t *tail) {
-	if !t.dirty {
+	if !t.dirty && !(t.parked && t.metaOK) {
 		return
 	}
 	t.dirty = false
+	if t.parked {
+		if t.metaOK {
+			t.metaOK = false
+			if t.metaChanged() {
+				r.readMeta(t)
+			}
+		}
+		if !t.grown() {
+			return
+		}
+		t.parked = false
+		t.changed = time.Now()
+		r.makeRoom(t)
+		r.readMeta(t)
+	}
 	w := r.w
+	r.makeRoom(t)
 	restart, err := t.sync()
+	if t.f != nil {
+		r.watchFile(t.info.Path) // before reading: a write after the read is reported
+	}
 	if restart {
 		w.mu.Lock()
 		t.restart()
@@ -269,6 +463,7 @@ func (r *runner) poll(t *tail) {
 		}
 	}
 	err = t.read(r.buf, func(chunk []byte) bool {
+		t.changed = time.Now()
 		w.mu.Lock()
 		t.p.skipOversized(t.lb.feed(chunk, line))
 		w.seq++

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // tail follows one transcript file: it opens it once it exists, reads what was appended since
@@ -21,6 +22,11 @@ type tail struct {
 	dirty  bool // a change was reported and not yet read
 	metaOK bool // .meta.json changed and not yet read (subagents only)
 	failed bool // the last open failed with an error other than "not found"; reported once
+	// parked: a subagent's transcript let go (runner.go): closed and unwatched, fi and off kept
+	// to go on from where it was read to.
+	parked  bool
+	changed time.Time   // when it was discovered or last read something
+	metaFi  os.FileInfo // the .meta.json when last read (subagents only)
 }
 
 func newTail(info AgentInfo, opts Options) *tail {
@@ -71,6 +77,10 @@ func (t *tail) sync() (restart bool, err error) {
 		f.Close()
 		return restart, fmt.Errorf("transcript: stat %s: %w", t.info.Path, err)
 	}
+	if t.fi != nil && os.SameFile(fi, t.fi) && fi.Size() >= t.off {
+		t.f, t.fi = f, fi // reopened after it was parked: go on where it was read to
+		return restart, nil
+	}
 	t.f, t.fi, t.off = f, fi, 0
 	return restart || t.p.st.Lines > 0, nil
 }
@@ -100,6 +110,14 @@ func (t *tail) read(buf []byte, chunk func([]byte) bool) error {
 		if err != nil {
 			return fmt.Errorf("transcript: read %s: %w", t.info.Path, err)
 		}
+	}
+}
+
+// park closes the file and keeps where it was read to, for sync to go on from there.
+func (t *tail) park() {
+	if t.f != nil {
+		t.f.Close()
+		t.f = nil
 	}
 }
 

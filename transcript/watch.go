@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -67,13 +68,17 @@ type Watcher struct {
 	opts    Options
 	updates chan Update
 	switchc chan struct{}
+	wakec   chan struct{}
 	ran     atomic.Bool
 	wakeups atomic.Int64  // times Run woke up; tests check that an idle watcher sleeps
+	parks   atomic.Int64  // subagent transcripts let go (runner.go), for tests
 	ready   chan struct{} // closed once Run watches and has read what exists
 
-	mu     sync.Mutex // guards the fields below
-	path   string     // the session transcript followed
-	next   string     // the path Switch asked for, "" if none
+	mu     sync.Mutex      // guards the fields below
+	path   string          // the session transcript followed
+	next   string          // the path Switch asked for, "" if none
+	woken  map[string]bool // the subagents Wake named ("" for all) since Run last looked
+	fsw    fsWatcher       // what Run watches with, once it runs (for tests)
 	seq    uint64
 	main   *tail
 	agents map[string]*tail
@@ -88,7 +93,9 @@ func NewWatcher(path string, opts Options) *Watcher {
 		opts:    opts,
 		updates: make(chan Update, opts.UpdateBuffer),
 		switchc: make(chan struct{}, 1),
+		wakec:   make(chan struct{}, 1),
 		ready:   make(chan struct{}),
+		woken:   map[string]bool{},
 	}
 	w.reset(path)
 	return w
@@ -119,6 +126,19 @@ func (w *Watcher) Switch(path string) {
 	w.mu.Unlock()
 	select {
 	case w.switchc <- struct{}{}:
+	default:
+	}
+}
+
+// Wake says that a subagent is active (a hook named it), or with "" that the session is at a
+// stop: the watcher looks again at the transcripts it no longer watches (see runner.go) — the
+// subagent's, or all of them — and follows any that grew. It never blocks.
+func (w *Watcher) Wake(agentID string) {
+	w.mu.Lock()
+	w.woken[agentID] = true
+	w.mu.Unlock()
+	select {
+	case w.wakec <- struct{}{}:
 	default:
 	}
 }
@@ -161,14 +181,16 @@ func (w *Watcher) Run(ctx context.Context) error {
 		return ErrAlreadyRun
 	}
 	defer close(w.updates)
-	fw, err := fsnotify.NewWatcher()
+	fw, err := newFSWatcher()
 	if err != nil {
 		return fmt.Errorf("transcript: start fsnotify: %w", err)
 	}
-	r := &runner{w: w, fw: fw, ctx: ctx, buf: make([]byte, readChunk), watched: map[string]bool{}}
+	r := &runner{w: w, fw: fw, ctx: ctx, buf: make([]byte, readChunk), watched: map[string]bool{}, files: map[string]bool{},
+		quiet: stopTimer(time.NewTimer(time.Hour))}
 	defer r.close()
 
 	w.mu.Lock()
+	w.fsw = fw
 	if w.next != "" { // Switch before Run: start with the newest path
 		w.reset(w.next)
 		w.next = ""
@@ -190,7 +212,13 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-w.switchc:
 			w.wakeups.Add(1)
 			r.switchPath()
-		case ev, ok := <-fw.Events:
+		case <-w.wakec:
+			w.wakeups.Add(1)
+			r.woken()
+		case <-r.quiet.C:
+			w.wakeups.Add(1)
+			r.quietSet = false
+		case ev, ok := <-fw.Events():
 			if !ok {
 				return nil
 			}
@@ -201,7 +229,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 			for range maxBatch {
 				var more bool
 				select {
-				case ev, more = <-fw.Events:
+				case ev, more = <-fw.Events():
 					if more {
 						r.event(ev)
 					}
@@ -211,7 +239,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 					break
 				}
 			}
-		case err, ok := <-fw.Errors:
+		case err, ok := <-fw.Errors():
 			if !ok {
 				return nil
 			}

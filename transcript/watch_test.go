@@ -3,9 +3,11 @@ package transcript
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -314,4 +316,130 @@ func TestWatcherStopsCleanly(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("%d goroutines left behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
 	}
+}
+
+// watchList is what the watcher's fsWatcher watches (nil before Run).
+func watchList(w *Watcher) []string {
+	w.mu.Lock()
+	fsw := w.fsw
+	w.mu.Unlock()
+	if fsw == nil {
+		return nil
+	}
+	return fsw.WatchList()
+}
+
+// openFDs is how many descriptors the process has open.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/dev/fd")
+	if err != nil {
+		t.Skip("no /dev/fd")
+	}
+	return len(ents)
+}
+
+func metaJSON(finished bool) string {
+	return fmt.Sprintf(`{"agentType":"Explore","description":"look around","finished":%v}`, finished)
+}
+
+// A session with hundreds of subagents, each written and finished: the files watched and the
+// descriptors open stay bounded (kqueue spends one per watched file, and the default limit is
+// 256), and appends to the session's transcript and new subagents are still seen.
+func TestWatcherManySubagentsBounded(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	appendFile(t, path, promptLine("start")+"\n")
+	sub := SubagentDir(path)
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fdsBefore := openFDs(t)
+	w, c := startWatcher(t, path, Options{})
+	c.waitFor(t, "the first prompt", hasPrompt("start"))
+	const n = 300
+	// The three directories, the session's transcript, and each live subagent's transcript and
+	// .meta.json; descriptors: the watcher's own few and each live subagent's transcript open.
+	maxWatched, maxFDs := 3+1+2*maxLiveAgents, 8+1+maxLiveAgents
+	var topWatched, topFDs int
+	sample := func() {
+		topWatched = max(topWatched, len(watchList(w)))
+		topFDs = max(topFDs, openFDs(t)-fdsBefore)
+	}
+	subPrompts := func(us []Update) int {
+		k := 0
+		for _, p := range prompts(us) {
+			if strings.HasPrefix(p, "sub ") {
+				k++
+			}
+		}
+		return k
+	}
+	for i := range n {
+		id := fmt.Sprintf("a%03d", i)
+		appendFile(t, filepath.Join(sub, "agent-"+id+".jsonl"), promptLine("sub "+id)+"\n")
+		appendFile(t, filepath.Join(sub, "agent-"+id+".meta.json"), metaJSON(true))
+		sample()
+		if i%25 == 24 {
+			c.waitFor(t, "the subagents so far", func(us []Update) bool { return subPrompts(us) == i+1 })
+			sample()
+		}
+	}
+	sample()
+	t.Logf("%d subagents: at most %d paths watched (bound %d), %d descriptors opened (bound %d)", n, topWatched, maxWatched, topFDs, maxFDs)
+	if topWatched > maxWatched {
+		t.Errorf("%d paths watched at once, want at most %d: %v", topWatched, maxWatched, watchList(w))
+	}
+	if topFDs > maxFDs {
+		t.Errorf("%d descriptors opened, want at most %d", topFDs, maxFDs)
+	}
+	appendFile(t, path, promptLine("main again")+"\n")
+	c.waitFor(t, "the session's next prompt", hasPrompt("main again"))
+	appendFile(t, filepath.Join(sub, "agent-late.jsonl"), promptLine("sub late")+"\n")
+	c.waitFor(t, "a new subagent's prompt", hasPrompt("sub late"))
+	appendFile(t, filepath.Join(sub, "agent-late.jsonl"), promptLine("sub late again")+"\n")
+	c.waitFor(t, "the new subagent's next prompt", hasPrompt("sub late again"))
+	s := w.Snapshot()
+	want(t, len(s.Agents), n+1)
+	want(t, s.Agents[0].Finished, true)
+	want(t, s.Agents[0].Stats.Turns, 1)
+}
+
+// A finished subagent's transcript is let go once quiet; what is appended to it later (a
+// subagent steered on after it finished) is read when a hook names the agent (Wake), at a stop
+// (Wake("")), and when the subagents directory changes.
+func TestWatcherParkedSubagentWritten(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	appendFile(t, path, promptLine("start")+"\n")
+	sub := SubagentDir(path)
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := filepath.Join(sub, "agent-x1.jsonl")
+	appendFile(t, agent, promptLine("sub first")+"\n")
+	appendFile(t, filepath.Join(sub, "agent-x1.meta.json"), metaJSON(true))
+	w, c := startWatcher(t, path, Options{})
+	c.waitFor(t, "the subagent's prompt", hasPrompt("sub first"))
+	parked := func() {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); w.parks.Load() == 0 || slices.Contains(watchList(w), agent); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the finished subagent was never let go: %d parks, watching %v", w.parks.Load(), watchList(w))
+			}
+		}
+	}
+	parked()
+	appendFile(t, agent, promptLine("sub steered")+"\n")
+	w.Wake("x1")
+	c.waitFor(t, "the line after Wake", hasPrompt("sub steered"))
+	parked()
+	appendFile(t, agent, promptLine("sub at stop")+"\n")
+	w.Wake("")
+	c.waitFor(t, "the line after Wake at a stop", hasPrompt("sub at stop"))
+	parked()
+	appendFile(t, agent, promptLine("sub before another")+"\n")
+	appendFile(t, filepath.Join(sub, "agent-y2.jsonl"), promptLine("sub another")+"\n")
+	c.waitFor(t, "the line when another subagent starts", hasPrompt("sub before another"))
+	want(t, w.Snapshot().Agents[0].Stats.Turns, 4)
 }
