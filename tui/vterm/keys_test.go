@@ -1,8 +1,13 @@
 package vterm
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // The mode combinations every key is checked against.
@@ -284,4 +289,124 @@ func ExampleEncodeKey() {
 	// "\x1b[13;2u"
 	// "\x1b\r"
 	// "\x1b[1;5A"
+}
+
+// decodeKeys decodes what a terminal sent as hooksup's TUI does (Bubble Tea's input reader, for
+// the terminal's $TERM) into the key presses Bubble Tea delivers.
+func decodeKeys(t *testing.T, term string, in []byte) []tea.Key {
+	t.Helper()
+	r := uv.NewTerminalReader(bytes.NewReader(in), term)
+	evc := make(chan uv.Event, 64)
+	if err := r.StreamEvents(context.Background(), evc); err != nil {
+		t.Fatalf("decoding %q: %v", in, err)
+	}
+	close(evc)
+	var keys []tea.Key
+	for ev := range evc {
+		switch ev := ev.(type) {
+		case uv.KeyPressEvent:
+			keys = append(keys, tea.Key(ev))
+		case uv.KeyReleaseEvent:
+		default:
+			t.Fatalf("decoding %q: %T %v, not a key press", in, ev, ev)
+		}
+	}
+	return keys
+}
+
+// claudeModes are claude's keyboard modes in hooksup's pane: without answers to its queries
+// (legacy), with modifyOtherKeys, and as it sets them in a terminal that speaks the kitty
+// protocol (flags 5: disambiguate and alternate keys, and modifyOtherKeys 2), as hooksup's pane
+// does.
+var claudeModes = []struct {
+	name  string
+	modes Modes
+}{
+	{"legacy", Modes{}},
+	{"mok2", Modes{ModifyOtherKeys: 2}},
+	{"kitty", Modes{KittyFlags: KittyDisambiguate | KittyReportAlternates, ModifyOtherKeys: 2}},
+}
+
+// What macOS terminals send for Option-as-Meta, Shift+Enter and Option+arrows reaches claude as
+// claude reads it (its parser: modifier bits shift 1, meta 2 — Option —, ctrl 4, super 8): the
+// bytes are decoded as the TUI decodes them, and encoded for claude's modes as the pane does.
+// Claude's newline is Shift+Enter or Meta+Enter: ESC CR without the kitty protocol.
+func TestMacOSKeysReachClaude(t *testing.T) {
+	const (
+		xterm  = "xterm-256color" // Terminal.app, iTerm2
+		ghosty = "xterm-ghostty"
+		kitty  = "xterm-kitty"
+	)
+	tests := []struct {
+		terminal, key, term, in string
+		want                    map[string]string // by claudeModes name
+	}{
+		// Option as Meta (Terminal.app "Use Option as Meta key", iTerm2 "Esc+"): ESC prefix.
+		{"Terminal.app, Option as Meta", "Option+b", xterm, "\x1bb",
+			map[string]string{"legacy": "\x1bb", "mok2": "\x1b[27;3;98~", "kitty": "\x1b[98;3u"}},
+		{"Terminal.app, Option as Meta", "Option+f", xterm, "\x1bf",
+			map[string]string{"legacy": "\x1bf", "mok2": "\x1b[27;3;102~", "kitty": "\x1b[102;3u"}},
+		{"Terminal.app, Option as Meta", "Option+Shift+b", xterm, "\x1bB",
+			map[string]string{"legacy": "\x1bB", "mok2": "\x1b[27;4;66~", "kitty": "\x1b[98:66;4u"}},
+		{"Terminal.app, Option as Meta", "Option+Delete", xterm, "\x1b\x7f",
+			map[string]string{"legacy": "\x1b\x7f", "mok2": "\x1b[27;3;127~", "kitty": "\x1b[127;3u"}},
+		{"Terminal.app, Option as Meta", "Option+Enter (claude's newline there)", xterm, "\x1b\r",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;3;13~", "kitty": "\x1b[13;3u"}},
+		{"Terminal.app", "Option+Left (its default: ESC b)", xterm, "\x1bb",
+			map[string]string{"legacy": "\x1bb", "mok2": "\x1b[27;3;98~", "kitty": "\x1b[98;3u"}},
+		{"Terminal.app", "Shift+Enter (sent as Enter)", xterm, "\r",
+			map[string]string{"legacy": "\r", "mok2": "\r", "kitty": "\r"}},
+		{"VS Code, after claude's /terminal-setup", "Shift+Enter", xterm, "\x1b\r",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;3;13~", "kitty": "\x1b[13;3u"}},
+		{"iTerm2, Option as Esc+", "Option+Left", xterm, "\x1b\x1b[D",
+			map[string]string{"legacy": "\x1b[1;3D", "mok2": "\x1b[1;3D", "kitty": "\x1b[1;3D"}},
+		{"iTerm2, Option as Esc+", "Option+Right", xterm, "\x1b\x1b[C",
+			map[string]string{"legacy": "\x1b[1;3C", "mok2": "\x1b[1;3C", "kitty": "\x1b[1;3C"}},
+		// xterm's Meta modifier (9 = 1 + 8) is Option: claude reads 8 as super, so it becomes Alt.
+		{"iTerm2, Option as Normal", "Option+Left", xterm, "\x1b[1;9D",
+			map[string]string{"legacy": "\x1b[1;3D", "mok2": "\x1b[1;3D", "kitty": "\x1b[1;3D"}},
+		{"iTerm2, Option as Normal", "Option+Shift+Right", xterm, "\x1b[1;10C",
+			map[string]string{"legacy": "\x1b[1;4C", "mok2": "\x1b[1;4C", "kitty": "\x1b[1;4C"}},
+		{"iTerm2, CSI u", "Shift+Enter", xterm, "\x1b[13;2u",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;2;13~", "kitty": "\x1b[13;2u"}},
+		{"iTerm2, modifyOtherKeys", "Shift+Enter", xterm, "\x1b[27;2;13~",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;2;13~", "kitty": "\x1b[13;2u"}},
+		{"Ghostty", "Option+Left", ghosty, "\x1b[1;3D",
+			map[string]string{"legacy": "\x1b[1;3D", "mok2": "\x1b[1;3D", "kitty": "\x1b[1;3D"}},
+		{"Ghostty, kitty protocol", "Shift+Enter", ghosty, "\x1b[13;2u",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;2;13~", "kitty": "\x1b[13;2u"}},
+		{"Ghostty, kitty protocol", "Option+b (macos-option-as-alt)", ghosty, "\x1b[98;3u",
+			map[string]string{"legacy": "\x1bb", "mok2": "\x1b[27;3;98~", "kitty": "\x1b[98;3u"}},
+		{"kitty, keyboard protocol", "Shift+Enter", kitty, "\x1b[13;2u",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;2;13~", "kitty": "\x1b[13;2u"}},
+		{"kitty, keyboard protocol", "Option+Enter", kitty, "\x1b[13;3u",
+			map[string]string{"legacy": "\x1b\r", "mok2": "\x1b[27;3;13~", "kitty": "\x1b[13;3u"}},
+		{"kitty, keyboard protocol", "Option+b (macos_option_as_alt)", kitty, "\x1b[98;3u",
+			map[string]string{"legacy": "\x1bb", "mok2": "\x1b[27;3;98~", "kitty": "\x1b[98;3u"}},
+		{"kitty, keyboard protocol", "Option+Left", kitty, "\x1b[1;3D",
+			map[string]string{"legacy": "\x1b[1;3D", "mok2": "\x1b[1;3D", "kitty": "\x1b[1;3D"}},
+		{"kitty, keyboard protocol", "Option+Delete", kitty, "\x1b[127;3u",
+			map[string]string{"legacy": "\x1b\x7f", "mok2": "\x1b[27;3;127~", "kitty": "\x1b[127;3u"}},
+		{"kitty, no keyboard protocol", "Option+b (macos_option_as_alt)", kitty, "\x1bb",
+			map[string]string{"legacy": "\x1bb", "mok2": "\x1b[27;3;98~", "kitty": "\x1b[98;3u"}},
+		{"kitty, no keyboard protocol", "Option+Right", kitty, "\x1b[1;3C",
+			map[string]string{"legacy": "\x1b[1;3C", "mok2": "\x1b[1;3C", "kitty": "\x1b[1;3C"}},
+	}
+	for _, tc := range tests {
+		keys := decodeKeys(t, tc.term, []byte(tc.in))
+		if len(keys) != 1 {
+			t.Errorf("%s, %s: %q decodes to %d keys %v", tc.terminal, tc.key, tc.in, len(keys), keys)
+			continue
+		}
+		k, ok := KeyFromTea(keys[0])
+		if !ok {
+			t.Errorf("%s, %s: %q (%v) is not a key for claude", tc.terminal, tc.key, tc.in, keys[0])
+			continue
+		}
+		for _, cm := range claudeModes {
+			if got, want := string(EncodeKey(k, cm.modes)), tc.want[cm.name]; got != want {
+				t.Errorf("%s, %s: %q (%v) reaches claude (%s) as %q, want %q", tc.terminal, tc.key, tc.in, keys[0], cm.name, got, want)
+			}
+		}
+	}
 }

@@ -27,7 +27,10 @@ func KeyFromTea(k tea.Key) (key Key, ok bool) {
 	if k.Mod.Contains(tea.ModShift) {
 		mod |= ModShift
 	}
-	if k.Mod.Contains(tea.ModAlt) {
+	// Meta is xterm's modifier 8 (CSI 1;9D), what iTerm2 sends for Option with the arrows when
+	// Option is not set to Esc+: for the programs in the pane Option is Alt (claude reads
+	// modifier 8 as super).
+	if k.Mod.Contains(tea.ModAlt) || k.Mod.Contains(tea.ModMeta) {
 		mod |= ModAlt
 	}
 	if k.Mod.Contains(tea.ModCtrl) {

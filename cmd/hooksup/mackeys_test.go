@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Keys as macOS terminals send them, typed into hooksup's TUI in tmux, reach the agent's pty as
+// claude reads them in its legacy mode: iTerm2's Option+Left (xterm's Meta modifier) as Alt+Left,
+// Option-as-Meta letters and Option+Enter with their ESC prefix, kitty's Shift+Enter as claude's
+// newline (ESC CR).
+func TestMacOSKeysReachTheAgentInTmux(t *testing.T) {
+	s := newSandbox(t)
+	got := filepath.Join(s.project, "typed")
+	agent := filepath.Join(s.project, "agent")
+	// The agent records every byte typed to it, unechoed and unbuffered, after saying it is ready.
+	script := fmt.Sprintf("#!/bin/sh\nstty raw -echo\nprintf 'agent ready\\r\\n'\nexec cat > %s\n", shellQuote(got))
+	if err := os.WriteFile(agent, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color")
+	tm := startTmux(t, 150, 40, env, s.project, hooksupBin, "--claude-bin", agent, "claude")
+	tm.waitText(20*time.Second, "agent ready")
+	typed := []struct{ key, in, want string }{
+		{"iTerm2 Option+Left", "\x1b[1;9D", "\x1b[1;3D"},
+		{"Option-as-Meta b", "\x1bb", "\x1bb"},
+		{"Option+Enter", "\x1b\r", "\x1b\r"},
+		{"kitty Shift+Enter", "\x1b[13;2u", "\x1b\r"},
+	}
+	var want string
+	for _, k := range typed {
+		args := []string{"send-keys", "-t", tm.name, "-H"}
+		for _, b := range []byte(k.in) {
+			args = append(args, hex.EncodeToString([]byte{b}))
+		}
+		tm.tmux(args...)
+		want += k.want
+		var b []byte
+		for deadline := time.Now().Add(20 * time.Second); string(b) != want; time.Sleep(20 * time.Millisecond) {
+			b, _ = os.ReadFile(got)
+			if time.Now().After(deadline) {
+				t.Fatalf("after %s (%q) the agent read %q, want %q\n%s", k.key, k.in, b, want, tm.screen())
+			}
+		}
+	}
+}
