@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak: `hooksup --mode auto demo` in a real tmux for DURATION (default 30m), a person's keys
+# Soak: `hooksup --mode auto demo` in a real tmux for DURATION (default 60m), a person's keys
 # typed in a loop, so the simulated claude works, asks permission, runs a subagent, is blocked by
 # the demo check and stops, over and over, under the TUI. Every SAMPLE seconds (default 30) it
 # prints hooksup's RSS, threads and open file descriptors, and the hook calls and verdicts so
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-dur=${1:-30m}
+dur=${1:-60m}
 sample=${SAMPLE:-30}
 warmup=${WARMUP:-600}
 speed=${HOOKSUP_DEMO_SPEED:-0.05}
