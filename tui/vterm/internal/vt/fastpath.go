@@ -31,8 +31,13 @@ func blankRow(l uv.Line, c *uv.Cell) {
 	if c != nil {
 		fill = *c
 	}
-	for x := range l {
-		l[x] = fill
+	if len(l) == 0 {
+		return
+	}
+	// Doubling copies: a few memmoves rather than a typed store per cell.
+	l[0] = fill
+	for n := 1; n < len(l); n *= 2 {
+		copy(l[n:], l[:n])
 	}
 }
 
