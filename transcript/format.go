@@ -6,4 +6,6 @@ type Format uint8
 const (
 	// FormatClaude is Claude Code's session JSONL (the zero value).
 	FormatClaude Format = iota
+	// FormatCodex is Codex's rollout JSONL (see decodeCodex).
+	FormatCodex
 )

@@ -153,7 +153,15 @@ func (p *Parser) Feed(line []byte) Record {
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}
-	r := p.dec.decode(line)
+	var r Record
+	if p.opts.Format == FormatCodex {
+		r = decodeCodex(line, p.opts.MaxText, p.dec.seed)
+		if r.hasUsage {
+			r.Model = p.st.Model // a usage record names no model: the turn's
+		}
+	} else {
+		r = p.dec.decode(line)
+	}
 	p.apply(&r)
 	return r
 }

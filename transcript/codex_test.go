@@ -1,0 +1,67 @@
+package transcript
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// rollout-block.jsonl is what Codex 0.169.0 wrote for `codex exec "say hi"` offline: the model
+// ran one shell command, said DONE-ONE, a Stop hook blocked once, and it said DONE-TWO.
+func TestCodexRollout(t *testing.T) {
+	f, err := os.Open("testdata/codex/rollout-block.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := NewParser(Options{Format: FormatCodex})
+	if _, err := p.ReadFrom(f); err != nil {
+		t.Fatal(err)
+	}
+	st := p.Stats()
+	if st.Malformed != 0 {
+		t.Errorf("malformed lines: %d", st.Malformed)
+	}
+	if st.Model != "mock-model" {
+		t.Errorf("model %q, want mock-model", st.Model)
+	}
+	// Three responses of 1200 input (1000 cached) and 30 output tokens: Codex's total_tokens.
+	want := Usage{InputTokens: 600, CacheReadTokens: 3000, OutputTokens: 90}
+	if st.Usage != want || st.Usage.Total() != 3690 || st.Messages != 3 {
+		t.Errorf("usage %+v (total %d) over %d messages, want %+v (3690) over 3", st.Usage, st.Usage.Total(), st.Messages, want)
+	}
+	if st.ByModel["mock-model"] != want {
+		t.Errorf("by model %v", st.ByModel)
+	}
+	if st.ToolCallCount != 1 || st.ToolCalls["exec_command"] != 1 || st.ToolResults != 1 {
+		t.Errorf("tool calls %v (%d), results %d; want one exec_command and its result", st.ToolCalls, st.ToolCallCount, st.ToolResults)
+	}
+	if st.Turns != 1 || st.LastPrompt != "say hi" {
+		t.Errorf("turns %d, last prompt %q; want 1, say hi", st.Turns, st.LastPrompt)
+	}
+	if st.TurnsEnded != 1 || st.LastTurn != 631*time.Millisecond {
+		t.Errorf("turns ended %d, last %v; want 1, 631ms", st.TurnsEnded, st.LastTurn)
+	}
+	if st.LastText != "DONE-TWO" {
+		t.Errorf("last text %q, want DONE-TWO", st.LastText)
+	}
+}
+
+func TestCodexRolloutLines(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		kind Kind
+	}{
+		{`not json`, KindMalformed},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"session_meta","payload":{"id":"x"}}`, KindOther},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}`, KindInterrupt},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"event_msg","payload":{"type":"error","message":"stream disconnected"}}`, KindAPIError},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>"}]}}`, KindOther},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c1","input":"..."}}`, KindAssistant},
+	} {
+		p := NewParser(Options{Format: FormatCodex})
+		if r := p.Feed([]byte(tc.line)); r.Kind != tc.kind {
+			t.Errorf("%s: kind %v, want %v", tc.line, r.Kind, tc.kind)
+		}
+	}
+}
