@@ -129,7 +129,7 @@ func Bin(a Agent, flag string, getenv func(string) string) string {
 }
 
 // All are the agents hooksup supervises, in the order help lists them.
-func All() []Agent { return []Agent{Claude{}} }
+func All() []Agent { return []Agent{Claude{}, Codex{}} }
 
 // ByName is the agent whose Name is name.
 func ByName(name string) (Agent, bool) {

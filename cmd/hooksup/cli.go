@@ -34,14 +34,17 @@ func program() cli.Program {
 		Help: "which Claude Code settings file: .claude/settings.local.json (default), .claude/settings.json, ~/.claude/settings.json"}
 	return cli.Program{
 		Name:    "hooksup",
-		Summary: "supervise Claude Code: your checks and you decide every stop",
-		Intro: `hooksup supervises Claude Code: it runs claude with hooks that report to it, decides every
-stop by your project's checks and by you, and shows verdicts, counts and agent state live.`,
+		Summary: "supervise Claude Code and Codex: your checks and you decide every stop",
+		Intro: `hooksup supervises Claude Code and OpenAI's Codex CLI: it runs the agent with hooks that report
+to it, decides every stop by your project's checks and by you, and shows verdicts, counts and
+agent state live.`,
 		Usage:    "[flags] command [args...]",
 		Complete: completeCommand,
 		Command: []cli.Command{
 			{Name: "claude", GlobalsFirst: true, Args: "[claude args...]", Passthrough: true,
 				Help: "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"},
+			{Name: "codex", GlobalsFirst: true, Args: "[codex args...]", Passthrough: true,
+				Help: "run codex under supervision (codex's exit status is hooksup's): the TUI in a terminal, headless for codex exec"},
 			{Name: "demo", Help: "the TUI against a built-in simulated agent (no API key)"},
 			{Name: "check", Flags: []cli.Flag{
 				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
@@ -77,6 +80,8 @@ npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
 			{Name: "no-tui", Help: "run headless even in a terminal"},
 			{Name: "claude-bin", Arg: "PATH", Values: cli.Values{Files: true},
 				Help: "the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)"},
+			{Name: "codex-bin", Arg: "PATH", Values: cli.Values{Files: true},
+				Help: "the codex to run (default: $HOOKSUP_CODEX_BIN, else codex on PATH)"},
 			{Name: "debug", Help: "verbose log in the state directory"},
 			{Name: "version", Help: "print the version and exit"},
 			{Name: "help", Help: "print this help and exit"},

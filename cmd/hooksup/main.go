@@ -1,5 +1,5 @@
-// Command hooksup supervises Claude Code: it runs claude with Stop, SubagentStop and
-// Notification hooks that report to it, decides every stop by the project's checks and the
+// Command hooksup supervises coding agents (Claude Code, Codex): it runs the agent with Stop,
+// SubagentStop and observation hooks that report to it, decides every stop by the project's checks and the
 // person, and shows it all live. This file is wiring only.
 package main
 
@@ -33,6 +33,7 @@ type globalFlags struct {
 	theme     string
 	noTUI     bool
 	claudeBin string
+	codexBin  string
 	debug     bool
 	version   bool
 }
@@ -46,6 +47,7 @@ func globalFlagSet(g *globalFlags) *flag.FlagSet {
 	fs.StringVar(&g.theme, "theme", "", "")
 	fs.BoolVar(&g.noTUI, "no-tui", false, "")
 	fs.StringVar(&g.claudeBin, "claude-bin", "", "")
+	fs.StringVar(&g.codexBin, "codex-bin", "", "")
 	fs.BoolVar(&g.debug, "debug", false, "")
 	fs.BoolVar(&g.version, "version", false, "")
 	return fs
@@ -97,6 +99,8 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	switch cmd {
 	case "claude":
 		return runAgent(ctx, g, agent.Claude{}, cargs, stdin, stdout, stderr)
+	case "codex":
+		return runAgent(ctx, g, agent.Codex{}, cargs, stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, g, stdin, stdout, stderr)
 	case "themes":

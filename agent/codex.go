@@ -1,0 +1,195 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/codex"
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/transcript"
+)
+
+// Codex is OpenAI's Codex CLI (npm @openai/codex). Its hooks are modelled on Claude Code's: the
+// same event names, the same input fields (plus turn_id), the same answers
+// ({"decision":"block","reason":…} makes it continue with the reason as its next prompt).
+//
+// Injection: -c overrides before the user's arguments define hooksup's hooks in Codex's
+// session-flags layer for this run only, and trust exactly those definitions by the key and
+// hash Codex keeps in [hooks.state] (package codex). Nothing is written: not in CODEX_HOME,
+// not in the project. Codex's other hooks keep their own trust; --dangerously-bypass-hook-trust
+// is never used. A user's own -c hooks.<Event> after them would replace hooksup's.
+//
+// Transcript: the rollout JSONL under $CODEX_HOME/sessions that every hook names in
+// transcript_path (transcript.FormatCodex). Codex has no loop cap on blocked stops of its own.
+type Codex struct{}
+
+// MinCodex is the oldest Codex hooksup supervises: the trust it gives hooksup's hooks is
+// computed as 0.169.0 computes it. Older ones are refused at start.
+var MinCodex = hooks.Version{Major: 0, Minor: 169, Patch: 0}
+
+// codexEvents are the events hooksup injects into Codex: its stops, and what tells the agent's
+// state (Codex has no Notification event).
+var codexEvents = []string{hooks.SessionStart, hooks.UserPromptSubmit, hooks.PreToolUse, hooks.PermissionRequest,
+	hooks.PostToolUse, hooks.Stop, hooks.SubagentStop}
+
+func (Codex) Name() string        { return "codex" }
+func (Codex) Product() string     { return "Codex" }
+func (Codex) BinEnv() string      { return "HOOKSUP_CODEX_BIN" }
+func (Codex) InstallHint() string { return "install Codex (npm install -g @openai/codex)" }
+
+// Events refuses a Codex older than MinCodex and returns the events hooksup injects. A codex
+// that is not found is left for Find to report; one whose version cannot be told gets them
+// all (the supervisor warns if its hooks then never arrive).
+func (Codex) Events(ctx context.Context, bin string, _ []string, logger *slog.Logger) ([]string, error) {
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, nil
+	}
+	start := time.Now()
+	v, err := CodexVersion(ctx, path, os.Environ(), 10*time.Second)
+	logger.Info("codex version", "path", path, "version", v, "took", time.Since(start), "err", err)
+	if v.Known() && v.Less(MinCodex) {
+		return nil, fmt.Errorf("%s is Codex %s, older than %s, the oldest hooksup supervises: update it (npm install -g @openai/codex@latest), or point --codex-bin / HOOKSUP_CODEX_BIN at a newer codex",
+			path, v, MinCodex)
+	}
+	return append([]string(nil), codexEvents...), nil
+}
+
+// CodexVersion finds the version of the codex at bin (a path): an npm install names it in the
+// package.json of @openai/codex, read without running codex; otherwise `bin --version` runs
+// once ("codex-cli 0.169.0"), with env, for at most timeout.
+func CodexVersion(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
+	if real, err := filepath.EvalSymlinks(bin); err == nil {
+		dir := filepath.Dir(real)
+		for range 2 {
+			if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+				var p struct{ Name, Version string }
+				if json.Unmarshal(b, &p) == nil && p.Name == "@openai/codex" {
+					if v, ok := hooks.ParseVersion(p.Version); ok {
+						return v, nil
+					}
+				}
+			}
+			dir = filepath.Dir(dir)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	cmd.Env = env
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if err != nil {
+		return hooks.Version{}, fmt.Errorf("%s --version: %w", bin, err)
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	v, ok := hooks.ParseVersion(first)
+	if !ok {
+		return hooks.Version{}, fmt.Errorf("%s --version printed %q, not a version", bin, first)
+	}
+	return v, nil
+}
+
+// Inject puts the -c overrides that define and trust hooksup's hooks before the user's
+// arguments: Codex applies root-level overrides to every subcommand (exec included).
+func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
+	events := h.Events
+	if events == nil {
+		events = codexEvents
+	}
+	var hs []codex.Hook
+	for _, ev := range events {
+		t := h.OtherTimeout
+		if hooks.IsStop(ev) {
+			t = h.StopTimeout
+		}
+		hs = append(hs, codex.Hook{Event: ev, Command: h.Command(ev), Timeout: int((t + time.Second - 1) / time.Second)})
+	}
+	over, err := codex.Overrides(hs)
+	if err != nil {
+		return Launch{}, err
+	}
+	return Launch{Args: append(over, args...)}, nil
+}
+
+// codexValueFlags are Codex's options that take a value, so the word after them is not a
+// subcommand.
+var codexValueFlags = map[string]bool{
+	"-c": true, "--config": true, "--enable": true, "--disable": true, "-i": true, "--image": true,
+	"-m": true, "--model": true, "--local-provider": true, "-p": true, "--profile": true,
+	"-s": true, "--sandbox": true, "-a": true, "--ask-for-approval": true, "-C": true, "--cd": true,
+	"--add-dir": true, "--remote": true, "--remote-auth-token-env": true,
+}
+
+// Headless reports `codex exec …` (or its alias `codex e`): no full-screen UI, the final
+// message on stdout.
+func (Codex) Headless(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return false
+		case codexValueFlags[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a == "exec" || a == "e"
+		}
+	}
+	return false
+}
+
+// Input: Codex's input is hooksup's (its turn_id is kept among the extra fields).
+func (Codex) Input(*hooks.Input) {}
+
+// Answer is Claude Code's codec, which Codex reads the same way.
+func (Codex) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
+
+// BlockCap: Codex has no limit of its own on blocked stops.
+func (Codex) BlockCap(func(string) string) int { return 0 }
+
+// CodexHome is Codex's home as its environment sets it: $CODEX_HOME, else ~/.codex.
+func CodexHome(getenv func(string) string) string {
+	if d := getenv("CODEX_HOME"); d != "" {
+		return d
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".codex")
+}
+
+// Transcripts are the rollouts under $CODEX_HOME/sessions/YYYY/MM/DD (Codex keeps them by day,
+// not by project).
+func (Codex) Transcripts(getenv func(string) string, _ string) string {
+	return filepath.Join(CodexHome(getenv), "sessions", "*", "*", "*", "rollout-*.jsonl")
+}
+
+// Reply: a response_item holding the model's message.
+func (Codex) Reply(line []byte) bool {
+	return bytes.Contains(line, []byte(`"type":"response_item"`)) && bytes.Contains(line, []byte(`"role":"assistant"`))
+}
+
+func (Codex) Transcript() transcript.Format { return transcript.FormatCodex }
+
+// ResumeID is the session id at the end of a rollout's name (rollout-<time>-<session id>.jsonl).
+func (Codex) ResumeID(transcriptPath string) string {
+	name := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
+	const idLen = 36 // a UUID
+	if !strings.HasPrefix(name, "rollout-") || len(name) < len("rollout-")+idLen {
+		return ""
+	}
+	return name[len(name)-idLen:]
+}
+
+// Resume is `hooksup codex resume`.
+func (Codex) Resume() string { return "hooksup codex resume" }
