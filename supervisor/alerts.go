@@ -17,6 +17,7 @@ type Alert struct {
 	Action AlertAction
 	Cause  AlertCause
 	Detail string // what showed it, e.g. "PermissionRequest Bash"
+	Agent  string // the agent's name ("claude", "codex"); "" is claude
 	Text   string // for nudge: what to type
 	// State is the state the alert is about; a front end nudges only while the agent is still
 	// in it.

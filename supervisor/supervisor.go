@@ -231,6 +231,9 @@ func (s *Supervisor) stateChanged(ev Event) {
 	if c, ok := ev.(StateChanged); ok {
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
+			if s.agent != nil {
+				a.Agent = s.agent.Name()
+			}
 			s.bus.publish(a)
 		}
 	}

@@ -27,7 +27,7 @@ const (
 // While the reason is edited, the editor's row is inputRow.
 func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []string, inputRow int) {
 	q := m.questions[0]
-	what := "claude wants to stop"
+	what := m.name + " wants to stop"
 	if q.Event == hooks.SubagentStop {
 		what = fmt.Sprintf("subagent %s (%s) wants to stop", shortID(q.AgentID), q.AgentType)
 	}
@@ -47,7 +47,7 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	var tail []string
 	if m.editor.open {
 		e := m.keys.Editor
-		tail = wrapItems([]string{hintText(e.Send), hintText(e.Newline), hintText(e.Cancel), "esc interrupts claude", left + " left"}, " · ", w)
+		tail = wrapItems([]string{hintText(e.Send), hintText(e.Newline), hintText(e.Cancel), "esc interrupts " + m.name, left + " left"}, " · ", w)
 	} else {
 		c := m.keys.Command
 		items := []string{m.keys.Prefix.Help().Key + " then " + hintText(c.Approve)}

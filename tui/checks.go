@@ -19,8 +19,9 @@ const checkOutputKeep = 32 << 10
 // checksPane shows the running check live (spinner, elapsed time, streaming output) and then
 // the last result.
 type checksPane struct {
-	keys navKeys
-	rows int // the pane's inner height: a page
+	agent string // the agent's name
+	keys  navKeys
+	rows  int // the pane's inner height: a page
 	// configured and subConfigured are the checks the session runs, listed before any has; ignored
 	// the project files whose checks are not used (not trusted).
 	configured, subConfigured []supervisor.Check
@@ -108,7 +109,7 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 // configuredLines lists the configured checks, before any has run.
 func (p *checksPane) configuredLines(st Styles, w int) []string {
 	if len(p.configured) == 0 && len(p.subConfigured) == 0 {
-		return []string{fit(st.Muted.Render("no checks: claude may stop whenever it is done"), w)}
+		return []string{fit(st.Muted.Render("no checks: "+p.agent+" may stop whenever it is done"), w)}
 	}
 	var lines []string
 	list := func(title string, checks []supervisor.Check) {
@@ -120,7 +121,7 @@ func (p *checksPane) configuredLines(st Styles, w int) []string {
 			lines = append(lines, fit("○ "+st.Title.Render(c.Name)+"  "+st.Muted.Render("$ "+c.Command), w))
 		}
 	}
-	list("when claude stops:", p.configured)
+	list("when "+p.agent+" stops:", p.configured)
 	list("when a subagent stops:", p.subConfigured)
 	return lines
 }

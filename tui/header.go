@@ -11,6 +11,7 @@ import (
 // header is the one-line status bar: agent state, mode, the continuations, tokens, model and
 // session.
 type header struct {
+	agent       string // the agent's name
 	sessionID   string
 	model       string
 	mode        supervisor.Mode
@@ -72,7 +73,11 @@ func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string
 }
 
 func (h *header) view(st Styles, w int) string {
-	parts := []string{st.Title.Render("hooksup"), stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
+	title := st.Title.Render("hooksup")
+	if h.agent != "claude" {
+		title += " " + st.Title.Render(h.agent) // claude is hooksup's first agent; any other is named
+	}
+	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
 		continuations(h.counts, h.blockCap)}
 	if c := h.counts; c.SubagentContinuations > 0 {
 		parts = append(parts, fmt.Sprintf("subagent continuations %d (max %d each)", c.SubagentContinuations, c.MaxSteers))

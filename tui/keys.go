@@ -14,6 +14,7 @@ const DefaultPrefix = keymap.DefaultPrefix
 // keyMap is hooksup's own bindings, built from internal/keymap's actions with the config's
 // bindings applied: every hint the TUI shows is drawn from it. Each scope is its own value.
 type keyMap struct {
+	agent   string // the agent's name, for the help
 	Prefix  key.Binding
 	Command commandKeys
 	Pane    navKeys
@@ -38,14 +39,20 @@ type editorKeys struct {
 
 // newKeyMap turns resolved bindings into key bindings; the help of each is its keys as shown
 // and the action's hint.
-func newKeyMap(km keymap.Map) keyMap {
+func newKeyMap(km keymap.Map) keyMap { return newAgentKeyMap(km, "") }
+
+// newAgentKeyMap is newKeyMap for the agent named agent ("" is claude): the hints name it.
+// keymap's hints say "claude" for the agent.
+func newAgentKeyMap(km keymap.Map, agent string) keyMap {
+	agent = agentName(agent)
 	b := func(name string) key.Binding {
 		a, _ := keymap.Lookup(name)
 		keys := km.Keys(name)
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(displayKeys(keys), a.Hint))
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(displayKeys(keys), strings.ReplaceAll(a.Hint, "claude", agent)))
 	}
 	return keyMap{
-		Prefix: key.NewBinding(key.WithKeys(km.Prefix), key.WithHelp(keymap.Display(km.Prefix), "hooksup command (twice: send it to claude)")),
+		agent:  agent,
+		Prefix: key.NewBinding(key.WithKeys(km.Prefix), key.WithHelp(keymap.Display(km.Prefix), "hooksup command (twice: send it to "+agent+")")),
 		Command: commandKeys{
 			Approve: b(keymap.Approve), Deny: b(keymap.Deny), Edit: b(keymap.Edit), Halt: b(keymap.Halt),
 			Focus: b(keymap.Focus), FocusBk: b(keymap.FocusBk), Zoom: b(keymap.Zoom), Help: b(keymap.Help), Quit: b(keymap.Quit),
@@ -106,7 +113,7 @@ func (k keyMap) sections() []helpSection {
 			pair(c.Focus, c.FocusBk, "focus the next / the previous pane"), line(c.Zoom, keymap.Zoom), line(c.Help, keymap.Help),
 			line(c.Quit, keymap.Quit),
 		}},
-		{"in a focused pane (claude's: after " + k.Prefix.Help().Key + "):", []helpLine{
+		{"in a focused pane (" + k.agent + "'s: after " + k.Prefix.Help().Key + "):", []helpLine{
 			pair(p.Up, p.Down, "scroll up / down; the previous / next verdict"), pair(p.PageUp, p.PageDown, "a page up / down"),
 			line(p.Open, keymap.Open),
 		}},

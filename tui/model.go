@@ -36,7 +36,21 @@ const (
 )
 
 func (p pane) String() string {
-	return [...]string{"claude", "verdicts", "checks", "subagents"}[p]
+	return [...]string{"agent", "verdicts", "checks", "subagents"}[p]
+}
+
+// agentName is the name an agent goes by in the TUI: "" is claude.
+func agentName(name string) string {
+	if name == "" {
+		return "claude"
+	}
+	return name
+}
+
+// setAgent names the agent everywhere the TUI speaks of it.
+func (m *model) setAgent(name string) {
+	m.name = agentName(name)
+	m.header.agent, m.verdicts.agent, m.checks.agent = m.name, m.name, m.name
 }
 
 // Messages.
@@ -52,6 +66,7 @@ type (
 
 // model is the root: layout and routing; each pane draws itself.
 type model struct {
+	name       string // the agent's name ("claude", "codex")
 	sess       Session
 	io         *agentIO
 	st         Styles
@@ -95,9 +110,9 @@ type model struct {
 }
 
 func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode supervisor.Mode, holdOnExit bool, blockCap int) model {
-	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit,
-		header: header{mode: mode, blockCap: blockCap}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
-		checks: checksPane{keys: keys.Pane}, editor: newReasonEditor(keys.Editor), now: time.Now()}
+	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: "claude",
+		header: header{mode: mode, blockCap: blockCap, agent: "claude"}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
+		checks: checksPane{keys: keys.Pane, agent: "claude"}, editor: newReasonEditor(keys.Editor), now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {

@@ -87,7 +87,7 @@ func previewLegend(st Styles, w int) string {
 		label("agent") + strings.Join(states, "  "),
 		label("checks") + strings.Join(checks, "   "),
 		label("notices") + strings.Join(notices, " "),
-		label("exit") + exitLine(st, 0, nil, true, 55),
+		label("exit") + exitLine(st, "claude", 0, nil, true, 55),
 	}
 	for i, l := range lines {
 		lines[i] = fit(l, w)

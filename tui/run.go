@@ -20,6 +20,9 @@ type Options struct {
 	Terminal *os.File        // the front end's end of the agent's pty (supervisor.PTY.File)
 	Mode     supervisor.Mode // the session's mode, for the header
 	BlockCap int             // claude's cap on blocked stops in a row, for the header
+	// Agent is the agent's name as the person types it ("claude", "codex"): the header, the
+	// pane's title and every sentence about the agent say it. "" is claude.
+	Agent    string
 	Theme    themes.Theme
 	Prefix   string
 	Bindings map[string]string
@@ -66,7 +69,8 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	aio := newAgentIO(cols, rows, o.Version, programStatusTo(sess))
 	defer aio.close()
 	aio.attach(o.Terminal)
-	m := newModel(sess, aio, NewStyles(o.Theme), newKeyMap(keys), o.Mode, o.HoldOnExit, o.BlockCap)
+	m := newModel(sess, aio, NewStyles(o.Theme), newAgentKeyMap(keys, o.Agent), o.Mode, o.HoldOnExit, o.BlockCap)
+	m.setAgent(o.Agent)
 	m.resume = o.Resume
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.header.ignored = len(o.Ignored) > 0

@@ -82,7 +82,7 @@ func plural(n int64, what string) string {
 
 // exitBox is the summary held over claude's pane after it exited.
 func (m model) exitBox() string {
-	title := fmt.Sprintf("claude exited with status %d", m.exitCode)
+	title := fmt.Sprintf("%s exited with status %d", m.name, m.exitCode)
 	lines := append(m.tally.lines(m.resume), m.st.Muted.Render("press any key to close"))
 	w := ansi.StringWidth(title) + 6
 	for _, l := range lines {

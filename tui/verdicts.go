@@ -18,6 +18,7 @@ const maxVerdicts = 1000
 
 // verdictsPane lists every verdict, newest last; a selected one opens its full reason.
 type verdictsPane struct {
+	agent    string // the agent's name
 	keys     navKeys
 	items    []supervisor.Verdict
 	selected int  // index into items; -1 follows the newest
@@ -25,7 +26,9 @@ type verdictsPane struct {
 	rows     int  // the pane's inner height: a page
 }
 
-func newVerdictsPane(k navKeys) verdictsPane { return verdictsPane{keys: k, selected: -1} }
+func newVerdictsPane(k navKeys) verdictsPane {
+	return verdictsPane{agent: "claude", keys: k, selected: -1}
+}
 
 // navigate moves the selection, or opens and closes the selected verdict.
 func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
@@ -155,7 +158,7 @@ func otherHooksHeight(v supervisor.Verdict) int {
 // is a row, with the other hooks at its stop under it.
 func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
 	if len(p.items) == 0 {
-		return []string{st.Muted.Render("no verdicts yet: each stop of claude is decided here")}
+		return []string{st.Muted.Render("no verdicts yet: each stop of " + p.agent + " is decided here")}
 	}
 	if p.open {
 		return p.detail(st, w, h)
@@ -208,7 +211,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
 	switch present.OtherHooksEffect(v.OtherHooks) {
 	case present.EffectContinued:
-		add(st.Block.Render("claude continued: another hook blocked (see below)"))
+		add(st.Block.Render(p.agent + " continued: another hook blocked (see below)"))
 	case present.EffectEnded:
 		add(st.Halt.Render("the turn ended: another hook ended it (see below)"))
 	}
@@ -228,7 +231,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		add(st.Warn.Render(v.Warning))
 	}
 	if v.Reason != "" {
-		add(st.Muted.Render("reason claude read:"))
+		add(st.Muted.Render("reason " + p.agent + " read:"))
 		for _, l := range strings.Split(v.Reason, "\n") {
 			add(l)
 		}

@@ -72,10 +72,10 @@ func (m model) render() string {
 
 func (m model) statusLine() string {
 	if m.exited {
-		return exitLine(m.st, m.exitCode, m.exitErr, m.holdOnExit, m.w)
+		return exitLine(m.st, m.name, m.exitCode, m.exitErr, m.holdOnExit, m.w)
 	}
 	if m.confirmQuit {
-		return m.st.Warn.Render(fit(fmt.Sprintf(" claude is working: %s again ends it · any other key keeps it", m.keys.Command.Quit.Help().Key), m.w))
+		return m.st.Warn.Render(fit(fmt.Sprintf(" %s is working: %s again ends it · any other key keeps it", m.name, m.keys.Command.Quit.Help().Key), m.w))
 	}
 	if m.prefixed {
 		c := m.keys.Command
@@ -87,9 +87,9 @@ func (m model) statusLine() string {
 	return m.header.view(m.st, m.w)
 }
 
-// exitLine replaces the header once claude exited.
-func exitLine(st Styles, code int, err error, hold bool, w int) string {
-	msg := fmt.Sprintf(" claude exited with status %d", code)
+// exitLine replaces the header once the agent (named name) exited.
+func exitLine(st Styles, name string, code int, err error, hold bool, w int) string {
+	msg := fmt.Sprintf(" %s exited with status %d", name, code)
 	if err != nil {
 		msg += ": " + err.Error()
 	}
@@ -122,7 +122,7 @@ func (m model) agentBox() string {
 	r := m.lay.agent
 	cols, rows := m.lay.agentInner()
 	lines := m.io.term.RenderLines(cols, rows, m.agent.scroll)
-	title := "claude"
+	title := m.name
 	if t := strings.TrimSpace(m.header.title); t != "" {
 		title = t
 	}
@@ -157,8 +157,8 @@ func (m model) helpBox() string {
 	const col = 22
 	key := func(k string) string { return "  " + fit(m.st.Key.Render(k), col) }
 	lines := []string{
-		key("esc") + "interrupt claude; the turn may stop",
-		key(m.keys.Prefix.Help().Key) + "hooksup's prefix; twice sends it to claude",
+		key("esc") + "interrupt " + m.name + "; the turn may stop",
+		key(m.keys.Prefix.Help().Key) + "hooksup's prefix; twice sends it to " + m.name,
 	}
 	for _, sec := range m.keys.sections() {
 		lines = append(lines, m.st.Muted.Render(sec.title))
@@ -172,7 +172,7 @@ func (m model) helpBox() string {
 	}
 	w := min(m.w-4, 84)
 	h := min(m.h-2, len(lines)+2)
-	return box("every key goes to claude, except", lines, w, h, m.st.BorderFocus, m.st.Title)
+	return box("every key goes to "+m.name+", except", lines, w, h, m.st.BorderFocus, m.st.Title)
 }
 
 // overlay draws top centred over base (both w×h-ish blocks of lines).

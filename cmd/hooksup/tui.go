@@ -65,6 +65,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 		return tui.Run(ctx, s.sup, tui.Options{
 			Terminal:       s.pty.File(),
 			Mode:           cfg.Mode,
+			Agent:          s.sup.Agent().Name(),
 			BlockCap:       s.sup.BlockCap(),
 			Theme:          theme,
 			Prefix:         cfg.Keys.Prefix,

@@ -157,13 +157,17 @@ func ShortCommand(c string) string {
 
 // AlertBody words an alert for a desktop notification.
 func AlertBody(a supervisor.Alert) string {
+	name := a.Agent
+	if name == "" {
+		name = "claude"
+	}
 	switch a.Cause {
 	case supervisor.CausePermission:
-		return "claude needs your permission (" + a.Detail + ")"
+		return name + " needs your permission (" + a.Detail + ")"
 	case supervisor.CauseIdle:
-		return "claude is waiting for your input"
+		return name + " is waiting for your input"
 	}
-	return "claude needs you"
+	return name + " needs you"
 }
 
 // Alert is how a front end carries out a bell or a notify alert: the bytes to write to the
