@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -39,6 +40,30 @@ var MinCodex = hooks.Version{Major: 0, Minor: 169, Patch: 0}
 // state (Codex has no Notification event).
 var codexEvents = []string{hooks.SessionStart, hooks.UserPromptSubmit, hooks.PreToolUse, hooks.PermissionRequest,
 	hooks.PostToolUse, hooks.Stop, hooks.SubagentStop}
+
+// CodexEvents are the hook events hooksup codex defines.
+func CodexEvents() []string { return append([]string(nil), codexEvents...) }
+
+// CodexHookFiles are the files where Codex would read hooks of its own for a session in
+// projectDir, among those that exist: hooks.json and config.toml in CODEX_HOME and in the
+// project's .codex (Codex reads a project's only when the project is trusted, and runs a hook
+// of any of them only once its definition is trusted).
+func CodexHookFiles(getenv func(string) string, projectDir string) []string {
+	var out []string
+	for _, dir := range []string{CodexHome(getenv), filepath.Join(projectDir, ".codex")} {
+		if b, err := os.ReadFile(filepath.Join(dir, "hooks.json")); err == nil && len(bytes.TrimSpace(b)) > 0 {
+			out = append(out, filepath.Join(dir, "hooks.json"))
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "config.toml")); err == nil && codexTOMLHooks.Match(b) {
+			out = append(out, filepath.Join(dir, "config.toml")+" [hooks]")
+		}
+	}
+	return out
+}
+
+// codexTOMLHooks finds a hook definition in a config.toml: a [hooks…] table, or a hooks.Event
+// or hooks = key (the trust state alone, [hooks.state], defines none).
+var codexTOMLHooks = regexp.MustCompile(`(?m)^\s*(\[\[?\s*hooks\s*[.\]]\s*(?:[A-Z"]|\])|hooks\s*(\.\s*[A-Z]\w*\s*)?=)`)
 
 func (Codex) Name() string        { return "codex" }
 func (Codex) Product() string     { return "Codex" }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -274,6 +275,8 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 	fmt.Fprintf(stdout, "  · hooksup claude adds its own hooks through --settings for its session: %s\n", strings.Join(hooks.EventsFor(version, false), ", "))
 
+	doctorCodex(ctx, g, env, stdout, ok, bad)
+
 	fmt.Fprintln(stdout, "hooksup configuration")
 	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
@@ -304,4 +307,30 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 	fmt.Fprintln(stdout, "no problems found")
 	return 0, nil
+}
+
+// doctorCodex reports the codex hooksup codex would run and where Codex would read hooks of
+// its own. A codex that is not installed is no problem: only hooksup codex needs it.
+func doctorCodex(ctx context.Context, g globalFlags, env environment, stdout io.Writer, ok, bad func(string, ...any)) {
+	fmt.Fprintln(stdout, "codex")
+	bin := agentBin(g, agent.Codex{})
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		fmt.Fprintf(stdout, "  · %s not found (only hooksup codex needs it: npm install -g @openai/codex, or --codex-bin / HOOKSUP_CODEX_BIN)\n", bin)
+		return
+	}
+	v, err := agent.CodexVersion(ctx, path, os.Environ(), 10*time.Second)
+	switch {
+	case err != nil:
+		bad("%s: cannot tell its version (%v): hooksup codex injects its hooks and says so if none arrives", path, err)
+	case v.Less(agent.MinCodex):
+		bad("%s: Codex %s, older than %s: hooksup codex refuses it (npm install -g @openai/codex@latest)", path, v, agent.MinCodex)
+	default:
+		ok("%s: Codex %s (hooksup supports %s and newer)", path, v, agent.MinCodex)
+	}
+	fmt.Fprintf(stdout, "  · hooksup codex defines its own hooks with -c for its session and trusts exactly those (nothing is written): %s\n",
+		strings.Join(agent.CodexEvents(), ", "))
+	for _, f := range agent.CodexHookFiles(os.Getenv, env.cwd) {
+		fmt.Fprintf(stdout, "  · Codex reads hooks of its own from %s\n", f)
+	}
 }
