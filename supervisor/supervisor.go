@@ -114,7 +114,7 @@ func New(o Options) (*Supervisor, error) {
 	s.others = newStopHooks()
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
 	s.engine = NewEngine(EngineOptions{
-		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.vlog.Append,
+		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.record,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
 		groups: newCheckGroups(o.RuntimeDir, logger),
 	})
@@ -206,6 +206,12 @@ func (s *Supervisor) emit(ev Event) {
 	case Interrupted:
 		s.state.set(StateInterrupted, "Escape", fromKeyboard)
 	}
+}
+
+// record writes a verdict to the log, naming the agent.
+func (s *Supervisor) record(v Verdict) error {
+	v.Agent = s.agent.Name()
+	return s.vlog.Append(v)
 }
 
 // otherHooks records what the other hooks at a stop did, once claude's transcript says: an

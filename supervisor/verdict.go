@@ -51,10 +51,13 @@ type Verdict struct {
 	Time      time.Time `json:"time"`           // when it was decided
 	Asked     time.Time `json:"asked,omitzero"` // when the hook asked
 	SessionID string    `json:"session_id"`
-	Event     string    `json:"event"`
-	AgentID   string    `json:"agent_id,omitempty"`
-	AgentType string    `json:"agent_type,omitempty"`
-	Turn      int       `json:"turn"`
+	// Agent is the supervised agent ("claude", "codex"); AgentID and AgentType name a
+	// subagent of it.
+	Agent     string `json:"agent,omitempty"`
+	Event     string `json:"event"`
+	AgentID   string `json:"agent_id,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
+	Turn      int    `json:"turn"`
 	// Stop numbers the stops hooksup decided in this run, from 1; an OtherHooks entry names the
 	// stop it tells about. Interrupted entries have none.
 	Stop     int            `json:"stop,omitempty"`

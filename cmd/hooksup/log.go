@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -58,7 +59,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	}
 	defer f.Close()
 	if !a.asJSON {
-		fmt.Fprintf(stdout, "session %s\n", id)
+		fmt.Fprintf(stdout, "session %s%s\n", id, agentOf(path))
 	}
 	br := bufio.NewReader(f)
 	var partial []byte
@@ -144,4 +145,20 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 	for _, c := range v.Checks {
 		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", c.Name, c.ExitCode, c.DurationMS)
 	}
+}
+
+// agentOf names the agent of a verdict log, as " (codex)", from its first entry; "" when the
+// log names none (written before hooksup supervised more than one agent).
+func agentOf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadBytes('\n')
+	var v struct{ Agent string }
+	if json.Unmarshal(line, &v) != nil || v.Agent == "" {
+		return ""
+	}
+	return " (" + v.Agent + ")"
 }
