@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/supervisor"
@@ -31,7 +32,13 @@ func program() cli.Program {
 	}
 	themeNames := cli.Values{Dynamic: completeThemes}
 	scope := cli.Flag{Name: "scope", Values: cli.Values{Words: hooks.Scopes()},
-		Help: "which Claude Code settings file: .claude/settings.local.json (default), .claude/settings.json, ~/.claude/settings.json"}
+		Help: "which Claude Code settings file: .claude/settings.local.json (default), .claude/settings.json, ~/.claude/settings.json (codex: user only)"}
+	var agents []string
+	for _, a := range agent.All() {
+		agents = append(agents, a.Name())
+	}
+	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
+		Help: "claude (default), or codex: $CODEX_HOME/hooks.json, trusted in $CODEX_HOME/config.toml"}
 	return cli.Program{
 		Name:    "hooksup",
 		Summary: "supervise Claude Code and Codex: your checks and you decide every stop",
@@ -54,9 +61,9 @@ agent state live.`,
 npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "trust a project's .hooksup.toml (its exact content)"},
-			{Name: "install", Flags: []cli.Flag{scope},
-				Help: "register hooksup's Stop hooks so plain claude runs the checks"},
-			{Name: "uninstall", Flags: []cli.Flag{scope}, Help: "remove them again, and nothing else"},
+			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
+				Help: "register hooksup's Stop hooks so plain claude (or codex) runs the checks"},
+			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},
 			{Name: "log", Flags: []cli.Flag{
 				{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts"},
 				{Name: "json", Help: "the verdicts as JSON lines, as recorded"},

@@ -16,8 +16,8 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 		"":          globalFlagSet(&globalFlags{}),
 		"check":     checkFlagSet(&checkArgs{}),
 		"log":       logFlagSet(&logArgs{}),
-		"install":   installFlagSet("install", &scope),
-		"uninstall": installFlagSet("uninstall", &scope),
+		"install":   installFlagSet("install", &scope, &scope),
+		"uninstall": installFlagSet("uninstall", &scope, &scope),
 	}
 	p := program()
 	described := map[string][]cli.Flag{"": p.Flags}

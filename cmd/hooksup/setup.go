@@ -20,10 +20,11 @@ import (
 )
 
 // installFlagSet parses install's and uninstall's flags.
-func installFlagSet(name string, scope *string) *flag.FlagSet {
+func installFlagSet(name string, scope, agentName *string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(scope, "scope", "local", "")
+	fs.StringVar(scope, "scope", "", "")
+	fs.StringVar(agentName, "agent", "claude", "")
 	return fs
 }
 
@@ -35,14 +36,24 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	if uninstall {
 		name = "uninstall"
 	}
-	var scope string
-	fs := installFlagSet(name, &scope)
+	var scope, agentName string
+	fs := installFlagSet(name, &scope, &agentName)
 	if err := fs.Parse(args); err != nil {
-		return 2, fmt.Errorf("%v (usage: hooksup %s [--scope local|project|user])", err, name)
+		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex] [--scope local|project|user])", err, name)
 	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
+	}
+	switch agentName {
+	case agent.Codex{}.Name():
+		return runInstallCodex(g, env, scope, stdout, uninstall)
+	case agent.Claude{}.Name():
+	default:
+		return 2, fmt.Errorf("--agent %q: hooksup installs for claude or codex", agentName)
+	}
+	if scope == "" {
+		scope = "local"
 	}
 	home, _ := os.UserHomeDir()
 	path, err := hooks.SettingsPath(scope, env.cwd, home)

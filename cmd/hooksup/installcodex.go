@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/hooks"
+)
+
+// runInstallCodex is `hooksup install --agent codex`: hooksup's Stop and SubagentStop hooks
+// (standalone, as for claude) in $CODEX_HOME/hooks.json, where plain codex reads them, and the
+// [hooks.state] entries that trust exactly those in $CODEX_HOME/config.toml, since Codex runs
+// no hook whose definition the person has not trusted. Uninstall removes the hooks; the trust
+// entries, which trust nothing else, stay.
+func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Writer, uninstall bool) (int, error) {
+	if scope != "" && scope != "user" {
+		return 2, fmt.Errorf("--scope %s: for codex hooksup installs in your own Codex configuration only (--scope user): "+
+			"Codex takes the trust of a hook from there, never from a project", scope)
+	}
+	home := agent.CodexHome(os.Getenv)
+	path := filepath.Join(home, "hooks.json")
+	if uninstall {
+		changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
+		if err != nil {
+			return 1, err
+		}
+		if changed {
+			fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
+		} else {
+			fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
+		}
+		return 0, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
+	}
+	// Codex's default timeout for a hook; longer when the checks configured now need it.
+	timeout := 600.0
+	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
+		timeout = max(timeout, math.Ceil(cfg.StopHookTimeout().Seconds()))
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return 1, err
+	}
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, self, timeout) })
+	if err != nil {
+		return 1, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 1, err
+	}
+	trust, err := agent.CodexInstalledTrust(path, b)
+	if err != nil {
+		return 1, err
+	}
+	config := filepath.Join(home, "config.toml")
+	added := 0
+	if _, err := hooks.EditSettingsFile(config, func(c []byte) ([]byte, error) {
+		out, n, err := agent.CodexAddTrust(c, trust)
+		added = n
+		return out, err
+	}); err != nil {
+		return 1, err
+	}
+	switch {
+	case changed:
+		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", path)
+	default:
+		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", path)
+	}
+	if added > 0 {
+		fmt.Fprintf(stdout, "trusted exactly those in %s ([hooks.state], by their hash)\n", config)
+	}
+	fmt.Fprintln(stdout, "plain `codex` now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
+	return 0, nil
+}
