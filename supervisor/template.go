@@ -14,8 +14,9 @@ const Template = `# hooksup configuration for this project.
 #   hooksup trust        (again after every change)
 # Personal overrides go in .hooksup.local.toml (keep it out of git); your defaults for every
 # project in ~/.config/hooksup/config.toml. Later files win; --config and flags win over all.
+# The same file serves hooksup claude and hooksup codex: "the agent" below is either.
 
-# When claude wants to stop, who decides whether it may?
+# When the agent wants to stop, who decides whether it may?
 #   auto     the checks decide
 #   ask      the checks propose; you confirm every forced continuation (headless: the proposal applies)
 #   manual   you decide every stop
@@ -25,7 +26,7 @@ mode = "ask"
 theme = "auto"            # auto, dark, light, high-contrast, mono, … (hooksup themes)
 decision_timeout = "5m"   # how long ask/manual wait for you
 on_timeout = "proposal"   # when nobody answers: "proposal" (what the checks said) or "allow"
-reason_lines = 40         # a failed check's last lines claude reads (the verdict log keeps all)
+reason_lines = 40         # a failed check's last lines the agent reads (the verdict log keeps all)
 
 [stop]
 # Forced continuations per turn (a turn ends at your next prompt). Claude Code itself ends a
@@ -66,8 +67,8 @@ hold_on_exit = true             # keep claude's last screen after it exits, unti
 const checksMarker = "# {checks}\n"
 
 // checkKeys documents every key of a check, whatever was detected.
-const checkKeys = `# Checks run in order when claude wants to stop; the first failing check that may retry makes
-# claude continue, with the check's name, its exit code and the end of its output (plain text)
+const checkKeys = `# Checks run in order when the agent wants to stop; the first failing check that may retry makes
+# it continue, with the check's name, its exit code and the end of its output (plain text)
 # as the reason. A check's keys
 # (name and command are required):
 #   name = "tests"                  shown in the verdicts; unique
@@ -75,7 +76,7 @@ const checkKeys = `# Checks run in order when claude wants to stop; the first fa
 #   timeout = "2m"                  killed with everything it started when it runs longer
 #   cwd = "."                       relative to the project directory
 #   env = { CI = "true" }           added to the environment hooksup runs it in
-#   retry_on_failure = true         false: a failure only warns and claude may stop
+#   retry_on_failure = true         false: a failure only warns and the agent may stop
 #   max_retries = 10                how often this check may block in a session; 0 = no limit
 #   required = false                true: alert you when the command cannot start at all
 `
@@ -84,7 +85,7 @@ const checkKeys = `# Checks run in order when claude wants to stop; the first fa
 const nothingDetected = `#
 # hooksup init recognised no project here: no go.mod, package.json, pyproject.toml, setup.py,
 # setup.cfg, requirements*.txt, tox.ini, pytest.ini, Cargo.toml or Makefile with a test target,
-# here or one or two directories down. So there are no checks yet, and claude may always stop.
+# here or one or two directories down. So there are no checks yet, and the agent may always stop.
 # Add yours, for example:
 # [[stop.checks]]
 # name = "tests"
