@@ -1,0 +1,380 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// End-to-end tests with the real Codex CLI (HOOKSUP_TEST_CODEX) offline, against the mock
+// Responses API in a throwaway HOME and CODEX_HOME.
+
+// realCodex is one test's Codex: the mock it talks to, its environment, and hooksup's state and
+// runtime directories.
+type realCodex struct {
+	t     *testing.T
+	srv   *mockapi.ResponsesServer
+	env   *mockapi.CodexEnv
+	state string // XDG_STATE_HOME
+	run   string // XDG_RUNTIME_DIR
+}
+
+func newRealCodex(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
+	t.Helper()
+	srv := mockapi.NewResponsesServer(t, h, mockapi.WithNetNS(), mockapi.WithQuiet())
+	env := mockapi.NewCodexEnv(t, srv.URL, "")
+	short, err := os.MkdirTemp("", "hx") // socket paths must stay short
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	rc := &realCodex{t: t, srv: srv, env: env, state: filepath.Join(short, "state"), run: filepath.Join(short, "run")}
+	os.MkdirAll(rc.run, 0o700)
+	env.Setenv("XDG_STATE_HOME", rc.state)
+	env.Setenv("XDG_RUNTIME_DIR", rc.run)
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
+	return rc
+}
+
+// config writes a trusted (explicit) config file.
+func (rc *realCodex) config(toml string) string {
+	p := filepath.Join(rc.env.Home, "hooksup-test.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
+		rc.t.Fatal(err)
+	}
+	return p
+}
+
+// hooksup runs hooksup with args (headless: no terminal) and waits for it.
+func (rc *realCodex) hooksup(args ...string) mockapi.Result {
+	rc.t.Helper()
+	ctx, cancel := context.WithTimeout(rc.t.Context(), claudeTimeout)
+	defer cancel()
+	res := rc.srv.Run(rc.env.Command(ctx, hooksupBin, args...))
+	if ctx.Err() != nil {
+		rc.t.Fatalf("hooksup %v timed out\nstdout: %s\nstderr: %s", args, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+// codex runs plain codex with args and waits for it.
+func (rc *realCodex) codex(args ...string) mockapi.Result {
+	rc.t.Helper()
+	ctx, cancel := context.WithTimeout(rc.t.Context(), claudeTimeout)
+	defer cancel()
+	res := rc.srv.Run(rc.env.CodexCommand(ctx, args...))
+	if ctx.Err() != nil {
+		rc.t.Fatalf("codex %v timed out\nstdout: %s\nstderr: %s", args, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+func (rc *realCodex) verdicts() []supervisor.Verdict {
+	s := &sandbox{t: rc.t, state: rc.state}
+	return s.verdicts()
+}
+
+func (rc *realCodex) log() string {
+	b, _ := os.ReadFile(filepath.Join(rc.state, "hooksup", "hooksup.log"))
+	return string(b)
+}
+
+// leftBehind lists what is in CODEX_HOME besides what plain codex writes there itself
+// (config.toml, its databases, logs and sessions): hooksup must add nothing.
+func (rc *realCodex) hooksFiles() []string {
+	var out []string
+	filepath.WalkDir(rc.env.CodexHome, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, "hooks.json") || strings.Contains(filepath.Base(p), "hooksup")) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// (a) No checks: one allow, and codex exec's stdout and exit status are plain codex's, for a
+// run that succeeds and for one whose model request fails.
+func TestCodexNoChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply mockapi.ResponsesReply
+	}{
+		{"answer", mockapi.OutputText("The answer is 42.")},
+		{"model error", mockapi.ResponsesFailure(400, "invalid_request_error", "the mock refuses")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plain := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{tc.reply}})
+			pres := plain.codex("exec", "what is the answer?")
+			rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{tc.reply}})
+			res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "exec", "what is the answer?")
+			t.Logf("plain codex: exit %d stdout %q in %v", pres.ExitCode, pres.Stdout, pres.Duration)
+			t.Logf("hooksup codex: exit %d stdout %q in %v\nstderr: %s", res.ExitCode, res.Stdout, res.Duration, res.Stderr)
+			if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout {
+				t.Fatalf("hooksup codex exec: exit %d stdout %q; plain codex exec: exit %d stdout %q",
+					res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
+			}
+			if len(rc.srv.Model()) != len(plain.srv.Model()) {
+				t.Fatalf("%d model requests under hooksup, %d plain", len(rc.srv.Model()), len(plain.srv.Model()))
+			}
+			if tc.name != "answer" {
+				return
+			}
+			if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
+				t.Fatalf("exit %d stdout %q", res.ExitCode, res.Stdout)
+			}
+			if got := decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
+				t.Fatalf("verdicts: %s\nstderr: %s\nlog: %s", got, res.Stderr, rc.log())
+			}
+			v := rc.verdicts()[0]
+			if v.SessionID == "" || v.Agent != "codex" || v.Observation == nil || v.Observation.LastMessage != "The answer is 42." {
+				t.Fatalf("verdict %+v", v)
+			}
+			if log := rc.hooksup("log"); !strings.Contains(log.Stdout, "session "+v.SessionID+" (codex)") {
+				t.Fatalf("hooksup log does not name the agent:\n%s", log.Stdout)
+			}
+			if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
+				t.Fatalf("stderr %q", res.Stderr)
+			}
+			if files := rc.hooksFiles(); len(files) > 0 {
+				t.Fatalf("hooksup left hook files in CODEX_HOME: %v", files)
+			}
+		})
+	}
+}
+
+// (b) A check that fails once: Codex continues once, the next model request carries the check's
+// reason, and the verdicts are block then allow.
+func TestCodexCheckFailsOnce(t *testing.T) {
+	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
+		mockapi.OutputText("Done, I think."), mockapi.OutputText("Fixed it."),
+	}})
+	marker := filepath.Join(rc.env.Home, "failed-once")
+	cfg := rc.config(`mode = "auto"
+[[stop.checks]]
+name = "once"
+command = "test -f ` + marker + ` || { touch ` + marker + `; echo CHECK-REASON-7Q; exit 1; }"
+retry_on_failure = true
+`)
+	res := rc.hooksup("--config", cfg, "codex", "exec", "fix the tests")
+	if res.ExitCode != 0 || res.Stdout != "Fixed it.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+	}
+	reqs := rc.srv.Model()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if reason := reqs[1].LastHookPrompt(); !strings.Contains(reason, "CHECK-REASON-7Q") {
+		t.Fatalf("the second request's hook prompt is %q, want the check's output", reason)
+	}
+	if reqs[0].LastHookPrompt() != "" {
+		t.Fatalf("the first request already carries a hook prompt: %q", reqs[0].LastHookPrompt())
+	}
+	// The transcript was followed: the verdict saw Codex's tokens and its last message.
+	v := rc.verdicts()[1]
+	if v.Observation == nil || v.Observation.LastMessage != "Fixed it." || v.Observation.OutputTokens == 0 || v.Observation.Model != "mock-model" {
+		t.Fatalf("observation %+v", v.Observation)
+	}
+}
+
+// (c) A check that always fails: exactly max_continuations blocks, then allow by the limit.
+func TestCodexCheckAlwaysFails(t *testing.T) {
+	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("Still broken.")}})
+	cfg := rc.config(`mode = "auto"
+[stop]
+max_continuations = 2
+[[stop.checks]]
+name = "never"
+command = "echo NEVER-PASSES; exit 1"
+retry_on_failure = true
+`)
+	res := rc.hooksup("--config", cfg, "codex", "exec", "fix the tests")
+	if res.ExitCode != 0 || res.Stdout != "Still broken.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/check:never Stop:block/check:never Stop:allow/limit" {
+		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+	}
+	if n := len(rc.srv.Model()); n != 3 {
+		t.Fatalf("%d model requests, want 3", n)
+	}
+}
+
+// (e) The supervisor's socket gone: Codex's next hook finds nothing to talk to, allows, and
+// Codex finishes; the hook says why in hooksup's log.
+func TestCodexFailsOpenWithoutTheSocket(t *testing.T) {
+	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
+		mockapi.OutputText("First try."), mockapi.OutputText("Second try."),
+	}})
+	// The check removes the session's socket and blocks: Codex continues, and its next Stop
+	// hook has no supervisor to ask.
+	cfg := rc.config(`mode = "auto"
+[[stop.checks]]
+name = "unplug"
+command = "rm -f ` + filepath.Join(rc.run, "hooksup") + `/*.sock; echo UNPLUGGED; exit 1"
+retry_on_failure = true
+`)
+	res := rc.hooksup("--config", cfg, "codex", "exec", "go")
+	if res.ExitCode != 0 || res.Stdout != "Second try.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/check:unplug" {
+		t.Fatalf("verdicts: %s", got)
+	}
+	if n := len(rc.srv.Model()); n != 2 {
+		t.Fatalf("%d model requests, want 2", n)
+	}
+	if log := rc.log(); !strings.Contains(log, "hook Stop: supervisor unreachable") {
+		t.Fatalf("hooksup.log does not say the Stop hook failed open:\n%s", log)
+	}
+}
+
+// newRealCodexTUI is a real-Codex environment for tests in tmux: the tmux server cannot join
+// the tests' network namespace, so the mock listens on the host's loopback.
+func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
+	t.Helper()
+	requireTmux(t)
+	srv := mockapi.NewResponsesServer(t, h, mockapi.WithQuiet())
+	env := mockapi.NewCodexEnv(t, srv.URL, "")
+	short, err := os.MkdirTemp("", "hx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	rc := &realCodex{t: t, srv: srv, env: env, state: filepath.Join(short, "state"), run: filepath.Join(short, "run")}
+	os.MkdirAll(rc.run, 0o700)
+	env.Setenv("XDG_STATE_HOME", rc.state)
+	env.Setenv("XDG_RUNTIME_DIR", rc.run)
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_CODEX_BIN", env.Codex)
+	return rc
+}
+
+// turnRequests leaves out of reqs the request interactive Codex makes beside the turn for the
+// thread's title: only the turn's requests carry the conversation on.
+func turnRequests(reqs []mockapi.ResponsesRequest) []mockapi.ResponsesRequest {
+	var out []mockapi.ResponsesRequest
+	for _, r := range reqs {
+		if !strings.HasPrefix(r.LastInputText(), "Generate a concise, single-line task title") {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// typeIntoCodex types text into Codex's composer until it shows there.
+func typeIntoCodex(t testing.TB, tm *tmuxSession, text string) {
+	t.Helper()
+	for try := 0; try < 10; try++ {
+		tm.text(text)
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(tm.screen(), "› "+text) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		tm.keys("C-u")
+	}
+	t.Fatalf("codex never showed %q in its composer:\n%s", text, tm.screen())
+}
+
+// (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches
+// Codex, which stops its turn, and the verdict is allow by Escape with no further request.
+func TestCodexTUIAskEscape(t *testing.T) {
+	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
+		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("WRONG: A CONTINUATION"),
+	}})
+	cfg := rc.config(`
+mode = "ask"
+[[stop.checks]]
+name = "tests"
+command = "echo 'FAIL: TestCodexTUI'; exit 1"
+retry_on_failure = true
+`)
+	tm := startTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
+	const wait = 45 * time.Second
+	tm.waitText(wait, "hooksup codex", "Ask Codex to do anything")
+
+	typeIntoCodex(t, tm, "first prompt")
+	tm.keys("Enter")
+	scr := tm.waitText(wait, "ANSWER-ONE", "⚑ codex wants to stop", "FAIL: TestCodexTUI", "esc")
+	t.Logf("the question:\n%s", scr)
+
+	tm.keys("Escape")
+	tm.waitText(wait, "allow escape")
+	time.Sleep(time.Second)
+	if reqs := turnRequests(rc.srv.Model()); len(reqs) != 1 {
+		for i, r := range reqs {
+			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
+		}
+		t.Fatalf("codex made %d model requests after Escape, want 1\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), decisions(rc.verdicts()), tm.screen(), rc.log())
+	}
+	if scr = tm.screen(); strings.Contains(scr, "codex wants to stop") {
+		t.Fatalf("question still shown after Escape:\n%s", scr)
+	}
+	if got := decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
+		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
+	}
+}
+
+// hooksup install --agent codex: plain codex runs the project's checks itself (standalone),
+// the hooks are in $CODEX_HOME/hooks.json and trusted in its config.toml, and uninstall removes
+// them again.
+func TestCodexInstalledStandalone(t *testing.T) {
+	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
+		mockapi.OutputText("first"), mockapi.OutputText("second"), mockapi.OutputText("third"),
+	}})
+	marker := filepath.Join(rc.env.Home, "once")
+	os.WriteFile(filepath.Join(rc.env.WorkDir, ".hooksup.toml"), []byte(`
+mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f `+marker+` || { touch `+marker+`; echo 'FAIL: TestStandalone'; exit 1; }"
+retry_on_failure = true
+`), 0o644)
+	for _, args := range [][]string{{"trust"}, {"install", "--agent", "codex"}} {
+		if res := rc.hooksup(args...); res.ExitCode != 0 {
+			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
+		}
+	}
+	res := rc.codex("exec", "go")
+	if res.ExitCode != 0 || res.Stdout != "second\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	reqs := rc.srv.Model()
+	if len(reqs) != 2 || !strings.Contains(reqs[1].LastHookPrompt(), "FAIL: TestStandalone") {
+		t.Fatalf("%d requests; the second's hook prompt %q", len(reqs), reqs[len(reqs)-1].LastHookPrompt())
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+	// Installing again changes nothing.
+	config, _ := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml"))
+	if res := rc.hooksup("install", "--agent", "codex"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "already installed") {
+		t.Fatalf("install again: %s %s", res.Stdout, res.Stderr)
+	}
+	if again, _ := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml")); string(again) != string(config) {
+		t.Fatalf("install again changed config.toml:\n%s", again)
+	}
+	// Uninstalled, plain codex runs no check.
+	if res := rc.hooksup("uninstall", "--agent", "codex"); res.ExitCode != 0 {
+		t.Fatalf("uninstall: %s %s", res.Stdout, res.Stderr)
+	}
+	os.Remove(marker)
+	if res := rc.codex("exec", "go"); res.ExitCode != 0 || res.Stdout != "third\n" {
+		t.Fatalf("after uninstall: exit %d stdout %q", res.ExitCode, res.Stdout)
+	}
+	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("a check ran after uninstall: verdicts %s", got)
+	}
+}
