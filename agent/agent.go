@@ -87,6 +87,9 @@ type Hooks struct {
 type Launch struct {
 	Args  []string // the agent's arguments, hooksup's injection included
 	Files []string // files written for the session, to remove when it ends
+	// Warnings are what the person should know about how the agent will run hooksup's hooks
+	// (e.g. an argument of theirs that replaces them).
+	Warnings []string
 }
 
 // ErrNotFound is returned when the agent's binary cannot be found.

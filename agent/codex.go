@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,11 +23,12 @@ import (
 // same event names, the same input fields (plus turn_id), the same answers
 // ({"decision":"block","reason":…} makes it continue with the reason as its next prompt).
 //
-// Injection: -c overrides before the user's arguments define hooksup's hooks in Codex's
+// Injection: -c overrides after the user's arguments define hooksup's hooks in Codex's
 // session-flags layer for this run only, and trust exactly those definitions by the key and
 // hash Codex keeps in [hooks.state] (package codex). Nothing is written: not in CODEX_HOME,
 // not in the project. Codex's other hooks keep their own trust; --dangerously-bypass-hook-trust
-// is never used. A user's own -c hooks.<Event> after them would replace hooksup's.
+// is never used. A -c replaces the same key of an earlier one, so hooksup's come last: a user's
+// own -c hooks.<Event> (which they would replace for the run) is warned about.
 //
 // Transcript: the rollout JSONL under $CODEX_HOME/sessions that every hook names in
 // transcript_path (transcript.FormatCodex). Codex has no loop cap on blocked stops of its own.
@@ -123,8 +125,9 @@ func CodexVersion(ctx context.Context, bin string, env []string, timeout time.Du
 	return v, nil
 }
 
-// Inject puts the -c overrides that define and trust hooksup's hooks before the user's
-// arguments: Codex applies root-level overrides to every subcommand (exec included).
+// Inject puts the -c overrides that define and trust hooksup's hooks after the user's
+// arguments (Codex reads them after exec and its prompt too), before a "--" that ends its
+// options, so that no -c of the user's replaces them.
 func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
 	events := h.Events
 	if events == nil {
@@ -142,7 +145,26 @@ func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
 	if err != nil {
 		return Launch{}, err
 	}
-	return Launch{Args: append(over, args...)}, nil
+	end := len(args)
+	if i := slices.Index(args, "--"); i >= 0 {
+		end = i
+	}
+	out := slices.Concat(args[:end], over, args[end:])
+	var warnings []string
+	for i := 0; i+1 < end; i++ {
+		if v := args[i+1]; (args[i] == "-c" || args[i] == "--config") && strings.HasPrefix(strings.TrimSpace(v), "hooks.") {
+			warnings = append(warnings, fmt.Sprintf("your %s %s is replaced for this run by hooksup's own hooks: Codex keeps the last -c of a key", args[i], clipArg(v)))
+		}
+	}
+	return Launch{Args: out, Warnings: warnings}, nil
+}
+
+// clipArg is an argument cut for a message.
+func clipArg(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
 }
 
 // codexValueFlags are Codex's options that take a value, so the word after them is not a

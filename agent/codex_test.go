@@ -49,8 +49,23 @@ func TestCodexInject(t *testing.T) {
 	if len(l.Files) != 0 {
 		t.Fatalf("files %v", l.Files)
 	}
-	if n := len(l.Args); n < 4 || !slices.Equal(l.Args[n-2:], []string{"exec", "hi"}) || l.Args[0] != "-c" {
+	if n := len(l.Args); n < 4 || !slices.Equal(l.Args[:2], []string{"exec", "hi"}) || l.Args[2] != "-c" {
 		t.Fatalf("args %q", l.Args)
+	}
+	if len(l.Warnings) != 0 {
+		t.Fatalf("warnings %q", l.Warnings)
+	}
+	// Before a "--", and a -c hooks.… of the user's is warned about.
+	l, err = Codex{}.Inject(Hooks{Events: []string{"Stop"}, Command: func(ev string) string { return "/bin/hook " + ev }},
+		[]string{"-c", "hooks.Stop=[]", "exec", "--", "-c"}, dir, "id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.Args); !slices.Equal(l.Args[:3], []string{"-c", "hooks.Stop=[]", "exec"}) || !slices.Equal(l.Args[n-2:], []string{"--", "-c"}) || l.Args[3] != "-c" {
+		t.Fatalf("args %q", l.Args)
+	}
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "hooks.Stop=[]") {
+		t.Fatalf("warnings %q", l.Warnings)
 	}
 	joined := strings.Join(l.Args, " ")
 	for _, want := range []string{`hooks.Stop=[{hooks=[{type="command",command="/bin/hook Stop"`, "hooks.state=", "trusted_hash"} {

@@ -135,6 +135,10 @@ func New(o Options) (*Supervisor, error) {
 		stopFeed()
 		return nil, err
 	}
+	for _, w := range s.launch.Warnings {
+		logger.Warn("injection", "warning", w)
+		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeWarn, Text: w})
+	}
 	s.server.Adapt = o.Agent.Input
 	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {

@@ -378,3 +378,35 @@ retry_on_failure = true
 		t.Fatalf("a check ran after uninstall: verdicts %s", got)
 	}
 }
+
+// hooksup's -c overrides come after the person's: a -c hooks.Stop of theirs cannot drop
+// hooksup's Stop hook (hooksup says theirs is replaced), and one that turns Codex's hooks off
+// makes hooksup say that codex is not running its hooks.
+func TestCodexUsersOwnHookOverrides(t *testing.T) {
+	t.Run("hooks.Stop", func(t *testing.T) {
+		rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("The answer is 42.")}})
+		res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "-c", `hooks.Stop=[{hooks=[{type="command",command="true"}]}]`, "exec", "what is the answer?")
+		if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
+			t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+		}
+		if got := decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
+			t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+		}
+		if !strings.Contains(res.Stderr, "is replaced for this run by hooksup's own hooks") {
+			t.Fatalf("no word of the replaced -c on stderr:\n%s", res.Stderr)
+		}
+	})
+	t.Run("hooks off", func(t *testing.T) {
+		rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("UNSUPERVISED-REPLY")}})
+		res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "--disable", "hooks", "exec", "hi")
+		if res.ExitCode != 0 || res.Stdout != "UNSUPERVISED-REPLY\n" {
+			t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+		}
+		if !strings.Contains(res.Stderr, "hooksup: "+supervisor.NotRunning("codex")+": its transcript shows a reply, but no hook reached hooksup") {
+			t.Fatalf("stderr does not say codex is not running hooksup's hooks:\n%s", res.Stderr)
+		}
+		if got := decisions(rc.verdicts()); got != "" {
+			t.Fatalf("verdicts: %s", got)
+		}
+	})
+}
