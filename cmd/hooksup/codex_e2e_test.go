@@ -410,3 +410,28 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 		}
 	})
 }
+
+// hooksup doctor names the codex it would run and its version, and where Codex reads hooks of
+// the person's own.
+func TestCodexDoctor(t *testing.T) {
+	rc := newRealCodex(t, nil)
+	if err := rc.env.AppendConfig("[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"mine.sh\" }]"); err != nil {
+		t.Fatal(err)
+	}
+	res := rc.hooksup("doctor")
+	for _, want := range []string{
+		"codex\n  ✓ " + rc.env.BinDir + "/codex: Codex 0.169.0 (hooksup supports 0.169.0 and newer)",
+		"hooksup codex defines its own hooks with -c for its session and trusts exactly those (nothing is written): SessionStart,",
+		"Codex reads hooks of its own from " + rc.env.ConfigPath() + " [hooks]",
+	} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("doctor does not say %q:\n%s", want, res.Stdout)
+		}
+	}
+	// Without codex, doctor says so, and it is no problem of its own.
+	rc.env.Setenv("HOOKSUP_CODEX_BIN", filepath.Join(rc.env.Home, "no-codex"))
+	res = rc.hooksup("doctor")
+	if !strings.Contains(res.Stdout, "no-codex not found (only hooksup codex needs it") {
+		t.Errorf("doctor without codex:\n%s", res.Stdout)
+	}
+}
