@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hooksup/hooksup/codex"
@@ -56,7 +57,7 @@ func CodexHookFiles(getenv func(string) string, projectDir string) []string {
 		if b, err := os.ReadFile(filepath.Join(dir, "hooks.json")); err == nil && len(bytes.TrimSpace(b)) > 0 {
 			out = append(out, filepath.Join(dir, "hooks.json"))
 		}
-		if b, err := os.ReadFile(filepath.Join(dir, "config.toml")); err == nil && codexTOMLHooks.Match(b) {
+		if b, err := os.ReadFile(filepath.Join(dir, "config.toml")); err == nil && codexTOMLHooks().Match(b) {
 			out = append(out, filepath.Join(dir, "config.toml")+" [hooks]")
 		}
 	}
@@ -64,8 +65,11 @@ func CodexHookFiles(getenv func(string) string, projectDir string) []string {
 }
 
 // codexTOMLHooks finds a hook definition in a config.toml: a [hooks…] table, or a hooks.Event
-// or hooks = key (the trust state alone, [hooks.state], defines none).
-var codexTOMLHooks = regexp.MustCompile(`(?m)^\s*(\[\[?\s*hooks\s*[.\]]\s*(?:[A-Z"]|\])|hooks\s*(\.\s*[A-Z]\w*\s*)?=)`)
+// or hooks = key (the trust state alone, [hooks.state], defines none). It is compiled on first
+// use: the hook client links this package.
+var codexTOMLHooks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(\[\[?\s*hooks\s*[.\]]\s*(?:[A-Z"]|\])|hooks\s*(\.\s*[A-Z]\w*\s*)?=)`)
+})
 
 func (Codex) Name() string        { return "codex" }
 func (Codex) Product() string     { return "Codex" }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hooksup/hooksup/codex"
 	"github.com/hooksup/hooksup/hooks"
@@ -56,8 +57,9 @@ func CodexInstalledTrust(path string, b []byte) ([]CodexTrust, error) {
 }
 
 // inlineState is a [hooks.state] written as an inline table (state = {…}, or hooks.state = {…}),
-// which TOML does not let a later table extend.
-var inlineState = regexp.MustCompile(`(?m)^\s*(hooks\s*\.\s*)?state\s*=\s*\{`)
+// which TOML does not let a later table extend. Compiled on first use: the hook client links
+// this package.
+var inlineState = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(hooks\s*\.\s*)?state\s*=\s*\{`) })
 
 // CodexAddTrust appends to config (a config.toml's content) the entries it lacks, each as a
 // [hooks.state."KEY"] table, and returns the new content and how many were added. An entry
@@ -77,7 +79,7 @@ func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 	if len(add) == 0 {
 		return config, 0, nil
 	}
-	if inlineState.Match(config) {
+	if inlineState().Match(config) {
 		var b strings.Builder
 		for _, t := range add {
 			fmt.Fprintf(&b, "\n  %s = { trusted_hash = %s }", tomlString(t.Key), tomlString(t.Hash))
