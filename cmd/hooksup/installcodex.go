@@ -47,7 +47,12 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return 1, err
 	}
-	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, self, timeout) })
+	// The small hook client when it is installed beside hooksup, as for claude.
+	bin := self
+	if c := hookClient(self); c != "" {
+		bin = c
+	}
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout) })
 	if err != nil {
 		return 1, err
 	}
