@@ -155,9 +155,14 @@ func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
 	}
 	out := slices.Concat(args[:end], over, args[end:])
 	var warnings []string
-	for i := 0; i+1 < end; i++ {
-		if v := args[i+1]; (args[i] == "-c" || args[i] == "--config") && strings.HasPrefix(strings.TrimSpace(v), "hooks.") {
-			warnings = append(warnings, fmt.Sprintf("your %s %s is replaced for this run by hooksup's own hooks: Codex keeps the last -c of a key", args[i], clipArg(v)))
+	for _, arg := range codex.HookArgs(args) {
+		switch {
+		case arg == "--dangerously-bypass-hook-trust":
+			warnings = append(warnings, "your --dangerously-bypass-hook-trust makes Codex run every enabled hook of this run, trusted or not, not only hooksup's")
+		case strings.HasPrefix(arg, "-c hooks") || strings.HasPrefix(arg, "--config hooks"):
+			warnings = append(warnings, fmt.Sprintf("your %s is replaced for this run by hooksup's own hooks: Codex keeps the last -c of a key", clipArg(arg)))
+		default: // features.hooks, --enable/--disable hooks
+			warnings = append(warnings, fmt.Sprintf("your %s decides whether Codex runs hooks at all, hooksup's too", clipArg(arg)))
 		}
 	}
 	return Launch{Args: out, Warnings: warnings}, nil

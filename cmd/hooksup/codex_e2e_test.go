@@ -259,18 +259,6 @@ func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
 	return rc
 }
 
-// turnRequests leaves out of reqs the request interactive Codex makes beside the turn for the
-// thread's title: only the turn's requests carry the conversation on.
-func turnRequests(reqs []mockapi.ResponsesRequest) []mockapi.ResponsesRequest {
-	var out []mockapi.ResponsesRequest
-	for _, r := range reqs {
-		if !strings.HasPrefix(r.LastInputText(), "Generate a concise, single-line task title") {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // typeIntoCodex types text into Codex's composer until it shows there.
 func typeIntoCodex(t testing.TB, tm *tmuxSession, text string) {
 	t.Helper()
@@ -313,7 +301,7 @@ retry_on_failure = true
 	tm.keys("Escape")
 	tm.waitText(wait, "allow escape")
 	time.Sleep(time.Second)
-	if reqs := turnRequests(rc.srv.Model()); len(reqs) != 1 {
+	if reqs := rc.srv.Model(); len(reqs) != 1 {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
@@ -407,6 +395,9 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 		}
 		if got := decisions(rc.verdicts()); got != "" {
 			t.Fatalf("verdicts: %s", got)
+		}
+		if !strings.Contains(res.Stderr, "your --disable hooks decides whether Codex runs hooks at all, hooksup's too") {
+			t.Fatalf("no word of the --disable hooks on stderr:\n%s", res.Stderr)
 		}
 	})
 }
