@@ -1,7 +1,10 @@
 package transcript
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -62,6 +65,45 @@ func TestCodexRolloutLines(t *testing.T) {
 		p := NewParser(Options{Format: FormatCodex})
 		if r := p.Feed([]byte(tc.line)); r.Kind != tc.kind {
 			t.Errorf("%s: kind %v, want %v", tc.line, r.Kind, tc.kind)
+		}
+	}
+}
+
+// Every rollout Codex 0.169.0 wrote in the codex package's samples (exec with a tool call and a
+// block, a subagent and its parent, the TUI): the tokens hooksup counts, response by response,
+// add up to the thread's total Codex itself records last (token_count's total_token_usage).
+func TestCodexRolloutTokensMatchCodexsTotal(t *testing.T) {
+	paths, _ := filepath.Glob("../codex/testdata/rollout-*.jsonl")
+	paths = append(paths, "testdata/codex/rollout-block.jsonl")
+	if len(paths) < 2 {
+		t.Fatalf("no sample rollouts: %v", paths)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want int64
+		for line := range bytes.Lines(b) {
+			var l struct {
+				Payload struct {
+					Type string
+					Info struct {
+						Total struct {
+							Total int64 `json:"total_tokens"`
+						} `json:"total_token_usage"`
+					}
+				}
+			}
+			if json.Unmarshal(line, &l) == nil && l.Payload.Type == "token_count" {
+				want = l.Payload.Info.Total.Total
+			}
+		}
+		pr := NewParser(Options{Format: FormatCodex})
+		pr.ReadFrom(bytes.NewReader(b))
+		st := pr.Stats()
+		if want == 0 || st.Usage.Total() != want || st.Malformed != 0 || st.Model == "" {
+			t.Errorf("%s: %d tokens (model %q, %d malformed lines), Codex's total %d", p, st.Usage.Total(), st.Model, st.Malformed, want)
 		}
 	}
 }
