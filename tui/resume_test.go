@@ -39,3 +39,31 @@ func TestRewriteResumeHint(t *testing.T) {
 		t.Fatal("rewrote a line that is not claude's resume command")
 	}
 }
+
+// Codex's exit lines name `codex resume`, which would resume without hooksup: they become
+// `hooksup codex resume`.
+func TestRewriteCodexResumeHint(t *testing.T) {
+	const id = "01a208dc-8f9c-7193-8458-9d4435e9e247"
+	for name, tc := range map[string]struct{ printed, want string }{
+		"0.169.0": {
+			"To continue this session, run:\r\n  codex resume " + id + "\r\nOr run codex resume and select Fix the tests.\r\n",
+			"To continue this session, run:\n  hooksup codex resume " + id + "\nOr run hooksup codex resume and select Fix the tests.\n",
+		},
+		"one line": {
+			"To continue this session, run codex resume " + id + "\r\n",
+			"\nTo continue this session, run hooksup codex resume " + id + "\n",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			term := vterm.New(100, 10, vterm.Options{})
+			defer term.Close()
+			term.Write([]byte("Token usage: total=3,690 input=600 (+ 3,000 cached) output=90\r\n" + tc.printed))
+			if !rewriteResumeHint(term) {
+				t.Fatalf("not found in:\n%s", term.Text())
+			}
+			if got := term.Text(); !strings.Contains(got, tc.want) || strings.Count(got, id[:8]) != 1 {
+				t.Fatalf("screen:\n%s", got)
+			}
+		})
+	}
+}

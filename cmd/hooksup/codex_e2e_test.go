@@ -313,6 +313,13 @@ retry_on_failure = true
 	if got := decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
 	}
+
+	// Codex's own keys reach it: /quit ends it, and its parting hint resumes under hooksup.
+	typeIntoCodex(t, tm, "/quit")
+	tm.keys("Enter")
+	tm.waitText(wait, "codex exited with status 0", "  hooksup codex resume ", "Or run hooksup codex resume and select")
+	tm.keys("q")
+	tm.waitText(wait, "[exited 0]")
 }
 
 // hooksup install --agent codex: plain codex runs the project's checks itself (standalone),
