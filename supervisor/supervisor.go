@@ -251,7 +251,8 @@ func (s *Supervisor) stateChanged(ev Event) {
 
 // track follows the transcript a hook names: a new session's on SessionStart (/clear starts
 // one), else the first one seen. A hook that names a subagent, and a Stop, wake the tail: a
-// subagent transcript it let go may have grown.
+// subagent transcript it let go may have grown. A hook that names a subagent's own transcript
+// (Codex's SubagentStop: its rollout lies beside the session's) has the tail follow it.
 func (s *Supervisor) track(in *hooks.Input) {
 	if in.HookEventName == hooks.SessionStart {
 		s.feed.follow(in.TranscriptPath)
@@ -261,6 +262,8 @@ func (s *Supervisor) track(in *hooks.Input) {
 		s.feed.follow(in.TranscriptPath)
 	}
 	switch {
+	case in.AgentID != "" && in.AgentTranscriptPath != "":
+		s.feed.followAgent(in.AgentID, in.AgentTranscriptPath)
 	case in.AgentID != "":
 		s.feed.wake(in.AgentID)
 	case in.HookEventName == hooks.Stop:

@@ -97,6 +97,17 @@ func (f *transcriptFeed) wake(agentID string) {
 	}
 }
 
+// followAgent tells the tail where subagent agentID writes its transcript
+// (transcript.Watcher.Follow).
+func (f *transcriptFeed) followAgent(agentID, path string) {
+	f.mu.Lock()
+	w := f.w
+	f.mu.Unlock()
+	if w != nil {
+		w.Follow(agentID, path)
+	}
+}
+
 // consume reads the watcher's updates and publishes snapshots, throttled.
 func (f *transcriptFeed) consume(w *transcript.Watcher) {
 	for u := range w.Updates() {

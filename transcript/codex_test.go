@@ -107,3 +107,63 @@ func TestCodexRolloutTokensMatchCodexsTotal(t *testing.T) {
 		}
 	}
 }
+
+// A Codex subagent's rollout lies beside the session's, where the watcher does not look by
+// itself: once Follow names it, it is read from its start, its later lines too, and its usage
+// counts in the session's.
+func TestWatcherFollowsCodexSubagent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions", "2026", "11", "23")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	read := func(name string) [][]byte {
+		b, err := os.ReadFile("../codex/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		if len(lines[len(lines)-1]) == 0 {
+			lines = lines[:len(lines)-1]
+		}
+		return lines
+	}
+	mainPath := filepath.Join(dir, "rollout-2026-11-23T15-02-34-01a208ee-26ed-7182-b116-f245a013100c.jsonl")
+	subPath := filepath.Join(dir, "rollout-2026-11-23T15-02-35-01a208ee-2759-7130-98e0-e6e07e8109a9.jsonl")
+	appendFile(t, mainPath, string(bytes.Join(read("rollout-exec-spawn-agent.jsonl"), nil)))
+	sub := read("rollout-subagent.jsonl")
+	last := len(sub) - 1
+	for last > 0 && !bytes.Contains(sub[last], []byte(`"token_usage_record"`)) {
+		last--
+	}
+	appendFile(t, subPath, string(bytes.Join(sub[:last], nil))) // all but its usage and what follows
+
+	w, c := startWatcher(t, mainPath, Options{Format: FormatCodex})
+	c.waitFor(t, "the main rollout", func(us []Update) bool { return count(us, KindTurnDuration) > 0 })
+	if s := w.Snapshot(); len(s.Agents) != 0 || s.Usage.OutputTokens != s.Main.Usage.OutputTokens {
+		t.Fatalf("a subagent before Follow: %+v", s.Agents)
+	}
+	const id = "01a208ee-2759-7130-98e0-e6e07e8109a9"
+	w.Follow(id, subPath)
+	c.waitFor(t, "the subagent's prompt", func(us []Update) bool {
+		for _, u := range us {
+			if u.Source.AgentID == id && u.Source.Path == subPath && u.Record.Kind == KindPrompt {
+				return true
+			}
+		}
+		return false
+	})
+	appendFile(t, subPath, string(bytes.Join(sub[last:], nil)))
+	c.waitFor(t, "the subagent's usage", func([]Update) bool {
+		s := w.Snapshot()
+		return len(s.Agents) == 1 && s.Agents[0].Stats.Usage.OutputTokens > 0
+	})
+	s := w.Snapshot()
+	if s.Agents[0].ID != id || s.Usage.OutputTokens != s.Main.Usage.OutputTokens+s.Agents[0].Stats.Usage.OutputTokens {
+		t.Fatalf("snapshot %+v", s)
+	}
+	w.Follow(id, subPath) // again: still one subagent
+	w.Wake("")
+	if s := w.Snapshot(); len(s.Agents) != 1 {
+		t.Fatalf("%d subagents after a second Follow", len(s.Agents))
+	}
+}

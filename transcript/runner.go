@@ -38,10 +38,11 @@ type runner struct {
 	fw      fsWatcher
 	ctx     context.Context
 	buf     []byte
-	watched map[string]bool // directories watched
-	files   map[string]bool // files watched one by one (fsWatcher.AddFile)
-	ensure  bool            // the directories to watch must be re-evaluated
-	recheck bool            // look at every parked transcript at the next flush
+	watched map[string]bool  // directories watched
+	files   map[string]bool  // files watched one by one (fsWatcher.AddFile)
+	byPath  map[string]*tail // subagents given to Follow, by transcript path
+	ensure  bool             // the directories to watch must be re-evaluated
+	recheck bool             // look at every parked transcript at the next flush
 	pending []Update
 	stopped bool // ctx ended while sending
 	// quiet fires when a finished subagent has been quiet for parkQuiet (quietSet: it is set).
@@ -95,6 +96,7 @@ func (r *runner) switchPath() {
 		_ = r.fw.Remove(p)
 	}
 	clear(r.files)
+	clear(r.byPath)
 	w.reset(next)
 	src := w.main.source()
 	w.mu.Unlock()
@@ -116,6 +118,8 @@ func (r *runner) event(ev fsnotify.Event) {
 		if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 			r.recheck = true
 		}
+	case r.byPath[name] != nil:
+		r.byPath[name].dirty = true
 	}
 	if r.files[name] && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
 		r.unwatchFile(name) // the watch went with the file: the file now at the path is watched anew
@@ -149,12 +153,18 @@ func (r *runner) agentChanged(name string) {
 
 // agent returns the tail of subagent id, creating it on first sight.
 func (r *runner) agent(id string) *tail {
+	_, _, subagents := r.dirs()
+	return r.agentAt(id, filepath.Join(subagents, agentPrefix+id+jsonlExt))
+}
+
+// agentAt returns the tail of subagent id, creating it on first sight with its transcript at
+// path.
+func (r *runner) agentAt(id, path string) *tail {
 	w := r.w
 	if t, ok := w.agents[id]; ok {
 		return t
 	}
-	_, _, subagents := r.dirs()
-	t := newTail(AgentInfo{ID: id, Path: filepath.Join(subagents, agentPrefix+id+jsonlExt)}, w.opts)
+	t := newTail(AgentInfo{ID: id, Path: path}, w.opts)
 	t.changed = time.Now()
 	w.mu.Lock()
 	w.agents[id] = t
@@ -276,7 +286,26 @@ func (r *runner) woken() {
 	w.mu.Lock()
 	ids := w.woken
 	w.woken = map[string]bool{}
+	follow := w.follow
+	w.follow = map[string]string{}
 	w.mu.Unlock()
+	_, _, subagents := r.dirs()
+	for id, path := range follow {
+		if _, ok := w.agents[id]; ok {
+			continue
+		}
+		if filepath.Dir(path) == subagents { // where the watcher looks anyway (claude's)
+			r.agent(id).dirty = true
+			continue
+		}
+		t := r.agentAt(id, path)
+		// Nothing but a hook names it: it is watched while it writes, and let go (looked at
+		// again when woken) once it has been quiet, as a finished subagent is.
+		w.mu.Lock()
+		t.info.Finished = true
+		w.mu.Unlock()
+		r.byPath[path] = t
+	}
 	for id := range ids {
 		if id == "" {
 			r.recheck = true

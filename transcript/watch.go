@@ -74,11 +74,12 @@ type Watcher struct {
 	parks   atomic.Int64  // subagent transcripts let go (runner.go), for tests
 	ready   chan struct{} // closed once Run watches and has read what exists
 
-	mu     sync.Mutex      // guards the fields below
-	path   string          // the session transcript followed
-	next   string          // the path Switch asked for, "" if none
-	woken  map[string]bool // the subagents Wake named ("" for all) since Run last looked
-	fsw    fsWatcher       // what Run watches with, once it runs (for tests)
+	mu     sync.Mutex        // guards the fields below
+	path   string            // the session transcript followed
+	next   string            // the path Switch asked for, "" if none
+	woken  map[string]bool   // the subagents Wake named ("" for all) since Run last looked
+	follow map[string]string // subagent id → transcript path, given to Follow since Run last looked
+	fsw    fsWatcher         // what Run watches with, once it runs (for tests)
 	seq    uint64
 	main   *tail
 	agents map[string]*tail
@@ -96,6 +97,7 @@ func NewWatcher(path string, opts Options) *Watcher {
 		wakec:   make(chan struct{}, 1),
 		ready:   make(chan struct{}),
 		woken:   map[string]bool{},
+		follow:  map[string]string{},
 	}
 	w.reset(path)
 	return w
@@ -135,6 +137,29 @@ func (w *Watcher) Switch(path string) {
 // subagent's, or all of them — and follows any that grew. It never blocks.
 func (w *Watcher) Wake(agentID string) {
 	w.mu.Lock()
+	w.woken[agentID] = true
+	w.mu.Unlock()
+	select {
+	case w.wakec <- struct{}{}:
+	default:
+	}
+}
+
+// Follow says that subagent agentID (of the session followed) writes its transcript at path,
+// where the watcher would not look by itself: Codex keeps a subagent's rollout beside the
+// session's, named by the subagent's own thread id, and names it in SubagentStop's
+// agent_transcript_path. The watcher follows it as it follows a subagent it found (read from its
+// start, watched until it has finished and been quiet, then let go and looked at again when
+// woken); a subagent it already follows is only looked at again. It never blocks.
+func (w *Watcher) Follow(agentID, path string) {
+	if agentID == "" || path == "" {
+		return
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	w.mu.Lock()
+	w.follow[agentID] = path
 	w.woken[agentID] = true
 	w.mu.Unlock()
 	select {
@@ -185,7 +210,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("transcript: start fsnotify: %w", err)
 	}
-	r := &runner{w: w, fw: fw, ctx: ctx, buf: make([]byte, readChunk), watched: map[string]bool{}, files: map[string]bool{},
+	r := &runner{w: w, fw: fw, ctx: ctx, buf: make([]byte, readChunk), watched: map[string]bool{}, files: map[string]bool{}, byPath: map[string]*tail{},
 		quiet: stopTimer(time.NewTimer(time.Hour))}
 	defer r.close()
 

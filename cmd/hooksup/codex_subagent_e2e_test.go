@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// A subagent's rollout is followed beside the main agent's: the Stop verdict's observation
+// counts the tokens of both, the subagent's (served with a usage of their own) included.
+func TestCodexSubagentTokens(t *testing.T) {
+	const subOutput = 7003
+	var mu sync.Mutex
+	mains := 0
+	rc := newRealCodex(t, mockapi.ResponsesHandlerFunc(func(r *mockapi.ResponsesRequest) mockapi.ResponsesReply {
+		if r.IsSubagent() {
+			reply := mockapi.OutputText("sub done")
+			reply.Usage = mockapi.ResponsesUsage{InputTokens: 900, CachedTokens: 100, OutputTokens: subOutput}
+			return reply
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		mains++
+		switch mains {
+		case 1:
+			return mockapi.SpawnAgent("say hi")
+		case 2:
+			outs := r.FunctionOutputs()
+			var spawned struct {
+				AgentID string `json:"agent_id"`
+			}
+			if len(outs) == 0 || json.Unmarshal([]byte(outs[len(outs)-1].Output), &spawned) != nil || spawned.AgentID == "" {
+				t.Errorf("no agent id in the spawn_agent output: %+v", outs)
+				return mockapi.OutputText("main done")
+			}
+			return mockapi.ResponsesReply{Calls: []mockapi.FunctionCall{{Namespace: "multi_agent_v1", Name: "wait_agent",
+				Arguments: map[string]any{"targets": []string{spawned.AgentID}, "timeout_ms": 30000}}}}
+		}
+		return mockapi.OutputText("main done")
+	}))
+	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "exec", "spawn one")
+	if res.ExitCode != 0 || res.Stdout != "main done\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	var want int64
+	subs := 0
+	for _, r := range rc.srv.Model() {
+		if r.IsSubagent() {
+			subs++
+			want += subOutput
+		} else {
+			want += int64(mockapi.DefaultResponsesUsage.OutputTokens)
+		}
+	}
+	if subs == 0 {
+		t.Fatalf("the subagent made no request")
+	}
+	vs := rc.verdicts()
+	if len(vs) == 0 || vs[len(vs)-1].Event != "Stop" {
+		t.Fatalf("verdicts: %s\nstderr: %s", decisions(vs), res.Stderr)
+	}
+	o := vs[len(vs)-1].Observation
+	if o == nil || o.OutputTokens != want {
+		t.Fatalf("the Stop verdict's observation %+v: want %d output tokens (the main agent's and the subagent's)\nverdicts: %s\nlog: %s",
+			o, want, decisions(vs), rc.log())
+	}
+}
