@@ -72,6 +72,10 @@ type Agent interface {
 	// ("" when the agent has no such command).
 	ResumeID(transcriptPath string) string
 	Resume() string
+	// ResumeHint rewrites a line of the agent's last screen that names the agent's own resume
+	// command (which would resume the session without hooksup) into hooksup's, and reports
+	// whether the line was one. A command wider than the pane comes joined from its rows.
+	ResumeHint(line string) (string, bool)
 }
 
 // Hooks is what hooksup wants the agent to run for one session.

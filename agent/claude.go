@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -112,6 +114,27 @@ func (Claude) ResumeID(transcriptPath string) string {
 
 // Resume is `hooksup claude --resume`.
 func (Claude) Resume() string { return "hooksup claude --resume" }
+
+// claudeResumeRE is the command claude prints as it exits, to resume its session: plain claude
+// with some of the flags it was started with (e.g. --permission-mode, or the --settings file);
+// settingsArgRE is a --settings flag in it: hooksup's own file, gone by then. They are compiled
+// on first use: the hook client links this package.
+var (
+	claudeResumeRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^claude ((?:\S+ )*?(?:--resume \S+|--continue))$`)
+	})
+	settingsArgRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^| )--settings(?: |=)\S+`) })
+)
+
+// ResumeHint turns claude's resume command ("claude [flags] --resume ID" or "--continue")
+// into `hooksup claude [flags] --resume ID`, without hooksup's --settings.
+func (Claude) ResumeHint(line string) (string, bool) {
+	m := claudeResumeRE().FindStringSubmatch(strings.TrimSpace(line))
+	if m == nil {
+		return "", false
+	}
+	return "hooksup claude " + strings.TrimSpace(settingsArgRE().ReplaceAllString(m[1], "")), true
+}
 
 // extractSettingsArg removes the user's own --settings (a file or inline JSON) from args and
 // returns its content, so hooksup can merge its hooks into it: claude takes one --settings.

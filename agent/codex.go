@@ -249,3 +249,19 @@ func (Codex) ResumeID(transcriptPath string) string {
 
 // Resume is `hooksup codex resume`.
 func (Codex) Resume() string { return "hooksup codex resume" }
+
+// codexResumeRE is a line of what Codex 0.169.0 prints as it exits, naming its own resume
+// command: "  codex resume ID" (after "To continue this session, run:"), "Or run codex resume
+// and select TITLE.", and older Codex's "To continue this session, run codex resume ID".
+var codexResumeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*|.*\brun )codex (resume\b.*)$`)
+})
+
+// ResumeHint turns Codex's `codex resume …` into `hooksup codex resume …`, in place.
+func (Codex) ResumeHint(line string) (string, bool) {
+	m := codexResumeRE().FindStringSubmatch(strings.TrimRight(line, " "))
+	if m == nil {
+		return "", false
+	}
+	return m[1] + "hooksup codex " + m[2], true
+}

@@ -22,6 +22,8 @@ const frameInterval = time.Second / 60
 // queued, and one resizer goroutine applies the latest size.
 type agentIO struct {
 	term *vterm.Terminal
+	// resumeHint rewrites the agent's resume command on its last screen (set before attach).
+	resumeHint func(string) (string, bool)
 	// out carries keys, pastes and the emulator's query replies to the pty, in order. Pushing
 	// never blocks, so Update never waits on claude; until the pty is attached they are held.
 	out     *queue.Queue[ptyWrite]
@@ -122,7 +124,7 @@ func (a *agentIO) attach(f *os.File) {
 			}
 			if err != nil {
 				// claude has exited: its resume command becomes hooksup's.
-				rewriteResumeHint(a.term)
+				rewriteResumeHint(a.term, a.resumeHint)
 				a.markDirty()
 				return
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
 
@@ -19,7 +20,7 @@ func TestRewriteResumeHint(t *testing.T) {
 			term := vterm.New(100, 10, vterm.Options{})
 			defer term.Close()
 			term.Write([]byte("bye\r\nResume this session with:\r\n" + hint + "\r\n"))
-			if !rewriteResumeHint(term) {
+			if !rewriteResumeHint(term, agent.Claude{}.ResumeHint) {
 				t.Fatalf("not found in:\n%s", term.Text())
 			}
 			got := term.Text()
@@ -35,7 +36,7 @@ func TestRewriteResumeHint(t *testing.T) {
 	term := vterm.New(40, 5, vterm.Options{})
 	defer term.Close()
 	term.Write([]byte("run: claude --resume x in a sentence\r\n"))
-	if rewriteResumeHint(term) {
+	if rewriteResumeHint(term, agent.Claude{}.ResumeHint) {
 		t.Fatal("rewrote a line that is not claude's resume command")
 	}
 }
@@ -58,11 +59,39 @@ func TestRewriteCodexResumeHint(t *testing.T) {
 			term := vterm.New(100, 10, vterm.Options{})
 			defer term.Close()
 			term.Write([]byte("Token usage: total=3,690 input=600 (+ 3,000 cached) output=90\r\n" + tc.printed))
-			if !rewriteResumeHint(term) {
+			if !rewriteResumeHint(term, agent.Codex{}.ResumeHint) {
 				t.Fatalf("not found in:\n%s", term.Text())
 			}
 			if got := term.Text(); !strings.Contains(got, tc.want) || strings.Count(got, id[:8]) != 1 {
 				t.Fatalf("screen:\n%s", got)
+			}
+		})
+	}
+}
+
+// Each agent's resume command is rewritten on its own screen only: a `codex resume` line on
+// claude's last screen (claude's own output, a file it showed) is left as it is, and so is a
+// claude one on Codex's.
+func TestRewriteResumeHintIsTheAgents(t *testing.T) {
+	const id = "01a208dc-8f9c-7193-8458-9d4435e9e247"
+	for name, tc := range map[string]struct {
+		hint    func(string) (string, bool)
+		printed string
+	}{
+		"codex's on claude's": {agent.Claude{}.ResumeHint, "To continue this session, run:\r\n  codex resume " + id + "\r\nOr run codex resume and select Fix.\r\n"},
+		"claude's on codex's": {agent.Codex{}.ResumeHint, "Resume this session with:\r\nclaude --resume " + id + "\r\n"},
+		"no agent":            {nil, "To continue this session, run:\r\n  codex resume " + id + "\r\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			term := vterm.New(100, 10, vterm.Options{})
+			defer term.Close()
+			term.Write([]byte(tc.printed))
+			before := term.Text()
+			if rewriteResumeHint(term, tc.hint) {
+				t.Fatalf("rewrote another agent's resume command:\n%s", term.Text())
+			}
+			if got := term.Text(); got != before || strings.Contains(got, "hooksup") {
+				t.Fatalf("screen changed:\n%s", got)
 			}
 		})
 	}

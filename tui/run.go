@@ -33,6 +33,9 @@ type Options struct {
 	Ignored    []string
 	HoldOnExit bool   // after claude exits, show its last screen until a key
 	Resume     string // the command that resumes a session, before its id; "" when none does
+	// ResumeHint rewrites a line of the agent's last screen that names its own resume command
+	// into hooksup's (agent.Agent.ResumeHint); nil: none is rewritten.
+	ResumeHint func(line string) (string, bool)
 	Version    string // reported to claude's XTVERSION query
 	// Notifier carries [notifications] notify: the outer terminal's sequence or the system's
 	// notifier (notify.New chooses).
@@ -68,6 +71,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	cols, rows := AgentPaneSize(TerminalSize(os.Stdout))
 	aio := newAgentIO(cols, rows, o.Version, programStatusTo(sess))
 	defer aio.close()
+	aio.resumeHint = o.ResumeHint
 	aio.attach(o.Terminal)
 	m := newModel(sess, aio, NewStyles(o.Theme), newAgentKeyMap(keys, o.Agent), o.Mode, o.HoldOnExit, o.BlockCap)
 	m.setAgent(o.Agent)

@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/tui"
@@ -41,6 +42,14 @@ func resolveTheme(env environment, name string) (themes.Theme, error) {
 }
 
 // runTUI assembles a session whose agent runs in a pane and shows it in the terminal UI.
+// resumeHint is a's rewrite of its resume command on its last screen; nil without an agent.
+func resumeHint(a agent.Agent) func(string) (string, bool) {
+	if a == nil {
+		return nil
+	}
+	return a.ResumeHint
+}
+
 // resume is the command that resumes a session, before its id ("" when none does); ignored are
 // the project config files left out (not trusted).
 func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, resume string, ignored []string) (int, error) {
@@ -72,6 +81,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 			Bindings:       cfg.Keys.Bindings,
 			HoldOnExit:     cfg.UI.HoldOnExit,
 			Resume:         resume,
+			ResumeHint:     resumeHint(s.sup.Agent()),
 			Checks:         cfg.Stop.Checks,
 			SubagentChecks: cfg.SubagentStop.Checks,
 			Ignored:        ignored,
