@@ -400,9 +400,9 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 	}
 	switch r.decision {
 	case hooks.Allow:
-		return outcome{hooks.Allow, SourceManual, ""}
+		return outcome{hooks.Allow, r.by, ""}
 	case hooks.Halt:
-		return outcome{hooks.Halt, SourceManual, r.reason}
+		return outcome{hooks.Halt, r.by, r.reason}
 	}
 	if r.reason == "" {
 		r.reason = p.reason
@@ -410,7 +410,7 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 	if r.reason == "" {
 		r.reason = "The person supervising you asks you to continue."
 	}
-	return outcome{hooks.Block, SourceManual, r.reason}
+	return outcome{hooks.Block, r.by, r.reason}
 }
 
 // runChecks runs the checks that apply, in order, and proposes what they say: block on the

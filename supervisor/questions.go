@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -43,6 +44,10 @@ type QuestionResolved struct {
 // answered, timed out, or never asked).
 var ErrNoSuchQuestion = errors.New("no such pending question")
 
+// ErrAnswered is returned when resolving a question that was asked and has been answered (by
+// someone else, the timeout or Escape); it is also an ErrNoSuchQuestion.
+var ErrAnswered = fmt.Errorf("%w: it was already answered", ErrNoSuchQuestion)
+
 type resolution struct {
 	decision hooks.Decision
 	reason   string
@@ -50,15 +55,32 @@ type resolution struct {
 }
 
 type pendingQuestion struct {
-	q  Question
-	ch chan resolution // buffered 1: the first answer wins
+	q        Question
+	ch       chan resolution // buffered 1: the first answer wins
+	answered bool            // under the engine's lock
 }
 
-func (p *pendingQuestion) resolve(r resolution) {
-	select {
-	case p.ch <- r:
-	default:
+// resolve answers p, and reports false when it had been answered already. The engine's lock is
+// held.
+func (p *pendingQuestion) resolve(r resolution) bool {
+	if p.answered {
+		return false
 	}
+	p.answered = true
+	p.ch <- r
+	return true
+}
+
+// settle ends p's wait with r (the timeout's, or the vanished hook's) unless an answer came
+// first: that one wins, and is returned.
+func (e *Engine) settle(p *pendingQuestion, r resolution) resolution {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p.answered {
+		return <-p.ch
+	}
+	p.answered = true
+	return r
 }
 
 // askPerson publishes q and waits for the person, the decision timeout, Escape or ctx.
@@ -79,14 +101,10 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	select {
 	case r = <-p.ch:
 	case <-timer.C:
-		r = resolution{by: SourceTimeout}
+		r = e.settle(p, resolution{by: SourceTimeout})
 	case <-ctx.Done():
 		// Interrupt resolves the question before it cancels; otherwise the hook went away.
-		select {
-		case r = <-p.ch:
-		default:
-			r = resolution{by: SourceFailOpen}
-		}
+		r = e.settle(p, resolution{by: SourceFailOpen})
 	}
 	e.mu.Lock()
 	delete(e.pending, q.ID)
@@ -98,20 +116,39 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 // Resolve answers a pending question: Allow lets the agent stop, Block makes it continue with
 // reason (the checks' reason when empty), Halt ends the turn.
 func (e *Engine) Resolve(id int, d hooks.Decision, reason string) error {
+	return e.ResolveBy(id, d, reason, SourceManual)
+}
+
+// ResolveBy is Resolve with the verdict's source saying where the person answered, e.g.
+// ManualSource("hooksup approve"). Of two answers to one question the first wins; the other
+// gets ErrAnswered.
+func (e *Engine) ResolveBy(id int, d hooks.Decision, reason string, by Source) error {
 	switch d {
 	case hooks.Allow, hooks.Block, hooks.Halt:
 	default:
 		return fmt.Errorf("resolve question %d: unknown decision %q", id, d)
 	}
+	if by != SourceManual && !strings.HasPrefix(string(by), string(SourceManual)+" (") {
+		return fmt.Errorf("resolve question %d: %q is not a person's source", id, by)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p, ok := e.pending[id]
-	if !ok {
+	switch {
+	case !ok && id > 0 && id <= e.questionSeq:
+		return fmt.Errorf("resolve question %d: %w", id, ErrAnswered)
+	case !ok:
 		return fmt.Errorf("resolve question %d: %w", id, ErrNoSuchQuestion)
 	}
-	p.resolve(resolution{decision: d, reason: reason, by: SourceManual})
+	if !p.resolve(resolution{decision: d, reason: reason, by: by}) {
+		return fmt.Errorf("resolve question %d: %w", id, ErrAnswered)
+	}
 	return nil
 }
+
+// ManualSource is the source of a verdict a person gave somewhere other than the session's own
+// TUI: "manual (WHERE)".
+func ManualSource(where string) Source { return Source(string(SourceManual) + " (" + where + ")") }
 
 // Pending returns the questions waiting for the person, oldest first.
 func (e *Engine) Pending() []Question {

@@ -114,6 +114,10 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return runHook(cargs, stdin, stdout, stderr), nil
 	case "log":
 		return runLog(ctx, cargs, stdout)
+	case "ls":
+		return runLs(cargs, stdout)
+	case "approve", "deny", "halt":
+		return runAnswer(cmd, cargs, stdout)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

@@ -6,7 +6,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -19,6 +23,7 @@ type session struct {
 	sup    *supervisor.Supervisor
 	logger *slog.Logger
 	pty    *supervisor.PTY // the agent's terminal in a pane; nil headless
+	o      supervisor.Options
 }
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
@@ -60,7 +65,7 @@ func newSession(so supervisor.Options) (*session, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &session{sup: sup, logger: logger}, nil
+	return &session{sup: sup, logger: logger, o: so}, nil
 }
 
 // run runs the agent until it exits while front shows the session, and returns the agent's
@@ -76,6 +81,10 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 		err  error
 	}
 	done := make(chan result, 1)
+	if s.pty != nil {
+		// A session a person answers is seen and answered from other terminals too.
+		defer s.announce()()
+	}
 	go func() {
 		code, err := s.sup.Run(ctx)
 		done <- result{code, err}
@@ -92,6 +101,32 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 		ferr = nil
 	}
 	return r.code, errors.Join(r.err, ferr)
+}
+
+// announce serves the session's control socket beside its hook socket and registers it in the
+// runtime directory, for hooksup ls, approve, deny and halt; the function returned undoes both.
+// A session that cannot be announced runs on unlisted (and the log says why).
+func (s *session) announce() func() {
+	hookSock := s.sup.SocketPath()
+	id := strings.TrimSuffix(filepath.Base(hookSock), ".sock")
+	e := hub.Entry{ID: id, Agent: s.sup.Agent().Name(), Cwd: s.o.ProjectDir, PID: os.Getpid(),
+		Started: time.Now(), Mode: string(s.o.Config.Mode), Control: hub.ControlPath(hookSock)}
+	srv, err := hub.Listen(e, s.sup, s.logger)
+	if err != nil {
+		s.logger.Error("the session is not listed (hooksup ls)", "err", err)
+		return func() {}
+	}
+	go srv.Serve()
+	unregister, err := hub.Register(filepath.Dir(hookSock), e)
+	if err != nil {
+		s.logger.Error("the session is not listed (hooksup ls)", "err", err)
+		unregister = func() {}
+	}
+	return func() {
+		unregister()
+		srv.Close()
+		os.Remove(e.Control)
+	}
 }
 
 // newNotifier chooses how notify alerts reach the person at this terminal, and logs why.

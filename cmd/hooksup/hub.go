@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// liveSessions lists this user's live sessions, found through the runtime directory.
+func liveSessions() ([]hub.Live, error) {
+	dir, err := supervisor.RuntimeDir(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return hub.List(dir)
+}
+
+// shortID is how a session is named to people: the agent's session id's first 8 characters
+// (hooksup's own id until a hook has named the agent's).
+func shortID(s hub.Snapshot) string {
+	id := s.SessionID
+	if id == "" {
+		id = s.ID
+	}
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return id
+}
+
+// lsJSON is one session in `hooksup ls --json`.
+type lsJSON struct {
+	SessionID     string       `json:"session_id"`
+	ID            string       `json:"id"`
+	Cwd           string       `json:"cwd"`
+	Agent         string       `json:"agent"`
+	Mode          string       `json:"mode"`
+	State         string       `json:"state"`
+	StateSince    time.Time    `json:"state_since"`
+	PID           int          `json:"pid"`
+	Started       time.Time    `json:"started"`
+	Continuations int          `json:"continuations"`
+	Tokens        int64        `json:"tokens"`
+	Pending       []lsQuestion `json:"pending"`
+}
+
+type lsQuestion struct {
+	ID       int       `json:"id"`
+	Event    string    `json:"event"`
+	AgentID  string    `json:"agent_id"`
+	Proposal string    `json:"proposal"`
+	Source   string    `json:"source"`
+	Reason   string    `json:"reason"`
+	Deadline time.Time `json:"deadline"`
+}
+
+// runLs is `hooksup ls [--json]`: every live session of this user.
+func runLs(args []string, stdout io.Writer) (int, error) {
+	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	if err := fs.Parse(args); err != nil {
+		return 2, fmt.Errorf("ls: %v (usage: hooksup ls [--json])", err)
+	}
+	if fs.NArg() > 0 {
+		return 2, fmt.Errorf("ls takes no arguments, got %q (usage: hooksup ls [--json])", fs.Args())
+	}
+	live, err := liveSessions()
+	if err != nil {
+		return 1, err
+	}
+	if *asJSON {
+		out := make([]lsJSON, 0, len(live))
+		for _, l := range live {
+			s := l.Snapshot
+			j := lsJSON{SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
+				StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
+				Tokens: s.Tokens, Pending: []lsQuestion{}}
+			for _, q := range s.Pending {
+				j.Pending = append(j.Pending, lsQuestion{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
+					Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Deadline: q.Deadline})
+			}
+			out = append(out, j)
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return 0, enc.Encode(out)
+	}
+	if len(live) == 0 {
+		fmt.Fprintln(stdout, "no hooksup sessions running")
+		return 0, nil
+	}
+	now := time.Now()
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tAGENT\tSTATE\tFOR\tPENDING\tCONTINUED\tTOKENS\tPROJECT")
+	for _, l := range live {
+		s := l.Snapshot
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", shortID(s), s.Agent, s.State,
+			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), homeTilde(s.Cwd))
+	}
+	return 0, tw.Flush()
+}
+
+// since words how long ago t was: 42s, 5m, 3h.
+func since(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero() || d < 0:
+		return "-"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+func homeTilde(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "/" {
+		if rest, ok := strings.CutPrefix(p, home); ok && (rest == "" || rest[0] == '/') {
+			return "~" + rest
+		}
+	}
+	return p
+}
+
+// answers: what approve, deny and halt decide.
+var answers = map[string]struct {
+	decision hooks.Decision
+	did      string
+}{
+	"approve": {hooks.Block, "approved the continuation"},
+	"deny":    {hooks.Allow, "denied the continuation"},
+	"halt":    {hooks.Halt, "halted the turn"},
+}
+
+// runAnswer is `hooksup approve|deny|halt [SESSION] [--reason TEXT]`: it answers the oldest
+// pending question of SESSION (a unique prefix of a session id or of a project directory's
+// name), or, without SESSION, the one question pending on the machine.
+func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
+	usage := fmt.Sprintf("usage: hooksup %s [SESSION] [--reason TEXT]", cmd)
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	reason := fs.String("reason", "", "")
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return 2, fmt.Errorf("%s: %v (%s)", cmd, err, usage)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, args = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(pos) > 1 {
+		return 2, fmt.Errorf("%s takes one SESSION, got %q (%s)", cmd, pos, usage)
+	}
+	if cmd == "deny" && *reason != "" {
+		return 2, errors.New("deny takes no --reason: the agent is let stop (approve --reason replaces the continuation's reason, halt --reason says why the turn ends)")
+	}
+	live, err := liveSessions()
+	if err != nil {
+		return 1, err
+	}
+	var target hub.Live
+	if len(pos) == 0 {
+		var waiting []hub.Live
+		n := 0
+		for _, l := range live {
+			if len(l.Snapshot.Pending) > 0 {
+				waiting = append(waiting, l)
+				n += len(l.Snapshot.Pending)
+			}
+		}
+		switch {
+		case n == 0:
+			return 1, errors.New("no question is pending in any session (hooksup ls lists them)")
+		case n > 1:
+			return 1, fmt.Errorf("%d questions are pending; name the session: %s", n, names(waiting))
+		}
+		target = waiting[0]
+	} else {
+		prefix := pos[0]
+		var matches []hub.Live
+		for _, l := range live {
+			s := l.Snapshot
+			if prefix != "" && (strings.HasPrefix(s.SessionID, prefix) || strings.HasPrefix(s.ID, prefix) ||
+				strings.HasPrefix(filepath.Base(s.Cwd), prefix)) {
+				matches = append(matches, l)
+			}
+		}
+		switch len(matches) {
+		case 0:
+			return 1, fmt.Errorf("no session matches %q (hooksup ls lists them)", prefix)
+		case 1:
+			target = matches[0]
+		default:
+			return 1, fmt.Errorf("%q matches %d sessions: %s; give more of the session id", prefix, len(matches), names(matches))
+		}
+	}
+	s := target.Snapshot
+	if len(s.Pending) == 0 {
+		return 1, fmt.Errorf("session %s (%s) has no pending question", shortID(s), homeTilde(s.Cwd))
+	}
+	q := s.Pending[0]
+	a := answers[cmd]
+	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(a.decision), *reason, "hooksup "+cmd)
+	if errors.Is(err, hub.ErrAnswered) {
+		return 1, fmt.Errorf("the question in session %s (%s) was already answered", shortID(s), homeTilde(s.Cwd))
+	}
+	if err != nil {
+		return 1, fmt.Errorf("session %s (%s): %w", shortID(s), homeTilde(s.Cwd), err)
+	}
+	what := q.Event
+	if q.AgentID != "" {
+		what += " of subagent " + q.AgentID
+	}
+	line := fmt.Sprintf("%s: %s %s in session %s (%s)", cmd, a.did, what, shortID(s), homeTilde(s.Cwd))
+	switch {
+	case cmd == "approve" && *reason != "":
+		line += ": " + present.FirstLine(*reason)
+	case cmd == "approve" && q.Reason != "":
+		line += ": " + present.FirstLine(q.Reason)
+	case cmd == "halt" && *reason != "":
+		line += ": " + present.FirstLine(*reason)
+	}
+	fmt.Fprintln(stdout, line)
+	return 0, nil
+}
+
+// names lists sessions for an error: "1a2b3c4d (~/src/a), 5e6f7a8b (~/src/b)".
+func names(ls []hub.Live) string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, fmt.Sprintf("%s (%s)", shortID(l.Snapshot), homeTilde(l.Snapshot.Cwd)))
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,103 @@
+package hub
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Client talks to one session's control socket.
+type Client struct{ Path string }
+
+// ErrAnswered: the question was answered already, elsewhere or by the timeout or Escape.
+var ErrAnswered = errors.New("already answered")
+
+// callTimeout bounds a snapshot, resolve or interrupt call.
+const callTimeout = 5 * time.Second
+
+func (c Client) call(req Request) (Response, error) {
+	conn, err := dial(c.Path)
+	if err != nil {
+		return Response{}, err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(callTimeout))
+	if err := json.NewEncoder(conn).Encode(req); err != nil {
+		return Response{}, err
+	}
+	var r Response
+	if err := json.NewDecoder(bufio.NewReader(conn)).Decode(&r); err != nil {
+		if errors.Is(err, io.EOF) {
+			return Response{}, fmt.Errorf("the session at %s closed the connection (another user's session?)", c.Path)
+		}
+		return Response{}, err
+	}
+	if r.Code == CodeAnswered {
+		return r, fmt.Errorf("%w: %s", ErrAnswered, r.Error)
+	}
+	if r.Error != "" {
+		return r, errors.New(r.Error)
+	}
+	return r, nil
+}
+
+// Snapshot asks the session how it is.
+func (c Client) Snapshot() (Snapshot, error) {
+	r, err := c.call(Request{Op: OpSnapshot})
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if r.Snapshot == nil {
+		return Snapshot{}, errors.New("the session sent no snapshot")
+	}
+	return *r.Snapshot, nil
+}
+
+// Resolve answers question id with decision (allow, block, halt); by says where, e.g.
+// "hooksup approve". A question answered already is ErrAnswered.
+func (c Client) Resolve(id int, decision, reason, by string) error {
+	_, err := c.call(Request{Op: OpResolve, Question: id, Decision: decision, Reason: reason, By: by})
+	return err
+}
+
+// Interrupt is Escape for the session's stop decisions.
+func (c Client) Interrupt() error {
+	_, err := c.call(Request{Op: OpInterrupt})
+	return err
+}
+
+// Events streams the session's events to f until the session ends, f returns false, or the
+// connection fails.
+func (c Client) Events(f func(Event) bool) error {
+	conn, err := dial(c.Path)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := json.NewEncoder(conn).Encode(Request{Op: OpEvents}); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bufio.NewReader(conn))
+	var first Response
+	if err := dec.Decode(&first); err != nil {
+		return err
+	}
+	if first.Error != "" {
+		return errors.New(first.Error)
+	}
+	for {
+		var r Response
+		if err := dec.Decode(&r); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if r.Event != nil && !f(*r.Event) {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package hub
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Entry is a session's registration: <runtime dir>/<ID>.session.json, beside its sockets.
+type Entry struct {
+	ID      string    `json:"id"`
+	Agent   string    `json:"agent"`
+	Cwd     string    `json:"cwd"`
+	PID     int       `json:"pid"`
+	Started time.Time `json:"started"`
+	Mode    string    `json:"mode"`
+	Control string    `json:"control"` // the control socket's path
+}
+
+const entrySuffix = ".session.json"
+
+// ControlPath is the control socket of the session whose hook socket is hookSocket
+// (<dir>/<id>.sock → <dir>/<id>.ctl).
+func ControlPath(hookSocket string) string {
+	return strings.TrimSuffix(hookSocket, ".sock") + ".ctl"
+}
+
+// Register writes e in dir (0600, whole or not at all) and returns the function that removes it.
+func Register(dir string, e Entry) (func(), error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, e.ID+entrySuffix)
+	tmp, err := os.CreateTemp(dir, "."+e.ID+"-*")
+	if err != nil {
+		return nil, fmt.Errorf("register the session: %w", err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("register the session: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("register the session: %w", err)
+	}
+	return func() { os.Remove(path) }, nil
+}
+
+// Live is a registered session that answered: its entry and its snapshot.
+type Live struct {
+	Entry    Entry
+	Snapshot Snapshot
+}
+
+// List returns the sessions registered in dir that answer on their control socket, oldest
+// first. An entry whose supervisor is gone (its process is not running, or nothing listens on
+// its socket) is never listed, and is removed with its socket.
+func List(dir string) ([]Live, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*"+entrySuffix))
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		live Live
+		ok   bool
+	}
+	results := make([]result, len(paths))
+	done := make(chan struct{}, len(paths))
+	for i, p := range paths {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			e, ok := readEntry(p)
+			if !ok {
+				return
+			}
+			if !processAlive(e.PID) {
+				removeEntry(p, e)
+				return
+			}
+			snap, err := Client{Path: e.Control}.Snapshot()
+			if err != nil {
+				if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
+					removeEntry(p, e)
+				}
+				return
+			}
+			results[i] = result{Live{e, snap}, true}
+		}()
+	}
+	for range paths {
+		<-done
+	}
+	var out []Live
+	for _, r := range results {
+		if r.ok {
+			out = append(out, r.live)
+		}
+	}
+	slices.SortFunc(out, func(a, b Live) int { return a.Entry.Started.Compare(b.Entry.Started) })
+	return out, nil
+}
+
+func readEntry(path string) (Entry, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Entry{}, false
+	}
+	var e Entry
+	if json.Unmarshal(b, &e) != nil || e.ID == "" || e.Control == "" {
+		// Half-written entries are never seen (Register renames); this one is not hooksup's.
+		return Entry{}, false
+	}
+	return e, true
+}
+
+// removeEntry removes a dead session's entry and its control socket.
+func removeEntry(path string, e Entry) {
+	os.Remove(path)
+	if filepath.Dir(e.Control) == filepath.Dir(path) {
+		os.Remove(e.Control)
+	}
+}
+
+// processAlive reports whether a process with pid exists (signal 0 asks the kernel without
+// sending anything; EPERM is a live process of another user).
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// dialTimeout bounds connecting to a control socket: a live session accepts at once.
+const dialTimeout = time.Second
+
+func dial(path string) (*net.UnixConn, error) {
+	c, err := net.DialTimeout("unix", path, dialTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return c.(*net.UnixConn), nil
+}

@@ -1,0 +1,220 @@
+package hub
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// Session is what the control socket needs of a session: what the TUI needs, and a second
+// stream of its events.
+type Session interface {
+	Subscribe() (<-chan supervisor.Event, func())
+	Pending() []supervisor.Question
+	ResolveBy(id int, d hooks.Decision, reason string, by supervisor.Source) error
+	Interrupt()
+	Counts() supervisor.Counts
+	State() supervisor.AgentState
+}
+
+// Server is a session's control socket.
+type Server struct {
+	ln      *net.UnixListener
+	sess    Session
+	entry   Entry
+	logger  *slog.Logger
+	peerUID func(*net.UnixConn) (int, error) // the kernel's word; a seam for tests
+
+	mu         sync.Mutex
+	state      string
+	stateSince time.Time
+	tokens     int64
+
+	cancel func()
+	wg     sync.WaitGroup
+}
+
+// requestDeadline bounds reading a request: a client writes one line at once.
+const requestDeadline = 5 * time.Second
+
+// Listen serves sess's control socket at e.Control (a file in the 0700 runtime directory, like
+// the hook socket). Only this user's processes are answered.
+func Listen(e Entry, sess Session, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	os.Remove(e.Control)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: e.Control, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	if err := os.Chmod(e.Control, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("control socket: %w", err)
+	}
+	s := &Server{ln: ln, sess: sess, entry: e, logger: logger, peerUID: supervisor.PeerUID,
+		state: string(sess.State()), stateSince: e.Started}
+	events, cancel := sess.Subscribe()
+	s.cancel = cancel
+	s.wg.Add(1)
+	go s.follow(events)
+	return s, nil
+}
+
+// follow keeps what no accessor of the session says: since when it is in its state, its tokens.
+func (s *Server) follow(events <-chan supervisor.Event) {
+	defer s.wg.Done()
+	for ev := range events {
+		s.mu.Lock()
+		switch e := ev.(type) {
+		case supervisor.StateChanged:
+			if string(e.State) != s.state {
+				s.state, s.stateSince = string(e.State), e.Time
+			}
+		case supervisor.TranscriptUpdated:
+			s.tokens = int64(e.Snapshot.Usage.Total())
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Serve answers connections until Close.
+func (s *Server) Serve() {
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			return
+		}
+		go s.serveConn(c)
+	}
+}
+
+// Close stops serving and removes the socket.
+func (s *Server) Close() {
+	s.ln.Close()
+	s.cancel()
+	s.wg.Wait()
+}
+
+func (s *Server) serveConn(c *net.UnixConn) {
+	defer c.Close()
+	if uid, err := s.peerUID(c); err != nil || uid != os.Getuid() {
+		s.logger.Warn("refused a control connection from another user", "peer_uid", uid, "err", err)
+		return
+	}
+	_ = c.SetReadDeadline(time.Now().Add(requestDeadline))
+	line, err := bufio.NewReader(c).ReadBytes('\n')
+	if err != nil {
+		return
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		writeResponse(c, Response{Error: "bad request: " + err.Error(), Code: CodeBadRequest})
+		return
+	}
+	enc := json.NewEncoder(c)
+	switch req.Op {
+	case OpSnapshot:
+		snap := s.snapshot()
+		_ = enc.Encode(Response{Snapshot: &snap})
+	case OpResolve:
+		_ = enc.Encode(s.resolve(req))
+	case OpInterrupt:
+		s.sess.Interrupt()
+		_ = enc.Encode(Response{})
+	case OpEvents:
+		s.stream(c, enc)
+	default:
+		_ = enc.Encode(Response{Error: fmt.Sprintf("unknown op %q", req.Op), Code: CodeBadRequest})
+	}
+}
+
+func writeResponse(c net.Conn, r Response) { _ = json.NewEncoder(c).Encode(r) }
+
+func (s *Server) resolve(req Request) Response {
+	by := supervisor.SourceManual
+	if req.By != "" {
+		by = supervisor.ManualSource(req.By)
+	}
+	err := s.sess.ResolveBy(req.Question, hooks.Decision(req.Decision), req.Reason, by)
+	switch {
+	case err == nil:
+		return Response{}
+	case errors.Is(err, supervisor.ErrAnswered):
+		return Response{Error: err.Error(), Code: CodeAnswered}
+	case errors.Is(err, supervisor.ErrNoSuchQuestion):
+		return Response{Error: err.Error(), Code: CodeNoQuestion}
+	}
+	return Response{Error: err.Error(), Code: CodeBadRequest}
+}
+
+func (s *Server) snapshot() Snapshot {
+	counts := s.sess.Counts()
+	s.mu.Lock()
+	snap := Snapshot{ID: s.entry.ID, SessionID: counts.SessionID, Agent: s.entry.Agent, Cwd: s.entry.Cwd,
+		PID: s.entry.PID, Started: s.entry.Started, Mode: s.entry.Mode, State: s.state, StateSince: s.stateSince,
+		Continuations: counts.SessionContinuations, TurnContinuations: counts.TurnContinuations,
+		MaxContinuations: counts.MaxContinuations, Verdicts: counts.Verdicts, Tokens: s.tokens,
+		Pending: []Question{}}
+	s.mu.Unlock()
+	for _, q := range s.sess.Pending() {
+		snap.Pending = append(snap.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
+			AgentType: q.AgentType, Proposal: string(q.Proposal), Source: string(q.Source), Reason: q.Reason,
+			Asked: q.Asked, Deadline: q.Deadline})
+	}
+	return snap
+}
+
+// stream writes the session's events to c until the session ends or the client hangs up.
+func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
+	events, cancel := s.sess.Subscribe()
+	defer cancel()
+	if enc.Encode(Response{}) != nil {
+		return
+	}
+	gone := make(chan struct{})
+	go func() { // the client sends nothing more: a read returns when it hangs up
+		var b [1]byte
+		_, _ = c.Read(b[:])
+		close(gone)
+	}()
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			data, err := json.Marshal(ev)
+			if err != nil {
+				continue
+			}
+			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: eventTime(ev), Data: data}}) != nil {
+				return
+			}
+		case <-gone:
+			return
+		}
+	}
+}
+
+func eventType(ev supervisor.Event) string { return reflect.TypeOf(ev).Name() }
+
+func eventTime(ev supervisor.Event) time.Time {
+	if v := reflect.ValueOf(ev).FieldByName("At"); v.IsValid() {
+		if at, ok := v.Interface().(supervisor.At); ok {
+			return at.Time
+		}
+	}
+	return time.Time{}
+}

@@ -1,0 +1,87 @@
+// Package hub lets every hooksup session on the machine be seen and answered from any terminal
+// of the same user: each session registers itself in the private runtime directory (registry.go)
+// and serves a control socket beside its hook socket (server.go), whose wire format is declared
+// here once, for the server and the clients (client.go) alike.
+//
+// The wire: a client connects, writes one Request as a JSON line and reads Response lines: one
+// for snapshot, resolve and interrupt; for events, one acknowledging the stream, then one per
+// event until the session ends or the client hangs up.
+package hub
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Ops a Request may name.
+const (
+	OpSnapshot  = "snapshot"  // the session as it is now
+	OpResolve   = "resolve"   // answer a pending question
+	OpInterrupt = "interrupt" // Escape: the rest of the turn may stop
+	OpEvents    = "events"    // a stream of the session's events
+)
+
+// Request is what a client asks of a session.
+type Request struct {
+	Op       string `json:"op"`
+	Question int    `json:"question,omitempty"` // resolve: the question's id
+	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt
+	Reason   string `json:"reason,omitempty"`   // resolve: a block's reason (the checks' when empty)
+	By       string `json:"by,omitempty"`       // resolve: where the person answered, e.g. "hooksup approve"
+}
+
+// Error codes a Response may carry.
+const (
+	CodeAnswered   = "answered"    // the question was answered already (elsewhere, timed out, Escape)
+	CodeNoQuestion = "no_question" // no such question was asked
+	CodeBadRequest = "bad_request"
+)
+
+// Response is one answer line.
+type Response struct {
+	Error    string    `json:"error,omitempty"`
+	Code     string    `json:"code,omitempty"`
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	Event    *Event    `json:"event,omitempty"`
+}
+
+// Snapshot is a session as its control socket tells it.
+type Snapshot struct {
+	ID         string    `json:"id"`         // hooksup's id for the session (its sockets' name)
+	SessionID  string    `json:"session_id"` // the agent's session id, once a hook has named it
+	Agent      string    `json:"agent"`
+	Cwd        string    `json:"cwd"`
+	PID        int       `json:"pid"`
+	Started    time.Time `json:"started"`
+	Mode       string    `json:"mode"`
+	State      string    `json:"state"`
+	StateSince time.Time `json:"state_since"`
+	// Continuations forced in this session; Turn's and the turn's limit.
+	Continuations     int        `json:"continuations"`
+	TurnContinuations int        `json:"turn_continuations"`
+	MaxContinuations  int        `json:"max_continuations"`
+	Verdicts          int        `json:"verdicts"`
+	Tokens            int64      `json:"tokens"`
+	Pending           []Question `json:"pending"`
+}
+
+// Question is a stop decision waiting for a person.
+type Question struct {
+	ID        int       `json:"id"`
+	Event     string    `json:"event"` // Stop or SubagentStop
+	AgentID   string    `json:"agent_id"`
+	AgentType string    `json:"agent_type,omitempty"`
+	Proposal  string    `json:"proposal"` // what the checks said: block or allow
+	Source    string    `json:"source"`   // the proposal's source, e.g. check:tests
+	Reason    string    `json:"reason"`
+	Asked     time.Time `json:"asked"`
+	Deadline  time.Time `json:"deadline"`
+}
+
+// Event is one of the session's events: its type's name (QuestionAsked, VerdictDecided,
+// StateChanged, …), when, and the event as JSON.
+type Event struct {
+	Type string          `json:"type"`
+	Time time.Time       `json:"time"`
+	Data json.RawMessage `json:"data"`
+}
