@@ -18,6 +18,10 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 		"log":       logFlagSet(&logArgs{}),
 		"install":   installFlagSet("install", &scope, &scope),
 		"uninstall": installFlagSet("uninstall", &scope, &scope),
+		"ls":        lsFlagSet(new(bool)),
+		"approve":   answerFlagSet("approve", &scope),
+		"halt":      answerFlagSet("halt", &scope),
+		"status":    statusFlagSet(&scope),
 	}
 	p := program()
 	described := map[string][]cli.Flag{"": p.Flags}

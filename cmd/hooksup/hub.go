@@ -66,11 +66,17 @@ type lsQuestion struct {
 	Deadline time.Time `json:"deadline"`
 }
 
-// runLs is `hooksup ls [--json]`: every live session of this user.
-func runLs(args []string, stdout io.Writer) (int, error) {
+func lsFlagSet(asJSON *bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "")
+	fs.BoolVar(asJSON, "json", false, "")
+	return fs
+}
+
+// runLs is `hooksup ls [--json]`: every live session of this user.
+func runLs(args []string, stdout io.Writer) (int, error) {
+	var asJSON bool
+	fs := lsFlagSet(&asJSON)
 	if err := fs.Parse(args); err != nil {
 		return 2, fmt.Errorf("ls: %v (usage: hooksup ls [--json])", err)
 	}
@@ -81,7 +87,7 @@ func runLs(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	if *asJSON {
+	if asJSON {
 		out := make([]lsJSON, 0, len(live))
 		for _, l := range live {
 			s := l.Snapshot
@@ -146,14 +152,20 @@ var answers = map[string]struct {
 	"halt":    {hooks.Halt, "halted the turn"},
 }
 
+func answerFlagSet(cmd string, reason *string) *flag.FlagSet {
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(reason, "reason", "", "")
+	return fs
+}
+
 // runAnswer is `hooksup approve|deny|halt [SESSION] [--reason TEXT]`: it answers the oldest
 // pending question of SESSION (a unique prefix of a session id or of a project directory's
 // name), or, without SESSION, the one question pending on the machine.
 func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 	usage := fmt.Sprintf("usage: hooksup %s [SESSION] [--reason TEXT]", cmd)
-	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	reason := fs.String("reason", "", "")
+	reason := new(string)
+	fs := answerFlagSet(cmd, reason)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -90,6 +90,10 @@ command = "echo 'FAIL: TestHub'; exit 1"
 		t.Fatalf("sessions by cwd: %+v, want %s and %s", ls, rc1.env.WorkDir, rc2.env.WorkDir)
 	}
 
+	if out, _, code := hubShell(t, runDir, "status"); code != 0 || out != "2 waiting on you\n" {
+		t.Fatalf("status: exit %d, %q", code, out)
+	}
+
 	// Without SESSION, two questions pending is ambiguous.
 	if _, errText, code := hubShell(t, runDir, "approve"); code != 1 || !strings.Contains(errText, "2 questions are pending") {
 		t.Fatalf("approve without SESSION: exit %d, %q", code, errText)

@@ -118,6 +118,8 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return runLs(cargs, stdout)
 	case "approve", "deny", "halt":
 		return runAnswer(cmd, cargs, stdout)
+	case "status":
+		return runStatus(cargs, stdout)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/supervisor"
+)
+
+// statusCounts sorts the live sessions for `hooksup status`.
+type statusCounts struct {
+	sessions, working, waiting, idle, pending int
+}
+
+func countSessions(live []hub.Live) statusCounts {
+	var c statusCounts
+	for _, l := range live {
+		s := l.Snapshot
+		c.sessions++
+		c.pending += len(s.Pending)
+		switch {
+		case len(s.Pending) > 0 || s.State == string(supervisor.StatePermission) || s.State == string(supervisor.StateQuestion):
+			c.waiting++
+		case s.State == string(supervisor.StateWorking) || s.State == string(supervisor.StateStopping) || s.State == string(supervisor.StateStarting):
+			c.working++
+		default:
+			c.idle++
+		}
+	}
+	return c
+}
+
+// statusLine words c: format's {sessions}, {working}, {waiting}, {idle} and {pending} replaced
+// by their counts, or, without a format, "2 working · 1 waiting on you" (the parts that are
+// not 0; nothing at all when no session runs).
+func statusLine(c statusCounts, format string) string {
+	if format != "" {
+		return strings.NewReplacer("{sessions}", fmt.Sprint(c.sessions), "{working}", fmt.Sprint(c.working),
+			"{waiting}", fmt.Sprint(c.waiting), "{idle}", fmt.Sprint(c.idle), "{pending}", fmt.Sprint(c.pending)).Replace(format)
+	}
+	var parts []string
+	if c.working > 0 {
+		parts = append(parts, fmt.Sprintf("%d working", c.working))
+	}
+	if c.waiting > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting on you", c.waiting))
+	}
+	if c.idle > 0 {
+		parts = append(parts, fmt.Sprintf("%d idle", c.idle))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func statusFlagSet(format *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(format, "format", "", "")
+	return fs
+}
+
+// runStatus is `hooksup status [--format FORMAT]`: one short line for a status bar or a prompt.
+func runStatus(args []string, stdout io.Writer) (int, error) {
+	format := new(string)
+	fs := statusFlagSet(format)
+	if err := fs.Parse(args); err != nil {
+		return 2, fmt.Errorf("status: %v (usage: hooksup status [--format FORMAT])", err)
+	}
+	if fs.NArg() > 0 {
+		return 2, fmt.Errorf("status takes no arguments, got %q (usage: hooksup status [--format FORMAT])", fs.Args())
+	}
+	live, err := liveSessions()
+	if err != nil {
+		return 1, err
+	}
+	line := statusLine(countSessions(live), *format)
+	if line != "" {
+		fmt.Fprintln(stdout, line)
+	}
+	return 0, nil
+}
