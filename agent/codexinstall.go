@@ -90,7 +90,7 @@ func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	out = append(out, "\n# hooksup install --agent codex: trust hooksup's hooks in hooks.json (without them, these trust nothing)\n"...)
+	out = append(out, "\n"+codexTrustComment+"\n"...)
 	for _, t := range add {
 		out = fmt.Appendf(out, "[hooks.state.%s]\ntrusted_hash = %s\n", tomlString(t.Key), tomlString(t.Hash))
 	}
@@ -101,4 +101,137 @@ func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 func tomlString(s string) string {
 	b, _ := json.Marshal(s) // JSON's escapes are TOML's, for the paths and hashes written here
 	return string(b)
+}
+
+// codexTrustComment is the line CodexAddTrust writes above its entries.
+const codexTrustComment = "# hooksup install --agent codex: trust hooksup's hooks in hooks.json (without them, these trust nothing)"
+
+// CodexRemoveTrust removes from config (a config.toml's content) the entries CodexAddTrust
+// wrote for ts, and returns the new content and how many it removed. An entry is removed only
+// as CodexAddTrust wrote it — a [hooks.state."KEY"] table holding trusted_hash alone — whose key
+// names the same hooks.json and event as one of ts (its group may have moved since, as the
+// person's own hooks changed) and whose hash is that hook's; the comment above them goes with
+// the last of them. Everything else, the person's own entries and comments among them, stays.
+func CodexRemoveTrust(config []byte, ts []CodexTrust) ([]byte, int) {
+	want := map[string]bool{} // "path:label" + " " + hash
+	for _, t := range ts {
+		if base, ok := trustBase(t.Key); ok {
+			want[base+" "+t.Hash] = true
+		}
+	}
+	lines := strings.SplitAfter(string(config), "\n")
+	drop := make([]bool, len(lines))
+	n := 0
+	for i := 0; i+1 < len(lines); i++ {
+		key, ok := stateTable(lines[i])
+		if !ok {
+			continue
+		}
+		base, ok := trustBase(key)
+		if !ok {
+			continue
+		}
+		var hash string
+		v, found := strings.CutPrefix(strings.TrimRight(lines[i+1], "\r\n"), "trusted_hash = ")
+		if !found || json.Unmarshal([]byte(v), &hash) != nil || !want[base+" "+hash] {
+			continue
+		}
+		if i+2 < len(lines) && !tableEnds(lines[i+2]) {
+			continue // more in that table than hooksup wrote
+		}
+		drop[i], drop[i+1] = true, true
+		n++
+		i++
+	}
+	// The comment goes when every entry under it went.
+	for i, l := range lines {
+		if strings.TrimRight(l, "\r\n") != codexTrustComment {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && drop[j] {
+			j++
+		}
+		if j == i+1 || (j < len(lines) && !tableEnds(lines[j])) {
+			continue
+		}
+		if _, ok := stateTable(lineAt(lines, j)); ok {
+			continue // an entry of the person's under it
+		}
+		drop[i] = true
+		if i > 0 && strings.TrimSpace(lines[i-1]) == "" && !drop[i-1] {
+			drop[i-1] = true // the blank line CodexAddTrust put before it
+		}
+	}
+	if n == 0 {
+		return config, 0
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if !drop[i] {
+			b.WriteString(l)
+		}
+	}
+	return []byte(b.String()), n
+}
+
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
+}
+
+// stateTable is the key of a line `[hooks.state."KEY"]`, as CodexAddTrust writes it.
+func stateTable(line string) (string, bool) {
+	s, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "[hooks.state.")
+	if !ok {
+		return "", false
+	}
+	s, ok = strings.CutSuffix(s, "]")
+	var key string
+	if !ok || json.Unmarshal([]byte(s), &key) != nil {
+		return "", false
+	}
+	return key, true
+}
+
+// tableEnds reports whether line ends the table above it: a blank line, a comment, another
+// table, or the end of the file.
+func tableEnds(line string) bool {
+	s := strings.TrimSpace(line)
+	return s == "" || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "[")
+}
+
+// trustBase is a trust key without its group and handler: "PATH:LABEL".
+func trustBase(key string) (string, bool) {
+	rest, h, ok := cutLastColon(key)
+	if !ok || !digits(h) {
+		return "", false
+	}
+	base, g, ok := cutLastColon(rest)
+	if !ok || !digits(g) {
+		return "", false
+	}
+	return base, true
+}
+
+func cutLastColon(s string) (string, string, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return "", "", false
+	}
+	return s[:i], s[i+1:], true
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

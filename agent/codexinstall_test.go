@@ -44,3 +44,57 @@ func TestCodexAddTrust(t *testing.T) {
 		t.Fatalf("inline state: %v", err)
 	}
 }
+
+// Uninstall removes exactly what install wrote into config.toml: the person's own entries,
+// tables and comments around it stay, byte for byte.
+func TestCodexRemoveTrust(t *testing.T) {
+	const user = `# my codex config
+model = "m"
+
+[hooks.state."/h/.codex/hooks.json:stop:0:0"]
+# my own hook, trusted by me
+trusted_hash = "sha256:mine"
+`
+	const userAfter = `
+[tui]
+# keep this
+screen_reader_detection_done = true
+[hooks.state."/h/.codex/config.toml:stop:0:0"]
+trusted_hash = "sha256:mine2"
+`
+	ts := []CodexTrust{{Key: "/h/.codex/hooks.json:stop:1:0", Hash: "sha256:aa"}, {Key: "/h/.codex/hooks.json:subagent_stop:0:0", Hash: "sha256:bb"}}
+	installed, n, err := CodexAddTrust([]byte(user), ts)
+	if err != nil || n != 2 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	config := string(installed) + userAfter
+	out, n := CodexRemoveTrust([]byte(config), ts)
+	if n != 2 || string(out) != user+userAfter {
+		t.Fatalf("removed %d:\n%s\nwant\n%s", n, out, user+userAfter)
+	}
+	// The person's hooks moved hooksup's to another group since: the entry install wrote goes
+	// all the same (its key names the same file and event, its hash is hooksup's hook's).
+	moved := []CodexTrust{{Key: "/h/.codex/hooks.json:stop:0:0", Hash: "sha256:aa"}, ts[1]}
+	if out, n := CodexRemoveTrust([]byte(config), moved); n != 2 || string(out) != user+userAfter {
+		t.Fatalf("moved: removed %d:\n%s", n, out)
+	}
+	// Nothing of hooksup's: nothing changes. Entries that are not exactly install's stay.
+	for name, c := range map[string]string{
+		"none":       user + userAfter,
+		"other hash": strings.ReplaceAll(config, `"sha256:aa"`, `"sha256:cc"`),
+		"more keys":  strings.Replace(config, "trusted_hash = \"sha256:aa\"\n", "trusted_hash = \"sha256:aa\"\nenabled = false\n", 1),
+		"other file": strings.ReplaceAll(config, "/h/.codex/hooks.json:", "/x/hooks.json:"),
+	} {
+		out, n := CodexRemoveTrust([]byte(c), ts)
+		want := 0
+		if name == "other hash" || name == "more keys" {
+			want = 1 // the subagent_stop entry is install's
+		}
+		if n != want || (n == 0 && string(out) != c) {
+			t.Errorf("%s: removed %d:\n%s", name, n, out)
+		}
+		if n == 1 && (strings.Contains(string(out), `"sha256:bb"`) || !strings.Contains(string(out), codexTrustComment)) {
+			t.Errorf("%s: \n%s", name, out)
+		}
+	}
+}

@@ -324,7 +324,8 @@ retry_on_failure = true
 
 // hooksup install --agent codex: plain codex runs the project's checks itself (standalone),
 // the hooks are in $CODEX_HOME/hooks.json and trusted in its config.toml, and uninstall removes
-// them again.
+// them again, and the entries that trusted them: config.toml is again what it was, the
+// person's own trust entries and comments included.
 func TestCodexInstalledStandalone(t *testing.T) {
 	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
 		mockapi.OutputText("first"), mockapi.OutputText("second"), mockapi.OutputText("third"),
@@ -337,6 +338,21 @@ name = "tests"
 command = "test -f `+marker+` || { touch `+marker+`; echo 'FAIL: TestStandalone'; exit 1; }"
 retry_on_failure = true
 `), 0o644)
+	// The person's own: a hook of theirs in config.toml, trusted, and comments.
+	if err := rc.env.AppendConfig(`# my own Stop hook
+[[hooks.Stop]]
+hooks = [{ type = "command", command = "true" }]
+
+[hooks.state."` + filepath.Join(rc.env.CodexHome, "config.toml") + `:stop:0:0"]
+# trusted by me
+trusted_hash = "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+# the end of my config`); err != nil {
+		t.Fatal(err)
+	}
+	configBefore, err := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{{"trust"}, {"install", "--agent", "codex"}} {
 		if res := rc.hooksup(args...); res.ExitCode != 0 {
 			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
@@ -371,6 +387,9 @@ retry_on_failure = true
 	}
 	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
 		t.Fatalf("a check ran after uninstall: verdicts %s", got)
+	}
+	if after, _ := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml")); string(after) != string(configBefore) {
+		t.Fatalf("config.toml after uninstall:\n%s\nbefore install:\n%s", after, configBefore)
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 // runInstallCodex is `hooksup install --agent codex`: hooksup's Stop and SubagentStop hooks
 // (standalone, as for claude) in $CODEX_HOME/hooks.json, where plain codex reads them, and the
 // [hooks.state] entries that trust exactly those in $CODEX_HOME/config.toml, since Codex runs
-// no hook whose definition the person has not trusted. Uninstall removes the hooks; the trust
-// entries, which trust nothing else, stay.
+// no hook whose definition the person has not trusted. Uninstall removes the hooks and exactly
+// those entries (agent.CodexRemoveTrust), nothing else of the person's.
 func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Writer, uninstall bool) (int, error) {
 	if scope != "" && scope != "user" {
 		return 2, fmt.Errorf("--scope %s: for codex hooksup installs in your own Codex configuration only (--scope user): "+
@@ -24,6 +24,13 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	home := agent.CodexHome(os.Getenv)
 	path := filepath.Join(home, "hooks.json")
 	if uninstall {
+		// The entries that trust hooksup's hooks are known by those hooks: read them first.
+		var trust []agent.CodexTrust
+		if b, err := os.ReadFile(path); err == nil {
+			if trust, err = agent.CodexInstalledTrust(path, b); err != nil {
+				return 1, err
+			}
+		}
 		changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
 		if err != nil {
 			return 1, err
@@ -32,6 +39,22 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 			fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
 		} else {
 			fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
+		}
+		config := filepath.Join(home, "config.toml")
+		removed := 0
+		if len(trust) > 0 {
+			if _, err := os.Stat(config); err == nil {
+				if _, err := hooks.EditSettingsFile(config, func(c []byte) ([]byte, error) {
+					out, n := agent.CodexRemoveTrust(c, trust)
+					removed = n
+					return out, nil
+				}); err != nil {
+					return 1, err
+				}
+			}
+		}
+		if removed > 0 {
+			fmt.Fprintf(stdout, "removed the entries that trusted them from %s\n", config)
 		}
 		return 0, nil
 	}
