@@ -322,6 +322,82 @@ retry_on_failure = true
 	tm.waitText(wait, "[exited 0]")
 }
 
+// The TUI in ask mode, answered by the person: approved, the check's reason reaches Codex as its
+// next prompt (the verdict is block by the person), and the check passes on the continuation;
+// denied, Codex stops with no further request; edited, the reason as the person wrote it, its
+// line breaks kept, is Codex's next prompt.
+func TestCodexTUIAskApprove(t *testing.T) {
+	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
+		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("ANSWER-ONE-FIXED"),
+		mockapi.OutputText("ANSWER-TWO"), mockapi.OutputText("ANSWER-THREE"), mockapi.OutputText("ANSWER-EDITED"),
+	}})
+	cfg := rc.config(`
+mode = "ask"
+[[stop.checks]]
+name = "tests"
+command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestCodexApprove'; exit 1; fi"
+`)
+	tm := startTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
+	const wait = 45 * time.Second
+	tm.waitText(wait, "hooksup codex", "Ask Codex to do anything")
+
+	typeIntoCodex(t, tm, "first prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-ONE", "⚑ codex wants to stop", "FAIL: TestCodexApprove")
+
+	// Approve: Codex continues with the check's reason, then stops.
+	tm.keys("C-]", "a")
+	scr := tm.waitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
+	if strings.Contains(scr, "codex wants to stop") {
+		t.Fatalf("question still shown after approval:\n%s", scr)
+	}
+	reqs := rc.srv.Model()
+	if len(reqs) != 2 || !strings.Contains(reqs[1].LastHookPrompt(), "FAIL: TestCodexApprove") || reqs[0].LastHookPrompt() != "" {
+		for i, r := range reqs {
+			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
+		}
+		t.Fatalf("%d model requests after approval, want 2, the second carrying the check's reason", len(reqs))
+	}
+
+	// Deny: Codex stops; no continuation request.
+	typeIntoCodex(t, tm, "second prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
+	tm.keys("C-]", "d")
+	tm.waitText(wait, "allow manual")
+	time.Sleep(time.Second)
+	if n := len(rc.srv.Model()); n != 3 {
+		t.Fatalf("codex made %d model requests after a denied continuation, want 3\nscreen:\n%s", n, tm.screen())
+	}
+	if scr = tm.screen(); strings.Contains(scr, "codex wants to stop") {
+		t.Fatalf("question still shown after denial:\n%s", scr)
+	}
+
+	// Edit: two lines more, then send.
+	typeIntoCodex(t, tm, "third prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-THREE", "⚑ codex wants to stop")
+	tm.keys("C-]", "e")
+	tm.waitText(wait, "ctrl+c cancel edit")
+	tm.keys("C-j")
+	tm.text("ALSO-LINE-ONE")
+	tm.keys("C-j")
+	tm.text("ALSO-LINE-TWO")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-EDITED")
+	reqs = rc.srv.Model()
+	if len(reqs) != 5 {
+		t.Fatalf("%d model requests after the edit, want 5", len(reqs))
+	}
+	if got := reqs[4].LastHookPrompt(); !strings.Contains(got, "FAIL: TestCodexApprove\nALSO-LINE-ONE\nALSO-LINE-TWO") {
+		t.Fatalf("codex read %q: not the edited reason with its line breaks", got)
+	}
+	tm.waitFor("the verdicts", wait, func(string) bool { return len(rc.verdicts()) == 5 })
+	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
+		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
+	}
+}
+
 // hooksup install --agent codex: plain codex runs the project's checks itself (standalone),
 // the hooks are in $CODEX_HOME/hooks.json and trusted in its config.toml, and uninstall removes
 // them again, and the entries that trusted them: config.toml is again what it was, the
