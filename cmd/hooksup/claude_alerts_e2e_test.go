@@ -66,7 +66,9 @@ func (o *ptyOutput) waitFor(t *testing.T, s string, timeout time.Duration) {
 	}
 }
 
-const hooksupNotify = "\x1b]777;notify;hooksup;" // OSC 777, as Ghostty and WezTerm get it
+// hooksupNotify begins an OSC 777 notification, as Ghostty and WezTerm get it; its title names
+// the session's project (the test's directory, work).
+const hooksupNotify = "\x1b]777;notify;hooksup · work;"
 
 // inTerminal makes rc's commands run as if in the terminal that vars (TERM_PROGRAM=…) name, on a
 // Linux desktop: what the test runner's own terminal, multiplexer or ssh set is removed.
@@ -261,7 +263,7 @@ func TestClaudeHeadlessNotifiesThroughTheSystem(t *testing.T) {
 	}
 	<-term.done
 	got, _ := os.ReadFile(sent)
-	if string(got) != "--|hooksup|claude needs your permission (PermissionRequest Bash)|\n" {
+	if string(got) != "--|hooksup · work|claude needs your permission (PermissionRequest Bash)|\n" { // the title names the project
 		t.Fatalf("notify-send ran with %q", got)
 	}
 	if strings.ContainsAny(term.String(), "\a") || strings.Contains(term.String(), "\x1b]") {

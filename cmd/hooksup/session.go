@@ -12,6 +12,7 @@ import (
 
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -132,6 +133,7 @@ func (s *session) announce() func() {
 // newNotifier chooses how notify alerts reach the person at this terminal, and logs why.
 func newNotifier(cfg supervisor.Config, so supervisor.Options) notify.Notifier {
 	n := notify.New(cfg.Notifications.Notifier)
+	n.Title = present.NotificationTitle(so.ProjectDir)
 	if so.Logger != nil {
 		so.Logger.Info("notifications", "method", n.Choice.Method, "why", n.Choice.Why)
 	}

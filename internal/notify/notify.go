@@ -136,6 +136,9 @@ func Command(goos, title, body string) ([]string, error) {
 type Notifier struct {
 	Choice Choice
 	GOOS   string
+	// Title is every notification's title, e.g. "hooksup · api" naming the session's project;
+	// "hooksup" when empty.
+	Title string
 	// Run runs the system notifier's command line; nil runs it with os/exec.
 	Run func(ctx context.Context, argv []string) error
 }

@@ -5,6 +5,7 @@ package present
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -155,6 +156,17 @@ func ShortCommand(c string) string {
 	return prog + " " + rest
 }
 
+// NotificationTitle is the title of a session's desktop notifications: hooksup and the
+// project's directory name, so that one of several sessions is known at a glance.
+func NotificationTitle(projectDir string) string {
+	name := filepath.Base(projectDir)
+	if projectDir == "" || name == "/" || name == "." {
+		return "hooksup"
+	}
+	// OSC 777 separates its title from its body with ';'.
+	return "hooksup · " + strings.ReplaceAll(name, ";", ",")
+}
+
 // AlertBody words an alert for a desktop notification.
 func AlertBody(a supervisor.Alert) string {
 	name := a.Agent
@@ -180,7 +192,11 @@ func Alert(a supervisor.Alert, n notify.Notifier) (sequence string, send func() 
 	case supervisor.ActionBell:
 		return "\a", nil
 	case supervisor.ActionNotify:
-		return n.Prepare("hooksup", AlertBody(a))
+		title := n.Title
+		if title == "" {
+			title = "hooksup"
+		}
+		return n.Prepare(title, AlertBody(a))
 	}
 	return "", nil
 }

@@ -109,3 +109,17 @@ func TestAlert(t *testing.T) {
 		}
 	}
 }
+
+// A session's notifications name its project in their title.
+func TestNotificationTitleNamesTheProject(t *testing.T) {
+	for dir, want := range map[string]string{"/home/dev/src/api": "hooksup · api", "/": "hooksup", "": "hooksup", "/src/a;b": "hooksup · a,b"} {
+		if got := NotificationTitle(dir); got != want {
+			t.Errorf("NotificationTitle(%q) = %q, want %q", dir, got, want)
+		}
+	}
+	n := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}, Title: NotificationTitle("/home/dev/src/api")}
+	seq, _ := Alert(supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CauseIdle}, n)
+	if want := "\x1b]777;notify;hooksup · api;claude is waiting for your input\a"; seq != want {
+		t.Fatalf("%q, want %q", seq, want)
+	}
+}
