@@ -120,6 +120,8 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return runAnswer(cmd, cargs, stdout)
 	case "status":
 		return runStatus(cargs, stdout)
+	case "watch":
+		return runWatch(g, cargs, stderr)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

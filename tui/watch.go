@@ -1,0 +1,546 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/themes"
+)
+
+// WatchBy is where `hooksup watch` answers: its verdicts' source is "manual (hooksup watch)".
+const WatchBy = "hooksup watch"
+
+// Hub is what `hooksup watch` needs of the machine's sessions. Every call is I/O: the model
+// makes them in commands, never in Update or View.
+type Hub interface {
+	// List returns the live sessions, oldest first.
+	List() ([]hub.Live, error)
+	// Snapshot asks one session how it is.
+	Snapshot(l hub.Live) (hub.Snapshot, error)
+	// Resolve answers one of its questions, as hooksup watch.
+	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
+	// Events streams its events to f until it ends or f returns false.
+	Events(l hub.Live, f func(hub.Event) bool) error
+}
+
+// Watch intervals: the list is read again this often (sessions come and go); while a question
+// waits its countdown is redrawn every second. Nothing ticks faster.
+const (
+	watchRelist    = 2 * time.Second
+	watchCountdown = time.Second
+	watchVerdicts  = 3 // the latest verdicts shown per session
+)
+
+// watchSession is one session as the watch shows it.
+type watchSession struct {
+	live     hub.Live
+	verdicts []supervisor.Verdict // the latest, newest last, seen since the watch started
+	stream   bool                 // its event stream is open
+}
+
+// watchModel is `hooksup watch`: every session of this user on the machine, their questions,
+// the latest verdicts; the selected session's oldest question is answered with the session
+// TUI's keys.
+type watchModel struct {
+	hub      Hub
+	styles   Styles
+	keys     keyMap
+	editor   reasonEditor
+	sessions []*watchSession
+	selected string // the selected session's hooksup id
+	prefixed bool   // the prefix key was pressed: the next key is a command
+	status   string // what the last answer did, or its error
+	failed   bool
+	listErr  error
+	seen     bool // a list came
+	now      time.Time
+	w, h     int
+	ticking  bool
+}
+
+// Messages of the watch.
+type (
+	watchListed struct {
+		lives []hub.Live
+		err   error
+		at    time.Time
+	}
+	watchTick     time.Time
+	watchSnapshot struct {
+		id   string
+		snap hub.Snapshot
+		err  error
+	}
+	watchStream struct {
+		id string
+		ch <-chan hub.Event
+	}
+	watchEvent struct {
+		id string
+		ch <-chan hub.Event
+		ev hub.Event
+	}
+	watchStreamEnded struct{ id string }
+	watchAnswered    struct {
+		text string
+		err  error
+	}
+)
+
+// NewWatchModel is the watch's model, for Run and for tests.
+func NewWatchModel(h Hub, theme themes.Theme, km keymap.Map) tea.Model {
+	return newWatchModel(h, NewStyles(theme), newKeyMap(km))
+}
+
+func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
+	return &watchModel{hub: h, styles: st, keys: k, editor: newReasonEditor(k.Editor), w: 80, h: 24}
+}
+
+// RunWatch shows the watch until the person quits.
+func RunWatch(h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
+	km, err := keymap.Resolve(prefix, bindings)
+	if err != nil {
+		return fmt.Errorf("[keys] %w", err)
+	}
+	_, err = tea.NewProgram(NewWatchModel(h, theme, km)).Run()
+	return err
+}
+
+func (m *watchModel) Init() tea.Cmd { return m.list() }
+
+func (m *watchModel) list() tea.Cmd {
+	h := m.hub
+	return func() tea.Msg {
+		lives, err := h.List()
+		return watchListed{lives, err, time.Now()}
+	}
+}
+
+func (m *watchModel) find(id string) *watchSession {
+	for _, s := range m.sessions {
+		if s.live.Entry.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+func (m *watchModel) pending() bool {
+	for _, s := range m.sessions {
+		if len(s.live.Snapshot.Pending) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tick schedules the next redraw and re-list: every second while a question's countdown
+// shows, else every watchRelist.
+func (m *watchModel) tick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	d := watchRelist
+	if m.pending() {
+		d = watchCountdown
+	}
+	return tea.Tick(d, func(t time.Time) tea.Msg { return watchTick(t) })
+}
+
+func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.editor.setSize(m.w, m.h)
+		return m, nil
+	case watchListed:
+		return m, m.listed(msg)
+	case watchTick:
+		m.ticking, m.now = false, time.Time(msg)
+		return m, m.list()
+	case watchSnapshot:
+		if s := m.find(msg.id); s != nil && msg.err == nil {
+			s.live.Snapshot = msg.snap
+		}
+		return m, m.tick()
+	case watchStream:
+		return m, waitWatchEvent(msg.id, msg.ch)
+	case watchEvent:
+		return m, tea.Batch(m.event(msg), waitWatchEvent(msg.id, msg.ch))
+	case watchStreamEnded:
+		if s := m.find(msg.id); s != nil {
+			s.stream = false
+		}
+		return m, m.list()
+	case watchAnswered:
+		m.status, m.failed = msg.text, msg.err != nil
+		if msg.err != nil {
+			m.status = msg.err.Error()
+		}
+		return m, m.refresh(m.selected)
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if m.editor.open {
+			_, cmd := m.editor.update(msg)
+			return m, cmd
+		}
+	}
+	if m.editor.open {
+		_, cmd := m.editor.update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// listed takes a new list: sessions keep their verdicts, new ones get an event stream.
+func (m *watchModel) listed(msg watchListed) tea.Cmd {
+	m.seen, m.listErr = true, msg.err
+	if !msg.at.IsZero() {
+		m.now = msg.at
+	}
+	if msg.err != nil {
+		return m.tick()
+	}
+	var cmds []tea.Cmd
+	next := make([]*watchSession, 0, len(msg.lives))
+	for _, l := range msg.lives {
+		s := m.find(l.Entry.ID)
+		if s == nil {
+			s = &watchSession{}
+		}
+		s.live = l
+		if !s.stream {
+			s.stream = true
+			cmds = append(cmds, m.stream(l))
+		}
+		next = append(next, s)
+	}
+	m.sessions = next
+	if m.find(m.selected) == nil {
+		m.selected = ""
+		if len(m.sessions) > 0 {
+			m.selected = m.sessions[0].live.Entry.ID
+		}
+	}
+	if m.editor.open && m.selectedQuestion() == nil {
+		m.editor.stop()
+	}
+	cmds = append(cmds, m.tick())
+	return tea.Batch(cmds...)
+}
+
+// stream opens a session's event stream; its events come one message at a time.
+func (m *watchModel) stream(l hub.Live) tea.Cmd {
+	h := m.hub
+	return func() tea.Msg {
+		ch := make(chan hub.Event, 64)
+		go func() {
+			defer close(ch)
+			_ = h.Events(l, func(ev hub.Event) bool { ch <- ev; return true })
+		}()
+		return watchStream{l.Entry.ID, ch}
+	}
+}
+
+func waitWatchEvent(id string, ch <-chan hub.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return watchStreamEnded{id}
+		}
+		return watchEvent{id, ch, ev}
+	}
+}
+
+// event keeps a verdict, and asks the session again when its questions, state or tokens moved.
+func (m *watchModel) event(msg watchEvent) tea.Cmd {
+	s := m.find(msg.id)
+	if s == nil {
+		return nil
+	}
+	switch msg.ev.Type {
+	case "VerdictDecided":
+		var v supervisor.VerdictDecided
+		if json.Unmarshal(msg.ev.Data, &v) == nil {
+			s.verdicts = append(s.verdicts, v.Verdict)
+			if len(s.verdicts) > watchVerdicts {
+				s.verdicts = s.verdicts[len(s.verdicts)-watchVerdicts:]
+			}
+		}
+		return m.refresh(msg.id)
+	case "QuestionAsked", "QuestionResolved", "StateChanged", "Interrupted", "TranscriptUpdated":
+		return m.refresh(msg.id)
+	}
+	return nil
+}
+
+func (m *watchModel) refresh(id string) tea.Cmd {
+	s := m.find(id)
+	if s == nil {
+		return nil
+	}
+	h, l := m.hub, s.live
+	return func() tea.Msg {
+		snap, err := h.Snapshot(l)
+		return watchSnapshot{id, snap, err}
+	}
+}
+
+func (m *watchModel) selectedSession() *watchSession { return m.find(m.selected) }
+
+func (m *watchModel) selectedQuestion() *hub.Question {
+	s := m.selectedSession()
+	if s == nil || len(s.live.Snapshot.Pending) == 0 {
+		return nil
+	}
+	return &s.live.Snapshot.Pending[0]
+}
+
+func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
+	if m.editor.open {
+		switch res, cmd := m.editor.update(k); res {
+		case editorSend:
+			reason := m.editor.value()
+			m.editor.stop()
+			return m.answer(hooks.Block, reason, "approved the continuation with your reason")
+		case editorCancel:
+			m.editor.stop()
+			return nil
+		default:
+			return cmd
+		}
+	}
+	c, p := m.keys.Command, m.keys.Pane
+	if !m.prefixed && key.Matches(k, m.keys.Prefix) {
+		m.prefixed = true
+		return nil
+	}
+	m.prefixed = false
+	switch {
+	case key.Matches(k, c.Quit), k.String() == "ctrl+c":
+		return tea.Quit
+	case key.Matches(k, p.Up):
+		m.move(-1)
+	case key.Matches(k, p.Down):
+		m.move(1)
+	case key.Matches(k, c.Approve):
+		return m.answer(hooks.Block, "", "approved the continuation")
+	case key.Matches(k, c.Deny):
+		return m.answer(hooks.Allow, "", "denied the continuation")
+	case key.Matches(k, c.Halt):
+		return m.answer(hooks.Halt, "", "halted the turn")
+	case key.Matches(k, c.Edit):
+		if q := m.selectedQuestion(); q != nil {
+			return m.editor.start(q.ID, q.Reason, m.w, m.h)
+		}
+		m.status, m.failed = "nothing to edit: the selected session has no pending question", true
+	}
+	return nil
+}
+
+func (m *watchModel) move(d int) {
+	for i, s := range m.sessions {
+		if s.live.Entry.ID == m.selected {
+			j := min(max(i+d, 0), len(m.sessions)-1)
+			m.selected = m.sessions[j].live.Entry.ID
+			return
+		}
+	}
+}
+
+// answer resolves the selected session's oldest question.
+func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
+	s := m.selectedSession()
+	if s == nil || len(s.live.Snapshot.Pending) == 0 {
+		m.status, m.failed = "the selected session has no pending question", true
+		return nil
+	}
+	q, l, h := s.live.Snapshot.Pending[0], s.live, m.hub
+	name := watchName(l.Snapshot)
+	return func() tea.Msg {
+		err := h.Resolve(l, q.ID, d, reason)
+		if errors.Is(err, hub.ErrAnswered) {
+			return watchAnswered{err: fmt.Errorf("the question in %s was already answered", name)}
+		}
+		if err != nil {
+			return watchAnswered{err: fmt.Errorf("%s: %w", name, err)}
+		}
+		return watchAnswered{text: fmt.Sprintf("%s %s in %s", did, q.Event, name)}
+	}
+}
+
+// watchName names a session: its project and short id.
+func watchName(s hub.Snapshot) string { return filepath.Base(s.Cwd) + " " + watchShortID(s) }
+
+func watchShortID(s hub.Snapshot) string {
+	id := s.SessionID
+	if id == "" {
+		id = s.ID
+	}
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return id
+}
+
+// watchSince words how long ago t was: 42s, 5m, 3h.
+func watchSince(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero() || d < 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+func (m *watchModel) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	if m.editor.open {
+		if c := m.editor.cursor(); c != nil {
+			c.Position.Y += m.editorRow()
+			v.Cursor = c
+		}
+	}
+	return v
+}
+
+// footer is the hints, the status and, while the reason is edited, the editor.
+func (m *watchModel) footer() []string {
+	var out []string
+	if m.status != "" {
+		st := m.styles.Muted
+		if m.failed {
+			st = m.styles.Error
+		}
+		out = append(out, fit(" "+st.Render(m.status), m.w))
+	}
+	if m.editor.open {
+		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
+		out = append(out, m.editor.rows()...)
+		e := m.keys.Editor
+		out = append(out, fit(" "+m.styles.Muted.Render(hintText(e.Send)+" · "+hintText(e.Newline)+" · "+hintText(e.Cancel)), m.w))
+		return out
+	}
+	c, p := m.keys.Command, m.keys.Pane
+	hints := []string{hintText(c.Approve), hintText(c.Deny), hintText(c.Edit), hintText(c.Halt),
+		p.Up.Help().Key + "/" + p.Down.Help().Key + " select", hintText(c.Quit)}
+	out = append(out, fit(" "+m.styles.Muted.Render(strings.Join(hints, " · ")), m.w))
+	return out
+}
+
+func (m *watchModel) editorRow() int {
+	body := m.body()
+	row := len(body)
+	if m.status != "" {
+		row++
+	}
+	return row + 1
+}
+
+// body is the title line and one box per session, cut to the screen above the footer.
+func (m *watchModel) body() []string {
+	st := m.styles
+	waiting := 0
+	for _, s := range m.sessions {
+		waiting += len(s.live.Snapshot.Pending)
+	}
+	head := st.Title.Render("hooksup watch") + st.Muted.Render(" · ")
+	switch n := len(m.sessions); n {
+	case 1:
+		head += "1 session"
+	default:
+		head += fmt.Sprintf("%d sessions", n)
+	}
+	if waiting > 0 {
+		head += st.Muted.Render(" · ") + st.Pending.Render(fmt.Sprintf("%d waiting on you", waiting))
+	}
+	lines := []string{fit(" "+head, m.w)}
+	switch {
+	case m.listErr != nil:
+		lines = append(lines, fit(" "+st.Error.Render(m.listErr.Error()), m.w))
+	case !m.seen:
+		lines = append(lines, fit(" "+st.Muted.Render("looking for sessions…"), m.w))
+	case len(m.sessions) == 0:
+		lines = append(lines, fit(" "+st.Muted.Render("no hooksup sessions running (hooksup claude starts one)"), m.w))
+	}
+	for _, s := range m.sessions {
+		lines = append(lines, m.sessionBox(s)...)
+	}
+	return lines
+}
+
+func (m *watchModel) sessionBox(s *watchSession) []string {
+	st, snap, inner := m.styles, s.live.Snapshot, max(m.w-2, 10)
+	state := supervisor.AgentState(snap.State)
+	row := st.stateStyle(state).Render(snap.State+" "+watchSince(m.now, snap.StateSince)) +
+		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), snap.Mode))
+	body := []string{fit(" "+row, inner)}
+	for _, q := range snap.Pending {
+		what := "⚑ " + q.Event
+		if q.AgentID != "" {
+			what += " of " + shortID(q.AgentID)
+		}
+		left := timeLeft(supervisor.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
+		proposal := hooks.Decision(q.Proposal)
+		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(q.Proposal) + " " +
+			st.Accent.Render(q.Source) + st.Muted.Render(" · "+left+" left")
+		body = append(body, fit(" "+line, inner))
+		if r := present.FirstLine(q.Reason); r != "" {
+			body = append(body, fit("   "+r, inner))
+		}
+	}
+	for _, v := range s.verdicts {
+		line := st.Muted.Render(v.Time.Local().Format("15:04:05")+" ") + st.decisionStyle(v.Decision).Render(string(v.Decision)) +
+			" " + st.Accent.Render(present.Source(v.Source))
+		if r := present.FirstLine(v.Reason); r != "" {
+			line += st.Muted.Render(" · ") + r
+		}
+		body = append(body, fit(" "+line, inner))
+	}
+	border, mark := st.Border, "  "
+	if s.live.Entry.ID == m.selected {
+		border, mark = st.BorderFocus, "▸ "
+	}
+	if len(snap.Pending) > 0 {
+		border = st.BorderAlert
+	}
+	title := mark + filepath.Base(snap.Cwd) + " · " + snap.Agent + " · " + watchShortID(snap)
+	out := box(title, body, m.w, len(body)+2, border, st.Title)
+	return strings.Split(out, "\n")
+}
+
+func (m *watchModel) render() string {
+	body, foot := m.body(), m.footer()
+	room := max(m.h-len(foot), 1)
+	if len(body) > room {
+		body = body[:room]
+	}
+	for len(body) < room {
+		body = append(body, "")
+	}
+	out := append(body, foot...)
+	for i, l := range out {
+		out[i] = ansi.Truncate(l, m.w, "")
+	}
+	return strings.Join(out, "\n")
+}
