@@ -154,11 +154,15 @@ func (m *watchModel) tick() tea.Cmd {
 		return nil
 	}
 	m.ticking = true
-	d := watchRelist
+	return tea.Tick(m.interval(), func(t time.Time) tea.Msg { return watchTick(t) })
+}
+
+// interval is the time to the next tick.
+func (m *watchModel) interval() time.Duration {
 	if m.pending() {
-		d = watchCountdown
+		return watchCountdown
 	}
-	return tea.Tick(d, func(t time.Time) tea.Msg { return watchTick(t) })
+	return watchRelist
 }
 
 func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -182,10 +186,12 @@ func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watchEvent:
 		return m, tea.Batch(m.event(msg), waitWatchEvent(msg.id, msg.ch))
 	case watchStreamEnded:
+		// The session ended (or its stream failed): the next re-list drops it or opens the
+		// stream again; never at once, so a failing stream cannot spin.
 		if s := m.find(msg.id); s != nil {
 			s.stream = false
 		}
-		return m, m.list()
+		return m, m.tick()
 	case watchAnswered:
 		m.status, m.failed = msg.text, msg.err != nil
 		if msg.err != nil {

@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/themes"
+)
+
+// fakeHub is two sessions; it records the answers.
+type fakeHub struct {
+	lives   []hub.Live
+	answers []string
+	err     error
+}
+
+func (f *fakeHub) List() ([]hub.Live, error) { return f.lives, nil }
+func (f *fakeHub) Snapshot(l hub.Live) (hub.Snapshot, error) {
+	return l.Snapshot, nil
+}
+func (f *fakeHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) error {
+	f.answers = append(f.answers, l.Entry.ID+" "+string(d)+" "+reason)
+	return f.err
+}
+func (f *fakeHub) Events(hub.Live, func(hub.Event) bool) error { return nil }
+
+var watchNow = time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC)
+
+func fakeSessions() *fakeHub {
+	asked := watchNow.Add(-30 * time.Second)
+	return &fakeHub{lives: []hub.Live{
+		{Entry: hub.Entry{ID: "h1"}, Snapshot: hub.Snapshot{ID: "h1", SessionID: "1a2b3c4d-0000", Agent: "claude", Cwd: "/src/api",
+			Mode: "ask", State: "stopping", StateSince: watchNow.Add(-42 * time.Second), Continuations: 2, Tokens: 12300,
+			Pending: []hub.Question{{ID: 7, Event: "Stop", Proposal: "block", Source: "check:tests",
+				Reason: "FAIL: TestLogin\nmore", Asked: asked, Deadline: asked.Add(5 * time.Minute)}}}},
+		{Entry: hub.Entry{ID: "h2"}, Snapshot: hub.Snapshot{ID: "h2", SessionID: "5e6f7a8b-0000", Agent: "codex", Cwd: "/src/web",
+			Mode: "auto", State: "working", StateSince: watchNow.Add(-3 * time.Minute), Pending: []hub.Question{}}},
+	}}
+}
+
+func newTestWatch(t *testing.T, f *fakeHub) *watchModel {
+	t.Helper()
+	mono, err := themes.Get(themes.Mono)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newWatchModel(f, NewStyles(mono), defaultKeyMap())
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	lives, _ := f.List()
+	m.Update(watchListed{lives: lives, at: watchNow})
+	return m
+}
+
+func watchScreen(m *watchModel) string { return ansi.Strip(m.View().Content) }
+
+func TestWatchViewShowsEverySession(t *testing.T) {
+	m := newTestWatch(t, fakeSessions())
+	m.Update(watchEvent{id: "h2", ev: hub.Event{Type: "VerdictDecided",
+		Data: []byte(`{"Time":"2026-11-23T15:58:00Z","Verdict":{"time":"2026-11-23T15:58:00Z","decision":"allow","source":"manual (hooksup approve)","reason":"done"}}`)}})
+	scr := watchScreen(m)
+	for _, want := range []string{
+		"hooksup watch · 2 sessions · 1 waiting on you",
+		"▸ api · claude · 1a2b3c4d",
+		"stopping 42s · continued 2 · 12.3k tokens · ask mode",
+		"⚑ Stop block check:tests · 4:30 left",
+		"   FAIL: TestLogin",
+		"  web · codex · 5e6f7a8b",
+		"working 3m · continued 0 · 0 tokens · auto mode",
+		"allow manual (hooksup approve) · done",
+		"a continue · d let it stop · e edit reason · x halt",
+	} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the watch lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "more") {
+		t.Errorf("a reason's later lines are shown:\n%s", scr)
+	}
+	if n := len(strings.Split(scr, "\n")); n != 20 {
+		t.Errorf("%d rows, want the screen's 20", n)
+	}
+}
+
+func runCmd(t *testing.T, m *watchModel, cmd tea.Cmd) {
+	t.Helper()
+	if cmd == nil {
+		t.Fatal("no command")
+	}
+	m.Update(cmd())
+}
+
+// The selected session's oldest question is answered with the session TUI's keys (the
+// prefix before them is accepted too); the other session is never answered.
+func TestWatchKeysAnswerTheSelectedSession(t *testing.T) {
+	f := fakeSessions()
+	m := newTestWatch(t, f)
+	_, cmd := m.Update(press('a', 0, "a"))
+	runCmd(t, m, cmd)
+	if len(f.answers) != 1 || f.answers[0] != "h1 block " {
+		t.Fatalf("answers %q", f.answers)
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "approved the continuation Stop in api 1a2b3c4d") {
+		t.Errorf("no word of the answer:\n%s", scr)
+	}
+	m.Update(press(']', tea.ModCtrl, ""))
+	_, cmd = m.Update(press('x', 0, "x"))
+	runCmd(t, m, cmd)
+	if len(f.answers) != 2 || f.answers[1] != "h1 halt " {
+		t.Fatalf("answers %q", f.answers)
+	}
+
+	// The edit key opens the reason editor on the question's reason; its send key approves.
+	m.Update(press('e', 0, "e"))
+	if !m.editor.open || !strings.Contains(watchScreen(m), "the reason the agent will read") {
+		t.Fatalf("no editor:\n%s", watchScreen(m))
+	}
+	m.editor.area.SetValue("do it again")
+	_, cmd = m.Update(press(tea.KeyEnter, 0, ""))
+	runCmd(t, m, cmd)
+	if len(f.answers) != 3 || f.answers[2] != "h1 block do it again" {
+		t.Fatalf("answers %q", f.answers)
+	}
+
+	// The second session has nothing pending: nothing is answered.
+	m.Update(press(tea.KeyDown, 0, ""))
+	if _, cmd = m.Update(press('d', 0, "d")); cmd != nil {
+		t.Fatal("an answer for a session with no question")
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "▸ web") || !strings.Contains(scr, "has no pending question") {
+		t.Errorf("after down and deny:\n%s", scr)
+	}
+
+	// A question answered elsewhere first.
+	m.Update(press(tea.KeyUp, 0, ""))
+	f.err = hub.ErrAnswered
+	_, cmd = m.Update(press('d', 0, "d"))
+	runCmd(t, m, cmd)
+	if scr := watchScreen(m); !strings.Contains(scr, "the question in api 1a2b3c4d was already answered") {
+		t.Errorf("after a lost race:\n%s", scr)
+	}
+}
+
+// Idle, the watch ticks every 2 s (to see sessions come and go); with a countdown, every second.
+func TestWatchTicksSlowlyWhenIdle(t *testing.T) {
+	f := fakeSessions()
+	m := newTestWatch(t, f)
+	if d := m.interval(); d != time.Second {
+		t.Errorf("with a question pending: every %v", d)
+	}
+	f.lives[0].Snapshot.Pending = nil
+	m.Update(watchListed{lives: f.lives, at: watchNow})
+	if d := m.interval(); d != 2*time.Second {
+		t.Errorf("idle: every %v", d)
+	}
+	m.Update(watchListed{err: errors.New("no runtime dir"), at: watchNow})
+	if !strings.Contains(watchScreen(m), "no runtime dir") {
+		t.Errorf("the list's error is not shown:\n%s", watchScreen(m))
+	}
+}
