@@ -49,6 +49,8 @@ type watchSession struct {
 	live     hub.Live
 	verdicts []supervisor.Verdict // the latest, newest last, seen since the watch started
 	stream   bool                 // its event stream is open
+	asking   bool                 // a snapshot is asked for
+	stale    bool                 // events came while it was: ask again when it comes
 }
 
 // watchModel is `hooksup watch`: every session of this user on the machine, their questions,
@@ -177,8 +179,17 @@ func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking, m.now = false, time.Time(msg)
 		return m, m.list()
 	case watchSnapshot:
-		if s := m.find(msg.id); s != nil && msg.err == nil {
+		s := m.find(msg.id)
+		if s == nil {
+			return m, m.tick()
+		}
+		s.asking = false
+		if msg.err == nil {
 			s.live.Snapshot = msg.snap
+		}
+		if s.stale {
+			s.stale = false
+			return m, tea.Batch(m.refresh(msg.id), m.tick())
 		}
 		return m, m.tick()
 	case watchStream:
@@ -295,11 +306,18 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 	return nil
 }
 
+// refresh asks a session for a snapshot, one at a time: events that come meanwhile (a
+// streaming reply's token counts) are taken together by the next one.
 func (m *watchModel) refresh(id string) tea.Cmd {
 	s := m.find(id)
 	if s == nil {
 		return nil
 	}
+	if s.asking {
+		s.stale = true
+		return nil
+	}
+	s.asking = true
 	h, l := m.hub, s.live
 	return func() tea.Msg {
 		snap, err := h.Snapshot(l)
@@ -454,17 +472,19 @@ func (m *watchModel) footer() []string {
 	return out
 }
 
+// editorRow is the screen row of the editor's first row: below the body, the status and the
+// editor's title.
 func (m *watchModel) editorRow() int {
-	body := m.body()
-	row := len(body)
+	row := max(m.h-len(m.footer()), 1)
 	if m.status != "" {
 		row++
 	}
 	return row + 1
 }
 
-// body is the title line and one box per session, cut to the screen above the footer.
-func (m *watchModel) body() []string {
+// body is the title line and one box per session, in room rows: when they do not fit, the
+// boxes before the selected one are left out until it does.
+func (m *watchModel) body(room int) []string {
 	st := m.styles
 	waiting := 0
 	for _, s := range m.sessions {
@@ -489,8 +509,29 @@ func (m *watchModel) body() []string {
 	case len(m.sessions) == 0:
 		lines = append(lines, fit(" "+st.Muted.Render("no hooksup sessions running (hooksup claude starts one)"), m.w))
 	}
-	for _, s := range m.sessions {
-		lines = append(lines, m.sessionBox(s)...)
+	var boxes [][]string
+	sel, total := 0, len(lines)
+	for i, s := range m.sessions {
+		b := m.sessionBox(s)
+		boxes = append(boxes, b)
+		total += len(b)
+		if s.live.Entry.ID == m.selected {
+			sel = i
+		}
+	}
+	first, end := 0, len(lines)
+	for _, b := range boxes[:min(sel+1, len(boxes))] {
+		end += len(b)
+	}
+	for end > room && first < sel {
+		end -= len(boxes[first])
+		first++
+	}
+	if first > 0 {
+		lines[0] = fit(" "+head+st.Muted.Render(fmt.Sprintf(" · %d above", first)), m.w)
+	}
+	for _, b := range boxes[first:] {
+		lines = append(lines, b...)
 	}
 	return lines
 }
@@ -536,8 +577,9 @@ func (m *watchModel) sessionBox(s *watchSession) []string {
 }
 
 func (m *watchModel) render() string {
-	body, foot := m.body(), m.footer()
+	foot := m.footer()
 	room := max(m.h-len(foot), 1)
+	body := m.body(room)
 	if len(body) > room {
 		body = body[:room]
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -162,5 +163,54 @@ func TestWatchTicksSlowlyWhenIdle(t *testing.T) {
 	m.Update(watchListed{err: errors.New("no runtime dir"), at: watchNow})
 	if !strings.Contains(watchScreen(m), "no runtime dir") {
 		t.Errorf("the list's error is not shown:\n%s", watchScreen(m))
+	}
+}
+
+// More sessions than the screen holds: the selected one is always shown, and the editor's
+// cursor is on the editor's row.
+func TestWatchKeepsTheSelectedSessionOnScreen(t *testing.T) {
+	f := fakeSessions()
+	for i := range 6 {
+		l := f.lives[1]
+		l.Entry.ID = fmt.Sprintf("more%d", i)
+		l.Snapshot.Cwd = fmt.Sprintf("/src/proj%d", i)
+		f.lives = append(f.lives, l)
+	}
+	m := newTestWatch(t, f)
+	for range 7 {
+		m.Update(press(tea.KeyDown, 0, ""))
+	}
+	scr := watchScreen(m)
+	if !strings.Contains(scr, "▸ proj5 · codex") || !strings.Contains(scr, "above") {
+		t.Fatalf("the selected session is not shown:\n%s", scr)
+	}
+	for range 7 {
+		m.Update(press(tea.KeyUp, 0, ""))
+	}
+	m.Update(press('e', 0, "e"))
+	v := m.View()
+	lines := strings.Split(ansi.Strip(v.Content), "\n")
+	// At the end of the reason's last line, " › more".
+	if v.Cursor == nil || strings.TrimRight(lines[v.Cursor.Position.Y], " ") != " › more" || v.Cursor.Position.X != 7 {
+		t.Fatalf("the cursor is not on the editor (%+v):\n%s", v.Cursor, ansi.Strip(v.Content))
+	}
+}
+
+// Events that come while a snapshot is asked for are taken together by one more snapshot.
+func TestWatchAsksOneSnapshotAtATime(t *testing.T) {
+	m := newTestWatch(t, fakeSessions())
+	ev := watchEvent{id: "h1", ev: hub.Event{Type: "TranscriptUpdated"}}
+	first := m.event(ev)
+	if first == nil {
+		t.Fatal("no snapshot asked for")
+	}
+	for range 5 {
+		if cmd := m.event(ev); cmd != nil {
+			t.Fatal("a second snapshot asked for while one is")
+		}
+	}
+	_, cmd := m.Update(first())
+	if cmd == nil || !m.find("h1").asking {
+		t.Fatal("the events meanwhile asked for no new snapshot")
 	}
 }
