@@ -86,6 +86,9 @@ func (g *checkGroups) started(pid int, c Check) {
 		return
 	}
 	p, err := readProc(pid)
+	if errors.Is(err, errNoProcess) {
+		return // the shell is done already, and runCheck kills its group when it is
+	}
 	if err != nil {
 		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
 		return
@@ -148,7 +151,7 @@ func sweepCheckGroups(runtimeDir string, logger *slog.Logger) {
 			continue
 		}
 		_ = syscall.Kill(-rec.Pgid, syscall.SIGTERM)
-		logger.Info("ended a check's process group left running by a hooksup that was killed",
+		logger.Warn("ended a check's process group left running by a hooksup that was killed",
 			"pgid", rec.Pgid, "check", rec.Check, "command", rec.Command, "owner", rec.Owner, "pids", pids(members))
 		ended = append(ended, rec)
 	}

@@ -187,7 +187,8 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	}
 	vlog := &VerdictLog{Dir: SessionsDir(o.StateDir)}
 	defer vlog.Close()
-	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger})
+	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
+		groups: standaloneGroups(&cfg, o.Getenv, logger)})
 	e.Restore(st.EngineState)
 	if in.PromptID != "" && in.PromptID != st.PromptID {
 		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: in.SessionID})
@@ -259,4 +260,21 @@ func lockState(path string) (func(), standaloneState, error) {
 		st.read = b
 	}
 	return unlock, st, nil
+}
+
+// standaloneGroups records the checks' process groups as a supervisor does, in the same runtime
+// directory, so that a hook killed with SIGKILL (claude past its timeout, a person) leaves no
+// check running for long: the next hook or hooksup to start sweeps what it left. Only a
+// configuration with checks pays for it (the directory, a sweep, a record per check).
+func standaloneGroups(cfg *Config, getenv func(string) string, logger *slog.Logger) *checkGroups {
+	if len(cfg.Stop.Checks) == 0 && len(cfg.SubagentStop.Checks) == 0 {
+		return nil
+	}
+	dir, err := RuntimeDir(getenv)
+	if err != nil {
+		logger.Warn("checks' process groups are not recorded: no runtime directory", "err", err)
+		return nil
+	}
+	sweepCheckGroups(dir, logger)
+	return newCheckGroups(dir, logger)
 }

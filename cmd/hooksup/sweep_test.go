@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -79,5 +80,70 @@ timeout = "10m"
 	}
 	if left, _ := filepath.Glob(records); len(left) != 0 {
 		t.Fatalf("records left: %v", left)
+	}
+}
+
+// The installed hook (plain claude, no supervisor) SIGKILLed while its check runs: the next
+// installed hook to run ends the job the check left, as a supervisor would.
+func TestFaultInstalledHookKilledCheckGroupSwept(t *testing.T) {
+	s := newSandbox(t)
+	started := filepath.Join(s.project, "check-started")
+	jobFile := filepath.Join(s.project, "job.pid")
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(`
+mode = "auto"
+[[stop.checks]]
+name = "slow"
+command = "test -f %[2]s && exit 0; sleep 300 & echo $! > %[1]s; echo started > %[2]s; wait"
+timeout = "10m"
+`, jobFile, started)), 0o644)
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	input := fmt.Sprintf(`{"session_id":"s-installed","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`,
+		filepath.Join(s.project, "t.jsonl"), s.project)
+	hook := func() *exec.Cmd {
+		cmd := exec.Command(hookClientBin, "Stop", "--installed")
+		cmd.Dir, cmd.Env, cmd.Stdin = s.project, s.env, strings.NewReader(input)
+		return cmd
+	}
+
+	first := hook()
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		rec, _ := filepath.Glob(filepath.Join(s.project, "..", "run", "hooksup", "check-*.json"))
+		if _, err := os.Stat(started); err == nil && len(rec) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			first.Process.Kill()
+			t.Fatalf("the check did not start with its group recorded (records %v)", rec)
+		}
+	}
+	b, _ := os.ReadFile(jobFile)
+	job, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || job <= 1 {
+		t.Fatalf("the check's job: %q", b)
+	}
+	t.Cleanup(func() { syscall.Kill(job, syscall.SIGKILL) })
+	first.Process.Signal(syscall.SIGKILL)
+	first.Wait()
+	if gone(job) {
+		t.Fatal("the check's job died with the hook: nothing left to sweep")
+	}
+
+	if out, err := hook().CombinedOutput(); err != nil {
+		t.Fatalf("the next installed hook: %v %s", err, out)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !gone(job); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the check's job %d still runs after the next installed hook ran", job)
+		}
+	}
+	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	if !strings.Contains(string(logText), "ended a check's process group left running by a hooksup that was killed") ||
+		!strings.Contains(string(logText), strconv.Itoa(job)) {
+		t.Fatalf("no log line says the check's group was ended:\n%s", logText)
 	}
 }
