@@ -71,6 +71,9 @@ const outputKeep = 1 << 20
 // ErrCannotStart marks a check whose command could not be started.
 var ErrCannotStart = errors.New("command could not start")
 
+// recordDelay is how long a check runs before its process group is recorded (checkGroups).
+const recordDelay = 20 * time.Millisecond
+
 // runCheck runs c with sh in its own process group, streaming output to onOutput, and kills the
 // whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
 // it). dir is the project directory a relative cwd is taken from. The group is recorded in
@@ -105,17 +108,33 @@ func runCheck(ctx context.Context, groups *checkGroups, c Check, dir string, ext
 		return res
 	}
 	pgid := cmd.Process.Pid
-	groups.started(pgid, c)
-	done := make(chan struct{})
+	done, watched := make(chan struct{}), make(chan struct{})
 	go func() {
-		select {
-		case <-tctx.Done():
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		case <-done:
+		defer close(watched)
+		// A check still running after recordDelay has its group recorded: one that ends
+		// sooner (most do) never pays for the record.
+		var record <-chan time.Time
+		if groups != nil {
+			t := time.NewTimer(recordDelay)
+			defer t.Stop()
+			record = t.C
+		}
+		for {
+			select {
+			case <-record:
+				groups.started(pgid, c)
+				record = nil
+			case <-tctx.Done():
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+				return
+			case <-done:
+				return
+			}
 		}
 	}()
 	err := cmd.Wait()
 	close(done)
+	<-watched                                // no record is written after it is removed
 	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
 	groups.ended(pgid)
 	res.Duration = time.Since(start)
