@@ -82,10 +82,9 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 		err  error
 	}
 	done := make(chan result, 1)
-	if s.pty != nil {
-		// A session a person answers is seen and answered from other terminals too.
-		defer s.announce()()
-	}
+	// Every session is listed (hooksup ls, status, watch) and can be interrupted from another
+	// terminal; one a person answers is answered from there too.
+	defer s.announce()()
 	go func() {
 		code, err := s.sup.Run(ctx)
 		done <- result{code, err}
