@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -32,11 +30,7 @@ type ResponsesServer struct {
 	h     ResponsesHandler
 	side  ResponsesHandler
 	quiet bool
-	ts    *httptest.Server
-	ns    *netNS
-
-	closing   chan struct{}
-	closeOnce sync.Once
+	*loopback
 
 	mu      sync.Mutex
 	reqs    []*ResponsesRequest
@@ -97,65 +91,14 @@ func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *Respo
 	if h == nil {
 		h = ResponsesHandlerFunc(func(*ResponsesRequest) ResponsesReply { return OutputText("mock reply") })
 	}
-	s := &ResponsesServer{t: t, h: h, side: c.sideResponses, quiet: c.quiet, closing: make(chan struct{}), changed: make(chan struct{})}
+	s := &ResponsesServer{t: t, h: h, side: c.sideResponses, quiet: c.quiet, changed: make(chan struct{})}
 	if s.side == nil {
 		s.side = ResponsesHandlerFunc(DefaultResponsesSideReply)
 	}
-	var ln net.Listener
-	if c.netns {
-		ns, err := newNetNS()
-		if err != nil {
-			t.Logf("mockapi: no loopback-only network namespace (%v); using the host loopback", err)
-		} else {
-			ns.do(func() { ln, err = net.Listen("tcp4", "127.0.0.1:0") })
-			if err != nil {
-				ns.close()
-				t.Fatalf("mockapi: listen in network namespace: %v", err)
-			}
-			s.ns = ns
-		}
-	}
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	if ln != nil {
-		s.ts.Listener.Close()
-		s.ts.Listener = ln
-	}
-	s.ts.Start()
+	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
 	s.URL = s.ts.URL + "/v1"
 	t.Cleanup(s.Close)
 	return s
-}
-
-// Close stops the server; t.Cleanup calls it.
-func (s *ResponsesServer) Close() {
-	s.closeOnce.Do(func() {
-		close(s.closing)
-		s.ts.CloseClientConnections()
-		s.ts.Close()
-		if s.ns != nil {
-			s.ns.close()
-		}
-	})
-}
-
-// NetNS identifies the server's network namespace, or "" on the host loopback.
-func (s *ResponsesServer) NetNS() string {
-	if s.ns == nil {
-		return ""
-	}
-	return s.ns.id
-}
-
-// Start starts cmd so that it can reach the server (in its network namespace if any).
-func (s *ResponsesServer) Start(cmd *exec.Cmd) error {
-	if s.ns == nil {
-		return cmd.Start()
-	}
-	var err error
-	if !s.ns.do(func() { err = cmd.Start() }) {
-		return errors.New("mockapi: server closed")
-	}
-	return err
 }
 
 // Run starts cmd with Start, waits for it and collects its output.

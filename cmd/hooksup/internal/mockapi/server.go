@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,11 +71,7 @@ type Server struct {
 	h     Handler
 	side  Handler
 	quiet bool
-	ts    *httptest.Server
-	ns    *netNS
-
-	closing   chan struct{}
-	closeOnce sync.Once
+	*loopback
 
 	mu      sync.Mutex
 	reqs    []*Request
@@ -98,68 +92,13 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 	}
 	s := &Server{
 		t: t, h: h, side: c.side, quiet: c.quiet,
-		closing: make(chan struct{}),
 		perKind: map[Kind]int{},
 		changed: make(chan struct{}),
 	}
-	var ln net.Listener
-	if c.netns {
-		ns, err := newNetNS()
-		if err != nil {
-			t.Logf("mockapi: no loopback-only network namespace (%v); using the host loopback", err)
-		} else {
-			ns.do(func() { ln, err = net.Listen("tcp4", "127.0.0.1:0") })
-			if err != nil {
-				ns.close()
-				t.Fatalf("mockapi: listen in network namespace: %v", err)
-			}
-			s.ns = ns
-		}
-	}
-	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
-	if ln != nil {
-		s.ts.Listener.Close()
-		s.ts.Listener = ln
-	}
-	s.ts.Start()
+	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
 	s.URL = s.ts.URL
 	t.Cleanup(s.Close)
 	return s
-}
-
-// Close stops the server (and discards its network namespace). It is called
-// by t.Cleanup; calling it earlier is fine.
-func (s *Server) Close() {
-	s.closeOnce.Do(func() {
-		close(s.closing)
-		s.ts.CloseClientConnections()
-		s.ts.Close()
-		if s.ns != nil {
-			s.ns.close()
-		}
-	})
-}
-
-// NetNS identifies the server's network namespace ("net:[4026532...]"), or
-// returns "" when the server runs on the host loopback.
-func (s *Server) NetNS() string {
-	if s.ns == nil {
-		return ""
-	}
-	return s.ns.id
-}
-
-// Start starts cmd so that it can reach the server: inside the server's
-// network namespace when there is one, else plainly.
-func (s *Server) Start(cmd *exec.Cmd) error {
-	if s.ns == nil {
-		return cmd.Start()
-	}
-	var err error
-	if !s.ns.do(func() { err = cmd.Start() }) {
-		return errors.New("mockapi: server closed")
-	}
-	return err
 }
 
 // Result is the outcome of Server.Run.
