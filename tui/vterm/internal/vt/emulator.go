@@ -137,6 +137,7 @@ func (e *Emulator) Touched() []*uv.LineData {
 
 // String returns a string representation of the underlying screen buffer.
 func (e *Emulator) String() string {
+	e.scr.settleAll() // hooksup: see pending.go
 	s := e.scr.buf.String()
 	return uv.TrimSpace(s)
 }
@@ -144,6 +145,7 @@ func (e *Emulator) String() string {
 // Render renders a snapshot of the terminal screen as a string with styles and
 // links encoded as ANSI escape codes.
 func (e *Emulator) Render() string {
+	e.scr.settleAll() // hooksup: see pending.go
 	return e.scr.buf.Render()
 }
 
@@ -289,9 +291,7 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 			for j < len(p) && printableASCII(rune(p[j])) {
 				j++
 			}
-			for _, b := range p[i : j-1] {
-				e.handlePrint(rune(b))
-			}
+			e.printASCII(p[i : j-1])
 			i = j - 1
 		}
 		e.parser.Advance(p[i])

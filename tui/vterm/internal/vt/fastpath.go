@@ -41,10 +41,22 @@ func blankRow(l uv.Line, c *uv.Cell) {
 	}
 }
 
-// scrollRows rotates the rows y..bottom-1 of the buffer by n: up (the top n rows go to the
-// bottom) when up is true, else down. It moves only the rows' slices.
-func scrollRows(lines []uv.Line, y, bottom, n int, up bool) {
+// scrollRows rotates the rows y..bottom-1 of the buffer (or of Screen.rows) by n: up (the top n
+// rows go to the bottom) when up is true, else down. It moves only the rows' slices.
+func scrollRows[T any](lines []T, y, bottom, n int, up bool) {
 	rows := lines[y:bottom]
+	if n == 1 && len(rows) > 1 { // a line feed at the bottom, or a reverse index at the top
+		if up {
+			first := rows[0]
+			copy(rows, rows[1:])
+			rows[len(rows)-1] = first
+		} else {
+			last := rows[len(rows)-1]
+			copy(rows[1:], rows)
+			rows[0] = last
+		}
+		return
+	}
 	if !up {
 		n = len(rows) - n
 	}
@@ -75,6 +87,10 @@ func (s *Screen) setNarrowCell(x, y int, c *uv.Cell) bool {
 // link, written in place over a one-column cell (setNarrowCell without building c). It reports
 // whether it applied.
 func (s *Screen) putNarrow(x, y int, content string) bool {
+	if s.printPending(x, y, content) { // hooksup: see pending.go
+		return true
+	}
+	s.settle(y)
 	if s.upstream || y < 0 || y >= len(s.buf.Lines) || x < 0 || x >= len(s.buf.Lines[y]) {
 		return false
 	}
@@ -100,17 +116,21 @@ func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	b := s.buf
 	if s.upstream || !s.fullWidth(area, true) || (c != nil && c.Width != 1) ||
 		n <= 0 || y < 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() || area.Max.Y > b.Height() {
+		s.settleAll()
 		b.DeleteLineArea(y, n, c, area)
 		return
 	}
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
-	scrollRows(b.Lines, y, area.Max.Y, k, true)
+	s.moveRows(y, area.Max.Y, k, true)
 	for i := area.Max.Y - k; i < area.Max.Y; i++ {
-		blankRow(b.Lines[i], c)
+		if !s.blankBeneath(i, c) {
+			blankRow(b.Lines[i], c)
+		}
 	}
+	s.blanked(area.Max.Y-k, area.Max.Y, c)
 	for i := area.Min.Y; i < area.Max.Y; i++ {
-		b.TouchLine(area.Min.X, i, area.Max.X-area.Min.X)
-		b.TouchLine(area.Min.X, i+n, area.Max.X-area.Min.X)
+		s.touchLine(area.Min.X, i, area.Max.X-area.Min.X)
+		s.touchLine(area.Min.X, i+n, area.Max.X-area.Min.X)
 	}
 }
 
@@ -120,17 +140,21 @@ func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	b := s.buf
 	if s.upstream || !s.fullWidth(area, true) || (c != nil && c.Width != 1) ||
 		n <= 0 || y < 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() || area.Max.Y > b.Height() {
+		s.settleAll()
 		b.InsertLineArea(y, n, c, area)
 		return
 	}
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
-	scrollRows(b.Lines, y, area.Max.Y, k, false)
+	s.moveRows(y, area.Max.Y, k, false)
 	for i := y; i < y+k; i++ {
-		blankRow(b.Lines[i], c)
+		if !s.blankBeneath(i, c) {
+			blankRow(b.Lines[i], c)
+		}
 	}
+	s.blanked(y, y+k, c)
 	for i := area.Min.Y; i < area.Max.Y; i++ {
-		b.TouchLine(area.Min.X, i, area.Max.X-area.Min.X)
-		b.TouchLine(area.Min.X, i-n, area.Max.X-area.Min.X)
+		s.touchLine(area.Min.X, i, area.Max.X-area.Min.X)
+		s.touchLine(area.Min.X, i-n, area.Max.X-area.Min.X)
 	}
 }
 
@@ -139,14 +163,65 @@ func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 func (s *Screen) fillArea(c *uv.Cell, area uv.Rectangle) {
 	b := s.buf
 	if s.upstream || !s.fullWidth(area, false) || (c != nil && c.Width != 1) {
+		s.settleAll()
 		b.FillArea(c, area)
 		return
 	}
 	for y := max(area.Min.Y, 0); y < min(area.Max.Y, b.Height()); y++ {
-		blankRow(b.Lines[y], c)
+		if !s.blankBeneath(y, c) {
+			blankRow(b.Lines[y], c)
+		}
 	}
+	s.blanked(area.Min.Y, area.Max.Y, c)
 	w := area.Max.X - area.Min.X
 	for y := area.Min.Y; y < area.Max.Y; y++ {
-		b.TouchLine(area.Min.X, y, w)
+		s.touchLine(area.Min.X, y, w)
 	}
+}
+
+// moveRows rotates the rows y..bottom-1 by n, up or down (scrollRows), with what is known of
+// them (pending.go): their pending touches are told first, at the rows they were made on.
+func (s *Screen) moveRows(y, bottom, n int, up bool) {
+	scrollRows(s.buf.Lines, y, bottom, n, up)
+	if s.pendOK() {
+		if s.pending {
+			for i := y; i < bottom; i++ {
+				s.flushTouch(i)
+			}
+		}
+		scrollRows(s.rows, y, bottom, n, up)
+	}
+}
+
+// pushLines is Scrollback.PushN(s.buf, y, n): a row with pending text goes to the scrollback
+// from that text, without its cells being written.
+func (s *Screen) pushLines(y, n int) {
+	sb := s.scrollback
+	if sb == nil || n <= 0 {
+		return
+	}
+	for i := range min(n, s.buf.Height()-y) {
+		if s.pendOK() && s.rows[y+i].state == rowText {
+			sb.pushPending(s.rows[y+i])
+			continue
+		}
+		if line := s.buf.Line(y + i); line != nil {
+			sb.Push(line)
+		}
+	}
+}
+
+// blankBeneath reports whether filling row y with c (nil: the empty cell) would leave it as it
+// is: its cells are known to be blank (pending.go).
+func (s *Screen) blankBeneath(y int, c *uv.Cell) bool {
+	return c == nil && s.pendOK() && y >= 0 && y < len(s.rows) && s.rows[y].state != rowAny
+}
+
+// touchLine is RenderBuffer.TouchLine, quicker when the line's touched columns already cover
+// x..x+n-1 (after the first scrolls, every row's do, and a scroll touches every row).
+func (s *Screen) touchLine(x, y, n int) {
+	if t := s.buf.Touched; y >= 0 && y < len(t) && y < len(s.buf.Lines) && t[y] != nil && t[y].FirstCell <= x && t[y].LastCell >= x+n {
+		return
+	}
+	s.buf.TouchLine(x, y, n)
 }

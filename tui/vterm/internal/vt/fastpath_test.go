@@ -78,14 +78,79 @@ type emuState struct {
 func stateOf(e *Emulator) emuState {
 	var s emuState
 	for i := range e.scrs {
-		s.Lines[i] = e.scrs[i].buf.Lines
-		s.Touched[i] = e.scrs[i].buf.Touched
+		s.Lines[i], s.Touched[i] = cellsOf(&e.scrs[i])
 		s.Cursor[i] = e.scrs[i].cur
 		s.Scroll[i] = e.scrs[i].scroll
 	}
 	s.Scrollback = e.Scrollback().Lines()
 	s.Alt = e.IsAltScreen()
 	return s
+}
+
+// cellsOf returns the screen's cells and touched lines as they would be with its pending rows
+// settled (pending.go), without settling them: copies, with the pending text written in.
+func cellsOf(s *Screen) ([]uv.Line, []*uv.LineData) {
+	lines := make([]uv.Line, len(s.buf.Lines))
+	for y, l := range s.buf.Lines {
+		lines[y] = slices.Clone(l)
+	}
+	var touched []*uv.LineData
+	if s.buf.Touched != nil {
+		touched = make([]*uv.LineData, len(s.buf.Touched))
+		for y, d := range s.buf.Touched {
+			if d != nil {
+				touched[y] = &uv.LineData{FirstCell: d.FirstCell, LastCell: d.LastCell}
+			}
+		}
+	}
+	if !s.pendOK() {
+		return lines, touched
+	}
+	for y, r := range s.rows {
+		if r.state != rowText {
+			continue
+		}
+		i := 0
+		for _, run := range r.runs {
+			for range run.n {
+				lines[y][i] = uv.Cell{Content: string(r.text[i : i+1]), Width: 1, Style: run.style, Link: run.link}
+				i++
+			}
+		}
+		if r.t0 < r.t1 { // as RenderBuffer.TouchLine
+			if y >= len(touched) {
+				touched = append(touched, make([]*uv.LineData, y-len(touched)+1)...)
+			}
+			if d := touched[y]; d == nil {
+				touched[y] = &uv.LineData{FirstCell: r.t0, LastCell: r.t1}
+			} else {
+				d.FirstCell, d.LastCell = min(d.FirstCell, r.t0), max(d.LastCell, r.t1)
+			}
+		}
+	}
+	return lines, touched
+}
+
+// pendingInvariant reports how the screen's pending rows break their promise, if they do: a
+// blank row, or a row with pending text, whose cells are not all blank beneath.
+func pendingInvariant(s *Screen) string {
+	if !s.pendOK() {
+		return ""
+	}
+	for y, r := range s.rows {
+		if r.state == rowAny {
+			continue
+		}
+		if r.state == rowText && (len(r.text) == 0 || len(r.text) > len(s.buf.Lines[y])) {
+			return fmt.Sprintf("row %d has %d bytes of pending text", y, len(r.text))
+		}
+		for x, c := range s.buf.Lines[y] {
+			if c != uv.EmptyCell {
+				return fmt.Sprintf("row %d (state %d) has %#v at column %d", y, r.state, c, x)
+			}
+		}
+	}
+	return ""
 }
 
 // write feeds out to e, reporting whether it panicked (upstream's code does on some scroll
@@ -138,8 +203,21 @@ func compareWithUpstream(t *testing.T, next func(int) int, ops int) {
 		if fp != sp {
 			t.Fatalf("panicked: fast %v, upstream %v after:\n%s", fp, sp, log.String())
 		}
+		for i := range fast.scrs {
+			if bad := pendingInvariant(&fast.scrs[i]); bad != "" {
+				t.Fatalf("screen %d: %s after:\n%s", i, bad, log.String())
+			}
+		}
 		if f, s := stateOf(fast), stateOf(slow); !sameState(&f, &s) {
 			t.Fatalf("fast paths differ from upstream after:\n%s\nfast:\n%s\nupstream:\n%s", log.String(), dump(f), dump(s))
+		}
+		// Now and then, something reads every cell (a frame is drawn): the pending rows are
+		// settled, and the screens must still agree after what comes next.
+		if next(6) == 0 {
+			fmt.Fprintf(&log, "(settled)\n")
+			for i := range fast.scrs {
+				fast.scrs[i].settleAll()
+			}
 		}
 	}
 }
@@ -299,6 +377,7 @@ func TestScrollbackMatchesUpstream(t *testing.T) {
 				sb.Clear()
 				ref.lines = ref.lines[:0]
 			}
+			e.scr.settleAll()
 			for _, l := range e.scr.buf.Lines {
 				if r.IntN(3) == 0 {
 					sb.Push(l)

@@ -20,6 +20,10 @@ type Screen struct {
 	// hooksup: upstream makes the screen run upstream's code instead of the fast paths
 	// (fastpath.go), for the tests that compare them.
 	upstream bool
+	// hooksup: rows is what is known of each row of the screen, and the text printed on it not
+	// yet written into its cells (pending.go); pending is set when some row is not rowAny.
+	rows    []*pendRow
+	pending bool
 }
 
 // NewScreen creates a new screen.
@@ -29,6 +33,8 @@ func NewScreen(w, h int) *Screen {
 		scrollback: NewScrollback(DefaultScrollbackSize),
 	}
 	s.scroll = s.buf.Bounds()
+	s.resetRows() // hooksup: pending rows; a new buffer is blank
+	s.blanked(0, h, nil)
 	return &s
 }
 
@@ -36,7 +42,9 @@ func NewScreen(w, h int) *Screen {
 // It clears the screen, sets the cursor to the top left corner, reset the
 // cursor styles, and resets the scroll region.
 func (s *Screen) Reset() {
+	s.resetRows() // hooksup: the pending text goes, with the touched lines below
 	s.buf.Clear()
+	s.blanked(0, len(s.rows), nil)
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
@@ -50,21 +58,25 @@ func (s *Screen) Bounds() uv.Rectangle {
 
 // Touched returns touched lines in the screen buffer.
 func (s *Screen) Touched() []*uv.LineData {
+	s.flushTouches() // hooksup: see pending.go
 	return s.buf.Touched
 }
 
 // ClearTouched clears the touched state.
 func (s *Screen) ClearTouched() {
+	s.dropTouches() // hooksup: see pending.go
 	s.buf.Touched = nil
 }
 
 // CellAt returns the cell at the given x, y position.
 func (s *Screen) CellAt(x int, y int) *uv.Cell {
+	s.settle(y) // hooksup: see pending.go
 	return s.buf.CellAt(x, y)
 }
 
 // SetCell sets the cell at the given x, y position.
 func (s *Screen) SetCell(x, y int, c *uv.Cell) {
+	s.settle(y)                   // hooksup: see pending.go
 	if s.setNarrowCell(x, y, c) { // hooksup: see fastpath.go
 		return
 	}
@@ -81,9 +93,11 @@ func (s *Screen) Resize(width int, height int) {
 	if s.buf == nil {
 		s.buf = uv.NewRenderBuffer(width, height)
 	} else {
+		s.settleAll() // hooksup: see pending.go
 		s.buf.Resize(width, height)
 		s.buf.Touched = nil
 	}
+	s.resetRows()
 	s.scroll = s.buf.Bounds()
 }
 
@@ -101,6 +115,7 @@ func (s *Screen) Clear() {
 // This is used for operations like ED 2 (erase screen) where content should
 // be preserved in history.
 func (s *Screen) ClearWithScrollback() {
+	s.settleAll() // hooksup: see pending.go
 	if s.scrollback != nil {
 		// Save all lines that have content before clearing
 		for y := 0; y < s.buf.Height(); y++ {
@@ -286,6 +301,7 @@ func (s *Screen) InsertCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
+	s.settle(y) // hooksup: see pending.go
 	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.scroll)
 }
 
@@ -297,6 +313,7 @@ func (s *Screen) DeleteCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
+	s.settle(y) // hooksup: see pending.go
 	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.scroll)
 }
 
@@ -369,7 +386,7 @@ func (s *Screen) DeleteLine(n int) bool {
 		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
-		s.scrollback.PushN(s.buf, y, linesToSave)
+		s.pushLines(y, linesToSave) // hooksup: was s.scrollback.PushN(s.buf, y, linesToSave)
 	}
 
 	s.deleteLines(y, n, s.blankCell(), scroll) // hooksup: was s.buf.DeleteLineArea

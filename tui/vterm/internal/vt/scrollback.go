@@ -163,6 +163,14 @@ func (s *Scrollback) Push(line uv.Line) {
 		}
 	}
 
+	// Keep the line content up to and including the last non-empty cell
+	var sl sbLine
+	sl, s.scratch = encode(line[:lastNonEmpty+1], s.scratch)
+	s.add(sl)
+}
+
+// add appends a compact line, dropping the oldest when full.
+func (s *Scrollback) add(sl sbLine) {
 	if len(s.lines) >= s.maxLines {
 		// hooksup: drop the oldest line by moving the start of the slice, not the other
 		// lines (upstream's slices.Delete moved all of them on every line once full); when
@@ -170,9 +178,6 @@ func (s *Scrollback) Push(line uv.Line) {
 		s.lines[0] = sbLine{}
 		s.lines = s.lines[1:]
 	}
-	// Keep the line content up to and including the last non-empty cell
-	var sl sbLine
-	sl, s.scratch = encode(line[:lastNonEmpty+1], s.scratch)
 	s.lines = append(s.lines, sl)
 }
 

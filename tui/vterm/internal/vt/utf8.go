@@ -136,3 +136,50 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 	// NOTE: We don't reset the phantom state here, we handle it up above.
 	e.scr.setCursor(x, y, false)
 }
+
+// printASCII is handlePrint for each byte of run, printable ASCII, in turn.
+//
+// hooksup: the first byte sends out the cluster held back, and each byte after it prints the one
+// before it and is held back in turn; so all but the last are printed in order, and the last is
+// held. printBytes prints them a line's worth at a time where it can.
+func (e *Emulator) printASCII(run []byte) {
+	if len(run) == 0 {
+		return
+	}
+	e.handlePrint(rune(run[0])) // e.grapheme is now run[0]
+	if len(run) == 1 {
+		return
+	}
+	e.printBytes(run[:len(run)-1])
+	e.grapheme = append(e.grapheme[:0], run[len(run)-1])
+}
+
+// printBytes is handleGrapheme for each byte of text, printable ASCII, in turn, as a one-column
+// cluster. Where a pending row can take the bytes that fit before the right edge (pending.go),
+// they go at once, with one cursor move; anything else takes handleGrapheme.
+func (e *Emulator) printBytes(text []byte) {
+	for len(text) > 0 {
+		x, y := e.scr.CursorPosition()
+		n := min(len(text), e.scr.Width()-x)
+		// A pending wrap, a character set or a single shift, or a cursor callback: one
+		// character the usual way (a wrap happens once a line).
+		if (e.atPhantom && e.autoWrap) || e.gsingle != 0 || e.charsets[e.gl] != nil || e.cb.CursorPosition != nil ||
+			n <= 0 || !e.scr.printPendingRun(x, y, text[:n]) {
+			// The cluster held back while it prints is itself, as in handlePrint (it shows
+			// if handleGrapheme panics: the emulator must be left as upstream's would be).
+			e.grapheme = append(e.grapheme[:0], text[0])
+			e.handleGrapheme(string(text[:1]), 1)
+			text = text[1:]
+			continue
+		}
+		// What handleGrapheme leaves after the last of them.
+		last := x + n - 1
+		e.lastChar = rune(text[n-1])
+		e.atPhantom = e.autoWrap && last >= e.scr.Width()-1
+		if !e.atPhantom {
+			last++
+		}
+		e.scr.setCursor(last, y, false)
+		text = text[n:]
+	}
+}

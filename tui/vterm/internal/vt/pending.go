@@ -1,0 +1,236 @@
+package vt
+
+import (
+	"slices"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// hooksup: printed text kept beside the cells until something needs the cells ("pending rows").
+//
+// Output that scrolls fast (a build log, a long diff) prints line after line of text at the
+// bottom of the screen, and most of those lines scroll into the history before any frame shows
+// them. Writing each character into its ~112-byte cell, and then reading the cells back to
+// encode the line for the history, was most of the cost of such output. Instead, a blank row
+// that gets printable ASCII from its first column on keeps that text, with its styles and links
+// as runs (the history's own form), and its cells stay blank beneath: a row that scrolls off
+// goes to the history as it is, and a row's cells are written (settle) only when something reads
+// or changes that row any other way. The result is the same, cell for cell, touched line for
+// touched line, as writing each character in place (Screen.putNarrow): fastpath_test.go compares
+// them with upstream's code on random operations.
+//
+// Screen.rows holds what is known of each row of the screen (rotated with the rows when they
+// scroll). Every Screen method that reads or writes cells in any other way settles the rows it
+// reaches first (settle, settleAll); that is the whole contract, and it is why the only code
+// that touches s.buf's cells is in screen.go, fastpath.go and here.
+
+// rowState is what is known of a row's cells.
+type rowState uint8
+
+const (
+	rowAny   rowState = iota // nothing: the cells are all there is
+	rowBlank                 // every cell is uv.EmptyCell
+	rowText                  // every cell is uv.EmptyCell, under the pending text
+)
+
+// pendRow is what is known of one row of the screen.
+type pendRow struct {
+	state rowState
+	text  []byte  // rowText: one printable ASCII byte per cell, from column 0
+	runs  []sbRun // rowText: the text's styles and links, as the scrollback keeps them
+	// t0, t1 are the columns the text changed that TouchLine has not been told of yet (none
+	// when equal): putNarrow would have touched them as it wrote them.
+	t0, t1 int
+	// blankPen: a space in the last run's style and link is uv.EmptyCell.
+	blankPen bool
+}
+
+// pendOK reports whether this screen keeps pending rows: not when it runs upstream's code.
+func (s *Screen) pendOK() bool {
+	return !s.upstream && len(s.rows) == len(s.buf.Lines)
+}
+
+// printPending is putNarrow for a one-byte content written where a pending row can take it: at
+// the first column of a blank row, or right after a row's pending text. It reports whether it
+// applied.
+func (s *Screen) printPending(x, y int, content string) bool {
+	if len(content) != 1 {
+		return false
+	}
+	b := [1]byte{content[0]}
+	return s.printPendingRun(x, y, b[:])
+}
+
+// printPendingRun is putNarrow for each byte of text, printable ASCII, at x, x+1, … on row y,
+// when a pending row can take them all: text starts at the first column of a blank row, or right
+// after a row's pending text, and ends by the right edge. It reports whether it applied.
+func (s *Screen) printPendingRun(x, y int, text []byte) bool {
+	if len(text) == 0 || !s.pendOK() || y < 0 || y >= len(s.rows) || x+len(text) > len(s.buf.Lines[y]) {
+		return false
+	}
+	r := s.rows[y]
+	switch r.state {
+	case rowBlank:
+		if x != 0 {
+			return false
+		}
+		r.state, r.text, r.runs, r.t0, r.t1 = rowText, r.text[:0], r.runs[:0], 0, 0
+		s.pending = true
+	case rowText:
+		if x != len(r.text) {
+			return false
+		}
+	default:
+		return false
+	}
+	pen, link := &s.cur.Pen, &s.cur.Link
+	if k := len(r.runs) - 1; k >= 0 && sameStyle(&r.runs[k].style, pen) && r.runs[k].link == *link {
+		r.runs[k].n += len(text)
+	} else {
+		r.runs = append(r.runs, sbRun{n: len(text), style: *pen, link: *link})
+		r.blankPen = uv.EmptyCell.Style.Equal(pen) && uv.EmptyCell.Link.Equal(link)
+	}
+	r.text = append(r.text, text...)
+	// putNarrow touches a cell unless it writes what is there (uv.Cell.Equal): a blank.
+	first, last := 0, len(text)-1
+	if r.blankPen {
+		for first <= last && text[first] == ' ' {
+			first++
+		}
+		for last >= first && text[last] == ' ' {
+			last--
+		}
+	}
+	if first <= last {
+		if r.t0 == r.t1 {
+			r.t0 = x + first
+		}
+		r.t1 = x + last + 1
+	}
+	return true
+}
+
+// flushTouch tells TouchLine of the columns row y's pending text changed, as putNarrow would
+// have when it wrote them. It must run before the row moves or its text goes.
+func (s *Screen) flushTouch(y int) {
+	r := s.rows[y]
+	if r.t0 < r.t1 {
+		s.buf.TouchLine(r.t0, y, r.t1-r.t0)
+	}
+	r.t0, r.t1 = 0, 0
+}
+
+// settle writes row y's pending text into its cells, and forgets what was known of the row:
+// the caller is about to read or change its cells.
+func (s *Screen) settle(y int) {
+	if y < 0 || y >= len(s.rows) {
+		return
+	}
+	r := s.rows[y]
+	if r.state == rowText {
+		l := s.buf.Lines[y]
+		i := 0
+		for _, run := range r.runs {
+			for range run.n {
+				p := &l[i]
+				// A one-byte string of a slice is not allocated (Go keeps a table of them).
+				p.Content, p.Style, p.Link = string(r.text[i:i+1]), run.style, run.link
+				i++
+			}
+		}
+		s.flushTouch(y)
+	}
+	r.state = rowAny
+}
+
+// settleAll settles every row: the caller may read or change any cell.
+func (s *Screen) settleAll() {
+	if !s.pending || !s.pendOK() {
+		return
+	}
+	for y := range s.rows {
+		s.settle(y)
+	}
+	s.pending = false
+}
+
+// flushTouches tells TouchLine of every pending row's changed columns.
+func (s *Screen) flushTouches() {
+	if !s.pending || !s.pendOK() {
+		return
+	}
+	for y := range s.rows {
+		s.flushTouch(y)
+	}
+}
+
+// dropTouches forgets the pending rows' changed columns: the touched lines were cleared.
+func (s *Screen) dropTouches() {
+	for _, r := range s.rows {
+		r.t0, r.t1 = 0, 0
+	}
+}
+
+// blanked records that rows [y0, y1) were just filled with c (nil: the empty cell) from edge to
+// edge: their pending text, if any, is gone (its touches told first).
+func (s *Screen) blanked(y0, y1 int, c *uv.Cell) {
+	if !s.pendOK() {
+		return
+	}
+	state := rowAny
+	if c == nil {
+		state = rowBlank
+		s.pending = true
+	}
+	for y := max(y0, 0); y < min(y1, len(s.rows)); y++ {
+		s.flushTouch(y)
+		s.rows[y].state = state
+	}
+}
+
+// resetRows sizes the pending rows to the screen, knowing nothing of them.
+func (s *Screen) resetRows() {
+	h := len(s.buf.Lines)
+	for len(s.rows) < h {
+		s.rows = append(s.rows, new(pendRow))
+	}
+	clear(s.rows[h:cap(s.rows)])
+	s.rows = s.rows[:h]
+	for _, r := range s.rows {
+		r.state, r.t0, r.t1 = rowAny, 0, 0
+	}
+	s.pending = false
+}
+
+// pushPending adds row r's pending text to the scrollback as Push would add its cells (the
+// cells past the text being blank): without its trailing blanks.
+func (sb *Scrollback) pushPending(r *pendRow) {
+	if sb == nil || sb.maxLines <= 0 {
+		return
+	}
+	n, ri, keep := len(r.text), len(r.runs)-1, 0 // keep: the cells of run ri kept
+	if ri >= 0 {
+		keep = r.runs[ri].n
+	}
+	for n > 0 && r.text[n-1] == ' ' && blankRun(&r.runs[ri]) {
+		n--
+		if keep--; keep == 0 {
+			if ri--; ri < 0 {
+				break
+			}
+			keep = r.runs[ri].n
+		}
+	}
+	sl := sbLine{text: string(r.text[:n])}
+	if n > 0 {
+		sl.runs = slices.Clone(r.runs[:ri+1])
+		sl.runs[ri].n = keep
+	}
+	sb.add(sl)
+}
+
+// blankRun reports whether a space in run's style and link is a blank cell, as Push trims them.
+func blankRun(run *sbRun) bool {
+	c := uv.Cell{Content: " ", Width: 1, Style: run.style, Link: run.link}
+	return blankCell(&c)
+}
