@@ -49,6 +49,8 @@ type Emulator struct {
 	// runes, so the segmenter can read the buffer without a conversion on
 	// every character.
 	grapheme []byte
+	// hooksup: glyphs are the simple clusters met so far (glyphs.go).
+	glyphs map[rune]glyph
 
 	// The ANSI parser to use.
 	parser *ansi.Parser

@@ -122,12 +122,7 @@ func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	}
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
 	s.moveRows(y, area.Max.Y, k, true)
-	for i := area.Max.Y - k; i < area.Max.Y; i++ {
-		if !s.blankBeneath(i, c) {
-			blankRow(b.Lines[i], c)
-		}
-	}
-	s.blanked(area.Max.Y-k, area.Max.Y, c)
+	s.blankRows(area.Max.Y-k, area.Max.Y, c)
 	for i := area.Min.Y; i < area.Max.Y; i++ {
 		s.touchLine(area.Min.X, i, area.Max.X-area.Min.X)
 		s.touchLine(area.Min.X, i+n, area.Max.X-area.Min.X)
@@ -146,12 +141,7 @@ func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	}
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
 	s.moveRows(y, area.Max.Y, k, false)
-	for i := y; i < y+k; i++ {
-		if !s.blankBeneath(i, c) {
-			blankRow(b.Lines[i], c)
-		}
-	}
-	s.blanked(y, y+k, c)
+	s.blankRows(y, y+k, c)
 	for i := area.Min.Y; i < area.Max.Y; i++ {
 		s.touchLine(area.Min.X, i, area.Max.X-area.Min.X)
 		s.touchLine(area.Min.X, i-n, area.Max.X-area.Min.X)
@@ -167,12 +157,7 @@ func (s *Screen) fillArea(c *uv.Cell, area uv.Rectangle) {
 		b.FillArea(c, area)
 		return
 	}
-	for y := max(area.Min.Y, 0); y < min(area.Max.Y, b.Height()); y++ {
-		if !s.blankBeneath(y, c) {
-			blankRow(b.Lines[y], c)
-		}
-	}
-	s.blanked(area.Min.Y, area.Max.Y, c)
+	s.blankRows(area.Min.Y, area.Max.Y, c)
 	w := area.Max.X - area.Min.X
 	for y := area.Min.Y; y < area.Max.Y; y++ {
 		s.touchLine(area.Min.X, y, w)
@@ -201,7 +186,8 @@ func (s *Screen) pushLines(y, n int) {
 		return
 	}
 	for i := range min(n, s.buf.Height()-y) {
-		if s.pendOK() && s.rows[y+i].state == rowText {
+		if s.pendOK() && s.rows[y+i].state != rowAny {
+			// Blank beneath (or to be blanked): the pending text, if any, is the line.
 			sb.pushPending(s.rows[y+i])
 			continue
 		}
@@ -209,12 +195,6 @@ func (s *Screen) pushLines(y, n int) {
 			sb.Push(line)
 		}
 	}
-}
-
-// blankBeneath reports whether filling row y with c (nil: the empty cell) would leave it as it
-// is: its cells are known to be blank (pending.go).
-func (s *Screen) blankBeneath(y int, c *uv.Cell) bool {
-	return c == nil && s.pendOK() && y >= 0 && y < len(s.rows) && s.rows[y].state != rowAny
 }
 
 // touchLine is RenderBuffer.TouchLine, quicker when the line's touched columns already cover

@@ -23,7 +23,7 @@ type opStream struct {
 
 var opTexts = []string{
 	"the quick brown fox", "x", "日本語", "e\u0301", "👍🏽", "ab\tcd", "wide 漢字 at the end 字",
-	strings.Repeat("w", 37), strings.Repeat("字", 9),
+	strings.Repeat("w", 37), strings.Repeat("字", 9), "╭──╮ ● ✻ ⎿ ─\u0301", "a─\u200d👍",
 }
 
 // op returns one piece of output, or a resize (w, h > 0).
@@ -107,6 +107,11 @@ func cellsOf(s *Screen) ([]uv.Line, []*uv.LineData) {
 		return lines, touched
 	}
 	for y, r := range s.rows {
+		if r.state != rowAny && r.dirty {
+			for x := range lines[y] {
+				lines[y][x] = uv.EmptyCell
+			}
+		}
 		if r.state != rowText {
 			continue
 		}
@@ -143,6 +148,9 @@ func pendingInvariant(s *Screen) string {
 		}
 		if r.state == rowText && (len(r.text) == 0 || len(r.text) > len(s.buf.Lines[y])) {
 			return fmt.Sprintf("row %d has %d bytes of pending text", y, len(r.text))
+		}
+		if r.dirty {
+			continue
 		}
 		for x, c := range s.buf.Lines[y] {
 			if c != uv.EmptyCell {

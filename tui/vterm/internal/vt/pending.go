@@ -29,8 +29,8 @@ type rowState uint8
 
 const (
 	rowAny   rowState = iota // nothing: the cells are all there is
-	rowBlank                 // every cell is uv.EmptyCell
-	rowText                  // every cell is uv.EmptyCell, under the pending text
+	rowBlank                 // every cell is uv.EmptyCell (once blanked, when dirty)
+	rowText                  // every cell is uv.EmptyCell (once blanked), under the pending text
 )
 
 // pendRow is what is known of one row of the screen.
@@ -43,6 +43,10 @@ type pendRow struct {
 	t0, t1 int
 	// blankPen: a space in the last run's style and link is uv.EmptyCell.
 	blankPen bool
+	// dirty: the row (rowBlank or rowText) was erased, but its cells not yet blanked: they
+	// are, when it settles. A full-screen erase, then, costs nothing for the rows that are
+	// erased again, or scroll off, before anything is written on them.
+	dirty bool
 }
 
 // pendOK reports whether this screen keeps pending rows: not when it runs upstream's code.
@@ -123,10 +127,14 @@ func (s *Screen) flushTouch(y int) {
 // settle writes row y's pending text into its cells, and forgets what was known of the row:
 // the caller is about to read or change its cells.
 func (s *Screen) settle(y int) {
-	if y < 0 || y >= len(s.rows) {
+	if y < 0 || y >= len(s.rows) || !s.pendOK() {
 		return
 	}
 	r := s.rows[y]
+	if r.state != rowAny && r.dirty {
+		blankRow(s.buf.Lines[y], nil)
+		r.dirty = false
+	}
 	if r.state == rowText {
 		l := s.buf.Lines[y]
 		i := 0
@@ -171,20 +179,30 @@ func (s *Screen) dropTouches() {
 	}
 }
 
-// blanked records that rows [y0, y1) were just filled with c (nil: the empty cell) from edge to
-// edge: their pending text, if any, is gone (its touches told first).
-func (s *Screen) blanked(y0, y1 int, c *uv.Cell) {
+// blankRows fills rows [y0, y1) with c (nil: the empty cell) from edge to edge. Their pending
+// text, if any, goes (its touches told first). With the empty cell, the rows are only marked
+// blank: their cells are blanked when they settle (dirty).
+func (s *Screen) blankRows(y0, y1 int, c *uv.Cell) {
+	y0, y1 = max(y0, 0), min(y1, len(s.buf.Lines))
 	if !s.pendOK() {
+		for y := y0; y < y1; y++ {
+			blankRow(s.buf.Lines[y], c)
+		}
 		return
 	}
-	state := rowAny
-	if c == nil {
-		state = rowBlank
-		s.pending = true
-	}
-	for y := max(y0, 0); y < min(y1, len(s.rows)); y++ {
+	for y := y0; y < y1; y++ {
+		r := s.rows[y]
 		s.flushTouch(y)
-		s.rows[y].state = state
+		switch {
+		case c != nil:
+			blankRow(s.buf.Lines[y], c)
+			r.state, r.dirty = rowAny, false
+		case r.state == rowAny:
+			r.state, r.dirty = rowBlank, true
+			s.pending = true
+		default: // blank beneath already, or to be blanked
+			r.state = rowBlank
+		}
 	}
 }
 
@@ -197,7 +215,7 @@ func (s *Screen) resetRows() {
 	clear(s.rows[h:cap(s.rows)])
 	s.rows = s.rows[:h]
 	for _, r := range s.rows {
-		r.state, r.t0, r.t1 = rowAny, 0, 0
+		r.state, r.t0, r.t1, r.dirty = rowAny, 0, 0, false
 	}
 	s.pending = false
 }
@@ -206,6 +224,10 @@ func (s *Screen) resetRows() {
 // cells past the text being blank): without its trailing blanks.
 func (sb *Scrollback) pushPending(r *pendRow) {
 	if sb == nil || sb.maxLines <= 0 {
+		return
+	}
+	if r.state != rowText {
+		sb.add(sbLine{})
 		return
 	}
 	n, ri, keep := len(r.text), len(r.runs)-1, 0 // keep: the cells of run ri kept

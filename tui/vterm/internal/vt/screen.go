@@ -34,7 +34,7 @@ func NewScreen(w, h int) *Screen {
 	}
 	s.scroll = s.buf.Bounds()
 	s.resetRows() // hooksup: pending rows; a new buffer is blank
-	s.blanked(0, h, nil)
+	s.blankRows(0, h, nil)
 	return &s
 }
 
@@ -42,9 +42,8 @@ func NewScreen(w, h int) *Screen {
 // It clears the screen, sets the cursor to the top left corner, reset the
 // cursor styles, and resets the scroll region.
 func (s *Screen) Reset() {
-	s.resetRows() // hooksup: the pending text goes, with the touched lines below
-	s.buf.Clear()
-	s.blanked(0, len(s.rows), nil)
+	s.resetRows()                       // hooksup: the pending text goes, with the touched lines below
+	s.blankRows(0, s.buf.Height(), nil) // hooksup: was s.buf.Clear()
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()

@@ -62,6 +62,14 @@ func (e *Emulator) flushGrapheme() {
 	method := ansi.GraphemeWidth
 	graphemes := e.grapheme
 	for len(graphemes) > 0 {
+		// hooksup: see glyphs.go
+		if !e.scr.upstream {
+			if content, width, size, ok := e.simpleCluster(graphemes); ok {
+				e.handleGrapheme(content, width)
+				graphemes = graphemes[size:]
+				continue
+			}
+		}
 		cluster, width := ansi.FirstGraphemeCluster(graphemes, method)
 		if len(cluster) == 0 {
 			break

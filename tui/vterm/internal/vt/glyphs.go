@@ -1,0 +1,70 @@
+package vt
+
+import (
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// hooksup: clusters found without the segmenter. Claude Code draws its boxes, rules and
+// spinners with characters such as ─ ╌ │ ● ✻ ⎿, and segmenting each of them (uax29, then the
+// width tables) and allocating its string was a fifth of the cost of its output. None of the
+// characters in simpleRune's ranges can join the character before or after it when that one is
+// also in the ranges (or printable ASCII): none is an Extend, ZWJ, SpacingMark or Prepend
+// character, a regional indicator or a Hangul jamo (TestSimpleRunesNeverJoin checks every one
+// of them against the segmenter). Between two of them, then, a cluster boundary is certain, and
+// such a character is a cluster of its own; its width and string are what FirstGraphemeCluster
+// gave the first time, kept per emulator.
+
+// simpleRune reports whether r is printable ASCII or in the ranges described above.
+func simpleRune(r rune) bool {
+	switch {
+	case r >= 0x20 && r < 0x7f:
+		return true
+	case r >= 0xa0 && r <= 0xff:
+		return r != 0xad // the soft hyphen is a format character
+	case r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x205e, r >= 0x2070 && r <= 0x20c0:
+		return true
+	case r >= 0x2100 && r <= 0x27bf, r >= 0x2900 && r <= 0x2bff:
+		return true
+	}
+	return false
+}
+
+// glyph is a simple cluster's string and width.
+type glyph struct {
+	s string
+	w int
+}
+
+// simpleCluster returns the first cluster of b, its width and its size, when b starts with a
+// simple rune followed by another or by nothing.
+func (e *Emulator) simpleCluster(b []byte) (string, int, int, bool) {
+	r, size := utf8.DecodeRune(b)
+	if r == utf8.RuneError || !simpleRune(r) {
+		return "", 0, 0, false
+	}
+	if size < len(b) {
+		if next, _ := utf8.DecodeRune(b[size:]); next == utf8.RuneError || !simpleRune(next) {
+			return "", 0, 0, false
+		}
+	}
+	g, ok := e.glyphs[r]
+	if !ok {
+		cluster, width := ansi.FirstGraphemeCluster(b[:size], ansi.GraphemeWidth)
+		if len(cluster) != size {
+			return "", 0, 0, false
+		}
+		g = glyph{string(cluster), width}
+		if e.glyphs == nil {
+			e.glyphs = make(map[rune]glyph)
+		}
+		if len(e.glyphs) < maxGlyphs {
+			e.glyphs[r] = g
+		}
+	}
+	return g.s, g.w, size, true
+}
+
+// maxGlyphs bounds the glyphs kept per emulator (the ranges hold ~2,800 characters).
+const maxGlyphs = 1024
