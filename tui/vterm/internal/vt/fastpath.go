@@ -123,10 +123,7 @@ func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
 	s.moveRows(y, area.Max.Y, k, true)
 	s.blankRows(area.Max.Y-k, area.Max.Y, c)
-	for i := area.Min.Y; i < area.Max.Y; i++ {
-		s.touchLine(area.Min.X, i, area.Max.X-area.Min.X)
-		s.touchLine(area.Min.X, i+n, area.Max.X-area.Min.X)
-	}
+	s.touchRows(area.Min.Y, area.Max.Y, area.Min.X, area.Max.X-area.Min.X, n)
 }
 
 // insertLines is uv.RenderBuffer.InsertLineArea (IL, and SD and reverse index at the top
@@ -142,10 +139,7 @@ func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
 	s.moveRows(y, area.Max.Y, k, false)
 	s.blankRows(y, y+k, c)
-	for i := area.Min.Y; i < area.Max.Y; i++ {
-		s.touchLine(area.Min.X, i, area.Max.X-area.Min.X)
-		s.touchLine(area.Min.X, i-n, area.Max.X-area.Min.X)
-	}
+	s.touchRows(area.Min.Y, area.Max.Y, area.Min.X, area.Max.X-area.Min.X, -n)
 }
 
 // fillArea is uv.RenderBuffer.FillArea (and ClearArea, with c nil): erasing the screen, lines,
@@ -158,10 +152,7 @@ func (s *Screen) fillArea(c *uv.Cell, area uv.Rectangle) {
 		return
 	}
 	s.blankRows(area.Min.Y, area.Max.Y, c)
-	w := area.Max.X - area.Min.X
-	for y := area.Min.Y; y < area.Max.Y; y++ {
-		s.touchLine(area.Min.X, y, w)
-	}
+	s.touchRows(area.Min.Y, area.Max.Y, area.Min.X, area.Max.X-area.Min.X, 0)
 }
 
 // moveRows rotates the rows y..bottom-1 by n, up or down (scrollRows), with what is known of
@@ -194,6 +185,26 @@ func (s *Screen) pushLines(y, n int) {
 		if line := s.buf.Line(y + i); line != nil {
 			sb.Push(line)
 		}
+	}
+}
+
+// touchRows is touchLine(x, y, n) for each row y in [y0, y1), and touchLine(x, y+shift, n)
+// after each when shift is not 0: the touches of a scroll or an erase. Once every row of the
+// screen is touched across its width (allTouched: a scroll or erase of the whole screen does
+// that), such touches change nothing and are skipped: a line feed at the bottom made ~100 calls.
+func (s *Screen) touchRows(y0, y1, x, n, shift int) {
+	w := s.buf.Width()
+	if s.allTouched && x >= 0 && x+n <= w {
+		return
+	}
+	for y := y0; y < y1; y++ {
+		s.touchLine(x, y, n)
+		if shift != 0 {
+			s.touchLine(x, y+shift, n)
+		}
+	}
+	if x <= 0 && x+n >= w && y0 <= 0 && y1 >= s.buf.Height() {
+		s.allTouched = true
 	}
 }
 

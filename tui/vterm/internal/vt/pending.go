@@ -105,7 +105,7 @@ func (s *Screen) printPendingRun(x, y int, text []byte) bool {
 			last--
 		}
 	}
-	if first <= last {
+	if first <= last && !s.allTouched { // every row's every column is touched already
 		if r.t0 == r.t1 {
 			r.t0 = x + first
 		}

@@ -24,6 +24,9 @@ type Screen struct {
 	// yet written into its cells (pending.go); pending is set when some row is not rowAny.
 	rows    []*pendRow
 	pending bool
+	// hooksup: allTouched is set when every row is known to be touched across the screen's
+	// width, until the touched lines are cleared (touchRows).
+	allTouched bool
 }
 
 // NewScreen creates a new screen.
@@ -47,7 +50,7 @@ func (s *Screen) Reset() {
 	s.cur = Cursor{}
 	s.saved = Cursor{}
 	s.scroll = s.buf.Bounds()
-	s.buf.Touched = nil
+	s.buf.Touched, s.allTouched = nil, false
 }
 
 // Bounds returns the bounds of the screen.
@@ -64,7 +67,7 @@ func (s *Screen) Touched() []*uv.LineData {
 // ClearTouched clears the touched state.
 func (s *Screen) ClearTouched() {
 	s.dropTouches() // hooksup: see pending.go
-	s.buf.Touched = nil
+	s.buf.Touched, s.allTouched = nil, false
 }
 
 // CellAt returns the cell at the given x, y position.
@@ -94,7 +97,7 @@ func (s *Screen) Resize(width int, height int) {
 	} else {
 		s.settleAll() // hooksup: see pending.go
 		s.buf.Resize(width, height)
-		s.buf.Touched = nil
+		s.buf.Touched, s.allTouched = nil, false
 	}
 	s.resetRows()
 	s.scroll = s.buf.Bounds()
