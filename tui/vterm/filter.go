@@ -96,16 +96,28 @@ func (t *Terminal) feed(p []byte) {
 				t.out = append(t.out, replacementChar...)
 				f.u8n = 0
 			}
-			if b < 0x80 {
-				if b == 0x1b {
-					f.state = stEsc
+			if b == 0x1b {
+				f.state = stEsc
+				continue
+			}
+			// Fast path: a run of ASCII text, C0 controls and whole, valid UTF-8
+			// characters (which the byte by byte path below passes on unchanged).
+			j := i
+			for j < len(p) {
+				if c := p[j]; c < utf8.RuneSelf {
+					if c == 0x1b {
+						break
+					}
+					j++
 					continue
 				}
-				// Fast path: a run of ASCII text and C0 controls.
-				j := i + 1
-				for j < len(p) && p[j] < 0x80 && p[j] != 0x1b {
-					j++
+				r, size := utf8.DecodeRune(p[j:])
+				if r == utf8.RuneError && size <= 1 {
+					break
 				}
+				j += size
+			}
+			if j > i {
 				t.out = append(t.out, p[i:j]...)
 				i = j - 1
 				continue

@@ -49,8 +49,8 @@ type Emulator struct {
 	// runes, so the segmenter can read the buffer without a conversion on
 	// every character.
 	grapheme []byte
-	// hooksup: glyphs are the simple clusters met so far (glyphs.go).
-	glyphs map[rune]glyph
+	// hooksup: glyphs are simple clusters met so far, by rune modulo 256 (glyphs.go).
+	glyphs [256]glyphEntry
 
 	// The ANSI parser to use.
 	parser *ansi.Parser
@@ -283,18 +283,17 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	}
 
 	for i := 0; i < len(p); i++ {
-		// hooksup: a run of printable ASCII in the ground state goes to
-		// handlePrint straight, not byte by byte through the parser's state
-		// machine, whose only other effect for them is to note the byte as the
-		// command (p.cmd): the run's last byte still goes through the parser,
-		// which so ends in exactly the state it would have.
-		if i+1 < len(p) && !e.scr.upstream && printableASCII(rune(p[i])) && e.parser.State() == parser.GroundState {
-			j := i + 1
-			for j < len(p) && printableASCII(rune(p[j])) {
-				j++
+		// hooksup: a run of printable characters (printable ASCII, and whole
+		// UTF-8 characters) in the ground state goes to handlePrint straight,
+		// not byte by byte through the parser's state machine, whose only other
+		// effect for them is to note the bytes as the command (p.cmd): the run's
+		// last character still goes through the parser, which so ends in
+		// exactly the state it would have.
+		if !e.scr.upstream && p[i] >= ansi.SP && p[i] != ansi.DEL && e.parser.State() == parser.GroundState {
+			if last := printRunLast(p, i); last > i {
+				e.printRun(p[i:last])
+				i = last
 			}
-			e.printASCII(p[i : j-1])
-			i = j - 1
 		}
 		e.parser.Advance(p[i])
 		// Flush the last cluster once the whole slice is written. Every

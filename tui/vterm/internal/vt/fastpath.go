@@ -76,7 +76,7 @@ func (s *Screen) setNarrowCell(x, y int, c *uv.Cell) bool {
 	if p.Width != 1 {
 		return false
 	}
-	if !sameCell(p, c) && !p.Equal(c) {
+	if !s.allTouched && !sameCell(p, c) && !p.Equal(c) { // allTouched: the touch would change nothing
 		s.buf.TouchLine(x, y, 1)
 	}
 	*p = *c
@@ -100,8 +100,9 @@ func (s *Screen) putNarrow(x, y int, content string) bool {
 	}
 	pen, link := &s.cur.Pen, &s.cur.Link
 	// Touched unless equal as uv.Cell.Equal has it (colours by their RGBA values); the
-	// comparison as values comes first, being quicker.
-	if p.Content != content || !sameStyle(&p.Style, pen) || p.Link != *link {
+	// comparison as values comes first, being quicker. With allTouched, the touch would
+	// change nothing.
+	if !s.allTouched && (p.Content != content || !sameStyle(&p.Style, pen) || p.Link != *link) {
 		if p.Content != content || !p.Style.Equal(pen) || !p.Link.Equal(link) {
 			s.buf.TouchLine(x, y, 1)
 		}

@@ -14,7 +14,7 @@ import (
 // character, a regional indicator or a Hangul jamo (TestSimpleRunesNeverJoin checks every one
 // of them against the segmenter). Between two of them, then, a cluster boundary is certain, and
 // such a character is a cluster of its own; its width and string are what FirstGraphemeCluster
-// gave the first time, kept per emulator.
+// gave the last time, kept per emulator in a small table (Emulator.glyphs).
 
 // simpleRune reports whether r is printable ASCII or in the ranges described above.
 func simpleRune(r rune) bool {
@@ -37,6 +37,27 @@ type glyph struct {
 	w int
 }
 
+// glyphEntry is a glyph kept for rune r (0: none).
+type glyphEntry struct {
+	r rune
+	g glyph
+}
+
+// glyph returns the cluster of the one character b, a simple one, from the emulator's glyphs or
+// from FirstGraphemeCluster; ok is false when b is not one cluster (never, for a simple one).
+func (e *Emulator) glyph(b []byte) (glyph, bool) {
+	r, _ := utf8.DecodeRune(b)
+	c := &e.glyphs[r&0xff]
+	if c.r != r || r == 0 {
+		cluster, width := ansi.FirstGraphemeCluster(b, ansi.GraphemeWidth)
+		if len(cluster) != len(b) {
+			return glyph{}, false
+		}
+		*c = glyphEntry{r, glyph{string(cluster), width}}
+	}
+	return c.g, true
+}
+
 // simpleCluster returns the first cluster of b, its width and its size, when b starts with a
 // simple rune followed by another or by nothing.
 func (e *Emulator) simpleCluster(b []byte) (string, int, int, bool) {
@@ -49,22 +70,9 @@ func (e *Emulator) simpleCluster(b []byte) (string, int, int, bool) {
 			return "", 0, 0, false
 		}
 	}
-	g, ok := e.glyphs[r]
+	g, ok := e.glyph(b[:size])
 	if !ok {
-		cluster, width := ansi.FirstGraphemeCluster(b[:size], ansi.GraphemeWidth)
-		if len(cluster) != size {
-			return "", 0, 0, false
-		}
-		g = glyph{string(cluster), width}
-		if e.glyphs == nil {
-			e.glyphs = make(map[rune]glyph)
-		}
-		if len(e.glyphs) < maxGlyphs {
-			e.glyphs[r] = g
-		}
+		return "", 0, 0, false
 	}
 	return g.s, g.w, size, true
 }
-
-// maxGlyphs bounds the glyphs kept per emulator (the ranges hold ~2,800 characters).
-const maxGlyphs = 1024

@@ -145,6 +145,49 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 	e.scr.setCursor(x, y, false)
 }
 
+// printRunLast returns where the last character of the run of printable characters at p[i:]
+// starts: printable ASCII, and whole, valid UTF-8 characters from U+0080 on (the parser hands
+// each of those to handlePrint). A character cut short by the end of p ends the run.
+func printRunLast(p []byte, i int) int {
+	last := i
+	for j := i; j < len(p); {
+		if b := p[j]; b < utf8.RuneSelf {
+			if !printableASCII(rune(b)) {
+				break
+			}
+			last = j
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[j:])
+		if r == utf8.RuneError {
+			break
+		}
+		last = j
+		j += size
+	}
+	return last
+}
+
+// printRun is handlePrint for each character of run, printable characters all (printRunLast).
+func (e *Emulator) printRun(run []byte) {
+	for len(run) > 0 {
+		if run[0] < utf8.RuneSelf {
+			j := 1
+			for j < len(run) && run[j] < utf8.RuneSelf {
+				j++
+			}
+			e.printASCII(run[:j])
+			run = run[j:]
+			continue
+		}
+		// handlePrint of a character from U+0080 on: it joins the cluster held back.
+		_, size := utf8.DecodeRune(run)
+		e.grapheme = append(e.grapheme, run[:size]...)
+		run = run[size:]
+	}
+}
+
 // printASCII is handlePrint for each byte of run, printable ASCII, in turn.
 //
 // hooksup: the first byte sends out the cluster held back, and each byte after it prints the one
@@ -177,6 +220,7 @@ func (e *Emulator) printBytes(text []byte) {
 			// if handleGrapheme panics: the emulator must be left as upstream's would be).
 			e.grapheme = append(e.grapheme[:0], text[0])
 			e.handleGrapheme(string(text[:1]), 1)
+			e.grapheme = e.grapheme[:0]
 			text = text[1:]
 			continue
 		}
