@@ -290,8 +290,12 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		// last character still goes through the parser, which so ends in
 		// exactly the state it would have.
 		if !e.scr.upstream && p[i] >= ansi.SP && p[i] != ansi.DEL && e.parser.State() == parser.GroundState {
-			if last := printRunLast(p, i); last > i {
-				e.printRun(p[i:last])
+			if last, ascii := printRunLast(p, i); last > i {
+				if ascii {
+					e.printASCII(p[i:last])
+				} else {
+					e.printRun(p[i:last])
+				}
 				i = last
 			}
 		}

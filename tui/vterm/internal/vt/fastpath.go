@@ -117,7 +117,7 @@ func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	b := s.buf
 	if s.upstream || !s.fullWidth(area, true) || (c != nil && c.Width != 1) ||
 		n <= 0 || y < 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() || area.Max.Y > b.Height() {
-		s.settleAll()
+		s.settleRows(area.Min.Y, area.Max.Y)
 		b.DeleteLineArea(y, n, c, area)
 		return
 	}
@@ -133,7 +133,7 @@ func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 	b := s.buf
 	if s.upstream || !s.fullWidth(area, true) || (c != nil && c.Width != 1) ||
 		n <= 0 || y < 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() || area.Max.Y > b.Height() {
-		s.settleAll()
+		s.settleRows(area.Min.Y, area.Max.Y)
 		b.InsertLineArea(y, n, c, area)
 		return
 	}
@@ -147,9 +147,15 @@ func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 // or the rest of the screen, fast for the rows it covers from edge to edge.
 func (s *Screen) fillArea(c *uv.Cell, area uv.Rectangle) {
 	b := s.buf
-	if s.upstream || !s.fullWidth(area, false) || (c != nil && c.Width != 1) {
-		s.settleAll()
+	if s.upstream || (c != nil && c.Width != 1) {
 		b.FillArea(c, area)
+		return
+	}
+	if !s.fullWidth(area, false) {
+		if !s.fillRowEnds(c, area) {
+			s.settleRows(area.Min.Y, area.Max.Y)
+			b.FillArea(c, area)
+		}
 		return
 	}
 	s.blankRows(area.Min.Y, area.Max.Y, c)
@@ -161,7 +167,7 @@ func (s *Screen) fillArea(c *uv.Cell, area uv.Rectangle) {
 func (s *Screen) moveRows(y, bottom, n int, up bool) {
 	scrollRows(s.buf.Lines, y, bottom, n, up)
 	if s.pendOK() {
-		if s.pending {
+		if s.pending && !s.allTouched { // with allTouched, no touch is pending
 			for i := y; i < bottom; i++ {
 				s.flushTouch(i)
 			}
@@ -216,4 +222,55 @@ func (s *Screen) touchLine(x, y, n int) {
 		return
 	}
 	s.buf.TouchLine(x, y, n)
+}
+
+// fillRowEnds is fillArea for an area from a column to the right edge (an erase to the end of
+// the line, EL 0 and ECH past the edge), when every row is touched already (allTouched): the
+// cells from the column on become c, as upstream's SetCell on each leaves them when the column
+// does not split a wide character, and its touches change nothing. A pending row (pending.go)
+// keeps its text up to the column. It reports whether it applied.
+func (s *Screen) fillRowEnds(c *uv.Cell, area uv.Rectangle) bool {
+	w := s.buf.Width()
+	x0 := area.Min.X
+	if !s.allTouched || !s.pendOK() || x0 <= 0 || x0 >= w || area.Max.X < w {
+		return false
+	}
+	y0, y1 := max(area.Min.Y, 0), min(area.Max.Y, s.buf.Height())
+	for y := y0; y < y1; y++ { // all or nothing: first see that every row can take it
+		if s.rows[y].state != rowAny && c == nil {
+			continue
+		}
+		l := s.buf.Lines[y]
+		if l[x0].Width == 0 {
+			return false // in a wide character: upstream's Line.Set mends it, left of x0 too
+		}
+		for x := x0; x < w; x++ {
+			if l[x].Width > 1 && x+l[x].Width > w {
+				return false // a wide character cut by the edge: its touch would reach past it
+			}
+		}
+	}
+	for y := y0; y < y1; y++ {
+		r := s.rows[y]
+		if c == nil && r.state != rowAny {
+			// Blank beneath (or to be blanked): only the pending text past x0 goes.
+			if r.state == rowText && len(r.text) > x0 {
+				r.truncate(x0)
+			}
+			continue
+		}
+		s.settle(y)
+		blankRow(s.buf.Lines[y][x0:], c)
+	}
+	return true
+}
+
+// settleRows settles rows [y0, y1): the caller may read or change their cells.
+func (s *Screen) settleRows(y0, y1 int) {
+	if !s.pending {
+		return
+	}
+	for y := max(y0, 0); y < min(y1, len(s.rows)); y++ {
+		s.settle(y)
+	}
 }

@@ -39,7 +39,10 @@ func (o *opStream) op() (out string, w, h int) {
 			return "\x1b[r", 0, 0
 		}
 		return fmt.Sprintf("\x1b[%d;%dr", n(o.h+3), n(o.h+3)), 0, 0
-	case 5:
+	case 5: // cursor moves, some back into what was just printed
+		if n(2) == 0 {
+			return fmt.Sprintf("\x1b[%d%c", n(o.w+3), "DG"[n(2)]), 0, 0
+		}
 		return fmt.Sprintf("\x1b[%d;%dH", n(o.h+3), n(o.w+3)), 0, 0
 	case 6: // insert and delete lines, scroll up and down
 		return fmt.Sprintf("\x1b[%d%c", n(o.h+3), "LMST"[n(4)]), 0, 0

@@ -244,7 +244,7 @@ func (sb *Scrollback) pushPending(r *pendRow) {
 		}
 	}
 	sl := sbLine{text: string(r.text[:n])}
-	if n > 0 {
+	if n > 0 && (ri > 0 || !plainStyle(&r.runs[0].style) || r.runs[0].link != uv.Link{}) {
 		sl.runs = slices.Clone(r.runs[:ri+1])
 		sl.runs[ri].n = keep
 	}
@@ -255,4 +255,20 @@ func (sb *Scrollback) pushPending(r *pendRow) {
 func blankRun(run *sbRun) bool {
 	c := uv.Cell{Content: " ", Width: 1, Style: run.style, Link: run.link}
 	return blankCell(&c)
+}
+
+// truncate drops the pending text from column n on (0 < n < len(r.text)): those cells are blank
+// again. The touches stay: upstream touched the columns when it wrote them.
+func (r *pendRow) truncate(n int) {
+	r.text = r.text[:n]
+	k := 0
+	for i, run := range r.runs {
+		if k+run.n >= n {
+			r.runs[i].n = n - k
+			r.runs = r.runs[:i+1]
+			r.blankPen = uv.EmptyCell.Style.Equal(&run.style) && uv.EmptyCell.Link.Equal(&run.link)
+			break
+		}
+		k += run.n
+	}
 }

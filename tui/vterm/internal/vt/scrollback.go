@@ -26,7 +26,7 @@ type Scrollback struct {
 type sbLine struct {
 	text  string
 	cells []sbCell // nil when every cell is one byte of text, one column wide
-	runs  []sbRun
+	runs  []sbRun  // nil when every cell has no style and no link (one allocation less)
 }
 
 // sbCell is a cell's content length and width.
@@ -111,6 +111,12 @@ func encode(l uv.Line, scratch []byte) (sbLine, []byte) {
 
 // len is the number of cells in the line.
 func (sl *sbLine) len() int {
+	if sl.runs == nil {
+		if sl.cells != nil {
+			return len(sl.cells)
+		}
+		return len(sl.text)
+	}
 	n := 0
 	for _, r := range sl.runs {
 		n += r.n
@@ -121,7 +127,11 @@ func (sl *sbLine) len() int {
 // appendTo appends the line's cells to dst.
 func (sl *sbLine) appendTo(dst uv.Line) uv.Line {
 	off, i := 0, 0
-	for _, r := range sl.runs {
+	runs := sl.runs
+	if runs == nil {
+		runs = []sbRun{{n: sl.len()}}
+	}
+	for _, r := range runs {
 		for range r.n {
 			size, width := 1, 1
 			if sl.cells != nil {

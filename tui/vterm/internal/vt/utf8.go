@@ -147,26 +147,30 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 
 // printRunLast returns where the last character of the run of printable characters at p[i:]
 // starts: printable ASCII, and whole, valid UTF-8 characters from U+0080 on (the parser hands
-// each of those to handlePrint). A character cut short by the end of p ends the run.
-func printRunLast(p []byte, i int) int {
-	last := i
+// each of those to handlePrint), and whether the characters before it are all ASCII. A
+// character cut short by the end of p ends the run.
+func printRunLast(p []byte, i int) (last int, ascii bool) {
+	last, ascii = i, true
+	lastASCII := true // whether p[last] is ASCII
 	for j := i; j < len(p); {
-		if b := p[j]; b < utf8.RuneSelf {
-			if !printableASCII(rune(b)) {
+		size, isASCII := 1, p[j] < utf8.RuneSelf
+		if isASCII {
+			if !printableASCII(rune(p[j])) {
 				break
 			}
-			last = j
-			j++
-			continue
+		} else {
+			var r rune
+			if r, size = utf8.DecodeRune(p[j:]); r == utf8.RuneError {
+				break
+			}
 		}
-		r, size := utf8.DecodeRune(p[j:])
-		if r == utf8.RuneError {
-			break
+		if j > i && !lastASCII {
+			ascii = false // the character at last joins those before the new last
 		}
-		last = j
+		last, lastASCII = j, isASCII
 		j += size
 	}
-	return last
+	return last, ascii
 }
 
 // printRun is handlePrint for each character of run, printable characters all (printRunLast).
