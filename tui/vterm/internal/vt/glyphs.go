@@ -1,10 +1,6 @@
 package vt
 
-import (
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
-)
+import "github.com/charmbracelet/x/ansi"
 
 // hooksup: clusters found without the segmenter. Claude Code draws its boxes, rules and
 // spinners with characters such as ─ ╌ │ ● ✻ ⎿, and segmenting each of them (uax29, then the
@@ -43,10 +39,10 @@ type glyphEntry struct {
 	g glyph
 }
 
-// glyph returns the cluster of the one character b, a simple one, from the emulator's glyphs or
-// from FirstGraphemeCluster; ok is false when b is not one cluster (never, for a simple one).
-func (e *Emulator) glyph(b []byte) (glyph, bool) {
-	r, _ := utf8.DecodeRune(b)
+// glyph returns the cluster of the one character b, r, a simple one, from the emulator's
+// glyphs or from FirstGraphemeCluster; ok is false when b is not one cluster (never, for a
+// simple one).
+func (e *Emulator) glyph(r rune, b []byte) (glyph, bool) {
 	c := &e.glyphs[r&0xff]
 	if c.r != r || r == 0 {
 		cluster, width := ansi.FirstGraphemeCluster(b, ansi.GraphemeWidth)
@@ -56,23 +52,4 @@ func (e *Emulator) glyph(b []byte) (glyph, bool) {
 		*c = glyphEntry{r, glyph{string(cluster), width}}
 	}
 	return c.g, true
-}
-
-// simpleCluster returns the first cluster of b, its width and its size, when b starts with a
-// simple rune followed by another or by nothing.
-func (e *Emulator) simpleCluster(b []byte) (string, int, int, bool) {
-	r, size := utf8.DecodeRune(b)
-	if r == utf8.RuneError || !simpleRune(r) {
-		return "", 0, 0, false
-	}
-	if size < len(b) {
-		if next, _ := utf8.DecodeRune(b[size:]); next == utf8.RuneError || !simpleRune(next) {
-			return "", 0, 0, false
-		}
-	}
-	g, ok := e.glyph(b[:size])
-	if !ok {
-		return "", 0, 0, false
-	}
-	return g.s, g.w, size, true
 }

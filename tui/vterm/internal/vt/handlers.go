@@ -36,6 +36,9 @@ type handlers struct {
 	ccHandlers  [256][]CcHandler // hooksup: was a map, looked up on every line feed
 	dcsHandlers map[int][]DcsHandler
 	csiHandlers map[int][]CsiHandler
+	// hooksup: csiPlain holds csiHandlers' entries for the commands below 128 (no prefix, no
+	// intermediate byte: CUP, SGR, EL and the other common ones), looked up without a hash.
+	csiPlain    [128][]CsiHandler
 	oscHandlers map[int][]OscHandler
 	escHandler  map[int][]EscHandler
 	apcHandlers []ApcHandler
@@ -57,6 +60,9 @@ func (h *handlers) RegisterCsiHandler(cmd int, handler CsiHandler) {
 		h.csiHandlers = make(map[int][]CsiHandler)
 	}
 	h.csiHandlers[cmd] = append(h.csiHandlers[cmd], handler)
+	if cmd >= 0 && cmd < len(h.csiPlain) {
+		h.csiPlain[cmd] = h.csiHandlers[cmd]
+	}
 }
 
 // RegisterOscHandler registers an OSC escape sequence handler.
@@ -127,13 +133,17 @@ func (h *handlers) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) bool
 // handleCsi handles a CSI escape sequence.
 // It returns true if the sequence was handled.
 func (h *handlers) handleCsi(cmd ansi.Cmd, params ansi.Params) bool {
+	var handlers []CsiHandler
+	if c := int(cmd); c >= 0 && c < len(h.csiPlain) {
+		handlers = h.csiPlain[c] // hooksup: see handlers.csiPlain
+	} else {
+		handlers = h.csiHandlers[c]
+	}
 	// Reverse iterate over the handlers so that the last registered handler
 	// is the first to be called.
-	if handlers, ok := h.csiHandlers[int(cmd)]; ok {
-		for i := len(handlers) - 1; i >= 0; i-- {
-			if handlers[i](params) {
-				return true
-			}
+	for i := len(handlers) - 1; i >= 0; i-- {
+		if handlers[i](params) {
+			return true
 		}
 	}
 	return false

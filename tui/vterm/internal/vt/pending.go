@@ -272,3 +272,13 @@ func (r *pendRow) truncate(n int) {
 		k += run.n
 	}
 }
+
+// onlySpaces reports whether the pending text is all spaces (in any style): isLineEmpty's test.
+func (r *pendRow) onlySpaces() bool {
+	for _, b := range r.text {
+		if b != ' ' {
+			return false
+		}
+	}
+	return true
+}

@@ -117,10 +117,17 @@ func (s *Screen) Clear() {
 // This is used for operations like ED 2 (erase screen) where content should
 // be preserved in history.
 func (s *Screen) ClearWithScrollback() {
-	s.settleAll() // hooksup: see pending.go
 	if s.scrollback != nil {
 		// Save all lines that have content before clearing
 		for y := 0; y < s.buf.Height(); y++ {
+			// hooksup: a blank row has no content; a row with pending text goes from its
+			// text (pending.go). Neither is settled: it is cleared next.
+			if s.pendOK() && s.rows[y].state != rowAny {
+				if r := s.rows[y]; r.state == rowText && !r.onlySpaces() {
+					s.scrollback.pushPending(r)
+				}
+				continue
+			}
 			line := s.buf.Line(y)
 			if line != nil && !s.isLineEmpty(line) {
 				s.scrollback.Push(line)

@@ -61,13 +61,22 @@ func (e *Emulator) flushGrapheme() {
 	// modes.
 	method := ansi.GraphemeWidth
 	graphemes := e.grapheme
+	r, size := utf8.DecodeRune(graphemes) // hooksup: the first character, for glyphs.go
 	for len(graphemes) > 0 {
-		// hooksup: see glyphs.go
-		if !e.scr.upstream {
-			if content, width, size, ok := e.simpleCluster(graphemes); ok {
-				e.handleGrapheme(content, width)
-				graphemes = graphemes[size:]
-				continue
+		// hooksup: a simple character followed by another, or by nothing, is a cluster of
+		// its own (glyphs.go).
+		if !e.scr.upstream && r != utf8.RuneError && simpleRune(r) {
+			next, nsize := utf8.RuneError, 0
+			if size < len(graphemes) {
+				next, nsize = utf8.DecodeRune(graphemes[size:])
+			}
+			if nsize == 0 || (next != utf8.RuneError && simpleRune(next)) {
+				if g, ok := e.glyph(r, graphemes[:size]); ok {
+					e.handleGrapheme(g.s, g.w)
+					graphemes = graphemes[size:]
+					r, size = next, nsize
+					continue
+				}
 			}
 		}
 		cluster, width := ansi.FirstGraphemeCluster(graphemes, method)
@@ -76,6 +85,7 @@ func (e *Emulator) flushGrapheme() {
 		}
 		e.handleGrapheme(string(cluster), width)
 		graphemes = graphemes[len(cluster):]
+		r, size = utf8.DecodeRune(graphemes)
 	}
 	e.grapheme = e.grapheme[:0] // Reset the grapheme buffer.
 }
@@ -185,8 +195,14 @@ func (e *Emulator) printRun(run []byte) {
 			run = run[j:]
 			continue
 		}
-		// handlePrint of a character from U+0080 on: it joins the cluster held back.
-		_, size := utf8.DecodeRune(run)
+		// handlePrint of a character from U+0080 on: it joins the cluster held back. (The
+		// run is valid UTF-8: the first byte gives the size.)
+		size := 2
+		if run[0] >= 0xF0 {
+			size = 4
+		} else if run[0] >= 0xE0 {
+			size = 3
+		}
 		e.grapheme = append(e.grapheme, run[:size]...)
 		run = run[size:]
 	}
