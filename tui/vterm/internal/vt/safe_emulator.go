@@ -43,8 +43,8 @@ func (se *SafeEmulator) Resize(w, h int) {
 
 // Render renders the emulator's current state in a concurrency-safe manner.
 func (se *SafeEmulator) Render() string {
-	se.mu.RLock()
-	defer se.mu.RUnlock()
+	se.mu.Lock() // hooksup: was RLock; reading writes pending text into cells (pending.go)
+	defer se.mu.Unlock()
 	return se.Emulator.Render()
 }
 
@@ -57,8 +57,8 @@ func (se *SafeEmulator) SetCell(x, y int, cell *uv.Cell) {
 
 // CellAt retrieves a cell from the emulator in a concurrency-safe manner.
 func (se *SafeEmulator) CellAt(x, y int) *uv.Cell {
-	se.mu.RLock()
-	defer se.mu.RUnlock()
+	se.mu.Lock() // hooksup: was RLock; reading writes pending text into cells (pending.go)
+	defer se.mu.Unlock()
 	return se.Emulator.CellAt(x, y)
 }
 
@@ -127,8 +127,8 @@ func (se *SafeEmulator) IndexedColor(index int) color.Color {
 
 // Touched returns the touched lines in a concurrency-safe manner.
 func (se *SafeEmulator) Touched() []*uv.LineData {
-	se.mu.RLock()
-	defer se.mu.RUnlock()
+	se.mu.Lock() // hooksup: was RLock; reading writes pending text into cells (pending.go)
+	defer se.mu.Unlock()
 	return se.Emulator.Touched()
 }
 
@@ -176,8 +176,8 @@ func (se *SafeEmulator) CursorPosition() uv.Position {
 
 // Draw draws the emulator's content onto a given surface in a concurrency-safe manner.
 func (se *SafeEmulator) Draw(s uv.Screen, a uv.Rectangle) {
-	se.mu.RLock()
-	defer se.mu.RUnlock()
+	se.mu.Lock() // hooksup: was RLock; reading writes pending text into cells (pending.go)
+	defer se.mu.Unlock()
 	se.Emulator.Draw(s, a)
 }
 
