@@ -123,6 +123,16 @@ func diffColourful(r *rand.Rand, w, h, n int) []byte {
 	return b.Bytes()
 }
 
+// diffEveryPiece is each of diffColourPieces once, on a fresh line and after text, each
+// followed by text: none is left to chance.
+func diffEveryPiece() []byte {
+	var b bytes.Buffer
+	for _, piece := range diffColourPieces {
+		fmt.Fprintf(&b, "\r\n%sqqqq lazy dog\r\nthe fox %sqqqq jumps  \x1b[m", piece, piece)
+	}
+	return b.Bytes()
+}
+
 // diffPair is an emulator running the fast paths and one running upstream's code, fed alike.
 type diffPair struct {
 	t          *testing.T
@@ -469,7 +479,7 @@ func TestDifferentialRecordedSessions(t *testing.T) {
 	streams["all"] = all
 	sizes := [][2]int{{160, 50}, {80, 24}, {37, 9}}
 	seeds := 3
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		seeds = 1
 	}
 	for name, stream := range streams {
@@ -488,9 +498,10 @@ func TestDifferentialRecordedSessions(t *testing.T) {
 // Plain scrolling text, long lines that wrap (or not, with auto-wrap off), and coloured,
 // erased and overwritten output, at sizes from one cell to wider than the lines.
 func TestDifferentialGeneratedStreams(t *testing.T) {
-	seeds := 4
-	if testing.Short() {
-		seeds = 2
+	// The race detector makes this ~15 times slower, and finds nothing more in one goroutine.
+	seeds, scale := 4, 3
+	if testing.Short() || raceEnabled {
+		seeds, scale = 1, 1
 	}
 	for seed := range uint64(seeds) {
 		r := rand.New(rand.NewPCG(seed, 2))
@@ -498,13 +509,14 @@ func TestDifferentialGeneratedStreams(t *testing.T) {
 		for _, size := range sizes {
 			w, h := size[0], size[1]
 			streams := map[string][]byte{
-				"plain":     diffPlainStream(16 << 10),
-				"long":      diffLongLines(r, w, 150),
-				"nowrap":    append([]byte("\x1b[?7l"), diffLongLines(r, w, 100)...),
-				"colourful": diffColourful(r, w, h, 600),
-				"mixed":     bytes.Join([][]byte{diffLongLines(r, w, 40), diffColourful(r, w, h, 200), diffPlainStream(4 << 10)}, nil),
+				"plain":     diffPlainStream(scale * 6 << 10),
+				"long":      diffLongLines(r, w, scale*50),
+				"nowrap":    append([]byte("\x1b[?7l"), diffLongLines(r, w, scale*35)...),
+				"colourful": diffColourful(r, w, h, scale*200),
+				"mixed":     bytes.Join([][]byte{diffLongLines(r, w, scale*15), diffColourful(r, w, h, scale*70), diffPlainStream(scale << 10)}, nil),
+				"pieces":    diffEveryPiece(),
 			}
-			for _, name := range []string{"plain", "long", "nowrap", "colourful", "mixed"} {
+			for _, name := range []string{"plain", "long", "nowrap", "colourful", "mixed", "pieces"} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%d", name, w, h, seed), func(t *testing.T) {
 					r := rand.New(rand.NewPCG(seed, uint64(w*1000+h)))
 					p := newDiffPair(t, w, h, 1+r.IntN(300))
