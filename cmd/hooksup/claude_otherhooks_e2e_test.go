@@ -101,7 +101,11 @@ func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
 	tm.waitText(wait, "❯", "╭─ verdicts")
 	typeIntoClaude(t, tm, "go")
 	tm.keys("Enter")
-	scr := tm.waitText(wait, "SECOND-ANSWER", "user-stop-hook.sh blocked: "+reason)
+	// Both stops are decided, each with what the user's hook did at it, before the pane is
+	// read and navigated: claude prints its second answer before hooksup decides its second
+	// stop, and with one verdict in the pane Up stays on it, and its open detail follows the
+	// newest verdict when the second comes.
+	scr := tm.waitText(wait, "SECOND-ANSWER", "╭─ verdicts 2 ", "user-stop-hook.sh blocked: "+reason, "user-stop-hook.sh allowed")
 	if n := len(rc.srv.Main()); n != 2 {
 		t.Fatalf("%d main requests, want 2: the user's hook did not make claude continue\n%s", n, scr)
 	}
