@@ -34,6 +34,9 @@ type Hub interface {
 	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
 	// Events streams its events to f until it ends or f returns false.
 	Events(l hub.Live, f func(hub.Event) bool) error
+	// Interrupt is Escape for its stops: its pending questions, and the rest of its turn, may
+	// stop.
+	Interrupt(l hub.Live) error
 }
 
 // Watch intervals: the list is read again this often (sessions come and go); while a question
@@ -60,6 +63,7 @@ type watchModel struct {
 	hub      Hub
 	styles   Styles
 	keys     keyMap
+	escape   key.Binding // the session TUI's Escape: the selected session's turn may stop
 	editor   reasonEditor
 	sessions []*watchSession
 	selected string // the selected session's hooksup id
@@ -108,7 +112,8 @@ func NewWatchModel(h Hub, theme themes.Theme, km keymap.Map) tea.Model {
 }
 
 func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
-	return &watchModel{hub: h, styles: st, keys: k, editor: newReasonEditor(k.Editor), w: 80, h: 24}
+	escape := key.NewBinding(key.WithKeys(keymap.Escape), key.WithHelp(keymap.Escape, "interrupt"))
+	return &watchModel{hub: h, styles: st, keys: k, escape: escape, editor: newReasonEditor(k.Editor), w: 80, h: 24}
 }
 
 // RunWatch shows the watch until the person quits.
@@ -336,6 +341,12 @@ func (m *watchModel) selectedQuestion() *hub.Question {
 }
 
 func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
+	// Escape always wins, as in the session's TUI: over the editor and after the prefix.
+	if isEscape(k) {
+		m.editor.stop()
+		m.prefixed = false
+		return m.interrupt()
+	}
 	if m.editor.open {
 		switch res, cmd := m.editor.update(k); res {
 		case editorSend:
@@ -408,6 +419,33 @@ func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	}
 }
 
+// interrupt is Escape for the selected session: its pending questions are let stop (source
+// escape), its running checks are killed, and the rest of its turn stops unasked. A session at
+// rest has nothing to interrupt: it is not asked.
+func (m *watchModel) interrupt() tea.Cmd {
+	s := m.selectedSession()
+	if s == nil {
+		m.status, m.failed = "no session to interrupt", true
+		return nil
+	}
+	l, h := s.live, m.hub
+	name := watchName(l.Snapshot)
+	switch supervisor.AgentState(l.Snapshot.State) {
+	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
+	default:
+		if len(l.Snapshot.Pending) == 0 {
+			m.status, m.failed = fmt.Sprintf("nothing to interrupt: %s is %s", name, l.Snapshot.State), true
+			return nil
+		}
+	}
+	return func() tea.Msg {
+		if err := h.Interrupt(l); err != nil {
+			return watchAnswered{err: fmt.Errorf("%s: %w", name, err)}
+		}
+		return watchAnswered{text: "interrupted the turn in " + name + ": it may stop"}
+	}
+}
+
 // watchName names a session: its project and short id.
 func watchName(s hub.Snapshot) string { return filepath.Base(s.Cwd) + " " + watchShortID(s) }
 
@@ -462,14 +500,20 @@ func (m *watchModel) footer() []string {
 		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
 		out = append(out, m.editor.rows()...)
 		e := m.keys.Editor
-		out = append(out, fit(" "+m.styles.Muted.Render(hintText(e.Send)+" · "+hintText(e.Newline)+" · "+hintText(e.Cancel)), m.w))
-		return out
+		return append(out, m.hints(hintText(e.Send), hintText(e.Newline), hintText(e.Cancel), hintText(m.escape))...)
 	}
 	c, p := m.keys.Command, m.keys.Pane
-	hints := []string{hintText(c.Approve), hintText(c.Deny), hintText(c.Edit), hintText(c.Halt),
-		p.Up.Help().Key + "/" + p.Down.Help().Key + " select", hintText(c.Quit)}
-	out = append(out, fit(" "+m.styles.Muted.Render(strings.Join(hints, " · ")), m.w))
-	return out
+	return append(out, m.hints(hintText(c.Approve), hintText(c.Deny), hintText(c.Edit), hintText(c.Halt),
+		hintText(m.escape), p.Up.Help().Key+"/"+p.Down.Help().Key+" select", hintText(c.Quit))...)
+}
+
+// hints are the keys' hints, on as many rows as the width needs.
+func (m *watchModel) hints(items ...string) []string {
+	rows := wrapItems(items, " · ", m.w)
+	for i, r := range rows {
+		rows[i] = fit(m.styles.Muted.Render(r), m.w)
+	}
+	return rows
 }
 
 // editorRow is the screen row of the editor's first row: below the body, the status and the

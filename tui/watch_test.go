@@ -31,6 +31,10 @@ func (f *fakeHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) e
 	return f.err
 }
 func (f *fakeHub) Events(hub.Live, func(hub.Event) bool) error { return nil }
+func (f *fakeHub) Interrupt(l hub.Live) error {
+	f.answers = append(f.answers, l.Entry.ID+" interrupt")
+	return f.err
+}
 
 var watchNow = time.Date(2026, 11, 23, 16, 0, 0, 0, time.UTC)
 
@@ -75,7 +79,7 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 		"  web · codex · 5e6f7a8b",
 		"working 3m · continued 0 · 0 tokens · auto mode",
 		"allow manual (hooksup approve) · done",
-		"a continue · d let it stop · e edit reason · x halt",
+		"a continue · d let it stop · e edit reason · x halt · esc interrupt · ↑/k/↓/j select · q quit",
 	} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the watch lacks %q:\n%s", want, scr)
@@ -86,6 +90,14 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 	}
 	if n := len(strings.Split(scr, "\n")); n != 20 {
 		t.Errorf("%d rows, want the screen's 20", n)
+	}
+	// Narrow: the hints wrap; none is cut.
+	m.Update(tea.WindowSizeMsg{Width: 50, Height: 20})
+	scr = watchScreen(m)
+	for _, want := range []string{"x halt", "esc interrupt", "q quit"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("at 50 columns the hints lack %q:\n%s", want, scr)
+		}
 	}
 }
 
@@ -212,5 +224,67 @@ func TestWatchAsksOneSnapshotAtATime(t *testing.T) {
 	_, cmd := m.Update(first())
 	if cmd == nil || !m.find("h1").asking {
 		t.Fatal("the events meanwhile asked for no new snapshot")
+	}
+}
+
+// Escape is the session TUI's Escape for the selected session, wherever it is pressed: it
+// interrupts its turn (never another session's), over the editor and after the prefix; a
+// session at rest is not asked.
+func TestWatchEscapeInterruptsTheSelectedSession(t *testing.T) {
+	f := fakeSessions()
+	m := newTestWatch(t, f)
+	esc := press(tea.KeyEscape, 0, "")
+	_, cmd := m.Update(esc)
+	runCmd(t, m, cmd)
+	if len(f.answers) != 1 || f.answers[0] != "h1 interrupt" {
+		t.Fatalf("answers %q", f.answers)
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "interrupted the turn in api 1a2b3c4d: it may stop") {
+		t.Errorf("no word of the interrupt:\n%s", scr)
+	}
+
+	// Over the reason editor: the edit is dropped, nothing is approved.
+	m.Update(press('e', 0, "e"))
+	if !m.editor.open {
+		t.Fatal("no editor")
+	}
+	_, cmd = m.Update(esc)
+	runCmd(t, m, cmd)
+	if m.editor.open || strings.Contains(watchScreen(m), "the reason the agent will read") {
+		t.Errorf("the editor stays open after Escape:\n%s", watchScreen(m))
+	}
+	if len(f.answers) != 2 || f.answers[1] != "h1 interrupt" {
+		t.Fatalf("answers %q", f.answers)
+	}
+
+	// After the prefix, and on the second session (working, nothing pending).
+	m.Update(press(tea.KeyDown, 0, ""))
+	m.Update(press(']', tea.ModCtrl, ""))
+	_, cmd = m.Update(esc)
+	runCmd(t, m, cmd)
+	if len(f.answers) != 3 || f.answers[2] != "h2 interrupt" {
+		t.Fatalf("answers %q", f.answers)
+	}
+	if m.prefixed {
+		t.Error("the prefix is still pending after Escape")
+	}
+
+	// At rest with nothing pending: nothing to interrupt, and the session is not asked.
+	f.lives[1].Snapshot.State = "waiting for input"
+	m.Update(watchListed{lives: f.lives, at: watchNow})
+	if _, cmd = m.Update(esc); cmd != nil {
+		t.Fatal("an interrupt for a session at rest")
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "nothing to interrupt: web 5e6f7a8b is waiting for input") {
+		t.Errorf("at rest:\n%s", scr)
+	}
+
+	// The session's socket fails: said, as for an answer.
+	m.Update(press(tea.KeyUp, 0, ""))
+	f.err = errors.New("connection refused")
+	_, cmd = m.Update(esc)
+	runCmd(t, m, cmd)
+	if scr := watchScreen(m); !strings.Contains(scr, "api 1a2b3c4d: connection refused") {
+		t.Errorf("after a failed interrupt:\n%s", scr)
 	}
 }

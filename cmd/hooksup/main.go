@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "status":
 		return runStatus(cargs, stdout)
 	case "watch":
-		return runWatch(g, cargs, stderr)
+		return runWatch(g, cargs, stdout, stderr)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

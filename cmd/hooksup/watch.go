@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui"
 )
@@ -25,13 +27,21 @@ func (watchHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) err
 	return hub.Client{Path: l.Entry.Control}.Resolve(id, string(d), reason, tui.WatchBy)
 }
 
+func (watchHub) Interrupt(l hub.Live) error {
+	return hub.Client{Path: l.Entry.Control}.Interrupt()
+}
+
 func (watchHub) Events(l hub.Live, f func(hub.Event) bool) error {
 	return hub.Client{Path: l.Entry.Control}.Events(f)
 }
 
 // runWatch is `hooksup watch`: every live session of this user, live, answered from here with
 // the session TUI's keys and theme.
-func runWatch(g globalFlags, args []string, stderr io.Writer) (int, error) {
+func runWatch(g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprint(stdout, watchHelp())
+		return 0, nil
+	}
 	if len(args) > 0 {
 		return 2, fmt.Errorf("watch takes no arguments, got %q (usage: hooksup watch)", args)
 	}
@@ -55,4 +65,38 @@ func runWatch(g globalFlags, args []string, stderr io.Writer) (int, error) {
 		return 1, err
 	}
 	return 0, nil
+}
+
+// watchHelp is `hooksup watch --help`: what the watch shows and its keys, as they are by default.
+func watchHelp() string {
+	p := program()
+	c, _ := p.Lookup("watch")
+	help := func(name string) string { a, _ := keymap.Lookup(name); return a.Help }
+	keys := func(name string) string {
+		a, _ := keymap.Lookup(name)
+		shown := make([]string, len(a.Keys))
+		for i, k := range a.Keys {
+			shown[i] = keymap.Display(k)
+		}
+		return strings.Join(shown, "/")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: %s\n\n%s.\n\n", p.Synopsis(c), c.Help)
+	fmt.Fprintf(&b, "Keys, the session TUI's (your [keys] bindings apply; the prefix %s before them is\naccepted, not needed):\n",
+		keymap.Display(keymap.DefaultPrefix))
+	for _, l := range [][2]string{
+		{keys(keymap.Up) + "  " + keys(keymap.Down), "select the previous / the next session"},
+		{keys(keymap.Approve), help(keymap.Approve)},
+		{keys(keymap.Deny), help(keymap.Deny)},
+		{keys(keymap.Edit), help(keymap.Edit) + " (" + keys(keymap.Send) + " sends it, " + keys(keymap.Cancel) + " cancels)"},
+		{keys(keymap.Halt), help(keymap.Halt)},
+		{keymap.Escape, "interrupt the turn, as Escape in the session: its questions are let stop, its checks\n" +
+			"             killed, its further stops allowed (the agent itself is not sent Escape: at work,\n" +
+			"             it works on until it next stops)"},
+		{keys(keymap.Quit), "quit the watch (the sessions run on)"},
+	} {
+		fmt.Fprintf(&b, "  %-10s %s\n", l[0], l[1])
+	}
+	b.WriteString("\nThe verdicts' source is manual (hooksup watch); Escape's is escape.\n")
+	return b.String()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,10 @@ import (
 // Two sessions of the real claude wait on a question each; `hooksup watch` in a third terminal
 // (sharing only the runtime directory) shows both with their question, and approving the
 // selected first one makes it alone continue, its verdict saying it was answered in watch.
+// Then watch's other keys, each on the session it selects: the first session's next question
+// is edited (claude reads the edited reason) and its third halted (the turn ends, no further
+// request); the second's is denied (claude stops, no further request), and Escape lets the
+// question of its next turn stop.
 func TestHubWatch(t *testing.T) {
 	const cfgText = `
 mode = "ask"
@@ -21,8 +26,8 @@ decision_timeout = "10m"
 name = "tests"
 command = "echo 'FAIL: TestWatch'; exit 1"
 `
-	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
-	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
+	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("WRONG: AFTER HALT")}})
+	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"), mockapi.Text("WRONG: A CONTINUATION")}})
 	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
 	runDir := rc1.run
 	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
@@ -80,5 +85,85 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	}
 	if !strings.Contains(tm2.screen(), "⚑ claude wants to stop") {
 		t.Fatalf("the second session's question left its banner:\n%s", tm2.screen())
+	}
+
+	// Edit: the first session asks again after its continuation (the watch knows it once its box
+	// counts the continuation); the editor opens on the checks' reason, a line is added, and
+	// claude reads the reason with it.
+	name1 := filepath.Base(rc1.env.WorkDir) + " · claude · " + p1
+	name2 := filepath.Base(rc2.env.WorkDir) + " · claude · " + p2
+	tm1.waitText(wait, "ONE-CONTINUED", "⚑ claude wants to stop")
+	w.waitFor("the first session's second question", wait, func(s string) bool {
+		return strings.Contains(s, "continued 1 ·") && strings.Count(s, "⚑ Stop") == 2 && strings.Contains(s, "▸ "+name1)
+	})
+	w.keys("e")
+	w.waitText(wait, "the reason the agent will read:", "FAIL: TestWatch", "enter send")
+	w.keys("C-j")
+	w.text("EDITED-IN-WATCH")
+	w.keys("Enter")
+	tm1.waitText(wait, "ONE-EDITED")
+	main1 = rc1.srv.Main()
+	if len(main1) != 3 || !strings.Contains(main1[2].LastUserText(), "FAIL: TestWatch\nEDITED-IN-WATCH") {
+		t.Fatalf("%d requests; the third's last user text %q, want the check's reason and the added line", len(main1), lastUser(main1))
+	}
+
+	// Halt: the first session's third question ends the turn at once.
+	tm1.waitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
+	w.waitFor("the first session's third question", wait, func(s string) bool {
+		return strings.Contains(s, "continued 2 ·") && strings.Count(s, "⚑ Stop") == 2
+	})
+	// Claude says the hook stopped it, with hooksup's reason; the session's verdicts pane and
+	// watch say it was halted in watch.
+	w.keys("x")
+	halted := regexp.MustCompile(`halt +manual \(hooksup watch\)`)
+	scr = tm1.waitFor("the halt in the session", wait, func(s string) bool {
+		return halted.MatchString(s) && strings.Contains(s, "Stop hook stopped Claude") &&
+			strings.Contains(s, "Stopped by the person supervising this session.")
+	})
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after halt in watch:\n%s", scr)
+	}
+	w.waitFor("the halt in watch", wait, func(s string) bool {
+		return halted.MatchString(s) && strings.Count(s, "⚑ Stop") == 1 && strings.Contains(s, "halted the turn Stop in")
+	})
+
+	// Deny: down selects the second session; its claude may stop.
+	w.keys("j")
+	w.waitText(wait, "▸ "+name2)
+	w.keys("d")
+	scr = tm2.waitText(wait, "allow manual (hooksup watch)")
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after deny in watch:\n%s", scr)
+	}
+	w.waitFor("the deny in watch", wait, func(s string) bool {
+		return strings.Contains(s, "allow manual (hooksup watch)") && strings.Count(s, "⚑ Stop") == 0 && strings.Contains(s, "denied the continuation Stop in")
+	})
+
+	// Escape: the second session's next question is let stop, as Escape in its own TUI would.
+	typeIntoClaude(t, tm2, "second prompt again")
+	tm2.keys("Enter")
+	tm2.waitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
+	w.waitFor("the second session's new question", wait, func(s string) bool { return strings.Count(s, "⚑ Stop") == 1 })
+	w.keys("Escape")
+	scr = tm2.waitText(wait, "allow escape", "● interrupted")
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after Escape in watch:\n%s", scr)
+	}
+	w.waitText(wait, "interrupted the turn in", "allow escape")
+
+	// No session made a request after it was denied, halted or interrupted: the second's second
+	// request is its new prompt, not a continuation.
+	if got, want := decisions(rc1.verdicts()), "Stop:block/manual (hooksup watch) Stop:block/manual (hooksup watch) Stop:halt/manual (hooksup watch)"; got != want {
+		t.Errorf("the first session's verdicts %s, want %s", got, want)
+	}
+	if got, want := decisions(rc2.verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape"; got != want {
+		t.Errorf("the second session's verdicts %s, want %s", got, want)
+	}
+	if n := len(rc1.srv.Main()); n != 3 {
+		t.Errorf("the first session made %d requests, want 3 (none after the halt)", n)
+	}
+	main2 := rc2.srv.Main()
+	if len(main2) != 2 || !strings.Contains(main2[1].LastUserText(), "second prompt again") {
+		t.Errorf("the second session made %d requests (the last's user text %q), want 2: none after the deny or Escape", len(main2), lastUser(main2))
 	}
 }
