@@ -43,6 +43,14 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 		p.move(max(p.rows, 1))
 	case key.Matches(msg, p.keys.Open):
 		p.open = !p.open
+		switch {
+		case p.open && len(p.items) > 0:
+			// The detail stays on this verdict when a newer one arrives: a person reading
+			// it is not moved away.
+			p.selected = p.cur()
+		case !p.open && p.selected == len(p.items)-1:
+			p.selected = -1 // closed on the newest: follow the newest again
+		}
 	}
 }
 

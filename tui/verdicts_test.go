@@ -99,3 +99,30 @@ func trimLines(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// An open detail stays on the verdict it was opened on when a newer one arrives: a person reading
+// it is not moved away. Closed, the list follows the newest again when that one was selected.
+func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
+	st := monoStyles(t)
+	p := newVerdictsPane(defaultKeyMap().Pane)
+	v := func(stop int, reason string) supervisor.Event {
+		return supervisor.VerdictDecided{Verdict: supervisor.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
+			Decision: hooks.Block, Source: supervisor.SourceChecks, Reason: reason, MaxContinuations: 3}}
+	}
+	p.event(v(1, "FIRST-REASON"))
+	p.navigate(press(tea.KeyEnter, 0, "")) // the only verdict, the newest, opened
+	p.event(v(2, "SECOND-REASON"))
+	got := plain(p.view(st, 60, 20, true))
+	if !strings.Contains(got, "FIRST-REASON") || strings.Contains(got, "SECOND-REASON") {
+		t.Fatalf("the open detail moved to the newer verdict:\n%s", got)
+	}
+	p.navigate(press(tea.KeyEnter, 0, "")) // closed: the first stays selected
+	p.move(1)                              // onto the newest: following it again
+	p.navigate(press(tea.KeyEnter, 0, "")) // opened and closed on the newest: still following
+	p.navigate(press(tea.KeyEnter, 0, ""))
+	p.event(v(3, "THIRD-REASON"))
+	p.navigate(press(tea.KeyEnter, 0, ""))
+	if got := plain(p.view(st, 60, 20, true)); !strings.Contains(got, "THIRD-REASON") {
+		t.Fatalf("the newest was selected, yet the detail is not the newest verdict's:\n%s", got)
+	}
+}
