@@ -63,7 +63,8 @@ func (c Client) Resolve(id int, decision, reason, by string) error {
 	return err
 }
 
-// Interrupt is Escape for the session's stop decisions.
+// Interrupt is Escape, as if pressed in the session: its stops are allowed, and its agent, at
+// work, is sent the key where the session has a TUI.
 func (c Client) Interrupt() error {
 	_, err := c.call(Request{Op: OpInterrupt})
 	return err

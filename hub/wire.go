@@ -17,7 +17,7 @@ import (
 const (
 	OpSnapshot  = "snapshot"  // the session as it is now
 	OpResolve   = "resolve"   // answer a pending question
-	OpInterrupt = "interrupt" // Escape: the rest of the turn may stop
+	OpInterrupt = "interrupt" // Escape, as if pressed in the session: the rest of the turn may stop
 	OpEvents    = "events"    // a stream of the session's events
 )
 

@@ -62,6 +62,8 @@ type (
 	eventsClosedMsg struct{}
 	screenMsg       struct{}
 	tickMsg         time.Time
+	// escapeMsg is Escape pressed for this session in another terminal (hooksup watch).
+	escapeMsg struct{}
 )
 
 // model is the root: layout and routing; each pane draws itself.
@@ -199,6 +201,8 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m.typedInWait = true
 		return m.key(msg)
+	case escapeMsg:
+		return m, m.remoteEscape()
 	}
 	if m.editor.open {
 		_, cmd := m.editor.update(msg)
@@ -328,6 +332,26 @@ func (m *model) escape(k vterm.Key) tea.Cmd {
 		sess.Interrupt()
 		return nil
 	}
+}
+
+// remoteEscape is Escape pressed in another terminal: the Escape key here, when there is
+// something to interrupt (the agent at work, a stop being decided, a dialog, a question).
+// At rest it is not sent to the agent, where it would clear what the person types here; the
+// supervisor is told all the same (it interrupts nothing then).
+func (m *model) remoteEscape() tea.Cmd {
+	switch m.header.state {
+	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
+	default:
+		if len(m.questions) == 0 {
+			sess := m.sess
+			return func() tea.Msg {
+				sess.Interrupt()
+				return nil
+			}
+		}
+	}
+	vk, _ := vterm.KeyFromTea(tea.Key{Code: tea.KeyEscape})
+	return m.escape(vk)
 }
 
 // isEscape reports the Escape key, whatever the lock keys: with the kitty keyboard protocol

@@ -274,6 +274,56 @@ func TestEscapeInterruptsBeforeItsBytes(t *testing.T) {
 	}
 }
 
+// Escape pressed in another terminal (hooksup watch) is the Escape key here while the agent
+// works: the supervisor first, then the key's bytes, in order with the keys typed here. At
+// rest the agent is not sent it (it would clear what the person types); the supervisor is told.
+func TestEscapeFromElsewhere(t *testing.T) {
+	f := newFakeSession()
+	var order orderLog
+	f.onInterrupt = func() { order.add("Interrupt") }
+	a := newAgentIO(80, 24, "test", programStatusTo(f))
+	t.Cleanup(a.close)
+	a.sendTo(&order)
+	th, err := themes.Get("dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tm tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	wait := func(quotes int) {
+		deadline := time.Now().Add(30 * time.Second)
+		for strings.Count(order.String(), `"`) < quotes && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+
+	tm, cmd := tm.Update(escapeMsg{})
+	if cmd == nil {
+		t.Fatal("the supervisor is not told of an Escape at rest")
+	}
+	cmd()
+	tm, _ = tm.Update(press('z', 0, "z"))
+	wait(2)
+	if got, want := order.String(), `Interrupt "z"`; got != want {
+		t.Fatalf("at rest, claude's pty and the supervisor saw %s, want %s", got, want)
+	}
+
+	tm, _ = tm.Update(eventMsg{ev: supervisor.StateChanged{State: supervisor.StateWorking}})
+	var cmds []tea.Cmd
+	for _, msg := range []tea.Msg{press('a', 0, "a"), escapeMsg{}, press('b', 0, "b")} {
+		tm, cmd = tm.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	wait(8)
+	for _, cmd := range cmds {
+		if cmd != nil {
+			cmd()
+		}
+	}
+	if got, want := order.String(), `Interrupt "z" "a" Interrupt "\x1b" "b"`; got != want {
+		t.Fatalf("at work, claude's pty and the supervisor saw %s, want %s", got, want)
+	}
+}
+
 // Editing the reason: the person's words become the reason claude reads.
 func TestEditReason(t *testing.T) {
 	m, f, _ := newTestModel(t, "dark")

@@ -40,6 +40,10 @@ type Options struct {
 	// Notifier carries [notifications] notify: the outer terminal's sequence or the system's
 	// notifier (notify.New chooses).
 	Notifier notify.Notifier
+	// Escapes are Escape pressed for this session in another terminal (the control socket's
+	// interrupt, from hooksup watch): each is the Escape key pressed here, in order with the
+	// keys typed here.
+	Escapes <-chan struct{}
 }
 
 // AgentPaneSize is the size of claude's pane, inside its border, in a terminal of w×h: the size
@@ -92,6 +96,20 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	p := tea.NewProgram(m, tea.WithoutSignalHandler(), tea.WithInput(in))
 	stop := context.AfterFunc(ctx, p.Quit) // p.Quit is a no-op once the program has ended
 	defer stop()
+	if o.Escapes != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			for {
+				select {
+				case <-o.Escapes:
+					p.Send(escapeMsg{}) // a no-op once the program has ended
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
 	_, err = p.Run()
 	if cause := context.Cause(ctx); errors.Is(cause, supervisor.ErrHangup) {
 		return cause

@@ -34,8 +34,8 @@ type Hub interface {
 	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
 	// Events streams its events to f until it ends or f returns false.
 	Events(l hub.Live, f func(hub.Event) bool) error
-	// Interrupt is Escape for its stops: its pending questions, and the rest of its turn, may
-	// stop.
+	// Interrupt is Escape pressed in the session: its pending questions, and the rest of its
+	// turn, may stop; its agent at work is interrupted.
 	Interrupt(l hub.Live) error
 }
 
@@ -419,9 +419,10 @@ func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	}
 }
 
-// interrupt is Escape for the selected session: its pending questions are let stop (source
-// escape), its running checks are killed, and the rest of its turn stops unasked. A session at
-// rest has nothing to interrupt: it is not asked.
+// interrupt is Escape for the selected session, as if pressed there: its pending questions are
+// let stop (source escape), its running checks are killed, the rest of its turn stops unasked,
+// and its agent at work is sent the key. A session at rest has nothing to interrupt: it is not
+// asked.
 func (m *watchModel) interrupt() tea.Cmd {
 	s := m.selectedSession()
 	if s == nil {

@@ -25,6 +25,32 @@ type session struct {
 	logger *slog.Logger
 	pty    *supervisor.PTY // the agent's terminal in a pane; nil headless
 	o      supervisor.Options
+	// escapes carries the control socket's interrupt to the TUI, which presses Escape for it;
+	// nil headless (the supervisor is told directly).
+	escapes chan struct{}
+}
+
+// hubSession is the session as its control socket serves it: an interrupt is Escape pressed in
+// the session's TUI while it runs (the supervisor is told first, then the agent gets the key),
+// else the supervisor's Interrupt.
+type hubSession struct {
+	*supervisor.Supervisor
+	escapes chan<- struct{}
+}
+
+// escapeHandover bounds the wait for the TUI to take an interrupt: past it (the TUI has ended)
+// the supervisor is told directly.
+const escapeHandover = time.Second
+
+func (h hubSession) Interrupt() {
+	if h.escapes != nil {
+		select {
+		case h.escapes <- struct{}{}:
+			return
+		case <-time.After(escapeHandover):
+		}
+	}
+	h.Supervisor.Interrupt()
 }
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
@@ -111,7 +137,7 @@ func (s *session) announce() func() {
 	id := strings.TrimSuffix(filepath.Base(hookSock), ".sock")
 	e := hub.Entry{ID: id, Agent: s.sup.Agent().Name(), Cwd: s.o.ProjectDir, PID: os.Getpid(),
 		Started: time.Now(), Mode: string(s.o.Config.Mode), Control: hub.ControlPath(hookSock)}
-	srv, err := hub.Listen(e, s.sup, s.logger)
+	srv, err := hub.Listen(e, hubSession{s.sup, s.escapes}, s.logger)
 	if err != nil {
 		s.logger.Error("the session is not listed (hooksup ls)", "err", err)
 		return func() {}

@@ -66,6 +66,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 	if err != nil {
 		return 1, err
 	}
+	s.escapes = make(chan struct{})
 	// The TUI runs without Bubble Tea's signal handler, and the terminal in raw mode sends no
 	// SIGINT: one from elsewhere ends the session here (SIGTERM and SIGHUP do in main).
 	ctx, stop := signalContext(ctx, syscall.SIGINT)
@@ -87,6 +88,7 @@ func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, r
 			Ignored:        ignored,
 			Version:        versionString(),
 			Notifier:       newNotifier(cfg, so),
+			Escapes:        s.escapes,
 		})
 	})
 	// The pane is gone with the TUI: the resume command stays on the terminal.

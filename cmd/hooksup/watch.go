@@ -90,9 +90,8 @@ func watchHelp() string {
 		{keys(keymap.Deny), help(keymap.Deny)},
 		{keys(keymap.Edit), help(keymap.Edit) + " (" + keys(keymap.Send) + " sends it, " + keys(keymap.Cancel) + " cancels)"},
 		{keys(keymap.Halt), help(keymap.Halt)},
-		{keymap.Escape, "interrupt the turn, as Escape in the session: its questions are let stop, its checks\n" +
-			"             killed, its further stops allowed (the agent itself is not sent Escape: at work,\n" +
-			"             it works on until it next stops)"},
+		{keymap.Escape, "interrupt, as Escape pressed in the session: its questions are let stop, its checks\n" +
+			"             killed, its further stops allowed, and the agent at work is sent the key"},
 		{keys(keymap.Quit), "quit the watch (the sessions run on)"},
 	} {
 		fmt.Fprintf(&b, "  %-10s %s\n", l[0], l[1])

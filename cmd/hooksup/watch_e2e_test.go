@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,8 +17,9 @@ import (
 // selected first one makes it alone continue, its verdict saying it was answered in watch.
 // Then watch's other keys, each on the session it selects: the first session's next question
 // is edited (claude reads the edited reason) and its third halted (the turn ends, no further
-// request); the second's is denied (claude stops, no further request), and Escape lets the
-// question of its next turn stop.
+// request); the second's is denied (claude stops, no further request), and Escape interrupts
+// it as Escape in its own terminal does: the question of its next turn is let stop, and the
+// turn after that is cut short while claude works.
 func TestHubWatch(t *testing.T) {
 	const cfgText = `
 mode = "ask"
@@ -27,7 +29,8 @@ name = "tests"
 command = "echo 'FAIL: TestWatch'; exit 1"
 `
 	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("WRONG: AFTER HALT")}})
-	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"), mockapi.Text("WRONG: A CONTINUATION")}})
+	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"),
+		mockapi.Text("NEVER-SHOWN").WithDelay(2 * time.Minute), mockapi.Text("WRONG: A CONTINUATION")}})
 	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
 	runDir := rc1.run
 	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
@@ -151,19 +154,45 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	}
 	w.waitText(wait, "interrupted the turn in", "allow escape")
 
-	// No session made a request after it was denied, halted or interrupted: the second's second
-	// request is its new prompt, not a continuation.
+	// Escape while claude works (its reply is slow to come): claude is sent the key, as by Escape
+	// in its terminal, and gives up the request at once.
+	typeIntoClaude(t, tm2, "third prompt")
+	tm2.keys("Enter")
+	tm2.waitText(wait, "● working")
+	w.waitFor("the second session at work", wait, func(s string) bool { return strings.Contains(s, "│ working ") })
+	w.keys("Escape")
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	_, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool {
+		var main []mockapi.Request
+		for _, r := range rs {
+			if r.Kind == mockapi.KindMain {
+				main = append(main, r)
+			}
+		}
+		return len(main) == 3 && main[2].HungUp
+	})
+	if err != nil {
+		t.Fatalf("claude did not give up its request after Escape in watch: %v\n%s", err, tm2.screen())
+	}
+	tm2.waitText(wait, "● interrupted")
+
+	// No session made a request after it was denied, halted or interrupted: the second's later
+	// requests are its new prompts, not continuations.
 	if got, want := decisions(rc1.verdicts()), "Stop:block/manual (hooksup watch) Stop:block/manual (hooksup watch) Stop:halt/manual (hooksup watch)"; got != want {
 		t.Errorf("the first session's verdicts %s, want %s", got, want)
 	}
-	if got, want := decisions(rc2.verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape"; got != want {
+	if got, want := decisions(rc2.verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape Interrupted:allow/escape"; got != want {
 		t.Errorf("the second session's verdicts %s, want %s", got, want)
 	}
 	if n := len(rc1.srv.Main()); n != 3 {
 		t.Errorf("the first session made %d requests, want 3 (none after the halt)", n)
 	}
 	main2 := rc2.srv.Main()
-	if len(main2) != 2 || !strings.Contains(main2[1].LastUserText(), "second prompt again") {
-		t.Errorf("the second session made %d requests (the last's user text %q), want 2: none after the deny or Escape", len(main2), lastUser(main2))
+	if len(main2) != 3 || !strings.Contains(main2[1].LastUserText(), "second prompt again") || !strings.Contains(main2[2].LastUserText(), "third prompt") {
+		t.Errorf("the second session made %d requests (the last's user text %q), want 3: its prompts, none after the deny or Escape", len(main2), lastUser(main2))
+	}
+	if strings.Contains(tm2.screen(), "NEVER-SHOWN") {
+		t.Errorf("the interrupted reply was shown:\n%s", tm2.screen())
 	}
 }

@@ -21,7 +21,7 @@ func TestWatchHelp(t *testing.T) {
 		"  d          deny it: claude may stop\n",
 		"  e          edit the reason claude will read, then continue (enter sends it, ctrl+c cancels)\n",
 		"  x          halt: end the turn now\n",
-		"  esc        interrupt the turn, as Escape in the session",
+		"  esc        interrupt, as Escape pressed in the session: its questions are let stop",
 		"  q          quit the watch (the sessions run on)\n",
 		"source is manual (hooksup watch); Escape's is escape.",
 	} {

@@ -127,6 +127,9 @@ type Request struct {
 	Reply *Reply // the reply served to a messages request (nil otherwise)
 	Usage Usage  // the usage served with it (zero for errors and non-messages)
 	Sent  bool   // the whole reply was written (not cut short by the client)
+	// HungUp: the client gave up on the request while its reply was delayed (claude on
+	// Escape).
+	HungUp bool
 	// KindIndex is the 1-based position of this request among the requests
 	// of its Kind (the 2nd main-agent request has KindIndex 2).
 	KindIndex int

@@ -372,6 +372,10 @@ func (s *Server) serveMessages(w http.ResponseWriter, hr *http.Request, r *Reque
 		select {
 		case <-time.After(rep.Delay):
 		case <-hr.Context().Done():
+			s.mu.Lock()
+			r.HungUp = true
+			s.notifyLocked()
+			s.mu.Unlock()
 			return
 		case <-s.closing:
 			return
