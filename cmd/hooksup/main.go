@@ -15,6 +15,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/internal/buildinfo"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -96,6 +97,12 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return 2, nil
 	}
 	cmd, cargs := rest[0], rest[1:]
+	// Any command's --help is its usage, and nothing is done. claude's and codex's arguments
+	// are the agent's, hook's are the agent's call, and watch's help lists its keys.
+	if c, ok := program().Lookup(cmd); ok && !c.Hidden && !c.Passthrough && cmd != "watch" && cli.WantsHelp(cargs) {
+		fmt.Fprint(stdout, program().CommandHelp(c))
+		return 0, nil
+	}
 	switch cmd {
 	case "claude":
 		return runAgent(ctx, g, agent.Claude{}, cargs, stdin, stdout, stderr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -32,5 +33,40 @@ func TestWatchHelp(t *testing.T) {
 	out, err = exec.Command(hooksupBin, "watch", "now").CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), `watch takes no arguments, got ["now"]`) {
 		t.Fatalf("hooksup watch now: %v\n%s", err, out)
+	}
+}
+
+// Every command answers --help (and -h, -help) with its usage, its flags and what it does, and
+// exits 0 without doing anything: `hooksup init --help` writes no .hooksup.toml, `doctor --help`
+// checks nothing. claude and codex hand their arguments to the agent, and hook's are the
+// agent's; watch has its own help (TestWatchHelp).
+func TestEveryCommandHelp(t *testing.T) {
+	for _, c := range program().Visible() {
+		if c.Passthrough || c.Name == "watch" {
+			continue
+		}
+		for _, flag := range []string{"--help", "-h", "-help"} {
+			dir := t.TempDir()
+			cmd := exec.Command(hooksupBin, c.Name, flag)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_RUNTIME_DIR="+dir)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("hooksup %s %s: %v\n%s", c.Name, flag, err, out)
+				continue
+			}
+			want := "usage: " + program().Synopsis(c) + "\n"
+			if !strings.HasPrefix(string(out), want) || !strings.Contains(string(out), strings.Fields(c.Help)[0]) {
+				t.Errorf("hooksup %s %s printed:\n%s\nwant it to start with %q and say what the command does", c.Name, flag, out, want)
+			}
+			for _, f := range c.Flags {
+				if !strings.Contains(string(out), f.Synopsis()) {
+					t.Errorf("hooksup %s %s lacks its flag %s:\n%s", c.Name, flag, f.Synopsis(), out)
+				}
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("hooksup %s %s wrote %v", c.Name, flag, entries)
+			}
+		}
 	}
 }

@@ -154,6 +154,41 @@ func (p Program) Help() string {
 	return b.String()
 }
 
+// CommandHelp is a command's --help text: its synopsis, what it does, and its flags.
+func (p Program) CommandHelp(c Command) string {
+	const (
+		width   = 100
+		flagCol = 22
+	)
+	var b strings.Builder
+	b.WriteString("usage: " + p.Synopsis(c) + "\n\n")
+	b.WriteString(wrap(c.Help, width, 0))
+	if len(c.Flags) > 0 {
+		b.WriteString("\nFlags:\n")
+		for _, f := range c.Flags {
+			writeItem(&b, f.Synopsis(), f.Help, flagCol, width)
+		}
+	}
+	if len(p.Flags) > 0 {
+		b.WriteString("\n" + p.FlagsTitle + ": see " + p.Name + " --help.\n")
+	}
+	return b.String()
+}
+
+// WantsHelp reports whether args, a command's arguments, ask for its help: -h, -help or --help
+// before any "--".
+func WantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 // writeItem writes "  term   help…" with the help wrapped at col, on the next line when the
 // term is too long to leave room.
 func writeItem(b *strings.Builder, term, help string, col, width int) {

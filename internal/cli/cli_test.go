@@ -52,3 +52,17 @@ Files: none
 		t.Error("a hidden command is listed")
 	}
 }
+
+func TestWantsHelp(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false}, {[]string{"--help"}, true}, {[]string{"--json", "-h"}, true}, {[]string{"-help"}, true},
+		{[]string{"--", "--help"}, false}, {[]string{"--reason", "x"}, false}, {[]string{"--helpful"}, false},
+	} {
+		if got := WantsHelp(c.args); got != c.want {
+			t.Errorf("WantsHelp(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}
