@@ -111,14 +111,21 @@ func (s *Screen) putNarrow(x, y int, content string) bool {
 	return true
 }
 
+// linesFast reports whether a delete or insert of n lines at row y of area can move whole rows:
+// the area spans the screen's width and lies within its height, y is in it, and the blank
+// written is one column wide.
+func (s *Screen) linesFast(y, n int, c *uv.Cell, area uv.Rectangle) bool {
+	h := s.buf.Height()
+	return !s.upstream && s.fullWidth(area, true) && (c == nil || c.Width == 1) &&
+		n > 0 && y >= 0 && y >= area.Min.Y && y < area.Max.Y && y < h && area.Max.Y <= h
+}
+
 // deleteLines is uv.RenderBuffer.DeleteLineArea (DL, and SU and line feeds at the bottom
 // margin), fast when area spans the width.
 func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {
-	b := s.buf
-	if s.upstream || !s.fullWidth(area, true) || (c != nil && c.Width != 1) ||
-		n <= 0 || y < 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() || area.Max.Y > b.Height() {
+	if !s.linesFast(y, n, c, area) {
 		s.settleRows(area.Min.Y, area.Max.Y)
-		b.DeleteLineArea(y, n, c, area)
+		s.buf.DeleteLineArea(y, n, c, area)
 		return
 	}
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
@@ -130,11 +137,9 @@ func (s *Screen) deleteLines(y, n int, c *uv.Cell, area uv.Rectangle) {
 // insertLines is uv.RenderBuffer.InsertLineArea (IL, and SD and reverse index at the top
 // margin), fast when area spans the width.
 func (s *Screen) insertLines(y, n int, c *uv.Cell, area uv.Rectangle) {
-	b := s.buf
-	if s.upstream || !s.fullWidth(area, true) || (c != nil && c.Width != 1) ||
-		n <= 0 || y < 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() || area.Max.Y > b.Height() {
+	if !s.linesFast(y, n, c, area) {
 		s.settleRows(area.Min.Y, area.Max.Y)
-		b.InsertLineArea(y, n, c, area)
+		s.buf.InsertLineArea(y, n, c, area)
 		return
 	}
 	k := min(n, area.Max.Y-y) // the touches below use n, as upstream's do
@@ -263,14 +268,4 @@ func (s *Screen) fillRowEnds(c *uv.Cell, area uv.Rectangle) bool {
 		blankRow(s.buf.Lines[y][x0:], c)
 	}
 	return true
-}
-
-// settleRows settles rows [y0, y1): the caller may read or change their cells.
-func (s *Screen) settleRows(y0, y1 int) {
-	if !s.pending {
-		return
-	}
-	for y := max(y0, 0); y < min(y1, len(s.rows)); y++ {
-		s.settle(y)
-	}
 }

@@ -151,14 +151,19 @@ func (s *Screen) settle(y int) {
 	r.state = rowAny
 }
 
-// settleAll settles every row: the caller may read or change any cell.
-func (s *Screen) settleAll() {
-	if !s.pending || !s.pendOK() {
+// settleRows settles rows [y0, y1): the caller may read or change their cells.
+func (s *Screen) settleRows(y0, y1 int) {
+	if !s.pending {
 		return
 	}
-	for y := range s.rows {
+	for y := max(y0, 0); y < min(y1, len(s.rows)); y++ {
 		s.settle(y)
 	}
+}
+
+// settleAll settles every row: the caller may read or change any cell.
+func (s *Screen) settleAll() {
+	s.settleRows(0, len(s.rows))
 	s.pending = false
 }
 
