@@ -112,21 +112,7 @@ func CodexVersion(ctx context.Context, bin string, env []string, timeout time.Du
 			dir = filepath.Dir(dir)
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--version")
-	cmd.Env = env
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		return hooks.Version{}, fmt.Errorf("%s --version: %w", bin, err)
-	}
-	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	v, ok := hooks.ParseVersion(first)
-	if !ok {
-		return hooks.Version{}, fmt.Errorf("%s --version printed %q, not a version", bin, first)
-	}
-	return v, nil
+	return hooks.RunVersion(ctx, bin, env, timeout)
 }
 
 // Inject puts the -c overrides that define and trust hooksup's hooks after the user's

@@ -130,6 +130,12 @@ func ClaudeVersion(ctx context.Context, bin string, env []string, timeout time.D
 	if v, ok := versionFromFiles(bin); ok {
 		return v, nil
 	}
+	return RunVersion(ctx, bin, env, timeout)
+}
+
+// RunVersion runs `bin --version` once, with env, for at most timeout, and reads the version
+// in the first line it prints. It returns the zero Version and an error when it cannot tell.
+func RunVersion(ctx context.Context, bin string, env []string, timeout time.Duration) (Version, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--version")
