@@ -31,14 +31,8 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 				return 1, err
 			}
 		}
-		changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
-		if err != nil {
+		if err := removeHooks(path, stdout); err != nil {
 			return 1, err
-		}
-		if changed {
-			fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
-		} else {
-			fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
 		}
 		config := filepath.Join(home, "config.toml")
 		removed := 0
@@ -58,9 +52,9 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 		}
 		return 0, nil
 	}
-	self, err := os.Executable()
+	bin, err := hookBin()
 	if err != nil {
-		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
+		return 1, err
 	}
 	// Codex's default timeout for a hook; longer when the checks configured now need it.
 	timeout := 600.0
@@ -69,11 +63,6 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return 1, err
-	}
-	// The small hook client when it is installed beside hooksup, as for claude.
-	bin := self
-	if c := hookClient(self); c != "" {
-		bin = c
 	}
 	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout) })
 	if err != nil {

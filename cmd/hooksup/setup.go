@@ -61,32 +61,20 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 		return 2, err
 	}
 	if uninstall {
-		changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
-		if err != nil {
+		if err := removeHooks(path, stdout); err != nil {
 			return 1, err
-		}
-		if changed {
-			fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
-		} else {
-			fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
 		}
 		return 0, nil
 	}
-	self, err := os.Executable()
+	bin, err := hookBin()
 	if err != nil {
-		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
+		return 1, err
 	}
 	// The timeout hooksup injects under a supervisor, for the checks configured now; never
 	// below claude's own default, since the checks may grow after this install.
 	timeout := claudeHookTimeout
 	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
 		timeout = max(timeout, cfg.StopHookTimeout())
-	}
-	// The small hook client when it is installed beside hooksup: it starts in a fraction of
-	// hooksup's time, and the hook runs at every stop.
-	bin := self
-	if c := hookClient(self); c != "" {
-		bin = c
 	}
 	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout.Seconds()) })
 	if err != nil {
@@ -99,6 +87,34 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	}
 	fmt.Fprintln(stdout, "plain `claude` in this project now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
 	return 0, nil
+}
+
+// hookBin is the binary the installed hooks run: the small hook client when it is installed
+// beside hooksup (it starts in a fraction of hooksup's time, and the hook runs at every stop),
+// else hooksup itself.
+func hookBin() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find hooksup's own binary: %w", err)
+	}
+	if c := hookClient(self); c != "" {
+		return c, nil
+	}
+	return self, nil
+}
+
+// removeHooks removes hooksup's installed hooks from the settings file at path, and says so.
+func removeHooks(path string, stdout io.Writer) error {
+	changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
+	} else {
+		fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
+	}
+	return nil
 }
 
 func runInit(stdout io.Writer) (int, error) {
