@@ -45,9 +45,8 @@ type runner struct {
 	recheck bool             // look at every parked transcript at the next flush
 	pending []Update
 	stopped bool // ctx ended while sending
-	// quiet fires when a finished subagent has been quiet for parkQuiet (quietSet: it is set).
-	quiet    *time.Timer
-	quietSet bool
+	// quiet fires when a finished subagent has been quiet for parkQuiet.
+	quiet *time.Timer
 }
 
 func stopTimer(t *time.Timer) *time.Timer {
@@ -385,13 +384,10 @@ func (r *runner) parkQuiet() {
 			next = at
 		}
 	}
-	switch {
-	case !next.IsZero():
-		r.quiet.Reset(next.Sub(now))
-		r.quietSet = true
-	case r.quietSet:
+	if next.IsZero() {
 		r.quiet.Stop()
-		r.quietSet = false
+	} else {
+		r.quiet.Reset(next.Sub(now))
 	}
 }
 

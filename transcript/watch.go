@@ -242,7 +242,6 @@ func (w *Watcher) Run(ctx context.Context) error {
 			r.woken()
 		case <-r.quiet.C:
 			w.wakeups.Add(1)
-			r.quietSet = false
 		case ev, ok := <-fw.Events():
 			if !ok {
 				return nil
