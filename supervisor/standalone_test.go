@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// standaloneSandbox is a user configuration with one instant check and empty state, as the
+// standaloneSandbox is a user configuration with one instant check, empty state and a runtime
+// directory of its own (where the hook sweeps and records checks' process groups), as the
 // environment of the installed hook.
 func standaloneSandbox(t *testing.T, config string) (proj string) {
 	t.Helper()
@@ -26,6 +27,7 @@ func standaloneSandbox(t *testing.T, config string) (proj string) {
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "cfg"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("XDG_RUNTIME_DIR", shortDir(t))
 	return proj
 }
 
