@@ -6,9 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -108,7 +106,6 @@ func NewCodexEnv(t testing.TB, baseURL, workdir string) *CodexEnv {
 		BaseURL:   baseURL,
 		APIKey:    CodexTestKey,
 		ID:        randomID(),
-		vars:      map[string]string{},
 	}
 	if workdir == "" {
 		workdir = filepath.Join(root, "work")
@@ -129,20 +126,8 @@ func NewCodexEnv(t testing.TB, baseURL, workdir string) *CodexEnv {
 	if err := os.Symlink(codex, filepath.Join(e.BinDir, "codex")); err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range os.Environ() {
-		k, v, ok := strings.Cut(kv, "=")
-		if ok && !codexStripped(k) {
-			e.vars[k] = v
-		}
-	}
-	path := e.BinDir + string(os.PathListSeparator)
-	if p := e.vars["PATH"]; p != "" {
-		path += p
-	} else {
-		path += "/usr/local/bin:/usr/bin:/bin"
-	}
+	e.vars = inherit(codexStripped, e.BinDir)
 	for k, v := range map[string]string{
-		"PATH":       path,
 		"HOME":       e.Home,
 		"CODEX_HOME": e.CodexHome,
 		"TMPDIR":     e.TmpDir,
@@ -156,7 +141,7 @@ func NewCodexEnv(t testing.TB, baseURL, workdir string) *CodexEnv {
 		e.vars["TERM"] = "xterm-256color"
 	}
 	t.Cleanup(func() {
-		if n := (&Env{ID: e.ID}).KillAll(); n > 0 {
+		if n := e.KillAll(); n > 0 {
 			t.Logf("mockapi: killed %d leftover process(es) started from the CodexEnv", n)
 		}
 	})
@@ -246,17 +231,10 @@ func (e *CodexEnv) Unsetenv(key string) { delete(e.vars, key) }
 func (e *CodexEnv) Getenv(key string) string { return e.vars[key] }
 
 // Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *CodexEnv) Environ() []string {
-	out := make([]string, 0, len(e.vars))
-	for k, v := range e.vars {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
+func (e *CodexEnv) Environ() []string { return environ(e.vars) }
 
 // KillAll SIGKILLs every process started from the CodexEnv (hooks included).
-func (e *CodexEnv) KillAll() int { return (&Env{ID: e.ID}).KillAll() }
+func (e *CodexEnv) KillAll() int { return killAll(e.ID) }
 
 // Command returns a command running name (looked up on the CodexEnv's PATH, so "codex" is
 // the binary under test) with args in WorkDir with the CodexEnv's environment and stdin
@@ -264,29 +242,7 @@ func (e *CodexEnv) KillAll() int { return (&Env{ID: e.ID}).KillAll() }
 // group; when ctx ends the group is killed, and every other process started from the
 // CodexEnv. Start it with ResponsesServer.Start or Run.
 func (e *CodexEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	if !strings.ContainsRune(name, os.PathSeparator) {
-		for _, dir := range filepath.SplitList(e.vars["PATH"]) {
-			p := filepath.Join(dir, name)
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-				name = p
-				break
-			}
-		}
-	}
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = e.WorkDir
-	cmd.Env = e.Environ()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if err != nil {
-			err = cmd.Process.Kill()
-		}
-		e.KillAll()
-		return err
-	}
-	cmd.WaitDelay = KillGrace
-	return cmd
+	return command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
 }
 
 // CodexCommand returns Command(ctx, e.Codex, args...).

@@ -114,7 +114,6 @@ func NewEnv(t testing.TB, baseURL, workdir string) *Env {
 		BaseURL: baseURL,
 		APIKey:  TestAPIKey,
 		ID:      randomID(),
-		vars:    map[string]string{},
 	}
 	if workdir == "" {
 		workdir = filepath.Join(root, "work")
@@ -137,20 +136,8 @@ func NewEnv(t testing.TB, baseURL, workdir string) *Env {
 	if err := os.Symlink(claude, filepath.Join(e.BinDir, "claude")); err != nil {
 		t.Fatal(err)
 	}
-	for _, kv := range os.Environ() {
-		k, v, ok := strings.Cut(kv, "=")
-		if ok && !stripped(k) {
-			e.vars[k] = v
-		}
-	}
-	path := e.BinDir
-	if p := e.vars["PATH"]; p != "" {
-		path += string(os.PathListSeparator) + p
-	} else {
-		path += string(os.PathListSeparator) + "/usr/local/bin:/usr/bin:/bin"
-	}
+	e.vars = inherit(stripped, e.BinDir)
 	for k, v := range map[string]string{
-		"PATH":                path,
 		"HOME":                e.Home,
 		"TMPDIR":              e.TmpDir,
 		"CLAUDE_CODE_TMPDIR":  e.TmpDir,
@@ -211,13 +198,34 @@ func (e *Env) Unsetenv(key string) { delete(e.vars, key) }
 func (e *Env) Getenv(key string) string { return e.vars[key] }
 
 // Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *Env) Environ() []string {
-	out := make([]string, 0, len(e.vars))
-	for k, v := range e.vars {
+func (e *Env) Environ() []string { return environ(e.vars) }
+
+// environ returns vars as KEY=VALUE strings, sorted.
+func environ(vars map[string]string) []string {
+	out := make([]string, 0, len(vars))
+	for k, v := range vars {
 		out = append(out, k+"="+v)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// inherit returns the test's environment minus the variables strip names, with PATH starting
+// with binDir.
+func inherit(strip func(key string) bool, binDir string) map[string]string {
+	vars := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && !strip(k) {
+			vars[k] = v
+		}
+	}
+	path := vars["PATH"]
+	if path == "" {
+		path = "/usr/local/bin:/usr/bin:/bin"
+	}
+	vars["PATH"] = binDir + string(os.PathListSeparator) + path
+	return vars
 }
 
 func randomID() string {
@@ -233,8 +241,12 @@ func randomID() string {
 // left running in the background: claude runs each hook in a session of its
 // own, so killing claude's process group does not reach them. It is called
 // when a Command's context ends and at the end of the test.
-func (e *Env) KillAll() int {
-	marker := []byte(EnvIDVar + "=" + e.ID + "\x00")
+func (e *Env) KillAll() int { return killAll(e.ID) }
+
+// killAll SIGKILLs every process whose environment holds MOCKAPI_ENV_ID=id and returns how
+// many it killed.
+func killAll(id string) int {
+	marker := []byte(EnvIDVar + "=" + id + "\x00")
 	self := os.Getpid()
 	killed := 0
 	for range 10 {
@@ -308,9 +320,16 @@ var KillGrace = 2 * time.Second
 // is killed, and so is every other process started from the Env (KillAll). Start it with Server.Start or
 // Server.Run so that it can reach a server in a network namespace.
 func (e *Env) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	return command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
+}
+
+// command is Env.Command and CodexEnv.Command: name (looked up on vars' PATH unless it holds a
+// path separator) with args in dir with vars as its environment, in its own process group,
+// which is killed when ctx ends, and with it every process holding MOCKAPI_ENV_ID=id.
+func command(ctx context.Context, vars map[string]string, dir, id, name string, args ...string) *exec.Cmd {
 	if !strings.ContainsRune(name, os.PathSeparator) {
-		for _, dir := range filepath.SplitList(e.vars["PATH"]) {
-			p := filepath.Join(dir, name)
+		for _, d := range filepath.SplitList(vars["PATH"]) {
+			p := filepath.Join(d, name)
 			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 				name = p
 				break
@@ -318,8 +337,8 @@ func (e *Env) Command(ctx context.Context, name string, args ...string) *exec.Cm
 		}
 	}
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = e.WorkDir
-	cmd.Env = e.Environ()
+	cmd.Dir = dir
+	cmd.Env = environ(vars)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		// Negative pid: the process group; then whatever escaped it.
@@ -327,7 +346,7 @@ func (e *Env) Command(ctx context.Context, name string, args ...string) *exec.Cm
 		if err != nil {
 			err = cmd.Process.Kill()
 		}
-		e.KillAll()
+		killAll(id)
 		return err
 	}
 	cmd.WaitDelay = KillGrace
