@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,13 +19,79 @@ import (
 
 const claudeTimeout = 90 * time.Second
 
+// hooksupEnv is what a real agent's end-to-end environment holds whatever the agent: hooksup's
+// state and runtime directories, and how to run a command in the agent's environment against
+// its mock (the mock's Run, the environment's Command).
+type hooksupEnv struct {
+	t       *testing.T
+	state   string // XDG_STATE_HOME
+	run     string // XDG_RUNTIME_DIR
+	home    string // the agent's $HOME
+	runCmd  func(*exec.Cmd) mockapi.Result
+	command func(ctx context.Context, name string, args ...string) *exec.Cmd
+}
+
+// newHooksupEnv makes hooksup's state, runtime and config directories under a short temporary
+// directory named after prefix (socket paths must stay short) and sets them in the agent's
+// environment with setenv.
+func newHooksupEnv(t *testing.T, prefix, home string, setenv func(key, value string), runCmd func(*exec.Cmd) mockapi.Result, command func(context.Context, string, ...string) *exec.Cmd) hooksupEnv {
+	t.Helper()
+	short, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	h := hooksupEnv{t: t, state: filepath.Join(short, "state"), run: filepath.Join(short, "run"), home: home, runCmd: runCmd, command: command}
+	os.MkdirAll(h.run, 0o700)
+	setenv("XDG_STATE_HOME", h.state)
+	setenv("XDG_RUNTIME_DIR", h.run)
+	setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
+	return h
+}
+
+// config writes a trusted (explicit) config file.
+func (h *hooksupEnv) config(toml string) string {
+	p := filepath.Join(h.home, "hooksup-test.toml")
+	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
+		h.t.Fatal(err)
+	}
+	return p
+}
+
+// hooksup runs hooksup with args (headless: no terminal) and waits for it.
+func (h *hooksupEnv) hooksup(args ...string) mockapi.Result {
+	h.t.Helper()
+	return h.runBounded("hooksup", hooksupBin, args...)
+}
+
+// runBounded runs name with args in the agent's environment and waits for it, failing the test
+// when it outlasts claudeTimeout; label names it in that failure.
+func (h *hooksupEnv) runBounded(label, name string, args ...string) mockapi.Result {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(h.t.Context(), claudeTimeout)
+	defer cancel()
+	res := h.runCmd(h.command(ctx, name, args...))
+	if ctx.Err() != nil {
+		h.t.Fatalf("%s %v timed out\nstdout: %s\nstderr: %s", label, args, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+func (h *hooksupEnv) verdicts() []supervisor.Verdict {
+	s := &sandbox{t: h.t, state: h.state}
+	return s.verdicts()
+}
+
+func (h *hooksupEnv) log() string {
+	b, _ := os.ReadFile(filepath.Join(h.state, "hooksup", "hooksup.log"))
+	return string(b)
+}
+
 // realClaude is one hooksup+claude environment.
 type realClaude struct {
-	t     *testing.T
-	srv   *mockapi.Server
-	env   *mockapi.Env
-	state string // XDG_STATE_HOME
-	run   string // XDG_RUNTIME_DIR
+	hooksupEnv
+	srv *mockapi.Server
+	env *mockapi.Env
 }
 
 func newRealClaude(t *testing.T, h mockapi.Handler) *realClaude {
@@ -36,48 +103,7 @@ func newRealClaudeOpts(t *testing.T, h mockapi.Handler, opts ...mockapi.Option) 
 	t.Helper()
 	srv := mockapi.NewServer(t, h, append(opts, mockapi.WithQuiet())...)
 	env := mockapi.NewEnv(t, srv.URL, "")
-	short, err := os.MkdirTemp("", "hr") // socket paths must stay short
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(short) })
-	rc := &realClaude{t: t, srv: srv, env: env, state: filepath.Join(short, "state"), run: filepath.Join(short, "run")}
-	os.MkdirAll(rc.run, 0o700)
-	env.Setenv("XDG_STATE_HOME", rc.state)
-	env.Setenv("XDG_RUNTIME_DIR", rc.run)
-	env.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
-	return rc
-}
-
-// config writes a trusted (explicit) config file.
-func (rc *realClaude) config(toml string) string {
-	p := filepath.Join(rc.env.Home, "hooksup-test.toml")
-	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
-		rc.t.Fatal(err)
-	}
-	return p
-}
-
-// hooksup runs hooksup with args (headless: no terminal) and waits for it.
-func (rc *realClaude) hooksup(args ...string) mockapi.Result {
-	rc.t.Helper()
-	ctx, cancel := context.WithTimeout(rc.t.Context(), claudeTimeout)
-	defer cancel()
-	res := rc.srv.Run(rc.env.Command(ctx, hooksupBin, args...))
-	if ctx.Err() != nil {
-		rc.t.Fatalf("hooksup %v timed out\nstdout: %s\nstderr: %s", args, res.Stdout, res.Stderr)
-	}
-	return res
-}
-
-func (rc *realClaude) verdicts() []supervisor.Verdict {
-	s := &sandbox{t: rc.t, state: rc.state}
-	return s.verdicts()
-}
-
-func (rc *realClaude) log() string {
-	b, _ := os.ReadFile(filepath.Join(rc.state, "hooksup", "hooksup.log"))
-	return string(b)
+	return &realClaude{hooksupEnv: newHooksupEnv(t, "hr", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
 }
 
 // a, f: no checks: claude answers and stops; one allow verdict; claude's stdout and exit

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,71 +17,27 @@ import (
 // realCodex is one test's Codex: the mock it talks to, its environment, and hooksup's state and
 // runtime directories.
 type realCodex struct {
-	t     *testing.T
-	srv   *mockapi.ResponsesServer
-	env   *mockapi.CodexEnv
-	state string // XDG_STATE_HOME
-	run   string // XDG_RUNTIME_DIR
+	hooksupEnv
+	srv *mockapi.ResponsesServer
+	env *mockapi.CodexEnv
 }
 
 func newRealCodex(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
 	t.Helper()
-	srv := mockapi.NewResponsesServer(t, h, mockapi.WithNetNS(), mockapi.WithQuiet())
+	return newRealCodexOpts(t, h, mockapi.WithNetNS())
+}
+
+func newRealCodexOpts(t *testing.T, h mockapi.ResponsesHandler, opts ...mockapi.Option) *realCodex {
+	t.Helper()
+	srv := mockapi.NewResponsesServer(t, h, append(opts, mockapi.WithQuiet())...)
 	env := mockapi.NewCodexEnv(t, srv.URL, "")
-	short, err := os.MkdirTemp("", "hx") // socket paths must stay short
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(short) })
-	rc := &realCodex{t: t, srv: srv, env: env, state: filepath.Join(short, "state"), run: filepath.Join(short, "run")}
-	os.MkdirAll(rc.run, 0o700)
-	env.Setenv("XDG_STATE_HOME", rc.state)
-	env.Setenv("XDG_RUNTIME_DIR", rc.run)
-	env.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
-	return rc
-}
-
-// config writes a trusted (explicit) config file.
-func (rc *realCodex) config(toml string) string {
-	p := filepath.Join(rc.env.Home, "hooksup-test.toml")
-	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
-		rc.t.Fatal(err)
-	}
-	return p
-}
-
-// hooksup runs hooksup with args (headless: no terminal) and waits for it.
-func (rc *realCodex) hooksup(args ...string) mockapi.Result {
-	rc.t.Helper()
-	ctx, cancel := context.WithTimeout(rc.t.Context(), claudeTimeout)
-	defer cancel()
-	res := rc.srv.Run(rc.env.Command(ctx, hooksupBin, args...))
-	if ctx.Err() != nil {
-		rc.t.Fatalf("hooksup %v timed out\nstdout: %s\nstderr: %s", args, res.Stdout, res.Stderr)
-	}
-	return res
+	return &realCodex{hooksupEnv: newHooksupEnv(t, "hx", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
 }
 
 // codex runs plain codex with args and waits for it.
 func (rc *realCodex) codex(args ...string) mockapi.Result {
 	rc.t.Helper()
-	ctx, cancel := context.WithTimeout(rc.t.Context(), claudeTimeout)
-	defer cancel()
-	res := rc.srv.Run(rc.env.CodexCommand(ctx, args...))
-	if ctx.Err() != nil {
-		rc.t.Fatalf("codex %v timed out\nstdout: %s\nstderr: %s", args, res.Stdout, res.Stderr)
-	}
-	return res
-}
-
-func (rc *realCodex) verdicts() []supervisor.Verdict {
-	s := &sandbox{t: rc.t, state: rc.state}
-	return s.verdicts()
-}
-
-func (rc *realCodex) log() string {
-	b, _ := os.ReadFile(filepath.Join(rc.state, "hooksup", "hooksup.log"))
-	return string(b)
+	return rc.runBounded("codex", rc.env.Codex, args...)
 }
 
 // leftBehind lists what is in CODEX_HOME besides what plain codex writes there itself
@@ -242,20 +197,9 @@ retry_on_failure = true
 func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
 	t.Helper()
 	requireTmux(t)
-	srv := mockapi.NewResponsesServer(t, h, mockapi.WithQuiet())
-	env := mockapi.NewCodexEnv(t, srv.URL, "")
-	short, err := os.MkdirTemp("", "hx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(short) })
-	rc := &realCodex{t: t, srv: srv, env: env, state: filepath.Join(short, "state"), run: filepath.Join(short, "run")}
-	os.MkdirAll(rc.run, 0o700)
-	env.Setenv("XDG_STATE_HOME", rc.state)
-	env.Setenv("XDG_RUNTIME_DIR", rc.run)
-	env.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
-	env.Setenv("TERM", "xterm-256color")
-	env.Setenv("HOOKSUP_CODEX_BIN", env.Codex)
+	rc := newRealCodexOpts(t, h)
+	rc.env.Setenv("TERM", "xterm-256color")
+	rc.env.Setenv("HOOKSUP_CODEX_BIN", rc.env.Codex)
 	return rc
 }
 
