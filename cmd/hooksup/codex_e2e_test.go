@@ -40,8 +40,8 @@ func (rc *realCodex) codex(args ...string) mockapi.Result {
 	return rc.runBounded("codex", rc.env.Codex, args...)
 }
 
-// leftBehind lists what is in CODEX_HOME besides what plain codex writes there itself
-// (config.toml, its databases, logs and sessions): hooksup must add nothing.
+// hooksFiles lists the files in CODEX_HOME that a hook registration would leave there: any
+// hooks.json, and any file whose name holds "hooksup". hooksup must leave none.
 func (rc *realCodex) hooksFiles() []string {
 	var out []string
 	filepath.WalkDir(rc.env.CodexHome, func(p string, d os.DirEntry, err error) error {
