@@ -111,18 +111,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 // typeIntoClaude types text into claude's input box until it shows there.
 func typeIntoClaude(t testing.TB, tm *tmuxSession, text string) {
 	t.Helper()
-	for try := 0; try < 10; try++ {
-		tm.text(text)
-		deadline := time.Now().Add(3 * time.Second)
-		for time.Now().Before(deadline) {
-			if strings.Contains(tm.screen(), "❯ "+text) {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		tm.keys("C-u") // clear whatever arrived, and type again
-	}
-	t.Fatalf("claude never showed %q in its input box:\n%s", text, tm.screen())
+	typeAfter(t, tm, "❯ ", text)
 }
 
 // The reason editor: its hints are whole on a wide screen; cancelling an edit neither answers

@@ -206,18 +206,7 @@ func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
 // typeIntoCodex types text into Codex's composer until it shows there.
 func typeIntoCodex(t testing.TB, tm *tmuxSession, text string) {
 	t.Helper()
-	for try := 0; try < 10; try++ {
-		tm.text(text)
-		deadline := time.Now().Add(3 * time.Second)
-		for time.Now().Before(deadline) {
-			if strings.Contains(tm.screen(), "› "+text) {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		tm.keys("C-u")
-	}
-	t.Fatalf("codex never showed %q in its composer:\n%s", text, tm.screen())
+	typeAfter(t, tm, "› ", text)
 }
 
 // (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches

@@ -113,3 +113,22 @@ func (s *tmuxSession) waitCount(timeout time.Duration, text string, n int) strin
 	s.t.Helper()
 	return s.waitFor(fmt.Sprintf("%d× %q", n, text), timeout, func(scr string) bool { return strings.Count(scr, text) >= n })
 }
+
+// typeAfter types text into an agent's input line, which shows what is typed after prompt,
+// until the screen shows it there: keys typed while the agent is still starting can be lost, so
+// it clears the line and types again, up to ten times.
+func typeAfter(t testing.TB, tm *tmuxSession, prompt, text string) {
+	t.Helper()
+	for try := 0; try < 10; try++ {
+		tm.text(text)
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(tm.screen(), prompt+text) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		tm.keys("C-u") // clear whatever arrived, and type again
+	}
+	t.Fatalf("the screen never showed %q:\n%s", prompt+text, tm.screen())
+}
