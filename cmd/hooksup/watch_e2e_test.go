@@ -161,15 +161,10 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	tm2.waitText(wait, "● working")
 	w.waitFor("the second session at work", wait, func(s string) bool { return strings.Contains(s, "│ working ") })
 	w.keys("Escape")
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
 	_, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool {
-		var main []mockapi.Request
-		for _, r := range rs {
-			if r.Kind == mockapi.KindMain {
-				main = append(main, r)
-			}
-		}
+		main := mockapi.Filter(rs, mockapi.KindMain)
 		return len(main) == 3 && main[2].HungUp
 	})
 	if err != nil {
