@@ -12,14 +12,20 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
-// hubShell runs hooksup in a third shell: only the runtime directory is shared with the
-// sessions (HOME is another one), as a person's other terminal.
+// otherTerminal is the environment of a person's other terminal: a HOME of its own, and only the
+// runtime directory shared with the sessions.
+func otherTerminal(t *testing.T, runDir string) (home string, env []string) {
+	t.Helper()
+	home = t.TempDir()
+	return home, []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + runDir,
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+}
+
+// hubShell runs hooksup in a third shell, a person's other terminal (otherTerminal).
 func hubShell(t *testing.T, runDir string, args ...string) (string, string, int) {
 	t.Helper()
-	home := t.TempDir()
 	cmd := exec.Command(hooksupBin, args...)
-	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + runDir,
-		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
+	_, cmd.Env = otherTerminal(t, runDir)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -113,7 +119,6 @@ command = "echo 'FAIL: TestHub'; exit 1"
 		t.Fatalf("approving the first session made the second make %d requests", n)
 	}
 
-	// The same question again: already answered.
 	if _, errText, code := hubShell(t, runDir, "deny", second.SessionID[:8]+"x"); code != 1 || !strings.Contains(errText, "no session matches") {
 		t.Fatalf("deny of an unknown session: exit %d, %q", code, errText)
 	}
@@ -141,6 +146,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 			}
 		}
 	}
+	// The same question again: already answered.
 	if _, errText, code := hubShell(t, runDir, "deny", second.SessionID[:8]); code != 1 || !strings.Contains(errText, "has no pending question") {
 		t.Fatalf("deny with nothing pending: exit %d, %q", code, errText)
 	}

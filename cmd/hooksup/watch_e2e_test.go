@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -46,10 +45,8 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	tm2.keys("Enter")
 	tm2.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWatch")
 
-	home := t.TempDir()
-	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + runDir, "TERM=xterm-256color",
-		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
-	w := startTmux(t, 140, 40, env, home, hooksupBin, "watch")
+	home, env := otherTerminal(t, runDir)
+	w := startTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
 	var p1, p2 string // the sessions' short ids
 	for _, s := range hubLs(t, runDir) {
 		switch s.Cwd {
