@@ -2,7 +2,6 @@ package mockapi
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,11 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/hooksup/hooksup/codex"
 )
@@ -482,65 +478,11 @@ func TestCodexTUI(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), codexTimeout)
 	defer cancel()
 
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptm.Close()
-	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 40, Cols: 120}); err != nil {
-		t.Fatal(err)
-	}
-	cmd := env.CodexCommand(ctx)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	err = srv.Start(cmd)
-	tty.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	defer func() {
-		cancel()
-		<-waited
-	}()
-	var scr screen
-	go func() {
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := ptm.Read(buf)
-			if n > 0 {
-				scr.mu.Lock()
-				// Codex asks where the cursor is (and what the terminal is) at start-up and
-				// waits for the answers.
-				if bytes.Contains(buf[:n], []byte("\x1b[6n")) {
-					ptm.Write([]byte("\x1b[1;1R"))
-				}
-				if bytes.Contains(buf[:n], []byte("\x1b[c")) {
-					ptm.Write([]byte("\x1b[?62;22c"))
-				}
-				scr.buf.Write(buf[:n])
-				scr.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-
+	// Codex asks where the cursor is (and what the terminal is) at start-up and waits for the
+	// answers.
+	ptm, scr := startPTY(t, cancel, srv.Start, env.CodexCommand(ctx), [][2]string{{"\x1b[6n", "\x1b[1;1R"}, {"\x1b[c", "\x1b[?62;22c"}})
 	const prompt = "please say hello to the mock server"
-	if !scr.waitFor(ctx, "Ask Codex to do anything") {
-		t.Fatalf("no prompt on screen:\n%s", scr.text())
-	}
-	time.Sleep(300 * time.Millisecond)
-	ptm.Write([]byte(prompt))
-	if !scr.waitFor(ctx, prompt) {
-		t.Fatalf("typed text not echoed:\n%s", scr.text())
-	}
-	ptm.Write([]byte("\r"))
-	if !scr.waitFor(ctx, "tui reply from the mock") {
-		t.Fatalf("reply not shown:\n%s", scr.text())
-	}
+	scr.submit(t, ctx, ptm, "Ask Codex to do anything", prompt, "tui reply from the mock")
 	for _, s := range []string{"trust", "Sign in", "login"} {
 		if strings.Contains(strings.ToLower(squash(scr.text())), strings.ToLower(squash(s))) {
 			t.Errorf("the screen mentions %q:\n%s", s, scr.text())

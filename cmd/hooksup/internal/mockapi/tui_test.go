@@ -3,6 +3,8 @@ package mockapi
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,8 +15,7 @@ import (
 	"github.com/creack/pty"
 )
 
-// screen collects a pty's output and answers claude's DA1 probe (claude
-// waits for it at start-up).
+// screen collects a pty's output (startPTY).
 type screen struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -48,6 +49,75 @@ func (s *screen) waitFor(ctx context.Context, substr string) bool {
 	}
 }
 
+// startPTY starts cmd with start on a new 120×40 pty, its controlling terminal, and returns the
+// pty's master side and the screen collecting its output. Whenever the output holds a probe of
+// answers ({probe, reply} pairs), the reply is written back: the terminal's answer the program
+// waits for at start-up. cancel must end cmd (its context's); when the test ends, cmd is ended
+// and waited for, then the pty closed. It skips the test without a pty.
+func startPTY(t *testing.T, cancel context.CancelFunc, start func(*exec.Cmd) error, cmd *exec.Cmd, answers [][2]string) (*os.File, *screen) {
+	t.Helper()
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pty: %v", err)
+	}
+	t.Cleanup(func() { ptm.Close() })
+	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 40, Cols: 120}); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	err = start(cmd)
+	tty.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cancel() // kills the process group
+		<-waited
+	})
+	scr := &screen{}
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := ptm.Read(buf)
+			if n > 0 {
+				scr.mu.Lock()
+				for _, a := range answers {
+					if bytes.Contains(buf[:n], []byte(a[0])) {
+						ptm.Write([]byte(a[1]))
+					}
+				}
+				scr.buf.Write(buf[:n])
+				scr.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ptm, scr
+}
+
+// submit waits for ready on the screen, types prompt and waits for its echo, then presses
+// Enter and waits for reply.
+func (s *screen) submit(t *testing.T, ctx context.Context, ptm *os.File, ready, prompt, reply string) {
+	t.Helper()
+	if !s.waitFor(ctx, ready) {
+		t.Fatalf("no prompt on screen:\n%s", s.text())
+	}
+	time.Sleep(300 * time.Millisecond)
+	ptm.Write([]byte(prompt))
+	if !s.waitFor(ctx, prompt) {
+		t.Fatalf("typed text not echoed:\n%s", s.text())
+	}
+	ptm.Write([]byte("\r"))
+	if !s.waitFor(ctx, reply) {
+		t.Fatalf("reply not shown:\n%s", s.text())
+	}
+}
+
 // The seeded ~/.claude.json gets the interactive TUI straight to its prompt
 // (no onboarding, API-key or trust dialog); a session-title side request
 // gets a harmless reply and does not consume the script.
@@ -59,61 +129,10 @@ func TestClaudeTUISeeded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
 	defer cancel()
 
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pty: %v", err)
-	}
-	defer ptm.Close()
-	if err := pty.Setsize(ptm, &pty.Winsize{Rows: 40, Cols: 120}); err != nil {
-		t.Fatal(err)
-	}
-	cmd := env.ClaudeCommand(ctx, "--permission-mode", "manual")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	err = srv.Start(cmd)
-	tty.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	defer func() {
-		cancel() // kills claude's process group
-		<-waited
-	}()
-
-	var scr screen
-	go func() {
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := ptm.Read(buf)
-			if n > 0 {
-				scr.mu.Lock()
-				if bytes.Contains(buf[:n], []byte("\x1b[c")) {
-					ptm.Write([]byte("\x1b[?62;22c"))
-				}
-				scr.buf.Write(buf[:n])
-				scr.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-
+	// claude waits for the answer to its DA1 probe at start-up.
+	ptm, scr := startPTY(t, cancel, srv.Start, env.ClaudeCommand(ctx, "--permission-mode", "manual"), [][2]string{{"\x1b[c", "\x1b[?62;22c"}})
 	const prompt = "please say hello to the mock server"
-	if !scr.waitFor(ctx, "❯") {
-		t.Fatalf("no prompt on screen:\n%s", scr.text())
-	}
-	time.Sleep(300 * time.Millisecond)
-	ptm.Write([]byte(prompt))
-	if !scr.waitFor(ctx, prompt) {
-		t.Fatalf("typed text not echoed:\n%s", scr.text())
-	}
-	ptm.Write([]byte("\r"))
-	if !scr.waitFor(ctx, "tui reply from the mock") {
-		t.Fatalf("reply not shown:\n%s", scr.text())
-	}
+	scr.submit(t, ctx, ptm, "❯", prompt, "tui reply from the mock")
 	if strings.Contains(squash(scr.text()), "Doyoutrust") {
 		t.Errorf("a trust dialog was shown:\n%s", scr.text())
 	}
