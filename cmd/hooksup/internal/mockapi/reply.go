@@ -264,34 +264,7 @@ func (r Reply) writeSSE(w http.ResponseWriter, done <-chan struct{}) error {
 	if err != nil {
 		return err
 	}
-	fl, _ := w.(http.Flusher)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("request-id", r.requestID())
-	w.WriteHeader(http.StatusOK)
-	first := true
-	send := func(event string, data any) error {
-		if !first && r.ChunkDelay > 0 {
-			select {
-			case <-time.After(r.ChunkDelay):
-			case <-done:
-				return fmt.Errorf("client gone")
-			}
-		}
-		first = false
-		b, err := json.Marshal(data)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-			return err
-		}
-		if fl != nil {
-			fl.Flush()
-		}
-		return nil
-	}
+	send := startSSE(w, "request-id", r.requestID(), r.ChunkDelay, done).send
 	startUsage := r.Usage.wire()
 	startUsage["output_tokens"] = min(1, r.Usage.OutputTokens)
 	if err := send("message_start", map[string]any{

@@ -183,34 +183,13 @@ func (r ResponsesReply) writeSSE(w http.ResponseWriter, done <-chan struct{}) er
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.Header().Set("x-request-id", "req_"+r.ID)
-	w.WriteHeader(http.StatusOK)
-	flusher, _ := w.(http.Flusher)
+	sse := startSSE(w, "x-request-id", "req_"+r.ID, r.ChunkDelay, done)
 	seq := 0
 	send := func(typ string, data map[string]any) error {
-		if r.ChunkDelay > 0 && seq > 0 {
-			select {
-			case <-time.After(r.ChunkDelay):
-			case <-done:
-				return fmt.Errorf("client gone")
-			}
-		}
 		data["type"] = typ
 		data["sequence_number"] = seq
 		seq++
-		b, err := json.Marshal(data)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b); err != nil {
-			return err
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return nil
+		return sse.send(typ, data)
 	}
 	resp := func(status string, output []map[string]any) map[string]any {
 		m := map[string]any{"id": r.ID, "object": "response", "status": status, "output": output}
