@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"sync"
 	"testing"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
@@ -12,34 +10,9 @@ import (
 // counts the tokens of both, the subagent's (served with a usage of their own) included.
 func TestCodexSubagentTokens(t *testing.T) {
 	const subOutput = 7003
-	var mu sync.Mutex
-	mains := 0
-	rc := newRealCodex(t, mockapi.ResponsesHandlerFunc(func(r *mockapi.ResponsesRequest) mockapi.ResponsesReply {
-		if r.IsSubagent() {
-			reply := mockapi.OutputText("sub done")
-			reply.Usage = mockapi.ResponsesUsage{InputTokens: 900, CachedTokens: 100, OutputTokens: subOutput}
-			return reply
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		mains++
-		switch mains {
-		case 1:
-			return mockapi.SpawnAgent("say hi")
-		case 2:
-			outs := r.FunctionOutputs()
-			var spawned struct {
-				AgentID string `json:"agent_id"`
-			}
-			if len(outs) == 0 || json.Unmarshal([]byte(outs[len(outs)-1].Output), &spawned) != nil || spawned.AgentID == "" {
-				t.Errorf("no agent id in the spawn_agent output: %+v", outs)
-				return mockapi.OutputText("main done")
-			}
-			return mockapi.ResponsesReply{Calls: []mockapi.FunctionCall{{Namespace: "multi_agent_v1", Name: "wait_agent",
-				Arguments: map[string]any{"targets": []string{spawned.AgentID}, "timeout_ms": 30000}}}}
-		}
-		return mockapi.OutputText("main done")
-	}))
+	sub := mockapi.OutputText("sub done")
+	sub.Usage = mockapi.ResponsesUsage{InputTokens: 900, CachedTokens: 100, OutputTokens: subOutput}
+	rc := newRealCodex(t, mockapi.SpawnAndWait(t, "say hi", sub, mockapi.OutputText("main done")))
 	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "exec", "spawn one")
 	if res.ExitCode != 0 || res.Stdout != "main done\n" {
 		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)

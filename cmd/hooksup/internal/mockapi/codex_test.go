@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -291,31 +290,7 @@ func TestCodexShellCall(t *testing.T) {
 // whose input names the agent and its own rollout. The main agent waits for it (wait_agent),
 // so it cannot finish first.
 func TestCodexSubagentStopHook(t *testing.T) {
-	var mu sync.Mutex
-	mains := 0
-	srv := NewResponsesServer(t, ResponsesHandlerFunc(func(r *ResponsesRequest) ResponsesReply {
-		if r.IsSubagent() {
-			return OutputText("sub done")
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		mains++
-		switch mains {
-		case 1:
-			return SpawnAgent("say hi")
-		case 2:
-			outs := r.FunctionOutputs()
-			var spawned struct {
-				AgentID string `json:"agent_id"`
-			}
-			if len(outs) == 0 || json.Unmarshal([]byte(outs[len(outs)-1].Output), &spawned) != nil || spawned.AgentID == "" {
-				t.Errorf("no agent id in the spawn_agent output: %+v", outs)
-				return OutputText("main done")
-			}
-			return ResponsesReply{Calls: []FunctionCall{{Namespace: "multi_agent_v1", Name: "wait_agent", Arguments: map[string]any{"targets": []string{spawned.AgentID}, "timeout_ms": 30000}}}}
-		}
-		return OutputText("main done")
-	}), WithNetNS())
+	srv := NewResponsesServer(t, SpawnAndWait(t, "say hi", OutputText("sub done"), OutputText("main done")), WithNetNS())
 	env := NewCodexEnv(t, srv.URL, "")
 	log := NewHookLog(t)
 	over, err := codex.Overrides([]codex.Hook{

@@ -99,7 +99,8 @@
 // OutputText, ShellCall (Codex's exec_command tool), SpawnAgent (multi_agent_v1's
 // spawn_agent: a subagent, whose requests carry SubagentHeader and whose end runs
 // SubagentStop hooks) or Call; Codex runs the call and sends a function_call_output item in
-// the next request. Requests are recorded (ResponsesServer.Requests, Model, Wait) and
+// the next request. SpawnAndWait is the handler of a main agent that spawns one subagent and
+// waits for it (wait_agent) before it answers. Requests are recorded (ResponsesServer.Requests, Model, Wait) and
 // parsed into input items; HookPrompts/LastHookPrompt find a Stop hook's block reason, which
 // Codex sends as a user message "<hook_prompt hook_run_id=…>reason</hook_prompt>". The
 // interactive codex's thread-title request is a side request (IsSide): it gets

@@ -79,6 +79,39 @@ func pickResponse(rs []ResponsesReply, n int, def string) ResponsesReply {
 	return rs[min(n, len(rs))-1]
 }
 
+// SpawnAndWait answers the main agent as one that hands a task to a subagent and waits for it:
+// SpawnAgent(message) first, then Codex 0.169.0's wait_agent on the agent id spawn_agent
+// returned, then final; every subagent request is answered sub. Without an agent id in the
+// spawn_agent output it fails t and answers final at once.
+func SpawnAndWait(t testing.TB, message string, sub, final ResponsesReply) ResponsesHandler {
+	var mu sync.Mutex
+	mains := 0
+	return ResponsesHandlerFunc(func(r *ResponsesRequest) ResponsesReply {
+		if r.IsSubagent() {
+			return sub
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		mains++
+		switch mains {
+		case 1:
+			return SpawnAgent(message)
+		case 2:
+			outs := r.FunctionOutputs()
+			var spawned struct {
+				AgentID string `json:"agent_id"`
+			}
+			if len(outs) == 0 || json.Unmarshal([]byte(outs[len(outs)-1].Output), &spawned) != nil || spawned.AgentID == "" {
+				t.Errorf("mockapi: no agent id in the spawn_agent output: %+v", outs)
+				return final
+			}
+			return ResponsesReply{Calls: []FunctionCall{{Namespace: "multi_agent_v1", Name: "wait_agent",
+				Arguments: map[string]any{"targets": []string{spawned.AgentID}, "timeout_ms": 30000}}}}
+		}
+		return final
+	})
+}
+
 // NewResponsesServer starts a mock. h answers the main agent's and subagents' requests (nil
 // answers OutputText("mock reply")); side requests (IsSide: the TUI's thread title) never
 // reach it. Of the options, WithNetNS, WithResponsesSideHandler and WithQuiet apply.
