@@ -33,10 +33,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	bare := filepath.Join(dir, "bare")
-	if out, err := goBuild(bare, "./testdata/bareclient").CombinedOutput(); err != nil {
-		b.Fatalf("build bare client: %v\n%s", err, out)
-	}
+	bare := buildBareClient(b, dir)
 	srv, err := supervisor.Listen(filepath.Join(dir, "s.sock"), "tok", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -45,7 +42,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 	go srv.Serve(context.Background())
 	defer srv.Close()
 
-	input := []byte(`{"session_id":"4312ba3d-56cd-4b9f-8c76-66e8ea524739","transcript_path":"/home/dev/.claude/projects/-home-dev-proj/4312ba3d.jsonl","cwd":"/home/dev/proj","prompt_id":"8b633690","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"First final answer.","background_tasks":[],"session_crons":[]}`)
+	input := []byte(claudeStopInput)
 	env := append(os.Environ(), hooks.EnvSocket+"="+srv.Path, hooks.EnvToken+"=tok", hooks.EnvLog+"="+filepath.Join(dir, "log"))
 	// The installed hook: no supervisor in its environment, a user config whose one check
 	// passes at once, a project directory of its own.
@@ -69,13 +66,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 	installedEnv = append(installedEnv, "HOME="+sb, "XDG_CONFIG_HOME="+filepath.Join(sb, "cfg"), "XDG_STATE_HOME="+filepath.Join(sb, "state"))
 	installedInput := bytes.Replace(input, []byte(`"/home/dev/proj"`), []byte(`"`+proj+`"`), 1)
 	installed := installedHookArgv(b, proj, installedEnv)
-	variants := []struct {
-		name      string
-		argv      []string
-		env       []string
-		input     []byte
-		installed bool
-	}{
+	variants := []hookRun{
 		{"hooksup-hook Stop", []string{hookClientBin, "Stop"}, env, input, false},
 		{"hooksup hook Stop", []string{hooksupBin, "hook", "Stop"}, env, input, false},
 		{"bare Go client", []string{bare}, env, input, false},
@@ -83,38 +74,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 		{"installed Stop hook", installed, installedEnv, installedInput, true},
 		{"bare Go client + check", []string{bare, "check", "true"}, installedEnv, installedInput, true},
 	}
-	samples := make([][]time.Duration, len(variants))
-	once := func(argv, env []string, input []byte, installed bool) time.Duration {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env = env
-		cmd.Stdin = bytes.NewReader(input)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatalf("%v: %v", argv, err)
-		}
-		d := time.Since(start)
-		if installed && out.Len() > 0 {
-			b.Fatalf("%v did not allow at once: %s", argv, out.Bytes())
-		}
-		return d
-	}
-	for _, v := range variants { // warm the page cache
-		once(v.argv, v.env, v.input, v.installed)
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for j, v := range variants {
-			samples[j] = append(samples[j], once(v.argv, v.env, v.input, v.installed))
-		}
-	}
-	b.StopTimer()
-	pct := func(s []time.Duration, p float64) time.Duration {
-		s = slices.Clone(s)
-		slices.Sort(s)
-		return s[min(len(s)-1, int(float64(len(s))*p))]
-	}
+	samples := timeRoundTrips(b, variants)
 	fmt.Printf("\nhook round trip over %d runs each (exec to exit; allow; the installed hook and the bare client + check run one check, true)\n", b.N)
 	fmt.Printf("%-26s %10s %10s\n", "client", "p50", "p99")
 	for j, v := range variants {
@@ -132,6 +92,71 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 	b.ReportMetric(float64(pct(samples[2], 0.5).Microseconds()), "bare-p50-µs")
 	b.ReportMetric(r50, "ratio-p50")
 	b.ReportMetric(float64(pct(samples[4], 0.5))/float64(pct(samples[5], 0.5)), "installed-ratio-p50")
+}
+
+// claudeStopInput is the Stop hook input Claude Code 2.1.330 sends.
+const claudeStopInput = `{"session_id":"4312ba3d-56cd-4b9f-8c76-66e8ea524739","transcript_path":"/home/dev/.claude/projects/-home-dev-proj/4312ba3d.jsonl","cwd":"/home/dev/proj","prompt_id":"8b633690","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"First final answer.","background_tasks":[],"session_crons":[]}`
+
+// hookRun is one command a round-trip benchmark times: argv with env and input on its stdin.
+// With allowed, anything on its stdout (an answer other than a plain allow) fails the benchmark.
+type hookRun struct {
+	name    string
+	argv    []string
+	env     []string
+	input   []byte
+	allowed bool
+}
+
+// buildBareClient builds ./testdata/bareclient into dir and returns its path: a bare Go program
+// that reads stdin and makes the hook's socket call, the floor for any Go hook client.
+func buildBareClient(b *testing.B, dir string) string {
+	b.Helper()
+	bare := filepath.Join(dir, "bare")
+	if out, err := goBuild(bare, "./testdata/bareclient").CombinedOutput(); err != nil {
+		b.Fatalf("build bare client: %v\n%s", err, out)
+	}
+	return bare
+}
+
+// timeRoundTrips runs each of runs once to warm the page cache, then all of them b.N times,
+// interleaved, timed from exec to exit; it returns each run's durations.
+func timeRoundTrips(b *testing.B, runs []hookRun) [][]time.Duration {
+	b.Helper()
+	once := func(r hookRun) time.Duration {
+		cmd := exec.Command(r.argv[0], r.argv[1:]...)
+		cmd.Env = r.env
+		cmd.Stdin = bytes.NewReader(r.input)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%v: %v", r.argv, err)
+		}
+		d := time.Since(start)
+		if r.allowed && out.Len() > 0 {
+			b.Fatalf("%v did not allow at once: %s", r.argv, out.Bytes())
+		}
+		return d
+	}
+	for _, r := range runs {
+		once(r)
+	}
+	samples := make([][]time.Duration, len(runs))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, r := range runs {
+			samples[j] = append(samples[j], once(r))
+		}
+	}
+	b.StopTimer()
+	return samples
+}
+
+// pct is the p quantile of s (0.5 the median).
+func pct(s []time.Duration, p float64) time.Duration {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*p))]
 }
 
 // installedHookArgv is the Stop hook command `hooksup install` registers, as argv: the test's
