@@ -339,15 +339,11 @@ func (m *model) escape(k vterm.Key) tea.Cmd {
 // At rest it is not sent to the agent, where it would clear what the person types here; the
 // supervisor is told all the same (it interrupts nothing then).
 func (m *model) remoteEscape() tea.Cmd {
-	switch m.header.state {
-	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
-	default:
-		if len(m.questions) == 0 {
-			sess := m.sess
-			return func() tea.Msg {
-				sess.Interrupt()
-				return nil
-			}
+	if !m.working() {
+		sess := m.sess
+		return func() tea.Msg {
+			sess.Interrupt()
+			return nil
 		}
 	}
 	vk, _ := vterm.KeyFromTea(tea.Key{Code: tea.KeyEscape})
@@ -460,12 +456,17 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // working reports a claude in the middle of something that quitting would cut short.
-func (m model) working() bool {
-	switch m.header.state {
+func (m model) working() bool { return atWork(m.header.state, len(m.questions)) }
+
+// atWork reports an agent in the middle of something: at work, a stop being decided, a dialog
+// or a question of its own open, or pending questions of hooksup's. Only such an agent has
+// anything for Escape to interrupt.
+func atWork(state supervisor.AgentState, pending int) bool {
+	switch state {
 	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
 		return true
 	}
-	return len(m.questions) > 0
+	return pending > 0
 }
 
 // quit ends the TUI, and with it claude.

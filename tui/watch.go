@@ -431,13 +431,9 @@ func (m *watchModel) interrupt() tea.Cmd {
 	}
 	l, h := s.live, m.hub
 	name := watchName(l.Snapshot)
-	switch supervisor.AgentState(l.Snapshot.State) {
-	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
-	default:
-		if len(l.Snapshot.Pending) == 0 {
-			m.status, m.failed = fmt.Sprintf("nothing to interrupt: %s is %s", name, l.Snapshot.State), true
-			return nil
-		}
+	if !atWork(supervisor.AgentState(l.Snapshot.State), len(l.Snapshot.Pending)) {
+		m.status, m.failed = fmt.Sprintf("nothing to interrupt: %s is %s", name, l.Snapshot.State), true
+		return nil
 	}
 	return func() tea.Msg {
 		if err := h.Interrupt(l); err != nil {
