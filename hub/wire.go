@@ -65,6 +65,19 @@ type Snapshot struct {
 	Pending           []Question `json:"pending"`
 }
 
+// ShortID is how a session is named to people: the agent's session id's first 8 characters
+// (hooksup's own id until a hook has named the agent's).
+func (s Snapshot) ShortID() string {
+	id := s.SessionID
+	if id == "" {
+		id = s.ID
+	}
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return id
+}
+
 // Question is a stop decision waiting for a person.
 type Question struct {
 	ID        int       `json:"id"`

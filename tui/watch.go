@@ -444,18 +444,7 @@ func (m *watchModel) interrupt() tea.Cmd {
 }
 
 // watchName names a session: its project and short id.
-func watchName(s hub.Snapshot) string { return filepath.Base(s.Cwd) + " " + watchShortID(s) }
-
-func watchShortID(s hub.Snapshot) string {
-	id := s.SessionID
-	if id == "" {
-		id = s.ID
-	}
-	if len(id) > 8 {
-		id = id[:8]
-	}
-	return id
-}
+func watchName(s hub.Snapshot) string { return filepath.Base(s.Cwd) + " " + s.ShortID() }
 
 // watchSince words how long ago t was: 42s, 5m, 3h.
 func watchSince(now, t time.Time) string {
@@ -612,7 +601,7 @@ func (m *watchModel) sessionBox(s *watchSession) []string {
 	if len(snap.Pending) > 0 {
 		border = st.BorderAlert
 	}
-	title := mark + filepath.Base(snap.Cwd) + " · " + snap.Agent + " · " + watchShortID(snap)
+	title := mark + filepath.Base(snap.Cwd) + " · " + snap.Agent + " · " + snap.ShortID()
 	out := box(title, body, m.w, len(body)+2, border, st.Title)
 	return strings.Split(out, "\n")
 }

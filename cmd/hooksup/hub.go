@@ -27,19 +27,6 @@ func liveSessions() ([]hub.Live, error) {
 	return hub.List(dir)
 }
 
-// shortID is how a session is named to people: the agent's session id's first 8 characters
-// (hooksup's own id until a hook has named the agent's).
-func shortID(s hub.Snapshot) string {
-	id := s.SessionID
-	if id == "" {
-		id = s.ID
-	}
-	if len(id) > 8 {
-		id = id[:8]
-	}
-	return id
-}
-
 // lsJSON is one session in `hooksup ls --json`.
 type lsJSON struct {
 	SessionID     string       `json:"session_id"`
@@ -113,7 +100,7 @@ func runLs(args []string, stdout io.Writer) (int, error) {
 	fmt.Fprintln(tw, "SESSION\tAGENT\tSTATE\tFOR\tPENDING\tCONTINUED\tTOKENS\tPROJECT")
 	for _, l := range live {
 		s := l.Snapshot
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", shortID(s), s.Agent, s.State,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", s.ShortID(), s.Agent, s.State,
 			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), homeTilde(s.Cwd))
 	}
 	return 0, tw.Flush()
@@ -224,22 +211,22 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 	}
 	s := target.Snapshot
 	if len(s.Pending) == 0 {
-		return 1, fmt.Errorf("session %s (%s) has no pending question", shortID(s), homeTilde(s.Cwd))
+		return 1, fmt.Errorf("session %s (%s) has no pending question", s.ShortID(), homeTilde(s.Cwd))
 	}
 	q := s.Pending[0]
 	a := answers[cmd]
 	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(a.decision), *reason, "hooksup "+cmd)
 	if errors.Is(err, hub.ErrAnswered) {
-		return 1, fmt.Errorf("the question in session %s (%s) was already answered", shortID(s), homeTilde(s.Cwd))
+		return 1, fmt.Errorf("the question in session %s (%s) was already answered", s.ShortID(), homeTilde(s.Cwd))
 	}
 	if err != nil {
-		return 1, fmt.Errorf("session %s (%s): %w", shortID(s), homeTilde(s.Cwd), err)
+		return 1, fmt.Errorf("session %s (%s): %w", s.ShortID(), homeTilde(s.Cwd), err)
 	}
 	what := q.Event
 	if q.AgentID != "" {
 		what += " of subagent " + q.AgentID
 	}
-	line := fmt.Sprintf("%s: %s %s in session %s (%s)", cmd, a.did, what, shortID(s), homeTilde(s.Cwd))
+	line := fmt.Sprintf("%s: %s %s in session %s (%s)", cmd, a.did, what, s.ShortID(), homeTilde(s.Cwd))
 	switch {
 	case cmd == "approve" && *reason != "":
 		line += ": " + present.FirstLine(*reason)
@@ -256,7 +243,7 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 func names(ls []hub.Live) string {
 	var out []string
 	for _, l := range ls {
-		out = append(out, fmt.Sprintf("%s (%s)", shortID(l.Snapshot), homeTilde(l.Snapshot.Cwd)))
+		out = append(out, fmt.Sprintf("%s (%s)", l.Snapshot.ShortID(), homeTilde(l.Snapshot.Cwd)))
 	}
 	return strings.Join(out, ", ")
 }
