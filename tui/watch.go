@@ -446,18 +446,12 @@ func (m *watchModel) interrupt() tea.Cmd {
 // watchName names a session: its project and short id.
 func watchName(s hub.Snapshot) string { return filepath.Base(s.Cwd) + " " + s.ShortID() }
 
-// watchSince words how long ago t was: 42s, 5m, 3h.
+// watchSince words how long ago t was (present.Age); 0s when unknown.
 func watchSince(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case t.IsZero() || d < 0:
+	if t.IsZero() {
 		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
 	}
-	return fmt.Sprintf("%dh", int(d.Hours()))
+	return present.Age(now.Sub(t))
 }
 
 func (m *watchModel) View() tea.View {

@@ -106,18 +106,12 @@ func runLs(args []string, stdout io.Writer) (int, error) {
 	return 0, tw.Flush()
 }
 
-// since words how long ago t was: 42s, 5m, 3h.
+// since words how long ago t was (present.Age); "-" when unknown.
 func since(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case t.IsZero() || d < 0:
+	if t.IsZero() || t.After(now) {
 		return "-"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
 	}
-	return fmt.Sprintf("%dh", int(d.Hours()))
+	return present.Age(now.Sub(t))
 }
 
 func homeTilde(p string) string {

@@ -61,6 +61,18 @@ func SessionLine(s supervisor.Summary) string {
 	return line + fmt.Sprintf(" · %d turns · %d verdicts", s.Turns, s.Verdicts)
 }
 
+// Age words how long something has lasted, in its largest whole unit: 42s, 5m, 3h (less than
+// nothing is 0s).
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(max(d, 0).Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
 // Source words what decided a verdict: "no checks" when none applied; the log's own word
 // otherwise (check:tests, manual, escape, …).
 func Source(s supervisor.Source) string {

@@ -20,6 +20,15 @@ func TestCount(t *testing.T) {
 	}
 }
 
+func TestAge(t *testing.T) {
+	for d, want := range map[time.Duration]string{-time.Second: "0s", 0: "0s", 42*time.Second + 900*time.Millisecond: "42s",
+		5*time.Minute + 59*time.Second: "5m", time.Hour: "1h", 49 * time.Hour: "49h"} {
+		if got := Age(d); got != want {
+			t.Errorf("Age(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
 func TestCheckFailure(t *testing.T) {
 	for _, tc := range []struct {
 		r    supervisor.CheckResult
