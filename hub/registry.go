@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -75,10 +76,9 @@ func List(dir string) ([]Live, error) {
 		ok   bool
 	}
 	results := make([]result, len(paths))
-	done := make(chan struct{}, len(paths))
+	var wg sync.WaitGroup
 	for i, p := range paths {
-		go func() {
-			defer func() { done <- struct{}{} }()
+		wg.Go(func() {
 			e, ok := readEntry(p)
 			if !ok {
 				return
@@ -95,11 +95,9 @@ func List(dir string) ([]Live, error) {
 				return
 			}
 			results[i] = result{Live{e, snap}, true}
-		}()
+		})
 	}
-	for range paths {
-		<-done
-	}
+	wg.Wait()
 	var out []Live
 	for _, r := range results {
 		if r.ok {
