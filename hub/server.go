@@ -118,12 +118,12 @@ func (s *Server) serveConn(c *net.UnixConn) {
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
+	enc := json.NewEncoder(c)
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		writeResponse(c, Response{Error: "bad request: " + err.Error(), Code: CodeBadRequest})
+		_ = enc.Encode(Response{Error: "bad request: " + err.Error(), Code: CodeBadRequest})
 		return
 	}
-	enc := json.NewEncoder(c)
 	switch req.Op {
 	case OpSnapshot:
 		snap := s.snapshot()
@@ -139,8 +139,6 @@ func (s *Server) serveConn(c *net.UnixConn) {
 		_ = enc.Encode(Response{Error: fmt.Sprintf("unknown op %q", req.Op), Code: CodeBadRequest})
 	}
 }
-
-func writeResponse(c net.Conn, r Response) { _ = json.NewEncoder(c).Encode(r) }
 
 func (s *Server) resolve(req Request) Response {
 	by := supervisor.SourceManual
