@@ -71,7 +71,8 @@ type watchModel struct {
 	status   string // what the last answer did, or its error
 	failed   bool
 	listErr  error
-	seen     bool // a list came
+	seen     bool      // a list came
+	listedAt time.Time // when it came
 	now      time.Time
 	w, h     int
 	ticking  bool
@@ -154,8 +155,8 @@ func (m *watchModel) pending() bool {
 	return false
 }
 
-// tick schedules the next redraw and re-list: every second while a question's countdown
-// shows, else every watchRelist.
+// tick schedules the next redraw: every second while a question's countdown shows, else every
+// watchRelist; the list is read again on the first tick watchRelist after the last.
 func (m *watchModel) tick() tea.Cmd {
 	if m.ticking {
 		return nil
@@ -182,6 +183,9 @@ func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.listed(msg)
 	case watchTick:
 		m.ticking, m.now = false, time.Time(msg)
+		if m.now.Sub(m.listedAt) < watchRelist {
+			return m, m.tick() // the countdown's redraw
+		}
 		return m, m.list()
 	case watchSnapshot:
 		s := m.find(msg.id)
@@ -233,7 +237,7 @@ func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *watchModel) listed(msg watchListed) tea.Cmd {
 	m.seen, m.listErr = true, msg.err
 	if !msg.at.IsZero() {
-		m.now = msg.at
+		m.now, m.listedAt = msg.at, msg.at
 	}
 	if msg.err != nil {
 		return m.tick()

@@ -15,14 +15,15 @@ import (
 	"github.com/hooksup/hooksup/themes"
 )
 
-// fakeHub is two sessions; it records the answers.
+// fakeHub is two sessions; it records the answers and counts the lists.
 type fakeHub struct {
 	lives   []hub.Live
 	answers []string
 	err     error
+	lists   int
 }
 
-func (f *fakeHub) List() ([]hub.Live, error) { return f.lives, nil }
+func (f *fakeHub) List() ([]hub.Live, error) { f.lists++; return f.lives, nil }
 func (f *fakeHub) Snapshot(l hub.Live) (hub.Snapshot, error) {
 	return l.Snapshot, nil
 }
@@ -160,7 +161,8 @@ func TestWatchKeysAnswerTheSelectedSession(t *testing.T) {
 	}
 }
 
-// Idle, the watch ticks every 2 s (to see sessions come and go); with a countdown, every second.
+// Idle, the watch ticks every 2 s (to see sessions come and go); with a countdown, every second,
+// and the list is still read every 2 s.
 func TestWatchTicksSlowlyWhenIdle(t *testing.T) {
 	f := fakeSessions()
 	m := newTestWatch(t, f)
@@ -172,6 +174,21 @@ func TestWatchTicksSlowlyWhenIdle(t *testing.T) {
 	if d := m.interval(); d != 2*time.Second {
 		t.Errorf("idle: every %v", d)
 	}
+
+	// The countdown's tick redraws; the list is read again only every 2 s.
+	f.lives[0].Snapshot.Pending = fakeSessions().lives[0].Snapshot.Pending
+	m.Update(watchListed{lives: f.lives, at: watchNow})
+	lists := f.lists
+	m.Update(watchTick(watchNow.Add(time.Second)))
+	if !m.ticking || f.lists != lists || !m.now.Equal(watchNow.Add(time.Second)) {
+		t.Fatalf("a second after the list: ticking %v, lists %d (was %d), now %v", m.ticking, f.lists, lists, m.now)
+	}
+	_, cmd := m.Update(watchTick(watchNow.Add(2 * time.Second)))
+	runCmd(t, m, cmd)
+	if f.lists != lists+1 {
+		t.Fatalf("2 s after the list: %d lists, want %d", f.lists, lists+1)
+	}
+
 	m.Update(watchListed{err: errors.New("no runtime dir"), at: watchNow})
 	if !strings.Contains(watchScreen(m), "no runtime dir") {
 		t.Errorf("the list's error is not shown:\n%s", watchScreen(m))
