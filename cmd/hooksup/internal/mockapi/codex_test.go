@@ -129,7 +129,7 @@ func TestCodexStopHookBlockReachesModel(t *testing.T) {
 // Hooks trusted by codex.Overrides run without --dangerously-bypass-hook-trust; the user's
 // untrusted hook (CODEX_HOME/config.toml) and the project's (.codex/config.toml) stay off,
 // the user's trusted hook still runs, and the run leaves nothing behind in CODEX_HOME or the
-// project beyond what any codex run writes (its rollout and its sqlite state). With the
+// project beyond what any codex run writes (its rollout, its sqlite state, a shell snapshot). With the
 // bypass flag instead, the untrusted hooks run too: what hooksup must not do.
 func TestCodexTrustRunsOnlyHooksupsHook(t *testing.T) {
 	srv := NewResponsesServer(t, nil, WithNetNS())
@@ -195,7 +195,7 @@ trusted_hash = %s
 	after := codexTree(t, env)
 	for path, sum := range after {
 		if was, ok := before[path]; !ok {
-			if !isRollout(path) && !isCodexState(path) {
+			if !isRollout(path) && !isCodexState(path) && !isShellSnapshot(path) {
 				t.Errorf("the run created %s", path)
 			}
 		} else if was != sum && !isCodexState(path) {
@@ -203,7 +203,7 @@ trusted_hash = %s
 		}
 	}
 	for path := range before {
-		if _, ok := after[path]; !ok && !isCodexState(path) {
+		if _, ok := after[path]; !ok && !isCodexState(path) && !isShellSnapshot(path) {
 			t.Errorf("the run removed %s", path)
 		}
 	}
@@ -253,6 +253,13 @@ func codexTree(t *testing.T, env *CodexEnv) map[string]string {
 // every codex run writes.
 func isRollout(path string) bool {
 	return strings.Contains(path, "/sessions/") && strings.HasPrefix(filepath.Base(path), "rollout-") && strings.HasSuffix(path, ".jsonl")
+}
+
+// isShellSnapshot: CODEX_HOME/shell_snapshots/, the snapshots of the user's shell codex takes
+// for a session; normally gone when it exits, but one still being written then is left as
+// <id>.tmp-<n>. Codex's own, whatever hooks run.
+func isShellSnapshot(path string) bool {
+	return strings.Contains(path, "/shell_snapshots/")
 }
 
 // isCodexState: the sqlite databases codex updates on every run (state, thread history,
