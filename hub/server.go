@@ -197,7 +197,7 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 			if err != nil {
 				continue
 			}
-			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: eventTime(ev), Data: data}}) != nil {
+			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: supervisor.EventTime(ev), Data: data}}) != nil {
 				return
 			}
 		case <-gone:
@@ -207,12 +207,3 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 }
 
 func eventType(ev supervisor.Event) string { return reflect.TypeOf(ev).Name() }
-
-func eventTime(ev supervisor.Event) time.Time {
-	if v := reflect.ValueOf(ev).FieldByName("At"); v.IsValid() {
-		if at, ok := v.Interface().(supervisor.At); ok {
-			return at.Time
-		}
-	}
-	return time.Time{}
-}

@@ -16,6 +16,9 @@ type At struct{ Time time.Time }
 
 func (a At) eventTime() time.Time { return a.Time }
 
+// EventTime is when ev happened.
+func EventTime(ev Event) time.Time { return ev.eventTime() }
+
 // HookReceived: claude ran one of hooksup's hooks.
 type HookReceived struct {
 	At
