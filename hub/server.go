@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/internal/peercred"
+
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -62,7 +64,7 @@ func Listen(e Entry, sess Session, logger *slog.Logger) (*Server, error) {
 		ln.Close()
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
-	s := &Server{ln: ln, sess: sess, entry: e, logger: logger, peerUID: supervisor.PeerUID,
+	s := &Server{ln: ln, sess: sess, entry: e, logger: logger, peerUID: peercred.UID,
 		state: string(sess.State()), stateSince: e.Started}
 	events, cancel := sess.Subscribe()
 	s.cancel = cancel

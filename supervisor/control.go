@@ -1,8 +1,6 @@
 package supervisor
 
 import (
-	"net"
-
 	"github.com/hooksup/hooksup/hooks"
 )
 
@@ -11,7 +9,3 @@ import (
 func (s *Supervisor) ResolveBy(id int, d hooks.Decision, reason string, by Source) error {
 	return s.engine.ResolveBy(id, d, reason, by)
 }
-
-// PeerUID is the uid of the process at the other end of c, from the kernel: the check the hook
-// socket makes, for other sockets of a session to make too.
-func PeerUID(c *net.UnixConn) (int, error) { return peerUID(c) }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/peercred"
 )
 
 // Handler answers one hook call: what the hook prints and its exit code.
@@ -192,7 +193,7 @@ func (s *Server) recoverCall(c *net.UnixConn, answered *bool) {
 
 // peer reports whether the caller runs as this user.
 func (s *Server) peer(c *net.UnixConn) bool {
-	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+	if uid, err := peercred.UID(c); err != nil || uid != os.Getuid() {
 		s.logger.Warn("refused a connection from another user", "peer_uid", uid, "err", err)
 		return false
 	}

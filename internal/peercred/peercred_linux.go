@@ -1,4 +1,4 @@
-package supervisor
+package peercred
 
 import (
 	"net"
@@ -6,8 +6,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// peerUID is the uid of the process at the other end of c, from the kernel (SO_PEERCRED).
-func peerUID(c *net.UnixConn) (int, error) {
+// UID is the uid of the process at the other end of c, from the kernel (SO_PEERCRED).
+func UID(c *net.UnixConn) (int, error) {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return -1, err
