@@ -18,6 +18,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/peercred"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 )
 
 // Handler answers one hook call: what the hook prints and its exit code.
@@ -64,9 +65,9 @@ func Listen(path, token string, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	if !socketPathFits(len(path), runtime.GOOS) {
+	if !runtimedir.PathFits(len(path), runtime.GOOS) {
 		return nil, fmt.Errorf("socket path %s is %d bytes, longer than the %d a unix socket path may have here: set XDG_RUNTIME_DIR or TMPDIR to a shorter directory",
-			path, len(path), sunPathLen(runtime.GOOS)-1)
+			path, len(path), runtimedir.SunPathLen(runtime.GOOS)-1)
 	}
 	if _, err := os.Lstat(path); err == nil {
 		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {

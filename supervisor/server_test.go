@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 )
 
 const stopInput = `{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"done"}`
@@ -154,7 +155,7 @@ func TestSocketAndDirArePrivateUnderPermissiveUmask(t *testing.T) {
 	old := syscall.Umask(0)
 	defer syscall.Umask(old)
 	base := shortDir(t)
-	dir, err := RuntimeDir(func(k string) string {
+	dir, err := runtimedir.Dir(func(k string) string {
 		if k == "XDG_RUNTIME_DIR" {
 			return base
 		}
@@ -226,7 +227,7 @@ func TestSweepStale(t *testing.T) {
 	old := time.Now().Add(-time.Minute)
 	os.Chtimes(dead, old, old)
 	os.Chtimes(live.Path, old, old)
-	SweepStale(dir)
+	runtimedir.SweepStale(dir)
 	for name, want := range map[string]bool{"dead.sock": false, "dead.settings.json": false, "live.sock": true, "live.settings.json": true} {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		if (err == nil) != want {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 )
 
 // EngineState is what an engine must remember between hook processes in standalone mode.
@@ -270,7 +271,7 @@ func standaloneGroups(cfg *Config, getenv func(string) string, logger *slog.Logg
 	if len(cfg.Stop.Checks) == 0 && len(cfg.SubagentStop.Checks) == 0 {
 		return nil
 	}
-	dir, err := RuntimeDir(getenv)
+	dir, err := runtimedir.Dir(getenv)
 	if err != nil {
 		logger.Warn("checks' process groups are not recorded: no runtime directory", "err", err)
 		return nil

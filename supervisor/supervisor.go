@@ -20,6 +20,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -99,9 +100,9 @@ func New(o Options) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	SweepStale(o.RuntimeDir)
+	runtimedir.SweepStale(o.RuntimeDir)
 	sweepCheckGroups(o.RuntimeDir, logger)
-	idb := make([]byte, socketIDBytes)
+	idb := make([]byte, runtimedir.IDBytes)
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -200,7 +201,7 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	if err != nil {
 		return 1, fmt.Errorf("find hooksup's own binary: %w", err)
 	}
-	rdir, err := supervisor.RuntimeDir(os.Getenv)
+	rdir, err := runtimedir.Dir(os.Getenv)
 	if err != nil {
 		return 1, err
 	}

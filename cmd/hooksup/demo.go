@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -60,7 +61,7 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 	}}
 	logger, closeLog := openLogger(env.stateDir, g.debug)
 	defer closeLog()
-	rdir, err := supervisor.RuntimeDir(os.Getenv)
+	rdir, err := runtimedir.Dir(os.Getenv)
 	if err != nil {
 		return 1, err
 	}

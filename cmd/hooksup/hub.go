@@ -15,12 +15,12 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 )
 
 // liveSessions lists this user's live sessions, found through the runtime directory.
 func liveSessions() ([]hub.Live, error) {
-	dir, err := supervisor.RuntimeDir(os.Getenv)
+	dir, err := runtimedir.Dir(os.Getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -319,7 +320,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 
 	fmt.Fprintln(stdout, "socket directory")
-	if dir, err := supervisor.RuntimeDir(os.Getenv); err != nil {
+	if dir, err := runtimedir.Dir(os.Getenv); err != nil {
 		bad("%v", err)
 	} else {
 		fi, _ := os.Stat(dir)

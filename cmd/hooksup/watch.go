@@ -9,7 +9,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/keymap"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/tui"
 )
 
@@ -57,7 +57,7 @@ func runWatch(g globalFlags, args []string, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 1, fmt.Errorf("%w (hooksup themes lists them)", err)
 	}
-	dir, err := supervisor.RuntimeDir(os.Getenv)
+	dir, err := runtimedir.Dir(os.Getenv)
 	if err != nil {
 		return 1, err
 	}

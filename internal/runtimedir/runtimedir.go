@@ -1,4 +1,7 @@
-package supervisor
+// Package runtimedir is where hooksup's sockets live: the private per-user directory, chosen
+// from the environment so that a socket path fits in sun_path on Linux and macOS, and the sweep
+// of what killed sessions left there.
+package runtimedir
 
 import (
 	"errors"
@@ -12,23 +15,23 @@ import (
 	"time"
 )
 
-// A session's socket is <runtime dir>/<socketIDBytes as hex>.sock.
+// A session's socket is <runtime dir>/<IDBytes as hex>.sock.
 const (
-	socketIDBytes = 8
-	socketNameLen = 2*socketIDBytes + len(".sock")
+	IDBytes       = 8
+	socketNameLen = 2*IDBytes + len(".sock")
 )
 
-// sunPathLen is the size of sun_path in a unix socket address on goos, its terminating NUL
+// SunPathLen is the size of sun_path in a unix socket address on goos, its terminating NUL
 // included: 108 bytes on Linux, 104 on macOS and the BSDs.
-func sunPathLen(goos string) int {
+func SunPathLen(goos string) int {
 	if goos == "linux" {
 		return 108
 	}
 	return 104
 }
 
-// socketPathFits reports whether a socket path of n bytes can be bound on goos.
-func socketPathFits(n int, goos string) bool { return n < sunPathLen(goos) }
+// PathFits reports whether a socket path of n bytes can be bound on goos.
+func PathFits(n int, goos string) bool { return n < SunPathLen(goos) }
 
 // chooseRuntimeDir picks the directory for hooksup's sockets on goos: the first of
 // $XDG_RUNTIME_DIR/hooksup (Linux's per-user runtime dir; macOS has none), hooksup-UID in $TMPDIR
@@ -48,14 +51,14 @@ func chooseRuntimeDir(getenv func(string) string, goos string, uid int, isDir fu
 			continue
 		}
 		dir := filepath.Join(c.base, c.name)
-		if n := len(dir) + 1 + socketNameLen; !socketPathFits(n, goos) {
+		if n := len(dir) + 1 + socketNameLen; !PathFits(n, goos) {
 			passed = append(passed, fmt.Sprintf("%s (a socket path there would be %d bytes)", dir, n))
 			continue
 		}
 		return dir, nil
 	}
 	return "", fmt.Errorf("no directory for hooksup's socket where its path fits the %d bytes a unix socket path may have: %s; set XDG_RUNTIME_DIR or TMPDIR to a shorter directory",
-		sunPathLen(goos)-1, strings.Join(passed, ", "))
+		SunPathLen(goos)-1, strings.Join(passed, ", "))
 }
 
 func isDir(path string) bool {
@@ -63,9 +66,9 @@ func isDir(path string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// RuntimeDir is the private directory for hooksup's sockets (see chooseRuntimeDir), created 0700;
+// Dir is the private directory for hooksup's sockets (see chooseRuntimeDir), created 0700;
 // it must be owned by this user and closed to others.
-func RuntimeDir(getenv func(string) string) (string, error) {
+func Dir(getenv func(string) string) (string, error) {
 	dir, err := chooseRuntimeDir(getenv, runtime.GOOS, os.Getuid(), isDir)
 	if err != nil {
 		return "", err
