@@ -105,7 +105,7 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 	}
 	for _, o := range others {
 		switch {
-		case o.Outcome == transcript.OutcomeStopped:
+		case o.Outcome == hooks.OutcomeStopped:
 			entry.Decision = hooks.Halt
 		case o.Blocked && entry.Decision == hooks.Allow:
 			entry.Decision = hooks.Block
@@ -115,7 +115,7 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 }
 
 func otherHook(o transcript.HookOutcome) OtherHook {
-	h := OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == transcript.OutcomeBlocked,
+	h := OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == hooks.OutcomeBlocked,
 		Reason: oneText(o.Message), DurationMS: ms(o.Duration), TimedOut: o.TimedOut}
 	if o.ExitCode >= 0 {
 		code := o.ExitCode

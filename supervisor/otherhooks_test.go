@@ -54,7 +54,7 @@ func TestOtherHooksAreTiedToTheirStop(t *testing.T) {
 	if !ok || latest || e1.Stop != 1 {
 		t.Fatalf("first summary: ok %v latest %v entry %+v", ok, latest, e1)
 	}
-	want := OtherHook{Command: "/home/u/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true, Reason: "update the changelog", DurationMS: 40}
+	want := OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "update the changelog", DurationMS: 40}
 	if len(e1.OtherHooks) != 1 || e1.OtherHooks[0] != want {
 		t.Fatalf("first summary's hooks %+v, want %+v", e1.OtherHooks, want)
 	}
@@ -132,7 +132,7 @@ func TestOtherHooksKeepRecentAgentsOnly(t *testing.T) {
 }
 
 func TestOtherHooksSayPlainText(t *testing.T) {
-	o := otherHook(transcript.HookOutcome{Command: "/home/u/x.sh", Outcome: transcript.OutcomeBlocked, ExitCode: 2,
+	o := otherHook(transcript.HookOutcome{Command: "/home/u/x.sh", Outcome: hooks.OutcomeBlocked, ExitCode: 2,
 		Message: "\x1b[31mFAILED\x1b[0m: update the changelog\n"})
 	if o.Reason != "FAILED: update the changelog" || o.ExitCode == nil || *o.ExitCode != 2 {
 		t.Fatalf("%+v", o)

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/transcript"
 )
 
 // Source says what decided a verdict. Its text is the verdict log's "source" value.
@@ -88,8 +87,8 @@ type Verdict struct {
 
 // OtherHook is one hook other than hooksup's that claude ran at a stop, as claude recorded it.
 type OtherHook struct {
-	Command string             `json:"command"`
-	Outcome transcript.Outcome `json:"outcome"` // success, blocked, stopped (ended the turn), error, cancelled
+	Command string        `json:"command"`
+	Outcome hooks.Outcome `json:"outcome"` // success, blocked, stopped (ended the turn), error, cancelled
 	// Blocked: it made claude continue (exit 2, or {"decision":"block"}).
 	Blocked    bool    `json:"blocked"`
 	Reason     string  `json:"reason,omitempty"`    // its reason, error or stop reason, as plain text

@@ -3,6 +3,8 @@ package transcript
 import (
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 func (d *decoder) attachment(f *top, r *Record) bool {
@@ -72,10 +74,10 @@ func (d *decoder) attachment(f *top, r *Record) bool {
 	var h HookOutcome
 	switch {
 	case rawEquals(a.typ, "hook_success"):
-		h.Outcome = OutcomeSuccess
+		h.Outcome = hooks.OutcomeSuccess
 		h.Message = d.hookText(a.content, a.stdout)
 	case rawEquals(a.typ, "hook_blocking_error"):
-		h.Outcome = OutcomeBlocked
+		h.Outcome = hooks.OutcomeBlocked
 		if b, ok := object(a.blocking); ok {
 			for {
 				k, v, ok := b.next()
@@ -93,13 +95,13 @@ func (d *decoder) attachment(f *top, r *Record) bool {
 			h.Message = d.text(a.blocking, d.maxText)
 		}
 	case rawEquals(a.typ, "hook_non_blocking_error"), rawEquals(a.typ, "hook_error_during_execution"):
-		h.Outcome = OutcomeError
+		h.Outcome = hooks.OutcomeError
 		h.Message = d.hookText(a.stderr, a.content)
 	case rawEquals(a.typ, "hook_cancelled"):
-		h.Outcome = OutcomeCancelled
+		h.Outcome = hooks.OutcomeCancelled
 		h.TimedOut = boolValue(a.timedOut)
 	case rawEquals(a.typ, "hook_stopped_continuation"):
-		h.Outcome = OutcomeStopped
+		h.Outcome = hooks.OutcomeStopped
 		h.Message = d.text(a.message, d.maxText)
 	default:
 		r.Kind = KindOther

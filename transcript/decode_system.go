@@ -3,6 +3,8 @@ package transcript
 import (
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 func (d *decoder) system(f *top, r *Record) bool {
@@ -80,7 +82,7 @@ func (d *decoder) stopHookSummary(f *top, r *Record) bool {
 			if !ok {
 				break
 			}
-			h := HookOutcome{Time: r.Time, Event: event, Outcome: OutcomeSuccess, InvocationID: inv, ExitCode: -1}
+			h := HookOutcome{Time: r.Time, Event: event, Outcome: hooks.OutcomeSuccess, InvocationID: inv, ExitCode: -1}
 			if m, ok := object(el); ok {
 				for {
 					k, v, ok := m.next()
@@ -124,9 +126,9 @@ func (d *decoder) stopHookSummary(f *top, r *Record) bool {
 				break
 			}
 			msg := d.text(el, d.maxText)
-			outcome := OutcomeBlocked
+			outcome := hooks.OutcomeBlocked
 			if failed[i] {
-				outcome = OutcomeError
+				outcome = hooks.OutcomeError
 			}
 			j := -1
 			for k := range r.Hooks {
@@ -153,12 +155,12 @@ func (d *decoder) stopHookSummary(f *top, r *Record) bool {
 	if boolValue(f.prevented) {
 		reason := strings.TrimSpace(d.text(f.stopReason, d.maxText))
 		if len(r.Hooks) == 1 {
-			r.Hooks[0].Outcome = OutcomeStopped
+			r.Hooks[0].Outcome = hooks.OutcomeStopped
 			if reason != "" {
 				r.Hooks[0].Message = reason
 			}
 		} else {
-			r.Hooks = append(r.Hooks, HookOutcome{Time: r.Time, Event: event, Outcome: OutcomeStopped, Message: reason, InvocationID: inv, ExitCode: -1})
+			r.Hooks = append(r.Hooks, HookOutcome{Time: r.Time, Event: event, Outcome: hooks.OutcomeStopped, Message: reason, InvocationID: inv, ExitCode: -1})
 		}
 	}
 	return true

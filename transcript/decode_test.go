@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -60,7 +62,7 @@ func TestDecodeSamples(t *testing.T) {
 			want(t, len(r.Hooks), 1)
 			h := r.Hooks[0]
 			want(t, h.Event, "Stop")
-			want(t, h.Outcome, OutcomeBlocked)
+			want(t, h.Outcome, hooks.OutcomeBlocked)
 			want(t, h.Message, "run the tests")
 			want(t, strings.HasPrefix(h.Command, pyHook), true)
 			want(t, h.InvocationID, "b2a792ba-d389-4afc-973a-82e42ad9140d")
@@ -69,19 +71,19 @@ func TestDecodeSamples(t *testing.T) {
 		{"hook_blocking_error", main[23], func(t *testing.T, r Record) {
 			want(t, r.Kind, KindHook)
 			h := r.Hooks[0]
-			want(t, h.Outcome, OutcomeBlocked)
+			want(t, h.Outcome, hooks.OutcomeBlocked)
 			want(t, h.Message, "run the tests (json-block)")
 			want(t, strings.Contains(h.Command, "--mode json-block"), true)
 		}},
 		{"hook_stopped_continuation has no command", main[24], func(t *testing.T, r Record) {
 			h := r.Hooks[0]
-			want(t, h.Outcome, OutcomeStopped)
+			want(t, h.Outcome, hooks.OutcomeStopped)
 			want(t, h.Command, "")
 			want(t, h.Message, "run the tests (continue-false)")
 		}},
 		{"hook_success", main[25], func(t *testing.T, r Record) {
 			h := r.Hooks[0]
-			want(t, h.Outcome, OutcomeSuccess)
+			want(t, h.Outcome, hooks.OutcomeSuccess)
 			want(t, h.ExitCode, 0)
 			want(t, h.Duration, 86*time.Millisecond)
 			want(t, h.Event, "Stop")
@@ -93,7 +95,7 @@ func TestDecodeSamples(t *testing.T) {
 		}},
 		{"hook_cancelled on timeout", main[27], func(t *testing.T, r Record) {
 			h := r.Hooks[0]
-			want(t, h.Outcome, OutcomeCancelled)
+			want(t, h.Outcome, hooks.OutcomeCancelled)
 			want(t, h.Event, "UserPromptSubmit")
 			want(t, h.TimedOut, true)
 			want(t, h.Duration, 1542*time.Millisecond)
@@ -133,7 +135,7 @@ func TestDecodeSamples(t *testing.T) {
 		{"SubagentStop blocking error", sub[14], func(t *testing.T, r Record) {
 			h := r.Hooks[0]
 			want(t, h.Event, "SubagentStop")
-			want(t, h.Outcome, OutcomeBlocked)
+			want(t, h.Outcome, hooks.OutcomeBlocked)
 			want(t, h.Message, "check your work")
 		}},
 	}
@@ -165,16 +167,16 @@ func TestDecodeSynthetic(t *testing.T) {
 		{"non-blocking hook error",
 			`{"type":"attachment","attachment":{"type":"hook_non_blocking_error","hookName":"Stop","hookEvent":"Stop","toolUseID":"i1","stderr":"lint crashed\n","stdout":"","exitCode":1,"command":"lint","durationMs":12}}`,
 			func(t *testing.T, r Record) {
-				want(t, r.Hooks[0], HookOutcome{Event: "Stop", Command: "lint", Outcome: OutcomeError, Message: "lint crashed", ExitCode: 1, Duration: 12 * time.Millisecond, InvocationID: "i1"})
+				want(t, r.Hooks[0], HookOutcome{Event: "Stop", Command: "lint", Outcome: hooks.OutcomeError, Message: "lint crashed", ExitCode: 1, Duration: 12 * time.Millisecond, InvocationID: "i1"})
 			}},
 		{"stop_hook_summary with two hooks, a failure and a stop",
 			`{"type":"system","subtype":"stop_hook_summary","hookCount":2,"hookInfos":[{"command":"a","durationMs":5},{"command":"b"}],"hookErrors":["[a]: boom\n","[b]: fix it"],"failedHookErrorIndexes":[0],"preventedContinuation":true,"stopReason":"done","toolUseID":"i2"}`,
 			func(t *testing.T, r Record) {
 				want(t, len(r.Hooks), 3)
-				want(t, r.Hooks[0], HookOutcome{Event: "Stop", Command: "a", Outcome: OutcomeError, Message: "boom", ExitCode: -1, Duration: 5 * time.Millisecond, InvocationID: "i2"})
-				want(t, r.Hooks[1].Outcome, OutcomeBlocked)
+				want(t, r.Hooks[0], HookOutcome{Event: "Stop", Command: "a", Outcome: hooks.OutcomeError, Message: "boom", ExitCode: -1, Duration: 5 * time.Millisecond, InvocationID: "i2"})
+				want(t, r.Hooks[1].Outcome, hooks.OutcomeBlocked)
 				want(t, r.Hooks[1].Message, "fix it")
-				want(t, r.Hooks[2], HookOutcome{Event: "Stop", Outcome: OutcomeStopped, Message: "done", ExitCode: -1, InvocationID: "i2"})
+				want(t, r.Hooks[2], HookOutcome{Event: "Stop", Outcome: hooks.OutcomeStopped, Message: "done", ExitCode: -1, InvocationID: "i2"})
 			}},
 		{"prompt with an image and text blocks",
 			`{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","data":"AAAA"}},{"type":"text","text":"what is this?"}]}}`,

@@ -1,54 +1,11 @@
 package transcript
 
 import (
-	"fmt"
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
-
-// Outcome is what one hook run came to, as claude recorded it.
-type Outcome uint8
-
-// Outcomes, from least to most consequential; merging two records of the same hook run keeps
-// the larger.
-const (
-	OutcomeSuccess   Outcome = iota // exit 0, nothing blocked
-	OutcomeCancelled                // killed, e.g. on timeout (hook_cancelled)
-	OutcomeError                    // non-blocking error (hook_non_blocking_error, failed exit code)
-	OutcomeBlocked                  // blocked: {"decision":"block"} or exit 2; claude continues
-	OutcomeStopped                  // {"continue":false}: the turn ended at once
-)
-
-// String returns the outcome's lowercase name.
-func (o Outcome) String() string {
-	switch o {
-	case OutcomeSuccess:
-		return "success"
-	case OutcomeCancelled:
-		return "cancelled"
-	case OutcomeError:
-		return "error"
-	case OutcomeBlocked:
-		return "blocked"
-	case OutcomeStopped:
-		return "stopped"
-	}
-	return "unknown"
-}
-
-// MarshalText encodes the outcome as its name.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
-
-// UnmarshalText reads an outcome's name.
-func (o *Outcome) UnmarshalText(b []byte) error {
-	for c := OutcomeSuccess; c <= OutcomeStopped; c++ {
-		if c.String() == string(b) {
-			*o = c
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown hook outcome %q (want success, cancelled, error, blocked or stopped)", b)
-}
 
 // HookOutcome is one hook run that claude recorded: a hook_* attachment or an entry of a
 // stop_hook_summary line. Records of the same run (same InvocationID and Command) are merged.
@@ -56,7 +13,7 @@ type HookOutcome struct {
 	Time         time.Time     `json:"time"`
 	Event        string        `json:"event"`   // Stop, SubagentStop, PreToolUse, …
 	Command      string        `json:"command"` // empty when claude did not record it
-	Outcome      Outcome       `json:"outcome"`
+	Outcome      hooks.Outcome `json:"outcome"`
 	Message      string        `json:"message,omitempty"` // reason, error text or stop reason
 	ExitCode     int           `json:"exit_code"`         // -1 when not recorded
 	Duration     time.Duration `json:"duration,omitempty"`
@@ -86,7 +43,7 @@ type hookLog struct {
 	max    int
 	recent []HookOutcome // oldest first, at most max
 	ownIDs []string      // recent invocations that ran one of the caller's own hooks
-	counts [OutcomeStopped + 1]int64
+	counts [hooks.OutcomeStopped + 1]int64
 }
 
 // add records h and returns the record of its run as now known (h merged with what earlier
@@ -212,5 +169,5 @@ func merge(cur *HookOutcome, h HookOutcome) {
 func (l *hookLog) reset() {
 	l.recent = l.recent[:0]
 	l.ownIDs = l.ownIDs[:0]
-	l.counts = [OutcomeStopped + 1]int64{}
+	l.counts = [hooks.OutcomeStopped + 1]int64{}
 }

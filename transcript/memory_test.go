@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript/internal/gen"
 )
 
@@ -136,7 +137,7 @@ func watch100MB(t *testing.T, path string, tot gen.Totals) {
 	for name, n := range tot.ToolCalls {
 		want(t, s.Main.ToolCalls[name], n)
 	}
-	want(t, s.Main.HookCounts[OutcomeSuccess], tot.StopHooks) // attachment and summary merged
+	want(t, s.Main.HookCounts[hooks.OutcomeSuccess], tot.StopHooks) // attachment and summary merged
 	const bound = 64 << 20
 	if peak > bound {
 		t.Errorf("peak heap %d MB, want < 64 MB", peak>>20)

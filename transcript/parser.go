@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 // Options configures a [Parser] and a [Watcher]. The zero value is usable.
@@ -91,8 +93,8 @@ type Stats struct {
 
 	// Hooks are the recent outcomes of hooks other than the caller's own, oldest first; records
 	// of one run are merged. HookCounts counts all of them by Outcome.
-	Hooks      []HookOutcome             `json:"hooks,omitempty"`
-	HookCounts [OutcomeStopped + 1]int64 `json:"hook_counts"`
+	Hooks      []HookOutcome                   `json:"hooks,omitempty"`
+	HookCounts [hooks.OutcomeStopped + 1]int64 `json:"hook_counts"`
 }
 
 // clone returns a copy that shares nothing mutable with s.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 func feedAll(p *Parser, lines ...string) {
@@ -110,9 +112,9 @@ func TestParserAggregatesSamples(t *testing.T) {
 	want(t, st.LastCompaction.PreTokens, 12312)
 	// The stopped continuation and the hook_success of the same run merge into one record.
 	want(t, len(st.Hooks), 4)
-	want(t, st.HookCounts, [OutcomeStopped + 1]int64{OutcomeBlocked: 2, OutcomeStopped: 1, OutcomeCancelled: 1})
+	want(t, st.HookCounts, [hooks.OutcomeStopped + 1]int64{hooks.OutcomeBlocked: 2, hooks.OutcomeStopped: 1, hooks.OutcomeCancelled: 1})
 	stopped := st.Hooks[2]
-	want(t, stopped.Outcome, OutcomeStopped)
+	want(t, stopped.Outcome, hooks.OutcomeStopped)
 	want(t, strings.Contains(stopped.Command, "--mode continue-false"), true)
 	want(t, stopped.ExitCode, 0)
 }
@@ -146,7 +148,7 @@ func TestOwnHooksAreLeftOut(t *testing.T) {
 	st := p.Stats()
 	want(t, len(st.Hooks), 1)
 	want(t, st.Hooks[0].Command, "lint")
-	want(t, st.HookCounts, [OutcomeStopped + 1]int64{OutcomeSuccess: 1})
+	want(t, st.HookCounts, [hooks.OutcomeStopped + 1]int64{hooks.OutcomeSuccess: 1})
 }
 
 func TestHookHistoryIsBounded(t *testing.T) {
@@ -157,7 +159,7 @@ func TestHookHistoryIsBounded(t *testing.T) {
 	st := p.Stats()
 	want(t, len(st.Hooks), 3)
 	want(t, st.Hooks[2].InvocationID, "ij")
-	want(t, st.HookCounts[OutcomeSuccess], 10)
+	want(t, st.HookCounts[hooks.OutcomeSuccess], 10)
 }
 
 func TestMalformedAndUnknownLinesAreCounted(t *testing.T) {
@@ -278,19 +280,19 @@ func TestSummaryRecordHoldsTheRunsAttachments(t *testing.T) {
 	r := p.Feed([]byte(`{"type":"system","subtype":"stop_hook_summary","hookInfos":[{"command":"user-hook"},{"command":"` + own + `","durationMs":40}],"hookErrors":["json reason"],"preventedContinuation":false,"toolUseID":"i1"}`))
 	want(t, len(r.Hooks), 1)
 	want(t, r.Hooks[0].Command, "user-hook")
-	want(t, r.Hooks[0].Outcome, OutcomeBlocked)
+	want(t, r.Hooks[0].Outcome, hooks.OutcomeBlocked)
 	want(t, r.Hooks[0].Message, "json reason")
 }
 
 func TestOutcomeTextRoundTrips(t *testing.T) {
-	for o := OutcomeSuccess; o <= OutcomeStopped; o++ {
+	for o := hooks.OutcomeSuccess; o <= hooks.OutcomeStopped; o++ {
 		b, _ := o.MarshalText()
-		var got Outcome
+		var got hooks.Outcome
 		if err := got.UnmarshalText(b); err != nil || got != o {
 			t.Fatalf("%s: got %v, %v", b, got, err)
 		}
 	}
-	var o Outcome
+	var o hooks.Outcome
 	if err := o.UnmarshalText([]byte("maybe")); err == nil {
 		t.Fatal("an unknown outcome was read without an error")
 	}

@@ -8,9 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
-	"github.com/hooksup/hooksup/transcript"
 )
 
 // maxVerdicts bounds the list the pane keeps (the verdict log keeps them all).
@@ -131,14 +131,14 @@ func verdictLine(st Styles, v supervisor.Verdict, w int) string {
 func otherHooksLines(st Styles, v supervisor.Verdict, w int) []string {
 	var lines, allowed []string
 	for _, h := range v.OtherHooks {
-		if h.Outcome == transcript.OutcomeSuccess {
+		if h.Outcome == hooks.OutcomeSuccess {
 			allowed = append(allowed, present.ShortCommand(h.Command))
 			continue
 		}
 		style := st.Warn
 		if h.Blocked {
 			style = st.Block
-		} else if h.Outcome == transcript.OutcomeStopped {
+		} else if h.Outcome == hooks.OutcomeStopped {
 			style = st.Halt
 		}
 		lines = append(lines, fit(st.Muted.Render("  ↳ ")+style.Render(present.OtherHook(h, true)), w))
@@ -153,7 +153,7 @@ func otherHooksLines(st Styles, v supervisor.Verdict, w int) []string {
 func otherHooksHeight(v supervisor.Verdict) int {
 	n, allowed := 0, 0
 	for _, h := range v.OtherHooks {
-		if h.Outcome == transcript.OutcomeSuccess {
+		if h.Outcome == hooks.OutcomeSuccess {
 			allowed = 1
 		} else {
 			n++
@@ -251,9 +251,9 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 			switch {
 			case o.Blocked:
 				style = st.Block
-			case o.Outcome == transcript.OutcomeStopped:
+			case o.Outcome == hooks.OutcomeStopped:
 				style = st.Halt
-			case o.Outcome != transcript.OutcomeSuccess:
+			case o.Outcome != hooks.OutcomeSuccess:
 				style = st.Warn
 			}
 			var facts []string
@@ -268,7 +268,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 				line += st.Muted.Render(" (" + strings.Join(facts, " · ") + ")")
 			}
 			add(line)
-			if o.Outcome != transcript.OutcomeSuccess {
+			if o.Outcome != hooks.OutcomeSuccess {
 				for _, l := range strings.Split(o.Reason, "\n") {
 					if l != "" {
 						add(st.Muted.Render("  │ ") + l)

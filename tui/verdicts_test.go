@@ -10,7 +10,6 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
-	"github.com/hooksup/hooksup/transcript"
 )
 
 func monoStyles(t *testing.T) Styles {
@@ -39,12 +38,12 @@ func otherHooksSession() []supervisor.Event {
 	}
 	return []supervisor.Event{
 		supervisor.VerdictDecided{Verdict: v(1)},
-		entry(1, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true,
+		entry(1, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
 			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
 		supervisor.VerdictDecided{Verdict: v(2)},
-		entry(2, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: transcript.OutcomeSuccess},
-			supervisor.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: transcript.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
-		entry(9, supervisor.OtherHook{Command: "nobody", Outcome: transcript.OutcomeBlocked, Blocked: true}), // no such stop
+		entry(2, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeSuccess},
+			supervisor.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
+		entry(9, supervisor.OtherHook{Command: "nobody", Outcome: hooks.OutcomeBlocked, Blocked: true}), // no such stop
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
-	"github.com/hooksup/hooksup/transcript"
 )
 
 // printEvents is the headless front end: one line per verdict and notice on w, until the
@@ -103,7 +102,7 @@ func otherHooksLines(e supervisor.Verdict, short bool) []string {
 	var out []string
 	for _, h := range e.OtherHooks {
 		l := stop + ": other hook " + present.OtherHook(h, short)
-		if effect != "" && (h.Blocked || h.Outcome == transcript.OutcomeStopped) {
+		if effect != "" && (h.Blocked || h.Outcome == hooks.OutcomeStopped) {
 			l += " (" + effect + ")"
 		}
 		out = append(out, l)

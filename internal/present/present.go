@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
-	"github.com/hooksup/hooksup/transcript"
 )
 
 // Count prints a count for people: 950, 12.3k, 4.5M.
@@ -92,18 +92,18 @@ func FirstLine(s string) string {
 // turn", "failed (exit 1)", "timed out", "was cancelled".
 func OtherHookOutcome(h supervisor.OtherHook) string {
 	switch h.Outcome {
-	case transcript.OutcomeSuccess:
+	case hooks.OutcomeSuccess:
 		return "allowed"
-	case transcript.OutcomeBlocked:
+	case hooks.OutcomeBlocked:
 		return "blocked"
-	case transcript.OutcomeStopped:
+	case hooks.OutcomeStopped:
 		return "ended the turn"
-	case transcript.OutcomeError:
+	case hooks.OutcomeError:
 		if h.ExitCode != nil {
 			return fmt.Sprintf("failed (exit %d)", *h.ExitCode)
 		}
 		return "failed"
-	case transcript.OutcomeCancelled:
+	case hooks.OutcomeCancelled:
 		if h.TimedOut {
 			return "timed out"
 		}
@@ -121,7 +121,7 @@ func OtherHook(h supervisor.OtherHook, short bool) string {
 		cmd = ShortCommand(cmd)
 	}
 	s := cmd + " " + OtherHookOutcome(h)
-	if r := FirstLine(h.Reason); r != "" && h.Outcome != transcript.OutcomeSuccess {
+	if r := FirstLine(h.Reason); r != "" && h.Outcome != hooks.OutcomeSuccess {
 		s += ": " + r
 	}
 	return s
@@ -134,7 +134,7 @@ func OtherHooksEffect(hs []supervisor.OtherHook) string {
 	effect := ""
 	for _, h := range hs {
 		switch {
-		case h.Outcome == transcript.OutcomeStopped:
+		case h.Outcome == hooks.OutcomeStopped:
 			return EffectEnded
 		case h.Blocked:
 			effect = EffectContinued

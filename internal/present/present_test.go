@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
-	"github.com/hooksup/hooksup/transcript"
 )
 
 func TestCount(t *testing.T) {
@@ -52,12 +52,12 @@ func TestOtherHook(t *testing.T) {
 		short bool
 		want  string
 	}{
-		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true, ExitCode: &two, Reason: "update the changelog\nand the docs"}, true, "block.sh blocked: update the changelog"},
-		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: transcript.OutcomeBlocked, Blocked: true, Reason: "why"}, false, "/home/u/block.sh blocked: why"},
-		{supervisor.OtherHook{Command: `"/opt/my hooks/lint" --fast`, Outcome: transcript.OutcomeSuccess, Reason: "{}"}, true, "lint --fast allowed"},
-		{supervisor.OtherHook{Command: "/usr/bin/python3 /x/log.py", Outcome: transcript.OutcomeError, ExitCode: &one, Reason: "Traceback"}, true, "python3 /x/log.py failed (exit 1): Traceback"},
-		{supervisor.OtherHook{Command: "slow", Outcome: transcript.OutcomeCancelled, TimedOut: true}, true, "slow timed out"},
-		{supervisor.OtherHook{Command: "halt.sh", Outcome: transcript.OutcomeStopped, Reason: "enough"}, true, "halt.sh ended the turn: enough"},
+		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, ExitCode: &two, Reason: "update the changelog\nand the docs"}, true, "block.sh blocked: update the changelog"},
+		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "why"}, false, "/home/u/block.sh blocked: why"},
+		{supervisor.OtherHook{Command: `"/opt/my hooks/lint" --fast`, Outcome: hooks.OutcomeSuccess, Reason: "{}"}, true, "lint --fast allowed"},
+		{supervisor.OtherHook{Command: "/usr/bin/python3 /x/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}, true, "python3 /x/log.py failed (exit 1): Traceback"},
+		{supervisor.OtherHook{Command: "slow", Outcome: hooks.OutcomeCancelled, TimedOut: true}, true, "slow timed out"},
+		{supervisor.OtherHook{Command: "halt.sh", Outcome: hooks.OutcomeStopped, Reason: "enough"}, true, "halt.sh ended the turn: enough"},
 	} {
 		if got := OtherHook(tc.h, tc.short); got != tc.want {
 			t.Errorf("OtherHook(%+v) = %q, want %q", tc.h, got, tc.want)
@@ -66,9 +66,9 @@ func TestOtherHook(t *testing.T) {
 }
 
 func TestOtherHooksEffect(t *testing.T) {
-	ok := supervisor.OtherHook{Outcome: transcript.OutcomeSuccess}
-	block := supervisor.OtherHook{Outcome: transcript.OutcomeBlocked, Blocked: true}
-	halt := supervisor.OtherHook{Outcome: transcript.OutcomeStopped}
+	ok := supervisor.OtherHook{Outcome: hooks.OutcomeSuccess}
+	block := supervisor.OtherHook{Outcome: hooks.OutcomeBlocked, Blocked: true}
+	halt := supervisor.OtherHook{Outcome: hooks.OutcomeStopped}
 	for _, tc := range []struct {
 		hs   []supervisor.OtherHook
 		want string
