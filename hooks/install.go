@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // InstalledEvents are the events `hooksup install` registers: the stops, which hooksup then
@@ -331,24 +333,8 @@ func EditSettingsFile(path string, edit func([]byte) ([]byte, error)) (changed b
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return false, fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(updated); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return false, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return false, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return false, fmt.Errorf("write %s: %w", path, err)
+	if err := atomicfile.Write(path, updated, mode); err != nil {
+		return false, err
 	}
 	return true, nil
 }

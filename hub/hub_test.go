@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // engineSession is a real engine behind the control socket, as a supervisor puts it there.
@@ -24,7 +25,7 @@ type engineSession struct {
 	mu     sync.Mutex
 	subs   []chan supervisor.Event
 	asked  chan supervisor.Question
-	record []supervisor.Verdict
+	record []verdictlog.Verdict
 }
 
 func (s *engineSession) Subscribe() (<-chan supervisor.Event, func()) {
@@ -69,7 +70,7 @@ func newEngineSession(t *testing.T) *engineSession {
 	cfg.Stop.Checks = []supervisor.Check{{Name: "tests", Command: "echo 'FAIL: hub'; exit 1"}}
 	s := &engineSession{asked: make(chan supervisor.Question, 4)}
 	s.Engine = supervisor.NewEngine(supervisor.EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Interactive: true,
-		Emit: s.emit, Record: func(v supervisor.Verdict) error {
+		Emit: s.emit, Record: func(v verdictlog.Verdict) error {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.record = append(s.record, v)
@@ -78,10 +79,10 @@ func newEngineSession(t *testing.T) *engineSession {
 	return s
 }
 
-func (s *engineSession) verdicts() []supervisor.Verdict {
+func (s *engineSession) verdicts() []verdictlog.Verdict {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]supervisor.Verdict(nil), s.record...)
+	return append([]verdictlog.Verdict(nil), s.record...)
 }
 
 // shortDir is a directory whose socket paths fit in sun_path.
@@ -159,7 +160,7 @@ func TestConcurrentApproveDenyOneVerdict(t *testing.T) {
 		vs := sess.verdicts()
 		want := []struct {
 			d   hooks.Decision
-			src supervisor.Source
+			src verdictlog.Source
 		}{{hooks.Block, "manual (hooksup approve)"}, {hooks.Allow, "manual (hooksup deny)"}}[won]
 		if len(vs) != 1 || vs[0].Decision != want.d || vs[0].Source != want.src || a.Decision != want.d {
 			t.Fatalf("winner %d; answer %+v; verdicts %+v", won, a, vs)

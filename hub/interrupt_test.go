@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Interrupt on the control socket is Escape: the pending question is let stop (source escape),
@@ -26,7 +26,7 @@ func TestInterruptIsEscape(t *testing.T) {
 		t.Fatalf("answer %+v, want allow", a)
 	}
 	vs := sess.verdicts()
-	if len(vs) == 0 || vs[len(vs)-1].Source != supervisor.SourceEscape {
+	if len(vs) == 0 || vs[len(vs)-1].Source != verdictlog.SourceEscape {
 		t.Fatalf("verdicts %+v, want the stop allowed by escape", vs)
 	}
 	if err := c.Resolve(q.ID, "block", "", "hooksup approve"); !errors.Is(err, ErrAnswered) {

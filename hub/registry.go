@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // Entry is a session's registration: <runtime dir>/<ID>.session.json, beside its sockets.
@@ -40,18 +42,7 @@ func Register(dir string, e Entry) (func(), error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, e.ID+entrySuffix)
-	tmp, err := os.CreateTemp(dir, "."+e.ID+"-*")
-	if err != nil {
-		return nil, fmt.Errorf("register the session: %w", err)
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("register the session: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, append(b, '\n'), 0o600); err != nil {
 		return nil, fmt.Errorf("register the session: %w", err)
 	}
 	return func() { os.Remove(path) }, nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/internal/peercred"
+	"github.com/hooksup/hooksup/verdictlog"
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -23,7 +24,7 @@ import (
 type Session interface {
 	Subscribe() (<-chan supervisor.Event, func())
 	Pending() []supervisor.Question
-	ResolveBy(id int, d hooks.Decision, reason string, by supervisor.Source) error
+	ResolveBy(id int, d hooks.Decision, reason string, by verdictlog.Source) error
 	Interrupt()
 	Counts() supervisor.Counts
 	State() supervisor.AgentState
@@ -143,7 +144,7 @@ func (s *Server) serveConn(c *net.UnixConn) {
 }
 
 func (s *Server) resolve(req Request) Response {
-	by := supervisor.SourceManual
+	by := verdictlog.SourceManual
 	if req.By != "" {
 		by = supervisor.ManualSource(req.By)
 	}

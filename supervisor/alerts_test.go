@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Claude's idle_prompt comes a while after a stop was allowed, when the state already says
@@ -18,7 +19,7 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.state.hook(prompt("p1"))
 	s.state.hook(hk(hooks.Stop, func(in *hooks.Input) { in.PromptID = "p1" }))
-	s.state.verdict(Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: SourceChecks})
+	s.state.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: verdictlog.SourceChecks})
 	s.state.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "idle_prompt" }))
 	s.state.hook(prompt("p2"))
 	s.state.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID, in.ToolName = "p2", "Bash" }))
@@ -65,7 +66,7 @@ func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	turn := func(id string) {
 		tr.hook(prompt(id))
 		tr.hook(hk(hooks.Stop, func(in *hooks.Input) { in.PromptID = id }))
-		tr.verdict(Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: SourceChecks})
+		tr.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: verdictlog.SourceChecks})
 	}
 	turn("p1")
 	tr.mu.Lock()

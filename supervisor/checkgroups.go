@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // A check runs in its own process group, and hooksup kills the group at the check's timeout, on
@@ -95,13 +97,7 @@ func (g *checkGroups) started(pid int, c Check) {
 	}
 	b, _ := json.Marshal(groupRecord{Owner: g.self.Pid, OwnerStart: g.self.Start, Pgid: pid, Start: p.Start,
 		UID: p.UID, Check: c.Name, Command: c.Command})
-	tmp := g.path(pid) + ".new"
-	err = os.WriteFile(tmp, b, 0o600)
-	if err == nil {
-		err = os.Rename(tmp, g.path(pid))
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
+	if err := atomicfile.Write(g.path(pid), b, 0o600); err != nil {
 		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
 	}
 }

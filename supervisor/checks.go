@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // CheckResult is how one run of a check ended.
@@ -33,8 +35,8 @@ func (r CheckResult) Passed() bool {
 }
 
 // Record is the verdict log's view of the result.
-func (r CheckResult) Record() CheckRecord {
-	rec := CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: ms(r.Duration), TimedOut: r.TimedOut}
+func (r CheckResult) Record() verdictlog.CheckRecord {
+	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: ms(r.Duration), TimedOut: r.TimedOut}
 	switch {
 	case r.StartErr != nil:
 		rec.Error = r.StartErr.Error()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Engine decides every Stop and SubagentStop of one supervised session: the Escape override,
@@ -19,13 +20,13 @@ type Engine struct {
 	cfg        Config
 	projectDir string
 	emit       func(Event)
-	record     func(Verdict) error
+	record     func(verdictlog.Verdict) error
 	logger     *slog.Logger
 	now        func() time.Time
 	// interactive: a person can answer questions (the TUI); otherwise proposals apply.
 	interactive bool
 	// observe reports what the transcript says now (nil: nothing).
-	observe func() *Observation
+	observe func() *verdictlog.Observation
 	// catchUp returns once the transcript has the message a stop names, or ctx ends.
 	catchUp func(ctx context.Context, in *hooks.Input)
 	groups  *checkGroups // records the checks' process groups while they run
@@ -56,14 +57,14 @@ type EngineOptions struct {
 	Config     Config
 	ProjectDir string
 	Emit       func(Event)
-	Record     func(Verdict) error
+	Record     func(verdictlog.Verdict) error
 	Logger     *slog.Logger
 	Now        func() time.Time
 	// Interactive says a person can answer questions; without one, ask and manual apply the
 	// checks' proposal.
 	Interactive bool
 	// Observe reports what the transcript says at the moment of a verdict.
-	Observe func() *Observation
+	Observe func() *verdictlog.Observation
 	// CatchUp returns once the transcript has the message a stop names (it lags behind the
 	// hook), or ctx ends. The engine waits for it at most catchUpWait.
 	CatchUp func(ctx context.Context, in *hooks.Input)
@@ -83,7 +84,7 @@ func NewEngine(o EngineOptions) *Engine {
 		e.emit = func(Event) {}
 	}
 	if e.record == nil {
-		e.record = func(Verdict) error { return nil }
+		e.record = func(verdictlog.Verdict) error { return nil }
 	}
 	if e.logger == nil {
 		e.logger = slog.New(slog.DiscardHandler)
@@ -123,15 +124,15 @@ func (e *Engine) Interrupt() {
 	// Claude fires no hook on an interrupt: hooksup records it itself, first, under the lock,
 	// so the stops it cuts short are logged after it.
 	if e.sessionID != "" {
-		v := Verdict{Time: now, SessionID: e.sessionID, Event: EventInterrupted, Turn: e.turn, Decision: hooks.Allow,
-			Source: SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
+		v := verdictlog.Verdict{Time: now, SessionID: e.sessionID, Event: verdictlog.EventInterrupted, Turn: e.turn, Decision: hooks.Allow,
+			Source: verdictlog.SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
 			MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
 		if err := e.record(v); err != nil {
 			e.logger.Error("verdict log", "err", err)
 		}
 	}
 	for _, q := range e.pending {
-		q.resolve(resolution{decision: hooks.Allow, by: SourceEscape})
+		q.resolve(resolution{decision: hooks.Allow, by: verdictlog.SourceEscape})
 	}
 	// Every stop being decided now, subagents' too: their checks are killed.
 	for _, cancel := range e.deciding {
@@ -180,18 +181,18 @@ type stop struct {
 // proposal is what the checks (or the rule that comes before them) said.
 type proposal struct {
 	decision hooks.Decision
-	source   Source
+	source   verdictlog.Source
 	reason   string
 	warnings []string
 	blocking string // the check that proposes the block
-	records  []CheckRecord
+	records  []verdictlog.CheckRecord
 	final    bool // Escape, observe mode or the limit: no mode or person changes it
 }
 
 // outcome is the decision after the mode (and perhaps the person) had their say.
 type outcome struct {
 	decision hooks.Decision
-	source   Source
+	source   verdictlog.Source
 	reason   string
 }
 
@@ -204,7 +205,7 @@ func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 	defer s.cancel()
 	p := e.propose(s)
 	o := e.ask(s, p)
-	if o.source != SourceEscape {
+	if o.source != verdictlog.SourceEscape {
 		<-s.caughtUp // the observation is complete (Escape does not wait for it)
 	}
 	v := e.conclude(ctx, s, p, o)
@@ -261,15 +262,15 @@ func (e *Engine) awaitTranscript(s *stop) {
 func (e *Engine) propose(s *stop) proposal {
 	switch {
 	case s.escaped:
-		return proposal{decision: hooks.Allow, source: SourceEscape, final: true}
+		return proposal{decision: hooks.Allow, source: verdictlog.SourceEscape, final: true}
 	case e.cfg.Mode == ModeObserve:
-		return proposal{decision: hooks.Allow, source: SourceObserve, final: true}
+		return proposal{decision: hooks.Allow, source: verdictlog.SourceObserve, final: true}
 	case s.limited:
 		what := fmt.Sprintf("the continuation limit (%d per turn)", e.cfg.Stop.MaxContinuations)
 		if s.sub {
 			what = fmt.Sprintf("the steer limit (%d for this subagent)", e.cfg.SubagentStop.MaxSteers)
 		}
-		return proposal{decision: hooks.Allow, source: SourceLimit, final: true,
+		return proposal{decision: hooks.Allow, source: verdictlog.SourceLimit, final: true,
 			warnings: []string{"hooksup: reached " + what + "; letting it stop"}}
 	}
 	return e.runChecks(s.ctx, s.in)
@@ -285,17 +286,17 @@ func (e *Engine) ask(s *stop, p proposal) outcome {
 
 // conclude lets Escape and a vanished hook override the outcome, counts a block, and makes
 // the verdict.
-func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) Verdict {
+func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) verdictlog.Verdict {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
-	case e.escapedTurn == s.turn && e.turn == s.turn && o.source != SourceEscape:
+	case e.escapedTurn == s.turn && e.turn == s.turn && o.source != verdictlog.SourceEscape:
 		// Escape came while the checks ran or the person was asked: it wins.
-		o = outcome{hooks.Allow, SourceEscape, ""}
+		o = outcome{hooks.Allow, verdictlog.SourceEscape, ""}
 	case ctx.Err() != nil:
 		// The hook went away (claude's timeout, claude gone) or hooksup is shutting down before
 		// a decision: claude lets it stop, and so does the record.
-		o = outcome{hooks.Allow, SourceFailOpen, ""}
+		o = outcome{hooks.Allow, verdictlog.SourceFailOpen, ""}
 		p.warnings = append(p.warnings, "hooksup: the hook went away before the stop was decided")
 	}
 	if o.decision == hooks.Block {
@@ -306,12 +307,12 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 		} else {
 			e.turnConts++
 		}
-		if p.blocking != "" && o.source == CheckSource(p.blocking) {
+		if p.blocking != "" && o.source == verdictlog.CheckSource(p.blocking) {
 			e.checkBlocks[p.blocking]++
 		}
 	}
 	in := s.in
-	v := Verdict{
+	v := verdictlog.Verdict{
 		Time: e.now(), Asked: s.start, SessionID: e.sessionID, Event: in.HookEventName, AgentID: in.AgentID,
 		AgentType: in.AgentType, Turn: s.turn, Stop: s.seq, Decision: o.decision, Source: o.source,
 		Reason: o.reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
@@ -321,7 +322,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 	if !p.final && o.source != p.source {
 		// The person (or the timeout, Escape, a vanished hook) decided, not the checks: keep
 		// what they proposed, so a denied continuation shows what was denied.
-		v.Proposal = &Proposal{Decision: p.decision, Source: p.source, Reason: p.reason}
+		v.Proposal = &verdictlog.Proposal{Decision: p.decision, Source: p.source, Reason: p.reason}
 	}
 	v.Observation = e.observation(in)
 	if s.sub {
@@ -338,7 +339,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) V
 }
 
 // publish writes the verdict to the log and tells the front end.
-func (e *Engine) publish(v Verdict, start time.Time) {
+func (e *Engine) publish(v verdictlog.Verdict, start time.Time) {
 	v.LatencyMS = ms(e.now().Sub(start))
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
@@ -348,7 +349,7 @@ func (e *Engine) publish(v Verdict, start time.Time) {
 }
 
 // answer is what the hook prints for a verdict.
-func answer(v Verdict) hooks.Answer {
+func answer(v verdictlog.Verdict) hooks.Answer {
 	a := hooks.Answer{Decision: v.Decision, Reason: v.Reason, SystemMessage: v.Warning}
 	if v.Decision == hooks.Halt {
 		a.Reason, a.StopReason = "", v.Reason
@@ -362,8 +363,8 @@ func answer(v Verdict) hooks.Answer {
 // observation is the neovate payload of a verdict: what the transcript knows at this moment
 // (it lags: the final text comes from the hook input), the model and the turn's duration so far.
 // Called with e.mu held.
-func (e *Engine) observation(in *hooks.Input) *Observation {
-	o := &Observation{}
+func (e *Engine) observation(in *hooks.Input) *verdictlog.Observation {
+	o := &verdictlog.Observation{}
 	if e.observe != nil {
 		if t := e.observe(); t != nil {
 			o = t
@@ -390,12 +391,12 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 		Proposal: p.decision, Source: p.source, Reason: p.reason, Warning: strings.Join(p.warnings, "\n"),
 		LastMessage: clip(in.LastAssistantMessage, 2000)})
 	switch r.by {
-	case SourceTimeout:
+	case verdictlog.SourceTimeout:
 		if e.cfg.OnTimeout == TimeoutAllow {
-			return outcome{hooks.Allow, SourceTimeout, ""}
+			return outcome{hooks.Allow, verdictlog.SourceTimeout, ""}
 		}
-		return outcome{p.decision, SourceTimeout, p.reason}
-	case SourceEscape, SourceFailOpen:
+		return outcome{p.decision, verdictlog.SourceTimeout, p.reason}
+	case verdictlog.SourceEscape, verdictlog.SourceFailOpen:
 		return outcome{hooks.Allow, r.by, ""}
 	}
 	switch r.decision {
@@ -418,9 +419,9 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 	list := e.checksFor(in)
 	if len(list) == 0 {
-		return proposal{decision: hooks.Allow, source: SourceNoChecks}
+		return proposal{decision: hooks.Allow, source: verdictlog.SourceNoChecks}
 	}
-	p := proposal{decision: hooks.Allow, source: SourceChecks}
+	p := proposal{decision: hooks.Allow, source: verdictlog.SourceChecks}
 	select {
 	case e.checkSlot <- struct{}{}:
 		defer func() { <-e.checkSlot }()
@@ -498,7 +499,7 @@ func (e *Engine) judge(p *proposal, c Check, res CheckResult) bool {
 		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, failure(res), c.MaxRetries))
 		return false
 	}
-	p.decision, p.source, p.blocking = hooks.Block, CheckSource(c.Name), c.Name
+	p.decision, p.source, p.blocking = hooks.Block, verdictlog.CheckSource(c.Name), c.Name
 	p.reason = BlockReason(res, e.cfg.ReasonLines)
 	return true
 }

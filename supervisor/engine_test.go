@@ -13,15 +13,16 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 type recorder struct {
 	mu       sync.Mutex
-	verdicts []Verdict
+	verdicts []verdictlog.Verdict
 	events   []Event
 }
 
-func (r *recorder) record(v Verdict) error {
+func (r *recorder) record(v verdictlog.Verdict) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.verdicts = append(r.verdicts, v)
@@ -64,13 +65,13 @@ func TestNoChecksAllows(t *testing.T) {
 	if a.Decision != hooks.Allow {
 		t.Fatalf("got %+v", a)
 	}
-	if len(r.verdicts) != 1 || r.verdicts[0].Source != SourceNoChecks || r.verdicts[0].Decision != "allow" {
+	if len(r.verdicts) != 1 || r.verdicts[0].Source != verdictlog.SourceNoChecks || r.verdicts[0].Decision != "allow" {
 		t.Fatalf("verdicts %+v", r.verdicts)
 	}
 	// Checks that all pass are another source.
 	e, r = newTestEngine(t, cfgWith(ModeAuto, check("ok", "true")))
 	e.Decide(context.Background(), stopIn(false))
-	if r.verdicts[0].Source != SourceChecks {
+	if r.verdicts[0].Source != verdictlog.SourceChecks {
 		t.Fatalf("verdicts %+v", r.verdicts)
 	}
 }
@@ -101,10 +102,10 @@ func TestVerdictWaitsForTheTranscript(t *testing.T) {
 	tokens := int64(0)
 	r := &recorder{}
 	e := NewEngine(EngineOptions{Config: cfgWith(ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
-		Observe: func() *Observation {
+		Observe: func() *verdictlog.Observation {
 			mu.Lock()
 			defer mu.Unlock()
-			return &Observation{OutputTokens: tokens}
+			return &verdictlog.Observation{OutputTokens: tokens}
 		},
 		CatchUp: func(ctx context.Context, in *hooks.Input) {
 			select {
@@ -132,7 +133,7 @@ func TestVerdictWaitsForTheTranscript(t *testing.T) {
 	never := make(chan struct{})
 	t.Cleanup(func() { close(never) })
 	e.catchUp = func(ctx context.Context, in *hooks.Input) { <-never }
-	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[len(r.verdicts)-1].Source != SourceEscape {
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[len(r.verdicts)-1].Source != verdictlog.SourceEscape {
 		t.Fatalf("%+v", a)
 	}
 }
@@ -172,7 +173,7 @@ func TestContinuationLimitPerTurn(t *testing.T) {
 		t.Fatalf("decisions %v", got)
 	}
 	last := r.verdicts[len(r.verdicts)-1]
-	if last.Source != SourceLimit || last.Continuations != 3 || !strings.Contains(last.Warning, "limit") {
+	if last.Source != verdictlog.SourceLimit || last.Continuations != 3 || !strings.Contains(last.Warning, "limit") {
 		t.Fatalf("last verdict %+v", last)
 	}
 	// A new prompt starts a new turn with a fresh budget.
@@ -209,7 +210,7 @@ func TestSubagentSteersCountPerAgent(t *testing.T) {
 		t.Fatalf("a2 shares a1's budget: %s", got)
 	}
 	last := r.verdicts[len(r.verdicts)-1]
-	if last.AgentID != "a2" || last.Steers != 2 || last.MaxSteers != 2 || last.Source != SourceLimit {
+	if last.AgentID != "a2" || last.Steers != 2 || last.MaxSteers != 2 || last.Source != verdictlog.SourceLimit {
 		t.Fatalf("verdict %+v", last)
 	}
 	// Subagent steers do not eat the main agent's budget: the main stop still runs its checks.
@@ -375,7 +376,7 @@ func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
 	}
 	assertGone(t, pidFile)
 	// The rest of the turn is allowed at once, whatever the checks say.
-	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[2].Source != SourceEscape {
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[2].Source != verdictlog.SourceEscape {
 		t.Fatalf("after Escape: %+v %+v", a, r.verdicts[2])
 	}
 	// The next prompt ends the override.
@@ -390,7 +391,7 @@ func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
 
 func TestObserveNeverBlocks(t *testing.T) {
 	e, r := newTestEngine(t, cfgWith(ModeObserve, check("fail", "exit 1")))
-	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[0].Source != SourceObserve {
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[0].Source != verdictlog.SourceObserve {
 		t.Fatalf("%+v %+v", a, r.verdicts)
 	}
 }
@@ -494,7 +495,7 @@ func TestCheckCwdAndEnv(t *testing.T) {
 	}
 }
 
-func decisions(vs []Verdict) string {
+func decisions(vs []verdictlog.Verdict) string {
 	var d []string
 	for _, v := range vs {
 		d = append(d, v.Event+":"+string(v.Decision)+"/"+string(v.Source))
@@ -529,7 +530,7 @@ func TestInterruptKillsParallelStops(t *testing.T) {
 	}
 	t.Logf("both stops answered %v after Escape", time.Since(start))
 	for _, v := range r.verdicts[1:] {
-		if v.Source != SourceEscape {
+		if v.Source != verdictlog.SourceEscape {
 			t.Fatalf("verdicts %s", decisions(r.verdicts))
 		}
 	}
@@ -544,7 +545,7 @@ func TestHookGoneIsFailOpen(t *testing.T) {
 	if a := e.Decide(ctx, stopIn(false)); a.Decision != hooks.Allow {
 		t.Fatalf("%+v", a)
 	}
-	if v := r.verdicts[0]; v.Source != SourceFailOpen || !strings.Contains(v.Warning, "went away") {
+	if v := r.verdicts[0]; v.Source != verdictlog.SourceFailOpen || !strings.Contains(v.Warning, "went away") {
 		t.Fatalf("%+v", v)
 	}
 }

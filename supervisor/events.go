@@ -6,6 +6,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/queue"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Event is something the supervisor tells its front end (the TUI or the headless printer).
@@ -53,7 +54,7 @@ type CheckFinished struct {
 // VerdictDecided: a stop was decided (also written to the verdict log).
 type VerdictDecided struct {
 	At
-	Verdict Verdict
+	Verdict verdictlog.Verdict
 }
 
 // OtherHooksReported: claude recorded what the other hooks at a stop did (its transcript
@@ -61,7 +62,7 @@ type VerdictDecided struct {
 // Stop names the verdict.
 type OtherHooksReported struct {
 	At
-	Entry Verdict
+	Entry verdictlog.Verdict
 }
 
 // Interrupted: the person pressed Escape; the rest of the turn may stop at once.

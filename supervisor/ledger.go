@@ -6,6 +6,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Subagent states in the ledger.
@@ -97,7 +98,7 @@ func (l *ledger) hook(in *hooks.Input) {
 	l.publish()
 }
 
-func (l *ledger) verdict(v Verdict) {
+func (l *ledger) verdict(v verdictlog.Verdict) {
 	if v.Event != hooks.SubagentStop || v.AgentID == "" {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // stopHooks ties what claude recorded of the other hooks at a stop (its stop_hook_summary,
@@ -15,9 +16,9 @@ import (
 // that stop.
 type stopHooks struct {
 	mu     sync.Mutex
-	recent map[string][]Verdict // by agent id ("" for the main agent): the latest verdicts, oldest first
-	agents []string             // the keys of recent, least recently decided first
-	told   map[int]bool         // the stops whose other hooks are recorded
+	recent map[string][]verdictlog.Verdict // by agent id ("" for the main agent): the latest verdicts, oldest first
+	agents []string                        // the keys of recent, least recently decided first
+	told   map[int]bool                    // the stops whose other hooks are recorded
 }
 
 // maxRecentStops bounds how many verdicts per agent wait for their summary, and
@@ -29,11 +30,11 @@ const (
 )
 
 func newStopHooks() *stopHooks {
-	return &stopHooks{recent: map[string][]Verdict{}, told: map[int]bool{}}
+	return &stopHooks{recent: map[string][]verdictlog.Verdict{}, told: map[int]bool{}}
 }
 
 // verdict remembers a decided stop.
-func (h *stopHooks) verdict(v Verdict) {
+func (h *stopHooks) verdict(v verdictlog.Verdict) {
 	if v.Stop == 0 || (v.Event != hooks.Stop && v.Event != hooks.SubagentStop) {
 		return
 	}
@@ -68,19 +69,19 @@ func (h *stopHooks) verdict(v Verdict) {
 // that agent decided before the line was written. latest says no later stop of that agent has
 // been decided since. ok is false when the line names no other hook, or no verdict is waiting
 // for it.
-func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) (entry Verdict, latest, ok bool) {
+func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) (entry verdictlog.Verdict, latest, ok bool) {
 	event := hooks.Stop
 	if agentID != "" {
 		event = hooks.SubagentStop
 	}
-	var others []OtherHook
+	var others []verdictlog.OtherHook
 	for _, o := range r.Hooks {
 		if o.Event == event {
 			others = append(others, otherHook(o))
 		}
 	}
 	if len(others) == 0 {
-		return Verdict{}, false, false
+		return verdictlog.Verdict{}, false, false
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -93,13 +94,13 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 		}
 	}
 	if i < 0 || h.told[list[i].Stop] {
-		return Verdict{}, false, false
+		return verdictlog.Verdict{}, false, false
 	}
 	v := list[i]
 	h.told[v.Stop] = true
-	entry = Verdict{
-		Time: now, SessionID: v.SessionID, Event: EventOtherHooks, AgentID: v.AgentID, AgentType: v.AgentType,
-		Turn: v.Turn, Stop: v.Stop, Decision: hooks.Allow, Source: SourceOtherHooks, StopHookActive: v.StopHookActive,
+	entry = verdictlog.Verdict{
+		Time: now, SessionID: v.SessionID, Event: verdictlog.EventOtherHooks, AgentID: v.AgentID, AgentType: v.AgentType,
+		Turn: v.Turn, Stop: v.Stop, Decision: hooks.Allow, Source: verdictlog.SourceOtherHooks, StopHookActive: v.StopHookActive,
 		Continuations: v.Continuations, MaxContinuations: v.MaxContinuations, SessionContinuations: v.SessionContinuations,
 		Steers: v.Steers, MaxSteers: v.MaxSteers, OtherHooks: others,
 	}
@@ -114,8 +115,8 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 	return entry, i == len(list)-1, true
 }
 
-func otherHook(o transcript.HookOutcome) OtherHook {
-	h := OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == hooks.OutcomeBlocked,
+func otherHook(o transcript.HookOutcome) verdictlog.OtherHook {
+	h := verdictlog.OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == hooks.OutcomeBlocked,
 		Reason: oneText(o.Message), DurationMS: ms(o.Duration), TimedOut: o.TimedOut}
 	if o.ExitCode >= 0 {
 		code := o.ExitCode

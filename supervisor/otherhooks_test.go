@@ -8,6 +8,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 const ownHook = "/opt/bin/hooksup-hook Stop"
@@ -41,8 +42,8 @@ func parse(t *testing.T, lines ...[]byte) []transcript.Record {
 func TestOtherHooksAreTiedToTheirStop(t *testing.T) {
 	t0 := time.Now().Truncate(time.Second)
 	h := newStopHooks()
-	v1 := Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: 1, Decision: hooks.Allow, Source: SourceChecks, MaxContinuations: 3}
-	v2 := Verdict{Time: t0.Add(2 * time.Second), SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: 2, Decision: hooks.Allow, Source: SourceChecks}
+	v1 := verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: 1, Decision: hooks.Allow, Source: verdictlog.SourceChecks, MaxContinuations: 3}
+	v2 := verdictlog.Verdict{Time: t0.Add(2 * time.Second), SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: 2, Decision: hooks.Allow, Source: verdictlog.SourceChecks}
 	recs := parse(t,
 		summaryLine(t0.Add(100*time.Millisecond), "i1", "", []string{"/home/u/block.sh"}, []string{"[/home/u/block.sh]: update the changelog\n"}),
 		summaryLine(t0.Add(2100*time.Millisecond), "i2", "", []string{"/home/u/block.sh"}, nil),
@@ -54,11 +55,11 @@ func TestOtherHooksAreTiedToTheirStop(t *testing.T) {
 	if !ok || latest || e1.Stop != 1 {
 		t.Fatalf("first summary: ok %v latest %v entry %+v", ok, latest, e1)
 	}
-	want := OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "update the changelog", DurationMS: 40}
+	want := verdictlog.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "update the changelog", DurationMS: 40}
 	if len(e1.OtherHooks) != 1 || e1.OtherHooks[0] != want {
 		t.Fatalf("first summary's hooks %+v, want %+v", e1.OtherHooks, want)
 	}
-	if e1.Event != EventOtherHooks || e1.Decision != hooks.Block || e1.Source != SourceOtherHooks || e1.SessionID != "s" || e1.Turn != 1 {
+	if e1.Event != verdictlog.EventOtherHooks || e1.Decision != hooks.Block || e1.Source != verdictlog.SourceOtherHooks || e1.SessionID != "s" || e1.Turn != 1 {
 		t.Fatalf("entry %+v", e1)
 	}
 	e2, latest, ok := h.summary("", recs[1], t0.Add(3*time.Second))
@@ -82,7 +83,7 @@ func TestOtherHooksNeedAnotherHookAndAVerdict(t *testing.T) {
 	if _, _, ok := h.summary("", other, t0); ok {
 		t.Fatal("tied to a stop hooksup never decided")
 	}
-	h.verdict(Verdict{Time: t0.Add(5 * time.Second), Event: hooks.Stop, Stop: 1})
+	h.verdict(verdictlog.Verdict{Time: t0.Add(5 * time.Second), Event: hooks.Stop, Stop: 1})
 	if _, _, ok := h.summary("", other, t0); ok {
 		t.Fatal("tied to a stop decided after the summary was written")
 	}
@@ -91,9 +92,9 @@ func TestOtherHooksNeedAnotherHookAndAVerdict(t *testing.T) {
 func TestOtherSubagentHooksGoToTheirAgent(t *testing.T) {
 	t0 := time.Now().Truncate(time.Second)
 	h := newStopHooks()
-	h.verdict(Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: "a1", Stop: 1})
-	h.verdict(Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: "a2", Stop: 2})
-	h.verdict(Verdict{Time: t0, Event: hooks.Stop, Stop: 3})
+	h.verdict(verdictlog.Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: "a1", Stop: 1})
+	h.verdict(verdictlog.Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: "a2", Stop: 2})
+	h.verdict(verdictlog.Verdict{Time: t0, Event: hooks.Stop, Stop: 3})
 	rec := parse(t, summaryLine(t0.Add(time.Second), "i1", "a1", []string{"sub.sh"}, []string{"[sub.sh]: cite sources"}))[0]
 	e, _, ok := h.summary("a1", rec, t0.Add(time.Second))
 	if !ok || e.Stop != 1 || e.AgentID != "a1" || e.Decision != hooks.Block {
@@ -108,8 +109,8 @@ func TestOtherHooksKeepRecentAgentsOnly(t *testing.T) {
 	h := newStopHooks()
 	const n = 10 * maxRecentAgents
 	for i := 1; i <= n; i++ {
-		h.verdict(Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: fmt.Sprintf("a%d", i), Stop: 2 * i})
-		h.verdict(Verdict{Time: t0, Event: hooks.Stop, Stop: 2*i + 1})
+		h.verdict(verdictlog.Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: fmt.Sprintf("a%d", i), Stop: 2 * i})
+		h.verdict(verdictlog.Verdict{Time: t0, Event: hooks.Stop, Stop: 2*i + 1})
 	}
 	if len(h.recent) > maxRecentAgents || len(h.agents) != len(h.recent) {
 		t.Errorf("%d agents remembered (%d in order), want at most %d", len(h.recent), len(h.agents), maxRecentAgents)
@@ -142,7 +143,7 @@ func TestOtherHooksSayPlainText(t *testing.T) {
 func TestAnotherHooksBlockMeansClaudeWorksOn(t *testing.T) {
 	var got []StateChanged
 	st := newStateTracker(func(e Event) { got = append(got, e.(StateChanged)) }, nil)
-	st.verdict(Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: SourceChecks})
+	st.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: verdictlog.SourceChecks})
 	st.otherHookBlocked()
 	if s := st.get(); s != StateWorking {
 		t.Fatalf("state %s after another hook blocked, want working", s)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Question is a stop decision put to a person (modes ask and manual).
@@ -17,9 +18,9 @@ type Question struct {
 	Event       string // Stop or SubagentStop
 	AgentID     string
 	AgentType   string
-	Proposal    hooks.Decision // what the checks said
-	Source      Source         // the proposal's source, e.g. check:tests
-	Reason      string         // the checks' reason for a proposed block (the default reason)
+	Proposal    hooks.Decision    // what the checks said
+	Source      verdictlog.Source // the proposal's source, e.g. check:tests
+	Reason      string            // the checks' reason for a proposed block (the default reason)
 	Warning     string
 	LastMessage string // what the agent said last
 	Asked       time.Time
@@ -37,7 +38,7 @@ type QuestionResolved struct {
 	At
 	ID       int
 	Decision hooks.Decision
-	By       Source // manual, timeout, escape or failopen
+	By       verdictlog.Source // manual, timeout, escape or failopen
 }
 
 // ErrNoSuchQuestion is returned when resolving a question that is not pending (already
@@ -51,7 +52,7 @@ var ErrAnswered = fmt.Errorf("%w: it was already answered", ErrNoSuchQuestion)
 type resolution struct {
 	decision hooks.Decision
 	reason   string
-	by       Source
+	by       verdictlog.Source
 }
 
 type pendingQuestion struct {
@@ -101,10 +102,10 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	select {
 	case r = <-p.ch:
 	case <-timer.C:
-		r = e.settle(p, resolution{by: SourceTimeout})
+		r = e.settle(p, resolution{by: verdictlog.SourceTimeout})
 	case <-ctx.Done():
 		// Interrupt resolves the question before it cancels; otherwise the hook went away.
-		r = e.settle(p, resolution{by: SourceFailOpen})
+		r = e.settle(p, resolution{by: verdictlog.SourceFailOpen})
 	}
 	e.mu.Lock()
 	delete(e.pending, q.ID)
@@ -116,19 +117,19 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 // Resolve answers a pending question: Allow lets the agent stop, Block makes it continue with
 // reason (the checks' reason when empty), Halt ends the turn.
 func (e *Engine) Resolve(id int, d hooks.Decision, reason string) error {
-	return e.ResolveBy(id, d, reason, SourceManual)
+	return e.ResolveBy(id, d, reason, verdictlog.SourceManual)
 }
 
 // ResolveBy is Resolve with the verdict's source saying where the person answered, e.g.
 // ManualSource("hooksup approve"). Of two answers to one question the first wins; the other
 // gets ErrAnswered.
-func (e *Engine) ResolveBy(id int, d hooks.Decision, reason string, by Source) error {
+func (e *Engine) ResolveBy(id int, d hooks.Decision, reason string, by verdictlog.Source) error {
 	switch d {
 	case hooks.Allow, hooks.Block, hooks.Halt:
 	default:
 		return fmt.Errorf("resolve question %d: unknown decision %q", id, d)
 	}
-	if by != SourceManual && !strings.HasPrefix(string(by), string(SourceManual)+" (") {
+	if by != verdictlog.SourceManual && !strings.HasPrefix(string(by), string(verdictlog.SourceManual)+" (") {
 		return fmt.Errorf("resolve question %d: %q is not a person's source", id, by)
 	}
 	e.mu.Lock()
@@ -148,7 +149,9 @@ func (e *Engine) ResolveBy(id int, d hooks.Decision, reason string, by Source) e
 
 // ManualSource is the source of a verdict a person gave somewhere other than the session's own
 // TUI: "manual (WHERE)".
-func ManualSource(where string) Source { return Source(string(SourceManual) + " (" + where + ")") }
+func ManualSource(where string) verdictlog.Source {
+	return verdictlog.Source(string(verdictlog.SourceManual) + " (" + where + ")")
+}
 
 // Pending returns the questions waiting for the person, oldest first.
 func (e *Engine) Pending() []Question {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // askEngine is an engine with a person present; questions arrive on the returned channel.
@@ -50,7 +51,7 @@ func TestAskApproveContinuation(t *testing.T) {
 	if a.Decision != hooks.Block || a.Reason != q.Reason {
 		t.Fatalf("%+v", a)
 	}
-	if v := r.verdicts[0]; v.Source != SourceManual || v.Continuations != 1 {
+	if v := r.verdicts[0]; v.Source != verdictlog.SourceManual || v.Continuations != 1 {
 		t.Fatalf("verdict %+v", v)
 	}
 	if err := e.Resolve(q.ID, hooks.Allow, ""); !errors.Is(err, ErrNoSuchQuestion) {
@@ -62,7 +63,7 @@ func TestAskDenyLetsItStop(t *testing.T) {
 	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("tests", "exit 1"))
 	ans := decideAsync(e, stopIn(false))
 	e.Resolve((<-asked).ID, hooks.Allow, "")
-	if a := <-ans; a.Decision != hooks.Allow || r.verdicts[0].Source != SourceManual || r.verdicts[0].Continuations != 0 {
+	if a := <-ans; a.Decision != hooks.Allow || r.verdicts[0].Source != verdictlog.SourceManual || r.verdicts[0].Continuations != 0 {
 		t.Fatalf("%+v %+v", a, r.verdicts[0])
 	}
 }
@@ -78,7 +79,7 @@ func TestAskEditedReason(t *testing.T) {
 
 func TestAskDoesNotAskWhenChecksPass(t *testing.T) {
 	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("ok", "true"))
-	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || len(asked) != 0 || r.verdicts[0].Source != SourceChecks {
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || len(asked) != 0 || r.verdicts[0].Source != verdictlog.SourceChecks {
 		t.Fatalf("%+v", a)
 	}
 }
@@ -91,7 +92,7 @@ func TestManualAsksEveryStopAndCanForceAContinuation(t *testing.T) {
 		t.Fatalf("%+v", q)
 	}
 	e.Resolve(q.ID, hooks.Block, "Write the docs too.")
-	if a := <-ans; a.Decision != hooks.Block || a.Reason != "Write the docs too." || r.verdicts[0].Source != SourceManual {
+	if a := <-ans; a.Decision != hooks.Block || a.Reason != "Write the docs too." || r.verdicts[0].Source != verdictlog.SourceManual {
 		t.Fatalf("%+v", a)
 	}
 	ans = decideAsync(e, stopIn(true))
@@ -112,7 +113,7 @@ func TestDenyKeepsTheProposal(t *testing.T) {
 		t.Fatalf("%+v", a)
 	}
 	v := r.verdicts[0]
-	if v.Source != SourceManual || v.Proposal == nil || v.Proposal.Decision != hooks.Block || v.Proposal.Source != CheckSource("tests") ||
+	if v.Source != verdictlog.SourceManual || v.Proposal == nil || v.Proposal.Decision != hooks.Block || v.Proposal.Source != verdictlog.CheckSource("tests") ||
 		!strings.Contains(v.Proposal.Reason, "FAIL x") {
 		t.Fatalf("verdict %+v proposal %+v", v, v.Proposal)
 	}
@@ -132,7 +133,7 @@ func TestUnansweredQuestionTimesOut(t *testing.T) {
 		e, r, _ := askEngine(t, ModeAsk, 50*time.Millisecond, check("t", "exit 1"))
 		e.cfg.OnTimeout = tc.onTimeout
 		a := e.Decide(context.Background(), stopIn(false))
-		if a.Decision != tc.want || r.verdicts[0].Source != SourceTimeout {
+		if a.Decision != tc.want || r.verdicts[0].Source != verdictlog.SourceTimeout {
 			t.Errorf("on_timeout=%s: %+v %+v", tc.onTimeout, a, r.verdicts[0])
 		}
 	}
@@ -143,19 +144,19 @@ func TestEscapeResolvesThePendingQuestion(t *testing.T) {
 	ans := decideAsync(e, stopIn(false))
 	<-asked
 	e.Interrupt()
-	if a := <-ans; a.Decision != hooks.Allow || r.verdicts[0].Source != SourceEscape {
+	if a := <-ans; a.Decision != hooks.Allow || r.verdicts[0].Source != verdictlog.SourceEscape {
 		t.Fatalf("%+v %+v", a, r.verdicts[0])
 	}
 	if len(e.Pending()) != 0 {
 		t.Fatal("question still pending")
 	}
-	var resolvedBy Source
+	var resolvedBy verdictlog.Source
 	for _, ev := range r.events {
 		if qr, ok := ev.(QuestionResolved); ok {
 			resolvedBy = qr.By
 		}
 	}
-	if resolvedBy != SourceEscape {
+	if resolvedBy != verdictlog.SourceEscape {
 		t.Fatalf("resolved by %q", resolvedBy)
 	}
 	// No further continuation in this turn: the next stop is allowed without asking.

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // EngineState is what an engine must remember between hook processes in standalone mode.
@@ -171,7 +173,7 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		return say(fmt.Sprintf("hooksup: checks skipped: %v", err))
 	}
 
-	statePath := filepath.Join(o.StateDir, "standalone", safeName(in.SessionID)+".json")
+	statePath := filepath.Join(o.StateDir, "standalone", verdictlog.SafeName(in.SessionID)+".json")
 	unlock, st, err := lockState(statePath)
 	if err != nil {
 		logger.Error("standalone: state", "err", err)
@@ -186,7 +188,7 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 			st.Warned = true
 		}
 	}
-	vlog := &VerdictLog{Dir: SessionsDir(o.StateDir)}
+	vlog := &verdictlog.VerdictLog{Dir: verdictlog.SessionsDir(o.StateDir)}
 	defer vlog.Close()
 	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
 		groups: standaloneGroups(&cfg, o.Getenv, logger)})
@@ -230,7 +232,7 @@ func (s standaloneState) save(path string) error {
 	if s.read != nil && bytes.Equal(b, s.read) {
 		return nil
 	}
-	return writeFileAtomic(path, b, 0o600)
+	return atomicfile.Write(path, b, 0o600)
 }
 
 // lockState takes an exclusive lock for the session (concurrent SubagentStops) and reads its

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // AgentState is what the supervised agent is doing.
@@ -268,14 +269,14 @@ func or(s, alt string) string {
 }
 
 // verdict updates the state once a main-agent stop is decided.
-func (t *stateTracker) verdict(v Verdict) {
+func (t *stateTracker) verdict(v verdictlog.Verdict) {
 	if v.Event != hooks.Stop {
 		return
 	}
 	switch {
 	case v.Decision == hooks.Block:
 		t.set(StateWorking, "Stop blocked", fromHook)
-	case v.Source == SourceEscape:
+	case v.Source == verdictlog.SourceEscape:
 		t.set(StateInterrupted, "Escape", fromKeyboard)
 	default:
 		t.set(StateWaiting, "Stop allowed", fromHook)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // stepClock advances a second per reading, so "before" and "after" are unambiguous.
@@ -74,20 +75,20 @@ func TestStateTransitions(t *testing.T) {
 		{"Stop allowed waits", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.Stop, nil))
-			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow", Source: SourceChecks})
+			r.tr.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: "allow", Source: verdictlog.SourceChecks})
 		}, StateWaiting},
 		{"Stop blocked works again", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.Stop, nil))
-			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "block", Source: "check:t"})
+			r.tr.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: "block", Source: "check:t"})
 		}, StateWorking},
 		{"SubagentStop verdicts do not move the main state", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
-			r.tr.verdict(Verdict{Event: hooks.SubagentStop, Decision: "allow"})
+			r.tr.verdict(verdictlog.Verdict{Event: hooks.SubagentStop, Decision: "allow"})
 		}, StateWorking},
 		{"Escape interrupts", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
-			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow", Source: SourceEscape})
+			r.tr.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: "allow", Source: verdictlog.SourceEscape})
 		}, StateInterrupted},
 		{"StopFailure fails", func(r *stateRun) { r.tr.hook(prompt("p1")); r.tr.hook(hk(hooks.StopFailure, nil)) }, StateFailed},
 		{"SessionEnd exits, and exited is final", func(r *stateRun) {
@@ -100,7 +101,7 @@ func TestStateTransitions(t *testing.T) {
 		}, StatePermission},
 		{"idle_prompt after the turn ended waits", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
-			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow"})
+			r.tr.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: "allow"})
 			r.tr.set(StateInterrupted, "x", fromKeyboard)
 			r.tr.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p1", "idle_prompt" }))
 		}, StateWaiting},
@@ -128,7 +129,7 @@ func TestStateTransitions(t *testing.T) {
 		{"the transcript lagging behind Stop: the final answer's line changes nothing", func(r *stateRun) {
 			r.tr.hook(prompt("p1"))
 			r.tr.hook(hk(hooks.Stop, nil))
-			r.tr.verdict(Verdict{Event: hooks.Stop, Decision: "allow"})
+			r.tr.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: "allow"})
 			r.tr.record(transcript.Record{Kind: transcript.KindAssistant, Time: r.clock.now(), Text: "final"})
 			r.tr.record(transcript.Record{Kind: transcript.KindTurnDuration, Time: r.clock.now()})
 		}, StateWaiting},
@@ -275,13 +276,13 @@ func TestLedger(t *testing.T) {
 	}
 	l.hook(sub(hooks.SubagentStart, "a1"))
 	l.hook(sub(hooks.SubagentStop, "a1"))
-	l.verdict(Verdict{Event: hooks.SubagentStop, AgentID: "a1", Decision: "block", Steers: 1})
+	l.verdict(verdictlog.Verdict{Event: hooks.SubagentStop, AgentID: "a1", Decision: "block", Steers: 1})
 	if last[0].State != SubSteered || last[0].Steers != 1 {
 		t.Fatalf("%+v", last)
 	}
-	l.verdict(Verdict{Event: hooks.SubagentStop, AgentID: "a1", Decision: "allow", Steers: 1})
+	l.verdict(verdictlog.Verdict{Event: hooks.SubagentStop, AgentID: "a1", Decision: "allow", Steers: 1})
 	l.hook(sub(hooks.SubagentStop, "ghost"))
-	l.verdict(Verdict{Event: hooks.SubagentStop, AgentID: "ghost", Decision: "allow"})
+	l.verdict(verdictlog.Verdict{Event: hooks.SubagentStop, AgentID: "ghost", Decision: "allow"})
 	if len(last) != 2 || last[0].State != SubDone || last[1].State != SubOrphan {
 		t.Fatalf("%+v", last)
 	}

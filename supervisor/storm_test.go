@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // stormSession is a whole Supervisor (socket, engine, verdict log, transcript feed, event bus)
@@ -194,11 +195,11 @@ func TestHookStorm(t *testing.T) {
 	if got := ss.received[hooks.SubagentStop]; got != agents*perAgent {
 		t.Errorf("the supervisor received %d SubagentStops of %d", got, agents*perAgent)
 	}
-	f, err := os.Open(filepath.Join(SessionsDir(filepath.Join(ss.dir, "state")), "storm", "verdicts.jsonl"))
+	f, err := os.Open(filepath.Join(verdictlog.SessionsDir(filepath.Join(ss.dir, "state")), "storm", "verdicts.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, errs := ReadVerdicts(f)
+	vs, errs := verdictlog.ReadVerdicts(f)
 	f.Close()
 	if len(errs) > 0 {
 		t.Fatalf("verdict log: %v", errs)

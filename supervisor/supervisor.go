@@ -22,6 +22,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Options configure a Supervisor.
@@ -60,7 +61,7 @@ type Supervisor struct {
 	engine   *Engine
 	server   *Server
 	bus      *bus
-	vlog     *VerdictLog
+	vlog     *verdictlog.VerdictLog
 	state    *stateTracker
 	ledger   *ledger
 	others   *stopHooks
@@ -107,7 +108,7 @@ func New(o Options) (*Supervisor, error) {
 	id := hex.EncodeToString(idb)
 
 	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token, agent: o.Agent,
-		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
+		vlog: &verdictlog.VerdictLog{Dir: verdictlog.SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.ledger = newLedger(s.bus.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
@@ -214,7 +215,7 @@ func (s *Supervisor) emit(ev Event) {
 }
 
 // record writes a verdict to the log, naming the agent.
-func (s *Supervisor) record(v Verdict) error {
+func (s *Supervisor) record(v verdictlog.Verdict) error {
 	v.Agent = s.agent.Name()
 	return s.vlog.Append(v)
 }
@@ -423,7 +424,7 @@ func (s *Supervisor) summarize() {
 		sum.SessionID = s.engine.Counts().SessionID
 	}
 	sum.Verdicts = s.engine.Counts().Verdicts
-	if err := writeSummary(s.vlog.Dir, sum); err != nil {
+	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {
 		s.logger.Warn("session summary", "err", err)
 	}
 	s.bus.publish(SessionSummary{At: At{time.Now()}, Summary: sum})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
@@ -173,12 +174,12 @@ func (f *transcriptFeed) snapshot() (transcript.Snapshot, bool) {
 }
 
 // observation is what the transcript says at the moment of a verdict.
-func (f *transcriptFeed) observation() *Observation {
+func (f *transcriptFeed) observation() *verdictlog.Observation {
 	s, ok := f.snapshot()
 	if !ok {
 		return nil
 	}
-	o := &Observation{
+	o := &verdictlog.Observation{
 		Model:        s.Main.Model,
 		InputTokens:  s.Usage.InputTokens,
 		OutputTokens: s.Usage.OutputTokens,

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // TrustStore records which project configuration files the user trusted, by absolute path and
@@ -64,7 +66,7 @@ func (t TrustStore) TrustContent(path string, content []byte) error {
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
-	return writeFileAtomic(t.Path, []byte(b.String()), 0o600)
+	return atomicfile.Write(t.Path, []byte(b.String()), 0o600)
 }
 
 func (t TrustStore) read() (map[string]string, error) {
@@ -85,28 +87,4 @@ func (t TrustStore) read() (map[string]string, error) {
 		}
 	}
 	return m, sc.Err()
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it into place.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

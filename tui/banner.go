@@ -11,6 +11,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // The decision banner: what is asked and what the checks say (wrapped, at most
@@ -33,7 +34,7 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	}
 	proposal := "the checks say it may stop"
 	switch {
-	case q.Source == supervisor.SourceNoChecks:
+	case q.Source == verdictlog.SourceNoChecks:
 		proposal = "no checks: it may stop"
 	case q.Proposal == hooks.Block:
 		proposal = "the checks say continue: " + present.FirstLine(q.Reason)

@@ -18,6 +18,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // updating reports -update (the flag is defined by teatest's golden package).
@@ -96,12 +97,12 @@ func scene(f *fakeSession) {
 	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
 	f.events <- supervisor.SubagentsChanged{At: at(3), Agents: []supervisor.Subagent{{ID: "a1b2c3d4e5", Type: "Explore",
 		State: supervisor.SubSteered, Steers: 1}}}
-	f.events <- supervisor.VerdictDecided{At: at(3), Verdict: supervisor.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
+	f.events <- supervisor.VerdictDecided{At: at(3), Verdict: verdictlog.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
 		AgentID: "a1b2c3d4e5", AgentType: "Explore", Decision: "block", Source: "check:review", Reason: "cite the files you read", Steers: 1, MaxSteers: 3}}
-	f.events <- supervisor.VerdictDecided{At: at(4), Verdict: supervisor.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
+	f.events <- supervisor.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
 		Decision: "block", Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse", Continuations: 1, MaxContinuations: 3,
-		Checks: []supervisor.CheckRecord{{Name: "tests", ExitCode: 1, DurationMS: 812, Output: "--- FAIL: TestParse\n    parse_test.go:12: want 2, got 3"}}}}
-	f.events <- supervisor.VerdictDecided{At: at(5), Verdict: supervisor.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
+		Checks: []verdictlog.CheckRecord{{Name: "tests", ExitCode: 1, DurationMS: 812, Output: "--- FAIL: TestParse\n    parse_test.go:12: want 2, got 3"}}}}
+	f.events <- supervisor.VerdictDecided{At: at(5), Verdict: verdictlog.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
 		Decision: "allow", Source: "limit", Warning: "hooksup: reached the continuation limit", Continuations: 3, MaxContinuations: 3}}
 	f.events <- supervisor.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
 	f.events <- supervisor.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
@@ -499,7 +500,7 @@ func TestExitSummaryLines(t *testing.T) {
 	var some tally
 	some.event(supervisor.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
 	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Allow} {
-		some.event(supervisor.VerdictDecided{Verdict: supervisor.Verdict{Decision: d}})
+		some.event(supervisor.VerdictDecided{Verdict: verdictlog.Verdict{Decision: d}})
 	}
 	snap := supervisor.TranscriptUpdated{}
 	snap.Snapshot.Main.Turns, snap.Snapshot.Main.ToolCallCount, snap.Snapshot.Usage.InputTokens = 1, 3, 12345

@@ -9,6 +9,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // The preview's sizes: the wide layout with every pane, and the height at which a terminal
@@ -149,21 +150,21 @@ func sampleEvents() []supervisor.Event {
 	return []supervisor.Event{
 		supervisor.HookReceived{At: at(0), Input: input},
 		supervisor.StateChanged{At: at(1), State: supervisor.StateWorking},
-		supervisor.VerdictDecided{At: at(4), Verdict: supervisor.Verdict{Time: at(4).Time, Event: hooks.Stop,
-			Decision: hooks.Allow, Source: supervisor.CheckSource("tests"), MaxContinuations: 3}},
-		supervisor.VerdictDecided{At: at(9), Verdict: supervisor.Verdict{Time: at(9).Time, Event: hooks.Stop,
-			Decision: hooks.Halt, Source: supervisor.SourceManual, Reason: "stopped by you", MaxContinuations: 3}},
+		supervisor.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,
+			Decision: hooks.Allow, Source: verdictlog.CheckSource("tests"), MaxContinuations: 3}},
+		supervisor.VerdictDecided{At: at(9), Verdict: verdictlog.Verdict{Time: at(9).Time, Event: hooks.Stop,
+			Decision: hooks.Halt, Source: verdictlog.SourceManual, Reason: "stopped by you", MaxContinuations: 3}},
 		supervisor.SubagentsChanged{At: at(12), Agents: []supervisor.Subagent{
 			{ID: "f0e1d2c3b4", Type: "Explore", State: supervisor.SubDone},
 			{ID: sampleAgent, Type: "general-purpose", State: supervisor.SubSteered, Steers: 1}}},
-		supervisor.VerdictDecided{At: at(14), Verdict: supervisor.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
-			AgentID: sampleAgent, AgentType: "general-purpose", Decision: hooks.Block, Source: supervisor.CheckSource("review"),
+		supervisor.VerdictDecided{At: at(14), Verdict: verdictlog.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
+			AgentID: sampleAgent, AgentType: "general-purpose", Decision: hooks.Block, Source: verdictlog.CheckSource("review"),
 			Reason: "cite the files you read", Steers: 1, MaxSteers: 3}},
 		supervisor.StateChanged{At: at(30), State: supervisor.StateStopping},
 		supervisor.CheckStarted{At: at(31), Run: 7, Name: failed.Name, Command: failed.Command},
 		supervisor.CheckOutput{At: at(33), Run: 7, Name: failed.Name, Chunk: failed.Output},
 		supervisor.CheckFinished{At: at(33), Run: 7, Result: failed},
 		supervisor.QuestionAsked{At: at(33), Question: supervisor.Question{ID: 1, Event: hooks.Stop, Proposal: hooks.Block,
-			Source: supervisor.CheckSource("tests"), Reason: reason, Asked: at(33).Time, Deadline: at(33).Time.Add(5 * time.Minute)}},
+			Source: verdictlog.CheckSource("tests"), Reason: reason, Asked: at(33).Time, Deadline: at(33).Time.Add(5 * time.Minute)}},
 	}
 }

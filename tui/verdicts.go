@@ -11,6 +11,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // maxVerdicts bounds the list the pane keeps (the verdict log keeps them all).
@@ -20,7 +21,7 @@ const maxVerdicts = 1000
 type verdictsPane struct {
 	agent    string // the agent's name
 	keys     navKeys
-	items    []supervisor.Verdict
+	items    []verdictlog.Verdict
 	selected int  // index into items; -1 follows the newest
 	open     bool // the detail of the selected verdict is shown
 	rows     int  // the pane's inner height: a page
@@ -80,8 +81,8 @@ func (p *verdictsPane) event(ev supervisor.Event) {
 const detailOutputLines = 50
 
 // trimOutputs keeps the end of each check's output: the pane holds many verdicts.
-func trimOutputs(v supervisor.Verdict) supervisor.Verdict {
-	checks := make([]supervisor.CheckRecord, len(v.Checks))
+func trimOutputs(v verdictlog.Verdict) verdictlog.Verdict {
+	checks := make([]verdictlog.CheckRecord, len(v.Checks))
 	for i, c := range v.Checks {
 		lines := strings.Split(c.Output, "\n")
 		if len(lines) > detailOutputLines {
@@ -111,7 +112,7 @@ func (p *verdictsPane) move(d int) {
 	}
 }
 
-func verdictLine(st Styles, v supervisor.Verdict, w int) string {
+func verdictLine(st Styles, v verdictlog.Verdict, w int) string {
 	ev := v.Event
 	if v.AgentID != "" {
 		ev = "Sub " + shortID(v.AgentID)
@@ -128,7 +129,7 @@ func verdictLine(st Styles, v supervisor.Verdict, w int) string {
 
 // otherHooksLines are the lines under a verdict's row for the other hooks at its stop: one for
 // each that did more than allow (blocked, ended the turn, failed), one for those that allowed.
-func otherHooksLines(st Styles, v supervisor.Verdict, w int) []string {
+func otherHooksLines(st Styles, v verdictlog.Verdict, w int) []string {
 	var lines, allowed []string
 	for _, h := range v.OtherHooks {
 		if h.Outcome == hooks.OutcomeSuccess {
@@ -150,7 +151,7 @@ func otherHooksLines(st Styles, v supervisor.Verdict, w int) []string {
 }
 
 // otherHooksHeight is how many lines otherHooksLines takes.
-func otherHooksHeight(v supervisor.Verdict) int {
+func otherHooksHeight(v verdictlog.Verdict) int {
 	n, allowed := 0, 0
 	for _, h := range v.OtherHooks {
 		if h.Outcome == hooks.OutcomeSuccess {
@@ -212,7 +213,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", v.AgentID, v.AgentType, v.Steers, v.MaxSteers))
 	}
 	by := " by " + st.Accent.Render(present.Source(v.Source))
-	if v.Source == supervisor.SourceNoChecks {
+	if v.Source == verdictlog.SourceNoChecks {
 		by = ": " + st.Accent.Render("no checks")
 	}
 	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + by +

@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 func monoStyles(t *testing.T) Styles {
@@ -27,23 +28,23 @@ func plain(lines []string) string { return ansi.Strip(strings.Join(lines, "\n"))
 // second it allows and a logger fails. Claude's record of them comes after each verdict.
 func otherHooksSession() []supervisor.Event {
 	two, one := 2, 1
-	v := func(stop int) supervisor.Verdict {
-		return supervisor.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
-			Decision: hooks.Allow, Source: supervisor.SourceChecks, MaxContinuations: 3}
+	v := func(stop int) verdictlog.Verdict {
+		return verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
+			Decision: hooks.Allow, Source: verdictlog.SourceChecks, MaxContinuations: 3}
 	}
-	entry := func(stop int, hs ...supervisor.OtherHook) supervisor.OtherHooksReported {
+	entry := func(stop int, hs ...verdictlog.OtherHook) supervisor.OtherHooksReported {
 		e := v(stop)
-		e.Event, e.Source, e.OtherHooks = supervisor.EventOtherHooks, supervisor.SourceOtherHooks, hs
+		e.Event, e.Source, e.OtherHooks = verdictlog.EventOtherHooks, verdictlog.SourceOtherHooks, hs
 		return supervisor.OtherHooksReported{Entry: e}
 	}
 	return []supervisor.Event{
 		supervisor.VerdictDecided{Verdict: v(1)},
-		entry(1, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
+		entry(1, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
 			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
 		supervisor.VerdictDecided{Verdict: v(2)},
-		entry(2, supervisor.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeSuccess},
-			supervisor.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
-		entry(9, supervisor.OtherHook{Command: "nobody", Outcome: hooks.OutcomeBlocked, Blocked: true}), // no such stop
+		entry(2, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeSuccess},
+			verdictlog.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
+		entry(9, verdictlog.OtherHook{Command: "nobody", Outcome: hooks.OutcomeBlocked, Blocked: true}), // no such stop
 	}
 }
 
@@ -105,8 +106,8 @@ func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
 	v := func(stop int, reason string) supervisor.Event {
-		return supervisor.VerdictDecided{Verdict: supervisor.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
-			Decision: hooks.Block, Source: supervisor.SourceChecks, Reason: reason, MaxContinuations: 3}}
+		return supervisor.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
+			Decision: hooks.Block, Source: verdictlog.SourceChecks, Reason: reason, MaxContinuations: 3}}
 	}
 	p.event(v(1, "FIRST-REASON"))
 	p.navigate(press(tea.KeyEnter, 0, "")) // the only verdict, the newest, opened

@@ -18,6 +18,7 @@ import (
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // WatchBy is where `hooksup watch` answers: its verdicts' source is "manual (hooksup watch)".
@@ -50,7 +51,7 @@ const (
 // watchSession is one session as the watch shows it.
 type watchSession struct {
 	live     hub.Live
-	verdicts []supervisor.Verdict // the latest, newest last, seen since the watch started
+	verdicts []verdictlog.Verdict // the latest, newest last, seen since the watch started
 	stream   bool                 // its event stream is open
 	asking   bool                 // a snapshot is asked for
 	stale    bool                 // events came while it was: ask again when it comes

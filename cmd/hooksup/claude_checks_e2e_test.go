@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Plain `claude -p` after `hooksup install`: no hooksup running, the installed hook runs the
@@ -152,7 +153,7 @@ func stopFeedback(t *testing.T, r mockapi.Request) string {
 }
 
 // verdictsJSON is `hooksup log --json`, decoded.
-func (rc *realClaude) verdictsJSON() []supervisor.Verdict {
+func (rc *realClaude) verdictsJSON() []verdictlog.Verdict {
 	rc.t.Helper()
 	res := rc.hooksup("log", "--json")
 	if res.ExitCode != 0 {
@@ -161,7 +162,7 @@ func (rc *realClaude) verdictsJSON() []supervisor.Verdict {
 	if strings.ContainsAny(res.Stdout, "\x1b\x07") || strings.Contains(res.Stdout, `\u001b`) || strings.Contains(res.Stdout, `\u0007`) {
 		rc.t.Fatalf("hooksup log --json has terminal controls:\n%s", res.Stdout)
 	}
-	vs, errs := supervisor.ReadVerdicts(strings.NewReader(res.Stdout))
+	vs, errs := verdictlog.ReadVerdicts(strings.NewReader(res.Stdout))
 	if len(errs) > 0 {
 		rc.t.Fatalf("hooksup log --json: %v", errs)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // These tests run `hooksup claude` with the real Claude Code 2.1.330, offline, against the
@@ -77,7 +77,7 @@ func (h *hooksupEnv) runBounded(label, name string, args ...string) mockapi.Resu
 	return res
 }
 
-func (h *hooksupEnv) verdicts() []supervisor.Verdict {
+func (h *hooksupEnv) verdicts() []verdictlog.Verdict {
 	s := &sandbox{t: h.t, state: h.state}
 	return s.verdicts()
 }

@@ -8,20 +8,20 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // logVerdicts is `hooksup log --session ID --json`: the session's verdicts as hooksup log
 // reads them.
-func (rc *realClaude) logVerdicts(id string) []supervisor.Verdict {
+func (rc *realClaude) logVerdicts(id string) []verdictlog.Verdict {
 	rc.t.Helper()
 	res := rc.hooksup("log", "--session", id, "--json")
 	if res.ExitCode != 0 {
 		rc.t.Fatalf("hooksup log --session %s: exit %d %s", id, res.ExitCode, res.Stderr)
 	}
-	var vs []supervisor.Verdict
+	var vs []verdictlog.Verdict
 	for _, line := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
-		var v supervisor.Verdict
+		var v verdictlog.Verdict
 		if err := json.Unmarshal([]byte(line), &v); err != nil {
 			rc.t.Fatalf("hooksup log line %q: %v", line, err)
 		}

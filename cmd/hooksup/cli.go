@@ -11,6 +11,7 @@ import (
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // completeCommand is the hidden command the completion scripts run for values that change.
@@ -138,7 +139,7 @@ func runComplete(args []string, stdout io.Writer) (int, error) {
 			}
 		}
 	case completeSessions:
-		ss, _ := supervisor.Sessions(supervisor.SessionsDir(env.stateDir))
+		ss, _ := verdictlog.Sessions(verdictlog.SessionsDir(env.stateDir))
 		for _, s := range ss {
 			fmt.Fprintf(stdout, "%s\tlast verdict %s\n", s.ID, s.LastVerdict.Local().Format(time.DateTime))
 		}

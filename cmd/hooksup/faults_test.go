@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // failOpenWithin is the promise: a hook whose supervisor dies answers allow within a
@@ -268,7 +269,7 @@ done
 		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
 	}
 	want := "Stop:block/check:vandal Stop:block/check:vandal Stop:allow/checks Stop:allow/checks Stop:allow/checks"
-	var stops []supervisor.Verdict
+	var stops []verdictlog.Verdict
 	for _, v := range r.verdicts {
 		if v.Event == "Stop" {
 			stops = append(stops, v)

@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // printEvents is the headless front end: one line per verdict and notice on w, until the
@@ -61,7 +62,7 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan supervisor.
 }
 
 // verdictSummary is the one line for a verdict, e.g. "Stop → block (check tests) 1/3".
-func verdictSummary(v supervisor.Verdict) string {
+func verdictSummary(v verdictlog.Verdict) string {
 	var b strings.Builder
 	b.WriteString(v.Event)
 	if v.AgentID != "" {
@@ -84,7 +85,7 @@ func verdictSummary(v supervisor.Verdict) string {
 }
 
 // sourceText words a verdict's source: "check tests", "no checks", "manual", …
-func sourceText(s supervisor.Source) string {
+func sourceText(s verdictlog.Source) string {
 	if name, ok := s.Check(); ok {
 		return "check " + name
 	}
@@ -93,7 +94,7 @@ func sourceText(s supervisor.Source) string {
 
 // otherHooksLines words an OtherHooks entry: what the other hooks at a stop did, one line each,
 // e.g. "Stop: other hook /home/u/check.sh blocked: update the changelog (claude continued)".
-func otherHooksLines(e supervisor.Verdict, short bool) []string {
+func otherHooksLines(e verdictlog.Verdict, short bool) []string {
 	stop := hooks.Stop
 	if e.AgentID != "" {
 		stop = hooks.SubagentStop + " [" + e.AgentID + "]"

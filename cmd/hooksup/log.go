@@ -14,7 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/hooksup/hooksup/internal/present"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 type logArgs struct {
@@ -42,14 +42,14 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	dir := supervisor.SessionsDir(env.stateDir)
+	dir := verdictlog.SessionsDir(env.stateDir)
 	id := a.session
 	if id == "" {
-		if id, err = supervisor.LatestSession(dir); err != nil {
+		if id, err = verdictlog.LatestSession(dir); err != nil {
 			return 1, err
 		}
 	}
-	path := supervisor.VerdictLogPath(dir, id)
+	path := verdictlog.VerdictLogPath(dir, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, path)
@@ -120,12 +120,12 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "%s\n", line)
 		return
 	}
-	v, err := supervisor.ParseVerdict(line)
+	v, err := verdictlog.ParseVerdict(line)
 	if err != nil {
 		fmt.Fprintf(w, "(unreadable line: %v)\n", err)
 		return
 	}
-	if v.Event == supervisor.EventOtherHooks {
+	if v.Event == verdictlog.EventOtherHooks {
 		for _, l := range otherHooksLines(v, false) {
 			fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, l)
 		}

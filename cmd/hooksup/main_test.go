@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/internal/agentsim"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // hooksupBin is the real hooksup binary, built once for the package's tests, with the
@@ -127,7 +127,7 @@ type result struct {
 	code           int
 	stdout, stderr string
 	trace          []agentsim.TraceEntry
-	verdicts       []supervisor.Verdict
+	verdicts       []verdictlog.Verdict
 }
 
 // runSim runs `hooksup --config CFG claude -p PROMPT` with the simulated claude.
@@ -180,15 +180,15 @@ func readTrace(t *testing.T, path string) []agentsim.TraceEntry {
 }
 
 // verdicts reads every session's verdict log in the sandbox.
-func (s *sandbox) verdicts() []supervisor.Verdict {
-	var all []supervisor.Verdict
-	paths, _ := filepath.Glob(filepath.Join(supervisor.SessionsDir(s.stateDir()), "*", "verdicts.jsonl"))
+func (s *sandbox) verdicts() []verdictlog.Verdict {
+	var all []verdictlog.Verdict
+	paths, _ := filepath.Glob(filepath.Join(verdictlog.SessionsDir(s.stateDir()), "*", "verdicts.jsonl"))
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		vs, errs := supervisor.ReadVerdicts(f)
+		vs, errs := verdictlog.ReadVerdicts(f)
 		f.Close()
 		if len(errs) > 0 {
 			s.t.Fatalf("verdict log %s: %v", p, errs)
@@ -198,7 +198,7 @@ func (s *sandbox) verdicts() []supervisor.Verdict {
 	return all
 }
 
-func decisions(vs []supervisor.Verdict) string {
+func decisions(vs []verdictlog.Verdict) string {
 	var d []string
 	for _, v := range vs {
 		d = append(d, v.Event+":"+string(v.Decision)+"/"+string(v.Source))

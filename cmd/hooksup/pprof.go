@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // envPprofDir, when set to a directory, makes hooksup write a heap profile there each time it
@@ -48,19 +51,9 @@ func startHeapProfiles(stderr *os.File) func() {
 // waiting for the file never sees half of it.
 func writeHeapProfile(path string) error {
 	runtime.GC()
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
+	var b bytes.Buffer
+	if err := pprof.Lookup("heap").WriteTo(&b, 0); err != nil {
 		return err
 	}
-	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, b.Bytes(), 0o600)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // gateCheck is a config whose Stop check says it started, then waits until the test releases
@@ -280,7 +281,7 @@ func TestSecurityPrivateFilesUnderUmask0(t *testing.T) {
 	if len(vs) != 1 {
 		t.Fatalf("%d verdicts", len(vs))
 	}
-	sessions := supervisor.SessionsDir(s.stateDir())
+	sessions := verdictlog.SessionsDir(s.stateDir())
 	state := map[string]os.FileMode{
 		s.stateDir(): 0o700, filepath.Join(s.stateDir(), "hooksup.log"): 0o600, sessions: 0o700,
 		filepath.Join(sessions, vs[0].SessionID): 0o700, filepath.Join(sessions, vs[0].SessionID, "verdicts.jsonl"): 0o600,

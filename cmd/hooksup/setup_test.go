@@ -16,7 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 func (s *sandbox) hooksup(t *testing.T, args ...string) (int, string) {
@@ -353,11 +353,11 @@ func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 // hooksup log -f prints verdicts as they are appended.
 func TestLogFollow(t *testing.T) {
 	s := newSandbox(t)
-	dir := filepath.Join(supervisor.SessionsDir(s.stateDir()), "sess-1")
+	dir := filepath.Join(verdictlog.SessionsDir(s.stateDir()), "sess-1")
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "verdicts.jsonl")
-	line := func(decision hooks.Decision, source supervisor.Source) string {
-		b, _ := json.Marshal(supervisor.Verdict{SessionID: "sess-1", Event: "Stop", Decision: decision, Source: source, MaxContinuations: 3})
+	line := func(decision hooks.Decision, source verdictlog.Source) string {
+		b, _ := json.Marshal(verdictlog.Verdict{SessionID: "sess-1", Event: "Stop", Decision: decision, Source: source, MaxContinuations: 3})
 		return string(b) + "\n"
 	}
 	os.WriteFile(path, []byte(line("block", "check:tests")), 0o600)
@@ -413,7 +413,7 @@ func TestLogReadsAnOldLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(supervisor.SessionsDir(s.stateDir()), "4312ba3d-1111-2222-3333-444455556666")
+	dir := filepath.Join(verdictlog.SessionsDir(s.stateDir()), "4312ba3d-1111-2222-3333-444455556666")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}

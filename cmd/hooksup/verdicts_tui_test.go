@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/internal/agentsim"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // simTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
@@ -43,12 +43,12 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	tm.keys("C-]", "d")
 	tm.waitText(wait, "allow manual", "claude exited with status 0")
 
-	vs, errs := supervisor.ReadVerdicts(strings.NewReader(hooksupOut(t, s, "log", "--json")))
+	vs, errs := verdictlog.ReadVerdicts(strings.NewReader(hooksupOut(t, s, "log", "--json")))
 	if len(errs) > 0 || len(vs) != 1 {
 		t.Fatalf("verdicts %+v %v", vs, errs)
 	}
 	v := vs[0]
-	if v.Decision != "allow" || v.Source != supervisor.SourceManual || v.Proposal == nil {
+	if v.Decision != "allow" || v.Source != verdictlog.SourceManual || v.Proposal == nil {
 		t.Fatalf("verdict %+v", v)
 	}
 	if p := v.Proposal; p.Decision != "block" || p.Source != "check:gate" || !strings.Contains(p.Reason, "FAIL: TestGate") {

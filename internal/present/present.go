@@ -13,6 +13,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Count prints a count for people: 950, 12.3k, 4.5M.
@@ -75,8 +76,8 @@ func Age(d time.Duration) string {
 
 // Source words what decided a verdict: "no checks" when none applied; the log's own word
 // otherwise (check:tests, manual, escape, …).
-func Source(s supervisor.Source) string {
-	if s == supervisor.SourceNoChecks {
+func Source(s verdictlog.Source) string {
+	if s == verdictlog.SourceNoChecks {
 		return "no checks"
 	}
 	return string(s)
@@ -90,7 +91,7 @@ func FirstLine(s string) string {
 
 // OtherHookOutcome words what another hook did at a stop: "allowed", "blocked", "ended the
 // turn", "failed (exit 1)", "timed out", "was cancelled".
-func OtherHookOutcome(h supervisor.OtherHook) string {
+func OtherHookOutcome(h verdictlog.OtherHook) string {
 	switch h.Outcome {
 	case hooks.OutcomeSuccess:
 		return "allowed"
@@ -115,7 +116,7 @@ func OtherHookOutcome(h supervisor.OtherHook) string {
 // OtherHook is another hook's outcome in a line: its command (short: without the program's
 // directory), what it did, and the first line of its reason, e.g. "check.sh blocked: update
 // the changelog".
-func OtherHook(h supervisor.OtherHook, short bool) string {
+func OtherHook(h verdictlog.OtherHook, short bool) string {
 	cmd := h.Command
 	if short {
 		cmd = ShortCommand(cmd)
@@ -130,7 +131,7 @@ func OtherHook(h supervisor.OtherHook, short bool) string {
 // OtherHooksEffect says what the other hooks at a stop made claude do, when it was not what
 // hooksup's verdict says: "claude continued" (one blocked), "the turn ended" (one ended it);
 // "" otherwise.
-func OtherHooksEffect(hs []supervisor.OtherHook) string {
+func OtherHooksEffect(hs []verdictlog.OtherHook) string {
 	effect := ""
 	for _, h := range hs {
 		switch {

@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 func TestCount(t *testing.T) {
@@ -48,16 +49,16 @@ func TestCheckFailure(t *testing.T) {
 func TestOtherHook(t *testing.T) {
 	two, one := 2, 1
 	for _, tc := range []struct {
-		h     supervisor.OtherHook
+		h     verdictlog.OtherHook
 		short bool
 		want  string
 	}{
-		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, ExitCode: &two, Reason: "update the changelog\nand the docs"}, true, "block.sh blocked: update the changelog"},
-		{supervisor.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "why"}, false, "/home/u/block.sh blocked: why"},
-		{supervisor.OtherHook{Command: `"/opt/my hooks/lint" --fast`, Outcome: hooks.OutcomeSuccess, Reason: "{}"}, true, "lint --fast allowed"},
-		{supervisor.OtherHook{Command: "/usr/bin/python3 /x/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}, true, "python3 /x/log.py failed (exit 1): Traceback"},
-		{supervisor.OtherHook{Command: "slow", Outcome: hooks.OutcomeCancelled, TimedOut: true}, true, "slow timed out"},
-		{supervisor.OtherHook{Command: "halt.sh", Outcome: hooks.OutcomeStopped, Reason: "enough"}, true, "halt.sh ended the turn: enough"},
+		{verdictlog.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, ExitCode: &two, Reason: "update the changelog\nand the docs"}, true, "block.sh blocked: update the changelog"},
+		{verdictlog.OtherHook{Command: "/home/u/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "why"}, false, "/home/u/block.sh blocked: why"},
+		{verdictlog.OtherHook{Command: `"/opt/my hooks/lint" --fast`, Outcome: hooks.OutcomeSuccess, Reason: "{}"}, true, "lint --fast allowed"},
+		{verdictlog.OtherHook{Command: "/usr/bin/python3 /x/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}, true, "python3 /x/log.py failed (exit 1): Traceback"},
+		{verdictlog.OtherHook{Command: "slow", Outcome: hooks.OutcomeCancelled, TimedOut: true}, true, "slow timed out"},
+		{verdictlog.OtherHook{Command: "halt.sh", Outcome: hooks.OutcomeStopped, Reason: "enough"}, true, "halt.sh ended the turn: enough"},
 	} {
 		if got := OtherHook(tc.h, tc.short); got != tc.want {
 			t.Errorf("OtherHook(%+v) = %q, want %q", tc.h, got, tc.want)
@@ -66,17 +67,17 @@ func TestOtherHook(t *testing.T) {
 }
 
 func TestOtherHooksEffect(t *testing.T) {
-	ok := supervisor.OtherHook{Outcome: hooks.OutcomeSuccess}
-	block := supervisor.OtherHook{Outcome: hooks.OutcomeBlocked, Blocked: true}
-	halt := supervisor.OtherHook{Outcome: hooks.OutcomeStopped}
+	ok := verdictlog.OtherHook{Outcome: hooks.OutcomeSuccess}
+	block := verdictlog.OtherHook{Outcome: hooks.OutcomeBlocked, Blocked: true}
+	halt := verdictlog.OtherHook{Outcome: hooks.OutcomeStopped}
 	for _, tc := range []struct {
-		hs   []supervisor.OtherHook
+		hs   []verdictlog.OtherHook
 		want string
 	}{
 		{nil, ""},
-		{[]supervisor.OtherHook{ok}, ""},
-		{[]supervisor.OtherHook{ok, block}, "claude continued"},
-		{[]supervisor.OtherHook{block, halt}, "the turn ended"},
+		{[]verdictlog.OtherHook{ok}, ""},
+		{[]verdictlog.OtherHook{ok, block}, "claude continued"},
+		{[]verdictlog.OtherHook{block, halt}, "the turn ended"},
 	} {
 		if got := OtherHooksEffect(tc.hs); got != tc.want {
 			t.Errorf("OtherHooksEffect(%+v) = %q, want %q", tc.hs, got, tc.want)

@@ -1,4 +1,7 @@
-package supervisor
+// Package verdictlog is the verdict log: one JSON line per decided stop (and per Escape and
+// per report of the other hooks claude ran) at $XDG_STATE_HOME/hooksup/sessions/<id>/verdicts.jsonl,
+// its types, its writer and reader, the sessions it lists, and each session's summary.json.
+package verdictlog
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package supervisor
+package verdictlog
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ func SessionsDir(stateDir string) string { return filepath.Join(stateDir, "sessi
 
 // VerdictLogPath is the verdict log of a session.
 func VerdictLogPath(sessionsDir, sessionID string) string {
-	return filepath.Join(sessionsDir, safeName(sessionID), verdictsFile)
+	return filepath.Join(sessionsDir, SafeName(sessionID), verdictsFile)
 }
 
 // LatestSession returns the id of the session whose verdict log changed last.

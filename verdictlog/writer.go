@@ -1,4 +1,4 @@
-package supervisor
+package verdictlog
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // VerdictLog appends verdicts to $STATE/sessions/<session_id>/verdicts.jsonl, one write per
@@ -26,7 +28,7 @@ func (l *VerdictLog) Append(v Verdict) error {
 		return fmt.Errorf("encode verdict: %w", err)
 	}
 	line = append(line, '\n')
-	sid := safeName(v.SessionID)
+	sid := SafeName(v.SessionID)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f := l.files[sid]
@@ -62,8 +64,8 @@ func (l *VerdictLog) Close() error {
 	return errors.Join(errs...)
 }
 
-// safeName keeps a session id usable as a directory name.
-func safeName(id string) string {
+// SafeName keeps a session id usable as a file or directory name.
+func SafeName(id string) string {
 	if id == "" || id == "." || id == ".." {
 		return "unknown"
 	}
@@ -75,9 +77,9 @@ func safeName(id string) string {
 	}, id)
 }
 
-// writeSummary writes sessions/<id>/summary.json.
-func writeSummary(sessionsDir string, sum Summary) error {
-	dir := filepath.Join(sessionsDir, safeName(sum.SessionID))
+// WriteSummary writes sum, what the session used, as sessions/<id>/summary.json.
+func WriteSummary(sessionsDir, sessionID string, sum any) error {
+	dir := filepath.Join(sessionsDir, SafeName(sessionID))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -85,5 +87,5 @@ func writeSummary(sessionsDir string, sum Summary) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o600)
+	return atomicfile.Write(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o600)
 }
