@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -64,10 +65,10 @@ func (s *engineSession) emit(ev supervisor.Event) {
 
 func newEngineSession(t *testing.T) *engineSession {
 	t.Helper()
-	cfg := supervisor.Defaults()
-	cfg.Mode = supervisor.ModeAsk
-	cfg.DecisionTimeout = supervisor.Duration{D: time.Minute}
-	cfg.Stop.Checks = []supervisor.Check{{Name: "tests", Command: "echo 'FAIL: hub'; exit 1"}}
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAsk
+	cfg.DecisionTimeout = config.Duration{D: time.Minute}
+	cfg.Stop.Checks = []config.Check{{Name: "tests", Command: "echo 'FAIL: hub'; exit 1"}}
 	s := &engineSession{asked: make(chan supervisor.Question, 4)}
 	s.Engine = supervisor.NewEngine(supervisor.EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Interactive: true,
 		Emit: s.emit, Record: func(v verdictlog.Verdict) error {

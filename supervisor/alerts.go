@@ -1,5 +1,7 @@
 package supervisor
 
+import "github.com/hooksup/hooksup/config"
+
 // AlertCause is what an alert is about.
 type AlertCause string
 
@@ -14,7 +16,7 @@ const (
 // Text into claude, only when it is truly idle). The front end carries it out and words it.
 type Alert struct {
 	At
-	Action AlertAction
+	Action config.AlertAction
 	Cause  AlertCause
 	Detail string // what showed it, e.g. "PermissionRequest Bash"
 	Agent  string // the agent's name ("claude", "codex"); "" is claude
@@ -25,8 +27,8 @@ type Alert struct {
 }
 
 // alertFor returns the alert [notifications] configures for a state change, if any.
-func alertFor(cfg NotificationsConfig, c StateChanged) (Alert, bool) {
-	var action AlertAction
+func alertFor(cfg config.NotificationsConfig, c StateChanged) (Alert, bool) {
+	var action config.AlertAction
 	var cause AlertCause
 	switch {
 	case c.State == StatePermission || c.State == StateQuestion:
@@ -36,13 +38,13 @@ func alertFor(cfg NotificationsConfig, c StateChanged) (Alert, bool) {
 	default:
 		return Alert{}, false
 	}
-	if action == "" || action == ActionNone {
+	if action == "" || action == config.ActionNone {
 		return Alert{}, false
 	}
 	a := Alert{At: c.At, Action: action, Cause: cause, Detail: c.Reason, State: c.State}
-	if action == ActionNudge {
+	if action == config.ActionNudge {
 		if c.State != StateWaiting {
-			a.Action = ActionBell // never type into a permission dialog
+			a.Action = config.ActionBell // never type into a permission dialog
 		} else {
 			a.Text = cfg.NudgeText
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -13,8 +14,8 @@ import (
 // waiting: on_idle still alerts, once per idle_prompt; a second permission notification for the
 // same dialog does not ring again.
 func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
-	cfg := Defaults()
-	cfg.Notifications = NotificationsConfig{OnIdle: ActionNotify, OnPermission: ActionBell}
+	cfg := config.Defaults()
+	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionNotify, OnPermission: config.ActionBell}
 	s := &Supervisor{o: Options{Config: cfg}, bus: newBus(), logger: slog.New(slog.DiscardHandler)}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.state.hook(prompt("p1"))
@@ -41,8 +42,8 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 			t.Fatal("the events never ended")
 		}
 	}
-	if len(alerts) != 2 || alerts[0].Cause != CauseIdle || alerts[0].Action != ActionNotify ||
-		alerts[1].Cause != CausePermission || alerts[1].Action != ActionBell {
+	if len(alerts) != 2 || alerts[0].Cause != CauseIdle || alerts[0].Action != config.ActionNotify ||
+		alerts[1].Cause != CausePermission || alerts[1].Action != config.ActionBell {
 		t.Fatalf("alerts %+v, want on_idle's notify then one permission bell", alerts)
 	}
 }
@@ -51,8 +52,8 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 // same wait) does not ring again; the next wait, after a new prompt and an allowed stop, does.
 // The wait keeps its start.
 func TestIdlePromptAlertsOncePerWait(t *testing.T) {
-	cfg := Defaults()
-	cfg.Notifications = NotificationsConfig{OnIdle: ActionBell, OnPermission: ActionNone}
+	cfg := config.Defaults()
+	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionBell, OnPermission: config.ActionNone}
 	var alerts []Alert
 	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	tr := newStateTracker(func(ev Event) {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
@@ -83,7 +84,7 @@ func newCheckGroups(runtimeDir string, logger *slog.Logger) *checkGroups {
 func (g *checkGroups) path(pgid int) string { return groupRecordPath(g.dir, pgid) }
 
 // started records the group of a check whose shell (the group's leader) is pid.
-func (g *checkGroups) started(pid int, c Check) {
+func (g *checkGroups) started(pid int, c config.Check) {
 	if g == nil {
 		return
 	}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/config"
 )
 
 // startGroup starts sh -c script as the leader of its own process group, reaped in the
@@ -139,7 +141,7 @@ func TestCheckGroupRecorded(t *testing.T) {
 	// The record is written just after the shell started: the shell waits for it.
 	rec := dir + "/check-$$.json"
 	script := `echo $$; i=0; while [ ! -e "` + rec + `" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat "` + rec + `"`
-	res := runCheck(context.Background(), g, Check{Name: "rec", Command: script}, dir, nil, nil)
+	res := runCheck(context.Background(), g, config.Check{Name: "rec", Command: script}, dir, nil, nil)
 	lines := strings.SplitN(string(res.Output), "\n", 2)
 	var r groupRecord
 	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -81,7 +82,7 @@ const recordDelay = 20 * time.Millisecond
 // it). dir is the project directory a relative cwd is taken from. The group is recorded in
 // groups while it runs (nil: not recorded), for the next hooksup to end should this one be
 // killed.
-func runCheck(ctx context.Context, groups *checkGroups, c Check, dir string, extraEnv []string, onOutput func([]byte)) CheckResult {
+func runCheck(ctx context.Context, groups *checkGroups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) CheckResult {
 	res := CheckResult{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
@@ -161,7 +162,7 @@ func runCheck(ctx context.Context, groups *checkGroups, c Check, dir string, ext
 }
 
 // checkEnv is hooksup's environment without a session's variables, plus the check's.
-func checkEnv(c Check) []string {
+func checkEnv(c config.Check) []string {
 	env := append(scrubEnv(os.Environ(), sessionVars), "HOOKSUP_CHECK="+c.Name)
 	for k, v := range c.Env {
 		env = append(env, k+"="+v)
@@ -227,7 +228,7 @@ func (w *tailWriter) result() (kept []byte, written int64, lines int) {
 
 // RunChecks runs checks one after another in dir (all of them, whatever fails), calling
 // onOutput with each one's output as it comes. It is `hooksup check`.
-func RunChecks(ctx context.Context, checks []Check, dir string, onOutput func(name string, b []byte)) []CheckResult {
+func RunChecks(ctx context.Context, checks []config.Check, dir string, onOutput func(name string, b []byte)) []CheckResult {
 	out := make([]CheckResult, 0, len(checks))
 	for _, c := range checks {
 		if ctx.Err() != nil {

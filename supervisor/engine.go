@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -17,7 +18,7 @@ import (
 // observe mode, the continuation limits, the checks, and the mode's say on the checks'
 // proposal. It keeps the per-turn and per-session counts.
 type Engine struct {
-	cfg        Config
+	cfg        config.Config
 	projectDir string
 	emit       func(Event)
 	record     func(verdictlog.Verdict) error
@@ -54,7 +55,7 @@ type Engine struct {
 
 // EngineOptions wire an Engine.
 type EngineOptions struct {
-	Config     Config
+	Config     config.Config
 	ProjectDir string
 	Emit       func(Event)
 	Record     func(verdictlog.Verdict) error
@@ -263,7 +264,7 @@ func (e *Engine) propose(s *stop) proposal {
 	switch {
 	case s.escaped:
 		return proposal{decision: hooks.Allow, source: verdictlog.SourceEscape, final: true}
-	case e.cfg.Mode == ModeObserve:
+	case e.cfg.Mode == config.ModeObserve:
 		return proposal{decision: hooks.Allow, source: verdictlog.SourceObserve, final: true}
 	case s.limited:
 		what := fmt.Sprintf("the continuation limit (%d per turn)", e.cfg.Stop.MaxContinuations)
@@ -383,7 +384,7 @@ func (e *Engine) observation(in *hooks.Input) *verdictlog.Observation {
 // applyMode turns the checks' proposal into the decision, asking a person when the mode says so
 // and someone is there to ask.
 func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) outcome {
-	askNow := e.cfg.Mode == ModeManual || (e.cfg.Mode == ModeAsk && p.decision == hooks.Block)
+	askNow := e.cfg.Mode == config.ModeManual || (e.cfg.Mode == config.ModeAsk && p.decision == hooks.Block)
 	if !askNow || !e.interactive {
 		return outcome{p.decision, p.source, p.reason}
 	}
@@ -392,7 +393,7 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 		LastMessage: clip(in.LastAssistantMessage, 2000)})
 	switch r.by {
 	case verdictlog.SourceTimeout:
-		if e.cfg.OnTimeout == TimeoutAllow {
+		if e.cfg.OnTimeout == config.TimeoutAllow {
 			return outcome{hooks.Allow, verdictlog.SourceTimeout, ""}
 		}
 		return outcome{p.decision, verdictlog.SourceTimeout, p.reason}
@@ -446,11 +447,11 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 }
 
 // checksFor is the checks that apply to a stop: a SubagentStop's by agent type.
-func (e *Engine) checksFor(in *hooks.Input) []Check {
+func (e *Engine) checksFor(in *hooks.Input) []config.Check {
 	if in.HookEventName != hooks.SubagentStop {
 		return e.cfg.Stop.Checks
 	}
-	var list []Check
+	var list []config.Check
 	for _, c := range e.cfg.SubagentStop.Checks {
 		if len(c.AgentTypes) == 0 || slices.Contains(c.AgentTypes, in.AgentType) {
 			list = append(list, c)
@@ -460,7 +461,7 @@ func (e *Engine) checksFor(in *hooks.Input) []Check {
 }
 
 // runOne runs one check, telling the front end as it starts, prints and ends.
-func (e *Engine) runOne(ctx context.Context, c Check, dir string, in *hooks.Input) CheckResult {
+func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) CheckResult {
 	e.mu.Lock()
 	e.runSeq++
 	run := e.runSeq
@@ -476,7 +477,7 @@ func (e *Engine) runOne(ctx context.Context, c Check, dir string, in *hooks.Inpu
 
 // judge weighs one check's result into the proposal and reports whether it decides the stop
 // (a block); a failure that may not block adds a warning instead.
-func (e *Engine) judge(p *proposal, c Check, res CheckResult) bool {
+func (e *Engine) judge(p *proposal, c config.Check, res CheckResult) bool {
 	switch {
 	case res.Passed() || res.Canceled:
 		return false
@@ -534,7 +535,7 @@ const maxReasonOutput = 8000
 // short enough to run again by hand, when it printed nothing, when it timed out.
 func BlockReason(r CheckResult, maxLines int) string {
 	if maxLines <= 0 {
-		maxLines = DefaultReasonLines
+		maxLines = config.DefaultReasonLines
 	}
 	var lines []string
 	if text := r.Text(); text != "" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -35,7 +36,7 @@ func (r *recorder) emit(e Event) {
 	r.events = append(r.events, e)
 }
 
-func newTestEngine(t *testing.T, cfg Config) (*Engine, *recorder) {
+func newTestEngine(t *testing.T, cfg config.Config) (*Engine, *recorder) {
 	t.Helper()
 	r := &recorder{}
 	return NewEngine(EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record}), r
@@ -50,17 +51,17 @@ func subIn(agent string) *hooks.Input {
 	return &hooks.Input{SessionID: "s", HookEventName: hooks.SubagentStop, AgentID: agent, AgentType: "general-purpose", StopHookActive: &f}
 }
 
-func check(name, cmd string) Check { return Check{Name: name, Command: cmd} }
+func check(name, cmd string) config.Check { return config.Check{Name: name, Command: cmd} }
 
-func cfgWith(mode Mode, checks ...Check) Config {
-	c := Defaults()
+func cfgWith(mode config.Mode, checks ...config.Check) config.Config {
+	c := config.Defaults()
 	c.Mode = mode
 	c.Stop.Checks = checks
 	return c
 }
 
 func TestNoChecksAllows(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto))
 	a := e.Decide(context.Background(), stopIn(false))
 	if a.Decision != hooks.Allow {
 		t.Fatalf("got %+v", a)
@@ -69,7 +70,7 @@ func TestNoChecksAllows(t *testing.T) {
 		t.Fatalf("verdicts %+v", r.verdicts)
 	}
 	// Checks that all pass are another source.
-	e, r = newTestEngine(t, cfgWith(ModeAuto, check("ok", "true")))
+	e, r = newTestEngine(t, cfgWith(config.ModeAuto, check("ok", "true")))
 	e.Decide(context.Background(), stopIn(false))
 	if r.verdicts[0].Source != verdictlog.SourceChecks {
 		t.Fatalf("verdicts %+v", r.verdicts)
@@ -87,7 +88,7 @@ func TestVerdictTimes(t *testing.T) {
 		return clock
 	}
 	r := &recorder{}
-	e := NewEngine(EngineOptions{Config: cfgWith(ModeAuto, check("ok", "true")), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record, Now: now})
+	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto, check("ok", "true")), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record, Now: now})
 	e.Decide(context.Background(), stopIn(false))
 	v := r.verdicts[0]
 	if v.Asked.IsZero() || !v.Time.After(v.Asked) {
@@ -101,7 +102,7 @@ func TestVerdictWaitsForTheTranscript(t *testing.T) {
 	var mu sync.Mutex
 	tokens := int64(0)
 	r := &recorder{}
-	e := NewEngine(EngineOptions{Config: cfgWith(ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
+	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
 		Observe: func() *verdictlog.Observation {
 			mu.Lock()
 			defer mu.Unlock()
@@ -141,7 +142,7 @@ func TestVerdictWaitsForTheTranscript(t *testing.T) {
 func TestCheckFailingOnceBlocksThenAllows(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "ran")
-	e, r := newTestEngine(t, cfgWith(ModeAuto, check("tests", fmt.Sprintf(`test -f %s || { touch %s; echo "FAIL: TestAdd expected 3 got 4"; exit 1; }`, marker, marker))))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("tests", fmt.Sprintf(`test -f %s || { touch %s; echo "FAIL: TestAdd expected 3 got 4"; exit 1; }`, marker, marker))))
 	a := e.Decide(context.Background(), stopIn(false))
 	if a.Decision != hooks.Block || !strings.Contains(a.Reason, `"tests" failed (exit 1)`) || !strings.Contains(a.Reason, "FAIL: TestAdd expected 3 got 4") {
 		t.Fatalf("first stop: %+v", a)
@@ -160,7 +161,7 @@ func TestCheckFailingOnceBlocksThenAllows(t *testing.T) {
 }
 
 func TestContinuationLimitPerTurn(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto, check("lint", "echo bad; exit 1")))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("lint", "echo bad; exit 1")))
 	var got []string
 	for i := 0; i < 5; i++ {
 		a := e.Decide(context.Background(), stopIn(i > 0))
@@ -187,10 +188,10 @@ func TestContinuationLimitPerTurn(t *testing.T) {
 }
 
 func TestSubagentSteersCountPerAgent(t *testing.T) {
-	cfg := Defaults()
-	cfg.Mode = ModeAuto
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
 	cfg.SubagentStop.MaxSteers = 2
-	cfg.SubagentStop.Checks = []Check{check("sub", "exit 1")}
+	cfg.SubagentStop.Checks = []config.Check{check("sub", "exit 1")}
 	e, r := newTestEngine(t, cfg)
 	seq := func(agent string) []string {
 		var out []string
@@ -217,7 +218,7 @@ func TestSubagentSteersCountPerAgent(t *testing.T) {
 	if c := e.Counts(); c.SubagentContinuations != 4 || c.TurnContinuations != 0 || c.SessionContinuations != 4 {
 		t.Fatalf("counts %+v", c)
 	}
-	e.cfg.Stop.Checks = []Check{check("main", "exit 1")}
+	e.cfg.Stop.Checks = []config.Check{check("main", "exit 1")}
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block {
 		t.Fatalf("the main stop was let go after subagent steers: %+v", a)
 	}
@@ -227,10 +228,10 @@ func TestSubagentSteersCountPerAgent(t *testing.T) {
 // session running subagent after subagent does not grow the engine's (or the standalone
 // state's) counts; the session's total stays.
 func TestSubagentSteersForgottenWhenItStops(t *testing.T) {
-	cfg := Defaults()
-	cfg.Mode = ModeAuto
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
 	cfg.SubagentStop.MaxSteers = 1
-	cfg.SubagentStop.Checks = []Check{check("sub", "exit 1")}
+	cfg.SubagentStop.Checks = []config.Check{check("sub", "exit 1")}
 	e, _ := newTestEngine(t, cfg)
 	const n = 20
 	for i := range n {
@@ -258,9 +259,9 @@ func TestSubagentSteersForgottenWhenItStops(t *testing.T) {
 }
 
 func TestSubagentChecksFilterByAgentType(t *testing.T) {
-	cfg := Defaults()
-	cfg.Mode = ModeAuto
-	cfg.SubagentStop.Checks = []Check{{Name: "only-explore", Command: "exit 1", AgentTypes: []string{"Explore"}}}
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
+	cfg.SubagentStop.Checks = []config.Check{{Name: "only-explore", Command: "exit 1", AgentTypes: []string{"Explore"}}}
 	e, _ := newTestEngine(t, cfg)
 	if a := e.Decide(context.Background(), subIn("x")); a.Decision != hooks.Allow {
 		t.Fatalf("a general-purpose subagent ran an Explore-only check: %+v", a)
@@ -269,7 +270,7 @@ func TestSubagentChecksFilterByAgentType(t *testing.T) {
 
 func TestFailureWithoutRetryWarnsAndAllows(t *testing.T) {
 	no := false
-	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "fmt", Command: "exit 3", RetryOnFailure: &no}))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, config.Check{Name: "fmt", Command: "exit 3", RetryOnFailure: &no}))
 	a := e.Decide(context.Background(), stopIn(false))
 	if a.Decision != hooks.Allow || !strings.Contains(a.SystemMessage, `"fmt" failed (exit 3)`) {
 		t.Fatalf("%+v", a)
@@ -281,7 +282,7 @@ func TestFailureWithoutRetryWarnsAndAllows(t *testing.T) {
 
 func TestFirstBlockingFailureEndsTheRun(t *testing.T) {
 	dir := t.TempDir()
-	e, _ := newTestEngine(t, cfgWith(ModeAuto, check("one", "exit 1"), check("two", "touch "+filepath.Join(dir, "two-ran"))))
+	e, _ := newTestEngine(t, cfgWith(config.ModeAuto, check("one", "exit 1"), check("two", "touch "+filepath.Join(dir, "two-ran"))))
 	e.Decide(context.Background(), stopIn(false))
 	if _, err := os.Stat(filepath.Join(dir, "two-ran")); err == nil {
 		t.Fatal("the second check ran after the first blocked")
@@ -289,7 +290,7 @@ func TestFirstBlockingFailureEndsTheRun(t *testing.T) {
 }
 
 func TestMaxRetries(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "t", Command: "exit 1", MaxRetries: 1}))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, config.Check{Name: "t", Command: "exit 1", MaxRetries: 1}))
 	first := e.Decide(context.Background(), stopIn(false))
 	second := e.Decide(context.Background(), stopIn(true))
 	if first.Decision != hooks.Block || second.Decision != hooks.Allow {
@@ -301,7 +302,7 @@ func TestMaxRetries(t *testing.T) {
 }
 
 func TestRequiredCheckThatCannotStart(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "tool", Command: "no-such-binary-hooksup --x", Required: true}))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, config.Check{Name: "tool", Command: "no-such-binary-hooksup --x", Required: true}))
 	a := e.Decide(context.Background(), stopIn(false))
 	if a.Decision != hooks.Allow || !strings.Contains(a.SystemMessage, "could not start") {
 		t.Fatalf("%+v", a)
@@ -322,7 +323,7 @@ func TestCheckTimeoutKillsTheWholeGroup(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
 	cmd := fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & sleep 300`, pidFile)
-	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "hang", Command: cmd, Timeout: Duration{300 * time.Millisecond}}))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, config.Check{Name: "hang", Command: cmd, Timeout: config.Duration{D: 300 * time.Millisecond}}))
 	a := e.Decide(context.Background(), stopIn(false))
 	if a.Decision != hooks.Block || !strings.Contains(a.Reason, "timed out") {
 		t.Fatalf("%+v", a)
@@ -356,7 +357,7 @@ func assertGone(t *testing.T, pidFile string) {
 func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
-	e, r := newTestEngine(t, cfgWith(ModeAuto, check("slow", fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & wait`, pidFile))))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("slow", fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & wait`, pidFile))))
 	done := make(chan hooks.Answer)
 	go func() { done <- e.Decide(context.Background(), stopIn(false)) }()
 	for i := 0; i < 200; i++ {
@@ -382,7 +383,7 @@ func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
 	// The next prompt ends the override.
 	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit})
 	os.Remove(pidFile)
-	e2 := cfgWith(ModeAuto, check("fail", "exit 1"))
+	e2 := cfgWith(config.ModeAuto, check("fail", "exit 1"))
 	e.cfg = e2
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block {
 		t.Fatalf("override outlived its turn: %+v", a)
@@ -390,7 +391,7 @@ func TestInterruptDuringCheckAllowsAtOnceAndKillsIt(t *testing.T) {
 }
 
 func TestObserveNeverBlocks(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeObserve, check("fail", "exit 1")))
+	e, r := newTestEngine(t, cfgWith(config.ModeObserve, check("fail", "exit 1")))
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[0].Source != verdictlog.SourceObserve {
 		t.Fatalf("%+v %+v", a, r.verdicts)
 	}
@@ -398,7 +399,7 @@ func TestObserveNeverBlocks(t *testing.T) {
 
 // Headless, nobody can be asked: ask mode applies the checks' proposal.
 func TestAskWithoutAPersonAppliesTheProposal(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAsk, check("fail", "exit 1")))
+	e, r := newTestEngine(t, cfgWith(config.ModeAsk, check("fail", "exit 1")))
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Block || r.verdicts[0].Source != "check:fail" {
 		t.Fatalf("%+v", a)
 	}
@@ -474,7 +475,7 @@ func TestBlockReasonIsConcise(t *testing.T) {
 // What claude reads and what the verdict log keeps are plain text; the log keeps all the output
 // hooksup kept.
 func TestCheckOutputIsPlainAndKept(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto, check("tests", `printf '\033[31mFAILED\033[0m\n'; i=0; while [ $i -lt 500 ]; do echo "row $i"; i=$((i+1)); done; exit 1`)))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("tests", `printf '\033[31mFAILED\033[0m\n'; i=0; while [ $i -lt 500 ]; do echo "row $i"; i=$((i+1)); done; exit 1`)))
 	a := e.Decide(context.Background(), stopIn(false))
 	if a.Decision != hooks.Block || strings.ContainsRune(a.Reason, 0x1b) || !strings.Contains(a.Reason, "last 40 of its 501 lines") {
 		t.Fatalf("%q", a.Reason)
@@ -486,7 +487,7 @@ func TestCheckOutputIsPlainAndKept(t *testing.T) {
 }
 
 func TestCheckCwdAndEnv(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "where", Command: `test "$(basename "$PWD")" = sub && test "$MY_VAR" = 42 && test "$HOOKSUP_EVENT" = Stop && test -z "$HOOKSUP_TOKEN" || { echo "pwd=$PWD var=$MY_VAR"; exit 1; }`,
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, config.Check{Name: "where", Command: `test "$(basename "$PWD")" = sub && test "$MY_VAR" = 42 && test "$HOOKSUP_EVENT" = Stop && test -z "$HOOKSUP_TOKEN" || { echo "pwd=$PWD var=$MY_VAR"; exit 1; }`,
 		Cwd: "sub", Env: map[string]string{"MY_VAR": "42"}}))
 	os.MkdirAll(filepath.Join(e.projectDir, "sub"), 0o755)
 	t.Setenv("HOOKSUP_TOKEN", "secret-must-not-reach-checks")
@@ -507,9 +508,9 @@ func decisions(vs []verdictlog.Verdict) string {
 // waits for the check slot stops waiting.
 func TestInterruptKillsParallelStops(t *testing.T) {
 	dir := t.TempDir()
-	cfg := Defaults()
-	cfg.Mode = ModeAuto
-	cfg.SubagentStop.Checks = []Check{{Name: "slow", Command: fmt.Sprintf(`echo $$ >> %s/pids; exec sleep 300`, dir)}}
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
+	cfg.SubagentStop.Checks = []config.Check{{Name: "slow", Command: fmt.Sprintf(`echo $$ >> %s/pids; exec sleep 300`, dir)}}
 	e, r := newTestEngine(t, cfg)
 	done := make(chan hooks.Answer, 2)
 	go func() { done <- e.Decide(context.Background(), subIn("a1")) }()
@@ -539,7 +540,7 @@ func TestInterruptKillsParallelStops(t *testing.T) {
 // A stop whose hook goes away before the decision is recorded as fail-open, not as passed
 // checks or Escape.
 func TestHookGoneIsFailOpen(t *testing.T) {
-	e, r := newTestEngine(t, cfgWith(ModeAuto, check("slow", "sleep 300")))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("slow", "sleep 300")))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
 	if a := e.Decide(ctx, stopIn(false)); a.Decision != hooks.Allow {
@@ -564,7 +565,7 @@ func waitFile(t *testing.T, path string) {
 // A failed check's output is kept in the verdict (its end), a passing one's is not.
 func TestVerdictKeepsFailedCheckOutput(t *testing.T) {
 	no := false
-	e, r := newTestEngine(t, cfgWith(ModeAuto, Check{Name: "ok", Command: "echo fine"}, Check{Name: "bad", Command: "echo 'E: broken'; exit 2", RetryOnFailure: &no}))
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, config.Check{Name: "ok", Command: "echo fine"}, config.Check{Name: "bad", Command: "echo 'E: broken'; exit 2", RetryOnFailure: &no}))
 	e.Decide(context.Background(), stopIn(false))
 	c := r.verdicts[0].Checks
 	if len(c) != 2 || c[0].Output != "" || c[1].Output != "E: broken" {

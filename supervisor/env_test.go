@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 )
 
@@ -27,7 +28,7 @@ func TestCheckEnv(t *testing.T) {
 	t.Setenv(hooks.EnvToken, "outer-secret")
 	t.Setenv(hooks.EnvLog, "/outer.log")
 	t.Setenv("KEEP_ME", "1")
-	res := runCheck(context.Background(), nil, Check{Name: "env", Command: "env", Env: map[string]string{"MINE": "2"}}, t.TempDir(), nil, nil)
+	res := runCheck(context.Background(), nil, config.Check{Name: "env", Command: "env", Env: map[string]string{"MINE": "2"}}, t.TempDir(), nil, nil)
 	out := string(res.Output)
 	for _, v := range []string{"KEEP_ME=1", "MINE=2", "HOOKSUP_CHECK=env"} {
 		if !strings.Contains(out, v+"\n") {

@@ -7,15 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // askEngine is an engine with a person present; questions arrive on the returned channel.
-func askEngine(t *testing.T, mode Mode, timeout time.Duration, checks ...Check) (*Engine, *recorder, chan Question) {
+func askEngine(t *testing.T, mode config.Mode, timeout time.Duration, checks ...config.Check) (*Engine, *recorder, chan Question) {
 	t.Helper()
 	cfg := cfgWith(mode, checks...)
-	cfg.DecisionTimeout = Duration{timeout}
+	cfg.DecisionTimeout = config.Duration{D: timeout}
 	r := &recorder{}
 	asked := make(chan Question, 4)
 	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Record: r.record, Interactive: true,
@@ -35,7 +36,7 @@ func decideAsync(e *Engine, in *hooks.Input) chan hooks.Answer {
 }
 
 func TestAskApproveContinuation(t *testing.T) {
-	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("tests", "echo 'FAIL x'; exit 1"))
+	e, r, asked := askEngine(t, config.ModeAsk, time.Minute, check("tests", "echo 'FAIL x'; exit 1"))
 	ans := decideAsync(e, stopIn(false))
 	q := <-asked
 	if q.Proposal != hooks.Block || q.Source != "check:tests" || q.Reason == "" {
@@ -60,7 +61,7 @@ func TestAskApproveContinuation(t *testing.T) {
 }
 
 func TestAskDenyLetsItStop(t *testing.T) {
-	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("tests", "exit 1"))
+	e, r, asked := askEngine(t, config.ModeAsk, time.Minute, check("tests", "exit 1"))
 	ans := decideAsync(e, stopIn(false))
 	e.Resolve((<-asked).ID, hooks.Allow, "")
 	if a := <-ans; a.Decision != hooks.Allow || r.verdicts[0].Source != verdictlog.SourceManual || r.verdicts[0].Continuations != 0 {
@@ -69,7 +70,7 @@ func TestAskDenyLetsItStop(t *testing.T) {
 }
 
 func TestAskEditedReason(t *testing.T) {
-	e, _, asked := askEngine(t, ModeAsk, time.Minute, check("tests", "exit 1"))
+	e, _, asked := askEngine(t, config.ModeAsk, time.Minute, check("tests", "exit 1"))
 	ans := decideAsync(e, stopIn(false))
 	e.Resolve((<-asked).ID, hooks.Block, "Also update the changelog.")
 	if a := <-ans; a.Reason != "Also update the changelog." {
@@ -78,14 +79,14 @@ func TestAskEditedReason(t *testing.T) {
 }
 
 func TestAskDoesNotAskWhenChecksPass(t *testing.T) {
-	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("ok", "true"))
+	e, r, asked := askEngine(t, config.ModeAsk, time.Minute, check("ok", "true"))
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || len(asked) != 0 || r.verdicts[0].Source != verdictlog.SourceChecks {
 		t.Fatalf("%+v", a)
 	}
 }
 
 func TestManualAsksEveryStopAndCanForceAContinuation(t *testing.T) {
-	e, r, asked := askEngine(t, ModeManual, time.Minute)
+	e, r, asked := askEngine(t, config.ModeManual, time.Minute)
 	ans := decideAsync(e, stopIn(false))
 	q := <-asked
 	if q.Proposal != hooks.Allow {
@@ -104,7 +105,7 @@ func TestManualAsksEveryStopAndCanForceAContinuation(t *testing.T) {
 
 // Letting it stop against the checks' block keeps what was proposed and denied.
 func TestDenyKeepsTheProposal(t *testing.T) {
-	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("tests", "echo 'FAIL x'; exit 1"))
+	e, r, asked := askEngine(t, config.ModeAsk, time.Minute, check("tests", "echo 'FAIL x'; exit 1"))
 	ans := make(chan hooks.Answer)
 	go func() { ans <- e.Decide(context.Background(), stopIn(false)) }()
 	q := <-asked
@@ -118,7 +119,7 @@ func TestDenyKeepsTheProposal(t *testing.T) {
 		t.Fatalf("verdict %+v proposal %+v", v, v.Proposal)
 	}
 	// The checks deciding alone need no proposal beside the verdict.
-	e2, r2 := newTestEngine(t, cfgWith(ModeAuto, check("tests", "exit 1")))
+	e2, r2 := newTestEngine(t, cfgWith(config.ModeAuto, check("tests", "exit 1")))
 	e2.Decide(context.Background(), stopIn(false))
 	if r2.verdicts[0].Proposal != nil {
 		t.Fatalf("proposal %+v", r2.verdicts[0].Proposal)
@@ -127,10 +128,10 @@ func TestDenyKeepsTheProposal(t *testing.T) {
 
 func TestUnansweredQuestionTimesOut(t *testing.T) {
 	for _, tc := range []struct {
-		onTimeout OnTimeout
+		onTimeout config.OnTimeout
 		want      hooks.Decision
 	}{{"proposal", hooks.Block}, {"allow", hooks.Allow}} {
-		e, r, _ := askEngine(t, ModeAsk, 50*time.Millisecond, check("t", "exit 1"))
+		e, r, _ := askEngine(t, config.ModeAsk, 50*time.Millisecond, check("t", "exit 1"))
 		e.cfg.OnTimeout = tc.onTimeout
 		a := e.Decide(context.Background(), stopIn(false))
 		if a.Decision != tc.want || r.verdicts[0].Source != verdictlog.SourceTimeout {
@@ -140,7 +141,7 @@ func TestUnansweredQuestionTimesOut(t *testing.T) {
 }
 
 func TestEscapeResolvesThePendingQuestion(t *testing.T) {
-	e, r, asked := askEngine(t, ModeAsk, time.Minute, check("t", "exit 1"))
+	e, r, asked := askEngine(t, config.ModeAsk, time.Minute, check("t", "exit 1"))
 	ans := decideAsync(e, stopIn(false))
 	<-asked
 	e.Interrupt()

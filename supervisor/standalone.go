@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/internal/runtimedir"
@@ -74,7 +75,7 @@ func StandaloneHook(event string, payload []byte, stdout io.Writer) int {
 	ctx, stop := endOnSignal(context.Background(), signalDelay)
 	defer stop()
 	return RunStandalone(ctx, event, payload, stdout, StandaloneOptions{
-		StateDir: stateDir, ConfigDir: UserConfigDir(os.Getenv), Getenv: os.Getenv,
+		StateDir: stateDir, ConfigDir: config.UserConfigDir(os.Getenv), Getenv: os.Getenv,
 		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 }
@@ -166,8 +167,8 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	if projectDir == "" {
 		projectDir = o.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	trust := TrustStore{Path: filepath.Join(o.StateDir, "trusted")}
-	cfg, layers, err := LoadConfig(LoadOptions{UserConfigDir: o.ConfigDir, ProjectDir: projectDir, Trusted: trust.Trusted})
+	trust := config.TrustStore{Path: filepath.Join(o.StateDir, "trusted")}
+	cfg, layers, err := config.Load(config.LoadOptions{UserConfigDir: o.ConfigDir, ProjectDir: projectDir, Trusted: trust.Trusted})
 	if err != nil {
 		logger.Error("standalone: config", "err", err)
 		return say(fmt.Sprintf("hooksup: checks skipped: %v", err))
@@ -188,7 +189,7 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 			st.Warned = true
 		}
 	}
-	vlog := &verdictlog.VerdictLog{Dir: verdictlog.SessionsDir(o.StateDir)}
+	vlog := &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}
 	defer vlog.Close()
 	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
 		groups: standaloneGroups(&cfg, o.Getenv, logger)})
@@ -269,7 +270,7 @@ func lockState(path string) (func(), standaloneState, error) {
 // directory, so that a hook killed with SIGKILL (claude past its timeout, a person) leaves no
 // check running for long: the next hook or hooksup to start sweeps what it left. Only a
 // configuration with checks pays for it (the directory, a sweep, a record per check).
-func standaloneGroups(cfg *Config, getenv func(string) string, logger *slog.Logger) *checkGroups {
+func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) *checkGroups {
 	if len(cfg.Stop.Checks) == 0 && len(cfg.SubagentStop.Checks) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -263,7 +264,7 @@ func TestTerminalStateSourceAndReason(t *testing.T) {
 	if got[0].Reason != "approve Bash: rm -rf build" || got[1].Reason != "answer: Which colour? (Red · Blue)" || got[2].Reason != "a dialog" {
 		t.Fatalf("reasons %q %q %q", got[0].Reason, got[1].Reason, got[2].Reason)
 	}
-	if a, ok := alertFor(NotificationsConfig{OnPermission: ActionBell}, got[1]); !ok || a.Cause != CausePermission {
+	if a, ok := alertFor(config.NotificationsConfig{OnPermission: config.ActionBell}, got[1]); !ok || a.Cause != CausePermission {
 		t.Fatalf("no alert for a question: %+v %v", a, ok)
 	}
 }
@@ -294,13 +295,13 @@ func TestLedger(t *testing.T) {
 }
 
 func TestAlerts(t *testing.T) {
-	cfg := NotificationsConfig{OnIdle: ActionNudge, OnPermission: ActionNotify, NudgeText: "go on"}
-	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != ActionNotify ||
+	cfg := config.NotificationsConfig{OnIdle: config.ActionNudge, OnPermission: config.ActionNotify, NudgeText: "go on"}
+	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != config.ActionNotify ||
 		a.Cause != CausePermission || a.Detail != "PermissionRequest Bash" {
 		t.Fatalf("%+v %v", a, ok)
 	}
 	if a, ok := alertFor(cfg, StateChanged{State: StateWaiting, Reason: "Notification idle_prompt", Notification: "idle_prompt"}); !ok ||
-		a.Action != ActionNudge || a.Cause != CauseIdle || a.Text != "go on" {
+		a.Action != config.ActionNudge || a.Cause != CauseIdle || a.Text != "go on" {
 		t.Fatalf("%+v %v", a, ok)
 	}
 	// Waiting because a stop was allowed is not "idle": claude's own idle_prompt says when.
@@ -308,10 +309,10 @@ func TestAlerts(t *testing.T) {
 		t.Fatal("alert on every stop")
 	}
 	// Never type into a permission dialog.
-	if a, _ := alertFor(NotificationsConfig{OnPermission: ActionNudge}, StateChanged{State: StatePermission}); a.Action != ActionBell {
+	if a, _ := alertFor(config.NotificationsConfig{OnPermission: config.ActionNudge}, StateChanged{State: StatePermission}); a.Action != config.ActionBell {
 		t.Fatalf("%+v", a)
 	}
-	if _, ok := alertFor(NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionNone}, StateChanged{State: StatePermission}); ok {
+	if _, ok := alertFor(config.NotificationsConfig{OnIdle: config.ActionNone, OnPermission: config.ActionNone}, StateChanged{State: StatePermission}); ok {
 		t.Fatal("none alerted")
 	}
 }
@@ -329,7 +330,7 @@ func TestIdleNotificationIsTyped(t *testing.T) {
 	if len(got) != 1 || got[0].State != StateWaiting || got[0].Notification != "idle_prompt" {
 		t.Fatalf("%+v", got)
 	}
-	if _, ok := alertFor(NotificationsConfig{OnIdle: ActionBell}, got[0]); !ok {
+	if _, ok := alertFor(config.NotificationsConfig{OnIdle: config.ActionBell}, got[0]); !ok {
 		t.Fatal("no idle alert")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -44,8 +45,8 @@ func startStorm(tb testing.TB) *stormSession {
 	run := filepath.Join(dir, "run")
 	os.Mkdir(run, 0o700)
 	os.WriteFile(filepath.Join(dir, "transcript.jsonl"), nil, 0o600)
-	cfg := Defaults()
-	cfg.Mode = ModeAuto
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
 	sup, err := New(Options{Config: cfg, ClaudeBin: agent, HooksupBin: "/bin/false", ProjectDir: dir,
 		StateDir: filepath.Join(dir, "state"), RuntimeDir: run, Start: (*exec.Cmd).Start})
 	if err != nil {
@@ -199,7 +200,7 @@ func TestHookStorm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, errs := verdictlog.ReadVerdicts(f)
+	vs, errs := verdictlog.Read(f)
 	f.Close()
 	if len(errs) > 0 {
 		t.Fatalf("verdict log: %v", errs)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/transcript"
@@ -27,7 +28,7 @@ import (
 
 // Options configure a Supervisor.
 type Options struct {
-	Config Config
+	Config config.Config
 	Agent  agent.Agent // which agent runs; nil is agent.Claude
 	Bin    string      // the agent's binary (already resolved, or a name found on PATH)
 	// ClaudeBin is Bin's name from before there was more than one agent: used when Bin is "".
@@ -61,7 +62,7 @@ type Supervisor struct {
 	engine   *Engine
 	server   *Server
 	bus      *bus
-	vlog     *verdictlog.VerdictLog
+	vlog     *verdictlog.Writer
 	state    *stateTracker
 	ledger   *ledger
 	others   *stopHooks
@@ -108,7 +109,7 @@ func New(o Options) (*Supervisor, error) {
 	id := hex.EncodeToString(idb)
 
 	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token, agent: o.Agent,
-		vlog: &verdictlog.VerdictLog{Dir: verdictlog.SessionsDir(o.StateDir)}}
+		vlog: &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.ledger = newLedger(s.bus.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -24,7 +25,7 @@ type checksPane struct {
 	rows  int // the pane's inner height: a page
 	// configured and subConfigured are the checks the session runs, listed before any has; ignored
 	// the project files whose checks are not used (not trusted).
-	configured, subConfigured []supervisor.Check
+	configured, subConfigured []config.Check
 	ignored                   []string
 	run                       int
 	name                      string
@@ -112,7 +113,7 @@ func (p *checksPane) configuredLines(st Styles, w int) []string {
 		return []string{fit(st.Muted.Render("no checks: "+p.agent+" may stop whenever it is done"), w)}
 	}
 	var lines []string
-	list := func(title string, checks []supervisor.Check) {
+	list := func(title string, checks []config.Check) {
 		if len(checks) == 0 {
 			return
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -14,7 +15,7 @@ type header struct {
 	agent       string // the agent's name
 	sessionID   string
 	model       string
-	mode        supervisor.Mode
+	mode        config.Mode
 	state       supervisor.AgentState
 	counts      supervisor.Counts
 	interrupted bool

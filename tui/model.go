@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -111,7 +112,7 @@ type model struct {
 	quitting bool
 }
 
-func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode supervisor.Mode, holdOnExit bool, blockCap int) model {
+func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode config.Mode, holdOnExit bool, blockCap int) model {
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: "claude",
 		header: header{mode: mode, blockCap: blockCap, agent: "claude"}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
 		checks: checksPane{keys: keys.Pane, agent: "claude"}, editor: newReasonEditor(keys.Editor), now: time.Now()}
@@ -293,7 +294,7 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 		return nil
 	}
 	switch a.Action {
-	case supervisor.ActionBell, supervisor.ActionNotify:
+	case config.ActionBell, config.ActionNotify:
 		seq, send := present.Alert(a, m.notifier)
 		if send == nil {
 			return tea.Raw(seq)
@@ -304,7 +305,7 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 			}
 			return nil
 		}
-	case supervisor.ActionNudge:
+	case config.ActionNudge:
 		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
 			m.write([]byte(a.Text))
 			m.write([]byte("\r"))

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -550,7 +551,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 	state := func(s supervisor.AgentState) tea.Msg {
 		return eventMsg{ev: supervisor.StateChanged{At: supervisor.At{Time: t0}, State: s}}
 	}
-	idle := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: supervisor.ActionBell,
+	idle := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: config.ActionBell,
 		Cause: supervisor.CauseIdle, State: supervisor.StateWaiting}}
 	update(state(supervisor.StateWaiting))
 	if got := update(idle); got != "\a" {
@@ -562,7 +563,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 	if got := update(idle); got != "" {
 		t.Fatalf("the person is typing: the terminal got %q, want nothing", got)
 	}
-	perm := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: supervisor.ActionBell,
+	perm := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: config.ActionBell,
 		Cause: supervisor.CausePermission, State: supervisor.StatePermission}}
 	update(state(supervisor.StatePermission))
 	update(press('x', 0, "x"))

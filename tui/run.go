@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
@@ -17,9 +18,9 @@ import (
 
 // Options configure the TUI.
 type Options struct {
-	Terminal *os.File        // the front end's end of the agent's pty (supervisor.PTY.File)
-	Mode     supervisor.Mode // the session's mode, for the header
-	BlockCap int             // claude's cap on blocked stops in a row, for the header
+	Terminal *os.File    // the front end's end of the agent's pty (supervisor.PTY.File)
+	Mode     config.Mode // the session's mode, for the header
+	BlockCap int         // claude's cap on blocked stops in a row, for the header
 	// Agent is the agent's name as the person types it ("claude", "codex"): the header, the
 	// pane's title and every sentence about the agent say it. "" is claude.
 	Agent    string
@@ -27,7 +28,7 @@ type Options struct {
 	Prefix   string
 	Bindings map[string]string
 	// Checks and SubagentChecks are the configured checks, listed before they run.
-	Checks, SubagentChecks []supervisor.Check
+	Checks, SubagentChecks []config.Check
 	// Ignored are the project's config files left out because they are not trusted: the TUI
 	// keeps saying that their checks are ignored.
 	Ignored    []string

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// ReadVerdicts reads a session's verdict log. A line that does not parse is reported, with its
+// Read reads a session's verdict log. A line that does not parse is reported, with its
 // number, and skipped.
-func ReadVerdicts(r io.Reader) ([]Verdict, []error) {
+func Read(r io.Reader) ([]Verdict, []error) {
 	var out []Verdict
 	var errs []error
 	sc := bufio.NewScanner(r)
@@ -21,7 +21,7 @@ func ReadVerdicts(r io.Reader) ([]Verdict, []error) {
 		if len(strings.TrimSpace(sc.Text())) == 0 {
 			continue
 		}
-		v, err := ParseVerdict(sc.Bytes())
+		v, err := Parse(sc.Bytes())
 		if err != nil {
 			errs = append(errs, fmt.Errorf("line %d: %w", n, err))
 			continue
@@ -34,8 +34,8 @@ func ReadVerdicts(r io.Reader) ([]Verdict, []error) {
 	return out, errs
 }
 
-// ParseVerdict reads one line of a verdict log.
-func ParseVerdict(line []byte) (Verdict, error) {
+// Parse reads one line of a verdict log.
+func Parse(line []byte) (Verdict, error) {
 	var v Verdict
 	err := json.Unmarshal(line, &v)
 	return v, err

@@ -15,8 +15,8 @@ const verdictsFile = "verdicts.jsonl"
 // SessionsDir is where the verdict logs of all sessions live.
 func SessionsDir(stateDir string) string { return filepath.Join(stateDir, "sessions") }
 
-// VerdictLogPath is the verdict log of a session.
-func VerdictLogPath(sessionsDir, sessionID string) string {
+// Path is the verdict log of a session.
+func Path(sessionsDir, sessionID string) string {
 	return filepath.Join(sessionsDir, SafeName(sessionID), verdictsFile)
 }
 

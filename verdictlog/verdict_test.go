@@ -15,7 +15,7 @@ func TestVerdictLogIsByteCompatible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, errs := ReadVerdicts(bytes.NewReader(old))
+	vs, errs := Read(bytes.NewReader(old))
 	if len(errs) > 0 || len(vs) != 2 {
 		t.Fatalf("%d verdicts, errors %v", len(vs), errs)
 	}

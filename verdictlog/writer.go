@@ -12,9 +12,9 @@ import (
 	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
-// VerdictLog appends verdicts to $STATE/sessions/<session_id>/verdicts.jsonl, one write per
+// Writer appends verdicts to $STATE/sessions/<session_id>/verdicts.jsonl, one write per
 // line, so a crash never leaves half a verdict.
-type VerdictLog struct {
+type Writer struct {
 	Dir string // $STATE/sessions
 
 	mu    sync.Mutex
@@ -22,7 +22,7 @@ type VerdictLog struct {
 }
 
 // Append writes v to its session's log.
-func (l *VerdictLog) Append(v Verdict) error {
+func (l *Writer) Append(v Verdict) error {
 	line, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode verdict: %w", err)
@@ -53,7 +53,7 @@ func (l *VerdictLog) Append(v Verdict) error {
 }
 
 // Close closes the open log files.
-func (l *VerdictLog) Close() error {
+func (l *Writer) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var errs []error

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
@@ -33,18 +34,18 @@ func loadEnvironment() (environment, error) {
 	}
 	return environment{
 		stateDir:  hooks.StateDir(os.Getenv),
-		configDir: supervisor.UserConfigDir(os.Getenv),
+		configDir: config.UserConfigDir(os.Getenv),
 		cwd:       cwd,
 	}, nil
 }
 
-func trustStore(env environment) supervisor.TrustStore {
-	return supervisor.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
+func trustStore(env environment) config.TrustStore {
+	return config.TrustStore{Path: filepath.Join(env.stateDir, "trusted")}
 }
 
 // loadConfig merges the configuration layers and the flags, and tells the person about project
 // files it ignored.
-func loadConfig(g globalFlags, env environment, stderr io.Writer) (supervisor.Config, error) {
+func loadConfig(g globalFlags, env environment, stderr io.Writer) (config.Config, error) {
 	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
 		return cfg, err
@@ -54,7 +55,7 @@ func loadConfig(g globalFlags, env environment, stderr io.Writer) (supervisor.Co
 }
 
 // printIgnored tells the person which files were not used, and why.
-func printIgnored(layers []supervisor.Layer, w io.Writer) {
+func printIgnored(layers []config.Layer, w io.Writer) {
 	for _, l := range layers {
 		if l.Note != "" {
 			fmt.Fprintf(w, "hooksup: ignoring %s: %s\n", l.Path, l.Note)
@@ -63,7 +64,7 @@ func printIgnored(layers []supervisor.Layer, w io.Writer) {
 }
 
 // ignoredFiles are the config files left out, relative to dir where they are inside it.
-func ignoredFiles(layers []supervisor.Layer, dir string) []string {
+func ignoredFiles(layers []config.Layer, dir string) []string {
 	var out []string
 	for _, l := range layers {
 		if l.Note == "" {
@@ -79,20 +80,20 @@ func ignoredFiles(layers []supervisor.Layer, dir string) []string {
 }
 
 // loadLayers merges the configuration layers and the flags.
-func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor.Layer, error) {
-	cfg, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{
+func loadLayers(g globalFlags, env environment) (config.Config, []config.Layer, error) {
+	cfg, layers, err := config.Load(config.LoadOptions{
 		UserConfigDir: env.configDir, ProjectDir: env.cwd, ExplicitFile: g.config, Trusted: trustStore(env).Trusted,
 	})
 	if err != nil {
 		return cfg, layers, err // each problem names its file
 	}
 	if g.mode != "" {
-		cfg.Mode = supervisor.Mode(g.mode)
+		cfg.Mode = config.Mode(g.mode)
 	}
 	if g.theme != "" {
 		cfg.Theme = g.theme
 	}
-	var ces supervisor.ConfigErrors
+	var ces config.Errors
 	if err := cfg.Validate(); errors.As(err, &ces) {
 		return cfg, layers, fmt.Errorf("--%s: %s", ces[0].Key, ces[0].Msg) // the flags' values
 	}
@@ -101,7 +102,7 @@ func loadLayers(g globalFlags, env environment) (supervisor.Config, []supervisor
 
 // askTrust shows the person the commands of each untrusted project file and asks, once,
 // whether to trust that exact content. It returns whether anything was trusted.
-func askTrust(layers []supervisor.Layer, env environment, in io.Reader, out io.Writer) bool {
+func askTrust(layers []config.Layer, env environment, in io.Reader, out io.Writer) bool {
 	trusted := false
 	br := bufio.NewReader(in)
 	for _, l := range layers {
@@ -113,8 +114,8 @@ func askTrust(layers []supervisor.Layer, env environment, in io.Reader, out io.W
 			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
 			continue
 		}
-		c := supervisor.Defaults()
-		if err := supervisor.DecodeConfig(l.Path, content, &c); err != nil {
+		c := config.Defaults()
+		if err := config.Decode(l.Path, content, &c); err != nil {
 			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -67,10 +68,10 @@ func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
 func TestClaudeInterruptDuringCheck(t *testing.T) {
 	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("done")}})
 	pidFile := filepath.Join(rc.env.Home, "check.pid")
-	cfg := supervisor.Defaults()
-	cfg.Mode = supervisor.ModeAuto
-	cfg.Stop.Checks = []supervisor.Check{{Name: "slow", Command: fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & sleep 300`, pidFile),
-		Timeout: supervisor.Duration{D: 5 * time.Minute}}}
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
+	cfg.Stop.Checks = []config.Check{{Name: "slow", Command: fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & sleep 300`, pidFile),
+		Timeout: config.Duration{D: 5 * time.Minute}}}
 	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
 	defer cancel()
 	env := append(rc.env.Environ(), "XDG_STATE_HOME="+rc.state)
@@ -162,7 +163,7 @@ func (rc *realClaude) verdictsJSON() []verdictlog.Verdict {
 	if strings.ContainsAny(res.Stdout, "\x1b\x07") || strings.Contains(res.Stdout, `\u001b`) || strings.Contains(res.Stdout, `\u0007`) {
 		rc.t.Fatalf("hooksup log --json has terminal controls:\n%s", res.Stdout)
 	}
-	vs, errs := verdictlog.ReadVerdicts(strings.NewReader(res.Stdout))
+	vs, errs := verdictlog.Read(strings.NewReader(res.Stdout))
 	if len(errs) > 0 {
 		rc.t.Fatalf("hooksup log --json: %v", errs)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -66,8 +67,8 @@ func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
 // soon as the PermissionRequest hook fires, not after the ~6 s Notification delay.
 func TestClaudePermissionStateIsImmediate(t *testing.T) {
 	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file"), mockapi.Text("ok")}})
-	cfg := supervisor.Defaults()
-	cfg.Mode = supervisor.ModeAuto
+	cfg := config.Defaults()
+	cfg.Mode = config.ModeAuto
 	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
 	defer cancel()
 	ptys := make(chan *os.File, 1)

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/cli"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -28,7 +28,7 @@ const (
 // holds the flags here to the flag sets that parse them.
 func program() cli.Program {
 	var modes []string
-	for _, m := range supervisor.Modes() {
+	for _, m := range config.Modes() {
 		modes = append(modes, string(m))
 	}
 	themeNames := cli.Values{Dynamic: completeThemes}

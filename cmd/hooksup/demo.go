@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
@@ -49,10 +50,10 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 	}
 	defer os.RemoveAll(dir)
 	if g.mode == "" {
-		cfg.Mode = supervisor.ModeAsk
+		cfg.Mode = config.ModeAsk
 	}
 	cfg.SubagentStop.Checks = nil
-	cfg.Stop.Checks = []supervisor.Check{{
+	cfg.Stop.Checks = []config.Check{{
 		Name: "demo-tests",
 		// Fails on the first stop of each turn, passes once claude continued.
 		Command: `echo "=== RUN   TestVerboseFlag"; sleep 1; ` +

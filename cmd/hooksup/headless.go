@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -29,8 +30,8 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan supervisor.
 			if term == nil {
 				continue
 			}
-			if e.Action == supervisor.ActionNudge {
-				e.Action = supervisor.ActionBell
+			if e.Action == config.ActionNudge {
+				e.Action = config.ActionBell
 			}
 			seq, send := present.Alert(e, n)
 			if seq != "" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/config"
 )
 
 // files writes a project tree into the sandbox's project directory.
@@ -27,11 +27,11 @@ func (s *sandbox) files(tree map[string]string) {
 
 // loadProjectConfig loads the configuration as hooksup does, with the sandbox's trust store, and
 // fails unless the project's .hooksup.toml took part.
-func (s *sandbox) loadProjectConfig() supervisor.Config {
+func (s *sandbox) loadProjectConfig() config.Config {
 	s.t.Helper()
-	cfg, layers, err := supervisor.LoadConfig(supervisor.LoadOptions{
+	cfg, layers, err := config.Load(config.LoadOptions{
 		ProjectDir: s.project,
-		Trusted:    supervisor.TrustStore{Path: filepath.Join(s.stateDir(), "trusted")}.Trusted,
+		Trusted:    config.TrustStore{Path: filepath.Join(s.stateDir(), "trusted")}.Trusted,
 	})
 	if err != nil {
 		s.t.Fatal(err)
@@ -44,7 +44,7 @@ func (s *sandbox) loadProjectConfig() supervisor.Config {
 	return cfg
 }
 
-func checkTriples(checks []supervisor.Check) []string {
+func checkTriples(checks []config.Check) []string {
 	var out []string
 	for _, c := range checks {
 		line := c.Name + " | " + c.Command

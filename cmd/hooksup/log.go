@@ -49,7 +49,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 			return 1, err
 		}
 	}
-	path := verdictlog.VerdictLogPath(dir, id)
+	path := verdictlog.Path(dir, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, path)
@@ -120,7 +120,7 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "%s\n", line)
 		return
 	}
-	v, err := verdictlog.ParseVerdict(line)
+	v, err := verdictlog.Parse(line)
 	if err != nil {
 		fmt.Fprintf(w, "(unreadable line: %v)\n", err)
 		return

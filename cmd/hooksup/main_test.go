@@ -188,7 +188,7 @@ func (s *sandbox) verdicts() []verdictlog.Verdict {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		vs, errs := verdictlog.ReadVerdicts(f)
+		vs, errs := verdictlog.Read(f)
 		f.Close()
 		if len(errs) > 0 {
 			s.t.Fatalf("verdict log %s: %v", p, errs)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -156,7 +157,7 @@ func (s *session) announce() func() {
 }
 
 // newNotifier chooses how notify alerts reach the person at this terminal, and logs why.
-func newNotifier(cfg supervisor.Config, so supervisor.Options) notify.Notifier {
+func newNotifier(cfg config.Config, so supervisor.Options) notify.Notifier {
 	n := notify.New(cfg.Notifications.Notifier)
 	n.Title = present.NotificationTitle(so.ProjectDir)
 	if so.Logger != nil {

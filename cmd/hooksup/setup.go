@@ -17,6 +17,7 @@ import (
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/project"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -127,7 +128,7 @@ func runInit(stdout io.Writer) (int, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
 	}
-	det := supervisor.DetectProject(os.DirFS(env.cwd))
+	det := project.Detect(os.DirFS(env.cwd))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
@@ -135,7 +136,7 @@ func runInit(stdout io.Writer) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	if _, err := f.WriteString(supervisor.InitFile(det)); err != nil {
+	if _, err := f.WriteString(project.InitFile(det)); err != nil {
 		f.Close()
 		return 1, err
 	}
@@ -147,7 +148,7 @@ func runInit(stdout io.Writer) (int, error) {
 }
 
 // printDetection tells the person what init recognised and which checks it wrote.
-func printDetection(w io.Writer, det supervisor.Detection, path string) {
+func printDetection(w io.Writer, det project.Detection, path string) {
 	checks := det.Checks()
 	if len(det.Projects) == 0 {
 		fmt.Fprintf(w, "hooksup init %s", det.Summary())

@@ -5,7 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/config"
 )
 
 func runTrust(args []string, stdout io.Writer) (int, error) {
@@ -19,8 +19,8 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 	}
 	store := trustStore(env)
 	for _, f := range files {
-		var cfg supervisor.Config
-		if err := supervisor.DecodeConfigFile(f, &cfg); err != nil {
+		var cfg config.Config
+		if err := config.DecodeFile(f, &cfg); err != nil {
 			return 1, fmt.Errorf("not trusted: %w", err)
 		}
 		if err := store.Trust(f); err != nil {

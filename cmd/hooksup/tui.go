@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/tui"
@@ -52,7 +53,7 @@ func resumeHint(a agent.Agent) func(string) (string, bool) {
 
 // resume is the command that resumes a session, before its id ("" when none does); ignored are
 // the project config files left out (not trusted).
-func runTUI(ctx context.Context, cfg supervisor.Config, so supervisor.Options, resume string, ignored []string) (int, error) {
+func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resume string, ignored []string) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err

@@ -43,7 +43,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	tm.keys("C-]", "d")
 	tm.waitText(wait, "allow manual", "claude exited with status 0")
 
-	vs, errs := verdictlog.ReadVerdicts(strings.NewReader(hooksupOut(t, s, "log", "--json")))
+	vs, errs := verdictlog.Read(strings.NewReader(hooksupOut(t, s, "log", "--json")))
 	if len(errs) > 0 || len(vs) != 1 {
 		t.Fatalf("verdicts %+v %v", vs, errs)
 	}

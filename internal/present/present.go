@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
@@ -202,9 +203,9 @@ func AlertBody(a supervisor.Alert) string {
 // into claude).
 func Alert(a supervisor.Alert, n notify.Notifier) (sequence string, send func() error) {
 	switch a.Action {
-	case supervisor.ActionBell:
+	case config.ActionBell:
 		return "\a", nil
-	case supervisor.ActionNotify:
+	case config.ActionNotify:
 		title := n.Title
 		if title == "" {
 			title = "hooksup"

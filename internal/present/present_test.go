@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/supervisor"
@@ -96,16 +97,16 @@ func TestAlert(t *testing.T) {
 		want string // written to the terminal
 		sent string // run as the system's notifier
 	}{
-		{supervisor.Alert{Action: supervisor.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
-		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CauseIdle}, osc777,
+		{supervisor.Alert{Action: config.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
+		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle}, osc777,
 			"\x1b]777;notify;hooksup;claude is waiting for your input\a", ""},
 		// What claude named cannot end the sequence early or add fields.
-		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
+		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
 			"\x1b]777;notify;hooksup;claude needs your permission (PermissionRequest a b   )\a", ""},
-		{supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash"}, system,
+		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash"}, system,
 			"", "notify-send -- hooksup claude needs your permission (PermissionRequest Bash)"},
-		{supervisor.Alert{Action: supervisor.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
-		{supervisor.Alert{Action: supervisor.ActionNone}, system, "", ""},
+		{supervisor.Alert{Action: config.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
+		{supervisor.Alert{Action: config.ActionNone}, system, "", ""},
 	} {
 		sent = nil
 		seq, send := Alert(tc.a, tc.n)
@@ -128,7 +129,7 @@ func TestNotificationTitleNamesTheProject(t *testing.T) {
 		}
 	}
 	n := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}, Title: NotificationTitle("/home/dev/src/api")}
-	seq, _ := Alert(supervisor.Alert{Action: supervisor.ActionNotify, Cause: supervisor.CauseIdle}, n)
+	seq, _ := Alert(supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle}, n)
 	if want := "\x1b]777;notify;hooksup · api;claude is waiting for your input\a"; seq != want {
 		t.Fatalf("%q, want %q", seq, want)
 	}

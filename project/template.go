@@ -1,10 +1,12 @@
-package supervisor
+package project
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/config"
 )
 
 // Template is what `hooksup init` writes to .hooksup.toml: every key, commented, with examples.
@@ -142,7 +144,7 @@ func InitFile(d Detection) string {
 }
 
 // writeCheck writes one [[stop.checks]] entry.
-func writeCheck(b *strings.Builder, c Check) {
+func writeCheck(b *strings.Builder, c config.Check) {
 	b.WriteString("[[stop.checks]]\n")
 	fmt.Fprintf(b, "name = %s\n", tomlString(c.Name))
 	fmt.Fprintf(b, "command = %s\n", tomlString(c.Command))

@@ -1,16 +1,21 @@
-package supervisor
+package project
 
 import (
+	"encoding"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/keymap"
 )
 
 // checkLines renders checks as "name | command | cwd" for comparison.
-func checkLines(checks []Check) []string {
+func checkLines(checks []config.Check) []string {
 	var out []string
 	for _, c := range checks {
 		line := c.Name + " | " + c.Command
@@ -84,7 +89,7 @@ func TestDetectProject(t *testing.T) {
 			[]string{"Go module (go.mod)", "Node, yarn (yarn.lock)"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
-			d := DetectProject(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
+			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
 			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("checks:\n  got  %q\n  want %q", got, tc.want)
 			}
@@ -111,10 +116,10 @@ func TestDetectProjectChecksAreRunnable(t *testing.T) {
 	}
 	for _, e := range entries {
 		t.Run(e.Name(), func(t *testing.T) {
-			d := DetectProject(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+			d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
 			file := InitFile(d)
-			cfg := Defaults()
-			if err := DecodeConfig(".hooksup.toml", []byte(file), &cfg); err != nil {
+			cfg := config.Defaults()
+			if err := config.Decode(".hooksup.toml", []byte(file), &cfg); err != nil {
 				t.Fatalf("%v\n%s", err, file)
 			}
 			if err := cfg.Validate(); err != nil {
@@ -128,7 +133,7 @@ func TestDetectProjectChecksAreRunnable(t *testing.T) {
 					t.Errorf("check %q: retry_on_failure, timeout and max_retries should be written: %+v", c.Name, c)
 				}
 			}
-			if cfg.Mode != ModeAsk || cfg.Stop.MaxContinuations != 3 {
+			if cfg.Mode != config.ModeAsk || cfg.Stop.MaxContinuations != 3 {
 				t.Errorf("defaults changed: mode %q, max_continuations %d", cfg.Mode, cfg.Stop.MaxContinuations)
 			}
 		})
@@ -151,17 +156,17 @@ func TestInitFileDocumentsEveryKey(t *testing.T) {
 			if ft.Kind() == reflect.Slice {
 				ft = ft.Elem()
 			}
-			if ft.Kind() == reflect.Struct && !reflect.PointerTo(ft).Implements(textUnmarshaler) {
+			if ft.Kind() == reflect.Struct && !reflect.PointerTo(ft).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) {
 				walk(ft) // a table: its keys
 				continue
 			}
 			keys = append(keys, name)
 		}
 	}
-	walk(reflect.TypeFor[Config]())
+	walk(reflect.TypeFor[config.Config]())
 	for _, d := range []Detection{
-		DetectProject(fstest.MapFS{}),
-		DetectProject(os.DirFS(filepath.Join("testdata", "projects", "monorepo"))),
+		Detect(fstest.MapFS{}),
+		Detect(os.DirFS(filepath.Join("testdata", "projects", "monorepo"))),
 	} {
 		file := InitFile(d)
 		for _, k := range keys {
@@ -174,7 +179,7 @@ func TestInitFileDocumentsEveryKey(t *testing.T) {
 
 // TestInitFileWhenNothingIsRecognised: the file says so, and shows a check to start from.
 func TestInitFileWhenNothingIsRecognised(t *testing.T) {
-	d := DetectProject(fstest.MapFS{"notes.txt": {Data: []byte("hi")}})
+	d := Detect(fstest.MapFS{"notes.txt": {Data: []byte("hi")}})
 	if len(d.Checks()) != 0 {
 		t.Fatalf("checks %q", checkLines(d.Checks()))
 	}
@@ -207,12 +212,21 @@ func TestDetectProjectSkips(t *testing.T) {
 		"weird/package.json":                   {Data: []byte(`{"scripts":{"test":7,"lint":"eslint"},"workspaces":{"packages":["x/*"]}}`)},
 		"dir-named-marker/Cargo.toml/file.txt": {Data: []byte("")},
 	}
-	d := DetectProject(fsys)
+	d := Detect(fsys)
 	want := []string{"test | go test ./...", "vet | go vet ./...", "weird: lint | npm run lint | weird"}
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q\n%s", got, want, d.Summary())
 	}
 	if !strings.Contains(d.Summary(), "broken/package.json") {
 		t.Errorf("a package.json that is not JSON should be named in the summary:\n%s", d.Summary())
+	}
+}
+
+// The template names every action [keys] bindings knows.
+func TestTemplateListsEveryKeyAction(t *testing.T) {
+	for _, n := range keymap.Names() {
+		if !regexp.MustCompile(`(?m)^#.*\b` + n + `\b`).MatchString(Template) {
+			t.Errorf("the template does not mention the action %s", n)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package supervisor
+package config
 
 import (
 	"errors"
@@ -79,8 +79,8 @@ on_idle = "ring"
 [keys]
 bindings = { aprove = "y", deny = "ctrl+" }
 `)
-	_, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
-	var ces ConfigErrors
+	_, _, err := Load(LoadOptions{ExplicitFile: path})
+	var ces Errors
 	if !errors.As(err, &ces) {
 		t.Fatalf("err = %v", err)
 	}

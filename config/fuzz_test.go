@@ -1,4 +1,4 @@
-package supervisor
+package config_test
 
 import (
 	"errors"
@@ -6,14 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/project"
 )
 
-// FuzzLoadConfig: any bytes as a config file load or give ConfigErrors, each naming the file;
+// FuzzLoadConfig: any bytes as a config file load or give config.Errors, each naming the file;
 // never a panic. A config that loads is valid, and its checks can be run.
 // scripts/fuzz.sh runs it for long.
 func FuzzLoadConfig(f *testing.F) {
-	f.Add([]byte(Template))
-	f.Add([]byte(InitFile(DetectProject(os.DirFS(filepath.Join("testdata", "projects", "monorepo"))))))
+	f.Add([]byte(project.Template))
+	f.Add([]byte(project.InitFile(project.Detect(os.DirFS(filepath.Join("..", "project", "testdata", "projects", "monorepo"))))))
 	f.Add([]byte("mode = \"auto\"\n[stop]\nmax_continuations = 3\n[[stop.checks]]\nname = \"tests\"\ncommand = \"go test ./...\"\ntimeout = \"2m\"\nenv = { CI = \"true\" }\nretry_on_failure = true\nmax_retries = 10\n"))
 	f.Add([]byte("[[subagent_stop.checks]]\nname = \"x\"\ncommand = \"true\"\nagent_types = [\"general-purpose\"]\n[notifications]\non_idle = \"nudge\"\n[keys]\nprefix = \"C-a\"\nbindings = { a = \"b\" }\n"))
 	f.Add([]byte("mode = \n"))
@@ -28,13 +31,13 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		cfg := Defaults()
-		namesFile(t, "DecodeConfigFile", path, DecodeConfigFile(path, &cfg))
-		cfg, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
-		namesFile(t, "LoadConfig", path, err)
+		cfg := config.Defaults()
+		namesFile(t, "DecodeFile", path, config.DecodeFile(path, &cfg))
+		cfg, _, err := config.Load(config.LoadOptions{ExplicitFile: path})
+		namesFile(t, "Load", path, err)
 		if err == nil {
 			if verr := cfg.Validate(); verr != nil {
-				t.Fatalf("LoadConfig returned an invalid config: %v", verr)
+				t.Fatalf("Load returned an invalid config: %v", verr)
 			}
 			_ = cfg.StopHookTimeout()
 		}
@@ -46,9 +49,9 @@ func namesFile(t *testing.T, what, path string, err error) {
 	if err == nil {
 		return
 	}
-	var ces ConfigErrors
+	var ces config.Errors
 	if !errors.As(err, &ces) || len(ces) == 0 {
-		t.Fatalf("%s: %T is not ConfigErrors: %v", what, err, err)
+		t.Fatalf("%s: %T is not config.Errors: %v", what, err, err)
 	}
 	for _, ce := range ces {
 		if ce.File != path || !strings.HasPrefix(ce.Error(), path) {

@@ -1,4 +1,8 @@
-package supervisor
+// Package config is hooksup's configuration: the layered TOML files (user, project, local, an
+// explicit --config), decoded strictly with every error naming file, line and key, validated once,
+// the [keys] bindings checked against the keymap, and the trust store that lets a project's file
+// run its checks.
+package config
 
 import (
 	"errors"
@@ -208,11 +212,11 @@ func (e *ConfigError) Error() string {
 	return b.String()
 }
 
-// ConfigErrors is every problem of a configuration, in the order of its files and lines.
-type ConfigErrors []*ConfigError
+// Errors is every problem of a configuration, in the order of its files and lines.
+type Errors []*ConfigError
 
 // Error is one line per problem, after a heading when there are several.
-func (es ConfigErrors) Error() string {
+func (es Errors) Error() string {
 	if len(es) == 1 {
 		return es[0].Error()
 	}
@@ -226,7 +230,7 @@ func (es ConfigErrors) Error() string {
 }
 
 // Unwrap returns the problems.
-func (es ConfigErrors) Unwrap() []error {
+func (es Errors) Unwrap() []error {
 	out := make([]error, len(es))
 	for i, e := range es {
 		out[i] = e
@@ -235,7 +239,7 @@ func (es ConfigErrors) Unwrap() []error {
 }
 
 // errOrNil is es as an error, nil when there is no problem.
-func (es ConfigErrors) errOrNil() error {
+func (es Errors) errOrNil() error {
 	if len(es) == 0 {
 		return nil
 	}
@@ -259,11 +263,11 @@ type LoadOptions struct {
 	Trusted func(path string, content []byte) bool
 }
 
-// LoadConfig merges the layers over Defaults and validates the result. A missing file is
+// Load merges the layers over Defaults and validates the result. A missing file is
 // skipped (but a missing --config file is a problem); every problem of every file is reported
-// at once, as ConfigErrors, each naming file, line and key. A layer that sets a list of checks
+// at once, as Errors, each naming file, line and key. A layer that sets a list of checks
 // replaces the lists of the layers below it.
-func LoadConfig(o LoadOptions) (Config, []Layer, error) {
+func Load(o LoadOptions) (Config, []Layer, error) {
 	cfg := Defaults()
 	var layers []Layer
 	type src struct{ path, source string }
@@ -279,7 +283,7 @@ func LoadConfig(o LoadOptions) (Config, []Layer, error) {
 		srcs = append(srcs, src{o.ExplicitFile, "flag"})
 	}
 	var (
-		probs   ConfigErrors
+		probs   Errors
 		decoded []layerFile
 	)
 	for i, s := range srcs {
@@ -364,27 +368,27 @@ func blame(p *ConfigError, files []layerFile, unknown int) *ConfigError {
 	return p
 }
 
-// DecodeConfigFile applies one TOML file over cfg, strictly.
-func DecodeConfigFile(path string, cfg *Config) error {
+// DecodeFile applies one TOML file over cfg, strictly.
+func DecodeFile(path string, cfg *Config) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return &ConfigError{File: path, Msg: readProblem(err), err: err}
 	}
-	return DecodeConfig(path, data, cfg)
+	return Decode(path, data, cfg)
 }
 
-// DecodeConfig applies TOML data (read from path) over cfg, strictly: every problem of the file
-// on its own (the values of the merged configuration are checked by LoadConfig).
-func DecodeConfig(path string, data []byte, cfg *Config) error {
+// Decode applies TOML data (read from path) over cfg, strictly: every problem of the file
+// on its own (the values of the merged configuration are checked by Load).
+func Decode(path string, data []byte, cfg *Config) error {
 	layer, doc, bad, probs := decodeFile(path, data)
 	if doc != nil {
 		mergeDefined(reflect.ValueOf(cfg).Elem(), reflect.ValueOf(&layer).Elem(), doc, bad, "")
 	}
-	return ConfigErrors(probs).errOrNil()
+	return Errors(probs).errOrNil()
 }
 
-// Validate checks values that TOML's types cannot. The error is ConfigErrors, every problem.
-func (c *Config) Validate() error { return ConfigErrors(c.problems()).errOrNil() }
+// Validate checks values that TOML's types cannot. The error is Errors, every problem.
+func (c *Config) Validate() error { return Errors(c.problems()).errOrNil() }
 
 // problems lists every value of c that is out of range, each with its key.
 func (c *Config) problems() []*ConfigError {

@@ -1,15 +1,12 @@
-package supervisor
+package config
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/hooksup/hooksup/internal/keymap"
 )
 
 func write(t *testing.T, path, content string) {
@@ -45,7 +42,7 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bad.toml")
 			write(t, path, tc.content)
-			_, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
+			_, _, err := Load(LoadOptions{ExplicitFile: path})
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
 				t.Fatalf("err = %v", err)
@@ -63,7 +60,7 @@ func TestKeyConflictAcrossLayers(t *testing.T) {
 	write(t, filepath.Join(user, "config.toml"), "[keys]\nbindings = { approve = \"y\" }\n")
 	flagFile := filepath.Join(t.TempDir(), "f.toml")
 	write(t, flagFile, "mode = \"ask\"\n\n[keys]\nprefix = \"y\"\n")
-	_, _, err := LoadConfig(LoadOptions{UserConfigDir: user, ExplicitFile: flagFile})
+	_, _, err := Load(LoadOptions{UserConfigDir: user, ExplicitFile: flagFile})
 	if want := flagFile + `:4: keys.prefix: "y" is also the key of approve`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want %q", err, want)
 	}
@@ -79,7 +76,7 @@ func TestConfigValidation(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "c.toml")
 		write(t, path, content)
-		if _, _, err := LoadConfig(LoadOptions{ExplicitFile: path}); err == nil || !strings.Contains(err.Error(), want) {
+		if _, _, err := Load(LoadOptions{ExplicitFile: path}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want %q", content, err, want)
 		}
 	}
@@ -93,7 +90,7 @@ func TestConfigLayers(t *testing.T) {
 	flagFile := filepath.Join(t.TempDir(), "flag.toml")
 	write(t, flagFile, "decision_timeout = \"10s\"\n")
 	trustAll := func(string, []byte) bool { return true }
-	cfg, layers, err := LoadConfig(LoadOptions{UserConfigDir: user, ProjectDir: proj, ExplicitFile: flagFile, Trusted: trustAll})
+	cfg, layers, err := Load(LoadOptions{UserConfigDir: user, ProjectDir: proj, ExplicitFile: flagFile, Trusted: trustAll})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +113,7 @@ func TestUntrustedProjectConfigIsIgnored(t *testing.T) {
 	path := filepath.Join(proj, ".hooksup.toml")
 	write(t, path, "[[stop.checks]]\nname = \"evil\"\ncommand = \"rm -rf ~\"\n")
 	store := TrustStore{Path: filepath.Join(t.TempDir(), "trusted")}
-	cfg, layers, err := LoadConfig(LoadOptions{ProjectDir: proj, Trusted: store.Trusted})
+	cfg, layers, err := Load(LoadOptions{ProjectDir: proj, Trusted: store.Trusted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +126,12 @@ func TestUntrustedProjectConfigIsIgnored(t *testing.T) {
 	if err := store.Trust(path); err != nil {
 		t.Fatal(err)
 	}
-	if cfg, _, _ = LoadConfig(LoadOptions{ProjectDir: proj, Trusted: store.Trusted}); len(cfg.Stop.Checks) != 1 {
+	if cfg, _, _ = Load(LoadOptions{ProjectDir: proj, Trusted: store.Trusted}); len(cfg.Stop.Checks) != 1 {
 		t.Fatal("trusted config not used")
 	}
 	// A change makes it untrusted again.
 	write(t, path, "[[stop.checks]]\nname = \"evil\"\ncommand = \"rm -rf /\"\n")
-	if cfg, _, _ = LoadConfig(LoadOptions{ProjectDir: proj, Trusted: store.Trusted}); len(cfg.Stop.Checks) != 0 {
+	if cfg, _, _ = Load(LoadOptions{ProjectDir: proj, Trusted: store.Trusted}); len(cfg.Stop.Checks) != 0 {
 		t.Fatal("a changed config stayed trusted")
 	}
 }
@@ -165,7 +162,7 @@ bindings = { zoom = "Z", quit = "Q" }
 `)
 	flagFile := filepath.Join(t.TempDir(), "f.toml")
 	write(t, flagFile, "[[stop.checks]]\nname = \"lint\"\ncommand = \"echo $LEAK\"\n[keys.bindings]\nzoom = \"y\"\n")
-	cfg, _, err := LoadConfig(LoadOptions{UserConfigDir: user, ExplicitFile: flagFile})
+	cfg, _, err := Load(LoadOptions{UserConfigDir: user, ExplicitFile: flagFile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,22 +179,13 @@ bindings = { zoom = "Z", quit = "Q" }
 	}
 }
 
-// The template names every action [keys] bindings knows.
-func TestTemplateListsEveryKeyAction(t *testing.T) {
-	for _, n := range keymap.Names() {
-		if !regexp.MustCompile(`(?m)^#.*\b` + n + `\b`).MatchString(Template) {
-			t.Errorf("the template does not mention the action %s", n)
-		}
-	}
-}
-
 func TestReasonLines(t *testing.T) {
 	if Defaults().ReasonLines != 40 {
 		t.Fatalf("default reason_lines %d", Defaults().ReasonLines)
 	}
 	path := filepath.Join(t.TempDir(), "c.toml")
 	write(t, path, "reason_lines = 5\n")
-	cfg, _, err := LoadConfig(LoadOptions{ExplicitFile: path})
+	cfg, _, err := Load(LoadOptions{ExplicitFile: path})
 	if err != nil || cfg.ReasonLines != 5 {
 		t.Fatalf("reason_lines %d, err %v", cfg.ReasonLines, err)
 	}

@@ -1,4 +1,6 @@
-package supervisor
+// Package project recognises what a project is built and tested with (Go, npm and its
+// workspaces, Python, Rust, Make) and writes the .hooksup.toml that `hooksup init` proposes.
+package project
 
 import (
 	"encoding/json"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hooksup/hooksup/config"
 )
 
 // Detection is what `hooksup init` recognised in a project directory: the projects in it (the
@@ -21,11 +25,11 @@ type Detection struct {
 
 // Project is one kind of project in one directory, as `hooksup init` recognised it.
 type Project struct {
-	Dir    string   // slash-separated, relative to the project directory; "." for itself
-	Kind   string   // what it is and the files that said so: "Node, pnpm (pnpm-lock.yaml)"
-	Detail string   // what it found inside: "scripts test, lint"; may be empty
-	Notes  []string // written as comments above its checks
-	Checks []Check  // with their final, unique names and their cwd
+	Dir    string         // slash-separated, relative to the project directory; "." for itself
+	Kind   string         // what it is and the files that said so: "Node, pnpm (pnpm-lock.yaml)"
+	Detail string         // what it found inside: "scripts test, lint"; may be empty
+	Notes  []string       // written as comments above its checks
+	Checks []config.Check // with their final, unique names and their cwd
 }
 
 // Line is the project in one line: "web: Node, pnpm (pnpm-lock.yaml): scripts test, lint".
@@ -41,8 +45,8 @@ func (p Project) Line() string {
 }
 
 // Checks are all the detected checks, in the order they run.
-func (d Detection) Checks() []Check {
-	var out []Check
+func (d Detection) Checks() []config.Check {
+	var out []config.Check
 	for _, p := range d.Projects {
 		out = append(out, p.Checks...)
 	}
@@ -82,11 +86,11 @@ var skipDirs = map[string]bool{
 	"venv": true, "site-packages": true, "third_party": true,
 }
 
-// DetectProject looks at the project directory fsys (its root) and one or two directory levels
+// Detect looks at the project directory fsys (its root) and one or two directory levels
 // below it, and returns the checks that run there. It only reads a few small files, runs
 // nothing, and never fails: a file it cannot read counts as absent, a package.json it cannot
 // parse is named in the summary.
-func DetectProject(fsys fs.FS) Detection {
+func Detect(fsys fs.FS) Detection {
 	det := detector{fsys: fsys}
 	root := det.dir(".")
 	det.root = root
@@ -276,8 +280,8 @@ func (dp *dirProjects) problem() bool {
 	return slices.ContainsFunc(dp.projects, func(p *detected) bool { return p.problem })
 }
 
-func (dp *dirProjects) checks() []Check {
-	var out []Check
+func (dp *dirProjects) checks() []config.Check {
+	var out []config.Check
 	for _, p := range dp.projects {
 		out = append(out, p.Checks...)
 	}
@@ -286,8 +290,8 @@ func (dp *dirProjects) checks() []Check {
 
 func (p *detected) add(short, long, command string, timeout time.Duration, env map[string]string) {
 	retry := true
-	p.Checks = append(p.Checks, Check{
-		Name: short, Command: command, Timeout: Duration{timeout}, Env: env,
+	p.Checks = append(p.Checks, config.Check{
+		Name: short, Command: command, Timeout: config.Duration{D: timeout}, Env: env,
 		RetryOnFailure: &retry, MaxRetries: detectMaxRetries,
 	})
 	p.short = append(p.short, short)
