@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -30,7 +31,7 @@ type Engine struct {
 	observe func() *verdictlog.Observation
 	// catchUp returns once the transcript has the message a stop names, or ctx ends.
 	catchUp func(ctx context.Context, in *hooks.Input)
-	groups  *checkGroups // records the checks' process groups while they run
+	groups  *checks.Groups // records the checks' process groups while they run
 
 	checkSlot chan struct{} // one check run at a time; waiting for it honours the context
 
@@ -70,7 +71,7 @@ type EngineOptions struct {
 	// hook), or ctx ends. The engine waits for it at most catchUpWait.
 	CatchUp func(ctx context.Context, in *hooks.Input)
 	// groups records the checks' process groups while they run (nil: not recorded).
-	groups *checkGroups
+	groups *checks.Groups
 }
 
 // NewEngine makes an engine.
@@ -341,7 +342,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) v
 
 // publish writes the verdict to the log and tells the front end.
 func (e *Engine) publish(v verdictlog.Verdict, start time.Time) {
-	v.LatencyMS = ms(e.now().Sub(start))
+	v.LatencyMS = checks.Millis(e.now().Sub(start))
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
 		e.emit(Notice{At: At{e.now()}, Level: NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
@@ -461,13 +462,13 @@ func (e *Engine) checksFor(in *hooks.Input) []config.Check {
 }
 
 // runOne runs one check, telling the front end as it starts, prints and ends.
-func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) CheckResult {
+func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) checks.Result {
 	e.mu.Lock()
 	e.runSeq++
 	run := e.runSeq
 	e.mu.Unlock()
 	e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
-	res := runCheck(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
+	res := checks.Run(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
 		e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
 	e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})
@@ -477,7 +478,7 @@ func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hoo
 
 // judge weighs one check's result into the proposal and reports whether it decides the stop
 // (a block); a failure that may not block adds a warning instead.
-func (e *Engine) judge(p *proposal, c config.Check, res CheckResult) bool {
+func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 	switch {
 	case res.Passed() || res.Canceled:
 		return false
@@ -518,7 +519,7 @@ func stopEnv(in *hooks.Input) []string {
 	return env
 }
 
-func failure(r CheckResult) string {
+func failure(r checks.Result) string {
 	if r.TimedOut {
 		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
 	}
@@ -533,7 +534,7 @@ const maxReasonOutput = 8000
 // with the check's name and how it failed, then at most maxLines lines of the end of its
 // output (DefaultReasonLines when maxLines is 0). The command is named when it helps: when it is
 // short enough to run again by hand, when it printed nothing, when it timed out.
-func BlockReason(r CheckResult, maxLines int) string {
+func BlockReason(r checks.Result, maxLines int) string {
 	if maxLines <= 0 {
 		maxLines = config.DefaultReasonLines
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/queue"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -48,7 +49,7 @@ type CheckOutput struct {
 type CheckFinished struct {
 	At
 	Run    int
-	Result CheckResult
+	Result checks.Result
 }
 
 // VerdictDecided: a stop was decided (also written to the verdict log).

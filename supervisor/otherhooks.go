@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
+
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -117,7 +119,7 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 
 func otherHook(o transcript.HookOutcome) verdictlog.OtherHook {
 	h := verdictlog.OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == hooks.OutcomeBlocked,
-		Reason: oneText(o.Message), DurationMS: ms(o.Duration), TimedOut: o.TimedOut}
+		Reason: oneText(o.Message), DurationMS: checks.Millis(o.Duration), TimedOut: o.TimedOut}
 	if o.ExitCode >= 0 {
 		code := o.ExitCode
 		h.ExitCode = &code
@@ -133,4 +135,4 @@ func isStopHookSummary(r transcript.Record) bool {
 }
 
 // oneText is what another hook said, as plain text (a hook may print colours), trimmed.
-func oneText(s string) string { return strings.TrimSpace(plainText([]byte(s))) }
+func oneText(s string) string { return strings.TrimSpace(checks.PlainText([]byte(s))) }

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
+
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/atomicfile"
@@ -270,7 +272,7 @@ func lockState(path string) (func(), standaloneState, error) {
 // directory, so that a hook killed with SIGKILL (claude past its timeout, a person) leaves no
 // check running for long: the next hook or hooksup to start sweeps what it left. Only a
 // configuration with checks pays for it (the directory, a sweep, a record per check).
-func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) *checkGroups {
+func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) *checks.Groups {
 	if len(cfg.Stop.Checks) == 0 && len(cfg.SubagentStop.Checks) == 0 {
 		return nil
 	}
@@ -279,6 +281,6 @@ func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *sl
 		logger.Warn("checks' process groups are not recorded: no runtime directory", "err", err)
 		return nil
 	}
-	sweepCheckGroups(dir, logger)
-	return newCheckGroups(dir, logger)
+	checks.Sweep(dir, logger)
+	return checks.NewGroups(dir, logger)
 }

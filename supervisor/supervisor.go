@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
+
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
@@ -103,7 +105,7 @@ func New(o Options) (*Supervisor, error) {
 		return nil, err
 	}
 	runtimedir.SweepStale(o.RuntimeDir)
-	sweepCheckGroups(o.RuntimeDir, logger)
+	checks.Sweep(o.RuntimeDir, logger)
 	idb := make([]byte, runtimedir.IDBytes)
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
@@ -119,7 +121,7 @@ func New(o Options) (*Supervisor, error) {
 	s.engine = NewEngine(EngineOptions{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.record,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
-		groups: newCheckGroups(o.RuntimeDir, logger),
+		groups: checks.NewGroups(o.RuntimeDir, logger),
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
@@ -312,7 +314,7 @@ func (s *Supervisor) State() AgentState { return s.state.get() }
 // Command returns the agent's command as Run will start it.
 func (s *Supervisor) Command() *exec.Cmd {
 	cmd := exec.Command(s.o.Bin, s.launch.Args...)
-	cmd.Env = append(scrubEnv(s.agentEnv(), sessionVars),
+	cmd.Env = append(hooks.ScrubEnv(s.agentEnv(), hooks.SessionVars),
 		hooks.EnvSocket+"="+s.server.Path,
 		hooks.EnvToken+"="+s.token,
 		hooks.EnvLog+"="+filepath.Join(s.o.StateDir, "hooksup.log"),

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -32,7 +33,7 @@ type checksPane struct {
 	command                   string
 	started                   time.Time
 	running                   bool
-	result                    *supervisor.CheckResult
+	result                    *checks.Result
 	output                    []byte
 	scroll                    int
 	spinner                   int

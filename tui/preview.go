@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -131,8 +132,8 @@ func (sampleSession) Counts() supervisor.Counts                 { return sampleC
 func (sampleSession) TerminalStatus(supervisor.TerminalStatus)  {}
 
 // sampleChecks are a check still running, one that passed and one that failed.
-func sampleChecks() []supervisor.CheckResult {
-	return []supervisor.CheckResult{
+func sampleChecks() []checks.Result {
+	return []checks.Result{
 		{Name: "lint", Command: "golangci-lint run"},
 		{Name: "vet", Command: "go vet ./...", Duration: 412 * time.Millisecond},
 		{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond},
@@ -144,7 +145,7 @@ func sampleChecks() []supervisor.CheckResult {
 func sampleEvents() []supervisor.Event {
 	at := func(s int) supervisor.At { return supervisor.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
 	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "claude-sonnet-4-5"}
-	failed := supervisor.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
+	failed := checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
 		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
 	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"
 	return []supervisor.Event{

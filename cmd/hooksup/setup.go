@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/project"
-	"github.com/hooksup/hooksup/supervisor"
 )
 
 // installFlagSet parses install's and uninstall's flags.
@@ -207,11 +207,11 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if err != nil {
 		return 1, err
 	}
-	checks, table := cfg.Stop.Checks, "[[stop.checks]]"
+	configured, table := cfg.Stop.Checks, "[[stop.checks]]"
 	if a.subagent {
-		checks, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
+		configured, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
 	}
-	if len(checks) == 0 {
+	if len(configured) == 0 {
 		fmt.Fprintf(stdout, "no %s configured (hooksup init writes a template)\n", table)
 		return 0, nil
 	}
@@ -220,7 +220,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		onOut = func(_ string, b []byte) { stdout.Write(b) }
 	}
 	failed := 0
-	for _, r := range supervisor.RunChecks(ctx, checks, env.cwd, onOut) {
+	for _, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
 		if r.Passed() {
 			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, r.Duration.Round(time.Millisecond))
 			continue
@@ -241,10 +241,10 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(checks))
+		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(configured))
 		return 1, nil
 	}
-	fmt.Fprintf(stdout, "all %d checks passed\n", len(checks))
+	fmt.Fprintf(stdout, "all %d checks passed\n", len(configured))
 	return 0, nil
 }
 

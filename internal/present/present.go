@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
@@ -30,7 +31,7 @@ func Count(n int64) string {
 
 // CheckFailure says how a check failed: "exit 1", "timed out after 2m0s", "could not start:
 // …", "interrupted".
-func CheckFailure(r supervisor.CheckResult) string {
+func CheckFailure(r checks.Result) string {
 	switch {
 	case r.StartErr != nil:
 		return "could not start: " + r.StartErr.Error()

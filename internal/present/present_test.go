@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
@@ -33,13 +34,13 @@ func TestAge(t *testing.T) {
 
 func TestCheckFailure(t *testing.T) {
 	for _, tc := range []struct {
-		r    supervisor.CheckResult
+		r    checks.Result
 		want string
 	}{
-		{supervisor.CheckResult{ExitCode: 1}, "exit 1"},
-		{supervisor.CheckResult{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
-		{supervisor.CheckResult{ExitCode: -1, Canceled: true}, "interrupted"},
-		{supervisor.CheckResult{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
+		{checks.Result{ExitCode: 1}, "exit 1"},
+		{checks.Result{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
+		{checks.Result{ExitCode: -1, Canceled: true}, "interrupted"},
+		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
 	} {
 		if got := CheckFailure(tc.r); got != tc.want {
 			t.Errorf("CheckFailure(%+v) = %q, want %q", tc.r, got, tc.want)

@@ -1,4 +1,4 @@
-package supervisor
+package checks
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ import (
 // nothing ends the group (there is no Pdeathsig), and on Linux Pdeathsig ends only the check's
 // shell, not what the shell left running in its group. So each group a session starts is
 // recorded in the runtime directory while it runs, and the next hooksup to start ends the
-// groups whose hooksup is gone (sweepCheckGroups).
+// groups whose hooksup is gone (Sweep).
 //
 // The runtime directory, not the state directory: a record names live processes of this boot,
 // so it belongs where the sockets are — private to the user, shared by the user's sessions, and
@@ -59,17 +59,17 @@ func groupRecordPath(runtimeDir string, pgid int) string {
 	return filepath.Join(runtimeDir, "check-"+strconv.Itoa(pgid)+".json")
 }
 
-// checkGroups records the process groups of one hooksup's running checks. A nil *checkGroups
+// Groups records the process groups of one hooksup's running checks. A nil *Groups
 // records nothing.
-type checkGroups struct {
+type Groups struct {
 	dir    string
 	self   procInfo
 	logger *slog.Logger
 }
 
-// newCheckGroups records in runtimeDir; nil (nothing recorded, logged) when hooksup cannot
+// NewGroups records in runtimeDir; nil (nothing recorded, logged) when hooksup cannot
 // tell its own start time.
-func newCheckGroups(runtimeDir string, logger *slog.Logger) *checkGroups {
+func NewGroups(runtimeDir string, logger *slog.Logger) *Groups {
 	if runtimeDir == "" {
 		return nil
 	}
@@ -78,19 +78,19 @@ func newCheckGroups(runtimeDir string, logger *slog.Logger) *checkGroups {
 		logger.Warn("checks' process groups are not recorded: a hooksup killed with SIGKILL may leave them running", "err", err)
 		return nil
 	}
-	return &checkGroups{dir: runtimeDir, self: self, logger: logger}
+	return &Groups{dir: runtimeDir, self: self, logger: logger}
 }
 
-func (g *checkGroups) path(pgid int) string { return groupRecordPath(g.dir, pgid) }
+func (g *Groups) path(pgid int) string { return groupRecordPath(g.dir, pgid) }
 
 // started records the group of a check whose shell (the group's leader) is pid.
-func (g *checkGroups) started(pid int, c config.Check) {
+func (g *Groups) started(pid int, c config.Check) {
 	if g == nil {
 		return
 	}
 	p, err := readProc(pid)
 	if errors.Is(err, errNoProcess) {
-		return // the shell is done already, and runCheck kills its group when it is
+		return // the shell is done already, and Run kills its group when it is
 	}
 	if err != nil {
 		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
@@ -104,7 +104,7 @@ func (g *checkGroups) started(pid int, c config.Check) {
 }
 
 // ended removes the record of the group led by pid, once it was killed.
-func (g *checkGroups) ended(pid int) {
+func (g *Groups) ended(pid int) {
 	if g == nil {
 		return
 	}
@@ -114,12 +114,12 @@ func (g *checkGroups) ended(pid int) {
 // sweepGrace is how long a swept group has after SIGTERM before SIGKILL.
 const sweepGrace = time.Second
 
-// sweepCheckGroups ends the checks' process groups recorded in runtimeDir whose hooksup is
+// Sweep ends the checks' process groups recorded in runtimeDir whose hooksup is
 // gone, and removes their records. A group is ended only when it is verifiably the one
 // recorded (notOurs): its leader, if alive, started when the record says, and every member is
 // the user's and started no earlier than the leader. Each group gets SIGTERM, then SIGKILL
 // after sweepGrace; each is logged.
-func sweepCheckGroups(runtimeDir string, logger *slog.Logger) {
+func Sweep(runtimeDir string, logger *slog.Logger) {
 	if runtimeDir == "" {
 		return
 	}

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package supervisor
+package checks
 
 import "errors"
 

@@ -1,4 +1,4 @@
-package supervisor
+package checks
 
 import (
 	"strings"
@@ -7,10 +7,10 @@ import (
 	"github.com/charmbracelet/x/ansi/parser"
 )
 
-// plainText is what a check printed, as text for claude and the verdict log: escape sequences
+// PlainText is what a check printed, as text for claude and the verdict log: escape sequences
 // (CSI, OSC, DCS, APC, …) and control characters removed, text a carriage return wrote over
 // dropped, a backspace's character erased, invalid UTF-8 replaced. Tabs and newlines stay.
-func plainText(b []byte) string {
+func PlainText(b []byte) string {
 	s := stripEscapes(strings.ToValidUTF8(string(b), "\uFFFD"))
 	out := make([]byte, 0, len(s))
 	lineStart := 0 // where the current line starts in out

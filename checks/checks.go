@@ -1,4 +1,8 @@
-package supervisor
+// Package checks runs a project's checks: each in a process group of its own, killed whole at its
+// timeout, on Escape and when hooksup ends; the record of each running group in the runtime
+// directory and the sweep that ends what a killed hooksup left running; reading a process's
+// group, uid and start time; and the plain text of what a check printed.
+package checks
 
 import (
 	"bytes"
@@ -13,11 +17,12 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// CheckResult is how one run of a check ended.
-type CheckResult struct {
+// Result is how one run of a check ended.
+type Result struct {
 	Name     string
 	Command  string
 	ExitCode int // -1 when the command did not run to an exit code
@@ -31,13 +36,13 @@ type CheckResult struct {
 }
 
 // Passed reports whether the check succeeded.
-func (r CheckResult) Passed() bool {
+func (r Result) Passed() bool {
 	return r.StartErr == nil && !r.TimedOut && !r.Canceled && r.ExitCode == 0
 }
 
 // Record is the verdict log's view of the result.
-func (r CheckResult) Record() verdictlog.CheckRecord {
-	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: ms(r.Duration), TimedOut: r.TimedOut}
+func (r Result) Record() verdictlog.CheckRecord {
+	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut}
 	switch {
 	case r.StartErr != nil:
 		rec.Error = r.StartErr.Error()
@@ -53,10 +58,10 @@ func (r CheckResult) Record() verdictlog.CheckRecord {
 	return rec
 }
 
-// Text is the output hooksup kept, as plain text: no terminal controls (see plainText), no
+// Text is the output hooksup kept, as plain text: no terminal controls (see PlainText), no
 // trailing blank lines, and no partial first line when only the end was kept.
-func (r CheckResult) Text() string {
-	s := plainText(r.Output)
+func (r Result) Text() string {
+	s := PlainText(r.Output)
 	if r.Written > int64(len(r.Output)) {
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
 			s = s[i+1:]
@@ -65,7 +70,7 @@ func (r CheckResult) Text() string {
 	return strings.TrimRight(s, " \t\n")
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // outputKeep is how much of a check's output is kept for the reason and the verdict log: the
 // end, where test runners say what failed. The TUI's check pane shows it all as it streams.
@@ -74,16 +79,16 @@ const outputKeep = 1 << 20
 // ErrCannotStart marks a check whose command could not be started.
 var ErrCannotStart = errors.New("command could not start")
 
-// recordDelay is how long a check runs before its process group is recorded (checkGroups).
+// recordDelay is how long a check runs before its process group is recorded (Groups).
 const recordDelay = 20 * time.Millisecond
 
-// runCheck runs c with sh in its own process group, streaming output to onOutput, and kills the
+// Run runs c with sh in its own process group, streaming output to onOutput, and kills the
 // whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
 // it). dir is the project directory a relative cwd is taken from. The group is recorded in
 // groups while it runs (nil: not recorded), for the next hooksup to end should this one be
 // killed.
-func runCheck(ctx context.Context, groups *checkGroups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) CheckResult {
-	res := CheckResult{Name: c.Name, Command: c.Command, ExitCode: -1}
+func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) Result {
+	res := Result{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -163,7 +168,7 @@ func runCheck(ctx context.Context, groups *checkGroups, c config.Check, dir stri
 
 // checkEnv is hooksup's environment without a session's variables, plus the check's.
 func checkEnv(c config.Check) []string {
-	env := append(scrubEnv(os.Environ(), sessionVars), "HOOKSUP_CHECK="+c.Name)
+	env := append(hooks.ScrubEnv(os.Environ(), hooks.SessionVars), "HOOKSUP_CHECK="+c.Name)
 	for k, v := range c.Env {
 		env = append(env, k+"="+v)
 	}
@@ -226,16 +231,16 @@ func (w *tailWriter) result() (kept []byte, written int64, lines int) {
 	return append([]byte(nil), b...), w.written, lines
 }
 
-// RunChecks runs checks one after another in dir (all of them, whatever fails), calling
+// RunAll runs checks one after another in dir (all of them, whatever fails), calling
 // onOutput with each one's output as it comes. It is `hooksup check`.
-func RunChecks(ctx context.Context, checks []config.Check, dir string, onOutput func(name string, b []byte)) []CheckResult {
-	out := make([]CheckResult, 0, len(checks))
+func RunAll(ctx context.Context, checks []config.Check, dir string, onOutput func(name string, b []byte)) []Result {
+	out := make([]Result, 0, len(checks))
 	for _, c := range checks {
 		if ctx.Err() != nil {
 			break
 		}
 		name := c.Name
-		out = append(out, runCheck(ctx, nil, c, dir, nil, func(b []byte) {
+		out = append(out, Run(ctx, nil, c, dir, nil, func(b []byte) {
 			if onOutput != nil {
 				onOutput(name, b)
 			}

@@ -1,4 +1,4 @@
-package supervisor
+package checks
 
 import (
 	"testing"
@@ -26,8 +26,8 @@ func TestPlainText(t *testing.T) {
 		{"tabs and unicode", "\t✓ ok — fine", "\t✓ ok — fine"},
 		{"invalid utf8", "bad \xff byte", "bad \uFFFD byte"},
 	} {
-		if got := plainText([]byte(tc.in)); got != tc.want {
-			t.Errorf("%s: plainText(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		if got := PlainText([]byte(tc.in)); got != tc.want {
+			t.Errorf("%s: PlainText(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package supervisor
+package checks
 
 import (
 	"bytes"
@@ -104,7 +104,7 @@ func TestSweepCheckGroups(t *testing.T) {
 		files[name] = writeRecord(t, dir, rec)
 	}
 	var log bytes.Buffer
-	sweepCheckGroups(dir, slog.New(slog.NewTextHandler(&log, nil)))
+	Sweep(dir, slog.New(slog.NewTextHandler(&log, nil)))
 
 	for name, pgid := range map[string]int{"live": live, "leaderless": leaderless} {
 		if m := waitMembers(t, pgid, 0); len(m) != 0 {
@@ -134,14 +134,14 @@ func TestSweepCheckGroups(t *testing.T) {
 // check ends.
 func TestCheckGroupRecorded(t *testing.T) {
 	dir := t.TempDir()
-	g := newCheckGroups(dir, slog.New(slog.DiscardHandler))
+	g := NewGroups(dir, slog.New(slog.DiscardHandler))
 	if g == nil {
 		t.Fatal("no recorder")
 	}
 	// The record is written just after the shell started: the shell waits for it.
 	rec := dir + "/check-$$.json"
 	script := `echo $$; i=0; while [ ! -e "` + rec + `" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat "` + rec + `"`
-	res := runCheck(context.Background(), g, config.Check{Name: "rec", Command: script}, dir, nil, nil)
+	res := Run(context.Background(), g, config.Check{Name: "rec", Command: script}, dir, nil, nil)
 	lines := strings.SplitN(string(res.Output), "\n", 2)
 	var r groupRecord
 	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {

@@ -1,4 +1,4 @@
-package supervisor
+package checks
 
 import (
 	"golang.org/x/sys/unix"
