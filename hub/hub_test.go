@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -24,13 +25,13 @@ import (
 type engineSession struct {
 	*supervisor.Engine
 	mu     sync.Mutex
-	subs   []chan supervisor.Event
+	subs   []chan event.Event
 	asked  chan supervisor.Question
 	record []verdictlog.Verdict
 }
 
-func (s *engineSession) Subscribe() (<-chan supervisor.Event, func()) {
-	ch := make(chan supervisor.Event, 64)
+func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
+	ch := make(chan event.Event, 64)
 	s.mu.Lock()
 	s.subs = append(s.subs, ch)
 	s.mu.Unlock()
@@ -49,7 +50,7 @@ func (s *engineSession) Subscribe() (<-chan supervisor.Event, func()) {
 
 func (s *engineSession) State() supervisor.AgentState { return supervisor.StateWorking }
 
-func (s *engineSession) emit(ev supervisor.Event) {
+func (s *engineSession) emit(ev event.Event) {
 	if q, ok := ev.(supervisor.QuestionAsked); ok {
 		s.asked <- q.Question
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/peercred"
 	"github.com/hooksup/hooksup/verdictlog"
 
@@ -22,7 +23,7 @@ import (
 // Session is what the control socket needs of a session: what the TUI needs, and a second
 // stream of its events.
 type Session interface {
-	Subscribe() (<-chan supervisor.Event, func())
+	Subscribe() (<-chan event.Event, func())
 	Pending() []supervisor.Question
 	ResolveBy(id int, d hooks.Decision, reason string, by verdictlog.Source) error
 	Interrupt()
@@ -75,7 +76,7 @@ func Listen(e Entry, sess Session, logger *slog.Logger) (*Server, error) {
 }
 
 // follow keeps what no accessor of the session says: since when it is in its state, its tokens.
-func (s *Server) follow(events <-chan supervisor.Event) {
+func (s *Server) follow(events <-chan event.Event) {
 	defer s.wg.Done()
 	for ev := range events {
 		s.mu.Lock()
@@ -200,7 +201,7 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 			if err != nil {
 				continue
 			}
-			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: supervisor.EventTime(ev), Data: data}}) != nil {
+			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: event.Time(ev), Data: data}}) != nil {
 				return
 			}
 		case <-gone:
@@ -209,4 +210,4 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 	}
 }
 
-func eventType(ev supervisor.Event) string { return reflect.TypeOf(ev).Name() }
+func eventType(ev event.Event) string { return reflect.TypeOf(ev).Name() }

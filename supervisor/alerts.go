@@ -1,6 +1,9 @@
 package supervisor
 
-import "github.com/hooksup/hooksup/config"
+import (
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
+)
 
 // AlertCause is what an alert is about.
 type AlertCause string
@@ -15,7 +18,7 @@ const (
 // ring the bell, send a desktop notification (OSC 9/777 to the outer terminal), or nudge (type
 // Text into claude, only when it is truly idle). The front end carries it out and words it.
 type Alert struct {
-	At
+	event.At
 	Action config.AlertAction
 	Cause  AlertCause
 	Detail string // what showed it, e.g. "PermissionRequest Bash"

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -56,7 +57,7 @@ func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionBell, OnPermission: config.ActionNone}
 	var alerts []Alert
 	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	tr := newStateTracker(func(ev Event) {
+	tr := newStateTracker(func(ev event.Event) {
 		if a, ok := alertFor(cfg.Notifications, ev.(StateChanged)); ok {
 			alerts = append(alerts, a)
 		}

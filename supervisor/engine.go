@@ -11,6 +11,7 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -21,7 +22,7 @@ import (
 type Engine struct {
 	cfg        config.Config
 	projectDir string
-	emit       func(Event)
+	emit       func(event.Event)
 	record     func(verdictlog.Verdict) error
 	logger     *slog.Logger
 	now        func() time.Time
@@ -58,7 +59,7 @@ type Engine struct {
 type EngineOptions struct {
 	Config     config.Config
 	ProjectDir string
-	Emit       func(Event)
+	Emit       func(event.Event)
 	Record     func(verdictlog.Verdict) error
 	Logger     *slog.Logger
 	Now        func() time.Time
@@ -83,7 +84,7 @@ func NewEngine(o EngineOptions) *Engine {
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
 	if e.emit == nil {
-		e.emit = func(Event) {}
+		e.emit = func(event.Event) {}
 	}
 	if e.record == nil {
 		e.record = func(verdictlog.Verdict) error { return nil }
@@ -140,7 +141,7 @@ func (e *Engine) Interrupt() {
 	for _, cancel := range e.deciding {
 		cancel()
 	}
-	e.emit(Interrupted{At: At{now}, Turn: e.turn})
+	e.emit(Interrupted{At: event.At{Time: now}, Turn: e.turn})
 }
 
 // Counts is a snapshot of the engine's counters, for display.
@@ -345,9 +346,9 @@ func (e *Engine) publish(v verdictlog.Verdict, start time.Time) {
 	v.LatencyMS = checks.Millis(e.now().Sub(start))
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
-		e.emit(Notice{At: At{e.now()}, Level: NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
+		e.emit(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
 	}
-	e.emit(VerdictDecided{At: At{e.now()}, Verdict: v})
+	e.emit(VerdictDecided{At: event.At{Time: e.now()}, Verdict: v})
 }
 
 // answer is what the hook prints for a verdict.
@@ -467,11 +468,11 @@ func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hoo
 	e.runSeq++
 	run := e.runSeq
 	e.mu.Unlock()
-	e.emit(CheckStarted{At: At{e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
+	e.emit(CheckStarted{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
 	res := checks.Run(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
-		e.emit(CheckOutput{At: At{e.now()}, Run: run, Name: c.Name, Chunk: b})
+		e.emit(CheckOutput{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
-	e.emit(CheckFinished{At: At{e.now()}, Run: run, Result: res})
+	e.emit(CheckFinished{At: event.At{Time: e.now()}, Run: run, Result: res})
 	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
 	return res
 }
@@ -486,7 +487,7 @@ func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 		msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
 		if c.Required {
 			msg += " (required: fix the command in your hooksup config)"
-			e.emit(Notice{At: At{e.now()}, Level: NoticeError, Text: msg})
+			e.emit(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: msg})
 		}
 		p.warnings = append(p.warnings, msg)
 		return false

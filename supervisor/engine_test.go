@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -21,7 +22,7 @@ import (
 type recorder struct {
 	mu       sync.Mutex
 	verdicts []verdictlog.Verdict
-	events   []Event
+	events   []event.Event
 }
 
 func (r *recorder) record(v verdictlog.Verdict) error {
@@ -31,7 +32,7 @@ func (r *recorder) record(v verdictlog.Verdict) error {
 	return nil
 }
 
-func (r *recorder) emit(e Event) {
+func (r *recorder) emit(e event.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
@@ -310,7 +311,7 @@ func TestRequiredCheckThatCannotStart(t *testing.T) {
 	}
 	var alerted bool
 	for _, ev := range r.events {
-		if n, ok := ev.(Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
+		if n, ok := ev.(event.Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
 			alerted = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -31,7 +32,7 @@ type Subagent struct {
 
 // SubagentsChanged: the subagent ledger changed; Agents is a copy, in order of appearance.
 type SubagentsChanged struct {
-	At
+	event.At
 	Agents []Subagent
 }
 
@@ -44,11 +45,11 @@ type ledger struct {
 	mu    sync.Mutex
 	order []string
 	byID  map[string]*Subagent
-	emit  func(Event)
+	emit  func(event.Event)
 	now   func() time.Time
 }
 
-func newLedger(emit func(Event)) *ledger {
+func newLedger(emit func(event.Event)) *ledger {
 	return &ledger{byID: map[string]*Subagent{}, emit: emit, now: time.Now}
 }
 
@@ -74,7 +75,7 @@ func (l *ledger) publish() {
 	for _, id := range l.order {
 		out = append(out, *l.byID[id])
 	}
-	l.emit(SubagentsChanged{At: At{l.now()}, Agents: out})
+	l.emit(SubagentsChanged{At: event.At{Time: l.now()}, Agents: out})
 }
 
 func (l *ledger) hook(in *hooks.Input) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -29,13 +30,13 @@ type Question struct {
 
 // QuestionAsked: a person is asked to decide a stop. Answer with Supervisor.Resolve.
 type QuestionAsked struct {
-	At
+	event.At
 	Question Question
 }
 
 // QuestionResolved: a question was answered (by the person, the timeout or Escape).
 type QuestionResolved struct {
-	At
+	event.At
 	ID       int
 	Decision hooks.Decision
 	By       verdictlog.Source // manual, timeout, escape or failopen
@@ -94,7 +95,7 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	p := &pendingQuestion{q: q, ch: make(chan resolution, 1)}
 	e.pending[q.ID] = p
 	e.mu.Unlock()
-	e.emit(QuestionAsked{At: At{q.Asked}, Question: q})
+	e.emit(QuestionAsked{At: event.At{Time: q.Asked}, Question: q})
 
 	timer := time.NewTimer(e.cfg.DecisionTimeout.D)
 	defer timer.Stop()
@@ -110,7 +111,7 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	e.mu.Lock()
 	delete(e.pending, q.ID)
 	e.mu.Unlock()
-	e.emit(QuestionResolved{At: At{e.now()}, ID: q.ID, Decision: r.decision, By: r.by})
+	e.emit(QuestionResolved{At: event.At{Time: e.now()}, ID: q.ID, Decision: r.decision, By: r.by})
 	return r
 }
 

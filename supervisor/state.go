@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -28,7 +29,7 @@ const (
 
 // StateChanged: the agent's state changed.
 type StateChanged struct {
-	At
+	event.At
 	State  AgentState
 	Reason string // what showed it, for people, e.g. "Notification idle_prompt"
 	Source string // "hook", "terminal", "transcript", "keyboard" or "process"
@@ -113,11 +114,11 @@ type stateTracker struct {
 	// idleTold: claude's idle_prompt was told during this wait; claude may say it again, the
 	// person hears it once per wait.
 	idleTold bool
-	emit     func(Event)
+	emit     func(event.Event)
 	now      func() time.Time
 }
 
-func newStateTracker(emit func(Event), now func() time.Time) *stateTracker {
+func newStateTracker(emit func(event.Event), now func() time.Time) *stateTracker {
 	if now == nil {
 		now = time.Now
 	}
@@ -151,7 +152,7 @@ func (t *stateTracker) change(c StateChanged) {
 		t.state, t.since = c.State, now
 	}
 	t.idleTold = idle
-	c.At = At{now}
+	c.At = event.At{Time: now}
 	t.emit(c)
 }
 
@@ -292,7 +293,7 @@ func (t *stateTracker) otherHookBlocked() {
 		return
 	}
 	t.state, t.since, t.idleTold = StateWorking, t.now(), false
-	t.emit(StateChanged{At: At{t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
+	t.emit(StateChanged{At: event.At{Time: t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
 }
 
 // record infers state from a line of the main transcript, when no hook says more: a tool

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/event"
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/config"
@@ -142,12 +143,12 @@ func New(o Options) (*Supervisor, error) {
 	}
 	for _, w := range s.launch.Warnings {
 		logger.Warn("injection", "warning", w)
-		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeWarn, Text: w})
+		s.bus.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn, Text: w})
 	}
 	s.server.Adapt = o.Agent.Input
 	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {
-		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
+		s.bus.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
@@ -157,7 +158,7 @@ func New(o Options) (*Supervisor, error) {
 
 // Events delivers the session's events in order; it is closed after the agent exits. The front
 // end must keep reading it.
-func (s *Supervisor) Events() <-chan Event { return s.bus.events() }
+func (s *Supervisor) Events() <-chan event.Event { return s.bus.events() }
 
 // Interrupt applies Escape while the agent works or a stop is being decided (see
 // Engine.Interrupt). Escape at an idle prompt (clearing input, closing a menu) interrupts
@@ -205,7 +206,7 @@ func (s *Supervisor) ResumeID() string {
 
 // emit publishes an engine event, keeping the agent state and the subagent ledger in step
 // with verdicts.
-func (s *Supervisor) emit(ev Event) {
+func (s *Supervisor) emit(ev event.Event) {
 	s.bus.publish(ev)
 	switch e := ev.(type) {
 	case VerdictDecided:
@@ -234,14 +235,14 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 	if err := s.vlog.Append(entry); err != nil {
 		s.logger.Error("verdict log", "err", err)
 	}
-	s.bus.publish(OtherHooksReported{At: At{entry.Time}, Entry: entry})
+	s.bus.publish(OtherHooksReported{At: event.At{Time: entry.Time}, Entry: entry})
 	if agentID == "" && latest && entry.Decision == hooks.Block {
 		s.state.otherHookBlocked()
 	}
 }
 
 // stateChanged publishes a state change and the alert [notifications] asks for.
-func (s *Supervisor) stateChanged(ev Event) {
+func (s *Supervisor) stateChanged(ev event.Event) {
 	s.bus.publish(ev)
 	if c, ok := ev.(StateChanged); ok {
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
@@ -280,7 +281,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.logHook(in)
 	s.watch.hook()
 	s.track(in)
-	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	s.bus.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return s.agent.Answer(s.engine.Decide(ctx, in))
@@ -291,7 +292,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.watch.hook()
 	s.track(in)
 	s.engine.Observe(in)
-	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	s.bus.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return nil, 0
@@ -334,7 +335,7 @@ func (s *Supervisor) hooksNotRunning(path string) {
 	msg := NotRunning(s.agent.Name()) + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
 		"(hooksup doctor lists the hooks " + s.agent.Name() + "'s settings define and its version)"
 	s.logger.Warn("no hook arrived", "transcript", path)
-	s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
+	s.bus.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
 }
 
 // Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
@@ -359,7 +360,7 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	}
 	if err := start(cmd); err != nil {
 		err = fmt.Errorf("start %s: %w", s.o.Bin, err)
-		s.bus.publish(AgentExited{At: At{time.Now()}, Code: 127, Err: err})
+		s.bus.publish(AgentExited{At: event.At{Time: time.Now()}, Code: 127, Err: err})
 		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
@@ -411,7 +412,7 @@ loop:
 	s.watch.exited(s.hooksNotRunning)
 	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
-	s.bus.publish(AgentExited{At: At{time.Now()}, Code: code})
+	s.bus.publish(AgentExited{At: event.At{Time: time.Now()}, Code: code})
 	cancel()
 	return code, nil
 }
@@ -430,7 +431,7 @@ func (s *Supervisor) summarize() {
 	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {
 		s.logger.Warn("session summary", "err", err)
 	}
-	s.bus.publish(SessionSummary{At: At{time.Now()}, Summary: sum})
+	s.bus.publish(SessionSummary{At: event.At{Time: time.Now()}, Summary: sum})
 }
 
 func (s *Supervisor) cleanup() {

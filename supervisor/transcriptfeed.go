@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -17,7 +18,7 @@ import (
 // TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
 // second).
 type TranscriptUpdated struct {
-	At
+	event.At
 	Snapshot transcript.Snapshot
 }
 
@@ -28,7 +29,7 @@ const transcriptThrottle = 250 * time.Millisecond
 // new session (/clear) names another.
 type transcriptFeed struct {
 	ctx     context.Context
-	publish func(Event)
+	publish func(event.Event)
 	// onRecord sees every line of the main transcript (for state inference); onSnapshot every
 	// published snapshot; onStopHooks every stop_hook_summary naming another hook, with the
 	// agent whose transcript holds it ("" the main agent).
@@ -51,7 +52,7 @@ type transcriptFeed struct {
 
 // newTranscriptFeed makes a feed of transcripts in format; the commands of hooksup's own hooks
 // start with one of bins.
-func newTranscriptFeed(ctx context.Context, publish func(Event), logger *slog.Logger, format transcript.Format, bins ...string) *transcriptFeed {
+func newTranscriptFeed(ctx context.Context, publish func(event.Event), logger *slog.Logger, format transcript.Format, bins ...string) *transcriptFeed {
 	var prefixes []string
 	for _, b := range bins {
 		if b != "" {
@@ -151,7 +152,7 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 		if f.onSnapshot != nil {
 			f.onSnapshot(snap)
 		}
-		f.publish(TranscriptUpdated{At: At{time.Now()}, Snapshot: snap})
+		f.publish(TranscriptUpdated{At: event.At{Time: time.Now()}, Snapshot: snap})
 	})
 }
 
@@ -299,7 +300,7 @@ type Summary struct {
 
 // SessionSummary: the agent exited; this is what the session used.
 type SessionSummary struct {
-	At
+	event.At
 	Summary Summary
 }
 

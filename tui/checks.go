@@ -11,6 +11,7 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -42,7 +43,7 @@ type checksPane struct {
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-func (p *checksPane) event(ev supervisor.Event) {
+func (p *checksPane) event(ev event.Event) {
 	switch e := ev.(type) {
 	case supervisor.CheckStarted:
 		p.run, p.name, p.command, p.started, p.running, p.result = e.Run, e.Name, e.Command, e.Time, true, nil

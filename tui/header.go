@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -26,7 +27,7 @@ type header struct {
 	ignored     bool // the project's config is not trusted: its checks are ignored
 }
 
-func (h *header) event(ev supervisor.Event) {
+func (h *header) event(ev event.Event) {
 	switch e := ev.(type) {
 	case supervisor.HookReceived:
 		if e.Input.SessionID != "" {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -17,7 +18,7 @@ import (
 
 // Session is what the TUI needs of a supervised session.
 type Session interface {
-	Events() <-chan supervisor.Event
+	Events() <-chan event.Event
 	Resolve(id int, d hooks.Decision, reason string) error
 	Interrupt()
 	Counts() supervisor.Counts
@@ -57,7 +58,7 @@ func (m *model) setAgent(name string) {
 // Messages.
 type (
 	eventMsg struct {
-		ev     supervisor.Event
+		ev     event.Event
 		counts supervisor.Counts
 	}
 	eventsClosedMsg struct{}
@@ -92,9 +93,9 @@ type model struct {
 	subs      subagentsPane
 	questions []supervisor.Question
 	editor    reasonEditor
-	notices   []supervisor.Notice // the last warnings and errors, newest last
-	tally     tally               // for the summary at claude's exit
-	resume    string              // the command that resumes a session, before its id
+	notices   []event.Notice // the last warnings and errors, newest last
+	tally     tally          // for the summary at claude's exit
+	resume    string         // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
@@ -269,8 +270,8 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.quitting = true
 			return tea.Quit
 		}
-	case supervisor.Notice:
-		if e.Level != supervisor.NoticeInfo {
+	case event.Notice:
+		if e.Level != event.NoticeInfo {
 			m.notices = append(m.notices, e)
 			if len(m.notices) > 3 {
 				m.notices = m.notices[1:]
@@ -526,7 +527,7 @@ func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
 	sess := m.sess
 	return func() tea.Msg {
 		if err := sess.Resolve(q.ID, d, reason); err != nil {
-			return eventMsg{ev: supervisor.Notice{At: supervisor.At{Time: time.Now()}, Level: supervisor.NoticeWarn,
+			return eventMsg{ev: event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn,
 				Text: fmt.Sprintf("question %d: %v", q.ID, err)}, counts: sess.Counts()}
 		}
 		return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -30,7 +31,7 @@ func updating() bool {
 
 // fakeSession stands in for the supervisor: the test feeds events and reads what the TUI asked.
 type fakeSession struct {
-	events     chan supervisor.Event
+	events     chan event.Event
 	mu         sync.Mutex
 	resolved   []string
 	interrupts int
@@ -39,9 +40,9 @@ type fakeSession struct {
 	onInterrupt func()
 }
 
-func newFakeSession() *fakeSession { return &fakeSession{events: make(chan supervisor.Event, 64)} }
+func newFakeSession() *fakeSession { return &fakeSession{events: make(chan event.Event, 64)} }
 
-func (f *fakeSession) Events() <-chan supervisor.Event { return f.events }
+func (f *fakeSession) Events() <-chan event.Event { return f.events }
 func (f *fakeSession) Resolve(id int, d hooks.Decision, reason string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -92,7 +93,7 @@ func scene(f *fakeSession) {
 	in := func(ev string) *hooks.Input {
 		return &hooks.Input{HookEventName: ev, SessionID: "4312ba3d-56cd-4b9f-8c76-66e8ea524739", Model: "claude-opus-5-5", AgentID: "a1b2c3d4e5", AgentType: "Explore"}
 	}
-	at := func(s int) supervisor.At { return supervisor.At{Time: t0.Add(time.Duration(s) * time.Second)} }
+	at := func(s int) event.At { return event.At{Time: t0.Add(time.Duration(s) * time.Second)} }
 	f.events <- supervisor.HookReceived{At: at(0), Input: in(hooks.SessionStart)}
 	f.events <- supervisor.StateChanged{At: at(1), State: supervisor.StateWorking}
 	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
@@ -367,7 +368,7 @@ func TestAgentExitedEvent(t *testing.T) {
 			m, f, _ := newTestModel(t, "dark")
 			m.holdOnExit = hold
 			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-			f.events <- supervisor.AgentExited{At: supervisor.At{Time: t0}, Code: 3}
+			f.events <- supervisor.AgentExited{At: event.At{Time: t0}, Code: 3}
 			if hold {
 				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 					return bytes.Contains(b, []byte("claude exited with status 3 — press any key to close"))
@@ -404,7 +405,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 	m.w, m.h = 120, 40
 	m.now = t0.Add(-time.Hour) // the last tick
 	asked := t0
-	next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: supervisor.At{Time: asked}, Question: supervisor.Question{
+	next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: event.At{Time: asked}, Question: supervisor.Question{
 		ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: "The check \"tests\" failed (exit 1).", Asked: asked,
 		Deadline: asked.Add(5 * time.Minute)}}})
 	out := ansi.Strip(next.(model).render())
@@ -436,7 +437,7 @@ func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
 	}{{60, 24, true}, {160, 44, false}} {
 		m, _, _ := newTestModel(t, "mono")
 		m.w, m.h, m.now = c.w, c.h, t0.Add(-time.Minute)
-		next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: supervisor.At{Time: t0}, Question: supervisor.Question{
+		next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: event.At{Time: t0}, Question: supervisor.Question{
 			ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 		out := ansi.Strip(next.(model).render())
 		banner := strings.Join(strings.Split(out, "\n")[1:next.(model).lay.agent.y], "\n")
@@ -549,9 +550,9 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 		return ""
 	}
 	state := func(s supervisor.AgentState) tea.Msg {
-		return eventMsg{ev: supervisor.StateChanged{At: supervisor.At{Time: t0}, State: s}}
+		return eventMsg{ev: supervisor.StateChanged{At: event.At{Time: t0}, State: s}}
 	}
-	idle := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: config.ActionBell,
+	idle := eventMsg{ev: supervisor.Alert{At: event.At{Time: t0}, Action: config.ActionBell,
 		Cause: supervisor.CauseIdle, State: supervisor.StateWaiting}}
 	update(state(supervisor.StateWaiting))
 	if got := update(idle); got != "\a" {
@@ -563,7 +564,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 	if got := update(idle); got != "" {
 		t.Fatalf("the person is typing: the terminal got %q, want nothing", got)
 	}
-	perm := eventMsg{ev: supervisor.Alert{At: supervisor.At{Time: t0}, Action: config.ActionBell,
+	perm := eventMsg{ev: supervisor.Alert{At: event.At{Time: t0}, Action: config.ActionBell,
 		Cause: supervisor.CausePermission, State: supervisor.StatePermission}}
 	update(state(supervisor.StatePermission))
 	update(press('x', 0, "x"))
@@ -580,7 +581,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 // terminal reports move the state while the question waits), and a later state change does
 // not close it. Before the question exists the edit key has nothing to open.
 func TestEditOpensInEveryState(t *testing.T) {
-	q := supervisor.QuestionAsked{At: supervisor.At{Time: t0}, Question: supervisor.Question{ID: 1, Event: "Stop",
+	q := supervisor.QuestionAsked{At: event.At{Time: t0}, Question: supervisor.Question{ID: 1, Event: "Stop",
 		Proposal: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0,
 		Deadline: t0.Add(5 * time.Minute)}}
 	edit := func(m model) model {
@@ -591,7 +592,7 @@ func TestEditOpensInEveryState(t *testing.T) {
 		return m
 	}
 	state := func(m model, s supervisor.AgentState) model {
-		nm, _ := m.Update(eventMsg{ev: supervisor.StateChanged{At: supervisor.At{Time: t0}, State: s, Source: "terminal"}})
+		nm, _ := m.Update(eventMsg{ev: supervisor.StateChanged{At: event.At{Time: t0}, State: s, Source: "terminal"}})
 		return nm.(model)
 	}
 	for _, s := range []supervisor.AgentState{supervisor.StateStopping, supervisor.StateWorking, supervisor.StateWaiting,

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -82,7 +83,7 @@ func previewLegend(st Styles, w int) string {
 		checks = append(checks, p.head(st, sampleNow))
 	}
 	var notices []string
-	for _, n := range []supervisor.Notice{{Level: supervisor.NoticeWarn, Text: "a warning"}, {Level: supervisor.NoticeError, Text: "an error of hooksup's"}} {
+	for _, n := range []event.Notice{{Level: event.NoticeWarn, Text: "a warning"}, {Level: event.NoticeError, Text: "an error of hooksup's"}} {
 		notices = append(notices, noticeLine(st, n, ansi.StringWidth(n.Text)+4))
 	}
 	lines := []string{
@@ -125,7 +126,7 @@ const (
 // sampleSession stands in for the supervisor: Preview only reads its counts.
 type sampleSession struct{}
 
-func (sampleSession) Events() <-chan supervisor.Event           { return nil }
+func (sampleSession) Events() <-chan event.Event                { return nil }
 func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
 func (sampleSession) Interrupt()                                {}
 func (sampleSession) Counts() supervisor.Counts                 { return sampleCounts }
@@ -142,13 +143,13 @@ func sampleChecks() []checks.Result {
 
 // sampleEvents is a short session as the supervisor publishes it: claude at work, a subagent
 // steered and done, three verdicts, the checks failing and a question waiting for the person.
-func sampleEvents() []supervisor.Event {
-	at := func(s int) supervisor.At { return supervisor.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
+func sampleEvents() []event.Event {
+	at := func(s int) event.At { return event.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
 	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "claude-sonnet-4-5"}
 	failed := checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
 		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
 	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"
-	return []supervisor.Event{
+	return []event.Event{
 		supervisor.HookReceived{At: at(0), Input: input},
 		supervisor.StateChanged{At: at(1), State: supervisor.StateWorking},
 		supervisor.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,

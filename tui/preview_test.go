@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -120,8 +121,8 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		fm.now = sampleNow
 		return fm.render()
 	}
-	ev := func(e supervisor.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
-	at := supervisor.At{Time: sampleNow}
+	ev := func(e event.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
+	at := event.At{Time: sampleNow}
 	for _, state := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
 		supervisor.StateInterrupted, supervisor.StateExited} {
 		text := "● " + string(state)
@@ -147,7 +148,7 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 			t.Errorf("check %s: the legend draws %s with %q, the checks pane with %q", r.Name, mark, got, want)
 		}
 	}
-	for _, n := range []supervisor.Notice{{At: at, Level: supervisor.NoticeWarn, Text: "a warning"}, {At: at, Level: supervisor.NoticeError, Text: "an error of hooksup's"}} {
+	for _, n := range []event.Notice{{At: at, Level: event.NoticeWarn, Text: "a warning"}, {At: at, Level: event.NoticeError, Text: "an error of hooksup's"}} {
 		text := " ⚠ " + n.Text
 		if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(n)), text); got != want {
 			t.Errorf("%s: the legend draws it with %q, the status line with %q", n.Level, got, want)

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -12,7 +13,7 @@ type subagentsPane struct {
 	agents []supervisor.Subagent
 }
 
-func (p *subagentsPane) event(ev supervisor.Event) {
+func (p *subagentsPane) event(ev event.Event) {
 	if e, ok := ev.(supervisor.SubagentsChanged); ok {
 		p.agents = e.Agents
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -20,7 +21,7 @@ type tally struct {
 	verdicts  map[hooks.Decision]int
 }
 
-func (t *tally) event(ev supervisor.Event) {
+func (t *tally) event(ev event.Event) {
 	switch e := ev.(type) {
 	case supervisor.HookReceived:
 		if e.Input.SessionID != "" {

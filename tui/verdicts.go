@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -55,7 +56,7 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 	}
 }
 
-func (p *verdictsPane) event(ev supervisor.Event) {
+func (p *verdictsPane) event(ev event.Event) {
 	switch e := ev.(type) {
 	case supervisor.VerdictDecided:
 		p.items = append(p.items, trimOutputs(e.Verdict))

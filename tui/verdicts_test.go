@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -26,7 +27,7 @@ func plain(lines []string) string { return ansi.Strip(strings.Join(lines, "\n"))
 
 // otherHooksSession: hooksup allows two stops; at the first the user's hook blocks, at the
 // second it allows and a logger fails. Claude's record of them comes after each verdict.
-func otherHooksSession() []supervisor.Event {
+func otherHooksSession() []event.Event {
 	two, one := 2, 1
 	v := func(stop int) verdictlog.Verdict {
 		return verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
@@ -37,7 +38,7 @@ func otherHooksSession() []supervisor.Event {
 		e.Event, e.Source, e.OtherHooks = verdictlog.EventOtherHooks, verdictlog.SourceOtherHooks, hs
 		return supervisor.OtherHooksReported{Entry: e}
 	}
-	return []supervisor.Event{
+	return []event.Event{
 		supervisor.VerdictDecided{Verdict: v(1)},
 		entry(1, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
 			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
@@ -105,7 +106,7 @@ func trimLines(s string) string {
 func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
-	v := func(stop int, reason string) supervisor.Event {
+	v := func(stop int, reason string) event.Event {
 		return supervisor.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
 			Decision: hooks.Block, Source: verdictlog.SourceChecks, Reason: reason, MaxContinuations: 3}}
 	}

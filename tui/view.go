@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/event"
 )
 
 // View draws the whole screen. It only reads state: no I/O.
@@ -100,9 +100,9 @@ func exitLine(st Styles, name string, code int, err error, hold bool, w int) str
 }
 
 // noticeLine is a warning or an error of hooksup's own, in place of the header.
-func noticeLine(st Styles, n supervisor.Notice, w int) string {
+func noticeLine(st Styles, n event.Notice, w int) string {
 	style := st.Warn
-	if n.Level == supervisor.NoticeError {
+	if n.Level == event.NoticeError {
 		style = st.Error
 	}
 	return style.Render(fit(" ⚠ "+n.Text, w))

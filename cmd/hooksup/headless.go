@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -19,7 +20,7 @@ import (
 // for: the bell or a desktop notification, which n carries through the terminal or the
 // system's notifier (the bell if that fails); a nudge, which only the TUI can type into claude,
 // rings the bell.
-func printEvents(w, term io.Writer, n notify.Notifier, events <-chan supervisor.Event) {
+func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event) {
 	// A notification the system's notifier is still showing when the events end is waited for
 	// (a few seconds at most), so the last one before claude exits is not lost.
 	var sending sync.WaitGroup
@@ -50,8 +51,8 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan supervisor.
 			for _, l := range otherHooksLines(e.Entry, true) {
 				fmt.Fprintf(w, "hooksup: %s\n", l)
 			}
-		case supervisor.Notice:
-			if e.Level != supervisor.NoticeInfo {
+		case event.Notice:
+			if e.Level != event.NoticeInfo {
 				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
 			}
 		case supervisor.Interrupted:

@@ -1,0 +1,36 @@
+// Package event is what a session tells its front ends (the TUI, the headless printer, the hub):
+// the Event every message is, the time each carries, and the Notice that is not a verdict. The
+// events themselves are declared where they arise: the engine's decisions in package engine, the
+// session's state and transcript in package supervisor.
+package event
+
+import "time"
+
+// Event is something a session tells its front ends.
+type Event interface{ eventTime() time.Time }
+
+// At is the time an event happened; embedded in every event.
+type At struct{ Time time.Time }
+
+func (a At) eventTime() time.Time { return a.Time }
+
+// Time is when ev happened.
+func Time(ev Event) time.Time { return ev.eventTime() }
+
+// Notice: something the person should know that is not a verdict (a config problem, a
+// failure hooksup recovered from).
+type Notice struct {
+	At
+	Level NoticeLevel
+	Text  string
+}
+
+// NoticeLevel says how much a notice matters.
+type NoticeLevel string
+
+// Notice levels.
+const (
+	NoticeInfo  NoticeLevel = "info" // for the log; front ends need not show it
+	NoticeWarn  NoticeLevel = "warn"
+	NoticeError NoticeLevel = "error"
+)
