@@ -59,6 +59,7 @@ type Supervisor struct {
 	engine   *Engine
 	server   *Server
 	bus      *bus
+	out      *outbox // the order of the verdict log's lines and the bus's events
 	vlog     *VerdictLog
 	state    *stateTracker
 	ledger   *ledger
@@ -105,18 +106,18 @@ func New(o Options) (*Supervisor, error) {
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
 
-	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token, agent: o.Agent,
+	s := &Supervisor{o: o, logger: logger, bus: newBus(), out: newOutbox(), token: token, agent: o.Agent,
 		vlog: &VerdictLog{Dir: SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.stateChanged, nil)
-	s.ledger = newLedger(s.bus.publish)
+	s.ledger = newLedger(s.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
-	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
+	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
 	s.engine = NewEngine(EngineOptions{
-		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.record,
+		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
-		groups: newCheckGroups(o.RuntimeDir, logger),
+		groups: newCheckGroups(o.RuntimeDir, logger), out: s.out,
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
@@ -137,12 +138,12 @@ func New(o Options) (*Supervisor, error) {
 	}
 	for _, w := range s.launch.Warnings {
 		logger.Warn("injection", "warning", w)
-		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeWarn, Text: w})
+		s.publish(Notice{At: At{time.Now()}, Level: NoticeWarn, Text: w})
 	}
 	s.server.Adapt = o.Agent.Input
 	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {
-		s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
+		s.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
@@ -160,12 +161,13 @@ func (s *Supervisor) Events() <-chan Event { return s.bus.events() }
 func (s *Supervisor) Interrupt() {
 	switch s.state.get() {
 	case StateWorking, StateStopping, StatePermission, StateQuestion:
-		s.engine.Interrupt()
 	default:
-		if len(s.engine.Pending()) > 0 {
-			s.engine.Interrupt()
+		if len(s.engine.Pending()) == 0 {
+			return
 		}
 	}
+	s.engine.Interrupt()
+	s.state.set(StateInterrupted, "Escape", fromKeyboard)
 }
 
 // Resolve answers a pending question (see Engine.Resolve).
@@ -198,18 +200,16 @@ func (s *Supervisor) ResumeID() string {
 	return s.agent.ResumeID(p)
 }
 
-// emit publishes an engine event, keeping the agent state and the subagent ledger in step
-// with verdicts.
-func (s *Supervisor) emit(ev Event) {
-	s.bus.publish(ev)
-	switch e := ev.(type) {
-	case VerdictDecided:
-		s.state.verdict(e.Verdict)
-		s.ledger.verdict(e.Verdict)
-		s.others.verdict(e.Verdict)
-	case Interrupted:
-		s.state.set(StateInterrupted, "Escape", fromKeyboard)
-	}
+// publish puts an event on the bus in its turn: after the verdicts decided before it, even
+// those whose observation is not complete yet.
+func (s *Supervisor) publish(ev Event) { s.out.do(func() { s.bus.publish(ev) }) }
+
+// decided keeps the agent state, the subagent ledger and the other hooks' record in step with
+// a verdict as it is decided, before the agent has its answer.
+func (s *Supervisor) decided(v Verdict) {
+	s.state.verdict(v)
+	s.ledger.verdict(v)
+	s.others.verdict(v)
 }
 
 // record writes a verdict to the log, naming the agent.
@@ -226,10 +226,12 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 	if !ok {
 		return
 	}
-	if err := s.vlog.Append(entry); err != nil {
-		s.logger.Error("verdict log", "err", err)
-	}
-	s.bus.publish(OtherHooksReported{At: At{entry.Time}, Entry: entry})
+	s.out.do(func() {
+		if err := s.vlog.Append(entry); err != nil {
+			s.logger.Error("verdict log", "err", err)
+		}
+		s.bus.publish(OtherHooksReported{At: At{entry.Time}, Entry: entry})
+	})
 	if agentID == "" && latest && entry.Decision == hooks.Block {
 		s.state.otherHookBlocked()
 	}
@@ -237,14 +239,14 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 
 // stateChanged publishes a state change and the alert [notifications] asks for.
 func (s *Supervisor) stateChanged(ev Event) {
-	s.bus.publish(ev)
+	s.publish(ev)
 	if c, ok := ev.(StateChanged); ok {
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
 			if s.agent != nil {
 				a.Agent = s.agent.Name()
 			}
-			s.bus.publish(a)
+			s.publish(a)
 		}
 	}
 }
@@ -275,7 +277,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.logHook(in)
 	s.watch.hook()
 	s.track(in)
-	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	s.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return s.agent.Answer(s.engine.Decide(ctx, in))
@@ -286,7 +288,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.watch.hook()
 	s.track(in)
 	s.engine.Observe(in)
-	s.bus.publish(HookReceived{At: At{time.Now()}, Input: in})
+	s.publish(HookReceived{At: At{time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return nil, 0
@@ -329,7 +331,7 @@ func (s *Supervisor) hooksNotRunning(path string) {
 	msg := NotRunning(s.agent.Name()) + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
 		"(hooksup doctor lists the hooks " + s.agent.Name() + "'s settings define and its version)"
 	s.logger.Warn("no hook arrived", "transcript", path)
-	s.bus.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
+	s.publish(Notice{At: At{time.Now()}, Level: NoticeError, Text: msg})
 }
 
 // Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
@@ -354,7 +356,7 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	}
 	if err := start(cmd); err != nil {
 		err = fmt.Errorf("start %s: %w", s.o.Bin, err)
-		s.bus.publish(AgentExited{At: At{time.Now()}, Code: 127, Err: err})
+		s.publish(AgentExited{At: At{time.Now()}, Code: 127, Err: err})
 		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
@@ -406,7 +408,9 @@ loop:
 	s.watch.exited(s.hooksNotRunning)
 	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
-	s.bus.publish(AgentExited{At: At{time.Now()}, Code: code})
+	// The transcript is read to its end: the verdicts still waiting for it complete now.
+	s.engine.Flush()
+	s.publish(AgentExited{At: At{time.Now()}, Code: code})
 	cancel()
 	return code, nil
 }
@@ -425,7 +429,7 @@ func (s *Supervisor) summarize() {
 	if err := writeSummary(s.vlog.Dir, sum); err != nil {
 		s.logger.Warn("session summary", "err", err)
 	}
-	s.bus.publish(SessionSummary{At: At{time.Now()}, Summary: sum})
+	s.publish(SessionSummary{At: At{time.Now()}, Summary: sum})
 }
 
 func (s *Supervisor) cleanup() {
@@ -435,6 +439,8 @@ func (s *Supervisor) cleanup() {
 	}
 	os.Remove(s.server.Path)
 	s.removeFiles()
+	// No verdict is lost: those answered just before the end are logged and published first.
+	s.engine.Flush()
 	if err := s.vlog.Close(); err != nil {
 		s.logger.Warn("close verdict log", "err", err)
 	}
