@@ -22,10 +22,15 @@ import (
 type Engine struct {
 	cfg        config.Config
 	projectDir string
-	emit       func(event.Event)
-	record     func(verdictlog.Verdict) error
-	logger     *slog.Logger
-	now        func() time.Time
+	// emit publishes an event in its turn (through out); emitNow and record, called only by
+	// out's items, publish an event and write a log line.
+	emit    func(event.Event)
+	emitNow func(event.Event)
+	record  func(verdictlog.Verdict) error
+	decided func(verdictlog.Verdict)
+	out     *outbox
+	logger  *slog.Logger
+	now     func() time.Time
 	// interactive: a person can answer questions (the TUI); otherwise proposals apply.
 	interactive bool
 	// observe reports what the transcript says now (nil: nothing).
@@ -33,6 +38,9 @@ type Engine struct {
 	// catchUp returns once the transcript has the message a stop names, or ctx ends.
 	catchUp func(ctx context.Context, in *hooks.Input)
 	groups  *checks.Groups // records the checks' process groups while they run
+	// flushed ends when Flush is called: every wait for the transcript ends with it.
+	flushed context.Context
+	flush   context.CancelFunc
 
 	checkSlot chan struct{} // one check run at a time; waiting for it honours the context
 
@@ -53,16 +61,25 @@ type Engine struct {
 	verdicts     int
 	questionSeq  int
 	pending      map[int]*pendingQuestion
+	completing   map[int]chan struct{} // verdicts answered whose observation is not complete yet
 }
 
 // EngineOptions wire an Engine.
 type EngineOptions struct {
 	Config     config.Config
 	ProjectDir string
-	Emit       func(event.Event)
-	Record     func(verdictlog.Verdict) error
-	Logger     *slog.Logger
-	Now        func() time.Time
+	// Emit publishes an event and Record writes a line to the verdict log. Both are called one
+	// at a time, in the order things happened: a verdict's line and its VerdictDecided come once
+	// its observation is complete, perhaps after the agent has its answer, and what happened
+	// after the decision comes after them.
+	Emit   func(event.Event)
+	Record func(verdictlog.Verdict) error
+	// Decided hears of each verdict as it is decided, before the agent has its answer and
+	// before its observation is complete (Observation is nil): what keeps count of the agent's
+	// state goes here, in step with the hooks.
+	Decided func(verdictlog.Verdict)
+	Logger  *slog.Logger
+	Now     func() time.Time
 	// Interactive says a person can answer questions; without one, ask and manual apply the
 	// checks' proposal.
 	Interactive bool
@@ -73,22 +90,33 @@ type EngineOptions struct {
 	CatchUp func(ctx context.Context, in *hooks.Input)
 	// groups records the checks' process groups while they run (nil: not recorded).
 	groups *checks.Groups
+	// out orders the engine's events and log lines with the rest of the session's (nil: the
+	// engine's own).
+	out *outbox
 }
 
 // NewEngine makes an engine.
 func NewEngine(o EngineOptions) *Engine {
 	e := &Engine{
-		cfg: o.Config, projectDir: o.ProjectDir, emit: o.Emit, record: o.Record,
+		cfg: o.Config, projectDir: o.ProjectDir, emitNow: o.Emit, record: o.Record, decided: o.Decided, out: o.out,
 		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.groups,
-		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
+		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{}, completing: map[int]chan struct{}{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
-	if e.emit == nil {
-		e.emit = func(event.Event) {}
+	e.flushed, e.flush = context.WithCancel(context.Background())
+	if e.emitNow == nil {
+		e.emitNow = func(event.Event) {}
 	}
 	if e.record == nil {
 		e.record = func(verdictlog.Verdict) error { return nil }
 	}
+	if e.decided == nil {
+		e.decided = func(verdictlog.Verdict) {}
+	}
+	if e.out == nil {
+		e.out = newOutbox()
+	}
+	e.emit = func(ev event.Event) { e.out.do(func() { e.emitNow(ev) }) }
 	if e.logger == nil {
 		e.logger = slog.New(slog.DiscardHandler)
 	}
@@ -130,9 +158,11 @@ func (e *Engine) Interrupt() {
 		v := verdictlog.Verdict{Time: now, SessionID: e.sessionID, Event: verdictlog.EventInterrupted, Turn: e.turn, Decision: hooks.Allow,
 			Source: verdictlog.SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
 			MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
-		if err := e.record(v); err != nil {
-			e.logger.Error("verdict log", "err", err)
-		}
+		e.out.do(func() {
+			if err := e.record(v); err != nil {
+				e.logger.Error("verdict log", "err", err)
+			}
+		})
 	}
 	for _, q := range e.pending {
 		q.resolve(resolution{decision: hooks.Allow, by: verdictlog.SourceEscape})
@@ -173,8 +203,13 @@ type stop struct {
 	limited bool // the turn's continuations (or this subagent's steers) are used up
 	seq     int  // its key in e.deciding
 	// caughtUp is closed once the transcript has the stop's last message, or the wait for it
-	// is over.
+	// is over; stopWait ends the wait.
 	caughtUp chan struct{}
+	stopWait context.CancelFunc
+	// known is what the engine knew of the observation at the decision: the model the session
+	// started with, the final text and, when timed, the turn's duration.
+	known verdictlog.Observation
+	timed bool
 	// ctx ends when Escape comes or the hook goes away: it kills the checks and ends a
 	// question.
 	ctx    context.Context
@@ -202,17 +237,18 @@ type outcome struct {
 // Decide answers one Stop or SubagentStop and records the verdict, in steps: admit it (what
 // the engine knows now), propose (Escape, observe mode, the limit, else the checks), ask (the
 // mode's say, perhaps the person's), conclude (Escape or a vanished hook overrides; the counts
-// and the verdict), publish (the verdict log and the front end).
+// and the verdict, which takes its place in the outbox), then complete (the observation, the
+// verdict log and the front end): at once when the transcript has caught up, else after the
+// answer, which never waits for it.
 func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
 	s := e.admit(ctx, in)
 	defer s.cancel()
 	p := e.propose(s)
 	o := e.ask(s, p)
-	if o.source != verdictlog.SourceEscape {
-		<-s.caughtUp // the observation is complete (Escape does not wait for it)
-	}
-	v := e.conclude(ctx, s, p, o)
-	e.publish(v, s.start)
+	v, place := e.conclude(ctx, s, p, o)
+	e.decided(v)
+	// Escape's verdict does not wait for the transcript.
+	e.complete(s, v, place, o.source != verdictlog.SourceEscape)
 	return answer(v)
 }
 
@@ -237,27 +273,81 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 	s.seq = e.decideSeq
 	e.deciding[s.seq] = s.cancel
 	s.caughtUp = make(chan struct{})
-	go e.awaitTranscript(s)
+	if e.catchUp == nil {
+		s.stopWait = func() {}
+		close(s.caughtUp)
+		return s
+	}
+	// The wait outlives the hook's call: it ends at its bound, with Escape's verdict or at Flush.
+	var wait context.Context
+	wait, s.stopWait = context.WithTimeout(e.flushed, catchUpWait)
+	go e.awaitTranscript(wait, s)
 	return s
 }
 
-// catchUpWait bounds how long a verdict waits for the transcript to have the stop's last
-// message, so that the observation counts the turn's tokens. Claude writes the line within
-// milliseconds of the hook; the checks usually take longer.
+// catchUpWait bounds how long a verdict's observation waits for the transcript to have the
+// stop's last message, so that it counts the turn's tokens. Claude writes the line within
+// milliseconds of the hook; the checks usually take longer. The answer does not wait for it.
 const catchUpWait = 500 * time.Millisecond
 
-// awaitTranscript waits, alongside the checks, until the transcript has the message the stop
-// names, at most catchUpWait, and closes s.caughtUp.
-func (e *Engine) awaitTranscript(s *stop) {
+// awaitTranscript waits, from the stop's arrival, until the transcript has the message the
+// stop names, or ctx ends, and closes s.caughtUp.
+func (e *Engine) awaitTranscript(ctx context.Context, s *stop) {
 	defer close(s.caughtUp)
-	if e.catchUp == nil {
-		return
-	}
+	defer s.stopWait()
 	start := e.now()
-	ctx, cancel := context.WithTimeout(s.ctx, catchUpWait)
-	defer cancel()
 	e.catchUp(ctx, s.in)
 	e.logger.Debug("transcript caught up", "event", s.in.HookEventName, "waited", e.now().Sub(start), "timed_out", ctx.Err() != nil)
+}
+
+// complete takes the transcript's observation into the verdict and publishes it in its place:
+// now if the transcript has caught up (or with wait false), else once it has, or its wait is
+// over.
+func (e *Engine) complete(s *stop, v verdictlog.Verdict, place *outItem, wait bool) {
+	finish := func() {
+		v.Observation = e.observation(s)
+		e.out.fill(place, func() { e.publish(v) })
+	}
+	if !wait {
+		s.stopWait()
+		finish()
+		return
+	}
+	select {
+	case <-s.caughtUp:
+		finish()
+		return
+	default:
+	}
+	done := make(chan struct{})
+	e.mu.Lock()
+	e.completing[s.seq] = done
+	e.mu.Unlock()
+	go func() {
+		<-s.caughtUp
+		finish()
+		e.mu.Lock()
+		delete(e.completing, s.seq)
+		e.mu.Unlock()
+		close(done)
+	}()
+}
+
+// Flush ends every wait for the transcript: the verdicts answered but not yet complete take
+// what the transcript says now, and are logged and published before it returns. The session
+// ends: nothing more will come.
+func (e *Engine) Flush() {
+	e.flush()
+	e.mu.Lock()
+	var waits []chan struct{}
+	for _, done := range e.completing {
+		waits = append(waits, done)
+	}
+	e.mu.Unlock()
+	for _, done := range waits {
+		<-done
+	}
+	e.out.wait()
 }
 
 // propose applies the rules that come before the checks (Escape, observe mode, the limit),
@@ -288,8 +378,8 @@ func (e *Engine) ask(s *stop, p proposal) outcome {
 }
 
 // conclude lets Escape and a vanished hook override the outcome, counts a block, and makes
-// the verdict.
-func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) verdictlog.Verdict {
+// the verdict (its observation still to come), and its place in the outbox.
+func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (verdictlog.Verdict, *outItem) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
@@ -327,7 +417,11 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) v
 		// what they proposed, so a denied continuation shows what was denied.
 		v.Proposal = &verdictlog.Proposal{Decision: p.decision, Source: p.source, Reason: p.reason}
 	}
-	v.Observation = e.observation(in)
+	v.LatencyMS = checks.Millis(v.Time.Sub(s.start))
+	s.known = verdictlog.Observation{Model: e.model, LastMessage: clip(in.LastAssistantMessage, 500)}
+	if s.timed = !e.turnStarted.IsZero(); s.timed {
+		s.known.TurnMS = v.Time.Sub(e.turnStarted).Milliseconds()
+	}
 	if s.sub {
 		v.Steers, v.MaxSteers = e.steers[in.AgentID], e.cfg.SubagentStop.MaxSteers
 		if o.decision != hooks.Block {
@@ -338,17 +432,16 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) v
 	}
 	delete(e.deciding, s.seq)
 	e.verdicts++
-	return v
+	return v, e.out.hold()
 }
 
-// publish writes the verdict to the log and tells the front end.
-func (e *Engine) publish(v verdictlog.Verdict, start time.Time) {
-	v.LatencyMS = checks.Millis(e.now().Sub(start))
+// publish writes the verdict to the log and tells the front end; it runs in the outbox.
+func (e *Engine) publish(v verdictlog.Verdict) {
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
-		e.emit(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
+		e.emitNow(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
 	}
-	e.emit(VerdictDecided{At: event.At{Time: e.now()}, Verdict: v})
+	e.emitNow(VerdictDecided{At: event.At{Time: e.now()}, Verdict: v})
 }
 
 // answer is what the hook prints for a verdict.
@@ -363,10 +456,10 @@ func answer(v verdictlog.Verdict) hooks.Answer {
 	return a
 }
 
-// observation is the neovate payload of a verdict: what the transcript knows at this moment
-// (it lags: the final text comes from the hook input), the model and the turn's duration so far.
-// Called with e.mu held.
-func (e *Engine) observation(in *hooks.Input) *verdictlog.Observation {
+// observation is the neovate payload of a stop's verdict: what the transcript knows at this
+// moment (it lags: the final text comes from the hook input), with what the engine knew at the
+// decision: the model, the turn's duration up to it.
+func (e *Engine) observation(s *stop) *verdictlog.Observation {
 	o := &verdictlog.Observation{}
 	if e.observe != nil {
 		if t := e.observe(); t != nil {
@@ -374,12 +467,12 @@ func (e *Engine) observation(in *hooks.Input) *verdictlog.Observation {
 		}
 	}
 	if o.Model == "" {
-		o.Model = e.model
+		o.Model = s.known.Model
 	}
-	if !e.turnStarted.IsZero() {
-		o.TurnMS = e.now().Sub(e.turnStarted).Milliseconds()
+	if s.timed {
+		o.TurnMS = s.known.TurnMS
 	}
-	o.LastMessage = clip(in.LastAssistantMessage, 500)
+	o.LastMessage = s.known.LastMessage
 	return o
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,40 @@ func (r *recorder) emit(e event.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
+}
+
+// snapshot is what was logged and published so far.
+func (r *recorder) snapshot() ([]verdictlog.Verdict, []event.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.verdicts), slices.Clone(r.events)
+}
+
+// waitVerdicts waits until n lines are logged (a verdict is complete after its answer).
+func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []event.Event) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		vs, evs := r.snapshot()
+		if len(vs) >= n {
+			return vs, evs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d verdict lines, want %d", len(vs), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// eventsOf is the events of type T.
+func eventsOf[T event.Event](evs []event.Event) []T {
+	var out []T
+	for _, ev := range evs {
+		if e, ok := ev.(T); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func newTestEngine(t *testing.T, cfg config.Config) (*Engine, *recorder) {
@@ -98,11 +133,17 @@ func TestVerdictTimes(t *testing.T) {
 	}
 }
 
-// The observation waits, alongside the checks and at most catchUpWait, for the transcript to
-// have the stop's last message; Escape does not wait for it.
-func TestVerdictWaitsForTheTranscript(t *testing.T) {
+// The answer never waits for the transcript: a stop whose last message the transcript does
+// not show yet is answered at once. Its verdict is logged and published once the transcript
+// has caught up, with the turn's tokens, and what happened after the decision (here Escape)
+// comes after it, in the log and among the events.
+func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	var mu sync.Mutex
 	tokens := int64(0)
+	shown := make(chan struct{}) // closed when claude has written its last message
+	var once sync.Once
+	show := func() { once.Do(func() { close(shown) }) }
+	t.Cleanup(show)
 	r := &recorder{}
 	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
 		Observe: func() *verdictlog.Observation {
@@ -110,34 +151,71 @@ func TestVerdictWaitsForTheTranscript(t *testing.T) {
 			defer mu.Unlock()
 			return &verdictlog.Observation{OutputTokens: tokens}
 		},
-		CatchUp: func(ctx context.Context, in *hooks.Input) {
-			select {
-			case <-time.After(50 * time.Millisecond): // claude writes its last line a moment later
-				mu.Lock()
-				tokens = 222
-				mu.Unlock()
-			case <-ctx.Done():
-			}
-		}})
-	e.Decide(context.Background(), stopIn(false))
-	if o := r.verdicts[0].Observation; o.OutputTokens != 222 {
-		t.Fatalf("observation %+v", o)
+		CatchUp: func(ctx context.Context, in *hooks.Input) { <-shown }})
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
+	in := stopIn(false)
+	in.LastAssistantMessage = "Done."
+	answered := make(chan hooks.Answer, 1)
+	go func() { answered <- e.Decide(context.Background(), in) }()
+	select {
+	case a := <-answered:
+		if a.Decision != hooks.Allow {
+			t.Fatalf("answer %+v", a)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stop was not answered while the transcript lacked its last message")
 	}
-	// A transcript that never catches up costs at most the bound.
-	e.catchUp = func(ctx context.Context, in *hooks.Input) { <-ctx.Done() }
-	start := time.Now()
-	e.Decide(context.Background(), stopIn(false))
-	if d := time.Since(start); d < catchUpWait {
-		t.Fatalf("did not wait for the transcript (%v)", d)
+	if vs, evs := r.snapshot(); len(vs) != 0 || len(eventsOf[VerdictDecided](evs)) != 0 {
+		t.Fatalf("the verdict was published before its observation was complete: %+v", vs)
 	}
-	// Escape does not wait.
+	e.Interrupt() // after the decision: logged and published after its verdict
+	mu.Lock()
+	tokens = 222
+	mu.Unlock()
+	show()
+	vs, evs := r.waitVerdicts(t, 2)
+	if vs[0].Event != hooks.Stop || vs[0].Observation == nil || vs[0].Observation.OutputTokens != 222 || vs[0].Observation.LastMessage != "Done." {
+		t.Fatalf("first line %+v, observation %+v: want the stop with the turn's tokens", vs[0], vs[0].Observation)
+	}
+	if vs[1].Event != verdictlog.EventInterrupted {
+		t.Fatalf("second line %+v: want Escape's", vs[1])
+	}
+	var order []string
+	for _, ev := range evs {
+		switch ev.(type) {
+		case VerdictDecided, Interrupted:
+			order = append(order, fmt.Sprintf("%T", ev))
+		}
+	}
+	if got := strings.Join(order, " "); got != "supervisor.VerdictDecided supervisor.Interrupted" {
+		t.Fatalf("events %s", got)
+	}
+}
+
+// A transcript that never shows the last message holds the verdict at most catchUpWait; Flush
+// (the session ends) completes the verdicts still waiting at once; Escape's verdict does not
+// wait.
+func TestVerdictCompletesWithoutTheTranscript(t *testing.T) {
+	r := &recorder{}
+	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
+		CatchUp: func(ctx context.Context, in *hooks.Input) { <-ctx.Done() }})
+	e.Decide(context.Background(), stopIn(false))
+	r.waitVerdicts(t, 1)
+	e.Decide(context.Background(), stopIn(false))
+	e.Flush()
+	if vs, evs := r.snapshot(); len(vs) != 2 || vs[1].Observation == nil || len(eventsOf[VerdictDecided](evs)) != 2 {
+		t.Fatalf("after Flush: %d lines, %d events", len(vs), len(eventsOf[VerdictDecided](evs)))
+	}
 	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
 	e.Interrupt()
 	never := make(chan struct{})
 	t.Cleanup(func() { close(never) })
 	e.catchUp = func(ctx context.Context, in *hooks.Input) { <-never }
-	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow || r.verdicts[len(r.verdicts)-1].Source != verdictlog.SourceEscape {
+	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow {
 		t.Fatalf("%+v", a)
+	}
+	if vs, _ := r.snapshot(); vs[len(vs)-1].Source != verdictlog.SourceEscape {
+		t.Fatalf("last line %+v", vs[len(vs)-1])
 	}
 }
 

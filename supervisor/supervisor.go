@@ -18,11 +18,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/event"
-
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/transcript"
@@ -65,6 +64,7 @@ type Supervisor struct {
 	engine   *Engine
 	server   *Server
 	bus      *bus
+	out      *outbox // the order of the verdict log's lines and the bus's events
 	vlog     *verdictlog.Writer
 	state    *stateTracker
 	ledger   *ledger
@@ -111,18 +111,18 @@ func New(o Options) (*Supervisor, error) {
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
 
-	s := &Supervisor{o: o, logger: logger, bus: newBus(), token: token, agent: o.Agent,
+	s := &Supervisor{o: o, logger: logger, bus: newBus(), out: newOutbox(), token: token, agent: o.Agent,
 		vlog: &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.stateChanged, nil)
-	s.ledger = newLedger(s.bus.publish)
+	s.ledger = newLedger(s.publish)
 	feedCtx, stopFeed := context.WithCancel(context.Background())
-	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.bus.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
+	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
 	s.engine = NewEngine(EngineOptions{
-		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.emit, Record: s.record,
+		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
-		groups: checks.NewGroups(o.RuntimeDir, logger),
+		groups: checks.NewGroups(o.RuntimeDir, logger), out: s.out,
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
@@ -143,12 +143,12 @@ func New(o Options) (*Supervisor, error) {
 	}
 	for _, w := range s.launch.Warnings {
 		logger.Warn("injection", "warning", w)
-		s.bus.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn, Text: w})
+		s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn, Text: w})
 	}
 	s.server.Adapt = o.Agent.Input
 	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {
-		s.bus.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
+		s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
@@ -166,12 +166,13 @@ func (s *Supervisor) Events() <-chan event.Event { return s.bus.events() }
 func (s *Supervisor) Interrupt() {
 	switch s.state.get() {
 	case StateWorking, StateStopping, StatePermission, StateQuestion:
-		s.engine.Interrupt()
 	default:
-		if len(s.engine.Pending()) > 0 {
-			s.engine.Interrupt()
+		if len(s.engine.Pending()) == 0 {
+			return
 		}
 	}
+	s.engine.Interrupt()
+	s.state.set(StateInterrupted, "Escape", fromKeyboard)
 }
 
 // Resolve answers a pending question (see Engine.Resolve).
@@ -204,18 +205,16 @@ func (s *Supervisor) ResumeID() string {
 	return s.agent.ResumeID(p)
 }
 
-// emit publishes an engine event, keeping the agent state and the subagent ledger in step
-// with verdicts.
-func (s *Supervisor) emit(ev event.Event) {
-	s.bus.publish(ev)
-	switch e := ev.(type) {
-	case VerdictDecided:
-		s.state.verdict(e.Verdict)
-		s.ledger.verdict(e.Verdict)
-		s.others.verdict(e.Verdict)
-	case Interrupted:
-		s.state.set(StateInterrupted, "Escape", fromKeyboard)
-	}
+// publish puts an event on the bus in its turn: after the verdicts decided before it, even
+// those whose observation is not complete yet.
+func (s *Supervisor) publish(ev event.Event) { s.out.do(func() { s.bus.publish(ev) }) }
+
+// decided keeps the agent state, the subagent ledger and the other hooks' record in step with
+// a verdict as it is decided, before the agent has its answer.
+func (s *Supervisor) decided(v verdictlog.Verdict) {
+	s.state.verdict(v)
+	s.ledger.verdict(v)
+	s.others.verdict(v)
 }
 
 // record writes a verdict to the log, naming the agent.
@@ -232,10 +231,12 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 	if !ok {
 		return
 	}
-	if err := s.vlog.Append(entry); err != nil {
-		s.logger.Error("verdict log", "err", err)
-	}
-	s.bus.publish(OtherHooksReported{At: event.At{Time: entry.Time}, Entry: entry})
+	s.out.do(func() {
+		if err := s.vlog.Append(entry); err != nil {
+			s.logger.Error("verdict log", "err", err)
+		}
+		s.bus.publish(OtherHooksReported{At: event.At{Time: entry.Time}, Entry: entry})
+	})
 	if agentID == "" && latest && entry.Decision == hooks.Block {
 		s.state.otherHookBlocked()
 	}
@@ -243,14 +244,14 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 
 // stateChanged publishes a state change and the alert [notifications] asks for.
 func (s *Supervisor) stateChanged(ev event.Event) {
-	s.bus.publish(ev)
+	s.publish(ev)
 	if c, ok := ev.(StateChanged); ok {
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
 			if s.agent != nil {
 				a.Agent = s.agent.Name()
 			}
-			s.bus.publish(a)
+			s.publish(a)
 		}
 	}
 }
@@ -281,7 +282,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.logHook(in)
 	s.watch.hook()
 	s.track(in)
-	s.bus.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
+	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return s.agent.Answer(s.engine.Decide(ctx, in))
@@ -292,7 +293,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.watch.hook()
 	s.track(in)
 	s.engine.Observe(in)
-	s.bus.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
+	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return nil, 0
@@ -335,7 +336,7 @@ func (s *Supervisor) hooksNotRunning(path string) {
 	msg := NotRunning(s.agent.Name()) + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
 		"(hooksup doctor lists the hooks " + s.agent.Name() + "'s settings define and its version)"
 	s.logger.Warn("no hook arrived", "transcript", path)
-	s.bus.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
+	s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
 }
 
 // Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
@@ -360,7 +361,7 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	}
 	if err := start(cmd); err != nil {
 		err = fmt.Errorf("start %s: %w", s.o.Bin, err)
-		s.bus.publish(AgentExited{At: event.At{Time: time.Now()}, Code: 127, Err: err})
+		s.publish(AgentExited{At: event.At{Time: time.Now()}, Code: 127, Err: err})
 		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
@@ -412,7 +413,9 @@ loop:
 	s.watch.exited(s.hooksNotRunning)
 	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
-	s.bus.publish(AgentExited{At: event.At{Time: time.Now()}, Code: code})
+	// The transcript is read to its end: the verdicts still waiting for it complete now.
+	s.engine.Flush()
+	s.publish(AgentExited{At: event.At{Time: time.Now()}, Code: code})
 	cancel()
 	return code, nil
 }
@@ -431,7 +434,7 @@ func (s *Supervisor) summarize() {
 	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {
 		s.logger.Warn("session summary", "err", err)
 	}
-	s.bus.publish(SessionSummary{At: event.At{Time: time.Now()}, Summary: sum})
+	s.publish(SessionSummary{At: event.At{Time: time.Now()}, Summary: sum})
 }
 
 func (s *Supervisor) cleanup() {
@@ -441,6 +444,8 @@ func (s *Supervisor) cleanup() {
 	}
 	os.Remove(s.server.Path)
 	s.removeFiles()
+	// No verdict is lost: those answered just before the end are logged and published first.
+	s.engine.Flush()
 	if err := s.vlog.Close(); err != nil {
 		s.logger.Warn("close verdict log", "err", err)
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // TestFigureStopLatency prints what an allow without checks costs with the real claude: the
-// verdict's latency (mostly the wait for claude to write its last message to the transcript)
-// and how often the observation would have missed the turn's tokens. It asserts nothing; run
+// verdict's latency (until the answer), the wait for claude to write its last message to the
+// transcript (the verdict's line waits for it, the answer does not) and how often the
+// observation missed the turn's tokens. It asserts nothing; run
 // it with HOOKSUP_FIGURES=1 go test -run TestFigureStopLatency -v ./cmd/hooksup/
 func TestFigureStopLatency(t *testing.T) {
 	if os.Getenv("HOOKSUP_FIGURES") == "" {

@@ -1,0 +1,103 @@
+package supervisor
+
+import "sync"
+
+// outbox keeps what a session tells the world, its verdict log lines and its events, in the
+// order things happened, although a verdict's observation is completed after the agent has its
+// answer: the verdict takes its place as it is decided (hold), and what comes after it waits
+// until it is complete (fill). Items run one at a time, in order; an item that adds another
+// queues it behind itself.
+type outbox struct {
+	mu      sync.Mutex
+	items   []*outItem
+	running bool       // a goroutine is running items
+	idle    *sync.Cond // broadcast when the outbox is empty and nothing runs
+}
+
+// outItem is one place in the outbox: something to run, or a verdict not yet complete.
+type outItem struct {
+	run   func()
+	ready bool
+}
+
+func newOutbox() *outbox {
+	o := &outbox{}
+	o.idle = sync.NewCond(&o.mu)
+	return o
+}
+
+// do runs f in its turn: at once, unless something before it is held or running (then the
+// goroutine running items runs it, or the fill of what is held does).
+func (o *outbox) do(f func()) {
+	o.mu.Lock()
+	o.items = append(o.items, &outItem{run: f, ready: true})
+	o.mu.Unlock()
+	o.drain()
+}
+
+// hold takes the next place for something not complete yet: what comes after it waits for
+// its fill.
+func (o *outbox) hold() *outItem {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	it := &outItem{}
+	o.items = append(o.items, it)
+	return it
+}
+
+// fill completes a held place with f, and runs what waited for it.
+func (o *outbox) fill(it *outItem, f func()) {
+	o.mu.Lock()
+	it.run, it.ready = f, true
+	o.mu.Unlock()
+	o.drain()
+}
+
+// drain runs the ready items at the front, unless another goroutine is at it.
+func (o *outbox) drain() {
+	o.mu.Lock()
+	if o.running {
+		o.mu.Unlock()
+		return
+	}
+	o.running = true
+	o.mu.Unlock()
+	done := false
+	defer func() {
+		if !done { // an item panicked: let the next drain run on
+			o.mu.Lock()
+			o.running = false
+			o.mu.Unlock()
+		}
+	}()
+	for it := o.next(); it != nil; it = o.next() {
+		it.run()
+	}
+	done = true
+}
+
+// next takes the front item if it is ready; otherwise it ends the drain.
+func (o *outbox) next() *outItem {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.items) == 0 || !o.items[0].ready {
+		o.running = false
+		if len(o.items) == 0 {
+			o.idle.Broadcast()
+		}
+		return nil
+	}
+	it := o.items[0]
+	o.items[0] = nil
+	o.items = o.items[1:]
+	return it
+}
+
+// wait returns once everything put in the outbox has run. Nothing may be held for ever.
+func (o *outbox) wait() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for len(o.items) > 0 || o.running {
+		o.idle.Wait()
+	}
+}
