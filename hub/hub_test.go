@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -23,10 +24,10 @@ import (
 
 // engineSession is a real engine behind the control socket, as a supervisor puts it there.
 type engineSession struct {
-	*supervisor.Engine
+	*engine.Engine
 	mu     sync.Mutex
 	subs   []chan event.Event
-	asked  chan supervisor.Question
+	asked  chan engine.Question
 	record []verdictlog.Verdict
 }
 
@@ -51,7 +52,7 @@ func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
 func (s *engineSession) State() supervisor.AgentState { return supervisor.StateWorking }
 
 func (s *engineSession) emit(ev event.Event) {
-	if q, ok := ev.(supervisor.QuestionAsked); ok {
+	if q, ok := ev.(engine.QuestionAsked); ok {
 		s.asked <- q.Question
 	}
 	s.mu.Lock()
@@ -70,8 +71,8 @@ func newEngineSession(t *testing.T) *engineSession {
 	cfg.Mode = config.ModeAsk
 	cfg.DecisionTimeout = config.Duration{D: time.Minute}
 	cfg.Stop.Checks = []config.Check{{Name: "tests", Command: "echo 'FAIL: hub'; exit 1"}}
-	s := &engineSession{asked: make(chan supervisor.Question, 4)}
-	s.Engine = supervisor.NewEngine(supervisor.EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Interactive: true,
+	s := &engineSession{asked: make(chan engine.Question, 4)}
+	s.Engine = engine.New(engine.Options{Config: cfg, ProjectDir: t.TempDir(), Interactive: true,
 		Emit: s.emit, Record: func(v verdictlog.Verdict) error {
 			s.mu.Lock()
 			defer s.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/peercred"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -24,10 +25,10 @@ import (
 // stream of its events.
 type Session interface {
 	Subscribe() (<-chan event.Event, func())
-	Pending() []supervisor.Question
+	Pending() []engine.Question
 	ResolveBy(id int, d hooks.Decision, reason string, by verdictlog.Source) error
 	Interrupt()
-	Counts() supervisor.Counts
+	Counts() engine.Counts
 	State() supervisor.AgentState
 }
 
@@ -147,15 +148,15 @@ func (s *Server) serveConn(c *net.UnixConn) {
 func (s *Server) resolve(req Request) Response {
 	by := verdictlog.SourceManual
 	if req.By != "" {
-		by = supervisor.ManualSource(req.By)
+		by = engine.ManualSource(req.By)
 	}
 	err := s.sess.ResolveBy(req.Question, hooks.Decision(req.Decision), req.Reason, by)
 	switch {
 	case err == nil:
 		return Response{}
-	case errors.Is(err, supervisor.ErrAnswered):
+	case errors.Is(err, engine.ErrAnswered):
 		return Response{Error: err.Error(), Code: CodeAnswered}
-	case errors.Is(err, supervisor.ErrNoSuchQuestion):
+	case errors.Is(err, engine.ErrNoSuchQuestion):
 		return Response{Error: err.Error(), Code: CodeNoQuestion}
 	}
 	return Response{Error: err.Error(), Code: CodeBadRequest}

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"github.com/hooksup/hooksup/engine"
 	"log/slog"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionNotify, OnPermission: config.ActionBell}
-	s := &Supervisor{o: Options{Config: cfg}, bus: newBus(), out: newOutbox(), logger: slog.New(slog.DiscardHandler)}
+	s := &Supervisor{o: Options{Config: cfg}, bus: newBus(), out: engine.NewOutbox(), logger: slog.New(slog.DiscardHandler)}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.state.hook(prompt("p1"))
 	s.state.hook(hk(hooks.Stop, func(in *hooks.Input) { in.PromptID = "p1" }))

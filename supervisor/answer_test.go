@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -45,11 +46,11 @@ func TestSessionEndingAfterTheAnswerKeepsTheVerdict(t *testing.T) {
 	var order []string
 	for _, ev := range events {
 		switch ev.(type) {
-		case VerdictDecided, AgentExited:
+		case engine.VerdictDecided, AgentExited:
 			order = append(order, fmt.Sprintf("%T", ev))
 		}
 	}
-	if fmt.Sprint(order) != "[supervisor.VerdictDecided supervisor.AgentExited]" {
+	if fmt.Sprint(order) != "[engine.VerdictDecided supervisor.AgentExited]" {
 		t.Fatalf("events %v", order)
 	}
 }

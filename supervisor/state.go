@@ -7,6 +7,7 @@ import (
 
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -235,7 +236,7 @@ func (t *stateTracker) terminal(ts TerminalStatus) {
 	t.reports = true
 	cur := t.state
 	t.mu.Unlock()
-	reason := clip(strings.Join(strings.Fields(ts.Msg), " "), 120)
+	reason := clip.Head(strings.Join(strings.Fields(ts.Msg), " "), 120)
 	switch ts.State {
 	case TerminalWorking:
 		if cur != StateStopping {

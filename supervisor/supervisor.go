@@ -21,8 +21,10 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -61,10 +63,10 @@ type Options struct {
 type Supervisor struct {
 	o        Options
 	logger   *slog.Logger
-	engine   *Engine
+	engine   *engine.Engine
 	server   *Server
 	bus      *bus
-	out      *outbox // the order of the verdict log's lines and the bus's events
+	out      *engine.Outbox // the order of the verdict log's lines and the bus's events
 	vlog     *verdictlog.Writer
 	state    *stateTracker
 	ledger   *ledger
@@ -111,7 +113,7 @@ func New(o Options) (*Supervisor, error) {
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
 
-	s := &Supervisor{o: o, logger: logger, bus: newBus(), out: newOutbox(), token: token, agent: o.Agent,
+	s := &Supervisor{o: o, logger: logger, bus: newBus(), out: engine.NewOutbox(), token: token, agent: o.Agent,
 		vlog: &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.ledger = newLedger(s.publish)
@@ -119,10 +121,10 @@ func New(o Options) (*Supervisor, error) {
 	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
-	s.engine = NewEngine(EngineOptions{
+	s.engine = engine.New(engine.Options{
 		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
-		groups: checks.NewGroups(o.RuntimeDir, logger), out: s.out,
+		Groups: checks.NewGroups(o.RuntimeDir, logger), Outbox: s.out,
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
@@ -181,10 +183,10 @@ func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
 }
 
 // Pending returns the questions waiting for the person.
-func (s *Supervisor) Pending() []Question { return s.engine.Pending() }
+func (s *Supervisor) Pending() []engine.Question { return s.engine.Pending() }
 
 // Counts returns the engine's counters.
-func (s *Supervisor) Counts() Counts { return s.engine.Counts() }
+func (s *Supervisor) Counts() engine.Counts { return s.engine.Counts() }
 
 // SocketPath is where the hooks connect.
 func (s *Supervisor) SocketPath() string { return s.server.Path }
@@ -207,7 +209,7 @@ func (s *Supervisor) ResumeID() string {
 
 // publish puts an event on the bus in its turn: after the verdicts decided before it, even
 // those whose observation is not complete yet.
-func (s *Supervisor) publish(ev event.Event) { s.out.do(func() { s.bus.publish(ev) }) }
+func (s *Supervisor) publish(ev event.Event) { s.out.Do(func() { s.bus.publish(ev) }) }
 
 // decided keeps the agent state, the subagent ledger and the other hooks' record in step with
 // a verdict as it is decided, before the agent has its answer.
@@ -231,7 +233,7 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 	if !ok {
 		return
 	}
-	s.out.do(func() {
+	s.out.Do(func() {
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
 		}
@@ -306,7 +308,7 @@ func (s *Supervisor) logHook(in *hooks.Input) {
 // TerminalStatus takes a report claude wrote to its terminal about itself (see the type). The
 // front end that owns claude's terminal calls it as reports arrive; it never blocks.
 func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
-	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip(ts.Msg, 120))
+	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip.Head(ts.Msg, 120))
 	s.state.terminal(ts)
 }
 
@@ -473,7 +475,7 @@ func (s *Supervisor) removeFiles() {
 func redactArgs(args []string) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = clip(a, 80)
+		out[i] = clip.Head(a, 80)
 	}
 	return out
 }

@@ -8,9 +8,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -140,7 +140,7 @@ func failureLines(reason string, n int) []string {
 // question's timeout (the first frame may come before the clock caught up with the question),
 // never less than zero, counted up to whole seconds. Its width never grows as time passes, so
 // the banner's rows are laid out once, with the full timeout.
-func timeLeft(q supervisor.Question, now time.Time) string {
+func timeLeft(q engine.Question, now time.Time) string {
 	d := q.Deadline.Sub(now)
 	if full := q.Deadline.Sub(q.Asked); !q.Asked.IsZero() && d > full {
 		d = full

@@ -11,9 +11,9 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
-	"github.com/hooksup/hooksup/supervisor"
 )
 
 // checkOutputKeep bounds the output the pane keeps of a run.
@@ -45,18 +45,18 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 func (p *checksPane) event(ev event.Event) {
 	switch e := ev.(type) {
-	case supervisor.CheckStarted:
+	case engine.CheckStarted:
 		p.run, p.name, p.command, p.started, p.running, p.result = e.Run, e.Name, e.Command, e.Time, true, nil
 		p.output = p.output[:0]
 		p.scroll = 0
-	case supervisor.CheckOutput:
+	case engine.CheckOutput:
 		if e.Run == p.run {
 			p.output = append(p.output, e.Chunk...)
 			if len(p.output) > 2*checkOutputKeep {
 				p.output = append(p.output[:0:0], p.output[len(p.output)-checkOutputKeep:]...)
 			}
 		}
-	case supervisor.CheckFinished:
+	case engine.CheckFinished:
 		if e.Run == p.run {
 			r := e.Result
 			p.running, p.result, p.finished = false, &r, e.Time

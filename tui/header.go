@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -18,7 +19,7 @@ type header struct {
 	model       string
 	mode        config.Mode
 	state       supervisor.AgentState
-	counts      supervisor.Counts
+	counts      engine.Counts
 	interrupted bool
 	title       string // claude's window title
 	blockCap    int    // claude's own loop cap (0: off)
@@ -41,7 +42,7 @@ func (h *header) event(ev event.Event) {
 		}
 	case supervisor.StateChanged:
 		h.state = e.State
-	case supervisor.Interrupted:
+	case engine.Interrupted:
 		h.interrupted = true
 	case supervisor.TranscriptUpdated:
 		h.tokens = e.Snapshot.Usage.Total()
@@ -103,7 +104,7 @@ func (h *header) view(st Styles, w int) string {
 // session. Claude's own limit on blocks in a row is named only where it ends a turn first:
 // claude overrides the block after blockCap in a row, hooksup allows the stop after
 // max_continuations.
-func continuations(c supervisor.Counts, blockCap int) string {
+func continuations(c engine.Counts, blockCap int) string {
 	s := fmt.Sprintf("continuations %d/%d this turn", c.TurnContinuations, c.MaxContinuations)
 	if blockCap > 0 && blockCap < c.MaxContinuations {
 		s += fmt.Sprintf(" (claude allows %d in a row)", blockCap)

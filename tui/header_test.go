@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -21,8 +22,8 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := NewStyles(mono)
-	counts := func(turn, max, session int) supervisor.Counts {
-		return supervisor.Counts{TurnContinuations: turn, MaxContinuations: max, SessionContinuations: session}
+	counts := func(turn, max, session int) engine.Counts {
+		return engine.Counts{TurnContinuations: turn, MaxContinuations: max, SessionContinuations: session}
 	}
 	tests := []struct {
 		name      string
@@ -39,7 +40,7 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 			[]string{"continuations 1/3 this turn (claude allows 2 in a row) · 1 this session"}, nil},
 		{"claude's limit turned off", header{blockCap: 0, counts: counts(2, 10, 5)},
 			[]string{"continuations 2/10 this turn · 5 this session"}, []string{"claude allows"}},
-		{"subagents", header{counts: supervisor.Counts{MaxContinuations: 3, SubagentContinuations: 3, MaxSteers: 3}},
+		{"subagents", header{counts: engine.Counts{MaxContinuations: 3, SubagentContinuations: 3, MaxSteers: 3}},
 			[]string{"subagent continuations 3 (max 3 each)"}, []string{"steers"}},
 		{"interrupted", header{state: supervisor.StateInterrupted, interrupted: true, counts: counts(1, 3, 1)},
 			[]string{"● interrupted  │"}, []string{"turn interrupted"}},

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
@@ -21,7 +22,7 @@ type Session interface {
 	Events() <-chan event.Event
 	Resolve(id int, d hooks.Decision, reason string) error
 	Interrupt()
-	Counts() supervisor.Counts
+	Counts() engine.Counts
 	// TerminalStatus takes what the agent told its terminal (the pane) about itself.
 	TerminalStatus(supervisor.TerminalStatus)
 }
@@ -59,7 +60,7 @@ func (m *model) setAgent(name string) {
 type (
 	eventMsg struct {
 		ev     event.Event
-		counts supervisor.Counts
+		counts engine.Counts
 	}
 	eventsClosedMsg struct{}
 	screenMsg       struct{}
@@ -91,7 +92,7 @@ type model struct {
 	verdicts  verdictsPane
 	checks    checksPane
 	subs      subagentsPane
-	questions []supervisor.Question
+	questions []engine.Question
 	editor    reasonEditor
 	notices   []event.Notice // the last warnings and errors, newest last
 	tally     tally          // for the summary at claude's exit
@@ -245,13 +246,13 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	m.tally.event(ev)
 	var cmds []tea.Cmd
 	switch e := ev.(type) {
-	case supervisor.QuestionAsked:
+	case engine.QuestionAsked:
 		if e.Time.After(m.now) {
 			m.now = e.Time // the banner's first frame counts from here, not from the last tick
 		}
 		m.questions = append(m.questions, e.Question)
 		cmds = append(cmds, m.relayout(), tea.Raw("\a")) // ring once per question
-	case supervisor.QuestionResolved:
+	case engine.QuestionResolved:
 		for i, q := range m.questions {
 			if q.ID == e.ID {
 				m.questions = append(m.questions[:i], m.questions[i+1:]...)
@@ -522,7 +523,7 @@ func (m *model) resolve(d hooks.Decision, reason string) tea.Cmd {
 
 // resolveID answers question id.
 func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
-	q := supervisor.Question{ID: id}
+	q := engine.Question{ID: id}
 	m.stopEditing()
 	sess := m.sess
 	return func() tea.Msg {

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -62,8 +63,8 @@ func (f *fakeSession) TerminalStatus(ts supervisor.TerminalStatus) {
 	defer f.mu.Unlock()
 	f.statuses = append(f.statuses, ts)
 }
-func (f *fakeSession) Counts() supervisor.Counts {
-	return supervisor.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
+func (f *fakeSession) Counts() engine.Counts {
+	return engine.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
 		SubagentContinuations: 1, MaxSteers: 3}
 }
 
@@ -99,16 +100,16 @@ func scene(f *fakeSession) {
 	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
 	f.events <- supervisor.SubagentsChanged{At: at(3), Agents: []supervisor.Subagent{{ID: "a1b2c3d4e5", Type: "Explore",
 		State: supervisor.SubSteered, Steers: 1}}}
-	f.events <- supervisor.VerdictDecided{At: at(3), Verdict: verdictlog.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
+	f.events <- engine.VerdictDecided{At: at(3), Verdict: verdictlog.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
 		AgentID: "a1b2c3d4e5", AgentType: "Explore", Decision: "block", Source: "check:review", Reason: "cite the files you read", Steers: 1, MaxSteers: 3}}
-	f.events <- supervisor.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
+	f.events <- engine.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
 		Decision: "block", Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse", Continuations: 1, MaxContinuations: 3,
 		Checks: []verdictlog.CheckRecord{{Name: "tests", ExitCode: 1, DurationMS: 812, Output: "--- FAIL: TestParse\n    parse_test.go:12: want 2, got 3"}}}}
-	f.events <- supervisor.VerdictDecided{At: at(5), Verdict: verdictlog.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
+	f.events <- engine.VerdictDecided{At: at(5), Verdict: verdictlog.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
 		Decision: "allow", Source: "limit", Warning: "hooksup: reached the continuation limit", Continuations: 3, MaxContinuations: 3}}
-	f.events <- supervisor.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
-	f.events <- supervisor.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
-	f.events <- supervisor.QuestionAsked{At: at(7), Question: supervisor.Question{ID: 1, Event: "Stop", Proposal: hooks.Block,
+	f.events <- engine.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
+	f.events <- engine.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
+	f.events <- engine.QuestionAsked{At: at(7), Question: engine.Question{ID: 1, Event: "Stop", Proposal: hooks.Block,
 		Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0.Add(7 * time.Second),
 		Deadline: t0.Add(5*time.Minute + 7*time.Second)}}
 }
@@ -405,7 +406,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 	m.w, m.h = 120, 40
 	m.now = t0.Add(-time.Hour) // the last tick
 	asked := t0
-	next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: event.At{Time: asked}, Question: supervisor.Question{
+	next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: asked}, Question: engine.Question{
 		ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: "The check \"tests\" failed (exit 1).", Asked: asked,
 		Deadline: asked.Add(5 * time.Minute)}}})
 	out := ansi.Strip(next.(model).render())
@@ -413,7 +414,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 		t.Fatalf("the first frame does not show 5:00 left:\n%s", out)
 	}
 	// Asked later than the event reached the TUI (a slow frame): still never more than 5:00.
-	if got := timeLeft(supervisor.Question{Asked: asked, Deadline: asked.Add(5 * time.Minute)}, asked.Add(-2*time.Second)); got != "5:00" {
+	if got := timeLeft(engine.Question{Asked: asked, Deadline: asked.Add(5 * time.Minute)}, asked.Add(-2*time.Second)); got != "5:00" {
 		t.Errorf("timeLeft before the question was asked = %s", got)
 	}
 	for _, c := range []struct {
@@ -421,7 +422,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 		want string
 	}{{5 * time.Minute, "5:00"}, {299*time.Second + time.Millisecond, "5:00"}, {299 * time.Second, "4:59"}, {0, "0:00"}, {-time.Second, "0:00"},
 		{90 * time.Minute, "1:30:00"}} {
-		q := supervisor.Question{Asked: asked, Deadline: asked.Add(2 * time.Hour)}
+		q := engine.Question{Asked: asked, Deadline: asked.Add(2 * time.Hour)}
 		if got := timeLeft(q, q.Deadline.Add(-c.d)); got != c.want {
 			t.Errorf("%v left shows %s, want %s", c.d, got, c.want)
 		}
@@ -437,7 +438,7 @@ func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
 	}{{60, 24, true}, {160, 44, false}} {
 		m, _, _ := newTestModel(t, "mono")
 		m.w, m.h, m.now = c.w, c.h, t0.Add(-time.Minute)
-		next, _ := m.Update(eventMsg{ev: supervisor.QuestionAsked{At: event.At{Time: t0}, Question: supervisor.Question{
+		next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{
 			ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 		out := ansi.Strip(next.(model).render())
 		banner := strings.Join(strings.Split(out, "\n")[1:next.(model).lay.agent.y], "\n")
@@ -502,7 +503,7 @@ func TestExitSummaryLines(t *testing.T) {
 	var some tally
 	some.event(supervisor.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
 	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Allow} {
-		some.event(supervisor.VerdictDecided{Verdict: verdictlog.Verdict{Decision: d}})
+		some.event(engine.VerdictDecided{Verdict: verdictlog.Verdict{Decision: d}})
 	}
 	snap := supervisor.TranscriptUpdated{}
 	snap.Snapshot.Main.Turns, snap.Snapshot.Main.ToolCallCount, snap.Snapshot.Usage.InputTokens = 1, 3, 12345
@@ -581,7 +582,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 // terminal reports move the state while the question waits), and a later state change does
 // not close it. Before the question exists the edit key has nothing to open.
 func TestEditOpensInEveryState(t *testing.T) {
-	q := supervisor.QuestionAsked{At: event.At{Time: t0}, Question: supervisor.Question{ID: 1, Event: "Stop",
+	q := engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{ID: 1, Event: "Stop",
 		Proposal: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0,
 		Deadline: t0.Add(5 * time.Minute)}}
 	edit := func(m model) model {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -56,7 +57,7 @@ func previewModel(st Styles, w, h int) model {
 func previewAgentSize(w, h int) (cols, rows int) {
 	sized := model{w: w, h: h, keys: defaultKeyMap()}
 	for _, ev := range sampleEvents() {
-		if q, ok := ev.(supervisor.QuestionAsked); ok {
+		if q, ok := ev.(engine.QuestionAsked); ok {
 			sized.questions = append(sized.questions, q.Question)
 		}
 	}
@@ -103,7 +104,7 @@ var (
 	sampleStart = time.Date(2026, 1, 15, 14, 2, 0, 0, time.Local)
 	sampleNow   = sampleStart.Add(40 * time.Second)
 
-	sampleCounts = supervisor.Counts{SessionID: sampleSessionID, Verdicts: 4, Turn: 3, TurnContinuations: 1,
+	sampleCounts = engine.Counts{SessionID: sampleSessionID, Verdicts: 4, Turn: 3, TurnContinuations: 1,
 		MaxContinuations: 3, SessionContinuations: 2, SubagentContinuations: 1, MaxSteers: 3}
 
 	// sampleScreen is what claude's pane shows.
@@ -129,7 +130,7 @@ type sampleSession struct{}
 func (sampleSession) Events() <-chan event.Event                { return nil }
 func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
 func (sampleSession) Interrupt()                                {}
-func (sampleSession) Counts() supervisor.Counts                 { return sampleCounts }
+func (sampleSession) Counts() engine.Counts                     { return sampleCounts }
 func (sampleSession) TerminalStatus(supervisor.TerminalStatus)  {}
 
 // sampleChecks are a check still running, one that passed and one that failed.
@@ -152,21 +153,21 @@ func sampleEvents() []event.Event {
 	return []event.Event{
 		supervisor.HookReceived{At: at(0), Input: input},
 		supervisor.StateChanged{At: at(1), State: supervisor.StateWorking},
-		supervisor.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,
+		engine.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,
 			Decision: hooks.Allow, Source: verdictlog.CheckSource("tests"), MaxContinuations: 3}},
-		supervisor.VerdictDecided{At: at(9), Verdict: verdictlog.Verdict{Time: at(9).Time, Event: hooks.Stop,
+		engine.VerdictDecided{At: at(9), Verdict: verdictlog.Verdict{Time: at(9).Time, Event: hooks.Stop,
 			Decision: hooks.Halt, Source: verdictlog.SourceManual, Reason: "stopped by you", MaxContinuations: 3}},
 		supervisor.SubagentsChanged{At: at(12), Agents: []supervisor.Subagent{
 			{ID: "f0e1d2c3b4", Type: "Explore", State: supervisor.SubDone},
 			{ID: sampleAgent, Type: "general-purpose", State: supervisor.SubSteered, Steers: 1}}},
-		supervisor.VerdictDecided{At: at(14), Verdict: verdictlog.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
+		engine.VerdictDecided{At: at(14), Verdict: verdictlog.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
 			AgentID: sampleAgent, AgentType: "general-purpose", Decision: hooks.Block, Source: verdictlog.CheckSource("review"),
 			Reason: "cite the files you read", Steers: 1, MaxSteers: 3}},
 		supervisor.StateChanged{At: at(30), State: supervisor.StateStopping},
-		supervisor.CheckStarted{At: at(31), Run: 7, Name: failed.Name, Command: failed.Command},
-		supervisor.CheckOutput{At: at(33), Run: 7, Name: failed.Name, Chunk: failed.Output},
-		supervisor.CheckFinished{At: at(33), Run: 7, Result: failed},
-		supervisor.QuestionAsked{At: at(33), Question: supervisor.Question{ID: 1, Event: hooks.Stop, Proposal: hooks.Block,
+		engine.CheckStarted{At: at(31), Run: 7, Name: failed.Name, Command: failed.Command},
+		engine.CheckOutput{At: at(33), Run: 7, Name: failed.Name, Chunk: failed.Output},
+		engine.CheckFinished{At: at(33), Run: 7, Result: failed},
+		engine.QuestionAsked{At: at(33), Question: engine.Question{ID: 1, Event: hooks.Stop, Proposal: hooks.Block,
 			Source: verdictlog.CheckSource("tests"), Reason: reason, Asked: at(33).Time, Deadline: at(33).Time.Add(5 * time.Minute)}},
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -43,7 +44,7 @@ func theme(t *testing.T, name string) themes.Theme {
 // sampleFake delivers events like the supervisor, with the sample's counts.
 type sampleFake struct{ *fakeSession }
 
-func (sampleFake) Counts() supervisor.Counts { return sampleCounts }
+func (sampleFake) Counts() engine.Counts { return sampleCounts }
 
 // tuiFrame drives the TUI through Bubble Tea with the preview's sample events, as the
 // supervisor would deliver them, focuses the verdicts pane with the keys a person presses, and
@@ -138,8 +139,8 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		}
 	}
 	for _, r := range sampleChecks()[1:] {
-		frame := draw(ev(supervisor.CheckStarted{At: at, Run: 1, Name: r.Name, Command: r.Command}),
-			ev(supervisor.CheckFinished{At: at, Run: 1, Result: r}))
+		frame := draw(ev(engine.CheckStarted{At: at, Run: 1, Name: r.Name, Command: r.Command}),
+			ev(engine.CheckFinished{At: at, Run: 1, Result: r}))
 		mark := "✓"
 		if !r.Passed() {
 			mark = "✗"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
@@ -36,7 +37,7 @@ func (t *tally) event(ev event.Event) {
 		if e.Snapshot.SessionID != "" {
 			t.sessionID = e.Snapshot.SessionID
 		}
-	case supervisor.VerdictDecided:
+	case engine.VerdictDecided:
 		if t.verdicts == nil {
 			t.verdicts = map[hooks.Decision]int{}
 		}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
@@ -58,7 +59,7 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 
 func (p *verdictsPane) event(ev event.Event) {
 	switch e := ev.(type) {
-	case supervisor.VerdictDecided:
+	case engine.VerdictDecided:
 		p.items = append(p.items, trimOutputs(e.Verdict))
 		if len(p.items) > maxVerdicts {
 			p.items = p.items[len(p.items)-maxVerdicts:]

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -39,10 +40,10 @@ func otherHooksSession() []event.Event {
 		return supervisor.OtherHooksReported{Entry: e}
 	}
 	return []event.Event{
-		supervisor.VerdictDecided{Verdict: v(1)},
+		engine.VerdictDecided{Verdict: v(1)},
 		entry(1, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
 			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
-		supervisor.VerdictDecided{Verdict: v(2)},
+		engine.VerdictDecided{Verdict: v(2)},
 		entry(2, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeSuccess},
 			verdictlog.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
 		entry(9, verdictlog.OtherHook{Command: "nobody", Outcome: hooks.OutcomeBlocked, Blocked: true}), // no such stop
@@ -107,7 +108,7 @@ func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
 	v := func(stop int, reason string) event.Event {
-		return supervisor.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
+		return engine.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
 			Decision: hooks.Block, Source: verdictlog.SourceChecks, Reason: reason, MaxContinuations: 3}}
 	}
 	p.event(v(1, "FIRST-REASON"))

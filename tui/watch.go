@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/keymap"
@@ -302,7 +303,7 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 	}
 	switch msg.ev.Type {
 	case "VerdictDecided":
-		var v supervisor.VerdictDecided
+		var v engine.VerdictDecided
 		if json.Unmarshal(msg.ev.Data, &v) == nil {
 			s.verdicts = append(s.verdicts, v.Verdict)
 			if len(s.verdicts) > watchVerdicts {
@@ -576,7 +577,7 @@ func (m *watchModel) sessionBox(s *watchSession) []string {
 		if q.AgentID != "" {
 			what += " of " + shortID(q.AgentID)
 		}
-		left := timeLeft(supervisor.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
+		left := timeLeft(engine.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
 		proposal := hooks.Decision(q.Proposal)
 		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(q.Proposal) + " " +
 			st.Accent.Render(q.Source) + st.Muted.Render(" · "+left+" left")

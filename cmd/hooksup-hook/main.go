@@ -12,9 +12,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/buildinfo"
-	"github.com/hooksup/hooksup/supervisor"
 )
 
 // Set by the linker, as for hooksup: -ldflags "-X main.version=v1.2.3 -X main.commit=… -X main.date=…".
@@ -45,7 +45,7 @@ func main() {
 	if c.Installed {
 		// No supervisor in the environment: decide the stop here. (Injected, it has one.)
 		c.Standalone = func(event string, payload []byte, stdout, _ io.Writer) int {
-			return supervisor.StandaloneHook(event, payload, stdout)
+			return engine.StandaloneHook(event, payload, stdout)
 		}
 	}
 	os.Exit(c.Run(os.Args[1], os.Stdin, os.Stdout, os.Stderr))

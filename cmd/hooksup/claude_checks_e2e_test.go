@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -85,7 +86,7 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 	}
 	go func() {
 		for ev := range sup.Events() {
-			if _, ok := ev.(supervisor.CheckStarted); ok {
+			if _, ok := ev.(engine.CheckStarted); ok {
 				go func() {
 					waitFile(t, pidFile)
 					sup.Interrupt()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
@@ -45,7 +46,7 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event
 					}
 				})
 			}
-		case supervisor.VerdictDecided:
+		case engine.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
 		case supervisor.OtherHooksReported:
 			for _, l := range otherHooksLines(e.Entry, true) {
@@ -55,7 +56,7 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event
 			if e.Level != event.NoticeInfo {
 				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
 			}
-		case supervisor.Interrupted:
+		case engine.Interrupted:
 			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
 		case supervisor.SessionSummary:
 			fmt.Fprintf(w, "hooksup: %s\n", present.SessionLine(e.Summary))

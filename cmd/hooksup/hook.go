@@ -3,8 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/supervisor"
 )
 
 // runHook is `hooksup hook EVENT [--installed]`. Under a supervisor it relays and does nothing
@@ -15,7 +15,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	event := args[0]
 	installed := len(args) > 1 && args[1] == hooks.InstalledFlag
 	c := hooks.Client{Installed: installed, Standalone: func(event string, payload []byte, stdout, _ io.Writer) int {
-		return supervisor.StandaloneHook(event, payload, stdout)
+		return engine.StandaloneHook(event, payload, stdout)
 	}}
 	return c.Run(event, stdin, stdout, stderr)
 }

@@ -1,4 +1,9 @@
-package supervisor
+// Package engine decides each Stop and SubagentStop: the turn and its counts, the project's
+// checks, the mode's say, the person's questions, Escape's override and the limits; it publishes
+// its events and verdict log lines in order through its Outbox. The supervisor runs one engine
+// per session; the hook that `hooksup install` registers runs one per stop (standalone.go), so
+// this package links nothing of the terminal, the agent or the transcript tail.
+package engine
 
 import (
 	"context"
@@ -13,6 +18,7 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -28,7 +34,7 @@ type Engine struct {
 	emitNow func(event.Event)
 	record  func(verdictlog.Verdict) error
 	decided func(verdictlog.Verdict)
-	out     *outbox
+	out     *Outbox
 	logger  *slog.Logger
 	now     func() time.Time
 	// interactive: a person can answer questions (the TUI); otherwise proposals apply.
@@ -64,8 +70,8 @@ type Engine struct {
 	completing   map[int]chan struct{} // verdicts answered whose observation is not complete yet
 }
 
-// EngineOptions wire an Engine.
-type EngineOptions struct {
+// Options wire an Engine.
+type Options struct {
 	Config     config.Config
 	ProjectDir string
 	// Emit publishes an event and Record writes a line to the verdict log. Both are called one
@@ -88,18 +94,18 @@ type EngineOptions struct {
 	// CatchUp returns once the transcript has the message a stop names (it lags behind the
 	// hook), or ctx ends. The engine waits for it at most catchUpWait.
 	CatchUp func(ctx context.Context, in *hooks.Input)
-	// groups records the checks' process groups while they run (nil: not recorded).
-	groups *checks.Groups
-	// out orders the engine's events and log lines with the rest of the session's (nil: the
+	// Groups records the checks' process groups while they run (nil: not recorded).
+	Groups *checks.Groups
+	// Outbox orders the engine's events and log lines with the rest of the session's (nil: the
 	// engine's own).
-	out *outbox
+	Outbox *Outbox
 }
 
-// NewEngine makes an engine.
-func NewEngine(o EngineOptions) *Engine {
+// New makes an engine.
+func New(o Options) *Engine {
 	e := &Engine{
-		cfg: o.Config, projectDir: o.ProjectDir, emitNow: o.Emit, record: o.Record, decided: o.Decided, out: o.out,
-		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.groups,
+		cfg: o.Config, projectDir: o.ProjectDir, emitNow: o.Emit, record: o.Record, decided: o.Decided, out: o.Outbox,
+		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.Groups,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{}, completing: map[int]chan struct{}{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
@@ -114,9 +120,9 @@ func NewEngine(o EngineOptions) *Engine {
 		e.decided = func(verdictlog.Verdict) {}
 	}
 	if e.out == nil {
-		e.out = newOutbox()
+		e.out = NewOutbox()
 	}
-	e.emit = func(ev event.Event) { e.out.do(func() { e.emitNow(ev) }) }
+	e.emit = func(ev event.Event) { e.out.Do(func() { e.emitNow(ev) }) }
 	if e.logger == nil {
 		e.logger = slog.New(slog.DiscardHandler)
 	}
@@ -158,7 +164,7 @@ func (e *Engine) Interrupt() {
 		v := verdictlog.Verdict{Time: now, SessionID: e.sessionID, Event: verdictlog.EventInterrupted, Turn: e.turn, Decision: hooks.Allow,
 			Source: verdictlog.SourceEscape, Reason: "Escape: the rest of this turn may stop", Continuations: e.turnConts,
 			MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts}
-		e.out.do(func() {
+		e.out.Do(func() {
 			if err := e.record(v); err != nil {
 				e.logger.Error("verdict log", "err", err)
 			}
@@ -418,7 +424,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 		v.Proposal = &verdictlog.Proposal{Decision: p.decision, Source: p.source, Reason: p.reason}
 	}
 	v.LatencyMS = checks.Millis(v.Time.Sub(s.start))
-	s.known = verdictlog.Observation{Model: e.model, LastMessage: clip(in.LastAssistantMessage, 500)}
+	s.known = verdictlog.Observation{Model: e.model, LastMessage: clip.Head(in.LastAssistantMessage, 500)}
 	if s.timed = !e.turnStarted.IsZero(); s.timed {
 		s.known.TurnMS = v.Time.Sub(e.turnStarted).Milliseconds()
 	}
@@ -485,7 +491,7 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 	}
 	r := e.askPerson(ctx, Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
 		Proposal: p.decision, Source: p.source, Reason: p.reason, Warning: strings.Join(p.warnings, "\n"),
-		LastMessage: clip(in.LastAssistantMessage, 2000)})
+		LastMessage: clip.Head(in.LastAssistantMessage, 2000)})
 	switch r.by {
 	case verdictlog.SourceTimeout:
 		if e.cfg.OnTimeout == config.TimeoutAllow {
@@ -644,7 +650,7 @@ func BlockReason(r checks.Result, maxLines int) string {
 		size += len(shown[i]) + 1
 		if size > maxReasonOutput {
 			if i == len(shown)-1 {
-				shown = []string{"…" + tailBytes(shown[i], maxReasonOutput)}
+				shown = []string{"…" + clip.Tail(shown[i], maxReasonOutput)}
 			} else {
 				shown = shown[i+1:]
 			}
@@ -656,7 +662,7 @@ func BlockReason(r checks.Result, maxLines int) string {
 	fmt.Fprintf(&b, "The check %q", r.Name)
 	cmd := oneLine(r.Command)
 	if len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
-		fmt.Fprintf(&b, " (`%s`)", clip(cmd, 300))
+		fmt.Fprintf(&b, " (`%s`)", clip.Head(cmd, 300))
 	}
 	fmt.Fprintf(&b, " failed (%s)", failure(r))
 	switch {
@@ -677,27 +683,4 @@ func BlockReason(r checks.Result, maxLines int) string {
 // oneLine puts a command of several lines on one.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
-}
-
-// tailBytes is the end of s in at most n bytes, starting at a whole character.
-func tailBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := len(s) - n
-	for cut < len(s) && s[cut]&0xC0 == 0x80 {
-		cut++
-	}
-	return s[cut:]
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -1,13 +1,13 @@
-package supervisor
+package engine
 
 import "sync"
 
-// outbox keeps what a session tells the world, its verdict log lines and its events, in the
+// Outbox keeps what a session tells the world, its verdict log lines and its events, in the
 // order things happened, although a verdict's observation is completed after the agent has its
 // answer: the verdict takes its place as it is decided (hold), and what comes after it waits
 // until it is complete (fill). Items run one at a time, in order; an item that adds another
 // queues it behind itself.
-type outbox struct {
+type Outbox struct {
 	mu      sync.Mutex
 	items   []*outItem
 	running bool       // a goroutine is running items
@@ -20,15 +20,15 @@ type outItem struct {
 	ready bool
 }
 
-func newOutbox() *outbox {
-	o := &outbox{}
+func NewOutbox() *Outbox {
+	o := &Outbox{}
 	o.idle = sync.NewCond(&o.mu)
 	return o
 }
 
-// do runs f in its turn: at once, unless something before it is held or running (then the
+// Do runs f in its turn: at once, unless something before it is held or running (then the
 // goroutine running items runs it, or the fill of what is held does).
-func (o *outbox) do(f func()) {
+func (o *Outbox) Do(f func()) {
 	o.mu.Lock()
 	o.items = append(o.items, &outItem{run: f, ready: true})
 	o.mu.Unlock()
@@ -37,7 +37,7 @@ func (o *outbox) do(f func()) {
 
 // hold takes the next place for something not complete yet: what comes after it waits for
 // its fill.
-func (o *outbox) hold() *outItem {
+func (o *Outbox) hold() *outItem {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	it := &outItem{}
@@ -46,7 +46,7 @@ func (o *outbox) hold() *outItem {
 }
 
 // fill completes a held place with f, and runs what waited for it.
-func (o *outbox) fill(it *outItem, f func()) {
+func (o *Outbox) fill(it *outItem, f func()) {
 	o.mu.Lock()
 	it.run, it.ready = f, true
 	o.mu.Unlock()
@@ -54,7 +54,7 @@ func (o *outbox) fill(it *outItem, f func()) {
 }
 
 // drain runs the ready items at the front, unless another goroutine is at it.
-func (o *outbox) drain() {
+func (o *Outbox) drain() {
 	o.mu.Lock()
 	if o.running {
 		o.mu.Unlock()
@@ -77,7 +77,7 @@ func (o *outbox) drain() {
 }
 
 // next takes the front item if it is ready; otherwise it ends the drain.
-func (o *outbox) next() *outItem {
+func (o *Outbox) next() *outItem {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.items) == 0 || !o.items[0].ready {
@@ -94,7 +94,7 @@ func (o *outbox) next() *outItem {
 }
 
 // wait returns once everything put in the outbox has run. Nothing may be held for ever.
-func (o *outbox) wait() {
+func (o *Outbox) wait() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for len(o.items) > 0 || o.running {

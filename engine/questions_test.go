@@ -1,4 +1,4 @@
-package supervisor
+package engine
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func askEngine(t *testing.T, mode config.Mode, timeout time.Duration, checks ...
 	cfg.DecisionTimeout = config.Duration{D: timeout}
 	r := &recorder{}
 	asked := make(chan Question, 4)
-	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Record: r.record, Interactive: true,
+	e := New(Options{Config: cfg, ProjectDir: t.TempDir(), Record: r.record, Interactive: true,
 		Emit: func(ev event.Event) {
 			r.emit(ev)
 			if q, ok := ev.(QuestionAsked); ok {

@@ -1,4 +1,4 @@
-package supervisor
+package engine
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func standaloneSandbox(t *testing.T, config string) (proj string) {
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "cfg"))
 	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	t.Setenv("XDG_RUNTIME_DIR", shortDir(t))
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
 	return proj
 }
 

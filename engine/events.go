@@ -1,4 +1,4 @@
-package supervisor
+package engine
 
 import (
 	"github.com/hooksup/hooksup/checks"

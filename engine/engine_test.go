@@ -1,4 +1,4 @@
-package supervisor
+package engine
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func eventsOf[T event.Event](evs []event.Event) []T {
 func newTestEngine(t *testing.T, cfg config.Config) (*Engine, *recorder) {
 	t.Helper()
 	r := &recorder{}
-	return NewEngine(EngineOptions{Config: cfg, ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record}), r
+	return New(Options{Config: cfg, ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record}), r
 }
 
 func stopIn(active bool) *hooks.Input {
@@ -125,7 +125,7 @@ func TestVerdictTimes(t *testing.T) {
 		return clock
 	}
 	r := &recorder{}
-	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto, check("ok", "true")), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record, Now: now})
+	e := New(Options{Config: cfgWith(config.ModeAuto, check("ok", "true")), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record, Now: now})
 	e.Decide(context.Background(), stopIn(false))
 	v := r.verdicts[0]
 	if v.Asked.IsZero() || !v.Time.After(v.Asked) {
@@ -145,7 +145,7 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	show := func() { once.Do(func() { close(shown) }) }
 	t.Cleanup(show)
 	r := &recorder{}
-	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
+	e := New(Options{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
 		Observe: func() *verdictlog.Observation {
 			mu.Lock()
 			defer mu.Unlock()
@@ -187,7 +187,7 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 			order = append(order, fmt.Sprintf("%T", ev))
 		}
 	}
-	if got := strings.Join(order, " "); got != "supervisor.VerdictDecided supervisor.Interrupted" {
+	if got := strings.Join(order, " "); got != "engine.VerdictDecided engine.Interrupted" {
 		t.Fatalf("events %s", got)
 	}
 }
@@ -197,7 +197,7 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 // wait.
 func TestVerdictCompletesWithoutTheTranscript(t *testing.T) {
 	r := &recorder{}
-	e := NewEngine(EngineOptions{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
+	e := New(Options{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
 		CatchUp: func(ctx context.Context, in *hooks.Input) { <-ctx.Done() }})
 	e.Decide(context.Background(), stopIn(false))
 	r.waitVerdicts(t, 1)
@@ -650,23 +650,5 @@ func TestVerdictKeepsFailedCheckOutput(t *testing.T) {
 	c := r.verdicts[0].Checks
 	if len(c) != 2 || c[0].Output != "" || c[1].Output != "E: broken" {
 		t.Fatalf("%+v", c)
-	}
-}
-
-func TestHasMessage(t *testing.T) {
-	for _, tc := range []struct {
-		lastText, message string
-		want              bool
-	}{
-		{"The answer is 42.", "The answer is 42.", true},
-		{"Second block.", "First block.\n\nSecond block.", true},
-		{"The answer is", "The answer is 42.", true},  // cut by the transcript's text cap…
-		{"The answer is…", "The answer is 42.", true}, // …which marks the cut
-		{"An older message.", "The answer is 42.", false},
-		{"", "The answer is 42.", false},
-	} {
-		if got := hasMessage(tc.lastText, tc.message); got != tc.want {
-			t.Errorf("hasMessage(%q, %q) = %v", tc.lastText, tc.message, got)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package supervisor
+package engine
 
 import (
 	"bytes"
@@ -193,8 +193,8 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	}
 	vlog := &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}
 	defer vlog.Close()
-	e := NewEngine(EngineOptions{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
-		groups: standaloneGroups(&cfg, o.Getenv, logger)})
+	e := New(Options{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
+		Groups: standaloneGroups(&cfg, o.Getenv, logger)})
 	e.Restore(st.EngineState)
 	if in.PromptID != "" && in.PromptID != st.PromptID {
 		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: in.SessionID})

@@ -1,4 +1,4 @@
-package supervisor
+package engine
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // What comes after a held place waits for its fill, whichever goroutine fills it; an item that
 // adds another runs it after itself; wait returns once everything ran.
 func TestOutboxKeepsTheOrder(t *testing.T) {
-	o := newOutbox()
+	o := NewOutbox()
 	var mu sync.Mutex
 	var got []string
 	say := func(s string) func() {
@@ -20,13 +20,13 @@ func TestOutboxKeepsTheOrder(t *testing.T) {
 			mu.Unlock()
 		}
 	}
-	o.do(say("before"))
+	o.Do(say("before"))
 	first := o.hold()
-	o.do(say("after first"))
+	o.Do(say("after first"))
 	second := o.hold()
-	o.do(func() {
+	o.Do(func() {
 		say("after second")()
-		o.do(say("added by an item"))
+		o.Do(say("added by an item"))
 	})
 	done := make(chan struct{})
 	go func() {
