@@ -10,9 +10,9 @@ func TestHeadAndTail(t *testing.T) {
 	}{
 		{"short", 10, "short", "short"},
 		{"abcdef", 3, "abc…", "def"},
-		{"héllo", 2, "h…", "lo"},   // é is two bytes: the head stops before it
-		{"aé", 2, "a…", "é"},       // the tail starts at é's first byte
-		{"ééé", 3, "é…", "é"},      // never half a character
+		{"héllo", 2, "h…", "lo"}, // é is two bytes: the head stops before it
+		{"aé", 2, "a…", "é"},     // the tail starts at é's first byte
+		{"ééé", 3, "é…", "é"},    // never half a character
 		{"", 0, "", ""},
 	} {
 		if got := Head(tc.s, tc.n); got != tc.head {
