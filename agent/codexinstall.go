@@ -11,6 +11,7 @@ import (
 
 	"github.com/hooksup/hooksup/codex"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // CodexTrust is one [hooks.state] entry of Codex's config.toml: the hook under Key runs once
@@ -68,12 +69,12 @@ var inlineState = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 	var add []CodexTrust
 	for _, t := range ts {
-		qkey := tomlString(t.Key)
+		qkey := tomltext.Quote(t.Key)
 		switch {
 		case !bytes.Contains(config, []byte(qkey)):
 			add = append(add, t)
-		case !bytes.Contains(config, []byte(tomlString(t.Hash))):
-			return nil, 0, fmt.Errorf("it already trusts %s with another hash: set its trusted_hash to %s", qkey, tomlString(t.Hash))
+		case !bytes.Contains(config, []byte(tomltext.Quote(t.Hash))):
+			return nil, 0, fmt.Errorf("it already trusts %s with another hash: set its trusted_hash to %s", qkey, tomltext.Quote(t.Hash))
 		}
 	}
 	if len(add) == 0 {
@@ -82,7 +83,7 @@ func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 	if inlineState().Match(config) {
 		var b strings.Builder
 		for _, t := range add {
-			fmt.Fprintf(&b, "\n  %s = { trusted_hash = %s }", tomlString(t.Key), tomlString(t.Hash))
+			fmt.Fprintf(&b, "\n  %s = { trusted_hash = %s }", tomltext.Quote(t.Key), tomltext.Quote(t.Hash))
 		}
 		return nil, 0, fmt.Errorf("its [hooks.state] is an inline table, which hooksup does not edit: add to it%s", b.String())
 	}
@@ -92,15 +93,9 @@ func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 	}
 	out = append(out, "\n"+codexTrustComment+"\n"...)
 	for _, t := range add {
-		out = fmt.Appendf(out, "[hooks.state.%s]\ntrusted_hash = %s\n", tomlString(t.Key), tomlString(t.Hash))
+		out = fmt.Appendf(out, "[hooks.state.%s]\ntrusted_hash = %s\n", tomltext.Quote(t.Key), tomltext.Quote(t.Hash))
 	}
 	return out, len(add), nil
-}
-
-// tomlString is s as a TOML basic string.
-func tomlString(s string) string {
-	b, _ := json.Marshal(s) // JSON's escapes are TOML's, for the paths and hashes written here
-	return string(b)
 }
 
 // codexTrustComment is the line CodexAddTrust writes above its entries.

@@ -39,6 +39,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // SessionFlagsSource is the source path Codex gives hooks defined by -c overrides; it starts
@@ -195,20 +197,20 @@ func Overrides(hooks []Hook) ([]string, error) {
 		g.WriteString("{")
 		if ev.matcher && h.Matcher != "" {
 			g.WriteString("matcher=")
-			writeTOMLString(&g, h.Matcher)
+			g.WriteString(tomltext.Quote(h.Matcher))
 			g.WriteString(",")
 		}
 		g.WriteString(`hooks=[{type="command",command=`)
-		writeTOMLString(&g, h.Command)
+		g.WriteString(tomltext.Quote(h.Command))
 		if h.Timeout != 0 {
 			fmt.Fprintf(&g, ",timeout=%d", h.Timeout)
 		}
 		g.WriteString("}]}")
 		groups[h.Event] = append(groups[h.Event], g.String())
 		var s strings.Builder
-		writeTOMLString(&s, key)
+		s.WriteString(tomltext.Quote(key))
 		s.WriteString("={trusted_hash=")
-		writeTOMLString(&s, hash)
+		s.WriteString(tomltext.Quote(hash))
 		s.WriteString("}")
 		state = append(state, s.String())
 	}
@@ -247,36 +249,6 @@ func writeJSONString(b *strings.Builder, s string) {
 		default:
 			if r < 0x20 {
 				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-}
-
-// writeTOMLString writes s as a TOML basic string.
-func writeTOMLString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(b, `\u%04X`, r)
 			} else {
 				b.WriteRune(r)
 			}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // listed is one hook as `codex app-server` (0.169.0) reported it in hooks/list.
@@ -107,7 +109,7 @@ func TestTOMLAndJSONEscapes(t *testing.T) {
 	var j, m strings.Builder
 	in := "a\"b\\c\td\x01e\x7f\u2028<&>é"
 	writeJSONString(&j, in)
-	writeTOMLString(&m, in)
+	m.WriteString(tomltext.Quote(in))
 	if got, want := j.String(), `"a\"b\\c\td\u0001e`+"\x7f\u2028<&>é"+`"`; got != want {
 		t.Errorf("JSON %q, want %q", got, want)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // Mode says who decides a stop: the checks, a person, or nobody. Its text is the config's
@@ -363,7 +364,7 @@ func blame(p *ConfigError, files []layerFile, unknown int) *ConfigError {
 	}
 	p.order = unknown
 	if i := top(p.Key); i >= 0 {
-		p.File, p.Line, p.order = files[i].path, locate(files[i].data, p.Key), files[i].order
+		p.File, p.Line, p.order = files[i].path, tomltext.KeyLine(files[i].data, p.Key), files[i].order
 	}
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // Template is what `hooksup init` writes to .hooksup.toml: every key, commented, with examples.
@@ -146,11 +147,11 @@ func InitFile(d Detection) string {
 // writeCheck writes one [[stop.checks]] entry.
 func writeCheck(b *strings.Builder, c config.Check) {
 	b.WriteString("[[stop.checks]]\n")
-	fmt.Fprintf(b, "name = %s\n", tomlString(c.Name))
-	fmt.Fprintf(b, "command = %s\n", tomlString(c.Command))
-	fmt.Fprintf(b, "timeout = %s\n", tomlString(shortDuration(c.TimeoutOrDefault())))
+	fmt.Fprintf(b, "name = %s\n", tomltext.Quote(c.Name))
+	fmt.Fprintf(b, "command = %s\n", tomltext.Quote(c.Command))
+	fmt.Fprintf(b, "timeout = %s\n", tomltext.Quote(shortDuration(c.TimeoutOrDefault())))
 	if c.Cwd != "" {
-		fmt.Fprintf(b, "cwd = %s\n", tomlString(c.Cwd))
+		fmt.Fprintf(b, "cwd = %s\n", tomltext.Quote(c.Cwd))
 	}
 	if len(c.Env) > 0 {
 		keys := make([]string, 0, len(c.Env))
@@ -160,39 +161,12 @@ func writeCheck(b *strings.Builder, c config.Check) {
 		sort.Strings(keys)
 		parts := make([]string, len(keys))
 		for i, k := range keys {
-			parts[i] = tomlKey(k) + " = " + tomlString(c.Env[k])
+			parts[i] = tomltext.QuoteKey(k) + " = " + tomltext.Quote(c.Env[k])
 		}
 		fmt.Fprintf(b, "env = { %s }\n", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(b, "retry_on_failure = %t\n", c.Retries())
 	fmt.Fprintf(b, "max_retries = %d\n", c.MaxRetries)
-}
-
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// tomlKey writes a key bare when TOML allows it, else quoted.
-func tomlKey(k string) string {
-	if k != "" && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
-		return k
-	}
-	return tomlString(k)
 }
 
 // shortDuration writes whole minutes as "5m" and whole seconds as "90s".

@@ -1,8 +1,6 @@
 package themes
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
@@ -12,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/hooksup/hooksup/internal/suggest"
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // FileError is a problem in a theme file, at a line (0 when it concerns the
@@ -106,14 +106,13 @@ func Load(file string, data []byte) (Theme, error) {
 		}
 		return Theme{}, fe
 	}
-	lines := keyLines(data)
 	var (
 		errs      []error
 		overrides = map[string]color.Color{}
 		t         Theme
 	)
 	fail := func(key string, err error) {
-		errs = append(errs, &FileError{File: file, Line: lines[key], Key: key, Err: err})
+		errs = append(errs, &FileError{File: file, Line: tomltext.KeyLine(data, key), Key: key, Err: err})
 	}
 	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	base := ""
@@ -168,7 +167,7 @@ func Load(file string, data []byte) (Theme, error) {
 		case retiredSlots[key] != "":
 			fail(key, fmt.Errorf("%w (removed: %s)", ErrUnknownSlot, retiredSlots[key]))
 		default:
-			if hint := closest(key, append(Slots(), "name", "base", "dark")); hint != "" {
+			if hint := suggest.Closest(key, append(Slots(), "name", "base", "dark")); hint != "" {
 				fail(key, fmt.Errorf("%w (did you mean %q?)", ErrUnknownSlot, hint))
 			} else {
 				fail(key, ErrUnknownSlot)
@@ -212,86 +211,4 @@ func Load(file string, data []byte) (Theme, error) {
 			Err: fmt.Errorf("%w: %s (set them, or inherit with base = \"dark\")", ErrMissingSlots, strings.Join(missing, ", "))}
 	}
 	return t, nil
-}
-
-// keyLines maps each key of a TOML document to the line that defines it:
-// top-level keys by name, keys inside a table as "table.key", tables by
-// their name. Only the first definition counts.
-func keyLines(data []byte) map[string]int {
-	lines := map[string]int{}
-	table := ""
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		switch {
-		case line == "" || strings.HasPrefix(line, "#"):
-			continue
-		case strings.HasPrefix(line, "["):
-			table = strings.Trim(line, "[] \t")
-			if i := strings.IndexAny(table, "]#"); i >= 0 {
-				table = strings.TrimSpace(table[:i])
-			}
-			top, _, _ := strings.Cut(table, ".")
-			if _, ok := lines[unquote(top)]; !ok {
-				lines[unquote(top)] = n
-			}
-			continue
-		}
-		key, _, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		key = strings.TrimSpace(key)
-		top, _, _ := strings.Cut(key, ".")
-		full := unquote(top)
-		if table != "" {
-			full = table + "." + full
-		}
-		if _, ok := lines[full]; !ok {
-			lines[full] = n
-		}
-	}
-	return lines
-}
-
-// unquote strips TOML key quotes.
-func unquote(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
-// closest returns the candidate nearest to s by edit distance, if it is
-// close enough to be a likely typo.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/codex"
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // These tests run the real codex (HOOKSUP_TEST_CODEX; skipped without it, a failure in CI)
@@ -152,13 +153,13 @@ command = %s
 
 [hooks.state.%s]
 trusted_hash = %s
-`, tomlQuote(mark("user-untrusted")), tomlQuote(mark("user-trusted")), tomlQuote(env.ConfigPath()+":stop:1:0"), tomlQuote(trustedHash))); err != nil {
+`, tomltext.Quote(mark("user-untrusted")), tomltext.Quote(mark("user-trusted")), tomltext.Quote(env.ConfigPath()+":stop:1:0"), tomltext.Quote(trustedHash))); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(env.WorkDir, ".codex"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	project := fmt.Sprintf("[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = %s\n", tomlQuote(mark("project")))
+	project := fmt.Sprintf("[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = %s\n", tomltext.Quote(mark("project")))
 	if err := os.WriteFile(filepath.Join(env.WorkDir, ".codex", "config.toml"), []byte(project), 0o644); err != nil {
 		t.Fatal(err)
 	}

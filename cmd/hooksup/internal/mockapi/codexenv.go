@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
 // CodexEnvVar names the environment variable giving the codex binary.
@@ -186,7 +188,7 @@ env_key = %s
 
 [projects.%s]
 trust_level = "trusted"
-`, tomlQuote(e.BaseURL), tomlQuote(CodexKeyVar), tomlQuote(e.WorkDir))
+`, tomltext.Quote(e.BaseURL), tomltext.Quote(CodexKeyVar), tomltext.Quote(e.WorkDir))
 }
 
 // OfflineArgs returns -c flags that point codex at the mock: the provider settings
@@ -197,7 +199,7 @@ func (e *CodexEnv) OfflineArgs() []string {
 		"-c", "model_provider=mock",
 		"-c", "model=mock-model",
 		"-c", "model_providers.mock.name=mock",
-		"-c", "model_providers.mock.base_url=" + tomlQuote(e.BaseURL),
+		"-c", "model_providers.mock.base_url=" + tomltext.Quote(e.BaseURL),
 		"-c", "model_providers.mock.wire_api=responses",
 		"-c", "model_providers.mock.env_key=" + CodexKeyVar,
 	}
@@ -215,10 +217,6 @@ func (e *CodexEnv) AppendConfig(toml string) error {
 		err = cerr
 	}
 	return err
-}
-
-func tomlQuote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`).Replace(s) + `"`
 }
 
 // Setenv sets a variable for commands made after the call.
