@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/codex"
 	"github.com/hooksup/hooksup/hooks"
 )
 
@@ -25,9 +26,9 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	path := filepath.Join(home, "hooks.json")
 	if uninstall {
 		// The entries that trust hooksup's hooks are known by those hooks: read them first.
-		var trust []agent.CodexTrust
+		var trust []codex.Trust
 		if b, err := os.ReadFile(path); err == nil {
-			if trust, err = agent.CodexInstalledTrust(path, b); err != nil {
+			if trust, err = codex.InstalledTrust(path, b); err != nil {
 				return 1, err
 			}
 		}
@@ -39,7 +40,7 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 		if len(trust) > 0 {
 			if _, err := os.Stat(config); err == nil {
 				if _, err := hooks.EditSettingsFile(config, func(c []byte) ([]byte, error) {
-					out, n := agent.CodexRemoveTrust(c, trust)
+					out, n := codex.RemoveTrust(c, trust)
 					removed = n
 					return out, nil
 				}); err != nil {
@@ -72,14 +73,14 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	if err != nil {
 		return 1, err
 	}
-	trust, err := agent.CodexInstalledTrust(path, b)
+	trust, err := codex.InstalledTrust(path, b)
 	if err != nil {
 		return 1, err
 	}
 	config := filepath.Join(home, "config.toml")
 	added := 0
 	if _, err := hooks.EditSettingsFile(config, func(c []byte) ([]byte, error) {
-		out, n, err := agent.CodexAddTrust(c, trust)
+		out, n, err := codex.AddTrust(c, trust)
 		added = n
 		return out, err
 	}); err != nil {

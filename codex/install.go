@@ -1,4 +1,4 @@
-package agent
+package codex
 
 import (
 	"bytes"
@@ -9,19 +9,18 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hooksup/hooksup/codex"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/tomltext"
 )
 
-// CodexTrust is one [hooks.state] entry of Codex's config.toml: the hook under Key runs once
+// Trust is one [hooks.state] entry of Codex's config.toml: the hook under Key runs once
 // its definition's hash is Hash.
-type CodexTrust struct{ Key, Hash string }
+type Trust struct{ Key, Hash string }
 
-// CodexInstalledTrust returns the entries that trust the hooks `hooksup install` wrote into
+// InstalledTrust returns the entries that trust the hooks `hooksup install` wrote into
 // the hooks.json at path (its content b): Codex keys a hook of a hooks.json by the file's path,
 // the event, its group and its handler, and runs it only once that key holds its hash.
-func CodexInstalledTrust(path string, b []byte) ([]CodexTrust, error) {
+func InstalledTrust(path string, b []byte) ([]Trust, error) {
 	var f struct {
 		Hooks map[string][]struct {
 			Matcher string `json:"matcher"`
@@ -35,9 +34,9 @@ func CodexInstalledTrust(path string, b []byte) ([]CodexTrust, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	var out []CodexTrust
+	var out []Trust
 	for _, ev := range hooks.InstalledEvents {
-		label, err := codex.EventLabel(ev)
+		label, err := EventLabel(ev)
 		if err != nil {
 			return nil, err
 		}
@@ -46,11 +45,11 @@ func CodexInstalledTrust(path string, b []byte) ([]CodexTrust, error) {
 				if h.Type != "command" || !hooks.IsInstalledCommand(h.Command) {
 					continue
 				}
-				hash, err := codex.TrustedHash(codex.Hook{Event: ev, Matcher: g.Matcher, Command: h.Command, Timeout: int(math.Ceil(h.Timeout))})
+				hash, err := TrustedHash(Hook{Event: ev, Matcher: g.Matcher, Command: h.Command, Timeout: int(math.Ceil(h.Timeout))})
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, CodexTrust{Key: fmt.Sprintf("%s:%s:%d:%d", path, label, gi, hi), Hash: hash})
+				out = append(out, Trust{Key: fmt.Sprintf("%s:%s:%d:%d", path, label, gi, hi), Hash: hash})
 			}
 		}
 	}
@@ -62,12 +61,12 @@ func CodexInstalledTrust(path string, b []byte) ([]CodexTrust, error) {
 // this package.
 var inlineState = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(hooks\s*\.\s*)?state\s*=\s*\{`) })
 
-// CodexAddTrust appends to config (a config.toml's content) the entries it lacks, each as a
+// AddTrust appends to config (a config.toml's content) the entries it lacks, each as a
 // [hooks.state."KEY"] table, and returns the new content and how many were added. An entry
 // whose key is there with another hash, or a [hooks.state] written inline, cannot be edited
 // safely as text: that is an error naming the lines to write by hand.
-func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
-	var add []CodexTrust
+func AddTrust(config []byte, ts []Trust) ([]byte, int, error) {
+	var add []Trust
 	for _, t := range ts {
 		qkey := tomltext.Quote(t.Key)
 		switch {
@@ -91,23 +90,23 @@ func CodexAddTrust(config []byte, ts []CodexTrust) ([]byte, int, error) {
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}
-	out = append(out, "\n"+codexTrustComment+"\n"...)
+	out = append(out, "\n"+trustComment+"\n"...)
 	for _, t := range add {
 		out = fmt.Appendf(out, "[hooks.state.%s]\ntrusted_hash = %s\n", tomltext.Quote(t.Key), tomltext.Quote(t.Hash))
 	}
 	return out, len(add), nil
 }
 
-// codexTrustComment is the line CodexAddTrust writes above its entries.
-const codexTrustComment = "# hooksup install --agent codex: trust hooksup's hooks in hooks.json (without them, these trust nothing)"
+// trustComment is the line AddTrust writes above its entries.
+const trustComment = "# hooksup install --agent codex: trust hooksup's hooks in hooks.json (without them, these trust nothing)"
 
-// CodexRemoveTrust removes from config (a config.toml's content) the entries CodexAddTrust
+// RemoveTrust removes from config (a config.toml's content) the entries AddTrust
 // wrote for ts, and returns the new content and how many it removed. An entry is removed only
-// as CodexAddTrust wrote it — a [hooks.state."KEY"] table holding trusted_hash alone — whose key
+// as AddTrust wrote it — a [hooks.state."KEY"] table holding trusted_hash alone — whose key
 // names the same hooks.json and event as one of ts (its group may have moved since, as the
 // person's own hooks changed) and whose hash is that hook's; the comment above them goes with
 // the last of them. Everything else, the person's own entries and comments among them, stays.
-func CodexRemoveTrust(config []byte, ts []CodexTrust) ([]byte, int) {
+func RemoveTrust(config []byte, ts []Trust) ([]byte, int) {
 	want := map[string]bool{} // "path:label" + " " + hash
 	for _, t := range ts {
 		if base, ok := trustBase(t.Key); ok {
@@ -140,7 +139,7 @@ func CodexRemoveTrust(config []byte, ts []CodexTrust) ([]byte, int) {
 	}
 	// The comment goes when every entry under it went.
 	for i, l := range lines {
-		if strings.TrimRight(l, "\r\n") != codexTrustComment {
+		if strings.TrimRight(l, "\r\n") != trustComment {
 			continue
 		}
 		j := i + 1
@@ -155,7 +154,7 @@ func CodexRemoveTrust(config []byte, ts []CodexTrust) ([]byte, int) {
 		}
 		drop[i] = true
 		if i > 0 && strings.TrimSpace(lines[i-1]) == "" && !drop[i-1] {
-			drop[i-1] = true // the blank line CodexAddTrust put before it
+			drop[i-1] = true // the blank line AddTrust put before it
 		}
 	}
 	if n == 0 {
@@ -177,7 +176,7 @@ func lineAt(lines []string, i int) string {
 	return ""
 }
 
-// stateTable is the key of a line `[hooks.state."KEY"]`, as CodexAddTrust writes it.
+// stateTable is the key of a line `[hooks.state."KEY"]`, as AddTrust writes it.
 func stateTable(line string) (string, bool) {
 	s, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "[hooks.state.")
 	if !ok {

@@ -1,4 +1,4 @@
-package agent
+package codex
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ func TestCodexInstalledTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := CodexInstalledTrust("/h/.codex/hooks.json", b)
+	ts, err := InstalledTrust("/h/.codex/hooks.json", b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +24,8 @@ func TestCodexInstalledTrust(t *testing.T) {
 }
 
 func TestCodexAddTrust(t *testing.T) {
-	ts := []CodexTrust{{Key: "/h/hooks.json:stop:0:0", Hash: "sha256:aa"}}
-	out, n, err := CodexAddTrust([]byte(`model = "m"`), ts)
+	ts := []Trust{{Key: "/h/hooks.json:stop:0:0", Hash: "sha256:aa"}}
+	out, n, err := AddTrust([]byte(`model = "m"`), ts)
 	if err != nil || n != 1 {
 		t.Fatalf("%d, %v", n, err)
 	}
@@ -34,13 +34,13 @@ func TestCodexAddTrust(t *testing.T) {
 	if string(out) != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
-	if again, n, err := CodexAddTrust(out, ts); err != nil || n != 0 || string(again) != string(out) {
+	if again, n, err := AddTrust(out, ts); err != nil || n != 0 || string(again) != string(out) {
 		t.Fatalf("again: %d %v\n%s", n, err, again)
 	}
-	if _, _, err := CodexAddTrust(out, []CodexTrust{{Key: ts[0].Key, Hash: "sha256:bb"}}); err == nil || !strings.Contains(err.Error(), `"sha256:bb"`) {
+	if _, _, err := AddTrust(out, []Trust{{Key: ts[0].Key, Hash: "sha256:bb"}}); err == nil || !strings.Contains(err.Error(), `"sha256:bb"`) {
 		t.Fatalf("another hash: %v", err)
 	}
-	if _, _, err := CodexAddTrust([]byte("[hooks]\nstate = { }\n"), ts); err == nil || !strings.Contains(err.Error(), "inline table") {
+	if _, _, err := AddTrust([]byte("[hooks]\nstate = { }\n"), ts); err == nil || !strings.Contains(err.Error(), "inline table") {
 		t.Fatalf("inline state: %v", err)
 	}
 }
@@ -62,20 +62,20 @@ screen_reader_detection_done = true
 [hooks.state."/h/.codex/config.toml:stop:0:0"]
 trusted_hash = "sha256:mine2"
 `
-	ts := []CodexTrust{{Key: "/h/.codex/hooks.json:stop:1:0", Hash: "sha256:aa"}, {Key: "/h/.codex/hooks.json:subagent_stop:0:0", Hash: "sha256:bb"}}
-	installed, n, err := CodexAddTrust([]byte(user), ts)
+	ts := []Trust{{Key: "/h/.codex/hooks.json:stop:1:0", Hash: "sha256:aa"}, {Key: "/h/.codex/hooks.json:subagent_stop:0:0", Hash: "sha256:bb"}}
+	installed, n, err := AddTrust([]byte(user), ts)
 	if err != nil || n != 2 {
 		t.Fatalf("%d, %v", n, err)
 	}
 	config := string(installed) + userAfter
-	out, n := CodexRemoveTrust([]byte(config), ts)
+	out, n := RemoveTrust([]byte(config), ts)
 	if n != 2 || string(out) != user+userAfter {
 		t.Fatalf("removed %d:\n%s\nwant\n%s", n, out, user+userAfter)
 	}
 	// The person's hooks moved hooksup's to another group since: the entry install wrote goes
 	// all the same (its key names the same file and event, its hash is hooksup's hook's).
-	moved := []CodexTrust{{Key: "/h/.codex/hooks.json:stop:0:0", Hash: "sha256:aa"}, ts[1]}
-	if out, n := CodexRemoveTrust([]byte(config), moved); n != 2 || string(out) != user+userAfter {
+	moved := []Trust{{Key: "/h/.codex/hooks.json:stop:0:0", Hash: "sha256:aa"}, ts[1]}
+	if out, n := RemoveTrust([]byte(config), moved); n != 2 || string(out) != user+userAfter {
 		t.Fatalf("moved: removed %d:\n%s", n, out)
 	}
 	// Nothing of hooksup's: nothing changes. Entries that are not exactly install's stay.
@@ -85,7 +85,7 @@ trusted_hash = "sha256:mine2"
 		"more keys":  strings.Replace(config, "trusted_hash = \"sha256:aa\"\n", "trusted_hash = \"sha256:aa\"\nenabled = false\n", 1),
 		"other file": strings.ReplaceAll(config, "/h/.codex/hooks.json:", "/x/hooks.json:"),
 	} {
-		out, n := CodexRemoveTrust([]byte(c), ts)
+		out, n := RemoveTrust([]byte(c), ts)
 		want := 0
 		if name == "other hash" || name == "more keys" {
 			want = 1 // the subagent_stop entry is install's
@@ -93,7 +93,7 @@ trusted_hash = "sha256:mine2"
 		if n != want || (n == 0 && string(out) != c) {
 			t.Errorf("%s: removed %d:\n%s", name, n, out)
 		}
-		if n == 1 && (strings.Contains(string(out), `"sha256:bb"`) || !strings.Contains(string(out), codexTrustComment)) {
+		if n == 1 && (strings.Contains(string(out), `"sha256:bb"`) || !strings.Contains(string(out), trustComment)) {
 			t.Errorf("%s: \n%s", name, out)
 		}
 	}
