@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"reflect"
 	"sync"
 	"time"
 
@@ -196,11 +195,16 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 			if !ok {
 				return
 			}
+			name, ok := EventName(ev)
+			if !ok {
+				s.logger.Warn("an event the control socket has no name for is not sent", "event", fmt.Sprintf("%T", ev))
+				continue
+			}
 			data, err := json.Marshal(ev)
 			if err != nil {
 				continue
 			}
-			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: supervisor.EventTime(ev), Data: data}}) != nil {
+			if enc.Encode(Response{Event: &Event{Type: name, Time: supervisor.EventTime(ev), Data: data}}) != nil {
 				return
 			}
 		case <-gone:
@@ -208,5 +212,3 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 		}
 	}
 }
-
-func eventType(ev supervisor.Event) string { return reflect.TypeOf(ev).Name() }

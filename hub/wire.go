@@ -10,7 +10,10 @@ package hub
 
 import (
 	"encoding/json"
+	"reflect"
 	"time"
+
+	"github.com/hooksup/hooksup/supervisor"
 )
 
 // Ops a Request may name.
@@ -91,10 +94,58 @@ type Question struct {
 	Deadline  time.Time `json:"deadline"`
 }
 
-// Event is one of the session's events: its type's name (QuestionAsked, VerdictDecided,
-// StateChanged, …), when, and the event as JSON.
+// Event is one of the session's events: its name on the wire (one of the Event… constants),
+// when, and the event as JSON.
 type Event struct {
 	Type string          `json:"type"`
 	Time time.Time       `json:"time"`
 	Data json.RawMessage `json:"data"`
+}
+
+// The names of the session's events on the wire. They are the protocol: the Go types they
+// name may be renamed, these may not (testdata/event-names.golden pins them).
+const (
+	EventHookReceived       = "HookReceived"
+	EventCheckStarted       = "CheckStarted"
+	EventCheckOutput        = "CheckOutput"
+	EventCheckFinished      = "CheckFinished"
+	EventVerdictDecided     = "VerdictDecided"
+	EventOtherHooksReported = "OtherHooksReported"
+	EventInterrupted        = "Interrupted"
+	EventNotice             = "Notice"
+	EventAgentExited        = "AgentExited"
+	EventAlert              = "Alert"
+	EventSubagentsChanged   = "SubagentsChanged"
+	EventQuestionAsked      = "QuestionAsked"
+	EventQuestionResolved   = "QuestionResolved"
+	EventStateChanged       = "StateChanged"
+	EventTranscriptUpdated  = "TranscriptUpdated"
+	EventSessionSummary     = "SessionSummary"
+)
+
+// eventNames names each event type on the wire. An event missing here is never sent (the
+// server logs it), and fails the tests that list every event type (wire_test.go).
+var eventNames = map[reflect.Type]string{
+	reflect.TypeFor[supervisor.HookReceived]():       EventHookReceived,
+	reflect.TypeFor[supervisor.CheckStarted]():       EventCheckStarted,
+	reflect.TypeFor[supervisor.CheckOutput]():        EventCheckOutput,
+	reflect.TypeFor[supervisor.CheckFinished]():      EventCheckFinished,
+	reflect.TypeFor[supervisor.VerdictDecided]():     EventVerdictDecided,
+	reflect.TypeFor[supervisor.OtherHooksReported](): EventOtherHooksReported,
+	reflect.TypeFor[supervisor.Interrupted]():        EventInterrupted,
+	reflect.TypeFor[supervisor.Notice]():             EventNotice,
+	reflect.TypeFor[supervisor.AgentExited]():        EventAgentExited,
+	reflect.TypeFor[supervisor.Alert]():              EventAlert,
+	reflect.TypeFor[supervisor.SubagentsChanged]():   EventSubagentsChanged,
+	reflect.TypeFor[supervisor.QuestionAsked]():      EventQuestionAsked,
+	reflect.TypeFor[supervisor.QuestionResolved]():   EventQuestionResolved,
+	reflect.TypeFor[supervisor.StateChanged]():       EventStateChanged,
+	reflect.TypeFor[supervisor.TranscriptUpdated]():  EventTranscriptUpdated,
+	reflect.TypeFor[supervisor.SessionSummary]():     EventSessionSummary,
+}
+
+// EventName is ev's name on the wire; false for an event the wire has no name for.
+func EventName(ev supervisor.Event) (string, bool) {
+	name, ok := eventNames[reflect.TypeOf(ev)]
+	return name, ok
 }

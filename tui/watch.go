@@ -301,7 +301,7 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 		return nil
 	}
 	switch msg.ev.Type {
-	case "VerdictDecided":
+	case hub.EventVerdictDecided:
 		var v supervisor.VerdictDecided
 		if json.Unmarshal(msg.ev.Data, &v) == nil {
 			s.verdicts = append(s.verdicts, v.Verdict)
@@ -310,7 +310,7 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 			}
 		}
 		return m.refresh(msg.id)
-	case "QuestionAsked", "QuestionResolved", "StateChanged", "Interrupted", "TranscriptUpdated":
+	case hub.EventQuestionAsked, hub.EventQuestionResolved, hub.EventStateChanged, hub.EventInterrupted, hub.EventTranscriptUpdated:
 		return m.refresh(msg.id)
 	}
 	return nil
