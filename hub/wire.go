@@ -3,9 +3,10 @@
 // and serves a control socket beside its hook socket (server.go), whose wire format is declared
 // here once, for the server and the clients (client.go) alike.
 //
-// The wire: a client connects, writes one Request as a JSON line and reads Response lines: one
-// for snapshot, resolve and interrupt; for events, one acknowledging the stream, then one per
-// event until the session ends or the client hangs up.
+// The wire (docs/hub-protocol.md): a client connects, writes one Request as a JSON line and
+// reads Response lines: one for snapshot, resolve and interrupt; for events, one acknowledging
+// the stream, then one per event until the session ends or the client hangs up. Both sides say
+// their protocol version on every line; a session of another version answers only that.
 package hub
 
 import (
@@ -15,6 +16,22 @@ import (
 
 	"github.com/hooksup/hooksup/supervisor"
 )
+
+// Protocol is the version of this wire. The client says it in its request, the server on every
+// line it writes; a server refuses a request of another version (CodeVersion) and a client
+// takes no answer of another version (VersionError). A change an older client or server would
+// misread (an op, an event's name, a field's meaning) takes the next version; a new field the
+// older ones ignore does not. A line without a version is protocol 1: the wire before it said
+// its version was this one.
+const Protocol = 1
+
+// protocolOf is the version a line says: 1 when it says none.
+func protocolOf(v int) int {
+	if v == 0 {
+		return 1
+	}
+	return v
+}
 
 // Ops a Request may name.
 const (
@@ -26,6 +43,7 @@ const (
 
 // Request is what a client asks of a session.
 type Request struct {
+	Protocol int    `json:"protocol"`
 	Op       string `json:"op"`
 	Question int    `json:"question,omitempty"` // resolve: the question's id
 	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt
@@ -38,10 +56,12 @@ const (
 	CodeAnswered   = "answered"    // the question was answered already (elsewhere, timed out, Escape)
 	CodeNoQuestion = "no_question" // no such question was asked
 	CodeBadRequest = "bad_request"
+	CodeVersion    = "version" // the request's protocol is not the session's: nothing was done
 )
 
 // Response is one answer line.
 type Response struct {
+	Protocol int       `json:"protocol"`
 	Error    string    `json:"error,omitempty"`
 	Code     string    `json:"code,omitempty"`
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
