@@ -3,10 +3,14 @@ package hub
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeSession serves a control socket at path the way another build of hooksup might: it reads
@@ -104,5 +108,38 @@ func TestServerRefusesAnotherVersion(t *testing.T) {
 	if r["protocol"] != float64(1) || r["code"] != "version" || r["snapshot"] != nil ||
 		!strings.Contains(r["error"].(string), "protocol 2") {
 		t.Fatalf("the answer to a protocol 2 request: %s", line)
+	}
+}
+
+// List lists a session of another protocol with its VersionError, whose message names it by
+// its registration (pid, the hooksup that started it), beside the sessions it can ask; the
+// registration is kept: the session is alive.
+func TestListKeepsASessionOfAnotherVersion(t *testing.T) {
+	dir := shortDir(t)
+	serve(t, dir, "aaaa", newEngineSession(t), nil)
+	ctl := filepath.Join(dir, "next.ctl")
+	fakeSession(t, ctl, `{"protocol":2,"code":"version","error":"this session speaks hub protocol 2"}`)
+	if _, err := Register(dir, Entry{ID: "next", Agent: "codex", Cwd: "/src/next", PID: os.Getpid(), Started: time.Now(),
+		Control: ctl, Hooksup: "v9.1.0"}); err != nil {
+		t.Fatal(err)
+	}
+	live, err := List(dir)
+	if err != nil || len(live) != 2 {
+		t.Fatalf("listed %+v, %v; want both sessions", live, err)
+	}
+	if live[0].Err != nil || live[0].Snapshot.Cwd != "/src/aaaa" {
+		t.Fatalf("the session of this protocol: %+v", live[0])
+	}
+	next := live[1]
+	verr, ok := errors.AsType[*VersionError](next.Err)
+	if !ok || verr.Ours != Protocol || verr.Theirs != 2 || next.Snapshot.Cwd != "/src/next" || next.Snapshot.Agent != "codex" {
+		t.Fatalf("the session of protocol 2: %+v", next)
+	}
+	want := fmt.Sprintf("the session's (pid %d, started by hooksup v9.1.0) speaks 2", os.Getpid())
+	if !strings.Contains(next.Err.Error(), want) {
+		t.Fatalf("%q lacks %q", next.Err, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "next"+entrySuffix)); err != nil {
+		t.Fatalf("its registration is gone: %v", err)
 	}
 }
