@@ -1,14 +1,17 @@
 package hub
 
 import (
+	"encoding/json"
 	"flag"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,16 +69,22 @@ func streamEvents(t *testing.T, sess *engineSession, control string, evs ...supe
 }
 
 // The names a client reads for the session's events are the protocol's, pinned in
-// testdata/event-names.golden: renaming a Go type changes none of them.
+// testdata/event-names.golden: renaming a Go type changes none of them. Beside each name, the
+// fields of its data (docs/hub-protocol.md lists them): renaming one shows here too.
 func TestWireEventNames(t *testing.T) {
 	dir := shortDir(t)
 	sess := newEngineSession(t)
 	_, e := serve(t, dir, "wire", sess, nil)
-	var names []string
+	var lines []string
 	for _, ev := range streamEvents(t, sess, e.Control, everyEvent...) {
-		names = append(names, ev.Type)
+		var data map[string]json.RawMessage
+		if err := json.Unmarshal(ev.Data, &data); err != nil {
+			t.Fatalf("%s: %v", ev.Type, err)
+		}
+		fields := slices.Sorted(maps.Keys(data))
+		lines = append(lines, ev.Type+": "+strings.Join(fields, " "))
 	}
-	got := strings.Join(names, "\n") + "\n"
+	got := strings.Join(lines, "\n") + "\n"
 	golden := filepath.Join("testdata", "event-names.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
