@@ -63,7 +63,7 @@ func (s *engineSession) emit(ev supervisor.Event) {
 	}
 }
 
-func newEngineSession(t *testing.T) *engineSession {
+func newEngineSession(t testing.TB) *engineSession {
 	t.Helper()
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAsk
@@ -87,7 +87,7 @@ func (s *engineSession) verdicts() []verdictlog.Verdict {
 }
 
 // shortDir is a directory whose socket paths fit in sun_path.
-func shortDir(t *testing.T) string {
+func shortDir(t testing.TB) string {
 	t.Helper()
 	d, err := os.MkdirTemp("", "hub")
 	if err != nil {
@@ -97,7 +97,7 @@ func shortDir(t *testing.T) string {
 	return d
 }
 
-func serve(t *testing.T, dir, id string, sess Session, logger *slog.Logger, peer ...func(*net.UnixConn) (int, error)) (*Server, Entry) {
+func serve(t testing.TB, dir, id string, sess Session, logger *slog.Logger, peer ...func(*net.UnixConn) (int, error)) (*Server, Entry) {
 	t.Helper()
 	e := Entry{ID: id, Agent: "claude", Cwd: "/src/" + id, PID: os.Getpid(), Started: time.Now(), Mode: "ask",
 		Control: filepath.Join(dir, id+".ctl")}
