@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -14,6 +15,41 @@ type Client struct{ Path string }
 
 // ErrAnswered: the question was answered already, elsewhere or by the timeout or Escape.
 var ErrAnswered = errors.New("already answered")
+
+// VersionError: the session speaks another version of the hub protocol than this hooksup, so
+// nothing it says is understood here.
+type VersionError struct {
+	Ours, Theirs int    // this hooksup's protocol and the session's
+	PID          int    // the session's process, when known (its registration says)
+	Hooksup      string // the version of the hooksup that started it, when known
+}
+
+func (e *VersionError) Error() string {
+	var about []string
+	if e.PID > 0 {
+		about = append(about, fmt.Sprintf("pid %d", e.PID))
+	}
+	if e.Hooksup != "" {
+		about = append(about, "started by hooksup "+e.Hooksup)
+	}
+	theirs := "the session's"
+	if len(about) > 0 {
+		theirs += " (" + strings.Join(about, ", ") + ")"
+	}
+	todo := "restart that session with this hooksup, or reach it with the hooksup that started it"
+	if e.Theirs > e.Ours {
+		todo = "upgrade this hooksup, or reach that session with the hooksup that started it"
+	}
+	return fmt.Sprintf("this hooksup speaks hub protocol %d, %s speaks %d: %s", e.Ours, theirs, e.Theirs, todo)
+}
+
+// understood is nil for an answer in this protocol, else the VersionError that says so.
+func understood(r Response) error {
+	if v := protocolOf(r.Protocol); v != Protocol {
+		return &VersionError{Ours: Protocol, Theirs: v}
+	}
+	return nil
+}
 
 // callTimeout bounds a snapshot, resolve or interrupt call.
 const callTimeout = 5 * time.Second
@@ -25,6 +61,7 @@ func (c Client) call(req Request) (Response, error) {
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(callTimeout))
+	req.Protocol = Protocol
 	if err := json.NewEncoder(conn).Encode(req); err != nil {
 		return Response{}, err
 	}
@@ -33,6 +70,9 @@ func (c Client) call(req Request) (Response, error) {
 		if errors.Is(err, io.EOF) {
 			return Response{}, fmt.Errorf("the session at %s closed the connection (another user's session?)", c.Path)
 		}
+		return Response{}, err
+	}
+	if err := understood(r); err != nil {
 		return Response{}, err
 	}
 	if r.Code == CodeAnswered {
@@ -78,12 +118,15 @@ func (c Client) Events(f func(Event) bool) error {
 		return err
 	}
 	defer conn.Close()
-	if err := json.NewEncoder(conn).Encode(Request{Op: OpEvents}); err != nil {
+	if err := json.NewEncoder(conn).Encode(Request{Protocol: Protocol, Op: OpEvents}); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bufio.NewReader(conn))
 	var first Response
 	if err := dec.Decode(&first); err != nil {
+		return err
+	}
+	if err := understood(first); err != nil {
 		return err
 	}
 	if first.Error != "" {

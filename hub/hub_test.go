@@ -65,7 +65,7 @@ func (s *engineSession) emit(ev event.Event) {
 	}
 }
 
-func newEngineSession(t *testing.T) *engineSession {
+func newEngineSession(t testing.TB) *engineSession {
 	t.Helper()
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAsk
@@ -89,7 +89,7 @@ func (s *engineSession) verdicts() []verdictlog.Verdict {
 }
 
 // shortDir is a directory whose socket paths fit in sun_path.
-func shortDir(t *testing.T) string {
+func shortDir(t testing.TB) string {
 	t.Helper()
 	d, err := os.MkdirTemp("", "hub")
 	if err != nil {
@@ -99,7 +99,7 @@ func shortDir(t *testing.T) string {
 	return d
 }
 
-func serve(t *testing.T, dir, id string, sess Session, logger *slog.Logger, peer ...func(*net.UnixConn) (int, error)) (*Server, Entry) {
+func serve(t testing.TB, dir, id string, sess Session, logger *slog.Logger, peer ...func(*net.UnixConn) (int, error)) (*Server, Entry) {
 	t.Helper()
 	e := Entry{ID: id, Agent: "claude", Cwd: "/src/" + id, PID: os.Getpid(), Started: time.Now(), Mode: "ask",
 		Control: filepath.Join(dir, id+".ctl")}

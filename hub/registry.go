@@ -24,7 +24,8 @@ type Entry struct {
 	PID     int       `json:"pid"`
 	Started time.Time `json:"started"`
 	Mode    string    `json:"mode"`
-	Control string    `json:"control"` // the control socket's path
+	Control string    `json:"control"`           // the control socket's path
+	Hooksup string    `json:"hooksup,omitempty"` // the version of the hooksup that started it
 }
 
 const entrySuffix = ".session.json"
@@ -48,15 +49,19 @@ func Register(dir string, e Entry) (func(), error) {
 	return func() { os.Remove(path) }, nil
 }
 
-// Live is a registered session that answered: its entry and its snapshot.
+// Live is a registered session that answered: its entry and its snapshot, or, when it speaks
+// another version of the protocol, Err (a *VersionError) and a Snapshot of what its entry says
+// (id, agent, cwd, pid, start, mode).
 type Live struct {
 	Entry    Entry
 	Snapshot Snapshot
+	Err      error
 }
 
 // List returns the sessions registered in dir that answer on their control socket, oldest
-// first. An entry whose supervisor is gone (its process is not running, or nothing listens on
-// its socket) is never listed, and is removed with its socket.
+// first, those that answer in another protocol version too (with Err). An entry whose
+// supervisor is gone (its process is not running, or nothing listens on its socket) is never
+// listed, and is removed with its socket; one that does not answer is not listed.
 func List(dir string) ([]Live, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*"+entrySuffix))
 	if err != nil {
@@ -79,13 +84,18 @@ func List(dir string) ([]Live, error) {
 				return
 			}
 			snap, err := Client{Path: e.Control}.Snapshot()
+			if verr, ok := errors.AsType[*VersionError](err); ok {
+				verr.PID, verr.Hooksup = e.PID, e.Hooksup
+				results[i] = result{Live{e, registered(e), verr}, true}
+				return
+			}
 			if err != nil {
 				if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
 					removeEntry(p, e)
 				}
 				return
 			}
-			results[i] = result{Live{e, snap}, true}
+			results[i] = result{Live{e, snap, nil}, true}
 		})
 	}
 	wg.Wait()
@@ -97,6 +107,11 @@ func List(dir string) ([]Live, error) {
 	}
 	slices.SortFunc(out, func(a, b Live) int { return a.Entry.Started.Compare(b.Entry.Started) })
 	return out, nil
+}
+
+// registered is what e says of its session, as a snapshot.
+func registered(e Entry) Snapshot {
+	return Snapshot{ID: e.ID, Agent: e.Agent, Cwd: e.Cwd, PID: e.PID, Started: e.Started, Mode: e.Mode, Pending: []Question{}}
 }
 
 func readEntry(path string) (Entry, bool) {

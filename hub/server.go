@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"reflect"
 	"sync"
 	"time"
 
@@ -126,23 +125,34 @@ func (s *Server) serveConn(c *net.UnixConn) {
 	enc := json.NewEncoder(c)
 	var req Request
 	if err := json.Unmarshal(line, &req); err != nil {
-		_ = enc.Encode(Response{Error: "bad request: " + err.Error(), Code: CodeBadRequest})
+		_ = send(enc, Response{Error: "bad request: " + err.Error(), Code: CodeBadRequest})
+		return
+	}
+	if v := protocolOf(req.Protocol); v != Protocol {
+		_ = send(enc, Response{Code: CodeVersion,
+			Error: fmt.Sprintf("the request speaks hub protocol %d, this session (pid %d) speaks %d", v, s.entry.PID, Protocol)})
 		return
 	}
 	switch req.Op {
 	case OpSnapshot:
 		snap := s.snapshot()
-		_ = enc.Encode(Response{Snapshot: &snap})
+		_ = send(enc, Response{Snapshot: &snap})
 	case OpResolve:
-		_ = enc.Encode(s.resolve(req))
+		_ = send(enc, s.resolve(req))
 	case OpInterrupt:
 		s.sess.Interrupt()
-		_ = enc.Encode(Response{})
+		_ = send(enc, Response{})
 	case OpEvents:
 		s.stream(c, enc)
 	default:
-		_ = enc.Encode(Response{Error: fmt.Sprintf("unknown op %q", req.Op), Code: CodeBadRequest})
+		_ = send(enc, Response{Error: fmt.Sprintf("unknown op %q", req.Op), Code: CodeBadRequest})
 	}
+}
+
+// send writes one answer line, in this protocol's version.
+func send(enc *json.Encoder, r Response) error {
+	r.Protocol = Protocol
+	return enc.Encode(r)
 }
 
 func (s *Server) resolve(req Request) Response {
@@ -183,7 +193,7 @@ func (s *Server) snapshot() Snapshot {
 func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 	events, cancel := s.sess.Subscribe()
 	defer cancel()
-	if enc.Encode(Response{}) != nil {
+	if send(enc, Response{}) != nil {
 		return
 	}
 	gone := make(chan struct{})
@@ -198,11 +208,16 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 			if !ok {
 				return
 			}
+			name, ok := EventName(ev)
+			if !ok {
+				s.logger.Warn("an event the control socket has no name for is not sent", "event", fmt.Sprintf("%T", ev))
+				continue
+			}
 			data, err := json.Marshal(ev)
 			if err != nil {
 				continue
 			}
-			if enc.Encode(Response{Event: &Event{Type: eventType(ev), Time: event.Time(ev), Data: data}}) != nil {
+			if send(enc, Response{Event: &Event{Type: name, Time: event.Time(ev), Data: data}}) != nil {
 				return
 			}
 		case <-gone:
@@ -210,5 +225,3 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 		}
 	}
 }
-
-func eventType(ev event.Event) string { return reflect.TypeOf(ev).Name() }

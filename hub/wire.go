@@ -3,15 +3,37 @@
 // and serves a control socket beside its hook socket (server.go), whose wire format is declared
 // here once, for the server and the clients (client.go) alike.
 //
-// The wire: a client connects, writes one Request as a JSON line and reads Response lines: one
-// for snapshot, resolve and interrupt; for events, one acknowledging the stream, then one per
-// event until the session ends or the client hangs up.
+// The wire (docs/hub-protocol.md): a client connects, writes one Request as a JSON line and
+// reads Response lines: one for snapshot, resolve and interrupt; for events, one acknowledging
+// the stream, then one per event until the session ends or the client hangs up. Both sides say
+// their protocol version on every line; a session of another version answers only that.
 package hub
 
 import (
 	"encoding/json"
+	"reflect"
 	"time"
+
+	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/supervisor"
 )
+
+// Protocol is the version of this wire. The client says it in its request, the server on every
+// line it writes; a server refuses a request of another version (CodeVersion) and a client
+// takes no answer of another version (VersionError). A change an older client or server would
+// misread (an op, an event's name, a field's meaning) takes the next version; a new field the
+// older ones ignore does not. A line without a version is protocol 1: the wire before it said
+// its version was this one.
+const Protocol = 1
+
+// protocolOf is the version a line says: 1 when it says none.
+func protocolOf(v int) int {
+	if v == 0 {
+		return 1
+	}
+	return v
+}
 
 // Ops a Request may name.
 const (
@@ -23,6 +45,7 @@ const (
 
 // Request is what a client asks of a session.
 type Request struct {
+	Protocol int    `json:"protocol"`
 	Op       string `json:"op"`
 	Question int    `json:"question,omitempty"` // resolve: the question's id
 	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt
@@ -35,10 +58,12 @@ const (
 	CodeAnswered   = "answered"    // the question was answered already (elsewhere, timed out, Escape)
 	CodeNoQuestion = "no_question" // no such question was asked
 	CodeBadRequest = "bad_request"
+	CodeVersion    = "version" // the request's protocol is not the session's: nothing was done
 )
 
 // Response is one answer line.
 type Response struct {
+	Protocol int       `json:"protocol"`
 	Error    string    `json:"error,omitempty"`
 	Code     string    `json:"code,omitempty"`
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
@@ -91,10 +116,58 @@ type Question struct {
 	Deadline  time.Time `json:"deadline"`
 }
 
-// Event is one of the session's events: its type's name (QuestionAsked, VerdictDecided,
-// StateChanged, …), when, and the event as JSON.
+// Event is one of the session's events: its name on the wire (one of the Event… constants),
+// when, and the event as JSON.
 type Event struct {
 	Type string          `json:"type"`
 	Time time.Time       `json:"time"`
 	Data json.RawMessage `json:"data"`
+}
+
+// The names of the session's events on the wire. They are the protocol: the Go types they
+// name may be renamed, these may not (testdata/event-names.golden pins them).
+const (
+	EventHookReceived       = "HookReceived"
+	EventCheckStarted       = "CheckStarted"
+	EventCheckOutput        = "CheckOutput"
+	EventCheckFinished      = "CheckFinished"
+	EventVerdictDecided     = "VerdictDecided"
+	EventOtherHooksReported = "OtherHooksReported"
+	EventInterrupted        = "Interrupted"
+	EventNotice             = "Notice"
+	EventAgentExited        = "AgentExited"
+	EventAlert              = "Alert"
+	EventSubagentsChanged   = "SubagentsChanged"
+	EventQuestionAsked      = "QuestionAsked"
+	EventQuestionResolved   = "QuestionResolved"
+	EventStateChanged       = "StateChanged"
+	EventTranscriptUpdated  = "TranscriptUpdated"
+	EventSessionSummary     = "SessionSummary"
+)
+
+// eventNames names each event type on the wire. An event missing here is never sent (the
+// server logs it), and fails the tests that list every event type (wire_test.go).
+var eventNames = map[reflect.Type]string{
+	reflect.TypeFor[supervisor.HookReceived]():       EventHookReceived,
+	reflect.TypeFor[engine.CheckStarted]():           EventCheckStarted,
+	reflect.TypeFor[engine.CheckOutput]():            EventCheckOutput,
+	reflect.TypeFor[engine.CheckFinished]():          EventCheckFinished,
+	reflect.TypeFor[engine.VerdictDecided]():         EventVerdictDecided,
+	reflect.TypeFor[supervisor.OtherHooksReported](): EventOtherHooksReported,
+	reflect.TypeFor[engine.Interrupted]():            EventInterrupted,
+	reflect.TypeFor[event.Notice]():                  EventNotice,
+	reflect.TypeFor[supervisor.AgentExited]():        EventAgentExited,
+	reflect.TypeFor[supervisor.Alert]():              EventAlert,
+	reflect.TypeFor[supervisor.SubagentsChanged]():   EventSubagentsChanged,
+	reflect.TypeFor[engine.QuestionAsked]():          EventQuestionAsked,
+	reflect.TypeFor[engine.QuestionResolved]():       EventQuestionResolved,
+	reflect.TypeFor[supervisor.StateChanged]():       EventStateChanged,
+	reflect.TypeFor[supervisor.TranscriptUpdated]():  EventTranscriptUpdated,
+	reflect.TypeFor[supervisor.SessionSummary]():     EventSessionSummary,
+}
+
+// EventName is ev's name on the wire; false for an event the wire has no name for.
+func EventName(ev event.Event) (string, bool) {
+	name, ok := eventNames[reflect.TypeOf(ev)]
+	return name, ok
 }

@@ -252,7 +252,7 @@ func (m *watchModel) listed(msg watchListed) tea.Cmd {
 			s = &watchSession{}
 		}
 		s.live = l
-		if !s.stream {
+		if !s.stream && l.Err == nil { // a session of another protocol has no stream to read
 			s.stream = true
 			cmds = append(cmds, m.stream(l))
 		}
@@ -302,7 +302,7 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 		return nil
 	}
 	switch msg.ev.Type {
-	case "VerdictDecided":
+	case hub.EventVerdictDecided:
 		var v engine.VerdictDecided
 		if json.Unmarshal(msg.ev.Data, &v) == nil {
 			s.verdicts = append(s.verdicts, v.Verdict)
@@ -311,7 +311,7 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 			}
 		}
 		return m.refresh(msg.id)
-	case "QuestionAsked", "QuestionResolved", "StateChanged", "Interrupted", "TranscriptUpdated":
+	case hub.EventQuestionAsked, hub.EventQuestionResolved, hub.EventStateChanged, hub.EventInterrupted, hub.EventTranscriptUpdated:
 		return m.refresh(msg.id)
 	}
 	return nil
@@ -407,6 +407,9 @@ func (m *watchModel) move(d int) {
 // answer resolves the selected session's oldest question.
 func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	s := m.selectedSession()
+	if m.unreachable(s) {
+		return nil
+	}
 	if s == nil || len(s.live.Snapshot.Pending) == 0 {
 		m.status, m.failed = "the selected session has no pending question", true
 		return nil
@@ -435,6 +438,9 @@ func (m *watchModel) interrupt() tea.Cmd {
 		m.status, m.failed = "no session to interrupt", true
 		return nil
 	}
+	if m.unreachable(s) {
+		return nil
+	}
 	l, h := s.live, m.hub
 	name := watchName(l.Snapshot)
 	if !atWork(supervisor.AgentState(l.Snapshot.State), len(l.Snapshot.Pending)) {
@@ -447,6 +453,15 @@ func (m *watchModel) interrupt() tea.Cmd {
 		}
 		return watchAnswered{text: "interrupted the turn in " + name + ": it may stop"}
 	}
+}
+
+// unreachable says, in the status line, why a session of another protocol is not asked.
+func (m *watchModel) unreachable(s *watchSession) bool {
+	if s == nil || s.live.Err == nil {
+		return false
+	}
+	m.status, m.failed = watchName(s.live.Snapshot)+": "+s.live.Err.Error(), true
+	return true
 }
 
 // watchName names a session: its project and short id.
@@ -572,6 +587,12 @@ func (m *watchModel) sessionBox(s *watchSession) []string {
 	row := st.stateStyle(state).Render(snap.State+" "+watchSince(m.now, snap.StateSince)) +
 		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), snap.Mode))
 	body := []string{fit(" "+row, inner)}
+	if s.live.Err != nil { // another protocol: nothing is known of it but its registration
+		body = nil
+		for _, l := range wrapText("⚠ "+s.live.Err.Error(), inner-2) {
+			body = append(body, fit(" "+st.Error.Render(l), inner))
+		}
+	}
 	for _, q := range snap.Pending {
 		what := "⚑ " + q.Event
 		if q.AgentID != "" {

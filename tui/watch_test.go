@@ -305,3 +305,47 @@ func TestWatchEscapeInterruptsTheSelectedSession(t *testing.T) {
 		t.Errorf("after a failed interrupt:\n%s", scr)
 	}
 }
+
+// A session that speaks another hub protocol is shown with what its registration says and,
+// marked, why nothing more: the versions and what to do. Keys on it say the same and ask
+// nothing; no event stream is opened to it.
+func TestWatchMarksASessionOfAnotherProtocol(t *testing.T) {
+	f := fakeSessions()
+	verr := &hub.VersionError{Ours: hub.Protocol, Theirs: hub.Protocol + 1, PID: 4242, Hooksup: "v9.1.0"}
+	f.lives = append(f.lives, hub.Live{Entry: hub.Entry{ID: "9f8e7d6c5b4a"},
+		Snapshot: hub.Snapshot{ID: "9f8e7d6c5b4a", Agent: "claude", Cwd: "/src/next", Mode: "ask", Pending: []hub.Question{}}, Err: verr})
+	m := newTestWatch(t, f)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	scr := watchScreen(m)
+	// The box's text, its rows joined as the words run.
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(scr, "│", "")), " ")
+	for _, want := range []string{
+		"hooksup watch · 3 sessions · 1 waiting on you",
+		"next · claude · 9f8e7d6c ─",
+		"⚠ this hooksup speaks hub protocol 1, the session's (pid 4242, started by hooksup v9.1.0) speaks 2: " +
+			"upgrade this hooksup, or reach that session with the hooksup that started it ╰",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the watch lacks %q:\n%s", want, scr)
+		}
+	}
+	if _, box, _ := strings.Cut(scr, "next · claude"); strings.Contains(box, "continued") {
+		t.Errorf("the session of another protocol shows counts it never said:\n%s", scr)
+	}
+	if m.find("9f8e7d6c5b4a").stream {
+		t.Error("an event stream was opened to a session of another protocol")
+	}
+	m.Update(press(tea.KeyDown, 0, ""))
+	m.Update(press(tea.KeyDown, 0, ""))
+	for _, k := range []tea.KeyPressMsg{press('a', 0, "a"), press(tea.KeyEscape, 0, "")} {
+		if _, cmd := m.Update(k); cmd != nil {
+			t.Fatalf("%s on a session of another protocol asks it", k)
+		}
+		if scr := watchScreen(m); !strings.Contains(scr, "next 9f8e7d6c: this hooksup speaks hub protocol 1") {
+			t.Errorf("after %s:\n%s", k, scr)
+		}
+	}
+	if len(f.answers) != 0 {
+		t.Errorf("answers %q", f.answers)
+	}
+}

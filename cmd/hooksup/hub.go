@@ -60,8 +60,9 @@ func lsFlagSet(asJSON *bool) *flag.FlagSet {
 	return fs
 }
 
-// runLs is `hooksup ls [--json]`: every live session of this user.
-func runLs(args []string, stdout io.Writer) (int, error) {
+// runLs is `hooksup ls [--json]`: every live session of this user. One that speaks another
+// version of the hub protocol is named on stderr instead.
+func runLs(args []string, stdout, stderr io.Writer) (int, error) {
 	var asJSON bool
 	fs := lsFlagSet(&asJSON)
 	if err := fs.Parse(args); err != nil {
@@ -70,9 +71,17 @@ func runLs(args []string, stdout io.Writer) (int, error) {
 	if fs.NArg() > 0 {
 		return 2, fmt.Errorf("ls takes no arguments, got %q (usage: hooksup ls [--json])", fs.Args())
 	}
-	live, err := liveSessions()
+	all, err := liveSessions()
 	if err != nil {
 		return 1, err
+	}
+	var live []hub.Live
+	for _, l := range all {
+		if l.Err != nil {
+			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %v\n", l.Snapshot.ShortID(), homeTilde(l.Snapshot.Cwd), l.Err)
+			continue
+		}
+		live = append(live, l)
 	}
 	if asJSON {
 		out := make([]lsJSON, 0, len(live))
@@ -91,8 +100,10 @@ func runLs(args []string, stdout io.Writer) (int, error) {
 		enc.SetIndent("", "  ")
 		return 0, enc.Encode(out)
 	}
-	if len(live) == 0 {
+	if len(all) == 0 {
 		fmt.Fprintln(stdout, "no hooksup sessions running")
+	}
+	if len(live) == 0 {
 		return 0, nil
 	}
 	now := time.Now()
@@ -204,6 +215,9 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 		}
 	}
 	s := target.Snapshot
+	if target.Err != nil {
+		return 1, fmt.Errorf("session %s (%s): %w", s.ShortID(), homeTilde(s.Cwd), target.Err)
+	}
 	if len(s.Pending) == 0 {
 		return 1, fmt.Errorf("session %s (%s) has no pending question", s.ShortID(), homeTilde(s.Cwd))
 	}

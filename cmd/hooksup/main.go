@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "log":
 		return runLog(ctx, cargs, stdout)
 	case "ls":
-		return runLs(cargs, stdout)
+		return runLs(cargs, stdout, stderr)
 	case "approve", "deny", "halt":
 		return runAnswer(cmd, cargs, stdout)
 	case "status":

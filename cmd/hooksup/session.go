@@ -12,6 +12,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -137,7 +138,8 @@ func (s *session) announce() func() {
 	hookSock := s.sup.SocketPath()
 	id := strings.TrimSuffix(filepath.Base(hookSock), ".sock")
 	e := hub.Entry{ID: id, Agent: s.sup.Agent().Name(), Cwd: s.o.ProjectDir, PID: os.Getpid(),
-		Started: time.Now(), Mode: string(s.o.Config.Mode), Control: hub.ControlPath(hookSock)}
+		Started: time.Now(), Mode: string(s.o.Config.Mode), Control: hub.ControlPath(hookSock),
+		Hooksup: buildinfo.Version(version, commit)}
 	srv, err := hub.Listen(e, hubSession{s.sup, s.escapes}, s.logger)
 	if err != nil {
 		s.logger.Error("the session is not listed (hooksup ls)", "err", err)

@@ -18,6 +18,9 @@ type statusCounts struct {
 func countSessions(live []hub.Live) statusCounts {
 	var c statusCounts
 	for _, l := range live {
+		if l.Err != nil { // another protocol: nothing is known of it
+			continue
+		}
 		s := l.Snapshot
 		c.sessions++
 		c.pending += len(s.Pending)

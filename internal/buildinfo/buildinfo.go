@@ -19,7 +19,38 @@ func String(name, version, commit, date string) string {
 	return format(name, version, commit, date, bi)
 }
 
+// Version is the version alone, as String says it: "v1.2.3", or, for a build without one, "dev"
+// and its commit: "dev 0123abcd+changes".
+func Version(version, commit string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		bi = nil
+	}
+	return short(version, commit, bi)
+}
+
+func short(version, commit string, bi *debug.BuildInfo) string {
+	b := resolve(version, commit, "", bi)
+	if b.version != "dev" || b.commit == "unknown" {
+		return b.version
+	}
+	return "dev " + b.commit
+}
+
 func format(name, version, commit, date string, bi *debug.BuildInfo) string {
+	b := resolve(version, commit, date, bi)
+	out := fmt.Sprintf("%s %s (commit %s", name, b.version, b.commit)
+	if b.date != "" {
+		out += ", " + b.date
+	}
+	return out + ", " + b.goVersion + ")"
+}
+
+// build is what String says of a build.
+type build struct{ version, commit, date, goVersion string }
+
+// resolve fills in from bi what the linker did not stamp.
+func resolve(version, commit, date string, bi *debug.BuildInfo) build {
 	goVersion := "unknown Go"
 	if bi != nil {
 		goVersion = bi.GoVersion
@@ -54,9 +85,5 @@ func format(name, version, commit, date string, bi *debug.BuildInfo) string {
 	if commit == "" {
 		commit = "unknown"
 	}
-	out := fmt.Sprintf("%s %s (commit %s", name, version, commit)
-	if date != "" {
-		out += ", " + date
-	}
-	return out + ", " + goVersion + ")"
+	return build{version, commit, date, goVersion}
 }

@@ -33,3 +33,23 @@ func TestFormat(t *testing.T) {
 		})
 	}
 }
+
+func TestVersion(t *testing.T) {
+	inClone := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.modified", Value: "true"},
+	}}
+	for _, tc := range []struct {
+		version, commit string
+		bi              *debug.BuildInfo
+		want            string
+	}{
+		{"v1.5.0", "feedbeef", inClone, "v1.5.0"},
+		{"", "", inClone, "dev 0123abcd+changes"},
+		{"", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
+		{"", "", nil, "dev"},
+	} {
+		if got := short(tc.version, tc.commit, tc.bi); got != tc.want {
+			t.Errorf("short(%q, %q): %q, want %q", tc.version, tc.commit, got, tc.want)
+		}
+	}
+}
