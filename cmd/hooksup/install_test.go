@@ -25,17 +25,42 @@ func readmeBlocks(t *testing.T) []string {
 	return blocks
 }
 
-// The README's two commands for a newcomer: the first installs hooksup from the module proxy
-// and runs the demo, the second is the test command, exactly the one CI runs.
-func TestReadmeFirstCommands(t *testing.T) {
+// readmeBlock is the one sh code block of README.md that starts with prefix.
+func readmeBlock(t *testing.T, prefix string) string {
+	t.Helper()
+	var found []string
+	for _, b := range readmeBlocks(t) {
+		if strings.HasPrefix(b, prefix) {
+			found = append(found, b)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("README.md has %d sh blocks starting with %q, want one", len(found), prefix)
+	}
+	return found[0]
+}
+
+// readmeFirstBlock is the first sh code block of README.md.
+func readmeFirstBlock(t *testing.T) string {
+	t.Helper()
 	blocks := readmeBlocks(t)
-	if len(blocks) < 2 {
-		t.Fatalf("README.md has %d sh blocks", len(blocks))
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no sh block")
 	}
-	if got := strings.TrimSpace(blocks[0]); got != "go install github.com/hooksup/hooksup/cmd/...@latest && hooksup demo" {
-		t.Errorf("the first install line is %q", got)
+	return blocks[0]
+}
+
+// The README's commands for a newcomer: the first installs hooksup from a clone and runs the
+// demo; then the one-line install from the module proxy; and the test command, exactly the one
+// CI runs.
+func TestReadmeFirstCommands(t *testing.T) {
+	if first := readmeFirstBlock(t); !strings.HasPrefix(first, "git clone ") {
+		t.Errorf("README.md's first sh block is not the install from a clone: %q", first)
 	}
-	test := strings.TrimSpace(blocks[1])
+	if got := strings.TrimSpace(readmeBlock(t, "go install github.com/")); got != "go install github.com/hooksup/hooksup/cmd/...@latest && hooksup demo" {
+		t.Errorf("the one-line install is %q", got)
+	}
+	test := strings.TrimSpace(readmeBlock(t, "go test "))
 	ci, err := os.ReadFile("../../.ci/run")
 	if err != nil {
 		t.Fatal(err)
@@ -45,14 +70,14 @@ func TestReadmeFirstCommands(t *testing.T) {
 	}
 }
 
-// The README's first line, run as a person runs it, against a module proxy serving this
+// The README's one-line install, run as a person runs it, against a module proxy serving this
 // checkout as v0.1.0 (the zip as the Go proxy makes it: the tracked files, without the nested
 // modules under testdata): go install builds and installs both binaries, and they start.
 func TestGoInstallLatest(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	install := strings.TrimSpace(strings.Split(readmeBlocks(t)[0], "&&")[0])
+	install := strings.TrimSpace(strings.Split(readmeBlock(t, "go install github.com/"), "&&")[0])
 	args := strings.Fields(install)
 	if len(args) != 3 || args[0] != "go" || args[1] != "install" {
 		t.Fatalf("not a go install line: %q", install)
