@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -68,6 +69,112 @@ func TestReadmeFirstCommands(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(test) + `$`).Match(ci) {
 		t.Errorf("README's test command %q is not a line of .ci/run", test)
 	}
+}
+
+// The README's first block, run as a newcomer runs it on a fresh machine: its clone is a fresh
+// copy of this checkout's files, named as the block's cd says; in it the block's install line is
+// typed into a terminal whose environment holds nothing of Go's but the toolchain on PATH, so
+// go install puts the commands in the default GOPATH's bin under a new HOME, which is on PATH
+// as the README asks. Both commands land there, and the demo comes up on the screen.
+func TestInstallFromClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	lines := strings.Split(strings.TrimSpace(readmeFirstBlock(t)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("README.md's first sh block is not a clone and an install: %q", lines)
+	}
+	clone := strings.Fields(lines[0])
+	if len(clone) != 6 || clone[0] != "git" || clone[1] != "clone" || clone[3] != "&&" || clone[4] != "cd" ||
+		clone[5] != strings.TrimSuffix(path.Base(clone[2]), ".git") {
+		t.Fatalf("not a git clone and a cd into it: %q", lines[0])
+	}
+	install := lines[1]
+
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	s := newSandbox(t)
+	dir := filepath.Join(s.home, clone[5])
+	for _, f := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, f)
+		fi, err := os.Stat(src)
+		if os.IsNotExist(err) {
+			continue // deleted in the work tree, not yet in the index
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := func(name string) string {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gopathBin := filepath.Join(s.home, "go", "bin")
+	sandbox := filepath.Dir(s.home)
+	env := []string{"PATH=" + gopathBin + ":" + filepath.Dir(goBin) + ":/usr/bin:/bin", "TERM=xterm-256color",
+		"HOME=" + s.home, "XDG_STATE_HOME=" + s.state, "XDG_CONFIG_HOME=" + filepath.Join(sandbox, "cfg"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(sandbox, "run")}
+	// Stand-ins for the network, as this machine has it: the module proxy is the module cache's
+	// download directory, laid out as one, and the build cache is shared (-trimpath: the
+	// dependencies compile once, wherever their module cache is); -modcacherw lets the test
+	// remove the new module cache.
+	env = append(env, "GOPROXY=file://"+filepath.Join(goEnv("GOMODCACHE"), "cache", "download"), "GOSUMDB=off",
+		"GOCACHE="+goEnv("GOCACHE"), "GOTOOLCHAIN=local", "GOFLAGS=-modcacherw -trimpath")
+	requireTmux(t)
+	start := time.Now()
+	tm := startTmux(t, 150, 40, env, dir, "sh", "-c", install)
+	scr := tm.waitFor("the demo, or the install to fail", 10*time.Minute, func(scr string) bool {
+		return strings.Contains(scr, "hooksup demo agent") || strings.Contains(scr, "[exited ")
+	})
+	if !strings.Contains(scr, "hooksup demo agent") {
+		t.Fatalf("%s in %s:\n%s", install, dir, scr)
+	}
+	t.Logf("%s: the demo showed after %s", install, time.Since(start).Round(time.Second))
+	tm.waitText(time.Minute, "Add a --verbose flag", "verdicts")
+	ents, err := os.ReadDir(gopathBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "hooksup hooksup-hook" {
+		t.Errorf("%s put %q in %s, want hooksup and hooksup-hook", install, names, gopathBin)
+	}
+	// Quit; the demo agent is at work, so hooksup asks first.
+	tm.keys("C-]", "q")
+	scr = tm.waitFor("hooksup to ask", time.Minute, func(scr string) bool {
+		return strings.Contains(scr, "again ends it") || strings.Contains(scr, "[exited ")
+	})
+	if !strings.Contains(scr, "[exited ") {
+		tm.keys("q")
+	}
+	tm.waitText(time.Minute, "[exited ")
 }
 
 // The README's one-line install, run as a person runs it, against a module proxy serving this
