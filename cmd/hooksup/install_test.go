@@ -12,18 +12,25 @@ import (
 	"time"
 )
 
-// readmeBlocks are the sh code blocks of README.md, in order.
-func readmeBlocks(t *testing.T) []string {
+// codeBlocks are the code blocks of the Markdown file at path (from the repository's root)
+// fenced as lang, in order.
+func codeBlocks(t *testing.T, path, lang string) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile(filepath.Join("../..", path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var blocks []string
-	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+	for _, m := range regexp.MustCompile("(?s)```"+regexp.QuoteMeta(lang)+"\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
 		blocks = append(blocks, m[1])
 	}
 	return blocks
+}
+
+// readmeBlocks are the sh code blocks of README.md, in order.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	return codeBlocks(t, "README.md", "sh")
 }
 
 // readmeBlock is the one sh code block of README.md that starts with prefix.
