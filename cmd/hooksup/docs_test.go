@@ -37,3 +37,66 @@ func TestConfigurationPageExample(t *testing.T) {
 		}
 	}
 }
+
+// Every link of the README, CONTRIBUTING.md and the docs to another of the repository's files
+// names a file that is there, and a #fragment names one of that page's headings.
+func TestDocsLinksResolve(t *testing.T) {
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, "../../README.md", "../../CONTRIBUTING.md")
+	fence := regexp.MustCompile("(?s)```.*?```")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	heading := regexp.MustCompile(`(?m)^#+ (.*)$`)
+	anchors := func(page string) map[string]bool {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, h := range heading.FindAllStringSubmatch(string(b), -1) {
+			// As GitHub makes a heading's anchor: lower case, spaces as hyphens, no punctuation.
+			a := strings.Map(func(r rune) rune {
+				switch {
+				case r == ' ':
+					return '-'
+				case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+					return r
+				}
+				return -1
+			}, strings.ToLower(h[1]))
+			out[a] = true
+		}
+		return out
+	}
+	links := 0
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(fence.ReplaceAllString(string(b), ""), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			links++
+			file, frag, _ := strings.Cut(target, "#")
+			dest := page
+			if file != "" {
+				dest = filepath.Join(filepath.Dir(page), file)
+			}
+			if _, err := os.Stat(dest); err != nil {
+				t.Errorf("%s links to %s, which is not there", filepath.Base(page), target)
+				continue
+			}
+			if frag != "" && !anchors(dest)[frag] {
+				t.Errorf("%s links to %s, whose page has no heading %q", filepath.Base(page), target, frag)
+			}
+		}
+	}
+	if links == 0 {
+		t.Error("no links found")
+	}
+}
