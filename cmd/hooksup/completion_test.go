@@ -66,8 +66,8 @@ func runShell(t *testing.T, env []string, dir, shell string, args ...string) str
 	return out.String()
 }
 
-// Each script loads in its shell and registers itself for hooksup, as the README tells people
-// to load it.
+// Each script loads in its shell and registers itself for hooksup, as docs/usage.md tells
+// people to load it.
 func TestCompletionScriptsLoad(t *testing.T) {
 	s, env := completionSandbox(t)
 	t.Run("bash", func(t *testing.T) {
@@ -338,8 +338,8 @@ func hooksupHelp(t *testing.T, s *sandbox) string {
 }
 
 // Every command and flag --help shows is completed by each shell's script, and named in the
-// README.
-func TestHelpCompletionsAndReadmeAgree(t *testing.T) {
+// README or the docs.
+func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 	s, env := completionSandbox(t)
 	h := parseHelp(t, hooksupHelp(t, s))
 	commandCase := completionCase{line: "hooksup ", want: h.commands, onlyWant: true}
@@ -399,19 +399,27 @@ func TestHelpCompletionsAndReadmeAgree(t *testing.T) {
 			}
 		}
 	})
-	t.Run("README", func(t *testing.T) {
-		readme, err := os.ReadFile("../../README.md")
-		if err != nil {
-			t.Fatal(err)
+	t.Run("docs", func(t *testing.T) {
+		pages, err := filepath.Glob("../../docs/*.md")
+		if err != nil || len(pages) == 0 {
+			t.Fatalf("no pages in docs/: %v", err)
+		}
+		var docs []byte
+		for _, p := range append([]string{"../../README.md"}, pages...) {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, b...)
 		}
 		for _, c := range h.commands {
-			if !strings.Contains(string(readme), "hooksup "+c) {
-				t.Errorf("README.md never shows hooksup %s", c)
+			if !strings.Contains(string(docs), "hooksup "+c) {
+				t.Errorf("neither README.md nor docs/ shows hooksup %s", c)
 			}
 		}
 		for _, f := range h.globalFlags {
-			if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).Match(readme) {
-				t.Errorf("README.md never mentions %s", f)
+			if !regexp.MustCompile(regexp.QuoteMeta(f) + `\b`).Match(docs) {
+				t.Errorf("neither README.md nor docs/ mentions %s", f)
 			}
 		}
 	})

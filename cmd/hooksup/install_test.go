@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,31 +12,63 @@ import (
 	"time"
 )
 
-// readmeBlocks are the sh code blocks of README.md, in order.
-func readmeBlocks(t *testing.T) []string {
+// codeBlocks are the code blocks of the Markdown file at path (from the repository's root)
+// fenced as lang, in order.
+func codeBlocks(t *testing.T, path, lang string) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile(filepath.Join("../..", path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var blocks []string
-	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
+	for _, m := range regexp.MustCompile("(?s)```"+regexp.QuoteMeta(lang)+"\n(.*?)```").FindAllStringSubmatch(string(b), -1) {
 		blocks = append(blocks, m[1])
 	}
 	return blocks
 }
 
-// The README's two commands for a newcomer: the first installs hooksup from the module proxy
-// and runs the demo, the second is the test command, exactly the one CI runs.
-func TestReadmeFirstCommands(t *testing.T) {
+// readmeBlocks are the sh code blocks of README.md, in order.
+func readmeBlocks(t *testing.T) []string {
+	t.Helper()
+	return codeBlocks(t, "README.md", "sh")
+}
+
+// readmeBlock is the one sh code block of README.md that starts with prefix.
+func readmeBlock(t *testing.T, prefix string) string {
+	t.Helper()
+	var found []string
+	for _, b := range readmeBlocks(t) {
+		if strings.HasPrefix(b, prefix) {
+			found = append(found, b)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("README.md has %d sh blocks starting with %q, want one", len(found), prefix)
+	}
+	return found[0]
+}
+
+// readmeFirstBlock is the first sh code block of README.md.
+func readmeFirstBlock(t *testing.T) string {
+	t.Helper()
 	blocks := readmeBlocks(t)
-	if len(blocks) < 2 {
-		t.Fatalf("README.md has %d sh blocks", len(blocks))
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no sh block")
 	}
-	if got := strings.TrimSpace(blocks[0]); got != "go install github.com/hooksup/hooksup/cmd/...@latest && hooksup demo" {
-		t.Errorf("the first install line is %q", got)
+	return blocks[0]
+}
+
+// The README's commands for a newcomer: the first installs hooksup from a clone and runs the
+// demo; then the one-line install from the module proxy; and the test command, exactly the one
+// CI runs.
+func TestReadmeFirstCommands(t *testing.T) {
+	if first := readmeFirstBlock(t); !strings.HasPrefix(first, "git clone ") {
+		t.Errorf("README.md's first sh block is not the install from a clone: %q", first)
 	}
-	test := strings.TrimSpace(blocks[1])
+	if got := strings.TrimSpace(readmeBlock(t, "go install github.com/")); got != "go install github.com/hooksup/hooksup/cmd/...@latest && hooksup demo" {
+		t.Errorf("the one-line install is %q", got)
+	}
+	test := strings.TrimSpace(readmeBlock(t, "go test "))
 	ci, err := os.ReadFile("../../.ci/run")
 	if err != nil {
 		t.Fatal(err)
@@ -45,14 +78,120 @@ func TestReadmeFirstCommands(t *testing.T) {
 	}
 }
 
-// The README's first line, run as a person runs it, against a module proxy serving this
+// The README's first block, run as a newcomer runs it on a fresh machine: its clone is a fresh
+// copy of this checkout's files, named as the block's cd says; in it the block's install line is
+// typed into a terminal whose environment holds nothing of Go's but the toolchain on PATH, so
+// go install puts the commands in the default GOPATH's bin under a new HOME, which is on PATH
+// as the README asks. Both commands land there, and the demo comes up on the screen.
+func TestInstallFromClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	lines := strings.Split(strings.TrimSpace(readmeFirstBlock(t)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("README.md's first sh block is not a clone and an install: %q", lines)
+	}
+	clone := strings.Fields(lines[0])
+	if len(clone) != 6 || clone[0] != "git" || clone[1] != "clone" || clone[3] != "&&" || clone[4] != "cd" ||
+		clone[5] != strings.TrimSuffix(path.Base(clone[2]), ".git") {
+		t.Fatalf("not a git clone and a cd into it: %q", lines[0])
+	}
+	install := lines[1]
+
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	s := newSandbox(t)
+	dir := filepath.Join(s.home, clone[5])
+	for _, f := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, f)
+		fi, err := os.Stat(src)
+		if os.IsNotExist(err) {
+			continue // deleted in the work tree, not yet in the index
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := func(name string) string {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gopathBin := filepath.Join(s.home, "go", "bin")
+	sandbox := filepath.Dir(s.home)
+	env := []string{"PATH=" + gopathBin + ":" + filepath.Dir(goBin) + ":/usr/bin:/bin", "TERM=xterm-256color",
+		"HOME=" + s.home, "XDG_STATE_HOME=" + s.state, "XDG_CONFIG_HOME=" + filepath.Join(sandbox, "cfg"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(sandbox, "run")}
+	// Stand-ins for the network, as this machine has it: the module proxy is the module cache's
+	// download directory, laid out as one, and the build cache is shared (-trimpath: the
+	// dependencies compile once, wherever their module cache is); -modcacherw lets the test
+	// remove the new module cache.
+	env = append(env, "GOPROXY=file://"+filepath.Join(goEnv("GOMODCACHE"), "cache", "download"), "GOSUMDB=off",
+		"GOCACHE="+goEnv("GOCACHE"), "GOTOOLCHAIN=local", "GOFLAGS=-modcacherw -trimpath")
+	requireTmux(t)
+	start := time.Now()
+	tm := startTmux(t, 150, 40, env, dir, "sh", "-c", install)
+	scr := tm.waitFor("the demo, or the install to fail", 10*time.Minute, func(scr string) bool {
+		return strings.Contains(scr, "hooksup demo agent") || strings.Contains(scr, "[exited ")
+	})
+	if !strings.Contains(scr, "hooksup demo agent") {
+		t.Fatalf("%s in %s:\n%s", install, dir, scr)
+	}
+	t.Logf("%s: the demo showed after %s", install, time.Since(start).Round(time.Second))
+	tm.waitText(time.Minute, "Add a --verbose flag", "verdicts")
+	ents, err := os.ReadDir(gopathBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "hooksup hooksup-hook" {
+		t.Errorf("%s put %q in %s, want hooksup and hooksup-hook", install, names, gopathBin)
+	}
+	// Quit; the demo agent is at work, so hooksup asks first.
+	tm.keys("C-]", "q")
+	scr = tm.waitFor("hooksup to ask", time.Minute, func(scr string) bool {
+		return strings.Contains(scr, "again ends it") || strings.Contains(scr, "[exited ")
+	})
+	if !strings.Contains(scr, "[exited ") {
+		tm.keys("q")
+	}
+	tm.waitText(time.Minute, "[exited ")
+}
+
+// The README's one-line install, run as a person runs it, against a module proxy serving this
 // checkout as v0.1.0 (the zip as the Go proxy makes it: the tracked files, without the nested
 // modules under testdata): go install builds and installs both binaries, and they start.
 func TestGoInstallLatest(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	install := strings.TrimSpace(strings.Split(readmeBlocks(t)[0], "&&")[0])
+	install := strings.TrimSpace(strings.Split(readmeBlock(t, "go install github.com/"), "&&")[0])
 	args := strings.Fields(install)
 	if len(args) != 3 || args[0] != "go" || args[1] != "install" {
 		t.Fatalf("not a go install line: %q", install)
