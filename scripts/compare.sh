@@ -22,7 +22,8 @@
 #                   (BenchmarkHookRoundTrip in cmd/hooksup)
 #   start-up        the packages' init time (GODEBUG=inittrace=1, median of 5) of `hooksup log`,
 #                   `hooksup --version` and `hooksup-hook --version` beside a bare Go hello world,
-#                   and of `hooksup --version` as `go install` builds it beside the release build
+#                   and of `hooksup --version` as `go install` builds it beside the release build,
+#                   whose exec-to-exit times (p50 of 51 runs each, interleaved) follow
 #
 # Everything is built as the release is (CGO_ENABLED=0, -trimpath, -ldflags "-s -w"), except the
 # `go install` build: the README's install line builds from go.mod alone, with go's defaults, as
@@ -142,6 +143,21 @@ if want startup; then
 	done
 	i=$(init_ms "$work/install/hooksup" --version)
 	row "start-up, packages' init ms: go install's hooksup --version" "$i" "release build $release" "$(ratio "$i" "$release")"
+	# Exec to exit, timed by the shell's clock (no fork of its own): the go install build links
+	# libc dynamically where cgo is on, as go's default has it with a C compiler present.
+	if [ -n "${EPOCHREALTIME:-}" ]; then
+		for _ in $(seq 51); do
+			for b in install/hooksup hooksup; do
+				s=$EPOCHREALTIME
+				"$work/$b" --version >/dev/null
+				e=$EPOCHREALTIME
+				echo "$b ${s/[.,]/} ${e/[.,]/}"
+			done
+		done >"$work/exec"
+		p50x() { awk -v b="$1" '$1 == b { print ($3 - $2) / 1000 }' "$work/exec" | sort -n | sed -n 26p; }
+		i=$(p50x install/hooksup) r=$(p50x hooksup)
+		row "start-up, exec to exit p50 ms: go install's --version" "$i" "release build $r" "$(ratio "$i" "$r")"
+	fi
 fi
 
 echo "load average at the end $(load)"
