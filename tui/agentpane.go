@@ -2,7 +2,7 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 )
 
 // agentPane is hooksup's part of claude's pane: every key goes to claude, so hooksup reads

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 )
 
 // BenchmarkFrame is a full redraw of the whole screen at 200×50 (claude's pane with a real

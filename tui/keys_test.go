@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/internal/keymap"
 )

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"

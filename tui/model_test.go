@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
+	"github.com/hooksup/hooksup/third_party/teatest"
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"

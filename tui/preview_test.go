@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/exp/teatest/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
+	"github.com/hooksup/hooksup/third_party/teatest"
 
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"

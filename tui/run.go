@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/keymap"

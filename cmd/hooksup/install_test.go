@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -186,7 +187,8 @@ func TestInstallFromClone(t *testing.T) {
 
 // The README's one-line install, run as a person runs it, against a module proxy serving this
 // checkout as v0.1.0 (the zip as the Go proxy makes it: the tracked files, without the nested
-// modules under testdata): go install builds and installs both binaries, and they start.
+// modules under testdata): go install builds and installs both binaries, they start, and they
+// link the very modules a release build of the checkout links.
 func TestGoInstallLatest(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -277,4 +279,64 @@ files:
 	if ents, _ := os.ReadDir(gobin); len(ents) != 2 {
 		t.Errorf("go install put %d files in GOBIN, want hooksup and hooksup-hook", len(ents))
 	}
+
+	// What it installed links the modules a release links, at the same versions, with no
+	// replacement on either side: the checkout built as .goreleaser.yaml builds it.
+	release := filepath.Join(tmp, "release")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", release+string(filepath.Separator), "./cmd/...")
+	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/...: %v\n%s", err, out)
+	}
+	for _, name := range []string{"hooksup", "hooksup-hook"} {
+		installed, released := linkedModules(t, filepath.Join(gobin, name)), linkedModules(t, filepath.Join(release, name))
+		if onlyInstalled, onlyReleased := missingFrom(released, installed), missingFrom(installed, released); len(onlyInstalled)+len(onlyReleased) > 0 {
+			t.Errorf("%s from go install links other modules than the release's; only go install's:%s\nonly the release's:%s",
+				name, lines(onlyInstalled), lines(onlyReleased))
+		}
+		// Upstream's renderer wakes the whole program at its frame rate while nothing changes.
+		for _, m := range installed {
+			if strings.HasPrefix(m, "dep charm.land/bubbletea/v2 ") {
+				t.Errorf("%s from go install links upstream Bubble Tea: %s", name, m)
+			}
+		}
+	}
+}
+
+// linkedModules lists the modules bin was built with, as `go version -m` reports them: path and
+// version, and where one was replaced, its replacement, a line each.
+func linkedModules(t *testing.T, bin string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatalf("go version -m %s: %v", bin, err)
+	}
+	var mods []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && (f[0] == "dep" || f[0] == "=>") {
+			mods = append(mods, f[0]+" "+f[1]+" "+f[2])
+		}
+	}
+	return mods
+}
+
+// lines is ls, one an indented line, or " none".
+func lines(ls []string) string {
+	if len(ls) == 0 {
+		return " none"
+	}
+	return "\n\t" + strings.Join(ls, "\n\t")
+}
+
+// missingFrom is the lines of b that a lacks.
+func missingFrom(a, b []string) []string {
+	var missing []string
+	for _, l := range b {
+		if !slices.Contains(a, l) {
+			missing = append(missing, l)
+		}
+	}
+	return missing
 }

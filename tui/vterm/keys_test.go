@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 )
 
 // The mode combinations every key is checked against.

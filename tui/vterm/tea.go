@@ -1,6 +1,6 @@
 package vterm
 
-import tea "charm.land/bubbletea/v2"
+import tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 // teaKeys maps Bubble Tea's non-character keys to ours. Keypad keys map to
 // the keys they stand for, as a legacy terminal reports them.

@@ -3,7 +3,7 @@ package vterm
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
+	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 )
 
 func TestKeyFromTea(t *testing.T) {
