@@ -20,6 +20,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -72,8 +73,9 @@ type Supervisor struct {
 }
 
 // ErrHangup is the cause to end Run's context with when the person's terminal went away: the
-// agent gets SIGHUP, as from a terminal that hung up, instead of SIGTERM.
-var ErrHangup = errors.New("the terminal hung up")
+// agent gets SIGHUP, as from a terminal that hung up, instead of SIGTERM. It is hangup's, which
+// a long-running command's context ends with when its terminal hangs up.
+var ErrHangup = hangup.ErrHangup
 
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
 var ErrAgentNotFound = agent.ErrNotFound
