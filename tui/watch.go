@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -117,13 +119,30 @@ func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 	return &watchModel{hub: h, styles: st, keys: k, escape: escape, editor: newReasonEditor(k.Editor), w: 80, h: 24}
 }
 
-// RunWatch shows the watch until the person quits.
-func RunWatch(h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
+// RunWatch shows the watch until the person quits or ctx ends. Like Run, it handles no
+// signals, and when the terminal's input ends or fails it returns an error that wraps
+// supervisor.ErrHangup.
+func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
 	km, err := keymap.Resolve(prefix, bindings)
 	if err != nil {
 		return fmt.Errorf("[keys] %w", err)
 	}
-	_, err = tea.NewProgram(NewWatchModel(h, theme, km)).Run()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	in := &terminalInput{File: os.Stdin, gone: func(err error) {
+		cancel(fmt.Errorf("%w: reading it: %w", supervisor.ErrHangup, err))
+	}}
+	// As in Run: no Bubble Tea signal handler, and ctx ending quits the program.
+	p := tea.NewProgram(NewWatchModel(h, theme, km), tea.WithoutSignalHandler(), tea.WithInput(in))
+	stop := context.AfterFunc(ctx, p.Quit)
+	defer stop()
+	_, err = p.Run()
+	if cause := context.Cause(ctx); errors.Is(cause, supervisor.ErrHangup) {
+		return cause
+	}
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		err = nil
+	}
 	return err
 }
 

@@ -2,13 +2,16 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 // hangupWrappers start a command in a terminal: as a terminal starts a program, and in two ways
@@ -157,6 +160,9 @@ func alive(t *testing.T, procs map[int]string) []string {
 // then SIGKILL after hooksup's grace period; this is well past it.
 const sessionGrace = 40 * time.Second
 
+// commandGrace is how long a command that starts nothing has to end after its terminal died.
+const commandGrace = 10 * time.Second
+
 // When the terminal dies, with or without a SIGHUP reaching hooksup, the session ends: the demo
 // agent and hooksup are gone, under every wrapper.
 func TestDeadTerminalEndsTheDemo(t *testing.T) {
@@ -183,6 +189,46 @@ func TestDeadTerminalEndsClaude(t *testing.T) {
 			d := deadTerminal{name: "claude", env: rc.env.Environ(), dir: rc.env.WorkDir, ready: []string{"╭─ verdicts", "❯"},
 				grace: sessionGrace, running: []string{hooksupBin + " --config", rc.env.Claude},
 				argv: []string{hooksupBin, "--config", cfg, "claude"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
+				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
+			}
+		})
+	}
+}
+
+// hooksup watch, with a session to watch (its event stream open), ends with its terminal.
+func TestDeadTerminalEndsWatch(t *testing.T) {
+	for wrapper := range hangupWrappers {
+		t.Run(wrapper, func(t *testing.T) {
+			s := newSandbox(t)
+			ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+			ls.waitReady()
+			d := deadTerminal{name: "watch", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+				ready: []string{"hooksup watch · 1 session"}, grace: commandGrace,
+				running: []string{hooksupBin + " watch"}, argv: []string{hooksupBin, "watch"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
+				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
+			}
+		})
+	}
+}
+
+// hooksup log -f, which reads no input and has nothing to write, ends with its terminal.
+func TestDeadTerminalEndsLogFollow(t *testing.T) {
+	for wrapper := range hangupWrappers {
+		t.Run(wrapper, func(t *testing.T) {
+			s := newSandbox(t)
+			logDir := filepath.Join(s.stateDir(), "sessions", "s-follow")
+			if err := os.MkdirAll(logDir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			line := `{"time":"2026-11-25T10:00:00Z","session_id":"s-follow","event":"Stop","turn":1,"stop":1,"decision":"allow","source":"checks"}` + "\n"
+			if err := os.WriteFile(filepath.Join(logDir, "verdicts.jsonl"), []byte(line), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			d := deadTerminal{name: "log -f", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+				ready: []string{"session s-follow", "turn 1"}, grace: commandGrace,
+				running: []string{hooksupBin + " log -f"}, argv: []string{hooksupBin, "log", "-f"}}
 			if left := killTerminal(t, wrapper, d); len(left) > 0 {
 				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
 			}
