@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -120,30 +119,14 @@ func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 }
 
 // RunWatch shows the watch until the person quits or ctx ends. Like Run, it handles no
-// signals, and when the terminal's input ends or fails it returns an error that wraps
-// supervisor.ErrHangup.
+// signals, and when the terminal goes away (its input ends or fails) it returns an error that
+// wraps supervisor.ErrHangup.
 func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
 	km, err := keymap.Resolve(prefix, bindings)
 	if err != nil {
 		return fmt.Errorf("[keys] %w", err)
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	in := &terminalInput{File: os.Stdin, gone: func(err error) {
-		cancel(fmt.Errorf("%w: reading it: %w", supervisor.ErrHangup, err))
-	}}
-	// As in Run: no Bubble Tea signal handler, and ctx ending quits the program.
-	p := tea.NewProgram(NewWatchModel(h, theme, km), tea.WithoutSignalHandler(), tea.WithInput(in))
-	stop := context.AfterFunc(ctx, p.Quit)
-	defer stop()
-	_, err = p.Run()
-	if cause := context.Cause(ctx); errors.Is(cause, supervisor.ErrHangup) {
-		return cause
-	}
-	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	return err
+	return runOnTerminal(ctx, NewWatchModel(h, theme, km), nil)
 }
 
 func (m *watchModel) Init() tea.Cmd { return m.list() }
