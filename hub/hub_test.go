@@ -3,6 +3,7 @@ package hub
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
@@ -332,4 +334,53 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// A session's start sweeps the registrations of supervisors that are verifiably gone, with
+// their control sockets: no process has the pid, or the one that has it started at another
+// time. A live one stays, and so does one of an older hooksup (no start time) whose pid runs.
+func TestSweepRemovesOnlyTheDead(t *testing.T) {
+	dir := shortDir(t)
+	serve(t, dir, "live", newEngineSession(t), nil)
+	dead := exec.Command("sleep", "60")
+	if err := dead.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := dead.Process.Pid
+	dead.Process.Kill()
+	dead.Wait()
+	start, err := checks.ProcessStart(os.Getpid())
+	if err != nil {
+		t.Skipf("process start times are not readable here: %v", err)
+	}
+	entries := map[string]Entry{
+		"killed":  {PID: deadPID},
+		"reused":  {PID: os.Getpid(), PIDStart: start + 1}, // our pid, another process's start
+		"older":   {PID: os.Getpid()},                      // no start time: the pid runs
+		"zeropid": {PID: 0},
+	}
+	for id, e := range entries {
+		e.ID, e.Started, e.Control = id, time.Now(), filepath.Join(dir, id+".ctl")
+		if id == "older" {
+			// Register records the start; an older hooksup wrote none.
+			b, _ := json.Marshal(e)
+			if err := os.WriteFile(filepath.Join(dir, id+entrySuffix), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := Register(dir, e); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(e.Control, nil, 0o600); err != nil { // what a socket leaves
+			t.Fatal(err)
+		}
+	}
+	Sweep(dir)
+	for id, want := range map[string]bool{"live": true, "older": true, "killed": false, "reused": false, "zeropid": false} {
+		for _, p := range []string{id + entrySuffix, id + ".ctl"} {
+			_, err := os.Stat(filepath.Join(dir, p))
+			if got := err == nil; got != want {
+				t.Errorf("%s there after the sweep: %v, want %v (%v)", p, got, want, err)
+			}
+		}
+	}
 }

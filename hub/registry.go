@@ -13,19 +13,23 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
 // Entry is a session's registration: <runtime dir>/<ID>.session.json, beside its sockets.
 type Entry struct {
-	ID      string    `json:"id"`
-	Agent   string    `json:"agent"`
-	Cwd     string    `json:"cwd"`
-	PID     int       `json:"pid"`
-	Started time.Time `json:"started"`
-	Mode    string    `json:"mode"`
-	Control string    `json:"control"`           // the control socket's path
-	Hooksup string    `json:"hooksup,omitempty"` // the version of the hooksup that started it
+	ID    string `json:"id"`
+	Agent string `json:"agent"`
+	Cwd   string `json:"cwd"`
+	PID   int    `json:"pid"`
+	// PIDStart is when the process PID started (checks.ProcessStart): with it, a supervisor
+	// whose pid a later process got is known to be gone. Register sets it.
+	PIDStart uint64    `json:"pid_start,omitempty"`
+	Started  time.Time `json:"started"`
+	Mode     string    `json:"mode"`
+	Control  string    `json:"control"`           // the control socket's path
+	Hooksup  string    `json:"hooksup,omitempty"` // the version of the hooksup that started it
 }
 
 const entrySuffix = ".session.json"
@@ -36,8 +40,12 @@ func ControlPath(hookSocket string) string {
 	return strings.TrimSuffix(hookSocket, ".sock") + ".ctl"
 }
 
-// Register writes e in dir (0600, whole or not at all) and returns the function that removes it.
+// Register writes e in dir (0600, whole or not at all), with the start time of its process,
+// and returns the function that removes it.
 func Register(dir string, e Entry) (func(), error) {
+	if e.PIDStart == 0 {
+		e.PIDStart, _ = checks.ProcessStart(e.PID) // 0 when unknown: the pid alone then
+	}
 	b, err := json.Marshal(e)
 	if err != nil {
 		return nil, err
@@ -60,8 +68,8 @@ type Live struct {
 
 // List returns the sessions registered in dir that answer on their control socket, oldest
 // first, those that answer in another protocol version too (with Err). An entry whose
-// supervisor is gone (its process is not running, or nothing listens on its socket) is never
-// listed, and is removed with its socket; one that does not answer is not listed.
+// supervisor is gone (see gone, or nothing listens on its socket) is never listed, and is
+// removed with its socket; one that does not answer is not listed.
 func List(dir string) ([]Live, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*"+entrySuffix))
 	if err != nil {
@@ -79,7 +87,7 @@ func List(dir string) ([]Live, error) {
 			if !ok {
 				return
 			}
-			if !processAlive(e.PID) {
+			if gone(e) {
 				removeEntry(p, e)
 				return
 			}
@@ -125,6 +133,38 @@ func readEntry(path string) (Entry, bool) {
 		return Entry{}, false
 	}
 	return e, true
+}
+
+// Sweep removes the entries in dir whose supervisor is verifiably gone (see gone), with their
+// control sockets. Every session's start calls it, so a session killed with SIGKILL leaves no
+// registration behind once the next one starts, whether or not anyone ran hooksup ls.
+func Sweep(dir string) {
+	if dir == "" {
+		return
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*"+entrySuffix))
+	for _, p := range paths {
+		if e, ok := readEntry(p); ok && gone(e) {
+			removeEntry(p, e)
+		}
+	}
+}
+
+// gone reports whether e's supervisor is verifiably not running: no process has its pid, or
+// the one that has it did not start when the entry says (the pid was given again). An entry
+// without a start time is gone only when no process has its pid.
+func gone(e Entry) bool {
+	if e.PID <= 0 {
+		return true
+	}
+	start, err := checks.ProcessStart(e.PID)
+	if errors.Is(err, checks.ErrNoProcess) {
+		return true
+	}
+	if err != nil { // the system's process table is not readable here: the kernel's word
+		return !processAlive(e.PID)
+	}
+	return e.PIDStart != 0 && start != e.PIDStart
 }
 
 // removeEntry removes a dead session's entry and its control socket.

@@ -1,10 +1,11 @@
 package supervisor
 
 import (
-	"github.com/hooksup/hooksup/engine"
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/engine"
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/event"

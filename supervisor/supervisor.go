@@ -25,6 +25,7 @@ import (
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
+	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -80,8 +81,9 @@ type Supervisor struct {
 }
 
 // ErrHangup is the cause to end Run's context with when the person's terminal went away: the
-// agent gets SIGHUP, as from a terminal that hung up, instead of SIGTERM.
-var ErrHangup = errors.New("the terminal hung up")
+// agent gets SIGHUP, as from a terminal that hung up, instead of SIGTERM. It is hangup's, which
+// a long-running command's context ends with when its terminal hangs up.
+var ErrHangup = hangup.ErrHangup
 
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
 var ErrAgentNotFound = agent.ErrNotFound

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -84,39 +82,21 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.header.ignored = len(o.Ignored) > 0
 	m.notifier = o.Notifier
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	in := &terminalInput{File: os.Stdin, gone: func(err error) {
-		cancel(fmt.Errorf("%w: reading it: %w", supervisor.ErrHangup, err))
-	}}
-	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
-	// (it sends QuitMsg to a loop that already ended): the session's owner handles signals.
-	// ctx ending quits the program rather than cancelling its context: a cancelled context
-	// makes Bubble Tea close its input reader without waiting for the goroutine still reading
-	// it (a data race).
-	p := tea.NewProgram(m, tea.WithoutSignalHandler(), tea.WithInput(in))
-	stop := context.AfterFunc(ctx, p.Quit) // p.Quit is a no-op once the program has ended
-	defer stop()
-	if o.Escapes != nil {
-		done := make(chan struct{})
-		defer close(done)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the forwarding of Escapes
+	return runOnTerminal(ctx, m, func(p *tea.Program) {
+		if o.Escapes == nil {
+			return
+		}
 		go func() {
 			for {
 				select {
 				case <-o.Escapes:
 					p.Send(escapeMsg{}) // a no-op once the program has ended
-				case <-done:
+				case <-ctx.Done():
 					return
 				}
 			}
 		}()
-	}
-	_, err = p.Run()
-	if cause := context.Cause(ctx); errors.Is(cause, supervisor.ErrHangup) {
-		return cause
-	}
-	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
-		err = nil
-	}
-	return err
+	})
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,14 +120,15 @@ func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 	return &watchModel{hub: h, styles: st, keys: k, escape: escape, editor: newReasonEditor(k.Editor), w: 80, h: 24}
 }
 
-// RunWatch shows the watch until the person quits.
-func RunWatch(h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
+// RunWatch shows the watch until the person quits or ctx ends. Like Run, it handles no
+// signals, and when the terminal goes away (its input ends or fails) it returns an error that
+// wraps supervisor.ErrHangup.
+func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
 	km, err := keymap.Resolve(prefix, bindings)
 	if err != nil {
 		return fmt.Errorf("[keys] %w", err)
 	}
-	_, err = tea.NewProgram(NewWatchModel(h, theme, km)).Run()
-	return err
+	return runOnTerminal(ctx, NewWatchModel(h, theme, km), nil)
 }
 
 func (m *watchModel) Init() tea.Cmd { return m.list() }

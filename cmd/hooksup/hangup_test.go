@@ -2,17 +2,25 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
-// hangupWrappers start a command so that no SIGHUP reaches it when its terminal goes away.
+// hangupWrappers start a command in a terminal: as a terminal starts a program, and in two ways
+// that keep the terminal's SIGHUP from it.
 var hangupWrappers = map[string]func(cmd string) string{
+	// As a terminal starts a program through a shell: the shell leads the terminal's session,
+	// and when the terminal hangs up the kernel sends SIGHUP to it and, as it exits, to the
+	// program's process group.
+	"plain": func(cmd string) string { return cmd },
 	// A session of its own: the terminal is not its controlling terminal any more, so the
 	// kernel signals nothing to it when the terminal hangs up.
 	"setsid": func(cmd string) string { return "setsid sh -c " + shellQuote(cmd+"; echo done") },
@@ -20,10 +28,24 @@ var hangupWrappers = map[string]func(cmd string) string{
 	"trap": func(cmd string) string { return "trap '' HUP; " + cmd + "; echo done" },
 }
 
-// killTerminal runs argv under a wrapper in tmux, waits until the screen shows ready, kills the
-// tmux server (the terminal) with SIGKILL and returns the processes the program started that are
-// still alive afterwards.
-func killTerminal(t *testing.T, wrapper string, env []string, dir string, ready []string, argv ...string) []string {
+// deadTerminal is a program to start in tmux and leave there while the terminal dies.
+type deadTerminal struct {
+	name  string // the command as scripts/deadterm.sh counts it
+	env   []string
+	dir   string
+	ready []string // the screen shows each once the program runs
+	// running are the command lines (prefixes) that must each be running under the wrapper
+	// before the terminal is killed.
+	running []string
+	// grace is how long what the program started has to end after the kill.
+	grace time.Duration
+	argv  []string
+}
+
+// killTerminal runs d's program under a wrapper in tmux, waits until the screen shows it ready,
+// kills the tmux server (the terminal) with SIGKILL and returns the processes the program
+// started that are still alive after d.grace.
+func killTerminal(t *testing.T, wrapper string, d deadTerminal) []string {
 	t.Helper()
 	requireTmux(t)
 	if wrapper == "setsid" {
@@ -32,29 +54,29 @@ func killTerminal(t *testing.T, wrapper string, env []string, dir string, ready 
 		}
 	}
 	cmd := "env -i"
-	for _, kv := range env {
+	for _, kv := range d.env {
 		cmd += " " + shellQuote(kv)
 	}
-	for _, a := range argv {
+	for _, a := range d.argv {
 		cmd += " " + shellQuote(a)
 	}
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
-	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", "140", "-y", "40", "-c", dir,
+	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", "140", "-y", "40", "-c", d.dir,
 		"sh", "-c", hangupWrappers[wrapper](cmd))
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	s.waitText(45*time.Second, ready...)
+	s.waitText(45*time.Second, d.ready...)
 
 	pane, _ := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")))
 	server, _ := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "#{pid}")))
 	started := descendants(t, pane)
-	var agents int
-	for _, args := range started {
-		if strings.HasPrefix(args, hooksupBin+" ") {
-			agents++ // hooksup, and the demo agent (hooksup re-executed)
+	for _, want := range d.running {
+		var found bool
+		for _, args := range started {
+			found = found || strings.HasPrefix(args, want)
 		}
-	}
-	if agents == 0 || len(started) < 3 {
-		t.Fatalf("hooksup and its agent are not both running under the wrapper: %v", started)
+		if !found {
+			t.Fatalf("%q is not running under the wrapper: %v", want, started)
+		}
 	}
 	t.Logf("before the kill: %v", started)
 	t.Cleanup(func() {
@@ -65,12 +87,12 @@ func killTerminal(t *testing.T, wrapper string, env []string, dir string, ready 
 	if err := exec.Command("kill", "-KILL", strconv.Itoa(server)).Run(); err != nil {
 		t.Fatal(err)
 	}
-	// The agent gets SIGHUP, then SIGKILL after hooksup's grace period: wait well past it.
-	deadline := time.Now().Add(40 * time.Second)
+	deadline := time.Now().Add(d.grace)
 	for {
 		alive := alive(t, started)
 		if len(alive) == 0 || time.Now().After(deadline) {
-			t.Logf("terminal killed: %d of %d processes left", len(alive), len(started)) // scripts/deadterm.sh counts these
+			// scripts/deadterm.sh counts these lines
+			t.Logf("%s: terminal killed: %d of %d processes left", d.name, len(alive), len(started))
 			return alive
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -134,14 +156,23 @@ func alive(t *testing.T, procs map[int]string) []string {
 	return out
 }
 
-// When the terminal dies and no SIGHUP reaches hooksup, the end of its input ends the session:
-// the demo agent and hooksup are gone, under either wrapper.
+// sessionGrace is how long a session has to end after its terminal died: the agent gets SIGHUP,
+// then SIGKILL after hooksup's grace period; this is well past it.
+const sessionGrace = 40 * time.Second
+
+// commandGrace is how long a command that starts nothing has to end after its terminal died.
+const commandGrace = 10 * time.Second
+
+// When the terminal dies, with or without a SIGHUP reaching hooksup, the session ends: the demo
+// agent and hooksup are gone, under every wrapper.
 func TestDeadTerminalEndsTheDemo(t *testing.T) {
 	for wrapper := range hangupWrappers {
 		t.Run(wrapper, func(t *testing.T) {
 			s := newSandbox(t)
-			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-			if left := killTerminal(t, wrapper, env, s.project, []string{"hooksup demo agent", "╭─ verdicts"}, hooksupBin, "demo"); len(left) > 0 {
+			d := deadTerminal{name: "demo", env: append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color"),
+				dir: s.project, ready: []string{"hooksup demo agent", "╭─ verdicts"}, grace: sessionGrace,
+				running: []string{hooksupBin + " demo", hooksupBin + " --settings"}, argv: []string{hooksupBin, "demo"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
 				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
 			}
 		})
@@ -155,7 +186,50 @@ func TestDeadTerminalEndsClaude(t *testing.T) {
 			rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ok")}})
 			rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
 			cfg := rc.config(`mode = "auto"`)
-			if left := killTerminal(t, wrapper, rc.env.Environ(), rc.env.WorkDir, []string{"╭─ verdicts", "❯"}, hooksupBin, "--config", cfg, "claude"); len(left) > 0 {
+			d := deadTerminal{name: "claude", env: rc.env.Environ(), dir: rc.env.WorkDir, ready: []string{"╭─ verdicts", "❯"},
+				grace: sessionGrace, running: []string{hooksupBin + " --config", rc.env.Claude},
+				argv: []string{hooksupBin, "--config", cfg, "claude"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
+				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
+			}
+		})
+	}
+}
+
+// hooksup watch, with a session to watch (its event stream open), ends with its terminal.
+func TestDeadTerminalEndsWatch(t *testing.T) {
+	for wrapper := range hangupWrappers {
+		t.Run(wrapper, func(t *testing.T) {
+			s := newSandbox(t)
+			ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+			ls.waitReady()
+			d := deadTerminal{name: "watch", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+				ready: []string{"hooksup watch · 1 session"}, grace: commandGrace,
+				running: []string{hooksupBin + " watch"}, argv: []string{hooksupBin, "watch"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
+				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
+			}
+		})
+	}
+}
+
+// hooksup log -f, which reads no input and has nothing to write, ends with its terminal.
+func TestDeadTerminalEndsLogFollow(t *testing.T) {
+	for wrapper := range hangupWrappers {
+		t.Run(wrapper, func(t *testing.T) {
+			s := newSandbox(t)
+			logDir := filepath.Join(s.stateDir(), "sessions", "s-follow")
+			if err := os.MkdirAll(logDir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			line := `{"time":"2026-11-25T10:00:00Z","session_id":"s-follow","event":"Stop","turn":1,"stop":1,"decision":"allow","source":"checks"}` + "\n"
+			if err := os.WriteFile(filepath.Join(logDir, "verdicts.jsonl"), []byte(line), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			d := deadTerminal{name: "log -f", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+				ready: []string{"session s-follow", "turn 1"}, grace: commandGrace,
+				running: []string{hooksupBin + " log -f"}, argv: []string{hooksupBin, "log", "-f"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
 				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
 			}
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/cli"
+	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -120,6 +121,9 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		}
 		return runHook(cargs, stdin, stdout, stderr), nil
 	case "log":
+		// -f follows the log until it is interrupted or its terminal goes.
+		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
+		defer stop()
 		return runLog(ctx, cargs, stdout)
 	case "ls":
 		return runLs(cargs, stdout, stderr)
@@ -128,7 +132,13 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "status":
 		return runStatus(cargs, stdout)
 	case "watch":
-		return runWatch(g, cargs, stdout, stderr)
+		// Besides its quit key, only its context ends the watch: SIGINT, SIGTERM, SIGHUP, or
+		// its terminal going.
+		ctx, stopInt := signal.NotifyContext(ctx, os.Interrupt)
+		defer stopInt()
+		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
+		defer stop()
+		return runWatch(ctx, g, cargs, stdout, stderr)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

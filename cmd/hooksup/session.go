@@ -86,6 +86,10 @@ func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (
 }
 
 func newSession(so supervisor.Options) (*session, error) {
+	// What sessions killed with SIGKILL left in the runtime directory goes as the next one
+	// starts: their registrations and control sockets here, their hook sockets and settings
+	// files in supervisor.New.
+	hub.Sweep(so.RuntimeDir)
 	sup, err := supervisor.New(so)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -145,5 +146,54 @@ timeout = "10m"
 	if !strings.Contains(string(logText), "ended a check's process group left running by a hooksup that was killed") ||
 		!strings.Contains(string(logText), strconv.Itoa(job)) {
 		t.Fatalf("no log line says the check's group was ended:\n%s", logText)
+	}
+}
+
+// hooksup SIGKILLed in a session: the next session to start removes everything the killed one
+// left in the runtime directory — its registration and control socket as well as its hook
+// socket and settings file — without anyone running hooksup ls (which would remove them too).
+func TestFaultSupervisorKilledLeavesNothingAfterNextStart(t *testing.T) {
+	s := newSandbox(t)
+	runDir := filepath.Join(filepath.Dir(s.state), "run", "hooksup")
+	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+	ls.waitReady()
+	var left []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		left, _ = filepath.Glob(filepath.Join(runDir, "*.session.json"))
+		if len(left) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session never registered: %v", left)
+		}
+	}
+	id := strings.TrimSuffix(filepath.Base(left[0]), ".session.json")
+	if err := ls.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if code := ls.wait(10 * time.Second); code != 128+9 {
+		t.Fatalf("hooksup exit %d", code)
+	}
+	syscall.Kill(ls.agentPID(), syscall.SIGKILL)
+	traces, _ := filepath.Glob(filepath.Join(runDir, id+".*"))
+	for _, ext := range []string{".sock", ".ctl", ".session.json", ".settings.json"} {
+		if !slices.Contains(traces, filepath.Join(runDir, id+ext)) {
+			t.Fatalf("the killed session left no %s to sweep: %v", ext, traces)
+		}
+	}
+	// A hook socket younger than 10 s may be a session still starting up, and is kept: these are
+	// a minute old, as a killed session's usually are by the time the next one starts.
+	old := time.Now().Add(-time.Minute)
+	for _, p := range traces {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go"); r.code != 0 {
+		t.Fatalf("the next hooksup: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if traces, _ := filepath.Glob(filepath.Join(runDir, id+"*")); len(traces) > 0 {
+		t.Fatalf("the killed session's files are still in the runtime directory: %v", traces)
 	}
 }

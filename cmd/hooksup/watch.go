@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/tui"
@@ -36,8 +39,8 @@ func (watchHub) Events(l hub.Live, f func(hub.Event) bool) error {
 }
 
 // runWatch is `hooksup watch`: every live session of this user, live, answered from here with
-// the session TUI's keys and theme.
-func runWatch(g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+// the session TUI's keys and theme, until the person quits or ctx ends.
+func runWatch(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		fmt.Fprint(stdout, watchHelp())
 		return 0, nil
@@ -61,7 +64,8 @@ func runWatch(g globalFlags, args []string, stdout, stderr io.Writer) (int, erro
 	if err != nil {
 		return 1, err
 	}
-	if err := tui.RunWatch(watchHub{dir}, theme, cfg.Keys.Prefix, cfg.Keys.Bindings); err != nil {
+	err = tui.RunWatch(ctx, watchHub{dir}, theme, cfg.Keys.Prefix, cfg.Keys.Bindings)
+	if err != nil && !errors.Is(err, hangup.ErrHangup) { // a terminal gone hears nothing more
 		return 1, err
 	}
 	return 0, nil
