@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -63,6 +64,32 @@ func (f *fakeSession) TerminalStatus(ts supervisor.TerminalStatus) {
 	defer f.mu.Unlock()
 	f.statuses = append(f.statuses, ts)
 }
+
+// answers is what the TUI answered so far.
+func (f *fakeSession) answers() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.resolved...)
+}
+
+// waitAnswers waits until the TUI answered n questions (it answers in a command, which may
+// still run after the program ended), and returns the answers.
+func (f *fakeSession) waitAnswers(t *testing.T, n int) []string {
+	t.Helper()
+	waitUntil(t, fmt.Sprintf("%d answers", n), func() bool { return len(f.answers()) >= n })
+	return f.answers()
+}
+
+// waitUntil polls ok until it holds, failing the test after 30 s.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 func (f *fakeSession) Counts() engine.Counts {
 	return engine.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
 		SubagentContinuations: 1, MaxSteers: 3}
@@ -204,15 +231,14 @@ func TestKeyRouting(t *testing.T) {
 		press(tea.KeyEscape, 0, ""),
 		press(tea.KeyEscape, tea.ModNumLock, ""), // kitty terminals report the lock keys
 	)
-	time.Sleep(100 * time.Millisecond)
-	if got, want := pty.String(), "hi\x1d\x1b[A\x1b\x1b"; !strings.HasSuffix(got, want) {
-		t.Fatalf("claude received %q, want it to end with %q", got, want)
+	// The second Escape's bytes come last: by then the supervisor has been told of both.
+	const want = "hi\x1d\x1b[A\x1b\x1b"
+	waitUntil(t, "claude to receive "+strconv.Quote(want), func() bool { return strings.HasSuffix(pty.String(), want) })
+	if got := f.waitAnswers(t, 1); len(got) != 1 || got[0] != "block:" {
+		t.Fatalf("resolved %v", got)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.resolved) != 1 || f.resolved[0] != "block:" {
-		t.Fatalf("resolved %v", f.resolved)
-	}
 	if f.interrupts != 2 {
 		t.Fatalf("%d interrupts", f.interrupts)
 	}
@@ -337,11 +363,8 @@ func TestEditReason(t *testing.T) {
 	}
 	msgs = append(msgs, press(tea.KeyEnter, 0, ""))
 	run(t, m, f, 160, 44, msgs...)
-	time.Sleep(100 * time.Millisecond)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.resolved) != 1 || f.resolved[0] != "block:also run vet" {
-		t.Fatalf("resolved %v", f.resolved)
+	if got := f.waitAnswers(t, 1); len(got) != 1 || got[0] != "block:also run vet" {
+		t.Fatalf("resolved %v", got)
 	}
 }
 
@@ -384,15 +407,21 @@ func TestAgentExitedEvent(t *testing.T) {
 	}
 }
 
-// Cancelling an edit leaves the question open and claude uninterrupted: nothing is sent.
+// Cancelling an edit leaves the question open and claude uninterrupted: nothing is sent. The
+// keys after it show that: the next key reaches claude, and nothing else before it; the next
+// answer is the first, without the edit.
 func TestCancelEdit(t *testing.T) {
 	m, f, pty := newTestModel(t, "dark")
-	fm := run(t, m, f, 160, 44, press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('z', 0, "z"), press('c', tea.ModCtrl, ""))
-	time.Sleep(100 * time.Millisecond)
+	fm := run(t, m, f, 160, 44, press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('z', 0, "z"), press('c', tea.ModCtrl, ""),
+		press('¶', 0, "¶"), press(']', tea.ModCtrl, ""), press('a', 0, "a"))
+	waitUntil(t, "the key after the cancel to reach claude", func() bool { return strings.Contains(pty.String(), "¶") })
+	if got := f.waitAnswers(t, 1); len(got) != 1 || got[0] != "block:" {
+		t.Fatalf("the edit was sent: the answers are %q, want only the approval after it", got)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if got := pty.String(); len(f.resolved) != 0 || f.interrupts != 0 || strings.ContainsAny(got, "z\x03") {
-		t.Fatalf("resolved %v, %d interrupts, claude got %q", f.resolved, f.interrupts, got)
+	if got := pty.String(); f.interrupts != 0 || strings.ContainsAny(got, "z\x03") {
+		t.Fatalf("%d interrupts, claude got %q", f.interrupts, got)
 	}
 	if fm.editor.open || len(fm.questions) != 1 || !strings.Contains(ansi.Strip(fm.render()), "claude wants to stop") {
 		t.Fatalf("editing %v, %d questions", fm.editor.open, len(fm.questions))
@@ -462,12 +491,9 @@ func TestEditReasonKeepsLineBreaks(t *testing.T) {
 	}
 	msgs = append(msgs, press(tea.KeyEnter, tea.ModAlt, ""), tea.PasteMsg{Content: "pasted one\npasted two"}, press(tea.KeyEnter, 0, ""))
 	run(t, m, f, 160, 44, msgs...)
-	time.Sleep(100 * time.Millisecond)
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	want := "block:The check \"tests\" failed (exit 1).\nalso vet\npasted one\npasted two"
-	if len(f.resolved) != 1 || f.resolved[0] != want {
-		t.Fatalf("resolved %q, want %q", f.resolved, want)
+	if got := f.waitAnswers(t, 1); len(got) != 1 || got[0] != want {
+		t.Fatalf("resolved %q, want %q", got, want)
 	}
 }
 
