@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -584,19 +586,29 @@ func decisions(vs []verdictlog.Verdict) string {
 	return strings.Join(d, " ")
 }
 
-// Escape kills the checks of every stop being decided, not only the last one, and a stop that
-// waits for the check slot stops waiting.
+// Escape kills the checks of every stop being decided, not only the last one, with every
+// process they started, and a stop that waits for the check slot stops waiting.
 func TestInterruptKillsParallelStops(t *testing.T) {
-	dir := t.TempDir()
+	pidsFile := filepath.Join(t.TempDir(), "pids")
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto
-	cfg.SubagentStop.Checks = []config.Check{{Name: "slow", Command: fmt.Sprintf(`echo $$ >> %s/pids; exec sleep 300`, dir)}}
+	// The check's shell and the job it started each write their pid.
+	cfg.SubagentStop.Checks = []config.Check{{Name: "slow", Command: fmt.Sprintf(`sleep 300 & echo $! >> %[1]s; echo $$ >> %[1]s; wait`, pidsFile)}}
 	e, r := newTestEngine(t, cfg)
 	done := make(chan hooks.Answer, 2)
 	go func() { done <- e.Decide(context.Background(), subIn("a1")) }()
 	go func() { done <- e.Decide(context.Background(), subIn("a2")) }()
-	waitFile(t, filepath.Join(dir, "pids"))
-	time.Sleep(100 * time.Millisecond)
+	pids := waitPIDs(t, pidsFile, 2)
+	waitUntil(t, "both stops to be decided", func() bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return len(e.deciding) == 2
+	})
+	for _, pid := range pids {
+		if !running(pid) {
+			t.Fatalf("the check's process %d is not running before Escape", pid)
+		}
+	}
 	start := time.Now()
 	e.Interrupt()
 	for i := 0; i < 2; i++ {
@@ -610,9 +622,53 @@ func TestInterruptKillsParallelStops(t *testing.T) {
 		}
 	}
 	t.Logf("both stops answered %v after Escape", time.Since(start))
-	for _, v := range r.verdicts[1:] {
-		if v.Source != verdictlog.SourceEscape {
-			t.Fatalf("verdicts %s", decisions(r.verdicts))
+	if got, want := decisions(r.verdicts), "Interrupted:allow/escape SubagentStop:allow/escape SubagentStop:allow/escape"; got != want {
+		t.Fatalf("verdicts %s, want %s", got, want)
+	}
+	waitUntil(t, fmt.Sprintf("the check's processes %v to be gone", pids), func() bool {
+		return !slices.ContainsFunc(pids, running)
+	})
+	// The stop that waited for the slot never ran its check.
+	if got := waitPIDs(t, pidsFile, 2); len(got) != 2 {
+		t.Fatalf("the check ran again: pids %v", got)
+	}
+}
+
+// waitPIDs waits until path lists at least n pids, one a line, and returns them.
+func waitPIDs(t *testing.T, path string, n int) []int {
+	t.Helper()
+	var pids []int
+	waitUntil(t, fmt.Sprintf("%d pids in %s", n, path), func() bool {
+		b, _ := os.ReadFile(path)
+		if !bytes.HasSuffix(b, []byte("\n")) {
+			return false // a line still being written
+		}
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("%s: %q", path, b)
+			}
+			pids = append(pids, pid)
+		}
+		return len(pids) >= n
+	})
+	return pids
+}
+
+// running reports a process that runs, as ps sees it: a zombie has ended.
+func running(pid int) bool {
+	out, err := exec.Command("ps", "-o", "stat=", "-p", strconv.Itoa(pid)).Output()
+	st := strings.TrimSpace(string(out))
+	return err == nil && st != "" && !strings.HasPrefix(st, "Z")
+}
+
+// waitUntil polls ok until it holds, failing the test after 30 s.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !ok(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
 		}
 	}
 }
@@ -629,17 +685,6 @@ func TestHookGoneIsFailOpen(t *testing.T) {
 	if v := r.verdicts[0]; v.Source != verdictlog.SourceFailOpen || !strings.Contains(v.Warning, "went away") {
 		t.Fatalf("%+v", v)
 	}
-}
-
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	for i := 0; i < 500; i++ {
-		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("%s never appeared", path)
 }
 
 // A failed check's output is kept in the verdict (its end), a passing one's is not.
