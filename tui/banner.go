@@ -48,7 +48,7 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	var tail []string
 	if m.editor.open {
 		e := m.keys.Editor
-		tail = wrapItems([]string{hintText(e.Send), hintText(e.Newline), hintText(e.Cancel), "esc interrupts " + m.name, left + " left"}, " · ", w)
+		tail = wrapItems([]string{hintText(e.Send), hintText(e.Newline), hintText(e.Clear), hintText(e.Cancel), "esc interrupts " + m.name, left + " left"}, " · ", w)
 	} else {
 		c := m.keys.Command
 		items := []string{m.keys.Prefix.Help().Key + " then " + hintText(c.Approve)}

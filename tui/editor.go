@@ -15,8 +15,9 @@ import (
 const editorMinRows = 3
 
 // reasonEditor edits the reason claude will read when the person makes it continue. It keeps
-// the reason's line breaks: its send key sends, its newline keys break the line, its cancel key
-// closes it and leaves the question open. Escape is not its key: it always interrupts claude.
+// the reason's line breaks: its send key sends, its newline keys break the line, its clear key
+// empties it (to write another reason than the checks'), its cancel key closes it and leaves the
+// question open. Escape is not its key: it always interrupts claude.
 type reasonEditor struct {
 	keys editorKeys
 	area textarea.Model
@@ -82,6 +83,9 @@ func (e *reasonEditor) update(msg tea.Msg) (editorResult, tea.Cmd) {
 			return editorSend, nil
 		case key.Matches(k, e.keys.Cancel):
 			return editorCancel, nil
+		case key.Matches(k, e.keys.Clear):
+			e.area.Reset()
+			return editorTyping, nil
 		}
 	}
 	var cmd tea.Cmd

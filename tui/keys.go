@@ -34,7 +34,7 @@ type navKeys struct {
 
 // editorKeys are read while the reason is edited.
 type editorKeys struct {
-	Send, Newline, Cancel key.Binding
+	Send, Newline, Clear, Cancel key.Binding
 }
 
 // newKeyMap turns resolved bindings into key bindings; the help of each is its keys as shown
@@ -60,7 +60,7 @@ func newAgentKeyMap(km keymap.Map, agent string) keyMap {
 		Pane: navKeys{
 			Up: b(keymap.Up), Down: b(keymap.Down), PageUp: b(keymap.PageUp), PageDown: b(keymap.PageDown), Open: b(keymap.Open),
 		},
-		Editor: editorKeys{Send: b(keymap.Send), Newline: b(keymap.Newline), Cancel: b(keymap.Cancel)},
+		Editor: editorKeys{Send: b(keymap.Send), Newline: b(keymap.Newline), Clear: b(keymap.Clear), Cancel: b(keymap.Cancel)},
 	}
 }
 
@@ -117,7 +117,8 @@ func (k keyMap) sections() []helpSection {
 			pair(p.Up, p.Down, "scroll up / down; the previous / next verdict"), pair(p.PageUp, p.PageDown, "a page up / down"),
 			line(p.Open, keymap.Open),
 		}},
-		{"while editing the reason:", []helpLine{line(e.Send, keymap.Send), line(e.Newline, keymap.Newline), line(e.Cancel, keymap.Cancel)}},
+		{"while editing the reason:", []helpLine{line(e.Send, keymap.Send), line(e.Newline, keymap.Newline), line(e.Clear, keymap.Clear),
+			line(e.Cancel, keymap.Cancel)}},
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -143,6 +144,12 @@ func scene(f *fakeSession) {
 
 func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer) {
 	t.Helper()
+	return newTestModelKeys(t, theme, defaultKeyMap())
+}
+
+// newTestModelKeys is newTestModel with the keys k.
+func newTestModelKeys(t testing.TB, theme string, k keyMap) (model, *fakeSession, *syncBuffer) {
+	t.Helper()
 	th, err := themes.Get(theme)
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +164,7 @@ func newTestModel(t testing.TB, theme string) (model, *fakeSession, *syncBuffer)
 		t.Fatal(err)
 	}
 	a.term.Write(raw)
-	return newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap), f, pty
+	return newModel(f, a, NewStyles(th), k, "ask", true, hooks.DefaultBlockCap), f, pty
 }
 
 // run drives the model through teatest at w×h with the scene, and returns the final model.
@@ -365,6 +372,39 @@ func TestEditReason(t *testing.T) {
 	run(t, m, f, 160, 44, msgs...)
 	if got := f.waitAnswers(t, 1); len(got) != 1 || got[0] != "block:also run vet" {
 		t.Fatalf("resolved %v", got)
+	}
+}
+
+// The clear key empties the reason, whatever it held, and the banner names it; rebound in
+// [keys], the new key does, and the banner names that one.
+func TestEditorClearKey(t *testing.T) {
+	for _, c := range []struct {
+		bindings map[string]string
+		clear    tea.KeyPressMsg
+		hint     string
+	}{
+		{nil, press('l', tea.ModCtrl, ""), "ctrl+l clear"},
+		{map[string]string{"clear": "alt+x"}, press('x', tea.ModAlt, ""), "alt+x clear"},
+	} {
+		km, err := keymap.Resolve("", c.bindings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, f, _ := newTestModelKeys(t, "dark", newKeyMap(km))
+		msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('j', tea.ModCtrl, ""), press('z', 0, "z"), c.clear}
+		for _, r := range "mine" {
+			msgs = append(msgs, press(r, 0, string(r)))
+		}
+		fm := run(t, m, f, 160, 44, msgs...)
+		if out := ansi.Strip(fm.render()); !strings.Contains(out, "enter send · ctrl+j/alt+enter/shift+enter new line · "+c.hint+" · ") {
+			t.Errorf("%v: the editor's hints do not name %q:\n%s", c.bindings, c.hint, out)
+		}
+		if _, cmd := fm.Update(press(tea.KeyEnter, 0, "")); cmd != nil {
+			cmd()
+		}
+		if got := f.answers(); len(got) != 1 || got[0] != "block:mine" {
+			t.Errorf("%v: the answers %q, want only the words typed after clearing", c.bindings, got)
+		}
 	}
 }
 

@@ -503,7 +503,7 @@ func (m *watchModel) footer() []string {
 		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
 		out = append(out, m.editor.rows()...)
 		e := m.keys.Editor
-		return append(out, m.hints(hintText(e.Send), hintText(e.Newline), hintText(e.Cancel), hintText(m.escape))...)
+		return append(out, m.hints(hintText(e.Send), hintText(e.Newline), hintText(e.Clear), hintText(e.Cancel), hintText(m.escape))...)
 	}
 	c, p := m.keys.Command, m.keys.Pane
 	return append(out, m.hints(hintText(c.Approve), hintText(c.Deny), hintText(c.Edit), hintText(c.Halt),

@@ -135,7 +135,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// Open the editor, then cancel it: the question is still there and claude was not
 	// interrupted.
 	tm.keys("C-]", "e")
-	scr := tm.waitText(wait, "enter send · ctrl+j/alt+enter/shift+enter new line · ctrl+c cancel edit · esc interrupts claude · ")
+	scr := tm.waitText(wait, "enter send · ctrl+j/alt+enter/shift+enter new line · ctrl+l clear · ctrl+c cancel edit · esc interrupts claude · ")
 	if !strings.Contains(scr, "› The check \"tests\"") || !strings.Contains(scr, "FAIL: TestEdit") {
 		t.Fatalf("the editor does not show the checks' reason with its lines:\n%s", scr)
 	}

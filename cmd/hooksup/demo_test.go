@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -96,6 +97,54 @@ func TestDemoInTmux(t *testing.T) {
 	// Quit.
 	tm.keys("C-]", "q")
 	tm.waitText(wait, "[exited 0]")
+}
+
+// The reason editor's clear key, named in its hints, empties it whatever the checks' reason
+// holds (several lines here): the reason claude reads is only what is typed after it.
+func TestDemoEditorClearsTheReason(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.waitText(wait, "Allow Bash(go test ./...)?")
+	tm.text("y")
+	tm.waitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+
+	// The editor opens on the checks' reason, its hints naming the clear key.
+	tm.keys("C-]", "e")
+	editorRows := func(scr string) []string {
+		var rows []string
+		for _, l := range strings.Split(scr, "\n") {
+			if _, text, ok := strings.Cut(l, "›"); ok {
+				rows = append(rows, strings.TrimSpace(text))
+			}
+		}
+		return rows
+	}
+	scr := tm.waitFor("the editor on the checks' reason", wait, func(scr string) bool {
+		return strings.Contains(strings.Join(editorRows(scr), "\n"), "-v did not enable verbose output")
+	})
+	if hints := lineWith(scr, "enter send"); !strings.Contains(hints, "ctrl+l clear") {
+		t.Fatalf("the editor's hints do not name the clear key:\n%s", scr)
+	}
+
+	tm.keys("C-l")
+	tm.waitFor("an empty editor", wait, func(scr string) bool {
+		rows := editorRows(scr)
+		return len(rows) > 0 && strings.Join(rows, "") == ""
+	})
+	tm.text("ONLY THESE WORDS")
+	tm.keys("Enter")
+	tm.waitText(wait, "Stop hook feedback: ONLY THESE WORDS", "block manual")
+	var reasons []string
+	for _, v := range s.verdicts() {
+		if v.Decision == hooks.Block {
+			reasons = append(reasons, v.Reason)
+		}
+	}
+	if len(reasons) != 1 || reasons[0] != "ONLY THESE WORDS" {
+		t.Fatalf("the continuation's reasons %q, want only the words typed after clearing", reasons)
+	}
 }
 
 // The first interactive run with an untrusted project config shows its commands and asks;

@@ -92,7 +92,7 @@ func watchHelp() string {
 		{keys(keymap.Up) + "  " + keys(keymap.Down), "select the previous / the next session"},
 		{keys(keymap.Approve), help(keymap.Approve)},
 		{keys(keymap.Deny), help(keymap.Deny)},
-		{keys(keymap.Edit), help(keymap.Edit) + " (" + keys(keymap.Send) + " sends it, " + keys(keymap.Cancel) + " cancels)"},
+		{keys(keymap.Edit), help(keymap.Edit) + " (" + keys(keymap.Send) + " sends it, " + keys(keymap.Clear) + " clears it, " + keys(keymap.Cancel) + " cancels)"},
 		{keys(keymap.Halt), help(keymap.Halt)},
 		{keymap.Escape, "interrupt, as Escape pressed in the session: its questions are let stop, its checks\n" +
 			"             killed, its further stops allowed, and the agent at work is sent the key"},

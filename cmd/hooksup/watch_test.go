@@ -20,7 +20,7 @@ func TestWatchHelp(t *testing.T) {
 		"  ↑/k  ↓/j   select the previous / the next session\n",
 		"  a          approve the forced continuation",
 		"  d          deny it: claude may stop\n",
-		"  e          edit the reason claude will read, then continue (enter sends it, ctrl+c cancels)\n",
+		"  e          edit the reason claude will read, then continue (enter sends it, ctrl+l clears it, ctrl+c cancels)\n",
 		"  x          halt: end the turn now\n",
 		"  esc        interrupt, as Escape pressed in the session: its questions are let stop",
 		"  q          quit the watch (the sessions run on)\n",

@@ -67,6 +67,7 @@ const (
 	Open     = "open"
 	Send     = "send"
 	Newline  = "newline"
+	Clear    = "clear"
 	Cancel   = "cancel"
 )
 
@@ -87,6 +88,10 @@ var actions = []Action{
 	{Open, Pane, []string{"enter"}, "open", "open or close the selected verdict"},
 	{Send, Editor, []string{"enter"}, "send", "send the reason: claude continues with it"},
 	{Newline, Editor, []string{"ctrl+j", "alt+enter", "shift+enter"}, "new line", "start a new line"},
+	// Ctrl-L is "clear" in shells and readline. It is 0x0c, which no terminal, tmux, screen or tty
+	// line discipline keeps for itself (unlike Ctrl-S, Ctrl-Q, Ctrl-Z), and it is none of the
+	// editor's own keys (Ctrl-U and Ctrl-K delete to the line's start and end).
+	{Clear, Editor, []string{"ctrl+l"}, "clear", "clear the whole reason, to write another"},
 	{Cancel, Editor, []string{"ctrl+c"}, "cancel edit", "cancel the edit; the question stays open"},
 }
 
