@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
@@ -118,8 +119,10 @@ func wrapItems(items []string, sep string, w int) []string {
 }
 
 // failureLines are the last n lines of a check's output as its block reason quotes it: what
-// failed, for when the checks pane is hidden.
+// failed, for the banner when the checks pane is hidden and for hooksup watch. They are plain
+// text to draw: no escape sequence or control character, tabs as spaces.
 func failureLines(reason string, n int) []string {
+	reason = strings.ReplaceAll(checks.PlainText([]byte(reason)), "\t", "    ")
 	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
 	if len(lines) > 0 {
 		lines = lines[1:] // the heading, shown already

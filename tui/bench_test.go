@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/hooksup/hooksup/hub"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 )
 
@@ -38,4 +42,26 @@ func benchModel(b testing.TB) model {
 	m.relayout()
 	m.io.applySize(m.lay.agentInner()) // resize claude's terminal to its pane now
 	return m
+}
+
+// BenchmarkWatchFrame is a redraw of hooksup watch at 150×40: two sessions, each with a
+// question whose check printed 40 lines (the reason's default), the rows left filled with them.
+func BenchmarkWatchFrame(b *testing.B) {
+	f := fakeSessions()
+	var out strings.Builder
+	out.WriteString("The check \"tests\" failed (exit 1). Fix what it reports, then finish. Its output:")
+	for i := range 40 {
+		fmt.Fprintf(&out, "\n\tpkg/thing_test.go:%d: want %d, got %d", i, i, i+1)
+	}
+	asked := watchNow.Add(-time.Minute)
+	for i := range f.lives {
+		f.lives[i].Snapshot.Pending = []hub.Question{{ID: 1, Event: "Stop", Proposal: "block", Source: "check:tests",
+			Reason: out.String(), Asked: asked, Deadline: asked.Add(5 * time.Minute)}}
+	}
+	m := newTestWatch(b, f)
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 40})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.View()
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
@@ -530,7 +531,8 @@ func (m *watchModel) editorRow() int {
 }
 
 // body is the title line and one box per session, in room rows: when they do not fit, the
-// boxes before the selected one are left out until it does.
+// boxes before the selected one are left out until it does. The rows they leave show the end of
+// each question's failed check (outputRows).
 func (m *watchModel) body(room int) []string {
 	st := m.styles
 	waiting := 0
@@ -559,11 +561,16 @@ func (m *watchModel) body(room int) []string {
 	var boxes [][]string
 	sel, total := 0, len(lines)
 	for i, s := range m.sessions {
-		b := m.sessionBox(s)
+		b := m.sessionBox(s, nil)
 		boxes = append(boxes, b)
 		total += len(b)
 		if s.live.Entry.ID == m.selected {
 			sel = i
+		}
+	}
+	if spare := room - total; spare > 0 {
+		for i, out := range m.outputRows(spare) {
+			boxes[i] = m.sessionBox(m.sessions[i], out)
 		}
 	}
 	first, end := 0, len(lines)
@@ -583,7 +590,46 @@ func (m *watchModel) body(room int) []string {
 	return lines
 }
 
-func (m *watchModel) sessionBox(s *watchSession) []string {
+// outputRows shares spare rows between the sessions' questions a check proposes to block, a row
+// at a time each in turn: the end of each one's output (failureLines), per session and question.
+func (m *watchModel) outputRows(spare int) [][][]string {
+	all := make([][][]string, len(m.sessions))
+	for i, s := range m.sessions {
+		for _, q := range s.live.Snapshot.Pending {
+			var lines []string
+			if hooks.Decision(q.Proposal) == hooks.Block {
+				lines = failureLines(q.Reason, spare) // never more than fit
+			}
+			all[i] = append(all[i], lines)
+		}
+	}
+	shown := make([][]int, len(all))
+	for i := range all {
+		shown[i] = make([]int, len(all[i]))
+	}
+	for more := true; more && spare > 0; {
+		more = false
+		for i := range all {
+			for j := range all[i] {
+				if spare > 0 && shown[i][j] < len(all[i][j]) {
+					shown[i][j]++
+					spare--
+					more = true
+				}
+			}
+		}
+	}
+	for i := range all {
+		for j, lines := range all[i] {
+			all[i][j] = lines[len(lines)-shown[i][j]:]
+		}
+	}
+	return all
+}
+
+// sessionBox is a session's box; output holds, per pending question, the lines of its check's
+// output to show under its reason (none when nil).
+func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	st, snap, inner := m.styles, s.live.Snapshot, max(m.w-2, 10)
 	state := supervisor.AgentState(snap.State)
 	row := st.stateStyle(state).Render(snap.State+" "+watchSince(m.now, snap.StateSince)) +
@@ -595,7 +641,7 @@ func (m *watchModel) sessionBox(s *watchSession) []string {
 			body = append(body, fit(" "+st.Error.Render(l), inner))
 		}
 	}
-	for _, q := range snap.Pending {
+	for j, q := range snap.Pending {
 		what := "⚑ " + q.Event
 		if q.AgentID != "" {
 			what += " of " + shortID(q.AgentID)
@@ -605,14 +651,19 @@ func (m *watchModel) sessionBox(s *watchSession) []string {
 		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(q.Proposal) + " " +
 			st.Accent.Render(q.Source) + st.Muted.Render(" · "+left+" left")
 		body = append(body, fit(" "+line, inner))
-		if r := present.FirstLine(q.Reason); r != "" {
+		if r := present.FirstLine(checks.PlainText([]byte(q.Reason))); r != "" {
 			body = append(body, fit("   "+r, inner))
+		}
+		if j < len(output) {
+			for _, l := range output[j] {
+				body = append(body, fit("     "+l, inner))
+			}
 		}
 	}
 	for _, v := range s.verdicts {
 		line := st.Muted.Render(v.Time.Local().Format("15:04:05")+" ") + st.decisionStyle(v.Decision).Render(string(v.Decision)) +
 			" " + st.Accent.Render(present.Source(v.Source))
-		if r := present.FirstLine(v.Reason); r != "" {
+		if r := present.FirstLine(checks.PlainText([]byte(v.Reason))); r != "" {
 			line += st.Muted.Render(" · ") + r
 		}
 		body = append(body, fit(" "+line, inner))

@@ -45,13 +45,14 @@ func fakeSessions() *fakeHub {
 		{Entry: hub.Entry{ID: "h1"}, Snapshot: hub.Snapshot{ID: "h1", SessionID: "1a2b3c4d-0000", Agent: "claude", Cwd: "/src/api",
 			Mode: "ask", State: "stopping", StateSince: watchNow.Add(-42 * time.Second), Continuations: 2, Tokens: 12300,
 			Pending: []hub.Question{{ID: 7, Event: "Stop", Proposal: "block", Source: "check:tests",
-				Reason: "FAIL: TestLogin\nmore", Asked: asked, Deadline: asked.Add(5 * time.Minute)}}}},
+				Reason: "The check \"tests\" failed (exit 1). Its output:\n=== RUN   TestLogin\n--- FAIL: TestLogin (0.01s)\n\tlogin_test.go:9: got 500",
+				Asked:  asked, Deadline: asked.Add(5 * time.Minute)}}}},
 		{Entry: hub.Entry{ID: "h2"}, Snapshot: hub.Snapshot{ID: "h2", SessionID: "5e6f7a8b-0000", Agent: "codex", Cwd: "/src/web",
 			Mode: "auto", State: "working", StateSince: watchNow.Add(-3 * time.Minute), Pending: []hub.Question{}}},
 	}}
 }
 
-func newTestWatch(t *testing.T, f *fakeHub) *watchModel {
+func newTestWatch(t testing.TB, f *fakeHub) *watchModel {
 	t.Helper()
 	mono, err := themes.Get(themes.Mono)
 	if err != nil {
@@ -76,7 +77,10 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 		"▸ api · claude · 1a2b3c4d",
 		"stopping 42s · continued 2 · 12.3k tokens · ask mode",
 		"⚑ Stop block check:tests · 4:30 left",
-		"   FAIL: TestLogin",
+		"   The check \"tests\" failed (exit 1). Its output:",
+		"     === RUN   TestLogin",
+		"     --- FAIL: TestLogin (0.01s)",
+		"     login_test.go:9: got 500",
 		"  web · codex · 5e6f7a8b",
 		"working 3m · continued 0 · 0 tokens · auto mode",
 		"allow manual (hooksup approve) · done",
@@ -85,9 +89,6 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the watch lacks %q:\n%s", want, scr)
 		}
-	}
-	if strings.Contains(scr, "more") {
-		t.Errorf("a reason's later lines are shown:\n%s", scr)
 	}
 	if n := len(strings.Split(scr, "\n")); n != 20 {
 		t.Errorf("%d rows, want the screen's 20", n)
@@ -98,6 +99,74 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 	for _, want := range []string{"x halt", "esc interrupt", "q quit"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("at 50 columns the hints lack %q:\n%s", want, scr)
+		}
+	}
+}
+
+// The rows the boxes leave show the end of each question's check output, shared between the
+// questions a row at a time; with no rows left, the questions and the keys still show.
+func TestWatchShowsTheChecksOutputAsItFits(t *testing.T) {
+	f := fakeSessions()
+	asked := watchNow.Add(-time.Minute)
+	reason := "The check \"tests\" failed (exit 1). Its output:"
+	for i := 1; i <= 9; i++ {
+		reason += fmt.Sprintf("\nline %d", i)
+	}
+	f.lives[1].Snapshot.Pending = []hub.Question{{ID: 3, Event: "Stop", Proposal: "block", Source: "check:tests",
+		Reason: reason, Asked: asked, Deadline: asked.Add(5 * time.Minute)}}
+	m := newTestWatch(t, f)
+	for _, c := range []struct {
+		h      int
+		shown  []string
+		hidden []string
+	}{
+		// 1 title, two boxes of 5, 1 row of hints: 12 rows, and 8 more for the output. The first
+		// question's has 3 lines; the second shows the last 5 of its 9.
+		{20, []string{"got 500", "=== RUN   TestLogin", "line 5", "line 9"}, []string{"line 4"}},
+		{12, nil, []string{"got 500", "line 9"}},
+	} {
+		m.Update(tea.WindowSizeMsg{Width: 100, Height: c.h})
+		scr := watchScreen(m)
+		for _, want := range c.shown {
+			if !strings.Contains(scr, want) {
+				t.Errorf("%d rows: the watch lacks %q:\n%s", c.h, want, scr)
+			}
+		}
+		for _, not := range c.hidden {
+			if strings.Contains(scr, not) {
+				t.Errorf("%d rows: the watch shows %q:\n%s", c.h, not, scr)
+			}
+		}
+		if strings.Count(scr, "⚑ Stop block check:tests") != 2 || !strings.Contains(scr, "a continue · d let it stop") {
+			t.Errorf("%d rows: the questions or the keys are missing:\n%s", c.h, scr)
+		}
+		if n := len(strings.Split(scr, "\n")); n != c.h {
+			t.Errorf("%d rows drawn on a screen of %d", n, c.h)
+		}
+	}
+}
+
+// A check's output is text to the watch: its escape sequences and control characters never
+// reach the terminal, in a question's reason or a verdict's.
+func TestWatchDrawsNoControlsFromChecks(t *testing.T) {
+	f := fakeSessions()
+	hostile := "The check \"tests\" failed \x1b]0;PWNED\x07(exit 1). Its output:\nbell\x07 rings\n\x1b[2Jcleared\na\ttab\n" +
+		"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ END\n\u009b2Jc1\nwritten over\rback"
+	f.lives[0].Snapshot.Pending[0].Reason = hostile
+	m := newTestWatch(t, f)
+	m.Update(watchEvent{id: "h2", ev: hub.Event{Type: "VerdictDecided",
+		Data: []byte(`{"Verdict":{"time":"2026-11-23T15:58:00Z","decision":"block","source":"check:tests","reason":"\u001b]0;PWNED\u0007bad\u0008d"}}`)}})
+	raw := m.View().Content
+	for _, bad := range []string{"\x1b]", "PWNED", "\x07", "\x1b[2J", "\x9b", "\t", "\r", "\b"} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the watch draws %q:\n%q", bad, raw)
+		}
+	}
+	scr := watchScreen(m)
+	for _, want := range []string{`The check "tests" failed (exit 1). Its output:`, "│     bell rings ", "│     cleared ", "│     a    tab ",
+		"│     link END ", "│     2Jc1 ", "│     back ", "· bad"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the watch lacks %q:\n%s", want, scr)
 		}
 	}
 }
@@ -205,6 +274,7 @@ func TestWatchKeepsTheSelectedSessionOnScreen(t *testing.T) {
 		l.Snapshot.Cwd = fmt.Sprintf("/src/proj%d", i)
 		f.lives = append(f.lives, l)
 	}
+	f.lives[0].Snapshot.Pending[0].Reason = "FAIL: TestLogin\nmore"
 	m := newTestWatch(t, f)
 	for range 7 {
 		m.Update(press(tea.KeyDown, 0, ""))

@@ -77,9 +77,9 @@ npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
 			{Name: "deny", Args: "[SESSION]", Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
 			{Name: "halt", Args: "[SESSION]", Flags: []cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}},
 				Help: "end the turn of SESSION at its oldest pending question"},
-			{Name: "watch", Help: `every live session in one live screen: their questions with the time left, the latest
-verdicts; answer the selected session's question with the session TUI's keys (Esc interrupts
-it)`},
+			{Name: "watch", Help: `every live session in one live screen: their questions with the time left and the end
+of the failed check's output, the latest verdicts; answer the selected session's question with
+the session TUI's keys (Esc interrupts it)`},
 			{Name: "status", Flags: []cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}},
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust"},

@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 // Two sessions of the real claude wait on a question each; `hooksup watch` in a third terminal
@@ -59,8 +63,9 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	if p1 == "" || p2 == "" {
 		t.Fatalf("ls does not list both sessions: %+v", hubLs(t, runDir))
 	}
+	// Each question names the check's command in its first line, and shows its output below.
 	scr := w.waitFor("both sessions, each with its question", wait, func(s string) bool {
-		return strings.Contains(s, p1) && strings.Contains(s, p2) && strings.Contains(s, "work") && strings.Count(s, "FAIL: TestWatch") == 2 &&
+		return strings.Contains(s, p1) && strings.Contains(s, p2) && strings.Contains(s, "work") && strings.Count(s, "FAIL: TestWatch") == 4 &&
 			strings.Count(s, "⚑ Stop") == 2
 	})
 	if !strings.Contains(scr, "2 sessions") || !strings.Contains(scr, "left") {
@@ -186,5 +191,72 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	}
 	if strings.Contains(tm2.screen(), "NEVER-SHOWN") {
 		t.Errorf("the interrupted reply was shown:\n%s", tm2.screen())
+	}
+}
+
+// What a person needs to answer is on the watch's screen: each session's question shows the end
+// of its failed check's output, as many lines as the screen has room for; at a small height
+// the questions and the keys still show. What the check printed reaches the terminal as text:
+// its escape sequences and control characters do not, and a tab does not shift the box's edge.
+func TestWatchShowsWhatTheCheckPrinted(t *testing.T) {
+	const cfgText = `
+mode = "ask"
+decision_timeout = "10m"
+[[stop.checks]]
+name = "tests"
+command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1)); done; printf 'tab\\there\\n\\033]0;PWNED\\007\\033[2Jbell\\007 CHECK-END\\n'; exit 1"
+`
+	first, second := newSandbox(t), newSandbox(t)
+	runDir := ""
+	for _, kv := range first.env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			runDir = v
+		}
+	}
+	second.env = append(second.env, "XDG_RUNTIME_DIR="+runDir) // the later one counts
+	self, _ := os.Executable()
+	const wait = 30 * time.Second
+	for _, s := range []*sandbox{first, second} {
+		sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
+		env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+		tm := startTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfgText), "--claude-bin", self, "claude")
+		tm.waitText(wait, "⚑ claude wants to stop", "CHECK-END")
+	}
+
+	home, env := otherTerminal(t, runDir)
+	w := startTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	scr := w.waitFor("both questions with the end of their check's output", wait, func(s string) bool {
+		return strings.Count(s, "⚑ Stop") == 2 && strings.Count(s, "CHECK-END") == 2 && strings.Count(s, "WATCH-LINE-30") == 2
+	})
+	// The room left on the screen is shared, and used: each question shows the end of its 32
+	// lines, as many as fit, and no row is left empty.
+	if strings.Count(scr, `The check "tests"`) != 2 || strings.Count(scr, "WATCH-LINE-") < 20 || strings.Contains(scr, "WATCH-LINE-01") {
+		t.Errorf("the questions do not show the end of the output, as much as fits:\n%s", scr)
+	}
+	for i, l := range strings.Split(strings.TrimRight(scr, "\n"), "\n") {
+		if strings.TrimSpace(l) == "" {
+			t.Errorf("row %d is empty:\n%s", i, scr)
+			break
+		}
+	}
+	for i, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "WATCH-LINE") || strings.Contains(l, "tab") || strings.Contains(l, "CHECK-END") {
+			if !strings.HasPrefix(l, "│") || !strings.HasSuffix(l, "│") || utf8.RuneCountInString(l) != 150 {
+				t.Errorf("row %d is not a whole row of its box: %q", i, l)
+			}
+		}
+	}
+	if strings.Contains(scr, "PWNED") || !strings.Contains(scr, "bell CHECK-END") {
+		t.Errorf("the check's escape sequences reached the screen:\n%s", scr)
+	}
+	if title := w.tmux("display-message", "-p", "-t", w.name, "#{pane_title}"); strings.Contains(title, "PWNED") {
+		t.Errorf("the check set the terminal's title: %q", title)
+	}
+
+	// A small height: the output gives way; the questions and the keys stay.
+	w.resize(150, 10)
+	scr = w.waitFor("the questions without the output", wait, func(s string) bool { return !strings.Contains(s, "WATCH-LINE") })
+	if strings.Count(scr, "⚑ Stop block check:tests") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
+		t.Errorf("at 10 rows the questions or the keys are missing:\n%s", scr)
 	}
 }
