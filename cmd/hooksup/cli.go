@@ -57,7 +57,7 @@ agent state live.`,
 			{Name: "check", Flags: []cli.Flag{
 				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
 				{Name: "v", Help: "show the checks' output as they run"},
-			}, Help: "run the configured checks now (exit 0 when all pass)"},
+			}, Help: "run the configured checks now (exit 0 when all pass; 1 when one fails, or a project file\nis untrusted or broken, which runs none)"},
 			{Name: "init", Help: `write a commented .hooksup.toml with the checks this project runs (go,
 npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},

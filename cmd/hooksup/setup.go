@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -203,8 +204,11 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if err != nil {
 		return 1, err
 	}
-	cfg, err := loadConfig(g, env, stderr)
+	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
+		return 1, err
+	}
+	if err := ignoredError(layers); err != nil {
 		return 1, err
 	}
 	configured, table := cfg.Stop.Checks, "[[stop.checks]]"
@@ -212,7 +216,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		configured, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
 	}
 	if len(configured) == 0 {
-		fmt.Fprintf(stdout, "no %s configured (hooksup init writes a template)\n", table)
+		fmt.Fprintf(stdout, "no %s configured%s\n", table, noChecksHint(layers))
 		return 0, nil
 	}
 	var onOut func(string, []byte)
@@ -246,6 +250,34 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	}
 	fmt.Fprintf(stdout, "all %d checks passed\n", len(configured))
 	return 0, nil
+}
+
+// ignoredError is why check runs nothing: a configuration file that exists but may not be
+// used, untrusted or broken, is a failure, never "no checks".
+func ignoredError(layers []config.Layer) error {
+	var msgs []string
+	for _, l := range layers {
+		switch {
+		case l.Problem != nil:
+			msgs = append(msgs, fmt.Sprintf("%s is not trusted, and `hooksup trust` refuses it until these are fixed:\n%v", l.Path, l.Problem))
+		case l.Note != "":
+			msgs = append(msgs, fmt.Sprintf("%s is %s", l.Path, l.Note))
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("no check ran: %s", strings.Join(msgs, "\n"))
+}
+
+// noChecksHint says where checks would go: the project's file when it has one, else init.
+func noChecksHint(layers []config.Layer) string {
+	for _, l := range layers {
+		if l.Used && l.Source == "project" {
+			return " in " + l.Path + ": add yours there"
+		}
+	}
+	return " (hooksup init writes a .hooksup.toml with the checks this project runs)"
 }
 
 func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error) {
@@ -317,6 +349,14 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 			ok("%s (%s)", l.Path, l.Source)
 		case l.Note != "":
 			bad("%s (%s): %s", l.Path, l.Source, l.Note)
+			var ces config.Errors
+			if errors.As(l.Problem, &ces) {
+				for _, ce := range ces {
+					bad("%v", ce)
+				}
+			} else if l.Problem != nil {
+				bad("%v", l.Problem)
+			}
 		}
 	}
 
