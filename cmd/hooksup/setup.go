@@ -15,6 +15,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -224,25 +225,26 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		onOut = func(_ string, b []byte) { stdout.Write(b) }
 	}
 	failed := 0
-	for _, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
-		if r.Passed() {
-			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, r.Duration.Round(time.Millisecond))
+	for i, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
+		took := r.Duration.Round(time.Millisecond)
+		switch {
+		case r.Passed():
+			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, took)
 			continue
+		case r.StartErr != nil:
+			// One line: the shell's complaint is the whole of its output.
+			fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), took)
+		default:
+			note := ""
+			if !configured[i].Retries() {
+				note = "; retry_on_failure = false: the agent is only warned"
+			}
+			// What the agent reads when this check makes it continue; the verdict log keeps the
+			// whole output.
+			fmt.Fprintf(stdout, "✗ %s: %s (%s%s)\n%s\n\n", r.Name, present.CheckFailure(r), took, note,
+				engine.BlockReason(r, cfg.ReasonLines))
 		}
 		failed++
-		fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), r.Duration.Round(time.Millisecond))
-		if !a.verbose {
-			out := strings.TrimRight(string(r.Output), "\n")
-			lines := strings.Split(out, "\n")
-			if len(lines) > 20 {
-				lines = append([]string{"…"}, lines[len(lines)-20:]...)
-			}
-			for _, l := range lines {
-				if l != "" {
-					fmt.Fprintf(stdout, "    %s\n", l)
-				}
-			}
-		}
 	}
 	if failed > 0 {
 		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(configured))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,6 +115,47 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 				t.Errorf("a check ran")
 			}
 		})
+	}
+}
+
+// hooksup check shows a failed check as the agent reads it: the reason the installed Stop
+// hook gives claude, byte for byte (plain text, its last reason_lines lines), not the raw
+// end of the output; a check that could not start says so once, on one line.
+func TestCheckShowsWhatTheAgentReads(t *testing.T) {
+	s := newSandbox(t)
+	// Colours, blank lines, the failure early and 60 lines of passes after it.
+	script := "printf '=== RUN TestA\\n\\033[31m--- FAIL: TestA\\033[0m\\n\\n    a_test.go:9: boom\\n'\n" +
+		"i=0; while [ $i -lt 60 ]; do printf '\\033[32m--- PASS: TestB%d\\033[0m\\n' $i; i=$((i+1)); done\nexit 1\n"
+	s.files(map[string]string{
+		"t.sh": script,
+		".hooksup.toml": "mode = \"auto\"\nreason_lines = 30\n[[stop.checks]]\nname = \"test\"\ncommand = \"sh t.sh\"\n" +
+			"[[stop.checks]]\nname = \"lint\"\ncommand = \"nosuchtool-xyz check .\"\n",
+	})
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	cmd := execHooksup(s, "hook", "Stop", "--installed")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s1","cwd":` + strconv.Quote(s.project) + `,"stop_hook_active":false}`)
+	raw, _ := cmd.Output()
+	var answer struct{ Decision, Reason string }
+	if err := json.Unmarshal(raw, &answer); err != nil || answer.Decision != "block" {
+		t.Fatalf("the hook's answer (%v): %s", err, raw)
+	}
+	code, out := s.hooksup(t, "check")
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "\n"+answer.Reason+"\n") {
+		t.Errorf("check does not show the reason the agent reads:\n%s\n--- the agent reads:\n%s", out, answer.Reason)
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("check printed terminal controls:\n%q", out)
+	}
+	if n := strings.Count(out, "nosuchtool-xyz: not found"); n != 1 {
+		t.Errorf("the check that could not start is told %d times:\n%s", n, out)
+	}
+	if !regexp.MustCompile(`(?m)^✗ lint: could not start: .*nosuchtool-xyz: not found \(\d+ms\)$`).MatchString(out) {
+		t.Errorf("the check that could not start is not one line:\n%s", out)
 	}
 }
 
