@@ -30,6 +30,7 @@ type Project struct {
 	Detail string         // what it found inside: "scripts test, lint"; may be empty
 	Notes  []string       // written as comments above its checks
 	Checks []config.Check // with their final, unique names and their cwd
+	roles  []string       // each check's role ("test", "lint", "typecheck"), beside Checks
 }
 
 // Line is the project in one line: "web: Node, pnpm (pnpm-lock.yaml): scripts test, lint".
@@ -47,8 +48,50 @@ func (p Project) Line() string {
 // Checks are all the detected checks, in the order they run.
 func (d Detection) Checks() []config.Check {
 	var out []config.Check
-	for _, p := range d.Projects {
-		out = append(out, p.Checks...)
+	for _, g := range d.dirs() {
+		out = append(out, runOrder(g)...)
+	}
+	return out
+}
+
+// dirs groups the projects by directory, in order.
+func (d Detection) dirs() [][]Project {
+	var out [][]Project
+	for i, p := range d.Projects {
+		if i == 0 || p.Dir != d.Projects[i-1].Dir {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], p)
+	}
+	return out
+}
+
+// roleOrder is the order in which the checks of a directory run, whatever kinds of project it
+// holds: the tests first, then the linters, then the type checkers.
+var roleOrder = []string{"test", "lint", "typecheck"}
+
+// runOrder is the checks of one directory's projects in the order they run.
+func runOrder(ps []Project) []config.Check {
+	type ranked struct {
+		c    config.Check
+		rank int
+	}
+	var all []ranked
+	for _, p := range ps {
+		for i, c := range p.Checks {
+			rank := len(roleOrder)
+			if i < len(p.roles) {
+				if r := slices.Index(roleOrder, p.roles[i]); r >= 0 {
+					rank = r
+				}
+			}
+			all = append(all, ranked{c, rank})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int { return a.rank - b.rank })
+	out := make([]config.Check, len(all))
+	for i, r := range all {
+		out[i] = r.c
 	}
 	return out
 }
@@ -338,7 +381,7 @@ func (d *dirInfo) goProject() *detected {
 	case d.goMod:
 		p := &detected{Project: Project{Kind: "Go module (go.mod)"}}
 		p.add("test", "go test", "go test ./...", detectTestTimeout, nil)
-		p.add("vet", "go vet", "go vet ./...", detectLintTimeout, nil)
+		p.add("lint", "go vet", "go vet ./...", detectLintTimeout, nil)
 		return p
 	case d.goWork && d.dir == ".":
 		return &detected{Project: Project{Kind: "Go workspace (go.work)",
@@ -566,13 +609,13 @@ func (d *dirInfo) nodeProject(det *detector) *detected {
 				break
 			}
 			found = append(found, name)
-			var env map[string]string
 			timeout := detectLintTimeout
 			if k.kind == "test" {
-				// CI=true keeps test runners out of their watch modes.
-				env, timeout = map[string]string{"CI": "true"}, detectTestTimeout
+				timeout = detectTestTimeout
 			}
-			p.add(k.kind, manager+" "+k.kind, nodeRun(manager, name), timeout, env)
+			// CI=true keeps test runners out of their watch modes, and every script of the
+			// project sees the same environment.
+			p.add(k.kind, manager+" "+k.kind, nodeRun(manager, name), timeout, map[string]string{"CI": "true"})
 			break
 		}
 	}
@@ -747,7 +790,7 @@ func (d *dirInfo) rustProject(det *detector) *detected {
 		p.Kind, ws = "Rust workspace (Cargo.toml [workspace])", " --workspace"
 	}
 	p.add("test", "cargo test", "cargo test"+ws, detectRustTimeout, nil)
-	p.add("clippy", "cargo clippy", "cargo clippy"+ws+" -- -D warnings", detectRustTimeout, nil)
+	p.add("lint", "cargo clippy", "cargo clippy"+ws+" -- -D warnings", detectRustTimeout, nil)
 	return p
 }
 
@@ -818,6 +861,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 					name = fmt.Sprintf("%s (%d)", name, seen[name])
 				}
 				p.Checks[i].Name = name
+				p.roles = append(p.roles, p.short[i])
 				if dp.dir != "." {
 					p.Checks[i].Cwd = dp.dir
 				}

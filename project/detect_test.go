@@ -35,12 +35,12 @@ func TestDetectProject(t *testing.T) {
 		want  []string // name | command [| cwd]
 		found []string // each in the summary, in this order
 	}{
-		{"go", []string{"test | go test ./...", "vet | go vet ./..."}, []string{"Go module (go.mod)"}},
-		{"go-make", []string{"go vet | go vet ./...", "make test | make test"},
+		{"go", []string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
+		{"go-make", []string{"make test | make test", "go vet | go vet ./..."},
 			[]string{"Go module (go.mod)", "Makefile with a test target", "`make test` stands in for `go test ./...`"}},
 		{"go-work", []string{
-			"api: test | go test ./... | svc/api", "api: vet | go vet ./... | svc/api",
-			"tools: test | go test ./... | tools", "tools: vet | go vet ./... | tools",
+			"api: test | go test ./... | svc/api", "api: lint | go vet ./... | svc/api",
+			"tools: test | go test ./... | tools", "tools: lint | go vet ./... | tools",
 		}, []string{"svc/api: Go module (go.mod)", "tools: Go module (go.mod)"}},
 		{"node-npm", []string{"test | npm test", "lint | npm run lint"}, []string{"Node, npm (package-lock.json): scripts test, lint"}},
 		{"node-placeholder", []string{"lint | npm run lint"}, []string{"Node, npm (no lockfile", "npm's placeholder"}},
@@ -59,16 +59,16 @@ func TestDetectProject(t *testing.T) {
 			[]string{"Python, poetry", "pytest (setup.cfg [tool:pytest])", "ruff (.ruff.toml)"}},
 		{"python-venv", []string{"test | .venv/bin/python -m pytest -q"}, []string{"Python, .venv", "pytest (tox.ini [pytest])"}},
 		{"python-bare", nil, []string{"Python (requirements.txt)", "no pytest configuration or tests directory, no ruff configuration"}},
-		{"rust", []string{"test | cargo test", "clippy | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
-		{"rust-workspace", []string{"test | cargo test --workspace", "clippy | cargo clippy --workspace -- -D warnings"},
+		{"rust", []string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
+		{"rust-workspace", []string{"test | cargo test --workspace", "lint | cargo clippy --workspace -- -D warnings"},
 			[]string{"Rust workspace (Cargo.toml [workspace])"}},
 		{"make", []string{"test | make test"}, []string{"Makefile with a test target"}},
 		{"make-notest", nil, []string{"recognised no project: no go.mod"}},
 		{"unknown", nil, []string{"recognised no project: no go.mod"}},
 		{"monorepo", []string{
 			"test | make test",
-			"api: test | go test ./... | api", "api: vet | go vet ./... | api",
-			"engine: test | cargo test | engine", "engine: clippy | cargo clippy -- -D warnings | engine",
+			"api: test | go test ./... | api", "api: lint | go vet ./... | api",
+			"engine: test | cargo test | engine", "engine: lint | cargo clippy -- -D warnings | engine",
 			"ml: test | python3 -m pytest -q | services/ml", "ml: lint | ruff check . | services/ml",
 			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
 		}, []string{"Makefile with a test target", "api: Go module", "engine: Rust crate", "services/ml: Python", "web: Node, pnpm"}},
@@ -85,7 +85,7 @@ func TestDetectProject(t *testing.T) {
 		{"npm-placeholder-root", []string{"a: test | npm test | packages/a"},
 			[]string{"Node, npm (no lockfile): no test, lint or typecheck script; the test script is npm's placeholder", "packages/a: Node, npm (no lockfile): script test"}},
 		{"same-names", []string{"apps/web: test | npm test | apps/web", "packages/web: test | npm test | packages/web"}, nil},
-		{"go-node", []string{"go test | go test ./...", "go vet | go vet ./...", "yarn test | yarn run test"},
+		{"go-node", []string{"go test | go test ./...", "yarn test | yarn run test", "go vet | go vet ./..."},
 			[]string{"Go module (go.mod)", "Node, yarn (yarn.lock)"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
@@ -104,6 +104,51 @@ func TestDetectProject(t *testing.T) {
 				at += i + len(f)
 			}
 		})
+	}
+}
+
+// TestDetectNamesChecksAlike: whatever the kind of project, a check is named by its role, in
+// the same order in each directory (tests first, then lint, then typecheck), and every check of a Node project
+// runs in the same environment.
+func TestDetectNamesChecksAlike(t *testing.T) {
+	order := map[string]int{"test": 0, "lint": 1, "typecheck": 2}
+	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+		// In run order; the order holds across the kinds of project of one directory.
+		last, cwd := -1, ""
+		for _, c := range d.Checks() {
+			if c.Cwd != cwd {
+				last, cwd = -1, c.Cwd
+			}
+			// Past the sub-project's label; in a directory of several kinds the tool comes
+			// first: "go test", "pnpm lint", and the linters' own names "go vet", "cargo clippy".
+			name := strings.TrimSpace(c.Name[strings.LastIndex(c.Name, ": ")+1:])
+			role, ok := order[name]
+			if _, r, cut := strings.Cut(name, " "); !ok && cut {
+				role, ok = order[r]
+				if name == "go vet" || name == "cargo clippy" {
+					role, ok = order["lint"], true
+				}
+			}
+			if !ok {
+				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e.Name(), c.Name)
+			}
+			if role < last {
+				t.Errorf("%s: check %q runs after a later role", e.Name(), c.Name)
+			}
+			last = role
+		}
+		for _, p := range d.Projects {
+			for _, c := range p.Checks {
+				if strings.HasPrefix(p.Kind, "Node") && !reflect.DeepEqual(c.Env, p.Checks[0].Env) {
+					t.Errorf("%s: %s: check %q runs with env %v, %q with %v", e.Name(), p.Line(), c.Name, c.Env, p.Checks[0].Name, p.Checks[0].Env)
+				}
+			}
+		}
 	}
 }
 
@@ -213,7 +258,7 @@ func TestDetectProjectSkips(t *testing.T) {
 		"dir-named-marker/Cargo.toml/file.txt": {Data: []byte("")},
 	}
 	d := Detect(fsys)
-	want := []string{"test | go test ./...", "vet | go vet ./...", "weird: lint | npm run lint | weird"}
+	want := []string{"test | go test ./...", "lint | go vet ./...", "weird: lint | npm run lint | weird"}
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q\n%s", got, want, d.Summary())
 	}

@@ -126,15 +126,23 @@ func InitFile(d Detection) string {
 			fmt.Fprintf(&b, "#   %s\n", l)
 		}
 	}
-	for _, p := range d.Projects {
-		if len(p.Checks) == 0 {
+	// Each directory's projects, then their checks in the order they run.
+	for _, g := range d.dirs() {
+		checks := runOrder(g)
+		if len(checks) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n# %s\n", p.Line())
-		for _, n := range p.Notes {
-			fmt.Fprintf(&b, "# %s\n", n)
+		b.WriteByte('\n')
+		for _, p := range g {
+			if len(p.Checks) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "# %s\n", p.Line())
+			for _, n := range p.Notes {
+				fmt.Fprintf(&b, "# %s\n", n)
+			}
 		}
-		for i, c := range p.Checks {
+		for i, c := range checks {
 			if i > 0 {
 				b.WriteByte('\n')
 			}

@@ -66,7 +66,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 		said []string // in init's output
 	}{
 		{"go", map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n", "a.go": "package a\n"},
-			[]string{"test | go test ./...", "vet | go vet ./..."}, []string{"Go module (go.mod)"}},
+			[]string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
 		{"node-pnpm", map[string]string{
 			"package.json":   `{"name":"web","scripts":{"test":"vitest run","lint":"eslint .","typecheck":"tsc --noEmit","dev":"vite"}}`,
 			"pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -81,7 +81,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 			"src/app/__init__.py": "",
 		}, []string{"test | python3 -m pytest -q", "lint | ruff check ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
 		{"rust", map[string]string{"Cargo.toml": "[package]\nname = \"a\"\nversion = \"0.1.0\"\n", "src/lib.rs": ""},
-			[]string{"test | cargo test", "clippy | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
+			[]string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
 		{"makefile", map[string]string{"Makefile": "build:\n\tcc -o a a.c\n\ntest: build\n\t./a --self-test\n"},
 			[]string{"test | make test"}, []string{"Makefile with a test target"}},
 		{"monorepo", map[string]string{
@@ -93,7 +93,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 			"services/ml/pyproject.toml":      "[project]\nname = \"ml\"\n\n[tool.pytest.ini_options]\n",
 		}, []string{
 			"test | make test",
-			"api: test | go test ./... | services/api", "api: vet | go vet ./... | services/api",
+			"api: test | go test ./... | services/api", "api: lint | go vet ./... | services/api",
 			"ml: test | python3 -m pytest -q | services/ml",
 			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
 		}, []string{"Makefile with a test target", "services/api: Go module (go.mod)", "services/ml: Python (pyproject.toml)", "web: Node, pnpm (pnpm-lock.yaml)"}},
@@ -184,7 +184,7 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 	}
 	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"})
 	code, out = s.hooksup(t, "check")
-	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ vet") || !strings.Contains(out, "all 2 checks passed") {
+	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ lint") || !strings.Contains(out, "all 2 checks passed") {
 		t.Fatalf("check: %d %s", code, out)
 	}
 }

@@ -246,11 +246,19 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		}
 		failed++
 	}
-	if failed > 0 {
+	switch {
+	case len(configured) == 1 && failed == 1:
+		fmt.Fprintln(stdout, "1 check failed")
+	case failed > 0:
 		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(configured))
+	case len(configured) == 1:
+		fmt.Fprintln(stdout, "1 check passed")
+	default:
+		fmt.Fprintf(stdout, "all %d checks passed\n", len(configured))
+	}
+	if failed > 0 {
 		return 1, nil
 	}
-	fmt.Fprintf(stdout, "all %d checks passed\n", len(configured))
 	return 0, nil
 }
 

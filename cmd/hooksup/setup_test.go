@@ -48,8 +48,22 @@ command = "echo 'boom: 2 failures'; exit 3"
 		t.Fatal(out)
 	}
 	code, out = s.hooksup(t, "check")
-	if code != 1 || !strings.Contains(out, "✓ ok") || !strings.Contains(out, "✗ broken: exit 3") || !strings.Contains(out, "boom: 2 failures") {
+	if code != 1 || !strings.Contains(out, "✓ ok") || !strings.Contains(out, "✗ broken: exit 3") || !strings.Contains(out, "boom: 2 failures") ||
+		!strings.HasSuffix(out, "\n1 of 2 checks failed\n") {
 		t.Fatalf("%d %s", code, out)
+	}
+	// One check is one check.
+	for _, tc := range []struct {
+		command string
+		code    int
+		last    string
+	}{{"echo fine", 0, "1 check passed"}, {"exit 3", 1, "1 check failed"}} {
+		os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"one\"\ncommand = \""+tc.command+"\"\n"), 0o644)
+		s.hooksup(t, "trust")
+		code, out := s.hooksup(t, "check")
+		if code != tc.code || !strings.HasSuffix(out, "\n"+tc.last+"\n") {
+			t.Errorf("one check, %q: %d %s", tc.command, code, out)
+		}
 	}
 }
 
