@@ -512,6 +512,18 @@ func inWorkspace(patterns []string, dir string) bool {
 	return false
 }
 
+// fixFlagRe matches the flags with which linters and formatters change files instead of
+// reporting: eslint's and others' --fix, prettier's and biome's --write.
+var fixFlagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)(--fix|--write)(?:[\s=]|$)`) })
+
+// fixesFiles is the flag with which a script changes files, "" when it only reports.
+func fixesFiles(script string) string {
+	if m := fixFlagRe().FindStringSubmatch(script); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // npmPlaceholderTest is what `npm init` puts in scripts.test.
 const npmPlaceholderTest = "no test specified"
 
@@ -606,6 +618,10 @@ func (d *dirInfo) nodeProject(det *detector) *detected {
 			}
 			if rootPkg != nil && rootPkg.runs(name) {
 				covered = append(covered, name)
+				break
+			}
+			if fix := fixesFiles(s); fix != "" {
+				notes = append(notes, fmt.Sprintf("no check of the %s script: it changes files (%s)", name, fix))
 				break
 			}
 			found = append(found, name)
@@ -750,11 +766,13 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 	}
 	if ruff != "" {
 		detail = append(detail, "ruff ("+ruff+")")
-		cmd := "ruff check ."
+		// --no-fix: a check reports, it never changes the person's files, whatever the
+		// configuration's fix = true says.
+		cmd := "ruff check --no-fix ."
 		if runner != "" {
-			cmd = runner + " run ruff check ."
+			cmd = runner + " run " + cmd
 		} else if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/ruff")); venv && err == nil && !fi.IsDir() {
-			cmd = ".venv/bin/ruff check ."
+			cmd = ".venv/bin/" + cmd
 		}
 		p.add("lint", "ruff", cmd, detectLintTimeout, nil)
 	}

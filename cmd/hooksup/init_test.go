@@ -79,7 +79,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 			"pyproject.toml":      "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
 			"tests/test_app.py":   "def test_ok():\n    pass\n",
 			"src/app/__init__.py": "",
-		}, []string{"test | python3 -m pytest -q", "lint | ruff check ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
+		}, []string{"test | python3 -m pytest -q", "lint | ruff check --no-fix ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
 		{"rust", map[string]string{"Cargo.toml": "[package]\nname = \"a\"\nversion = \"0.1.0\"\n", "src/lib.rs": ""},
 			[]string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
 		{"makefile", map[string]string{"Makefile": "build:\n\tcc -o a a.c\n\ntest: build\n\t./a --self-test\n"},
