@@ -82,7 +82,7 @@ verdicts; answer the selected session's question with the session TUI's keys (Es
 it)`},
 			{Name: "status", Flags: []cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}},
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
-			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust"},
+			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},
 			{Name: "themes", Args: "[NAME...]", ArgValues: themeNames, Help: "list and preview the colour themes"},
 			{Name: "completion", Args: "bash|zsh|fish", ArgValues: cli.Values{Words: cli.Shells()},
 				Help: "the shell completion script (e.g. source <(hooksup completion bash))"},

@@ -188,3 +188,50 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 		t.Fatalf("check: %d %s", code, out)
 	}
 }
+
+// A proposed check whose program is not installed is named by init, and by doctor as a
+// problem once the file is trusted, so the first stop does not fail with "sh: uv: not found".
+func TestInitAndDoctorNameMissingTools(t *testing.T) {
+	s := newSandbox(t)
+	bin := t.TempDir() // the PATH: make and nothing else
+	if mk, err := exec.LookPath("make"); err == nil {
+		os.Symlink(mk, filepath.Join(bin, "make"))
+	}
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "PATH=") {
+			s.env[i] = "PATH=" + bin
+		}
+	}
+	s.files(map[string]string{
+		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
+		"uv.lock":            "version = 1\n",
+		"tests/test_app.py":  "def test_ok():\n    pass\n",
+		"web/package.json":   `{"name":"web","scripts":{"test":"vitest run"}}`,
+		"web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+		"tools/Makefile":     "test:\n\ttrue\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"not found on the PATH: uv (test, lint), pnpm (web: test)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "make (") {
+		t.Errorf("init named make, which is there:\n%s", out)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	code, out = s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+	for _, w := range []string{`✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("doctor did not say %q:\n%s", w, out)
+		}
+	}
+	if code != 1 || strings.Contains(out, `"tools: test"`) {
+		t.Errorf("doctor: %d\n%s", code, out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -146,7 +147,48 @@ func runInit(stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	printDetection(stdout, det, path)
+	printMissing(stdout, det.Checks(), env.cwd)
 	return 0, nil
+}
+
+// printMissing names the programs the checks start that are not installed, and the checks
+// that use each: those fail at every stop until they are.
+func printMissing(w io.Writer, configured []config.Check, dir string) {
+	var progs []string
+	users := map[string][]string{}
+	for _, c := range configured {
+		if m := checks.Missing(c, dir); m != "" {
+			if users[m] == nil {
+				progs = append(progs, m)
+			}
+			users[m] = append(users[m], c.Name)
+		}
+	}
+	if len(progs) == 0 {
+		return
+	}
+	parts := make([]string, len(progs))
+	for i, p := range progs {
+		parts[i] = fmt.Sprintf("%s (%s)", p, strings.Join(users[p], ", "))
+	}
+	them := "it is"
+	if len(progs) > 1 {
+		them = "they are"
+	}
+	fmt.Fprintf(w, "not found on the PATH: %s: those checks fail at every stop until %s installed (or you edit them)\n", strings.Join(parts, ", "), them)
+}
+
+// missingProblem says that a check's program is not installed, "" when it is or hooksup
+// cannot tell.
+func missingProblem(c config.Check, dir string) string {
+	m := checks.Missing(c, dir)
+	switch {
+	case m == "":
+		return ""
+	case strings.Contains(m, "/"):
+		return fmt.Sprintf("check %q: %s not found", c.Name, m)
+	}
+	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, m)
 }
 
 // printDetection tells the person what init recognised and which checks it wrote.
@@ -367,6 +409,12 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 			} else if l.Problem != nil {
 				bad("%v", l.Problem)
 			}
+		}
+	}
+
+	for _, c := range append(slices.Clone(cfg.Stop.Checks), cfg.SubagentStop.Checks...) {
+		if p := missingProblem(c, env.cwd); p != "" {
+			bad("%s: it fails at every stop until that is installed", p)
 		}
 	}
 
