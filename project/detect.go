@@ -801,6 +801,12 @@ func (d *dirInfo) rustProject(det *detector) *detected {
 	if d.dir != "." && iniHasSection(det.root.cargo, "workspace", true) {
 		return nil // a member of the root's workspace: the root's --workspace checks cover it
 	}
+	if cargoFuzzRe().MatchString(d.cargo) {
+		// Its targets are test = false and it builds with cargo fuzz on nightly: the crate's
+		// own checks build what it fuzzes.
+		return &detected{problem: true, Project: Project{Kind: "cargo-fuzz harness (Cargo.toml, cargo-fuzz = true)",
+			Detail: "no checks: cargo fuzz runs it, on nightly"}}
+	}
 	p := &detected{Project: Project{Kind: "Rust crate (Cargo.toml)",
 		Notes: []string{"clippy needs its component: rustup component add clippy"}}}
 	ws := ""
@@ -811,6 +817,9 @@ func (d *dirInfo) rustProject(det *detector) *detected {
 	p.add("lint", "cargo clippy", "cargo clippy"+ws+" -- -D warnings", detectRustTimeout, nil)
 	return p
 }
+
+// cargoFuzzRe matches the metadata line by which cargo fuzz marks its harness's Cargo.toml.
+var cargoFuzzRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*cargo-fuzz\s*=\s*true\b`) })
 
 func (d *dirInfo) makeProject() *detected {
 	if d.makefile == "" {

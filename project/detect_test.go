@@ -65,6 +65,8 @@ func TestDetectProject(t *testing.T) {
 		{"rust", []string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
 		{"rust-workspace", []string{"test | cargo test --workspace", "lint | cargo clippy --workspace -- -D warnings"},
 			[]string{"Rust workspace (Cargo.toml [workspace])"}},
+		{"rust-fuzz", []string{"test | cargo test", "lint | cargo clippy -- -D warnings"},
+			[]string{"Rust crate (Cargo.toml)", "fuzz: cargo-fuzz harness (Cargo.toml, cargo-fuzz = true): no checks"}},
 		{"make", []string{"test | make test"}, []string{"Makefile with a test target"}},
 		{"make-notest", nil, []string{"recognised no project: no go.mod"}},
 		{"unknown", nil, []string{"recognised no project: no go.mod"}},
