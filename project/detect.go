@@ -370,6 +370,14 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 				i--
 			}
 		}
+		// A makefile calls a bare python: beside a .venv it runs in the activated
+		// virtualenv, as the person runs it.
+		if d.venv(det) {
+			if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/activate")); err == nil && !fi.IsDir() {
+				mk.Checks[0].Command = ". .venv/bin/activate && make test"
+				stands = append(stands, "it runs in the activated .venv")
+			}
+		}
 		mk.Detail = strings.Join(stands, "; ")
 		add(mk)
 	}
@@ -693,12 +701,7 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 			break
 		}
 	}
-	venv := false
-	if runner == "" {
-		if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/python")); err == nil && !fi.IsDir() {
-			venv = true
-		}
-	}
+	venv := runner == "" && d.venv(det)
 	kind := "Python"
 	switch {
 	case runner != "":
@@ -792,6 +795,12 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 	}
 	p.Detail = strings.Join(detail, ", ")
 	return p
+}
+
+// venv reports whether the directory holds a virtualenv, .venv.
+func (d *dirInfo) venv(det *detector) bool {
+	fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/python"))
+	return err == nil && !fi.IsDir()
 }
 
 func (d *dirInfo) rustProject(det *detector) *detected {

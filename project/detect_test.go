@@ -61,6 +61,8 @@ func TestDetectProject(t *testing.T) {
 		{"python-poetry", []string{"test | poetry run pytest -q", "lint | poetry run ruff check --no-fix ."},
 			[]string{"Python, poetry", "pytest (setup.cfg [tool:pytest])", "ruff (.ruff.toml)"}},
 		{"python-venv", []string{"test | .venv/bin/python -m pytest -q"}, []string{"Python, .venv", "pytest (tox.ini [pytest])"}},
+		{"python-venv-make", []string{"test | . .venv/bin/activate && make test"},
+			[]string{"Python, .venv (pyproject.toml)", "Makefile with a test target: `make test` stands in for `.venv/bin/python -m pytest -q`; it runs in the activated .venv"}},
 		{"python-bare", nil, []string{"Python (requirements.txt)", "no pytest configuration or tests directory, no ruff configuration"}},
 		{"rust", []string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
 		{"rust-workspace", []string{"test | cargo test --workspace", "lint | cargo clippy --workspace -- -D warnings"},

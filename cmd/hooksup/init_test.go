@@ -235,3 +235,37 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 		t.Errorf("doctor: %d\n%s", code, out)
 	}
 }
+
+// A Makefile beside a .venv calls a bare python: make test runs in the activated virtualenv, so
+// the check passes without the person activating it first.
+func TestInitMakeTestInTheVenv(t *testing.T) {
+	s := newSandbox(t)
+	bin := t.TempDir() // the PATH: sh, make, and a python without pytest
+	for _, p := range []string{"sh", "make", "dirname", "basename", "env", "cat"} {
+		if path, err := exec.LookPath(p); err == nil {
+			os.Symlink(path, filepath.Join(bin, p))
+		}
+	}
+	os.WriteFile(filepath.Join(bin, "python"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "PATH=") {
+			s.env[i] = "PATH=" + bin
+		}
+	}
+	s.files(map[string]string{
+		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.pytest.ini_options]\n",
+		"tests/test_app.py":  "def test_ok():\n    pass\n",
+		"Makefile":           ".PHONY: test\ntest:\n\tpython -m pytest\n",
+		".venv/pyvenv.cfg":   "home = /usr/bin\n",
+		".venv/bin/activate": "VIRTUAL_ENV=\"$(pwd)/.venv\"\nPATH=\"$VIRTUAL_ENV/bin:$PATH\"\nexport VIRTUAL_ENV PATH\n",
+	})
+	os.WriteFile(filepath.Join(s.project, ".venv", "bin", "python"), []byte("#!/bin/sh\necho '1 passed'\n"), 0o755)
+	for _, args := range [][]string{{"init"}, {"trust"}} {
+		if code, out := s.hooksup(t, args...); code != 0 {
+			t.Fatalf("%s: %d %s", args[0], code, out)
+		}
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "1 check passed\n") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+}
