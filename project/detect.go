@@ -1,5 +1,6 @@
 // Package project recognises what a project is built and tested with (Go, npm and its
-// workspaces, Python, Rust, Make) and writes the .hooksup.toml that `hooksup init` proposes.
+// workspaces, Python, Rust, Make) and what its CI runs (GitHub Actions), and writes the
+// .hooksup.toml that `hooksup init` proposes.
 package project
 
 import (
@@ -30,7 +31,24 @@ type Project struct {
 	Detail string         // what it found inside: "scripts test, lint"; may be empty
 	Notes  []string       // written as comments above its checks
 	Checks []config.Check // with their final, unique names and their cwd
-	roles  []string       // each check's role ("test", "lint", "typecheck"), beside Checks
+	meta   []checkMeta    // beside Checks
+	// covered: the checks of another project of its directory stand in for all of its own.
+	covered bool
+}
+
+// checkMeta is what init knows of a check besides the check itself.
+type checkMeta struct {
+	role string // "test", "lint", "format", "typecheck"
+	from string // where it comes from, written as a comment above it: the CI step
+	off  string // why it is written commented out; "" when it runs
+}
+
+// Proposal is one check init writes, in the order they run: enabled, or commented out (Off
+// says why) for the person to decide.
+type Proposal struct {
+	Check config.Check
+	From  string // where it comes from, when it is the project's CI
+	Off   string // why it is commented out; "" when it runs
 }
 
 // Line is the project in one line: "web: Node, pnpm (pnpm-lock.yaml): scripts test, lint".
@@ -45,9 +63,20 @@ func (p Project) Line() string {
 	return s
 }
 
-// Checks are all the detected checks, in the order they run.
+// Checks are the checks init enables, in the order they run.
 func (d Detection) Checks() []config.Check {
 	var out []config.Check
+	for _, p := range d.Proposals() {
+		if p.Off == "" {
+			out = append(out, p.Check)
+		}
+	}
+	return out
+}
+
+// Proposals are all the checks init writes, commented out or not, in the order they run.
+func (d Detection) Proposals() []Proposal {
+	var out []Proposal
 	for _, g := range d.dirs() {
 		out = append(out, runOrder(g)...)
 	}
@@ -67,31 +96,32 @@ func (d Detection) dirs() [][]Project {
 }
 
 // roleOrder is the order in which the checks of a directory run, whatever kinds of project it
-// holds: the tests first, then the linters, then the type checkers.
-var roleOrder = []string{"test", "lint", "typecheck"}
+// holds: the tests first, then the linters, the formatters' checks, the type checkers.
+var roleOrder = []string{"test", "lint", "format", "typecheck"}
 
 // runOrder is the checks of one directory's projects in the order they run.
-func runOrder(ps []Project) []config.Check {
+func runOrder(ps []Project) []Proposal {
 	type ranked struct {
-		c    config.Check
+		p    Proposal
 		rank int
 	}
 	var all []ranked
 	for _, p := range ps {
 		for i, c := range p.Checks {
-			rank := len(roleOrder)
-			if i < len(p.roles) {
-				if r := slices.Index(roleOrder, p.roles[i]); r >= 0 {
+			rank, m := len(roleOrder), checkMeta{}
+			if i < len(p.meta) {
+				m = p.meta[i]
+				if r := slices.Index(roleOrder, m.role); r >= 0 {
 					rank = r
 				}
 			}
-			all = append(all, ranked{c, rank})
+			all = append(all, ranked{Proposal{Check: c, From: m.from, Off: m.off}, rank})
 		}
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int { return a.rank - b.rank })
-	out := make([]config.Check, len(all))
+	out := make([]Proposal, len(all))
 	for i, r := range all {
-		out[i] = r.c
+		out[i] = r.p
 	}
 	return out
 }
@@ -191,8 +221,9 @@ type dirInfo struct {
 	python []string // Python markers present
 	cargo  string   // Cargo.toml's content, "" when absent
 
-	makefile   string // the makefile with a test target, "" when none
-	makeIsFile bool   // a makefile exists (with or without a test target)
+	makefile    string // the makefile with a test target, "" when none
+	makeIsFile  bool   // a makefile exists (with or without a test target)
+	makeContent string // the makefile's content
 }
 
 func (d *dirInfo) any() bool {
@@ -295,7 +326,8 @@ func (det *detector) dir(dir string) *dirInfo {
 	for _, m := range []string{"GNUmakefile", "makefile", "Makefile"} { // make's own order
 		if d.files[m] {
 			d.makeIsFile = true
-			if makeHasTarget(file(m), "test") {
+			d.makeContent = file(m)
+			if makeHasTarget(d.makeContent, "test") {
 				d.makefile = m
 			}
 			break
@@ -316,7 +348,9 @@ type detected struct {
 	Project
 	short   []string
 	long    []string
-	problem bool // something the person should hear of even without checks
+	from    []string // where each check comes from (checkMeta.from)
+	off     []string // why each check is commented out (checkMeta.off)
+	problem bool     // something the person should hear of even without checks
 }
 
 func (dp *dirProjects) problem() bool {
@@ -339,6 +373,17 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	})
 	p.short = append(p.short, short)
 	p.long = append(p.long, long)
+	p.from = append(p.from, "")
+	p.off = append(p.off, "")
+}
+
+// drop removes the i'th check.
+func (p *detected) drop(i int) {
+	p.Checks = slices.Delete(p.Checks, i, i+1)
+	p.short = slices.Delete(p.short, i, i+1)
+	p.long = slices.Delete(p.long, i, i+1)
+	p.from = slices.Delete(p.from, i, i+1)
+	p.off = slices.Delete(p.off, i, i+1)
 }
 
 // projects recognises the projects in d and the checks they run.
@@ -354,7 +399,9 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
-	if mk := d.makeProject(); mk != nil {
+	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
+		add(mk)
+	} else if mk != nil {
 		var stands []string
 		// make test is how this directory wants its tests run: it stands in for the test
 		// commands of the other projects here.
@@ -364,9 +411,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 					continue
 				}
 				stands = append(stands, fmt.Sprintf("`make test` stands in for `%s`", p.Checks[i].Command))
-				p.Checks = slices.Delete(p.Checks, i, i+1)
-				p.short = slices.Delete(p.short, i, i+1)
-				p.long = slices.Delete(p.long, i, i+1)
+				p.drop(i)
 				i--
 			}
 		}
@@ -381,6 +426,9 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 		mk.Detail = strings.Join(stands, "; ")
 		add(mk)
 	}
+	if d.dir == "." {
+		add(d.ciProject(det, dp))
+	}
 	return dp
 }
 
@@ -389,6 +437,15 @@ func (d *dirInfo) goProject() *detected {
 	case d.goMod:
 		p := &detected{Project: Project{Kind: "Go module (go.mod)"}}
 		p.add("test", "go test", "go test ./...", detectTestTimeout, nil)
+		// The project's golangci-lint configuration says how its maintainers lint (go vet
+		// among the rest).
+		for _, f := range []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"} {
+			if d.files[f] {
+				p.Kind = "Go module (go.mod, " + f + ")"
+				p.add("lint", "golangci-lint", "golangci-lint run", detectLintTimeout, nil)
+				return p
+			}
+		}
 		p.add("lint", "go vet", "go vet ./...", detectLintTimeout, nil)
 		return p
 	case d.goWork && d.dir == ".":
@@ -838,6 +895,11 @@ func (d *dirInfo) makeProject() *detected {
 	if d.makefile != "Makefile" {
 		p.Kind = d.makefile + " with a test target"
 	}
+	if what, in := makeFetches(d.makeContent, "test", 0); what != "" {
+		p.problem = true
+		p.Detail = fmt.Sprintf("no check: `make test` fetches from the network (%s, in %s)", what, in)
+		return p
+	}
 	p.add("test", "make test", "make test", detectTestTimeout, nil)
 	return p
 }
@@ -882,7 +944,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 	for _, dp := range dirs {
 		kinds := 0
 		for _, p := range dp.projects {
-			if len(p.Checks) > 0 {
+			if slices.Contains(p.off, "") {
 				kinds++
 			}
 		}
@@ -897,7 +959,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 					name = fmt.Sprintf("%s (%d)", name, seen[name])
 				}
 				p.Checks[i].Name = name
-				p.roles = append(p.roles, p.short[i])
+				p.meta = append(p.meta, checkMeta{role: p.short[i], from: p.from[i], off: p.off[i]})
 				if dp.dir != "." {
 					p.Checks[i].Cwd = dp.dir
 				}

@@ -36,6 +36,7 @@ func TestDetectProject(t *testing.T) {
 		found []string // each in the summary, in this order
 	}{
 		{"go", []string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
+		{"go-golangci", []string{"test | go test ./...", "lint | golangci-lint run"}, []string{"Go module (go.mod, .golangci.yaml)"}},
 		{"go-make", []string{"make test | make test", "go vet | go vet ./..."},
 			[]string{"Go module (go.mod)", "Makefile with a test target", "`make test` stands in for `go test ./...`"}},
 		{"go-work", []string{
@@ -118,7 +119,7 @@ func TestDetectProject(t *testing.T) {
 // the same order in each directory (tests first, then lint, then typecheck), and every check of a Node project
 // runs in the same environment.
 func TestDetectNamesChecksAlike(t *testing.T) {
-	order := map[string]int{"test": 0, "lint": 1, "typecheck": 2}
+	order := map[string]int{"test": 0, "lint": 1, "format": 2, "typecheck": 3}
 	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
 	if err != nil {
 		t.Fatal(err)
@@ -280,5 +281,63 @@ func TestTemplateListsEveryKeyAction(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^#.*\b` + n + `\b`).MatchString(Template) {
 			t.Errorf("the template does not mention the action %s", n)
 		}
+	}
+}
+
+// TestDetectReadsCI: where the project's GitHub Actions workflows run checks that run here
+// without secrets, services or the network, init proposes those, each under a comment naming
+// its workflow step, in place of its own guesses of the same role; a guess of a role the CI
+// does not run is written commented out, and what it leaves out of the CI it says why.
+func TestDetectReadsCI(t *testing.T) {
+	for _, tc := range []struct {
+		dir      string
+		want     []string // enabled: name | command
+		off      []string // commented out: name | command
+		found    []string // in the summary, in this order
+		comments []string // in the file
+	}{
+		{"go-ci", []string{"test | make ci", "lint | golangci-lint run --timeout 5m"}, nil,
+			[]string{"Go module (go.mod, .golangci.yaml)", "Makefile with a test target: no check: `make test` fetches from the network (go get, in install_deps)",
+				"GitHub Actions (.github/workflows/ci.yml): `make ci` stands in for `go test ./...`; `golangci-lint run --timeout 5m` stands in for `golangci-lint run`"},
+			[]string{`# from .github/workflows/ci.yml, job "test", step "Run the tests"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"make ci\"",
+				`# from .github/workflows/ci.yml, job "lint", step "golangci-lint"` + "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"golangci-lint run --timeout 5m\""}},
+		{"go-make-network", []string{"test | go test -race -v ./..."}, []string{"lint | go vet ./..."},
+			[]string{"Go module (go.mod)", "GitHub Actions (.github/workflows/test.yml)",
+				"left out: `go test -tags integration ./...` (job \"services-job\" needs its services)"},
+			[]string{"# the project's CI does not run it\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"go vet ./...\""}},
+		{"rust-ci", []string{"test | cargo test --verbose", "format | cargo fmt -- --check"}, []string{"lint | cargo clippy -- -D warnings"},
+			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yaml): `cargo test --verbose` stands in for `cargo test`"},
+			[]string{`# from .github/workflows/ci.yaml, job "fmt", step "Check formatting"`, `# from .github/workflows/ci.yaml, job "build", step "cargo test --verbose"`}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q", got, tc.want)
+			}
+			var off []config.Check
+			for _, p := range d.Proposals() {
+				if p.Off != "" {
+					off = append(off, p.Check)
+				}
+			}
+			if got := checkLines(off); !reflect.DeepEqual(got, tc.off) {
+				t.Errorf("commented out:\n  got  %q\n  want %q", got, tc.off)
+			}
+			sum, at := d.Summary(), 0
+			for _, f := range tc.found {
+				i := strings.Index(sum[at:], f)
+				if i < 0 {
+					t.Errorf("summary lacks %q after offset %d:\n%s", f, at, sum)
+					break
+				}
+				at += i + len(f)
+			}
+			file := InitFile(d)
+			for _, c := range tc.comments {
+				if !strings.Contains(file, c) {
+					t.Errorf("the file lacks %q:\n%s", c, file)
+				}
+			}
+		})
 	}
 }

@@ -269,3 +269,50 @@ func TestInitMakeTestInTheVenv(t *testing.T) {
 		t.Fatalf("check: %d %s", code, out)
 	}
 }
+
+// init && trust && check on a Go module whose CI runs make ci and go vet: init proposes those,
+// not make test, which fetches, nor its own go test; check runs them, exit 0, and exit 1
+// once a test fails.
+func TestInitTrustCheckTheCIsChecks(t *testing.T) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	s := newSandbox(t)
+	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	s.files(map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+		"Makefile":     "test: deps\n\tgo test ./...\n\ndeps:\n\tgo mod download\n\nci:\n\tgo test -count=1 ./...\n",
+		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: make ci\n      - name: Vet\n        run: go vet ./...\n" +
+			"      - name: Coverage\n        run: goveralls -service=github -repotoken ${{ secrets.COVERALLS_TOKEN }}\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"GitHub Actions (.github/workflows/ci.yml)", "test  make ci", "lint  go vet ./...", "`make test` fetches from the network (go mod download, in deps)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	if !strings.Contains(string(b), "# from .github/workflows/ci.yml, job \"test\", step \"Vet\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"") {
+		t.Errorf("the file does not name the CI step of go vet:\n%s", b)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | make ci", "lint | go vet ./..."}) {
+		t.Fatalf("checks %q", got)
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "Add(2, 3) = -1") || !strings.HasSuffix(out, "1 of 2 checks failed\n") {
+		t.Fatalf("check with a failing test: %d %s", code, out)
+	}
+}

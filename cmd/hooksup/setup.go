@@ -223,7 +223,25 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
+	var off []project.Proposal
+	for _, p := range det.Proposals() {
+		if p.Off != "" {
+			off = append(off, p)
+		}
+	}
+	if len(off) > 0 {
+		fmt.Fprintln(w, "and, commented out for you to decide:")
+		for _, p := range off {
+			fmt.Fprintf(w, "  %s  %s  (%s)\n", p.Check.Name, p.Check.Command, firstLine(p.Off))
+		}
+	}
 	fmt.Fprintln(w, "look them over, then run `hooksup trust` so hooksup may run them (and `hooksup check` to run them now)")
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 type checkArgs struct{ subagent, verbose bool }
