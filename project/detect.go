@@ -74,6 +74,20 @@ func (d Detection) Checks() []config.Check {
 	return out
 }
 
+// TurnOff has the check by that name written commented out, with why (lines of text). The
+// Projects share their checks' metadata with d, so every copy of d sees it.
+func (d Detection) TurnOff(name, why string) bool {
+	for _, p := range d.Projects {
+		for i := range p.Checks {
+			if p.Checks[i].Name == name && i < len(p.meta) {
+				p.meta[i].off = why
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Proposals are all the checks init writes, commented out or not, in the order they run.
 func (d Detection) Proposals() []Proposal {
 	var out []Proposal

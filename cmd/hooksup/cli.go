@@ -58,7 +58,10 @@ agent state live.`,
 				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
 				{Name: "v", Help: "show the checks' output as they run"},
 			}, Help: "run the configured checks now (exit 0 when all pass; 1 when one fails, or a project file\nis untrusted or broken, which runs none)"},
-			{Name: "init", Help: `write a commented .hooksup.toml with the checks this project runs (its GitHub
+			{Name: "init", Flags: []cli.Flag{
+				{Name: "no-run", Help: "write the checks without trying them once on the untouched tree"},
+				{Name: "run-timeout", Arg: "DURATION", Help: "how long each check may run when tried (default 2m)"},
+			}, Help: `write a commented .hooksup.toml with the checks this project runs (its GitHub
 Actions' steps, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "trust a project's .hooksup.toml (its exact content)"},

@@ -101,7 +101,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
 			s.files(tc.tree)
-			code, out := s.hooksup(t, "init")
+			code, out := s.hooksup(t, "init", "--no-run") // shapes, not projects that build
 			if code != 0 {
 				t.Fatalf("init: %d %s", code, out)
 			}
@@ -173,7 +173,8 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
 		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
 	})
-	for _, args := range [][]string{{"init"}, {"trust"}} {
+	// --no-run: tried on this tree, the failing test would be written commented out.
+	for _, args := range [][]string{{"init", "--no-run"}, {"trust"}} {
 		if code, out := s.hooksup(t, args...); code != 0 {
 			t.Fatalf("%s: %d %s", args[0], code, out)
 		}
@@ -314,5 +315,60 @@ func TestInitTrustCheckTheCIsChecks(t *testing.T) {
 	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
 	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "Add(2, 3) = -1") || !strings.HasSuffix(out, "1 of 2 checks failed\n") {
 		t.Fatalf("check with a failing test: %d %s", code, out)
+	}
+}
+
+// init tries each proposed check once on the untouched tree: one that fails there (go vet on a
+// module whose tests pass) is written commented out with why and its failing lines, so the
+// agent's first stop does not demand fixes of what it did not break; with --no-run it is not.
+func TestInitTriesTheChecksOnce(t *testing.T) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	tree := map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Same returns n.\nfunc Same(n int) int {\n\tn = n\n\treturn n\n}\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestSame(t *testing.T) { Same(1) }\n",
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		last string
+		said []string
+		file string
+	}{
+		{[]string{"init"}, 0, "1 check passed\n",
+			[]string{"✓ test", "✗ lint: exit 1", "and, commented out for you to decide:", "lint  go vet ./...  (it fails on the untouched tree (exit 1)"},
+			"# it fails on the untouched tree (exit 1)\n# so the agent would be made to fix what it did not break; its output ends:\n#   "},
+		{[]string{"init", "--no-run"}, 1, "1 of 2 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			s := newSandbox(t)
+			s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+			s.files(tree)
+			code, out := s.hooksup(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			for _, w := range tc.said {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+			if !strings.Contains(string(b), tc.file) {
+				t.Errorf("the file lacks %q:\n%s", tc.file, b)
+			}
+			if len(tc.said) > 0 && !strings.Contains(string(b), "self-assignment of n") {
+				t.Errorf("the file does not quote vet's complaint:\n%s", b)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if code, out := s.hooksup(t, "check"); code != tc.code || !strings.HasSuffix(out, tc.last) {
+				t.Errorf("check: %d %s", code, out)
+			}
+		})
 	}
 }

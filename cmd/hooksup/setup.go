@@ -122,7 +122,32 @@ func removeHooks(path string, stdout io.Writer) error {
 	return nil
 }
 
-func runInit(stdout io.Writer) (int, error) {
+// initTryTimeout is how long init lets each check run when it tries it on the untouched tree.
+const initTryTimeout = 2 * time.Minute
+
+type initArgs struct {
+	noRun      bool
+	tryTimeout time.Duration
+}
+
+// initFlagSet parses init's flags.
+func initFlagSet(a *initArgs) *flag.FlagSet {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&a.noRun, "no-run", false, "")
+	fs.DurationVar(&a.tryTimeout, "run-timeout", initTryTimeout, "")
+	return fs
+}
+
+func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	var a initArgs
+	fs := initFlagSet(&a)
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || a.tryTimeout <= 0 {
+		if err == nil {
+			err = fmt.Errorf("unexpected %q", fs.Args())
+		}
+		return 2, fmt.Errorf("%v (usage: hooksup init [--no-run] [--run-timeout DURATION])", err)
+	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -132,6 +157,10 @@ func runInit(stdout io.Writer) (int, error) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
 	}
 	det := project.Detect(os.DirFS(env.cwd))
+	printFound(stdout, det)
+	if !a.noRun {
+		tryChecks(ctx, det, env.cwd, a.tryTimeout, stdout)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
@@ -149,6 +178,60 @@ func runInit(stdout io.Writer) (int, error) {
 	printDetection(stdout, det, path)
 	printMissing(stdout, det.Checks(), env.cwd)
 	return 0, nil
+}
+
+// tryChecks runs each proposed check once on the untouched tree, at most timeout each, and has
+// the ones that fail there written commented out, with how they failed: a gate the pristine
+// tree fails would make the agent's first stop demand fixes of what it did not break. A check
+// whose program is missing, or that runs out of time, stays as it is.
+func tryChecks(ctx context.Context, det project.Detection, dir string, timeout time.Duration, w io.Writer) {
+	var try []config.Check
+	for _, c := range det.Checks() {
+		if checks.Missing(c, dir) == "" {
+			try = append(try, c)
+		}
+	}
+	if len(try) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "trying %s once on the untouched tree (at most %s each; --no-run skips this):\n", checkCount(len(try)), timeout)
+	for _, c := range try {
+		if ctx.Err() != nil {
+			return
+		}
+		c.Timeout = config.Duration{D: min(c.TimeoutOrDefault(), timeout)}
+		r := checks.Run(ctx, nil, c, dir, nil, nil)
+		took := r.Duration.Round(time.Millisecond)
+		switch {
+		case r.Passed():
+			fmt.Fprintf(w, "  ✓ %s (%s)\n", c.Name, took)
+		case r.Canceled:
+			fmt.Fprintf(w, "  · %s: interrupted, kept\n", c.Name)
+		case r.TimedOut:
+			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", c.Name, timeout)
+		case r.StartErr != nil:
+			fmt.Fprintf(w, "  ✗ %s: %s, kept: fix the command\n", c.Name, present.CheckFailure(r))
+		default:
+			fmt.Fprintf(w, "  ✗ %s: %s (%s), commented out\n", c.Name, present.CheckFailure(r), took)
+			why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
+			lines := strings.Split(r.Text(), "\n")
+			for _, l := range lines[max(0, len(lines)-tryLines):] {
+				why += "\n  " + l
+			}
+			det.TurnOff(c.Name, why)
+		}
+	}
+}
+
+// tryLines is how many of the last lines of a check that failed when tried the file quotes.
+const tryLines = 10
+
+// checkCount is "1 check" or "3 checks".
+func checkCount(n int) string {
+	if n == 1 {
+		return "1 check"
+	}
+	return fmt.Sprintf("%d checks", n)
 }
 
 // printMissing names the programs the checks start that are not installed, and the checks
@@ -191,17 +274,24 @@ func missingProblem(c config.Check, dir string) string {
 	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, m)
 }
 
-// printDetection tells the person what init recognised and which checks it wrote.
+// printFound tells the person what init recognised.
+func printFound(w io.Writer, det project.Detection) {
+	if len(det.Projects) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "found:")
+	for _, p := range det.Projects {
+		fmt.Fprintf(w, "  %s\n", p.Line())
+	}
+}
+
+// printDetection tells the person which checks init wrote.
 func printDetection(w io.Writer, det project.Detection, path string) {
 	checks := det.Checks()
 	if len(det.Projects) == 0 {
 		fmt.Fprintf(w, "hooksup init %s", det.Summary())
 		fmt.Fprintf(w, "wrote %s with no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
 		return
-	}
-	fmt.Fprintln(w, "found:")
-	for _, p := range det.Projects {
-		fmt.Fprintf(w, "  %s\n", p.Line())
 	}
 	if len(checks) == 0 {
 		fmt.Fprintf(w, "wrote %s, but recognised no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
