@@ -51,13 +51,7 @@ func (det *detector) workflowSteps() []ciStep {
 	return out
 }
 
-// yamlLine is one line of a YAML file that is neither blank nor a comment.
-type yamlLine struct {
-	indent int
-	text   string // without the indentation
-}
-
-// indentOf is a line's indentation, counting a list item's "- " as indentation of its first key.
+// indentOf is a line's indentation.
 func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
 // parseWorkflow reads the jobs and steps of a workflow file, line by line: the subset of YAML
@@ -107,23 +101,9 @@ func parseWorkflow(file, content string) []ciStep {
 		if stepsAt < 0 {
 			switch {
 			case t == "steps:":
-				stepsAt = -2 // the list's indentation comes with its first item
+				stepsAt = itemIndent(lines[i+1:], ind)
 			case strings.HasPrefix(t, "services:"):
 				services = true
-			}
-			if stepsAt == -2 {
-				stepsAt = -1
-				// The next item line sets the indentation of the list.
-				for j := i + 1; j < len(lines); j++ {
-					tj := strings.TrimSpace(lines[j])
-					if tj == "" || strings.HasPrefix(tj, "#") {
-						continue
-					}
-					if strings.HasPrefix(tj, "- ") && indentOf(lines[j]) >= ind {
-						stepsAt = indentOf(lines[j])
-					}
-					break
-				}
 			}
 			continue
 		}
@@ -171,9 +151,12 @@ func parseWorkflow(file, content string) []ciStep {
 		case "working-directory":
 			step.workdir = unquote(val)
 		case "run":
-			if strings.HasPrefix(val, "|") || strings.HasPrefix(val, ">") {
+			switch {
+			case strings.HasPrefix(val, "|"):
 				step.run = dedent(block)
-			} else {
+			case strings.HasPrefix(val, ">"): // folded: its lines are one
+				step.run = oneLine(dedent(block))
+			default:
 				step.run = unquote(val)
 			}
 		case "with":
@@ -187,6 +170,22 @@ func parseWorkflow(file, content string) []ciStep {
 	}
 	flush()
 	return out
+}
+
+// itemIndent is the indentation of the list that starts the lines (at least min), -1 when
+// they start no list.
+func itemIndent(lines []string, min int) int {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(t, "- ") && indentOf(l) >= min {
+			return indentOf(l)
+		}
+		return -1
+	}
+	return -1
 }
 
 // unquote takes a YAML scalar's quotes off, and a trailing comment.

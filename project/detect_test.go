@@ -2,6 +2,7 @@ package project
 
 import (
 	"encoding"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -339,5 +340,50 @@ func TestDetectReadsCI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseWorkflow: the shapes workflows are written in: steps indented under steps: or
+// level with it, block scalars, quoted names, comments, a job's services, a secret in env.
+func TestParseWorkflow(t *testing.T) {
+	wf := `name: CI # the CI
+on:
+  push:
+jobs:
+  # the tests
+  test:
+    runs-on: ${{ matrix.os }}
+    steps:
+    - uses: actions/checkout@v4
+    - name: "Tests"
+      run: >-
+        go test
+        -race ./...
+    - run: |
+        go vet ./...
+        staticcheck ./...
+      working-directory: ./sub
+  db:
+    services:
+      pg:
+        image: postgres
+    steps:
+      - name: 'Integration'
+        env:
+          TOKEN: ${{ secrets.TOKEN }}
+        run: go test -tags db ./...
+`
+	var got []string
+	for _, s := range parseWorkflow("ci.yml", wf) {
+		got = append(got, fmt.Sprintf("%s|%s|%s|%s|%s|%v|%v", s.job, s.name, s.uses, s.run, s.workdir, s.services, s.secrets))
+	}
+	want := []string{
+		"test||actions/checkout@v4|||false|false",
+		"test|Tests||go test -race ./...||false|false",
+		"test|||go vet ./...\nstaticcheck ./...|./sub|false|false",
+		"db|Integration||go test -tags db ./...||true|true",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("steps:\n  got  %q\n  want %q", got, want)
 	}
 }
