@@ -79,6 +79,19 @@ const outputKeep = 1 << 20
 // ErrCannotStart marks a check whose command could not be started.
 var ErrCannotStart = errors.New("command could not start")
 
+// StartError is why a check's command could not start, in one line: the shell's "sh: 1: uv:
+// not found", or the error of starting the shell. It is ErrCannotStart.
+type StartError struct{ Err error }
+
+func (e *StartError) Error() string        { return oneLine(e.Err.Error()) }
+func (e *StartError) Unwrap() error        { return e.Err }
+func (e *StartError) Is(target error) bool { return target == ErrCannotStart }
+
+// oneLine joins the lines of s with "; ".
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
+}
+
 // recordDelay is how long a check runs before its process group is recorded (Groups).
 const recordDelay = 20 * time.Millisecond
 
@@ -111,7 +124,7 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		res.StartErr = errors.Join(ErrCannotStart, err)
+		res.StartErr = &StartError{Err: err}
 		res.Duration = time.Since(start)
 		return res
 	}
@@ -161,7 +174,7 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 		res.ExitCode = ee.ExitCode()
 	}
 	if !res.TimedOut && !res.Canceled && (res.ExitCode == 126 || res.ExitCode == 127) {
-		res.StartErr = errors.Join(ErrCannotStart, errors.New(lastLine(res.Output)))
+		res.StartErr = &StartError{Err: errors.New(lastLine(res.Output))}
 	}
 	return res
 }

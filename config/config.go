@@ -253,6 +253,9 @@ type Layer struct {
 	Source string // "user", "project", "local", "flag"
 	Used   bool   // false when the file does not exist or is not trusted
 	Note   string // why it was not used, when it exists
+	// Problem is what is wrong with a file left out as untrusted, which `hooksup trust`
+	// refuses until it is fixed (Errors); nil when it would decode.
+	Problem error
 }
 
 // LoadOptions say where to look for configuration.
@@ -301,6 +304,10 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 		}
 		if (s.source == "project" || s.source == "local") && (o.Trusted == nil || !o.Trusted(s.path, data)) {
 			l.Note = "not trusted: run `hooksup trust` to use it"
+			var c Config
+			if l.Problem = Decode(s.path, data, &c); l.Problem != nil {
+				l.Note = "not trusted, and `hooksup trust` refuses it until its problems are fixed"
+			}
 			layers = append(layers, l)
 			continue
 		}

@@ -1,5 +1,6 @@
 // Package project recognises what a project is built and tested with (Go, npm and its
-// workspaces, Python, Rust, Make) and writes the .hooksup.toml that `hooksup init` proposes.
+// workspaces, Python, Rust, Make) and what its CI runs (GitHub Actions), and writes the
+// .hooksup.toml that `hooksup init` proposes.
 package project
 
 import (
@@ -30,6 +31,24 @@ type Project struct {
 	Detail string         // what it found inside: "scripts test, lint"; may be empty
 	Notes  []string       // written as comments above its checks
 	Checks []config.Check // with their final, unique names and their cwd
+	meta   []checkMeta    // beside Checks
+	// covered: the checks of another project of its directory stand in for all of its own.
+	covered bool
+}
+
+// checkMeta is what init knows of a check besides the check itself.
+type checkMeta struct {
+	role string // "test", "lint", "format", "typecheck"
+	from string // where it comes from, written as a comment above it: the CI step
+	off  string // why it is written commented out; "" when it runs
+}
+
+// Proposal is one check init writes, in the order they run: enabled, or commented out (Off
+// says why) for the person to decide.
+type Proposal struct {
+	Check config.Check
+	From  string // where it comes from, when it is the project's CI
+	Off   string // why it is commented out; "" when it runs
 }
 
 // Line is the project in one line: "web: Node, pnpm (pnpm-lock.yaml): scripts test, lint".
@@ -44,11 +63,79 @@ func (p Project) Line() string {
 	return s
 }
 
-// Checks are all the detected checks, in the order they run.
+// Checks are the checks init enables, in the order they run.
 func (d Detection) Checks() []config.Check {
 	var out []config.Check
+	for _, p := range d.Proposals() {
+		if p.Off == "" {
+			out = append(out, p.Check)
+		}
+	}
+	return out
+}
+
+// TurnOff has the check by that name written commented out, with why (lines of text). The
+// Projects share their checks' metadata with d, so every copy of d sees it.
+func (d Detection) TurnOff(name, why string) bool {
 	for _, p := range d.Projects {
-		out = append(out, p.Checks...)
+		for i := range p.Checks {
+			if p.Checks[i].Name == name && i < len(p.meta) {
+				p.meta[i].off = why
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Proposals are all the checks init writes, commented out or not, in the order they run.
+func (d Detection) Proposals() []Proposal {
+	var out []Proposal
+	for _, g := range d.dirs() {
+		out = append(out, runOrder(g)...)
+	}
+	return out
+}
+
+// dirs groups the projects by directory, in order.
+func (d Detection) dirs() [][]Project {
+	var out [][]Project
+	for i, p := range d.Projects {
+		if i == 0 || p.Dir != d.Projects[i-1].Dir {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], p)
+	}
+	return out
+}
+
+// roleOrder is the order in which the checks of a directory run, whatever kinds of project it
+// holds: the tests first, then the linters, the formatters' checks, the type checkers.
+var roleOrder = []string{"test", "lint", "format", "typecheck"}
+
+// runOrder is the checks of one directory's projects in the order they run.
+func runOrder(ps []Project) []Proposal {
+	type ranked struct {
+		p    Proposal
+		rank int
+	}
+	var all []ranked
+	for _, p := range ps {
+		for i, c := range p.Checks {
+			rank, m := len(roleOrder), checkMeta{}
+			if i < len(p.meta) {
+				m = p.meta[i]
+				if r := slices.Index(roleOrder, m.role); r >= 0 {
+					rank = r
+				}
+			}
+			all = append(all, ranked{Proposal{Check: c, From: m.from, Off: m.off}, rank})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int { return a.rank - b.rank })
+	out := make([]Proposal, len(all))
+	for i, r := range all {
+		out[i] = r.p
 	}
 	return out
 }
@@ -148,8 +235,9 @@ type dirInfo struct {
 	python []string // Python markers present
 	cargo  string   // Cargo.toml's content, "" when absent
 
-	makefile   string // the makefile with a test target, "" when none
-	makeIsFile bool   // a makefile exists (with or without a test target)
+	makefile    string // the makefile with a test target, "" when none
+	makeIsFile  bool   // a makefile exists (with or without a test target)
+	makeContent string // the makefile's content
 }
 
 func (d *dirInfo) any() bool {
@@ -252,7 +340,8 @@ func (det *detector) dir(dir string) *dirInfo {
 	for _, m := range []string{"GNUmakefile", "makefile", "Makefile"} { // make's own order
 		if d.files[m] {
 			d.makeIsFile = true
-			if makeHasTarget(file(m), "test") {
+			d.makeContent = file(m)
+			if makeHasTarget(d.makeContent, "test") {
 				d.makefile = m
 			}
 			break
@@ -273,7 +362,9 @@ type detected struct {
 	Project
 	short   []string
 	long    []string
-	problem bool // something the person should hear of even without checks
+	from    []string // where each check comes from (checkMeta.from)
+	off     []string // why each check is commented out (checkMeta.off)
+	problem bool     // something the person should hear of even without checks
 }
 
 func (dp *dirProjects) problem() bool {
@@ -296,6 +387,17 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	})
 	p.short = append(p.short, short)
 	p.long = append(p.long, long)
+	p.from = append(p.from, "")
+	p.off = append(p.off, "")
+}
+
+// drop removes the i'th check.
+func (p *detected) drop(i int) {
+	p.Checks = slices.Delete(p.Checks, i, i+1)
+	p.short = slices.Delete(p.short, i, i+1)
+	p.long = slices.Delete(p.long, i, i+1)
+	p.from = slices.Delete(p.from, i, i+1)
+	p.off = slices.Delete(p.off, i, i+1)
 }
 
 // projects recognises the projects in d and the checks they run.
@@ -311,7 +413,9 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
-	if mk := d.makeProject(); mk != nil {
+	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
+		add(mk)
+	} else if mk != nil {
 		var stands []string
 		// make test is how this directory wants its tests run: it stands in for the test
 		// commands of the other projects here.
@@ -321,14 +425,23 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 					continue
 				}
 				stands = append(stands, fmt.Sprintf("`make test` stands in for `%s`", p.Checks[i].Command))
-				p.Checks = slices.Delete(p.Checks, i, i+1)
-				p.short = slices.Delete(p.short, i, i+1)
-				p.long = slices.Delete(p.long, i, i+1)
+				p.drop(i)
 				i--
+			}
+		}
+		// A makefile calls a bare python: beside a .venv it runs in the activated
+		// virtualenv, as the person runs it.
+		if d.venv(det) {
+			if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/activate")); err == nil && !fi.IsDir() {
+				mk.Checks[0].Command = ". .venv/bin/activate && make test"
+				stands = append(stands, "it runs in the activated .venv")
 			}
 		}
 		mk.Detail = strings.Join(stands, "; ")
 		add(mk)
+	}
+	if d.dir == "." {
+		add(d.ciProject(det, dp))
 	}
 	return dp
 }
@@ -338,7 +451,16 @@ func (d *dirInfo) goProject() *detected {
 	case d.goMod:
 		p := &detected{Project: Project{Kind: "Go module (go.mod)"}}
 		p.add("test", "go test", "go test ./...", detectTestTimeout, nil)
-		p.add("vet", "go vet", "go vet ./...", detectLintTimeout, nil)
+		// The project's golangci-lint configuration says how its maintainers lint (go vet
+		// among the rest).
+		for _, f := range []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"} {
+			if d.files[f] {
+				p.Kind = "Go module (go.mod, " + f + ")"
+				p.add("lint", "golangci-lint", "golangci-lint run", detectLintTimeout, nil)
+				return p
+			}
+		}
+		p.add("lint", "go vet", "go vet ./...", detectLintTimeout, nil)
 		return p
 	case d.goWork && d.dir == ".":
 		return &detected{Project: Project{Kind: "Go workspace (go.work)",
@@ -469,6 +591,18 @@ func inWorkspace(patterns []string, dir string) bool {
 	return false
 }
 
+// fixFlagRe matches the flags with which linters and formatters change files instead of
+// reporting: eslint's and others' --fix, prettier's and biome's --write.
+var fixFlagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)(--fix|--write)(?:[\s=]|$)`) })
+
+// fixesFiles is the flag with which a script changes files, "" when it only reports.
+func fixesFiles(script string) string {
+	if m := fixFlagRe().FindStringSubmatch(script); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // npmPlaceholderTest is what `npm init` puts in scripts.test.
 const npmPlaceholderTest = "no test specified"
 
@@ -565,14 +699,18 @@ func (d *dirInfo) nodeProject(det *detector) *detected {
 				covered = append(covered, name)
 				break
 			}
+			if fix := fixesFiles(s); fix != "" {
+				notes = append(notes, fmt.Sprintf("no check of the %s script: it changes files (%s)", name, fix))
+				break
+			}
 			found = append(found, name)
-			var env map[string]string
 			timeout := detectLintTimeout
 			if k.kind == "test" {
-				// CI=true keeps test runners out of their watch modes.
-				env, timeout = map[string]string{"CI": "true"}, detectTestTimeout
+				timeout = detectTestTimeout
 			}
-			p.add(k.kind, manager+" "+k.kind, nodeRun(manager, name), timeout, env)
+			// CI=true keeps test runners out of their watch modes, and every script of the
+			// project sees the same environment.
+			p.add(k.kind, manager+" "+k.kind, nodeRun(manager, name), timeout, map[string]string{"CI": "true"})
 			break
 		}
 	}
@@ -634,12 +772,7 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 			break
 		}
 	}
-	venv := false
-	if runner == "" {
-		if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/python")); err == nil && !fi.IsDir() {
-			venv = true
-		}
-	}
+	venv := runner == "" && d.venv(det)
 	kind := "Python"
 	switch {
 	case runner != "":
@@ -707,11 +840,13 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 	}
 	if ruff != "" {
 		detail = append(detail, "ruff ("+ruff+")")
-		cmd := "ruff check ."
+		// --no-fix: a check reports, it never changes the person's files, whatever the
+		// configuration's fix = true says.
+		cmd := "ruff check --no-fix ."
 		if runner != "" {
-			cmd = runner + " run ruff check ."
+			cmd = runner + " run " + cmd
 		} else if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/ruff")); venv && err == nil && !fi.IsDir() {
-			cmd = ".venv/bin/ruff check ."
+			cmd = ".venv/bin/" + cmd
 		}
 		p.add("lint", "ruff", cmd, detectLintTimeout, nil)
 	}
@@ -733,12 +868,24 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 	return p
 }
 
+// venv reports whether the directory holds a virtualenv, .venv.
+func (d *dirInfo) venv(det *detector) bool {
+	fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/python"))
+	return err == nil && !fi.IsDir()
+}
+
 func (d *dirInfo) rustProject(det *detector) *detected {
 	if d.cargo == "" {
 		return nil
 	}
 	if d.dir != "." && iniHasSection(det.root.cargo, "workspace", true) {
 		return nil // a member of the root's workspace: the root's --workspace checks cover it
+	}
+	if cargoFuzzRe().MatchString(d.cargo) {
+		// Its targets are test = false and it builds with cargo fuzz on nightly: the crate's
+		// own checks build what it fuzzes.
+		return &detected{problem: true, Project: Project{Kind: "cargo-fuzz harness (Cargo.toml, cargo-fuzz = true)",
+			Detail: "no checks: cargo fuzz runs it, on nightly"}}
 	}
 	p := &detected{Project: Project{Kind: "Rust crate (Cargo.toml)",
 		Notes: []string{"clippy needs its component: rustup component add clippy"}}}
@@ -747,9 +894,12 @@ func (d *dirInfo) rustProject(det *detector) *detected {
 		p.Kind, ws = "Rust workspace (Cargo.toml [workspace])", " --workspace"
 	}
 	p.add("test", "cargo test", "cargo test"+ws, detectRustTimeout, nil)
-	p.add("clippy", "cargo clippy", "cargo clippy"+ws+" -- -D warnings", detectRustTimeout, nil)
+	p.add("lint", "cargo clippy", "cargo clippy"+ws+" -- -D warnings", detectRustTimeout, nil)
 	return p
 }
+
+// cargoFuzzRe matches the metadata line by which cargo fuzz marks its harness's Cargo.toml.
+var cargoFuzzRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*cargo-fuzz\s*=\s*true\b`) })
 
 func (d *dirInfo) makeProject() *detected {
 	if d.makefile == "" {
@@ -758,6 +908,11 @@ func (d *dirInfo) makeProject() *detected {
 	p := &detected{Project: Project{Kind: "Makefile with a test target"}}
 	if d.makefile != "Makefile" {
 		p.Kind = d.makefile + " with a test target"
+	}
+	if what, in := makeFetches(d.makeContent, "test", 0); what != "" {
+		p.problem = true
+		p.Detail = fmt.Sprintf("no check: `make test` fetches from the network (%s, in %s)", what, in)
+		return p
 	}
 	p.add("test", "make test", "make test", detectTestTimeout, nil)
 	return p
@@ -803,7 +958,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 	for _, dp := range dirs {
 		kinds := 0
 		for _, p := range dp.projects {
-			if len(p.Checks) > 0 {
+			if slices.Contains(p.off, "") {
 				kinds++
 			}
 		}
@@ -818,6 +973,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 					name = fmt.Sprintf("%s (%d)", name, seen[name])
 				}
 				p.Checks[i].Name = name
+				p.meta = append(p.meta, checkMeta{role: p.short[i], from: p.from[i], off: p.off[i]})
 				if dp.dir != "." {
 					p.Checks[i].Cwd = dp.dir
 				}

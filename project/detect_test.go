@@ -2,6 +2,7 @@ package project
 
 import (
 	"encoding"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -35,12 +36,13 @@ func TestDetectProject(t *testing.T) {
 		want  []string // name | command [| cwd]
 		found []string // each in the summary, in this order
 	}{
-		{"go", []string{"test | go test ./...", "vet | go vet ./..."}, []string{"Go module (go.mod)"}},
-		{"go-make", []string{"go vet | go vet ./...", "make test | make test"},
+		{"go", []string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
+		{"go-golangci", []string{"test | go test ./...", "lint | golangci-lint run"}, []string{"Go module (go.mod, .golangci.yaml)"}},
+		{"go-make", []string{"make test | make test", "go vet | go vet ./..."},
 			[]string{"Go module (go.mod)", "Makefile with a test target", "`make test` stands in for `go test ./...`"}},
 		{"go-work", []string{
-			"api: test | go test ./... | svc/api", "api: vet | go vet ./... | svc/api",
-			"tools: test | go test ./... | tools", "tools: vet | go vet ./... | tools",
+			"api: test | go test ./... | svc/api", "api: lint | go vet ./... | svc/api",
+			"tools: test | go test ./... | tools", "tools: lint | go vet ./... | tools",
 		}, []string{"svc/api: Go module (go.mod)", "tools: Go module (go.mod)"}},
 		{"node-npm", []string{"test | npm test", "lint | npm run lint"}, []string{"Node, npm (package-lock.json): scripts test, lint"}},
 		{"node-placeholder", []string{"lint | npm run lint"}, []string{"Node, npm (no lockfile", "npm's placeholder"}},
@@ -51,25 +53,32 @@ func TestDetectProject(t *testing.T) {
 		{"node-bun-text", []string{"test | bun run test"}, []string{"Node, bun (bun.lock)"}},
 		{"node-packagemanager", []string{"lint | yarn run lint"}, []string{"Node, yarn (packageManager yarn@4.1.0)"}},
 		{"node-noscripts", nil, []string{"Node, npm", "no test, lint or typecheck script"}},
-		{"python-pyproject", []string{"test | python3 -m pytest -q", "lint | ruff check ."},
+		{"python-pyproject", []string{"test | python3 -m pytest -q", "lint | ruff check --no-fix ."},
 			[]string{"Python (pyproject.toml): pytest", "ruff"}},
+		{"python-ruff-fix", []string{"test | python3 -m pytest -q", "lint | ruff check --no-fix ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
+		{"node-lint-fix", []string{"test | npm test", "typecheck | npm run typecheck"},
+			[]string{"Node, npm (package-lock.json): scripts test, typecheck", "no check of the lint script: it changes files (--fix)"}},
 		{"python-tests-dir", []string{"test | python3 -m pytest -q"}, []string{"Python (requirements.txt): pytest (tests/)"}},
-		{"python-uv", []string{"test | uv run pytest -q", "lint | uv run ruff check ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
-		{"python-poetry", []string{"test | poetry run pytest -q", "lint | poetry run ruff check ."},
+		{"python-uv", []string{"test | uv run pytest -q", "lint | uv run ruff check --no-fix ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
+		{"python-poetry", []string{"test | poetry run pytest -q", "lint | poetry run ruff check --no-fix ."},
 			[]string{"Python, poetry", "pytest (setup.cfg [tool:pytest])", "ruff (.ruff.toml)"}},
 		{"python-venv", []string{"test | .venv/bin/python -m pytest -q"}, []string{"Python, .venv", "pytest (tox.ini [pytest])"}},
+		{"python-venv-make", []string{"test | . .venv/bin/activate && make test"},
+			[]string{"Python, .venv (pyproject.toml)", "Makefile with a test target: `make test` stands in for `.venv/bin/python -m pytest -q`; it runs in the activated .venv"}},
 		{"python-bare", nil, []string{"Python (requirements.txt)", "no pytest configuration or tests directory, no ruff configuration"}},
-		{"rust", []string{"test | cargo test", "clippy | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
-		{"rust-workspace", []string{"test | cargo test --workspace", "clippy | cargo clippy --workspace -- -D warnings"},
+		{"rust", []string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
+		{"rust-workspace", []string{"test | cargo test --workspace", "lint | cargo clippy --workspace -- -D warnings"},
 			[]string{"Rust workspace (Cargo.toml [workspace])"}},
+		{"rust-fuzz", []string{"test | cargo test", "lint | cargo clippy -- -D warnings"},
+			[]string{"Rust crate (Cargo.toml)", "fuzz: cargo-fuzz harness (Cargo.toml, cargo-fuzz = true): no checks"}},
 		{"make", []string{"test | make test"}, []string{"Makefile with a test target"}},
 		{"make-notest", nil, []string{"recognised no project: no go.mod"}},
 		{"unknown", nil, []string{"recognised no project: no go.mod"}},
 		{"monorepo", []string{
 			"test | make test",
-			"api: test | go test ./... | api", "api: vet | go vet ./... | api",
-			"engine: test | cargo test | engine", "engine: clippy | cargo clippy -- -D warnings | engine",
-			"ml: test | python3 -m pytest -q | services/ml", "ml: lint | ruff check . | services/ml",
+			"api: test | go test ./... | api", "api: lint | go vet ./... | api",
+			"engine: test | cargo test | engine", "engine: lint | cargo clippy -- -D warnings | engine",
+			"ml: test | python3 -m pytest -q | services/ml", "ml: lint | ruff check --no-fix . | services/ml",
 			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
 		}, []string{"Makefile with a test target", "api: Go module", "engine: Rust crate", "services/ml: Python", "web: Node, pnpm"}},
 		{"pnpm-workspace", []string{
@@ -80,12 +89,12 @@ func TestDetectProject(t *testing.T) {
 		}, []string{"Node, pnpm (pnpm-lock.yaml, pnpm-workspace.yaml): script lint", "apps/web: Node, pnpm", "packages/ui: Node, pnpm", "packages/util"}},
 		{"npm-workspaces", []string{"test | npm test", "a: lint | npm run lint | packages/a"},
 			[]string{"Node, npm (package-lock.json): script test", "packages/a: Node, npm"}},
-		{"python-mono", []string{"test | python3 -m pytest -q", "core: lint | ruff check . | packages/core"},
+		{"python-mono", []string{"test | python3 -m pytest -q", "core: lint | ruff check --no-fix . | packages/core"},
 			[]string{"Python (pyproject.toml): pytest ([tool.pytest.ini_options])", "packages/core: Python (pyproject.toml): ruff ([tool.ruff])"}},
 		{"npm-placeholder-root", []string{"a: test | npm test | packages/a"},
 			[]string{"Node, npm (no lockfile): no test, lint or typecheck script; the test script is npm's placeholder", "packages/a: Node, npm (no lockfile): script test"}},
 		{"same-names", []string{"apps/web: test | npm test | apps/web", "packages/web: test | npm test | packages/web"}, nil},
-		{"go-node", []string{"go test | go test ./...", "go vet | go vet ./...", "yarn test | yarn run test"},
+		{"go-node", []string{"go test | go test ./...", "yarn test | yarn run test", "go vet | go vet ./..."},
 			[]string{"Go module (go.mod)", "Node, yarn (yarn.lock)"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
@@ -104,6 +113,51 @@ func TestDetectProject(t *testing.T) {
 				at += i + len(f)
 			}
 		})
+	}
+}
+
+// TestDetectNamesChecksAlike: whatever the kind of project, a check is named by its role, in
+// the same order in each directory (tests first, then lint, then typecheck), and every check of a Node project
+// runs in the same environment.
+func TestDetectNamesChecksAlike(t *testing.T) {
+	order := map[string]int{"test": 0, "lint": 1, "format": 2, "typecheck": 3}
+	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+		// In run order; the order holds across the kinds of project of one directory.
+		last, cwd := -1, ""
+		for _, c := range d.Checks() {
+			if c.Cwd != cwd {
+				last, cwd = -1, c.Cwd
+			}
+			// Past the sub-project's label; in a directory of several kinds the tool comes
+			// first: "go test", "pnpm lint", and the linters' own names "go vet", "cargo clippy".
+			name := strings.TrimSpace(c.Name[strings.LastIndex(c.Name, ": ")+1:])
+			role, ok := order[name]
+			if _, r, cut := strings.Cut(name, " "); !ok && cut {
+				role, ok = order[r]
+				if name == "go vet" || name == "cargo clippy" {
+					role, ok = order["lint"], true
+				}
+			}
+			if !ok {
+				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e.Name(), c.Name)
+			}
+			if role < last {
+				t.Errorf("%s: check %q runs after a later role", e.Name(), c.Name)
+			}
+			last = role
+		}
+		for _, p := range d.Projects {
+			for _, c := range p.Checks {
+				if strings.HasPrefix(p.Kind, "Node") && !reflect.DeepEqual(c.Env, p.Checks[0].Env) {
+					t.Errorf("%s: %s: check %q runs with env %v, %q with %v", e.Name(), p.Line(), c.Name, c.Env, p.Checks[0].Name, p.Checks[0].Env)
+				}
+			}
+		}
 	}
 }
 
@@ -213,7 +267,7 @@ func TestDetectProjectSkips(t *testing.T) {
 		"dir-named-marker/Cargo.toml/file.txt": {Data: []byte("")},
 	}
 	d := Detect(fsys)
-	want := []string{"test | go test ./...", "vet | go vet ./...", "weird: lint | npm run lint | weird"}
+	want := []string{"test | go test ./...", "lint | go vet ./...", "weird: lint | npm run lint | weird"}
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q\n%s", got, want, d.Summary())
 	}
@@ -228,5 +282,108 @@ func TestTemplateListsEveryKeyAction(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^#.*\b` + n + `\b`).MatchString(Template) {
 			t.Errorf("the template does not mention the action %s", n)
 		}
+	}
+}
+
+// TestDetectReadsCI: where the project's GitHub Actions workflows run checks that run here
+// without secrets, services or the network, init proposes those, each under a comment naming
+// its workflow step, in place of its own guesses of the same role; a guess of a role the CI
+// does not run is written commented out, and what it leaves out of the CI it says why.
+func TestDetectReadsCI(t *testing.T) {
+	for _, tc := range []struct {
+		dir      string
+		want     []string // enabled: name | command
+		off      []string // commented out: name | command
+		found    []string // in the summary, in this order
+		comments []string // in the file
+	}{
+		{"go-ci", []string{"test | make ci", "lint | golangci-lint run --timeout 5m"}, nil,
+			[]string{"Go module (go.mod, .golangci.yaml)", "Makefile with a test target: no check: `make test` fetches from the network (go get, in install_deps)",
+				"GitHub Actions (.github/workflows/ci.yml): `make ci` stands in for `go test ./...`; `golangci-lint run --timeout 5m` stands in for `golangci-lint run`"},
+			[]string{`# from .github/workflows/ci.yml, job "test", step "Run the tests"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"make ci\"",
+				`# from .github/workflows/ci.yml, job "lint", step "golangci-lint"` + "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"golangci-lint run --timeout 5m\""}},
+		{"go-make-network", []string{"test | go test -race -v ./..."}, []string{"lint | go vet ./..."},
+			[]string{"Go module (go.mod)", "GitHub Actions (.github/workflows/test.yml)",
+				"left out: `go test -tags integration ./...` (job \"services-job\" needs its services)"},
+			[]string{"# the project's CI does not run it\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"go vet ./...\""}},
+		{"rust-ci", []string{"test | cargo test --verbose", "format | cargo fmt -- --check"}, []string{"lint | cargo clippy -- -D warnings"},
+			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yaml): `cargo test --verbose` stands in for `cargo test`"},
+			[]string{`# from .github/workflows/ci.yaml, job "fmt", step "Check formatting"`, `# from .github/workflows/ci.yaml, job "build", step "cargo test --verbose"`}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q", got, tc.want)
+			}
+			var off []config.Check
+			for _, p := range d.Proposals() {
+				if p.Off != "" {
+					off = append(off, p.Check)
+				}
+			}
+			if got := checkLines(off); !reflect.DeepEqual(got, tc.off) {
+				t.Errorf("commented out:\n  got  %q\n  want %q", got, tc.off)
+			}
+			sum, at := d.Summary(), 0
+			for _, f := range tc.found {
+				i := strings.Index(sum[at:], f)
+				if i < 0 {
+					t.Errorf("summary lacks %q after offset %d:\n%s", f, at, sum)
+					break
+				}
+				at += i + len(f)
+			}
+			file := InitFile(d)
+			for _, c := range tc.comments {
+				if !strings.Contains(file, c) {
+					t.Errorf("the file lacks %q:\n%s", c, file)
+				}
+			}
+		})
+	}
+}
+
+// TestParseWorkflow: the shapes workflows are written in: steps indented under steps: or
+// level with it, block scalars, quoted names, comments, a job's services, a secret in env.
+func TestParseWorkflow(t *testing.T) {
+	wf := `name: CI # the CI
+on:
+  push:
+jobs:
+  # the tests
+  test:
+    runs-on: ${{ matrix.os }}
+    steps:
+    - uses: actions/checkout@v4
+    - name: "Tests"
+      run: >-
+        go test
+        -race ./...
+    - run: |
+        go vet ./...
+        staticcheck ./...
+      working-directory: ./sub
+  db:
+    services:
+      pg:
+        image: postgres
+    steps:
+      - name: 'Integration'
+        env:
+          TOKEN: ${{ secrets.TOKEN }}
+        run: go test -tags db ./...
+`
+	var got []string
+	for _, s := range parseWorkflow("ci.yml", wf) {
+		got = append(got, fmt.Sprintf("%s|%s|%s|%s|%s|%v|%v", s.job, s.name, s.uses, s.run, s.workdir, s.services, s.secrets))
+	}
+	want := []string{
+		"test||actions/checkout@v4|||false|false",
+		"test|Tests||go test -race ./...||false|false",
+		"test|||go vet ./...\nstaticcheck ./...|./sub|false|false",
+		"db|Integration||go test -tags db ./...||true|true",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("steps:\n  got  %q\n  want %q", got, want)
 	}
 }

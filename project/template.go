@@ -107,11 +107,11 @@ func InitFile(d Detection) string {
 	}
 	var bare []string
 	for _, p := range d.Projects {
-		if len(p.Checks) == 0 {
+		if len(p.Checks) == 0 && !p.covered {
 			bare = append(bare, p.Line())
 		}
 	}
-	if len(d.Checks()) == 0 {
+	if len(d.Proposals()) == 0 {
 		b.WriteString("#\n# hooksup init found here, but wrote no checks for:\n")
 		for _, l := range bare {
 			fmt.Fprintf(&b, "#   %s\n", l)
@@ -126,19 +126,42 @@ func InitFile(d Detection) string {
 			fmt.Fprintf(&b, "#   %s\n", l)
 		}
 	}
-	for _, p := range d.Projects {
-		if len(p.Checks) == 0 {
+	// Each directory's projects, then their checks in the order they run.
+	for _, g := range d.dirs() {
+		checks := runOrder(g)
+		if len(checks) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n# %s\n", p.Line())
-		for _, n := range p.Notes {
-			fmt.Fprintf(&b, "# %s\n", n)
+		b.WriteByte('\n')
+		for _, p := range g {
+			if len(p.Checks) == 0 && !p.covered {
+				continue
+			}
+			fmt.Fprintf(&b, "# %s\n", p.Line())
+			for _, n := range p.Notes {
+				fmt.Fprintf(&b, "# %s\n", n)
+			}
 		}
-		for i, c := range p.Checks {
+		for i, c := range checks {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
-			writeCheck(&b, c)
+			if c.From != "" {
+				fmt.Fprintf(&b, "# from %s\n", c.From)
+			}
+			if c.Off == "" {
+				writeCheck(&b, c.Check)
+				continue
+			}
+			// Commented out, with why: the person decides.
+			for _, l := range strings.Split(c.Off, "\n") {
+				fmt.Fprintf(&b, "# %s\n", l)
+			}
+			var one strings.Builder
+			writeCheck(&one, c.Check)
+			for _, l := range strings.Split(strings.TrimSuffix(one.String(), "\n"), "\n") {
+				fmt.Fprintf(&b, "# %s\n", l)
+			}
 		}
 	}
 	return strings.Replace(Template, checksMarker, b.String(), 1)

@@ -15,6 +15,7 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 	parsers := map[string]*flag.FlagSet{
 		"":          globalFlagSet(&globalFlags{}),
 		"check":     checkFlagSet(&checkArgs{}),
+		"init":      initFlagSet(&initArgs{}),
 		"log":       logFlagSet(&logArgs{}),
 		"install":   installFlagSet("install", &scope, &scope),
 		"uninstall": installFlagSet("uninstall", &scope, &scope),

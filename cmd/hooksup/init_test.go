@@ -66,7 +66,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 		said []string // in init's output
 	}{
 		{"go", map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n", "a.go": "package a\n"},
-			[]string{"test | go test ./...", "vet | go vet ./..."}, []string{"Go module (go.mod)"}},
+			[]string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
 		{"node-pnpm", map[string]string{
 			"package.json":   `{"name":"web","scripts":{"test":"vitest run","lint":"eslint .","typecheck":"tsc --noEmit","dev":"vite"}}`,
 			"pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -79,9 +79,9 @@ func TestInitDetectsTheProject(t *testing.T) {
 			"pyproject.toml":      "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
 			"tests/test_app.py":   "def test_ok():\n    pass\n",
 			"src/app/__init__.py": "",
-		}, []string{"test | python3 -m pytest -q", "lint | ruff check ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
+		}, []string{"test | python3 -m pytest -q", "lint | ruff check --no-fix ."}, []string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])"}},
 		{"rust", map[string]string{"Cargo.toml": "[package]\nname = \"a\"\nversion = \"0.1.0\"\n", "src/lib.rs": ""},
-			[]string{"test | cargo test", "clippy | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
+			[]string{"test | cargo test", "lint | cargo clippy -- -D warnings"}, []string{"Rust crate (Cargo.toml)"}},
 		{"makefile", map[string]string{"Makefile": "build:\n\tcc -o a a.c\n\ntest: build\n\t./a --self-test\n"},
 			[]string{"test | make test"}, []string{"Makefile with a test target"}},
 		{"monorepo", map[string]string{
@@ -93,7 +93,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 			"services/ml/pyproject.toml":      "[project]\nname = \"ml\"\n\n[tool.pytest.ini_options]\n",
 		}, []string{
 			"test | make test",
-			"api: test | go test ./... | services/api", "api: vet | go vet ./... | services/api",
+			"api: test | go test ./... | services/api", "api: lint | go vet ./... | services/api",
 			"ml: test | python3 -m pytest -q | services/ml",
 			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
 		}, []string{"Makefile with a test target", "services/api: Go module (go.mod)", "services/ml: Python (pyproject.toml)", "web: Node, pnpm (pnpm-lock.yaml)"}},
@@ -101,7 +101,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
 			s.files(tc.tree)
-			code, out := s.hooksup(t, "init")
+			code, out := s.hooksup(t, "init", "--no-run") // shapes, not projects that build
 			if code != 0 {
 				t.Fatalf("init: %d %s", code, out)
 			}
@@ -173,7 +173,8 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
 		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
 	})
-	for _, args := range [][]string{{"init"}, {"trust"}} {
+	// --no-run: tried on this tree, the failing test would be written commented out.
+	for _, args := range [][]string{{"init", "--no-run"}, {"trust"}} {
 		if code, out := s.hooksup(t, args...); code != 0 {
 			t.Fatalf("%s: %d %s", args[0], code, out)
 		}
@@ -184,7 +185,190 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 	}
 	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"})
 	code, out = s.hooksup(t, "check")
-	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ vet") || !strings.Contains(out, "all 2 checks passed") {
+	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ lint") || !strings.Contains(out, "all 2 checks passed") {
 		t.Fatalf("check: %d %s", code, out)
+	}
+}
+
+// A proposed check whose program is not installed is named by init, and by doctor as a
+// problem once the file is trusted, so the first stop does not fail with "sh: uv: not found".
+func TestInitAndDoctorNameMissingTools(t *testing.T) {
+	s := newSandbox(t)
+	bin := t.TempDir() // the PATH: make and nothing else
+	if mk, err := exec.LookPath("make"); err == nil {
+		os.Symlink(mk, filepath.Join(bin, "make"))
+	}
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "PATH=") {
+			s.env[i] = "PATH=" + bin
+		}
+	}
+	s.files(map[string]string{
+		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
+		"uv.lock":            "version = 1\n",
+		"tests/test_app.py":  "def test_ok():\n    pass\n",
+		"web/package.json":   `{"name":"web","scripts":{"test":"vitest run"}}`,
+		"web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+		"tools/Makefile":     "test:\n\ttrue\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"not found on the PATH: uv (test, lint), pnpm (web: test)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "make (") {
+		t.Errorf("init named make, which is there:\n%s", out)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	code, out = s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+	for _, w := range []string{`✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("doctor did not say %q:\n%s", w, out)
+		}
+	}
+	if code != 1 || strings.Contains(out, `"tools: test"`) {
+		t.Errorf("doctor: %d\n%s", code, out)
+	}
+}
+
+// A Makefile beside a .venv calls a bare python: make test runs in the activated virtualenv, so
+// the check passes without the person activating it first.
+func TestInitMakeTestInTheVenv(t *testing.T) {
+	s := newSandbox(t)
+	bin := t.TempDir() // the PATH: sh, make, and a python without pytest
+	for _, p := range []string{"sh", "make", "dirname", "basename", "env", "cat"} {
+		if path, err := exec.LookPath(p); err == nil {
+			os.Symlink(path, filepath.Join(bin, p))
+		}
+	}
+	os.WriteFile(filepath.Join(bin, "python"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "PATH=") {
+			s.env[i] = "PATH=" + bin
+		}
+	}
+	s.files(map[string]string{
+		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.pytest.ini_options]\n",
+		"tests/test_app.py":  "def test_ok():\n    pass\n",
+		"Makefile":           ".PHONY: test\ntest:\n\tpython -m pytest\n",
+		".venv/pyvenv.cfg":   "home = /usr/bin\n",
+		".venv/bin/activate": "VIRTUAL_ENV=\"$(pwd)/.venv\"\nPATH=\"$VIRTUAL_ENV/bin:$PATH\"\nexport VIRTUAL_ENV PATH\n",
+	})
+	os.WriteFile(filepath.Join(s.project, ".venv", "bin", "python"), []byte("#!/bin/sh\necho '1 passed'\n"), 0o755)
+	for _, args := range [][]string{{"init"}, {"trust"}} {
+		if code, out := s.hooksup(t, args...); code != 0 {
+			t.Fatalf("%s: %d %s", args[0], code, out)
+		}
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "1 check passed\n") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+}
+
+// init && trust && check on a Go module whose CI runs make ci and go vet: init proposes those,
+// not make test, which fetches, nor its own go test; check runs them, exit 0, and exit 1
+// once a test fails.
+func TestInitTrustCheckTheCIsChecks(t *testing.T) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	s := newSandbox(t)
+	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	s.files(map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+		"Makefile":     "test: deps\n\tgo test ./...\n\ndeps:\n\tgo mod download\n\nci:\n\tgo test -count=1 ./...\n",
+		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: make ci\n      - name: Vet\n        run: go vet ./...\n" +
+			"      - name: Coverage\n        run: goveralls -service=github -repotoken ${{ secrets.COVERALLS_TOKEN }}\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"GitHub Actions (.github/workflows/ci.yml)", "test  make ci", "lint  go vet ./...", "`make test` fetches from the network (go mod download, in deps)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	if !strings.Contains(string(b), "# from .github/workflows/ci.yml, job \"test\", step \"Vet\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"") {
+		t.Errorf("the file does not name the CI step of go vet:\n%s", b)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | make ci", "lint | go vet ./..."}) {
+		t.Fatalf("checks %q", got)
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "Add(2, 3) = -1") || !strings.HasSuffix(out, "1 of 2 checks failed\n") {
+		t.Fatalf("check with a failing test: %d %s", code, out)
+	}
+}
+
+// init tries each proposed check once on the untouched tree: one that fails there (go vet on a
+// module whose tests pass) is written commented out with why and its failing lines, so the
+// agent's first stop does not demand fixes of what it did not break; with --no-run it is not.
+func TestInitTriesTheChecksOnce(t *testing.T) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	tree := map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Same returns n.\nfunc Same(n int) int {\n\tn = n\n\treturn n\n}\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestSame(t *testing.T) { Same(1) }\n",
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		last string
+		said []string
+		file string
+	}{
+		{[]string{"init"}, 0, "1 check passed\n",
+			[]string{"✓ test", "✗ lint: exit 1", "and, commented out for you to decide:", "lint  go vet ./...  (it fails on the untouched tree (exit 1)"},
+			"# it fails on the untouched tree (exit 1)\n# so the agent would be made to fix what it did not break; its output ends:\n#   "},
+		{[]string{"init", "--no-run"}, 1, "1 of 2 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			s := newSandbox(t)
+			s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+			s.files(tree)
+			code, out := s.hooksup(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			for _, w := range tc.said {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+			if !strings.Contains(string(b), tc.file) {
+				t.Errorf("the file lacks %q:\n%s", tc.file, b)
+			}
+			if len(tc.said) > 0 && !strings.Contains(string(b), "self-assignment of n") {
+				t.Errorf("the file does not quote vet's complaint:\n%s", b)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if code, out := s.hooksup(t, "check"); code != tc.code || !strings.HasSuffix(out, tc.last) {
+				t.Errorf("check: %d %s", code, out)
+			}
+		})
 	}
 }

@@ -144,7 +144,10 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "uninstall":
 		return runInstall(g, cargs, stdout, stderr, true)
 	case "init":
-		return runInit(stdout)
+		// Ctrl-C ends the checks init tries.
+		ictx, stop := signal.NotifyContext(ctx, os.Interrupt)
+		defer stop()
+		return runInit(ictx, cargs, stdout)
 	case "check":
 		// Ctrl-C ends the checks too: they run in their own process groups.
 		cctx, stop := signal.NotifyContext(ctx, os.Interrupt)

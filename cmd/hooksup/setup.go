@@ -9,11 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -119,7 +122,32 @@ func removeHooks(path string, stdout io.Writer) error {
 	return nil
 }
 
-func runInit(stdout io.Writer) (int, error) {
+// initTryTimeout is how long init lets each check run when it tries it on the untouched tree.
+const initTryTimeout = 2 * time.Minute
+
+type initArgs struct {
+	noRun      bool
+	tryTimeout time.Duration
+}
+
+// initFlagSet parses init's flags.
+func initFlagSet(a *initArgs) *flag.FlagSet {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&a.noRun, "no-run", false, "")
+	fs.DurationVar(&a.tryTimeout, "run-timeout", initTryTimeout, "")
+	return fs
+}
+
+func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	var a initArgs
+	fs := initFlagSet(&a)
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || a.tryTimeout <= 0 {
+		if err == nil {
+			err = fmt.Errorf("unexpected %q", fs.Args())
+		}
+		return 2, fmt.Errorf("%v (usage: hooksup init [--no-run] [--run-timeout DURATION])", err)
+	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -129,6 +157,10 @@ func runInit(stdout io.Writer) (int, error) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
 	}
 	det := project.Detect(os.DirFS(env.cwd))
+	printFound(stdout, det)
+	if !a.noRun {
+		tryChecks(ctx, det, env.cwd, a.tryTimeout, stdout)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
@@ -144,20 +176,122 @@ func runInit(stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	printDetection(stdout, det, path)
+	printMissing(stdout, det.Checks(), env.cwd)
 	return 0, nil
 }
 
-// printDetection tells the person what init recognised and which checks it wrote.
+// tryChecks runs each proposed check once on the untouched tree, at most timeout each, and has
+// the ones that fail there written commented out, with how they failed: a gate the pristine
+// tree fails would make the agent's first stop demand fixes of what it did not break. A check
+// whose program is missing, or that runs out of time, stays as it is.
+func tryChecks(ctx context.Context, det project.Detection, dir string, timeout time.Duration, w io.Writer) {
+	var try []config.Check
+	for _, c := range det.Checks() {
+		if checks.Missing(c, dir) == "" {
+			try = append(try, c)
+		}
+	}
+	if len(try) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "trying %s once on the untouched tree (at most %s each; --no-run skips this):\n", checkCount(len(try)), timeout)
+	for _, c := range try {
+		if ctx.Err() != nil {
+			return
+		}
+		c.Timeout = config.Duration{D: min(c.TimeoutOrDefault(), timeout)}
+		r := checks.Run(ctx, nil, c, dir, nil, nil)
+		took := r.Duration.Round(time.Millisecond)
+		switch {
+		case r.Passed():
+			fmt.Fprintf(w, "  ✓ %s (%s)\n", c.Name, took)
+		case r.Canceled:
+			fmt.Fprintf(w, "  · %s: interrupted, kept\n", c.Name)
+		case r.TimedOut:
+			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", c.Name, timeout)
+		case r.StartErr != nil:
+			fmt.Fprintf(w, "  ✗ %s: %s, kept: fix the command\n", c.Name, present.CheckFailure(r))
+		default:
+			fmt.Fprintf(w, "  ✗ %s: %s (%s), commented out\n", c.Name, present.CheckFailure(r), took)
+			why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
+			lines := strings.Split(r.Text(), "\n")
+			for _, l := range lines[max(0, len(lines)-tryLines):] {
+				why += "\n  " + l
+			}
+			det.TurnOff(c.Name, why)
+		}
+	}
+}
+
+// tryLines is how many of the last lines of a check that failed when tried the file quotes.
+const tryLines = 10
+
+// checkCount is "1 check" or "3 checks".
+func checkCount(n int) string {
+	if n == 1 {
+		return "1 check"
+	}
+	return fmt.Sprintf("%d checks", n)
+}
+
+// printMissing names the programs the checks start that are not installed, and the checks
+// that use each: those fail at every stop until they are.
+func printMissing(w io.Writer, configured []config.Check, dir string) {
+	var progs []string
+	users := map[string][]string{}
+	for _, c := range configured {
+		if m := checks.Missing(c, dir); m != "" {
+			if users[m] == nil {
+				progs = append(progs, m)
+			}
+			users[m] = append(users[m], c.Name)
+		}
+	}
+	if len(progs) == 0 {
+		return
+	}
+	parts := make([]string, len(progs))
+	for i, p := range progs {
+		parts[i] = fmt.Sprintf("%s (%s)", p, strings.Join(users[p], ", "))
+	}
+	them := "it is"
+	if len(progs) > 1 {
+		them = "they are"
+	}
+	fmt.Fprintf(w, "not found on the PATH: %s: those checks fail at every stop until %s installed (or you edit them)\n", strings.Join(parts, ", "), them)
+}
+
+// missingProblem says that a check's program is not installed, "" when it is or hooksup
+// cannot tell.
+func missingProblem(c config.Check, dir string) string {
+	m := checks.Missing(c, dir)
+	switch {
+	case m == "":
+		return ""
+	case strings.Contains(m, "/"):
+		return fmt.Sprintf("check %q: %s not found", c.Name, m)
+	}
+	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, m)
+}
+
+// printFound tells the person what init recognised.
+func printFound(w io.Writer, det project.Detection) {
+	if len(det.Projects) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "found:")
+	for _, p := range det.Projects {
+		fmt.Fprintf(w, "  %s\n", p.Line())
+	}
+}
+
+// printDetection tells the person which checks init wrote.
 func printDetection(w io.Writer, det project.Detection, path string) {
 	checks := det.Checks()
 	if len(det.Projects) == 0 {
 		fmt.Fprintf(w, "hooksup init %s", det.Summary())
 		fmt.Fprintf(w, "wrote %s with no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
 		return
-	}
-	fmt.Fprintln(w, "found:")
-	for _, p := range det.Projects {
-		fmt.Fprintf(w, "  %s\n", p.Line())
 	}
 	if len(checks) == 0 {
 		fmt.Fprintf(w, "wrote %s, but recognised no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
@@ -179,7 +313,25 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
+	var off []project.Proposal
+	for _, p := range det.Proposals() {
+		if p.Off != "" {
+			off = append(off, p)
+		}
+	}
+	if len(off) > 0 {
+		fmt.Fprintln(w, "and, commented out for you to decide:")
+		for _, p := range off {
+			fmt.Fprintf(w, "  %s  %s  (%s)\n", p.Check.Name, p.Check.Command, firstLine(p.Off))
+		}
+	}
 	fmt.Fprintln(w, "look them over, then run `hooksup trust` so hooksup may run them (and `hooksup check` to run them now)")
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 type checkArgs struct{ subagent, verbose bool }
@@ -203,8 +355,11 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if err != nil {
 		return 1, err
 	}
-	cfg, err := loadConfig(g, env, stderr)
+	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
+		return 1, err
+	}
+	if err := ignoredError(layers); err != nil {
 		return 1, err
 	}
 	configured, table := cfg.Stop.Checks, "[[stop.checks]]"
@@ -212,7 +367,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		configured, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
 	}
 	if len(configured) == 0 {
-		fmt.Fprintf(stdout, "no %s configured (hooksup init writes a template)\n", table)
+		fmt.Fprintf(stdout, "no %s configured%s\n", table, noChecksHint(layers))
 		return 0, nil
 	}
 	var onOut func(string, []byte)
@@ -220,32 +375,69 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		onOut = func(_ string, b []byte) { stdout.Write(b) }
 	}
 	failed := 0
-	for _, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
-		if r.Passed() {
-			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, r.Duration.Round(time.Millisecond))
+	for i, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
+		took := r.Duration.Round(time.Millisecond)
+		switch {
+		case r.Passed():
+			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, took)
 			continue
+		case r.StartErr != nil:
+			// One line: the shell's complaint is the whole of its output.
+			fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), took)
+		default:
+			note := ""
+			if !configured[i].Retries() {
+				note = "; retry_on_failure = false: the agent is only warned"
+			}
+			// What the agent reads when this check makes it continue; the verdict log keeps the
+			// whole output.
+			fmt.Fprintf(stdout, "✗ %s: %s (%s%s)\n%s\n\n", r.Name, present.CheckFailure(r), took, note,
+				engine.BlockReason(r, cfg.ReasonLines))
 		}
 		failed++
-		fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), r.Duration.Round(time.Millisecond))
-		if !a.verbose {
-			out := strings.TrimRight(string(r.Output), "\n")
-			lines := strings.Split(out, "\n")
-			if len(lines) > 20 {
-				lines = append([]string{"…"}, lines[len(lines)-20:]...)
-			}
-			for _, l := range lines {
-				if l != "" {
-					fmt.Fprintf(stdout, "    %s\n", l)
-				}
-			}
-		}
+	}
+	switch {
+	case len(configured) == 1 && failed == 1:
+		fmt.Fprintln(stdout, "1 check failed")
+	case failed > 0:
+		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(configured))
+	case len(configured) == 1:
+		fmt.Fprintln(stdout, "1 check passed")
+	default:
+		fmt.Fprintf(stdout, "all %d checks passed\n", len(configured))
 	}
 	if failed > 0 {
-		fmt.Fprintf(stdout, "%d of %d checks failed\n", failed, len(configured))
 		return 1, nil
 	}
-	fmt.Fprintf(stdout, "all %d checks passed\n", len(configured))
 	return 0, nil
+}
+
+// ignoredError is why check runs nothing: a configuration file that exists but may not be
+// used, untrusted or broken, is a failure, never "no checks".
+func ignoredError(layers []config.Layer) error {
+	var msgs []string
+	for _, l := range layers {
+		switch {
+		case l.Problem != nil:
+			msgs = append(msgs, fmt.Sprintf("%s is not trusted, and `hooksup trust` refuses it until these are fixed:\n%v", l.Path, l.Problem))
+		case l.Note != "":
+			msgs = append(msgs, fmt.Sprintf("%s is %s", l.Path, l.Note))
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("no check ran: %s", strings.Join(msgs, "\n"))
+}
+
+// noChecksHint says where checks would go: the project's file when it has one, else init.
+func noChecksHint(layers []config.Layer) string {
+	for _, l := range layers {
+		if l.Used && l.Source == "project" {
+			return " in " + l.Path + ": add yours there"
+		}
+	}
+	return " (hooksup init writes a .hooksup.toml with the checks this project runs)"
 }
 
 func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error) {
@@ -317,6 +509,20 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 			ok("%s (%s)", l.Path, l.Source)
 		case l.Note != "":
 			bad("%s (%s): %s", l.Path, l.Source, l.Note)
+			var ces config.Errors
+			if errors.As(l.Problem, &ces) {
+				for _, ce := range ces {
+					bad("%v", ce)
+				}
+			} else if l.Problem != nil {
+				bad("%v", l.Problem)
+			}
+		}
+	}
+
+	for _, c := range append(slices.Clone(cfg.Stop.Checks), cfg.SubagentStop.Checks...) {
+		if p := missingProblem(c, env.cwd); p != "" {
+			bad("%s: it fails at every stop until that is installed", p)
 		}
 	}
 

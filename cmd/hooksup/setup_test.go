@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,17 +39,137 @@ command = "echo fine"
 name = "broken"
 command = "echo 'boom: 2 failures'; exit 3"
 `), 0o644)
-	// Untrusted: nothing runs.
+	// Untrusted: nothing runs, and check fails.
 	code, out := s.hooksup(t, "check")
-	if code != 0 || !strings.Contains(out, "not trusted") || strings.Contains(out, "✓ ok") {
+	if code != 1 || !strings.Contains(out, "not trusted") || strings.Contains(out, "✓ ok") {
 		t.Fatalf("untrusted: %d %s", code, out)
 	}
 	if code, out := s.hooksup(t, "trust"); code != 0 {
 		t.Fatal(out)
 	}
 	code, out = s.hooksup(t, "check")
-	if code != 1 || !strings.Contains(out, "✓ ok") || !strings.Contains(out, "✗ broken: exit 3") || !strings.Contains(out, "boom: 2 failures") {
+	if code != 1 || !strings.Contains(out, "✓ ok") || !strings.Contains(out, "✗ broken: exit 3") || !strings.Contains(out, "boom: 2 failures") ||
+		!strings.HasSuffix(out, "\n1 of 2 checks failed\n") {
 		t.Fatalf("%d %s", code, out)
+	}
+	// One check is one check.
+	for _, tc := range []struct {
+		command string
+		code    int
+		last    string
+	}{{"echo fine", 0, "1 check passed"}, {"exit 3", 1, "1 check failed"}} {
+		os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"one\"\ncommand = \""+tc.command+"\"\n"), 0o644)
+		s.hooksup(t, "trust")
+		code, out := s.hooksup(t, "check")
+		if code != tc.code || !strings.HasSuffix(out, "\n"+tc.last+"\n") {
+			t.Errorf("one check, %q: %d %s", tc.command, code, out)
+		}
+	}
+}
+
+// hooksup check exits 0 with "no checks" only when there truly is no configuration: a project
+// file it may not use (untrusted, changed since it was trusted, or broken) fails check, before
+// anything runs, with the one hint that helps — and never "hooksup trust" for a file that trust
+// would refuse.
+func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
+	const checks = "[[stop.checks]]\nname = \"ok\"\ncommand = \"echo ran > ran.txt\"\n"
+	for _, tc := range []struct {
+		name   string
+		file   string // .hooksup.toml; "" for none
+		trust  bool
+		change string // appended after trusting
+		code   int
+		say    []string
+		notSay []string
+	}{
+		{name: "no file", code: 0,
+			say: []string{"no [[stop.checks]] configured", "hooksup init"}, notSay: []string{"hooksup trust"}},
+		{name: "trusted, no checks", file: "mode = \"auto\"\n", trust: true, code: 0,
+			say: []string{"no [[stop.checks]] configured", ".hooksup.toml"}, notSay: []string{"hooksup init", "not trusted"}},
+		{name: "untrusted", file: checks, code: 1,
+			say: []string{".hooksup.toml", "not trusted", "hooksup trust"}, notSay: []string{"no [[stop.checks]]", "hooksup init", "passed"}},
+		{name: "changed since trusted", file: checks, trust: true, change: "# more\n", code: 1,
+			say: []string{".hooksup.toml", "not trusted", "hooksup trust"}, notSay: []string{"no [[stop.checks]]", "hooksup init", "passed"}},
+		{name: "untrusted with an unknown key", file: checks + "timout = \"2m\"\n", code: 1,
+			say: []string{".hooksup.toml:4: stop.checks[0].timout: unknown key"}, notSay: []string{"no [[stop.checks]]", "hooksup init", "run `hooksup trust`", "passed"}},
+		{name: "trusted, then broken", file: checks, trust: true, change: "[stop\n", code: 1,
+			say: []string{".hooksup.toml"}, notSay: []string{"no [[stop.checks]]", "hooksup init", "run `hooksup trust`", "passed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			path := filepath.Join(s.project, ".hooksup.toml")
+			if tc.file != "" {
+				os.WriteFile(path, []byte(tc.file), 0o644)
+			}
+			if tc.trust {
+				if code, out := s.hooksup(t, "trust"); code != 0 {
+					t.Fatal(out)
+				}
+			}
+			if tc.change != "" {
+				f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+				f.WriteString(tc.change)
+				f.Close()
+			}
+			code, out := s.hooksup(t, "check")
+			if code != tc.code {
+				t.Errorf("exit %d, want %d:\n%s", code, tc.code, out)
+			}
+			for _, w := range tc.say {
+				if !strings.Contains(out, w) {
+					t.Errorf("check did not say %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.notSay {
+				if strings.Contains(out, w) {
+					t.Errorf("check said %q:\n%s", w, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(s.project, "ran.txt")); err == nil && tc.code != 0 {
+				t.Errorf("a check ran")
+			}
+		})
+	}
+}
+
+// hooksup check shows a failed check as the agent reads it: the reason the installed Stop
+// hook gives claude, byte for byte (plain text, its last reason_lines lines), not the raw
+// end of the output; a check that could not start says so once, on one line.
+func TestCheckShowsWhatTheAgentReads(t *testing.T) {
+	s := newSandbox(t)
+	// Colours, blank lines, the failure early and 60 lines of passes after it.
+	script := "printf '=== RUN TestA\\n\\033[31m--- FAIL: TestA\\033[0m\\n\\n    a_test.go:9: boom\\n'\n" +
+		"i=0; while [ $i -lt 60 ]; do printf '\\033[32m--- PASS: TestB%d\\033[0m\\n' $i; i=$((i+1)); done\nexit 1\n"
+	s.files(map[string]string{
+		"t.sh": script,
+		".hooksup.toml": "mode = \"auto\"\nreason_lines = 30\n[[stop.checks]]\nname = \"test\"\ncommand = \"sh t.sh\"\n" +
+			"[[stop.checks]]\nname = \"lint\"\ncommand = \"nosuchtool-xyz check .\"\n",
+	})
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	cmd := execHooksup(s, "hook", "Stop", "--installed")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s1","cwd":` + strconv.Quote(s.project) + `,"stop_hook_active":false}`)
+	raw, _ := cmd.Output()
+	var answer struct{ Decision, Reason string }
+	if err := json.Unmarshal(raw, &answer); err != nil || answer.Decision != "block" {
+		t.Fatalf("the hook's answer (%v): %s", err, raw)
+	}
+	code, out := s.hooksup(t, "check")
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if !strings.Contains(out, "\n"+answer.Reason+"\n") {
+		t.Errorf("check does not show the reason the agent reads:\n%s\n--- the agent reads:\n%s", out, answer.Reason)
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("check printed terminal controls:\n%q", out)
+	}
+	if n := strings.Count(out, "nosuchtool-xyz: not found"); n != 1 {
+		t.Errorf("the check that could not start is told %d times:\n%s", n, out)
+	}
+	if !regexp.MustCompile(`(?m)^✗ lint: could not start: .*nosuchtool-xyz: not found \(\d+ms\)$`).MatchString(out) {
+		t.Errorf("the check that could not start is not one line:\n%s", out)
 	}
 }
 
@@ -118,6 +239,19 @@ func TestDoctorFlagsRiskyStopHooks(t *testing.T) {
 	os.WriteFile(filepath.Join(s.project, ".claude", "settings.json"), []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}]}}`), 0o644)
 	code, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
 	if code != 1 || !strings.Contains(out, "never mentions stop_hook_active") || !strings.Contains(out, "disableAllHooks is true") {
+		t.Fatalf("%d %s", code, out)
+	}
+}
+
+// doctor names what is wrong with an untrusted project file that trust would refuse (its
+// unknown key, with file and line), rather than only "not trusted".
+func TestDoctorNamesTheProblemOfAnUntrustedFile(t *testing.T) {
+	s := newSandbox(t)
+	path := filepath.Join(s.project, ".hooksup.toml")
+	os.WriteFile(path, []byte("[[stop.checks]]\nname = \"ok\"\ncommand = \"true\"\ntimout = \"2m\"\n"), 0o644)
+	code, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+	want := path + `:4: stop.checks[0].timout: unknown key (did you mean "timeout"?)`
+	if code != 1 || !strings.Contains(out, "✗ "+want) || strings.Contains(out, "run `hooksup trust`") {
 		t.Fatalf("%d %s", code, out)
 	}
 }

@@ -1,0 +1,516 @@
+package project
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// ciStep is one step of a GitHub Actions job, as far as init reads it.
+type ciStep struct {
+	file, job, name string
+	run             string            // the shell script; "" for a uses step
+	uses            string            // the action; "" for a run step
+	with            map[string]string // the action's inputs
+	secrets         bool              // the step reads a secret
+	services        bool              // its job starts services (a database, …)
+	workdir         string            // working-directory
+}
+
+// where names the step in a comment: `.github/workflows/ci.yml, job "test", step "Run tests"`.
+func (s ciStep) where() string {
+	name := s.name
+	if name == "" {
+		name = oneLine(s.run)
+		if name == "" {
+			name = s.uses
+		}
+	}
+	return fmt.Sprintf("%s, job %q, step %q", s.file, s.job, name)
+}
+
+// workflowSteps reads the steps of the GitHub Actions workflows in .github/workflows.
+func (det *detector) workflowSteps() []ciStep {
+	entries, err := fs.ReadDir(det.fsys, ".github/workflows")
+	if err != nil {
+		return nil
+	}
+	var out []ciStep
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(n, ".yml") || strings.HasSuffix(n, ".yaml")) {
+			continue
+		}
+		file := ".github/workflows/" + n
+		out = append(out, parseWorkflow(file, det.read(file))...)
+	}
+	return out
+}
+
+// indentOf is a line's indentation.
+func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+
+// parseWorkflow reads the jobs and steps of a workflow file, line by line: the subset of YAML
+// workflows are written in (block mappings and sequences, block scalars for run).
+func parseWorkflow(file, content string) []ciStep {
+	lines := strings.Split(strings.ReplaceAll(content, "\t", "    "), "\n")
+	var out []ciStep
+	jobsAt, jobAt, stepsAt := -1, -1, -1
+	job, services := "", false
+	var step *ciStep
+	stepKeyAt := -1
+	flush := func() {
+		if step != nil {
+			step.services = services
+			out = append(out, *step)
+			step = nil
+		}
+	}
+	for i := 0; i < len(lines); i++ {
+		raw := strings.TrimRight(lines[i], " \r")
+		t := strings.TrimSpace(raw)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		ind := indentOf(raw)
+		switch {
+		case ind == 0:
+			flush()
+			jobsAt, jobAt, stepsAt, job = -1, -1, -1, ""
+			if t == "jobs:" {
+				jobsAt = 0
+			}
+			continue
+		case jobsAt < 0:
+			continue
+		case jobAt < 0 || ind <= jobAt:
+			// A job's name.
+			flush()
+			jobAt, stepsAt, services = ind, -1, false
+			job = strings.TrimSuffix(t, ":")
+			continue
+		}
+		if stepsAt >= 0 && ind < stepsAt || stepsAt >= 0 && ind == stepsAt && !strings.HasPrefix(t, "- ") {
+			flush()
+			stepsAt = -1
+		}
+		if stepsAt < 0 {
+			switch {
+			case t == "steps:":
+				stepsAt = itemIndent(lines[i+1:], ind)
+			case strings.HasPrefix(t, "services:"):
+				services = true
+			}
+			continue
+		}
+		if ind == stepsAt && strings.HasPrefix(t, "- ") {
+			flush()
+			step = &ciStep{file: file, job: job, with: map[string]string{}}
+			stepKeyAt = ind + 2 + len(t[2:]) - len(strings.TrimLeft(t[2:], " "))
+			t = strings.TrimLeft(t[2:], " ")
+			ind = stepKeyAt
+		}
+		if step == nil {
+			continue
+		}
+		if strings.Contains(t, "secrets.") {
+			step.secrets = true
+		}
+		if ind != stepKeyAt {
+			continue
+		}
+		key, val, ok := strings.Cut(t, ":")
+		if !ok {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		// A block below the key: a block scalar's lines, or a mapping's.
+		var block []string
+		for j := i + 1; j < len(lines); j++ {
+			lj := strings.TrimRight(lines[j], " \r")
+			if strings.TrimSpace(lj) != "" && indentOf(lj) <= ind {
+				break
+			}
+			block = append(block, lj)
+			i = j
+		}
+		for _, b := range block {
+			if strings.Contains(b, "secrets.") {
+				step.secrets = true
+			}
+		}
+		switch key {
+		case "name":
+			step.name = unquote(val)
+		case "uses":
+			step.uses = unquote(val)
+		case "working-directory":
+			step.workdir = unquote(val)
+		case "run":
+			switch {
+			case strings.HasPrefix(val, "|"):
+				step.run = dedent(block)
+			case strings.HasPrefix(val, ">"): // folded: its lines are one
+				step.run = oneLine(dedent(block))
+			default:
+				step.run = unquote(val)
+			}
+		case "with":
+			for _, b := range block {
+				k, v, ok := strings.Cut(strings.TrimSpace(b), ":")
+				if ok && indentOf(b) > ind {
+					step.with[k] = unquote(strings.TrimSpace(v))
+				}
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+// itemIndent is the indentation of the list that starts the lines (at least min), -1 when
+// they start no list.
+func itemIndent(lines []string, min int) int {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(t, "- ") && indentOf(l) >= min {
+			return indentOf(l)
+		}
+		return -1
+	}
+	return -1
+}
+
+// unquote takes a YAML scalar's quotes off, and a trailing comment.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	if i := strings.Index(s, " #"); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// dedent is a block scalar's text.
+func dedent(block []string) string {
+	least := -1
+	for _, l := range block {
+		if strings.TrimSpace(l) != "" && (least < 0 || indentOf(l) < least) {
+			least = indentOf(l)
+		}
+	}
+	var out []string
+	for _, l := range block {
+		if len(l) >= least && least >= 0 {
+			l = l[least:]
+		}
+		out = append(out, l)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+// oneLine puts a script on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// ciCheck is a command of the CI that init proposes as a check.
+type ciCheck struct {
+	role, long, command string
+	from                string
+}
+
+// networkRe matches what fetches from the network in a recipe or a script.
+var networkRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(go get|go install|go mod download|curl|wget|npm install|npm ci|pnpm install|yarn install|pip install|pip3 install|uv sync|cargo install|git clone|docker|apt-get|brew)\b`)
+})
+
+// roleOfName is the role of a make target or package script by its name.
+func roleOfName(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "type"):
+		return "typecheck"
+	case strings.Contains(n, "fmt") || strings.Contains(n, "format"):
+		return "format"
+	case strings.Contains(n, "lint") || strings.Contains(n, "vet") || strings.Contains(n, "check") && !strings.Contains(n, "test"):
+		return "lint"
+	}
+	return "test"
+}
+
+// classify says whether one line of a CI script is a check init proposes (role != ""), one it
+// leaves out (why != ""), or neither (setup, build, upload: nothing said).
+func (det *detector) classify(line string) (c ciCheck, why string) {
+	f := strings.Fields(line)
+	// Assignments for the command.
+	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return c, ""
+	}
+	arg := func(i int) string {
+		if i < len(f) {
+			return f[i]
+		}
+		return ""
+	}
+	has := func(flag string) bool { return slices.Contains(f, flag) }
+	c.command = line
+	switch prog := f[0]; {
+	case prog == "go" && arg(1) == "test":
+		c.role, c.long = "test", "go test"
+	case prog == "go" && arg(1) == "vet":
+		c.role, c.long = "lint", "go vet"
+	case prog == "golangci-lint" && arg(1) == "run":
+		c.role, c.long = "lint", "golangci-lint"
+	case prog == "staticcheck":
+		c.role, c.long = "lint", "staticcheck"
+	case prog == "cargo" && arg(1) == "test":
+		c.role, c.long = "test", "cargo test"
+	case prog == "cargo" && arg(1) == "clippy":
+		c.role, c.long = "lint", "cargo clippy"
+	case prog == "cargo" && arg(1) == "fmt":
+		c.role, c.long = "format", "cargo fmt"
+		if !has("--check") {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
+		}
+	case prog == "make" && arg(1) != "" && !strings.HasPrefix(arg(1), "-"):
+		target := arg(1)
+		root := det.root
+		if root.makeContent == "" || !makeHasTarget(root.makeContent, target) {
+			return ciCheck{}, ""
+		}
+		if what, in := makeFetches(root.makeContent, target, 0); what != "" {
+			return ciCheck{}, fmt.Sprintf("`%s` fetches from the network (%s, in %s)", line, what, in)
+		}
+		c.role, c.long = roleOfName(target), "make "+target
+		if c.role == "format" && !strings.Contains(target, "check") {
+			return ciCheck{}, fmt.Sprintf("`%s` may change files", line)
+		}
+	case (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && det.root.pkg != nil:
+		script := arg(1)
+		if script == "run" || script == "run-script" {
+			script = arg(2)
+		}
+		if prog == "npm" && script == "test" || det.root.pkg.script(script) != "" {
+			c.role, c.long = roleOfName(script), prog+" "+script
+			if fix := fixesFiles(det.root.pkg.script(script)); fix != "" {
+				return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
+			}
+		}
+	case prog == "pytest" || (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "pytest" ||
+		(prog == "uv" || prog == "poetry" || prog == "pdm") && arg(1) == "run" && arg(2) == "pytest":
+		c.role, c.long = "test", "pytest"
+	case prog == "ruff" && arg(1) == "check" || (prog == "uv" || prog == "poetry" || prog == "pdm") && arg(1) == "run" && arg(2) == "ruff" && arg(3) == "check":
+		c.role, c.long = "lint", "ruff"
+		if has("--fix") {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
+		}
+		if !has("--no-fix") {
+			c.command = line + " --no-fix"
+		}
+	case prog == "ruff" && arg(1) == "format":
+		c.role, c.long = "format", "ruff format"
+		if !has("--check") && !has("--diff") {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
+		}
+	case prog == "mypy":
+		c.role, c.long = "typecheck", "mypy"
+	case prog == "tox" || prog == "nox":
+		c.role, c.long = "test", prog
+	}
+	if c.role == "" {
+		return ciCheck{}, ""
+	}
+	if strings.Contains(line, "${{") {
+		return ciCheck{}, fmt.Sprintf("`%s` depends on the workflow's expressions", line)
+	}
+	return c, ""
+}
+
+// makeFetches is what a target's recipe, or its prerequisites', fetches from the network,
+// and the target whose recipe does.
+func makeFetches(content, target string, depth int) (what, in string) {
+	if depth > 4 {
+		return "", ""
+	}
+	prereqs, recipe := makeRule(content, target)
+	for _, l := range recipe {
+		if m := networkRe().FindString(l); m != "" {
+			return m, target
+		}
+	}
+	for _, p := range prereqs {
+		if what, in := makeFetches(content, p, depth+1); what != "" {
+			return what, in
+		}
+	}
+	return "", ""
+}
+
+// makeRule is a target's prerequisites and recipe lines.
+func makeRule(content, target string) (prereqs, recipe []string) {
+	lines := strings.Split(content, "\n")
+	for i, l := range lines {
+		m := makeRuleRe().FindStringSubmatch(l)
+		if m == nil || !slices.Contains(strings.Fields(m[1]), target) {
+			continue
+		}
+		rest := l[strings.Index(l, ":")+1:]
+		rest = strings.TrimLeft(rest, ":")
+		if j := strings.IndexAny(rest, ";#"); j >= 0 {
+			rest = rest[:j]
+		}
+		prereqs = append(prereqs, strings.Fields(rest)...)
+		for _, r := range lines[i+1:] {
+			if !strings.HasPrefix(r, "\t") {
+				if strings.TrimSpace(r) == "" || strings.HasPrefix(strings.TrimSpace(r), "#") {
+					continue
+				}
+				break
+			}
+			recipe = append(recipe, r)
+		}
+	}
+	return prereqs, recipe
+}
+
+// scriptLines are the commands of a run script: its lines, continuations joined, comments out.
+func scriptLines(run string) []string {
+	var out []string
+	cur := ""
+	for _, l := range strings.Split(run, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasSuffix(t, "\\") {
+			cur += strings.TrimSuffix(t, "\\") + " "
+			continue
+		}
+		t = strings.TrimSpace(cur + t)
+		cur = ""
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// ciChecks are the checks the project's CI runs here, and what it leaves out with why.
+func (det *detector) ciChecks() (found []ciCheck, files, left []string) {
+	seen := map[string]bool{}
+	for _, s := range det.workflowSteps() {
+		if !slices.Contains(files, s.file) {
+			files = append(files, s.file)
+		}
+		var cands []ciCheck
+		var whys []string
+		if strings.HasPrefix(s.uses, "golangci/golangci-lint-action") {
+			cmd := "golangci-lint run"
+			if a := s.with["args"]; a != "" {
+				cmd += " " + a
+			}
+			cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
+		}
+		for _, l := range scriptLines(s.run) {
+			c, why := det.classify(l)
+			if c.role != "" {
+				cands = append(cands, c)
+			}
+			if why != "" {
+				whys = append(whys, why)
+			}
+		}
+		for _, c := range cands {
+			switch {
+			case s.services:
+				whys = append(whys, fmt.Sprintf("`%s` (job %q needs its services)", c.command, s.job))
+				continue
+			case s.secrets:
+				whys = append(whys, fmt.Sprintf("`%s` (its step reads a secret)", c.command))
+				continue
+			case s.workdir != "" && path.Clean(s.workdir) != ".":
+				whys = append(whys, fmt.Sprintf("`%s` (it runs in %s)", c.command, s.workdir))
+				continue
+			}
+			if seen[c.command] {
+				continue
+			}
+			seen[c.command] = true
+			c.from = s.where()
+			found = append(found, c)
+		}
+		for _, w := range whys {
+			if !slices.Contains(left, w) {
+				left = append(left, w)
+			}
+		}
+	}
+	return found, files, left
+}
+
+// ciProject is the root's checks from its CI: they stand in for the other projects' checks of
+// the same role; a check of a role the CI does not run is written commented out.
+func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
+	found, files, left := det.ciChecks()
+	if len(files) == 0 {
+		return nil
+	}
+	p := &detected{Project: Project{Kind: fmt.Sprintf("GitHub Actions (%s)", strings.Join(files, ", "))}}
+	if len(found) == 0 {
+		if len(left) > 0 {
+			p.Detail = "left out: " + strings.Join(left, "; ")
+			p.problem = true
+			return p
+		}
+		return nil
+	}
+	roles := map[string]bool{}
+	for _, c := range found {
+		timeout := detectLintTimeout
+		if c.role == "test" {
+			timeout = detectTestTimeout
+			if strings.HasPrefix(c.command, "cargo") {
+				timeout = detectRustTimeout
+			}
+		}
+		p.add(c.role, c.long, c.command, timeout, nil)
+		p.from[len(p.from)-1] = c.from
+		roles[c.role] = true
+	}
+	var stands []string
+	for _, o := range dp.projects {
+		for i := 0; i < len(o.Checks); i++ {
+			role := o.short[i]
+			if !roles[role] {
+				o.off[i] = "the project's CI does not run it"
+				continue
+			}
+			// The first CI check of the role stands in for it.
+			for _, c := range found {
+				if c.role == role {
+					stands = append(stands, fmt.Sprintf("`%s` stands in for `%s`", c.command, o.Checks[i].Command))
+					break
+				}
+			}
+			o.drop(i)
+			i--
+			o.covered = len(o.Checks) == 0
+		}
+	}
+	p.Detail = strings.Join(stands, "; ")
+	if len(left) > 0 {
+		if p.Detail != "" {
+			p.Detail += "; "
+		}
+		p.Detail += "left out: " + strings.Join(left, "; ")
+	}
+	return p
+}

@@ -1,0 +1,3 @@
+module example.com/flag
+
+go 1.22

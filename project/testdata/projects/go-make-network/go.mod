@@ -1,0 +1,3 @@
+module example.com/cli
+
+go 1.22
