@@ -91,8 +91,10 @@ func (s *Screen) printPendingRun(x, y int, text []byte) bool {
 		// The blank cells up to x stay as they are: blanks with no style and no link,
 		// which putNarrow never wrote, so never touched.
 		r.addRun(gap, &uv.Style{}, &uv.Link{})
-		for range gap {
-			r.text = append(r.text, ' ')
+		for gap > 0 {
+			k := min(gap, len(blanks))
+			r.text = append(r.text, blanks[:k]...)
+			gap -= k
 		}
 	}
 	r.addRun(len(text), &s.cur.Pen, &s.cur.Link)
@@ -115,6 +117,10 @@ func (s *Screen) printPendingRun(x, y int, text []byte) bool {
 	}
 	return true
 }
+
+// blanks are 64 spaces, to pad a pending row's text with up to where text is printed: appended
+// at once, not one by one (a row of a stream whose lines wrap has ~100 of them).
+const blanks = "                                                                "
 
 // addRun adds n cells in style and link to the row's runs.
 func (r *pendRow) addRun(n int, style *uv.Style, link *uv.Link) {
