@@ -7,8 +7,9 @@
 #                   its API is an unreachable loopback port; no request is made while it idles),
 #                   else the demo's simulated agent, and tmux (scripts/idle.sh); and hooksup as
 #                   `go install` builds it beside the release build
-#   beside tmux     agent pane throughput end to end, 200×50: plain scrolling text and recorded
-#                   Claude Code output, through hooksup's pane and straight into a tmux pane
+#   beside tmux     agent pane throughput end to end, 200×50: plain scrolling text, recorded
+#                   Claude Code output and lines that wrap (each ending in a bare LF, so each
+#                   starts where the last ended), through hooksup's pane and straight into a tmux pane
 #                   (scripts/pane-bench.sh; where it is missing, tui/vterm/bench-tmux.sh, which
 #                   times the emulator alone, and the line says so)
 #   beside bare Go  hook round trips, exec to exit, p50 over ROUNDS calls each (default 300,
@@ -90,17 +91,18 @@ if ! want pane; then
 	:
 elif [ -x scripts/pane-bench.sh ]; then
 	pane=$(HOOKSUP_BIN="$work/hooksup" scripts/pane-bench.sh "$pane_runs")
-	for s in plain claude; do
+	for s in plain claude wrapped; do
 		line=$(echo "$pane" | awk -v s="$s" '$1 == s')
 		h=$(echo "$line" | sed -n 's/.*hooksup \([0-9.]*\) MB\/s.*/\1/p')
 		t=$(echo "$line" | sed -n 's/.*tmux \([0-9.]*\) MB\/s.*/\1/p')
 		what="pane MB/s end to end: plain scrolling text"
 		[ "$s" = claude ] && what="pane MB/s end to end: recorded Claude Code output"
+		[ "$s" = wrapped ] && what="pane MB/s end to end: wrapping lines (bare LF)"
 		row "$what" "$h" "tmux $t" "$(ratio "$h" "$t")"
 	done
 else
 	pane=$(tui/vterm/bench-tmux.sh "$pane_runs")
-	for s in plain claude; do
+	for s in plain claude wrapped; do
 		line=$(echo "$pane" | awk -v s="$s" '$1 == s && NF == 4')
 		row "pane MB/s, emulator alone (no end-to-end script): $s" "$(echo "$line" | awk '{print $2}')" "tmux $(echo "$line" | awk '{print $4}')" \
 			"$(ratio "$(echo "$line" | awk '{print $2}')" "$(echo "$line" | awk '{print $4}')")"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Agent pane throughput, end to end: an agent's bytes in, the screen the outer terminal shows.
-# Two streams (tui/vterm's benchmark streams, ~16 MB each): plain scrolling text, and the recorded
-# Claude Code sessions of tui/vterm/testdata repeated. Each goes, in a detached 200×50 tmux
+# Three streams (tui/vterm's benchmark streams, ~16 MB each): plain scrolling text, the recorded
+# Claude Code sessions of tui/vterm/testdata repeated, and 86-character lines each ending in a
+# bare LF, so that each starts in the column where the last ended and rows wrap (the fake claude's
+# terminal is raw: no CR is added). Each goes, in a detached 200×50 tmux
 # session, once straight into the tmux pane (`cat`), and once through hooksup's agent pane (a fake
 # claude that cats it, run by `hooksup claude`, whose TUI fills the same tmux pane). A run ends
 # when the stream and a marker line after it have been written and tmux's screen shows the
@@ -11,7 +13,7 @@
 #
 #   scripts/pane-bench.sh [RUNS]            HOOKSUP_BIN=path/to/hooksup scripts/pane-bench.sh
 #
-# It prints one line per stream:
+# It prints one line per stream (plain, claude, wrapped):
 #   plain   hooksup X MB/s, tmux Y MB/s, ratio X/Y
 # hooksup's pane is narrower than the tmux window: its side panes take the rest.
 set -euo pipefail
@@ -109,7 +111,7 @@ best() {
 best empty
 declare -A empty=([tmux]=$best_tmux [hooksup]=$best_hooksup)
 
-for name in plain claude; do
+for name in plain claude wrapped; do
 	file=$work/$name.stream
 	bytes=$(stat -c %s "$file" 2>/dev/null || stat -f %z "$file")
 	best "$name"

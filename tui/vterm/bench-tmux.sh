@@ -2,11 +2,12 @@
 # bench-tmux.sh — tmux's throughput on the streams of BenchmarkWrite, beside
 # ours.
 #
-# For each stream (plain scrolling text, and recorded Claude Code output
-# repeated), it times a detached 200×50 tmux session that cats the file and
-# signals when done, subtracts the time of the same run on an empty file
-# (tmux start-up), and reports MB/s; then it runs the Go
-# benchmarks and prints both side by side.
+# For each stream (plain scrolling text, recorded Claude Code output
+# repeated, and lines that wrap, each ending in a bare LF), it times a
+# detached 200×50 tmux session that cats the file into its raw terminal (no
+# CR added to a LF, no echo) and signals when done, subtracts the time of
+# the same run on an empty file (tmux start-up), and reports MB/s; then it
+# runs the Go benchmarks and prints both side by side.
 #
 # Usage: tui/vterm/bench-tmux.sh [runs]   (best of `runs`, default 3)
 set -euo pipefail
@@ -43,7 +44,7 @@ run_ns() {
 		# The pane stays alive after signalling, so the server cannot exit
 		# under the waiting client; it is killed once the wait returns.
 		tmux -L "$s" -f /dev/null new-session -d -x 200 -y 50 \
-			"cat '$file'; tmux -L '$s' wait-for -S done; exec sleep 60"
+			"stty raw -echo; cat '$file'; tmux -L '$s' wait-for -S done; exec sleep 60"
 		if ! tmux -L "$s" wait-for done; then
 			tmux -L "$s" kill-server 2>/dev/null || true
 			continue
@@ -60,7 +61,7 @@ run_ns() {
 empty=$(run_ns "$tmp/empty.stream")
 
 declare -A tmux_mbs
-for name in plain claude; do
+for name in plain claude wrapped; do
 	file="$tmp/$name.stream"
 	bytes=$(stat -c %s "$file")
 	ns=$(run_ns "$file")
@@ -83,7 +84,7 @@ ours() { # ours BENCH-NAME-PREFIX: MB/s column of that benchmark
 
 echo
 printf '%-8s %14s %14s %14s\n' stream 'vterm MB/s' 'x/vt MB/s' 'tmux MB/s'
-for name in plain claude; do
+for name in plain claude wrapped; do
 	printf '%-8s %14s %14s %14s\n' "$name" "$(ours "BenchmarkWrite/$name")" "$(ours "BenchmarkXVT/$name")" "${tmux_mbs[$name]}"
 done
 frame=$(echo "$bench" | awk '$1 ~ /^BenchmarkRender\/screen/ { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") printf "%.3f", $i / 1e6 }')

@@ -30,6 +30,17 @@ func plainStream() []byte {
 	return b.Bytes()
 }
 
+// wrappedStream is about 1 MB of lines 86 characters long, each ending in a bare LF (no CR), as
+// a program writes them to a terminal in raw mode: each line starts in the column where the one
+// before it ended, so most rows are printed from the middle and wrap at the right edge.
+func wrappedStream() []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "%06d %-79.79s\n", i, "the quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs")
+	}
+	return b.Bytes()
+}
+
 // claudeStream is about 1 MB of Claude Code output: the three recorded
 // sessions, repeated.
 func claudeStream(tb testing.TB) []byte {
@@ -77,12 +88,13 @@ func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
 func BenchmarkWrite(b *testing.B) {
 	b.Run("plain", func(b *testing.B) { benchWrite(b, plainStream()) })
 	b.Run("claude", func(b *testing.B) { benchWrite(b, claudeStream(b)) })
+	b.Run("wrapped", func(b *testing.B) { benchWrite(b, wrappedStream()) })
 }
 
 // BenchmarkXVT measures x/vt alone on the same streams, to show what the
 // wrapper costs.
 func BenchmarkXVT(b *testing.B) {
-	for name, stream := range map[string][]byte{"plain": plainStream(), "claude": claudeStream(b)} {
+	for name, stream := range map[string][]byte{"plain": plainStream(), "claude": claudeStream(b), "wrapped": wrappedStream()} {
 		b.Run(name, func(b *testing.B) {
 			e := vt.NewEmulator(benchCols, benchRows)
 			e.SetScrollbackSize(DefaultScrollback)
@@ -139,7 +151,7 @@ func TestDumpBenchStreams(t *testing.T) {
 	if *dumpDir == "" {
 		t.Skip("set -vterm.dump=DIR to write the benchmark streams")
 	}
-	for name, stream := range map[string][]byte{"plain": plainStream(), "claude": claudeStream(t)} {
+	for name, stream := range map[string][]byte{"plain": plainStream(), "claude": claudeStream(t), "wrapped": wrappedStream()} {
 		big := bytes.Repeat(stream, 16)
 		if err := os.WriteFile(filepath.Join(*dumpDir, name+".stream"), big, 0o600); err != nil {
 			t.Fatal(err)

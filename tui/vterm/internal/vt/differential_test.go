@@ -75,6 +75,76 @@ func diffLongLines(r *rand.Rand, w, lines int) []byte {
 	return b.Bytes()
 }
 
+// diffWrapStyles are the styles and links diffWrapped switches to mid-line: with and without a
+// background (a blank in one is not a blank cell), and back to none.
+var diffWrapStyles = []string{
+	"\x1b[m", "\x1b[1;31m", "\x1b[48;5;236m", "\x1b[38;2;10;20;30m", "\x1b[4m", "\x1b[7m\x1b[27m",
+	"\x1b]8;;https://example.com\x1b\\", "\x1b]8;;\x1b\\",
+}
+
+// diffWrapped is lines as a program in raw mode writes them: most end in a bare LF, so the next
+// starts in the column where this one ended, and rows are printed from the middle on and wrap at
+// the right edge. Some lines are 86 characters (the pane benchmark's), some exactly fill what is
+// left of the row (the cursor waits at the margin, and the next character, or a line feed,
+// decides), some are a few screen widths; styles, links and wide characters (one meeting the
+// edge now and then) come and go mid-line, trailing blanks too. Some lines end in CR LF, an
+// erase to the end of the line and a bare LF, or nothing.
+func diffWrapped(r *rand.Rand, w, lines int) []byte {
+	var b bytes.Buffer
+	col := 0 // where the next character goes, as far as this tracks it (w: at the margin)
+	put := func(s string, width int) {
+		if col+width > w {
+			col = 0
+		}
+		b.WriteString(s)
+		col += width
+	}
+	text := func(n int) {
+		for range n {
+			switch k := r.IntN(40); {
+			case k == 0:
+				put("字", 2)
+			case k == 1:
+				b.WriteString(diffWrapStyles[r.IntN(len(diffWrapStyles))])
+			case k < 8:
+				put(" ", 1)
+			default:
+				put(string(rune('a'+r.IntN(26))), 1)
+			}
+		}
+	}
+	for range lines {
+		switch r.IntN(6) {
+		case 0, 1:
+			text(86)
+		case 2: // to the margin exactly
+			text(max(w-col, 1))
+		case 3:
+			text(r.IntN(3*w + 1))
+		case 4: // to the margin, the last of it wide
+			text(max(w-col-2, 0))
+			put("漢", 2)
+		default: // trailing blanks, in whatever style is on
+			text(r.IntN(w + 1))
+			for range r.IntN(8) {
+				put(" ", 1)
+			}
+		}
+		switch k := r.IntN(20); {
+		case k < 14:
+			b.WriteString("\n")
+			col = min(col, w-1)
+		case k < 17:
+			b.WriteString("\r\n")
+			col = 0
+		case k < 19:
+			b.WriteString("\x1b[K\n")
+			col = min(col, w-1)
+		}
+	}
+	return b.Bytes()
+}
+
 // diffColourPieces are the pieces of diffColourful: styles (with and without a background, so
 // that erases and trailing blanks differ), links, erases, cursor moves, overwrites, scroll
 // regions, screens, character sets and non-ASCII text, each followed by text or a line end.
@@ -495,8 +565,8 @@ func TestDifferentialRecordedSessions(t *testing.T) {
 	}
 }
 
-// Plain scrolling text, long lines that wrap (or not, with auto-wrap off), and coloured,
-// erased and overwritten output, at sizes from one cell to wider than the lines.
+// Plain scrolling text, long lines that wrap (or not, with auto-wrap off), lines ending in a bare
+// LF (each printed from where the last ended), and coloured, erased and overwritten output, at sizes from one cell to wider than the lines.
 func TestDifferentialGeneratedStreams(t *testing.T) {
 	// The race detector makes this ~15 times slower, and finds nothing more in one goroutine.
 	seeds, scale := 4, 3
@@ -513,10 +583,11 @@ func TestDifferentialGeneratedStreams(t *testing.T) {
 				"long":      diffLongLines(r, w, scale*50),
 				"nowrap":    append([]byte("\x1b[?7l"), diffLongLines(r, w, scale*35)...),
 				"colourful": diffColourful(r, w, h, scale*200),
-				"mixed":     bytes.Join([][]byte{diffLongLines(r, w, scale*15), diffColourful(r, w, h, scale*70), diffPlainStream(scale << 10)}, nil),
+				"wrapped":   diffWrapped(r, w, scale*60),
+				"mixed":     bytes.Join([][]byte{diffLongLines(r, w, scale*15), diffWrapped(r, w, scale*15), diffColourful(r, w, h, scale*70), diffPlainStream(scale << 10)}, nil),
 				"pieces":    diffEveryPiece(),
 			}
-			for _, name := range []string{"plain", "long", "nowrap", "colourful", "mixed", "pieces"} {
+			for _, name := range []string{"plain", "long", "nowrap", "wrapped", "colourful", "mixed", "pieces"} {
 				t.Run(fmt.Sprintf("%s/%dx%d/%d", name, w, h, seed), func(t *testing.T) {
 					r := rand.New(rand.NewPCG(seed, uint64(w*1000+h)))
 					p := newDiffPair(t, w, h, 1+r.IntN(300))

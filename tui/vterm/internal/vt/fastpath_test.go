@@ -333,6 +333,39 @@ func TestScrollbackKeepsTheNewestLines(t *testing.T) {
 	}
 }
 
+// A full scrollback takes each new line in the place of the oldest without allocating: its lines
+// are not copied into a new array as they come and go.
+func TestFullScrollbackAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	const size, more = 100, 10_000
+	lines := make([]sbLine, size+more)
+	for i := range lines {
+		lines[i] = sbLine{text: fmt.Sprint(i)}
+	}
+	sb := NewScrollback(size)
+	for _, l := range lines[:size] {
+		sb.add(l)
+	}
+	allocs := testing.AllocsPerRun(1, func() { // run twice: a warm-up, then counted
+		for _, l := range lines[size:] {
+			sb.add(l)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%d more lines into a full scrollback of %d allocated %v times", more, size, allocs)
+	}
+	if sb.Len() != size {
+		t.Fatalf("Len %d, want %d", sb.Len(), size)
+	}
+	for k := range size {
+		if got, want := sb.Line(k).String(), fmt.Sprint(more+k); got != want {
+			t.Fatalf("line %d is %q, want %q", k, got, want)
+		}
+	}
+}
+
 // refScrollback is upstream's scrollback: every line kept as cells.
 type refScrollback struct {
 	lines    []uv.Line

@@ -12,10 +12,10 @@ import (
 // bottom of the screen, and most of those lines scroll into the history before any frame shows
 // them. Writing each character into its ~112-byte cell, and then reading the cells back to
 // encode the line for the history, was most of the cost of such output. Instead, a blank row
-// that gets printable ASCII from its first column on keeps that text, with its styles and links
-// as runs (the history's own form), and its cells stay blank beneath: a row that scrolls off
-// goes to the history as it is, and a row's cells are written (settle) only when something reads
-// or changes that row any other way. The result is the same, cell for cell, touched line for
+// that gets printable ASCII, from any column, keeps that text, with its styles and links as runs
+// (the history's own form), and its cells stay blank beneath: a row that scrolls off goes to the
+// history as it is, and a row's cells are written (settle) only when something reads or changes
+// that row any other way. The result is the same, cell for cell, touched line for
 // touched line, as writing each character in place (Screen.putNarrow): fastpath_test.go compares
 // them with upstream's code on random operations.
 //
@@ -36,8 +36,11 @@ const (
 // pendRow is what is known of one row of the screen.
 type pendRow struct {
 	state rowState
-	text  []byte  // rowText: one printable ASCII byte per cell, from column 0
-	runs  []sbRun // rowText: the text's styles and links, as the scrollback keeps them
+	// text is one printable ASCII byte per cell, from column 0 (rowText). The blank cells
+	// before text printed from the middle of the row are spaces with no style and no link:
+	// the cells they settle into are uv.EmptyCell, as they were.
+	text []byte
+	runs []sbRun // rowText: the text's styles and links, as the scrollback keeps them
 	// t0, t1 are the columns the text changed that TouchLine has not been told of yet (none
 	// when equal): putNarrow would have touched them as it wrote them.
 	t0, t1 int
@@ -54,9 +57,8 @@ func (s *Screen) pendOK() bool {
 	return !s.upstream && len(s.rows) == len(s.buf.Lines)
 }
 
-// printPending is putNarrow for a one-byte content written where a pending row can take it: at
-// the first column of a blank row, or right after a row's pending text. It reports whether it
-// applied.
+// printPending is putNarrow for a one-byte content written where a pending row can take it: on
+// a blank row, or right of a row's pending text. It reports whether it applied.
 func (s *Screen) printPending(x, y int, content string) bool {
 	if len(content) != 1 {
 		return false
@@ -66,34 +68,36 @@ func (s *Screen) printPending(x, y int, content string) bool {
 }
 
 // printPendingRun is putNarrow for each byte of text, printable ASCII, at x, x+1, … on row y,
-// when a pending row can take them all: text starts at the first column of a blank row, or right
-// after a row's pending text, and ends by the right edge. It reports whether it applied.
+// when a pending row can take them all: text starts anywhere on a blank row, or anywhere right
+// of a row's pending text (a line printed from where the one before ended, after a bare line
+// feed), and ends by the right edge. It reports whether it applied.
 func (s *Screen) printPendingRun(x, y int, text []byte) bool {
-	if len(text) == 0 || !s.pendOK() || y < 0 || y >= len(s.rows) || x+len(text) > len(s.buf.Lines[y]) {
+	if len(text) == 0 || !s.pendOK() || y < 0 || y >= len(s.rows) || x < 0 || x+len(text) > len(s.buf.Lines[y]) {
 		return false
 	}
 	r := s.rows[y]
 	switch r.state {
 	case rowBlank:
-		if x != 0 {
-			return false
-		}
 		r.state, r.text, r.runs, r.t0, r.t1 = rowText, r.text[:0], r.runs[:0], 0, 0
 		s.pending = true
 	case rowText:
-		if x != len(r.text) {
+		if x < len(r.text) {
 			return false
 		}
 	default:
 		return false
 	}
-	pen, link := &s.cur.Pen, &s.cur.Link
-	if k := len(r.runs) - 1; k >= 0 && sameStyle(&r.runs[k].style, pen) && r.runs[k].link == *link {
-		r.runs[k].n += len(text)
-	} else {
-		r.runs = append(r.runs, sbRun{n: len(text), style: *pen, link: *link})
-		r.blankPen = uv.EmptyCell.Style.Equal(pen) && uv.EmptyCell.Link.Equal(link)
+	if gap := x - len(r.text); gap > 0 {
+		// The blank cells up to x stay as they are: blanks with no style and no link,
+		// which putNarrow never wrote, so never touched.
+		r.addRun(gap, &uv.Style{}, &uv.Link{})
+		for gap > 0 {
+			k := min(gap, len(blanks))
+			r.text = append(r.text, blanks[:k]...)
+			gap -= k
+		}
 	}
+	r.addRun(len(text), &s.cur.Pen, &s.cur.Link)
 	r.text = append(r.text, text...)
 	// putNarrow touches a cell unless it writes what is there (uv.Cell.Equal): a blank.
 	first, last := 0, len(text)-1
@@ -112,6 +116,20 @@ func (s *Screen) printPendingRun(x, y int, text []byte) bool {
 		r.t1 = x + last + 1
 	}
 	return true
+}
+
+// blanks are 64 spaces, to pad a pending row's text with up to where text is printed: appended
+// at once, not one by one (a row of a stream whose lines wrap has ~100 of them).
+const blanks = "                                                                "
+
+// addRun adds n cells in style and link to the row's runs.
+func (r *pendRow) addRun(n int, style *uv.Style, link *uv.Link) {
+	if k := len(r.runs) - 1; k >= 0 && sameStyle(&r.runs[k].style, style) && r.runs[k].link == *link {
+		r.runs[k].n += n
+		return
+	}
+	r.runs = append(r.runs, sbRun{n: n, style: *style, link: *link})
+	r.blankPen = uv.EmptyCell.Style.Equal(style) && uv.EmptyCell.Link.Equal(link)
 }
 
 // flushTouch tells TouchLine of the columns row y's pending text changed, as putNarrow would

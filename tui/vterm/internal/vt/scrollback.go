@@ -19,6 +19,9 @@ type Scrollback struct {
 	lines    []sbLine
 	maxLines int
 	scratch  []byte // the text of the line being pushed
+	// arr is the array lines lies in, from its start: once full, lines slides along it, one
+	// line at a time, and moves back to its start at its end (add).
+	arr []sbLine
 }
 
 // sbLine is a line of the scrollback: the cells' contents, their sizes and widths when they are
@@ -150,9 +153,11 @@ func NewScrollback(maxLines int) *Scrollback {
 	if maxLines <= 0 {
 		maxLines = DefaultScrollbackSize
 	}
+	arr := make([]sbLine, 0, min(maxLines, 1000)) // Pre-allocate reasonable capacity
 	return &Scrollback{
-		lines:    make([]sbLine, 0, min(maxLines, 1000)), // Pre-allocate reasonable capacity
+		lines:    arr,
 		maxLines: maxLines,
+		arr:      arr,
 	}
 }
 
@@ -183,12 +188,32 @@ func (s *Scrollback) Push(line uv.Line) {
 func (s *Scrollback) add(sl sbLine) {
 	if len(s.lines) >= s.maxLines {
 		// hooksup: drop the oldest line by moving the start of the slice, not the other
-		// lines (upstream's slices.Delete moved all of them on every line once full); when
-		// append reallocates, it copies only the lines kept.
+		// lines (upstream's slices.Delete moved all of them on every line once full).
 		s.lines[0] = sbLine{}
 		s.lines = s.lines[1:]
 	}
+	if len(s.lines) == cap(s.lines) {
+		s.makeRoom()
+	}
 	s.lines = append(s.lines, sl)
+}
+
+// makeRoom gives lines, at the end of its array, room for one more line. When the room left at
+// the array's start by the lines dropped is at least half their number, it moves them back there:
+// a full scrollback, in an array of twice the lines kept, so moves each line about once more and
+// allocates nothing. Else it copies them into a new array twice their number (at most twice the
+// lines kept).
+func (s *Scrollback) makeRoom() {
+	n := len(s.lines)
+	if free := cap(s.arr) - cap(s.lines); free > 0 && free >= n/2 {
+		copy(s.arr[:n], s.lines)
+		clear(s.arr[n:cap(s.arr)]) // the lines' old places: so they can be collected
+		s.lines = s.arr[:n]
+		return
+	}
+	s.arr = make([]sbLine, n, max(min(2*n, 2*s.maxLines), n+1))
+	copy(s.arr, s.lines)
+	s.lines = s.arr
 }
 
 // PushN adds n lines from the buffer starting at line y to the scrollback.
