@@ -193,6 +193,12 @@ func Detect(fsys fs.FS) Detection {
 			subs = append(subs, path.Join(name, name2))
 		}
 	}
+	// The CI's steps name theirs (working-directory), however deep.
+	for _, w := range det.ciDirs() {
+		if !slices.Contains(subs, w) {
+			subs = append(subs, w)
+		}
+	}
 	// A go.work names its modules, however deep.
 	for _, u := range root.goWorkUse {
 		if !slices.Contains(subs, u) {
@@ -217,6 +223,7 @@ type detector struct {
 	memo map[string]*dirInfo
 	// What the root's Python project runs, which covers the Python projects below it.
 	rootPytest, rootRuff bool
+	ci                   *ciFound // the CI's checks, read once
 }
 
 // dirInfo is what one directory holds, read once.
@@ -391,6 +398,14 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	p.off = append(p.off, "")
 }
 
+// cover marks a project whose checks others stand in for: its notes, which are about its
+// checks, go with them.
+func (p *detected) cover() {
+	if len(p.Checks) == 0 {
+		p.covered, p.Notes = true, nil
+	}
+}
+
 // drop removes the i'th check.
 func (p *detected) drop(i int) {
 	p.Checks = slices.Delete(p.Checks, i, i+1)
@@ -440,9 +455,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 		mk.Detail = strings.Join(stands, "; ")
 		add(mk)
 	}
-	if d.dir == "." {
-		add(d.ciProject(det, dp))
-	}
+	add(d.ciProject(det, dp))
 	return dp
 }
 

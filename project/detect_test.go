@@ -309,6 +309,15 @@ func TestDetectReadsCI(t *testing.T) {
 		{"rust-ci", []string{"test | cargo test --verbose", "format | cargo fmt -- --check"}, []string{"lint | cargo clippy -- -D warnings"},
 			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yaml): `cargo test --verbose` stands in for `cargo test`"},
 			[]string{`# from .github/workflows/ci.yaml, job "fmt", step "Check formatting"`, `# from .github/workflows/ci.yaml, job "build", step "cargo test --verbose"`}},
+		// A step's working-directory names the sub-project whose checks it runs.
+		{"ci-workdir", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend", "web: test | pnpm run test | web"},
+			[]string{"web: lint | pnpm run lint | web"},
+			[]string{"GitHub Actions (.github/workflows/ci.yml): left out: `go test -tags integration ./...` (it runs in ${{ matrix.module }}, which the workflow's expressions name)",
+				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend): `go test -race ./...` stands in for `go test ./...`\n",
+				"web: Node, pnpm (pnpm-lock.yaml)", "web: GitHub Actions (.github/workflows/ci.yml, working-directory web)"},
+			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\"",
+				"# the project's CI does not run it\n# [[stop.checks]]\n# name = \"web: lint\"",
+				"name = \"web: test\"\ncommand = \"pnpm run test\"\ntimeout = \"5m\"\ncwd = \"web\"\nenv = { CI = \"true\" }"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
@@ -344,7 +353,8 @@ func TestDetectReadsCI(t *testing.T) {
 }
 
 // TestParseWorkflow: the shapes workflows are written in: steps indented under steps: or
-// level with it, block scalars, quoted names, comments, a job's services, a secret in env.
+// level with it, block scalars, quoted names, comments, a job's services, a secret in env, a
+// job's default working-directory.
 func TestParseWorkflow(t *testing.T) {
 	wf := `name: CI # the CI
 on:
@@ -363,6 +373,14 @@ jobs:
         go vet ./...
         staticcheck ./...
       working-directory: ./sub
+  web:
+    defaults:
+      run:
+        working-directory: web
+    steps:
+      - run: npm test
+      - run: npm run lint
+        working-directory: web/app
   db:
     services:
       pg:
@@ -381,6 +399,8 @@ jobs:
 		"test||actions/checkout@v4|||false|false",
 		"test|Tests||go test -race ./...||false|false",
 		"test|||go vet ./...\nstaticcheck ./...|./sub|false|false",
+		"web|||npm test|web|false|false",
+		"web|||npm run lint|web/app|false|false",
 		"db|Integration||go test -tags db ./...||true|true",
 	}
 	if !reflect.DeepEqual(got, want) {
