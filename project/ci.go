@@ -237,6 +237,7 @@ type ciCheck struct {
 	from                string
 	env                 map[string]string
 	dir                 string // where it runs: its step's working-directory, "." for the root
+	tool                string // not a check: the CI runs this tool (tox) with its configuration here
 }
 
 // networkRe matches what fetches from the network in a recipe or a script.
@@ -265,6 +266,12 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	// Assignments for the command.
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:]
+	}
+	// The Python tools, run through a runner: uvx tox, pipx run tox, python -m tox.
+	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
+		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && f[len(pre)] == "tox" {
+			f = f[len(pre):]
+		}
 	}
 	if len(f) == 0 {
 		return c, ""
@@ -338,6 +345,9 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		}
 	case prog == "mypy":
 		c.role, c.long = "typecheck", "mypy"
+	case prog == "tox" && di.files["tox.ini"]:
+		// Its configuration says what it runs: init proposes that (toxProject), as the CI's.
+		return ciCheck{tool: prog}, ""
 	case prog == "tox" || prog == "nox":
 		c.role, c.long = "test", prog
 	}
@@ -417,10 +427,11 @@ func scriptLines(run string) []string {
 	return out
 }
 
-// ciFound is what the project's CI runs: its checks, the workflow files, and what init leaves
-// out with why.
+// ciFound is what the project's CI runs: its checks, the tools it runs with their own
+// configuration (by directory), the workflow files, and what init leaves out with why.
 type ciFound struct {
 	checks []ciCheck
+	tools  map[string]map[string]string // directory → tool → the step that runs it
 	files  []string
 	left   []string
 }
@@ -431,7 +442,7 @@ func (det *detector) ciChecks() *ciFound {
 	if det.ci != nil {
 		return det.ci
 	}
-	ci := &ciFound{}
+	ci := &ciFound{tools: map[string]map[string]string{}}
 	det.ci = ci
 	seen := map[string]bool{}
 	for _, s := range det.workflowSteps() {
@@ -465,7 +476,10 @@ func (det *detector) ciChecks() *ciFound {
 		}
 		for _, l := range scriptLines(s.run) {
 			c, why := det.classify(l, di)
-			if c.role != "" {
+			if c.tool != "" {
+				c.command = l
+			}
+			if c.role != "" || c.tool != "" {
 				cands = append(cands, c)
 			}
 			if why != "" {
@@ -482,6 +496,15 @@ func (det *detector) ciChecks() *ciFound {
 				continue
 			case elsewhere != "":
 				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, elsewhere))
+				continue
+			}
+			if c.tool != "" {
+				if ci.tools[dir] == nil {
+					ci.tools[dir] = map[string]string{}
+				}
+				if ci.tools[dir][c.tool] == "" {
+					ci.tools[dir][c.tool] = s.where()
+				}
 				continue
 			}
 			if seen[dir+"\x00"+c.command] {
@@ -509,12 +532,17 @@ func (det *detector) ciDirs() []string {
 			out = append(out, c.dir)
 		}
 	}
+	for dir := range ci.tools {
+		if dir != "." && !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
 	return out
 }
 
 // ciProject is the directory's checks from the project's CI: they stand in for the other
-// projects' checks of the same role; a check of a role the CI does not run is written
-// commented out.
+// projects' checks of the same role, as do the tools the CI runs with their own configuration
+// (tox); a check of a role the CI does not run is written commented out.
 func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 	ci := det.ciChecks()
 	if len(ci.files) == 0 {
@@ -526,9 +554,19 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 			found = append(found, c)
 		}
 	}
+	// The tools the CI runs here: their projects' checks are the CI's.
+	var tools []*detected
+	for _, o := range dp.projects {
+		if where := ci.tools[d.dir][o.tool]; o.tool != "" && where != "" {
+			o.ciRun = where
+		}
+		if o.ciRun != "" && len(o.Checks) > 0 {
+			tools = append(tools, o)
+		}
+	}
 	kind := fmt.Sprintf("GitHub Actions (%s)", strings.Join(ci.files, ", "))
 	if d.dir != "." {
-		if len(found) == 0 {
+		if len(found) == 0 && len(tools) == 0 {
 			return nil
 		}
 		kind = fmt.Sprintf("GitHub Actions (%s, working-directory %s)", strings.Join(ci.files, ", "), d.dir)
@@ -538,7 +576,7 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 	if d.dir == "." {
 		left = ci.left
 	}
-	if len(found) == 0 {
+	if len(found) == 0 && len(tools) == 0 {
 		if len(left) > 0 {
 			p.Detail = "left out: " + strings.Join(left, "; ")
 			p.problem = true
@@ -563,7 +601,21 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 		}
 	}
 	var stands []string
+	for _, o := range tools {
+		for i, c := range o.Checks {
+			if byRole[o.short[i]] == "" {
+				byRole[o.short[i]] = c.Command
+			}
+			o.from[i] += "; run by " + o.ciRun
+		}
+		if ci.tools[d.dir][o.tool] != "" {
+			stands = append(stands, fmt.Sprintf("it runs %s", o.tool))
+		}
+	}
 	for _, o := range dp.projects {
+		if o.ciRun != "" {
+			continue
+		}
 		for i := 0; i < len(o.Checks); i++ {
 			role := o.short[i]
 			cmd, ok := byRole[role]
@@ -579,6 +631,7 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 			o.cover()
 		}
 	}
+	p.covered = len(p.Checks) == 0
 	p.Detail = strings.Join(stands, "; ")
 	if len(left) > 0 {
 		if p.Detail != "" {

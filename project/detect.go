@@ -372,6 +372,8 @@ type detected struct {
 	from    []string // where each check comes from (checkMeta.from)
 	off     []string // why each check is commented out (checkMeta.off)
 	problem bool     // something the person should hear of even without checks
+	tool    string   // the tool whose own configuration says what it runs: tox
+	ciRun   string   // the CI (its step) that runs that tool: its checks are the CI's
 }
 
 func (dp *dirProjects) problem() bool {
@@ -428,6 +430,27 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
+	// tox's environments are how the maintainers run their Python tests and linters: they stand
+	// in for init's own guesses of the same role.
+	for _, tp := range []*detected{d.toxProject(det)} {
+		if tp == nil {
+			continue
+		}
+		for _, o := range dp.projects {
+			if !strings.HasPrefix(o.Kind, "Python") {
+				continue
+			}
+			for i := 0; i < len(o.Checks); i++ {
+				if j := slices.Index(tp.short, o.short[i]); j >= 0 {
+					tp.Detail += fmt.Sprintf("; `%s` stands in for `%s`", tp.Checks[j].Command, o.Checks[i].Command)
+					o.drop(i)
+					i--
+					o.cover()
+				}
+			}
+		}
+		add(tp)
+	}
 	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
 		add(mk)
 	} else if mk != nil {
@@ -971,7 +994,9 @@ func nameChecks(dirs []*dirProjects) []Project {
 	for _, dp := range dirs {
 		kinds := 0
 		for _, p := range dp.projects {
-			if slices.Contains(p.off, "") {
+			// A tool that the maintainers run (tox) stands in for the checks
+			// of its roles: its checks are named by their role alone.
+			if p.tool == "" && slices.Contains(p.off, "") {
 				kinds++
 			}
 		}

@@ -318,6 +318,19 @@ func TestDetectReadsCI(t *testing.T) {
 			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\"",
 				"# the project's CI does not run it\n# [[stop.checks]]\n# name = \"web: lint\"",
 				"name = \"web: test\"\ncommand = \"pnpm run test\"\ntimeout = \"5m\"\ncwd = \"web\"\nenv = { CI = \"true\" }"}},
+		// tox's envlist: one env per role, the interpreter's factor made py; an env that
+		// changes files or runs what another runs is left out.
+		{"python-tox", []string{"test | tox -e py", "lint | tox -e lint", "typecheck | tox -e typing"}, nil,
+			[]string{"Python (pyproject.toml)", "tox (tox.ini): envs py, lint, typing; left out: py-min (py runs the tests), format (`black src tests` changes files); `tox -e py` stands in for `python3 -m pytest -q`"},
+			[]string{"# tox builds an environment's virtualenv on its first run",
+				"# from tox.ini, env py [testenv]: pytest -v --tb=short --basetemp={envtmpdir} {posargs}\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\"",
+				"# from tox.ini, env lint [testenv:lint]: ruff check src tests\n[[stop.checks]]\nname = \"lint\"\ncommand = \"tox -e lint\""}},
+		// The CI runs tox: its environments are the CI's checks.
+		{"python-tox-ci", []string{"test | tox -e py", "lint | tox -e lint"}, nil,
+			[]string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])",
+				"tox (tox.ini): envs py, lint; `tox -e py` stands in for `python3 -m pytest -q`; `tox -e lint` stands in for `ruff check --no-fix .`",
+				"GitHub Actions (.github/workflows/tests.yml): it runs tox\n"},
+			[]string{`# from tox.ini, env py [testenv]: {envpython} -m pytest {posargs:tests}; run by .github/workflows/tests.yml, job "tests", step "Run tox"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\""}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))

@@ -1,0 +1,274 @@
+package project
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// What a Python project's maintainers run besides its CI: tox's environments (tox.ini). It is a
+// project of its directory whose checks run the tool itself, so its environments and
+// configuration are the maintainers'.
+
+// toolRole is the role of one command of a tox environment: test, lint, format
+// or typecheck, "" for anything else (docs, build, install); fixes is why it changes files.
+func toolRole(line string) (role, fixes string) {
+	f := strings.Fields(line)
+	for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") || f[0] == "uv" || f[0] == "poetry" || f[0] == "pdm") {
+		if f[0] == "uv" || f[0] == "poetry" || f[0] == "pdm" {
+			if len(f) < 2 || f[1] != "run" {
+				return "", ""
+			}
+			f = f[2:]
+			continue
+		}
+		f = f[1:]
+	}
+	// python -m X, coverage run -m X
+	for len(f) > 2 && (strings.HasPrefix(path.Base(f[0]), "python") || f[0] == "{envpython}" || f[0] == "coverage" && f[1] == "run") {
+		i := slices.Index(f, "-m")
+		if i < 0 || i+1 >= len(f) {
+			return "", ""
+		}
+		f = f[i+1:]
+	}
+	if len(f) == 0 {
+		return "", ""
+	}
+	has := func(flags ...string) bool {
+		return slices.ContainsFunc(f, func(a string) bool { return slices.Contains(flags, a) })
+	}
+	check := func(role string, checkFlags ...string) (string, string) {
+		if has(checkFlags...) {
+			return role, ""
+		}
+		return role, fmt.Sprintf("`%s` changes files", strings.Join(f, " "))
+	}
+	arg1 := ""
+	if len(f) > 1 {
+		arg1 = f[1]
+	}
+	switch prog := path.Base(f[0]); {
+	case prog == "pytest" || prog == "py.test" || prog == "unittest" || prog == "stestr" || prog == "trial":
+		return "test", ""
+	case prog == "ruff" && arg1 == "format":
+		return check("format", "--check", "--diff")
+	case prog == "ruff":
+		if has("--fix") {
+			return "lint", fmt.Sprintf("`%s` changes files", strings.Join(f, " "))
+		}
+		return "lint", ""
+	case prog == "flake8" || prog == "pylint" || prog == "pyflakes" || prog == "pycodestyle" || prog == "codespell" && !has("-w", "--write-changes"):
+		return "lint", ""
+	case prog == "pre-commit" && arg1 == "run":
+		return "lint", fmt.Sprintf("`%s` runs the project's pre-commit hooks, which may fix files", strings.Join(f, " "))
+	case prog == "mypy" || prog == "pyright" || prog == "basedpyright":
+		return "typecheck", ""
+	case prog == "black":
+		return check("format", "--check", "--diff")
+	case prog == "isort":
+		return check("format", "--check", "--check-only", "-c", "--diff")
+	}
+	return "", ""
+}
+
+// iniSections reads an ini file: each section's keys and their values, continuation lines
+// (indented) joined with newlines, comments out.
+func iniSections(content string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	var sec map[string]string
+	key := ""
+	for _, raw := range strings.Split(content, "\n") {
+		l := strings.TrimRight(raw, " \r\t")
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") && l == t {
+			sec = map[string]string{}
+			out[strings.TrimSpace(t[1:len(t)-1])] = sec
+			key = ""
+			continue
+		}
+		if sec == nil {
+			continue
+		}
+		if l != t && key != "" { // a continuation
+			sec[key] = strings.TrimSpace(sec[key] + "\n" + t)
+			continue
+		}
+		k, v, ok := strings.Cut(t, "=")
+		if !ok {
+			continue
+		}
+		key = strings.TrimSpace(k)
+		sec[key] = strings.TrimSpace(v)
+	}
+	return out
+}
+
+// expandBraces expands tox's generative names: py3{8,9}-tests is py38-tests, py39-tests.
+func expandBraces(s string) []string {
+	i := strings.Index(s, "{")
+	j := strings.Index(s, "}")
+	if i < 0 || j < i {
+		return []string{s}
+	}
+	var out []string
+	for _, alt := range strings.Split(s[i+1:j], ",") {
+		for _, rest := range expandBraces(s[j+1:]) {
+			out = append(out, s[:i]+strings.TrimSpace(alt)+rest)
+		}
+	}
+	return out
+}
+
+// splitList splits a tox list (commas or lines) outside braces.
+func splitList(s string) []string {
+	var out []string
+	depth, cur := 0, ""
+	for _, r := range s {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}':
+			depth--
+		case (r == ',' || r == '\n') && depth == 0:
+			out = append(out, strings.TrimSpace(cur))
+			cur = ""
+			continue
+		}
+		cur += string(r)
+	}
+	out = append(out, strings.TrimSpace(cur))
+	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
+}
+
+// pyFactorRe matches the factor of a tox environment's name that picks the interpreter.
+var pyFactorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(py|pypy|cpython)\d*(\.\d+)?$`) })
+
+// toxEnvCommands are the commands tox runs in env (its name as in envlist): its own section's,
+// else [testenv]'s, keeping the lines whose factor conditions ("lint: ruff check") it meets.
+func toxEnvCommands(ini map[string]map[string]string, env string) (cmds []string, section string) {
+	section = "testenv:" + env
+	s, ok := ini[section]
+	if !ok || s["commands"] == "" {
+		section, s = "testenv", ini["testenv"]
+	}
+	factors := strings.Split(env, "-")
+	for _, l := range strings.Split(s["commands"], "\n") {
+		l = strings.TrimSpace(l)
+		if cond, cmd, ok := strings.Cut(l, ":"); ok && !strings.ContainsAny(cond, " {") {
+			if !slices.ContainsFunc(strings.Split(cond, ","), func(c string) bool {
+				c = strings.TrimSpace(c)
+				if neg, ok := strings.CutPrefix(c, "!"); ok {
+					return !slices.Contains(factors, neg)
+				}
+				return slices.Contains(factors, c)
+			}) {
+				continue
+			}
+			l = strings.TrimSpace(cmd)
+		}
+		l = strings.TrimPrefix(l, "- ") // tox's "ignore the exit code"
+		if l != "" {
+			cmds = append(cmds, l)
+		}
+	}
+	return cmds, section
+}
+
+// toxProject proposes `tox -e ENV` for the first environment of envlist of each role, the
+// interpreter's factor made py (the python tox runs with: the envlist's py38…py313 need
+// interpreters a machine seldom has all of).
+func (d *dirInfo) toxProject(det *detector) *detected {
+	if !d.files["tox.ini"] {
+		return nil
+	}
+	ini := iniSections(det.read(path.Join(d.dir, "tox.ini")))
+	list := ini["tox"]["envlist"]
+	if list == "" {
+		list = ini["tox"]["env_list"]
+	}
+	var envs []string
+	for _, item := range splitList(list) {
+		for _, e := range expandBraces(item) {
+			fs := strings.Split(e, "-")
+			var orig = e
+			for i, f := range fs {
+				if pyFactorRe().MatchString(f) {
+					fs[i] = "py"
+				}
+			}
+			e = strings.Join(fs, "-")
+			if _, own := ini["testenv:"+orig]; own {
+				e = orig // its own section: as named
+			}
+			if !slices.Contains(envs, e) {
+				envs = append(envs, e)
+			}
+		}
+	}
+	p := &detected{tool: "tox", Project: Project{Kind: "tox (tox.ini)", Notes: []string{
+		"tox builds an environment's virtualenv on its first run (pip needs the network then); later runs reuse it"}}}
+	var ran, left []string
+	roles := map[string]string{}
+	for _, e := range envs {
+		cmds, section := toxEnvCommands(ini, e)
+		role, fixes := "", ""
+		for _, c := range cmds {
+			r, fx := toolRole(c)
+			if fx != "" && fixes == "" {
+				fixes = fx
+			}
+			if r != "" && (role == "" || slices.Index(roleOrder, r) < slices.Index(roleOrder, role)) {
+				role = r
+			}
+		}
+		switch {
+		case role == "":
+			continue
+		case fixes != "":
+			left = append(left, fmt.Sprintf("%s (%s)", e, fixes))
+			continue
+		case roles[role] != "":
+			left = append(left, fmt.Sprintf("%s (%s runs the %s)", e, roles[role], plural(role)))
+			continue
+		}
+		roles[role] = e
+		ran = append(ran, e)
+		p.add(role, "tox "+role, "tox -e "+e, detectTestTimeout, nil)
+		p.from[len(p.from)-1] = fmt.Sprintf("tox.ini, env %s [%s]: %s", e, section, strings.Join(cmds, "; "))
+	}
+	if len(ran) == 0 && len(left) == 0 {
+		return nil
+	}
+	var detail []string
+	if len(ran) > 0 {
+		detail = append(detail, "envs "+strings.Join(ran, ", "))
+	} else {
+		p.problem = true
+		detail = append(detail, "no checks")
+	}
+	if len(left) > 0 {
+		detail = append(detail, "left out: "+strings.Join(left, ", "))
+	}
+	p.Detail = strings.Join(detail, "; ")
+	return p
+}
+
+// plural names the checks of a role: tests, linters, format checks, type checks.
+func plural(role string) string {
+	switch role {
+	case "test":
+		return "tests"
+	case "lint":
+		return "linters"
+	case "format":
+		return "format check"
+	}
+	return "type check"
+}
