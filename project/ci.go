@@ -237,7 +237,7 @@ type ciCheck struct {
 	from                string
 	env                 map[string]string
 	dir                 string // where it runs: its step's working-directory, "." for the root
-	tool                string // not a check: the CI runs this tool (tox) with its configuration here
+	tool                string // not a check: the CI runs this tool (tox, nox) with its configuration here
 }
 
 // networkRe matches what fetches from the network in a recipe or a script.
@@ -267,9 +267,9 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:]
 	}
-	// The Python tools, run through a runner: uvx tox, pipx run tox, python -m tox.
+	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox.
 	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
-		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && f[len(pre)] == "tox" {
+		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && slices.Contains([]string{"tox", "nox"}, f[len(pre)]) {
 			f = f[len(pre):]
 		}
 	}
@@ -345,8 +345,9 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		}
 	case prog == "mypy":
 		c.role, c.long = "typecheck", "mypy"
-	case prog == "tox" && di.files["tox.ini"]:
-		// Its configuration says what it runs: init proposes that (toxProject), as the CI's.
+	case prog == "tox" && di.files["tox.ini"] || prog == "nox" && di.files["noxfile.py"]:
+		// Its configuration says what it runs: init proposes that (toxProject, noxProject), as
+		// the CI's.
 		return ciCheck{tool: prog}, ""
 	case prog == "tox" || prog == "nox":
 		c.role, c.long = "test", prog
@@ -542,7 +543,7 @@ func (det *detector) ciDirs() []string {
 
 // ciProject is the directory's checks from the project's CI: they stand in for the other
 // projects' checks of the same role, as do the tools the CI runs with their own configuration
-// (tox); a check of a role the CI does not run is written commented out.
+// (tox, nox); a check of a role the CI does not run is written commented out.
 func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 	ci := det.ciChecks()
 	if len(ci.files) == 0 {

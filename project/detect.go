@@ -372,7 +372,7 @@ type detected struct {
 	from    []string // where each check comes from (checkMeta.from)
 	off     []string // why each check is commented out (checkMeta.off)
 	problem bool     // something the person should hear of even without checks
-	tool    string   // the tool whose own configuration says what it runs: tox
+	tool    string   // the tool whose own configuration says what it runs: tox, nox
 	ciRun   string   // the CI (its step) that runs that tool: its checks are the CI's
 }
 
@@ -430,9 +430,9 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
-	// tox's environments are how the maintainers run their Python tests and linters: they stand
-	// in for init's own guesses of the same role.
-	for _, tp := range []*detected{d.toxProject(det)} {
+	// tox's environments and nox's sessions are how the maintainers run their Python tests and
+	// linters: they stand in for init's own guesses of the same role.
+	for _, tp := range []*detected{d.toxProject(det), d.noxProject(det)} {
 		if tp == nil {
 			continue
 		}
@@ -994,7 +994,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 	for _, dp := range dirs {
 		kinds := 0
 		for _, p := range dp.projects {
-			// A tool that the maintainers run (tox) stands in for the checks
+			// A tool that the maintainers run (tox, nox) stands in for the checks
 			// of its roles: its checks are named by their role alone.
 			if p.tool == "" && slices.Contains(p.off, "") {
 				kinds++

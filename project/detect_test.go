@@ -325,6 +325,10 @@ func TestDetectReadsCI(t *testing.T) {
 			[]string{"# tox builds an environment's virtualenv on its first run",
 				"# from tox.ini, env py [testenv]: pytest -v --tb=short --basetemp={envtmpdir} {posargs}\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\"",
 				"# from tox.ini, env lint [testenv:lint]: ruff check src tests\n[[stop.checks]]\nname = \"lint\"\ncommand = \"tox -e lint\""}},
+		// nox's sessions that test or lint, reusing their virtualenvs; not one that formats.
+		{"python-nox", []string{"test | nox -R -s tests", "lint | nox -R -s lint"}, nil,
+			[]string{"Python (pyproject.toml)", "nox (noxfile.py): sessions tests, lint; left out: format (`black src` changes files); `nox -R -s tests` stands in for `python3 -m pytest -q`; `nox -R -s lint` stands in for `ruff check --no-fix .`"},
+			[]string{"# from noxfile.py, session tests: pytest --cov\n[[stop.checks]]\nname = \"test\"\ncommand = \"nox -R -s tests\"", "# nox -R reuses a session's virtualenv"}},
 		// The CI runs tox: its environments are the CI's checks.
 		{"python-tox-ci", []string{"test | tox -e py", "lint | tox -e lint"}, nil,
 			[]string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])",

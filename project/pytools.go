@@ -9,11 +9,11 @@ import (
 	"sync"
 )
 
-// What a Python project's maintainers run besides its CI: tox's environments (tox.ini). It is a
-// project of its directory whose checks run the tool itself, so its environments and
-// configuration are the maintainers'.
+// What a Python project's maintainers run besides its CI: tox's environments (tox.ini) and nox's
+// sessions (noxfile.py). Each is a project of its directory whose checks run the tool itself, so
+// its environments and configuration are the maintainers'.
 
-// toolRole is the role of one command of a tox environment: test, lint, format
+// toolRole is the role of one command of a tox environment or nox session: test, lint, format
 // or typecheck, "" for anything else (docs, build, install); fixes is why it changes files.
 func toolRole(line string) (role, fixes string) {
 	f := strings.Fields(line)
@@ -271,4 +271,90 @@ func plural(role string) string {
 		return "format check"
 	}
 	return "type check"
+}
+
+// noxSessionRe matches a nox session's decorator and the function below it.
+var noxSessionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^@(?:nox\.)?session\b(.*)\n(?:@.*\n)*def\s+(\w+)\s*\(`)
+})
+
+// noxRunRe matches session.run("tool", "arg", …): the quoted words of the call's first line.
+var noxRunRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\((.*)`) })
+
+// noxNameRe matches a session's name= in its decorator.
+var noxNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`name\s*=\s*["']([^"']+)["']`) })
+
+// leftMarginRe matches the start of a line at the left margin: the end of a function's body.
+var leftMarginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n\S`) })
+
+// quotedRe matches a Python string literal, in double or single quotes.
+var quotedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) })
+
+// noxProject proposes `nox -R -s NAME` for each session of noxfile.py that tests, lints or
+// type-checks and changes no files: -R reuses the session's virtualenv and skips its installs
+// once it exists, where nox would otherwise build it anew, from the network, at every stop.
+func (d *dirInfo) noxProject(det *detector) *detected {
+	if !d.files["noxfile.py"] {
+		return nil
+	}
+	src := strings.ReplaceAll(det.read(path.Join(d.dir, "noxfile.py")), "\r", "")
+	p := &detected{tool: "nox", Project: Project{Kind: "nox (noxfile.py)", Notes: []string{
+		"nox -R reuses a session's virtualenv and skips its installs once it exists; its first run builds it (pip needs the network then)"}}}
+	var ran, left []string
+	roles := map[string]string{}
+	for _, m := range noxSessionRe().FindAllStringSubmatchIndex(src, -1) {
+		args, name := src[m[2]:m[3]], src[m[4]:m[5]]
+		if n := noxNameRe().FindStringSubmatch(args); n != nil {
+			name = n[1]
+		}
+		// The body: the lines after the def, up to the next line at the left margin.
+		body := src[m[1]:]
+		if i := leftMarginRe().FindStringIndex(body); i != nil {
+			body = body[:i[0]]
+		}
+		role, fixes, what := "", "", ""
+		for _, r := range noxRunRe().FindAllStringSubmatch(body, -1) {
+			var words []string
+			for _, q := range quotedRe().FindAllStringSubmatch(r[1], -1) {
+				words = append(words, q[1]+q[2])
+			}
+			line := strings.Join(words, " ")
+			rr, fx := toolRole(line)
+			if fx != "" && fixes == "" {
+				fixes = fx
+			}
+			if rr != "" && (role == "" || slices.Index(roleOrder, rr) < slices.Index(roleOrder, role)) {
+				role, what = rr, line
+			}
+		}
+		switch {
+		case role == "":
+			continue
+		case fixes != "":
+			left = append(left, fmt.Sprintf("%s (%s)", name, fixes))
+			continue
+		case roles[role] != "":
+			left = append(left, fmt.Sprintf("%s (%s runs the %s)", name, roles[role], plural(role)))
+			continue
+		}
+		roles[role] = name
+		ran = append(ran, name)
+		p.add(role, "nox "+role, "nox -R -s "+name, detectTestTimeout, nil)
+		p.from[len(p.from)-1] = fmt.Sprintf("noxfile.py, session %s: %s", name, what)
+	}
+	if len(ran) == 0 && len(left) == 0 {
+		return nil
+	}
+	var detail []string
+	if len(ran) > 0 {
+		detail = append(detail, "sessions "+strings.Join(ran, ", "))
+	} else {
+		p.problem = true
+		detail = append(detail, "no checks")
+	}
+	if len(left) > 0 {
+		detail = append(detail, "left out: "+strings.Join(left, ", "))
+	}
+	p.Detail = strings.Join(detail, "; ")
+	return p
 }
