@@ -237,7 +237,7 @@ type ciCheck struct {
 	from                string
 	env                 map[string]string
 	dir                 string // where it runs: its step's working-directory, "." for the root
-	tool                string // not a check: the CI runs this tool (tox, nox) with its configuration here
+	tool                string // not a check: the CI runs this tool (tox, nox, pre-commit) with its configuration here
 }
 
 // networkRe matches what fetches from the network in a recipe or a script.
@@ -269,7 +269,7 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	}
 	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox.
 	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
-		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && slices.Contains([]string{"tox", "nox"}, f[len(pre)]) {
+		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && slices.Contains([]string{"tox", "nox", "pre-commit"}, f[len(pre)]) {
 			f = f[len(pre):]
 		}
 	}
@@ -345,9 +345,10 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		}
 	case prog == "mypy":
 		c.role, c.long = "typecheck", "mypy"
-	case prog == "tox" && di.files["tox.ini"] || prog == "nox" && di.files["noxfile.py"]:
-		// Its configuration says what it runs: init proposes that (toxProject, noxProject), as
-		// the CI's.
+	case prog == "tox" && di.files["tox.ini"] || prog == "nox" && di.files["noxfile.py"] ||
+		prog == "pre-commit" && arg(1) == "run" && di.files[".pre-commit-config.yaml"]:
+		// Its configuration says what it runs: init proposes that (toxProject, noxProject,
+		// preCommitProject), as the CI's.
 		return ciCheck{tool: prog}, ""
 	case prog == "tox" || prog == "nox":
 		c.role, c.long = "test", prog
@@ -475,6 +476,9 @@ func (det *detector) ciChecks() *ciFound {
 			}
 			cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
 		}
+		if strings.HasPrefix(s.uses, "pre-commit/action") && di.files[".pre-commit-config.yaml"] {
+			cands = append(cands, ciCheck{tool: "pre-commit", command: "pre-commit run --all-files"})
+		}
 		for _, l := range scriptLines(s.run) {
 			c, why := det.classify(l, di)
 			if c.tool != "" {
@@ -543,7 +547,7 @@ func (det *detector) ciDirs() []string {
 
 // ciProject is the directory's checks from the project's CI: they stand in for the other
 // projects' checks of the same role, as do the tools the CI runs with their own configuration
-// (tox, nox); a check of a role the CI does not run is written commented out.
+// (tox, nox, pre-commit); a check of a role the CI does not run is written commented out.
 func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 	ci := det.ciChecks()
 	if len(ci.files) == 0 {

@@ -372,7 +372,7 @@ type detected struct {
 	from    []string // where each check comes from (checkMeta.from)
 	off     []string // why each check is commented out (checkMeta.off)
 	problem bool     // something the person should hear of even without checks
-	tool    string   // the tool whose own configuration says what it runs: tox, nox
+	tool    string   // the tool whose own configuration says what it runs: tox, nox, pre-commit
 	ciRun   string   // the CI (its step) that runs that tool: its checks are the CI's
 }
 
@@ -450,6 +450,20 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 			}
 		}
 		add(tp)
+	}
+	// pre-commit's hooks, where they are the project's gate, are its lint.
+	if pc := d.preCommitProject(det); pc != nil {
+		for _, o := range dp.projects {
+			for i := 0; i < len(o.Checks) && len(pc.Checks) > 0 && o.tool == ""; i++ {
+				if o.short[i] == "lint" {
+					pc.Detail += fmt.Sprintf("; `%s` stands in for `%s`", pc.Checks[0].Command, o.Checks[i].Command)
+					o.drop(i)
+					i--
+					o.cover()
+				}
+			}
+		}
+		add(pc)
 	}
 	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
 		add(mk)
@@ -994,7 +1008,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 	for _, dp := range dirs {
 		kinds := 0
 		for _, p := range dp.projects {
-			// A tool that the maintainers run (tox, nox) stands in for the checks
+			// A tool that the maintainers run (tox, nox, pre-commit) stands in for the checks
 			// of its roles: its checks are named by their role alone.
 			if p.tool == "" && slices.Contains(p.off, "") {
 				kinds++

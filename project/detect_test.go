@@ -335,6 +335,23 @@ func TestDetectReadsCI(t *testing.T) {
 				"tox (tox.ini): envs py, lint; `tox -e py` stands in for `python3 -m pytest -q`; `tox -e lint` stands in for `ruff check --no-fix .`",
 				"GitHub Actions (.github/workflows/tests.yml): it runs tox\n"},
 			[]string{`# from tox.ini, env py [testenv]: {envpython} -m pytest {posargs:tests}; run by .github/workflows/tests.yml, job "tests", step "Run tox"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\""}},
+		// pre-commit.ci runs pre-commit: its hooks run in check mode, the fixers skipped.
+		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place)",
+				"; `pre-commit run --all-files` stands in for `ruff check --no-fix .`\nGitHub Actions (.github/workflows/tests.yml): `pytest -q` stands in for `python3 -m pytest -q`\n"},
+			[]string{"# from .pre-commit-config.yaml; run by pre-commit.ci (the ci: key of .pre-commit-config.yaml)\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"trailing-whitespace,end-of-file-fixer,ruff,ruff-format\" }"}},
+		// The CI's pre-commit action: pre-commit is the lint, a local hook's entry read.
+		{"node-precommit-action", []string{"test | npm test", "lint | pre-commit run --all-files"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-json, eslint; skipped, as they change files: prettier (it formats files in place); `pre-commit run --all-files` stands in for `npm run lint`",
+				"GitHub Actions (.github/workflows/ci.yml): it runs pre-commit\n"},
+			[]string{`# from .pre-commit-config.yaml; run by .github/workflows/ci.yml, job "pre-commit", step "pre-commit/action@v3.0.1"` + "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"prettier\" }"}},
+		// The CI lints without pre-commit: its lint stands in for pre-commit's.
+		{"go-precommit-ci", []string{"test | go test ./...", "lint | golangci-lint run"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, golangci-lint",
+				"GitHub Actions (.github/workflows/ci.yml): `golangci-lint run` stands in for `pre-commit run --all-files`"}, nil},
+		// Every hook fixes files: no check, and why.
+		{"go-precommit-fixers", []string{"test | go test ./...", "lint | go vet ./..."}, nil,
+			[]string{"Go module (go.mod)", "pre-commit (.pre-commit-config.yaml): no check: every hook changes files: trailing-whitespace (it fixes files), go-fmt (it fixes files), go-imports (it fixes files)"}, nil},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))

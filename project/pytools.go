@@ -9,9 +9,10 @@ import (
 	"sync"
 )
 
-// What a Python project's maintainers run besides its CI: tox's environments (tox.ini) and nox's
-// sessions (noxfile.py). Each is a project of its directory whose checks run the tool itself, so
-// its environments and configuration are the maintainers'.
+// What a Python project's maintainers run besides its CI: tox's environments (tox.ini), nox's
+// sessions (noxfile.py) and pre-commit's hooks (.pre-commit-config.yaml). Each is a project of
+// its directory whose checks run the tool itself, so its environments and configuration are the
+// maintainers'.
 
 // toolRole is the role of one command of a tox environment or nox session: test, lint, format
 // or typecheck, "" for anything else (docs, build, install); fixes is why it changes files.
@@ -356,5 +357,150 @@ func (d *dirInfo) noxProject(det *detector) *detected {
 		detail = append(detail, "left out: "+strings.Join(left, ", "))
 	}
 	p.Detail = strings.Join(detail, "; ")
+	return p
+}
+
+// preCommitHook is one hook of .pre-commit-config.yaml.
+type preCommitHook struct {
+	id, args, entry string
+}
+
+// preCommitHooks reads the hooks of a .pre-commit-config.yaml, and whether it configures
+// pre-commit.ci (a top-level ci: key).
+func preCommitHooks(content string) (hooks []preCommitHook, ci bool) {
+	var cur *preCommitHook
+	at := -1
+	for _, raw := range strings.Split(strings.ReplaceAll(content, "\t", "    "), "\n") {
+		l := strings.TrimRight(raw, " \r")
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		ind := indentOf(l)
+		if ind == 0 && strings.HasPrefix(t, "ci:") {
+			ci = true
+		}
+		if item, ok := strings.CutPrefix(t, "- "); ok && strings.HasPrefix(strings.TrimSpace(item), "id:") {
+			hooks = append(hooks, preCommitHook{})
+			cur, at = &hooks[len(hooks)-1], ind+2
+			t, ind = strings.TrimSpace(item), ind+2
+		}
+		if cur == nil {
+			continue
+		}
+		if ind < at {
+			cur = nil
+			continue
+		}
+		k, v, _ := strings.Cut(t, ":")
+		v = unquote(strings.TrimSpace(v))
+		switch strings.TrimSpace(k) {
+		case "id":
+			cur.id = v
+		case "args":
+			cur.args = strings.Trim(v, "[]")
+		case "entry":
+			cur.entry = v
+		}
+	}
+	return hooks, ci
+}
+
+// preCommitFixers are the hooks that change files whatever their arguments.
+var preCommitFixers = []string{
+	"trailing-whitespace", "end-of-file-fixer", "mixed-line-ending", "fix-byte-order-marker",
+	"fix-encoding-pragma", "requirements-txt-fixer", "sort-simple-yaml", "double-quote-string-fixer",
+	"file-contents-sorter", "pyupgrade", "autopep8", "add-trailing-comma", "reorder-python-imports",
+	"docformatter", "autoflake", "nbstripout", "go-fmt", "go-imports", "clang-format", "blacken-docs",
+	"insert-license", "pyproject-fmt", "setup-cfg-fmt", "remove-crlf", "remove-tabs", "absolufy-imports",
+}
+
+// preCommitFormatters change files unless their arguments ask for a check.
+var preCommitFormatters = []string{"black", "black-jupyter", "isort", "ruff-format", "prettier", "fmt", "mdformat", "gofmt", "rustfmt"}
+
+// preCommitFixes is why a hook changes files, "" when it only reports.
+func preCommitFixes(h preCommitHook, ruffFixes bool) string {
+	// Its arguments, and a local hook's entry: what the hook's command line says.
+	args := strings.Fields(strings.ReplaceAll(h.args, ",", " ") + " " + h.entry)
+	for i := range args {
+		args[i] = unquote(args[i])
+	}
+	has := func(flags ...string) bool {
+		return slices.ContainsFunc(args, func(a string) bool {
+			a, _, _ = strings.Cut(a, "=")
+			return slices.Contains(flags, a)
+		})
+	}
+	switch {
+	case slices.Contains(preCommitFixers, h.id):
+		return "it fixes files"
+	case slices.Contains(preCommitFormatters, h.id):
+		if !has("--check", "--check-only", "--diff", "-c") {
+			return "it formats files in place"
+		}
+	case has("--fix", "--write", "-w", "--autofix", "--in-place", "-i", "--write-changes"):
+		return "its arguments fix files"
+	case (h.id == "ruff" || h.id == "ruff-check") && ruffFixes && !has("--no-fix"):
+		return "the ruff configuration says fix = true"
+	case h.id == "no-commit-to-branch":
+		return "it guards a branch from commits, not the files"
+	case h.entry != "":
+		if _, fx := toolRole(h.entry + " " + strings.Join(args, " ")); fx != "" {
+			return "its entry changes files"
+		}
+	}
+	return ""
+}
+
+// ruffFixRe matches ruff's fix = true.
+var ruffFixRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*fix\s*=\s*true\b`) })
+
+// preCommitProject proposes `pre-commit run --all-files` when pre-commit is the project's gate
+// (pre-commit.ci runs it, its CI runs it, or it has no CI), in check mode: the hooks that fix
+// files are skipped (SKIP), and when all of them do there is no check.
+func (d *dirInfo) preCommitProject(det *detector) *detected {
+	if !d.files[".pre-commit-config.yaml"] {
+		return nil
+	}
+	hooks, ci := preCommitHooks(det.read(path.Join(d.dir, ".pre-commit-config.yaml")))
+	if len(hooks) == 0 {
+		return nil
+	}
+	ruffFixes := false
+	for _, f := range []string{"ruff.toml", ".ruff.toml", "pyproject.toml"} {
+		if d.files[f] && ruffFixRe().MatchString(det.read(path.Join(d.dir, f))) {
+			ruffFixes = true
+		}
+	}
+	p := &detected{tool: "pre-commit", Project: Project{Kind: "pre-commit (.pre-commit-config.yaml)", Notes: []string{
+		"pre-commit installs its hooks' environments on the first run (it needs the network then); later runs reuse them"}}}
+	var run, skip, why []string
+	for _, h := range hooks {
+		if fx := preCommitFixes(h, ruffFixes); fx != "" {
+			if !slices.Contains(skip, h.id) {
+				skip = append(skip, h.id)
+				why = append(why, fmt.Sprintf("%s (%s)", h.id, fx))
+			}
+			continue
+		}
+		run = append(run, h.id)
+	}
+	if ci {
+		p.ciRun = "pre-commit.ci (the ci: key of .pre-commit-config.yaml)"
+	}
+	if len(run) == 0 {
+		p.problem = true
+		p.Detail = "no check: every hook changes files: " + strings.Join(why, ", ")
+		return p
+	}
+	var env map[string]string
+	detail := "hooks " + strings.Join(run, ", ")
+	if len(skip) > 0 {
+		env = map[string]string{"SKIP": strings.Join(skip, ",")}
+		detail += "; skipped, as they change files: " + strings.Join(why, ", ")
+	}
+	p.add("lint", "pre-commit lint", "pre-commit run --all-files", detectTestTimeout, env)
+	p.from[len(p.from)-1] = ".pre-commit-config.yaml"
+	p.Detail = detail
 	return p
 }
