@@ -328,7 +328,8 @@ func TestDetectReadsCI(t *testing.T) {
 		// nox's sessions that test or lint, reusing their virtualenvs; not one that formats.
 		{"python-nox", []string{"test | nox -R -s tests", "lint | nox -R -s lint"}, nil,
 			[]string{"Python (pyproject.toml)", "nox (noxfile.py): sessions tests, lint; left out: format (`black src` changes files); `nox -R -s tests` stands in for `python3 -m pytest -q`; `nox -R -s lint` stands in for `ruff check --no-fix .`"},
-			[]string{"# from noxfile.py, session tests: pytest --cov\n[[stop.checks]]\nname = \"test\"\ncommand = \"nox -R -s tests\"", "# nox -R reuses a session's virtualenv"}},
+			[]string{"# from noxfile.py, session tests: pytest --cov\n[[stop.checks]]\nname = \"test\"\ncommand = \"nox -R -s tests\"", "# nox -R reuses a session's virtualenv",
+				"# from noxfile.py, session lint: ruff check src\n[[stop.checks]]\nname = \"lint\"\ncommand = \"nox -R -s lint\""}},
 		// The CI runs tox: its environments are the CI's checks.
 		{"python-tox-ci", []string{"test | tox -e py", "lint | tox -e lint"}, nil,
 			[]string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])",
@@ -337,9 +338,9 @@ func TestDetectReadsCI(t *testing.T) {
 			[]string{`# from tox.ini, env py [testenv]: {envpython} -m pytest {posargs:tests}; run by .github/workflows/tests.yml, job "tests", step "Run tox"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\""}},
 		// pre-commit.ci runs pre-commit: its hooks run in check mode, the fixers skipped.
 		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files"}, nil,
-			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place)",
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place), codespell (its arguments fix files)",
 				"; `pre-commit run --all-files` stands in for `ruff check --no-fix .`\nGitHub Actions (.github/workflows/tests.yml): `pytest -q` stands in for `python3 -m pytest -q`\n"},
-			[]string{"# from .pre-commit-config.yaml; run by pre-commit.ci (the ci: key of .pre-commit-config.yaml)\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"trailing-whitespace,end-of-file-fixer,ruff,ruff-format\" }"}},
+			[]string{"# from .pre-commit-config.yaml; run by pre-commit.ci (the ci: key of .pre-commit-config.yaml)\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"trailing-whitespace,end-of-file-fixer,ruff,ruff-format,codespell\" }"}},
 		// The CI's pre-commit action: pre-commit is the lint, a local hook's entry read.
 		{"node-precommit-action", []string{"test | npm test", "lint | pre-commit run --all-files"}, nil,
 			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-json, eslint; skipped, as they change files: prettier (it formats files in place); `pre-commit run --all-files` stands in for `npm run lint`",
@@ -439,5 +440,29 @@ jobs:
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("steps:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+// TestDetectToxShapes: the shapes tox.ini is written in: a tox.ini without envlist (tox runs
+// py), factor-conditional commands, env_list, generative names, {envpython}, an env whose
+// commands are all setup.
+func TestDetectToxShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, ini string
+		want      []string
+	}{
+		{"no envlist", "[testenv]\ncommands = pytest\n", []string{"test | tox -e py"}},
+		{"factors", "[tox]\nenvlist = py{310,311}-{unit,mypy}\n\n[testenv]\ncommands =\n    unit: {envpython} -m pytest tests\n    mypy: mypy src\n",
+			[]string{"test | tox -e py-unit", "typecheck | tox -e py-mypy"}},
+		{"env_list", "[tox]\nenv_list =\n    style\n    3.12\n\n[testenv]\ncommands = python -m unittest\n\n[testenv:style]\ncommands =\n    - flake8 src\n",
+			[]string{"test | tox -e py", "lint | tox -e style"}},
+		{"setup only", "[tox]\nenvlist = build\n\n[testenv:build]\ncommands = python -m build\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Detect(fstest.MapFS{"tox.ini": {Data: []byte(tc.ini)}})
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, tc.want, d.Summary())
+			}
+		})
 	}
 }

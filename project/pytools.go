@@ -149,7 +149,7 @@ func splitList(s string) []string {
 }
 
 // pyFactorRe matches the factor of a tox environment's name that picks the interpreter.
-var pyFactorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(py|pypy|cpython)\d*(\.\d+)?$`) })
+var pyFactorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^((py|pypy|cpython)\d*(\.\d+)?|\d\.\d+)$`) })
 
 // toxEnvCommands are the commands tox runs in env (its name as in envlist): its own section's,
 // else [testenv]'s, keeping the lines whose factor conditions ("lint: ruff check") it meets.
@@ -213,6 +213,9 @@ func (d *dirInfo) toxProject(det *detector) *detected {
 			}
 		}
 	}
+	if len(envs) == 0 && ini["testenv"]["commands"] != "" {
+		envs = []string{"py"} // what tox runs without an envlist
+	}
 	p := &detected{tool: "tox", Project: Project{Kind: "tox (tox.ini)", Notes: []string{
 		"tox builds an environment's virtualenv on its first run (pip needs the network then); later runs reuse it"}}}
 	var ran, left []string
@@ -274,13 +277,14 @@ func plural(role string) string {
 	return "type check"
 }
 
-// noxSessionRe matches a nox session's decorator and the function below it.
+// noxSessionRe matches a nox session's decorator, its arguments (over lines too), and the
+// function below it.
 var noxSessionRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^@(?:nox\.)?session\b(.*)\n(?:@.*\n)*def\s+(\w+)\s*\(`)
+	return regexp.MustCompile(`(?m)^@(?:nox\.)?session\b(\([^)]*\))?[^\n]*\n(?:@[^\n]*\n)*def\s+(\w+)\s*\(`)
 })
 
-// noxRunRe matches session.run("tool", "arg", …): the quoted words of the call's first line.
-var noxRunRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\((.*)`) })
+// noxRunRe matches session.run("tool", "arg", …): the call's arguments, over lines too.
+var noxRunRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\(([^)]*)`) })
 
 // noxNameRe matches a session's name= in its decorator.
 var noxNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`name\s*=\s*["']([^"']+)["']`) })
@@ -304,7 +308,10 @@ func (d *dirInfo) noxProject(det *detector) *detected {
 	var ran, left []string
 	roles := map[string]string{}
 	for _, m := range noxSessionRe().FindAllStringSubmatchIndex(src, -1) {
-		args, name := src[m[2]:m[3]], src[m[4]:m[5]]
+		args, name := "", src[m[4]:m[5]]
+		if m[2] >= 0 {
+			args = src[m[2]:m[3]]
+		}
 		if n := noxNameRe().FindStringSubmatch(args); n != nil {
 			name = n[1]
 		}
@@ -369,7 +376,7 @@ type preCommitHook struct {
 // pre-commit.ci (a top-level ci: key).
 func preCommitHooks(content string) (hooks []preCommitHook, ci bool) {
 	var cur *preCommitHook
-	at := -1
+	at, argsAt := -1, -1 // the hook's keys' indentation; that of args: when its list is a block
 	for _, raw := range strings.Split(strings.ReplaceAll(content, "\t", "    "), "\n") {
 		l := strings.TrimRight(raw, " \r")
 		t := strings.TrimSpace(l)
@@ -392,6 +399,11 @@ func preCommitHooks(content string) (hooks []preCommitHook, ci bool) {
 			cur = nil
 			continue
 		}
+		if argsAt >= 0 && ind > argsAt && strings.HasPrefix(t, "- ") {
+			cur.args += "," + strings.TrimSpace(t[2:])
+			continue
+		}
+		argsAt = -1
 		k, v, _ := strings.Cut(t, ":")
 		v = unquote(strings.TrimSpace(v))
 		switch strings.TrimSpace(k) {
@@ -399,6 +411,9 @@ func preCommitHooks(content string) (hooks []preCommitHook, ci bool) {
 			cur.id = v
 		case "args":
 			cur.args = strings.Trim(v, "[]")
+			if v == "" {
+				argsAt = ind
+			}
 		case "entry":
 			cur.entry = v
 		}

@@ -9,10 +9,17 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "--cov", *session.posargs)
 
 
-@nox.session
+@nox.session(
+    python="3.12",
+    tags=["style"],
+)
 def lint(session):
     session.install("ruff")
-    session.run("ruff", "check", "src")
+    session.run(
+        "ruff",
+        "check",
+        "src",
+    )
 
 
 @nox.session(name="format")
