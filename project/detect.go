@@ -142,8 +142,8 @@ func runOrder(ps []Project) []Proposal {
 
 // nothingKnown says what hooksup looks for when it found none of it.
 const nothingKnown = "recognised no project: no go.mod, package.json, pyproject.toml, setup.py, setup.cfg, " +
-	"requirements*.txt, tox.ini, pytest.ini, Cargo.toml or Makefile with a test target, " +
-	"here or one or two directories down"
+	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, Makefile with a test target or " +
+	".pre-commit-config.yaml, here or one or two directories down"
 
 // Summary is one line per recognised project, or a line that says nothing was recognised.
 func (d Detection) Summary() string {
