@@ -504,3 +504,94 @@ func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 		})
 	}
 }
+
+// init && trust && check with tox, nox and pre-commit installed (each subtest skips where its
+// tool is not): init tries the tool's check once and writes it enabled, check passes, and fails
+// with the tool's own report once a test fails or a hook finds something; pre-commit's hook
+// that fixes files is skipped, and the file it would fix is left as it was.
+func TestInitTrustCheckWithTheRealTools(t *testing.T) {
+	unittest := map[string]string{
+		"tests/test_app.py": "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n",
+	}
+	failing := map[string]string{
+		"tests/test_app.py": "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 3)\n",
+	}
+	for _, tc := range []struct {
+		name, tool string
+		tree       map[string]string
+		want       []string // name | command
+		broken     map[string]string
+		failed     string // in check's output once broken
+	}{
+		{"tox", "tox", map[string]string{
+			"tox.ini": "[tox]\nenvlist = py3{11,12}\nskipsdist = true\n\n[testenv]\nskip_install = true\ncommands = python -m unittest discover -s tests\n",
+		}, []string{"test | tox -e py"}, failing, "AssertionError: 2 != 3"},
+		{"nox", "nox", map[string]string{
+			"noxfile.py": "import nox\n\n\n@nox.session\ndef tests(session):\n    session.run(\"python\", \"-m\", \"unittest\", \"discover\", \"-s\", \"tests\")\n",
+		}, []string{"test | nox -R -s tests"}, failing, "AssertionError: 2 != 3"},
+		{"pre-commit", "pre-commit", map[string]string{
+			".pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - id: trailing-whitespace\n    name: trailing whitespace\n" +
+				"    entry: sed -i -e 's/[[:space:]]*$//'\n    language: system\n    types: [text]\n" +
+				"  - id: no-breakpoint\n    name: no breakpoint\n    entry: 'breakpoint\\(\\)'\n    language: pygrep\n    types: [python]\n",
+			"app.py": "x = 1   \n",
+		}, []string{"lint | pre-commit run --all-files"}, map[string]string{"app.py": "x = 1   \nbreakpoint()\n"}, "app.py:2:breakpoint()"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			switch _, err := exec.LookPath(tc.tool); {
+			case err == nil:
+			case tc.tool == "nox" && exec.Command("/usr/bin/python3", "-m", "nox", "--version").Run() == nil:
+				// Debian's python3-nox has no nox on the PATH.
+				bin := t.TempDir()
+				os.WriteFile(filepath.Join(bin, "nox"), []byte("#!/bin/sh\nexec /usr/bin/python3 -m nox \"$@\"\n"), 0o755)
+				for i, e := range s.env {
+					if p, ok := strings.CutPrefix(e, "PATH="); ok {
+						s.env[i] = "PATH=" + bin + ":" + p
+					}
+				}
+			default:
+				t.Skipf("no %s here", tc.tool)
+			}
+			s.files(unittest)
+			s.files(tc.tree)
+			git := func() {
+				for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+					cmd := exec.Command("git", args...)
+					cmd.Dir, cmd.Env = s.project, s.env
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("git %s: %v %s", args[0], err, out)
+					}
+				}
+			}
+			if tc.tool == "pre-commit" {
+				git() // pre-commit runs on the files git knows
+			}
+			code, out := s.hooksup(t, "init")
+			name := strings.SplitN(tc.want[0], " | ", 2)[0]
+			if code != 0 || !strings.Contains(out, "✓ "+name) || strings.Contains(out, "not found on the PATH") {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("checks %q, want %q", got, tc.want)
+			}
+			if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "1 check passed\n") {
+				t.Fatalf("check: %d %s", code, out)
+			}
+			s.files(tc.broken)
+			if tc.tool == "pre-commit" {
+				git()
+			}
+			if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ "+name) || !strings.Contains(out, tc.failed) {
+				t.Fatalf("check once broken: %d %s", code, out)
+			}
+			if tc.tool == "pre-commit" {
+				if b, _ := os.ReadFile(filepath.Join(s.project, "app.py")); string(b) != tc.broken["app.py"] {
+					t.Errorf("check changed app.py to %q", b)
+				}
+			}
+		})
+	}
+}
