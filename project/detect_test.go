@@ -466,3 +466,18 @@ func TestDetectToxShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectPreCommitAtTheRoot: pre-commit reads the configuration at the root of the
+// repository, wherever it runs: one in a sub-directory is no check.
+func TestDetectPreCommitAtTheRoot(t *testing.T) {
+	hooks := []byte("repos:\n- repo: local\n  hooks:\n  - id: no-tabs\n    entry: '\\t'\n    language: pygrep\n")
+	d := Detect(fstest.MapFS{
+		".pre-commit-config.yaml":     {Data: hooks},
+		"web/package.json":            {Data: []byte(`{"scripts":{"test":"node --test"}}`)},
+		"web/.pre-commit-config.yaml": {Data: hooks},
+	})
+	want := []string{"lint | pre-commit run --all-files", "web: test | npm test | web"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}

@@ -474,8 +474,8 @@ var ruffFixRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // (pre-commit.ci runs it, its CI runs it, or it has no CI), in check mode: the hooks that fix
 // files are skipped (SKIP), and when all of them do there is no check.
 func (d *dirInfo) preCommitProject(det *detector) *detected {
-	if !d.files[".pre-commit-config.yaml"] {
-		return nil
+	if d.dir != "." || !d.files[".pre-commit-config.yaml"] {
+		return nil // pre-commit runs on the repository's root and reads the configuration there
 	}
 	hooks, ci := preCommitHooks(det.read(path.Join(d.dir, ".pre-commit-config.yaml")))
 	if len(hooks) == 0 {
