@@ -1,6 +1,7 @@
 package project
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
@@ -61,11 +62,16 @@ func parseWorkflow(file, content string) []ciStep {
 	var out []ciStep
 	jobsAt, jobAt, stepsAt := -1, -1, -1
 	job, services := "", false
+	// defaults: run: working-directory: of the workflow, and of the job.
+	wfWorkdir, jobWorkdir := "", ""
 	var step *ciStep
 	stepKeyAt := -1
 	flush := func() {
 		if step != nil {
 			step.services = services
+			if step.workdir == "" {
+				step.workdir = cmp.Or(jobWorkdir, wfWorkdir)
+			}
 			out = append(out, *step)
 			step = nil
 		}
@@ -86,11 +92,14 @@ func parseWorkflow(file, content string) []ciStep {
 			}
 			continue
 		case jobsAt < 0:
+			if w, ok := strings.CutPrefix(t, "working-directory:"); ok {
+				wfWorkdir = unquote(strings.TrimSpace(w))
+			}
 			continue
 		case jobAt < 0 || ind <= jobAt:
 			// A job's name.
 			flush()
-			jobAt, stepsAt, services = ind, -1, false
+			jobAt, stepsAt, services, jobWorkdir = ind, -1, false, ""
 			job = strings.TrimSuffix(t, ":")
 			continue
 		}
@@ -104,6 +113,8 @@ func parseWorkflow(file, content string) []ciStep {
 				stepsAt = itemIndent(lines[i+1:], ind)
 			case strings.HasPrefix(t, "services:"):
 				services = true
+			case strings.HasPrefix(t, "working-directory:"): // under defaults: run:
+				jobWorkdir = unquote(strings.TrimSpace(strings.TrimPrefix(t, "working-directory:")))
 			}
 			continue
 		}
@@ -224,6 +235,9 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 type ciCheck struct {
 	role, long, command string
 	from                string
+	env                 map[string]string
+	dir                 string // where it runs: its step's working-directory, "." for the root
+	tool                string // not a check: the CI runs this tool (tox, nox, pre-commit) with its configuration here
 }
 
 // networkRe matches what fetches from the network in a recipe or a script.
@@ -247,11 +261,17 @@ func roleOfName(name string) string {
 
 // classify says whether one line of a CI script is a check init proposes (role != ""), one it
 // leaves out (why != ""), or neither (setup, build, upload: nothing said).
-func (det *detector) classify(line string) (c ciCheck, why string) {
+func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) {
 	f := strings.Fields(line)
 	// Assignments for the command.
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:]
+	}
+	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox.
+	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
+		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && slices.Contains([]string{"tox", "nox", "pre-commit"}, f[len(pre)]) {
+			f = f[len(pre):]
+		}
 	}
 	if len(f) == 0 {
 		return c, ""
@@ -284,7 +304,7 @@ func (det *detector) classify(line string) (c ciCheck, why string) {
 		}
 	case prog == "make" && arg(1) != "" && !strings.HasPrefix(arg(1), "-"):
 		target := arg(1)
-		root := det.root
+		root := di
 		if root.makeContent == "" || !makeHasTarget(root.makeContent, target) {
 			return ciCheck{}, ""
 		}
@@ -295,14 +315,15 @@ func (det *detector) classify(line string) (c ciCheck, why string) {
 		if c.role == "format" && !strings.Contains(target, "check") {
 			return ciCheck{}, fmt.Sprintf("`%s` may change files", line)
 		}
-	case (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && det.root.pkg != nil:
+	case (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && di.pkg != nil:
 		script := arg(1)
 		if script == "run" || script == "run-script" {
 			script = arg(2)
 		}
-		if prog == "npm" && script == "test" || det.root.pkg.script(script) != "" {
+		if prog == "npm" && script == "test" || di.pkg.script(script) != "" {
 			c.role, c.long = roleOfName(script), prog+" "+script
-			if fix := fixesFiles(det.root.pkg.script(script)); fix != "" {
+			c.env = map[string]string{"CI": "true"} // as init's own Node checks: no watch mode
+			if fix := fixesFiles(di.pkg.script(script)); fix != "" {
 				return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
 			}
 		}
@@ -324,6 +345,11 @@ func (det *detector) classify(line string) (c ciCheck, why string) {
 		}
 	case prog == "mypy":
 		c.role, c.long = "typecheck", "mypy"
+	case prog == "tox" && di.files["tox.ini"] || prog == "nox" && di.files["noxfile.py"] ||
+		prog == "pre-commit" && arg(1) == "run" && di.files[".pre-commit-config.yaml"]:
+		// Its configuration says what it runs: init proposes that (toxProject, noxProject,
+		// preCommitProject), as the CI's.
+		return ciCheck{tool: prog}, ""
 	case prog == "tox" || prog == "nox":
 		c.role, c.long = "test", prog
 	}
@@ -403,13 +429,44 @@ func scriptLines(run string) []string {
 	return out
 }
 
-// ciChecks are the checks the project's CI runs here, and what it leaves out with why.
-func (det *detector) ciChecks() (found []ciCheck, files, left []string) {
+// ciFound is what the project's CI runs: its checks, the tools it runs with their own
+// configuration (by directory), the workflow files, and what init leaves out with why.
+type ciFound struct {
+	checks []ciCheck
+	tools  map[string]map[string]string // directory → tool → the step that runs it
+	files  []string
+	left   []string
+}
+
+// ciChecks are the checks the project's CI runs, each in its step's directory, and what it
+// leaves out with why. Read once.
+func (det *detector) ciChecks() *ciFound {
+	if det.ci != nil {
+		return det.ci
+	}
+	ci := &ciFound{tools: map[string]map[string]string{}}
+	det.ci = ci
 	seen := map[string]bool{}
 	for _, s := range det.workflowSteps() {
-		if !slices.Contains(files, s.file) {
-			files = append(files, s.file)
+		if !slices.Contains(ci.files, s.file) {
+			ci.files = append(ci.files, s.file)
 		}
+		// A step's working-directory that names a directory of the project is where its
+		// checks run.
+		dir, elsewhere := ".", ""
+		if w := path.Clean(strings.TrimPrefix(s.workdir, "./")); s.workdir != "" && w != "." {
+			switch fi, err := fs.Stat(det.fsys, w); {
+			case strings.Contains(s.workdir, "${{"):
+				elsewhere = fmt.Sprintf("it runs in %s, which the workflow's expressions name", s.workdir)
+			case path.IsAbs(w) || w == ".." || strings.HasPrefix(w, "../"):
+				elsewhere = fmt.Sprintf("it runs in %s, outside the project", s.workdir)
+			case err != nil || !fi.IsDir():
+				elsewhere = fmt.Sprintf("it runs in %s, which is not here", s.workdir)
+			default:
+				dir = w
+			}
+		}
+		di := det.dir(dir)
 		var cands []ciCheck
 		var whys []string
 		if strings.HasPrefix(s.uses, "golangci/golangci-lint-action") {
@@ -419,9 +476,15 @@ func (det *detector) ciChecks() (found []ciCheck, files, left []string) {
 			}
 			cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
 		}
+		if strings.HasPrefix(s.uses, "pre-commit/action") && di.files[".pre-commit-config.yaml"] {
+			cands = append(cands, ciCheck{tool: "pre-commit", command: "pre-commit run --all-files"})
+		}
 		for _, l := range scriptLines(s.run) {
-			c, why := det.classify(l)
-			if c.role != "" {
+			c, why := det.classify(l, di)
+			if c.tool != "" {
+				c.command = l
+			}
+			if c.role != "" || c.tool != "" {
 				cands = append(cands, c)
 			}
 			if why != "" {
@@ -436,35 +499,89 @@ func (det *detector) ciChecks() (found []ciCheck, files, left []string) {
 			case s.secrets:
 				whys = append(whys, fmt.Sprintf("`%s` (its step reads a secret)", c.command))
 				continue
-			case s.workdir != "" && path.Clean(s.workdir) != ".":
-				whys = append(whys, fmt.Sprintf("`%s` (it runs in %s)", c.command, s.workdir))
+			case elsewhere != "":
+				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, elsewhere))
 				continue
 			}
-			if seen[c.command] {
+			if c.tool != "" {
+				if ci.tools[dir] == nil {
+					ci.tools[dir] = map[string]string{}
+				}
+				if ci.tools[dir][c.tool] == "" {
+					ci.tools[dir][c.tool] = s.where()
+				}
 				continue
 			}
-			seen[c.command] = true
-			c.from = s.where()
-			found = append(found, c)
+			if seen[dir+"\x00"+c.command] {
+				continue
+			}
+			seen[dir+"\x00"+c.command] = true
+			c.from, c.dir = s.where(), dir
+			ci.checks = append(ci.checks, c)
 		}
 		for _, w := range whys {
-			if !slices.Contains(left, w) {
-				left = append(left, w)
+			if !slices.Contains(ci.left, w) {
+				ci.left = append(ci.left, w)
 			}
 		}
 	}
-	return found, files, left
+	return ci
 }
 
-// ciProject is the root's checks from its CI: they stand in for the other projects' checks of
-// the same role; a check of a role the CI does not run is written commented out.
+// ciDirs are the directories below the root where the CI runs checks.
+func (det *detector) ciDirs() []string {
+	ci := det.ciChecks()
+	var out []string
+	for _, c := range ci.checks {
+		if c.dir != "." && !slices.Contains(out, c.dir) {
+			out = append(out, c.dir)
+		}
+	}
+	for dir := range ci.tools {
+		if dir != "." && !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// ciProject is the directory's checks from the project's CI: they stand in for the other
+// projects' checks of the same role, as do the tools the CI runs with their own configuration
+// (tox, nox, pre-commit); a check of a role the CI does not run is written commented out.
 func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
-	found, files, left := det.ciChecks()
-	if len(files) == 0 {
+	ci := det.ciChecks()
+	if len(ci.files) == 0 {
 		return nil
 	}
-	p := &detected{Project: Project{Kind: fmt.Sprintf("GitHub Actions (%s)", strings.Join(files, ", "))}}
-	if len(found) == 0 {
+	var found []ciCheck
+	for _, c := range ci.checks {
+		if c.dir == d.dir {
+			found = append(found, c)
+		}
+	}
+	// The tools the CI runs here: their projects' checks are the CI's.
+	var tools []*detected
+	for _, o := range dp.projects {
+		if where := ci.tools[d.dir][o.tool]; o.tool != "" && where != "" {
+			o.ciRun = where
+		}
+		if o.ciRun != "" && len(o.Checks) > 0 {
+			tools = append(tools, o)
+		}
+	}
+	kind := fmt.Sprintf("GitHub Actions (%s)", strings.Join(ci.files, ", "))
+	if d.dir != "." {
+		if len(found) == 0 && len(tools) == 0 {
+			return nil
+		}
+		kind = fmt.Sprintf("GitHub Actions (%s, working-directory %s)", strings.Join(ci.files, ", "), d.dir)
+	}
+	p := &detected{Project: Project{Kind: kind}}
+	var left []string
+	if d.dir == "." {
+		left = ci.left
+	}
+	if len(found) == 0 && len(tools) == 0 {
 		if len(left) > 0 {
 			p.Detail = "left out: " + strings.Join(left, "; ")
 			p.problem = true
@@ -472,7 +589,8 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 		}
 		return nil
 	}
-	roles := map[string]bool{}
+	// The first CI check of each role stands in for the others' checks of that role.
+	byRole := map[string]string{}
 	for _, c := range found {
 		timeout := detectLintTimeout
 		if c.role == "test" {
@@ -481,30 +599,44 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 				timeout = detectRustTimeout
 			}
 		}
-		p.add(c.role, c.long, c.command, timeout, nil)
+		p.add(c.role, c.long, c.command, timeout, c.env)
 		p.from[len(p.from)-1] = c.from
-		roles[c.role] = true
+		if byRole[c.role] == "" {
+			byRole[c.role] = c.command
+		}
 	}
 	var stands []string
+	for _, o := range tools {
+		for i, c := range o.Checks {
+			if byRole[o.short[i]] == "" {
+				byRole[o.short[i]] = c.Command
+			}
+			o.from[i] += "; run by " + o.ciRun
+		}
+		if ci.tools[d.dir][o.tool] != "" {
+			stands = append(stands, fmt.Sprintf("it runs %s", o.tool))
+		}
+	}
 	for _, o := range dp.projects {
+		if o.ciRun != "" {
+			continue
+		}
 		for i := 0; i < len(o.Checks); i++ {
 			role := o.short[i]
-			if !roles[role] {
+			cmd, ok := byRole[role]
+			if !ok {
 				o.off[i] = "the project's CI does not run it"
 				continue
 			}
-			// The first CI check of the role stands in for it.
-			for _, c := range found {
-				if c.role == role {
-					stands = append(stands, fmt.Sprintf("`%s` stands in for `%s`", c.command, o.Checks[i].Command))
-					break
-				}
+			if cmd != o.Checks[i].Command {
+				stands = append(stands, fmt.Sprintf("`%s` stands in for `%s`", cmd, o.Checks[i].Command))
 			}
 			o.drop(i)
 			i--
-			o.covered = len(o.Checks) == 0
+			o.cover()
 		}
 	}
+	p.covered = len(p.Checks) == 0
 	p.Detail = strings.Join(stands, "; ")
 	if len(left) > 0 {
 		if p.Detail != "" {

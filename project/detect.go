@@ -142,8 +142,8 @@ func runOrder(ps []Project) []Proposal {
 
 // nothingKnown says what hooksup looks for when it found none of it.
 const nothingKnown = "recognised no project: no go.mod, package.json, pyproject.toml, setup.py, setup.cfg, " +
-	"requirements*.txt, tox.ini, pytest.ini, Cargo.toml or Makefile with a test target, " +
-	"here or one or two directories down"
+	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, Makefile with a test target or " +
+	".pre-commit-config.yaml, here or one or two directories down"
 
 // Summary is one line per recognised project, or a line that says nothing was recognised.
 func (d Detection) Summary() string {
@@ -193,6 +193,12 @@ func Detect(fsys fs.FS) Detection {
 			subs = append(subs, path.Join(name, name2))
 		}
 	}
+	// The CI's steps name theirs (working-directory), however deep.
+	for _, w := range det.ciDirs() {
+		if !slices.Contains(subs, w) {
+			subs = append(subs, w)
+		}
+	}
 	// A go.work names its modules, however deep.
 	for _, u := range root.goWorkUse {
 		if !slices.Contains(subs, u) {
@@ -217,6 +223,7 @@ type detector struct {
 	memo map[string]*dirInfo
 	// What the root's Python project runs, which covers the Python projects below it.
 	rootPytest, rootRuff bool
+	ci                   *ciFound // the CI's checks, read once
 }
 
 // dirInfo is what one directory holds, read once.
@@ -365,6 +372,8 @@ type detected struct {
 	from    []string // where each check comes from (checkMeta.from)
 	off     []string // why each check is commented out (checkMeta.off)
 	problem bool     // something the person should hear of even without checks
+	tool    string   // the tool whose own configuration says what it runs: tox, nox, pre-commit
+	ciRun   string   // the CI (its step) that runs that tool: its checks are the CI's
 }
 
 func (dp *dirProjects) problem() bool {
@@ -391,6 +400,14 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	p.off = append(p.off, "")
 }
 
+// cover marks a project whose checks others stand in for: its notes, which are about its
+// checks, go with them.
+func (p *detected) cover() {
+	if len(p.Checks) == 0 {
+		p.covered, p.Notes = true, nil
+	}
+}
+
 // drop removes the i'th check.
 func (p *detected) drop(i int) {
 	p.Checks = slices.Delete(p.Checks, i, i+1)
@@ -413,6 +430,41 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
+	// tox's environments and nox's sessions are how the maintainers run their Python tests and
+	// linters: they stand in for init's own guesses of the same role.
+	for _, tp := range []*detected{d.toxProject(det), d.noxProject(det)} {
+		if tp == nil {
+			continue
+		}
+		for _, o := range dp.projects {
+			if !strings.HasPrefix(o.Kind, "Python") {
+				continue
+			}
+			for i := 0; i < len(o.Checks); i++ {
+				if j := slices.Index(tp.short, o.short[i]); j >= 0 {
+					tp.Detail += fmt.Sprintf("; `%s` stands in for `%s`", tp.Checks[j].Command, o.Checks[i].Command)
+					o.drop(i)
+					i--
+					o.cover()
+				}
+			}
+		}
+		add(tp)
+	}
+	// pre-commit's hooks, where they are the project's gate, are its lint.
+	if pc := d.preCommitProject(det); pc != nil {
+		for _, o := range dp.projects {
+			for i := 0; i < len(o.Checks) && len(pc.Checks) > 0 && o.tool == ""; i++ {
+				if o.short[i] == "lint" {
+					pc.Detail += fmt.Sprintf("; `%s` stands in for `%s`", pc.Checks[0].Command, o.Checks[i].Command)
+					o.drop(i)
+					i--
+					o.cover()
+				}
+			}
+		}
+		add(pc)
+	}
 	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
 		add(mk)
 	} else if mk != nil {
@@ -440,9 +492,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 		mk.Detail = strings.Join(stands, "; ")
 		add(mk)
 	}
-	if d.dir == "." {
-		add(d.ciProject(det, dp))
-	}
+	add(d.ciProject(det, dp))
 	return dp
 }
 
@@ -958,7 +1008,9 @@ func nameChecks(dirs []*dirProjects) []Project {
 	for _, dp := range dirs {
 		kinds := 0
 		for _, p := range dp.projects {
-			if slices.Contains(p.off, "") {
+			// A tool that the maintainers run (tox, nox, pre-commit) stands in for the checks
+			// of its roles: its checks are named by their role alone.
+			if p.tool == "" && slices.Contains(p.off, "") {
 				kinds++
 			}
 		}

@@ -309,6 +309,50 @@ func TestDetectReadsCI(t *testing.T) {
 		{"rust-ci", []string{"test | cargo test --verbose", "format | cargo fmt -- --check"}, []string{"lint | cargo clippy -- -D warnings"},
 			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yaml): `cargo test --verbose` stands in for `cargo test`"},
 			[]string{`# from .github/workflows/ci.yaml, job "fmt", step "Check formatting"`, `# from .github/workflows/ci.yaml, job "build", step "cargo test --verbose"`}},
+		// A step's working-directory names the sub-project whose checks it runs.
+		{"ci-workdir", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend", "web: test | pnpm run test | web"},
+			[]string{"web: lint | pnpm run lint | web"},
+			[]string{"GitHub Actions (.github/workflows/ci.yml): left out: `go test -tags integration ./...` (it runs in ${{ matrix.module }}, which the workflow's expressions name)",
+				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend): `go test -race ./...` stands in for `go test ./...`\n",
+				"web: Node, pnpm (pnpm-lock.yaml)", "web: GitHub Actions (.github/workflows/ci.yml, working-directory web)"},
+			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\"",
+				"# the project's CI does not run it\n# [[stop.checks]]\n# name = \"web: lint\"",
+				"name = \"web: test\"\ncommand = \"pnpm run test\"\ntimeout = \"5m\"\ncwd = \"web\"\nenv = { CI = \"true\" }"}},
+		// tox's envlist: one env per role, the interpreter's factor made py; an env that
+		// changes files or runs what another runs is left out.
+		{"python-tox", []string{"test | tox -e py", "lint | tox -e lint", "typecheck | tox -e typing"}, nil,
+			[]string{"Python (pyproject.toml)", "tox (tox.ini): envs py, lint, typing; left out: py-min (py runs the tests), format (`black src tests` changes files); `tox -e py` stands in for `python3 -m pytest -q`"},
+			[]string{"# tox builds an environment's virtualenv on its first run",
+				"# from tox.ini, env py [testenv]: pytest -v --tb=short --basetemp={envtmpdir} {posargs}\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\"",
+				"# from tox.ini, env lint [testenv:lint]: ruff check src tests\n[[stop.checks]]\nname = \"lint\"\ncommand = \"tox -e lint\""}},
+		// nox's sessions that test or lint, reusing their virtualenvs; not one that formats.
+		{"python-nox", []string{"test | nox -R -s tests", "lint | nox -R -s lint"}, nil,
+			[]string{"Python (pyproject.toml)", "nox (noxfile.py): sessions tests, lint; left out: format (`black src` changes files); `nox -R -s tests` stands in for `python3 -m pytest -q`; `nox -R -s lint` stands in for `ruff check --no-fix .`"},
+			[]string{"# from noxfile.py, session tests: pytest --cov\n[[stop.checks]]\nname = \"test\"\ncommand = \"nox -R -s tests\"", "# nox -R reuses a session's virtualenv",
+				"# from noxfile.py, session lint: ruff check src\n[[stop.checks]]\nname = \"lint\"\ncommand = \"nox -R -s lint\""}},
+		// The CI runs tox: its environments are the CI's checks.
+		{"python-tox-ci", []string{"test | tox -e py", "lint | tox -e lint"}, nil,
+			[]string{"Python (pyproject.toml): pytest (tests/), ruff ([tool.ruff])",
+				"tox (tox.ini): envs py, lint; `tox -e py` stands in for `python3 -m pytest -q`; `tox -e lint` stands in for `ruff check --no-fix .`",
+				"GitHub Actions (.github/workflows/tests.yml): it runs tox\n"},
+			[]string{`# from tox.ini, env py [testenv]: {envpython} -m pytest {posargs:tests}; run by .github/workflows/tests.yml, job "tests", step "Run tox"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\""}},
+		// pre-commit.ci runs pre-commit: its hooks run in check mode, the fixers skipped.
+		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place), codespell (its arguments fix files)",
+				"; `pre-commit run --all-files` stands in for `ruff check --no-fix .`\nGitHub Actions (.github/workflows/tests.yml): `pytest -q` stands in for `python3 -m pytest -q`\n"},
+			[]string{"# from .pre-commit-config.yaml; run by pre-commit.ci (the ci: key of .pre-commit-config.yaml)\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"trailing-whitespace,end-of-file-fixer,ruff,ruff-format,codespell\" }"}},
+		// The CI's pre-commit action: pre-commit is the lint, a local hook's entry read.
+		{"node-precommit-action", []string{"test | npm test", "lint | pre-commit run --all-files"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-json, eslint; skipped, as they change files: prettier (it formats files in place); `pre-commit run --all-files` stands in for `npm run lint`",
+				"GitHub Actions (.github/workflows/ci.yml): it runs pre-commit\n"},
+			[]string{`# from .pre-commit-config.yaml; run by .github/workflows/ci.yml, job "pre-commit", step "pre-commit/action@v3.0.1"` + "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"prettier\" }"}},
+		// The CI lints without pre-commit: its lint stands in for pre-commit's.
+		{"go-precommit-ci", []string{"test | go test ./...", "lint | golangci-lint run"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, golangci-lint",
+				"GitHub Actions (.github/workflows/ci.yml): `golangci-lint run` stands in for `pre-commit run --all-files`"}, nil},
+		// Every hook fixes files: no check, and why.
+		{"go-precommit-fixers", []string{"test | go test ./...", "lint | go vet ./..."}, nil,
+			[]string{"Go module (go.mod)", "pre-commit (.pre-commit-config.yaml): no check: every hook changes files: trailing-whitespace (it fixes files), go-fmt (it fixes files), go-imports (it fixes files)"}, nil},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			d := Detect(os.DirFS(filepath.Join("testdata", "projects", tc.dir)))
@@ -344,7 +388,8 @@ func TestDetectReadsCI(t *testing.T) {
 }
 
 // TestParseWorkflow: the shapes workflows are written in: steps indented under steps: or
-// level with it, block scalars, quoted names, comments, a job's services, a secret in env.
+// level with it, block scalars, quoted names, comments, a job's services, a secret in env, a
+// job's default working-directory.
 func TestParseWorkflow(t *testing.T) {
 	wf := `name: CI # the CI
 on:
@@ -363,6 +408,14 @@ jobs:
         go vet ./...
         staticcheck ./...
       working-directory: ./sub
+  web:
+    defaults:
+      run:
+        working-directory: web
+    steps:
+      - run: npm test
+      - run: npm run lint
+        working-directory: web/app
   db:
     services:
       pg:
@@ -381,9 +434,50 @@ jobs:
 		"test||actions/checkout@v4|||false|false",
 		"test|Tests||go test -race ./...||false|false",
 		"test|||go vet ./...\nstaticcheck ./...|./sub|false|false",
+		"web|||npm test|web|false|false",
+		"web|||npm run lint|web/app|false|false",
 		"db|Integration||go test -tags db ./...||true|true",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("steps:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+// TestDetectToxShapes: the shapes tox.ini is written in: a tox.ini without envlist (tox runs
+// py), factor-conditional commands, env_list, generative names, {envpython}, an env whose
+// commands are all setup.
+func TestDetectToxShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, ini string
+		want      []string
+	}{
+		{"no envlist", "[testenv]\ncommands = pytest\n", []string{"test | tox -e py"}},
+		{"factors", "[tox]\nenvlist = py{310,311}-{unit,mypy}\n\n[testenv]\ncommands =\n    unit: {envpython} -m pytest tests\n    mypy: mypy src\n",
+			[]string{"test | tox -e py-unit", "typecheck | tox -e py-mypy"}},
+		{"env_list", "[tox]\nenv_list =\n    style\n    3.12\n\n[testenv]\ncommands = python -m unittest\n\n[testenv:style]\ncommands =\n    - flake8 src\n",
+			[]string{"test | tox -e py", "lint | tox -e style"}},
+		{"setup only", "[tox]\nenvlist = build\n\n[testenv:build]\ncommands = python -m build\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Detect(fstest.MapFS{"tox.ini": {Data: []byte(tc.ini)}})
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, tc.want, d.Summary())
+			}
+		})
+	}
+}
+
+// TestDetectPreCommitAtTheRoot: pre-commit reads the configuration at the root of the
+// repository, wherever it runs: one in a sub-directory is no check.
+func TestDetectPreCommitAtTheRoot(t *testing.T) {
+	hooks := []byte("repos:\n- repo: local\n  hooks:\n  - id: no-tabs\n    entry: '\\t'\n    language: pygrep\n")
+	d := Detect(fstest.MapFS{
+		".pre-commit-config.yaml":     {Data: hooks},
+		"web/package.json":            {Data: []byte(`{"scripts":{"test":"node --test"}}`)},
+		"web/.pre-commit-config.yaml": {Data: hooks},
+	})
+	want := []string{"lint | pre-commit run --all-files", "web: test | npm test | web"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
 	}
 }

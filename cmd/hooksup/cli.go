@@ -62,7 +62,8 @@ agent state live.`,
 				{Name: "no-run", Help: "write the checks without trying them once on the untouched tree"},
 				{Name: "run-timeout", Arg: "DURATION", Help: "how long each check may run when tried (default 2m)"},
 			}, Help: `write a commented .hooksup.toml with the checks this project runs (its GitHub
-Actions' steps, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
+Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test);
+never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "trust a project's .hooksup.toml (its exact content)"},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},

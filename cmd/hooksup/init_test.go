@@ -372,3 +372,226 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 		})
 	}
 }
+
+// init && trust && check on a repository whose workflow tests a Go module in a sub-directory
+// (working-directory, and a job's defaults): init proposes those steps' commands there, with
+// that cwd, in place of its own guesses for the module; check runs them there, exit 0, and
+// exit 1 once a test fails.
+func TestInitTrustCheckAStepsWorkingDirectory(t *testing.T) {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	s := newSandbox(t)
+	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	s.files(map[string]string{
+		"README.md":            "# tiny\n",
+		"backend/go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"backend/tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+		"backend/tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: backend\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - name: Test\n        run: go test -count=1 ./...\n  vet:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: go vet ./...\n        working-directory: ./backend\n",
+	})
+	code, out := s.hooksup(t, "init", "--no-run")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)", "backend: test  go test -count=1 ./...  (in backend)", "backend: lint  go vet ./..."} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	if !strings.Contains(string(b), "# from .github/workflows/ci.yml, job \"test\", step \"Test\"\n[[stop.checks]]\nname = \"backend: test\"\ncommand = \"go test -count=1 ./...\"\ntimeout = \"5m\"\ncwd = \"backend\"") {
+		t.Errorf("the file does not name the step of the tests:\n%s", b)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	want := []string{"backend: test | go test -count=1 ./... | backend", "backend: lint | go vet ./... | backend"}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
+		t.Fatalf("checks %q, want %q", got, want)
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+	s.files(map[string]string{"backend/tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ backend: test") || !strings.Contains(out, "Add(2, 3) = -1") {
+		t.Fatalf("check with a failing test: %d %s", code, out)
+	}
+}
+
+// init && trust && check on the shapes of projects whose maintainers run tox, nox or
+// pre-commit, none of which this PATH has: init proposes the tool's own commands, each under a
+// comment naming where it came from, and names the tool as missing; check fails on it rather
+// than passing without running anything.
+func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
+	python := map[string]string{
+		"pyproject.toml":    "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
+		"tests/test_app.py": "def test_ok():\n    pass\n",
+	}
+	for _, tc := range []struct {
+		name  string
+		tree  map[string]string
+		want  []string // name | command
+		said  []string // in init's output
+		file  string   // in .hooksup.toml
+		check string   // in check's output: the tool's check could not start
+	}{
+		{"tox", map[string]string{
+			"tox.ini": "[tox]\nenvlist = py3{11,12}, lint, fix\n\n[testenv]\ndeps = pytest\ncommands = pytest {posargs}\n\n" +
+				"[testenv:lint]\ncommands = ruff check .\n\n[testenv:fix]\ncommands = ruff check --fix .\n",
+		}, []string{"test | tox -e py", "lint | tox -e lint"},
+			[]string{"tox (tox.ini): envs py, lint; left out: fix (`ruff check --fix .` changes files)", "not found on the PATH: tox (test, lint)"},
+			"# from tox.ini, env py [testenv]: pytest {posargs}\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\"",
+			"✗ test: could not start: /bin/sh: 1: tox: not found"},
+		{"nox", map[string]string{
+			"noxfile.py": "import nox\n\n\n@nox.session\ndef tests(session):\n    session.install(\"pytest\")\n    session.run(\"pytest\")\n\n\n" +
+				"@nox.session\ndef lint(session):\n    session.run(\"ruff\", \"check\", \".\")\n",
+		}, []string{"test | nox -R -s tests", "lint | nox -R -s lint"},
+			[]string{"nox (noxfile.py): sessions tests, lint", "not found on the PATH: nox (test, lint)"},
+			"# from noxfile.py, session lint: ruff check .\n[[stop.checks]]\nname = \"lint\"\ncommand = \"nox -R -s lint\"",
+			"✗ lint: could not start: /bin/sh: 1: nox: not found"},
+		{"pre-commit", map[string]string{
+			".pre-commit-config.yaml": "repos:\n- repo: https://github.com/pre-commit/pre-commit-hooks\n  rev: v5.0.0\n  hooks:\n  - id: end-of-file-fixer\n  - id: check-toml\n" +
+				"- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.8.0\n  hooks:\n  - id: ruff\n",
+		}, []string{"test | python3 -m pytest -q", "lint | pre-commit run --all-files"},
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-toml, ruff; skipped, as they change files: end-of-file-fixer (it fixes files)", "not found on the PATH: pre-commit (lint)"},
+			"# from .pre-commit-config.yaml\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"end-of-file-fixer\" }",
+			"✗ lint: could not start: /bin/sh: 1: pre-commit: not found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			bin := t.TempDir() // the PATH: sh and python3, none of the tools
+			for _, p := range []string{"sh", "python3"} {
+				if path, err := exec.LookPath(p); err == nil {
+					os.Symlink(path, filepath.Join(bin, p))
+				}
+			}
+			for i, e := range s.env {
+				if strings.HasPrefix(e, "PATH=") {
+					s.env[i] = "PATH=" + bin
+				}
+			}
+			s.files(python)
+			s.files(tc.tree)
+			code, out := s.hooksup(t, "init", "--no-run")
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			for _, w := range tc.said {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+			if !strings.Contains(string(b), tc.file) {
+				t.Errorf("the file lacks %q:\n%s", tc.file, b)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("checks %q, want %q", got, tc.want)
+			}
+			// The shell's words for it differ (dash, bash): the tool's name and "not found".
+			code, out = s.hooksup(t, "check")
+			before, after, _ := strings.Cut(tc.check, ": /bin/sh: 1: ")
+			if i := strings.Index(out, before); code != 1 || i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], after) {
+				t.Errorf("check: %d %s", code, out)
+			}
+		})
+	}
+}
+
+// init && trust && check with tox, nox and pre-commit installed (each subtest skips where its
+// tool is not): init tries the tool's check once and writes it enabled, check passes, and fails
+// with the tool's own report once a test fails or a hook finds something; pre-commit's hook
+// that fixes files is skipped, and the file it would fix is left as it was.
+func TestInitTrustCheckWithTheRealTools(t *testing.T) {
+	unittest := map[string]string{
+		"tests/test_app.py": "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n",
+	}
+	failing := map[string]string{
+		"tests/test_app.py": "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 3)\n",
+	}
+	for _, tc := range []struct {
+		name, tool string
+		tree       map[string]string
+		want       []string // name | command
+		broken     map[string]string
+		failed     string // in check's output once broken
+	}{
+		{"tox", "tox", map[string]string{
+			"tox.ini": "[tox]\nenvlist = py3{11,12}\nskipsdist = true\n\n[testenv]\nskip_install = true\ncommands = python -m unittest discover -s tests\n",
+		}, []string{"test | tox -e py"}, failing, "AssertionError: 2 != 3"},
+		{"nox", "nox", map[string]string{
+			"noxfile.py": "import nox\n\n\n@nox.session\ndef tests(session):\n    session.run(\"python\", \"-m\", \"unittest\", \"discover\", \"-s\", \"tests\")\n",
+		}, []string{"test | nox -R -s tests"}, failing, "AssertionError: 2 != 3"},
+		{"pre-commit", "pre-commit", map[string]string{
+			".pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - id: trailing-whitespace\n    name: trailing whitespace\n" +
+				"    entry: sed -i -e 's/[[:space:]]*$//'\n    language: system\n    types: [text]\n" +
+				"  - id: no-breakpoint\n    name: no breakpoint\n    entry: 'breakpoint\\(\\)'\n    language: pygrep\n    types: [python]\n",
+			"app.py": "x = 1   \n",
+		}, []string{"lint | pre-commit run --all-files"}, map[string]string{"app.py": "x = 1   \nbreakpoint()\n"}, "app.py:2:breakpoint()"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			switch _, err := exec.LookPath(tc.tool); {
+			case err == nil:
+			case tc.tool == "nox" && exec.Command("/usr/bin/python3", "-m", "nox", "--version").Run() == nil:
+				// Debian's python3-nox has no nox on the PATH.
+				bin := t.TempDir()
+				os.WriteFile(filepath.Join(bin, "nox"), []byte("#!/bin/sh\nexec /usr/bin/python3 -m nox \"$@\"\n"), 0o755)
+				for i, e := range s.env {
+					if p, ok := strings.CutPrefix(e, "PATH="); ok {
+						s.env[i] = "PATH=" + bin + ":" + p
+					}
+				}
+			default:
+				t.Skipf("no %s here", tc.tool)
+			}
+			s.files(unittest)
+			s.files(tc.tree)
+			git := func() {
+				for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+					cmd := exec.Command("git", args...)
+					cmd.Dir, cmd.Env = s.project, s.env
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("git %s: %v %s", args[0], err, out)
+					}
+				}
+			}
+			if tc.tool == "pre-commit" {
+				git() // pre-commit runs on the files git knows
+			}
+			code, out := s.hooksup(t, "init")
+			name := strings.SplitN(tc.want[0], " | ", 2)[0]
+			if code != 0 || !strings.Contains(out, "✓ "+name) || strings.Contains(out, "not found on the PATH") {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("checks %q, want %q", got, tc.want)
+			}
+			if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "1 check passed\n") {
+				t.Fatalf("check: %d %s", code, out)
+			}
+			s.files(tc.broken)
+			if tc.tool == "pre-commit" {
+				git()
+			}
+			if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ "+name) || !strings.Contains(out, tc.failed) {
+				t.Fatalf("check once broken: %d %s", code, out)
+			}
+			if tc.tool == "pre-commit" {
+				if b, _ := os.ReadFile(filepath.Join(s.project, "app.py")); string(b) != tc.broken["app.py"] {
+					t.Errorf("check changed app.py to %q", b)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/y
+
+go 1.22
