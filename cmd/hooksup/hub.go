@@ -16,6 +16,7 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/web"
 )
 
 // liveSessions lists this user's live sessions, found through the runtime directory.
@@ -27,31 +28,8 @@ func liveSessions() ([]hub.Live, error) {
 	return hub.List(dir)
 }
 
-// lsJSON is one session in `hooksup ls --json`.
-type lsJSON struct {
-	SessionID     string       `json:"session_id"`
-	ID            string       `json:"id"`
-	Cwd           string       `json:"cwd"`
-	Agent         string       `json:"agent"`
-	Mode          string       `json:"mode"`
-	State         string       `json:"state"`
-	StateSince    time.Time    `json:"state_since"`
-	PID           int          `json:"pid"`
-	Started       time.Time    `json:"started"`
-	Continuations int          `json:"continuations"`
-	Tokens        int64        `json:"tokens"`
-	Pending       []lsQuestion `json:"pending"`
-}
-
-type lsQuestion struct {
-	ID       int       `json:"id"`
-	Event    string    `json:"event"`
-	AgentID  string    `json:"agent_id"`
-	Proposal string    `json:"proposal"`
-	Source   string    `json:"source"`
-	Reason   string    `json:"reason"`
-	Deadline time.Time `json:"deadline"`
-}
+// lsJSON is one session in `hooksup ls --json`, as hooksup web's GET /api/sessions gives it.
+type lsJSON = web.Session
 
 func lsFlagSet(asJSON *bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
@@ -84,18 +62,7 @@ func runLs(args []string, stdout, stderr io.Writer) (int, error) {
 		live = append(live, l)
 	}
 	if asJSON {
-		out := make([]lsJSON, 0, len(live))
-		for _, l := range live {
-			s := l.Snapshot
-			j := lsJSON{SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
-				StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-				Tokens: s.Tokens, Pending: []lsQuestion{}}
-			for _, q := range s.Pending {
-				j.Pending = append(j.Pending, lsQuestion{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-					Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Deadline: q.Deadline})
-			}
-			out = append(out, j)
-		}
+		out := web.Sessions(live)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return 0, enc.Encode(out)
