@@ -28,7 +28,14 @@ type webServer struct {
 // prints.
 func startWeb(t *testing.T, s *sandbox, args ...string) *webServer {
 	t.Helper()
-	cmd := execHooksup(s, append([]string{"web", "--listen", "127.0.0.1:0"}, args...)...)
+	return startWebIn(t, s.project, s.env, args...)
+}
+
+// startWebIn is startWeb in dir with env.
+func startWebIn(t *testing.T, dir string, env []string, args ...string) *webServer {
+	t.Helper()
+	cmd := exec.Command(hooksupBin, append([]string{"web", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Dir, cmd.Env = dir, env
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

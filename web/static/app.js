@@ -141,7 +141,7 @@ function card(s) {
   since.dataset.since = s.state_since;
   meta.append(st, " for ", since, " · continued " + s.continuations + " · " + count(s.tokens) + " tokens · " + s.mode);
   c.append(meta);
-  c.append(el("div", "meta", s.cwd));
+  c.append(el("div", "meta cwd", s.cwd));
   const q = (s.pending || [])[0];
   if (q) c.append(question(s, q));
   const actions = el("div", "actions");
