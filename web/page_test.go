@@ -1,8 +1,11 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io/fs"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,4 +63,26 @@ func TestPageWritesTextOnly(t *testing.T) {
 			t.Errorf("app.js uses %s", sink)
 		}
 	}
+}
+
+// TestFigurePageWeight prints what the page costs to load: each embedded file, and the whole
+// raw and gzipped. It asserts nothing; run it with
+// HOOKSUP_FIGURES=1 go test -run TestFigurePageWeight -v ./web/
+func TestFigurePageWeight(t *testing.T) {
+	if os.Getenv("HOOKSUP_FIGURES") == "" {
+		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
+	}
+	names, _ := fs.Glob(static, "static/*")
+	var raw, zipped int
+	for _, n := range names {
+		b, _ := fs.ReadFile(static, n)
+		var z bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		zw.Write(b)
+		zw.Close()
+		raw += len(b)
+		zipped += z.Len()
+		t.Logf("%-22s %6d bytes, %5d gzipped", strings.TrimPrefix(n, "static/"), len(b), z.Len())
+	}
+	t.Logf("%-22s %6d bytes, %5d gzipped (served uncompressed)", "the page", raw, zipped)
 }

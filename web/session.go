@@ -30,6 +30,7 @@ type Question struct {
 	Proposal string    `json:"proposal"`
 	Source   string    `json:"source"`
 	Reason   string    `json:"reason"`
+	Asked    time.Time `json:"asked"`
 	Deadline time.Time `json:"deadline"`
 }
 
@@ -46,7 +47,7 @@ func Sessions(live []hub.Live) []Session {
 			Tokens: s.Tokens, Pending: []Question{}}
 		for _, q := range s.Pending {
 			j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-				Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Deadline: q.Deadline})
+				Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
 		}
 		out = append(out, j)
 	}

@@ -180,6 +180,8 @@ function firstLine(s) {
 
 function question(s, q) {
   const box = el("div", "question");
+  box.dataset.question = q.id;
+  box.dataset.asked = q.asked;
   const title = el("div");
   title.append(el("strong", "", "⚑ " + s.agent + " wants to stop"), " (" + q.event + (q.agent_id ? " of subagent " + q.agent_id : "") + ") · the checks propose ",
     el("span", "proposal " + q.proposal, q.proposal), " (" + q.source + ")");
