@@ -13,10 +13,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/web"
+	"github.com/skip2/go-qrcode"
 )
 
 // defaultWebListen is where hooksup web listens unless --listen says otherwise: loopback only.
@@ -107,7 +110,13 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}()
 	u := webURL(ln.Addr().(*net.TCPAddr), a.listen, tls)
-	fmt.Fprintf(stdout, "hooksup web: every session at\n\n  %s#token=%s\n\n", u, token)
+	link := u + "#token=" + token
+	fmt.Fprintf(stdout, "hooksup web: every session at\n\n  %s\n\n", link)
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) { // for a phone's camera
+		if qr, err := qrText(link); err == nil {
+			fmt.Fprintln(stdout, qr)
+		}
+	}
 	fmt.Fprintf(stdout, "The token is in %s (hooksup web --new-token makes another). Ctrl-C stops.\n", env.stateDir+"/"+web.TokenFile)
 	select {
 	case <-ctx.Done():
@@ -130,4 +139,13 @@ func webURL(addr *net.TCPAddr, listen string, tls bool) string {
 		host, _ = os.Hostname()
 	}
 	return fmt.Sprintf("%s://%s/", scheme, net.JoinHostPort(host, fmt.Sprint(addr.Port)))
+}
+
+// qrText is url as a QR code drawn with half blocks, two rows of modules a line.
+func qrText(url string) (string, error) {
+	q, err := qrcode.New(url, qrcode.Low)
+	if err != nil {
+		return "", fmt.Errorf("the URL's QR code: %w", err)
+	}
+	return q.ToSmallString(false), nil
 }

@@ -183,3 +183,52 @@ func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
 		t.Fatalf("web on a busy port: exit %d\n%s", code, out)
 	}
 }
+
+// In a terminal, hooksup web prints a QR code of the URL it prints, for a phone's camera: the
+// code of exactly that URL, token included. Into a pipe it prints the URL alone.
+func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
+	s := newSandbox(t)
+	tm := startTmux(t, 120, 60, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
+	scr := tm.waitText(30*time.Second, "#token=", "Ctrl-C stops")
+	var link string
+	for _, l := range strings.Split(scr, "\n") {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "http://"); ok {
+			link = "http://" + u
+		}
+	}
+	want, err := qrText(link)
+	if err != nil || link == "" || want == "" {
+		t.Fatalf("the URL %q: %v", link, err)
+	}
+	for _, row := range strings.Split(strings.TrimRight(want, "\n"), "\n") {
+		if !strings.Contains(scr, strings.TrimRight(row, " ")) {
+			t.Fatalf("the screen lacks the QR code of %s (row %q):\n%s", link, row, scr)
+		}
+	}
+	out := filepath.Join(s.project, "web.out")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := execHooksup(s, "web", "--listen", "127.0.0.1:0")
+	cmd.Stdout = f
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(out)
+		if strings.Contains(string(b), "Ctrl-C stops") {
+			if strings.ContainsAny(string(b), "▀▄█") {
+				t.Fatalf("a QR code into a file:\n%s", b)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hooksup web wrote into a file:\n%s", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
