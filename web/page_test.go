@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"os"
@@ -35,6 +36,7 @@ func TestPageIsSelfContained(t *testing.T) {
 	types := map[string]string{".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".webmanifest": "application/manifest+json", ".svg": "image/svg+xml"}
 	for _, n := range names {
 		b, _ := fs.ReadFile(static, n)
+		b = []byte(strings.ReplaceAll(string(b), `xmlns="http://www.w3.org/2000/svg"`, "")) // a name, not a load
 		if u := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}`).Find(b); u != nil {
 			t.Errorf("%s loads from another origin: %s", n, u)
 		}
@@ -85,4 +87,33 @@ func TestFigurePageWeight(t *testing.T) {
 		t.Logf("%-22s %6d bytes, %5d gzipped", strings.TrimPrefix(n, "static/"), len(b), z.Len())
 	}
 	t.Logf("%-22s %6d bytes, %5d gzipped (served uncompressed)", "the page", raw, zipped)
+}
+
+// The page is installable: its manifest names a start URL and icons that are served.
+func TestManifest(t *testing.T) {
+	b, err := fs.ReadFile(static, "static/manifest.webmanifest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Name     string
+		StartURL string `json:"start_url"`
+		Display  string
+		Icons    []struct{ Src string }
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Name == "" || m.StartURL != "/" || m.Display != "standalone" || len(m.Icons) == 0 {
+		t.Fatalf("manifest %+v", m)
+	}
+	page, _ := fs.ReadFile(static, "static/index.html")
+	if !strings.Contains(string(page), `<link rel="manifest" href="/manifest.webmanifest">`) {
+		t.Fatal("the page does not link its manifest")
+	}
+	for _, ic := range m.Icons {
+		if _, err := fs.Stat(static, "static"+ic.Src); err != nil {
+			t.Errorf("icon %s: %v", ic.Src, err)
+		}
+	}
 }

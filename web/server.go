@@ -75,7 +75,14 @@ func New(o Options) *Server {
 	mux.Handle("GET /{$}", files)
 	names, _ := fs.ReadDir(page, ".")
 	for _, n := range names {
-		if n.Name() != "index.html" {
+		switch n.Name() {
+		case "index.html":
+		case "manifest.webmanifest": // a type Go's table does not know
+			mux.HandleFunc("GET /"+n.Name(), func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/manifest+json")
+				files.ServeHTTP(w, r)
+			})
+		default:
 			mux.Handle("GET /"+n.Name(), files)
 		}
 	}

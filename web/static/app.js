@@ -283,6 +283,27 @@ function keys(e) {
   e.preventDefault();
 }
 
+// A new question asks the browser for a notification, once the person allowed them with the
+// button (browsers ask for the permission only after a click).
+function notifications() {
+  const b = $("notify");
+  if (!("Notification" in window) || Notification.permission !== "default") return;
+  b.hidden = false;
+  b.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    b.hidden = Notification.permission === "default";
+  });
+}
+
+function notifyQuestion(ev) {
+  if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
+  const s = state.sessions.find((x) => x.id === ev.session);
+  const q = (ev.data && ev.data.Question) || {};
+  const where = s ? project(s.cwd) : "a session";
+  // Text only: a notification's title and body are never markup.
+  new Notification("hooksup: " + where + " wants to stop", { body: firstLine(q.Reason || ""), tag: ev.session + "/" + q.ID, icon: "/icon.svg" });
+}
+
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
   "AgentExited", "SessionStarted", "SessionEnded", "TranscriptUpdated"]);
 
@@ -306,12 +327,14 @@ function listen() {
       state.verdicts.set(ev.session, vs.slice(-5));
     }
     if (ev.type === "SessionEnded") state.verdicts.delete(ev.session);
+    if (ev.type === "QuestionAsked") notifyQuestion(ev);
     if (refreshOn.has(ev.type)) refreshSoon();
   };
 }
 
 async function start() {
   document.addEventListener("keydown", keys);
+  notifications();
   setInterval(tick, 1000);
   setInterval(refresh, 5000);
   try { await login(); } catch (e) { notice("hooksup web is not reachable"); }
