@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/web"
 )
 
 // requireChromium is the headless browser the page's tests drive; CI installs it.
@@ -188,8 +192,21 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 		t.Fatalf("the edited reason did not reach the model: %q", last)
 	}
 
-	// Let the second stop: no further request.
-	click(project2, "let it stop")
+	// Let the second stop from the keyboard, with the watch's keys: select it from the first
+	// card (j or k), then d. No further request.
+	key := "j"
+	if before, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const cs = [...document.querySelectorAll(".card")];
+		return cs.indexOf(`+card(project2)+`) < cs.indexOf(`+card(project1)+`) })()`)); err != nil {
+		t.Fatal(err)
+	} else if before {
+		key = "k"
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](card(project1)+`.focus() || true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(key), chromedp.KeyEvent("d")); err != nil {
+		t.Fatal(err)
+	}
 	evalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: denied the continuation")`)
 	tm2.waitText(wait, "allow manual (hooksup web)")
 	evalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
@@ -197,4 +214,52 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 	if n := len(rc2.srv.Main()); n != 1 {
 		t.Fatalf("claude made %d requests after the page let it stop, want 1", n)
 	}
+
+	// A page of another origin on the same site (127.0.0.1, another port: the browser sends
+	// even a SameSite=Strict cookie along) posts an approve with the browser's cookies:
+	// refused, nothing answered. The first session asks again after its edited continuation.
+	tm1.waitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
+	requests := len(rc1.srv.Main())
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "<!doctype html><title>another page</title>")
+	}))
+	defer other.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(other.URL)); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range webSessionIDs(t, w) {
+		sent, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`fetch(%q + "api/sessions/" + %q + "/approve",
+			{method: "POST", mode: "no-cors", credentials: "include", body: "{}"}).then(() => true, () => true)`, w.base, id), chromedp.EvalAwaitPromise))
+		if err != nil || !sent {
+			t.Fatalf("the cross-origin fetch: %v %v", sent, err)
+		}
+	}
+	for _, s := range webSessions(t, w) {
+		if s.Cwd == rc1.env.WorkDir && len(s.Pending) != 1 {
+			t.Fatalf("a cross-origin page answered the first session's question: %+v", s)
+		}
+	}
+	if n := len(rc1.srv.Main()); n != requests {
+		t.Fatalf("a cross-origin page made the first session continue: %d requests, was %d", n, requests)
+	}
+}
+
+// webSessions is GET /api/sessions with the token.
+func webSessions(t *testing.T, w *webServer) []web.Session {
+	t.Helper()
+	resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token})
+	var list []web.Session
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
+		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
+	}
+	return list
+}
+
+func webSessionIDs(t *testing.T, w *webServer) []string {
+	t.Helper()
+	var ids []string
+	for _, s := range webSessions(t, w) {
+		ids = append(ids, s.ID)
+	}
+	return ids
 }
