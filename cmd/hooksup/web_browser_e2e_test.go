@@ -215,6 +215,15 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 		t.Fatalf("claude made %d requests after the page let it stop, want 1", n)
 	}
 
+	// The server goes away: the page says so; it comes back on the same address: the page
+	// reconnects by itself, on its cookie.
+	addr := strings.TrimSuffix(strings.TrimPrefix(w.base, "http://"), "/")
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+	evalUntil(t, ctx, 10*time.Second, "the page saying it is disconnected", `document.getElementById("conn").textContent.startsWith("disconnected")`)
+	w = startWebIn(t, home, env, "--listen", addr)
+	evalUntil(t, ctx, 15*time.Second, "the page live again", `document.getElementById("conn").textContent === "live" && document.querySelectorAll(".card").length === 2`)
+
 	// A page of another origin on the same site (127.0.0.1, another port: the browser sends
 	// even a SameSite=Strict cookie along) posts an approve with the browser's cookies:
 	// refused, nothing answered. The first session asks again after its edited continuation.
