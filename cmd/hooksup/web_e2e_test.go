@@ -2,8 +2,17 @@ package main
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -49,8 +58,8 @@ func startWebIn(t *testing.T, dir string, env []string, args ...string) *webServ
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
-			if u, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "http://"); ok {
-				found <- "http://" + u
+			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+				found <- l
 			}
 		}
 		io.Copy(io.Discard, out)
@@ -231,4 +240,62 @@ func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// Beyond loopback hooksup web serves HTTPS with --tls-cert and --tls-key, or plain HTTP with
+// --plain-http; either way every API request still needs the token.
+func TestWebServesTLSOrPlainHTTPWhenTold(t *testing.T) {
+	s := newSandbox(t)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "hooksup test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile := filepath.Join(s.project, "cert.pem"), filepath.Join(s.project, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+
+	w := startWeb(t, s, "--tls-cert", certFile, "--tls-key", keyFile)
+	if !strings.HasPrefix(w.base, "https://127.0.0.1:") {
+		t.Fatalf("with TLS, the URL %s", w.base)
+	}
+	pool := x509.NewCertPool()
+	parsed, _ := x509.ParseCertificate(der)
+	pool.AddCert(parsed)
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	for tok, want := range map[string]int{"": 401, w.token: 200} {
+		r, _ := http.NewRequest("GET", w.base+"api/sessions", nil)
+		if tok != "" {
+			r.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := c.Do(r)
+		if err != nil {
+			t.Fatalf("HTTPS: %v", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("HTTPS with token %q: %d, want %d", tok, resp.StatusCode, want)
+		}
+	}
+	if resp, err := http.Get(strings.Replace(w.base, "https://", "http://", 1) + "api/sessions"); err == nil && resp.StatusCode == 200 {
+		t.Fatal("plain HTTP answered on the TLS port")
+	}
+
+	plain := startWebIn(t, s.project, s.env, "--listen", "0.0.0.0:0", "--"+web.PlainHTTPFlag)
+	u, _ := url.Parse(plain.base)
+	if host, _ := os.Hostname(); u.Hostname() != host {
+		t.Fatalf("listening on every interface, the URL %s names not this machine (%s)", plain.base, host)
+	}
+	port := u.Port()
+	resp, err := http.Get("http://127.0.0.1:" + port + "/api/sessions")
+	if err != nil || resp.StatusCode != 401 {
+		t.Fatalf("--plain-http without the token: %v %v", resp, err)
+	}
+	resp.Body.Close()
 }
