@@ -21,6 +21,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/present"
 )
 
 // Hub is what the server needs of the machine's sessions.
@@ -142,17 +143,6 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
 // maxBody bounds an action's body: a reason, not a file.
 const maxBody = 64 << 10
 
-// answers: what approve, deny and halt decide, and what each did, as `hooksup approve`, `deny`
-// and `halt` say it.
-var answers = map[string]struct {
-	decision hooks.Decision
-	did      string
-}{
-	"approve": {hooks.Block, "approved the continuation"},
-	"deny":    {hooks.Allow, "denied the continuation"},
-	"halt":    {hooks.Halt, "halted the turn"},
-}
-
 // actionBody is an action's optional body.
 type actionBody struct {
 	Reason string `json:"reason"`
@@ -165,7 +155,7 @@ type actionResult struct {
 
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	id, action := r.PathValue("id"), r.PathValue("action")
-	a, isAnswer := answers[action]
+	decision, _, isAnswer := present.Answer(action)
 	if !isAnswer && action != "interrupt" {
 		writeError(w, http.StatusNotFound, "unknown_action",
 			fmt.Sprintf("unknown action %q: approve, deny, halt or interrupt", action))
@@ -231,7 +221,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := snap.Pending[0]
-	err = s.hub.Resolve(*target, q.ID, a.decision, body.Reason)
+	err = s.hub.Resolve(*target, q.ID, decision, body.Reason)
 	if errors.Is(err, hub.ErrAnswered) {
 		writeError(w, http.StatusConflict, "answered", "the question in "+name+" was already answered")
 		return
@@ -240,23 +230,8 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadGateway, "session", fmt.Sprintf("%s: %v", name, err))
 		return
 	}
-	what := q.Event
-	if q.AgentID != "" {
-		what += " of subagent " + q.AgentID
-	}
-	msg := fmt.Sprintf("%s: %s %s in %s", action, a.did, what, name)
-	switch {
-	case action != "deny" && body.Reason != "":
-		msg += ": " + firstLine(body.Reason)
-	case action == "approve" && q.Reason != "":
-		msg += ": " + firstLine(q.Reason)
-	}
+	msg := present.Answered(action, q.Event, q.AgentID, name, body.Reason, q.Reason)
 	writeJSON(w, http.StatusOK, actionResult{Message: msg})
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
 }
 
 func homeTilde(p string) string {

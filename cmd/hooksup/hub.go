@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
@@ -101,16 +100,6 @@ func homeTilde(p string) string {
 	return p
 }
 
-// answers: what approve, deny and halt decide.
-var answers = map[string]struct {
-	decision hooks.Decision
-	did      string
-}{
-	"approve": {hooks.Block, "approved the continuation"},
-	"deny":    {hooks.Allow, "denied the continuation"},
-	"halt":    {hooks.Halt, "halted the turn"},
-}
-
 func answerFlagSet(cmd string, reason *string) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -189,27 +178,15 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 		return 1, fmt.Errorf("session %s (%s) has no pending question", s.ShortID(), homeTilde(s.Cwd))
 	}
 	q := s.Pending[0]
-	a := answers[cmd]
-	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(a.decision), *reason, "hooksup "+cmd)
+	decision, _, _ := present.Answer(cmd)
+	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(decision), *reason, "hooksup "+cmd)
 	if errors.Is(err, hub.ErrAnswered) {
 		return 1, fmt.Errorf("the question in session %s (%s) was already answered", s.ShortID(), homeTilde(s.Cwd))
 	}
 	if err != nil {
 		return 1, fmt.Errorf("session %s (%s): %w", s.ShortID(), homeTilde(s.Cwd), err)
 	}
-	what := q.Event
-	if q.AgentID != "" {
-		what += " of subagent " + q.AgentID
-	}
-	line := fmt.Sprintf("%s: %s %s in session %s (%s)", cmd, a.did, what, s.ShortID(), homeTilde(s.Cwd))
-	switch {
-	case cmd == "approve" && *reason != "":
-		line += ": " + present.FirstLine(*reason)
-	case cmd == "approve" && q.Reason != "":
-		line += ": " + present.FirstLine(q.Reason)
-	case cmd == "halt" && *reason != "":
-		line += ": " + present.FirstLine(*reason)
-	}
+	line := present.Answered(cmd, q.Event, q.AgentID, fmt.Sprintf("session %s (%s)", s.ShortID(), homeTilde(s.Cwd)), *reason, q.Reason)
 	fmt.Fprintln(stdout, line)
 	return 0, nil
 }
