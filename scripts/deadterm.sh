@@ -4,7 +4,7 @@
 # then killed, started as a terminal starts a program (plain: SIGHUP reaches it) and under the
 # two wrappers that keep the terminal's SIGHUP from it (setsid, or a session leader that ignores
 # SIGHUP), the kills shared between the three. The commands: a session (hooksup demo),
-# hooksup watch and hooksup log -f; CLAUDE=M adds M kills of a session of the real claude
+# hooksup watch, hooksup log -f and hooksup web; CLAUDE=M adds M kills of a session of the real claude
 # ($HOOKSUP_TEST_CLAUDE). COMMANDS picks some of them, e.g. COMMANDS="Watch LogFollow".
 #
 #   scripts/deadterm.sh [N]        e.g. scripts/deadterm.sh 20    CLAUDE=3 scripts/deadterm.sh
@@ -14,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 n=${1:-20}
-commands=${COMMANDS:-TheDemo Watch LogFollow}
+commands=${COMMANDS:-TheDemo Watch LogFollow Web}
 wrappers=(setsid trap plain) # the remainder of N/3 goes to the wrappers first in this list
 log=$(mktemp "${TMPDIR:-/tmp}/hooksup-deadterm.XXXXXX")
 bin=$(mktemp -d "${TMPDIR:-/tmp}/hooksup-deadterm-bin.XXXXXX")

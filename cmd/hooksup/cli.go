@@ -12,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
+	"github.com/hooksup/hooksup/web"
 )
 
 // completeCommand is the hidden command the completion scripts run for values that change.
@@ -84,6 +85,14 @@ never overwrites`},
 			{Name: "watch", Help: `every live session in one live screen: their questions with the time left and the end
 of the failed check's output, the latest verdicts; answer the selected session's question with
 the session TUI's keys (Esc interrupts it)`},
+			{Name: "web", Flags: []cli.Flag{
+				{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
+				{Name: "new-token", Help: "make a new access token (the old URL stops working)"},
+				{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
+				{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key"},
+				{Name: web.PlainHTTPFlag, Help: "accept plain HTTP beyond loopback"},
+			}, Help: `a page and a JSON API over every live session, to answer them from a browser or a phone;
+it prints the URL to open, with the access token (docs/web.md)`},
 			{Name: "status", Flags: []cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}},
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},

@@ -23,6 +23,7 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 		"approve":   answerFlagSet("approve", &scope),
 		"halt":      answerFlagSet("halt", &scope),
 		"status":    statusFlagSet(&scope),
+		"web":       webFlagSet(&webArgs{}),
 	}
 	p := program()
 	described := map[string][]cli.Flag{"": p.Flags}

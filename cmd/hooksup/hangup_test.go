@@ -235,3 +235,20 @@ func TestDeadTerminalEndsLogFollow(t *testing.T) {
 		})
 	}
 }
+
+// hooksup web, with a session to follow (its event stream open), ends with its terminal.
+func TestDeadTerminalEndsWeb(t *testing.T) {
+	for wrapper := range hangupWrappers {
+		t.Run(wrapper, func(t *testing.T) {
+			s := newSandbox(t)
+			ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+			ls.waitReady()
+			d := deadTerminal{name: "web", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+				ready: []string{"#token="}, grace: commandGrace,
+				running: []string{hooksupBin + " web"}, argv: []string{hooksupBin, "web", "--listen", "127.0.0.1:0"}}
+			if left := killTerminal(t, wrapper, d); len(left) > 0 {
+				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
+			}
+		})
+	}
+}

@@ -12,10 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/web"
 )
 
 // liveSessions lists this user's live sessions, found through the runtime directory.
@@ -27,31 +27,8 @@ func liveSessions() ([]hub.Live, error) {
 	return hub.List(dir)
 }
 
-// lsJSON is one session in `hooksup ls --json`.
-type lsJSON struct {
-	SessionID     string       `json:"session_id"`
-	ID            string       `json:"id"`
-	Cwd           string       `json:"cwd"`
-	Agent         string       `json:"agent"`
-	Mode          string       `json:"mode"`
-	State         string       `json:"state"`
-	StateSince    time.Time    `json:"state_since"`
-	PID           int          `json:"pid"`
-	Started       time.Time    `json:"started"`
-	Continuations int          `json:"continuations"`
-	Tokens        int64        `json:"tokens"`
-	Pending       []lsQuestion `json:"pending"`
-}
-
-type lsQuestion struct {
-	ID       int       `json:"id"`
-	Event    string    `json:"event"`
-	AgentID  string    `json:"agent_id"`
-	Proposal string    `json:"proposal"`
-	Source   string    `json:"source"`
-	Reason   string    `json:"reason"`
-	Deadline time.Time `json:"deadline"`
-}
+// lsJSON is one session in `hooksup ls --json`, as hooksup web's GET /api/sessions gives it.
+type lsJSON = web.Session
 
 func lsFlagSet(asJSON *bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
@@ -84,18 +61,7 @@ func runLs(args []string, stdout, stderr io.Writer) (int, error) {
 		live = append(live, l)
 	}
 	if asJSON {
-		out := make([]lsJSON, 0, len(live))
-		for _, l := range live {
-			s := l.Snapshot
-			j := lsJSON{SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
-				StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-				Tokens: s.Tokens, Pending: []lsQuestion{}}
-			for _, q := range s.Pending {
-				j.Pending = append(j.Pending, lsQuestion{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-					Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Deadline: q.Deadline})
-			}
-			out = append(out, j)
-		}
+		out := web.Sessions(live)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return 0, enc.Encode(out)
@@ -132,16 +98,6 @@ func homeTilde(p string) string {
 		}
 	}
 	return p
-}
-
-// answers: what approve, deny and halt decide.
-var answers = map[string]struct {
-	decision hooks.Decision
-	did      string
-}{
-	"approve": {hooks.Block, "approved the continuation"},
-	"deny":    {hooks.Allow, "denied the continuation"},
-	"halt":    {hooks.Halt, "halted the turn"},
 }
 
 func answerFlagSet(cmd string, reason *string) *flag.FlagSet {
@@ -222,27 +178,15 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 		return 1, fmt.Errorf("session %s (%s) has no pending question", s.ShortID(), homeTilde(s.Cwd))
 	}
 	q := s.Pending[0]
-	a := answers[cmd]
-	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(a.decision), *reason, "hooksup "+cmd)
+	decision, _, _ := present.Answer(cmd)
+	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(decision), *reason, "hooksup "+cmd)
 	if errors.Is(err, hub.ErrAnswered) {
 		return 1, fmt.Errorf("the question in session %s (%s) was already answered", s.ShortID(), homeTilde(s.Cwd))
 	}
 	if err != nil {
 		return 1, fmt.Errorf("session %s (%s): %w", s.ShortID(), homeTilde(s.Cwd), err)
 	}
-	what := q.Event
-	if q.AgentID != "" {
-		what += " of subagent " + q.AgentID
-	}
-	line := fmt.Sprintf("%s: %s %s in session %s (%s)", cmd, a.did, what, s.ShortID(), homeTilde(s.Cwd))
-	switch {
-	case cmd == "approve" && *reason != "":
-		line += ": " + present.FirstLine(*reason)
-	case cmd == "approve" && q.Reason != "":
-		line += ": " + present.FirstLine(q.Reason)
-	case cmd == "halt" && *reason != "":
-		line += ": " + present.FirstLine(*reason)
-	}
+	line := present.Answered(cmd, q.Event, q.AgentID, fmt.Sprintf("session %s (%s)", s.ShortID(), homeTilde(s.Cwd)), *reason, q.Reason)
 	fmt.Fprintln(stdout, line)
 	return 0, nil
 }

@@ -139,6 +139,13 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
 		defer stop()
 		return runWatch(ctx, g, cargs, stdout, stderr)
+	case "web":
+		// Only its context ends the server: SIGINT, SIGTERM, SIGHUP, or its terminal going.
+		ctx, stopInt := signal.NotifyContext(ctx, os.Interrupt)
+		defer stopInt()
+		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
+		defer stop()
+		return runWeb(ctx, cargs, stdout, stderr)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

@@ -215,3 +215,36 @@ func Alert(a supervisor.Alert, n notify.Notifier) (sequence string, send func() 
 	}
 	return "", nil
 }
+
+// Answer is what `hooksup approve`, `deny` and `halt`, and hooksup web's actions of those names,
+// decide, and the words for what each did; ok is false for any other action.
+func Answer(action string) (d hooks.Decision, did string, ok bool) {
+	switch action {
+	case "approve":
+		return hooks.Block, "approved the continuation", true
+	case "deny":
+		return hooks.Allow, "denied the continuation", true
+	case "halt":
+		return hooks.Halt, "halted the turn", true
+	}
+	return "", "", false
+}
+
+// Answered is the line that says what action did to a question (a Stop or SubagentStop, of
+// subagent agentID when there is one) in session, e.g. "session 1a2b3c4d (~/src/a)": reason is
+// the person's, proposed the checks'.
+func Answered(action, event, agentID, session, reason, proposed string) string {
+	_, did, _ := Answer(action)
+	what := event
+	if agentID != "" {
+		what += " of subagent " + agentID
+	}
+	line := fmt.Sprintf("%s: %s %s in %s", action, did, what, session)
+	switch {
+	case action != "deny" && reason != "":
+		line += ": " + FirstLine(reason)
+	case action == "approve" && proposed != "":
+		line += ": " + FirstLine(proposed)
+	}
+	return line
+}

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/web"
+)
+
+// requireChromium is the headless browser the page's tests drive; CI installs it.
+func requireChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed (CI must install it)")
+	}
+	t.Skip("chromium is not installed")
+	return ""
+}
+
+// browser is a headless Chromium with one tab, at width×height.
+func browser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	bin := requireChromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
+		chromedp.WindowSize(width, height), chromedp.Flag("disable-gpu", true))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelA() })
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// evalUntil evaluates js in the page until it returns true, or fails the test after wait.
+func evalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("%s: not after %v; the page says:\n%s", what, wait, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// artefact is where a test keeps a file for people to look at: $HOOKSUP_ARTEFACTS, else the
+// system's temporary directory.
+func artefact(name string) string {
+	dir := os.Getenv("HOOKSUP_ARTEFACTS")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, name)
+}
+
+// Two sessions of the real claude wait on a question each, and a check printed markup into its
+// reason. The page, in a 375-pixel wide Chromium, lists both, shows the markup as text and
+// scrolls nothing sideways; clicking continue on one makes exactly that one continue with the
+// check's reason; its next question, asked while the page is open, appears without a reload; the
+// reason edited there reaches the model; let it stop lets the other stop.
+func TestWebPageAnswersTwoSessions(t *testing.T) {
+	const xss1, xss2 = `<script>window.xssRan=1</script>`, `"><img src=x onerror="window.xssRan=2">`
+	cfgText := `
+mode = "ask"
+decision_timeout = "10m"
+[[stop.checks]]
+name = "tests"
+command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exit 1'''
+`
+	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("ONE-AGAIN")}})
+	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
+	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
+	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
+	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
+	const wait = 45 * time.Second
+	for _, tm := range []*tmuxSession{tm1, tm2} {
+		tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	}
+	typeIntoClaude(t, tm1, "first prompt")
+	tm1.keys("Enter")
+	typeIntoClaude(t, tm2, "second prompt")
+	tm2.keys("Enter")
+	tm1.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWeb")
+	tm2.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWeb")
+
+	home, env := otherTerminal(t, rc1.run)
+	w := startWebIn(t, home, env)
+	ctx := browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+		t.Fatal(err)
+	}
+	project1, project2 := rc1.env.WorkDir, rc2.env.WorkDir
+	evalUntil(t, ctx, wait, "both sessions with their question", `document.querySelectorAll(".card pre.reason").length === 2`)
+	href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if strings.Contains(href, w.token) {
+		t.Fatalf("the token stayed in the address bar: %s", href)
+	}
+
+	// The check's markup is text: in the reason, and nothing of it ran or was built.
+	reasons, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("pre.reason")].map(e => e.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("main img, main script").length`))
+	ran, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.xssRan !== undefined`))
+	for _, r := range reasons {
+		if !strings.Contains(r, xss1) || !strings.Contains(r, xss2) {
+			t.Fatalf("a reason lacks the check's markup as text: %q", r)
+		}
+	}
+	if imgs != 0 || ran {
+		t.Fatalf("the check's markup became elements (%d) or ran (%v)", imgs, ran)
+	}
+
+	// 375 pixels wide: nothing scrolls sideways.
+	sideways, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		shot := artefact("hooksup-web-375.png")
+		if os.WriteFile(shot, png, 0o644) == nil {
+			t.Logf("the page at 375 px: %s", shot)
+		}
+	}
+	if sideways {
+		t.Fatal("the page scrolls sideways at 375 px")
+	}
+
+	card := func(project string) string {
+		return fmt.Sprintf(`[...document.querySelectorAll(".card")].find(c => c.querySelector(".cwd").textContent === %q)`, project)
+	}
+	click := func(project, button string) {
+		t.Helper()
+		js := fmt.Sprintf(`(() => { const c = %s; const b = c && [...c.querySelectorAll("button")].find(b => b.textContent === %q);
+			if (!b || b.disabled) return false; b.click(); return true })()`, card(project), button)
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err != nil || !ok {
+			t.Fatalf("click %q on %s: %v %v", button, project, ok, err)
+		}
+	}
+
+	// Continue on the first: it alone continues, with the check's reason.
+	click(project1, "continue")
+	tm1.waitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
+	if main1 := rc1.srv.Main(); len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWeb") {
+		t.Fatalf("the first session's continuation: %q", lastUser(rc1.srv.Main()))
+	}
+	if n := len(rc2.srv.Main()); n != 1 {
+		t.Fatalf("continuing the first session made the second make %d requests", n)
+	}
+	// Its next question, asked while the page is open, appears without a reload; its reason,
+	// edited in the page, reaches the model.
+	tm1.waitText(wait, "⚑ claude wants to stop")
+	evalUntil(t, ctx, 10*time.Second, "the first session's new question", `(() => { const c = `+card(project1)+`;
+		return !!c && [...c.querySelectorAll("button")].some(b => b.textContent === "edit reason" && !b.disabled) })()`)
+	click(project1, "edit reason")
+	const edited = "EDITED IN THE PAGE: run the linter too"
+	typed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const ta = %s.querySelector("textarea"); if (!ta) return false;
+		ta.value = %q; ta.dispatchEvent(new Event("input")); return true })()`, card(project1), edited)))
+	if err != nil || !typed {
+		t.Fatalf("the reason editor: %v %v", typed, err)
+	}
+	click(project1, "send")
+	tm1.waitText(wait, "ONE-EDITED")
+	if last := lastUser(rc1.srv.Main()); !strings.Contains(last, edited) {
+		t.Fatalf("the edited reason did not reach the model: %q", last)
+	}
+
+	// Let the second stop from the keyboard, with the watch's keys: select it from the first
+	// card (j or k), then d. No further request.
+	key := "j"
+	if before, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const cs = [...document.querySelectorAll(".card")];
+		return cs.indexOf(`+card(project2)+`) < cs.indexOf(`+card(project1)+`) })()`)); err != nil {
+		t.Fatal(err)
+	} else if before {
+		key = "k"
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](card(project1)+`.focus() || true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(key), chromedp.KeyEvent("d")); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: denied the continuation")`)
+	tm2.waitText(wait, "allow manual (hooksup web)")
+	evalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
+		return !!c && !c.querySelector("pre.reason") })()`)
+	if n := len(rc2.srv.Main()); n != 1 {
+		t.Fatalf("claude made %d requests after the page let it stop, want 1", n)
+	}
+
+	// The server goes away: the page says so; it comes back on the same address: the page
+	// reconnects by itself, on its cookie.
+	addr := strings.TrimSuffix(strings.TrimPrefix(w.base, "http://"), "/")
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+	evalUntil(t, ctx, 10*time.Second, "the page saying it is disconnected", `document.getElementById("conn").textContent.startsWith("disconnected")`)
+	w = startWebIn(t, home, env, "--listen", addr)
+	evalUntil(t, ctx, 15*time.Second, "the page live again", `document.getElementById("conn").textContent === "live" && document.querySelectorAll(".card").length === 2`)
+
+	// A page of another origin on the same site (127.0.0.1, another port: the browser sends
+	// even a SameSite=Strict cookie along) posts an approve with the browser's cookies:
+	// refused, nothing answered. The first session asks again after its edited continuation.
+	tm1.waitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
+	requests := len(rc1.srv.Main())
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "<!doctype html><title>another page</title>")
+	}))
+	defer other.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(other.URL)); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range webSessionIDs(t, w) {
+		sent, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`fetch(%q + "api/sessions/" + %q + "/approve",
+			{method: "POST", mode: "no-cors", credentials: "include", body: "{}"}).then(() => true, () => true)`, w.base, id), chromedp.EvalAwaitPromise))
+		if err != nil || !sent {
+			t.Fatalf("the cross-origin fetch: %v %v", sent, err)
+		}
+	}
+	for _, s := range webSessions(t, w) {
+		if s.Cwd == rc1.env.WorkDir && len(s.Pending) != 1 {
+			t.Fatalf("a cross-origin page answered the first session's question: %+v", s)
+		}
+	}
+	if n := len(rc1.srv.Main()); n != requests {
+		t.Fatalf("a cross-origin page made the first session continue: %d requests, was %d", n, requests)
+	}
+}
+
+// webSessions is GET /api/sessions with the token.
+func webSessions(t *testing.T, w *webServer) []web.Session {
+	t.Helper()
+	resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token})
+	var list []web.Session
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
+		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
+	}
+	return list
+}
+
+func webSessionIDs(t *testing.T, w *webServer) []string {
+	t.Helper()
+	var ids []string
+	for _, s := range webSessions(t, w) {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/web"
+)
+
+// webServer is a running hooksup web: its page's URL and token, as it printed them.
+type webServer struct {
+	cmd   *exec.Cmd
+	base  string // http://127.0.0.1:PORT/
+	token string
+}
+
+// startWeb runs hooksup web on a free loopback port in s's environment and reads the URL it
+// prints.
+func startWeb(t *testing.T, s *sandbox, args ...string) *webServer {
+	t.Helper()
+	return startWebIn(t, s.project, s.env, args...)
+}
+
+// startWebIn is startWeb in dir with env.
+func startWebIn(t *testing.T, dir string, env []string, args ...string) *webServer {
+	t.Helper()
+	cmd := exec.Command(hooksupBin, append([]string{"web", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+				found <- l
+			}
+		}
+		io.Copy(io.Discard, out)
+	}()
+	select {
+	case line := <-found:
+		u, err := url.Parse(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, ok := strings.CutPrefix(u.Fragment, "token=")
+		if !ok || u.RawQuery != "" || strings.Contains(u.Path, token) {
+			t.Fatalf("the URL %q does not carry the token in its fragment alone", line)
+		}
+		u.Fragment = ""
+		return &webServer{cmd: cmd, base: u.String(), token: token}
+	case <-time.After(30 * time.Second):
+		t.Fatal("hooksup web printed no URL")
+	}
+	return nil
+}
+
+func (w *webServer) do(t *testing.T, method, path, body string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	r, err := http.NewRequest(method, strings.TrimSuffix(w.base, "/")+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		r.Header.Set(k, v)
+	}
+	c := &http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// hooksup web over a live session: the token it prints is kept 0600 and the same across
+// restarts; the API lists the session with the token only; a write from another origin, or on
+// the cookie without the CSRF header, is refused; curl with the token reaches the session.
+func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
+	s := newSandbox(t)
+	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+	ls.waitReady()
+	w := startWeb(t, s)
+	if fi, err := os.Stat(filepath.Join(s.stateDir(), web.TokenFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the token file: %v %v", fi, err)
+	}
+	if resp, body := w.do(t, "GET", "/api/sessions", "", nil); resp.StatusCode != 401 || strings.Contains(body, s.project) {
+		t.Fatalf("no token: %d %s", resp.StatusCode, body)
+	}
+	bearer := map[string]string{"Authorization": "Bearer " + w.token}
+	var list []web.Session
+	deadline := time.Now().Add(30 * time.Second)
+	for len(list) == 0 {
+		resp, body := w.do(t, "GET", "/api/sessions", "", bearer)
+		if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
+			t.Fatalf("with the token: %d %s", resp.StatusCode, body)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the session is never listed")
+		}
+	}
+	sess := list[0]
+	if len(list) != 1 || sess.Cwd != s.project || sess.Agent != "claude" || sess.PID != ls.cmd.Process.Pid {
+		t.Fatalf("sessions: %+v", list)
+	}
+	approve := "/api/sessions/" + sess.ID + "/approve"
+	resp, body := w.do(t, "POST", approve, "", bearer)
+	if resp.StatusCode != 409 || !strings.Contains(body, "has no pending question") {
+		t.Fatalf("approve with nothing pending: %d %s", resp.StatusCode, body)
+	}
+	resp, body = w.do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + w.token, "Origin": "http://evil.example"})
+	if resp.StatusCode != 403 {
+		t.Fatalf("cross-origin approve: %d %s", resp.StatusCode, body)
+	}
+	resp, _ = w.do(t, "POST", "/api/login", "", bearer)
+	var cookie string
+	for _, c := range resp.Cookies() {
+		if c.Name == web.CookieName && c.HttpOnly && c.SameSite == http.SameSiteStrictMode {
+			cookie = c.Name + "=" + c.Value
+		}
+	}
+	if cookie == "" {
+		t.Fatalf("login set no strict HttpOnly cookie: %v", resp.Header["Set-Cookie"])
+	}
+	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Cookie": cookie}); resp.StatusCode != 403 {
+		t.Fatalf("cookie approve without %s: %d %s", web.CSRFHeader, resp.StatusCode, body)
+	}
+	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Cookie": cookie, web.CSRFHeader: "1"}); resp.StatusCode != 409 {
+		t.Fatalf("cookie approve with %s: %d %s", web.CSRFHeader, resp.StatusCode, body)
+	}
+	if curl, err := exec.LookPath("curl"); err == nil {
+		out, err := exec.Command(curl, "-sS", "-X", "POST", "-H", "Authorization: Bearer "+w.token, "-w", " %{http_code}",
+			strings.TrimSuffix(w.base, "/")+"/api/sessions/"+sess.ID+"/interrupt").CombinedOutput()
+		if err != nil || !strings.HasSuffix(string(out), " 200") || !strings.Contains(string(out), "interrupt") {
+			t.Fatalf("curl interrupt: %v %s", err, out)
+		}
+	}
+
+	// A restart keeps the token; --new-token replaces it.
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+	if again := startWeb(t, s); again.token != w.token {
+		t.Fatalf("restarted with token %q, was %q", again.token, w.token)
+	} else {
+		again.cmd.Process.Kill()
+		again.cmd.Wait()
+	}
+	if renewed := startWeb(t, s, "--new-token"); renewed.token == w.token {
+		t.Fatal("--new-token kept the token")
+	}
+}
+
+// Listening beyond loopback without TLS, and on a port in use, are errors that name the way out.
+func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
+	s := newSandbox(t)
+	code, out := s.hooksup(t, "web", "--listen", ":0")
+	if code != 2 || !strings.Contains(out, "--tls-cert") || !strings.Contains(out, "--"+web.PlainHTTPFlag) {
+		t.Fatalf("web --listen :0: exit %d\n%s", code, out)
+	}
+	w := startWeb(t, s)
+	u, _ := url.Parse(w.base)
+	code, out = s.hooksup(t, "web", "--listen", u.Host)
+	if code != 1 || !strings.Contains(out, u.Host+" is in use") || !strings.Contains(out, "--listen") {
+		t.Fatalf("web on a busy port: exit %d\n%s", code, out)
+	}
+}
+
+// In a terminal, hooksup web prints a QR code of the URL it prints, for a phone's camera: the
+// code of exactly that URL, token included. Into a pipe it prints the URL alone.
+func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
+	s := newSandbox(t)
+	tm := startTmux(t, 120, 60, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
+	scr := tm.waitText(30*time.Second, "#token=", "Ctrl-C stops")
+	var link string
+	for _, l := range strings.Split(scr, "\n") {
+		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "http://"); ok {
+			link = "http://" + u
+		}
+	}
+	want, err := qrText(link)
+	if err != nil || link == "" || want == "" {
+		t.Fatalf("the URL %q: %v", link, err)
+	}
+	for _, row := range strings.Split(strings.TrimRight(want, "\n"), "\n") {
+		if !strings.Contains(scr, strings.TrimRight(row, " ")) {
+			t.Fatalf("the screen lacks the QR code of %s (row %q):\n%s", link, row, scr)
+		}
+	}
+	out := filepath.Join(s.project, "web.out")
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := execHooksup(s, "web", "--listen", "127.0.0.1:0")
+	cmd.Stdout = f
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(out)
+		if strings.Contains(string(b), "Ctrl-C stops") {
+			if strings.ContainsAny(string(b), "▀▄█") {
+				t.Fatalf("a QR code into a file:\n%s", b)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hooksup web wrote into a file:\n%s", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Beyond loopback hooksup web serves HTTPS with --tls-cert and --tls-key, or plain HTTP with
+// --plain-http; either way every API request still needs the token.
+func TestWebServesTLSOrPlainHTTPWhenTold(t *testing.T) {
+	s := newSandbox(t)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "hooksup test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile := filepath.Join(s.project, "cert.pem"), filepath.Join(s.project, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+
+	w := startWeb(t, s, "--tls-cert", certFile, "--tls-key", keyFile)
+	if !strings.HasPrefix(w.base, "https://127.0.0.1:") {
+		t.Fatalf("with TLS, the URL %s", w.base)
+	}
+	pool := x509.NewCertPool()
+	parsed, _ := x509.ParseCertificate(der)
+	pool.AddCert(parsed)
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	for tok, want := range map[string]int{"": 401, w.token: 200} {
+		r, _ := http.NewRequest("GET", w.base+"api/sessions", nil)
+		if tok != "" {
+			r.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := c.Do(r)
+		if err != nil {
+			t.Fatalf("HTTPS: %v", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("HTTPS with token %q: %d, want %d", tok, resp.StatusCode, want)
+		}
+	}
+	if resp, err := http.Get(strings.Replace(w.base, "https://", "http://", 1) + "api/sessions"); err == nil && resp.StatusCode == 200 {
+		t.Fatal("plain HTTP answered on the TLS port")
+	}
+
+	plain := startWebIn(t, s.project, s.env, "--listen", "0.0.0.0:0", "--"+web.PlainHTTPFlag)
+	u, _ := url.Parse(plain.base)
+	if host, _ := os.Hostname(); u.Hostname() != host {
+		t.Fatalf("listening on every interface, the URL %s names not this machine (%s)", plain.base, host)
+	}
+	port := u.Port()
+	resp, err := http.Get("http://127.0.0.1:" + port + "/api/sessions")
+	if err != nil || resp.StatusCode != 401 {
+		t.Fatalf("--plain-http without the token: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/internal/agentsim"
+)
+
+// seenQuestions records, in the page, when each question's card first shows and how long
+// after the question was asked (the engine's Asked, the same machine's clock).
+const seenQuestions = `window.seen = {};
+new MutationObserver(() => {
+  for (const b of document.querySelectorAll(".question[data-question]")) {
+    const k = b.closest(".card").dataset.id + "/" + b.dataset.question;
+    if (!(k in window.seen)) window.seen[k] = Date.now() - Date.parse(b.dataset.asked.replace(/(\.\d{3})\d+/, "$1"));
+  }
+}).observe(document.body, {childList: true, subtree: true});
+true`
+
+// TestFigureWebQuestionToCard prints how long a question of the real claude takes to show in
+// hooksup web's page, open in a headless Chromium, from the moment the session asks it: 20
+// questions, each let stop from the API once shown. It asserts nothing; run it with
+// HOOKSUP_FIGURES=1 go test -run TestFigureWebQuestionToCard -v ./cmd/hooksup/
+func TestFigureWebQuestionToCard(t *testing.T) {
+	if os.Getenv("HOOKSUP_FIGURES") == "" {
+		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
+	}
+	const runs = 20
+	var replies []mockapi.Reply
+	for i := range runs {
+		replies = append(replies, mockapi.Text(fmt.Sprintf("ANSWER-%d", i)))
+	}
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: replies})
+	tm := rc.claudeTUI(rc.config("mode = \"ask\"\ndecision_timeout = \"10m\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"echo FAIL; exit 1\"\n"), 160, 45)
+	tm.waitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	home, env := otherTerminal(t, rc.run)
+	w := startWebIn(t, home, env)
+	ctx := browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 30*time.Second, "the session's card", `document.querySelectorAll(".card").length === 1`)
+	evalUntil(t, ctx, 5*time.Second, "the observer", seenQuestions)
+	var ms []float64
+	for i := range runs {
+		typeIntoClaude(t, tm, fmt.Sprintf("prompt %d", i))
+		tm.keys("Enter")
+		evalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.keys(window.seen).length === %d`, i+1))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`Object.values(window.seen).at(-1)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, v)
+		id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(".card").dataset.id`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp, body := w.do(t, "POST", "/api/sessions/"+id+"/deny", "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
+			t.Fatalf("deny: %d %s", resp.StatusCode, body)
+		}
+		tm.waitFor("the answer let stop", 30*time.Second, func(s string) bool {
+			return strings.Contains(s, "allow manual (hooksup web)") && !strings.Contains(s, "⚑ claude wants to stop")
+		})
+	}
+	slices.Sort(ms)
+	t.Logf("question asked → card shown in the page, %d questions: p50 %.0f ms, p99 %.0f ms, max %.0f ms (acceptance: within 1000 ms)",
+		runs, ms[len(ms)/2], ms[(len(ms)*99+99)/100-1], ms[len(ms)-1])
+}
+
+// rss is a process's resident and peak resident memory in KiB (Linux /proc).
+func rss(t *testing.T, pid int) (now, peak int) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc here: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == "VmRSS:" {
+			now, _ = strconv.Atoi(f[1])
+		}
+		if len(f) >= 2 && f[0] == "VmHWM:" {
+			peak, _ = strconv.Atoi(f[1])
+		}
+	}
+	return now, peak
+}
+
+// TestFigureWebMemory prints the memory of hooksup web with no session, then with 20 (each
+// followed on its event stream) and the page open in a headless Chromium. It asserts nothing;
+// run it with HOOKSUP_FIGURES=1 go test -run TestFigureWebMemory -v ./cmd/hooksup/
+func TestFigureWebMemory(t *testing.T) {
+	if os.Getenv("HOOKSUP_FIGURES") == "" {
+		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
+	}
+	const sessions = 20
+	first := newSandbox(t)
+	run := filepath.Join(filepath.Dir(first.project), "run")
+	w := startWeb(t, first)
+	bearer := map[string]string{"Authorization": "Bearer " + w.token}
+	w.do(t, "GET", "/api/sessions", "", bearer)
+	idle, _ := rss(t, w.cmd.Process.Pid)
+	for i := range sessions {
+		s := first
+		if i > 0 {
+			s = newSandbox(t)
+			s.env = append(s.env, "XDG_RUNTIME_DIR="+run)
+		}
+		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+		ls.waitReady()
+	}
+	ctx := browser(t, 1280, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 60*time.Second, "20 cards", fmt.Sprintf(`document.querySelectorAll(".card").length === %d`, sessions))
+	time.Sleep(5 * time.Second) // a few rounds of listing and of the page's own refreshes
+	now, peak := rss(t, w.cmd.Process.Pid)
+	t.Logf("hooksup web: RSS %d KiB with no session; with %d sessions followed and the page open: RSS %d KiB, peak %d KiB",
+		idle, sessions, now, peak)
+}

@@ -1,0 +1,146 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/hub"
+)
+
+// The events of the page's stream besides the sessions' own (hub's Event… names).
+const (
+	EventSessionStarted = "SessionStarted" // a session the page had not seen answers
+	EventSessionEnded   = "SessionEnded"   // a session's event stream ended: it is gone, or about to be listed again
+)
+
+// pageEvent is one line of GET /api/events: a session's event, under its name on the hub's
+// wire, with the session's id (hooksup's, the API's "id").
+type pageEvent struct {
+	Type    string          `json:"type"`
+	Session string          `json:"session"`
+	Time    time.Time       `json:"time"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// keptVerdicts is how many of each session's latest verdicts a new stream is sent first (a
+// snapshot has none).
+const keptVerdicts = 5
+
+// subscriberBuffer is how far a stream may fall behind before it is dropped (the page then
+// reconnects and lists the sessions again).
+const subscriberBuffer = 256
+
+// broker hands every event to every open stream.
+type broker struct {
+	mu       sync.Mutex
+	subs     map[chan []byte]struct{}
+	verdicts map[string][][]byte // per session, oldest first
+}
+
+func newBroker() *broker {
+	return &broker{subs: map[chan []byte]struct{}{}, verdicts: map[string][][]byte{}}
+}
+
+func (b *broker) publish(session string, ev pageEvent) {
+	line, err := json.Marshal(ev)
+	if err != nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if ev.Type == hub.EventVerdictDecided {
+		v := append(b.verdicts[session], line)
+		if len(v) > keptVerdicts {
+			v = v[len(v)-keptVerdicts:]
+		}
+		b.verdicts[session] = v
+	}
+	for c := range b.subs {
+		select {
+		case c <- line:
+		default: // too far behind: its stream ends, and the page starts over
+			delete(b.subs, c)
+			close(c)
+		}
+	}
+}
+
+// forgetExcept drops the kept verdicts of the sessions not in live.
+func (b *broker) forgetExcept(live map[string]bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id := range b.verdicts {
+		if !live[id] {
+			delete(b.verdicts, id)
+		}
+	}
+}
+
+// subscribe returns a stream of events, starting with the kept verdicts, and its cancel.
+func (b *broker) subscribe() (<-chan []byte, func()) {
+	c := make(chan []byte, subscriberBuffer+keptVerdicts*64)
+	b.mu.Lock()
+	for _, vs := range b.verdicts {
+		for _, v := range vs {
+			select {
+			case c <- v:
+			default:
+			}
+		}
+	}
+	b.subs[c] = struct{}{}
+	b.mu.Unlock()
+	return c, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if _, ok := b.subs[c]; ok {
+			delete(b.subs, c)
+			close(c)
+		}
+	}
+}
+
+// keepAlive is how often an idle stream gets a comment line, so a connection that died is
+// noticed by both sides.
+const keepAlive = 15 * time.Second
+
+// stream is GET /api/events: Server-Sent Events, one JSON pageEvent per message.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "stream", "streaming is not supported here")
+		return
+	}
+	events, cancel := s.events.subscribe()
+	defer cancel()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, "retry: 1000\n\n")
+	flusher.Flush()
+	ping := time.NewTicker(keepAlive)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case line, ok := <-events:
+			if !ok {
+				return
+			}
+			if _, err := fmt.Fprintf(w, "data: %s\n\n", line); err != nil {
+				return
+			}
+			flusher.Flush()
+		case <-ping.C:
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+				return
+			}
+			flusher.Flush()
+		}
+	}
+}

@@ -1,0 +1,301 @@
+// Package web serves `hooksup web`: a page and a JSON API over every session the hub sees, for
+// a browser or a phone (docs/web.md). It talks to the sessions only through a Hub (cmd/hooksup
+// implements it with hub.List and hub.Client), and everything it serves is embedded.
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/present"
+)
+
+// Hub is what the server needs of the machine's sessions.
+type Hub interface {
+	List() ([]hub.Live, error)
+	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
+	Interrupt(l hub.Live) error
+	Events(l hub.Live, f func(hub.Event) bool) error
+}
+
+// By is where the server's answers say they were given: their verdicts' source is
+// "manual (hooksup web)".
+const By = "hooksup web"
+
+//go:embed static
+var static embed.FS
+
+// Options configure a Server.
+type Options struct {
+	Hub    Hub
+	Token  string
+	Logger *slog.Logger
+	// ListEvery is how often the sessions are listed to notice those that start and end (2 s
+	// when zero).
+	ListEvery time.Duration
+}
+
+// Server is the web server over the hub.
+type Server struct {
+	hub       Hub
+	token     string
+	logger    *slog.Logger
+	listEvery time.Duration
+	limit     *limiter
+	events    *broker
+	mux       *http.ServeMux
+}
+
+// New returns a server; Run follows the sessions' events, Handler answers requests.
+func New(o Options) *Server {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.ListEvery == 0 {
+		o.ListEvery = 2 * time.Second
+	}
+	s := &Server{hub: o.Hub, token: o.Token, logger: o.Logger, listEvery: o.ListEvery,
+		limit: newLimiter(failureBurst, failureRefill), events: newBroker()}
+	mux := http.NewServeMux()
+	page, _ := fs.Sub(static, "static")
+	files := http.FileServerFS(page)
+	mux.Handle("GET /{$}", files)
+	names, _ := fs.ReadDir(page, ".")
+	for _, n := range names {
+		switch n.Name() {
+		case "index.html":
+		case "manifest.webmanifest": // a type Go's table does not know
+			mux.HandleFunc("GET /"+n.Name(), func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/manifest+json")
+				files.ServeHTTP(w, r)
+			})
+		default:
+			mux.Handle("GET /"+n.Name(), files)
+		}
+	}
+	mux.HandleFunc("POST /api/login", s.api(s.login))
+	mux.HandleFunc("GET /api/sessions", s.api(s.sessions))
+	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
+	mux.HandleFunc("GET /api/events", s.api(s.stream))
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", "no such API: "+r.Method+" "+r.URL.Path)
+	})
+	s.mux = mux
+	return s
+}
+
+// Handler answers every request, with the security headers.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secure(w.Header())
+		s.mux.ServeHTTP(w, r)
+	})
+}
+
+// apiError is every error's body.
+type apiError struct {
+	Error string `json:"error"`
+	Code  string `json:"code"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, apiError{Error: msg, Code: code})
+}
+
+// list is the live sessions.
+func (s *Server) list() ([]hub.Live, error) {
+	live, err := s.hub.List()
+	if err != nil {
+		return nil, fmt.Errorf("list the sessions: %w", err)
+	}
+	return live, nil
+}
+
+func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
+	live, err := s.list()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "hub", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, Sessions(live))
+}
+
+// maxBody bounds an action's body: a reason, not a file.
+const maxBody = 64 << 10
+
+// actionBody is an action's optional body.
+type actionBody struct {
+	Reason string `json:"reason"`
+}
+
+// actionResult is an action's answer.
+type actionResult struct {
+	Message string `json:"message"`
+}
+
+func (s *Server) act(w http.ResponseWriter, r *http.Request) {
+	id, action := r.PathValue("id"), r.PathValue("action")
+	decision, _, isAnswer := present.Answer(action)
+	if !isAnswer && action != "interrupt" {
+		writeError(w, http.StatusNotFound, "unknown_action",
+			fmt.Sprintf("unknown action %q: approve, deny, halt or interrupt", action))
+		return
+	}
+	var body actionBody
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil && !errors.Is(err, io.EOF) {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("the body is over %d bytes", maxBody))
+			return
+		}
+		writeError(w, http.StatusBadRequest, "bad_request", "the body is not {\"reason\": \"…\"}: "+err.Error())
+		return
+	}
+	if dec.More() {
+		writeError(w, http.StatusBadRequest, "bad_request", "the body is not one JSON object")
+		return
+	}
+	if action == "deny" && body.Reason != "" {
+		writeError(w, http.StatusBadRequest, "bad_request",
+			"deny takes no reason: the agent is let stop (approve with a reason replaces the continuation's reason, halt's says why the turn ends)")
+		return
+	}
+	if action == "interrupt" && body.Reason != "" {
+		writeError(w, http.StatusBadRequest, "bad_request", "interrupt takes no reason")
+		return
+	}
+	live, err := s.list()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "hub", err.Error())
+		return
+	}
+	var target *hub.Live
+	for i, l := range live {
+		if id != "" && (l.Snapshot.SessionID == id || l.Snapshot.ID == id) {
+			target = &live[i]
+			break
+		}
+	}
+	if target == nil {
+		writeError(w, http.StatusNotFound, "no_session", fmt.Sprintf("no session %q (it may have ended)", id))
+		return
+	}
+	snap := target.Snapshot
+	name := fmt.Sprintf("session %s (%s)", snap.ShortID(), homeTilde(snap.Cwd))
+	if target.Err != nil {
+		writeError(w, http.StatusBadGateway, "version", fmt.Sprintf("%s: %v", name, target.Err))
+		return
+	}
+	if action == "interrupt" {
+		if err := s.hub.Interrupt(*target); err != nil {
+			writeError(w, http.StatusBadGateway, "session", fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		writeJSON(w, http.StatusOK, actionResult{Message: "interrupt: sent Escape to " + name})
+		return
+	}
+	if len(snap.Pending) == 0 {
+		writeError(w, http.StatusConflict, "no_question", name+" has no pending question")
+		return
+	}
+	q := snap.Pending[0]
+	err = s.hub.Resolve(*target, q.ID, decision, body.Reason)
+	if errors.Is(err, hub.ErrAnswered) {
+		writeError(w, http.StatusConflict, "answered", "the question in "+name+" was already answered")
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusBadGateway, "session", fmt.Sprintf("%s: %v", name, err))
+		return
+	}
+	msg := present.Answered(action, q.Event, q.AgentID, name, body.Reason, q.Reason)
+	writeJSON(w, http.StatusOK, actionResult{Message: msg})
+}
+
+func homeTilde(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "/" {
+		if rest, ok := strings.CutPrefix(p, home); ok && (rest == "" || rest[0] == '/') {
+			return "~" + rest
+		}
+	}
+	return filepath.Clean(p)
+}
+
+// Run follows the sessions until ctx ends: it lists them every ListEvery, streams each one's
+// events to the page's event streams, and says when one starts or ends.
+func (s *Server) Run(ctx context.Context) {
+	var mu sync.Mutex
+	following := map[string]bool{}
+	tick := time.NewTicker(s.listEvery)
+	defer tick.Stop()
+	for {
+		live, err := s.hub.List()
+		if err != nil {
+			s.logger.Warn("list the sessions", "err", err)
+		}
+		seen := map[string]bool{}
+		for _, l := range live {
+			if l.Err != nil {
+				continue
+			}
+			id := l.Entry.ID
+			seen[id] = true
+			mu.Lock()
+			started := !following[id]
+			following[id] = true
+			mu.Unlock()
+			if !started {
+				continue
+			}
+			s.events.publish(id, pageEvent{Type: EventSessionStarted, Session: id, Time: time.Now()})
+			go func() {
+				err := s.hub.Events(l, func(ev hub.Event) bool {
+					s.events.publish(id, pageEvent{Type: ev.Type, Session: id, Time: ev.Time, Data: ev.Data})
+					return ctx.Err() == nil
+				})
+				if err != nil {
+					s.logger.Debug("event stream ended", "session", id, "err", err)
+				}
+				mu.Lock()
+				delete(following, id)
+				mu.Unlock()
+				s.events.publish(id, pageEvent{Type: EventSessionEnded, Session: id, Time: time.Now()})
+			}()
+		}
+		mu.Lock()
+		for id := range following {
+			if !seen[id] {
+				delete(following, id)
+			}
+		}
+		mu.Unlock()
+		s.events.forgetExcept(seen)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}

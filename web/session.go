@@ -1,0 +1,55 @@
+package web
+
+import (
+	"time"
+
+	"github.com/hooksup/hooksup/hub"
+)
+
+// Session is one session as `GET /api/sessions` and `hooksup ls --json` give it.
+type Session struct {
+	SessionID     string     `json:"session_id"`
+	ID            string     `json:"id"`
+	Cwd           string     `json:"cwd"`
+	Agent         string     `json:"agent"`
+	Mode          string     `json:"mode"`
+	State         string     `json:"state"`
+	StateSince    time.Time  `json:"state_since"`
+	PID           int        `json:"pid"`
+	Started       time.Time  `json:"started"`
+	Continuations int        `json:"continuations"`
+	Tokens        int64      `json:"tokens"`
+	Pending       []Question `json:"pending"`
+}
+
+// Question is a pending question in a Session.
+type Question struct {
+	ID       int       `json:"id"`
+	Event    string    `json:"event"`
+	AgentID  string    `json:"agent_id"`
+	Proposal string    `json:"proposal"`
+	Source   string    `json:"source"`
+	Reason   string    `json:"reason"`
+	Asked    time.Time `json:"asked"`
+	Deadline time.Time `json:"deadline"`
+}
+
+// Sessions is live as the API gives it: those that speak this hub protocol, never nil.
+func Sessions(live []hub.Live) []Session {
+	out := make([]Session, 0, len(live))
+	for _, l := range live {
+		if l.Err != nil {
+			continue
+		}
+		s := l.Snapshot
+		j := Session{SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
+			StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
+			Tokens: s.Tokens, Pending: []Question{}}
+		for _, q := range s.Pending {
+			j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
+				Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
+		}
+		out = append(out, j)
+	}
+	return out
+}

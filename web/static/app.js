@@ -1,0 +1,345 @@
+// hooksup web's page. Everything that comes from a session (project paths, reasons, check
+// output, messages) is put in the page as text, never as markup: textContent only.
+"use strict";
+
+const CSRF = { "X-Hooksup-Web": "1" };
+const state = {
+  sessions: [],
+  verdicts: new Map(), // session id -> latest verdicts, oldest first
+  selected: null, // session id
+  editing: new Map(), // session id -> the reason being edited
+  busy: new Set(), // session ids with an action on the way
+  loggedIn: false,
+};
+const $ = (id) => document.getElementById(id);
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+function notice(text) {
+  const n = $("notice");
+  n.textContent = text || "";
+  n.hidden = !text;
+}
+
+function connection(up, text) {
+  const c = $("conn");
+  c.textContent = text;
+  c.classList.toggle("down", !up);
+}
+
+async function login() {
+  const m = /(?:^|[#&])token=([0-9a-fA-F]+)/.exec(location.hash);
+  if (!m) return;
+  const r = await fetch("/api/login", { method: "POST", headers: { Authorization: "Bearer " + m[1] }, credentials: "same-origin" });
+  history.replaceState(null, "", location.pathname); // the token leaves the address bar and the history
+  if (!r.ok) notice("This token was refused: open the URL hooksup web printed.");
+}
+
+let refreshing = null;
+function refreshSoon() {
+  if (refreshing) return;
+  refreshing = setTimeout(() => { refreshing = null; refresh(); }, 50);
+}
+
+async function refresh() {
+  let r;
+  try {
+    r = await fetch("/api/sessions", { credentials: "same-origin" });
+  } catch (e) {
+    connection(false, "disconnected — reconnecting…");
+    return;
+  }
+  if (r.status === 401) {
+    state.loggedIn = false;
+    notice("Not signed in: open the URL hooksup web printed (with its #token=…).");
+    return;
+  }
+  if (!r.ok) {
+    notice("hooksup web: " + (await errorText(r)));
+    return;
+  }
+  state.loggedIn = true;
+  state.sessions = await r.json();
+  if (!state.sessions.some((s) => s.id === state.selected)) {
+    state.selected = state.sessions.length ? state.sessions[0].id : null;
+  }
+  render();
+}
+
+async function errorText(r) {
+  try {
+    const j = await r.json();
+    return j.error || r.statusText;
+  } catch (e) {
+    return r.status + " " + r.statusText;
+  }
+}
+
+async function act(s, action, reason) {
+  if (state.busy.has(s.id)) return;
+  state.busy.add(s.id);
+  render();
+  const init = { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, CSRF), credentials: "same-origin" };
+  if (reason !== undefined) init.body = JSON.stringify({ reason: reason });
+  try {
+    const r = await fetch("/api/sessions/" + encodeURIComponent(s.id) + "/" + action, init);
+    if (r.ok) {
+      const j = await r.json();
+      notice(j.message);
+      state.editing.delete(s.id);
+    } else {
+      notice(await errorText(r));
+    }
+  } catch (e) {
+    notice("disconnected: nothing was answered");
+  } finally {
+    state.busy.delete(s.id);
+    refresh();
+  }
+}
+
+function project(cwd) {
+  const parts = String(cwd || "").split("/").filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : String(cwd || "");
+}
+
+function age(ms) {
+  if (!(ms >= 0)) return "-";
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return s + "s";
+  if (s < 3600) return Math.floor(s / 60) + "m" + String(s % 60).padStart(2, "0") + "s";
+  return Math.floor(s / 3600) + "h" + String(Math.floor((s % 3600) / 60)).padStart(2, "0") + "m";
+}
+
+function count(n) {
+  if (n >= 1e6) return (n / 1e6).toFixed(1) + "M";
+  if (n >= 1e3) return (n / 1e3).toFixed(1) + "k";
+  return String(n);
+}
+
+function shortID(s) {
+  return (s.session_id || s.id).slice(0, 8);
+}
+
+function card(s) {
+  const c = el("section", "card");
+  c.tabIndex = 0;
+  c.dataset.id = s.id;
+  c.classList.toggle("selected", s.id === state.selected);
+  c.addEventListener("focus", () => { state.selected = s.id; markSelected(); });
+  const h = el("h2");
+  h.append(el("span", "project", project(s.cwd)), el("span", "id", s.agent + " · " + shortID(s)));
+  c.append(h);
+  const meta = el("div", "meta");
+  const st = el("span", "state", s.state || "-");
+  const since = el("span", "since");
+  since.dataset.since = s.state_since;
+  meta.append(st, " for ", since, " · continued " + s.continuations + " · " + count(s.tokens) + " tokens · " + s.mode);
+  c.append(meta);
+  c.append(el("div", "meta cwd", s.cwd));
+  const q = (s.pending || [])[0];
+  if (q) c.append(question(s, q));
+  const actions = el("div", "actions");
+  const busy = state.busy.has(s.id);
+  if (q) {
+    if (state.editing.has(s.id)) {
+      actions.append(button("send", "approve", "send the edited reason: the agent continues with it", busy, () => send(s)),
+        button("cancel", "", "cancel the edit; the question stays open", busy, () => { state.editing.delete(s.id); render(); }));
+    } else {
+      actions.append(button("continue", "approve", "approve the continuation: the agent continues (a)", busy, () => act(s, "approve")),
+        button("let it stop", "deny", "deny it: the agent may stop (d)", busy, () => act(s, "deny")),
+        button("edit reason", "", "edit the reason the agent will read, then continue (e)", busy, () => edit(s, q)),
+        button("halt", "halt", "halt: end the turn now (x)", busy, () => act(s, "halt")));
+    }
+  }
+  actions.append(button("interrupt", "", "Escape, as in the session (Esc)", busy, () => act(s, "interrupt")));
+  c.append(actions);
+  const vs = state.verdicts.get(s.id) || [];
+  if (vs.length) {
+    const ul = el("ul", "verdicts");
+    for (const v of vs.slice().reverse()) {
+      const li = el("li");
+      const t = new Date(v.time);
+      li.append(el("span", "", isNaN(t) ? "" : t.toLocaleTimeString() + " "),
+        el("span", "d-" + v.decision, v.decision), " " + (v.source || "") + (v.reason ? " · " + firstLine(v.reason) : ""));
+      ul.append(li);
+    }
+    c.append(ul);
+  }
+  return c;
+}
+
+function firstLine(s) {
+  return String(s).trim().split("\n")[0];
+}
+
+function question(s, q) {
+  const box = el("div", "question");
+  box.dataset.question = q.id;
+  box.dataset.asked = q.asked;
+  const title = el("div");
+  title.append(el("strong", "", "⚑ " + s.agent + " wants to stop"), " (" + q.event + (q.agent_id ? " of subagent " + q.agent_id : "") + ") · the checks propose ",
+    el("span", "proposal " + q.proposal, q.proposal), " (" + q.source + ")");
+  box.append(title);
+  const left = el("div", "left");
+  left.dataset.deadline = q.deadline;
+  box.append(left);
+  if (state.editing.has(s.id)) {
+    const ta = el("textarea");
+    ta.value = state.editing.get(s.id);
+    ta.setAttribute("aria-label", "the reason the agent will read");
+    ta.addEventListener("input", () => state.editing.set(s.id, ta.value));
+    ta.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(s); }
+      if (e.key === "c" && e.ctrlKey) { e.preventDefault(); state.editing.delete(s.id); render(); }
+      e.stopPropagation();
+    });
+    box.append(ta);
+  } else {
+    box.append(el("pre", "reason", q.reason || "(no reason)"));
+  }
+  return box;
+}
+
+function button(label, cls, title, disabled, f) {
+  const b = el("button", cls, label);
+  b.type = "button";
+  b.title = title;
+  b.disabled = disabled;
+  b.addEventListener("click", f);
+  return b;
+}
+
+function edit(s, q) {
+  state.editing.set(s.id, q.reason || "");
+  state.selected = s.id;
+  render();
+}
+
+function send(s) {
+  act(s, "approve", state.editing.get(s.id) || "");
+}
+
+function render() {
+  const main = $("sessions");
+  const focused = document.activeElement;
+  const refocus = focused && focused.tagName === "TEXTAREA" ? "textarea" : focused && focused.classList.contains("card") ? "card" : null;
+  const cards = state.sessions.map(card);
+  main.replaceChildren(...cards);
+  if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
+  tick();
+  const sel = main.querySelector('.card[data-id="' + CSS.escape(state.selected || "") + '"]');
+  if (sel && refocus === "textarea") {
+    const ta = sel.querySelector("textarea");
+    if (ta) { ta.focus(); ta.setSelectionRange(ta.value.length, ta.value.length); }
+  } else if (sel && refocus === "card") {
+    sel.focus({ preventScroll: true });
+  } else if (sel && state.editing.has(state.selected)) {
+    const ta = sel.querySelector("textarea");
+    if (ta) ta.focus();
+  }
+}
+
+function markSelected() {
+  for (const c of document.querySelectorAll(".card")) c.classList.toggle("selected", c.dataset.id === state.selected);
+}
+
+function tick() {
+  const now = Date.now();
+  for (const e of document.querySelectorAll("[data-since]")) e.textContent = age(now - Date.parse(e.dataset.since));
+  for (const e of document.querySelectorAll("[data-deadline]")) {
+    const left = Date.parse(e.dataset.deadline) - now;
+    e.textContent = left > 0 ? age(left) + " left" : "timing out";
+  }
+}
+
+function keys(e) {
+  if (e.target.tagName === "TEXTAREA" || e.altKey || e.metaKey || e.ctrlKey) return;
+  const i = state.sessions.findIndex((s) => s.id === state.selected);
+  const s = state.sessions[i];
+  const move = (d) => {
+    if (!state.sessions.length) return;
+    const n = state.sessions[Math.min(state.sessions.length - 1, Math.max(0, i + d))];
+    state.selected = n.id;
+    const c = document.querySelector('.card[data-id="' + CSS.escape(n.id) + '"]');
+    if (c) c.focus();
+  };
+  const pending = s && (s.pending || [])[0];
+  switch (e.key) {
+    case "ArrowUp": case "k": move(-1); break;
+    case "ArrowDown": case "j": move(1); break;
+    case "a": if (pending) act(s, "approve"); break;
+    case "d": if (pending) act(s, "deny"); break;
+    case "e": if (pending) edit(s, pending); break;
+    case "x": if (pending) act(s, "halt"); break;
+    case "Escape": if (s) act(s, "interrupt"); break;
+    default: return;
+  }
+  e.preventDefault();
+}
+
+// A new question asks the browser for a notification, once the person allowed them with the
+// button (browsers ask for the permission only after a click).
+function notifications() {
+  const b = $("notify");
+  if (!("Notification" in window) || Notification.permission !== "default") return;
+  b.hidden = false;
+  b.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    b.hidden = Notification.permission === "default";
+  });
+}
+
+function notifyQuestion(ev) {
+  if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
+  const s = state.sessions.find((x) => x.id === ev.session);
+  const q = (ev.data && ev.data.Question) || {};
+  const where = s ? project(s.cwd) : "a session";
+  // Text only: a notification's title and body are never markup.
+  new Notification("hooksup: " + where + " wants to stop", { body: firstLine(q.Reason || ""), tag: ev.session + "/" + q.ID, icon: "/icon.svg" });
+}
+
+const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
+  "AgentExited", "SessionStarted", "SessionEnded", "TranscriptUpdated"]);
+
+let source = null;
+function listen() {
+  source = new EventSource("/api/events");
+  source.onopen = () => { state.verdicts.clear(); connection(true, "live"); refresh(); }; // the stream replays the latest verdicts
+  source.onerror = () => {
+    connection(false, "disconnected — reconnecting…");
+    if (source.readyState === EventSource.CLOSED) { // refused (signed out, server gone): start over
+      source = null;
+      setTimeout(listen, 2000);
+    }
+  };
+  source.onmessage = (m) => {
+    let ev;
+    try { ev = JSON.parse(m.data); } catch (e) { return; }
+    if (ev.type === "VerdictDecided" && ev.data && ev.data.Verdict) {
+      const vs = state.verdicts.get(ev.session) || [];
+      vs.push(ev.data.Verdict);
+      state.verdicts.set(ev.session, vs.slice(-5));
+    }
+    if (ev.type === "SessionEnded") state.verdicts.delete(ev.session);
+    if (ev.type === "QuestionAsked") notifyQuestion(ev);
+    if (refreshOn.has(ev.type)) refreshSoon();
+  };
+}
+
+async function start() {
+  document.addEventListener("keydown", keys);
+  notifications();
+  setInterval(tick, 1000);
+  setInterval(refresh, 5000);
+  try { await login(); } catch (e) { notice("hooksup web is not reachable"); }
+  await refresh();
+  listen();
+}
+
+start();
