@@ -85,6 +85,14 @@ type NoHooksExit interface {
 	NoHooksWhy(code int) string
 }
 
+// TitleState is an Agent that tells its state in its terminal's window title. State reads a
+// title: "idle", "working" or "blocked" (kind "permission" or "question"), as claude's Program
+// Status reports say them, and a few words for the person; ok is false for a title that says
+// none.
+type TitleState interface {
+	TitleState(title string) (state, kind, msg string, ok bool)
+}
+
 // Hooks is what hooksup wants the agent to run for one session.
 type Hooks struct {
 	Events  []string                  // the hook events, as hooks names them

@@ -495,6 +495,27 @@ func (Gemini) Input(in *hooks.Input) {
 	}
 }
 
+// TitleState reads gemini's window title (0.61.0: "◇  Ready (dir)", "✦  Working… (dir)",
+// "⏲  Working… (dir)" while a long shell command runs, "✋  Action Required (dir)" at a
+// permission dialog).
+func (Gemini) TitleState(title string) (state, kind, msg string, ok bool) {
+	t := strings.TrimSpace(title)
+	msg = t
+	if i := strings.LastIndex(t, " ("); i > 0 {
+		msg = t[:i]
+	}
+	msg = strings.TrimSpace(strings.TrimLeft(msg, "◇✦⏲✋ "))
+	switch {
+	case strings.HasPrefix(t, "◇"):
+		return "idle", "", msg, true
+	case strings.HasPrefix(t, "✦"), strings.HasPrefix(t, "⏲"):
+		return "working", "", msg, true
+	case strings.HasPrefix(t, "✋"):
+		return "blocked", "permission", msg, true
+	}
+	return "", "", "", false
+}
+
 // geminiUntrusted is gemini's exit status for a folder it does not trust, headless.
 const geminiUntrusted = 55
 

@@ -311,6 +311,17 @@ func (s *Supervisor) logHook(in *hooks.Input) {
 // TerminalStatus takes a report claude wrote to its terminal about itself (see the type). The
 // front end that owns claude's terminal calls it as reports arrive; it never blocks.
 func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
+	if ts.Title != "" {
+		ta, ok := s.agent.(agent.TitleState)
+		if !ok {
+			return
+		}
+		state, kind, msg, ok := ta.TitleState(ts.Title)
+		if !ok {
+			return
+		}
+		ts = TerminalStatus{State: TerminalState(state), Kind: BlockedKind(kind), Msg: msg}
+	}
 	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip.Head(ts.Msg, 120))
 	s.state.terminal(ts)
 }

@@ -102,3 +102,29 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitText(wait, "gemini exited with status 0")
 }
+
+// The state comes from gemini's window title too, where no hook tells it: once the person allows
+// a shell command at gemini's permission dialog, the header says working while the command still
+// runs (before the chat has its result, which would also say it).
+func TestGeminiTUIStateFromTitle(t *testing.T) {
+	rg := newRealGeminiTUI(t, mockapi.GeminiShell("sleep 6"), mockapi.GeminiText("SLEPT-WELL"))
+	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini")
+	const wait = 60 * time.Second
+	tm.waitText(wait, "hooksup gemini", "Type your message")
+	typeAfter(t, tm, geminiPrompt, "take a nap")
+	tm.keys("Enter")
+	tm.waitText(wait, "Allow once", "● needs permission")
+	tm.keys("Enter")
+	scr := tm.waitText(wait, "● working")
+	chats, _ := filepath.Glob(rg.env.ChatsGlob())
+	for _, c := range chats {
+		if b, _ := os.ReadFile(c); strings.Contains(string(b), "functionResponse") {
+			t.Fatalf("the chat already has the command's result: the state may have come from there\n%s", scr)
+		}
+	}
+	tm.waitText(wait, "SLEPT-WELL", "● waiting")
+	tm.keys("C-u")
+	typeAfter(t, tm, geminiPrompt, "/quit")
+	tm.keys("Enter")
+	tm.waitText(wait, "gemini exited with status 0")
+}
