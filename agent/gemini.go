@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -124,6 +125,37 @@ func GeminiHome(getenv func(string) string) string {
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// GeminiHookFiles are the settings files where gemini would read hooks of the person's own for a
+// session in projectDir, among those that define some: the system settings, the user's, the
+// project's (read only in a trusted folder) and the system defaults.
+func GeminiHookFiles(getenv func(string) string, projectDir string) []string {
+	system := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+	if system == "" {
+		system = "/etc/gemini-cli/settings.json"
+		if runtime.GOOS == "darwin" {
+			system = "/Library/Application Support/GeminiCli/settings.json"
+		}
+	}
+	files := []string{system, filepath.Join(GeminiHome(getenv), ".gemini", "settings.json"), filepath.Join(projectDir, ".gemini", "settings.json")}
+	if d := getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); d != "" {
+		files = append(files, d)
+	}
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var m struct {
+			Hooks map[string]json.RawMessage `json:"hooks"`
+		}
+		if json.Unmarshal(stripJSONComments(b), &m) == nil && len(m.Hooks) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Inject makes the session's home for gemini in dir (see Gemini) and points GEMINI_CLI_HOME at

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -384,4 +385,31 @@ func resolvedDir(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return filepath.Dir(real)
+}
+
+// hooksup doctor names the gemini it would run and its version, how hooksup gemini gives it its
+// hooks, and where gemini reads hooks of the person's own.
+func TestGeminiDoctor(t *testing.T) {
+	rg := newRealGemini(t)
+	s := mockapi.OfflineGeminiSettings()
+	s["hooks"] = map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "mine.sh"}}}}}
+	b, _ := json.Marshal(s)
+	if err := os.WriteFile(rg.env.SettingsPath(), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := rg.hooksup("doctor")
+	for _, want := range []string{
+		"gemini\n  ✓ " + rg.env.BinDir + "/gemini: Gemini CLI 0.61.0 (hooksup supports 0.61.0 and newer)",
+		"hooksup gemini runs gemini with a home of its own for the session, mirroring yours, whose settings add its hooks (nothing of yours is written): SessionStart, BeforeAgent, Notification, AfterAgent, SessionEnd",
+		"gemini reads hooks of its own from " + rg.env.SettingsPath(),
+	} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("doctor does not say %q:\n%s", want, res.Stdout)
+		}
+	}
+	rg.env.Setenv("HOOKSUP_GEMINI_BIN", filepath.Join(rg.env.Home, "no-gemini"))
+	res = rg.hooksup("doctor")
+	if !strings.Contains(res.Stdout, "no-gemini not found (only hooksup gemini needs it") {
+		t.Errorf("doctor without gemini:\n%s", res.Stdout)
+	}
 }
