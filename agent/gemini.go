@@ -273,6 +273,34 @@ func stripJSONComments(b []byte) []byte {
 	return out
 }
 
+// GeminiSettingsPath is the person's settings.json, where hooksup install --agent gemini writes.
+func GeminiSettingsPath(getenv func(string) string) string {
+	return filepath.Join(GeminiHome(getenv), ".gemini", "settings.json")
+}
+
+// ErrGeminiComments refuses to rewrite a gemini settings file with comments in it.
+var ErrGeminiComments = errors.New("it has comments, which hooksup would not keep")
+
+// GeminiInstall adds hooksup's installed stop hook, command with its timeout, to the person's
+// gemini settings (the document; empty when there is none) as an AfterAgent hook, replacing an
+// earlier install and keeping everything else in place. A document with comments is refused
+// (ErrGeminiComments, with what to add by hand).
+func GeminiInstall(settings []byte, command string, timeout time.Duration) ([]byte, error) {
+	group, _ := json.Marshal(map[string]any{"hooks": []any{map[string]any{
+		"name": geminiInstalledName, "type": "command", "command": command, "timeout": timeout.Milliseconds(),
+	}}})
+	if !bytes.Equal(stripJSONComments(settings), settings) {
+		return nil, fmt.Errorf("%w: add to its \"hooks\": {\"AfterAgent\": [%s]}", ErrGeminiComments, group)
+	}
+	if len(bytes.TrimSpace(settings)) == 0 {
+		settings = []byte("{}")
+	}
+	return hooks.MergeInstallGroup(settings, geminiEvent[hooks.Stop], group)
+}
+
+// geminiInstalledName names the hook hooksup install registers.
+const geminiInstalledName = "hooksup-installed"
+
 // geminiSession is the home gemini runs with for one session.
 type geminiSession struct {
 	root   string // GEMINI_CLI_HOME

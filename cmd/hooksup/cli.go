@@ -39,7 +39,7 @@ func program() cli.Program {
 		agents = append(agents, a.Name())
 	}
 	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
-		Help: "claude (default), or codex: $CODEX_HOME/hooks.json, trusted in $CODEX_HOME/config.toml"}
+		Help: "claude (default), codex ($CODEX_HOME/hooks.json, trusted in its config.toml) or gemini (~/.gemini/settings.json)"}
 	return cli.Program{
 		Name:    "hooksup",
 		Summary: "supervise Claude Code, Codex and Gemini CLI: your checks and you decide every stop",
@@ -65,7 +65,7 @@ npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "trust a project's .hooksup.toml (its exact content)"},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
-				Help: "register hooksup's Stop hooks so plain claude (or codex) runs the checks"},
+				Help: "register hooksup's Stop hooks so plain claude (or codex, gemini) runs the checks"},
 			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},
 			{Name: "log", Flags: []cli.Flag{
 				{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts"},

@@ -413,3 +413,70 @@ func TestGeminiDoctor(t *testing.T) {
 		t.Errorf("doctor without gemini:\n%s", res.Stdout)
 	}
 }
+
+// hooksup install --agent gemini: plain gemini runs the project's checks at its AfterAgent
+// (standalone); installing again changes nothing; uninstall leaves the settings as they were.
+func TestGeminiInstalledStandalone(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiText("first"), mockapi.GeminiText("second"), mockapi.GeminiText("third"))
+	marker := filepath.Join(rg.env.Home, "once")
+	os.WriteFile(filepath.Join(rg.env.WorkDir, ".hooksup.toml"), []byte(`
+mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f `+marker+` || { touch `+marker+`; echo 'FAIL: TestStandalone'; exit 1; }"
+retry_on_failure = true
+`), 0o644)
+	before, err := os.ReadFile(rg.env.SettingsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"trust"}, {"install", "--agent", "gemini"}} {
+		if res := rg.hooksup(args...); res.ExitCode != 0 {
+			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
+		}
+	}
+	res := rg.gemini("-p", "go")
+	if res.ExitCode != 0 || res.Stdout != "firstsecond\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	turns := rg.srv.Turns()
+	if len(turns) != 2 || !strings.Contains(turns[1].LastUserText(), "FAIL: TestStandalone") {
+		t.Fatalf("%d turns; the second ends with %q", len(turns), turns[len(turns)-1].LastUserText())
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+	installed, _ := os.ReadFile(rg.env.SettingsPath())
+	if res := rg.hooksup("install", "--agent", "gemini"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "already installed") {
+		t.Fatalf("install again: %s %s", res.Stdout, res.Stderr)
+	}
+	if again, _ := os.ReadFile(rg.env.SettingsPath()); string(again) != string(installed) {
+		t.Fatalf("install again changed settings.json:\n%s", again)
+	}
+	if res := rg.hooksup("uninstall", "--agent", "gemini"); res.ExitCode != 0 {
+		t.Fatalf("uninstall: %s %s", res.Stdout, res.Stderr)
+	}
+	os.Remove(marker)
+	if res := rg.gemini("-p", "go"); res.ExitCode != 0 || res.Stdout != "third\n" {
+		t.Fatalf("after uninstall: exit %d stdout %q", res.ExitCode, res.Stdout)
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("a check ran after uninstall: verdicts %s", got)
+	}
+	var b, a any
+	after, _ := os.ReadFile(rg.env.SettingsPath())
+	json.Unmarshal(before, &b)
+	json.Unmarshal(after, &a)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("settings.json after uninstall:\n%s\nbefore install:\n%s", after, before)
+	}
+	// A settings file with comments is left alone: hooksup would not keep them.
+	commented := append([]byte("// mine\n"), before...)
+	os.WriteFile(rg.env.SettingsPath(), commented, 0o644)
+	if res := rg.hooksup("install", "--agent", "gemini"); res.ExitCode == 0 || !strings.Contains(res.Stderr, "comments") {
+		t.Fatalf("install over comments: exit %d %s %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if now, _ := os.ReadFile(rg.env.SettingsPath()); string(now) != string(commented) {
+		t.Fatalf("settings.json with comments changed:\n%s", now)
+	}
+}

@@ -41,7 +41,7 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	var scope, agentName string
 	fs := installFlagSet(name, &scope, &agentName)
 	if err := fs.Parse(args); err != nil {
-		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex] [--scope local|project|user])", err, name)
+		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex|gemini] [--scope local|project|user])", err, name)
 	}
 	env, err := loadEnvironment()
 	if err != nil {
@@ -50,9 +50,11 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	switch agentName {
 	case agent.Codex{}.Name():
 		return runInstallCodex(g, env, scope, stdout, uninstall)
+	case agent.Gemini{}.Name():
+		return runInstallGemini(g, env, scope, stdout, uninstall)
 	case agent.Claude{}.Name():
 	default:
-		return 2, fmt.Errorf("--agent %q: hooksup installs for claude or codex", agentName)
+		return 2, fmt.Errorf("--agent %q: hooksup installs for claude, codex or gemini", agentName)
 	}
 	if scope == "" {
 		scope = "local"
