@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,5 +171,26 @@ func TestGeminiCleanupGivesBackWhatGeminiWrote(t *testing.T) {
 	b, _ = os.ReadFile(filepath.Join(home, ".gemini", "settings.json"))
 	if !strings.Contains(string(b), "Dracula") || strings.Contains(string(b), "hooksup-hook") || !strings.Contains(string(b), `"mine"`) {
 		t.Errorf("their settings after the session:\n%s", b)
+	}
+}
+
+// A gemini older than MinGemini is refused with its version and the fix, read from its npm
+// package without running it; a newer one gets hooksup's events.
+func TestGeminiVersionRefusesOlder(t *testing.T) {
+	for version, refused := range map[string]bool{"0.60.9": true, "0.61.0": false, "1.2.0": false} {
+		dir := t.TempDir()
+		pkg := filepath.Join(dir, "node_modules", "@google", "gemini-cli")
+		os.MkdirAll(filepath.Join(pkg, "bundle"), 0o755)
+		os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@google/gemini-cli","version":"`+version+`"}`), 0o644)
+		os.WriteFile(filepath.Join(pkg, "bundle", "gemini.js"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
+		bin := filepath.Join(dir, "gemini")
+		os.Symlink(filepath.Join(pkg, "bundle", "gemini.js"), bin)
+		events, err := Gemini{}.Events(t.Context(), bin, nil, slog.New(slog.DiscardHandler))
+		switch {
+		case refused && (err == nil || !strings.Contains(err.Error(), "Gemini CLI "+version+", older than 0.61.0") || !strings.Contains(err.Error(), "npm install -g @google/gemini-cli@latest")):
+			t.Errorf("%s: err %v, want it refused with the fix", version, err)
+		case !refused && (err != nil || !slices.Equal(events, geminiEvents)):
+			t.Errorf("%s: events %v, err %v", version, events, err)
+		}
 	}
 }
