@@ -537,9 +537,13 @@ func (Gemini) Headless(args []string) bool {
 
 // Input maps gemini's event names to hooksup's: AfterAgent is the Stop (gemini has no
 // SubagentStop), BeforeAgent a prompt's start, and a ToolPermission notification a permission
-// prompt. A stop's last message is the chat's latest reply, which gemini has written by then:
+// prompt. The chat it names is the person's file (the session's home only links to it). A
+// stop's last message is the chat's latest reply, which gemini has written by then:
 // its prompt_response repeats the pieces of a streamed reply and runs on across continuations.
 func (Gemini) Input(in *hooks.Input) {
+	// The chat is named through the session's home, which goes with the session: follow the
+	// person's file itself.
+	in.TranscriptPath = realPath(in.TranscriptPath)
 	switch in.HookEventName {
 	case "AfterAgent":
 		in.HookEventName = hooks.Stop
@@ -587,6 +591,20 @@ func (Gemini) NoHooksWhy(code int) string {
 	}
 	return "gemini does not trust this folder (exit 55), and runs none of its settings' hooks in a folder it does not trust: " +
 		"trust it in gemini (its dialog when run in a terminal, or --skip-trust for one run) to have hooksup decide its stops"
+}
+
+// realPath is p with its links resolved (its directory's, when p does not exist yet).
+func realPath(p string) string {
+	if p == "" {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(d, filepath.Base(p))
+	}
+	return p
 }
 
 // geminiTail is how much of the end of a chat geminiLastReply reads.
@@ -640,11 +658,36 @@ func (Gemini) Reply(line []byte) bool { return bytes.Contains(line, []byte(`"typ
 
 func (Gemini) Transcript() transcript.Format { return transcript.FormatGemini }
 
-// ResumeID: gemini resumes by its own index or "latest", not by a name hooksup can give.
-func (Gemini) ResumeID(string) string { return "" }
+// ResumeID is the session a chat holds, from its first line (the file's name has only the
+// start of the id).
+func (Gemini) ResumeID(transcriptPath string) string {
+	f, err := os.Open(transcriptPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b := make([]byte, 4096)
+	n, _ := io.ReadFull(f, b)
+	first, _, _ := bytes.Cut(b[:n], []byte("\n"))
+	var h struct {
+		SessionID string `json:"sessionId"`
+	}
+	if json.Unmarshal(first, &h) != nil {
+		return ""
+	}
+	return h.SessionID
+}
 
-// Resume: none (see ResumeID).
-func (Gemini) Resume() string { return "" }
+// Resume is `hooksup gemini --resume`, which takes gemini's session id.
+func (Gemini) Resume() string { return "hooksup gemini --resume" }
 
-// ResumeHint: gemini prints no resume command as it exits.
-func (Gemini) ResumeHint(string) (string, bool) { return "", false }
+// ResumeHint turns gemini's `gemini --resume ID` into `hooksup gemini --resume ID`, in place.
+func (Gemini) ResumeHint(line string) (string, bool) {
+	// Gemini CLI 0.61.0 prints "To resume this session: gemini --resume ID" as it exits.
+	l := strings.TrimRight(line, " ")
+	i := strings.Index(l, "gemini --resume ")
+	if i < 0 || (i > 0 && l[i-1] != ' ') || strings.HasSuffix(l[:i], "hooksup ") {
+		return "", false
+	}
+	return l[:i] + "hooksup " + l[i:], true
+}

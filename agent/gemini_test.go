@@ -194,3 +194,24 @@ func TestGeminiVersionRefusesOlder(t *testing.T) {
 		}
 	}
 }
+
+// gemini's parting "To resume this session: gemini --resume ID" resumes under hooksup instead;
+// the id is the chat's session, from its first line.
+func TestGeminiResume(t *testing.T) {
+	if got := (Gemini{}).ResumeID("testdata/gemini-chat.jsonl"); got != "c7ca7fa6-120b-4386-bc8e-68b7c70f83dc" {
+		t.Fatalf("ResumeID = %q", got)
+	}
+	for line, want := range map[string]string{
+		"To resume this session: gemini --resume c7ca7fa6-120b   ": "To resume this session: hooksup gemini --resume c7ca7fa6-120b",
+		"│ To resume this session: gemini --resume 'a b' │":        "│ To resume this session: hooksup gemini --resume 'a b' │",
+	} {
+		if got, ok := (Gemini{}).ResumeHint(line); !ok || got != want {
+			t.Errorf("ResumeHint(%q) = %q, %v; want %q", line, got, ok, want)
+		}
+	}
+	for _, line := range []string{"run hooksup gemini --resume x", "gemini is ready", "/usr/bin/gemini --resume x"} {
+		if got, ok := (Gemini{}).ResumeHint(line); ok {
+			t.Errorf("ResumeHint(%q) = %q: not gemini's own hint", line, got)
+		}
+	}
+}

@@ -59,13 +59,18 @@ retry_on_failure = true
 	if scr = tm.screen(); strings.Contains(scr, "gemini wants to stop") {
 		t.Fatalf("question still shown after Escape:\n%s", scr)
 	}
-	// gemini's own keys reach it: /quit ends it, and hooksup with it.
+	// gemini's own keys reach it: /quit ends it, its parting hint resumes under hooksup, and so
+	// does the line hooksup prints as it ends.
 	tm.keys("C-u")
 	typeAfter(t, tm, geminiPrompt, "/quit")
 	tm.keys("Enter")
-	tm.waitText(wait, "gemini exited with status 0")
+	tm.waitText(wait, "gemini exited with status 0", "To resume this session: hooksup gemini --resume ")
 	tm.keys("q")
-	tm.waitText(wait, "[exited 0]")
+	scr = tm.waitText(wait, "[exited 0]")
+	id := rg.verdicts()[1].SessionID
+	if !strings.Contains(scr, "Resume this session under hooksup with:\nhooksup gemini --resume "+id) {
+		t.Fatalf("no hooksup gemini --resume %s at the end:\n%s", id, scr)
+	}
 }
 
 // (g) An untrusted folder in the TUI: gemini asks whether to trust it; answered "Don't trust",
