@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
@@ -478,5 +480,37 @@ retry_on_failure = true
 	}
 	if now, _ := os.ReadFile(rg.env.SettingsPath()); string(now) != string(commented) {
 		t.Fatalf("settings.json with comments changed:\n%s", now)
+	}
+}
+
+// A headless hooksup gemini is one of the sessions the hub lists, named by its agent, while
+// gemini works.
+func TestGeminiListedByTheHub(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiReply{Text: "Slowly.", Delay: 3 * time.Second})
+	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	defer cancel()
+	done := make(chan mockapi.Result, 1)
+	go func() {
+		done <- rg.srv.Run(rg.env.Command(ctx, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini", "-p", "take your time"))
+	}()
+	if _, err := rg.srv.Wait(ctx, func(reqs []mockapi.GeminiRequest) bool {
+		for _, r := range reqs {
+			if r.IsTurn() {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("gemini asked nothing: %v", err)
+	}
+	ls := rg.hooksup("ls", "--json")
+	var sessions []struct {
+		Agent string `json:"agent"`
+	}
+	if err := json.Unmarshal([]byte(ls.Stdout), &sessions); err != nil || len(sessions) != 1 || sessions[0].Agent != "gemini" {
+		t.Fatalf("hooksup ls --json while gemini works: %v\n%s\n%s", err, ls.Stdout, ls.Stderr)
+	}
+	if res := <-done; res.ExitCode != 0 || res.Stdout != "Slowly.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
 	}
 }
