@@ -450,8 +450,10 @@ func (s *Supervisor) summarize() {
 		return
 	}
 	sum := summaryOf(snap)
-	if sum.SessionID == "" {
-		sum.SessionID = s.engine.Counts().SessionID
+	// The session as its hooks name it, which its verdicts are filed under: a transcript's name
+	// is not always the id (gemini's chat, Codex's rollout).
+	if id := s.engine.Counts().SessionID; id != "" {
+		sum.SessionID = id
 	}
 	sum.Verdicts = s.engine.Counts().Verdicts
 	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {

@@ -43,6 +43,20 @@ func (rg *realGemini) gemini(args ...string) mockapi.Result {
 	return rg.runBounded("gemini", rg.env.Gemini, args...)
 }
 
+// (a) No checks: a model request that fails ends gemini -p with the same stdout and exit status
+// under hooksup as plain.
+func TestGeminiNoChecksModelError(t *testing.T) {
+	plain := newRealGemini(t, mockapi.GeminiReply{Status: 400})
+	pres := plain.gemini("-p", "what is the answer?")
+	rg := newRealGemini(t, mockapi.GeminiReply{Status: 400})
+	res := rg.hooksup("--config", rg.config(`mode = "auto"`), "gemini", "-p", "what is the answer?")
+	t.Logf("plain gemini: exit %d stdout %q; hooksup gemini: exit %d stdout %q\nstderr: %s", pres.ExitCode, pres.Stdout, res.ExitCode, res.Stdout, res.Stderr)
+	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout || res.ExitCode == 0 {
+		t.Fatalf("hooksup gemini -p: exit %d stdout %q; plain gemini -p: exit %d stdout %q",
+			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
+	}
+}
+
 // (a) No checks: one allow, and gemini -p's stdout and exit status are plain gemini's.
 func TestGeminiNoChecks(t *testing.T) {
 	plain := newRealGemini(t, mockapi.GeminiText("The answer is 42."))
@@ -70,6 +84,17 @@ func TestGeminiNoChecks(t *testing.T) {
 	}
 	if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
 		t.Fatalf("stderr %q", res.Stderr)
+	}
+	// The session's summary names the session as its hooks do, and lies beside its verdicts.
+	short, _, _ := strings.Cut(v.SessionID, "-")
+	if !strings.Contains(res.Stderr, "hooksup: session "+short+": 19 tokens (in 12 · out 7") {
+		t.Fatalf("no summary of session %s on stderr:\n%s", short, res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(rg.state, "hooksup", "sessions", v.SessionID, "summary.json")); err != nil {
+		t.Fatalf("summary: %v", err)
+	}
+	if log := rg.hooksup("log"); !strings.Contains(log.Stdout, "session "+v.SessionID+" (gemini)") {
+		t.Fatalf("hooksup log does not name the agent:\n%s", log.Stdout)
 	}
 }
 
