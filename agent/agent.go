@@ -30,7 +30,7 @@ import (
 // Agent is what differs between the coding agents hooksup supervises.
 type Agent interface {
 	// Name is the agent's command, as the person types it after hooksup and reads it in the
-	// header and messages: "claude", "codex".
+	// header and messages: "claude", "codex", "gemini".
 	Name() string
 	// Product is the agent's own name, for messages: "Claude Code".
 	Product() string
@@ -78,6 +78,21 @@ type Agent interface {
 	ResumeHint(line string) (string, bool)
 }
 
+// NoHooksExit is an Agent that can tell, from the exit status of a run in which none of
+// hooksup's hooks arrived, why it ran none: NoHooksWhy returns the reason, or "" when the status says
+// nothing of it.
+type NoHooksExit interface {
+	NoHooksWhy(code int) string
+}
+
+// TitleState is an Agent that tells its state in its terminal's window title. State reads a
+// title: "idle", "working" or "blocked" (kind "permission" or "question"), as claude's Program
+// Status reports say them, and a few words for the person; ok is false for a title that says
+// none.
+type TitleState interface {
+	TitleState(title string) (state, kind, msg string, ok bool)
+}
+
 // Hooks is what hooksup wants the agent to run for one session.
 type Hooks struct {
 	Events  []string                  // the hook events, as hooks names them
@@ -85,12 +100,18 @@ type Hooks struct {
 	// StopTimeout is the timeout of the Stop and SubagentStop hooks (longer than every check
 	// plus decision_timeout), OtherTimeout the others'.
 	StopTimeout, OtherTimeout time.Duration
+	// Getenv reads the agent's environment (os.Getenv when nil): where its own files are.
+	Getenv func(string) string
 }
 
 // Launch is how the agent starts for one session.
 type Launch struct {
 	Args  []string // the agent's arguments, hooksup's injection included
 	Files []string // files written for the session, to remove when it ends
+	Env   []string // variables added to the agent's environment (KEY=VALUE)
+	// Cleanup, when set, runs once the agent has exited: what the injection made for the
+	// session goes; an error is logged.
+	Cleanup func() error
 	// Warnings are what the person should know about how the agent will run hooksup's hooks
 	// (e.g. an argument of theirs that replaces them).
 	Warnings []string
@@ -136,7 +157,7 @@ func Bin(a Agent, flag string, getenv func(string) string) string {
 }
 
 // All are the agents hooksup supervises, in the order help lists them.
-func All() []Agent { return []Agent{Claude{}, Codex{}} }
+func All() []Agent { return []Agent{Claude{}, Codex{}, Gemini{}} }
 
 // ByName is the agent whose Name is name.
 func ByName(name string) (Agent, bool) {

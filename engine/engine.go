@@ -68,6 +68,11 @@ type Engine struct {
 	questionSeq  int
 	pending      map[int]*pendingQuestion
 	completing   map[int]chan struct{} // verdicts answered whose observation is not complete yet
+
+	// sentBack is the reason of the main agent's latest block as the agent received it, until
+	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back
+	// (Gemini CLI's BeforeAgent) is continuing its turn, not starting one.
+	sentBack string
 }
 
 // Options wire an Engine.
@@ -145,6 +150,11 @@ func (e *Engine) Observe(in *hooks.Input) {
 			e.model = in.Model
 		}
 	case hooks.UserPromptSubmit:
+		sent := e.sentBack
+		e.sentBack = ""
+		if sent != "" && in.Prompt == sent {
+			return
+		}
 		e.turn++
 		e.turnConts = 0
 		e.turnStarted = e.now()
@@ -405,6 +415,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 			e.subConts++
 		} else {
 			e.turnConts++
+			e.sentBack = hooks.Answer{Decision: hooks.Block, Reason: o.reason}.SentReason()
 		}
 		if p.blocking != "" && o.source == verdictlog.CheckSource(p.blocking) {
 			e.checkBlocks[p.blocking]++

@@ -269,6 +269,29 @@ func TestContinuationLimitPerTurn(t *testing.T) {
 	}
 }
 
+// An agent that fires UserPromptSubmit for the reason a block sent it (Gemini CLI's BeforeAgent)
+// continues its turn: the limit still holds. A prompt of the person's starts a new turn.
+func TestPromptOfTheBlocksReasonContinuesTheTurn(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("lint", "echo bad; exit 1")))
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: "fix it"})
+	var got []string
+	for i := 0; i < 5; i++ {
+		a := e.Decide(context.Background(), stopIn(i > 0))
+		got = append(got, string(a.Decision))
+		if a.Decision == hooks.Allow {
+			break
+		}
+		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: a.SentReason()})
+	}
+	if strings.Join(got, ",") != "block,block,block,allow" || r.verdicts[len(r.verdicts)-1].Source != verdictlog.SourceLimit {
+		t.Fatalf("decisions %v, last %+v", got, r.verdicts[len(r.verdicts)-1])
+	}
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: "fix it"})
+	if c := e.Counts(); c.Turn != 2 || c.TurnContinuations != 0 {
+		t.Fatalf("counts after a new prompt %+v", c)
+	}
+}
+
 func TestSubagentSteersCountPerAgent(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto

@@ -165,6 +165,9 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		logger.Warn("standalone: bad hook input", "err", err)
 		return 0
 	}
+	// The hook is registered for hooksup's event under the agent's own name (Gemini CLI's
+	// AfterAgent runs `… Stop --installed`): it is decided as that event.
+	in.HookEventName = event
 	projectDir := in.Cwd
 	if projectDir == "" {
 		projectDir = o.Getenv("CLAUDE_PROJECT_DIR")
@@ -196,9 +199,13 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	e := New(Options{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
 		Groups: standaloneGroups(&cfg, o.Getenv, logger)})
 	e.Restore(st.EngineState)
-	if in.PromptID != "" && in.PromptID != st.PromptID {
+	switch {
+	case in.PromptID != "" && in.PromptID != st.PromptID:
 		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: in.SessionID})
 		st.PromptID = in.PromptID
+	case in.PromptID == "" && event == hooks.Stop && !in.Active():
+		// An agent that names no prompt (Gemini CLI): a stop that follows no block starts a turn.
+		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: in.SessionID})
 	}
 	a := e.Decide(ctx, in)
 	st.EngineState = e.State()

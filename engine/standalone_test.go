@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,4 +102,32 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// The installed hook of an agent that names no prompt and its stop otherwise (Gemini CLI's
+// AfterAgent runs `… Stop --installed`): decided as a Stop, and a stop that follows no block
+// starts a turn with a fresh budget.
+func TestStandaloneTurnsWithoutPromptID(t *testing.T) {
+	proj := standaloneSandbox(t, "mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"never\"\ncommand = \"echo NO; exit 1\"\nretry_on_failure = true\n")
+	stop := func(active bool) string {
+		t.Helper()
+		payload := fmt.Sprintf(`{"session_id":"g1","cwd":%q,"hook_event_name":"AfterAgent","prompt":"hi","prompt_response":"x","stop_hook_active":%t}`, proj, active)
+		var out bytes.Buffer
+		StandaloneHook("Stop", []byte(payload), &out)
+		if strings.Contains(out.String(), `"decision":"block"`) {
+			return "block"
+		}
+		return "allow"
+	}
+	var got []string
+	for _, active := range []bool{false, true, false} {
+		got = append(got, stop(active))
+	}
+	if strings.Join(got, ",") != "block,allow,block" {
+		t.Fatalf("decisions %v, want block,allow,block (the third stop starts a turn)", got)
+	}
+	log, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "sessions", "g1", "verdicts.jsonl"))
+	if bytes.Count(log, []byte(`"event":"Stop"`)) != 3 {
+		t.Fatalf("verdict log:\n%s", log)
+	}
 }

@@ -164,6 +164,23 @@ func MergeInstall(settings []byte, bin string, timeoutSec float64) ([]byte, erro
 	}, InstalledEvents)
 }
 
+// MergeInstallGroup adds group, hooksup's installed hook as another agent's settings spell it
+// (Gemini CLI's AfterAgent), under event, replacing any earlier hooksup install there, keeping
+// every other key and hook in its place. Running it twice gives the same result as once;
+// MergeUninstall removes it.
+func MergeInstallGroup(settings []byte, event string, group json.RawMessage) ([]byte, error) {
+	return editHooks(settings, func(ev string, groups []json.RawMessage) ([]json.RawMessage, error) {
+		if ev != event {
+			return groups, nil
+		}
+		groups, err := removeInstalled(groups)
+		if err != nil {
+			return nil, err
+		}
+		return append(groups, group), nil
+	}, []string{event})
+}
+
 // MergeUninstall removes hooksup's installed hooks and nothing else. Event lists it empties are
 // removed, and so is "hooks" when nothing is left in it.
 func MergeUninstall(settings []byte) ([]byte, error) {

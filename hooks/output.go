@@ -69,10 +69,7 @@ func (a Answer) Encode() (stdout []byte, exit int) {
 	switch a.Decision {
 	case Block:
 		w.Decision = "block"
-		w.Reason = Truncate(a.Reason, MaxOutputChars)
-		if w.Reason == "" {
-			w.Reason = "hooksup: continue"
-		}
+		w.Reason = a.SentReason()
 	case Halt:
 		f := false
 		w.Continue = &f
@@ -87,6 +84,14 @@ func (a Answer) Encode() (stdout []byte, exit int) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(w) // a struct of strings always encodes
 	return b.Bytes(), 0
+}
+
+// SentReason is the reason a block sends the agent, as Encode writes it.
+func (a Answer) SentReason() string {
+	if r := Truncate(a.Reason, MaxOutputChars); r != "" {
+		return r
+	}
+	return "hooksup: continue"
 }
 
 // DecodeAnswer reads a Stop hook's result the way Claude Code 2.1.330 does: exit 2 blocks with

@@ -227,11 +227,23 @@ func TestSweepStale(t *testing.T) {
 	old := time.Now().Add(-time.Minute)
 	os.Chtimes(dead, old, old)
 	os.Chtimes(live.Path, old, old)
+	// gemini's session home: links to the person's files, which the sweep must not follow.
+	theirs := t.TempDir()
+	os.WriteFile(filepath.Join(theirs, "settings.json"), []byte("{}"), 0o600)
+	for _, id := range []string{"dead", "live"} {
+		os.MkdirAll(filepath.Join(dir, id+".gemini", ".gemini"), 0o700)
+		os.Symlink(theirs, filepath.Join(dir, id+".gemini", "home-link"))
+		os.Symlink(filepath.Join(theirs, "settings.json"), filepath.Join(dir, id+".gemini", ".gemini", "settings.json"))
+	}
 	runtimedir.SweepStale(dir)
-	for name, want := range map[string]bool{"dead.sock": false, "dead.settings.json": false, "live.sock": true, "live.settings.json": true} {
+	for name, want := range map[string]bool{"dead.sock": false, "dead.settings.json": false, "dead.gemini": false,
+		"live.sock": true, "live.settings.json": true, "live.gemini": true} {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		if (err == nil) != want {
 			t.Errorf("%s exists=%v, want %v", name, err == nil, want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(theirs, "settings.json")); err != nil {
+		t.Errorf("the sweep reached through a link: %v", err)
 	}
 }

@@ -100,6 +100,9 @@ type TerminalStatus struct {
 	State TerminalState
 	Kind  BlockedKind // with TerminalBlocked; "" for a dialog that names none
 	Msg   string      // what claude says, e.g. "approve Bash: rm -rf build"
+	// Title, when set, is instead the window title the agent set; an agent that tells its
+	// state there (agent.TitleState: Gemini CLI) is read from it, the others' is ignored.
+	Title string
 }
 
 // stateTracker derives the agent's state from hooks first, the transcript as the fallback and

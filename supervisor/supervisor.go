@@ -134,7 +134,8 @@ func New(o Options) (*Supervisor, error) {
 		command = func(ev string) string { return hooks.ClientCommand(o.HookClient, ev) }
 	}
 	s.launch, err = o.Agent.Inject(agent.Hooks{Events: o.Events, Command: command,
-		StopTimeout: o.Config.StopHookTimeout(), OtherTimeout: 30 * time.Second}, o.Args, o.RuntimeDir, id)
+		StopTimeout: o.Config.StopHookTimeout(), OtherTimeout: 30 * time.Second,
+		Getenv: func(k string) string { return envValue(s.agentEnv(), k) }}, o.Args, o.RuntimeDir, id)
 	if err != nil {
 		stopFeed()
 		return nil, err
@@ -310,6 +311,17 @@ func (s *Supervisor) logHook(in *hooks.Input) {
 // TerminalStatus takes a report claude wrote to its terminal about itself (see the type). The
 // front end that owns claude's terminal calls it as reports arrive; it never blocks.
 func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
+	if ts.Title != "" {
+		ta, ok := s.agent.(agent.TitleState)
+		if !ok {
+			return
+		}
+		state, kind, msg, ok := ta.TitleState(ts.Title)
+		if !ok {
+			return
+		}
+		ts = TerminalStatus{State: TerminalState(state), Kind: BlockedKind(kind), Msg: msg}
+	}
 	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip.Head(ts.Msg, 120))
 	s.state.terminal(ts)
 }
@@ -320,7 +332,8 @@ func (s *Supervisor) State() AgentState { return s.state.get() }
 // Command returns the agent's command as Run will start it.
 func (s *Supervisor) Command() *exec.Cmd {
 	cmd := exec.Command(s.o.Bin, s.launch.Args...)
-	cmd.Env = append(hooks.ScrubEnv(s.agentEnv(), hooks.SessionVars),
+	cmd.Env = append(hooks.ScrubEnv(s.agentEnv(), hooks.SessionVars), s.launch.Env...)
+	cmd.Env = append(cmd.Env,
 		hooks.EnvSocket+"="+s.server.Path,
 		hooks.EnvToken+"="+s.token,
 		hooks.EnvLog+"="+filepath.Join(s.o.StateDir, "hooksup.log"),
@@ -415,6 +428,12 @@ loop:
 	code := exitCode(cmd, werr)
 	s.logger.Info("agent exited", "code", code)
 	s.watch.exited(s.hooksNotRunning)
+	if n, ok := s.agent.(agent.NoHooksExit); ok && !s.watch.arrived.Load() {
+		if why := n.NoHooksWhy(code); why != "" {
+			s.logger.Warn("no hook arrived", "exit", code)
+			s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: NotRunning(s.agent.Name()) + ": " + why})
+		}
+	}
 	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
 	// The transcript is read to its end: the verdicts still waiting for it complete now.
@@ -431,8 +450,10 @@ func (s *Supervisor) summarize() {
 		return
 	}
 	sum := summaryOf(snap)
-	if sum.SessionID == "" {
-		sum.SessionID = s.engine.Counts().SessionID
+	// The session as its hooks name it, which its verdicts are filed under: a transcript's name
+	// is not always the id (gemini's chat, Codex's rollout).
+	if id := s.engine.Counts().SessionID; id != "" {
+		sum.SessionID = id
 	}
 	sum.Verdicts = s.engine.Counts().Verdicts
 	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {
@@ -470,6 +491,12 @@ func exitCode(cmd *exec.Cmd, err error) int {
 func (s *Supervisor) removeFiles() {
 	for _, f := range s.launch.Files {
 		os.Remove(f)
+	}
+	if c := s.launch.Cleanup; c != nil {
+		s.launch.Cleanup = nil
+		if err := c(); err != nil {
+			s.logger.Warn("injection cleanup", "err", err)
+		}
 	}
 }
 

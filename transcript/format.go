@@ -8,4 +8,6 @@ const (
 	FormatClaude Format = iota
 	// FormatCodex is Codex's rollout JSONL (see decodeCodex).
 	FormatCodex
+	// FormatGemini is Gemini CLI's chat JSONL (see decodeGemini).
+	FormatGemini
 )

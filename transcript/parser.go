@@ -116,6 +116,7 @@ type Parser struct {
 	dd    *dedupe
 	hooks hookLog
 	st    Stats
+	tools map[string]struct{} // FormatGemini: the tool calls counted, by id
 }
 
 // NewParser returns a parser with empty aggregates.
@@ -156,12 +157,18 @@ func (p *Parser) Feed(line []byte) Record {
 		line = line[:n-1]
 	}
 	var r Record
-	if p.opts.Format == FormatCodex {
+	switch p.opts.Format {
+	case FormatCodex:
 		r = decodeCodex(line, p.opts.MaxText, p.dec.seed)
 		if r.hasUsage {
 			r.Model = p.st.Model // a usage record names no model: the turn's
 		}
-	} else {
+	case FormatGemini:
+		if p.tools == nil {
+			p.tools = map[string]struct{}{}
+		}
+		r = decodeGemini(line, p.opts.MaxText, p.dec.seed, p.tools)
+	default:
 		r = p.dec.decode(line)
 	}
 	p.apply(&r)

@@ -35,11 +35,12 @@ type agentIO struct {
 }
 
 // newAgentIO makes the emulator; attach connects it to the agent's pty. The agent's Program
-// Status Protocol reports go to onStatus (nil: the emulator does not speak it).
-func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatus)) *agentIO {
+// Status Protocol reports go to onStatus (nil: the emulator does not speak it), its window
+// titles to onTitle (nil: nowhere but the pane's border).
+func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatus), onTitle func(string)) *agentIO {
 	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[ptyWrite]()}
 	a.term = vterm.New(cols, rows, vterm.Options{Replies: a, Version: version,
-		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus})
+		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus, OnTitle: onTitle})
 	go func() {
 		for sz := range a.resizes {
 			a.applySize(sz[0], sz[1])
@@ -57,6 +58,16 @@ func programStatusTo(sess Session) func(vterm.ProgramStatus) {
 		}
 		sess.TerminalStatus(supervisor.TerminalStatus{
 			State: supervisor.TerminalState(ps.State), Kind: supervisor.BlockedKind(ps.Kind), Msg: ps.Msg})
+	}
+}
+
+// titleTo passes the agent's window titles to the session, from the pty reader: an agent that
+// tells its state there (Gemini CLI) is read from them.
+func titleTo(sess Session) func(string) {
+	return func(title string) {
+		if title != "" {
+			sess.TerminalStatus(supervisor.TerminalStatus{Title: title})
+		}
 	}
 }
 

@@ -40,7 +40,7 @@ func Preview(t themes.Theme, w, h int) string {
 // at the size of its pane, so no resize is pending when the frame is drawn.
 func previewModel(st Styles, w, h int) model {
 	cols, rows := previewAgentSize(w, h)
-	a := newAgentIO(cols, rows, "", nil)
+	a := newAgentIO(cols, rows, "", nil, nil)
 	a.term.Write(sampleScreen)
 	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
 	m.w, m.h = w, h

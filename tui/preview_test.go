@@ -53,7 +53,7 @@ func tuiFrame(t *testing.T, th themes.Theme, w, h int) string {
 	t.Helper()
 	f := newFakeSession()
 	cols, rows := previewAgentSize(w, h)
-	a := newAgentIO(cols, rows, "test", nil)
+	a := newAgentIO(cols, rows, "test", nil, nil)
 	t.Cleanup(a.close)
 	a.term.Write(sampleScreen)
 	m := newModel(sampleFake{f}, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)

@@ -72,7 +72,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 		return fmt.Errorf("[keys] %w", err)
 	}
 	cols, rows := AgentPaneSize(TerminalSize(os.Stdout))
-	aio := newAgentIO(cols, rows, o.Version, programStatusTo(sess))
+	aio := newAgentIO(cols, rows, o.Version, programStatusTo(sess), titleTo(sess))
 	defer aio.close()
 	aio.resumeHint = o.ResumeHint
 	aio.attach(o.Terminal)

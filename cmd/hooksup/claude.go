@@ -162,7 +162,7 @@ func openLogger(stateDir string, debug bool) (*slog.Logger, func()) {
 // agentBin is the binary to run for a: its --NAME-bin flag, else its environment variable,
 // else its name on PATH.
 func agentBin(g globalFlags, a agent.Agent) string {
-	flag := map[string]string{agent.Claude{}.Name(): g.claudeBin, agent.Codex{}.Name(): g.codexBin}[a.Name()]
+	flag := map[string]string{agent.Claude{}.Name(): g.claudeBin, agent.Codex{}.Name(): g.codexBin, agent.Gemini{}.Name(): g.geminiBin}[a.Name()]
 	return agent.Bin(a, flag, os.Getenv)
 }
 

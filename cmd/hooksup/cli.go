@@ -40,13 +40,13 @@ func program() cli.Program {
 		agents = append(agents, a.Name())
 	}
 	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
-		Help: "claude (default), or codex: $CODEX_HOME/hooks.json, trusted in $CODEX_HOME/config.toml"}
+		Help: "claude (default), codex ($CODEX_HOME/hooks.json, trusted in its config.toml) or gemini (~/.gemini/settings.json)"}
 	return cli.Program{
 		Name:    "hooksup",
-		Summary: "supervise Claude Code and Codex: your checks and you decide every stop",
-		Intro: `hooksup supervises Claude Code and OpenAI's Codex CLI: it runs the agent with hooks that report
-to it, decides every stop by your project's checks and by you, and shows verdicts, counts and
-agent state live.`,
+		Summary: "supervise Claude Code, Codex and Gemini CLI: your checks and you decide every stop",
+		Intro: `hooksup supervises Claude Code, OpenAI's Codex CLI and Google's Gemini CLI: it runs the agent
+with hooks that report to it, decides every stop by your project's checks and by you, and shows
+verdicts, counts and agent state live.`,
 		Usage:    "[flags] command [args...]",
 		Complete: completeCommand,
 		Command: []cli.Command{
@@ -54,6 +54,8 @@ agent state live.`,
 				Help: "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"},
 			{Name: "codex", GlobalsFirst: true, Args: "[codex args...]", Passthrough: true,
 				Help: "run codex under supervision (codex's exit status is hooksup's): the TUI in a terminal, headless for codex exec"},
+			{Name: "gemini", GlobalsFirst: true, Args: "[gemini args...]", Passthrough: true,
+				Help: "run gemini under supervision (gemini's exit status is hooksup's): the TUI in a terminal, headless for gemini -p"},
 			{Name: "demo", Help: "the TUI against a built-in simulated agent (no API key)"},
 			{Name: "check", Flags: []cli.Flag{
 				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
@@ -68,7 +70,7 @@ never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "trust a project's .hooksup.toml (its exact content)"},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
-				Help: "register hooksup's Stop hooks so plain claude (or codex) runs the checks"},
+				Help: "register hooksup's Stop hooks so plain claude (or codex, gemini) runs the checks"},
 			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},
 			{Name: "log", Flags: []cli.Flag{
 				{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts"},
@@ -115,6 +117,8 @@ it prints the URL to open, with the access token (docs/web.md)`},
 				Help: "the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)"},
 			{Name: "codex-bin", Arg: "PATH", Values: cli.Values{Files: true},
 				Help: "the codex to run (default: $HOOKSUP_CODEX_BIN, else codex on PATH)"},
+			{Name: "gemini-bin", Arg: "PATH", Values: cli.Values{Files: true},
+				Help: "the gemini to run (default: $HOOKSUP_GEMINI_BIN, else gemini on PATH)"},
 			{Name: "debug", Help: "verbose log in the state directory"},
 			{Name: "version", Help: "print the version and exit"},
 			{Name: "help", Help: "print this help and exit"},

@@ -36,6 +36,7 @@ type globalFlags struct {
 	noTUI     bool
 	claudeBin string
 	codexBin  string
+	geminiBin string
 	debug     bool
 	version   bool
 }
@@ -50,6 +51,7 @@ func globalFlagSet(g *globalFlags) *flag.FlagSet {
 	fs.BoolVar(&g.noTUI, "no-tui", false, "")
 	fs.StringVar(&g.claudeBin, "claude-bin", "", "")
 	fs.StringVar(&g.codexBin, "codex-bin", "", "")
+	fs.StringVar(&g.geminiBin, "gemini-bin", "", "")
 	fs.BoolVar(&g.debug, "debug", false, "")
 	fs.BoolVar(&g.version, "version", false, "")
 	return fs
@@ -109,6 +111,8 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		return runAgent(ctx, g, agent.Claude{}, cargs, stdin, stdout, stderr)
 	case "codex":
 		return runAgent(ctx, g, agent.Codex{}, cargs, stdin, stdout, stderr)
+	case "gemini":
+		return runAgent(ctx, g, agent.Gemini{}, cargs, stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, g, stdin, stdout, stderr)
 	case "themes":

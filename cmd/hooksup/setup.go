@@ -44,7 +44,7 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	var scope, agentName string
 	fs := installFlagSet(name, &scope, &agentName)
 	if err := fs.Parse(args); err != nil {
-		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex] [--scope local|project|user])", err, name)
+		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex|gemini] [--scope local|project|user])", err, name)
 	}
 	env, err := loadEnvironment()
 	if err != nil {
@@ -53,9 +53,11 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	switch agentName {
 	case agent.Codex{}.Name():
 		return runInstallCodex(g, env, scope, stdout, uninstall)
+	case agent.Gemini{}.Name():
+		return runInstallGemini(g, env, scope, stdout, uninstall)
 	case agent.Claude{}.Name():
 	default:
-		return 2, fmt.Errorf("--agent %q: hooksup installs for claude or codex", agentName)
+		return 2, fmt.Errorf("--agent %q: hooksup installs for claude, codex or gemini", agentName)
 	}
 	if scope == "" {
 		scope = "local"
@@ -497,6 +499,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	fmt.Fprintf(stdout, "  · hooksup claude adds its own hooks through --settings for its session: %s\n", strings.Join(hooks.EventsFor(version, false), ", "))
 
 	doctorCodex(ctx, g, env, stdout, ok, bad)
+	doctorGemini(ctx, g, env, stdout, ok, bad)
 
 	fmt.Fprintln(stdout, "hooksup configuration")
 	cfg, layers, err := loadLayers(g, env)
@@ -567,5 +570,31 @@ func doctorCodex(ctx context.Context, g globalFlags, env environment, stdout io.
 		strings.Join(agent.CodexEvents(), ", "))
 	for _, f := range agent.CodexHookFiles(os.Getenv, env.cwd) {
 		fmt.Fprintf(stdout, "  · Codex reads hooks of its own from %s\n", f)
+	}
+}
+
+// doctorGemini reports the gemini hooksup gemini would run and where gemini would read hooks of
+// its own. A gemini that is not installed is no problem: only hooksup gemini needs it.
+func doctorGemini(ctx context.Context, g globalFlags, env environment, stdout io.Writer, ok, bad func(string, ...any)) {
+	fmt.Fprintln(stdout, "gemini")
+	bin := agentBin(g, agent.Gemini{})
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		fmt.Fprintf(stdout, "  · %s not found (only hooksup gemini needs it: npm install -g @google/gemini-cli, or --gemini-bin / HOOKSUP_GEMINI_BIN)\n", bin)
+		return
+	}
+	v, err := agent.GeminiVersion(ctx, path, os.Environ(), 20*time.Second)
+	switch {
+	case err != nil:
+		bad("%s: cannot tell its version (%v): hooksup gemini gives it its hooks and says so if none arrives", path, err)
+	case v.Less(agent.MinGemini):
+		bad("%s: Gemini CLI %s, older than %s: hooksup gemini refuses it (npm install -g @google/gemini-cli@latest)", path, v, agent.MinGemini)
+	default:
+		ok("%s: Gemini CLI %s (hooksup supports %s and newer)", path, v, agent.MinGemini)
+	}
+	fmt.Fprintf(stdout, "  · hooksup gemini runs gemini with a home of its own for the session, mirroring yours, whose settings add its hooks (nothing of yours is written): %s\n",
+		strings.Join(agent.GeminiEvents(), ", "))
+	for _, f := range agent.GeminiHookFiles(os.Getenv, env.cwd) {
+		fmt.Fprintf(stdout, "  · gemini reads hooks of its own from %s\n", f)
 	}
 }

@@ -93,7 +93,8 @@ func Dir(getenv func(string) string) (string, error) {
 }
 
 // SweepStale removes what hooksup sessions that were killed left in the runtime dir: a socket
-// nobody listens on, and the settings file beside it.
+// nobody listens on, and the settings file or agent home (gemini's, links to the person's
+// files, which are not followed) beside it.
 func SweepStale(dir string) {
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
 	for _, p := range socks {
@@ -108,6 +109,7 @@ func SweepStale(dir string) {
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
 			os.Remove(p)
 			os.Remove(strings.TrimSuffix(p, ".sock") + ".settings.json")
+			os.RemoveAll(strings.TrimSuffix(p, ".sock") + ".gemini")
 		}
 	}
 }

@@ -639,6 +639,9 @@ func (t *Terminal) setTitle(s string) {
 	if s != t.title {
 		t.title = s
 		t.gen.Add(1)
+		if t.opts.OnTitle != nil {
+			t.titles = append(t.titles, s)
+		}
 	}
 }
 

@@ -67,6 +67,10 @@ type Options struct {
 	// runs on the goroutine that called Write, after the Terminal's lock is released, so it
 	// may call the Terminal; it must not block.
 	OnProgramStatus func(ProgramStatus)
+	// OnTitle, if set, receives the child's window title each time it changes (OSC 0/2, a
+	// popped title), in order, as the title appears in [Terminal.Title]. It runs as
+	// OnProgramStatus does, and must not block either.
+	OnTitle func(string)
 }
 
 // Stats are counters for diagnostics and tests.
@@ -104,6 +108,7 @@ type Terminal struct {
 	closed       bool
 	resetPending any             // recovered value not yet reported to OnReset
 	statuses     []ProgramStatus // reports not yet handed to OnProgramStatus
+	titles       []string        // titles not yet handed to OnTitle
 	resets       int
 
 	scratch uv.Line // one line of cells, reused by Render and Text
@@ -189,12 +194,15 @@ func (t *Terminal) Write(p []byte) (int, error) {
 		t.feed(chunk)
 		t.flush()
 		r := t.takeReset()
-		st := t.statuses
-		t.statuses = nil
+		st, tt := t.statuses, t.titles
+		t.statuses, t.titles = nil, nil
 		t.mu.Unlock()
 		t.report(r)
 		for _, s := range st {
 			t.opts.OnProgramStatus(s)
+		}
+		for _, s := range tt {
+			t.opts.OnTitle(s)
 		}
 	}
 	return n, nil

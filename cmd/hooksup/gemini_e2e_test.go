@@ -1,0 +1,541 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// End-to-end tests with the real Gemini CLI (HOOKSUP_TEST_GEMINI) offline, against the mock
+// Gemini API in a throwaway HOME.
+
+// realGemini is one test's gemini: the mock it talks to, its environment, and hooksup's state
+// and runtime directories.
+type realGemini struct {
+	hooksupEnv
+	srv *mockapi.GeminiServer
+	env *mockapi.GeminiEnv
+}
+
+func newRealGemini(t *testing.T, replies ...mockapi.GeminiReply) *realGemini {
+	t.Helper()
+	srv := mockapi.NewGeminiServer(t, &mockapi.GeminiScript{Replies: replies}, mockapi.WithNetNS(), mockapi.WithQuiet())
+	env := mockapi.NewGeminiEnv(t, srv.URL, "")
+	return &realGemini{hooksupEnv: newHooksupEnv(t, "hg", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
+}
+
+// gemini runs plain gemini with args and waits for it.
+func (rg *realGemini) gemini(args ...string) mockapi.Result {
+	rg.t.Helper()
+	return rg.runBounded("gemini", rg.env.Gemini, args...)
+}
+
+// (a) No checks: a model request that fails ends gemini -p with the same stdout and exit status
+// under hooksup as plain.
+func TestGeminiNoChecksModelError(t *testing.T) {
+	plain := newRealGemini(t, mockapi.GeminiReply{Status: 400})
+	pres := plain.gemini("-p", "what is the answer?")
+	rg := newRealGemini(t, mockapi.GeminiReply{Status: 400})
+	res := rg.hooksup("--config", rg.config(`mode = "auto"`), "gemini", "-p", "what is the answer?")
+	t.Logf("plain gemini: exit %d stdout %q; hooksup gemini: exit %d stdout %q\nstderr: %s", pres.ExitCode, pres.Stdout, res.ExitCode, res.Stdout, res.Stderr)
+	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout || res.ExitCode == 0 {
+		t.Fatalf("hooksup gemini -p: exit %d stdout %q; plain gemini -p: exit %d stdout %q",
+			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
+	}
+}
+
+// (a) No checks: one allow, and gemini -p's stdout and exit status are plain gemini's.
+func TestGeminiNoChecks(t *testing.T) {
+	plain := newRealGemini(t, mockapi.GeminiText("The answer is 42."))
+	pres := plain.gemini("-p", "what is the answer?")
+	rg := newRealGemini(t, mockapi.GeminiText("The answer is 42."))
+	res := rg.hooksup("--config", rg.config(`mode = "auto"`), "gemini", "-p", "what is the answer?")
+	t.Logf("plain gemini: exit %d stdout %q in %v", pres.ExitCode, pres.Stdout, pres.Duration)
+	t.Logf("hooksup gemini: exit %d stdout %q in %v\nstderr: %s", res.ExitCode, res.Stdout, res.Duration, res.Stderr)
+	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout {
+		t.Fatalf("hooksup gemini -p: exit %d stdout %q; plain gemini -p: exit %d stdout %q",
+			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
+	}
+	if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
+		t.Fatalf("exit %d stdout %q", res.ExitCode, res.Stdout)
+	}
+	if n, m := len(rg.srv.Turns()), len(plain.srv.Turns()); n != m {
+		t.Fatalf("%d turn requests under hooksup, %d plain", n, m)
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:allow/nochecks" {
+		t.Fatalf("verdicts: %s\nstderr: %s\nlog: %s", got, res.Stderr, rg.log())
+	}
+	v := rg.verdicts()[0]
+	if v.SessionID == "" || v.Agent != "gemini" {
+		t.Fatalf("verdict %+v", v)
+	}
+	if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
+		t.Fatalf("stderr %q", res.Stderr)
+	}
+	// The session's summary names the session as its hooks do, and lies beside its verdicts.
+	short, _, _ := strings.Cut(v.SessionID, "-")
+	if !strings.Contains(res.Stderr, "hooksup: session "+short+": 19 tokens (in 12 · out 7") {
+		t.Fatalf("no summary of session %s on stderr:\n%s", short, res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(rg.state, "hooksup", "sessions", v.SessionID, "summary.json")); err != nil {
+		t.Fatalf("summary: %v", err)
+	}
+	if log := rg.hooksup("log"); !strings.Contains(log.Stdout, "session "+v.SessionID+" (gemini)") {
+		t.Fatalf("hooksup log does not name the agent:\n%s", log.Stdout)
+	}
+}
+
+// (b) A check that fails once: gemini continues once, the next turn carries the check's reason,
+// and the verdicts are block then allow.
+func TestGeminiCheckFailsOnce(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiText("Done, I think."), mockapi.GeminiText("Fixed it."))
+	marker := filepath.Join(rg.env.Home, "failed-once")
+	cfg := rg.config(`mode = "auto"
+[[stop.checks]]
+name = "once"
+command = "test -f ` + marker + ` || { touch ` + marker + `; echo CHECK-REASON-7Q; exit 1; }"
+retry_on_failure = true
+`)
+	res := rg.hooksup("--config", cfg, "gemini", "-p", "fix the tests")
+	if res.ExitCode != 0 || res.Stdout != "Done, I think.Fixed it.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+	}
+	turns := rg.srv.Turns()
+	if len(turns) != 2 {
+		t.Fatalf("%d turn requests, want 2", len(turns))
+	}
+	if reason := turns[1].LastUserText(); !strings.Contains(reason, "CHECK-REASON-7Q") {
+		t.Fatalf("the second turn ends with %q, want the check's output", reason)
+	}
+	if strings.Contains(turns[0].LastUserText(), "CHECK-REASON-7Q") {
+		t.Fatalf("the first turn already carries the reason: %q", turns[0].LastUserText())
+	}
+	// The chat was followed: each verdict saw gemini's model, its tokens and the reply it
+	// judged (the hook's prompt_response would repeat the streamed pieces).
+	for i, want := range []string{"Done, I think.", "Fixed it."} {
+		o := rg.verdicts()[i].Observation
+		if o == nil || o.LastMessage != want || o.Model != mockapi.GeminiModel || o.OutputTokens == 0 {
+			t.Fatalf("verdict %d: observation %+v, want the last message %q", i, o, want)
+		}
+	}
+	if v := rg.verdicts()[1]; v.Turn != rg.verdicts()[0].Turn || v.Continuations != 1 {
+		t.Fatalf("the continuation is not the same turn: %+v", v)
+	}
+}
+
+// (c) A check that always fails: exactly max_continuations blocks, then allow by the limit
+// (gemini has no cap of its own).
+func TestGeminiCheckAlwaysFails(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiText("Still broken."))
+	cfg := rg.config(`mode = "auto"
+[stop]
+max_continuations = 2
+[[stop.checks]]
+name = "never"
+command = "echo NEVER-PASSES; exit 1"
+retry_on_failure = true
+`)
+	res := rg.hooksup("--config", cfg, "gemini", "-p", "fix the tests")
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:never Stop:block/check:never Stop:allow/limit" {
+		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+	}
+	if n := len(rg.srv.Turns()); n != 3 {
+		t.Fatalf("%d turn requests, want 3", n)
+	}
+}
+
+// (e) The supervisor's socket gone: gemini's next AfterAgent hook finds nothing to talk to,
+// allows, and gemini finishes; the hook says why in hooksup's log.
+func TestGeminiFailsOpenWithoutTheSocket(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiText("First try."), mockapi.GeminiText("Second try."))
+	cfg := rg.config(`mode = "auto"
+[[stop.checks]]
+name = "unplug"
+command = "rm -f ` + filepath.Join(rg.run, "hooksup") + `/*.sock; echo UNPLUGGED; exit 1"
+retry_on_failure = true
+`)
+	res := rg.hooksup("--config", cfg, "gemini", "-p", "go")
+	if res.ExitCode != 0 || res.Stdout != "First try.Second try.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:unplug" {
+		t.Fatalf("verdicts: %s", got)
+	}
+	if n := len(rg.srv.Turns()); n != 2 {
+		t.Fatalf("%d turn requests, want 2", n)
+	}
+	if log := rg.log(); !strings.Contains(log, "hook Stop: supervisor unreachable") {
+		t.Fatalf("hooksup.log does not say the Stop hook failed open:\n%s", log)
+	}
+}
+
+// (g) An untrusted folder, headless: gemini refuses to run there (exit 55, no request), as plain
+// gemini does; hooksup adds no trust of its own and says that gemini runs none of its hooks.
+func TestGeminiUntrustedFolderHeadless(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiText("never sent"))
+	if err := rg.env.Untrust(); err != nil {
+		t.Fatal(err)
+	}
+	pres := rg.gemini("-p", "hello")
+	res := rg.hooksup("--config", rg.config(`mode = "auto"`), "gemini", "-p", "hello")
+	if res.ExitCode != pres.ExitCode || res.ExitCode != 55 || res.Stdout != pres.Stdout {
+		t.Fatalf("hooksup gemini: exit %d stdout %q; plain gemini: exit %d stdout %q\nstderr: %s",
+			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout, res.Stderr)
+	}
+	if n := len(rg.srv.Turns()); n != 0 {
+		t.Fatalf("%d turn requests in an untrusted folder", n)
+	}
+	if !strings.Contains(res.Stderr, "gemini is not running hooksup's hooks") || !strings.Contains(res.Stderr, "trust") {
+		t.Fatalf("stderr does not say that gemini runs no hooks in an untrusted folder:\n%s", res.Stderr)
+	}
+}
+
+// treeSums maps every file under dir (relative path, links by their target) to a digest of its
+// content, leaving out the directories skip names (relative).
+func treeSums(t *testing.T, dir string, skip ...string) map[string]string {
+	t.Helper()
+	sums := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		for _, s := range skip {
+			if rel == s {
+				return filepath.SkipDir
+			}
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			l, _ := os.Readlink(p)
+			sums[rel] = "link:" + l
+		case d.Type().IsRegular():
+			b, _ := os.ReadFile(p)
+			sums[rel] = fmt.Sprintf("%x", sha256.Sum256(b))
+		case d.IsDir():
+			sums[rel+"/"] = "dir"
+		}
+		return nil
+	})
+	return sums
+}
+
+// geminiUser is the user other than root to run hooksup gemini as: nil for the test's own user
+// when it is not root, else a throwaway one (useradd, removed at the end).
+func geminiUser(t *testing.T) (cred *syscall.Credential) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		return nil
+	}
+	if _, err := exec.LookPath("useradd"); err != nil {
+		t.Skip("running as root without useradd: no ordinary user to run gemini as")
+	}
+	name := fmt.Sprintf("hxg%d", os.Getpid()%100000)
+	if out, err := exec.Command("useradd", "-M", "-N", "-s", "/bin/sh", name).CombinedOutput(); err != nil {
+		t.Fatalf("useradd %s: %v: %s", name, err, out)
+	}
+	t.Cleanup(func() { exec.Command("userdel", name).Run() })
+	id := func(flag string) uint32 {
+		out, err := exec.Command("id", flag, name).Output()
+		if err != nil {
+			t.Fatalf("id %s %s: %v", flag, name, err)
+		}
+		n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+		return uint32(n)
+	}
+	return &syscall.Credential{Uid: id("-u"), Gid: id("-g")}
+}
+
+// (f) As an ordinary user (not root) whose ~/.gemini/settings.json has settings of their own (a
+// comment, a theme, a hook): the stop is gated, their hook still runs, the chat lands in their
+// ~/.gemini, and their settings.json and the project are unchanged byte for byte.
+func TestGeminiOrdinaryUserKeepsTheirFiles(t *testing.T) {
+	cred := geminiUser(t)
+	srv := mockapi.NewGeminiServer(t, &mockapi.GeminiScript{Replies: []mockapi.GeminiReply{
+		mockapi.GeminiText("Done, I think."), mockapi.GeminiText("Fixed it."),
+	}}, mockapi.WithNetNS(), mockapi.WithQuiet())
+	// Everything the user runs or writes lives under one directory they can reach.
+	root, err := os.MkdirTemp("", "hgu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	env := mockapi.NewGeminiEnv(t, srv.URL, filepath.Join(root, "g"))
+	if cred != nil {
+		// gemini and hooksup as installed where the user can run them.
+		install := resolvedDir(t, env.Gemini)
+		for filepath.Base(install) != "node_modules" && install != "/" {
+			install = filepath.Dir(install)
+		}
+		copied := filepath.Join(root, "gemini", "node_modules")
+		os.MkdirAll(filepath.Dir(copied), 0o755)
+		// Hard links where they can be made: the package is some 100 MB.
+		if exec.Command("cp", "-al", install, copied).Run() != nil {
+			os.RemoveAll(copied)
+			if out, err := exec.Command("cp", "-a", install, copied).CombinedOutput(); err != nil {
+				t.Fatalf("copy gemini: %v: %s", err, out)
+			}
+		}
+		env.Gemini = filepath.Join(copied, ".bin", "gemini")
+		os.Remove(filepath.Join(env.BinDir, "gemini"))
+		if err := os.Symlink(env.Gemini, filepath.Join(env.BinDir, "gemini")); err != nil {
+			t.Fatal(err)
+		}
+		env.Credential = cred
+	}
+	hbin := filepath.Join(root, "hbin")
+	os.MkdirAll(hbin, 0o755)
+	for _, b := range []string{hooksupBin, hookClientBin} {
+		data, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(hbin, filepath.Base(b)), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range []string{"state", "run", "config"} {
+		os.MkdirAll(filepath.Join(root, k), 0o700)
+	}
+	env.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
+	env.Setenv("XDG_RUNTIME_DIR", filepath.Join(root, "run"))
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "config"))
+
+	// Their own settings: a comment, a theme and an AfterAgent hook of theirs.
+	theirHook := filepath.Join(env.Home, "their-hook-ran")
+	settings := []byte(`// my gemini settings
+{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+  "ide": {"enabled": false},
+  "model": {"name": "` + mockapi.GeminiModel + `"},
+  "ui": {"theme": "GitHub"}, /* mine */
+  "hooks": {"AfterAgent": [{"hooks": [{"name": "mine", "type": "command", "command": "echo ran >> ` + theirHook + `", "timeout": 5000}]}]}
+}
+`)
+	if err := os.WriteFile(env.SettingsPath(), settings, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(env.Home, "failed-once")
+	cfgPath := filepath.Join(env.Home, "hooksup-test.toml")
+	os.WriteFile(cfgPath, []byte(`mode = "auto"
+[[stop.checks]]
+name = "once"
+command = "test -f `+marker+` || { touch `+marker+`; echo CHECK-REASON-7Q; exit 1; }"
+retry_on_failure = true
+`), 0o644)
+	os.WriteFile(filepath.Join(env.WorkDir, "main.go"), []byte("package main\n"), 0o644)
+	if cred != nil {
+		for _, d := range []string{root, env.Home, env.WorkDir, env.TmpDir} {
+			if out, err := exec.Command("chown", "-R", fmt.Sprintf("%d:%d", cred.Uid, cred.Gid), d).CombinedOutput(); err != nil {
+				t.Fatalf("chown: %v: %s", err, out)
+			}
+		}
+		os.Chmod(filepath.Dir(filepath.Join(root, "g")), 0o755)
+		os.Chmod(root, 0o755)
+	}
+	project := treeSums(t, env.WorkDir)
+	gemDir := treeSums(t, env.GeminiDir, "tmp", "history")
+
+	h := hooksupEnv{t: t, run: filepath.Join(root, "run"), state: filepath.Join(root, "state"), home: env.Home, runCmd: srv.Run, command: env.Command}
+	res := h.runBounded("hooksup", filepath.Join(hbin, "hooksup"), "--config", cfgPath, "gemini", "-p", "fix the tests")
+	if res.ExitCode != 0 || res.Stdout != "Done, I think.Fixed it.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s\nlog: %s", res.ExitCode, res.Stdout, res.Stderr, h.log())
+	}
+	if got := decisions(h.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+		t.Fatalf("verdicts: %s\nstderr: %s\nlog: %s", got, res.Stderr, h.log())
+	}
+	if turns := srv.Turns(); len(turns) != 2 || !strings.Contains(turns[1].LastUserText(), "CHECK-REASON-7Q") {
+		t.Fatalf("%d turns; the second does not carry the check's reason", len(turns))
+	}
+	if b, _ := os.ReadFile(theirHook); strings.Count(string(b), "ran") != 2 {
+		t.Fatalf("their own AfterAgent hook ran %d times, want 2 (once a stop)", strings.Count(string(b), "ran"))
+	}
+	if b, err := os.ReadFile(env.SettingsPath()); err != nil || !bytes.Equal(b, settings) {
+		t.Fatalf("their settings.json changed (%v):\n%s", err, b)
+	}
+	after := treeSums(t, env.GeminiDir, "tmp", "history")
+	for k, v := range gemDir {
+		if after[k] != v {
+			t.Errorf("~/.gemini/%s changed", k)
+		}
+	}
+	for k := range after {
+		if _, ok := gemDir[k]; !ok && k != "projects.json" {
+			t.Errorf("~/.gemini/%s is new (only gemini's projects.json may be)", k)
+		}
+	}
+	if got := treeSums(t, env.WorkDir); fmt.Sprint(got) != fmt.Sprint(project) {
+		t.Errorf("the project changed: %v, was %v", got, project)
+	}
+	if chats, _ := filepath.Glob(env.ChatsGlob()); len(chats) != 1 {
+		t.Errorf("chats in their ~/.gemini: %v, want the session's", chats)
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, "run", "hooksup", "*")); len(left) > 0 {
+		t.Errorf("the session left %v in the runtime directory", left)
+	}
+	if cred != nil {
+		var st syscall.Stat_t
+		chats, _ := filepath.Glob(env.ChatsGlob())
+		if len(chats) == 1 && syscall.Stat(chats[0], &st) == nil && st.Uid != cred.Uid {
+			t.Errorf("the chat is owned by uid %d, not the user's %d", st.Uid, cred.Uid)
+		}
+	}
+}
+
+// resolvedDir is the directory of the file path resolves to.
+func resolvedDir(t *testing.T, path string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(real)
+}
+
+// hooksup doctor names the gemini it would run and its version, how hooksup gemini gives it its
+// hooks, and where gemini reads hooks of the person's own.
+func TestGeminiDoctor(t *testing.T) {
+	rg := newRealGemini(t)
+	s := mockapi.OfflineGeminiSettings()
+	s["hooks"] = map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "mine.sh"}}}}}
+	b, _ := json.Marshal(s)
+	if err := os.WriteFile(rg.env.SettingsPath(), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := rg.hooksup("doctor")
+	for _, want := range []string{
+		"gemini\n  ✓ " + rg.env.BinDir + "/gemini: Gemini CLI 0.61.0 (hooksup supports 0.61.0 and newer)",
+		"hooksup gemini runs gemini with a home of its own for the session, mirroring yours, whose settings add its hooks (nothing of yours is written): SessionStart, BeforeAgent, Notification, AfterAgent, SessionEnd",
+		"gemini reads hooks of its own from " + rg.env.SettingsPath(),
+	} {
+		if !strings.Contains(res.Stdout, want) {
+			t.Errorf("doctor does not say %q:\n%s", want, res.Stdout)
+		}
+	}
+	rg.env.Setenv("HOOKSUP_GEMINI_BIN", filepath.Join(rg.env.Home, "no-gemini"))
+	res = rg.hooksup("doctor")
+	if !strings.Contains(res.Stdout, "no-gemini not found (only hooksup gemini needs it") {
+		t.Errorf("doctor without gemini:\n%s", res.Stdout)
+	}
+}
+
+// hooksup install --agent gemini: plain gemini runs the project's checks at its AfterAgent
+// (standalone); installing again changes nothing; uninstall leaves the settings as they were.
+func TestGeminiInstalledStandalone(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiText("first"), mockapi.GeminiText("second"), mockapi.GeminiText("third"))
+	marker := filepath.Join(rg.env.Home, "once")
+	os.WriteFile(filepath.Join(rg.env.WorkDir, ".hooksup.toml"), []byte(`
+mode = "auto"
+[[stop.checks]]
+name = "tests"
+command = "test -f `+marker+` || { touch `+marker+`; echo 'FAIL: TestStandalone'; exit 1; }"
+retry_on_failure = true
+`), 0o644)
+	before, err := os.ReadFile(rg.env.SettingsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"trust"}, {"install", "--agent", "gemini"}} {
+		if res := rg.hooksup(args...); res.ExitCode != 0 {
+			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
+		}
+	}
+	res := rg.gemini("-p", "go")
+	if res.ExitCode != 0 || res.Stdout != "firstsecond\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	turns := rg.srv.Turns()
+	if len(turns) != 2 || !strings.Contains(turns[1].LastUserText(), "FAIL: TestStandalone") {
+		t.Fatalf("%d turns; the second ends with %q", len(turns), turns[len(turns)-1].LastUserText())
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("verdicts %s", got)
+	}
+	installed, _ := os.ReadFile(rg.env.SettingsPath())
+	if res := rg.hooksup("install", "--agent", "gemini"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "already installed") {
+		t.Fatalf("install again: %s %s", res.Stdout, res.Stderr)
+	}
+	if again, _ := os.ReadFile(rg.env.SettingsPath()); string(again) != string(installed) {
+		t.Fatalf("install again changed settings.json:\n%s", again)
+	}
+	if res := rg.hooksup("uninstall", "--agent", "gemini"); res.ExitCode != 0 {
+		t.Fatalf("uninstall: %s %s", res.Stdout, res.Stderr)
+	}
+	os.Remove(marker)
+	if res := rg.gemini("-p", "go"); res.ExitCode != 0 || res.Stdout != "third\n" {
+		t.Fatalf("after uninstall: exit %d stdout %q", res.ExitCode, res.Stdout)
+	}
+	if got := decisions(rg.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+		t.Fatalf("a check ran after uninstall: verdicts %s", got)
+	}
+	var b, a any
+	after, _ := os.ReadFile(rg.env.SettingsPath())
+	json.Unmarshal(before, &b)
+	json.Unmarshal(after, &a)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Fatalf("settings.json after uninstall:\n%s\nbefore install:\n%s", after, before)
+	}
+	// A settings file with comments is left alone: hooksup would not keep them.
+	commented := append([]byte("// mine\n"), before...)
+	os.WriteFile(rg.env.SettingsPath(), commented, 0o644)
+	if res := rg.hooksup("install", "--agent", "gemini"); res.ExitCode == 0 || !strings.Contains(res.Stderr, "comments") {
+		t.Fatalf("install over comments: exit %d %s %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if now, _ := os.ReadFile(rg.env.SettingsPath()); string(now) != string(commented) {
+		t.Fatalf("settings.json with comments changed:\n%s", now)
+	}
+}
+
+// A headless hooksup gemini is one of the sessions the hub lists, named by its agent, while
+// gemini works.
+func TestGeminiListedByTheHub(t *testing.T) {
+	rg := newRealGemini(t, mockapi.GeminiReply{Text: "Slowly.", Delay: 3 * time.Second})
+	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	defer cancel()
+	done := make(chan mockapi.Result, 1)
+	go func() {
+		done <- rg.srv.Run(rg.env.Command(ctx, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini", "-p", "take your time"))
+	}()
+	if _, err := rg.srv.Wait(ctx, func(reqs []mockapi.GeminiRequest) bool {
+		for _, r := range reqs {
+			if r.IsTurn() {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("gemini asked nothing: %v", err)
+	}
+	ls := rg.hooksup("ls", "--json")
+	var sessions []struct {
+		Agent string `json:"agent"`
+	}
+	if err := json.Unmarshal([]byte(ls.Stdout), &sessions); err != nil || len(sessions) != 1 || sessions[0].Agent != "gemini" {
+		t.Fatalf("hooksup ls --json while gemini works: %v\n%s\n%s", err, ls.Stdout, ls.Stderr)
+	}
+	if res := <-done; res.ExitCode != 0 || res.Stdout != "Slowly.\n" {
+		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}

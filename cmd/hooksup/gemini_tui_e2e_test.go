@@ -1,0 +1,135 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// newRealGeminiTUI is a real-gemini environment for tests in tmux: the tmux server cannot join
+// the tests' network namespace, so the mock listens on the host's loopback.
+func newRealGeminiTUI(t *testing.T, replies ...mockapi.GeminiReply) *realGemini {
+	t.Helper()
+	requireTmux(t)
+	srv := mockapi.NewGeminiServer(t, &mockapi.GeminiScript{Replies: replies}, mockapi.WithQuiet())
+	env := mockapi.NewGeminiEnv(t, srv.URL, "")
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_GEMINI_BIN", env.Gemini)
+	return &realGemini{hooksupEnv: newHooksupEnv(t, "hg", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
+}
+
+// geminiPrompt is what gemini 0.61.0 shows before the text typed into its input line.
+const geminiPrompt = "> "
+
+// (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches
+// gemini, and the verdict is allow by Escape with no further request.
+func TestGeminiTUIAskEscape(t *testing.T) {
+	rg := newRealGeminiTUI(t, mockapi.GeminiText("ANSWER-ONE"), mockapi.GeminiText("WRONG: A CONTINUATION"))
+	cfg := rg.config(`
+mode = "ask"
+[[stop.checks]]
+name = "tests"
+command = "echo 'FAIL: TestGeminiTUI'; exit 1"
+retry_on_failure = true
+`)
+	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
+	const wait = 60 * time.Second
+	tm.waitText(wait, "hooksup gemini", "Type your message")
+
+	typeAfter(t, tm, geminiPrompt, "first prompt")
+	tm.keys("Enter")
+	scr := tm.waitText(wait, "ANSWER-ONE", "⚑ gemini wants to stop", "FAIL: TestGeminiTUI", "esc")
+	t.Logf("the question:\n%s", scr)
+
+	tm.keys("Escape")
+	tm.waitText(wait, "allow escape")
+	tm.waitFor("the verdicts", wait, func(string) bool { return len(rg.verdicts()) == 2 })
+	if got := decisions(rg.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
+		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
+	}
+	// gemini is back at its prompt, and asked nothing more.
+	typeAfter(t, tm, geminiPrompt, "still here")
+	if n := len(rg.srv.Turns()); n != 1 {
+		t.Fatalf("gemini made %d turn requests after Escape, want 1\nscreen:\n%s\nlog:\n%s", n, tm.screen(), rg.log())
+	}
+	if scr = tm.screen(); strings.Contains(scr, "gemini wants to stop") {
+		t.Fatalf("question still shown after Escape:\n%s", scr)
+	}
+	// gemini's own keys reach it: /quit ends it, its parting hint resumes under hooksup, and so
+	// does the line hooksup prints as it ends.
+	tm.keys("C-u")
+	typeAfter(t, tm, geminiPrompt, "/quit")
+	tm.keys("Enter")
+	tm.waitText(wait, "gemini exited with status 0", "To resume this session: hooksup gemini --resume ")
+	tm.keys("q")
+	scr = tm.waitText(wait, "[exited 0]")
+	id := rg.verdicts()[1].SessionID
+	if !strings.Contains(scr, "Resume this session under hooksup with:\nhooksup gemini --resume "+id) {
+		t.Fatalf("no hooksup gemini --resume %s at the end:\n%s", id, scr)
+	}
+}
+
+// (g) An untrusted folder in the TUI: gemini asks whether to trust it; answered "Don't trust",
+// it runs without hooks of its settings, and hooksup says that gemini is not running its hooks.
+func TestGeminiTUIUntrustedFolder(t *testing.T) {
+	rg := newRealGeminiTUI(t, mockapi.GeminiText("UNGATED-ANSWER"))
+	if err := rg.env.Untrust(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := rg.config(`mode = "auto"`)
+	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
+	const wait = 60 * time.Second
+	scr := tm.waitText(wait, "hooksup gemini", "Don't trust")
+	t.Logf("the trust dialog:\n%s", scr)
+	for i := 0; i < 4 && !strings.Contains(tm.screen(), "● 3. Don't trust"); i++ {
+		tm.keys("Down")
+		time.Sleep(200 * time.Millisecond)
+	}
+	tm.keys("Enter")
+	tm.waitText(wait, "Type your message")
+	typeAfter(t, tm, geminiPrompt, "hello")
+	tm.keys("Enter")
+	scr = tm.waitText(wait, "UNGATED-ANSWER", "gemini is not running hooksup's hooks")
+	t.Logf("the notice:\n%s", scr)
+	if vs := rg.verdicts(); len(vs) != 0 {
+		t.Fatalf("verdicts in an untrusted folder: %s", decisions(vs))
+	}
+	// The answer is the person's, kept in their own trusted folders.
+	if b, _ := os.ReadFile(filepath.Join(rg.env.GeminiDir, "trustedFolders.json")); !strings.Contains(string(b), "DO_NOT_TRUST") {
+		t.Fatalf("their trustedFolders.json does not keep the answer: %s", b)
+	}
+	tm.keys("C-u")
+	typeAfter(t, tm, geminiPrompt, "/quit")
+	tm.keys("Enter")
+	tm.waitText(wait, "gemini exited with status 0")
+}
+
+// The state comes from gemini's window title too, where no hook tells it: once the person allows
+// a shell command at gemini's permission dialog, the header says working while the command still
+// runs (before the chat has its result, which would also say it).
+func TestGeminiTUIStateFromTitle(t *testing.T) {
+	rg := newRealGeminiTUI(t, mockapi.GeminiShell("sleep 6"), mockapi.GeminiText("SLEPT-WELL"))
+	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini")
+	const wait = 60 * time.Second
+	tm.waitText(wait, "hooksup gemini", "Type your message")
+	typeAfter(t, tm, geminiPrompt, "take a nap")
+	tm.keys("Enter")
+	tm.waitText(wait, "Allow once", "● needs permission")
+	tm.keys("Enter")
+	scr := tm.waitText(wait, "● working")
+	chats, _ := filepath.Glob(rg.env.ChatsGlob())
+	for _, c := range chats {
+		if b, _ := os.ReadFile(c); strings.Contains(string(b), "functionResponse") {
+			t.Fatalf("the chat already has the command's result: the state may have come from there\n%s", scr)
+		}
+	}
+	tm.waitText(wait, "SLEPT-WELL", "● waiting")
+	tm.keys("C-u")
+	typeAfter(t, tm, geminiPrompt, "/quit")
+	tm.keys("Enter")
+	tm.waitText(wait, "gemini exited with status 0")
+}

@@ -1,0 +1,282 @@
+package mockapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// GeminiServer is a loopback mock of the Gemini API (generativelanguage v1beta) for Gemini CLI
+// (0.61.0): POST /v1beta/models/M:streamGenerateContent?alt=sse, the agent's turns, answered
+// with the SSE of GenerateContentResponse chunks gemini reads; :generateContent, its side tasks
+// (the model router, the next-speaker check, a summary), answered with a JSON text that
+// satisfies each; :countTokens; GET models. Each request is recorded. Create it with
+// NewGeminiServer; it is closed by t.Cleanup.
+type GeminiServer struct {
+	// URL is the base URL for GOOGLE_GEMINI_BASE_URL ("http://127.0.0.1:PORT"). With WithNetNS
+	// it is only reachable from processes started by Start or Run.
+	URL string
+
+	t     testing.TB
+	h     GeminiHandler
+	quiet bool
+	*loopback
+
+	mu      sync.Mutex
+	reqs    []GeminiRequest
+	changed chan struct{}
+}
+
+// GeminiHandler scripts the replies to gemini's turns.
+type GeminiHandler interface {
+	Reply(r *GeminiRequest) GeminiReply
+}
+
+// GeminiScript serves a fixed sequence of replies, one per turn request, repeating the last
+// once exhausted (default: GeminiText("mock reply")).
+type GeminiScript struct {
+	Replies []GeminiReply
+
+	mu sync.Mutex
+	n  int
+}
+
+// Reply implements GeminiHandler.
+func (s *GeminiScript) Reply(*GeminiRequest) GeminiReply {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	if len(s.Replies) == 0 {
+		return GeminiText("mock reply")
+	}
+	return s.Replies[min(s.n, len(s.Replies))-1]
+}
+
+// GeminiReply is one turn's answer: text (streamed in two chunks), or a function call; after
+// Delay. Status other than 0 and 200 answers that HTTP error instead.
+type GeminiReply struct {
+	Text   string
+	Call   *GeminiCall
+	Delay  time.Duration
+	Status int
+}
+
+// GeminiCall is a function call the model makes (a tool gemini runs).
+type GeminiCall struct {
+	Name string         `json:"name"`
+	Args map[string]any `json:"args"`
+}
+
+// GeminiText is a text reply.
+func GeminiText(s string) GeminiReply { return GeminiReply{Text: s} }
+
+// GeminiShell is a call of gemini's run_shell_command tool, which asks the person's permission
+// unless they allowed it.
+func GeminiShell(command string) GeminiReply {
+	return GeminiReply{Call: &GeminiCall{Name: "run_shell_command", Args: map[string]any{"command": command, "description": "run " + command}}}
+}
+
+// GeminiTokens are the usage every turn reply reports.
+const (
+	GeminiInputTokens  = 12
+	GeminiOutputTokens = 7
+)
+
+// GeminiRequest is one recorded request.
+type GeminiRequest struct {
+	Time   time.Time
+	Method string
+	Path   string // without the query
+	Body   []byte
+	// Contents is the conversation a turn request carries.
+	Contents []GeminiContent
+}
+
+// GeminiContent is one message of the conversation.
+type GeminiContent struct {
+	Role  string `json:"role"`
+	Parts []struct {
+		Text             string          `json:"text"`
+		FunctionCall     json.RawMessage `json:"functionCall"`
+		FunctionResponse json.RawMessage `json:"functionResponse"`
+	} `json:"parts"`
+}
+
+// IsTurn reports a turn request (streamGenerateContent), not a side task.
+func (r *GeminiRequest) IsTurn() bool { return strings.HasSuffix(r.Path, ":streamGenerateContent") }
+
+// LastUserText is the text of the conversation's last message when it is the user's: the prompt,
+// or what a hook sent back.
+func (r *GeminiRequest) LastUserText() string {
+	if len(r.Contents) == 0 {
+		return ""
+	}
+	c := r.Contents[len(r.Contents)-1]
+	if c.Role != "user" {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range c.Parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// NewGeminiServer starts a mock. h answers the turns (nil answers GeminiText("mock reply")). Of
+// the options, WithNetNS and WithQuiet apply.
+func NewGeminiServer(t testing.TB, h GeminiHandler, opts ...Option) *GeminiServer {
+	t.Helper()
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	if h == nil {
+		h = &GeminiScript{}
+	}
+	s := &GeminiServer{t: t, h: h, quiet: c.quiet, changed: make(chan struct{})}
+	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.URL = s.ts.URL
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Run starts cmd with Start, waits for it and collects its output.
+func (s *GeminiServer) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
+
+// Requests returns every request received so far, in arrival order.
+func (s *GeminiServer) Requests() []GeminiRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]GeminiRequest(nil), s.reqs...)
+}
+
+// Turns returns the turn requests, in order.
+func (s *GeminiServer) Turns() []GeminiRequest {
+	var out []GeminiRequest
+	for _, r := range s.Requests() {
+		if r.IsTurn() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Wait blocks until cond holds for the recorded requests or ctx ends.
+func (s *GeminiServer) Wait(ctx context.Context, cond func(reqs []GeminiRequest) bool) ([]GeminiRequest, error) {
+	for {
+		s.mu.Lock()
+		snap := append([]GeminiRequest(nil), s.reqs...)
+		ch := s.changed
+		s.mu.Unlock()
+		if cond(snap) {
+			return snap, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return snap, ctx.Err()
+		}
+	}
+}
+
+func (s *GeminiServer) record(r GeminiRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqs = append(s.reqs, r)
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+func (s *GeminiServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
+	body, _ := io.ReadAll(hr.Body)
+	r := GeminiRequest{Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, Body: body}
+	var b struct {
+		Contents []GeminiContent `json:"contents"`
+	}
+	if json.Unmarshal(body, &b) == nil {
+		r.Contents = b.Contents
+	}
+	s.record(r)
+	if !s.quiet {
+		s.t.Logf("mockapi: gemini %s %s %q", r.Method, r.Path, clip(r.LastUserText(), 60))
+	}
+	switch {
+	case hr.Method == http.MethodGet:
+		writeJSON(w, http.StatusOK, map[string]any{"models": []any{}})
+	case strings.HasSuffix(r.Path, ":streamGenerateContent"):
+		s.stream(w, hr, s.h.Reply(&r))
+	case strings.HasSuffix(r.Path, ":generateContent"):
+		side, _ := json.Marshal(map[string]any{"reasoning": "mock", "next_speaker": "user", "model_choice": "flash",
+			"complexity_reasoning": "mock", "complexity_score": 10, "unproductive_state_confidence": 0.0,
+			"unproductive_state_analysis": "mock"})
+		writeJSON(w, http.StatusOK, map[string]any{"candidates": []any{geminiCandidate([]any{map[string]any{"text": string(side)}})},
+			"usageMetadata": geminiUsage(), "modelVersion": "mock-model"})
+	case strings.HasSuffix(r.Path, ":countTokens"):
+		writeJSON(w, http.StatusOK, map[string]any{"totalTokens": 42})
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{})
+	}
+}
+
+// stream answers a turn as server-sent events: a text in two chunks (the last with the usage),
+// or a function call.
+func (s *GeminiServer) stream(w http.ResponseWriter, hr *http.Request, rep GeminiReply) {
+	if rep.Delay > 0 {
+		select {
+		case <-time.After(rep.Delay):
+		case <-hr.Context().Done():
+			return
+		case <-s.closing:
+			return
+		}
+	}
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		writeJSON(w, rep.Status, map[string]any{"error": map[string]any{"code": rep.Status, "message": "the mock refuses", "status": "INVALID_ARGUMENT"}})
+		return
+	}
+	var chunks []map[string]any
+	if rep.Call != nil {
+		chunks = append(chunks, map[string]any{"candidates": []any{geminiCandidate([]any{map[string]any{"functionCall": rep.Call}})}})
+	} else {
+		half := len(rep.Text) / 2
+		chunks = append(chunks,
+			map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": rep.Text[:half]}}}, "index": 0}}},
+			map[string]any{"candidates": []any{geminiCandidate([]any{map[string]any{"text": rep.Text[half:]}})}})
+	}
+	last := chunks[len(chunks)-1]
+	last["usageMetadata"], last["modelVersion"] = geminiUsage(), "mock-model"
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+	f, _ := w.(http.Flusher)
+	for _, c := range chunks {
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+		if f != nil {
+			f.Flush()
+		}
+	}
+}
+
+func geminiCandidate(parts []any) map[string]any {
+	return map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
+}
+
+func geminiUsage() map[string]any {
+	return map[string]any{"promptTokenCount": GeminiInputTokens, "candidatesTokenCount": GeminiOutputTokens,
+		"totalTokenCount": GeminiInputTokens + GeminiOutputTokens}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
