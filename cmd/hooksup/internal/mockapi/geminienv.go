@@ -70,6 +70,11 @@ type GeminiEnv struct {
 // geminiStripped are inherited variables that must not reach gemini.
 func geminiStripped(key string) bool {
 	k := strings.ToUpper(key)
+	// CI's variables make gemini take the terminal for a CI job's (its is-in-ci): the TUI then
+	// starts non-interactive and exits, as plain gemini would. A person's terminal has none.
+	if k == "CI" || k == "CONTINUOUS_INTEGRATION" || strings.HasPrefix(k, "CI_") {
+		return true
+	}
 	for _, p := range []string{"GEMINI_", "GOOGLE_", "OPENAI_", "CODEX_", "CLOUDSDK_", "GCLOUD_"} {
 		if strings.HasPrefix(k, p) {
 			return true
