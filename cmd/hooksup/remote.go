@@ -106,6 +106,14 @@ func (l hostLive) name() string {
 	return l.host + ":" + l.Snapshot.ShortID()
 }
 
+// cwd is the session's project directory for people: ~ for this machine's home.
+func (l hostLive) cwd() string {
+	if l.host == "" {
+		return homeTilde(l.Snapshot.Cwd)
+	}
+	return l.Snapshot.Cwd
+}
+
 // hubScope is the machines one hub command reaches, with their connections.
 type hubScope struct {
 	remotes []*hub.Remote
