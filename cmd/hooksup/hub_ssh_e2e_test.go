@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,8 +186,14 @@ func (s *sshServer) start(t *testing.T, sshd, config string) {
 // hubConfigFile is the other terminal's --config: [hub] ssh through the test's ssh config.
 func (s *sshServer) hubConfigFile(t *testing.T, extra string) string {
 	t.Helper()
+	return hubConfigWith(t, s.config, extra)
+}
+
+// hubConfigWith is a --config whose [hub] ssh reads sshConfig.
+func hubConfigWith(t *testing.T, sshConfig, extra string) string {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "hub.toml")
-	text := fmt.Sprintf("[hub]\nssh = [\"ssh\", \"-F\", %q]\nremote_command = '\"$HOOKSUP_TEST_REMOTE\"/hooksup'\n%s", s.config, extra)
+	text := fmt.Sprintf("[hub]\nssh = [\"ssh\", \"-F\", %q]\nremote_command = '\"$HOOKSUP_TEST_REMOTE\"/hooksup'\n%s", sshConfig, extra)
 	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -363,10 +370,39 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if took > 3*5*time.Second {
 		t.Fatalf("ls with failing hosts took %v, the bound is 5s", took)
 	}
+	srv.waitNoRemoteServers(t)
 	// An answer through a host that cannot be reached says so and exits 1.
 	if _, errText, code := sshShell(t, localRun, bounded, "approve", "down:"+first.SessionID[:8]); code != 1 ||
 		!strings.Contains(errText, "host down: unreachable") || !strings.Contains(errText, "no session matches") {
 		t.Fatalf("approve on a host that is down: exit %d, %q", code, errText)
+	}
+}
+
+// remoteServers are the pids of the remote hooksup hub-stdio processes of s still running.
+func (s *sshServer) remoteServers() []string {
+	want := filepath.Join(s.dir, "bin", "hooksup") + "\x00" + "hub-stdio"
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var pids []string
+	for _, c := range cmdlines {
+		if b, err := os.ReadFile(c); err == nil && strings.Contains(string(b), want) {
+			pids = append(pids, filepath.Base(filepath.Dir(c)))
+		}
+	}
+	return pids
+}
+
+// waitNoRemoteServers fails unless every remote hub-stdio has ended: each ends with its ssh.
+func (s *sshServer) waitNoRemoteServers(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		pids := s.remoteServers()
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hub-stdio still runs on the remote after the commands ended: pids %v", pids)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -378,4 +414,78 @@ func commonPrefix(ss ...string) string {
 		}
 	}
 	return p
+}
+
+// TestFigureLsOverSSH prints what hooksup ls costs with a remote host beside this machine
+// alone: a cold ssh connection every time, and through an ssh ControlMaster. It asserts
+// nothing; run it with HOOKSUP_FIGURES=1 go test -run TestFigureLsOverSSH -v ./cmd/hooksup/
+func TestFigureLsOverSSH(t *testing.T) {
+	if os.Getenv("HOOKSUP_FIGURES") == "" {
+		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
+	}
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER")}})
+	local := t.TempDir()
+	srv := startSSHD(t, rc.run)
+	tm := rc.claudeTUI(rc.config(`mode = "ask"`), 160, 45)
+	tm.waitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
+
+	cmDir, err := os.MkdirTemp("", "cm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(cmDir)
+	base, err := os.ReadFile(srv.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	master := filepath.Join(t.TempDir(), "ssh_config_master")
+	text := fmt.Sprintf("Host *\n  ControlMaster auto\n  ControlPath %s/%%C\n  ControlPersist 60\n", cmDir) + string(base)
+	if err := os.WriteFile(master, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	defer exec.Command("ssh", "-F", master, "-O", "exit", "remote").Run()
+
+	const runs = 20
+	measure := func(cfg string, args ...string) []time.Duration {
+		var ds []time.Duration
+		for range runs + 1 {
+			start := time.Now()
+			out, errText, code := sshShell(t, local, cfg, args...)
+			d := time.Since(start)
+			if code != 0 || errText != "" {
+				t.Fatalf("%v: exit %d\n%s%s", args, code, out, errText)
+			}
+			if len(args) > 1 && !strings.Contains(out, "remote") {
+				t.Fatalf("%v lists no remote session:\n%s", args, out)
+			}
+			ds = append(ds, d)
+		}
+		return ds[1:] // the first warms the caches (and opens the master)
+	}
+	// The floor: ssh alone running true there, the remote's shell start-up included.
+	bare := func(cfg string) []time.Duration {
+		var ds []time.Duration
+		for range runs + 1 {
+			start := time.Now()
+			if out, err := exec.Command("ssh", "-F", cfg, "remote", "true").CombinedOutput(); err != nil {
+				t.Fatalf("ssh remote true: %v\n%s", err, out)
+			}
+			ds = append(ds, time.Since(start))
+		}
+		return ds[1:]
+	}
+	sshCold, sshMaster := bare(srv.config), bare(master)
+	here := measure(srv.hubConfigFile(t, ""), "ls")
+	cold := measure(srv.hubConfigFile(t, ""), "ls", "--host", "remote")
+	viaMaster := measure(hubConfigWith(t, master, ""), "ls", "--host", "remote")
+	for _, f := range []struct {
+		name string
+		ds   []time.Duration
+	}{{"ls (this machine only)", here},
+		{"ssh remote true, a cold connection", sshCold}, {"ls --host remote, a cold ssh connection", cold},
+		{"ssh remote true, through ControlMaster", sshMaster}, {"ls --host remote, through ControlMaster", viaMaster}} {
+		slices.Sort(f.ds)
+		t.Logf("%-42s median %v  p90 %v  (%d runs)", f.name, f.ds[len(f.ds)/2].Round(100*time.Microsecond),
+			f.ds[len(f.ds)*9/10].Round(100*time.Microsecond), len(f.ds))
+	}
 }
