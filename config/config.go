@@ -72,7 +72,7 @@ type Config struct {
 }
 
 // HubConfig is the [hub] table: the other machines whose sessions hooksup ls, status, approve,
-// deny and halt reach over ssh.
+// deny, halt and watch reach over ssh.
 type HubConfig struct {
 	// Hosts are reached besides this machine, each a destination ssh accepts.
 	Hosts []string `toml:"hosts"`

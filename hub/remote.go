@@ -336,7 +336,7 @@ func (r *Remote) List() ([]Live, error) {
 	}
 	out := make([]Live, 0, len(a.Sessions))
 	for _, s := range a.Sessions {
-		l := Live{Entry: s.Entry, Snapshot: s.Snapshot}
+		l := Live{Entry: s.Entry, Snapshot: s.Snapshot, Host: r.Host}
 		switch {
 		case s.Theirs != 0:
 			l.Err = &VersionError{Ours: Protocol, Theirs: s.Theirs, PID: s.Entry.PID, Hooksup: s.Entry.Hooksup}

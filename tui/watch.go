@@ -635,7 +635,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	row := st.stateStyle(state).Render(snap.State+" "+watchSince(m.now, snap.StateSince)) +
 		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), snap.Mode))
 	body := []string{fit(" "+row, inner)}
-	if s.live.Err != nil { // another protocol: nothing is known of it but its registration
+	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
 		body = nil
 		for _, l := range wrapText("⚠ "+s.live.Err.Error(), inner-2) {
 			body = append(body, fit(" "+st.Error.Render(l), inner))
@@ -676,6 +676,12 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 		border = st.BorderAlert
 	}
 	title := mark + filepath.Base(snap.Cwd) + " · " + snap.Agent + " · " + snap.ShortID()
+	switch {
+	case s.live.Host != "" && snap.Cwd == "": // a host with no session known: its connection's card
+		title = mark + s.live.Host
+	case s.live.Host != "":
+		title = mark + s.live.Host + " · " + strings.TrimPrefix(title, mark)
+	}
 	out := box(title, body, m.w, len(body)+2, border, st.Title)
 	return strings.Split(out, "\n")
 }

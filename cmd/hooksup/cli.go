@@ -85,9 +85,10 @@ Actions' steps, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test); never ov
 			{Name: "deny", Args: "[SESSION]", Flags: hostFlags, Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
 			{Name: "halt", Args: "[SESSION]", Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}}, hostFlags...),
 				Help: "end the turn of SESSION at its oldest pending question"},
-			{Name: "watch", Help: `every live session in one live screen: their questions with the time left and the end
+			{Name: "watch", Flags: hostFlags, Help: `every live session in one live screen: their questions with the time left and the end
 of the failed check's output, the latest verdicts; answer the selected session's question with
-the session TUI's keys (Esc interrupts it)`},
+the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
+with a growing wait`},
 			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},

@@ -24,6 +24,7 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 		"deny":      answerFlagSet("deny", &scope, &hostFlags{}),
 		"halt":      answerFlagSet("halt", &scope, &hostFlags{}),
 		"status":    statusFlagSet(&scope, &hostFlags{}),
+		"watch":     watchFlagSet(&hostFlags{}),
 	}
 	p := program()
 	described := map[string][]cli.Flag{"": p.Flags}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +24,8 @@ type sshServer struct {
 	port   int
 	config string // the client's ssh -F file: Host remote, bare, old, down
 	cmd    *exec.Cmd
+
+	sshd, sshdConfig string
 }
 
 // sshdPath is the distribution's sshd; the test is skipped without it, except in CI, where
@@ -156,20 +159,25 @@ func currentUser(t *testing.T) string {
 
 func (s *sshServer) start(t *testing.T, sshd, config string) {
 	t.Helper()
-	s.cmd = exec.Command(sshd, "-D", "-e", "-f", config)
-	log, err := os.Create(filepath.Join(s.dir, "sshd.log"))
+	s.sshd, s.sshdConfig = sshd, config
+	s.run(t)
+	t.Cleanup(s.stop)
+}
+
+// run starts sshd in a process group of its own and waits until it listens.
+func (s *sshServer) run(t *testing.T) {
+	t.Helper()
+	s.cmd = exec.Command(s.sshd, "-D", "-e", "-f", s.sshdConfig)
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	log, err := os.OpenFile(filepath.Join(s.dir, "sshd.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer log.Close()
 	s.cmd.Stdout, s.cmd.Stderr = log, log
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		s.cmd.Process.Kill()
-		s.cmd.Wait()
-		log.Close()
-	})
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		if c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(s.port)); err == nil {
 			c.Close()
@@ -181,6 +189,41 @@ func (s *sshServer) start(t *testing.T, sshd, config string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// stop kills sshd: the listener, and the process serving each connection (each in a session
+// of its own, so not in the listener's group), as a machine that goes down would.
+func (s *sshServer) stop() {
+	if s.cmd == nil {
+		return
+	}
+	for _, pid := range childrenOf(s.cmd.Process.Pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	s.cmd.Wait()
+	s.cmd = nil
+}
+
+// childrenOf are the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var out []int
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses, the last ")" ends it.
+		rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
+		f := strings.Fields(rest)
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			if n, err := strconv.Atoi(filepath.Base(filepath.Dir(st))); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // hubConfigFile is the other terminal's --config: [hub] ssh through the test's ssh config.
@@ -488,4 +531,49 @@ func TestFigureLsOverSSH(t *testing.T) {
 		t.Logf("%-42s median %v  p90 %v  (%d runs)", f.name, f.ds[len(f.ds)/2].Round(100*time.Microsecond),
 			f.ds[len(f.ds)*9/10].Round(100*time.Microsecond), len(f.ds))
 	}
+}
+
+// hooksup watch --host in tmux shows a session on another machine with its host, answers its
+// question there; when sshd dies the host's card says it is disconnected, and once sshd is
+// back the session is shown again.
+func TestWatchOverSSH(t *testing.T) {
+	const cfgText = `
+mode = "ask"
+decision_timeout = "10m"
+[[stop.checks]]
+name = "tests"
+command = "echo 'FAIL: TestWatchSSH'; exit 1"
+`
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
+	srv := startSSHD(t, rc.run)
+	cfg := srv.hubConfigFile(t, "timeout = \"5s\"\n")
+	tm := rc.claudeTUI(rc.config(cfgText), 160, 45)
+	const wait = 45 * time.Second
+	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	typeIntoClaude(t, tm, "first prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatchSSH")
+
+	localRun := t.TempDir()
+	_, env := otherTerminal(t, localRun)
+	env = append(env, "TERM=xterm-256color")
+	w := startTmux(t, 140, 40, env, t.TempDir(), hooksupBin, "--config", cfg, "watch", "--host", "remote")
+	project := filepath.Base(rc.env.WorkDir)
+	w.waitText(wait, "remote · "+project+" · claude", "⚑ Stop", "FAIL: TestWatchSSH")
+	w.keys("a")
+	tm.waitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
+	main := rc.srv.Main()
+	if len(main) < 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestWatchSSH") {
+		t.Fatalf("%d requests; the second's last user text %q", len(main), lastUser(main))
+	}
+
+	srv.stop()
+	scr := w.waitText(wait, "remote", "disconnected", "trying again in")
+	if strings.Contains(scr, "remote · "+project) {
+		t.Fatalf("the remote session is still shown once sshd is gone:\n%s", scr)
+	}
+	srv.run(t)
+	w.waitFor("the remote session back", wait, func(s string) bool {
+		return strings.Contains(s, "remote · "+project+" · claude") && !strings.Contains(s, "disconnected")
+	})
 }
