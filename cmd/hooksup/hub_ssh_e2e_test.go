@@ -58,8 +58,8 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// startSSHD starts sshd for the hosts of the client's config: remote (this hooksup, remoteRun
-// its runtime directory), bare (no hooksup), old (a hooksup that speaks hub protocol 2), down (a
+// startSSHD starts sshd for the hosts of the client's config: remote, remote2 and remote3 (this
+// hooksup, remoteRun its runtime directory), bare (no hooksup), old (a hooksup that speaks hub protocol 2), down (a
 // port nothing listens on).
 func startSSHD(t *testing.T, remoteRun string) *sshServer {
 	t.Helper()
@@ -132,6 +132,9 @@ PermitUserEnvironment yes
 	var hosts strings.Builder
 	for _, h := range []string{"remote", "bare", "old"} {
 		fmt.Fprintf(&hosts, "Host %s\n  IdentityFile %s/%s\n  Port %d\n", h, dir, h, s.port)
+	}
+	for _, h := range []string{"remote2", "remote3"} { // more names of the remote
+		fmt.Fprintf(&hosts, "Host %s\n  IdentityFile %s/remote\n  Port %d\n", h, dir, s.port)
 	}
 	fmt.Fprintf(&hosts, "Host down\n  Port %d\n  IdentityFile %s/remote\n", freePort(t), dir)
 	fmt.Fprintf(&hosts, `Host *
@@ -576,4 +579,92 @@ command = "echo 'FAIL: TestWatchSSH'; exit 1"
 	w.waitFor("the remote session back", wait, func(s string) bool {
 		return strings.Contains(s, "remote · "+project+" · claude") && !strings.Contains(s, "disconnected")
 	})
+}
+
+// TestFigureWatchIdleHosts prints how often hooksup watch wakes up while nothing happens, with
+// three hosts beside this machine and with this machine alone: the context switches of every
+// thread of the watch and of the ssh processes it started, and of the remotes' hub-stdio, over
+// 10 s, one demo session waiting on each side. It asserts nothing; run it with
+// HOOKSUP_FIGURES=1 go test -run TestFigureWatchIdleHosts -v ./cmd/hooksup/
+func TestFigureWatchIdleHosts(t *testing.T) {
+	if os.Getenv("HOOKSUP_FIGURES") == "" {
+		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
+	}
+	const window = 10 * time.Second
+	remote := newSandbox(t)
+	remoteRun := filepath.Join(remote.home, "run")
+	if err := os.Mkdir(remoteRun, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	srv := startSSHD(t, remoteRun)
+	cfg := srv.hubConfigFile(t, "")
+	demo := func(s *sandbox, run string) {
+		env := append(append([]string{}, s.env...), "TERM=xterm-256color")
+		if run != "" {
+			env = append(env, "XDG_RUNTIME_DIR="+run)
+		}
+		tm := startTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
+		tm.waitText(45*time.Second, "needs permission")
+	}
+	demo(remote, remoteRun)
+	local := newSandbox(t)
+	demo(local, "")
+	localRun := ""
+	for _, kv := range local.env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			localRun = v
+		}
+	}
+
+	measure := func(sessions string, args ...string) (watch, remotes float64) {
+		_, env := otherTerminal(t, localRun)
+		env = append(env, "TERM=xterm-256color")
+		w := startTmux(t, 200, 50, env, t.TempDir(), append([]string{hooksupBin, "--config", cfg, "watch"}, args...)...)
+		w.waitText(45*time.Second, "hooksup watch · "+sessions)
+		time.Sleep(5 * time.Second) // settled: every connection made, every stream open
+		pane, _ := strconv.Atoi(strings.TrimSpace(w.tmux("display-message", "-p", "-t", w.name, "#{pane_pid}")))
+		var mine []int
+		for _, p := range childrenOf(pane) {
+			mine = append(mine, p)
+			mine = append(mine, childrenOf(p)...) // the watch's ssh processes
+		}
+		var theirs []int
+		for _, p := range srv.remoteServers() {
+			n, _ := strconv.Atoi(p)
+			theirs = append(theirs, n)
+		}
+		before, rBefore := switches(mine), switches(theirs)
+		time.Sleep(window)
+		after, rAfter := switches(mine), switches(theirs)
+		w.keys("q")
+		return float64(after-before) / window.Seconds(), float64(rAfter-rBefore) / window.Seconds()
+	}
+	alone, _ := measure("1 session", "--local")
+	three, remotes := measure("4 sessions", "--host", "remote", "--host", "remote2", "--host", "remote3")
+	t.Logf("hooksup watch, this machine alone:           %.1f wake-ups/s", alone)
+	t.Logf("hooksup watch, three hosts (watch and ssh): %.1f wake-ups/s; the remotes' three hub-stdio: %.1f wake-ups/s", three, remotes)
+}
+
+// switches sums the context switches of every thread of pids.
+func switches(pids []int) int {
+	n := 0
+	for _, pid := range pids {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+		for _, st := range tasks {
+			b, err := os.ReadFile(st)
+			if err != nil {
+				continue
+			}
+			for _, l := range strings.Split(string(b), "\n") {
+				if v, ok := strings.CutPrefix(l, "voluntary_ctxt_switches:"); ok {
+					k, _ := strconv.Atoi(strings.TrimSpace(v))
+					n += k
+				} else if v, ok := strings.CutPrefix(l, "nonvoluntary_ctxt_switches:"); ok {
+					k, _ := strconv.Atoi(strings.TrimSpace(v))
+					n += k
+				}
+			}
+		}
+	}
+	return n
 }
