@@ -68,6 +68,20 @@ type Config struct {
 	Notifications NotificationsConfig `toml:"notifications"`
 	Keys          KeysConfig          `toml:"keys"`
 	UI            UIConfig            `toml:"ui"`
+	Hub           HubConfig           `toml:"hub"`
+}
+
+// HubConfig is the [hub] table: the other machines whose sessions hooksup ls, status, approve,
+// deny, halt and watch reach over ssh.
+type HubConfig struct {
+	// Hosts are reached besides this machine, each a destination ssh accepts.
+	Hosts []string `toml:"hosts"`
+	// SSH is the command line before the host ("ssh" by default), e.g. ["ssh", "-F", "FILE"].
+	SSH []string `toml:"ssh"`
+	// RemoteCommand is the hooksup the remote runs ("hooksup", on the remote's PATH).
+	RemoteCommand string `toml:"remote_command"`
+	// Timeout bounds connecting to a host and each of its answers.
+	Timeout Duration `toml:"timeout"`
 }
 
 // UIConfig is the [ui] table.
@@ -183,6 +197,7 @@ func Defaults() Config {
 		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
 		Notifications:   NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionBell, NudgeText: "continue", Notifier: notify.Auto},
 		UI:              UIConfig{HoldOnExit: true},
+		Hub:             HubConfig{SSH: []string{"ssh"}, RemoteCommand: "hooksup", Timeout: Duration{10 * time.Second}},
 	}
 }
 
@@ -420,6 +435,20 @@ func (c *Config) problems() []*ConfigError {
 	}
 	if c.SubagentStop.MaxSteers < 0 {
 		bad("subagent_stop.max_steers", "must be 0 or more")
+	}
+	if len(c.Hub.SSH) == 0 || c.Hub.SSH[0] == "" {
+		bad("hub.ssh", `must name a command, e.g. ["ssh"]`)
+	}
+	if c.Hub.RemoteCommand == "" {
+		bad("hub.remote_command", `must name the remote's hooksup, e.g. "hooksup"`)
+	}
+	for _, h := range c.Hub.Hosts {
+		if h == "" || strings.HasPrefix(h, "-") {
+			bad("hub.hosts", fmt.Sprintf("%q is not a host ssh accepts", h))
+		}
+	}
+	if c.Hub.Timeout.D <= 0 {
+		bad("hub.timeout", "must be more than 0")
 	}
 	if _, err := keymap.Resolve(c.Keys.Prefix, c.Keys.Bindings); err != nil {
 		out = append(out, keysError(err))

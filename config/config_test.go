@@ -37,6 +37,11 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"bad key", "[keys]\nbindings = {\n  approve = \"yes\",\n}\n", `bad.toml:3: keys.bindings.approve: "yes" is not a key`},
 		{"bad prefix", "\n[keys]\nprefix = \"cmd+k\"\n", `bad.toml:3: keys.prefix: "cmd+k" is not a key`},
 		{"unknown notifier", "[notifications]\nnotifier = \"growl\"\n", `notifications.notifier: "growl" is not one of auto, osc9, osc777, osc99, system`},
+		{"misspelt hub key", "[hub]\nhost = [\"devbox\"]\n", `bad.toml:2: hub.host: unknown key (did you mean "hosts"?)`},
+		{"hub hosts not a list", "[hub]\nhosts = \"devbox\"\n", "bad.toml:2: hub.hosts:"},
+		{"hub host an option", "[hub]\nhosts = [\"-oProxyCommand=x\"]\n", `hub.hosts: "-oProxyCommand=x" is not a host ssh accepts`},
+		{"empty hub ssh", "[hub]\nssh = []\n", "hub.ssh: must name a command"},
+		{"bad hub timeout", "[hub]\ntimeout = \"soon\"\n", "bad.toml:2: hub.timeout:"},
 		{"two actions on one key", "[keys]\nbindings = { approve = \"d\" }\n", `bad.toml:2: keys.bindings.approve: "d" is also the key of deny`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

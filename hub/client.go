@@ -55,6 +55,15 @@ func understood(r Response) error {
 const callTimeout = 5 * time.Second
 
 func (c Client) call(req Request) (Response, error) {
+	r, err := c.exchange(req)
+	if err != nil {
+		return Response{}, err
+	}
+	return interpret(r)
+}
+
+// exchange sends req and reads the one answer line as it is, whatever its version says.
+func (c Client) exchange(req Request) (Response, error) {
 	conn, err := dial(c.Path)
 	if err != nil {
 		return Response{}, err
@@ -72,6 +81,12 @@ func (c Client) call(req Request) (Response, error) {
 		}
 		return Response{}, err
 	}
+	return r, nil
+}
+
+// interpret is what an answer line says to a client: a VersionError, ErrAnswered, the
+// session's error, or the answer.
+func interpret(r Response) (Response, error) {
 	if err := understood(r); err != nil {
 		return Response{}, err
 	}

@@ -64,6 +64,7 @@ type Live struct {
 	Entry    Entry
 	Snapshot Snapshot
 	Err      error
+	Host     string // the host it runs on, as Remote names it; "" for this machine
 }
 
 // List returns the sessions registered in dir that answer on their control socket, oldest
@@ -94,7 +95,7 @@ func List(dir string) ([]Live, error) {
 			snap, err := Client{Path: e.Control}.Snapshot()
 			if verr, ok := errors.AsType[*VersionError](err); ok {
 				verr.PID, verr.Hooksup = e.PID, e.Hooksup
-				results[i] = result{Live{e, registered(e), verr}, true}
+				results[i] = result{Live{Entry: e, Snapshot: registered(e), Err: verr}, true}
 				return
 			}
 			if err != nil {
@@ -103,7 +104,7 @@ func List(dir string) ([]Live, error) {
 				}
 				return
 			}
-			results[i] = result{Live{e, snap, nil}, true}
+			results[i] = result{Live{Entry: e, Snapshot: snap}, true}
 		})
 	}
 	wg.Wait()

@@ -64,6 +64,14 @@ prefix = "ctrl+]"               # the key that reaches hooksup instead of claude
 
 [ui]
 hold_on_exit = true             # keep claude's last screen after it exits, until a key
+
+# Other machines' sessions, reached over ssh: read from your own config.toml
+# ($XDG_CONFIG_HOME/hooksup) or --config, never from a project's file.
+# [hub]
+# hosts = ["devbox"]            # listed and answered by ls, status, approve, deny, halt, watch besides this machine
+# ssh = ["ssh"]                 # the command line before the host, e.g. ["ssh", "-F", "~/.ssh/hooksup"]
+# remote_command = "hooksup"    # the hooksup the remote runs (its PATH's)
+# timeout = "10s"               # bound on connecting to a host and on each of its answers
 `
 
 // checksMarker is the line of Template that InitFile replaces with the checks.

@@ -70,7 +70,7 @@ type watchModel struct {
 	escape   key.Binding // the session TUI's Escape: the selected session's turn may stop
 	editor   reasonEditor
 	sessions []*watchSession
-	selected string // the selected session's hooksup id
+	selected string // the selected session's key (watchKey)
 	prefixed bool   // the prefix key was pressed: the next key is a command
 	status   string // what the last answer did, or its error
 	failed   bool
@@ -142,9 +142,18 @@ func (m *watchModel) list() tea.Cmd {
 	}
 }
 
+// watchKey names a session in the watch: its hooksup id, and its host's name when it runs on
+// another machine (two names of one machine list its sessions twice).
+func watchKey(l hub.Live) string {
+	if l.Host == "" {
+		return l.Entry.ID
+	}
+	return l.Host + " " + l.Entry.ID
+}
+
 func (m *watchModel) find(id string) *watchSession {
 	for _, s := range m.sessions {
-		if s.live.Entry.ID == id {
+		if watchKey(s.live) == id {
 			return s
 		}
 	}
@@ -250,7 +259,7 @@ func (m *watchModel) listed(msg watchListed) tea.Cmd {
 	var cmds []tea.Cmd
 	next := make([]*watchSession, 0, len(msg.lives))
 	for _, l := range msg.lives {
-		s := m.find(l.Entry.ID)
+		s := m.find(watchKey(l))
 		if s == nil {
 			s = &watchSession{}
 		}
@@ -265,7 +274,7 @@ func (m *watchModel) listed(msg watchListed) tea.Cmd {
 	if m.find(m.selected) == nil {
 		m.selected = ""
 		if len(m.sessions) > 0 {
-			m.selected = m.sessions[0].live.Entry.ID
+			m.selected = watchKey(m.sessions[0].live)
 		}
 	}
 	if m.editor.open && m.selectedQuestion() == nil {
@@ -284,7 +293,7 @@ func (m *watchModel) stream(l hub.Live) tea.Cmd {
 			defer close(ch)
 			_ = h.Events(l, func(ev hub.Event) bool { ch <- ev; return true })
 		}()
-		return watchStream{l.Entry.ID, ch}
+		return watchStream{watchKey(l), ch}
 	}
 }
 
@@ -399,9 +408,9 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 
 func (m *watchModel) move(d int) {
 	for i, s := range m.sessions {
-		if s.live.Entry.ID == m.selected {
+		if watchKey(s.live) == m.selected {
 			j := min(max(i+d, 0), len(m.sessions)-1)
-			m.selected = m.sessions[j].live.Entry.ID
+			m.selected = watchKey(m.sessions[j].live)
 			return
 		}
 	}
@@ -564,7 +573,7 @@ func (m *watchModel) body(room int) []string {
 		b := m.sessionBox(s, nil)
 		boxes = append(boxes, b)
 		total += len(b)
-		if s.live.Entry.ID == m.selected {
+		if watchKey(s.live) == m.selected {
 			sel = i
 		}
 	}
@@ -635,7 +644,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	row := st.stateStyle(state).Render(snap.State+" "+watchSince(m.now, snap.StateSince)) +
 		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), snap.Mode))
 	body := []string{fit(" "+row, inner)}
-	if s.live.Err != nil { // another protocol: nothing is known of it but its registration
+	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
 		body = nil
 		for _, l := range wrapText("⚠ "+s.live.Err.Error(), inner-2) {
 			body = append(body, fit(" "+st.Error.Render(l), inner))
@@ -669,13 +678,19 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 		body = append(body, fit(" "+line, inner))
 	}
 	border, mark := st.Border, "  "
-	if s.live.Entry.ID == m.selected {
+	if watchKey(s.live) == m.selected {
 		border, mark = st.BorderFocus, "▸ "
 	}
 	if len(snap.Pending) > 0 {
 		border = st.BorderAlert
 	}
 	title := mark + filepath.Base(snap.Cwd) + " · " + snap.Agent + " · " + snap.ShortID()
+	switch {
+	case s.live.Host != "" && snap.Cwd == "": // a host with no session known: its connection's card
+		title = mark + s.live.Host
+	case s.live.Host != "":
+		title = mark + s.live.Host + " · " + strings.TrimPrefix(title, mark)
+	}
 	out := box(title, body, m.w, len(body)+2, border, st.Title)
 	return strings.Split(out, "\n")
 }

@@ -28,7 +28,11 @@ func (f *fakeHub) Snapshot(l hub.Live) (hub.Snapshot, error) {
 	return l.Snapshot, nil
 }
 func (f *fakeHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) error {
-	f.answers = append(f.answers, l.Entry.ID+" "+string(d)+" "+reason)
+	where := l.Entry.ID
+	if l.Host != "" {
+		where = l.Host + ":" + where
+	}
+	f.answers = append(f.answers, where+" "+string(d)+" "+reason)
 	return f.err
 }
 func (f *fakeHub) Events(hub.Live, func(hub.Event) bool) error { return nil }
@@ -417,5 +421,50 @@ func TestWatchMarksASessionOfAnotherProtocol(t *testing.T) {
 	}
 	if len(f.answers) != 0 {
 		t.Errorf("answers %q", f.answers)
+	}
+}
+
+// Sessions on other machines show their host in their box's title, each apart even when two
+// hosts list the same id (one machine reached by two names); a host without a connection is
+// a box of its own saying why; an answer goes to the session's own host.
+func TestWatchShowsEachHost(t *testing.T) {
+	f := fakeSessions()
+	remote := f.lives[0]
+	remote.Host = "devbox"
+	remote.Snapshot.Cwd = "/home/me/api"
+	remote.Snapshot.Pending = []hub.Question{}
+	again := remote
+	again.Host = "devbox.lan"
+	again.Snapshot.Pending = append([]hub.Question{}, f.lives[0].Snapshot.Pending...)
+	card := hub.Live{Entry: hub.Entry{ID: "host gpu-1"}, Snapshot: hub.Snapshot{ID: "host gpu-1", Pending: []hub.Question{}}, Host: "gpu-1",
+		Err: errors.New("disconnected: unreachable (ssh: connect to host gpu-1 port 22: Connection refused); trying again in 4s")}
+	f.lives = append(f.lives, remote, again, card)
+	m := newTestWatch(t, f)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	scr := watchScreen(m)
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(scr, "│", "")), " ")
+	for _, want := range []string{
+		"hooksup watch · 5 sessions",
+		"▸ api · claude · 1a2b3c4d",
+		"devbox · api · claude · 1a2b3c4d",
+		"devbox.lan · api · claude · 1a2b3c4d",
+		"gpu-1 ─",
+		"⚠ disconnected: unreachable (ssh: connect to host gpu-1 port 22: Connection refused); trying again in 4s",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the watch lacks %q:\n%s", want, scr)
+		}
+	}
+	// Down to the second name's session, whose question is pending: the answer goes there.
+	for range 3 {
+		m.Update(press(tea.KeyDown, 0, ""))
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "▸ devbox.lan · api") {
+		t.Fatalf("three down from the first:\n%s", scr)
+	}
+	_, cmd := m.Update(press('a', 0, "a"))
+	runCmd(t, m, cmd)
+	if len(f.answers) != 1 || f.answers[0] != "devbox.lan:h1 block " {
+		t.Fatalf("answers %q", f.answers)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 // Session is one session as `GET /api/sessions` and `hooksup ls --json` give it.
 type Session struct {
+	Host          string     `json:"host"` // the --host or [hub] hosts it runs on; "" for this machine
 	SessionID     string     `json:"session_id"`
 	ID            string     `json:"id"`
 	Cwd           string     `json:"cwd"`
@@ -34,22 +35,27 @@ type Question struct {
 	Deadline time.Time `json:"deadline"`
 }
 
-// Sessions is live as the API gives it: those that speak this hub protocol, never nil.
+// Sessions are the live sessions of this machine that answered, as `hooksup ls --json` and GET
+// /api/sessions give them.
 func Sessions(live []hub.Live) []Session {
 	out := make([]Session, 0, len(live))
 	for _, l := range live {
-		if l.Err != nil {
-			continue
+		if l.Err == nil {
+			out = append(out, SessionOf("", l))
 		}
-		s := l.Snapshot
-		j := Session{SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
-			StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-			Tokens: s.Tokens, Pending: []Question{}}
-		for _, q := range s.Pending {
-			j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-				Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
-		}
-		out = append(out, j)
 	}
 	return out
+}
+
+// SessionOf is one live session that answered, on host ("" for this machine).
+func SessionOf(host string, l hub.Live) Session {
+	s := l.Snapshot
+	j := Session{Host: host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
+		StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
+		Tokens: s.Tokens, Pending: []Question{}}
+	for _, q := range s.Pending {
+		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
+			Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
+	}
+	return j
 }

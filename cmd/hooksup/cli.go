@@ -9,6 +9,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -38,6 +39,10 @@ func program() cli.Program {
 	var agents []string
 	for _, a := range agent.All() {
 		agents = append(agents, a.Name())
+	}
+	hostFlags := []cli.Flag{
+		{Name: "host", Arg: "DEST", Help: "also the sessions on DEST, over ssh (repeatable; DEST is anything ssh accepts)"},
+		{Name: "local", Help: "this machine only, not the [hub] hosts of your config"},
 	}
 	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
 		Help: "claude (default), codex ($CODEX_HOME/hooks.json, trusted in its config.toml) or gemini (~/.gemini/settings.json)"}
@@ -77,16 +82,17 @@ never overwrites`},
 				{Name: "json", Help: "the verdicts as JSON lines, as recorded"},
 				{Name: "f", Help: "keep printing verdicts as they come"},
 			}, Help: "the verdict history of a session (the latest by default)"},
-			{Name: "ls", Flags: []cli.Flag{{Name: "json", Help: "an array of objects, pending questions included"}},
-				Help: "every live hooksup session of this user: state, pending questions, continuations, tokens\n(one of another hub protocol version is named on stderr)"},
-			{Name: "approve", Args: "[SESSION]", Flags: []cli.Flag{{Name: "reason", Arg: "TEXT", Help: "the continuation's reason instead of the checks'"}},
-				Help: "let the oldest pending continuation of SESSION (a prefix of its id or project) go ahead"},
-			{Name: "deny", Args: "[SESSION]", Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
-			{Name: "halt", Args: "[SESSION]", Flags: []cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}},
+			{Name: "ls", Flags: append([]cli.Flag{{Name: "json", Help: "an array of objects, pending questions included"}}, hostFlags...),
+				Help: "every live hooksup session of this user, here and on the [hub] hosts: state, pending questions,\ncontinuations, tokens (one of another hub protocol version, and a host that fails, is named on stderr)"},
+			{Name: "approve", Args: "[SESSION]", Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "the continuation's reason instead of the checks'"}}, hostFlags...),
+				Help: "let the oldest pending continuation of SESSION (a prefix of its id or project, HOST:PREFIX\non another machine) go ahead"},
+			{Name: "deny", Args: "[SESSION]", Flags: hostFlags, Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
+			{Name: "halt", Args: "[SESSION]", Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}}, hostFlags...),
 				Help: "end the turn of SESSION at its oldest pending question"},
-			{Name: "watch", Help: `every live session in one live screen: their questions with the time left and the end
+			{Name: "watch", Flags: hostFlags, Help: `every live session in one live screen: their questions with the time left and the end
 of the failed check's output, the latest verdicts; answer the selected session's question with
-the session TUI's keys (Esc interrupts it)`},
+the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
+with a growing wait`},
 			{Name: "web", Flags: []cli.Flag{
 				{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
 				{Name: "new-token", Help: "make a new access token (the old URL stops working)"},
@@ -95,7 +101,7 @@ the session TUI's keys (Esc interrupts it)`},
 				{Name: web.PlainHTTPFlag, Help: "accept plain HTTP beyond loopback"},
 			}, Help: `a page and a JSON API over every live session, to answer them from a browser or a phone;
 it prints the URL to open, with the access token (docs/web.md)`},
-			{Name: "status", Flags: []cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}},
+			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},
 			{Name: "themes", Args: "[NAME...]", ArgValues: themeNames, Help: "list and preview the colour themes"},
@@ -104,6 +110,7 @@ it prints the URL to open, with the access token (docs/web.md)`},
 			{Name: "version", Help: "version, commit, Go version"},
 			{Name: "help", Hidden: true},
 			{Name: "hook", Hidden: true},
+			{Name: hub.StdioCommand, Hidden: true},
 			{Name: "man", Hidden: true},
 			{Name: completeCommand, Hidden: true},
 		},

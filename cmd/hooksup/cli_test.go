@@ -19,10 +19,12 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 		"log":       logFlagSet(&logArgs{}),
 		"install":   installFlagSet("install", &scope, &scope),
 		"uninstall": installFlagSet("uninstall", &scope, &scope),
-		"ls":        lsFlagSet(new(bool)),
-		"approve":   answerFlagSet("approve", &scope),
-		"halt":      answerFlagSet("halt", &scope),
-		"status":    statusFlagSet(&scope),
+		"ls":        lsFlagSet(new(bool), &hostFlags{}),
+		"approve":   answerFlagSet("approve", &scope, &hostFlags{}),
+		"deny":      answerFlagSet("deny", &scope, &hostFlags{}),
+		"halt":      answerFlagSet("halt", &scope, &hostFlags{}),
+		"status":    statusFlagSet(&scope, &hostFlags{}),
+		"watch":     watchFlagSet(&hostFlags{}),
 		"web":       webFlagSet(&webArgs{}),
 	}
 	p := program()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -30,38 +32,72 @@ func liveSessions() ([]hub.Live, error) {
 // lsJSON is one session in `hooksup ls --json`, as hooksup web's GET /api/sessions gives it.
 type lsJSON = web.Session
 
-func lsFlagSet(asJSON *bool) *flag.FlagSet {
+func lsFlagSet(asJSON *bool, hf *hostFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("ls", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(asJSON, "json", false, "")
+	hostFlagsOn(fs, hf)
 	return fs
 }
 
-// runLs is `hooksup ls [--json]`: every live session of this user. One that speaks another
-// version of the hub protocol is named on stderr instead.
-func runLs(args []string, stdout, stderr io.Writer) (int, error) {
+// hostFlagsOn defines --host and --local on fs.
+func hostFlagsOn(fs *flag.FlagSet, hf *hostFlags) {
+	fs.Var(hostList{&hf.hosts}, "host", "")
+	fs.BoolVar(&hf.local, "local", false, "")
+}
+
+// hubSessions lists the sessions of this machine and of the hosts hf and [hub] hosts name,
+// each host's failure written on stderr under cmd's name. The caller closes the scope.
+func hubSessions(ctx context.Context, g globalFlags, cmd string, hf hostFlags, stderr io.Writer) ([]hostLive, *hubScope, error) {
+	hc, err := hubConfig(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	hosts, err := hf.list(hc)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, scope, err := gatherSessions(ctx, hc, hosts)
+	if err != nil {
+		scope.close()
+		return nil, nil, err
+	}
+	scope.printFailed(cmd, stderr)
+	return all, scope, nil
+}
+
+// runLs is `hooksup ls [--json] [--host DEST]... [--local]`: every live session of this user,
+// here and on the hosts. One that speaks another version of the hub protocol, and a host that
+// cannot be reached, is named on stderr instead.
+func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+	const usage = "usage: hooksup ls [--json] [--host DEST]... [--local]"
 	var asJSON bool
-	fs := lsFlagSet(&asJSON)
+	var hf hostFlags
+	fs := lsFlagSet(&asJSON, &hf)
 	if err := fs.Parse(args); err != nil {
-		return 2, fmt.Errorf("ls: %v (usage: hooksup ls [--json])", err)
+		return 2, fmt.Errorf("ls: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {
-		return 2, fmt.Errorf("ls takes no arguments, got %q (usage: hooksup ls [--json])", fs.Args())
+		return 2, fmt.Errorf("ls takes no arguments, got %q (%s)", fs.Args(), usage)
 	}
-	all, err := liveSessions()
+	all, scope, err := hubSessions(ctx, g, "ls", hf, stderr)
 	if err != nil {
 		return 1, err
 	}
-	var live []hub.Live
+	defer scope.close()
+	var live []hostLive
 	for _, l := range all {
 		if l.Err != nil {
-			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %v\n", l.Snapshot.ShortID(), homeTilde(l.Snapshot.Cwd), l.Err)
+			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %v\n", l.name(), homeTilde(l.Snapshot.Cwd), l.Err)
 			continue
 		}
 		live = append(live, l)
 	}
 	if asJSON {
-		out := web.Sessions(live)
+		out := make([]lsJSON, 0, len(live))
+		for _, l := range live {
+			out = append(out, web.SessionOf(l.host, l.Live))
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return 0, enc.Encode(out)
@@ -72,13 +108,29 @@ func runLs(args []string, stdout, stderr io.Writer) (int, error) {
 	if len(live) == 0 {
 		return 0, nil
 	}
+	// The HOST column only when another machine was asked: this machine's is "-".
+	withHost := len(scope.remotes) > 0 || len(scope.failed) > 0
 	now := time.Now()
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	if withHost {
+		fmt.Fprint(tw, "HOST\t")
+	}
 	fmt.Fprintln(tw, "SESSION\tAGENT\tSTATE\tFOR\tPENDING\tCONTINUED\tTOKENS\tPROJECT")
 	for _, l := range live {
 		s := l.Snapshot
+		if withHost {
+			host := l.host
+			if host == "" {
+				host = "-"
+			}
+			fmt.Fprintf(tw, "%s\t", host)
+		}
+		cwd := s.Cwd
+		if l.host == "" {
+			cwd = homeTilde(cwd)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", s.ShortID(), s.Agent, s.State,
-			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), homeTilde(s.Cwd))
+			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), cwd)
 	}
 	return 0, tw.Flush()
 }
@@ -100,20 +152,33 @@ func homeTilde(p string) string {
 	return p
 }
 
-func answerFlagSet(cmd string, reason *string) *flag.FlagSet {
+func answerFlagSet(cmd string, reason *string, hf *hostFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(reason, "reason", "", "")
+	if cmd != "deny" {
+		fs.StringVar(reason, "reason", "", "")
+	}
+	hostFlagsOn(fs, hf)
 	return fs
 }
 
-// runAnswer is `hooksup approve|deny|halt [SESSION] [--reason TEXT]`: it answers the oldest
-// pending question of SESSION (a unique prefix of a session id or of a project directory's
-// name), or, without SESSION, the one question pending on the machine.
-func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
-	usage := fmt.Sprintf("usage: hooksup %s [SESSION] [--reason TEXT]", cmd)
+// runAnswer is `hooksup approve|deny|halt [SESSION] [--reason TEXT] [--host DEST]...`: it
+// answers the oldest pending question of SESSION (a unique prefix of a session id or of a
+// project directory's name, HOST:PREFIX for one on another machine, a bare prefix searched on
+// every machine), or, without SESSION, the one question pending on all of them.
+func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, stdout, stderr io.Writer) (int, error) {
+	usage := fmt.Sprintf("usage: hooksup %s [SESSION] [--reason TEXT] [--host DEST]...", cmd)
+	if cmd == "deny" {
+		usage = "usage: hooksup deny [SESSION] [--host DEST]..."
+		for _, a := range args {
+			if n := strings.TrimLeft(a, "-"); a != n && (n == "reason" || strings.HasPrefix(n, "reason=")) {
+				return 2, errors.New("deny takes no --reason: the agent is let stop (approve --reason replaces the continuation's reason, halt --reason says why the turn ends)")
+			}
+		}
+	}
 	reason := new(string)
-	fs := answerFlagSet(cmd, reason)
+	var hf hostFlags
+	fs := answerFlagSet(cmd, reason, &hf)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -127,16 +192,25 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 	if len(pos) > 1 {
 		return 2, fmt.Errorf("%s takes one SESSION, got %q (%s)", cmd, pos, usage)
 	}
-	if cmd == "deny" && *reason != "" {
-		return 2, errors.New("deny takes no --reason: the agent is let stop (approve --reason replaces the continuation's reason, halt --reason says why the turn ends)")
+	var host, prefix string
+	named := len(pos) == 1
+	if named {
+		prefix = pos[0]
+		if i := strings.LastIndex(prefix, ":"); i > 0 {
+			host, prefix = prefix[:i], prefix[i+1:]
+			if !hf.local && !slices.Contains(hf.hosts, host) {
+				hf.hosts = append(hf.hosts, host)
+			}
+		}
 	}
-	live, err := liveSessions()
+	live, scope, err := hubSessions(ctx, g, cmd, hf, stderr)
 	if err != nil {
 		return 1, err
 	}
-	var target hub.Live
-	if len(pos) == 0 {
-		var waiting []hub.Live
+	defer scope.close()
+	var target hostLive
+	if !named {
+		var waiting []hostLive
 		n := 0
 		for _, l := range live {
 			if len(l.Snapshot.Pending) > 0 {
@@ -152,10 +226,12 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 		}
 		target = waiting[0]
 	} else {
-		prefix := pos[0]
-		var matches []hub.Live
+		var matches []hostLive
 		for _, l := range live {
 			s := l.Snapshot
+			if host != "" && l.host != host {
+				continue
+			}
 			if prefix != "" && (strings.HasPrefix(s.SessionID, prefix) || strings.HasPrefix(s.ID, prefix) ||
 				strings.HasPrefix(filepath.Base(s.Cwd), prefix)) {
 				matches = append(matches, l)
@@ -163,39 +239,40 @@ func runAnswer(cmd string, args []string, stdout io.Writer) (int, error) {
 		}
 		switch len(matches) {
 		case 0:
-			return 1, fmt.Errorf("no session matches %q (hooksup ls lists them)", prefix)
+			return 1, fmt.Errorf("no session matches %q (hooksup ls lists them)", pos[0])
 		case 1:
 			target = matches[0]
 		default:
-			return 1, fmt.Errorf("%q matches %d sessions: %s; give more of the session id", prefix, len(matches), names(matches))
+			return 1, fmt.Errorf("%q matches %d sessions: %s; give more of the session id", pos[0], len(matches), names(matches))
 		}
 	}
 	s := target.Snapshot
+	where := fmt.Sprintf("session %s (%s)", target.name(), target.cwd())
 	if target.Err != nil {
-		return 1, fmt.Errorf("session %s (%s): %w", s.ShortID(), homeTilde(s.Cwd), target.Err)
+		return 1, fmt.Errorf("%s: %w", where, target.Err)
 	}
 	if len(s.Pending) == 0 {
-		return 1, fmt.Errorf("session %s (%s) has no pending question", s.ShortID(), homeTilde(s.Cwd))
+		return 1, fmt.Errorf("%s has no pending question", where)
 	}
 	q := s.Pending[0]
 	decision, _, _ := present.Answer(cmd)
-	err = hub.Client{Path: target.Entry.Control}.Resolve(q.ID, string(decision), *reason, "hooksup "+cmd)
+	err = target.resolve(q.ID, string(decision), *reason, "hooksup "+cmd)
 	if errors.Is(err, hub.ErrAnswered) {
-		return 1, fmt.Errorf("the question in session %s (%s) was already answered", s.ShortID(), homeTilde(s.Cwd))
+		return 1, fmt.Errorf("the question in %s was already answered", where)
 	}
 	if err != nil {
-		return 1, fmt.Errorf("session %s (%s): %w", s.ShortID(), homeTilde(s.Cwd), err)
+		return 1, fmt.Errorf("%s: %w", where, err)
 	}
-	line := present.Answered(cmd, q.Event, q.AgentID, fmt.Sprintf("session %s (%s)", s.ShortID(), homeTilde(s.Cwd)), *reason, q.Reason)
+	line := present.Answered(cmd, q.Event, q.AgentID, where, *reason, q.Reason)
 	fmt.Fprintln(stdout, line)
 	return 0, nil
 }
 
-// names lists sessions for an error: "1a2b3c4d (~/src/a), 5e6f7a8b (~/src/b)".
-func names(ls []hub.Live) string {
+// names lists sessions for an error: "1a2b3c4d (~/src/a), devbox:5e6f7a8b (~/src/b)".
+func names(ls []hostLive) string {
 	var out []string
 	for _, l := range ls {
-		out = append(out, fmt.Sprintf("%s (%s)", l.Snapshot.ShortID(), homeTilde(l.Snapshot.Cwd)))
+		out = append(out, fmt.Sprintf("%s (%s)", l.name(), l.cwd()))
 	}
 	return strings.Join(out, ", ")
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/hangup"
@@ -130,11 +131,13 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		defer stop()
 		return runLog(ctx, cargs, stdout)
 	case "ls":
-		return runLs(cargs, stdout, stderr)
+		return runLs(ctx, g, cargs, stdout, stderr)
 	case "approve", "deny", "halt":
-		return runAnswer(cmd, cargs, stdout)
+		return runAnswer(ctx, g, cmd, cargs, stdout, stderr)
 	case "status":
-		return runStatus(cargs, stdout)
+		return runStatus(ctx, g, cargs, stdout, stderr)
+	case hub.StdioCommand:
+		return runHubStdio(ctx, cargs, stdin, stdout, stderr)
 	case "watch":
 		// Besides its quit key, only its context ends the watch: SIGINT, SIGTERM, SIGHUP, or
 		// its terminal going.

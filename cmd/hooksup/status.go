@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -57,28 +58,38 @@ func statusLine(c statusCounts, format string) string {
 	return strings.Join(parts, " · ")
 }
 
-func statusFlagSet(format *string) *flag.FlagSet {
+func statusFlagSet(format *string, hf *hostFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(format, "format", "", "")
+	hostFlagsOn(fs, hf)
 	return fs
 }
 
-// runStatus is `hooksup status [--format FORMAT]`: one short line for a status bar or a prompt.
-func runStatus(args []string, stdout io.Writer) (int, error) {
+// runStatus is `hooksup status [--format FORMAT] [--host DEST]... [--local]`: one short line
+// for a status bar or a prompt, counting the sessions of every host; a host that cannot be
+// reached is a line on stderr.
+func runStatus(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+	const usage = "usage: hooksup status [--format FORMAT] [--host DEST]... [--local]"
 	format := new(string)
-	fs := statusFlagSet(format)
+	var hf hostFlags
+	fs := statusFlagSet(format, &hf)
 	if err := fs.Parse(args); err != nil {
-		return 2, fmt.Errorf("status: %v (usage: hooksup status [--format FORMAT])", err)
+		return 2, fmt.Errorf("status: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {
-		return 2, fmt.Errorf("status takes no arguments, got %q (usage: hooksup status [--format FORMAT])", fs.Args())
+		return 2, fmt.Errorf("status takes no arguments, got %q (%s)", fs.Args(), usage)
 	}
-	live, err := liveSessions()
+	live, scope, err := hubSessions(ctx, g, "status", hf, stderr)
 	if err != nil {
 		return 1, err
 	}
-	line := statusLine(countSessions(live), *format)
+	defer scope.close()
+	all := make([]hub.Live, len(live))
+	for i, l := range live {
+		all[i] = l.Live
+	}
+	line := statusLine(countSessions(all), *format)
 	if line != "" {
 		fmt.Fprintln(stdout, line)
 	}

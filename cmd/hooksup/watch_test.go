@@ -15,7 +15,9 @@ func TestWatchHelp(t *testing.T) {
 		t.Fatalf("hooksup watch --help: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"usage: hooksup watch\n",
+		"usage: hooksup watch [--host DEST] [--local]\n",
+		"  --host DEST  also the sessions on DEST, over ssh",
+		"  --local      this machine only",
 		"the prefix ctrl+] before them is\naccepted",
 		"  ↑/k  ↓/j   select the previous / the next session\n",
 		"  a          approve the forced continuation",
