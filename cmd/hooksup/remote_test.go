@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,6 +51,39 @@ func TestWatchHostBacksOff(t *testing.T) {
 		second := card()
 		if count() == 2 && !strings.Contains(second, "trying again in 2s") {
 			t.Fatalf("after the second failure: %s", second)
+		}
+	}
+}
+
+// Lists of one host at once, as hooksup web's page and its event follower make, dial it once:
+// the others wait for that dial and list its outcome.
+func TestWatchHostDialsOnceForListsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	dials := filepath.Join(dir, "dials")
+	ssh := filepath.Join(dir, "ssh")
+	script := "#!/bin/sh\necho dial >>" + shellQuote(dials) + "\nsleep 0.5\necho 'ssh: connect to host devbox port 22: Connection refused' >&2\nexit 255\n"
+	if err := os.WriteFile(ssh, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := &watchHost{name: "devbox", t: hub.Transport{SSH: []string{ssh}, Timeout: 5 * time.Second}}
+	const lists = 8
+	cards := make([]string, lists)
+	var wg sync.WaitGroup
+	for i := range lists {
+		wg.Go(func() {
+			if ls := h.list(); len(ls) == 1 && ls[0].Err != nil {
+				cards[i] = ls[0].Err.Error()
+			}
+		})
+	}
+	wg.Wait()
+	b, _ := os.ReadFile(dials)
+	if n := strings.Count(string(b), "dial"); n != 1 {
+		t.Fatalf("%d lists at once dialled %d times, want once", lists, n)
+	}
+	for _, c := range cards {
+		if !strings.Contains(c, "disconnected: unreachable") {
+			t.Fatalf("a list's card: %q", c)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/hangup"
@@ -19,11 +20,13 @@ import (
 	"github.com/hooksup/hooksup/tui"
 )
 
-// watchHub is the sessions for `hooksup watch`: this machine's, through the runtime directory
-// and their control sockets, and each host's through its connection (watchHost).
+// watchHub is the sessions for `hooksup watch` and `hooksup web`: this machine's, through the
+// runtime directory and their control sockets, and each host's through its connection
+// (watchHost). Its answers say they come from by.
 type watchHub struct {
 	dir   string
 	hosts []*watchHost
+	by    string
 }
 
 func (h watchHub) List() ([]hub.Live, error) {
@@ -70,9 +73,9 @@ func (h watchHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) e
 		return err
 	}
 	if r != nil {
-		return r.Resolve(l.Entry.ID, id, string(d), reason, tui.WatchBy)
+		return r.Resolve(l.Entry.ID, id, string(d), reason, h.by)
 	}
-	return hub.Client{Path: l.Entry.Control}.Resolve(id, string(d), reason, tui.WatchBy)
+	return hub.Client{Path: l.Entry.Control}.Resolve(id, string(d), reason, h.by)
 }
 
 func (h watchHub) Interrupt(l hub.Live) error {
@@ -97,6 +100,17 @@ func (h watchHub) Events(l hub.Live, f func(hub.Event) bool) error {
 	return hub.Client{Path: l.Entry.Control}.Events(f)
 }
 
+// newWatchHub is this machine's sessions in dir and those of hosts, reached as hc says,
+// answered by by.
+func newWatchHub(dir string, hc config.HubConfig, hosts []string, by string) watchHub {
+	wh := watchHub{dir: dir, by: by}
+	t := hub.Transport{SSH: hc.SSH, RemoteCommand: hc.RemoteCommand, Timeout: hc.Timeout.D}
+	for _, h := range hosts {
+		wh.hosts = append(wh.hosts, &watchHost{name: h, t: t})
+	}
+	return wh
+}
+
 func (h watchHub) close() {
 	for _, c := range h.hosts {
 		c.close()
@@ -111,11 +125,13 @@ const (
 )
 
 // watchHost is one host's connection for the watch's life: made at the first list, and, once
-// it fails or drops, made again at a list after a wait that doubles at each failure.
+// it fails or drops, made again at a list after a wait that doubles at each failure. Lists may
+// come at once (hooksup web's): one dials while the others wait for it.
 type watchHost struct {
 	name string
 	t    hub.Transport
 
+	dial    sync.Mutex // held while dialling
 	mu      sync.Mutex
 	conn    *hub.Remote
 	err     error     // why there is no connection
@@ -134,6 +150,7 @@ func (c *watchHost) remote() (*hub.Remote, error) {
 
 // list is the host's sessions, or, without a connection, its card: the host and why.
 func (c *watchHost) list() []hub.Live {
+	c.dial.Lock()
 	c.mu.Lock()
 	conn, due := c.conn, time.Now().After(c.retryAt)
 	c.mu.Unlock()
@@ -148,6 +165,7 @@ func (c *watchHost) list() []hub.Live {
 		conn = c.conn
 		c.mu.Unlock()
 	}
+	c.dial.Unlock()
 	if conn != nil {
 		lives, err := conn.List()
 		if err == nil {
@@ -244,11 +262,7 @@ func runWatch(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if err != nil {
 		return 1, err
 	}
-	wh := watchHub{dir: dir}
-	t := hub.Transport{SSH: hc.SSH, RemoteCommand: hc.RemoteCommand, Timeout: hc.Timeout.D}
-	for _, h := range hosts {
-		wh.hosts = append(wh.hosts, &watchHost{name: h, t: t})
-	}
+	wh := newWatchHub(dir, hc, hosts, tui.WatchBy)
 	defer wh.close()
 	err = tui.RunWatch(ctx, wh, theme, cfg.Keys.Prefix, cfg.Keys.Bindings)
 	if err != nil && !errors.Is(err, hangup.ErrHangup) { // a terminal gone hears nothing more
