@@ -17,9 +17,10 @@ const (
 )
 
 // pageEvent is one line of GET /api/events: a session's event, under its name on the hub's
-// wire, with the session's id (hooksup's, the API's "id").
+// wire, with the session's id (hooksup's, the API's "id") and its host ("" for this machine).
 type pageEvent struct {
 	Type    string          `json:"type"`
+	Host    string          `json:"host,omitempty"`
 	Session string          `json:"session"`
 	Time    time.Time       `json:"time"`
 	Data    json.RawMessage `json:"data,omitempty"`

@@ -154,7 +154,7 @@ type actionResult struct {
 }
 
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
-	id, action := r.PathValue("id"), r.PathValue("action")
+	id, action, host := r.PathValue("id"), r.PathValue("action"), r.URL.Query().Get("host")
 	decision, _, isAnswer := present.Answer(action)
 	if !isAnswer && action != "interrupt" {
 		writeError(w, http.StatusNotFound, "unknown_action",
@@ -193,17 +193,24 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	var target *hub.Live
 	for i, l := range live {
-		if id != "" && (l.Snapshot.SessionID == id || l.Snapshot.ID == id) {
+		if id != "" && l.Host == host && (l.Snapshot.SessionID == id || l.Snapshot.ID == id) {
 			target = &live[i]
 			break
 		}
 	}
 	if target == nil {
-		writeError(w, http.StatusNotFound, "no_session", fmt.Sprintf("no session %q (it may have ended)", id))
+		where := ""
+		if host != "" {
+			where = " on " + host
+		}
+		writeError(w, http.StatusNotFound, "no_session", fmt.Sprintf("no session %q%s (it may have ended)", id, where))
 		return
 	}
 	snap := target.Snapshot
 	name := fmt.Sprintf("session %s (%s)", snap.ShortID(), homeTilde(snap.Cwd))
+	if host != "" {
+		name = fmt.Sprintf("session %s:%s (%s)", host, snap.ShortID(), snap.Cwd)
+	}
 	if target.Err != nil {
 		writeError(w, http.StatusBadGateway, "version", fmt.Sprintf("%s: %v", name, target.Err))
 		return
@@ -243,8 +250,13 @@ func homeTilde(p string) string {
 	return filepath.Clean(p)
 }
 
+// sessionKey tells sessions apart across hosts: one machine reached under two names lists
+// the same ids twice.
+func sessionKey(host, id string) string { return host + "\x00" + id }
+
 // Run follows the sessions until ctx ends: it lists them every ListEvery, streams each one's
-// events to the page's event streams, and says when one starts or ends.
+// events to the page's event streams (another host's through its connection), and says when
+// one starts or ends.
 func (s *Server) Run(ctx context.Context) {
 	var mu sync.Mutex
 	following := map[string]bool{}
@@ -260,28 +272,29 @@ func (s *Server) Run(ctx context.Context) {
 			if l.Err != nil {
 				continue
 			}
-			id := l.Entry.ID
-			seen[id] = true
+			id, host := l.Entry.ID, l.Host
+			key := sessionKey(host, id)
+			seen[key] = true
 			mu.Lock()
-			started := !following[id]
-			following[id] = true
+			started := !following[key]
+			following[key] = true
 			mu.Unlock()
 			if !started {
 				continue
 			}
-			s.events.publish(id, pageEvent{Type: EventSessionStarted, Session: id, Time: time.Now()})
+			s.events.publish(key, pageEvent{Type: EventSessionStarted, Host: host, Session: id, Time: time.Now()})
 			go func() {
 				err := s.hub.Events(l, func(ev hub.Event) bool {
-					s.events.publish(id, pageEvent{Type: ev.Type, Session: id, Time: ev.Time, Data: ev.Data})
+					s.events.publish(key, pageEvent{Type: ev.Type, Host: host, Session: id, Time: ev.Time, Data: ev.Data})
 					return ctx.Err() == nil
 				})
 				if err != nil {
-					s.logger.Debug("event stream ended", "session", id, "err", err)
+					s.logger.Debug("event stream ended", "host", host, "session", id, "err", err)
 				}
 				mu.Lock()
-				delete(following, id)
+				delete(following, key)
 				mu.Unlock()
-				s.events.publish(id, pageEvent{Type: EventSessionEnded, Session: id, Time: time.Now()})
+				s.events.publish(key, pageEvent{Type: EventSessionEnded, Host: host, Session: id, Time: time.Now()})
 			}()
 		}
 		mu.Lock()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,6 +29,7 @@ type fakeHub struct {
 	resolved   []string
 	resolveErr error
 	events     chan hub.Event // the first session's
+	remote     chan hub.Event // host devbox's first session's, when it is listed
 }
 
 func newFakeHub() *fakeHub {
@@ -53,22 +55,34 @@ func (f *fakeHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) e
 	if f.resolveErr != nil {
 		return f.resolveErr
 	}
-	f.resolved = append(f.resolved, fmt.Sprintf("%s %d %s %q", l.Entry.ID, id, d, reason))
+	f.resolved = append(f.resolved, fmt.Sprintf("%s %d %s %q", hostID(l), id, d, reason))
 	return nil
 }
 
 func (f *fakeHub) Interrupt(l hub.Live) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.resolved = append(f.resolved, l.Entry.ID+" interrupt")
+	f.resolved = append(f.resolved, hostID(l)+" interrupt")
 	return nil
 }
 
+// hostID is how the fake records a session: its id, HOST:ID on another host.
+func hostID(l hub.Live) string {
+	if l.Host == "" {
+		return l.Entry.ID
+	}
+	return l.Host + ":" + l.Entry.ID
+}
+
 func (f *fakeHub) Events(l hub.Live, fn func(hub.Event) bool) error {
+	events := f.events
+	if l.Host == "devbox" {
+		events = f.remote
+	}
 	if l.Entry.ID != "h1" {
 		select {}
 	}
-	for ev := range f.events {
+	for ev := range events {
 		if !fn(ev) {
 			return nil
 		}
@@ -339,6 +353,76 @@ func TestActionsAnswerTheOldestQuestion(t *testing.T) {
 	}
 }
 
+// withHosts adds another machine's sessions to the fake: on devbox, a session with the same id
+// as this machine's first (one machine reached under two names, or two machines that happened
+// on one id) and a question of its own; gpu-1 is a host that dropped, listed as its card.
+func withHosts(f *fakeHub) {
+	q := hub.Question{ID: 3, Event: "Stop", Proposal: "block", Source: "check:lint", Reason: "LINT: remote", Deadline: time.Now().Add(time.Minute)}
+	f.remote = make(chan hub.Event, 16)
+	f.live = append(f.live,
+		hub.Live{Host: "devbox", Entry: hub.Entry{ID: "h1"}, Snapshot: hub.Snapshot{ID: "h1", SessionID: "cccccccc-3333", Agent: "claude",
+			Cwd: "/home/me/far", State: "waiting", Pending: []hub.Question{q}}},
+		hub.Live{Host: "gpu-1", Entry: hub.Entry{ID: "host gpu-1"}, Snapshot: hub.Snapshot{ID: "host gpu-1", Pending: []hub.Question{}},
+			Err: errors.New("disconnected: ssh: connect to host gpu-1 port 22: Connection refused; trying again in 4s")})
+}
+
+func newHostsTestServer(t *testing.T) (*httptest.Server, *fakeHub) {
+	t.Helper()
+	f := newFakeHub()
+	withHosts(f)
+	s := New(Options{Hub: f, Token: testToken, ListEvery: 50 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	go s.Run(ctx)
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { cancel(); ts.Close() })
+	return ts, f
+}
+
+// GET /api/sessions names each session's host, and a host that dropped is an entry of its own
+// saying why; an action reaches another host's session with ?host=, this machine's without,
+// though both have one id.
+func TestRemoteSessionsAreListedAndAnswered(t *testing.T) {
+	ts, f := newHostsTestServer(t)
+	resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(testToken)})
+	var list []Session
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
+		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
+	}
+	var got []string
+	for _, s := range list {
+		got = append(got, fmt.Sprintf("%s|%s|%s|%d|%s", s.Host, s.ID, s.Cwd, len(s.Pending), s.Error))
+	}
+	want := []string{"|h1|/src/one|1|", "|h2|/src/two|0|", "devbox|h1|/home/me/far|1|",
+		"gpu-1|host gpu-1||0|disconnected: ssh: connect to host gpu-1 port 22: Connection refused; trying again in 4s"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("sessions\n%q\nwant\n%q", got, want)
+	}
+	for _, c := range []struct {
+		path   string
+		status int
+		says   string
+	}{
+		{"/api/sessions/h1/approve?host=devbox", 200, "approve: approved the continuation Stop in session devbox:cccccccc (/home/me/far): LINT: remote"},
+		{"/api/sessions/cccccccc-3333/deny?host=devbox", 200, "deny: denied the continuation Stop in session devbox:cccccccc (/home/me/far)"},
+		{"/api/sessions/h1/approve", 200, "approve: approved the continuation Stop in session aaaaaaaa (/src/one): FAIL: TestX"},
+		{"/api/sessions/h1/interrupt?host=devbox", 200, "interrupt: sent Escape to session devbox:cccccccc"},
+		{"/api/sessions/cccccccc-3333/approve", 404, `no session "cccccccc-3333" (it may have ended)`},
+		{"/api/sessions/h1/approve?host=nowhere", 404, `no session "h1" on nowhere (it may have ended)`},
+		{"/api/sessions/host%20gpu-1/approve?host=gpu-1", 502, "disconnected: ssh: connect to host gpu-1"},
+	} {
+		resp, body := do(t, ts, req{method: "POST", path: c.path, header: bearer(testToken)})
+		var said struct{ Message, Error string }
+		_ = json.Unmarshal([]byte(body), &said)
+		if resp.StatusCode != c.status || !strings.Contains(said.Message+said.Error, c.says) {
+			t.Errorf("POST %s: %d %s, want %d %q", c.path, resp.StatusCode, body, c.status, c.says)
+		}
+	}
+	want = []string{`devbox:h1 3 block ""`, `devbox:h1 3 allow ""`, `h1 7 block ""`, "devbox:h1 interrupt"}
+	if got := f.answers(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("answers %q, want %q", got, want)
+	}
+}
+
 // GET /api/events streams the sessions' events as Server-Sent Events, with the session's id.
 func TestEventsStream(t *testing.T) {
 	ts, f := newTestServer(t)
@@ -438,5 +522,55 @@ func TestCheckListen(t *testing.T) {
 	}
 	if err := CheckListen(":7862", false, false); err == nil || !strings.Contains(err.Error(), "--tls-cert") || !strings.Contains(err.Error(), "--"+PlainHTTPFlag) {
 		t.Fatalf("the refusal names neither flag: %v", err)
+	}
+}
+
+// GET /api/events carries another host's sessions' events with their host, apart from this
+// machine's session of the same id.
+func TestRemoteEventsNameTheirHost(t *testing.T) {
+	ts, f := newHostsTestServer(t)
+	hr, _ := http.NewRequest("GET", ts.URL+"/api/events", nil)
+	hr.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := ts.Client().Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	f.remote <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":4}}`)}
+	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":8}}`)}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	asked := map[string]string{}
+	timeout := time.After(10 * time.Second)
+	for len(asked) < 2 {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatal("the stream ended")
+			}
+			data, ok := strings.CutPrefix(l, "data: ")
+			if !ok {
+				continue
+			}
+			var ev pageEvent
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Fatalf("%v: %s", err, data)
+			}
+			if ev.Type == hub.EventQuestionAsked {
+				asked[ev.Host+"|"+ev.Session] = string(ev.Data)
+			}
+		case <-timeout:
+			t.Fatalf("QuestionAsked on the stream: %q, want one from each host", asked)
+		}
+	}
+	want := map[string]string{"devbox|h1": `{"Question":{"ID":4}}`, "|h1": `{"Question":{"ID":8}}`}
+	if fmt.Sprint(asked) != fmt.Sprint(want) {
+		t.Fatalf("QuestionAsked %q, want %q", asked, want)
 	}
 }

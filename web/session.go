@@ -21,6 +21,10 @@ type Session struct {
 	Continuations int        `json:"continuations"`
 	Tokens        int64      `json:"tokens"`
 	Pending       []Question `json:"pending"`
+	// Error says why the host's sessions are not listed (hooksup web's card of a host that
+	// cannot be reached or dropped: "disconnected: …; trying again in 4s"), or why a session
+	// cannot be answered. It is left out when there is none.
+	Error string `json:"error,omitempty"`
 }
 
 // Question is a pending question in a Session.
@@ -35,13 +39,17 @@ type Question struct {
 	Deadline time.Time `json:"deadline"`
 }
 
-// Sessions are the live sessions of this machine that answered, as `hooksup ls --json` and GET
-// /api/sessions give them.
+// Sessions are the live sessions that answered, each with its host, as GET /api/sessions gives
+// them; a host that could not be listed is one entry with the host, its id and the Error.
 func Sessions(live []hub.Live) []Session {
 	out := make([]Session, 0, len(live))
 	for _, l := range live {
-		if l.Err == nil {
-			out = append(out, SessionOf("", l))
+		switch {
+		case l.Err == nil:
+			out = append(out, SessionOf(l.Host, l))
+		case l.Host != "":
+			out = append(out, Session{Host: l.Host, SessionID: l.Snapshot.SessionID, ID: l.Snapshot.ID,
+				Cwd: l.Snapshot.Cwd, Agent: l.Snapshot.Agent, Pending: []Question{}, Error: l.Err.Error()})
 		}
 	}
 	return out
