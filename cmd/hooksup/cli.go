@@ -93,14 +93,15 @@ never overwrites`},
 of the failed check's output, the latest verdicts; answer the selected session's question with
 the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
 with a growing wait`},
-			{Name: "web", Flags: []cli.Flag{
+			{Name: "web", Flags: append([]cli.Flag{
 				{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
 				{Name: "new-token", Help: "make a new access token (the old URL stops working)"},
 				{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
 				{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key"},
 				{Name: web.PlainHTTPFlag, Help: "accept plain HTTP beyond loopback"},
-			}, Help: `a page and a JSON API over every live session, to answer them from a browser or a phone;
-it prints the URL to open, with the access token (docs/web.md)`},
+			}, hostFlags...), Help: `a page and a JSON API over every live session, here and on the [hub] hosts, to answer them
+from a browser or a phone; a card per host that is disconnected, tried again with a growing
+wait; it prints the URL to open, with the access token (docs/web.md)`},
 			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},

@@ -152,7 +152,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		defer stopInt()
 		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
 		defer stop()
-		return runWeb(ctx, cargs, stdout, stderr)
+		return runWeb(ctx, g, cargs, stdout, stderr)
 	case "install":
 		return runInstall(g, cargs, stdout, stderr, false)
 	case "uninstall":

@@ -15,8 +15,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/web"
 	"github.com/skip2/go-qrcode"
@@ -25,25 +23,10 @@ import (
 // defaultWebListen is where hooksup web listens unless --listen says otherwise: loopback only.
 const defaultWebListen = "127.0.0.1:7862"
 
-// webHub is the machine's sessions for hooksup web, through the runtime directory and their
-// control sockets.
-type webHub struct{ dir string }
-
-func (h webHub) List() ([]hub.Live, error) { return hub.List(h.dir) }
-
-func (webHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) error {
-	return hub.Client{Path: l.Entry.Control}.Resolve(id, string(d), reason, web.By)
-}
-
-func (webHub) Interrupt(l hub.Live) error { return hub.Client{Path: l.Entry.Control}.Interrupt() }
-
-func (webHub) Events(l hub.Live, f func(hub.Event) bool) error {
-	return hub.Client{Path: l.Entry.Control}.Events(f)
-}
-
 type webArgs struct {
 	listen, tlsCert, tlsKey string
 	newToken, plainHTTP     bool
+	hosts                   hostFlags
 }
 
 func webFlagSet(a *webArgs) *flag.FlagSet {
@@ -54,13 +37,14 @@ func webFlagSet(a *webArgs) *flag.FlagSet {
 	fs.StringVar(&a.tlsKey, "tls-key", "", "")
 	fs.BoolVar(&a.newToken, "new-token", false, "")
 	fs.BoolVar(&a.plainHTTP, web.PlainHTTPFlag, false, "")
+	hostFlagsOn(fs, &a.hosts)
 	return fs
 }
 
-// runWeb is `hooksup web`: the page and the API over every live session of this user, until
-// ctx ends (SIGINT, SIGTERM, SIGHUP, or its terminal going).
-func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
-	const usage = "usage: hooksup web [--listen ADDR] [--new-token] [--tls-cert FILE --tls-key FILE] [--" + web.PlainHTTPFlag + "]"
+// runWeb is `hooksup web`: the page and the API over every live session of this user, on this
+// machine and on each host, until ctx ends (SIGINT, SIGTERM, SIGHUP, or its terminal going).
+func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
+	const usage = "usage: hooksup web [--listen ADDR] [--new-token] [--tls-cert FILE --tls-key FILE] [--" + web.PlainHTTPFlag + "] [--host DEST]... [--local]"
 	var a webArgs
 	fs := webFlagSet(&a)
 	if err := fs.Parse(args); err != nil {
@@ -74,6 +58,14 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	tls := a.tlsCert != ""
 	if err := web.CheckListen(a.listen, tls, a.plainHTTP); err != nil {
+		return 2, err
+	}
+	hc, err := hubConfig(g)
+	if err != nil {
+		return 1, err
+	}
+	hosts, err := a.hosts.list(hc)
+	if err != nil {
 		return 2, err
 	}
 	env, err := loadEnvironment()
@@ -96,7 +88,9 @@ func runWeb(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return 1, fmt.Errorf("web: %w", err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	srv := web.New(web.Options{Hub: webHub{dir}, Token: token, Logger: logger})
+	wh := newWatchHub(dir, hc, hosts, web.By)
+	defer wh.close()
+	srv := web.New(web.Options{Hub: wh, Token: token, Logger: logger})
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()

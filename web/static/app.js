@@ -5,13 +5,17 @@
 const CSRF = { "X-Hooksup-Web": "1" };
 const state = {
   sessions: [],
-  verdicts: new Map(), // session id -> latest verdicts, oldest first
-  selected: null, // session id
-  editing: new Map(), // session id -> the reason being edited
-  busy: new Set(), // session ids with an action on the way
+  verdicts: new Map(), // session key -> latest verdicts, oldest first
+  selected: null, // session key
+  editing: new Map(), // session key -> the reason being edited
+  busy: new Set(), // session keys with an action on the way
   loggedIn: false,
 };
 const $ = (id) => document.getElementById(id);
+
+// A session's key tells it apart across hosts: its host ("" for this machine) and its id.
+const key = (s) => (s.host || "") + " " + s.id;
+const eventKey = (ev) => (ev.host || "") + " " + ev.session;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -65,8 +69,8 @@ async function refresh() {
   }
   state.loggedIn = true;
   state.sessions = await r.json();
-  if (!state.sessions.some((s) => s.id === state.selected)) {
-    state.selected = state.sessions.length ? state.sessions[0].id : null;
+  if (!state.sessions.some((s) => key(s) === state.selected)) {
+    state.selected = state.sessions.length ? key(state.sessions[0]) : null;
   }
   render();
 }
@@ -81,24 +85,25 @@ async function errorText(r) {
 }
 
 async function act(s, action, reason) {
-  if (state.busy.has(s.id)) return;
-  state.busy.add(s.id);
+  if (s.error || state.busy.has(key(s))) return;
+  state.busy.add(key(s));
   render();
   const init = { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, CSRF), credentials: "same-origin" };
   if (reason !== undefined) init.body = JSON.stringify({ reason: reason });
   try {
-    const r = await fetch("/api/sessions/" + encodeURIComponent(s.id) + "/" + action, init);
+    const host = s.host ? "?host=" + encodeURIComponent(s.host) : "";
+    const r = await fetch("/api/sessions/" + encodeURIComponent(s.id) + "/" + action + host, init);
     if (r.ok) {
       const j = await r.json();
       notice(j.message);
-      state.editing.delete(s.id);
+      state.editing.delete(key(s));
     } else {
       notice(await errorText(r));
     }
   } catch (e) {
     notice("disconnected: nothing was answered");
   } finally {
-    state.busy.delete(s.id);
+    state.busy.delete(key(s));
     refresh();
   }
 }
@@ -127,12 +132,21 @@ function shortID(s) {
 }
 
 function card(s) {
+  const k = key(s);
   const c = el("section", "card");
   c.tabIndex = 0;
-  c.dataset.id = s.id;
-  c.classList.toggle("selected", s.id === state.selected);
-  c.addEventListener("focus", () => { state.selected = s.id; markSelected(); });
+  c.dataset.id = k;
+  c.classList.toggle("selected", k === state.selected);
+  c.addEventListener("focus", () => { state.selected = k; markSelected(); });
   const h = el("h2");
+  if (s.host) h.append(el("span", "host", s.host));
+  if (s.error) { // a host that cannot be reached or dropped, or a session that cannot be answered
+    c.classList.add("down");
+    if (s.cwd) h.append(el("span", "project", project(s.cwd)), el("span", "id", s.agent + " · " + shortID(s)));
+    else if (!s.host) h.append(el("span", "id", shortID(s)));
+    c.append(h, el("div", "error", s.error));
+    return c;
+  }
   h.append(el("span", "project", project(s.cwd)), el("span", "id", s.agent + " · " + shortID(s)));
   c.append(h);
   const meta = el("div", "meta");
@@ -145,11 +159,11 @@ function card(s) {
   const q = (s.pending || [])[0];
   if (q) c.append(question(s, q));
   const actions = el("div", "actions");
-  const busy = state.busy.has(s.id);
+  const busy = state.busy.has(k);
   if (q) {
-    if (state.editing.has(s.id)) {
+    if (state.editing.has(k)) {
       actions.append(button("send", "approve", "send the edited reason: the agent continues with it", busy, () => send(s)),
-        button("cancel", "", "cancel the edit; the question stays open", busy, () => { state.editing.delete(s.id); render(); }));
+        button("cancel", "", "cancel the edit; the question stays open", busy, () => { state.editing.delete(k); render(); }));
     } else {
       actions.append(button("continue", "approve", "approve the continuation: the agent continues (a)", busy, () => act(s, "approve")),
         button("let it stop", "deny", "deny it: the agent may stop (d)", busy, () => act(s, "deny")),
@@ -159,7 +173,7 @@ function card(s) {
   }
   actions.append(button("interrupt", "", "Escape, as in the session (Esc)", busy, () => act(s, "interrupt")));
   c.append(actions);
-  const vs = state.verdicts.get(s.id) || [];
+  const vs = state.verdicts.get(k) || [];
   if (vs.length) {
     const ul = el("ul", "verdicts");
     for (const v of vs.slice().reverse()) {
@@ -189,14 +203,14 @@ function question(s, q) {
   const left = el("div", "left");
   left.dataset.deadline = q.deadline;
   box.append(left);
-  if (state.editing.has(s.id)) {
+  if (state.editing.has(key(s))) {
     const ta = el("textarea");
-    ta.value = state.editing.get(s.id);
+    ta.value = state.editing.get(key(s));
     ta.setAttribute("aria-label", "the reason the agent will read");
-    ta.addEventListener("input", () => state.editing.set(s.id, ta.value));
+    ta.addEventListener("input", () => state.editing.set(key(s), ta.value));
     ta.addEventListener("keydown", (e) => {
       if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(s); }
-      if (e.key === "c" && e.ctrlKey) { e.preventDefault(); state.editing.delete(s.id); render(); }
+      if (e.key === "c" && e.ctrlKey) { e.preventDefault(); state.editing.delete(key(s)); render(); }
       e.stopPropagation();
     });
     box.append(ta);
@@ -216,13 +230,13 @@ function button(label, cls, title, disabled, f) {
 }
 
 function edit(s, q) {
-  state.editing.set(s.id, q.reason || "");
-  state.selected = s.id;
+  state.editing.set(key(s), q.reason || "");
+  state.selected = key(s);
   render();
 }
 
 function send(s) {
-  act(s, "approve", state.editing.get(s.id) || "");
+  act(s, "approve", state.editing.get(key(s)) || "");
 }
 
 function render() {
@@ -260,13 +274,13 @@ function tick() {
 
 function keys(e) {
   if (e.target.tagName === "TEXTAREA" || e.altKey || e.metaKey || e.ctrlKey) return;
-  const i = state.sessions.findIndex((s) => s.id === state.selected);
+  const i = state.sessions.findIndex((s) => key(s) === state.selected);
   const s = state.sessions[i];
   const move = (d) => {
     if (!state.sessions.length) return;
     const n = state.sessions[Math.min(state.sessions.length - 1, Math.max(0, i + d))];
-    state.selected = n.id;
-    const c = document.querySelector('.card[data-id="' + CSS.escape(n.id) + '"]');
+    state.selected = key(n);
+    const c = document.querySelector('.card[data-id="' + CSS.escape(key(n)) + '"]');
     if (c) c.focus();
   };
   const pending = s && (s.pending || [])[0];
@@ -277,7 +291,7 @@ function keys(e) {
     case "d": if (pending) act(s, "deny"); break;
     case "e": if (pending) edit(s, pending); break;
     case "x": if (pending) act(s, "halt"); break;
-    case "Escape": if (s) act(s, "interrupt"); break;
+    case "Escape": if (s && !s.error) act(s, "interrupt"); break;
     default: return;
   }
   e.preventDefault();
@@ -297,11 +311,11 @@ function notifications() {
 
 function notifyQuestion(ev) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
-  const s = state.sessions.find((x) => x.id === ev.session);
+  const s = state.sessions.find((x) => key(x) === eventKey(ev));
   const q = (ev.data && ev.data.Question) || {};
   const where = s ? project(s.cwd) : "a session";
   // Text only: a notification's title and body are never markup.
-  new Notification("hooksup: " + where + " wants to stop", { body: firstLine(q.Reason || ""), tag: ev.session + "/" + q.ID, icon: "/icon.svg" });
+  new Notification("hooksup: " + where + " wants to stop", { body: firstLine(q.Reason || ""), tag: eventKey(ev) + "/" + q.ID, icon: "/icon.svg" });
 }
 
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
@@ -322,11 +336,11 @@ function listen() {
     let ev;
     try { ev = JSON.parse(m.data); } catch (e) { return; }
     if (ev.type === "VerdictDecided" && ev.data && ev.data.Verdict) {
-      const vs = state.verdicts.get(ev.session) || [];
+      const vs = state.verdicts.get(eventKey(ev)) || [];
       vs.push(ev.data.Verdict);
-      state.verdicts.set(ev.session, vs.slice(-5));
+      state.verdicts.set(eventKey(ev), vs.slice(-5));
     }
-    if (ev.type === "SessionEnded") state.verdicts.delete(ev.session);
+    if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
     if (ev.type === "QuestionAsked") notifyQuestion(ev);
     if (refreshOn.has(ev.type)) refreshSoon();
   };
