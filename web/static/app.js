@@ -135,7 +135,9 @@ function card(s) {
   const k = key(s);
   const c = el("section", "card");
   c.tabIndex = 0;
-  c.dataset.id = k;
+  c.dataset.key = k;
+  c.dataset.id = s.id;
+  if (s.host) c.dataset.host = s.host;
   c.classList.toggle("selected", k === state.selected);
   c.addEventListener("focus", () => { state.selected = k; markSelected(); });
   const h = el("h2");
@@ -247,7 +249,7 @@ function render() {
   main.replaceChildren(...cards);
   if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
   tick();
-  const sel = main.querySelector('.card[data-id="' + CSS.escape(state.selected || "") + '"]');
+  const sel = main.querySelector('.card[data-key="' + CSS.escape(state.selected || "") + '"]');
   if (sel && refocus === "textarea") {
     const ta = sel.querySelector("textarea");
     if (ta) { ta.focus(); ta.setSelectionRange(ta.value.length, ta.value.length); }
@@ -260,7 +262,7 @@ function render() {
 }
 
 function markSelected() {
-  for (const c of document.querySelectorAll(".card")) c.classList.toggle("selected", c.dataset.id === state.selected);
+  for (const c of document.querySelectorAll(".card")) c.classList.toggle("selected", c.dataset.key === state.selected);
 }
 
 function tick() {
@@ -280,7 +282,7 @@ function keys(e) {
     if (!state.sessions.length) return;
     const n = state.sessions[Math.min(state.sessions.length - 1, Math.max(0, i + d))];
     state.selected = key(n);
-    const c = document.querySelector('.card[data-id="' + CSS.escape(key(n)) + '"]');
+    const c = document.querySelector('.card[data-key="' + CSS.escape(key(n)) + '"]');
     if (c) c.focus();
   };
   const pending = s && (s.pending || [])[0];
