@@ -57,11 +57,7 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	if err != nil {
 		return 1, err
 	}
-	// Codex's default timeout for a hook; longer when the checks configured now need it.
-	timeout := 600.0
-	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
-		timeout = max(timeout, math.Ceil(cfg.StopHookTimeout().Seconds()))
-	}
+	timeout := math.Ceil(installedHookTimeout(g, env).Seconds())
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return 1, err
 	}

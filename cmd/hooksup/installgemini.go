@@ -32,10 +32,7 @@ func runInstallGemini(g globalFlags, env environment, scope string, stdout io.Wr
 	if err != nil {
 		return 1, err
 	}
-	timeout := claudeHookTimeout
-	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
-		timeout = max(timeout, cfg.StopHookTimeout())
-	}
+	timeout := installedHookTimeout(g, env)
 	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) {
 		return agent.GeminiInstall(b, hooks.InstalledCommand(bin, hooks.Stop), timeout)
 	})

@@ -33,8 +33,20 @@ func installFlagSet(name string, scope, agentName *string) *flag.FlagSet {
 	return fs
 }
 
-// claudeHookTimeout is Claude Code's default timeout for a command hook.
-const claudeHookTimeout = 10 * time.Minute
+// defaultHookTimeout is Claude Code's and Codex's default timeout for a command hook (10
+// minutes), the floor of every hook hooksup installs.
+const defaultHookTimeout = 10 * time.Minute
+
+// installedHookTimeout is the timeout of an installed stop hook: the one hooksup injects under a
+// supervisor, for the checks configured now, and never below defaultHookTimeout, since the
+// checks may grow after the install.
+func installedHookTimeout(g globalFlags, env environment) time.Duration {
+	timeout := defaultHookTimeout
+	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
+		timeout = max(timeout, cfg.StopHookTimeout())
+	}
+	return timeout
+}
 
 func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstall bool) (int, error) {
 	name := "install"
@@ -77,12 +89,7 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	if err != nil {
 		return 1, err
 	}
-	// The timeout hooksup injects under a supervisor, for the checks configured now; never
-	// below claude's own default, since the checks may grow after this install.
-	timeout := claudeHookTimeout
-	if cfg, err := loadConfig(g, env, io.Discard); err == nil {
-		timeout = max(timeout, cfg.StopHookTimeout())
-	}
+	timeout := installedHookTimeout(g, env)
 	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout.Seconds()) })
 	if err != nil {
 		return 1, err
