@@ -26,7 +26,10 @@ import (
 
 // Hub is what the server needs of the machine's sessions.
 type Hub interface {
+	// List is every host's sessions, each host that cannot be reached as an entry with Err.
 	List() ([]hub.Live, error)
+	// ListHost is one host's ("" for this machine): an answer reaches no other host.
+	ListHost(host string) ([]hub.Live, error)
 	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
 	Interrupt(l hub.Live) error
 	Events(l hub.Live, f func(hub.Event) bool) error
@@ -186,9 +189,9 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", "interrupt takes no reason")
 		return
 	}
-	live, err := s.list()
+	live, err := s.hub.ListHost(host)
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "hub", err.Error())
+		writeError(w, http.StatusInternalServerError, "hub", "list the sessions: "+err.Error())
 		return
 	}
 	var target *hub.Live
@@ -297,13 +300,8 @@ func (s *Server) Run(ctx context.Context) {
 				s.events.publish(key, pageEvent{Type: EventSessionEnded, Host: host, Session: id, Time: time.Now()})
 			}()
 		}
-		mu.Lock()
-		for id := range following {
-			if !seen[id] {
-				delete(following, id)
-			}
-		}
-		mu.Unlock()
+		// A session's stream owns its place in following until it ends: a session missing from
+		// one list (its snapshot was late, its host is down) is still followed, not twice.
 		s.events.forgetExcept(seen)
 		select {
 		case <-ctx.Done():

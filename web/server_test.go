@@ -30,6 +30,8 @@ type fakeHub struct {
 	resolveErr error
 	events     chan hub.Event // the first session's
 	remote     chan hub.Event // host devbox's first session's, when it is listed
+	// hostsListed are the hosts that answers listed (ListHost), in order.
+	hostsListed []string
 }
 
 func newFakeHub() *fakeHub {
@@ -47,6 +49,20 @@ func (f *fakeHub) List() ([]hub.Live, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]hub.Live(nil), f.live...), nil
+}
+
+// ListHost is one host's sessions, and records which hosts an answer listed.
+func (f *fakeHub) ListHost(host string) ([]hub.Live, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hostsListed = append(f.hostsListed, host)
+	var out []hub.Live
+	for _, l := range f.live {
+		if l.Host == host {
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
 
 func (f *fakeHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) error {
@@ -420,6 +436,13 @@ func TestRemoteSessionsAreListedAndAnswered(t *testing.T) {
 	want = []string{`devbox:h1 3 block ""`, `devbox:h1 3 allow ""`, `h1 7 block ""`, "devbox:h1 interrupt"}
 	if got := f.answers(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("answers %q, want %q", got, want)
+	}
+	// Each answer listed its own host only: one down host never holds up another's answer.
+	f.mu.Lock()
+	listed := f.hostsListed
+	f.mu.Unlock()
+	if got, want := strings.Join(listed, ","), "devbox,devbox,,devbox,,nowhere,gpu-1"; got != want {
+		t.Fatalf("the answers listed hosts %q, want each its own: %q", got, want)
 	}
 }
 

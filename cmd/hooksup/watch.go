@@ -43,6 +43,19 @@ func (h watchHub) List() ([]hub.Live, error) {
 	return out, err
 }
 
+// ListHost is one host's sessions ("" for this machine's), its card when it cannot be reached.
+func (h watchHub) ListHost(host string) ([]hub.Live, error) {
+	if host == "" {
+		return hub.List(h.dir)
+	}
+	for _, c := range h.hosts {
+		if c.name == host {
+			return c.list(), nil
+		}
+	}
+	return nil, nil
+}
+
 // host is the connection of l's host; nil for this machine's.
 func (h watchHub) host(l hub.Live) (*hub.Remote, error) {
 	if l.Host == "" {
