@@ -40,6 +40,17 @@ func TestGeminiChat(t *testing.T) {
 	if st.LastText != "after gate" {
 		t.Errorf("last text %q, want the last reply", st.LastText)
 	}
+	// A chat read again from its start (replaced, or truncated: Reset) counts its tool call again.
+	p.Reset()
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ReadFrom(f); err != nil {
+		t.Fatal(err)
+	}
+	if st := p.Stats(); st.ToolCallCount != 1 || st.ToolCalls["run_shell_command"] != 1 {
+		t.Errorf("after Reset: tool calls %v (%d), want the one run_shell_command again", st.ToolCalls, st.ToolCallCount)
+	}
 }
 
 // Gemini's token counts: its input includes the cached tokens, and its thoughts are output.

@@ -137,6 +137,7 @@ func (p *Parser) Reset() {
 	p.st = Stats{ByModel: map[string]Usage{}, ToolCalls: map[string]int64{}}
 	p.dd.reset()
 	p.hooks.reset()
+	clear(p.tools)
 }
 
 // Stats returns a copy of the aggregates.
