@@ -67,7 +67,6 @@ type Engine struct {
 	verdicts     int
 	questionSeq  int
 	pending      map[int]*pendingQuestion
-	completing   map[int]chan struct{} // verdicts answered whose observation is not complete yet
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
 	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back
@@ -111,7 +110,7 @@ func New(o Options) *Engine {
 	e := &Engine{
 		cfg: o.Config, projectDir: o.ProjectDir, emitNow: o.Emit, record: o.Record, decided: o.Decided, out: o.Outbox,
 		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.Groups,
-		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{}, completing: map[int]chan struct{}{},
+		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 	}
 	e.flushed, e.flush = context.WithCancel(context.Background())
@@ -335,17 +334,9 @@ func (e *Engine) complete(s *stop, v verdictlog.Verdict, place *outItem, wait bo
 		return
 	default:
 	}
-	done := make(chan struct{})
-	e.mu.Lock()
-	e.completing[s.seq] = done
-	e.mu.Unlock()
 	go func() {
 		<-s.caughtUp
 		finish()
-		e.mu.Lock()
-		delete(e.completing, s.seq)
-		e.mu.Unlock()
-		close(done)
 	}()
 }
 
@@ -354,16 +345,7 @@ func (e *Engine) complete(s *stop, v verdictlog.Verdict, place *outItem, wait bo
 // ends: nothing more will come.
 func (e *Engine) Flush() {
 	e.flush()
-	e.mu.Lock()
-	var waits []chan struct{}
-	for _, done := range e.completing {
-		waits = append(waits, done)
-	}
-	e.mu.Unlock()
-	for _, done := range waits {
-		<-done
-	}
-	e.out.wait()
+	e.out.wait() // each verdict still waiting holds its place there until it is complete
 }
 
 // propose applies the rules that come before the checks (Escape, observe mode, the limit),
