@@ -217,7 +217,7 @@ func tryChecks(ctx context.Context, det project.Detection, dir string, timeout t
 		case r.Canceled:
 			fmt.Fprintf(w, "  · %s: interrupted, kept\n", c.Name)
 		case r.TimedOut:
-			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", c.Name, timeout)
+			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", c.Name, c.Timeout.D)
 		case r.StartErr != nil:
 			fmt.Fprintf(w, "  ✗ %s: %s, kept: fix the command\n", c.Name, present.CheckFailure(r))
 		default:
@@ -331,18 +331,13 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 	if len(off) > 0 {
 		fmt.Fprintln(w, "and, commented out for you to decide:")
 		for _, p := range off {
-			fmt.Fprintf(w, "  %s  %s  (%s)\n", p.Check.Name, p.Check.Command, firstLine(p.Off))
+			fmt.Fprintf(w, "  %s  %s  (%s)\n", p.Check.Name, p.Check.Command, present.FirstLine(p.Off))
 		}
 	}
 	fmt.Fprintln(w, "look them over, then run `hooksup trust` so hooksup may run them (and `hooksup check` to run them now)")
 }
 
 // firstLine is s up to its first line break.
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
-}
-
 type checkArgs struct{ subagent, verbose bool }
 
 // checkFlagSet parses check's flags.
