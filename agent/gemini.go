@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -453,31 +454,14 @@ func moveInto(p, target string) error {
 	return writeReplacing(target, b)
 }
 
-// writeReplacing replaces path with b by a rename, keeping path's permissions (0600 for a new
-// file).
+// writeReplacing replaces path with b whole (internal/atomicfile), keeping path's permissions
+// (0600 for a new file).
 func writeReplacing(path string, b []byte) error {
 	mode := os.FileMode(0o600)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".hooksup-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, b, mode)
 }
 
 // copyTree copies the directory src to dst (files, directories and links).
