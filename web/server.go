@@ -13,9 +13,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -210,7 +207,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	snap := target.Snapshot
-	name := fmt.Sprintf("session %s (%s)", snap.ShortID(), homeTilde(snap.Cwd))
+	name := fmt.Sprintf("session %s (%s)", snap.ShortID(), present.HomeTilde(snap.Cwd))
 	if host != "" {
 		name = fmt.Sprintf("session %s:%s (%s)", host, snap.ShortID(), snap.Cwd)
 	}
@@ -242,15 +239,6 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := present.Answered(action, q.Event, q.AgentID, name, body.Reason, q.Reason)
 	writeJSON(w, http.StatusOK, actionResult{Message: msg})
-}
-
-func homeTilde(p string) string {
-	if home, err := os.UserHomeDir(); err == nil && home != "/" {
-		if rest, ok := strings.CutPrefix(p, home); ok && (rest == "" || rest[0] == '/') {
-			return "~" + rest
-		}
-	}
-	return filepath.Clean(p)
 }
 
 // sessionKey tells sessions apart across hosts: one machine reached under two names lists

@@ -88,7 +88,7 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	var live []hostLive
 	for _, l := range all {
 		if l.Err != nil {
-			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %v\n", l.name(), homeTilde(l.Snapshot.Cwd), l.Err)
+			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %v\n", l.name(), present.HomeTilde(l.Snapshot.Cwd), l.Err)
 			continue
 		}
 		live = append(live, l)
@@ -127,7 +127,7 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 		}
 		cwd := s.Cwd
 		if l.host == "" {
-			cwd = homeTilde(cwd)
+			cwd = present.HomeTilde(cwd)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", s.ShortID(), s.Agent, s.State,
 			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), cwd)
@@ -141,15 +141,6 @@ func since(now, t time.Time) string {
 		return "-"
 	}
 	return present.Age(now.Sub(t))
-}
-
-func homeTilde(p string) string {
-	if home, err := os.UserHomeDir(); err == nil && home != "/" {
-		if rest, ok := strings.CutPrefix(p, home); ok && (rest == "" || rest[0] == '/') {
-			return "~" + rest
-		}
-	}
-	return p
 }
 
 func answerFlagSet(cmd string, reason *string, hf *hostFlags) *flag.FlagSet {

@@ -14,6 +14,7 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/hangup"
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 )
 
@@ -109,7 +110,7 @@ func (l hostLive) name() string {
 // cwd is the session's project directory for people: ~ for this machine's home.
 func (l hostLive) cwd() string {
 	if l.host == "" {
-		return homeTilde(l.Snapshot.Cwd)
+		return present.HomeTilde(l.Snapshot.Cwd)
 	}
 	return l.Snapshot.Cwd
 }

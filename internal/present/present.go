@@ -5,6 +5,7 @@ package present
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -83,6 +84,16 @@ func Source(s verdictlog.Source) string {
 		return "no checks"
 	}
 	return string(s)
+}
+
+// HomeTilde writes a path under the home directory as ~/…, as a person reads it.
+func HomeTilde(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "/" {
+		if rest, ok := strings.CutPrefix(p, home); ok && (rest == "" || rest[0] == '/') {
+			return "~" + rest
+		}
+	}
+	return p
 }
 
 // FirstLine is the first line of s, trimmed.
