@@ -46,7 +46,7 @@ func Sessions(live []hub.Live) []Session {
 	for _, l := range live {
 		switch {
 		case l.Err == nil:
-			out = append(out, SessionOf(l.Host, l))
+			out = append(out, SessionOf(l))
 		case l.Host != "":
 			out = append(out, Session{Host: l.Host, SessionID: l.Snapshot.SessionID, ID: l.Snapshot.ID,
 				Cwd: l.Snapshot.Cwd, Agent: l.Snapshot.Agent, Pending: []Question{}, Error: l.Err.Error()})
@@ -55,10 +55,10 @@ func Sessions(live []hub.Live) []Session {
 	return out
 }
 
-// SessionOf is one live session that answered, on host ("" for this machine).
-func SessionOf(host string, l hub.Live) Session {
+// SessionOf is one live session that answered, on its host ("" for this machine).
+func SessionOf(l hub.Live) Session {
 	s := l.Snapshot
-	j := Session{Host: host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
+	j := Session{Host: l.Host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
 		StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
 		Tokens: s.Tokens, Pending: []Question{}}
 	for _, q := range s.Pending {

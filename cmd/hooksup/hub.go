@@ -96,7 +96,7 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	if asJSON {
 		out := make([]lsJSON, 0, len(live))
 		for _, l := range live {
-			out = append(out, web.SessionOf(l.host, l.Live))
+			out = append(out, web.SessionOf(l.Live))
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -119,14 +119,14 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	for _, l := range live {
 		s := l.Snapshot
 		if withHost {
-			host := l.host
+			host := l.Host
 			if host == "" {
 				host = "-"
 			}
 			fmt.Fprintf(tw, "%s\t", host)
 		}
 		cwd := s.Cwd
-		if l.host == "" {
+		if l.Host == "" {
 			cwd = present.HomeTilde(cwd)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", s.ShortID(), s.Agent, s.State,
@@ -220,7 +220,7 @@ func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, st
 		var matches []hostLive
 		for _, l := range live {
 			s := l.Snapshot
-			if host != "" && l.host != host {
+			if host != "" && l.Host != host {
 				continue
 			}
 			if prefix != "" && (strings.HasPrefix(s.SessionID, prefix) || strings.HasPrefix(s.ID, prefix) ||

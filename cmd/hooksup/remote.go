@@ -87,7 +87,6 @@ func (f hostFlags) list(hc config.HubConfig) ([]string, error) {
 // reaches it.
 type hostLive struct {
 	hub.Live
-	host   string
 	remote *hub.Remote
 }
 
@@ -101,15 +100,15 @@ func (l hostLive) resolve(q int, decision, reason, by string) error {
 
 // name is how the session is named to people: its short id, HOST:ID for another machine's.
 func (l hostLive) name() string {
-	if l.host == "" {
+	if l.Host == "" {
 		return l.Snapshot.ShortID()
 	}
-	return l.host + ":" + l.Snapshot.ShortID()
+	return l.Host + ":" + l.Snapshot.ShortID()
 }
 
 // cwd is the session's project directory for people: ~ for this machine's home.
 func (l hostLive) cwd() string {
-	if l.host == "" {
+	if l.Host == "" {
 		return present.HomeTilde(l.Snapshot.Cwd)
 	}
 	return l.Snapshot.Cwd
@@ -173,7 +172,7 @@ func gatherSessions(ctx context.Context, hc config.HubConfig, hosts []string) ([
 			continue
 		}
 		for _, l := range res.live {
-			out = append(out, hostLive{Live: l, host: hosts[i], remote: res.remote})
+			out = append(out, hostLive{Live: l, remote: res.remote})
 		}
 	}
 	return out, scope, lerr
