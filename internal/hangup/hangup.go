@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/charmbracelet/x/term"
 )
 
 // ErrHangup is the cause a context ends with when the person's terminal went away, from
@@ -32,7 +34,7 @@ func Context(ctx context.Context, files ...*os.File) (context.Context, context.C
 	ctx, cancel := context.WithCancelCause(ctx)
 	var ttys []tty
 	for _, f := range files {
-		if f != nil && isTerminal(f.Fd()) {
+		if f != nil && term.IsTerminal(f.Fd()) {
 			ttys = append(ttys, tty{int(f.Fd()), f.Name()})
 		}
 	}

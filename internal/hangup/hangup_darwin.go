@@ -2,11 +2,6 @@ package hangup
 
 import "golang.org/x/sys/unix"
 
-func isTerminal(fd uintptr) bool {
-	_, err := unix.IoctlGetTermios(int(fd), unix.TIOCGETA)
-	return err == nil
-}
-
 // waitHangup blocks until one of ttys hangs up (its name, true) or the write end of stop's pipe
 // is closed (false). macOS's poll registers nothing for a descriptor polled for no event, so
 // each terminal is watched with kqueue for reading, edge-triggered (EV_CLEAR): a key typed

@@ -2,11 +2,6 @@ package hangup
 
 import "golang.org/x/sys/unix"
 
-func isTerminal(fd uintptr) bool {
-	_, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
-	return err == nil
-}
-
 // waitHangup blocks until one of ttys hangs up (its name, true) or the write end of stop's pipe
 // is closed (false). Each terminal is polled for no event at all: poll reports POLLHUP and
 // POLLERR whatever is asked, so neither input typed nor output written wakes it, and a terminal

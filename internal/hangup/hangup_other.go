@@ -2,6 +2,4 @@
 
 package hangup
 
-func isTerminal(uintptr) bool { return false }
-
 func waitHangup([]tty, int) (string, bool) { return "", false }
