@@ -118,7 +118,7 @@ func (Claude) Resume() string { return "hooksup claude --resume" }
 // claudeResumeRE is the command claude prints as it exits, to resume its session: plain claude
 // with some of the flags it was started with (e.g. --permission-mode, or the --settings file);
 // settingsArgRE is a --settings flag in it: hooksup's own file, gone by then. They are compiled
-// on first use: the hook client links this package.
+// on first use.
 var (
 	claudeResumeRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^claude ((?:\S+ )*?(?:--resume \S+|--continue))$`)

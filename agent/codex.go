@@ -66,7 +66,7 @@ func CodexHookFiles(getenv func(string) string, projectDir string) []string {
 
 // codexTOMLHooks finds a hook definition in a config.toml: a [hooks…] table, or a hooks.Event
 // or hooks = key (the trust state alone, [hooks.state], defines none). It is compiled on first
-// use: the hook client links this package.
+// use.
 var codexTOMLHooks = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*(\[\[?\s*hooks\s*[.\]]\s*(?:[A-Z"]|\])|hooks\s*(\.\s*[A-Z]\w*\s*)?=)`)
 })

@@ -57,8 +57,7 @@ func InstalledTrust(path string, b []byte) ([]Trust, error) {
 }
 
 // inlineState is a [hooks.state] written as an inline table (state = {…}, or hooks.state = {…}),
-// which TOML does not let a later table extend. Compiled on first use: the hook client links
-// this package.
+// which TOML does not let a later table extend (compiled on first use).
 var inlineState = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*(hooks\s*\.\s*)?state\s*=\s*\{`) })
 
 // AddTrust appends to config (a config.toml's content) the entries it lacks, each as a

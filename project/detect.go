@@ -243,7 +243,6 @@ type dirInfo struct {
 	cargo  string   // Cargo.toml's content, "" when absent
 
 	makefile    string // the makefile with a test target, "" when none
-	makeIsFile  bool   // a makefile exists (with or without a test target)
 	makeContent string // the makefile's content
 }
 
@@ -346,7 +345,6 @@ func (det *detector) dir(dir string) *dirInfo {
 	}
 	for _, m := range []string{"GNUmakefile", "makefile", "Makefile"} { // make's own order
 		if d.files[m] {
-			d.makeIsFile = true
 			d.makeContent = file(m)
 			if makeHasTarget(d.makeContent, "test") {
 				d.makefile = m
@@ -787,8 +785,7 @@ var pythonRunners = []struct{ lockfile, runner string }{
 	{"uv.lock", "uv"}, {"poetry.lock", "poetry"}, {"pdm.lock", "pdm"},
 }
 
-// tomlHeaderRe matches a TOML table header line. (Compiled on first use: the hook client links
-// this package and must not pay for it on every call.)
+// tomlHeaderRe matches a TOML table header line (compiled on first use).
 var tomlHeaderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$`) })
 
 // iniHasSection reports whether an ini or TOML file has a [section] (or, when prefix, a section
