@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/atomicfile"
+	"github.com/hooksup/hooksup/internal/procinfo"
 )
 
 // A check runs in its own process group, and hooksup kills the group at the check's timeout, on
@@ -30,17 +31,6 @@ import (
 // would be one more process per session to keep alive and to kill, and dies with its session
 // when the terminal's process group is killed; a record costs a file per running check, and
 // its only weakness is that the groups live on until hooksup next starts.
-
-// procInfo is what the system says of one process. Start is when it started, in the system's own
-// unit (Linux: clock ticks after boot; macOS: microseconds since the epoch): only compared.
-type procInfo struct {
-	Pid, Pgid int
-	UID       uint32
-	Start     uint64
-}
-
-// errNoProcess: the process does not exist (or is a zombie, as good as gone).
-var errNoProcess = errors.New("no such process")
 
 // groupRecord is one running check's process group, as recorded in the runtime directory.
 type groupRecord struct {
@@ -63,7 +53,7 @@ func groupRecordPath(runtimeDir string, pgid int) string {
 // records nothing.
 type Groups struct {
 	dir    string
-	self   procInfo
+	self   procinfo.Info
 	logger *slog.Logger
 }
 
@@ -73,7 +63,7 @@ func NewGroups(runtimeDir string, logger *slog.Logger) *Groups {
 	if runtimeDir == "" {
 		return nil
 	}
-	self, err := readProc(os.Getpid())
+	self, err := procinfo.Read(os.Getpid())
 	if err != nil {
 		logger.Warn("checks' process groups are not recorded: a hooksup killed with SIGKILL may leave them running", "err", err)
 		return nil
@@ -88,8 +78,8 @@ func (g *Groups) started(pid int, c config.Check) {
 	if g == nil {
 		return
 	}
-	p, err := readProc(pid)
-	if errors.Is(err, errNoProcess) {
+	p, err := procinfo.Read(pid)
+	if errors.Is(err, procinfo.ErrNoProcess) {
 		return // the shell is done already, and Run kills its group when it is
 	}
 	if err != nil {
@@ -131,10 +121,10 @@ func Sweep(runtimeDir string, logger *slog.Logger) {
 			_ = os.Remove(f)
 			continue
 		}
-		if p, err := readProc(rec.Owner); err == nil && p.Start == rec.OwnerStart {
+		if p, err := procinfo.Read(rec.Owner); err == nil && p.Start == rec.OwnerStart {
 			continue // its hooksup is running: its checks are its own
 		}
-		members, err := groupMembers(rec.Pgid)
+		members, err := procinfo.Group(rec.Pgid)
 		if err != nil {
 			logger.Warn("a check's process group left by a hooksup that is gone could not be looked at", "pgid", rec.Pgid, "check", rec.Check, "err", err)
 			continue // keep the record: the next start tries again
@@ -158,7 +148,7 @@ func Sweep(runtimeDir string, logger *slog.Logger) {
 	deadline := time.Now().Add(sweepGrace)
 	for _, rec := range ended {
 		for {
-			m, err := groupMembers(rec.Pgid)
+			m, err := procinfo.Group(rec.Pgid)
 			if err != nil || len(m) == 0 {
 				break
 			}
@@ -188,7 +178,7 @@ func readGroupRecord(path string) (groupRecord, bool) {
 // lives, so a group whose leader is gone (a check's shell killed by Pdeathsig, its background
 // jobs left) is the recorded one unless it died out and the pid counter wrapped round to a new
 // group of the user's own, which every check here (uid, started after the leader) lets through.
-func notOurs(rec groupRecord, members []procInfo) string {
+func notOurs(rec groupRecord, members []procinfo.Info) string {
 	uid := uint32(os.Getuid())
 	for _, p := range members {
 		switch {
@@ -203,7 +193,7 @@ func notOurs(rec groupRecord, members []procInfo) string {
 	return ""
 }
 
-func pids(ps []procInfo) string {
+func pids(ps []procinfo.Info) string {
 	s := make([]string, len(ps))
 	for i, p := range ps {
 		s[i] = strconv.Itoa(p.Pid)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/procinfo"
 )
 
 // startGroup starts sh -c script as the leader of its own process group, reaped in the
@@ -41,10 +42,10 @@ func deadPID(t *testing.T) int {
 	return cmd.Process.Pid
 }
 
-func waitMembers(t *testing.T, pgid, n int) []procInfo {
+func waitMembers(t *testing.T, pgid, n int) []procinfo.Info {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		m, err := groupMembers(pgid)
+		m, err := procinfo.Group(pgid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,18 +70,18 @@ func writeRecord(t *testing.T, runtimeDir string, rec groupRecord) string {
 // the recorded process.
 func TestSweepCheckGroups(t *testing.T) {
 	dir := t.TempDir()
-	self, err := readProc(os.Getpid())
+	self, err := procinfo.Read(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
 	orphan := deadPID(t)
-	group := func(script string, members int) (int, procInfo) {
+	group := func(script string, members int) (int, procinfo.Info) {
 		pgid := startGroup(t, script)
 		m := waitMembers(t, pgid, members)
 		if len(m) != members {
 			t.Fatalf("group %d has %d members, want %d", pgid, len(m), members)
 		}
-		leader, err := readProc(pgid)
+		leader, err := procinfo.Read(pgid)
 		if err != nil && members > 0 {
 			leader = m[0] // the leader has exited: no earlier start than its jobs'
 			leader.Start = 0
@@ -118,7 +119,7 @@ func TestSweepCheckGroups(t *testing.T) {
 		}
 	}
 	for name, pgid := range map[string]int{"running": running, "other": other} {
-		if m, _ := groupMembers(pgid); len(m) != 2 {
+		if m, _ := procinfo.Group(pgid); len(m) != 2 {
 			t.Errorf("%s: the group %d was touched: %+v", name, pgid, m)
 		}
 	}
@@ -147,7 +148,7 @@ func TestCheckGroupRecorded(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {
 		t.Fatalf("the record while the check ran: %q: %v", res.Output, err)
 	}
-	self, _ := readProc(os.Getpid())
+	self, _ := procinfo.Read(os.Getpid())
 	if fmt.Sprint(r.Pgid) != lines[0] || r.Owner != os.Getpid() || r.OwnerStart != self.Start || r.Start == 0 || r.Check != "rec" {
 		t.Fatalf("record %+v, the check's shell %s, hooksup %+v", r, lines[0], self)
 	}

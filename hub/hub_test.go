@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/procinfo"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -349,7 +349,8 @@ func TestSweepRemovesOnlyTheDead(t *testing.T) {
 	deadPID := dead.Process.Pid
 	dead.Process.Kill()
 	dead.Wait()
-	start, err := checks.ProcessStart(os.Getpid())
+	p, err := procinfo.Read(os.Getpid())
+	start := p.Start
 	if err != nil {
 		t.Skipf("process start times are not readable here: %v", err)
 	}

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/internal/atomicfile"
+	"github.com/hooksup/hooksup/internal/procinfo"
 )
 
 // Entry is a session's registration: <runtime dir>/<ID>.session.json, beside its sockets.
@@ -23,7 +23,7 @@ type Entry struct {
 	Agent string `json:"agent"`
 	Cwd   string `json:"cwd"`
 	PID   int    `json:"pid"`
-	// PIDStart is when the process PID started (checks.ProcessStart): with it, a supervisor
+	// PIDStart is when the process PID started (procinfo.Read): with it, a supervisor
 	// whose pid a later process got is known to be gone. Register sets it.
 	PIDStart uint64    `json:"pid_start,omitempty"`
 	Started  time.Time `json:"started"`
@@ -44,7 +44,9 @@ func ControlPath(hookSocket string) string {
 // and returns the function that removes it.
 func Register(dir string, e Entry) (func(), error) {
 	if e.PIDStart == 0 {
-		e.PIDStart, _ = checks.ProcessStart(e.PID) // 0 when unknown: the pid alone then
+		if p, err := procinfo.Read(e.PID); err == nil {
+			e.PIDStart = p.Start
+		} // 0 when unknown: the pid alone then
 	}
 	b, err := json.Marshal(e)
 	if err != nil {
@@ -158,14 +160,14 @@ func gone(e Entry) bool {
 	if e.PID <= 0 {
 		return true
 	}
-	start, err := checks.ProcessStart(e.PID)
-	if errors.Is(err, checks.ErrNoProcess) {
+	p, err := procinfo.Read(e.PID)
+	if errors.Is(err, procinfo.ErrNoProcess) {
 		return true
 	}
 	if err != nil { // the system's process table is not readable here: the kernel's word
 		return !processAlive(e.PID)
 	}
-	return e.PIDStart != 0 && start != e.PIDStart
+	return e.PIDStart != 0 && p.Start != e.PIDStart
 }
 
 // removeEntry removes a dead session's entry and its control socket.

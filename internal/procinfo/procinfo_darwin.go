@@ -1,4 +1,4 @@
-package checks
+package procinfo
 
 import (
 	"golang.org/x/sys/unix"
@@ -9,38 +9,38 @@ const szomb = 5
 
 // info takes what hooksup needs from a kinfo_proc: the start time as microseconds since the
 // epoch, the real uid. A zombie is as good as gone.
-func info(k *unix.KinfoProc) (procInfo, bool) {
+func info(k *unix.KinfoProc) (Info, bool) {
 	if k.Proc.P_stat == szomb {
-		return procInfo{}, false
+		return Info{}, false
 	}
 	tv := k.Proc.P_starttime
-	return procInfo{Pid: int(k.Proc.P_pid), Pgid: int(k.Eproc.Pgid), UID: k.Eproc.Ucred.Uid,
+	return Info{Pid: int(k.Proc.P_pid), Pgid: int(k.Eproc.Pgid), UID: k.Eproc.Ucred.Uid,
 		Start: uint64(tv.Sec)*1e6 + uint64(tv.Usec)}, true
 }
 
-// readProc asks sysctl kern.proc.pid.<pid> (an empty answer: no such process).
-func readProc(pid int) (procInfo, error) {
+// Read asks sysctl kern.proc.pid.<pid> (an empty answer: no such process).
+func Read(pid int) (Info, error) {
 	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
 	if err == unix.EIO || err == unix.ESRCH || (err == nil && int(k.Proc.P_pid) != pid) {
-		return procInfo{}, errNoProcess
+		return Info{}, ErrNoProcess
 	}
 	if err != nil {
-		return procInfo{}, err
+		return Info{}, err
 	}
 	p, ok := info(k)
 	if !ok {
-		return procInfo{}, errNoProcess
+		return Info{}, ErrNoProcess
 	}
 	return p, nil
 }
 
-// groupMembers asks sysctl kern.proc.pgrp.<pgid> for the live processes in the group.
-func groupMembers(pgid int) ([]procInfo, error) {
+// Group asks sysctl kern.proc.pgrp.<pgid> for the live processes in the group.
+func Group(pgid int) ([]Info, error) {
 	ks, err := unix.SysctlKinfoProcSlice("kern.proc.pgrp", pgid)
 	if err != nil {
 		return nil, err
 	}
-	var out []procInfo
+	var out []Info
 	for i := range ks {
 		if p, ok := info(&ks[i]); ok {
 			out = append(out, p)

@@ -1,4 +1,4 @@
-package checks
+package procinfo
 
 import (
 	"bytes"
@@ -10,27 +10,27 @@ import (
 	"syscall"
 )
 
-// readProc reads /proc/<pid>/stat: the process group and the start time (clock ticks after
+// Read reads /proc/<pid>/stat: the process group and the start time (clock ticks after
 // boot, field 22), and the owner of /proc/<pid> (the process's uid).
-func readProc(pid int) (procInfo, error) {
+func Read(pid int) (Info, error) {
 	dir := "/proc/" + strconv.Itoa(pid)
 	b, err := os.ReadFile(dir + "/stat")
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
-		return procInfo{}, errNoProcess
+		return Info{}, ErrNoProcess
 	}
 	if err != nil {
-		return procInfo{}, err
+		return Info{}, err
 	}
 	p, zombie, err := parseStat(b)
 	if err != nil {
-		return procInfo{}, fmt.Errorf("%s/stat: %w", dir, err)
+		return Info{}, fmt.Errorf("%s/stat: %w", dir, err)
 	}
 	if zombie {
-		return procInfo{}, errNoProcess
+		return Info{}, ErrNoProcess
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return procInfo{}, errNoProcess
+		return Info{}, ErrNoProcess
 	}
 	p.Pid, p.UID = pid, fi.Sys().(*syscall.Stat_t).Uid
 	return p, nil
@@ -39,7 +39,7 @@ func readProc(pid int) (procInfo, error) {
 // parseStat takes the group and start time from a /proc/<pid>/stat line: after the command in
 // parentheses (which may hold spaces and parentheses itself) come state (field 3), ppid, pgrp
 // (5) … starttime (22).
-func parseStat(b []byte) (p procInfo, zombie bool, err error) {
+func parseStat(b []byte) (p Info, zombie bool, err error) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return p, false, errors.New("no command")
@@ -53,22 +53,22 @@ func parseStat(b []byte) (p procInfo, zombie bool, err error) {
 	if err := errors.Join(err1, err2); err != nil {
 		return p, false, err
 	}
-	return procInfo{Pgid: pgid, Start: start}, string(f[0]) == "Z", nil
+	return Info{Pgid: pgid, Start: start}, string(f[0]) == "Z", nil
 }
 
-// groupMembers lists the live processes in process group pgid, from /proc.
-func groupMembers(pgid int) ([]procInfo, error) {
+// Group lists the live processes in process group pgid, from /proc.
+func Group(pgid int) ([]Info, error) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, err
 	}
-	var out []procInfo
+	var out []Info
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		p, err := readProc(pid)
+		p, err := Read(pid)
 		if err == nil && p.Pgid == pgid {
 			out = append(out, p)
 		}
