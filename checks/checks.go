@@ -107,13 +107,7 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 	defer cancel()
 
 	cmd := exec.Command("/bin/sh", "-c", c.Command)
-	cmd.Dir = dir
-	if c.Cwd != "" {
-		cmd.Dir = c.Cwd
-		if !filepath.IsAbs(c.Cwd) {
-			cmd.Dir = filepath.Join(dir, c.Cwd)
-		}
-	}
+	cmd.Dir = workDir(c, dir)
 	cmd.Env = append(checkEnv(c), extraEnv...)
 	// Its own group, so a timeout kills all it started (and, where the OS can, killed with
 	// hooksup should that die).
@@ -177,6 +171,17 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 		res.StartErr = &StartError{Err: errors.New(lastLine(res.Output))}
 	}
 	return res
+}
+
+// workDir is where c runs when its project is dir: its cwd, relative to dir unless absolute.
+func workDir(c config.Check, dir string) string {
+	switch {
+	case c.Cwd == "":
+		return dir
+	case filepath.IsAbs(c.Cwd):
+		return c.Cwd
+	}
+	return filepath.Join(dir, c.Cwd)
 }
 
 // checkEnv is hooksup's environment without a session's variables, plus the check's.

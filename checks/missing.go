@@ -53,14 +53,7 @@ func Missing(c config.Check, dir string) string {
 	}
 	p := prog
 	if !filepath.IsAbs(p) {
-		cwd := dir
-		if c.Cwd != "" {
-			cwd = c.Cwd
-			if !filepath.IsAbs(cwd) {
-				cwd = filepath.Join(dir, cwd)
-			}
-		}
-		p = filepath.Join(cwd, p)
+		p = filepath.Join(workDir(c, dir), p)
 	}
 	if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		return prog

@@ -130,11 +130,16 @@ func (s *hubScope) close() {
 	wg.Wait()
 }
 
+// transport is how hc's [hub] says other machines are reached.
+func transport(hc config.HubConfig) hub.Transport {
+	return hub.Transport{SSH: hc.SSH, RemoteCommand: hc.RemoteCommand, Timeout: hc.Timeout.D}
+}
+
 // gatherSessions lists the sessions of this machine and of each host, all at once, each host
 // within the transport's bound. A host that fails is in the scope's failed, never hiding the
 // others. The caller closes the scope.
 func gatherSessions(ctx context.Context, hc config.HubConfig, hosts []string) ([]hostLive, *hubScope, error) {
-	t := hub.Transport{SSH: hc.SSH, RemoteCommand: hc.RemoteCommand, Timeout: hc.Timeout.D}
+	t := transport(hc)
 	scope := &hubScope{}
 	type result struct {
 		remote *hub.Remote

@@ -117,7 +117,7 @@ func (h watchHub) Events(l hub.Live, f func(hub.Event) bool) error {
 // answered by by.
 func newWatchHub(dir string, hc config.HubConfig, hosts []string, by string) watchHub {
 	wh := watchHub{dir: dir, by: by}
-	t := hub.Transport{SSH: hc.SSH, RemoteCommand: hc.RemoteCommand, Timeout: hc.Timeout.D}
+	t := transport(hc)
 	for _, h := range hosts {
 		wh.hosts = append(wh.hosts, &watchHost{name: h, t: t})
 	}
