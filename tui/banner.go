@@ -120,9 +120,9 @@ func wrapItems(items []string, sep string, w int) []string {
 
 // failureLines are the last n lines of a check's output as its block reason quotes it: what
 // failed, for the banner when the checks pane is hidden and for hooksup watch. They are plain
-// text to draw: no escape sequence or control character, tabs as spaces.
+// text to draw: no escape sequence or control character, tabs as spaces. Only the lines kept
+// are cleaned (it runs at every frame while a question waits).
 func failureLines(reason string, n int) []string {
-	reason = strings.ReplaceAll(checks.PlainText([]byte(reason)), "\t", "    ")
 	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
 	if len(lines) > 0 {
 		lines = lines[1:] // the heading, shown already
@@ -132,7 +132,8 @@ func failureLines(reason string, n int) []string {
 	}
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
+		l := strings.ReplaceAll(checks.PlainText([]byte(lines[i])), "\t", "    ")
+		if l = strings.TrimSpace(l); l != "" {
 			out = append([]string{l}, out...)
 		}
 	}
