@@ -218,50 +218,75 @@ func (d *dirInfo) toxProject(det *detector) *detected {
 	}
 	p := &detected{tool: "tox", Project: Project{Kind: "tox (tox.ini)", Notes: []string{
 		"tox builds an environment's virtualenv on its first run (pip needs the network then); later runs reuse it"}}}
-	var ran, left []string
-	roles := map[string]string{}
+	runs := toolRuns{p: p, roles: map[string]string{}}
 	for _, e := range envs {
 		cmds, section := toxEnvCommands(ini, e)
-		role, fixes := "", ""
-		for _, c := range cmds {
-			r, fx := toolRole(c)
-			if fx != "" && fixes == "" {
-				fixes = fx
-			}
-			if r != "" && (role == "" || slices.Index(roleOrder, r) < slices.Index(roleOrder, role)) {
-				role = r
-			}
-		}
-		switch {
-		case role == "":
-			continue
-		case fixes != "":
-			left = append(left, fmt.Sprintf("%s (%s)", e, fixes))
-			continue
-		case roles[role] != "":
-			left = append(left, fmt.Sprintf("%s (%s runs the %s)", e, roles[role], plural(role)))
-			continue
-		}
-		roles[role] = e
-		ran = append(ran, e)
-		p.add(role, "tox "+role, "tox -e "+e, detectTestTimeout, nil)
-		p.from[len(p.from)-1] = fmt.Sprintf("tox.ini, env %s [%s]: %s", e, section, strings.Join(cmds, "; "))
+		role, fixes, _ := strongestRole(cmds)
+		runs.consider(e, role, fixes, "tox -e "+e, fmt.Sprintf("tox.ini, env %s [%s]: %s", e, section, strings.Join(cmds, "; ")))
 	}
-	if len(ran) == 0 && len(left) == 0 {
+	return runs.finish("envs")
+}
+
+// toolRuns collects the checks of a tool that runs named environments or sessions (tox, nox):
+// the first of each role, and why each other one was left out.
+type toolRuns struct {
+	p         *detected
+	roles     map[string]string // role → the name that runs it
+	ran, left []string
+}
+
+// consider proposes cmd for the environment or session name, whose commands have role and, if
+// any changes files, fixes (the reason), unless an earlier one has the role.
+func (t *toolRuns) consider(name, role, fixes, cmd, from string) {
+	switch {
+	case role == "":
+		return
+	case fixes != "":
+		t.left = append(t.left, fmt.Sprintf("%s (%s)", name, fixes))
+		return
+	case t.roles[role] != "":
+		t.left = append(t.left, fmt.Sprintf("%s (%s runs the %s)", name, t.roles[role], plural(role)))
+		return
+	}
+	t.roles[role] = name
+	t.ran = append(t.ran, name)
+	t.p.add(role, t.p.tool+" "+role, cmd, detectTestTimeout, nil)
+	t.p.from[len(t.p.from)-1] = from
+}
+
+// finish is the tool's project, its detail naming the noun ("envs", "sessions") that ran and
+// those left out; nil when it has none of either.
+func (t *toolRuns) finish(noun string) *detected {
+	if len(t.ran) == 0 && len(t.left) == 0 {
 		return nil
 	}
 	var detail []string
-	if len(ran) > 0 {
-		detail = append(detail, "envs "+strings.Join(ran, ", "))
+	if len(t.ran) > 0 {
+		detail = append(detail, noun+" "+strings.Join(t.ran, ", "))
 	} else {
-		p.problem = true
+		t.p.problem = true
 		detail = append(detail, "no checks")
 	}
-	if len(left) > 0 {
-		detail = append(detail, "left out: "+strings.Join(left, ", "))
+	if len(t.left) > 0 {
+		detail = append(detail, "left out: "+strings.Join(t.left, ", "))
 	}
-	p.Detail = strings.Join(detail, "; ")
-	return p
+	t.p.Detail = strings.Join(detail, "; ")
+	return t.p
+}
+
+// strongestRole is the role of a list of commands, the first in roleOrder that one of them has,
+// with that command; fixes is why one of them changes files ("" when none does).
+func strongestRole(cmds []string) (role, fixes, what string) {
+	for _, c := range cmds {
+		r, fx := toolRole(c)
+		if fx != "" && fixes == "" {
+			fixes = fx
+		}
+		if r != "" && (role == "" || slices.Index(roleOrder, r) < slices.Index(roleOrder, role)) {
+			role, what = r, c
+		}
+	}
+	return role, fixes, what
 }
 
 // plural names the checks of a role: tests, linters, format checks, type checks.
@@ -305,8 +330,7 @@ func (d *dirInfo) noxProject(det *detector) *detected {
 	src := strings.ReplaceAll(det.read(path.Join(d.dir, "noxfile.py")), "\r", "")
 	p := &detected{tool: "nox", Project: Project{Kind: "nox (noxfile.py)", Notes: []string{
 		"nox -R reuses a session's virtualenv and skips its installs once it exists; its first run builds it (pip needs the network then)"}}}
-	var ran, left []string
-	roles := map[string]string{}
+	runs := toolRuns{p: p, roles: map[string]string{}}
 	for _, m := range noxSessionRe().FindAllStringSubmatchIndex(src, -1) {
 		args, name := "", src[m[4]:m[5]]
 		if m[2] >= 0 {
@@ -320,51 +344,18 @@ func (d *dirInfo) noxProject(det *detector) *detected {
 		if i := leftMarginRe().FindStringIndex(body); i != nil {
 			body = body[:i[0]]
 		}
-		role, fixes, what := "", "", ""
+		var lines []string
 		for _, r := range noxRunRe().FindAllStringSubmatch(body, -1) {
 			var words []string
 			for _, q := range quotedRe().FindAllStringSubmatch(r[1], -1) {
 				words = append(words, q[1]+q[2])
 			}
-			line := strings.Join(words, " ")
-			rr, fx := toolRole(line)
-			if fx != "" && fixes == "" {
-				fixes = fx
-			}
-			if rr != "" && (role == "" || slices.Index(roleOrder, rr) < slices.Index(roleOrder, role)) {
-				role, what = rr, line
-			}
+			lines = append(lines, strings.Join(words, " "))
 		}
-		switch {
-		case role == "":
-			continue
-		case fixes != "":
-			left = append(left, fmt.Sprintf("%s (%s)", name, fixes))
-			continue
-		case roles[role] != "":
-			left = append(left, fmt.Sprintf("%s (%s runs the %s)", name, roles[role], plural(role)))
-			continue
-		}
-		roles[role] = name
-		ran = append(ran, name)
-		p.add(role, "nox "+role, "nox -R -s "+name, detectTestTimeout, nil)
-		p.from[len(p.from)-1] = fmt.Sprintf("noxfile.py, session %s: %s", name, what)
+		role, fixes, what := strongestRole(lines)
+		runs.consider(name, role, fixes, "nox -R -s "+name, fmt.Sprintf("noxfile.py, session %s: %s", name, what))
 	}
-	if len(ran) == 0 && len(left) == 0 {
-		return nil
-	}
-	var detail []string
-	if len(ran) > 0 {
-		detail = append(detail, "sessions "+strings.Join(ran, ", "))
-	} else {
-		p.problem = true
-		detail = append(detail, "no checks")
-	}
-	if len(left) > 0 {
-		detail = append(detail, "left out: "+strings.Join(left, ", "))
-	}
-	p.Detail = strings.Join(detail, "; ")
-	return p
+	return runs.finish("sessions")
 }
 
 // preCommitHook is one hook of .pre-commit-config.yaml.
