@@ -163,92 +163,79 @@ const sessionGrace = 40 * time.Second
 // commandGrace is how long a command that starts nothing has to end after its terminal died.
 const commandGrace = 10 * time.Second
 
-// When the terminal dies, with or without a SIGHUP reaching hooksup, the session ends: the demo
-// agent and hooksup are gone, under every wrapper.
-func TestDeadTerminalEndsTheDemo(t *testing.T) {
+// endsWithItsTerminal kills the terminal under the command setup describes, once under each
+// wrapper, and fails if anything it started is still running after its grace period.
+func endsWithItsTerminal(t *testing.T, setup func(t *testing.T) deadTerminal) {
 	for wrapper := range hangupWrappers {
 		t.Run(wrapper, func(t *testing.T) {
-			s := newSandbox(t)
-			d := deadTerminal{name: "demo", env: append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color"),
-				dir: s.project, ready: []string{"hooksup demo agent", "╭─ verdicts"}, grace: sessionGrace,
-				running: []string{hooksupBin + " demo", hooksupBin + " --settings"}, argv: []string{hooksupBin, "demo"}}
-			if left := killTerminal(t, wrapper, d); len(left) > 0 {
+			if left := killTerminal(t, wrapper, setup(t)); len(left) > 0 {
 				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
 			}
 		})
 	}
+}
+
+// When the terminal dies, with or without a SIGHUP reaching hooksup, the session ends: the demo
+// agent and hooksup are gone, under every wrapper.
+func TestDeadTerminalEndsTheDemo(t *testing.T) {
+	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
+		s := newSandbox(t)
+		return deadTerminal{name: "demo", env: append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color"),
+			dir: s.project, ready: []string{"hooksup demo agent", "╭─ verdicts"}, grace: sessionGrace,
+			running: []string{hooksupBin + " demo", hooksupBin + " --settings"}, argv: []string{hooksupBin, "demo"}}
+	})
 }
 
 // The same with the real claude: neither claude nor hooksup outlives the terminal.
 func TestDeadTerminalEndsClaude(t *testing.T) {
-	for wrapper := range hangupWrappers {
-		t.Run(wrapper, func(t *testing.T) {
-			rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ok")}})
-			rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-			cfg := rc.config(`mode = "auto"`)
-			d := deadTerminal{name: "claude", env: rc.env.Environ(), dir: rc.env.WorkDir, ready: []string{"╭─ verdicts", "❯"},
-				grace: sessionGrace, running: []string{hooksupBin + " --config", rc.env.Claude},
-				argv: []string{hooksupBin, "--config", cfg, "claude"}}
-			if left := killTerminal(t, wrapper, d); len(left) > 0 {
-				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
-			}
-		})
-	}
+	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
+		rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ok")}})
+		rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
+		cfg := rc.config(`mode = "auto"`)
+		return deadTerminal{name: "claude", env: rc.env.Environ(), dir: rc.env.WorkDir, ready: []string{"╭─ verdicts", "❯"},
+			grace: sessionGrace, running: []string{hooksupBin + " --config", rc.env.Claude},
+			argv: []string{hooksupBin, "--config", cfg, "claude"}}
+	})
 }
 
 // hooksup watch, with a session to watch (its event stream open), ends with its terminal.
 func TestDeadTerminalEndsWatch(t *testing.T) {
-	for wrapper := range hangupWrappers {
-		t.Run(wrapper, func(t *testing.T) {
-			s := newSandbox(t)
-			ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-			ls.waitReady()
-			d := deadTerminal{name: "watch", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
-				ready: []string{"hooksup watch · 1 session"}, grace: commandGrace,
-				running: []string{hooksupBin + " watch"}, argv: []string{hooksupBin, "watch"}}
-			if left := killTerminal(t, wrapper, d); len(left) > 0 {
-				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
-			}
-		})
-	}
+	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
+		s := newSandbox(t)
+		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+		ls.waitReady()
+		return deadTerminal{name: "watch", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+			ready: []string{"hooksup watch · 1 session"}, grace: commandGrace,
+			running: []string{hooksupBin + " watch"}, argv: []string{hooksupBin, "watch"}}
+	})
 }
 
 // hooksup log -f, which reads no input and has nothing to write, ends with its terminal.
 func TestDeadTerminalEndsLogFollow(t *testing.T) {
-	for wrapper := range hangupWrappers {
-		t.Run(wrapper, func(t *testing.T) {
-			s := newSandbox(t)
-			logDir := filepath.Join(s.stateDir(), "sessions", "s-follow")
-			if err := os.MkdirAll(logDir, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			line := `{"time":"2026-11-25T10:00:00Z","session_id":"s-follow","event":"Stop","turn":1,"stop":1,"decision":"allow","source":"checks"}` + "\n"
-			if err := os.WriteFile(filepath.Join(logDir, "verdicts.jsonl"), []byte(line), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			d := deadTerminal{name: "log -f", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
-				ready: []string{"session s-follow", "turn 1"}, grace: commandGrace,
-				running: []string{hooksupBin + " log -f"}, argv: []string{hooksupBin, "log", "-f"}}
-			if left := killTerminal(t, wrapper, d); len(left) > 0 {
-				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
-			}
-		})
-	}
+	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
+		s := newSandbox(t)
+		logDir := filepath.Join(s.stateDir(), "sessions", "s-follow")
+		if err := os.MkdirAll(logDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		line := `{"time":"2026-11-25T10:00:00Z","session_id":"s-follow","event":"Stop","turn":1,"stop":1,"decision":"allow","source":"checks"}` + "\n"
+		if err := os.WriteFile(filepath.Join(logDir, "verdicts.jsonl"), []byte(line), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return deadTerminal{name: "log -f", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+			ready: []string{"session s-follow", "turn 1"}, grace: commandGrace,
+			running: []string{hooksupBin + " log -f"}, argv: []string{hooksupBin, "log", "-f"}}
+	})
 }
 
 // hooksup web, with a session to follow (its event stream open), ends with its terminal.
 func TestDeadTerminalEndsWeb(t *testing.T) {
-	for wrapper := range hangupWrappers {
-		t.Run(wrapper, func(t *testing.T) {
-			s := newSandbox(t)
-			ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-			ls.waitReady()
-			d := deadTerminal{name: "web", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
-				ready: []string{"#token="}, grace: commandGrace,
-				running: []string{hooksupBin + " web"}, argv: []string{hooksupBin, "web", "--listen", "127.0.0.1:0"}}
-			if left := killTerminal(t, wrapper, d); len(left) > 0 {
-				t.Fatalf("still running after the terminal died:\n%s", strings.Join(left, "\n"))
-			}
-		})
-	}
+	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
+		s := newSandbox(t)
+		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+		ls.waitReady()
+		return deadTerminal{name: "web", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+			ready: []string{"#token="}, grace: commandGrace,
+			running: []string{hooksupBin + " web"}, argv: []string{hooksupBin, "web", "--listen", "127.0.0.1:0"}}
+	})
 }
