@@ -460,28 +460,13 @@ func TestEventsStream(t *testing.T) {
 		t.Fatalf("events: %d %v", resp.StatusCode, resp.Header)
 	}
 	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":8}}`)}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	events := readEvents(t, resp.Body)
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
-		case l, ok := <-lines:
+		case ev, ok := <-events:
 			if !ok {
 				t.Fatal("the stream ended")
-			}
-			data, ok := strings.CutPrefix(l, "data: ")
-			if !ok {
-				continue
-			}
-			var ev pageEvent
-			if err := json.Unmarshal([]byte(data), &ev); err != nil {
-				t.Fatalf("%v: %s", err, data)
 			}
 			if ev.Type == hub.EventQuestionAsked {
 				if ev.Session != "h1" || string(ev.Data) != `{"Question":{"ID":8}}` {
@@ -493,6 +478,28 @@ func TestEventsStream(t *testing.T) {
 			t.Fatal("no QuestionAsked on the stream")
 		}
 	}
+}
+
+// readEvents reads an event stream's events, and closes the channel when the stream ends.
+func readEvents(t *testing.T, body io.Reader) <-chan pageEvent {
+	events := make(chan pageEvent)
+	go func() {
+		defer close(events)
+		sc := bufio.NewScanner(body)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var ev pageEvent
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Errorf("%v: %s", err, data)
+				return
+			}
+			events <- ev
+		}
+	}()
+	return events
 }
 
 // The token: 256 random bits in hex, 0600 in the state dir, the same until renewed.
@@ -561,29 +568,14 @@ func TestRemoteEventsNameTheirHost(t *testing.T) {
 	defer resp.Body.Close()
 	f.remote <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":4}}`)}
 	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":8}}`)}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	events := readEvents(t, resp.Body)
 	asked := map[string]string{}
 	timeout := time.After(10 * time.Second)
 	for len(asked) < 2 {
 		select {
-		case l, ok := <-lines:
+		case ev, ok := <-events:
 			if !ok {
 				t.Fatal("the stream ended")
-			}
-			data, ok := strings.CutPrefix(l, "data: ")
-			if !ok {
-				continue
-			}
-			var ev pageEvent
-			if err := json.Unmarshal([]byte(data), &ev); err != nil {
-				t.Fatalf("%v: %s", err, data)
 			}
 			if ev.Type == hub.EventQuestionAsked {
 				asked[ev.Host+"|"+ev.Session] = string(ev.Data)
