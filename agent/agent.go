@@ -14,12 +14,14 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -167,4 +169,25 @@ func ByName(name string) (Agent, bool) {
 		}
 	}
 	return nil, false
+}
+
+// npmVersion is the version of pkg that an npm install of the program at bin names in its
+// package.json, in the directory of bin's real path or one of the two above it: read without
+// running the program (a node program takes a second or more to start).
+func npmVersion(bin, pkg string) (hooks.Version, bool) {
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		return hooks.Version{}, false
+	}
+	dir := filepath.Dir(real)
+	for range 3 {
+		if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+			var p struct{ Name, Version string }
+			if json.Unmarshal(b, &p) == nil && p.Name == pkg {
+				return hooks.ParseVersion(p.Version)
+			}
+		}
+		dir = filepath.Dir(dir)
+	}
+	return hooks.Version{}, false
 }

@@ -3,7 +3,6 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -98,19 +97,8 @@ func (Codex) Events(ctx context.Context, bin string, _ []string, logger *slog.Lo
 // package.json of @openai/codex, read without running codex; otherwise `bin --version` runs
 // once ("codex-cli 0.169.0"), with env, for at most timeout.
 func CodexVersion(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
-	if real, err := filepath.EvalSymlinks(bin); err == nil {
-		dir := filepath.Dir(real)
-		for range 2 {
-			if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
-				var p struct{ Name, Version string }
-				if json.Unmarshal(b, &p) == nil && p.Name == "@openai/codex" {
-					if v, ok := hooks.ParseVersion(p.Version); ok {
-						return v, nil
-					}
-				}
-			}
-			dir = filepath.Dir(dir)
-		}
+	if v, ok := npmVersion(bin, "@openai/codex"); ok {
+		return v, nil
 	}
 	return hooks.RunVersion(ctx, bin, env, timeout)
 }

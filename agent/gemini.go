@@ -98,19 +98,8 @@ func (Gemini) Events(ctx context.Context, bin string, _ []string, logger *slog.L
 // package.json of @google/gemini-cli, read without running gemini (which takes seconds to
 // start); otherwise `bin --version` runs once, with env, for at most timeout.
 func GeminiVersion(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
-	if real, err := filepath.EvalSymlinks(bin); err == nil {
-		dir := filepath.Dir(real)
-		for range 3 {
-			if b, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
-				var p struct{ Name, Version string }
-				if json.Unmarshal(b, &p) == nil && p.Name == "@google/gemini-cli" {
-					if v, ok := hooks.ParseVersion(p.Version); ok {
-						return v, nil
-					}
-				}
-			}
-			dir = filepath.Dir(dir)
-		}
+	if v, ok := npmVersion(bin, "@google/gemini-cli"); ok {
+		return v, nil
 	}
 	return hooks.RunVersion(ctx, bin, env, timeout)
 }
