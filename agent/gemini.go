@@ -521,7 +521,7 @@ func (Gemini) Input(in *hooks.Input) {
 	case "AfterAgent":
 		in.HookEventName = hooks.Stop
 		if in.LastAssistantMessage == "" {
-			in.LastAssistantMessage = geminiLastReply(in.TranscriptPath)
+			in.LastAssistantMessage = transcript.GeminiLastReply(in.TranscriptPath)
 		}
 	case "BeforeAgent":
 		in.HookEventName = hooks.UserPromptSubmit
@@ -578,41 +578,6 @@ func realPath(p string) string {
 		return filepath.Join(d, filepath.Base(p))
 	}
 	return p
-}
-
-// geminiTail is how much of the end of a chat geminiLastReply reads.
-const geminiTail = 1 << 20
-
-// geminiLastReply is the text of the latest reply in the chat at path ("" when none is found in
-// its last MiB).
-func geminiLastReply(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(fi.Size()-geminiTail, 0)
-	b := make([]byte, fi.Size()-off)
-	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
-		return ""
-	}
-	for len(b) > 0 {
-		i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n')
-		line := b[i+1:]
-		b = b[:max(i, 0)]
-		if !bytes.Contains(line, []byte(`"type":"gemini"`)) {
-			continue
-		}
-		var r struct{ Type, Content string }
-		if json.Unmarshal(line, &r) == nil && r.Type == "gemini" && strings.TrimSpace(r.Content) != "" {
-			return r.Content
-		}
-	}
-	return ""
 }
 
 // Answer is Claude Code's codec, which gemini reads the same way for AfterAgent.

@@ -64,3 +64,14 @@ func TestGeminiTokens(t *testing.T) {
 		t.Fatalf("usage %+v, want %+v", got, want)
 	}
 }
+
+// The stop's last message is the chat's latest reply, read from the end of the file; a file
+// that is not there has none.
+func TestGeminiLastReply(t *testing.T) {
+	if got := GeminiLastReply("testdata/gemini/chat-tool-block.jsonl"); got != "after gate" {
+		t.Errorf("last reply %q, want %q", got, "after gate")
+	}
+	if got := GeminiLastReply("testdata/gemini/missing.jsonl"); got != "" {
+		t.Errorf("last reply of a missing chat %q", got)
+	}
+}
