@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,10 @@ type fakeHub struct {
 	remote     chan hub.Event // host devbox's first session's, when it is listed
 	// hostsListed are the hosts that answers listed (ListHost), in order.
 	hostsListed []string
+	// streams are the sessions whose events were asked for (Events), in order; lists counts
+	// the server's lists of every session.
+	streams []string
+	listed  int
 }
 
 func newFakeHub() *fakeHub {
@@ -48,6 +53,7 @@ func newFakeHub() *fakeHub {
 func (f *fakeHub) List() ([]hub.Live, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.listed++
 	return append([]hub.Live(nil), f.live...), nil
 }
 
@@ -91,6 +97,9 @@ func hostID(l hub.Live) string {
 }
 
 func (f *fakeHub) Events(l hub.Live, fn func(hub.Event) bool) error {
+	f.mu.Lock()
+	f.streams = append(f.streams, hostID(l))
+	f.mu.Unlock()
 	events := f.events
 	if l.Host == "devbox" {
 		events = f.remote
@@ -587,5 +596,48 @@ func TestRemoteEventsNameTheirHost(t *testing.T) {
 	want := map[string]string{"devbox|h1": `{"Question":{"ID":4}}`, "|h1": `{"Question":{"ID":8}}`}
 	if fmt.Sprint(asked) != fmt.Sprint(want) {
 		t.Fatalf("QuestionAsked %q, want %q", asked, want)
+	}
+}
+
+// A session missing from one list (its snapshot was late, its host down) keeps its one event
+// stream: listed again, it is not streamed a second time, so the page gets each event once.
+func TestASessionMissingFromAListIsStreamedOnce(t *testing.T) {
+	_, f := newTestServer(t)
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			f.mu.Lock()
+			done := ok()
+			f.mu.Unlock()
+			if done {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("h1's stream", func() bool { return slices.Contains(f.streams, "h1") })
+	f.mu.Lock()
+	all, listed := f.live, f.listed
+	f.live = f.live[1:] // h1's snapshot is late: not in the next lists
+	f.mu.Unlock()
+	waitFor("two lists without h1", func() bool { return f.listed >= listed+2 })
+	f.mu.Lock()
+	f.live, listed = all, f.listed
+	f.mu.Unlock()
+	waitFor("two lists with h1 again", func() bool { return f.listed >= listed+2 })
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, id := range f.streams {
+		if id == "h1" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("h1's events were asked for %d times: %q", n, f.streams)
 	}
 }
