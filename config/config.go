@@ -17,6 +17,7 @@ import (
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/tomltext"
+	"github.com/hooksup/hooksup/internal/userdirs"
 )
 
 // Mode says who decides a stop: the checks, a person, or nobody. Its text is the config's
@@ -267,7 +268,9 @@ type Layer struct {
 	Path   string
 	Source string // "user", "project", "local", "flag"
 	Used   bool   // false when the file does not exist or is not trusted
-	Note   string // why it was not used, when it exists
+	// SetsChecks reports whether the file, used, sets [[stop.checks]] or [[subagent_stop.checks]].
+	SetsChecks bool
+	Note       string // why it was not used, when it exists
 	// Problem is what is wrong with a file left out as untrusted, which `hooksup trust`
 	// refuses until it is fixed (Errors); nil when it would decode.
 	Problem error
@@ -280,6 +283,8 @@ type LoadOptions struct {
 	ExplicitFile  string // --config: trusted, loaded last
 	// Trusted reports whether a project file's exact content may be used. Nil trusts nothing.
 	Trusted func(path string, content []byte) bool
+
+	read func(path string) ([]byte, error) // os.ReadFile unless set (ValidateFile)
 }
 
 // Load merges the layers over Defaults and validates the result. A missing file is
@@ -305,9 +310,13 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 		probs   Errors
 		decoded []layerFile
 	)
+	read := o.read
+	if read == nil {
+		read = os.ReadFile
+	}
 	for i, s := range srcs {
 		l := Layer{Path: s.path, Source: s.source}
-		data, err := os.ReadFile(s.path)
+		data, err := read(s.path)
 		if errors.Is(err, os.ErrNotExist) && s.source != "flag" {
 			layers = append(layers, l)
 			continue
@@ -319,8 +328,7 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 		}
 		if (s.source == "project" || s.source == "local") && (o.Trusted == nil || !o.Trusted(s.path, data)) {
 			l.Note = "not trusted: run `hooksup trust` to use it"
-			var c Config
-			if l.Problem = Decode(s.path, data, &c); l.Problem != nil {
+			if l.Problem = ValidateFile(s.path, data); l.Problem != nil {
 				l.Note = "not trusted, and `hooksup trust` refuses it until its problems are fixed"
 			}
 			layers = append(layers, l)
@@ -335,6 +343,7 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 			mergeDefined(reflect.ValueOf(&cfg).Elem(), reflect.ValueOf(&layer).Elem(), doc, bad, "")
 			decoded = append(decoded, layerFile{path: s.path, data: data, doc: doc, order: i})
 			l.Used = true
+			l.SetsChecks = defines(doc, "stop.checks") || defines(doc, "subagent_stop.checks")
 		}
 		layers = append(layers, l)
 	}
@@ -389,6 +398,15 @@ func blame(p *ConfigError, files []layerFile, unknown int) *ConfigError {
 		p.File, p.Line, p.order = files[i].path, tomltext.KeyLine(files[i].data, p.Key), files[i].order
 	}
 	return p
+}
+
+// ValidateFile is every problem of one configuration file's content on its own, over the
+// defaults: exactly what Load reports for that file once it is used (Errors, each naming file,
+// line and key). `hooksup trust` refuses a file with problems, so that nothing is trusted that a
+// session or `hooksup check` would then refuse.
+func ValidateFile(path string, data []byte) error {
+	_, _, err := Load(LoadOptions{ExplicitFile: path, read: func(string) ([]byte, error) { return data, nil }})
+	return err
 }
 
 // DecodeFile applies one TOML file over cfg, strictly.
@@ -513,14 +531,6 @@ func (c *Config) StopHookTimeout() time.Duration {
 	return longest + c.DecisionTimeout.D + time.Minute
 }
 
-// UserConfigDir is $XDG_CONFIG_HOME/hooksup, else ~/.config/hooksup.
-func UserConfigDir(getenv func(string) string) string {
-	if d := getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "hooksup")
-	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return filepath.Join(home, ".config", "hooksup")
-}
+// UserConfigDir is $XDG_CONFIG_HOME/hooksup, else ~/.config/hooksup; userdirs.ErrNoHome when
+// neither is an absolute path.
+func UserConfigDir(getenv func(string) string) (string, error) { return userdirs.Config(getenv) }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hooksup/hooksup/internal/atomicfile"
 )
@@ -61,7 +63,7 @@ func (t TrustStore) TrustContent(path string, content []byte) error {
 	entries[abs] = Digest(content)
 	var b strings.Builder
 	for p, d := range entries {
-		fmt.Fprintf(&b, "%s %s\n", d, p)
+		fmt.Fprintf(&b, "%s %s\n", d, recordPath(p))
 	}
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return fmt.Errorf("trust: %w", err)
@@ -80,11 +82,28 @@ func (t TrustStore) read() (map[string]string, error) {
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		digest, path, ok := strings.Cut(sc.Text(), " ")
-		if ok {
-			m[path] = digest
+		if !ok || len(digest) != sha256.Size*2 {
+			continue
 		}
+		if strings.HasPrefix(path, `"`) {
+			if path, err = strconv.Unquote(path); err != nil {
+				continue
+			}
+		}
+		m[path] = digest
 	}
 	return m, sc.Err()
+}
+
+// recordPath is how a path is written in the store: as it is, unless it holds a byte that could
+// end or bend its line (a newline, any control, a byte that is not UTF-8) or starts with a quote;
+// then Go-quoted, which read undoes, so that every path round-trips and no path can add a line.
+func recordPath(p string) string {
+	if strings.HasPrefix(p, `"`) || !utf8.ValidString(p) || strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return strconv.Quote(p)
+	}
+	return p
 }

@@ -523,10 +523,9 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 	case <-ctx.Done():
 		return p
 	}
+	// The project's directory, where its configuration is: not the agent's cwd of the moment,
+	// which a Bash tool's cd may have moved.
 	dir := e.projectDir
-	if in.Cwd != "" {
-		dir = in.Cwd
-	}
 	for _, c := range list {
 		if ctx.Err() != nil {
 			break

@@ -71,13 +71,23 @@ type StandaloneOptions struct {
 // one: each check's run is in the verdict log), and the checks ended when claude ends the hook
 // (SIGINT, SIGTERM, SIGHUP).
 func StandaloneHook(event string, payload []byte, stdout io.Writer) int {
-	stateDir := hooks.StateDir(os.Getenv)
+	stateDir, err := hooks.StateDir(os.Getenv)
+	if err != nil {
+		// Nowhere to read trust from or to keep counts: the agent may stop, and is told why.
+		if !hooks.IsStop(event) {
+			return 0
+		}
+		out, code := hooks.Answer{Decision: hooks.Allow, SystemMessage: "hooksup: checks skipped: " + err.Error()}.Encode()
+		stdout.Write(out)
+		return code
+	}
+	configDir, _ := config.UserConfigDir(os.Getenv) // the state's home is absolute, so is this
 	log := &lazyLog{path: filepath.Join(stateDir, "hooksup.log")}
 	defer log.close()
 	ctx, stop := endOnSignal(context.Background(), signalDelay)
 	defer stop()
 	return RunStandalone(ctx, event, payload, stdout, StandaloneOptions{
-		StateDir: stateDir, ConfigDir: config.UserConfigDir(os.Getenv), Getenv: os.Getenv,
+		StateDir: stateDir, ConfigDir: configDir, Getenv: os.Getenv,
 		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 }
@@ -168,9 +178,15 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	// The hook is registered for hooksup's event under the agent's own name (Gemini CLI's
 	// AfterAgent runs `… Stop --installed`): it is decided as that event.
 	in.HookEventName = event
-	projectDir := in.Cwd
-	if projectDir == "" {
-		projectDir = o.Getenv("CLAUDE_PROJECT_DIR")
+	start := in.Cwd
+	if start == "" {
+		start = o.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	// The nearest configuration from the agent's directory up, as hooksup check finds it; none
+	// without a directory (never one relative to wherever the hook was started).
+	var projectDir string
+	if filepath.IsAbs(start) {
+		projectDir, _ = config.FindProject(start)
 	}
 	trust := config.TrustStore{Path: filepath.Join(o.StateDir, "trusted")}
 	cfg, layers, err := config.Load(config.LoadOptions{UserConfigDir: o.ConfigDir, ProjectDir: projectDir, Trusted: trust.Trusted})

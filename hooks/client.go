@@ -3,6 +3,7 @@ package hooks
 import (
 	"bufio"
 	"fmt"
+	"github.com/hooksup/hooksup/internal/userdirs"
 	"io"
 	"net"
 	"os"
@@ -103,7 +104,11 @@ func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (co
 func (c Client) logf(getenv func(string) string, format string, args ...any) {
 	path := getenv(EnvLog)
 	if path == "" {
-		path = filepath.Join(StateDir(getenv), "hooksup.log")
+		dir, err := StateDir(getenv)
+		if err != nil {
+			return // no absolute home: nowhere to log, and never under the current directory
+		}
+		path = filepath.Join(dir, "hooksup.log")
 	}
 	now := time.Now
 	if c.Now != nil {
@@ -118,14 +123,6 @@ func (c Client) logf(getenv func(string) string, format string, args ...any) {
 	fmt.Fprintf(f, "time=%s level=WARN src=hook msg=%q\n", now().Format(time.RFC3339Nano), fmt.Sprintf(format, args...))
 }
 
-// StateDir is hooksup's state directory: $XDG_STATE_HOME/hooksup, else ~/.local/state/hooksup.
-func StateDir(getenv func(string) string) string {
-	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "hooksup")
-	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return filepath.Join(home, ".local", "state", "hooksup")
-}
+// StateDir is hooksup's state directory: $XDG_STATE_HOME/hooksup, else ~/.local/state/hooksup;
+// userdirs.ErrNoHome when neither is an absolute path.
+func StateDir(getenv func(string) string) (string, error) { return userdirs.State(getenv) }

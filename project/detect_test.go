@@ -172,11 +172,12 @@ func TestDetectProjectChecksAreRunnable(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) {
 			d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
 			file := InitFile(d)
-			cfg := config.Defaults()
-			if err := config.Decode(".hooksup.toml", []byte(file), &cfg); err != nil {
+			// What hooksup trust, check and a session accept: one validation for all of them.
+			if err := config.ValidateFile(".hooksup.toml", []byte(file)); err != nil {
 				t.Fatalf("%v\n%s", err, file)
 			}
-			if err := cfg.Validate(); err != nil {
+			cfg := config.Defaults()
+			if err := config.Decode(".hooksup.toml", []byte(file), &cfg); err != nil {
 				t.Fatalf("%v\n%s", err, file)
 			}
 			if got, want := checkLines(cfg.Stop.Checks), checkLines(d.Checks()); !reflect.DeepEqual(got, want) {

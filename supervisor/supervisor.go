@@ -41,7 +41,10 @@ type Options struct {
 	Args       []string // passed to the agent, with hooksup's hooks injected as the agent takes them
 	HooksupBin string   // hooksup itself: the injected hooks run `HooksupBin hook EVENT`…
 	HookClient string   // …or this dedicated client (cmd/hooksup-hook) as `HookClient EVENT`, when set
-	ProjectDir string   // where checks run when the hook input names no cwd
+	ProjectDir string   // where the agent runs
+	// ChecksDir is the directory of the project's configuration (config.FindProject): checks
+	// run there, a relative cwd of theirs taken from it. ProjectDir when "".
+	ChecksDir  string
 	StateDir   string   // $XDG_STATE_HOME/hooksup
 	RuntimeDir string   // the private socket directory
 	Env        []string // the agent's environment before hooksup's variables (os.Environ when nil)
@@ -123,8 +126,12 @@ func New(o Options) (*Supervisor, error) {
 	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
 	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
+	checksDir := o.ChecksDir
+	if checksDir == "" {
+		checksDir = o.ProjectDir
+	}
 	s.engine = engine.New(engine.Options{
-		Config: o.Config, ProjectDir: o.ProjectDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
+		Config: o.Config, ProjectDir: checksDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
 		Groups: checks.NewGroups(o.RuntimeDir, logger), Outbox: s.out,
 	})

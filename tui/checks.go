@@ -14,6 +14,7 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // checkOutputKeep bounds the output the pane keeps of a run.
@@ -29,6 +30,7 @@ type checksPane struct {
 	// the project files whose checks are not used (not trusted).
 	configured, subConfigured []config.Check
 	ignored                   []string
+	from                      []string // the configuration files the checks come from
 	run                       int
 	name                      string
 	command                   string
@@ -115,6 +117,9 @@ func (p *checksPane) configuredLines(st Styles, w int) []string {
 		return []string{fit(st.Muted.Render("no checks: "+p.agent+" may stop whenever it is done"), w)}
 	}
 	var lines []string
+	if len(p.from) > 0 {
+		lines = append(lines, fit(st.Muted.Render("from "+termsafe.String(strings.Join(p.from, ", "))), w))
+	}
 	list := func(title string, checks []config.Check) {
 		if len(checks) == 0 {
 			return

@@ -29,9 +29,12 @@ type Options struct {
 	Checks, SubagentChecks []config.Check
 	// Ignored are the project's config files left out because they are not trusted: the TUI
 	// keeps saying that their checks are ignored.
-	Ignored    []string
-	HoldOnExit bool   // after claude exits, show its last screen until a key
-	Resume     string // the command that resumes a session, before its id; "" when none does
+	Ignored []string
+	// ConfigFiles are the configuration files in use that set checks (the project's, found from
+	// a subdirectory too): the checks pane says where its checks come from.
+	ConfigFiles []string
+	HoldOnExit  bool   // after claude exits, show its last screen until a key
+	Resume      string // the command that resumes a session, before its id; "" when none does
 	// ResumeHint rewrites a line of the agent's last screen that names its own resume command
 	// into hooksup's (agent.Agent.ResumeHint); nil: none is rewritten.
 	ResumeHint func(line string) (string, bool)
@@ -80,6 +83,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m.setAgent(o.Agent)
 	m.resume = o.Resume
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
+	m.checks.from = o.ConfigFiles
 	m.header.ignored = len(o.Ignored) > 0
 	m.notifier = o.Notifier
 	ctx, cancel := context.WithCancel(ctx)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/internal/userdirs"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -24,7 +25,11 @@ import (
 type environment struct {
 	stateDir  string
 	configDir string
+	home      string // $HOME, absolute
 	cwd       string
+	// projectDir is where the project's configuration is: the nearest directory from cwd up
+	// (to the repository's root) with a .hooksup.toml or .hooksup.local.toml, else cwd.
+	projectDir string
 }
 
 func loadEnvironment() (environment, error) {
@@ -32,11 +37,20 @@ func loadEnvironment() (environment, error) {
 	if err != nil {
 		return environment{}, fmt.Errorf("current directory: %w", err)
 	}
-	return environment{
-		stateDir:  hooks.StateDir(os.Getenv),
-		configDir: config.UserConfigDir(os.Getenv),
-		cwd:       cwd,
-	}, nil
+	stateDir, err := hooks.StateDir(os.Getenv)
+	if err != nil {
+		return environment{}, err
+	}
+	configDir, err := config.UserConfigDir(os.Getenv)
+	if err != nil {
+		return environment{}, err
+	}
+	home, err := userdirs.Home(os.Getenv) // the agents' own files and settings are under it
+	if err != nil {
+		return environment{}, err
+	}
+	projectDir, _ := config.FindProject(cwd)
+	return environment{stateDir: stateDir, configDir: configDir, home: home, cwd: cwd, projectDir: projectDir}, nil
 }
 
 func trustStore(env environment) config.TrustStore {
@@ -79,10 +93,27 @@ func ignoredFiles(layers []config.Layer, dir string) []string {
 	return out
 }
 
+// checkFiles are the configuration files in use that set checks, relative to dir where they are
+// inside it (so a file found above dir is named by its whole path).
+func checkFiles(layers []config.Layer, dir string) []string {
+	var out []string
+	for _, l := range layers {
+		if !l.Used || !l.SetsChecks {
+			continue
+		}
+		p := l.Path
+		if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+			p = rel
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // loadLayers merges the configuration layers and the flags.
 func loadLayers(g globalFlags, env environment) (config.Config, []config.Layer, error) {
 	cfg, layers, err := config.Load(config.LoadOptions{
-		UserConfigDir: env.configDir, ProjectDir: env.cwd, ExplicitFile: g.config, Trusted: trustStore(env).Trusted,
+		UserConfigDir: env.configDir, ProjectDir: env.projectDir, ExplicitFile: g.config, Trusted: trustStore(env).Trusted,
 	})
 	if err != nil {
 		return cfg, layers, err // each problem names its file
@@ -98,50 +129,6 @@ func loadLayers(g globalFlags, env environment) (config.Config, []config.Layer, 
 		return cfg, layers, fmt.Errorf("--%s: %s", ces[0].Key, ces[0].Msg) // the flags' values
 	}
 	return cfg, layers, nil
-}
-
-// askTrust shows the person the commands of each untrusted project file and asks, once,
-// whether to trust that exact content. It returns whether anything was trusted.
-func askTrust(layers []config.Layer, env environment, in io.Reader, out io.Writer) bool {
-	trusted := false
-	br := bufio.NewReader(in)
-	for _, l := range layers {
-		if l.Note == "" {
-			continue
-		}
-		content, err := os.ReadFile(l.Path)
-		if err != nil {
-			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
-			continue
-		}
-		c := config.Defaults()
-		if err := config.Decode(l.Path, content, &c); err != nil {
-			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", l.Path, err)
-			continue
-		}
-		fmt.Fprintf(out, "hooksup: %s is not trusted. When claude stops it would run:\n", l.Path)
-		for _, ch := range append(c.Stop.Checks, c.SubagentStop.Checks...) {
-			fmt.Fprintf(out, "  %-12s %s\n", ch.Name, ch.Command)
-			if ch.Cwd != "" {
-				fmt.Fprintf(out, "  %-12s   in %s\n", "", ch.Cwd)
-			}
-			for k, v := range ch.Env {
-				fmt.Fprintf(out, "  %-12s   with %s=%s\n", "", k, v)
-			}
-		}
-		fmt.Fprint(out, "Trust this exact content? [y/N] ")
-		line, _ := br.ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
-			fmt.Fprintf(out, "hooksup: ignoring %s (hooksup trust trusts it later)\n", l.Path)
-			continue
-		}
-		if err := trustStore(env).TrustContent(l.Path, content); err != nil {
-			fmt.Fprintf(out, "hooksup: %v\n", err)
-			continue
-		}
-		trusted = true
-	}
-	return trusted
 }
 
 // openLogger opens hooksup's own log in the state directory. Nothing is logged to the terminal.
@@ -197,6 +184,11 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 		}
 	} else {
 		printIgnored(layers, stderr)
+		if env.projectDir != env.cwd { // found above: say which file gates this session
+			for _, f := range checkFiles(layers, env.cwd) {
+				fmt.Fprintf(stderr, "hooksup: checks from %s\n", termsafe.String(f))
+			}
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -207,11 +199,11 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 		return 1, err
 	}
 	so := supervisor.Options{
-		Config: cfg, Agent: a, Bin: agentBin(g, a), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd,
+		Config: cfg, Agent: a, Bin: agentBin(g, a), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd, ChecksDir: env.projectDir,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 	}
 	if interactive && !g.noTUI {
-		return runTUI(ctx, cfg, so, a.Resume(), ignoredFiles(layers, env.cwd))
+		return runTUI(ctx, cfg, so, a.Resume(), ignoredFiles(layers, env.cwd), checkFiles(layers, env.cwd))
 	}
 	s, err := newHeadlessSession(so, stdin, stdout, stderr)
 	if err != nil {

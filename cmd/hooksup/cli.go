@@ -73,7 +73,7 @@ verdicts, counts and agent state live.`,
 Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test);
 never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
-				Help: "trust a project's .hooksup.toml (its exact content)"},
+				Help: "show what a project's .hooksup.toml (and .hooksup.local.toml) runs and trust its exact\ncontent"},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
 				Help: "register hooksup's Stop hooks so plain claude (or codex, gemini) runs the checks"},
 			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},
@@ -133,11 +133,13 @@ wait; it prints the URL to open, with the access token (docs/web.md)`},
 		},
 		Sections: []cli.Section{
 			{Title: "Configuration", Text: `built-in defaults < $XDG_CONFIG_HOME/hooksup/config.toml < .hooksup.toml <
-.hooksup.local.toml < --config < flags. Project files are used only once trusted.`},
+.hooksup.local.toml < --config < flags. Project files are used only once trusted, and are
+found from a subdirectory too (the nearest from here up to the repository's root).`},
 			{Title: "Files", Text: `the same on Linux and macOS. Configuration and custom themes in
 $XDG_CONFIG_HOME/hooksup (default ~/.config/hooksup); verdict logs, trust records and hooksup.log
 in $XDG_STATE_HOME/hooksup (default ~/.local/state/hooksup); sockets in $XDG_RUNTIME_DIR/hooksup,
-else hooksup-UID in $TMPDIR or /tmp.`},
+else hooksup-UID in $TMPDIR or /tmp. Never a relative directory: a relative XDG variable is
+ignored, and with no absolute HOME a command that needs them exits 1.`},
 		},
 	}
 }

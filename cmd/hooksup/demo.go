@@ -70,7 +70,7 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 		Config: cfg, ClaudeBin: self, Args: nil, HooksupBin: self, HookClient: hookClient(self), ProjectDir: dir,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 		Env: append(os.Environ(), envDemoAgent+"=1"),
-	}, "", nil) // the demo agent keeps no session to resume
+	}, "", nil, nil) // the demo agent keeps no session to resume
 }
 
 // runDemoAgent is the simulated agent inside the demo's pane.

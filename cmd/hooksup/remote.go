@@ -58,7 +58,11 @@ func (h hostList) Set(v string) error {
 // hubConfig is the [hub] table of the user's configuration (and --config's): the project's
 // files have no say in which machines hooksup logs in to.
 func hubConfig(g globalFlags) (config.HubConfig, error) {
-	cfg, _, err := config.Load(config.LoadOptions{UserConfigDir: config.UserConfigDir(os.Getenv), ExplicitFile: g.config})
+	dir, err := config.UserConfigDir(os.Getenv)
+	if err != nil {
+		return config.HubConfig{}, err
+	}
+	cfg, _, err := config.Load(config.LoadOptions{UserConfigDir: dir, ExplicitFile: g.config})
 	if err != nil {
 		return config.HubConfig{}, err
 	}

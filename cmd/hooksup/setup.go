@@ -21,6 +21,7 @@ import (
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/project"
 )
 
@@ -74,8 +75,7 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	if scope == "" {
 		scope = "local"
 	}
-	home, _ := os.UserHomeDir()
-	path, err := hooks.SettingsPath(scope, env.cwd, home)
+	path, err := hooks.SettingsPath(scope, env.cwd, env.home)
 	if err != nil {
 		return 2, err
 	}
@@ -161,18 +161,29 @@ func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 	if err != nil {
 		return 1, err
 	}
-	path := filepath.Join(env.cwd, ".hooksup.toml")
-	if _, err := os.Lstat(path); err == nil {
-		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
+	// The project's file is found from a subdirectory as every command finds it; a new one goes
+	// to the repository's root, where its CI is (else here).
+	dir := env.cwd
+	if root, ok := config.RepoRoot(env.cwd); ok {
+		dir = root
 	}
-	det := project.Detect(os.DirFS(env.cwd))
+	for _, p := range []string{filepath.Join(env.projectDir, ".hooksup.toml"), filepath.Join(dir, ".hooksup.toml")} {
+		if _, err := os.Lstat(p); err == nil {
+			return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", termsafe.String(p))
+		}
+	}
+	path := filepath.Join(dir, ".hooksup.toml")
+	if dir != env.cwd {
+		fmt.Fprintf(stdout, "writing %s, at the repository's root\n", termsafe.String(path))
+	}
+	det := project.Detect(os.DirFS(dir))
 	printFound(stdout, det)
 	if !a.noRun {
-		tryChecks(ctx, det, env.cwd, a.tryTimeout, stdout)
+		tryChecks(ctx, det, dir, a.tryTimeout, stdout)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
-		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", path)
+		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", termsafe.String(path))
 	}
 	if err != nil {
 		return 1, err
@@ -185,7 +196,7 @@ func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 		return 1, err
 	}
 	printDetection(stdout, det, path)
-	printMissing(stdout, det.Checks(), env.cwd)
+	printMissing(stdout, det.Checks(), dir)
 	return 0, nil
 }
 
@@ -366,6 +377,9 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if err := ignoredError(layers); err != nil {
 		return 1, err
 	}
+	if used := usedFiles(layers); used != "" {
+		fmt.Fprintf(stdout, "using %s\n", used)
+	}
 	configured, table := cfg.Stop.Checks, "[[stop.checks]]"
 	if a.subagent {
 		configured, table = cfg.SubagentStop.Checks, "[[subagent_stop.checks]]"
@@ -379,7 +393,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		onOut = func(_ string, b []byte) { stdout.Write(b) }
 	}
 	failed := 0
-	for i, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
+	for i, r := range checks.RunAll(ctx, configured, env.projectDir, onOut) {
 		took := r.Duration.Round(time.Millisecond)
 		switch {
 		case r.Passed():
@@ -414,6 +428,17 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// usedFiles names the configuration files in use, highest layer last; "" for none.
+func usedFiles(layers []config.Layer) string {
+	var used []string
+	for _, l := range layers {
+		if l.Used {
+			used = append(used, termsafe.String(l.Path))
+		}
+	}
+	return strings.Join(used, ", ")
 }
 
 // ignoredError is why check runs nothing: a configuration file that exists but may not be
@@ -475,8 +500,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 
 	fmt.Fprintln(stdout, "hooks in Claude Code's settings")
-	home, _ := os.UserHomeDir()
-	rep := hooks.InspectSettings(hooks.ClaudeSettingsSources(env.cwd, home))
+	rep := hooks.InspectSettings(hooks.ClaudeSettingsSources(env.cwd, env.home))
 	for _, p := range rep.Problems {
 		bad("%s", p)
 	}
@@ -526,7 +550,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 
 	for _, c := range append(slices.Clone(cfg.Stop.Checks), cfg.SubagentStop.Checks...) {
-		if p := missingProblem(c, env.cwd); p != "" {
+		if p := missingProblem(c, env.projectDir); p != "" {
 			bad("%s: it fails at every stop until that is installed", p)
 		}
 	}

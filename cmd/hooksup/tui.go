@@ -53,7 +53,7 @@ func resumeHint(a agent.Agent) func(string) (string, bool) {
 
 // resume is the command that resumes a session, before its id ("" when none does); ignored are
 // the project config files left out (not trusted).
-func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resume string, ignored []string) (int, error) {
+func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resume string, ignored, configFiles []string) (int, error) {
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -87,6 +87,7 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 			Checks:         cfg.Stop.Checks,
 			SubagentChecks: cfg.SubagentStop.Checks,
 			Ignored:        ignored,
+			ConfigFiles:    configFiles,
 			Version:        versionString(),
 			Notifier:       newNotifier(cfg, so),
 			Escapes:        s.escapes,
