@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -143,9 +144,19 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
 // maxBody bounds an action's body: a reason, not a file.
 const maxBody = 64 << 10
 
-// actionBody is an action's optional body.
+// actionBody is an action's optional body. Question is the id of the question the person saw
+// (the page always sends it): an answer to one that is no longer pending is refused (409), never
+// given to whatever is pending by then. A script that leaves it out answers the oldest.
 type actionBody struct {
-	Reason string `json:"reason"`
+	Reason   string `json:"reason"`
+	Question *int   `json:"question"`
+}
+
+// staleError is the 409 of an answer to a question that is no longer pending: Current is the
+// session's oldest pending question now, if any, for the page to show instead.
+type staleError struct {
+	apiError
+	Current *Question `json:"current"`
 }
 
 // actionResult is an action's answer.
@@ -223,14 +234,35 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, actionResult{Message: "interrupt: sent Escape to " + name})
 		return
 	}
+	current := SessionOf(*target).Pending
+	stale := func(msg string) {
+		e := staleError{apiError: apiError{Error: msg, Code: "stale"}}
+		if len(current) > 0 {
+			e.Current = &current[0]
+		}
+		writeJSON(w, http.StatusConflict, e)
+	}
 	if len(snap.Pending) == 0 {
+		if body.Question != nil {
+			stale(fmt.Sprintf("question %d in %s was already answered; it has no pending question now", *body.Question, name))
+			return
+		}
 		writeError(w, http.StatusConflict, "no_question", name+" has no pending question")
 		return
 	}
 	q := snap.Pending[0]
+	if body.Question != nil {
+		i := slices.IndexFunc(snap.Pending, func(p hub.Question) bool { return p.ID == *body.Question })
+		if i < 0 {
+			stale(fmt.Sprintf("question %d in %s is no longer pending: question %d is (%s)", *body.Question, name, q.ID, q.Event))
+			return
+		}
+		q = snap.Pending[i]
+	}
 	err = s.hub.Resolve(*target, q.ID, decision, body.Reason)
 	if errors.Is(err, hub.ErrAnswered) {
-		writeError(w, http.StatusConflict, "answered", "the question in "+name+" was already answered")
+		current = current[min(1, len(current)):] // the one answered is gone
+		stale("the question in " + name + " was already answered")
 		return
 	}
 	if err != nil {

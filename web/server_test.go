@@ -378,6 +378,35 @@ func TestActionsAnswerTheOldestQuestion(t *testing.T) {
 	}
 }
 
+// An answer carries the question the person saw: one for a question no longer pending is 409
+// with the session's current question, and answers nothing.
+func TestAnAnswerToAStaleQuestionIsRefused(t *testing.T) {
+	ts, f := newTestServer(t)
+	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", body: `{"question": 6}`, header: bearer(testToken)})
+	var e staleError
+	if resp.StatusCode != http.StatusConflict || json.Unmarshal([]byte(body), &e) != nil || e.Code != "stale" ||
+		e.Current == nil || e.Current.ID != 7 || e.Current.Reason != "FAIL: TestX\nmore" {
+		t.Fatalf("an answer to question 6 while 7 is pending: %d %s", resp.StatusCode, body)
+	}
+	if got := f.answers(); len(got) != 0 {
+		t.Fatalf("a stale answer was given: %q", got)
+	}
+	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/deny", body: `{"question": 7}`, header: bearer(testToken)})
+	if resp.StatusCode != 200 {
+		t.Fatalf("the answer to the question pending: %d %s", resp.StatusCode, body)
+	}
+	f.resolveErr = hub.ErrAnswered // answered elsewhere between the list and the answer
+	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", body: `{"question": 7}`, header: bearer(testToken)})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, `"code":"stale"`) {
+		t.Fatalf("an answer to a question answered meanwhile: %d %s", resp.StatusCode, body)
+	}
+	// A session with no question: the stale answer says so.
+	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h2/approve", body: `{"question": 7}`, header: bearer(testToken)})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, `"current":null`) {
+		t.Fatalf("an answer where nothing is pending: %d %s", resp.StatusCode, body)
+	}
+}
+
 // withHosts adds another machine's sessions to the fake: on devbox, a session with the same id
 // as this machine's first (one machine reached under two names, or two machines that happened
 // on one id) and a question of its own; gpu-1 is a host that dropped, listed as its card.
