@@ -77,7 +77,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 				OtherHooks: []verdictlog.OtherHook{{Command: evilCmd, Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: evilOutput}}}}}
 			return strings.Join(p.detail(st, 200, 40), "\n")
 		}, []string{"agent " + `ag\e[2Jent-1 (Ex<U+202E>plore)`, "✗ " + evilNameShown + " exit 1", `\e[2Jerr`, "│ " + evilOutShown,
-			`warn\e[2J`, "second<U+202E>", evilCmdShown, "blocked " + evilCmdShown}},
+			`warn\e[2J`, "second<U+202E>", "(`" + evilCmdShown + "`) failed", "blocked " + evilCmdShown}},
 		{"header", func() string {
 			h := header{agent: "claude", model: "opus\x1b]0;PWNED\a", sessionID: "\u202E1234567-0"}
 			return h.view(st, 300)

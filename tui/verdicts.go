@@ -252,7 +252,13 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	}
 	if v.Reason != "" {
 		add(st.Muted.Render("reason " + p.agent + " read:"))
-		for _, l := range strings.Split(v.Reason, "\n") {
+		for i, l := range strings.Split(v.Reason, "\n") {
+			if i == 0 || strings.HasPrefix(l, "$ ") {
+				// hooksup's heading and the command line quote the check's command as it is:
+				// shown visibly (a carriage return in it hides nothing), as the banner shows it.
+				add(safe(l))
+				continue
+			}
 			add(plainLine(l))
 		}
 	}
