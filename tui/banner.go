@@ -12,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -31,7 +32,7 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	q := m.questions[0]
 	what := m.name + " wants to stop"
 	if q.Event == hooks.SubagentStop {
-		what = fmt.Sprintf("subagent %s (%s) wants to stop", shortID(q.AgentID), q.AgentType)
+		what = fmt.Sprintf("subagent %s (%s) wants to stop", termsafe.String(shortID(q.AgentID)), termsafe.String(q.AgentType))
 	}
 	proposal := "the checks say it may stop"
 	switch {
@@ -120,8 +121,8 @@ func wrapItems(items []string, sep string, w int) []string {
 
 // failureLines are the last n lines of a check's output as its block reason quotes it: what
 // failed, for the banner when the checks pane is hidden and for hooksup watch. They are plain
-// text to draw: no escape sequence or control character, tabs as spaces. Only the lines kept
-// are cleaned (it runs at every frame while a question waits).
+// text to draw (plainLine). Only the lines kept are cleaned (it runs at every frame while a
+// question waits).
 func failureLines(reason string, n int) []string {
 	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
 	if len(lines) > 0 {
@@ -132,12 +133,18 @@ func failureLines(reason string, n int) []string {
 	}
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		l := strings.ReplaceAll(checks.PlainText([]byte(lines[i])), "\t", "    ")
-		if l = strings.TrimSpace(l); l != "" {
+		if l := strings.TrimSpace(plainLine(lines[i])); l != "" {
 			out = append([]string{l}, out...)
 		}
 	}
 	return out
+}
+
+// plainLine is a line of a check's output (or of a reason quoting it) as it is drawn: plain
+// text (checks.PlainText: no escape sequence, a carriage return's overwrite done), tabs as
+// spaces, and what controls are left, the bidi controls among them, shown visibly.
+func plainLine(l string) string {
+	return termsafe.String(strings.ReplaceAll(checks.PlainText([]byte(l)), "\t", "    "))
 }
 
 // timeLeft is the time left to answer q at now, as a clock ("4:59"): never more than the

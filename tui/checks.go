@@ -89,7 +89,7 @@ func (p *checksPane) scrollBy(n int) {
 func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 	var lines []string
 	for _, f := range p.ignored {
-		for _, l := range wrapText("⚠ "+f+" is not trusted: its checks are ignored (hooksup trust uses it)", w) {
+		for _, l := range wrapText("⚠ "+termsafe.String(f)+" is not trusted: its checks are ignored (hooksup trust uses it)", w) {
 			lines = append(lines, st.Warn.Render(l))
 		}
 	}
@@ -97,7 +97,7 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 		lines = append(lines, p.configuredLines(st, w)...)
 		return lines[:min(len(lines), h)]
 	}
-	lines = append(lines, fit(p.head(st, now), w), fit(st.Muted.Render("$ "+p.command), w))
+	lines = append(lines, fit(p.head(st, now), w), fit(st.Muted.Render("$ "+termsafe.String(p.command)), w))
 	out := strings.Split(strings.TrimRight(ansi.Strip(string(p.output)), "\n"), "\n")
 	room := h - len(lines)
 	if room <= 0 {
@@ -106,7 +106,7 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 	end := max(0, len(out)-p.scroll)
 	start := max(0, end-room)
 	for _, l := range out[start:end] {
-		lines = append(lines, fit(strings.ReplaceAll(l, "\t", "    "), w))
+		lines = append(lines, fit(plainLine(l), w))
 	}
 	return lines
 }
@@ -126,7 +126,7 @@ func (p *checksPane) configuredLines(st Styles, w int) []string {
 		}
 		lines = append(lines, fit(st.Muted.Render(title), w))
 		for _, c := range checks {
-			lines = append(lines, fit("○ "+st.Title.Render(c.Name)+"  "+st.Muted.Render("$ "+c.Command), w))
+			lines = append(lines, fit("○ "+st.Title.Render(termsafe.String(c.Name))+"  "+st.Muted.Render("$ "+termsafe.String(c.Command)), w))
 		}
 	}
 	list("when "+p.agent+" stops:", p.configured)
@@ -138,14 +138,15 @@ func (p *checksPane) configuredLines(st Styles, w int) []string {
 // its last run ended.
 func (p *checksPane) head(st Styles, now time.Time) string {
 	var head string
+	name := termsafe.String(p.name)
 	switch {
 	case p.running:
-		head = fmt.Sprintf("%s %s %s", st.CheckRunning.Render(spinnerFrames[p.spinner%len(spinnerFrames)]), st.Title.Render(p.name),
+		head = fmt.Sprintf("%s %s %s", st.CheckRunning.Render(spinnerFrames[p.spinner%len(spinnerFrames)]), st.Title.Render(name),
 			st.Muted.Render(now.Sub(p.started).Round(100*time.Millisecond).String()))
 	case p.result != nil && p.result.Passed():
-		head = fmt.Sprintf("%s %s %s", st.CheckPass.Render("✓"), st.Title.Render(p.name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
+		head = fmt.Sprintf("%s %s %s", st.CheckPass.Render("✓"), st.Title.Render(name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
 	case p.result != nil:
-		head = fmt.Sprintf("%s %s %s %s", st.CheckFail.Render("✗"), st.Title.Render(p.name), st.CheckFail.Render(present.CheckFailure(*p.result)),
+		head = fmt.Sprintf("%s %s %s %s", st.CheckFail.Render("✗"), st.Title.Render(name), st.CheckFail.Render(present.CheckFailure(*p.result)),
 			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
 	}
 	return head

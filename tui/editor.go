@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/third_party/bubbles/textarea"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
@@ -51,7 +52,9 @@ func newReasonEditor(k editorKeys) reasonEditor {
 func (e *reasonEditor) start(id int, reason string, w, h int) tea.Cmd {
 	e.open, e.id = true, id
 	e.area.SetWidth(max(w-1, 10))
-	e.area.SetValue(reason)
+	// What the person edits is what they see: the reason's controls (a check's command quoted in
+	// it) shown visibly, never drawn raw by the editor.
+	e.area.SetValue(termsafe.Text(reason))
 	e.setSize(w, h)
 	e.area.MoveToEnd()
 	return e.area.Focus()

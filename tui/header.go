@@ -8,6 +8,7 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -91,11 +92,12 @@ func (h *header) view(st Styles, w int) string {
 	if h.tokens > 0 {
 		parts = append(parts, fmt.Sprintf("%s tokens · %d tool calls", present.Count(h.tokens), h.toolCalls))
 	}
+	// The model and the session's id are the agent's word: shown visibly, the line stays one.
 	if h.model != "" {
-		parts = append(parts, h.model)
+		parts = append(parts, termsafe.String(h.model))
 	}
 	if h.sessionID != "" {
-		parts = append(parts, st.Muted.Render(shortID(h.sessionID)))
+		parts = append(parts, st.Muted.Render(termsafe.String(shortID(h.sessionID))))
 	}
 	return fit(" "+strings.Join(parts, st.Muted.Render("  │  ")), w)
 }

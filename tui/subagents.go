@@ -5,6 +5,7 @@ import (
 
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -39,7 +40,7 @@ func (p *subagentsPane) view(st Styles, w, h int) []string {
 		if t := a.Usage.Total(); t > 0 {
 			tokens = " " + st.Muted.Render(present.Count(t)+" tok")
 		}
-		lines = append(lines, fit(fmt.Sprintf("%s %-14s %s steers %d%s", st.Muted.Render(shortID(a.ID)), a.Type,
+		lines = append(lines, fit(fmt.Sprintf("%s %-14s %s steers %d%s", st.Muted.Render(termsafe.String(shortID(a.ID))), termsafe.String(a.Type),
 			stStyle.Render(fmt.Sprintf("%-8s", a.State)), a.Steers, tokens), w))
 	}
 	return lines

@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -70,7 +71,7 @@ func (t tally) lines(resume string) []string {
 	}
 	out = append(out, fmt.Sprintf("%s tokens · %s · %s", present.Count(t.tokens), plural(t.toolCalls, "tool call"), plural(t.turns, "prompt")))
 	if resume != "" && t.sessionID != "" {
-		out = append(out, "resume it with:", "  "+resume+" "+t.sessionID)
+		out = append(out, "resume it with:", "  "+resume+" "+termsafe.String(t.sessionID))
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -115,9 +116,9 @@ func (p *verdictsPane) move(d int) {
 }
 
 func verdictLine(st Styles, v verdictlog.Verdict, w int) string {
-	ev := v.Event
+	ev := termsafe.String(v.Event)
 	if v.AgentID != "" {
-		ev = "Sub " + shortID(v.AgentID)
+		ev = "Sub " + termsafe.String(shortID(v.AgentID))
 	}
 	dec := st.decisionStyle(v.Decision).Render(fmt.Sprintf("%-5s", v.Decision))
 	src := present.Source(v.Source)
@@ -210,9 +211,19 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	v := p.items[p.cur()]
 	var lines []string
 	add := func(s string) { lines = append(lines, wrapText(s, w)...) }
-	add(fmt.Sprintf("%s  %s  turn %d", v.Time.Local().Format("15:04:05"), v.Event, v.Turn))
+	// Text from outside hooksup (the agent's ids, a check's name and output, a reason, a hook's
+	// command) is drawn a line at a time as plain text, its controls shown.
+	addLines := func(prefix, text string) {
+		for _, l := range strings.Split(text, "\n") {
+			if l != "" {
+				add(prefix + plainLine(l))
+			}
+		}
+	}
+	safe := termsafe.String
+	add(fmt.Sprintf("%s  %s  turn %d", v.Time.Local().Format("15:04:05"), safe(v.Event), v.Turn))
 	if v.AgentID != "" {
-		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", v.AgentID, v.AgentType, v.Steers, v.MaxSteers))
+		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", safe(v.AgentID), safe(v.AgentType), v.Steers, v.MaxSteers))
 	}
 	by := " by " + st.Accent.Render(present.Source(v.Source))
 	if v.Source == verdictlog.SourceNoChecks {
@@ -231,20 +242,24 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
 			status = st.CheckFail.Render("✗")
 		}
-		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, c.Name, c.ExitCode, c.DurationMS, c.Error))
-		for _, l := range strings.Split(c.Output, "\n") {
-			if l != "" {
-				add(st.Muted.Render("  │ ") + l)
-			}
-		}
+		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, safe(c.Name), c.ExitCode, c.DurationMS, safe(c.Error)))
+		addLines(st.Muted.Render("  │ "), c.Output)
 	}
 	if v.Warning != "" {
-		add(st.Warn.Render(v.Warning))
+		for _, l := range strings.Split(v.Warning, "\n") {
+			add(st.Warn.Render(safe(l)))
+		}
 	}
 	if v.Reason != "" {
 		add(st.Muted.Render("reason " + p.agent + " read:"))
-		for _, l := range strings.Split(v.Reason, "\n") {
-			add(l)
+		for i, l := range strings.Split(v.Reason, "\n") {
+			if i == 0 || strings.HasPrefix(l, "$ ") {
+				// hooksup's heading and the command line quote the check's command as it is:
+				// shown visibly (a carriage return in it hides nothing), as the banner shows it.
+				add(safe(l))
+				continue
+			}
+			add(plainLine(l))
 		}
 	}
 	if len(v.OtherHooks) > 0 {
@@ -266,17 +281,13 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 			if o.DurationMS > 0 {
 				facts = append(facts, fmt.Sprintf("%.0f ms", o.DurationMS))
 			}
-			line := style.Render(present.OtherHookOutcome(o)) + " " + o.Command
+			line := style.Render(present.OtherHookOutcome(o)) + " " + safe(o.Command)
 			if len(facts) > 0 {
 				line += st.Muted.Render(" (" + strings.Join(facts, " · ") + ")")
 			}
 			add(line)
 			if o.Outcome != hooks.OutcomeSuccess {
-				for _, l := range strings.Split(o.Reason, "\n") {
-					if l != "" {
-						add(st.Muted.Render("  │ ") + l)
-					}
-				}
+				addLines(st.Muted.Render("  │ "), o.Reason)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // View draws the whole screen. It only reads state: no I/O.
@@ -105,7 +106,7 @@ func noticeLine(st Styles, n event.Notice, w int) string {
 	if n.Level == event.NoticeError {
 		style = st.Error
 	}
-	return style.Render(fit(" ⚠ "+n.Text, w))
+	return style.Render(fit(" ⚠ "+termsafe.String(n.Text), w))
 }
 
 func (m model) border(p pane) lipgloss.Style {
@@ -124,7 +125,7 @@ func (m model) agentBox() string {
 	lines := m.io.term.RenderLines(cols, rows, m.agent.scroll)
 	title := m.name
 	if t := strings.TrimSpace(m.header.title); t != "" {
-		title = t
+		title = termsafe.String(t) // the agent's word
 	}
 	if m.agent.scroll > 0 {
 		title += fmt.Sprintf(" · scrolled back %d lines", m.agent.scroll)

@@ -13,12 +13,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -472,12 +472,14 @@ func (m *watchModel) unreachable(s *watchSession) bool {
 	if s == nil || s.live.Err == nil {
 		return false
 	}
-	m.status, m.failed = watchName(s.live.Snapshot)+": "+s.live.Err.Error(), true
+	m.status, m.failed = watchName(s.live.Snapshot)+": "+termsafe.String(s.live.Err.Error()), true
 	return true
 }
 
-// watchName names a session: its project and short id.
-func watchName(s hub.Snapshot) string { return filepath.Base(s.Cwd) + " " + s.ShortID() }
+// watchName names a session: its project and short id, shown visibly.
+func watchName(s hub.Snapshot) string {
+	return termsafe.String(filepath.Base(s.Cwd)) + " " + termsafe.String(s.ShortID())
+}
 
 // watchSince words how long ago t was (present.Age); 0s when unknown.
 func watchSince(now, t time.Time) string {
@@ -507,7 +509,8 @@ func (m *watchModel) footer() []string {
 		if m.failed {
 			st = m.styles.Error
 		}
-		out = append(out, fit(" "+st.Render(m.status), m.w))
+		// The status quotes sessions and what they or their host answered: shown visibly.
+		out = append(out, fit(" "+st.Render(termsafe.String(m.status)), m.w))
 	}
 	if m.editor.open {
 		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
@@ -561,7 +564,7 @@ func (m *watchModel) body(room int) []string {
 	lines := []string{fit(" "+head, m.w)}
 	switch {
 	case m.listErr != nil:
-		lines = append(lines, fit(" "+st.Error.Render(m.listErr.Error()), m.w))
+		lines = append(lines, fit(" "+st.Error.Render(termsafe.String(m.listErr.Error())), m.w))
 	case !m.seen:
 		lines = append(lines, fit(" "+st.Muted.Render("looking for sessions…"), m.w))
 	case len(m.sessions) == 0:
@@ -637,30 +640,34 @@ func (m *watchModel) outputRows(spare int) [][][]string {
 }
 
 // sessionBox is a session's box; output holds, per pending question, the lines of its check's
-// output to show under its reason (none when nil).
+// output to show under its reason (none when nil). What the session, maybe another machine's,
+// says of itself is shown visibly: its box keeps its rows and its edges.
 func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	st, snap, inner := m.styles, s.live.Snapshot, max(m.w-2, 10)
+	safe := termsafe.String
 	state := supervisor.AgentState(snap.State)
-	row := st.stateStyle(state).Render(snap.State+" "+watchSince(m.now, snap.StateSince)) +
-		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), snap.Mode))
+	row := st.stateStyle(state).Render(safe(snap.State)+" "+watchSince(m.now, snap.StateSince)) +
+		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), safe(snap.Mode)))
 	body := []string{fit(" "+row, inner)}
 	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
 		body = nil
-		for _, l := range wrapText("⚠ "+s.live.Err.Error(), inner-2) {
+		for _, l := range wrapText("⚠ "+safe(s.live.Err.Error()), inner-2) {
 			body = append(body, fit(" "+st.Error.Render(l), inner))
 		}
 	}
 	for j, q := range snap.Pending {
-		what := "⚑ " + q.Event
+		what := "⚑ " + safe(q.Event)
 		if q.AgentID != "" {
-			what += " of " + shortID(q.AgentID)
+			what += " of " + safe(shortID(q.AgentID))
 		}
 		left := timeLeft(engine.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
 		proposal := hooks.Decision(q.Proposal)
-		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(q.Proposal) + " " +
-			st.Accent.Render(q.Source) + st.Muted.Render(" · "+left+" left")
+		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(safe(q.Proposal)) + " " +
+			st.Accent.Render(safe(q.Source)) + st.Muted.Render(" · "+left+" left")
 		body = append(body, fit(" "+line, inner))
-		if r := present.FirstLine(checks.PlainText([]byte(q.Reason))); r != "" {
+		// The reason's first line is its heading, which quotes the check's command as it is:
+		// shown visibly, as the banner shows it (a carriage return in it hides nothing).
+		if r := present.FirstLine(q.Reason); r != "" {
 			body = append(body, fit("   "+r, inner))
 		}
 		if j < len(output) {
@@ -672,7 +679,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	for _, v := range s.verdicts {
 		line := st.Muted.Render(v.Time.Local().Format("15:04:05")+" ") + st.decisionStyle(v.Decision).Render(string(v.Decision)) +
 			" " + st.Accent.Render(present.Source(v.Source))
-		if r := present.FirstLine(checks.PlainText([]byte(v.Reason))); r != "" {
+		if r := present.FirstLine(v.Reason); r != "" {
 			line += st.Muted.Render(" · ") + r
 		}
 		body = append(body, fit(" "+line, inner))
@@ -684,12 +691,12 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	if len(snap.Pending) > 0 {
 		border = st.BorderAlert
 	}
-	title := mark + filepath.Base(snap.Cwd) + " · " + snap.Agent + " · " + snap.ShortID()
+	title := mark + safe(filepath.Base(snap.Cwd)) + " · " + safe(snap.Agent) + " · " + safe(snap.ShortID())
 	switch {
 	case s.live.Host != "" && snap.Cwd == "": // a host with no session known: its connection's card
-		title = mark + s.live.Host
+		title = mark + safe(s.live.Host)
 	case s.live.Host != "":
-		title = mark + s.live.Host + " · " + strings.TrimPrefix(title, mark)
+		title = mark + safe(s.live.Host) + " · " + strings.TrimPrefix(title, mark)
 	}
 	out := box(title, body, m.w, len(body)+2, border, st.Title)
 	return strings.Split(out, "\n")

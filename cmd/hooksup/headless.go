@@ -12,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -54,7 +55,7 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event
 			}
 		case event.Notice:
 			if e.Level != event.NoticeInfo {
-				fmt.Fprintf(w, "hooksup: %s\n", e.Text)
+				fmt.Fprintf(w, "hooksup: %s\n", termsafe.Text(e.Text))
 			}
 		case engine.Interrupted:
 			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
@@ -64,18 +65,19 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event
 	}
 }
 
-// verdictSummary is the one line for a verdict, e.g. "Stop → block (check tests) 1/3".
+// verdictSummary is the one line for a verdict, e.g. "Stop → block (check tests) 1/3", what
+// the agent and the checks named in it shown visibly.
 func verdictSummary(v verdictlog.Verdict) string {
 	var b strings.Builder
-	b.WriteString(v.Event)
+	b.WriteString(termsafe.String(v.Event))
 	if v.AgentID != "" {
-		fmt.Fprintf(&b, " [%s", v.AgentID)
+		fmt.Fprintf(&b, " [%s", termsafe.String(v.AgentID))
 		if v.AgentType != "" {
-			fmt.Fprintf(&b, " %s", v.AgentType)
+			fmt.Fprintf(&b, " %s", termsafe.String(v.AgentType))
 		}
 		b.WriteString("]")
 	}
-	fmt.Fprintf(&b, " → %s (%s)", v.Decision, sourceText(v.Source))
+	fmt.Fprintf(&b, " → %s (%s)", termsafe.String(string(v.Decision)), sourceText(v.Source))
 	if v.Event == hooks.SubagentStop {
 		fmt.Fprintf(&b, " %d/%d", v.Steers, v.MaxSteers)
 	} else {
@@ -87,10 +89,11 @@ func verdictSummary(v verdictlog.Verdict) string {
 	return b.String()
 }
 
-// sourceText words a verdict's source: "check tests", "no checks", "manual", …
+// sourceText words a verdict's source: "check tests", "no checks", "manual", …, a check's name
+// shown visibly.
 func sourceText(s verdictlog.Source) string {
 	if name, ok := s.Check(); ok {
-		return "check " + name
+		return "check " + termsafe.String(name)
 	}
 	return present.Source(s)
 }
@@ -100,7 +103,7 @@ func sourceText(s verdictlog.Source) string {
 func otherHooksLines(e verdictlog.Verdict, short bool) []string {
 	stop := hooks.Stop
 	if e.AgentID != "" {
-		stop = hooks.SubagentStop + " [" + e.AgentID + "]"
+		stop = hooks.SubagentStop + " [" + termsafe.String(e.AgentID) + "]"
 	}
 	effect := present.OtherHooksEffect(e.OtherHooks)
 	var out []string

@@ -17,6 +17,7 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/web"
 )
 
@@ -88,7 +89,7 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	var live []hostLive
 	for _, l := range all {
 		if l.Err != nil {
-			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %v\n", l.name(), present.HomeTilde(l.Snapshot.Cwd), l.Err)
+			fmt.Fprintf(stderr, "hooksup ls: session %s (%s): %s\n", l.name(), l.cwd(), termsafe.String(l.Err.Error()))
 			continue
 		}
 		live = append(live, l)
@@ -108,7 +109,9 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	if len(live) == 0 {
 		return 0, nil
 	}
-	// The HOST column only when another machine was asked: this machine's is "-".
+	// The HOST column only when another machine was asked: this machine's is "-". Every field
+	// comes from a session, maybe another machine's: each is shown visibly, on its row and in
+	// its column (the tabwriter counts what shows).
 	withHost := len(scope.remotes) > 0 || len(scope.failed) > 0
 	now := time.Now()
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -119,18 +122,14 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	for _, l := range live {
 		s := l.Snapshot
 		if withHost {
-			host := l.Host
+			host := termsafe.String(l.Host)
 			if host == "" {
 				host = "-"
 			}
 			fmt.Fprintf(tw, "%s\t", host)
 		}
-		cwd := s.Cwd
-		if l.Host == "" {
-			cwd = present.HomeTilde(cwd)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", s.ShortID(), s.Agent, s.State,
-			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), cwd)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", termsafe.String(s.ShortID()), termsafe.String(s.Agent), termsafe.String(s.State),
+			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), l.cwd())
 	}
 	return 0, tw.Flush()
 }

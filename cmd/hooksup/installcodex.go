@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/codex"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // runInstallCodex is `hooksup install --agent codex`: hooksup's Stop and SubagentStop hooks
@@ -49,7 +50,7 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 			}
 		}
 		if removed > 0 {
-			fmt.Fprintf(stdout, "removed the entries that trusted them from %s\n", config)
+			fmt.Fprintf(stdout, "removed the entries that trusted them from %s\n", termsafe.String(config))
 		}
 		return 0, nil
 	}
@@ -84,12 +85,12 @@ func runInstallCodex(g globalFlags, env environment, scope string, stdout io.Wri
 	}
 	switch {
 	case changed:
-		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", path)
+		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", termsafe.String(path))
 	default:
-		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", path)
+		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", termsafe.String(path))
 	}
 	if added > 0 {
-		fmt.Fprintf(stdout, "trusted exactly those in %s ([hooks.state], by their hash)\n", config)
+		fmt.Fprintf(stdout, "trusted exactly those in %s ([hooks.state], by their hash)\n", termsafe.String(config))
 	}
 	fmt.Fprintln(stdout, "plain `codex` now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
 	return 0, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // runInstallGemini is `hooksup install --agent gemini`: hooksup's stop hook (standalone, as for
@@ -20,7 +21,7 @@ func runInstallGemini(g globalFlags, env environment, scope string, stdout io.Wr
 	path := agent.GeminiSettingsPath(os.Getenv)
 	if uninstall {
 		if _, err := os.Stat(path); err != nil {
-			fmt.Fprintf(stdout, "no hooksup hooks in %s\n", path)
+			fmt.Fprintf(stdout, "no hooksup hooks in %s\n", termsafe.String(path))
 			return 0, nil
 		}
 		if err := removeHooks(path, stdout); err != nil {
@@ -40,9 +41,9 @@ func runInstallGemini(g globalFlags, env environment, scope string, stdout io.Wr
 		return 1, err
 	}
 	if changed {
-		fmt.Fprintf(stdout, "installed hooksup's stop hook (AfterAgent) in %s\n", path)
+		fmt.Fprintf(stdout, "installed hooksup's stop hook (AfterAgent) in %s\n", termsafe.String(path))
 	} else {
-		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", path)
+		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", termsafe.String(path))
 	}
 	fmt.Fprintln(stdout, "plain `gemini` now runs your checks when it wants to stop, in the folders you trust in gemini (see .hooksup.toml; `hooksup init` writes one)")
 	return 0, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -52,14 +53,14 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	path := verdictlog.Path(dir, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, path)
+		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, termsafe.String(path))
 	}
 	if err != nil {
 		return 1, err
 	}
 	defer f.Close()
 	if !a.asJSON {
-		fmt.Fprintf(stdout, "session %s%s\n", id, agentOf(path))
+		fmt.Fprintf(stdout, "session %s%s\n", termsafe.String(id), agentOf(path))
 	}
 	br := bufio.NewReader(f)
 	var partial []byte
@@ -122,7 +123,7 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 	}
 	v, err := verdictlog.Parse(line)
 	if err != nil {
-		fmt.Fprintf(w, "(unreadable line: %v)\n", err)
+		fmt.Fprintf(w, "(unreadable line: %s)\n", termsafe.String(err.Error()))
 		return
 	}
 	if v.Event == verdictlog.EventOtherHooks {
@@ -136,14 +137,14 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "          reason: %s\n", present.FirstLine(v.Reason))
 	}
 	if p := v.Proposal; p != nil {
-		line := fmt.Sprintf("          proposed: %s (%s)", p.Decision, sourceText(p.Source))
+		line := fmt.Sprintf("          proposed: %s (%s)", termsafe.String(string(p.Decision)), sourceText(p.Source))
 		if p.Reason != "" {
 			line += ": " + present.FirstLine(p.Reason)
 		}
 		fmt.Fprintln(w, line)
 	}
 	for _, c := range v.Checks {
-		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", c.Name, c.ExitCode, c.DurationMS)
+		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", termsafe.String(c.Name), c.ExitCode, c.DurationMS)
 	}
 }
 
@@ -160,5 +161,5 @@ func agentOf(path string) string {
 	if json.Unmarshal(line, &v) != nil || v.Agent == "" {
 		return ""
 	}
-	return " (" + v.Agent + ")"
+	return " (" + termsafe.String(v.Agent) + ")"
 }

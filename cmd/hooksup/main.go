@@ -11,13 +11,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/hangup"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -71,7 +74,7 @@ func main() {
 	defer stop()
 	code, err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "hooksup: %v\n", err)
+		fmt.Fprintf(os.Stderr, "hooksup: %s\n", errorText(err))
 		if code == 0 {
 			code = 1
 		}
@@ -209,6 +212,41 @@ func signalContext(ctx context.Context, sigs ...os.Signal) (context.Context, con
 		signal.Stop(c)
 		cancel(nil)
 	}
+}
+
+// errorText is err as hooksup prints it. An error may quote a path, a configuration's key or
+// value, or a host's answer: every control is shown visibly but for the line breaks of
+// hooksup's own messages, and each of a configuration's problems stays on its line, a newline
+// in its file's path or its key shown too.
+func errorText(err error) string {
+	msg := err.Error()
+	for _, ce := range configErrors(err) {
+		line := ce.Error()
+		msg = strings.Replace(msg, line, termsafe.String(line), 1)
+	}
+	return termsafe.Text(msg)
+}
+
+// configErrors are the configuration's problems err holds, wrapped or joined.
+func configErrors(err error) []*config.ConfigError {
+	var out []*config.ConfigError
+	var walk func(error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case *config.ConfigError:
+			out = append(out, x)
+		case interface{ Unwrap() []error }:
+			for _, e := range x.Unwrap() {
+				walk(e)
+			}
+		case interface{ Unwrap() error }:
+			if u := x.Unwrap(); u != nil {
+				walk(u)
+			}
+		}
+	}
+	walk(err)
+	return out
 }
 
 func versionString() string { return buildinfo.String("hooksup", version, commit, date) }

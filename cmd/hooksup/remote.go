@@ -16,6 +16,7 @@ import (
 	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // runHubStdio is the hidden `hooksup hub-stdio`: this user's sessions served on stdin and
@@ -102,20 +103,21 @@ func (l hostLive) resolve(q int, decision, reason, by string) error {
 	return l.remote.Resolve(l.Entry.ID, q, decision, reason, by)
 }
 
-// name is how the session is named to people: its short id, HOST:ID for another machine's.
+// name is how the session is named to people: its short id, HOST:ID for another machine's;
+// shown visibly.
 func (l hostLive) name() string {
 	if l.Host == "" {
-		return l.Snapshot.ShortID()
+		return termsafe.String(l.Snapshot.ShortID())
 	}
-	return l.Host + ":" + l.Snapshot.ShortID()
+	return termsafe.String(l.Host + ":" + l.Snapshot.ShortID())
 }
 
-// cwd is the session's project directory for people: ~ for this machine's home.
+// cwd is the session's project directory for people: ~ for this machine's home; shown visibly.
 func (l hostLive) cwd() string {
 	if l.Host == "" {
 		return present.HomeTilde(l.Snapshot.Cwd)
 	}
-	return l.Snapshot.Cwd
+	return termsafe.String(l.Snapshot.Cwd)
 }
 
 // hubScope is the machines one hub command reaches, with their connections.
@@ -187,9 +189,10 @@ func gatherSessions(ctx context.Context, hc config.HubConfig, hosts []string) ([
 	return out, scope, lerr
 }
 
-// printFailed writes each host's failure on stderr, one line each.
+// printFailed writes each host's failure on stderr, one line each: what ssh or the host said
+// shown visibly.
 func (s *hubScope) printFailed(cmd string, stderr io.Writer) {
 	for _, err := range s.failed {
-		fmt.Fprintf(stderr, "hooksup %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "hooksup %s: %s\n", cmd, termsafe.String(err.Error()))
 	}
 }

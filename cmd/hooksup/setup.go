@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/checks"
@@ -95,9 +97,9 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 		return 1, err
 	}
 	if changed {
-		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", path)
+		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", termsafe.String(path))
 	} else {
-		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", path)
+		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", termsafe.String(path))
 	}
 	fmt.Fprintln(stdout, "plain `claude` in this project now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
 	return 0, nil
@@ -124,9 +126,9 @@ func removeHooks(path string, stdout io.Writer) error {
 		return err
 	}
 	if changed {
-		fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", path)
+		fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", termsafe.String(path))
 	} else {
-		fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", path)
+		fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", termsafe.String(path))
 	}
 	return nil
 }
@@ -222,17 +224,18 @@ func tryChecks(ctx context.Context, det project.Detection, dir string, timeout t
 		c.Timeout = config.Duration{D: min(c.TimeoutOrDefault(), timeout)}
 		r := checks.Run(ctx, nil, c, dir, nil, nil)
 		took := r.Duration.Round(time.Millisecond)
+		name := termsafe.String(c.Name)
 		switch {
 		case r.Passed():
-			fmt.Fprintf(w, "  ✓ %s (%s)\n", c.Name, took)
+			fmt.Fprintf(w, "  ✓ %s (%s)\n", name, took)
 		case r.Canceled:
-			fmt.Fprintf(w, "  · %s: interrupted, kept\n", c.Name)
+			fmt.Fprintf(w, "  · %s: interrupted, kept\n", name)
 		case r.TimedOut:
-			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", c.Name, c.Timeout.D)
+			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", name, c.Timeout.D)
 		case r.StartErr != nil:
-			fmt.Fprintf(w, "  ✗ %s: %s, kept: fix the command\n", c.Name, present.CheckFailure(r))
+			fmt.Fprintf(w, "  ✗ %s: %s, kept: fix the command\n", name, present.CheckFailure(r))
 		default:
-			fmt.Fprintf(w, "  ✗ %s: %s (%s), commented out\n", c.Name, present.CheckFailure(r), took)
+			fmt.Fprintf(w, "  ✗ %s: %s (%s), commented out\n", name, present.CheckFailure(r), took)
 			why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
 			lines := strings.Split(r.Text(), "\n")
 			for _, l := range lines[max(0, len(lines)-tryLines):] {
@@ -264,7 +267,7 @@ func printMissing(w io.Writer, configured []config.Check, dir string) {
 			if users[m] == nil {
 				progs = append(progs, m)
 			}
-			users[m] = append(users[m], c.Name)
+			users[m] = append(users[m], termsafe.String(c.Name))
 		}
 	}
 	if len(progs) == 0 {
@@ -272,7 +275,7 @@ func printMissing(w io.Writer, configured []config.Check, dir string) {
 	}
 	parts := make([]string, len(progs))
 	for i, p := range progs {
-		parts[i] = fmt.Sprintf("%s (%s)", p, strings.Join(users[p], ", "))
+		parts[i] = fmt.Sprintf("%s (%s)", termsafe.String(p), strings.Join(users[p], ", "))
 	}
 	them := "it is"
 	if len(progs) > 1 {
@@ -289,9 +292,9 @@ func missingProblem(c config.Check, dir string) string {
 	case m == "":
 		return ""
 	case strings.Contains(m, "/"):
-		return fmt.Sprintf("check %q: %s not found", c.Name, m)
+		return fmt.Sprintf("check %q: %s not found", c.Name, termsafe.String(m))
 	}
-	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, m)
+	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, termsafe.String(m))
 }
 
 // printFound tells the person what init recognised.
@@ -301,15 +304,16 @@ func printFound(w io.Writer, det project.Detection) {
 	}
 	fmt.Fprintln(w, "found:")
 	for _, p := range det.Projects {
-		fmt.Fprintf(w, "  %s\n", p.Line())
+		fmt.Fprintf(w, "  %s\n", termsafe.String(p.Line()))
 	}
 }
 
 // printDetection tells the person which checks init wrote.
 func printDetection(w io.Writer, det project.Detection, path string) {
 	checks := det.Checks()
+	path = termsafe.String(path)
 	if len(det.Projects) == 0 {
-		fmt.Fprintf(w, "hooksup init %s", det.Summary())
+		fmt.Fprintf(w, "hooksup init %s", termsafe.Text(det.Summary()))
 		fmt.Fprintf(w, "wrote %s with no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
 		return
 	}
@@ -322,14 +326,17 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 		plural = ""
 	}
 	fmt.Fprintf(w, "wrote %s with %d check%s, run in this order:\n", path, len(checks), plural)
+	// Columns by what shows: a name's or a command's controls are shown, wider than they are.
+	names, cmds := make([]string, len(checks)), make([]string, len(checks))
 	nameW, cmdW := 0, 0
-	for _, c := range checks {
-		nameW, cmdW = max(nameW, len(c.Name)), max(cmdW, len(c.Command))
+	for i, c := range checks {
+		names[i], cmds[i] = termsafe.String(c.Name), termsafe.String(c.Command)
+		nameW, cmdW = max(nameW, utf8.RuneCountInString(names[i])), max(cmdW, utf8.RuneCountInString(cmds[i]))
 	}
-	for _, c := range checks {
-		line := fmt.Sprintf("  %-*s  %-*s", nameW, c.Name, cmdW, c.Command)
+	for i, c := range checks {
+		line := "  " + pad(names[i], nameW) + "  " + pad(cmds[i], cmdW)
 		if c.Cwd != "" {
-			line += "  (in " + c.Cwd + ")"
+			line += "  (in " + termsafe.String(c.Cwd) + ")"
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
@@ -342,13 +349,17 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 	if len(off) > 0 {
 		fmt.Fprintln(w, "and, commented out for you to decide:")
 		for _, p := range off {
-			fmt.Fprintf(w, "  %s  %s  (%s)\n", p.Check.Name, p.Check.Command, present.FirstLine(p.Off))
+			fmt.Fprintf(w, "  %s  %s  (%s)\n", termsafe.String(p.Check.Name), termsafe.String(p.Check.Command), present.FirstLine(p.Off))
 		}
 	}
 	fmt.Fprintln(w, "look them over, then run `hooksup trust` so hooksup may run them (and `hooksup check` to run them now)")
 }
 
-// firstLine is s up to its first line break.
+// pad is s followed by spaces up to w characters.
+func pad(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s)))
+}
+
 type checkArgs struct{ subagent, verbose bool }
 
 // checkFlagSet parses check's flags.
@@ -389,28 +400,35 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		return 0, nil
 	}
 	var onOut func(string, []byte)
+	var lines *plainLines
 	if a.verbose {
-		onOut = func(_ string, b []byte) { stdout.Write(b) }
+		lines = &plainLines{w: stdout}
+		onOut = lines.write
+	}
+	results := checks.RunAll(ctx, configured, env.projectDir, onOut)
+	if lines != nil {
+		lines.flush()
 	}
 	failed := 0
-	for i, r := range checks.RunAll(ctx, configured, env.projectDir, onOut) {
+	for i, r := range results {
 		took := r.Duration.Round(time.Millisecond)
+		name := termsafe.String(r.Name)
 		switch {
 		case r.Passed():
-			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, took)
+			fmt.Fprintf(stdout, "✓ %s (%s)\n", name, took)
 			continue
 		case r.StartErr != nil:
 			// One line: the shell's complaint is the whole of its output.
-			fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", r.Name, present.CheckFailure(r), took)
+			fmt.Fprintf(stdout, "✗ %s: %s (%s)\n", name, present.CheckFailure(r), took)
 		default:
 			note := ""
 			if !configured[i].Retries() {
 				note = "; retry_on_failure = false: the agent is only warned"
 			}
-			// What the agent reads when this check makes it continue; the verdict log keeps the
-			// whole output.
-			fmt.Fprintf(stdout, "✗ %s: %s (%s%s)\n%s\n\n", r.Name, present.CheckFailure(r), took, note,
-				engine.BlockReason(r, cfg.ReasonLines))
+			// What the agent reads when this check makes it continue (the verdict log keeps the
+			// whole output), its controls shown: the reason quotes the check's command as it is.
+			fmt.Fprintf(stdout, "✗ %s: %s (%s%s)\n%s\n\n", name, present.CheckFailure(r), took, note,
+				termsafe.Text(engine.BlockReason(r, cfg.ReasonLines)))
 		}
 		failed++
 	}
@@ -441,6 +459,35 @@ func usedFiles(layers []config.Layer) string {
 	return strings.Join(used, ", ")
 }
 
+// plainLines writes the checks' output as it comes (check -v), a whole line at a time, as
+// plain text (checks.PlainText: no escape sequence, a carriage return's overwrite done) with
+// what is left of its controls shown visibly.
+type plainLines struct {
+	w       io.Writer
+	name    string // the check whose output partial is
+	partial []byte
+}
+
+func (p *plainLines) write(name string, b []byte) {
+	if name != p.name {
+		p.flush()
+		p.name = name
+	}
+	p.partial = append(p.partial, b...)
+	if i := bytes.LastIndexByte(p.partial, '\n'); i >= 0 {
+		io.WriteString(p.w, termsafe.Text(checks.PlainText(p.partial[:i+1])))
+		p.partial = append(p.partial[:0], p.partial[i+1:]...)
+	}
+}
+
+// flush writes the last line, even without its newline.
+func (p *plainLines) flush() {
+	if len(p.partial) > 0 {
+		io.WriteString(p.w, termsafe.Text(checks.PlainText(p.partial))+"\n")
+		p.partial = p.partial[:0]
+	}
+}
+
 // ignoredError is why check runs nothing: a configuration file that exists but may not be
 // used, untrusted or broken, is a failure, never "no checks".
 func ignoredError(layers []config.Layer) error {
@@ -448,9 +495,9 @@ func ignoredError(layers []config.Layer) error {
 	for _, l := range layers {
 		switch {
 		case l.Problem != nil:
-			msgs = append(msgs, fmt.Sprintf("%s is not trusted, and `hooksup trust` refuses it until these are fixed:\n%v", l.Path, l.Problem))
+			msgs = append(msgs, fmt.Sprintf("%s is not trusted, and `hooksup trust` refuses it until these are fixed:\n%s", termsafe.String(l.Path), errorText(l.Problem)))
 		case l.Note != "":
-			msgs = append(msgs, fmt.Sprintf("%s is %s", l.Path, l.Note))
+			msgs = append(msgs, fmt.Sprintf("%s is %s", termsafe.String(l.Path), termsafe.String(l.Note)))
 		}
 	}
 	if len(msgs) == 0 {
@@ -463,7 +510,7 @@ func ignoredError(layers []config.Layer) error {
 func noChecksHint(layers []config.Layer) string {
 	for _, l := range layers {
 		if l.Used && l.Source == "project" {
-			return " in " + l.Path + ": add yours there"
+			return " in " + termsafe.String(l.Path) + ": add yours there"
 		}
 	}
 	return " (hooksup init writes a .hooksup.toml with the checks this project runs)"
@@ -475,11 +522,15 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 		return 1, err
 	}
 	problems := 0
+	// What doctor reports names paths, hook commands and configuration from outside hooksup:
+	// each line is shown visibly, but for its own line breaks.
 	bad := func(format string, a ...any) {
 		problems++
-		fmt.Fprintf(stdout, "  ✗ "+format+"\n", a...)
+		fmt.Fprintf(stdout, "  ✗ %s\n", termsafe.Text(fmt.Sprintf(format, a...)))
 	}
-	ok := func(format string, a ...any) { fmt.Fprintf(stdout, "  ✓ "+format+"\n", a...) }
+	ok := func(format string, a ...any) {
+		fmt.Fprintf(stdout, "  ✓ %s\n", termsafe.Text(fmt.Sprintf(format, a...)))
+	}
 
 	fmt.Fprintln(stdout, "claude")
 	bin := claudeBin(g)
@@ -515,7 +566,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 		if h.Ours {
 			who = "hooksup install"
 		}
-		line := fmt.Sprintf("%-8s %-13s %s  [%s]", h.Source, h.Event, h.Command, who)
+		line := fmt.Sprintf("%-8s %-13s %s  [%s]", termsafe.String(h.Source), termsafe.String(h.Event), termsafe.String(h.Command), who)
 		if h.IgnoresActive {
 			bad("%s\n      this Stop hook never mentions stop_hook_active: it may block claude again and again", line)
 		} else {
@@ -530,21 +581,21 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	fmt.Fprintln(stdout, "hooksup configuration")
 	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
-		bad("%v", err)
+		bad("%s", errorText(err))
 	}
 	for _, l := range layers {
 		switch {
 		case l.Used:
-			ok("%s (%s)", l.Path, l.Source)
+			ok("%s (%s)", termsafe.String(l.Path), l.Source)
 		case l.Note != "":
-			bad("%s (%s): %s", l.Path, l.Source, l.Note)
+			bad("%s (%s): %s", termsafe.String(l.Path), l.Source, termsafe.String(l.Note))
 			var ces config.Errors
 			if errors.As(l.Problem, &ces) {
 				for _, ce := range ces {
-					bad("%v", ce)
+					bad("%s", termsafe.String(ce.Error()))
 				}
 			} else if l.Problem != nil {
-				bad("%v", l.Problem)
+				bad("%s", errorText(l.Problem))
 			}
 		}
 	}
@@ -564,7 +615,7 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 	n := notify.New(cfg.Notifications.Notifier)
 	fmt.Fprintf(stdout, "notifications\n  · notify reaches you here as %s: %s\n", n.Choice.Method, n.Choice.Why)
-	fmt.Fprintf(stdout, "state: %s\n", env.stateDir)
+	fmt.Fprintf(stdout, "state: %s\n", termsafe.String(env.stateDir))
 	if problems > 0 {
 		fmt.Fprintf(stdout, "%d problem(s) found\n", problems)
 		return 1, nil
@@ -595,7 +646,7 @@ func doctorCodex(ctx context.Context, g globalFlags, env environment, stdout io.
 	fmt.Fprintf(stdout, "  · hooksup codex defines its own hooks with -c for its session and trusts exactly those (nothing is written): %s\n",
 		strings.Join(agent.CodexEvents(), ", "))
 	for _, f := range agent.CodexHookFiles(os.Getenv, env.cwd) {
-		fmt.Fprintf(stdout, "  · Codex reads hooks of its own from %s\n", f)
+		fmt.Fprintf(stdout, "  · Codex reads hooks of its own from %s\n", termsafe.String(f))
 	}
 }
 
@@ -621,6 +672,6 @@ func doctorGemini(ctx context.Context, g globalFlags, env environment, stdout io
 	fmt.Fprintf(stdout, "  · hooksup gemini runs gemini with a home of its own for the session, mirroring yours, whose settings add its hooks (nothing of yours is written): %s\n",
 		strings.Join(agent.GeminiEvents(), ", "))
 	for _, f := range agent.GeminiHookFiles(os.Getenv, env.cwd) {
-		fmt.Fprintf(stdout, "  · gemini reads hooks of its own from %s\n", f)
+		fmt.Fprintf(stdout, "  · gemini reads hooks of its own from %s\n", termsafe.String(f))
 	}
 }

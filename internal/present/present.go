@@ -1,6 +1,10 @@
 // Package present words the supervisor's data for people: the text the TUI and the headless
 // printer share, and the bytes that carry an alert to a terminal. The supervisor keeps data;
 // its front ends say it.
+//
+// What its functions return is safe to print on a terminal: the text they take from outside
+// hooksup (a check's name or output, an agent's ids, a hook's command, a path) is shown through
+// termsafe, every control visible, never acted on.
 package present
 
 import (
@@ -15,6 +19,7 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -35,7 +40,7 @@ func Count(n int64) string {
 func CheckFailure(r checks.Result) string {
 	switch {
 	case r.StartErr != nil:
-		return "could not start: " + r.StartErr.Error()
+		return "could not start: " + termsafe.String(r.StartErr.Error())
 	case r.Canceled:
 		return "interrupted"
 	case r.TimedOut:
@@ -53,10 +58,10 @@ func SessionLine(s supervisor.Summary) string {
 	}
 	var tools []string
 	for k, v := range s.ToolCalls {
-		tools = append(tools, fmt.Sprintf("%s×%d", k, v))
+		tools = append(tools, fmt.Sprintf("%s×%d", termsafe.String(k), v))
 	}
 	sort.Strings(tools)
-	line := fmt.Sprintf("session %s: %s tokens (in %s · out %s · cache read %s · cache write %s)", id,
+	line := fmt.Sprintf("session %s: %s tokens (in %s · out %s · cache read %s · cache write %s)", termsafe.String(id),
 		Count(s.Usage.Total()), Count(s.Usage.InputTokens), Count(s.Usage.OutputTokens),
 		Count(s.Usage.CacheReadTokens), Count(s.Usage.CacheCreationTokens))
 	if len(tools) > 0 {
@@ -78,28 +83,30 @@ func Age(d time.Duration) string {
 }
 
 // Source words what decided a verdict: "no checks" when none applied; the log's own word
-// otherwise (check:tests, manual, escape, …).
+// otherwise (check:tests, manual, escape, …), a check's name shown visibly.
 func Source(s verdictlog.Source) string {
 	if s == verdictlog.SourceNoChecks {
 		return "no checks"
 	}
-	return string(s)
+	return termsafe.String(string(s))
 }
 
-// HomeTilde writes a path under the home directory as ~/…, as a person reads it.
+// HomeTilde writes a path under the home directory as ~/…, as a person reads it: on one line,
+// its controls shown visibly.
 func HomeTilde(p string) string {
 	if home, err := os.UserHomeDir(); err == nil && home != "/" {
 		if rest, ok := strings.CutPrefix(p, home); ok && (rest == "" || rest[0] == '/') {
-			return "~" + rest
+			p = "~" + rest
 		}
 	}
-	return p
+	return termsafe.String(p)
 }
 
-// FirstLine is the first line of s, trimmed.
+// FirstLine is the first line of s, trimmed, its controls shown visibly: a reason's or a
+// warning's line for people.
 func FirstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
+	return termsafe.String(strings.TrimSuffix(s, "\r"))
 }
 
 // OtherHookOutcome words what another hook did at a stop: "allowed", "blocked", "ended the
@@ -128,11 +135,11 @@ func OtherHookOutcome(h verdictlog.OtherHook) string {
 
 // OtherHook is another hook's outcome in a line: its command (short: without the program's
 // directory), what it did, and the first line of its reason, e.g. "check.sh blocked: update
-// the changelog".
+// the changelog"; the command and the reason shown visibly.
 func OtherHook(h verdictlog.OtherHook, short bool) string {
-	cmd := h.Command
+	cmd := termsafe.String(h.Command)
 	if short {
-		cmd = ShortCommand(cmd)
+		cmd = ShortCommand(h.Command)
 	}
 	s := cmd + " " + OtherHookOutcome(h)
 	if r := FirstLine(h.Reason); r != "" && h.Outcome != hooks.OutcomeSuccess {
@@ -164,8 +171,12 @@ const (
 )
 
 // ShortCommand is a hook's command without its program's directory: "/home/u/.claude/check.sh
-// --fast" reads "check.sh --fast".
+// --fast" reads "check.sh --fast"; shown visibly.
 func ShortCommand(c string) string {
+	return termsafe.String(shortCommand(c))
+}
+
+func shortCommand(c string) string {
 	c = strings.TrimSpace(c)
 	prog, rest, _ := strings.Cut(c, " ")
 	if q := c[:min(len(c), 1)]; q == `"` || q == "'" {
@@ -243,12 +254,13 @@ func Answer(action string) (d hooks.Decision, did string, ok bool) {
 
 // Answered is the line that says what action did to a question (a Stop or SubagentStop, of
 // subagent agentID when there is one) in session, e.g. "session 1a2b3c4d (~/src/a)": reason is
-// the person's, proposed the checks'.
+// the person's, proposed the checks'. All but session are shown visibly here; the caller makes
+// session so (HomeTilde).
 func Answered(action, event, agentID, session, reason, proposed string) string {
 	_, did, _ := Answer(action)
-	what := event
+	what := termsafe.String(event)
 	if agentID != "" {
-		what += " of subagent " + agentID
+		what += " of subagent " + termsafe.String(agentID)
 	}
 	line := fmt.Sprintf("%s: %s %s in %s", action, did, what, session)
 	switch {

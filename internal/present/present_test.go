@@ -41,6 +41,7 @@ func TestCheckFailure(t *testing.T) {
 		{checks.Result{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
 		{checks.Result{ExitCode: -1, Canceled: true}, "interrupted"},
 		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
+		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: \x1b[2Jx\u202e: not found")}, `could not start: sh: \e[2Jx<U+202E>: not found`},
 	} {
 		if got := CheckFailure(tc.r); got != tc.want {
 			t.Errorf("CheckFailure(%+v) = %q, want %q", tc.r, got, tc.want)
@@ -61,6 +62,8 @@ func TestOtherHook(t *testing.T) {
 		{verdictlog.OtherHook{Command: "/usr/bin/python3 /x/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}, true, "python3 /x/log.py failed (exit 1): Traceback"},
 		{verdictlog.OtherHook{Command: "slow", Outcome: hooks.OutcomeCancelled, TimedOut: true}, true, "slow timed out"},
 		{verdictlog.OtherHook{Command: "halt.sh", Outcome: hooks.OutcomeStopped, Reason: "enough"}, true, "halt.sh ended the turn: enough"},
+		{verdictlog.OtherHook{Command: "/x/evil\x1b[2J.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "no\u202e\r\nmore"}, true, `evil\e[2J.sh blocked: no<U+202E>`},
+		{verdictlog.OtherHook{Command: "/x/evil\x1b[2J.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "\aring"}, false, `/x/evil\e[2J.sh blocked: \aring`},
 	} {
 		if got := OtherHook(tc.h, tc.short); got != tc.want {
 			t.Errorf("OtherHook(%+v) = %q, want %q", tc.h, got, tc.want)
@@ -133,5 +136,36 @@ func TestNotificationTitleNamesTheProject(t *testing.T) {
 	seq, _ := Alert(supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle}, n)
 	if want := "\x1b]777;notify;hooksup · api;claude is waiting for your input\a"; seq != want {
 		t.Fatalf("%q, want %q", seq, want)
+	}
+}
+
+// The wording present gives people never carries a control from outside hooksup: a check's
+// name, an agent's id, a hook's command, a path, a reason; each is shown visibly.
+func TestWordsForPeopleShowControls(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	for _, tc := range []struct {
+		name, got, want string
+	}{
+		{"FirstLine", FirstLine("  fix it\r\nthen more"), "fix it"},
+		{"FirstLine", FirstLine("The check \"t\" (`x # \x1b]0;PWNED\a`) failed\nmore"), "The check \"t\" (`x # \\e]0;PWNED\\a`) failed"},
+		{"FirstLine", FirstLine("\u202eevil\u009b2J"), "<U+202E>evil<U+009B>2J"},
+		{"Source", Source(verdictlog.SourceNoChecks), "no checks"},
+		{"Source", Source("check:tests"), "check:tests"},
+		{"Source", Source("check:tests\x1b[2J\u202egnp.exe"), "check:tests\\e[2J<U+202E>gnp.exe"},
+		{"HomeTilde", HomeTilde("/home/u/src/a"), "~/src/a"},
+		{"HomeTilde", HomeTilde("/home/u/proj\x1b[31m\nline\u202etxt"), "~/proj\\e[31m\\nline<U+202E>txt"},
+		{"HomeTilde", HomeTilde("/srv/\tx"), "/srv/\\tx"},
+		{"ShortCommand", ShortCommand("/home/u/.claude/check.sh --fast"), "check.sh --fast"},
+		{"ShortCommand", ShortCommand("/x/ev\x1bil.sh \u202e--fast"), "ev\\eil.sh <U+202E>--fast"},
+		{"Answered", Answered("approve", "Stop", "", "session 1a2b (~/a)", "", "The check\x1b[2J failed\nmore"),
+			"approve: approved the continuation Stop in session 1a2b (~/a): The check\\e[2J failed"},
+		{"Answered", Answered("halt", "SubagentStop", "ag\u202ent", "session 1a2b (~/a)", "stop\a now", ""),
+			"halt: halted the turn SubagentStop of subagent ag<U+202E>nt in session 1a2b (~/a): stop\\a now"},
+		{"SessionLine", SessionLine(supervisor.Summary{SessionID: "4312\x1bba3d-1", ToolCalls: map[string]int64{"Bash\u202e": 2}, Turns: 1}),
+			"session 4312\\eba3d: 0 tokens (in 0 · out 0 · cache read 0 · cache write 0) · tools Bash<U+202E>×2 · 1 turns · 0 verdicts"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %q, want %q", tc.name, tc.got, tc.want)
+		}
 	}
 }
