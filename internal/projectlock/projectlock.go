@@ -25,6 +25,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // Holder is who holds a project's lock, as the file tells it.
@@ -104,6 +106,7 @@ func Acquire(ctx context.Context, runtimeDir string, me Holder, waiting func(Hol
 			select {
 			case <-ctx.Done():
 				f.Close()
+				w.Waited = time.Since(start)
 				return nil, w, ctx.Err()
 			case <-tick.C:
 			}
@@ -160,8 +163,25 @@ func (l *Lock) write() {
 	_, _ = l.f.WriteAt(b, 0)
 }
 
-// Running says which check the holder runs now, for those who wait.
+// Name is the holder as a person reads it: "session 1a2b3c4d (claude, pid 4242)", or
+// "hooksup check (pid 4242)" for a holder with no session; safe to print on a terminal.
+func (h Holder) Name() string {
+	if h.SessionID == "" {
+		return fmt.Sprintf("%s (pid %d)", termsafe.String(h.Agent), h.PID)
+	}
+	id := h.SessionID
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return fmt.Sprintf("session %s (%s, pid %d)", termsafe.String(id), termsafe.String(h.Agent), h.PID)
+}
+
+// Running says which check the holder runs now, for those who wait. A nil Lock (none taken)
+// does nothing.
 func (l *Lock) Running(check string) {
+	if l == nil {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil || l.me.Check == check {
@@ -171,8 +191,12 @@ func (l *Lock) Running(check string) {
 	l.write()
 }
 
-// Release lets the lock go, saying first that nobody holds it. It may be called more than once.
+// Release lets the lock go, saying first that nobody holds it. It may be called more than
+// once, and on a nil Lock.
 func (l *Lock) Release() {
+	if l == nil {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil {
