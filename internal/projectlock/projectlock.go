@@ -8,7 +8,7 @@
 // its holder exits, however it ends, so a dead holder's lock is taken at once. The file is
 // opened close-on-exec, so no check, nor anything a check leaves running, ever holds it. The
 // holder writes who it is into the file (its session, agent, pid, the check it runs, since
-// when), for whoever waits to say for whom; a holder that lets go empties it, so what a new
+// when), for whoever waits to say for whom; a holder that lets go removes it, so what a new
 // holder finds there is a holder that died with the lock.
 package projectlock
 
@@ -49,9 +49,10 @@ type Wait struct {
 
 // Lock is a project's lock, held.
 type Lock struct {
-	mu sync.Mutex
-	f  *os.File
-	me Holder
+	mu   sync.Mutex
+	f    *os.File
+	me   Holder
+	path string
 }
 
 // pollEvery is how often a waiter tries the lock again and reads who holds it.
@@ -82,50 +83,75 @@ func Acquire(ctx context.Context, runtimeDir string, me Holder, waiting func(Hol
 	var w Wait
 	me.Project = Project(me.Project)
 	path := Path(runtimeDir, me.Project)
-	// os.OpenFile opens with O_CLOEXEC: a check never inherits the descriptor.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, w, fmt.Errorf("project lock: %w", err)
-	}
-	took, err := tryLock(f)
-	if err != nil {
-		f.Close()
-		return nil, w, err
-	}
-	if !took {
-		start := time.Now()
-		tick := time.NewTicker(pollEvery)
-		defer tick.Stop()
-		for !took {
-			if h, ok := readHolder(f); ok && (w.For == nil || *w.For != h) {
-				w.For = &h
-				if waiting != nil {
-					waiting(h)
-				}
-			}
-			select {
-			case <-ctx.Done():
-				f.Close()
-				w.Waited = time.Since(start)
-				return nil, w, ctx.Err()
-			case <-tick.C:
-			}
-			if took, err = tryLock(f); err != nil {
-				f.Close()
-				return nil, w, err
+	var f *os.File
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	var start time.Time
+	var tick *time.Ticker
+	for {
+		if f == nil {
+			// os.OpenFile opens with O_CLOEXEC: a check never inherits the descriptor.
+			var err error
+			if f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+				return nil, w, fmt.Errorf("project lock: %w", err)
 			}
 		}
+		took, err := tryLock(f)
+		if err != nil {
+			return nil, w, err
+		}
+		if took {
+			if isPath(f, path) {
+				break
+			}
+			// Its holder removed it as it let go: the lock is the file at path now.
+			f.Close()
+			f = nil
+			continue
+		}
+		if tick == nil {
+			start, tick = time.Now(), time.NewTicker(pollEvery)
+			defer tick.Stop()
+		}
+		if h, ok := readHolder(f); ok && (w.For == nil || *w.For != h) {
+			w.For = &h
+			if waiting != nil {
+				waiting(h)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			w.Waited = time.Since(start)
+			return nil, w, ctx.Err()
+		case <-tick.C:
+		}
+	}
+	if tick != nil {
 		w.Waited = time.Since(start)
 	}
 	if h, ok := readHolder(f); ok {
 		w.TookOver = &h
 	}
 	me.Since = time.Now()
-	l := &Lock{f: f, me: me}
+	l := &Lock{f: f, me: me, path: path}
+	f = nil
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.write()
 	return l, w, nil
+}
+
+// isPath reports whether f is the file at path still.
+func isPath(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(path)
+	return err == nil && os.SameFile(a, b)
 }
 
 // tryLock takes f's lock if it is free.
@@ -191,8 +217,10 @@ func (l *Lock) Running(check string) {
 	l.write()
 }
 
-// Release lets the lock go, saying first that nobody holds it. It may be called more than
-// once, and on a nil Lock.
+// Release lets the lock go, removing its file first, so that a clean release leaves nothing in
+// the runtime directory and the file a new holder finds filled is a dead holder's. (A waiter
+// that takes the lock of the removed file sees that it is no longer the file at its path, and
+// tries the one there.) It may be called more than once, and on a nil Lock.
 func (l *Lock) Release() {
 	if l == nil {
 		return
@@ -202,7 +230,7 @@ func (l *Lock) Release() {
 	if l.f == nil {
 		return
 	}
-	_ = l.f.Truncate(0)
+	_ = os.Remove(l.path)
 	_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	l.f.Close()
 	l.f = nil

@@ -222,3 +222,50 @@ func ctxFor(t *testing.T, d time.Duration) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// A lock let go leaves nothing in the runtime directory, also after others waited for it; the
+// file of a holder that died stays until the next holder lets go.
+func TestReleaseLeavesNothingBehind(t *testing.T) {
+	dir, project := t.TempDir(), t.TempDir()
+	first, _, err := Acquire(context.Background(), dir, Holder{SessionID: "a", Agent: "claude", PID: 1, Project: project}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := make(chan Holder, 16)
+	done := make(chan *Lock, 2)
+	for _, id := range []string{"b", "c"} {
+		go func() {
+			l, _, err := Acquire(context.Background(), dir, Holder{SessionID: id, Agent: "claude", PID: 2, Project: project}, func(h Holder) { heard <- h })
+			if err != nil {
+				t.Error(err)
+			}
+			done <- l
+		}()
+	}
+	<-heard
+	<-heard
+	first.Release()
+	second := <-done
+	select {
+	case l := <-done:
+		t.Fatalf("two hold the lock at once: %+v and %+v", second.me, l.me)
+	case <-time.After(300 * time.Millisecond):
+	}
+	second.Release()
+	(<-done).Release()
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Fatalf("left in the runtime directory: %v", left)
+	}
+
+	holder := startHolder(t, dir, project)
+	holder.Process.Signal(syscall.SIGKILL)
+	holder.Wait()
+	l, w, err := Acquire(ctxFor(t, 5*time.Second), dir, Holder{Agent: "claude", PID: 3, Project: project}, nil)
+	if err != nil || w.TookOver == nil {
+		t.Fatalf("after a dead holder: %v, %+v", err, w)
+	}
+	l.Release()
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Fatalf("left in the runtime directory: %v", left)
+	}
+}
