@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -217,4 +218,53 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// `hooksup check` takes its turn in the project too: a second one says on stderr that it
+// waits and for whom, and runs once the first is done.
+func TestHooksupCheckWaitsForTheProjectsRun(t *testing.T) {
+	s := newSandbox(t)
+	runs, release := filepath.Join(s.project, "runs"), filepath.Join(s.project, "release")
+	cfg := s.config("[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + `echo "start $$ $(date +%s%N)" >> ` + runs + `
+while [ ! -e ` + release + ` ]; do sleep 0.05; done
+echo "end $$ $(date +%s%N)" >> ` + runs + "\n'''\n")
+	start := func(name string) (*exec.Cmd, string) {
+		errPath := filepath.Join(t.TempDir(), name)
+		f, err := os.Create(errPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd := execHooksup(s, "--config", cfg, "check")
+		cmd.Stderr = f
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd, errPath
+	}
+	first, _ := start("first")
+	waitRuns(t, runs, 30*time.Second, "the first check did not start", func(r []lockRun) bool { return len(r) == 1 })
+	second, secondErr := start("second")
+	want := fmt.Sprintf("hooksup check: waiting for hooksup check (pid %d) to finish its checks in this project\n", first.Process.Pid)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(secondErr); string(b) == want {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the second hooksup check's stderr %q, want %q", b, want)
+		}
+	}
+	if r := readRuns(t, runs); len(r) != 1 {
+		t.Fatalf("the second ran while the first did: %+v", r)
+	}
+	os.WriteFile(release, nil, 0o600)
+	for _, c := range []*exec.Cmd{first, second} {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("hooksup check: %v", err)
+		}
+	}
+	r := readRuns(t, runs)
+	if len(r) != 4 || r[0].what != "start" || r[1].what != "end" || r[2].what != "start" || r[1].session != r[0].session || r[2].at.Before(r[1].at) {
+		t.Fatalf("runs %+v: want one run, then the other", r)
+	}
 }
