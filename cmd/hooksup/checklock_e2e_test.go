@@ -268,3 +268,37 @@ echo "end $$ $(date +%s%N)" >> ` + runs + "\n'''\n")
 		t.Fatalf("runs %+v: want one run, then the other", r)
 	}
 }
+
+// Escape in the waiting session's TUI ends its wait at once: its stop is allowed by Escape and
+// its checks never run, while the first session's go on.
+func TestEscapeEndsTheWaitForAnotherSessionsChecks(t *testing.T) {
+	s := newSandbox(t)
+	runs, release := filepath.Join(s.project, "runs"), filepath.Join(s.project, "release")
+	runDir := filepath.Join(filepath.Dir(s.home), "run")
+	tms := twoSimSessions(t, s, `echo "start $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs+`
+while [ ! -e `+release+` ]; do sleep 0.05; done
+echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
+	defer os.WriteFile(release, nil, 0o600)
+	const wait = 30 * time.Second
+	first := waitRuns(t, runs, wait, "no check started", func(r []lockRun) bool { return len(r) > 0 })[0].session
+	sentence := fmt.Sprintf("waiting for session %s (claude, pid %d)", first[:8], pidOf(t, runDir, first))
+	var waiter *tmuxSession
+	for deadline := time.Now().Add(wait); waiter == nil; time.Sleep(100 * time.Millisecond) {
+		for _, tm := range tms {
+			if strings.Contains(tm.screen(), sentence) {
+				waiter = tm
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no session says %q", sentence)
+		}
+	}
+	waiter.keys("Escape")
+	scr := waiter.waitText(5*time.Second, "allow escape")
+	if strings.Contains(scr, "waiting for session") {
+		t.Fatalf("still waiting after Escape:\n%s", scr)
+	}
+	if r := readRuns(t, runs); len(r) != 1 {
+		t.Fatalf("runs after Escape: %+v, want the first's start alone", r)
+	}
+}
