@@ -516,10 +516,18 @@ func (c *Config) problems() []*ConfigError {
 	return out
 }
 
-// StopHookTimeout is the timeout injected for Stop and SubagentStop hooks: long enough for every
-// check to run to its own timeout and for a person to answer, so claude never kills a hook that
-// is still deciding.
+// StopHookTimeout is the timeout injected for Stop and SubagentStop hooks: long enough for the
+// checks to wait for another session's run in the project (ChecksTimeout), for every check to
+// run to its own timeout and for a person to answer, so claude never kills a hook that is still
+// deciding.
 func (c *Config) StopHookTimeout() time.Duration {
+	return 2*c.ChecksTimeout() + c.DecisionTimeout.D + time.Minute
+}
+
+// ChecksTimeout is the longest one run of the checks may take: the stop's or the subagent
+// stop's checks, each to its timeout. A stop's checks wait at most this long for another run in
+// the same project.
+func (c *Config) ChecksTimeout() time.Duration {
 	longest := time.Duration(0)
 	for _, list := range [][]Check{c.Stop.Checks, c.SubagentStop.Checks} {
 		var sum time.Duration
@@ -528,7 +536,7 @@ func (c *Config) StopHookTimeout() time.Duration {
 		}
 		longest = max(longest, sum)
 	}
-	return longest + c.DecisionTimeout.D + time.Minute
+	return longest
 }
 
 // UserConfigDir is $XDG_CONFIG_HOME/hooksup, else ~/.config/hooksup; userdirs.ErrNoHome when

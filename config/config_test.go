@@ -141,11 +141,17 @@ func TestUntrustedProjectConfigIsIgnored(t *testing.T) {
 	}
 }
 
-func TestStopHookTimeoutCoversChecksAndPerson(t *testing.T) {
+// The stop hook's timeout covers a wait for another session's run of the checks in the project
+// (at most one run: ChecksTimeout), the stop's own run and the person's answer.
+func TestStopHookTimeoutCoversAWaitChecksAndPerson(t *testing.T) {
 	c := Defaults()
 	c.Stop.Checks = []Check{{Name: "a", Command: "x", Timeout: Duration{2 * time.Minute}}, {Name: "b", Command: "y"}}
-	if got, min := c.StopHookTimeout(), 4*time.Minute+c.DecisionTimeout.D; got <= min {
-		t.Fatalf("hook timeout %v does not exceed checks + decision timeout %v", got, min)
+	c.SubagentStop.Checks = []Check{{Name: "c", Command: "z", Timeout: Duration{time.Minute}}}
+	if got := c.ChecksTimeout(); got != 4*time.Minute {
+		t.Fatalf("one run of the checks may take %v, want the stop's 4m0s", got)
+	}
+	if got, min := c.StopHookTimeout(), 4*time.Minute+4*time.Minute+c.DecisionTimeout.D; got <= min {
+		t.Fatalf("hook timeout %v does not exceed a wait + checks + decision timeout %v", got, min)
 	}
 }
 

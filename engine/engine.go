@@ -7,8 +7,10 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
+	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -49,6 +52,11 @@ type Engine struct {
 	flush   context.CancelFunc
 
 	checkSlot chan struct{} // one check run at a time; waiting for it honours the context
+	// lockDir holds the project locks (none: the checks run without one); agent and pid say
+	// who holds one, for those who wait.
+	lockDir string
+	agent   string
+	pid     int
 
 	mu           sync.Mutex
 	sessionID    string
@@ -67,6 +75,7 @@ type Engine struct {
 	verdicts     int
 	questionSeq  int
 	pending      map[int]*pendingQuestion
+	waiting      *Waiting // the checks wait for another run of checks in the project
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
 	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back
@@ -103,6 +112,12 @@ type Options struct {
 	// Outbox orders the engine's events and log lines with the rest of the session's (nil: the
 	// engine's own).
 	Outbox *Outbox
+	// LockDir is where the project locks are (the runtime directory): the checks of a stop run
+	// while no other hooksup runs checks in the project (ProjectDir). Empty: no lock is taken.
+	// Agent (claude, codex, gemini) and PID (this process's when 0) say who holds it.
+	LockDir string
+	Agent   string
+	PID     int
 }
 
 // New makes an engine.
@@ -112,6 +127,10 @@ func New(o Options) *Engine {
 		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.Groups,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
+		lockDir: o.LockDir, agent: o.Agent, pid: o.PID,
+	}
+	if e.pid == 0 {
+		e.pid = os.Getpid()
 	}
 	e.flushed, e.flush = context.WithCancel(context.Background())
 	if e.emitNow == nil {
@@ -197,6 +216,14 @@ type Counts struct {
 	SubagentContinuations                                           int // all subagents' steers
 	MaxSteers                                                       int
 	Escaped                                                         bool
+	// Waiting: a stop's checks wait for another run of checks in the project (nil: none do).
+	Waiting *Waiting
+}
+
+// Waiting is a stop's checks waiting for another hooksup's run of checks in the same project.
+type Waiting struct {
+	Holder projectlock.Holder // whom they wait for
+	Since  time.Time          // when they began to wait
 }
 
 // Counts returns the current counters.
@@ -205,7 +232,7 @@ func (e *Engine) Counts() Counts {
 	defer e.mu.Unlock()
 	return Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, SubagentContinuations: e.subConts, MaxSteers: e.cfg.SubagentStop.MaxSteers,
-		Escaped: e.escapedTurn == e.turn}
+		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting}
 }
 
 // stop is one Stop or SubagentStop being decided, with what the engine knew as it arrived.
@@ -239,7 +266,8 @@ type proposal struct {
 	warnings []string
 	blocking string // the check that proposes the block
 	records  []verdictlog.CheckRecord
-	final    bool // Escape, observe mode or the limit: no mode or person changes it
+	waited   *verdictlog.Waited // the checks waited for another run of checks in the project
+	final    bool               // Escape, observe mode or the limit: no mode or person changes it
 }
 
 // outcome is the decision after the mode (and perhaps the person) had their say.
@@ -409,7 +437,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 		AgentType: in.AgentType, Turn: s.turn, Stop: s.seq, Decision: o.decision, Source: o.source,
 		Reason: o.reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
-		SessionContinuations: e.sessionConts, Checks: p.records,
+		SessionContinuations: e.sessionConts, Checks: p.records, Waited: p.waited,
 	}
 	if !p.final && o.source != p.source {
 		// The person (or the timeout, Escape, a vanished hook) decided, not the checks: keep
@@ -510,7 +538,8 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 }
 
 // runChecks runs the checks that apply, in order, and proposes what they say: block on the
-// first failing check that may still make the agent continue, allow otherwise.
+// first failing check that may still make the agent continue, allow otherwise. They run one
+// run at a time in the session, and in the project (lockProject).
 func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 	list := e.checksFor(in)
 	if len(list) == 0 {
@@ -525,11 +554,17 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 	}
 	// The project's directory, where its configuration is: not the agent's cwd of the moment,
 	// which a Bash tool's cd may have moved.
+	lock, ok := e.lockProject(ctx, in, &p)
+	if !ok {
+		return p
+	}
+	defer lock.Release()
 	dir := e.projectDir
 	for _, c := range list {
 		if ctx.Err() != nil {
 			break
 		}
+		lock.Running(c.Name)
 		res := e.runOne(ctx, c, dir, in)
 		p.records = append(p.records, res.Record())
 		if e.judge(&p, c, res) {
@@ -537,6 +572,70 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		}
 	}
 	return p
+}
+
+// lockProject takes the project's lock for a stop's checks, waiting while another hooksup
+// runs checks in the project, and telling the front end for whom (CheckWaiting, then
+// CheckWaitEnded). It waits at most the time one run of this configuration's checks may take
+// (config.Config.ChecksTimeout), which the stop hook's timeout leaves room for: past it, the
+// stop is let go with a warning rather than its checks run beside the other's or the hook
+// killed. ok is false when the checks are not to run: Escape, the hook gone, the wait too long
+// (p says why). A lock that cannot be taken (a runtime directory gone wrong) is logged and the
+// checks run without it: hooksup never holds an agent up for its own fault. A lock whose holder
+// died holding it is taken at once, and what that holder's checks left running is ended first.
+func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) (*projectlock.Lock, bool) {
+	if e.lockDir == "" {
+		return nil, true
+	}
+	budget := e.cfg.ChecksTimeout()
+	wctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	var since time.Time
+	waiting := func(h projectlock.Holder) {
+		if since.IsZero() {
+			since = e.now()
+		}
+		e.setWaiting(&Waiting{Holder: h, Since: since})
+		e.emit(CheckWaiting{At: event.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
+		e.logger.Info("checks wait for another run of checks in the project", "holder_session", h.SessionID, "holder_agent", h.Agent,
+			"holder_pid", h.PID, "holder_check", h.Check, "project", h.Project)
+	}
+	me := projectlock.Holder{SessionID: in.SessionID, Agent: e.agent, PID: e.pid, Project: e.projectDir}
+	lock, w, err := projectlock.Acquire(wctx, e.lockDir, me, waiting)
+	if w.For != nil {
+		e.setWaiting(nil)
+		e.emit(CheckWaitEnded{At: event.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
+		p.waited = &verdictlog.Waited{MS: checks.Millis(w.Waited), SessionID: w.For.SessionID, Agent: w.For.Agent, PID: w.For.PID}
+	}
+	switch {
+	case err == nil:
+	case ctx.Err() != nil: // Escape, or the hook went away: conclude says which
+		return nil, false
+	case errors.Is(err, context.DeadlineExceeded):
+		who := "another hooksup"
+		if w.For != nil {
+			who = w.For.Name()
+		}
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: checks skipped: %s still ran its checks in this project after %s; letting it stop",
+			who, budget.Round(time.Second)))
+		return nil, false
+	default:
+		e.logger.Error("checks run without the project lock", "err", err)
+		return nil, true
+	}
+	if h := w.TookOver; h != nil {
+		e.logger.Warn("took over the project lock of a hooksup that died running checks", "holder_session", h.SessionID,
+			"holder_pid", h.PID, "holder_check", h.Check, "project", h.Project)
+		checks.Sweep(e.lockDir, e.logger) // its checks may have left their process groups running
+	}
+	return lock, true
+}
+
+// setWaiting notes whether a stop's checks wait, for Counts.
+func (e *Engine) setWaiting(w *Waiting) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.waiting = w
 }
 
 // checksFor is the checks that apply to a stop: a SubagentStop's by agent type.

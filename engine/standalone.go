@@ -212,8 +212,9 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	}
 	vlog := &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}
 	defer vlog.Close()
+	groups, runDir := standaloneGroups(&cfg, o.Getenv, logger)
 	e := New(Options{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
-		Groups: standaloneGroups(&cfg, o.Getenv, logger)})
+		Groups: groups, LockDir: runDir, Agent: standaloneAgent(o.Getenv)})
 	e.Restore(st.EngineState)
 	switch {
 	case in.PromptID != "" && in.PromptID != st.PromptID:
@@ -294,16 +295,31 @@ func lockState(path string) (func(), standaloneState, error) {
 // standaloneGroups records the checks' process groups as a supervisor does, in the same runtime
 // directory, so that a hook killed with SIGKILL (claude past its timeout, a person) leaves no
 // check running for long: the next hook or hooksup to start sweeps what it left. Only a
-// configuration with checks pays for it (the directory, a sweep, a record per check).
-func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) *checks.Groups {
+// configuration with checks pays for it (the directory, a sweep, a record per check). The
+// directory also holds the project locks, which the hook's checks take as a session's do.
+func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) (*checks.Groups, string) {
 	if len(cfg.Stop.Checks) == 0 && len(cfg.SubagentStop.Checks) == 0 {
-		return nil
+		return nil, ""
 	}
 	dir, err := runtimedir.Dir(getenv)
 	if err != nil {
-		logger.Warn("checks' process groups are not recorded: no runtime directory", "err", err)
-		return nil
+		logger.Warn("checks' process groups are not recorded and run without the project lock: no runtime directory", "err", err)
+		return nil, ""
 	}
 	checks.Sweep(dir, logger)
-	return checks.NewGroups(dir, logger)
+	return checks.NewGroups(dir, logger), dir
+}
+
+// standaloneAgent names the agent that ran the installed hook, for those who wait for its
+// checks, from what each agent puts in its hooks' environment.
+func standaloneAgent(getenv func(string) string) string {
+	switch {
+	case getenv("GEMINI_PROJECT_DIR") != "" || getenv("GEMINI_CLI") != "":
+		return "gemini" // it also sets CLAUDE_PROJECT_DIR
+	case getenv("CLAUDECODE") != "" || getenv("CLAUDE_PROJECT_DIR") != "":
+		return "claude"
+	case getenv("CODEX_HOME") != "" || getenv("CODEX_SANDBOX") != "":
+		return "codex"
+	}
+	return "agent"
 }

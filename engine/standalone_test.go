@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // standaloneSandbox is a user configuration with one instant check, empty state and a runtime
@@ -129,5 +130,52 @@ func TestStandaloneTurnsWithoutPromptID(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "sessions", "g1", "verdicts.jsonl"))
 	if bytes.Count(log, []byte(`"event":"Stop"`)) != 3 {
 		t.Fatalf("verdict log:\n%s", log)
+	}
+}
+
+// Two installed hooks (plain claude in two terminals) stop at once in one project: the second
+// runs its checks once the first's are done, and its verdict log notes for whom it waited.
+func TestStandaloneHooksInOneProjectTakeTurns(t *testing.T) {
+	proj := standaloneSandbox(t, "mode = \"auto\"\n[[stop.checks]]\nname = \"tests\"\ncommand = '''\necho \"start $HOOKSUP_SESSION_ID\" >> runs\nwhile [ ! -e release ]; do sleep 0.02; done\necho \"end $HOOKSUP_SESSION_ID\" >> runs\n'''\n")
+	t.Setenv("CLAUDE_PROJECT_DIR", proj)
+	runs := func() string { return string(must(os.ReadFile(filepath.Join(proj, "runs")))) }
+	hook := func(session string) chan string {
+		done := make(chan string, 1)
+		go func() {
+			var out bytes.Buffer
+			StandaloneHook("Stop", []byte(`{"session_id":"`+session+`","cwd":"`+proj+`","prompt_id":"p","hook_event_name":"Stop"}`), &out)
+			done <- out.String()
+		}()
+		return done
+	}
+	first := hook("aaaa1111-0000")
+	waitFor(t, "the first hook's check to start", func() bool {
+		b, _ := os.ReadFile(filepath.Join(proj, "runs"))
+		return len(b) > 0
+	})
+	second := hook("bbbb2222-0000")
+	lock := func() string {
+		files, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "hooksup", "project-*.lock"))
+		if len(files) != 1 {
+			return ""
+		}
+		return string(must(os.ReadFile(files[0])))
+	}
+	if h := lock(); !strings.Contains(h, `"session_id":"aaaa1111-0000","agent":"claude"`) || !strings.Contains(h, `"check":"tests"`) {
+		t.Fatalf("the project's lock says %q", h)
+	}
+	time.Sleep(300 * time.Millisecond) // the second must not start meanwhile
+	if got := runs(); got != "start aaaa1111-0000\n" {
+		t.Fatalf("runs while the first holds the project:\n%s", got)
+	}
+	os.WriteFile(filepath.Join(proj, "release"), nil, 0o600)
+	<-first
+	<-second
+	if got := runs(); got != "start aaaa1111-0000\nend aaaa1111-0000\nstart bbbb2222-0000\nend bbbb2222-0000\n" {
+		t.Fatalf("runs:\n%s", got)
+	}
+	log, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "sessions", "bbbb2222-0000", "verdicts.jsonl"))
+	if !strings.Contains(string(log), `"waited":{"ms":`) || !strings.Contains(string(log), `"session_id":"aaaa1111-0000","agent":"claude"`) {
+		t.Fatalf("the second's verdict log:\n%s", log)
 	}
 }

@@ -181,6 +181,9 @@ func (s *Server) snapshot() Snapshot {
 		MaxContinuations: counts.MaxContinuations, Verdicts: counts.Verdicts, Tokens: s.tokens,
 		Pending: []Question{}}
 	s.mu.Unlock()
+	if w := counts.Waiting; w != nil {
+		snap.Waiting = &Waiting{SessionID: w.Holder.SessionID, Agent: w.Holder.Agent, PID: w.Holder.PID, Check: w.Holder.Check, Since: w.Since}
+	}
 	for _, q := range s.sess.Pending() {
 		snap.Pending = append(snap.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
 			AgentType: q.AgentType, Proposal: string(q.Proposal), Source: string(q.Source), Reason: q.Reason,

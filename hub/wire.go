@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -88,6 +89,18 @@ type Snapshot struct {
 	Verdicts          int        `json:"verdicts"`
 	Tokens            int64      `json:"tokens"`
 	Pending           []Question `json:"pending"`
+	// Waiting: a stop's checks wait for another hooksup's run of checks in the same project
+	// (absent when none do, and from a session before it was told).
+	Waiting *Waiting `json:"waiting,omitempty"`
+}
+
+// Waiting is whom a session's checks wait for: the hooksup running checks in its project.
+type Waiting struct {
+	SessionID string    `json:"session_id,omitempty"` // the holder's agent session; none for `hooksup check`
+	Agent     string    `json:"agent"`                // claude, codex, gemini, or "hooksup check"
+	PID       int       `json:"pid"`                  // the holder's process
+	Check     string    `json:"check,omitempty"`      // the check it runs
+	Since     time.Time `json:"since"`                // when this session began to wait
 }
 
 // ShortID is how a session is named to people: the agent's session id's first 8 characters
@@ -101,6 +114,11 @@ func (s Snapshot) ShortID() string {
 		id = id[:8]
 	}
 	return id
+}
+
+// Holder is whom the checks wait for, as the project lock names its holder.
+func (w Waiting) Holder() projectlock.Holder {
+	return projectlock.Holder{SessionID: w.SessionID, Agent: w.Agent, PID: w.PID, Check: w.Check}
 }
 
 // Question is a stop decision waiting for a person.
@@ -128,6 +146,8 @@ type Event struct {
 // name may be renamed, these may not (testdata/event-names.golden pins them).
 const (
 	EventHookReceived       = "HookReceived"
+	EventCheckWaiting       = "CheckWaiting"
+	EventCheckWaitEnded     = "CheckWaitEnded"
 	EventCheckStarted       = "CheckStarted"
 	EventCheckOutput        = "CheckOutput"
 	EventCheckFinished      = "CheckFinished"
@@ -149,6 +169,8 @@ const (
 // server logs it), and fails the tests that list every event type (wire_test.go).
 var eventNames = map[reflect.Type]string{
 	reflect.TypeFor[supervisor.HookReceived]():       EventHookReceived,
+	reflect.TypeFor[engine.CheckWaiting]():           EventCheckWaiting,
+	reflect.TypeFor[engine.CheckWaitEnded]():         EventCheckWaitEnded,
 	reflect.TypeFor[engine.CheckStarted]():           EventCheckStarted,
 	reflect.TypeFor[engine.CheckOutput]():            EventCheckOutput,
 	reflect.TypeFor[engine.CheckFinished]():          EventCheckFinished,

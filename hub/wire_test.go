@@ -29,6 +29,7 @@ var everyEvent = []event.Event{
 	engine.VerdictDecided{}, supervisor.OtherHooksReported{}, engine.Interrupted{}, event.Notice{},
 	supervisor.AgentExited{}, supervisor.Alert{}, supervisor.SubagentsChanged{}, engine.QuestionAsked{},
 	engine.QuestionResolved{}, supervisor.StateChanged{}, supervisor.TranscriptUpdated{}, supervisor.SessionSummary{},
+	engine.CheckWaiting{}, engine.CheckWaitEnded{},
 }
 
 // endOfEvents is the last event a test publishes: the stream is read up to it.

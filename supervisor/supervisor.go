@@ -134,6 +134,7 @@ func New(o Options) (*Supervisor, error) {
 		Config: o.Config, ProjectDir: checksDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
 		Groups: checks.NewGroups(o.RuntimeDir, logger), Outbox: s.out,
+		LockDir: o.RuntimeDir, Agent: o.Agent.Name(),
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }

@@ -41,12 +41,18 @@ type checksPane struct {
 	scroll                    int
 	spinner                   int
 	finished                  time.Time
+	// waiting: the stop's checks wait for another hooksup's run in the project (nil: they do not).
+	waiting *engine.CheckWaiting
 }
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func (p *checksPane) event(ev event.Event) {
 	switch e := ev.(type) {
+	case engine.CheckWaiting:
+		p.waiting = &e
+	case engine.CheckWaitEnded:
+		p.waiting = nil
 	case engine.CheckStarted:
 		p.run, p.name, p.command, p.started, p.running, p.result = e.Run, e.Name, e.Command, e.Time, true, nil
 		p.output = p.output[:0]
@@ -90,6 +96,13 @@ func (p *checksPane) view(st Styles, w, h int, now time.Time) []string {
 	var lines []string
 	for _, f := range p.ignored {
 		for _, l := range wrapText("⚠ "+termsafe.String(f)+" is not trusted: its checks are ignored (hooksup trust uses it)", w) {
+			lines = append(lines, st.Warn.Render(l))
+		}
+	}
+	if wt := p.waiting; wt != nil {
+		text := fmt.Sprintf("%s %s (%s)", spinnerFrames[p.spinner%len(spinnerFrames)], present.WaitingFor(wt.Holder),
+			now.Sub(wt.Since).Round(time.Second))
+		for _, l := range wrapText(text, w) {
 			lines = append(lines, st.Warn.Render(l))
 		}
 	}

@@ -83,6 +83,10 @@ func (h *header) view(st Styles, w int) string {
 	}
 	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
 		continuations(h.counts, h.blockCap)}
+	if w := h.counts.Waiting; w != nil {
+		// Also where the checks pane is hidden (a small window, zoomed).
+		parts = append(parts[:2], append([]string{st.Warn.Render("⧗ " + present.WaitingFor(w.Holder))}, parts[2:]...)...)
+	}
 	if c := h.counts; c.SubagentContinuations > 0 {
 		parts = append(parts, fmt.Sprintf("subagent continuations %d (max %d each)", c.SubagentContinuations, c.MaxSteers))
 	}

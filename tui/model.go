@@ -173,7 +173,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		m.now = time.Time(msg)
 		m.checks.spinner++
-		if m.checks.running || len(m.questions) > 0 {
+		if m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 {
 			return m, tick()
 		}
 		m.ticking = false
@@ -279,7 +279,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			}
 		}
 	}
-	if (m.checks.running || len(m.questions) > 0) && !m.ticking {
+	if (m.checks.running || m.checks.waiting != nil || len(m.questions) > 0) && !m.ticking {
 		m.ticking = true
 		cmds = append(cmds, tick())
 	}

@@ -323,7 +323,8 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 			}
 		}
 		return m.refresh(msg.id)
-	case hub.EventQuestionAsked, hub.EventQuestionResolved, hub.EventStateChanged, hub.EventInterrupted, hub.EventTranscriptUpdated:
+	case hub.EventQuestionAsked, hub.EventQuestionResolved, hub.EventStateChanged, hub.EventInterrupted, hub.EventTranscriptUpdated,
+		hub.EventCheckWaiting, hub.EventCheckWaitEnded:
 		return m.refresh(msg.id)
 	}
 	return nil
@@ -649,6 +650,12 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 	row := st.stateStyle(state).Render(safe(snap.State)+" "+watchSince(m.now, snap.StateSince)) +
 		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), safe(snap.Mode)))
 	body := []string{fit(" "+row, inner)}
+	if w := snap.Waiting; w != nil {
+		text := "⧗ " + present.WaitingFor(w.Holder()) + " (" + watchSince(m.now, w.Since) + ")"
+		for _, l := range wrapText(text, inner-2) {
+			body = append(body, fit(" "+st.Warn.Render(l), inner))
+		}
+	}
 	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
 		body = nil
 		for _, l := range wrapText("⚠ "+safe(s.live.Err.Error()), inner-2) {

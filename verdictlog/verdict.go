@@ -78,8 +78,10 @@ type Verdict struct {
 	Steers               int  `json:"steers,omitempty"` // this subagent's steers, this one included
 	MaxSteers            int  `json:"max_steers,omitempty"`
 
-	Checks    []CheckRecord `json:"checks,omitempty"`
-	LatencyMS float64       `json:"latency_ms"`
+	Checks []CheckRecord `json:"checks,omitempty"`
+	// Waited: the checks waited for another hooksup's run of checks in the project first.
+	Waited    *Waited `json:"waited,omitempty"`
+	LatencyMS float64 `json:"latency_ms"`
 
 	Observation *Observation `json:"observation,omitempty"`
 
@@ -98,6 +100,15 @@ type OtherHook struct {
 	ExitCode   *int    `json:"exit_code,omitempty"` // when claude recorded it
 	DurationMS float64 `json:"duration_ms,omitempty"`
 	TimedOut   bool    `json:"timed_out,omitempty"`
+}
+
+// Waited is how long a stop's checks waited for another run of checks in the same project,
+// and for whom (the last holder, when several came in turn).
+type Waited struct {
+	MS        float64 `json:"ms"`
+	SessionID string  `json:"session_id,omitempty"` // none: `hooksup check`
+	Agent     string  `json:"agent"`
+	PID       int     `json:"pid"`
 }
 
 // Proposal is what the checks proposed for a stop.

@@ -21,6 +21,9 @@ type Session struct {
 	Continuations int        `json:"continuations"`
 	Tokens        int64      `json:"tokens"`
 	Pending       []Question `json:"pending"`
+	// Waiting: its checks wait for another hooksup's run of checks in the same project (left out
+	// when they do not).
+	Waiting *hub.Waiting `json:"waiting,omitempty"`
 	// Error says why the host's sessions are not listed (hooksup web's card of a host that
 	// cannot be reached or dropped: "disconnected: …; trying again in 4s"), or why a session
 	// cannot be answered. It is left out when there is none.
@@ -60,7 +63,7 @@ func SessionOf(l hub.Live) Session {
 	s := l.Snapshot
 	j := Session{Host: l.Host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
 		StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-		Tokens: s.Tokens, Pending: []Question{}}
+		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting}
 	for _, q := range s.Pending {
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
 			Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})

@@ -128,10 +128,19 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 			}
 			fmt.Fprintf(tw, "%s\t", host)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", termsafe.String(s.ShortID()), termsafe.String(s.Agent), termsafe.String(s.State),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", termsafe.String(s.ShortID()), termsafe.String(s.Agent), termsafe.String(lsState(s)),
 			since(now, s.StateSince), len(s.Pending), s.Continuations, present.Count(s.Tokens), l.cwd())
 	}
 	return 0, tw.Flush()
+}
+
+// lsState is a session's state as ls shows it: with whom its checks wait for, when they do
+// ("stopping, waiting for session 1a2b3c4d (claude, pid 4242)").
+func lsState(s hub.Snapshot) string {
+	if w := s.Waiting; w != nil {
+		return s.State + ", waiting for " + w.Holder().Name()
+	}
+	return s.State
 }
 
 // since words how long ago t was (present.Age); "-" when unknown.

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/project"
@@ -409,6 +411,11 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if lines != nil {
 		lines.flush()
 	}
+	lock, err := lockProjectForCheck(ctx, env.projectDir, stderr)
+	if err != nil {
+		return 1, err
+	}
+	defer lock.Release()
 	failed := 0
 	for i, r := range results {
 		took := r.Duration.Round(time.Millisecond)
@@ -486,6 +493,37 @@ func (p *plainLines) flush() {
 		io.WriteString(p.w, termsafe.Text(checks.PlainText(p.partial))+"\n")
 		p.partial = p.partial[:0]
 	}
+}
+
+// lockProjectForCheck takes the project's check lock for `hooksup check`, as a session's stop
+// does, saying on stderr when it waits and for whom: its checks never run beside another run in
+// the project. Interrupted while it waits, it runs nothing; without a runtime directory it says
+// so and runs without the lock (nil).
+func lockProjectForCheck(ctx context.Context, project string, stderr io.Writer) (*projectlock.Lock, error) {
+	dir, err := runtimedir.Dir(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "hooksup check: runs without waiting for other runs of checks in this project: %v\n", err)
+		return nil, nil
+	}
+	me := projectlock.Holder{Agent: "hooksup check", PID: os.Getpid(), Project: project}
+	var last projectlock.Holder
+	lock, w, err := projectlock.Acquire(ctx, dir, me, func(h projectlock.Holder) {
+		if h.SessionID != last.SessionID || h.PID != last.PID { // not again for each of its checks
+			fmt.Fprintf(stderr, "hooksup check: %s\n", present.WaitingFor(h))
+		}
+		last = h
+	})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("no check ran: interrupted while %s", present.WaitingFor(last))
+	case err != nil:
+		fmt.Fprintf(stderr, "hooksup check: runs without waiting for other runs of checks in this project: %v\n", err)
+		return nil, nil
+	}
+	if w.TookOver != nil {
+		checks.Sweep(dir, slog.New(slog.DiscardHandler)) // what the dead holder's checks left running
+	}
+	return lock, nil
 }
 
 // ignoredError is why check runs nothing: a configuration file that exists but may not be

@@ -19,6 +19,7 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -89,6 +90,12 @@ func Source(s verdictlog.Source) string {
 		return "no checks"
 	}
 	return termsafe.String(string(s))
+}
+
+// WaitingFor says that a stop's checks wait for h's in the same project: "waiting for session
+// 1a2b3c4d (claude, pid 4242) to finish its checks in this project"; safe to print.
+func WaitingFor(h projectlock.Holder) string {
+	return "waiting for " + h.Name() + " to finish its checks in this project"
 }
 
 // HomeTilde writes a path under the home directory as ~/…, as a person reads it: on one line,
