@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/hooksup/hooksup/internal/atomicfile"
 )
@@ -36,17 +35,11 @@ func InstalledCommand(bin, event string) string {
 }
 
 // IsInstalledCommand reports whether cmd was written by `hooksup install`, whatever the binary's
-// path, through the hook client or through hooksup.
+// path and however it is quoted, through the hook client or through hooksup: its words, as sh
+// reads them (SplitCommand), are those InstalledCommand writes.
 func IsInstalledCommand(cmd string) bool {
-	cmd = strings.TrimSpace(cmd)
-	for _, ev := range InstalledEvents {
-		for _, tail := range []string{"hooksup hook ", "hooksup' hook ", ClientName + " ", ClientName + "' "} {
-			if strings.HasSuffix(cmd, tail+ev+" "+InstalledFlag) {
-				return true
-			}
-		}
-	}
-	return false
+	args, ok := SplitCommand(cmd)
+	return ok && installedArgs(args)
 }
 
 // ErrNotJSON is returned for a settings file that is not a JSON object; the file is left as it

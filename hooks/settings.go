@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 )
 
@@ -33,19 +32,11 @@ type MatcherGroup struct {
 	Hooks   []HookCommand `json:"hooks"`
 }
 
-// Command returns the short command line a hook runs: the binary (quoted for sh only when it
-// must be) and `hook EVENT`. Claude shows the whole line to the model when a hook exits 2, so it
+// Command returns the short command line a hook runs: the binary (quoted by ShellQuote only
+// when it must be) and `hook EVENT`. Claude shows the whole line to the model when a hook exits 2, so it
 // stays short.
 func Command(bin, event string) string {
 	return ShellQuote(bin) + " hook " + event
-}
-
-// ShellQuote quotes s for sh when it holds anything but safe characters.
-func ShellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+:@%=,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ClientCommand is the command line of the dedicated hook client (cmd/hooksup-hook) for event.

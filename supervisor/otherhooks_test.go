@@ -32,7 +32,7 @@ func summaryLine(at time.Time, inv, agentID string, infos []string, errs []strin
 
 func parse(t *testing.T, lines ...[]byte) []transcript.Record {
 	t.Helper()
-	p := transcript.NewParser(transcript.Options{OwnHook: transcript.HookCommandPrefix("/opt/bin/hooksup-hook")})
+	p := transcript.NewParser(transcript.Options{OwnHook: transcript.HookProgram("/opt/bin/hooksup-hook")})
 	var out []transcript.Record
 	for _, l := range lines {
 		out = append(out, p.Feed(l))

@@ -103,6 +103,13 @@ func New(o Options) (*Supervisor, error) {
 	if o.Bin == "" {
 		o.Bin = o.ClaudeBin
 	}
+	// The hooks run hooksup's binaries by their paths: a path no agent's settings can hold is
+	// refused before the agent starts, naming it and the fix.
+	for _, b := range []string{o.HooksupBin, o.HookClient} {
+		if err := hooks.CheckProgramPath(b); err != nil {
+			return nil, err
+		}
+	}
 	bin, err := agent.Find(o.Agent, o.Bin)
 	if err != nil {
 		return nil, err

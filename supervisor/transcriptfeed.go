@@ -53,13 +53,7 @@ type transcriptFeed struct {
 // newTranscriptFeed makes a feed of transcripts in format; the commands of hooksup's own hooks
 // start with one of bins.
 func newTranscriptFeed(ctx context.Context, publish func(event.Event), logger *slog.Logger, format transcript.Format, bins ...string) *transcriptFeed {
-	var prefixes []string
-	for _, b := range bins {
-		if b != "" {
-			prefixes = append(prefixes, b)
-		}
-	}
-	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookCommandPrefix(prefixes...), format: format,
+	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookProgram(bins...), format: format,
 		changed: make(chan struct{})}
 }
 

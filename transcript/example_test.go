@@ -19,7 +19,7 @@ func ExampleWatcher() {
 	path := filepath.Join(dir, "projects", "-home-dev-proj", "4312ba3d.jsonl") // not written yet
 
 	w := transcript.NewWatcher(path, transcript.Options{
-		OwnHook: transcript.HookCommandPrefix("/usr/local/bin/hooksup"), // leave out our own hooks
+		OwnHook: transcript.HookProgram("/usr/local/bin/hooksup"), // leave out our own hooks
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

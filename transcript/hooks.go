@@ -1,7 +1,7 @@
 package transcript
 
 import (
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -21,20 +21,13 @@ type HookOutcome struct {
 	InvocationID string        `json:"invocation_id,omitempty"` // claude's toolUseID for the event firing
 }
 
-// HookCommandPrefix returns an Options.OwnHook func that matches commands starting with any of
-// the prefixes, after an optional leading quote (so `"/usr/bin/hooksup" hook Stop` matches
-// the prefix /usr/bin/hooksup).
-func HookCommandPrefix(prefixes ...string) func(command string) bool {
-	ps := append([]string(nil), prefixes...)
-	return func(command string) bool {
-		c := strings.TrimLeft(command, `"'`)
-		for _, p := range ps {
-			if p != "" && (strings.HasPrefix(command, p) || strings.HasPrefix(c, p)) {
-				return true
-			}
-		}
-		return false
-	}
+// HookProgram returns an Options.OwnHook func that matches the commands that start one of
+// programs (hooksup's binaries), read as sh reads them (hooks.SplitCommand), so however the
+// path is quoted: `'/opt/a b/hooksup-hook' Stop` and `/opt/a\ b/hooksup-hook Stop` both start
+// /opt/a b/hooksup-hook.
+func HookProgram(programs ...string) func(command string) bool {
+	ps := slices.DeleteFunc(slices.Clone(programs), func(p string) bool { return p == "" })
+	return func(command string) bool { return hooks.RunsProgram(command, ps...) }
 }
 
 // hookLog keeps the most recent hook outcomes, merged per run, without the caller's own hooks.

@@ -18,7 +18,7 @@ type Options struct {
 	Format Format
 	// OwnHook reports whether a hook command is one of the caller's own (hooksup's); their
 	// outcomes are left out of Stats.Hooks and of updates. Nil keeps every hook.
-	// See [HookCommandPrefix].
+	// See [HookProgram].
 	OwnHook func(command string) bool
 	// MaxText caps each text kept from a line (assistant text, prompt, hook message), in bytes.
 	// Default 8 KiB.

@@ -134,7 +134,7 @@ func TestOwnHooksAreLeftOut(t *testing.T) {
 		}
 		return `{"type":"system","subtype":"stop_hook_summary","hookInfos":[` + strings.Join(infos, ",") + `],"hookErrors":[],"preventedContinuation":false,"toolUseID":"` + inv + `"}`
 	}
-	p := NewParser(Options{OwnHook: HookCommandPrefix("/usr/local/bin/hooksup")})
+	p := NewParser(Options{OwnHook: HookProgram("/usr/local/bin/hooksup")})
 	r := p.Feed([]byte(hookSuccess("i1", own)))
 	want(t, len(r.Hooks), 0) // dropped from the record too
 	feedAll(p,
@@ -273,7 +273,7 @@ func quote(s string) string {
 // holds what they said too (here a JSON block, which the summary's hookErrors do not name).
 func TestSummaryRecordHoldsTheRunsAttachments(t *testing.T) {
 	const own = "/usr/local/bin/hooksup-hook Stop"
-	p := NewParser(Options{OwnHook: HookCommandPrefix("/usr/local/bin/hooksup-hook")})
+	p := NewParser(Options{OwnHook: HookProgram("/usr/local/bin/hooksup-hook")})
 	feedAll(p,
 		`{"type":"attachment","attachment":{"type":"hook_blocking_error","hookEvent":"Stop","toolUseID":"i1","blockingError":{"blockingError":"json reason","command":"user-hook"}}}`,
 	)
@@ -295,5 +295,34 @@ func TestOutcomeTextRoundTrips(t *testing.T) {
 	var o hooks.Outcome
 	if err := o.UnmarshalText([]byte("maybe")); err == nil {
 		t.Fatal("an unknown outcome was read without an error")
+	}
+}
+
+// hooksup's own hook is left out whatever its binary's path holds, quoted as hooksup quotes it
+// for the agents; a hook of the person's that merely names the binary is not.
+func TestOwnHookKnownWhateverItsPath(t *testing.T) {
+	for _, dir := range []string{"/opt/it's", `/opt/say "hi"`, "/opt/$HOME", "/opt/a b", "/opt/ü/日本", `/opt/back\slash`, "/opt/new\nline", "/opt/${CLAUDE_PLUGIN_ROOT}"} {
+		client, self := dir+"/hooksup-hook", dir+"/hooksup"
+		p := NewParser(Options{OwnHook: HookProgram(self, client)})
+		line := func(inv string, cmds ...string) string {
+			var infos []string
+			for _, c := range cmds {
+				infos = append(infos, `{"command":`+quote(c)+`}`)
+			}
+			return `{"type":"system","subtype":"stop_hook_summary","hookInfos":[` + strings.Join(infos, ",") + `],"hookErrors":[],"preventedContinuation":false,"toolUseID":"` + inv + `"}`
+		}
+		feedAll(p,
+			line("i1", hooks.ClientCommand(client, hooks.Stop), "lint"),
+			line("i2", hooks.Command(self, hooks.Stop)),
+			line("i3", hooks.InstalledCommand(client, hooks.Stop)),
+			line("i4", "echo "+hooks.ShellQuote(client)),
+		)
+		var got []string
+		for _, h := range p.Stats().Hooks {
+			got = append(got, h.Command)
+		}
+		if len(got) != 2 || got[0] != "lint" || got[1] != "echo "+hooks.ShellQuote(client) {
+			t.Errorf("%q: other hooks %q, want lint and the echo only", dir, got)
+		}
 	}
 }

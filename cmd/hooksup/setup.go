@@ -115,10 +115,11 @@ func hookBin() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find hooksup's own binary: %w", err)
 	}
+	bin := self
 	if c := hookClient(self); c != "" {
-		return c, nil
+		bin = c
 	}
-	return self, nil
+	return bin, hooks.CheckProgramPath(bin)
 }
 
 // removeHooks removes hooksup's installed hooks from the settings file at path, and says so.
