@@ -115,6 +115,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "stream", "streaming is not supported here")
 		return
 	}
+	// The request's read deadline (ReadTimeout) ends with its reading: a stream outlives it.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	events, cancel := s.events.subscribe()
 	defer cancel()
 	h := w.Header()

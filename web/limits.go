@@ -20,9 +20,11 @@ const (
 	// MaxHeaderBytes bounds a request's header.
 	MaxHeaderBytes = 16 << 10
 	// MaxConns and MaxConnsPerAddr bound the open connections, in all and from one address;
-	// one over them is closed at once.
-	MaxConns        = 512
-	MaxConnsPerAddr = 256
+	// one over them is closed at once. Both are well above what a person's devices open: the
+	// timeouts above are what ends a slow client, these only bound a flood (and behind
+	// tailscale serve or ssh -L every client is one loopback address).
+	MaxConns        = 1024
+	MaxConnsPerAddr = 512
 )
 
 // HTTPServer is the server of handler with those bounds. No write timeout: an event stream

@@ -8,10 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"syscall"
-	"time"
 
 	"github.com/charmbracelet/x/term"
 
@@ -91,7 +89,8 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	wh := newWatchHub(dir, hc, hosts, web.By)
 	defer wh.close()
 	srv := web.New(web.Options{Hub: wh, Token: token, Logger: logger})
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := web.HTTPServer(srv.Handler())
+	ln = web.LimitListener(ln, web.MaxConns, web.MaxConnsPerAddr)
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	go srv.Run(runCtx)

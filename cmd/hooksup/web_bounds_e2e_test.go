@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Clients that never finish a request cannot keep hooksup web busy: with 200 connections that
+// trickle their headers, 50 that send a header and then trickle a body, and 50 kept alive
+// doing nothing, a real request is answered at once, and every one of the 300 is closed by
+// the server within 30 s (ReadHeaderTimeout, ReadTimeout, IdleTimeout).
+func TestWebBoundsSlowClients(t *testing.T) {
+	s := newSandbox(t)
+	w := startWeb(t, s)
+	u, err := url.Parse(w.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", u.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	type slow struct {
+		kind string
+		c    net.Conn
+	}
+	var conns []slow
+	for range 200 {
+		c := dial()
+		fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: %s\r\n", u.Host)
+		conns = append(conns, slow{"trickled header", c})
+	}
+	for range 50 {
+		c := dial()
+		fmt.Fprintf(c, "POST /api/sessions/x/approve HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{", u.Host)
+		conns = append(conns, slow{"trickled body", c})
+	}
+	for range 50 {
+		c := dial()
+		fmt.Fprintf(c, "GET /app.css HTTP/1.1\r\nHost: %s\r\n\r\n", u.Host)
+		conns = append(conns, slow{"idle kept alive", c})
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // a byte a second on each trickling connection, for as long as it is open
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Second):
+			}
+			for _, sc := range conns {
+				switch sc.kind {
+				case "trickled header":
+					sc.c.Write([]byte("X"))
+				case "trickled body":
+					sc.c.Write([]byte(" "))
+				}
+			}
+		}
+	}()
+	start := time.Now()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Get(w.base)
+	if err != nil {
+		t.Fatalf("a real request while 300 slow clients are connected: %v", err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("a real request: %s", resp.Status)
+	}
+	t.Logf("a real request answered in %v beside 300 slow clients", time.Since(start).Round(time.Millisecond))
+
+	deadline := start.Add(30 * time.Second)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	open := map[string]int{}
+	for _, sc := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc.c.SetReadDeadline(deadline)
+			_, err := io.Copy(io.Discard, sc.c) // a response, then the server's close
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				mu.Lock()
+				open[sc.kind]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(open) > 0 {
+		t.Fatalf("connections still open 30 s after they were made: %v", open)
+	}
+}
