@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/procinfo"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -28,11 +30,14 @@ type Result struct {
 	ExitCode int // -1 when the command did not run to an exit code
 	Duration time.Duration
 	TimedOut bool
-	Canceled bool   // stopped by an interrupt
-	StartErr error  // the command could not start (including sh's 126/127)
-	Output   []byte // the end of what it printed (outputKeep), as printed: colours and all
-	Written  int64  // how many bytes it printed in all
-	Lines    int    // how many lines it printed in all
+	Canceled bool // stopped by an interrupt
+	// LeftRunning: the shell exited leaving processes running in its group, still there after
+	// LeftoverGrace, when they were killed.
+	LeftRunning bool
+	StartErr    error  // the command could not start (including sh's 126/127)
+	Output      []byte // the end of what it printed (outputKeep), as printed: colours and all
+	Written     int64  // how many bytes it printed in all
+	Lines       int    // how many lines it printed in all
 }
 
 // Passed reports whether the check succeeded.
@@ -40,9 +45,16 @@ func (r Result) Passed() bool {
 	return r.StartErr == nil && !r.TimedOut && !r.Canceled && r.ExitCode == 0
 }
 
+// LeftRunningNote is what every wording of a check's result adds when the check left
+// processes running (Result.LeftRunning, verdictlog.CheckRecord.LeftRunning).
+func LeftRunningNote() string {
+	return "left background processes running, killed after " + LeftoverGrace.String()
+}
+
 // Record is the verdict log's view of the result.
 func (r Result) Record() verdictlog.CheckRecord {
-	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut}
+	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut,
+		LeftRunning: r.LeftRunning}
 	switch {
 	case r.StartErr != nil:
 		rec.Error = r.StartErr.Error()
@@ -92,14 +104,19 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
 }
 
+// LeftoverGrace is how long what a check's shell leaves running in its process group has, once
+// the shell exited, to finish (a job writing the end of the output) before the group is killed.
+const LeftoverGrace = time.Second
+
 // recordDelay is how long a check runs before its process group is recorded (Groups).
 const recordDelay = 20 * time.Millisecond
 
 // Run runs c with sh in its own process group, streaming output to onOutput, and kills the
-// whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
-// it). dir is the project directory a relative cwd is taken from. The group is recorded in
-// groups while it runs (nil: not recorded), for the next hooksup to end should this one be
-// killed.
+// whole group when it times out, when ctx ends, and once it exited: what the shell left running
+// in its group has LeftoverGrace to finish, then is killed (nothing it started outlives it).
+// The verdict is the shell's own exit status. dir is the project directory a relative cwd is
+// taken from. The group is recorded in groups while it runs (nil: not recorded), for the next
+// hooksup to end should this one be killed.
 func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) Result {
 	res := Result{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
@@ -112,16 +129,30 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 	// Its own group, so a timeout kills all it started (and, where the OS can, killed with
 	// hooksup should that die).
 	cmd.SysProcAttr = checkProcAttr()
-	out := &tailWriter{max: outputKeep, on: onOutput}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = time.Second
-
+	// The output is a pipe of Run's own, not exec's: the shell's exit, not the end of its
+	// output, ends the check, and Run decides how long a job left holding it may keep it.
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	outR, outW, err := os.Pipe()
+	if err != nil {
 		res.StartErr = &StartError{Err: err}
 		res.Duration = time.Since(start)
 		return res
 	}
+	cmd.Stdout, cmd.Stderr = outW, outW
+	err = cmd.Start()
+	outW.Close()
+	if err != nil {
+		outR.Close()
+		res.StartErr = &StartError{Err: err}
+		res.Duration = time.Since(start)
+		return res
+	}
+	out := &tailWriter{max: outputKeep, on: onOutput}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(out, outR)
+	}()
 	pgid := cmd.Process.Pid
 	done, watched := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -147,30 +178,69 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 			}
 		}
 	}()
-	err := cmd.Wait()
-	close(done)
-	<-watched                                // no record is written after it is removed
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
-	groups.ended(pgid)
-	res.Duration = time.Since(start)
-	res.Output, res.Written, res.Lines = out.result()
+	err = cmd.Wait()
 	switch {
 	case ctx.Err() != nil:
 		res.Canceled = true
 	case tctx.Err() != nil:
 		res.TimedOut = true
+	default:
+		res.LeftRunning = leftovers(tctx, pgid, copied)
 	}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		res.ExitCode = 0
-	case errors.As(err, &ee):
-		res.ExitCode = ee.ExitCode()
+	close(done)
+	<-watched                                // no record is written after it is removed
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
+	groups.ended(pgid)
+	// A job that left the group (setsid) may hold the output still: it is not waited for.
+	select {
+	case <-copied:
+	case <-time.After(outputDrain):
+	}
+	outR.Close()
+	<-copied
+	res.Duration = time.Since(start)
+	res.Output, res.Written, res.Lines = out.result()
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	} else if err != nil {
+		res.StartErr = &StartError{Err: err}
 	}
 	if !res.TimedOut && !res.Canceled && (res.ExitCode == 126 || res.ExitCode == 127) {
 		res.StartErr = &StartError{Err: errors.New(lastLine(res.Output))}
 	}
 	return res
+}
+
+// outputDrain is how long the output is read after the check's group was killed, for what its
+// processes wrote just before.
+const outputDrain = 100 * time.Millisecond
+
+// leftovers waits, once a check's shell exited, for what it left in its group pgid to end, for
+// LeftoverGrace at most (or until ctx ends), and reports whether some of it was still running
+// then. A job still writing the check's output holds it open (copied is not closed yet); one
+// that writes elsewhere is seen in the group.
+func leftovers(ctx context.Context, pgid int, copied <-chan struct{}) bool {
+	grace := time.NewTimer(LeftoverGrace)
+	defer grace.Stop()
+	select {
+	case <-copied:
+	case <-grace.C:
+		return true
+	case <-ctx.Done():
+		return true
+	}
+	for {
+		if members, err := procinfo.Group(pgid); err != nil || len(members) == 0 {
+			return false
+		}
+		select {
+		case <-grace.C:
+			return true
+		case <-ctx.Done():
+			return true
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // workDir is where c runs when its project is dir: its cwd, relative to dir unless absolute.

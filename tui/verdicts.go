@@ -231,7 +231,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
 			status = st.CheckFail.Render("✗")
 		}
-		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, c.Name, c.ExitCode, c.DurationMS, c.Error))
+		add(fmt.Sprintf("%s %s exit %d in %.0f ms%s %s", status, c.Name, c.ExitCode, c.DurationMS, present.CheckLeftRunning(c.LeftRunning), c.Error))
 		for _, l := range strings.Split(c.Output, "\n") {
 			if l != "" {
 				add(st.Muted.Render("  │ ") + l)

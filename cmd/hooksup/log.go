@@ -143,7 +143,7 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintln(w, line)
 	}
 	for _, c := range v.Checks {
-		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", c.Name, c.ExitCode, c.DurationMS)
+		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms%s\n", c.Name, c.ExitCode, c.DurationMS, present.CheckLeftRunning(c.LeftRunning))
 	}
 }
 

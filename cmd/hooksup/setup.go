@@ -213,7 +213,7 @@ func tryChecks(ctx context.Context, det project.Detection, dir string, timeout t
 		took := r.Duration.Round(time.Millisecond)
 		switch {
 		case r.Passed():
-			fmt.Fprintf(w, "  ✓ %s (%s)\n", c.Name, took)
+			fmt.Fprintf(w, "  ✓ %s (%s%s)\n", c.Name, took, present.CheckLeftRunning(r.LeftRunning))
 		case r.Canceled:
 			fmt.Fprintf(w, "  · %s: interrupted, kept\n", c.Name)
 		case r.TimedOut:
@@ -383,7 +383,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		took := r.Duration.Round(time.Millisecond)
 		switch {
 		case r.Passed():
-			fmt.Fprintf(stdout, "✓ %s (%s)\n", r.Name, took)
+			fmt.Fprintf(stdout, "✓ %s (%s%s)\n", r.Name, took, present.CheckLeftRunning(r.LeftRunning))
 			continue
 		case r.StartErr != nil:
 			// One line: the shell's complaint is the whole of its output.
