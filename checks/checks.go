@@ -1,7 +1,8 @@
-// Package checks runs a project's checks: each in a process group of its own, killed whole at its
-// timeout, on Escape and when hooksup ends; the record of each running group in the runtime
-// directory and the sweep that ends what a killed hooksup left running; reading a process's
-// group, uid and start time; and the plain text of what a check printed.
+// Package checks runs a project's checks: each in a process group of its own, led by a watchdog
+// that kills it should hooksup die, killed whole at its timeout, on Escape and once the check
+// exited (after a grace for what it left running); the record of each running group in the
+// runtime directory and the sweep that ends what a killed hooksup left running; and the plain
+// text of what a check printed.
 package checks
 
 import (
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -123,12 +125,6 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := exec.Command("/bin/sh", "-c", c.Command)
-	cmd.Dir = workDir(c, dir)
-	cmd.Env = append(checkEnv(c), extraEnv...)
-	// Its own group, so a timeout kills all it started (and, where the OS can, killed with
-	// hooksup should that die).
-	cmd.SysProcAttr = checkProcAttr()
 	// The output is a pipe of Run's own, not exec's: the shell's exit, not the end of its
 	// output, ends the check, and Run decides how long a job left holding it may keep it.
 	start := time.Now()
@@ -138,8 +134,25 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 		res.Duration = time.Since(start)
 		return res
 	}
-	cmd.Stdout, cmd.Stderr = outW, outW
+	// The check joins its watchdog's process group, so that a timeout kills all it started,
+	// and so does the watchdog should hooksup die. Without one (it could not start, or died
+	// before the check could join it), the check runs in a group of its own, as the backstop
+	// of the records (checkgroups.go) expects.
+	wd, werr := startWatchdog()
+	if werr != nil {
+		groups.warn("a check runs without its watchdog: a hooksup killed with SIGKILL leaves it running until the next hooksup starts", c, werr)
+	}
+	cmd := checkCommand(c, dir, extraEnv, wd, outW)
 	err = cmd.Start()
+	if err != nil && wd != nil {
+		wd.end()
+		if errors.Is(err, syscall.EPERM) { // setpgid: the watchdog is gone
+			groups.warn("a check could not join its watchdog's process group: it runs in one of its own", c, err)
+			cmd = checkCommand(c, dir, extraEnv, nil, outW)
+			err = cmd.Start()
+		}
+		wd = nil
+	}
 	outW.Close()
 	if err != nil {
 		outR.Close()
@@ -153,7 +166,10 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 		defer close(copied)
 		_, _ = io.Copy(out, outR)
 	}()
-	pgid := cmd.Process.Pid
+	pgid, watcher := cmd.Process.Pid, 0
+	if wd != nil {
+		pgid, watcher = wd.pgid(), wd.pgid()
+	}
 	done, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)
@@ -185,12 +201,15 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 	case tctx.Err() != nil:
 		res.TimedOut = true
 	default:
-		res.LeftRunning = leftovers(tctx, pgid, copied)
+		res.LeftRunning = leftovers(tctx, pgid, watcher, copied)
 	}
 	close(done)
 	<-watched                                // no record is written after it is removed
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind, and its watchdog
 	groups.ended(pgid)
+	if wd != nil {
+		wd.stop() // reaped only now: until then no other group can have its id
+	}
 	// A job that left the group (setsid) may hold the output still: it is not waited for.
 	select {
 	case <-copied:
@@ -218,8 +237,9 @@ const outputDrain = 100 * time.Millisecond
 // leftovers waits, once a check's shell exited, for what it left in its group pgid to end, for
 // LeftoverGrace at most (or until ctx ends), and reports whether some of it was still running
 // then. A job still writing the check's output holds it open (copied is not closed yet); one
-// that writes elsewhere is seen in the group.
-func leftovers(ctx context.Context, pgid int, copied <-chan struct{}) bool {
+// that writes elsewhere is seen in the group, where the process watcher (the watchdog, 0: none)
+// is not the check's.
+func leftovers(ctx context.Context, pgid, watcher int, copied <-chan struct{}) bool {
 	grace := time.NewTimer(LeftoverGrace)
 	defer grace.Stop()
 	select {
@@ -230,7 +250,8 @@ func leftovers(ctx context.Context, pgid int, copied <-chan struct{}) bool {
 		return true
 	}
 	for {
-		if members, err := procinfo.Group(pgid); err != nil || len(members) == 0 {
+		members, err := procinfo.Group(pgid)
+		if err != nil || !slices.ContainsFunc(members, func(p procinfo.Info) bool { return p.Pid != watcher }) {
 			return false
 		}
 		select {
@@ -241,6 +262,21 @@ func leftovers(ctx context.Context, pgid int, copied <-chan struct{}) bool {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// checkCommand is c's shell, in the process group of the watchdog wd (nil: its own), writing
+// to out.
+func checkCommand(c config.Check, dir string, extraEnv []string, wd *watchdog, out *os.File) *exec.Cmd {
+	cmd := exec.Command("/bin/sh", "-c", c.Command)
+	cmd.Dir = workDir(c, dir)
+	cmd.Env = append(checkEnv(c), extraEnv...)
+	pgid := 0
+	if wd != nil {
+		pgid = wd.pgid()
+	}
+	cmd.SysProcAttr = checkProcAttr(pgid)
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
 }
 
 // workDir is where c runs when its project is dir: its cwd, relative to dir unless absolute.
@@ -319,16 +355,16 @@ func (w *tailWriter) result() (kept []byte, written int64, lines int) {
 	return append([]byte(nil), b...), w.written, lines
 }
 
-// RunAll runs checks one after another in dir (all of them, whatever fails), calling
-// onOutput with each one's output as it comes. It is `hooksup check`.
-func RunAll(ctx context.Context, checks []config.Check, dir string, onOutput func(name string, b []byte)) []Result {
+// RunAll runs checks one after another in dir (all of them, whatever fails), recording their
+// groups in groups, calling onOutput with each one's output as it comes. It is `hooksup check`.
+func RunAll(ctx context.Context, groups *Groups, checks []config.Check, dir string, onOutput func(name string, b []byte)) []Result {
 	out := make([]Result, 0, len(checks))
 	for _, c := range checks {
 		if ctx.Err() != nil {
 			break
 		}
 		name := c.Name
-		out = append(out, Run(ctx, nil, c, dir, nil, func(b []byte) {
+		out = append(out, Run(ctx, groups, c, dir, nil, func(b []byte) {
 			if onOutput != nil {
 				onOutput(name, b)
 			}

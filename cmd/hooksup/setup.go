@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -378,8 +379,11 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	if a.verbose {
 		onOut = func(_ string, b []byte) { stdout.Write(b) }
 	}
+	logger, closeLog := openLogger(env.stateDir, g.debug)
+	defer closeLog()
+	groups := checkGroups(logger, stderr)
 	failed := 0
-	for i, r := range checks.RunAll(ctx, configured, env.cwd, onOut) {
+	for i, r := range checks.RunAll(ctx, groups, configured, env.cwd, onOut) {
 		took := r.Duration.Round(time.Millisecond)
 		switch {
 		case r.Passed():
@@ -414,6 +418,21 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// checkGroups has `hooksup check` record its checks' process groups as a session does, after
+// ending those a killed hooksup left running and telling the person on stderr; nil (nothing
+// recorded, nothing swept, logged) without a runtime directory.
+func checkGroups(logger *slog.Logger, stderr io.Writer) *checks.Groups {
+	rdir, err := runtimedir.Dir(os.Getenv)
+	if err != nil {
+		logger.Warn("checks' process groups are not recorded: no runtime directory", "err", err)
+		return nil
+	}
+	for _, e := range checks.Sweep(rdir, logger) {
+		fmt.Fprintf(stderr, "hooksup: %s\n", e.Notice())
+	}
+	return checks.NewGroups(rdir, logger)
 }
 
 // ignoredError is why check runs nothing: a configuration file that exists but may not be
