@@ -119,4 +119,13 @@ command = "test -f %[3]s && exit 0; touch %[3]s; sleep 30 & echo $! > %[2]s; ech
 			t.Fatalf("the job %d a check left still runs", pid)
 		}
 	}
+	// hooksup log says it of each check.
+	out, err := execHooksup(s, "log").CombinedOutput()
+	log := regexp.MustCompile(`in \d+ ms`).ReplaceAllString(string(out), "in N ms")
+	for _, want := range []string{"check passes: exit 0 in N ms; left background processes running, killed after 1s\n",
+		"check fails: exit 3 in N ms; left background processes running, killed after 1s\n"} {
+		if err != nil || !strings.Contains(log, want) {
+			t.Fatalf("hooksup log (%v):\n%s\nwant a line:\n%s", err, out, want)
+		}
+	}
 }
