@@ -234,6 +234,20 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 			t.Fatalf("the session after that said it again:\n%s", again.stderr)
 		}
 	})
+	t.Run("next session in the TUI", func(t *testing.T) {
+		requireTmux(t)
+		s := newSandbox(t)
+		c := newRunningCheck(s)
+		pgid, owner := killedWithItsWatchdog(t, s, c)
+		tm := startTmux(t, 330, 30, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "demo")
+		scr := tm.waitText(20*time.Second, "⚠ "+sweptNotice(c, owner))
+		if n := strings.Count(scr, "ended what the check"); n != 1 {
+			t.Fatalf("the TUI says it %d times:\n%s", n, scr)
+		}
+		if left := groupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
+			t.Fatalf("processes %v of the check's group still run after the next hooksup started", left)
+		}
+	})
 	t.Run("hooksup check", func(t *testing.T) {
 		s := newSandbox(t)
 		c := newRunningCheck(s)
