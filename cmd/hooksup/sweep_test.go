@@ -131,6 +131,7 @@ func TestFaultSupervisorKilledMidCheckLeavesNoProcess(t *testing.T) {
 	if left := groupGoneBy(pgid, killed.Add(checkGoneWithin)); len(left) > 0 {
 		t.Fatalf("processes %v of the check's group %d still alive %s after hooksup was killed", left, pgid, checkGoneWithin)
 	}
+	t.Logf("the check's group was gone %s after hooksup was killed", time.Since(killed).Round(time.Millisecond))
 }
 
 // The same for the hook `hooksup install` registers, SIGKILLed mid-check as claude does a hook
@@ -158,6 +159,7 @@ func TestFaultInstalledHookKilledMidCheckLeavesNoProcess(t *testing.T) {
 	if left := groupGoneBy(pgid, killed.Add(checkGoneWithin)); len(left) > 0 {
 		t.Fatalf("processes %v of the check's group %d still alive %s after the hook was killed", left, pgid, checkGoneWithin)
 	}
+	t.Logf("the check's group was gone %s after the hook was killed", time.Since(killed).Round(time.Millisecond))
 }
 
 // installedHook is hooksup-hook run as the hook `hooksup install` registers, on a Stop of session.
