@@ -14,33 +14,34 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/atomicfile"
+	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/procinfo"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
-// A check runs in its own process group, and hooksup kills the group at the check's timeout, on
-// Escape and when the check exits. A hooksup killed with SIGKILL does none of that: on macOS
-// nothing ends the group (there is no Pdeathsig), and on Linux Pdeathsig ends only the check's
-// shell, not what the shell left running in its group. So each group a session starts is
-// recorded in the runtime directory while it runs, and the next hooksup to start ends the
-// groups whose hooksup is gone (Sweep).
+// A check runs in a process group led by its watchdog (watchdog.go), and hooksup kills the group
+// at the check's timeout, on Escape and once the check exited; should hooksup be killed with
+// SIGKILL, the watchdog kills the group. The records here are the backstop for a watchdog that
+// was killed too (a person's kill of every process, an OOM kill): each group a check runs in is
+// recorded in the runtime directory while it runs, and the next hooksup to start ends the groups
+// whose hooksup is gone (Sweep) and tells the person what it ended.
 //
 // The runtime directory, not the state directory: a record names live processes of this boot,
 // so it belongs where the sockets are — private to the user, shared by the user's sessions, and
 // emptied at logout or reboot, when its pids would mean nothing — rather than in a directory
-// kept across reboots. A sweep at the next start rather than a watchdog process: a watchdog
-// would be one more process per session to keep alive and to kill, and dies with its session
-// when the terminal's process group is killed; a record costs a file per running check, and
-// its only weakness is that the groups live on until hooksup next starts.
+// kept across reboots. A record costs a file per check running longer than recordDelay.
 
 // groupRecord is one running check's process group, as recorded in the runtime directory.
 type groupRecord struct {
 	Owner      int    `json:"owner"`       // the hooksup that started it
 	OwnerStart uint64 `json:"owner_start"` // and when that started: a pid can be reused
-	Pgid       int    `json:"pgid"`        // the check's shell, its group's leader
-	Start      uint64 `json:"start"`       // when the shell started
+	Pgid       int    `json:"pgid"`        // the group's leader: the check's watchdog (or its shell, without one)
+	Start      uint64 `json:"start"`       // when the leader started
 	UID        uint32 `json:"uid"`
 	Check      string `json:"check"`
 	Command    string `json:"command"`
+
+	pids []int // the members a sweep found
 }
 
 // groupRecordPath is where the record of the group pgid is: check-<pgid>.json in the runtime
@@ -73,14 +74,14 @@ func NewGroups(runtimeDir string, logger *slog.Logger) *Groups {
 
 func (g *Groups) path(pgid int) string { return groupRecordPath(g.dir, pgid) }
 
-// started records the group of a check whose shell (the group's leader) is pid.
+// started records the group of a check led by pid (its watchdog, or its shell).
 func (g *Groups) started(pid int, c config.Check) {
 	if g == nil {
 		return
 	}
 	p, err := procinfo.Read(pid)
 	if errors.Is(err, procinfo.ErrNoProcess) {
-		return // the shell is done already, and Run kills its group when it is
+		return // the leader is gone already, and Run kills the group
 	}
 	if err != nil {
 		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
@@ -91,6 +92,14 @@ func (g *Groups) started(pid int, c config.Check) {
 	if err := atomicfile.Write(g.path(pid), b, 0o600); err != nil {
 		g.logger.Warn("a check's process group is not recorded", "check", c.Name, "pgid", pid, "err", err)
 	}
+}
+
+// warn logs what goes wrong with the watch over a check's group.
+func (g *Groups) warn(msg string, c config.Check, err error) {
+	if g == nil {
+		return
+	}
+	g.logger.Warn(msg, "check", c.Name, "err", err)
 }
 
 // ended removes the record of the group led by pid, once it was killed.
@@ -104,14 +113,34 @@ func (g *Groups) ended(pid int) {
 // sweepGrace is how long a swept group has after SIGTERM before SIGKILL.
 const sweepGrace = time.Second
 
-// Sweep ends the checks' process groups recorded in runtimeDir whose hooksup is
-// gone, and removes their records. A group is ended only when it is verifiably the one
-// recorded (notOurs): its leader, if alive, started when the record says, and every member is
-// the user's and started no earlier than the leader. Each group gets SIGTERM, then SIGKILL
-// after sweepGrace; each is logged.
-func Sweep(runtimeDir string, logger *slog.Logger) {
+// Ended is a check's process group that a sweep ended: left running by a hooksup that was
+// killed, and by its watchdog.
+type Ended struct {
+	Check, Command string
+	Owner          int   // the pid of the hooksup that ran it
+	Pids           []int // the processes of the group the sweep ended
+}
+
+// Notice is what the person is told of it, once, by the command that swept: one line, with the
+// check's name and command as they are, every control shown visibly.
+func (e Ended) Notice() string {
+	return fmt.Sprintf("ended what the check \"%s\" left running (`%s`): the hooksup (pid %d) that ran it was killed",
+		termsafe.String(e.Check), termsafe.String(clip.Head(e.Command, noticeCommand)), e.Owner)
+}
+
+// noticeCommand is how much of a check's command a notice quotes, in bytes.
+const noticeCommand = 300
+
+// Sweep ends the checks' process groups recorded in runtimeDir whose hooksup is gone, removes
+// their records, and returns what it ended, for the caller to tell the person: a record is
+// removed before its group is ended, so that of two hooksups sweeping at once only one ends
+// it and says so. A group is ended only when it is verifiably the one recorded (notOurs): its
+// leader, if alive, started when the record says, and every member is the user's and started
+// no earlier than the leader. Each group gets SIGTERM, then SIGKILL after sweepGrace; each is
+// logged.
+func Sweep(runtimeDir string, logger *slog.Logger) []Ended {
 	if runtimeDir == "" {
-		return
+		return nil
 	}
 	files, _ := filepath.Glob(filepath.Join(runtimeDir, "check-*.json"))
 	var ended []groupRecord
@@ -129,9 +158,11 @@ func Sweep(runtimeDir string, logger *slog.Logger) {
 			logger.Warn("a check's process group left by a hooksup that is gone could not be looked at", "pgid", rec.Pgid, "check", rec.Check, "err", err)
 			continue // keep the record: the next start tries again
 		}
-		_ = os.Remove(f)
+		if os.Remove(f) != nil {
+			continue // another hooksup swept it
+		}
 		if len(members) == 0 {
-			continue
+			continue // the watchdog ended it
 		}
 		if why := notOurs(rec, members); why != "" {
 			logger.Info("a recorded check's process group was left alone: it is not the check's any more", "pgid", rec.Pgid, "check", rec.Check, "why", why)
@@ -140,10 +171,14 @@ func Sweep(runtimeDir string, logger *slog.Logger) {
 		_ = syscall.Kill(-rec.Pgid, syscall.SIGTERM)
 		logger.Warn("ended a check's process group left running by a hooksup that was killed",
 			"pgid", rec.Pgid, "check", rec.Check, "command", rec.Command, "owner", rec.Owner, "pids", pids(members))
+		rec.pids = make([]int, len(members))
+		for i, p := range members {
+			rec.pids[i] = p.Pid
+		}
 		ended = append(ended, rec)
 	}
 	if len(ended) == 0 {
-		return
+		return nil
 	}
 	deadline := time.Now().Add(sweepGrace)
 	for _, rec := range ended {
@@ -162,6 +197,11 @@ func Sweep(runtimeDir string, logger *slog.Logger) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	out := make([]Ended, len(ended))
+	for i, rec := range ended {
+		out[i] = Ended{Check: rec.Check, Command: rec.Command, Owner: rec.Owner, Pids: rec.pids}
+	}
+	return out
 }
 
 func readGroupRecord(path string) (groupRecord, bool) {

@@ -105,7 +105,18 @@ func TestSweepCheckGroups(t *testing.T) {
 		files[name] = writeRecord(t, dir, rec)
 	}
 	var log bytes.Buffer
-	Sweep(dir, slog.New(slog.NewTextHandler(&log, nil)))
+	ended := Sweep(dir, slog.New(slog.NewTextHandler(&log, nil)))
+	if len(ended) != 2 {
+		t.Fatalf("the sweep says it ended %+v, want live and leaderless", ended)
+	}
+	for _, e := range ended {
+		if (e.Check != "live" && e.Check != "leaderless") || e.Command != "sleep" || e.Owner != orphan || len(e.Pids) == 0 {
+			t.Errorf("ended %+v", e)
+		}
+	}
+	if again := Sweep(dir, slog.New(slog.DiscardHandler)); len(again) != 0 {
+		t.Errorf("a second sweep says it ended %+v", again)
+	}
 
 	for name, pgid := range map[string]int{"live": live, "leaderless": leaderless} {
 		if m := waitMembers(t, pgid, 0); len(m) != 0 {
@@ -131,8 +142,19 @@ func TestSweepCheckGroups(t *testing.T) {
 	}
 }
 
+// What a sweep ended is told on one line, the check's name and command shown as they are,
+// controls made visible.
+func TestEndedNotice(t *testing.T) {
+	e := Ended{Check: "te\x1b[2Jst", Command: "go test ./...\nrm -rf \x1b]0;x\x07", Owner: 42}
+	want := "ended what the check \"te\\e[2Jst\" left running (`go test ./...\\nrm -rf \\e]0;x\\a`): the hooksup (pid 42) that ran it was killed"
+	if got := e.Notice(); got != want {
+		t.Fatalf("notice\n%s\nwant\n%s", got, want)
+	}
+}
+
 // A running check's group is recorded in the runtime directory, and the record goes when the
-// check ends.
+// check ends. The group is its watchdog's: led by a process started just before the check's
+// shell.
 func TestCheckGroupRecorded(t *testing.T) {
 	dir := t.TempDir()
 	g := NewGroups(dir, slog.New(slog.DiscardHandler))
@@ -140,8 +162,8 @@ func TestCheckGroupRecorded(t *testing.T) {
 		t.Fatal("no recorder")
 	}
 	// The record is written just after the shell started: the shell waits for it.
-	rec := dir + "/check-$$.json"
-	script := `echo $$; i=0; while [ ! -e "` + rec + `" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat "` + rec + `"`
+	rec := dir + "/check-$g.json"
+	script := `g=$(ps -o pgid= -p $$ | tr -d ' '); echo $g; i=0; while [ ! -e "` + rec + `" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done; cat "` + rec + `"`
 	res := Run(context.Background(), g, config.Check{Name: "rec", Command: script}, dir, nil, nil)
 	lines := strings.SplitN(string(res.Output), "\n", 2)
 	var r groupRecord
@@ -150,7 +172,7 @@ func TestCheckGroupRecorded(t *testing.T) {
 	}
 	self, _ := procinfo.Read(os.Getpid())
 	if fmt.Sprint(r.Pgid) != lines[0] || r.Owner != os.Getpid() || r.OwnerStart != self.Start || r.Start == 0 || r.Check != "rec" {
-		t.Fatalf("record %+v, the check's shell %s, hooksup %+v", r, lines[0], self)
+		t.Fatalf("record %+v, the check's group %s, hooksup %+v", r, lines[0], self)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
 		t.Fatalf("records left after the check ended: %v", left)

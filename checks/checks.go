@@ -1,16 +1,19 @@
-// Package checks runs a project's checks: each in a process group of its own, killed whole at its
-// timeout, on Escape and when hooksup ends; the record of each running group in the runtime
-// directory and the sweep that ends what a killed hooksup left running; reading a process's
-// group, uid and start time; and the plain text of what a check printed.
+// Package checks runs a project's checks: each in a process group of its own, led by a watchdog
+// that kills it should hooksup die, killed whole at its timeout, on Escape and once the check
+// exited (after a grace for what it left running); the record of each running group in the
+// runtime directory and the sweep that ends what a killed hooksup left running; and the plain
+// text of what a check printed.
 package checks
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +21,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/procinfo"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -28,11 +32,14 @@ type Result struct {
 	ExitCode int // -1 when the command did not run to an exit code
 	Duration time.Duration
 	TimedOut bool
-	Canceled bool   // stopped by an interrupt
-	StartErr error  // the command could not start (including sh's 126/127)
-	Output   []byte // the end of what it printed (outputKeep), as printed: colours and all
-	Written  int64  // how many bytes it printed in all
-	Lines    int    // how many lines it printed in all
+	Canceled bool // stopped by an interrupt
+	// LeftRunning: the shell exited leaving processes running in its group, still there after
+	// LeftoverGrace, when they were killed.
+	LeftRunning bool
+	StartErr    error  // the command could not start (including sh's 126/127)
+	Output      []byte // the end of what it printed (outputKeep), as printed: colours and all
+	Written     int64  // how many bytes it printed in all
+	Lines       int    // how many lines it printed in all
 }
 
 // Passed reports whether the check succeeded.
@@ -40,9 +47,16 @@ func (r Result) Passed() bool {
 	return r.StartErr == nil && !r.TimedOut && !r.Canceled && r.ExitCode == 0
 }
 
+// LeftRunningNote is what every wording of a check's result adds when the check left
+// processes running (Result.LeftRunning, verdictlog.CheckRecord.LeftRunning).
+func LeftRunningNote() string {
+	return "left background processes running, killed after " + LeftoverGrace.String()
+}
+
 // Record is the verdict log's view of the result.
 func (r Result) Record() verdictlog.CheckRecord {
-	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut}
+	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut,
+		LeftRunning: r.LeftRunning}
 	switch {
 	case r.StartErr != nil:
 		rec.Error = r.StartErr.Error()
@@ -92,37 +106,70 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
 }
 
+// LeftoverGrace is how long what a check's shell leaves running in its process group has, once
+// the shell exited, to finish (a job writing the end of the output) before the group is killed.
+const LeftoverGrace = time.Second
+
 // recordDelay is how long a check runs before its process group is recorded (Groups).
 const recordDelay = 20 * time.Millisecond
 
 // Run runs c with sh in its own process group, streaming output to onOutput, and kills the
-// whole group when it times out, when ctx ends, and when it exits (nothing it started outlives
-// it). dir is the project directory a relative cwd is taken from. The group is recorded in
-// groups while it runs (nil: not recorded), for the next hooksup to end should this one be
-// killed.
+// whole group when it times out, when ctx ends, and once it exited: what the shell left running
+// in its group has LeftoverGrace to finish, then is killed (nothing it started outlives it).
+// The verdict is the shell's own exit status. dir is the project directory a relative cwd is
+// taken from. The group is recorded in groups while it runs (nil: not recorded), for the next
+// hooksup to end should this one be killed.
 func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) Result {
 	res := Result{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := exec.Command("/bin/sh", "-c", c.Command)
-	cmd.Dir = workDir(c, dir)
-	cmd.Env = append(checkEnv(c), extraEnv...)
-	// Its own group, so a timeout kills all it started (and, where the OS can, killed with
-	// hooksup should that die).
-	cmd.SysProcAttr = checkProcAttr()
-	out := &tailWriter{max: outputKeep, on: onOutput}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = time.Second
-
+	// The output is a pipe of Run's own, not exec's: the shell's exit, not the end of its
+	// output, ends the check, and Run decides how long a job left holding it may keep it.
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	outR, outW, err := os.Pipe()
+	if err != nil {
 		res.StartErr = &StartError{Err: err}
 		res.Duration = time.Since(start)
 		return res
 	}
-	pgid := cmd.Process.Pid
+	// The check joins its watchdog's process group, so that a timeout kills all it started,
+	// and so does the watchdog should hooksup die. Without one (it could not start, or died
+	// before the check could join it), the check runs in a group of its own, as the backstop
+	// of the records (checkgroups.go) expects.
+	wd, werr := startWatchdog()
+	if werr != nil {
+		groups.warn("a check runs without its watchdog: a hooksup killed with SIGKILL leaves it running until the next hooksup starts", c, werr)
+	}
+	cmd := checkCommand(c, dir, extraEnv, wd, outW)
+	err = cmd.Start()
+	if err != nil && wd != nil {
+		wd.end()
+		if errors.Is(err, syscall.EPERM) { // setpgid: the watchdog is gone
+			groups.warn("a check could not join its watchdog's process group: it runs in one of its own", c, err)
+			cmd = checkCommand(c, dir, extraEnv, nil, outW)
+			err = cmd.Start()
+		}
+		wd = nil
+	}
+	outW.Close()
+	if err != nil {
+		outR.Close()
+		res.StartErr = &StartError{Err: err}
+		res.Duration = time.Since(start)
+		return res
+	}
+	out := &tailWriter{max: outputKeep, on: onOutput}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(out, outR)
+	}()
+	pgid, watcher := cmd.Process.Pid, 0
+	if wd != nil {
+		pgid, watcher = wd.pgid(), wd.pgid()
+	}
 	done, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)
@@ -147,30 +194,89 @@ func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraE
 			}
 		}
 	}()
-	err := cmd.Wait()
-	close(done)
-	<-watched                                // no record is written after it is removed
-	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind
-	groups.ended(pgid)
-	res.Duration = time.Since(start)
-	res.Output, res.Written, res.Lines = out.result()
+	err = cmd.Wait()
 	switch {
 	case ctx.Err() != nil:
 		res.Canceled = true
 	case tctx.Err() != nil:
 		res.TimedOut = true
+	default:
+		res.LeftRunning = leftovers(tctx, pgid, watcher, copied)
 	}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		res.ExitCode = 0
-	case errors.As(err, &ee):
-		res.ExitCode = ee.ExitCode()
+	close(done)
+	<-watched                                // no record is written after it is removed
+	_ = syscall.Kill(-pgid, syscall.SIGKILL) // whatever it left behind, and its watchdog
+	groups.ended(pgid)
+	if wd != nil {
+		wd.stop() // reaped only now: until then no other group can have its id
+	}
+	// A job that left the group (setsid) may hold the output still: it is not waited for.
+	select {
+	case <-copied:
+	case <-time.After(outputDrain):
+	}
+	outR.Close()
+	<-copied
+	res.Duration = time.Since(start)
+	res.Output, res.Written, res.Lines = out.result()
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	} else if err != nil {
+		res.StartErr = &StartError{Err: err}
 	}
 	if !res.TimedOut && !res.Canceled && (res.ExitCode == 126 || res.ExitCode == 127) {
 		res.StartErr = &StartError{Err: errors.New(lastLine(res.Output))}
 	}
 	return res
+}
+
+// outputDrain is how long the output is read after the check's group was killed, for what its
+// processes wrote just before.
+const outputDrain = 100 * time.Millisecond
+
+// leftovers waits, once a check's shell exited, for what it left in its group pgid to end, for
+// LeftoverGrace at most (or until ctx ends), and reports whether some of it was still running
+// then. A job still writing the check's output holds it open (copied is not closed yet); one
+// that writes elsewhere is seen in the group, where the process watcher (the watchdog, 0: none)
+// is not the check's.
+func leftovers(ctx context.Context, pgid, watcher int, copied <-chan struct{}) bool {
+	grace := time.NewTimer(LeftoverGrace)
+	defer grace.Stop()
+	select {
+	case <-copied:
+	case <-grace.C:
+		return true
+	case <-ctx.Done():
+		return true
+	}
+	for {
+		members, err := procinfo.Group(pgid)
+		if err != nil || !slices.ContainsFunc(members, func(p procinfo.Info) bool { return p.Pid != watcher }) {
+			return false
+		}
+		select {
+		case <-grace.C:
+			return true
+		case <-ctx.Done():
+			return true
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// checkCommand is c's shell, in the process group of the watchdog wd (nil: its own), writing
+// to out.
+func checkCommand(c config.Check, dir string, extraEnv []string, wd *watchdog, out *os.File) *exec.Cmd {
+	cmd := exec.Command("/bin/sh", "-c", c.Command)
+	cmd.Dir = workDir(c, dir)
+	cmd.Env = append(checkEnv(c), extraEnv...)
+	pgid := 0
+	if wd != nil {
+		pgid = wd.pgid()
+	}
+	cmd.SysProcAttr = checkProcAttr(pgid)
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
 }
 
 // workDir is where c runs when its project is dir: its cwd, relative to dir unless absolute.
@@ -249,16 +355,16 @@ func (w *tailWriter) result() (kept []byte, written int64, lines int) {
 	return append([]byte(nil), b...), w.written, lines
 }
 
-// RunAll runs checks one after another in dir (all of them, whatever fails), calling
-// onOutput with each one's output as it comes. It is `hooksup check`.
-func RunAll(ctx context.Context, checks []config.Check, dir string, onOutput func(name string, b []byte)) []Result {
+// RunAll runs checks one after another in dir (all of them, whatever fails), recording their
+// groups in groups, calling onOutput with each one's output as it comes. It is `hooksup check`.
+func RunAll(ctx context.Context, groups *Groups, checks []config.Check, dir string, onOutput func(name string, b []byte)) []Result {
 	out := make([]Result, 0, len(checks))
 	for _, c := range checks {
 		if ctx.Err() != nil {
 			break
 		}
 		name := c.Name
-		out = append(out, Run(ctx, nil, c, dir, nil, func(b []byte) {
+		out = append(out, Run(ctx, groups, c, dir, nil, func(b []byte) {
 			if onOutput != nil {
 				onOutput(name, b)
 			}

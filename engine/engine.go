@@ -663,7 +663,7 @@ func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hoo
 		e.emit(CheckOutput{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
 	e.emit(CheckFinished{At: event.At{Time: e.now()}, Run: run, Result: res})
-	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut)
+	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut, "left_running", res.LeftRunning)
 	return res
 }
 
@@ -713,6 +713,9 @@ func stopEnv(in *hooks.Input) []string {
 func failure(r checks.Result) string {
 	if r.TimedOut {
 		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
+	}
+	if r.LeftRunning {
+		return fmt.Sprintf("exit %d; %s", r.ExitCode, checks.LeftRunningNote())
 	}
 	return fmt.Sprintf("exit %d", r.ExitCode)
 }

@@ -212,7 +212,13 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	}
 	vlog := &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}
 	defer vlog.Close()
-	groups, runDir := standaloneGroups(&cfg, o.Getenv, logger)
+	groups, runDir, swept := standaloneGroups(&cfg, o.Getenv, logger)
+	for _, s := range swept {
+		if warning != "" {
+			warning += "\n"
+		}
+		warning += "hooksup: " + s.Notice()
+	}
 	e := New(Options{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
 		Groups: groups, LockDir: runDir, Agent: standaloneAgent(o.Getenv)})
 	e.Restore(st.EngineState)
@@ -293,21 +299,22 @@ func lockState(path string) (func(), standaloneState, error) {
 }
 
 // standaloneGroups records the checks' process groups as a supervisor does, in the same runtime
-// directory, so that a hook killed with SIGKILL (claude past its timeout, a person) leaves no
-// check running for long: the next hook or hooksup to start sweeps what it left. Only a
-// configuration with checks pays for it (the directory, a sweep, a record per check). The
-// directory also holds the project locks, which the hook's checks take as a session's do.
-func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) (*checks.Groups, string) {
+// directory, so that a hook killed with SIGKILL (claude past its timeout, a person) together
+// with its checks' watchdogs leaves no check running for long: the next hook or hooksup to
+// start sweeps what it left, and the hook that swept tells the person in its systemMessage.
+// Only a configuration with checks pays for it (the directory, a sweep, a record per check).
+// The directory also holds the project locks, which the hook's checks take as a session's do.
+func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *slog.Logger) (*checks.Groups, string, []checks.Ended) {
 	if len(cfg.Stop.Checks) == 0 && len(cfg.SubagentStop.Checks) == 0 {
-		return nil, ""
+		return nil, "", nil
 	}
 	dir, err := runtimedir.Dir(getenv)
 	if err != nil {
 		logger.Warn("checks' process groups are not recorded and run without the project lock: no runtime directory", "err", err)
-		return nil, ""
+		return nil, "", nil
 	}
-	checks.Sweep(dir, logger)
-	return checks.NewGroups(dir, logger), dir
+	swept := checks.Sweep(dir, logger)
+	return checks.NewGroups(dir, logger), dir, swept
 }
 
 // standaloneAgent names the agent that ran the installed hook, for those who wait for its

@@ -120,7 +120,7 @@ func New(o Options) (*Supervisor, error) {
 		return nil, err
 	}
 	runtimedir.SweepStale(o.RuntimeDir)
-	checks.Sweep(o.RuntimeDir, logger)
+	swept := checks.Sweep(o.RuntimeDir, logger)
 	idb := make([]byte, runtimedir.IDBytes)
 	_, _ = rand.Read(idb)
 	id := hex.EncodeToString(idb)
@@ -160,6 +160,9 @@ func New(o Options) (*Supervisor, error) {
 		s.removeFiles()
 		stopFeed()
 		return nil, err
+	}
+	for _, e := range swept {
+		s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn, Text: e.Notice()})
 	}
 	for _, w := range s.launch.Warnings {
 		logger.Warn("injection", "warning", w)

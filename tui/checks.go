@@ -157,7 +157,8 @@ func (p *checksPane) head(st Styles, now time.Time) string {
 		head = fmt.Sprintf("%s %s %s", st.CheckRunning.Render(spinnerFrames[p.spinner%len(spinnerFrames)]), st.Title.Render(name),
 			st.Muted.Render(now.Sub(p.started).Round(100*time.Millisecond).String()))
 	case p.result != nil && p.result.Passed():
-		head = fmt.Sprintf("%s %s %s", st.CheckPass.Render("✓"), st.Title.Render(name), st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))
+		head = fmt.Sprintf("%s %s %s", st.CheckPass.Render("✓"), st.Title.Render(name),
+			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()+present.CheckLeftRunning(p.result.LeftRunning)))
 	case p.result != nil:
 		head = fmt.Sprintf("%s %s %s %s", st.CheckFail.Render("✗"), st.Title.Render(name), st.CheckFail.Render(present.CheckFailure(*p.result)),
 			st.Muted.Render(p.result.Duration.Round(time.Millisecond).String()))

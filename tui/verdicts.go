@@ -242,7 +242,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
 			status = st.CheckFail.Render("✗")
 		}
-		add(fmt.Sprintf("%s %s exit %d in %.0f ms %s", status, safe(c.Name), c.ExitCode, c.DurationMS, safe(c.Error)))
+		add(fmt.Sprintf("%s %s exit %d in %.0f ms%s %s", status, safe(c.Name), c.ExitCode, c.DurationMS, present.CheckLeftRunning(c.LeftRunning), safe(c.Error)))
 		addLines(st.Muted.Render("  │ "), c.Output)
 	}
 	if v.Warning != "" {

@@ -125,6 +125,9 @@ type CheckRecord struct {
 	DurationMS float64 `json:"duration_ms"`
 	TimedOut   bool    `json:"timed_out,omitempty"`
 	Error      string  `json:"error,omitempty"`
+	// LeftRunning: the check's shell exited leaving processes running in its group, which were
+	// killed after the grace (checks.LeftoverGrace).
+	LeftRunning bool `json:"left_running,omitempty"`
 	// Output is the end of what a failed check printed (passing checks keep none).
 	Output string `json:"output,omitempty"`
 }

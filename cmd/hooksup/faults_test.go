@@ -139,16 +139,16 @@ func TestFaultAgentKilledMidTurn(t *testing.T) {
 // verdict says it timed out, and claude goes on. The same through `hooksup check`.
 func TestFaultHangingCheckWithChildrenKilledAtTimeout(t *testing.T) {
 	s := newSandbox(t)
-	childPid, shPid := filepath.Join(s.project, "child.pid"), filepath.Join(s.project, "sh.pid")
+	childPid, shPid, pgidFile := filepath.Join(s.project, "child.pid"), filepath.Join(s.project, "sh.pid"), filepath.Join(s.project, "pgid")
 	killGroupOnCleanup(t, shPid)
 	cfg := s.config(fmt.Sprintf(`
 mode = "auto"
 [[stop.checks]]
 name = "hang"
-command = "sleep 300 & echo $! > %s; (sleep 300; :) & echo $$ > %s; sleep 300"
+command = "sleep 300 & echo $! > %s; (sleep 300; :) & echo $$ > %s; ps -o pgid= -p $$ > %s; sleep 300"
 timeout = "1s"
 retry_on_failure = false
-`, childPid, shPid))
+`, childPid, shPid, pgidFile))
 
 	t.Run("hooksup claude", func(t *testing.T) {
 		r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
@@ -164,11 +164,12 @@ retry_on_failure = false
 		}
 		assertGoneProc(t, childPid)
 		assertGoneProc(t, shPid)
-		assertGroupGone(t, shPid)
+		assertGroupGone(t, pgidFile)
 	})
 	t.Run("hooksup check", func(t *testing.T) {
 		os.Remove(childPid)
 		os.Remove(shPid)
+		os.Remove(pgidFile)
 		cmd := execHooksup(s, "--config", cfg, "check")
 		out, _ := cmd.CombinedOutput()
 		if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "✗ hang: timed out after 1s") {
@@ -176,16 +177,19 @@ retry_on_failure = false
 		}
 		assertGoneProc(t, childPid)
 		assertGoneProc(t, shPid)
-		assertGroupGone(t, shPid)
+		assertGroupGone(t, pgidFile)
 	})
 }
 
-// assertGroupGone: no live process is left in the group led by the pid in pidFile (zombies
-// waiting for init to reap them are dead).
-func assertGroupGone(t *testing.T, pidFile string) {
+// assertGroupGone: no live process is left in the process group whose id is in pgidFile
+// (zombies waiting for init to reap them are dead).
+func assertGroupGone(t *testing.T, pgidFile string) {
 	t.Helper()
-	b, _ := os.ReadFile(pidFile)
+	b, _ := os.ReadFile(pgidFile)
 	pgid := strings.TrimSpace(string(b))
+	if pgid == "" {
+		t.Fatalf("the check wrote no process group to %s", pgidFile)
+	}
 	alive := func() []string {
 		var pids []string
 		stats, _ := filepath.Glob("/proc/[0-9]*/stat")

@@ -232,8 +232,9 @@ func gone(pid int) bool {
 	return strings.Contains(string(st), ") Z")
 }
 
-// killGroupOnCleanup kills the process group whose leader's pid is in pidFile, if any, when
-// the test ends (a hanging check hooksup could not kill because it was killed itself).
+// killGroupOnCleanup kills the process group of the pid in pidFile (a check's shell, in the
+// group its watchdog leads), if it still runs, when the test ends (a hanging check hooksup could
+// not kill because it was killed itself).
 func killGroupOnCleanup(t *testing.T, pidFile string) {
 	t.Cleanup(func() {
 		b, err := os.ReadFile(pidFile)
@@ -241,7 +242,10 @@ func killGroupOnCleanup(t *testing.T, pidFile string) {
 			return
 		}
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 1 {
-			syscall.Kill(-pid, syscall.SIGKILL)
+			if pgid := pgidOf(pid); pgid > 1 {
+				syscall.Kill(-pgid, syscall.SIGKILL)
+			}
+			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
 }

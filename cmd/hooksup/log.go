@@ -144,7 +144,7 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintln(w, line)
 	}
 	for _, c := range v.Checks {
-		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms\n", termsafe.String(c.Name), c.ExitCode, c.DurationMS)
+		fmt.Fprintf(w, "          check %s: exit %d in %.0f ms%s\n", termsafe.String(c.Name), c.ExitCode, c.DurationMS, present.CheckLeftRunning(c.LeftRunning))
 	}
 }
 

@@ -230,7 +230,7 @@ func tryChecks(ctx context.Context, det project.Detection, dir string, timeout t
 		name := termsafe.String(c.Name)
 		switch {
 		case r.Passed():
-			fmt.Fprintf(w, "  ✓ %s (%s)\n", name, took)
+			fmt.Fprintf(w, "  ✓ %s (%s%s)\n", name, took, present.CheckLeftRunning(r.LeftRunning))
 		case r.Canceled:
 			fmt.Fprintf(w, "  · %s: interrupted, kept\n", name)
 		case r.TimedOut:
@@ -408,22 +408,25 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 		lines = &plainLines{w: stdout}
 		onOut = lines.write
 	}
-	results := checks.RunAll(ctx, configured, env.projectDir, onOut)
-	if lines != nil {
-		lines.flush()
-	}
 	lock, err := lockProjectForCheck(ctx, env.projectDir, stderr)
 	if err != nil {
 		return 1, err
 	}
 	defer lock.Release()
+	logger, closeLog := openLogger(env.stateDir, g.debug)
+	defer closeLog()
+	groups := checkGroups(logger, stderr)
+	results := checks.RunAll(ctx, groups, configured, env.projectDir, onOut)
+	if lines != nil {
+		lines.flush()
+	}
 	failed := 0
 	for i, r := range results {
 		took := r.Duration.Round(time.Millisecond)
 		name := termsafe.String(r.Name)
 		switch {
 		case r.Passed():
-			fmt.Fprintf(stdout, "✓ %s (%s)\n", name, took)
+			fmt.Fprintf(stdout, "✓ %s (%s%s)\n", name, took, present.CheckLeftRunning(r.LeftRunning))
 			continue
 		case r.StartErr != nil:
 			// One line: the shell's complaint is the whole of its output.
@@ -522,9 +525,26 @@ func lockProjectForCheck(ctx context.Context, project string, stderr io.Writer) 
 		return nil, nil
 	}
 	if w.TookOver != nil {
-		checks.Sweep(dir, slog.New(slog.DiscardHandler)) // what the dead holder's checks left running
+		for _, e := range checks.Sweep(dir, slog.New(slog.DiscardHandler)) { // what the dead holder's checks left running
+			fmt.Fprintf(stderr, "hooksup: %s\n", e.Notice())
+		}
 	}
 	return lock, nil
+}
+
+// checkGroups has `hooksup check` record its checks' process groups as a session does, after
+// ending those a killed hooksup left running and telling the person on stderr; nil (nothing
+// recorded, nothing swept, logged) without a runtime directory.
+func checkGroups(logger *slog.Logger, stderr io.Writer) *checks.Groups {
+	rdir, err := runtimedir.Dir(os.Getenv)
+	if err != nil {
+		logger.Warn("checks' process groups are not recorded: no runtime directory", "err", err)
+		return nil
+	}
+	for _, e := range checks.Sweep(rdir, logger) {
+		fmt.Fprintf(stderr, "hooksup: %s\n", e.Notice())
+	}
+	return checks.NewGroups(rdir, logger)
 }
 
 // ignoredError is why check runs nothing: a configuration file that exists but may not be

@@ -37,7 +37,8 @@ func Count(n int64) string {
 }
 
 // CheckFailure says how a check failed: "exit 1", "timed out after 2m0s", "could not start:
-// …", "interrupted".
+// …", "interrupted"; and, when it left processes running, "exit 1; left background processes
+// running, killed after 1s".
 func CheckFailure(r checks.Result) string {
 	switch {
 	case r.StartErr != nil:
@@ -47,7 +48,16 @@ func CheckFailure(r checks.Result) string {
 	case r.TimedOut:
 		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
 	}
-	return fmt.Sprintf("exit %d", r.ExitCode)
+	return fmt.Sprintf("exit %d", r.ExitCode) + CheckLeftRunning(r.LeftRunning)
+}
+
+// CheckLeftRunning is what a check's result adds when the check left processes running, to
+// follow how it ended: "; left background processes running, killed after 1s", or "".
+func CheckLeftRunning(left bool) string {
+	if !left {
+		return ""
+	}
+	return "; " + checks.LeftRunningNote()
 }
 
 // SessionLine is a session's summary in one line, e.g. "session 4312ba3d: 12.3k tokens (in
