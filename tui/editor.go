@@ -54,7 +54,14 @@ func (e *reasonEditor) start(id int, reason string, w, h int) tea.Cmd {
 	e.area.SetWidth(max(w-1, 10))
 	// What the person edits is what they see: the reason's controls (a check's command quoted in
 	// it) shown visibly, never drawn raw by the editor.
-	e.area.SetValue(termsafe.Text(reason))
+	// The cursor starts on a line of its own below the reason, where the editor shows the
+	// empty row to write in: what is typed is never glued to the reason's last word. Sent
+	// untouched, the reason is sent as it was (value trims the line).
+	text := termsafe.Text(reason)
+	if strings.TrimSpace(text) != "" {
+		text = strings.TrimRight(text, "\n") + "\n"
+	}
+	e.area.SetValue(text)
 	e.setSize(w, h)
 	e.area.MoveToEnd()
 	return e.area.Focus()
@@ -72,7 +79,7 @@ func (e *reasonEditor) setSize(w, h int) {
 	e.area.SetWidth(max(w-1, 10))
 	width := max(w-1-ansi.StringWidth(e.area.Prompt), 1)
 	rows := 0
-	for _, l := range strings.Split(e.area.Value(), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(e.area.Value(), "\n"), "\n") {
 		rows += max((ansi.StringWidth(l)+width-1)/width, 1)
 	}
 	e.area.SetHeight(min(max(rows+1, editorMinRows), max(h/3, editorMinRows)))

@@ -361,10 +361,10 @@ func TestEscapeFromElsewhere(t *testing.T) {
 	}
 }
 
-// Editing the reason: the person's words become the reason claude reads.
+// Editing the reason: cleared, the person's words become the reason claude reads.
 func TestEditReason(t *testing.T) {
 	m, f, _ := newTestModel(t, "dark")
-	msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('u', tea.ModCtrl, "")}
+	msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('l', tea.ModCtrl, "")}
 	for _, r := range "also run vet" {
 		msgs = append(msgs, press(r, 0, string(r)))
 	}
@@ -522,10 +522,11 @@ func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
 	}
 }
 
-// The reason keeps its line breaks: the checks' own, a new line typed, a pasted one.
+// The reason keeps its line breaks: the checks' own, the one the editor starts on (typed text
+// is never glued to the reason's last word), a new line typed, a pasted one.
 func TestEditReasonKeepsLineBreaks(t *testing.T) {
 	m, f, _ := newTestModel(t, "dark")
-	msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('j', tea.ModCtrl, "")}
+	msgs := []tea.Msg{press(']', tea.ModCtrl, ""), press('e', 0, "e")}
 	for _, r := range "also vet" {
 		msgs = append(msgs, press(r, 0, string(r)))
 	}

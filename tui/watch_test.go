@@ -294,8 +294,9 @@ func TestWatchKeepsTheSelectedSessionOnScreen(t *testing.T) {
 	m.Update(press('e', 0, "e"))
 	v := m.View()
 	lines := strings.Split(ansi.Strip(v.Content), "\n")
-	// At the end of the reason's last line, " › more".
-	if v.Cursor == nil || strings.TrimRight(lines[v.Cursor.Position.Y], " ") != " › more" || v.Cursor.Position.X != 7 {
+	// On the row below the reason's last line, " › more", where typed text starts.
+	if v.Cursor == nil || v.Cursor.Position.Y < 1 || strings.TrimRight(lines[v.Cursor.Position.Y], " ") != " ›" ||
+		strings.TrimRight(lines[v.Cursor.Position.Y-1], " ") != " › more" || v.Cursor.Position.X != 3 {
 		t.Fatalf("the cursor is not on the editor (%+v):\n%s", v.Cursor, ansi.Strip(v.Content))
 	}
 }

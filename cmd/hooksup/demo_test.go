@@ -147,6 +147,37 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	}
 }
 
+// Text typed into the editor starts on a line of its own below the checks' reason, where the
+// editor shows the cursor: the agent reads the reason, a line break, and what was typed, never
+// the typed words glued to the reason's last word.
+func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.waitText(wait, "Allow Bash(go test ./...)?")
+	tm.text("y")
+	tm.waitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	tm.keys("C-]", "e")
+	tm.waitText(wait, "enter send")
+	tm.text("Also run gofmt")
+	tm.keys("Enter")
+	tm.waitText(wait, "block manual")
+	var reasons []string
+	for _, v := range s.verdicts() {
+		if v.Decision == hooks.Block {
+			reasons = append(reasons, v.Reason)
+		}
+	}
+	if len(reasons) != 1 || !strings.HasSuffix(reasons[0], "\nAlso run gofmt") || strings.Count(reasons[0], "Also run gofmt") != 1 ||
+		!strings.Contains(reasons[0], "-v did not enable verbose output") {
+		t.Fatalf("the continuation's reasons %q, want the checks' reason and then, on a line of its own, the typed words", reasons)
+	}
+	if last := strings.Split(reasons[0], "\n"); len(last) < 2 || last[len(last)-1] != "Also run gofmt" {
+		t.Fatalf("the typed words are not on a line of their own: %q", reasons[0])
+	}
+}
+
 // The first interactive run with an untrusted project config shows its commands and asks;
 // "y" trusts that exact content and the checks run; the answer is remembered.
 func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
