@@ -367,6 +367,12 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.help && isEscape(msg) {
+		// Escape closes the help first, as it closes an overlay in lazygit and k9s; the next
+		// one interrupts the agent as always.
+		m.help = false
+		return m, nil
+	}
 	if isEscape(msg) {
 		vk, _ := vterm.KeyFromTea(tea.Key(msg))
 		return m, m.escape(vk)

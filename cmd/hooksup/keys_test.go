@@ -77,6 +77,25 @@ func TestReboundKeysInTmux(t *testing.T) {
 	tm.waitText(wait, "[exited 0]")
 }
 
+// Escape closes the help first, as Esc closes an overlay in lazygit and k9s: it is not sent to
+// the agent, which is not interrupted; with the help closed, Escape interrupts as always.
+func TestEscapeClosesTheHelpFirst(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.waitText(wait, "Allow Bash(go test ./...)?")
+	tm.keys("C-]", "?")
+	tm.waitText(wait, "every key goes to claude, except")
+	tm.keys("Escape")
+	scr := tm.waitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
+	if strings.Contains(scr, "interrupted") || !strings.Contains(scr, "Allow Bash(go test ./...)?") {
+		t.Fatalf("Escape that closed the help also reached the agent:\n%s", scr)
+	}
+	tm.keys("Escape")
+	tm.waitText(wait, "interrupted")
+}
+
 // lineWith is the first line of scr containing text.
 func lineWith(scr, text string) string {
 	for _, l := range strings.Split(scr, "\n") {
