@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -33,6 +34,34 @@ func LatestSession(sessionsDir string) (string, error) {
 		return "", fmt.Errorf("no verdicts yet in %s", sessionsDir)
 	}
 	return ss[0].ID, nil
+}
+
+// FindSession is the session that id names: its whole id, or the start of one (the 8
+// characters hooksup shows everywhere) that names a single session with a verdict log.
+func FindSession(sessionsDir, id string) (string, error) {
+	if _, err := os.Stat(Path(sessionsDir, id)); err == nil {
+		return id, nil
+	}
+	ss, err := Sessions(sessionsDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	var match []string
+	for _, s := range ss {
+		if strings.HasPrefix(s.ID, SafeName(id)) {
+			match = append(match, s.ID)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return "", fmt.Errorf("no session %q has verdicts (looked in %s): hooksup log without --session shows the latest", id, sessionsDir)
+	case 1:
+		return match[0], nil
+	}
+	if len(match) > 5 {
+		match = append(match[:5], "…")
+	}
+	return "", fmt.Errorf("%q names %d sessions (%s): give more of the id", id, len(match), strings.Join(match, ", "))
 }
 
 // SessionInfo is a session with a verdict log.

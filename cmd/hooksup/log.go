@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -44,71 +45,136 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 		return 1, err
 	}
 	dir := verdictlog.SessionsDir(env.stateDir)
-	id := a.session
-	if id == "" {
-		if id, err = verdictlog.LatestSession(dir); err != nil {
-			return 1, err
-		}
-	}
-	path := verdictlog.Path(dir, id)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return 1, fmt.Errorf("no verdicts for session %q (looked in %s)", id, termsafe.String(path))
+	latest := a.session == "" // -f then moves on to each newer session
+	var id string
+	if latest {
+		id, err = verdictlog.LatestSession(dir)
+	} else {
+		id, err = verdictlog.FindSession(dir, a.session)
 	}
 	if err != nil {
 		return 1, err
 	}
-	defer f.Close()
-	if !a.asJSON {
-		fmt.Fprintf(stdout, "session %s%s\n", termsafe.String(id), agentOf(path))
-	}
-	br := bufio.NewReader(f)
-	var partial []byte
-	printLines := func() error {
-		for {
-			line, err := br.ReadBytes('\n')
-			partial = append(partial, line...)
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			printVerdictLine(stdout, partial, a.asJSON)
-			partial = partial[:0]
+	var w *fsnotify.Watcher
+	if a.follow {
+		// Watch before reading, so a line appended in between is not missed.
+		if w, err = fsnotify.NewWatcher(); err != nil {
+			return 1, fmt.Errorf("follow: %w", err)
 		}
+		defer w.Close()
+		if latest {
+			if err := w.Add(dir); err != nil {
+				return 1, fmt.Errorf("follow: %w", err)
+			}
+		}
+	}
+	t := &logTail{out: stdout, asJSON: a.asJSON}
+	if err := t.open(dir, id, w); err != nil {
+		return 1, err
+	}
+	defer t.close()
+	if err := t.print(); err != nil {
+		return 1, err
 	}
 	if !a.follow {
-		if err := printLines(); err != nil {
-			return 1, err
-		}
 		return 0, nil
 	}
-	// Watch before reading, so a line appended in between is not missed.
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return 1, fmt.Errorf("follow: %w", err)
-	}
-	defer w.Close()
-	if err := w.Add(path); err != nil {
-		return 1, fmt.Errorf("follow: %w", err)
-	}
-	if err := printLines(); err != nil {
-		return 1, err
+	// newer is the latest session when it is another than the one followed, once its verdict
+	// log exists.
+	newer := func() string {
+		if !latest {
+			return ""
+		}
+		if next, err := verdictlog.LatestSession(dir); err == nil && next != t.id {
+			return next
+		}
+		return ""
 	}
 	for {
 		select {
 		case <-ctx.Done():
 			return 0, nil
 		case ev := <-w.Events:
-			if ev.Has(fsnotify.Write) {
-				if err := printLines(); err != nil {
+			switch {
+			case ev.Name == t.path && ev.Has(fsnotify.Write):
+				if err := t.print(); err != nil {
+					return 1, err
+				}
+			case latest && filepath.Dir(ev.Name) == dir && ev.Has(fsnotify.Create):
+				_ = w.Add(ev.Name) // a new session's directory: its log may come next, or be there
+			}
+			if next := newer(); next != "" {
+				if err := t.print(); err != nil { // what the last one wrote before it
+					return 1, err
+				}
+				t.close()
+				if err := t.open(dir, next, w); err != nil {
+					return 1, err
+				}
+				if err := t.print(); err != nil {
 					return 1, err
 				}
 			}
 		case err := <-w.Errors:
 			return 1, fmt.Errorf("follow: %w", err)
 		}
+	}
+}
+
+// logTail prints one session's verdict log from where it last read.
+type logTail struct {
+	out     io.Writer
+	asJSON  bool
+	id      string
+	path    string
+	f       *os.File
+	br      *bufio.Reader
+	partial []byte
+}
+
+// open starts on session id's log, with its heading, watching it with w when w is not nil.
+func (t *logTail) open(dir, id string, w *fsnotify.Watcher) error {
+	path := verdictlog.Path(dir, id)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("no verdicts for session %q (looked in %s)", termsafe.String(id), termsafe.String(path))
+	}
+	if err != nil {
+		return err
+	}
+	if w != nil {
+		if err := w.Add(path); err != nil {
+			f.Close()
+			return fmt.Errorf("follow: %w", err)
+		}
+	}
+	t.id, t.path, t.f, t.br, t.partial = id, path, f, bufio.NewReader(f), nil
+	if !t.asJSON {
+		fmt.Fprintf(t.out, "session %s%s\n", termsafe.String(id), agentOf(path))
+	}
+	return nil
+}
+
+func (t *logTail) close() {
+	if t.f != nil {
+		t.f.Close()
+		t.f = nil
+	}
+}
+
+// print prints the whole lines written since the last call.
+func (t *logTail) print() error {
+	for {
+		line, err := t.br.ReadBytes('\n')
+		t.partial = append(t.partial, line...)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		printVerdictLine(t.out, t.partial, t.asJSON)
+		t.partial = t.partial[:0]
 	}
 }
 

@@ -519,6 +519,55 @@ func TestLogFollow(t *testing.T) {
 	waitOut("Stop → allow (limit)")
 }
 
+// hooksup log -f, following the latest session, moves on to a newer one when it starts, with
+// its heading; --session accepts the 8 characters of an id hooksup shows everywhere, and says
+// when they name more than one session.
+func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
+	s := newSandbox(t)
+	sessions := verdictlog.SessionsDir(s.stateDir())
+	write := func(id string, decision hooks.Decision, source verdictlog.Source) {
+		dir := filepath.Join(sessions, id)
+		os.MkdirAll(dir, 0o700)
+		b, _ := json.Marshal(verdictlog.Verdict{SessionID: id, Event: "Stop", Decision: decision, Source: source, MaxContinuations: 3})
+		f, _ := os.OpenFile(filepath.Join(dir, "verdicts.jsonl"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o600)
+		f.Write(append(b, '\n'))
+		f.Close()
+	}
+	write("1a2b3c4d-0000-4000-8000-000000000001", "block", "check:tests")
+	cmd := execHooksup(s, "log", "-f")
+	out := &syncWriter{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitOut := func(want string) {
+		t.Helper()
+		for i := 0; i < 250; i++ {
+			if strings.Contains(out.String(), want) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("log -f printed %q, want %q", out.String(), want)
+	}
+	waitOut("Stop → block (check tests)")
+	write("9f8e7d6c-0000-4000-8000-000000000002", "allow", "checks")
+	waitOut("session 9f8e7d6c-0000-4000-8000-000000000002")
+	waitOut("Stop → allow (checks)")
+	write("9f8e7d6c-0000-4000-8000-000000000002", "block", "manual")
+	waitOut("Stop → block (manual)")
+
+	code, text := s.hooksup(t, "log", "--session", "1a2b3c4d")
+	if code != 0 || !strings.Contains(text, "session 1a2b3c4d-0000-4000-8000-000000000001") || !strings.Contains(text, "Stop → block (check tests)") {
+		t.Errorf("log --session with the short id: %d %s", code, text)
+	}
+	write("1a2b3c4d-ffff-4000-8000-000000000003", "allow", "checks")
+	if code, text := s.hooksup(t, "log", "--session", "1a2b3c4d"); code != 1 || !strings.Contains(text, "names 2 sessions") {
+		t.Errorf("log --session with an ambiguous short id: %d %s", code, text)
+	}
+}
+
 type syncWriter struct {
 	mu sync.Mutex
 	b  bytes.Buffer
