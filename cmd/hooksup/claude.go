@@ -158,6 +158,9 @@ func claudeBin(g globalFlags) string { return agentBin(g, agent.Claude{}) }
 // runAgent is `hooksup [flags] AGENT [args...]`: a's session, the TUI in a terminal, headless
 // otherwise. The agent's exit status is hooksup's.
 func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, stdin, stdout, stderr *os.File) (int, error) {
+	if err := misplacedFlag(a.Name(), args); err != nil {
+		return 2, err
+	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err

@@ -75,7 +75,7 @@ func runLs(ctx context.Context, g globalFlags, args []string, stdout, stderr io.
 	var asJSON bool
 	var hf hostFlags
 	fs := lsFlagSet(&asJSON, &hf)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("ls: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {
@@ -180,7 +180,7 @@ func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, st
 	fs := answerFlagSet(cmd, reason, &hf)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return 2, fmt.Errorf("%s: %v (%s)", cmd, err, usage)
 		}
 		if fs.NArg() == 0 {

@@ -37,7 +37,7 @@ func logFlagSet(a *logArgs) *flag.FlagSet {
 func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	var a logArgs
 	fs := logFlagSet(&a)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("%v (usage: hooksup log [--session ID] [--json] [-f])", err)
 	}
 	env, err := loadEnvironment()

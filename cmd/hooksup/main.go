@@ -87,7 +87,7 @@ func main() {
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.File) (int, error) {
 	var g globalFlags
 	fs := globalFlagSet(&g)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, program().Help())
 			return 0, nil
@@ -187,7 +187,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		fmt.Fprint(stdout, program().Help())
 		return 0, nil
 	default:
-		return 2, fmt.Errorf("unknown command %q (see hooksup --help)", cmd)
+		return 2, unknownCommand(cmd)
 	}
 }
 

@@ -60,7 +60,7 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	}
 	var scope, agentName string
 	fs := installFlagSet(name, &scope, &agentName)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex|gemini] [--scope local|project|user])", err, name)
 	}
 	env, err := loadEnvironment()
@@ -156,7 +156,7 @@ func initFlagSet(a *initArgs) *flag.FlagSet {
 func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	var a initArgs
 	fs := initFlagSet(&a)
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || a.tryTimeout <= 0 {
+	if err := parseFlags(fs, args); err != nil || fs.NArg() > 0 || a.tryTimeout <= 0 {
 		if err == nil {
 			err = fmt.Errorf("unexpected %q", fs.Args())
 		}
@@ -377,7 +377,7 @@ func checkFlagSet(a *checkArgs) *flag.FlagSet {
 func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
 	var a checkArgs
 	fs := checkFlagSet(&a)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("%v (usage: hooksup check [--subagent] [-v])", err)
 	}
 	env, err := loadEnvironment()

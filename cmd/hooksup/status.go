@@ -74,7 +74,7 @@ func runStatus(ctx context.Context, g globalFlags, args []string, stdout, stderr
 	format := new(string)
 	var hf hostFlags
 	fs := statusFlagSet(format, &hf)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("status: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {

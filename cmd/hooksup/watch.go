@@ -245,7 +245,7 @@ func runWatch(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	const usage = "usage: hooksup watch [--host DEST]... [--local]"
 	var hf hostFlags
 	fs := watchFlagSet(&hf)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("watch: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {

@@ -45,7 +45,7 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	const usage = "usage: hooksup web [--listen ADDR] [--new-token] [--tls-cert FILE --tls-key FILE] [--" + web.PlainHTTPFlag + "] [--host DEST]... [--local]"
 	var a webArgs
 	fs := webFlagSet(&a)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("web: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {
