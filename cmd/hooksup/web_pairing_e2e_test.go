@@ -145,6 +145,20 @@ func TestWebRefusesALooseOrSymlinkedTokenFile(t *testing.T) {
 		t.Fatalf("the loose token file was changed: %v %v", fi, err)
 	}
 
+	// The devices' and the pairing codes' files alike.
+	for _, name := range []string{web.DevicesFile, web.PairingFile} {
+		s := newSandbox(t)
+		os.MkdirAll(s.stateDir(), 0o700)
+		file := filepath.Join(s.stateDir(), name)
+		os.WriteFile(file, []byte("[]\n"), 0o600)
+		os.Chmod(file, 0o660)
+		for _, args := range [][]string{{"web", "--listen", "127.0.0.1:0"}, {"web", "devices"}, {"web", "pair"}} {
+			if code, out := run(s, args...); code != 1 || !strings.Contains(out, "chmod 600 "+file) {
+				t.Fatalf("%v with a 0660 %s: exit %d\n%s", args, name, code, out)
+			}
+		}
+	}
+
 	s = newSandbox(t)
 	os.MkdirAll(s.stateDir(), 0o700)
 	target := filepath.Join(s.project, "elsewhere")
@@ -310,5 +324,31 @@ func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
 	evalUntil(t, ctx, 15*time.Second, "the page saying how to pair again", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
 	if code, out := s.hooksup(t, "web", "devices"); code != 0 || strings.Contains(out, "Chrome on Linux") {
 		t.Fatalf("web devices after revoke --all: exit %d\n%s", code, out)
+	}
+}
+
+// hooksup web pair prints a new link for the running server, whose code pairs once; without a
+// server running it says to start one.
+func TestWebPairPrintsANewLinkForTheRunningServer(t *testing.T) {
+	s := newSandbox(t)
+	if code, out := s.hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "no hooksup web is running") {
+		t.Fatalf("web pair without a server: exit %d\n%s", code, out)
+	}
+	w := startWeb(t, s)
+	code, out := s.hooksup(t, "web", "pair")
+	link := ""
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, w.base+"#pair=") {
+			link = l
+		}
+	}
+	if code != 0 || link == "" || link == w.link {
+		t.Fatalf("web pair: exit %d, no new link to %s:\n%s", code, w.base, out)
+	}
+	newCode := strings.TrimPrefix(link, w.base+"#pair=")
+	for i, want := range []int{200, 401} {
+		if resp, body := w.do(t, "POST", "/api/pair", `{"code": "`+newCode+`"}`, nil); resp.StatusCode != want {
+			t.Fatalf("pairing with web pair's code, try %d: %d %s", i+1, resp.StatusCode, body)
+		}
 	}
 }
