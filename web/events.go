@@ -108,6 +108,10 @@ func (b *broker) subscribe() (<-chan []byte, func()) {
 // noticed by both sides.
 const keepAlive = 15 * time.Second
 
+// recheck is how often an open stream checks that its credential is still valid: a revoked
+// device's stream ends within it.
+const recheck = 2 * time.Second
+
 // stream is GET /api/events: Server-Sent Events, one JSON pageEvent per message.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
@@ -127,8 +131,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	flusher.Flush()
 	ping := time.NewTicker(keepAlive)
 	defer ping.Stop()
+	check := time.NewTicker(recheck)
+	defer check.Stop()
+	given, _ := r.Context().Value(credentialKey{}).(string)
 	for {
 		select {
+		case <-check.C:
+			if ok, _ := s.valid(given); !ok {
+				return
+			}
 		case <-r.Context().Done():
 			return
 		case line, ok := <-events:

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,16 +16,11 @@ import (
 	"time"
 )
 
-// CookieName is the cookie the page trades the token for (POST /api/login).
-const CookieName = "hooksup"
-
-// CSRFHeader is the header the page sends with every write: a write authenticated by the
-// cookie needs it, which no other origin can send without the server's leave (CORS), which it
-// never gives.
-const CSRFHeader = "X-Hooksup-Web"
-
 // PlainHTTPFlag is hooksup web's flag that accepts plain HTTP beyond loopback.
 const PlainHTTPFlag = "plain-http"
+
+// AllowHostFlag is hooksup web's flag that adds a host name the server answers to.
+const AllowHostFlag = "allow-host"
 
 // contentSecurityPolicy: the page's own script and style only, nothing inline, no other
 // origin, never in a frame.
@@ -40,80 +38,145 @@ func secure(h http.Header) {
 	h.Set("Cache-Control", "no-store")
 }
 
-// Failed attempts (a wrong token or cookie) draw on a bucket of failureBurst that refills one
-// every failureRefill; while it is empty, every request that needs the token is 429, the right
-// one too, so that a guess learns nothing.
+// hostName is a Host header's name, without its port, lower case, without a final dot.
+func hostName(hostport string) string {
+	h := hostport
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), ".")
+	return strings.ToLower(h)
+}
+
+// hostAllowed reports whether the request names a host the server answers to: loopback, or
+// one it was told of. Any other is a name someone pointed at this machine (DNS rebinding).
+func (s *Server) hostAllowed(r *http.Request) bool {
+	h := hostName(r.Host)
+	if h == "" {
+		return false
+	}
+	if isLoopback(h) {
+		return true
+	}
+	_, ok := s.hosts[h]
+	return ok
+}
+
+// Failures (a wrong token or pairing code) are counted per client address: each draws on its
+// address's budget of failureBurst, which refills one every failureRefill. While it is spent,
+// that address's failures are 429 instead of 401. A valid credential is always served.
 const (
 	failureBurst  = 10
 	failureRefill = time.Second
+	// logEvery is how often one address's failures are logged at most; the line counts them.
+	logEvery = time.Minute
+	// maxClients bounds the addresses remembered; full buckets go first.
+	maxClients = 4096
 )
 
-type limiter struct {
+type client struct {
+	left     float64
+	at       time.Time
+	loggedAt time.Time
+	unlogged int
+}
+
+func (c *client) fill(now time.Time) {
+	c.left = min(failureBurst, c.left+float64(now.Sub(c.at))/float64(failureRefill))
+	c.at = now
+}
+
+type failures struct {
 	mu     sync.Mutex
-	burst  float64
-	refill time.Duration
-	left   float64
-	at     time.Time
+	by     map[string]*client
+	logger *slog.Logger
 }
 
-func newLimiter(burst int, refill time.Duration) *limiter {
-	return &limiter{burst: float64(burst), refill: refill, left: float64(burst), at: time.Now()}
+func newFailures(logger *slog.Logger) *failures {
+	return &failures{by: map[string]*client{}, logger: logger}
 }
 
-func (l *limiter) fill(now time.Time) {
-	l.left = min(l.burst, l.left+float64(now.Sub(l.at))/float64(l.refill))
-	l.at = now
-}
-
-// open reports whether an attempt may be checked now, else how long until one may.
-func (l *limiter) open() (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.fill(time.Now())
-	if l.left >= 1 {
-		return true, 0
+// clientAddr is the request's remote IP.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
 	}
-	return false, time.Duration((1 - l.left) * float64(l.refill))
+	return r.RemoteAddr
 }
 
-// failed draws a failure from the bucket.
-func (l *limiter) failed() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.fill(time.Now())
-	l.left = max(0, l.left-1)
-}
-
-// how a request was authenticated
-type credential int
-
-const (
-	noCredential credential = iota
-	byBearer
-	byCookie
-)
-
-// authenticate checks the request's token (Bearer) or cookie; ok false with a credential is a
-// wrong one.
-func (s *Server) authenticate(r *http.Request) (credential, bool) {
-	var given string
-	cred := noCredential
-	if h := r.Header.Get("Authorization"); h != "" {
-		given, _ = strings.CutPrefix(h, "Bearer ")
-		cred = byBearer
-	} else if c, err := r.Cookie(CookieName); err == nil {
-		given, cred = c.Value, byCookie
+// failed counts a failure of addr and reports how long until addr may fail again without
+// being limited (0: not limited). It logs at most one line per address per logEvery.
+func (f *failures) failed(addr, what, path string) time.Duration {
+	now := time.Now()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.by[addr]
+	if !ok {
+		if len(f.by) >= maxClients {
+			for a, o := range f.by {
+				if o.fill(now); o.left >= failureBurst && now.Sub(o.loggedAt) >= logEvery {
+					delete(f.by, a)
+				}
+			}
+			if len(f.by) >= maxClients {
+				clear(f.by)
+			}
+		}
+		c = &client{left: failureBurst, at: now}
+		f.by[addr] = c
 	}
-	if cred == noCredential {
-		return cred, false
+	c.fill(now)
+	c.unlogged++
+	if now.Sub(c.loggedAt) >= logEvery {
+		f.logger.Warn("web: wrong credentials", "remote", addr, "what", what, "path", path, "count", c.unlogged,
+			"since", c.loggedAt.Format(time.RFC3339))
+		c.loggedAt, c.unlogged = now, 0
 	}
-	return cred, s.matches(given)
+	if c.left >= 1 {
+		c.left--
+		return 0
+	}
+	return time.Duration((1 - c.left) * float64(failureRefill))
 }
 
-// matches compares in constant time: the hashes have one length whatever was given.
-func (s *Server) matches(given string) bool {
+// bearer is the request's Authorization: Bearer credential. Cookies are never read: a browser
+// sends them to every port of a host.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return "", false
+	}
+	tok, _ := strings.CutPrefix(h, "Bearer ") // another scheme is a wrong credential
+	return strings.TrimSpace(tok), true
+}
+
+// matchesToken compares with the API token in constant time: the hashes have one length
+// whatever was given.
+func (s *Server) matchesToken(given string) bool {
+	if s.token == "" {
+		return false
+	}
 	a, b := sha256.Sum256([]byte(given)), sha256.Sum256([]byte(s.token))
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// valid reports whether given is the API token or a paired device's token (whose use is then
+// written down).
+func (s *Server) valid(given string) (bool, error) {
+	if s.matchesToken(given) {
+		return true, nil
+	}
+	if s.store == nil || given == "" {
+		return false, nil
+	}
+	d, ok, err := s.store.Lookup(given)
+	if err != nil || !ok {
+		return false, err
+	}
+	if err := s.store.Seen(d, time.Now()); err != nil {
+		s.logger.Warn("web: write a device's last use", "device", d.ID, "err", err)
+	}
+	return true, nil
 }
 
 // sameOrigin reports whether a write comes from the page's own origin, as the browser says
@@ -132,8 +195,24 @@ func sameOrigin(r *http.Request) bool {
 	return true
 }
 
-// api guards an API handler: the token or the cookie (401, 429 while failures are limited);
-// a write from the page's origin only (403), and one on the cookie with CSRFHeader (403).
+type credentialKey struct{}
+
+// refuse answers a failed attempt: 429 while the address's failures are limited, else 401.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, what, msg string) {
+	if wait := s.fails.failed(clientAddr(r), what, r.URL.Path); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
+		writeError(w, http.StatusTooManyRequests, "rate_limited", "too many wrong credentials from "+clientAddr(r)+": try again later")
+		return
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="hooksup"`)
+	writeError(w, http.StatusUnauthorized, "unauthorized", msg)
+}
+
+const needsCredential = "this needs a paired device's token or the API token as Authorization: Bearer TOKEN " +
+	"(pair a browser with hooksup web pair; scripts use hooksup web token)"
+
+// api guards an API handler: a write from the page's origin only (403); a device's token or
+// the API token (Bearer) else 401, or 429 while this address's failures are limited.
 func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		write := r.Method != http.MethodGet && r.Method != http.MethodHead
@@ -141,35 +220,66 @@ func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusForbidden, "origin", "a write from another origin is refused")
 			return
 		}
-		if ok, wait := s.limit.open(); !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
-			writeError(w, http.StatusTooManyRequests, "rate_limited", "too many wrong tokens: try again later")
-			return
-		}
-		cred, ok := s.authenticate(r)
-		if !ok {
-			if cred != noCredential {
-				s.limit.failed()
-				s.logger.Warn("web: a wrong token", "remote", r.RemoteAddr, "path", r.URL.Path)
-			}
+		given, has := bearer(r)
+		if !has {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="hooksup"`)
-			writeError(w, http.StatusUnauthorized, "unauthorized",
-				"this needs the token: Authorization: Bearer TOKEN, or the page's cookie (open the URL hooksup web printed)")
+			writeError(w, http.StatusUnauthorized, "unauthorized", needsCredential)
 			return
 		}
-		if write && cred == byCookie && r.Header.Get(CSRFHeader) == "" {
-			writeError(w, http.StatusForbidden, "csrf", "a write on the page's cookie needs the "+CSRFHeader+" header")
+		ok, err := s.valid(given)
+		if err != nil {
+			s.logger.Error("web: the devices file", "err", err)
+			writeError(w, http.StatusInternalServerError, "devices", err.Error())
 			return
 		}
-		f(w, r)
+		if !ok {
+			s.refuse(w, r, "token", needsCredential)
+			return
+		}
+		f(w, r.WithContext(context.WithValue(r.Context(), credentialKey{}, given)))
 	}
 }
 
-// login is POST /api/login with the token: it sets the cookie the page uses from then on.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: s.token, Path: "/", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil, MaxAge: 400 * 24 * 60 * 60})
-	writeJSON(w, http.StatusOK, struct{}{})
+// maxPairBody bounds a pairing request's body.
+const maxPairBody = 4 << 10
+
+// pairResult is POST /api/pair's answer: the device's own token, shown this once.
+type pairResult struct {
+	Token string `json:"token"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+}
+
+// pair is POST /api/pair {"code": "…"}: a pairing code, used once, for a device token.
+func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
+	if !sameOrigin(r) {
+		writeError(w, http.StatusForbidden, "origin", "a write from another origin is refused")
+		return
+	}
+	var body struct {
+		Code string `json:"code"`
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxPairBody)
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Code == "" {
+		writeError(w, http.StatusBadRequest, "bad_request", "the body is not {\"code\": \"…\"}")
+		return
+	}
+	if s.store == nil {
+		s.refuse(w, r, "pairing code", "this server pairs no devices")
+		return
+	}
+	token, d, ok, err := s.store.Pair(body.Code, DeviceName(r.UserAgent()), time.Now())
+	if err != nil {
+		s.logger.Error("web: pair a device", "err", err)
+		writeError(w, http.StatusInternalServerError, "devices", err.Error())
+		return
+	}
+	if !ok {
+		s.refuse(w, r, "pairing code", fmt.Sprintf("this pairing code is used, expired (after %v) or wrong: run hooksup web pair for a new one", PairingTTL))
+		return
+	}
+	s.logger.Info("web: paired a device", "device", d.ID, "name", d.Name, "remote", clientAddr(r))
+	writeJSON(w, http.StatusOK, pairResult{Token: token, ID: d.ID, Name: d.Name})
 }
 
 // CheckListen refuses plain HTTP beyond loopback: addr must be a loopback address, or tls be

@@ -42,9 +42,14 @@ var static embed.FS
 
 // Options configure a Server.
 type Options struct {
-	Hub    Hub
-	Token  string
-	Logger *slog.Logger
+	Hub Hub
+	// Token is the API token (scripts'); Store the paired devices and pairing codes (nil: none).
+	Token string
+	Store *Store
+	// AllowHosts are the host names, besides loopback's, that requests may name (the listen
+	// address's, --public-url's, --allow-host's); any other is 421.
+	AllowHosts []string
+	Logger     *slog.Logger
 	// ListEvery is how often the sessions are listed to notice those that start and end (2 s
 	// when zero).
 	ListEvery time.Duration
@@ -54,9 +59,11 @@ type Options struct {
 type Server struct {
 	hub       Hub
 	token     string
+	store     *Store
+	hosts     map[string]struct{}
 	logger    *slog.Logger
 	listEvery time.Duration
-	limit     *limiter
+	fails     *failures
 	events    *broker
 	mux       *http.ServeMux
 }
@@ -69,8 +76,13 @@ func New(o Options) *Server {
 	if o.ListEvery == 0 {
 		o.ListEvery = 2 * time.Second
 	}
-	s := &Server{hub: o.Hub, token: o.Token, logger: o.Logger, listEvery: o.ListEvery,
-		limit: newLimiter(failureBurst, failureRefill), events: newBroker()}
+	s := &Server{hub: o.Hub, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, logger: o.Logger,
+		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker()}
+	for _, h := range o.AllowHosts {
+		if h = hostName(h); h != "" {
+			s.hosts[h] = struct{}{}
+		}
+	}
 	mux := http.NewServeMux()
 	page, _ := fs.Sub(static, "static")
 	files := http.FileServerFS(page)
@@ -88,7 +100,7 @@ func New(o Options) *Server {
 			mux.Handle("GET /"+n.Name(), files)
 		}
 	}
-	mux.HandleFunc("POST /api/login", s.api(s.login))
+	mux.HandleFunc("POST /api/pair", s.pair)
 	mux.HandleFunc("GET /api/sessions", s.api(s.sessions))
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
@@ -99,10 +111,18 @@ func New(o Options) *Server {
 	return s
 }
 
-// Handler answers every request, with the security headers.
+// Handler answers every request, with the security headers; a request naming a host the
+// server does not answer to is 421.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secure(w.Header())
+		if !s.hostAllowed(r) {
+			h := hostName(r.Host)
+			writeError(w, http.StatusMisdirectedRequest, "host", fmt.Sprintf(
+				"hooksup web does not answer to the host %q: if that is how you reach it, start hooksup web with --%s %s (or --public-url)",
+				h, AllowHostFlag, h))
+			return
+		}
 		s.mux.ServeHTTP(w, r)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -124,12 +125,26 @@ func (f *fakeHub) answers() []string {
 func newTestServer(t *testing.T) (*httptest.Server, *fakeHub) {
 	t.Helper()
 	f := newFakeHub()
-	s := New(Options{Hub: f, Token: testToken, ListEvery: 50 * time.Millisecond})
+	ts, _ := newTestServerWith(t, f, Options{})
+	return ts, f
+}
+
+// newTestServerWith serves f with o (its Hub, Token and Store filled in when unset).
+func newTestServerWith(t *testing.T, f *fakeHub, o Options) (*httptest.Server, *Store) {
+	t.Helper()
+	o.Hub, o.ListEvery = f, 50*time.Millisecond
+	if o.Token == "" {
+		o.Token = testToken
+	}
+	if o.Store == nil {
+		o.Store = NewStore(t.TempDir())
+	}
+	s := New(o)
 	ctx, cancel := context.WithCancel(context.Background())
 	go s.Run(ctx)
 	ts := httptest.NewServer(s.Handler())
 	t.Cleanup(func() { cancel(); ts.Close() })
-	return ts, f
+	return ts, o.Store
 }
 
 type req struct {
@@ -157,19 +172,20 @@ func do(t *testing.T, ts *httptest.Server, r req) (*http.Response, string) {
 	return resp, string(b)
 }
 
-func bearer(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+func auth(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
 
-// Every API request needs the token or the cookie: without, or with a wrong one, 401 and no data.
+// Every API request needs a Bearer credential: without, with a wrong one, or with a cookie
+// (even one holding the right token), 401 and no data; the cookie's login is gone.
 func TestAPINeedsTheToken(t *testing.T) {
 	ts, f := newTestServer(t)
 	for _, r := range []req{
 		{method: "GET", path: "/api/sessions"},
-		{method: "GET", path: "/api/sessions", header: bearer("f" + testToken[1:])},
-		{method: "GET", path: "/api/sessions", header: bearer(testToken[:32])},
-		{method: "GET", path: "/api/sessions", header: map[string]string{"Cookie": "hooksup=nope"}},
-		{method: "GET", path: "/api/events"},
-		{method: "POST", path: "/api/sessions/h1/approve"},
-		{method: "POST", path: "/api/login", header: bearer("wrong")},
+		{method: "GET", path: "/api/sessions", header: auth("f" + testToken[1:])},
+		{method: "GET", path: "/api/sessions", header: auth(testToken[:32])},
+		{method: "GET", path: "/api/sessions", header: map[string]string{"Authorization": "Basic " + testToken}},
+		{method: "GET", path: "/api/sessions", header: map[string]string{"Cookie": "hooksup=" + testToken}},
+		{method: "GET", path: "/api/events", header: map[string]string{"Cookie": "hooksup=" + testToken}},
+		{method: "POST", path: "/api/sessions/h1/approve", header: map[string]string{"Cookie": "hooksup=" + testToken, "X-Hooksup-Web": "1"}},
 	} {
 		resp, body := do(t, ts, r)
 		if resp.StatusCode != http.StatusUnauthorized || strings.Contains(body, "/src/one") {
@@ -179,88 +195,87 @@ func TestAPINeedsTheToken(t *testing.T) {
 	if got := f.answers(); len(got) != 0 {
 		t.Fatalf("answered without the token: %v", got)
 	}
-	resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(testToken)})
+	if resp, body := do(t, ts, req{method: "POST", path: "/api/login", header: auth(testToken)}); resp.StatusCode != http.StatusNotFound || len(resp.Cookies()) > 0 {
+		t.Fatalf("POST /api/login: %d %s %v, want 404 and no cookie", resp.StatusCode, body, resp.Cookies())
+	}
+	resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(testToken)})
 	var list []Session
 	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil || len(list) != 2 || list[0].Pending[0].Reason != "FAIL: TestX\nmore" {
 		t.Fatalf("with the token: %d %s", resp.StatusCode, body)
 	}
 }
 
-// Wrong tokens are rate-limited: past the burst, every request is 429 (the right token too,
-// so that guessing gets no answer) until the limit refills.
-func TestFailedAttemptsAreRateLimited(t *testing.T) {
-	ts, _ := newTestServer(t)
+// Wrong credentials are limited per client address: past the burst, that address's wrong ones
+// are 429 with Retry-After, while the right token is served at once, from the same address.
+// They are logged, one line per address per minute that counts them.
+func TestFailedAttemptsAreLimitedPerAddressAndLogged(t *testing.T) {
+	var log strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return log.Write(p)
+	}), nil))
+	ts, _ := newTestServerWith(t, newFakeHub(), Options{Logger: logger})
 	for i := range failureBurst {
-		if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(fmt.Sprint(i))}); resp.StatusCode != 401 {
+		if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(fmt.Sprint(i))}); resp.StatusCode != 401 {
 			t.Fatalf("attempt %d: %d, want 401", i, resp.StatusCode)
 		}
 	}
-	resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer("again")})
-	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("after %d failures: %d (Retry-After %q), want 429", failureBurst, resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
-	if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(testToken)}); resp.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("the right token while limited: %d, want 429", resp.StatusCode)
-	}
-	deadline := time.Now().Add(10 * failureRefill)
-	for {
-		resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(testToken)})
-		if resp.StatusCode == 200 {
-			break
+	for range 200 {
+		resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth("again")})
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("after %d failures: %d (Retry-After %q), want 429", failureBurst, resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the limit never refilled: %d", resp.StatusCode)
-		}
-		time.Sleep(failureRefill / 10)
+	}
+	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(testToken)}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the right token while this address is limited: %d %s, want 200", resp.StatusCode, body)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "wrong credentials") || !strings.Contains(lines[0], "remote=127.0.0.1") {
+		t.Fatalf("the log of %d failures:\n%s", failureBurst+200, log.String())
 	}
 }
 
-// login trades the token for the cookie: HttpOnly, SameSite=Strict; the cookie then reads the API.
-func loginCookie(t *testing.T, ts *httptest.Server) string {
-	t.Helper()
-	resp, body := do(t, ts, req{method: "POST", path: "/api/login", header: bearer(testToken)})
-	if resp.StatusCode != 200 {
-		t.Fatalf("login: %d %s", resp.StatusCode, body)
-	}
-	var c *http.Cookie
-	for _, k := range resp.Cookies() {
-		if k.Name == CookieName {
-			c = k
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// Another address's failures do not limit this one's.
+func TestFailuresAreCountedPerAddress(t *testing.T) {
+	f := newFailures(slog.New(slog.DiscardHandler))
+	for range failureBurst {
+		if wait := f.failed("192.0.2.1", "token", "/"); wait != 0 {
+			t.Fatalf("limited within the burst: %v", wait)
 		}
 	}
-	if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
-		t.Fatalf("login's cookie: %+v (headers %v)", c, resp.Header["Set-Cookie"])
+	if wait := f.failed("192.0.2.1", "token", "/"); wait == 0 {
+		t.Fatal("not limited past the burst")
 	}
-	return CookieName + "=" + c.Value
-}
-
-func TestLoginSetsAStrictHttpOnlyCookie(t *testing.T) {
-	ts, _ := newTestServer(t)
-	cookie := loginCookie(t, ts)
-	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: map[string]string{"Cookie": cookie}}); resp.StatusCode != 200 {
-		t.Fatalf("GET with the cookie: %d %s", resp.StatusCode, body)
+	if wait := f.failed("192.0.2.2", "token", "/"); wait != 0 {
+		t.Fatalf("another address limited: %v", wait)
 	}
 }
 
-// A write from another origin is refused, whatever its credentials; nothing is answered.
+// A write from another origin is refused, whatever its credentials; nothing is answered, and
+// no pairing code is taken.
 func TestCrossOriginWritesAreRefused(t *testing.T) {
 	ts, f := newTestServer(t)
-	cookie := loginCookie(t, ts)
 	for _, h := range []map[string]string{
 		{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"},
+		{"Authorization": "Bearer " + testToken, "Origin": "null"},
 		{"Authorization": "Bearer " + testToken, "Sec-Fetch-Site": "cross-site"},
 		{"Authorization": "Bearer " + testToken, "Sec-Fetch-Site": "same-site"},
-		{"Cookie": cookie, "X-Hooksup-Web": "1", "Origin": "https://evil.example"},
-		{"Cookie": cookie, "X-Hooksup-Web": "1", "Origin": "null"},
 	} {
 		resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", header: h})
 		if resp.StatusCode != http.StatusForbidden {
 			t.Errorf("%v: %d %s, want 403", h, resp.StatusCode, body)
 		}
 	}
-	resp, _ := do(t, ts, req{method: "POST", path: "/api/login", header: map[string]string{"Authorization": "Bearer " + testToken, "Origin": "http://evil.example"}})
-	if resp.StatusCode != http.StatusForbidden || len(resp.Cookies()) > 0 {
-		t.Errorf("cross-origin login: %d %v, want 403 and no cookie", resp.StatusCode, resp.Cookies())
+	if resp, _ := do(t, ts, req{method: "POST", path: "/api/pair", body: `{"code": "x"}`, header: map[string]string{"Origin": "http://evil.example"}}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-origin pairing: %d, want 403", resp.StatusCode)
 	}
 	if got := f.answers(); len(got) != 0 {
 		t.Fatalf("a cross-origin write was answered: %v", got)
@@ -273,34 +288,107 @@ func TestCrossOriginWritesAreRefused(t *testing.T) {
 	}
 }
 
-// A write on the cookie needs the page's CSRF header; one with the Bearer token (curl) does not.
-func TestCookieWritesNeedTheCSRFHeader(t *testing.T) {
-	ts, f := newTestServer(t)
-	cookie := loginCookie(t, ts)
-	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", header: map[string]string{"Cookie": cookie}})
-	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, CSRFHeader) {
-		t.Fatalf("cookie POST without %s: %d %s, want 403 naming it", CSRFHeader, resp.StatusCode, body)
+// A pairing code is traded once for a device's own token, which reads the API until the
+// device is revoked; a used, expired or wrong code pairs nothing. The files keep hashes only,
+// 0600.
+func TestPairingTradesACodeOnceForADeviceToken(t *testing.T) {
+	f := newFakeHub()
+	ts, store := newTestServerWith(t, f, Options{})
+	code, _, err := store.NewPairingCode(time.Now())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := f.answers(); len(got) != 0 {
-		t.Fatalf("answered without the CSRF header: %v", got)
+	pair := func(code string) (int, pairResult) {
+		t.Helper()
+		resp, body := do(t, ts, req{method: "POST", path: "/api/pair", body: `{"code": "` + code + `"}`,
+			header: map[string]string{"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"}})
+		var r pairResult
+		json.Unmarshal([]byte(body), &r)
+		return resp.StatusCode, r
 	}
-	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/deny", header: map[string]string{"Cookie": cookie, CSRFHeader: "1"}})
-	if resp.StatusCode != 200 {
-		t.Fatalf("cookie POST with %s: %d %s", CSRFHeader, resp.StatusCode, body)
+	status, got := pair(code)
+	if status != 200 || len(got.Token) != 64 || got.Name != "Safari on iPhone" {
+		t.Fatalf("pairing: %d %+v", status, got)
 	}
-	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", header: bearer(testToken)})
-	if resp.StatusCode != 200 {
-		t.Fatalf("Bearer POST: %d %s", resp.StatusCode, body)
+	if status, again := pair(code); status != http.StatusUnauthorized || again.Token != "" {
+		t.Fatalf("the same code again: %d %+v", status, again)
 	}
-	if got := f.answers(); len(got) != 2 || got[0] != `h1 7 allow ""` || got[1] != `h1 7 block ""` {
-		t.Fatalf("answers: %v", got)
+	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(got.Token)}); resp.StatusCode != 200 {
+		t.Fatalf("the device's token: %d %s", resp.StatusCode, body)
+	}
+	old, _, _ := store.NewPairingCode(time.Now().Add(-PairingTTL - time.Second))
+	if status, r := pair(old); status != http.StatusUnauthorized || r.Token != "" {
+		t.Fatalf("an expired code: %d %+v", status, r)
+	}
+	for _, name := range []string{DevicesFile, PairingFile} {
+		path := filepath.Join(store.dir, name)
+		b, err := os.ReadFile(path)
+		fi, _ := os.Stat(path)
+		if err != nil || strings.Contains(string(b), got.Token) || strings.Contains(string(b), code) || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("%s (%v, %v): %s", name, fi.Mode(), err, b)
+		}
+	}
+	ds, err := store.Devices()
+	if err != nil || len(ds) != 1 || ds[0].ID != got.ID || ds[0].Name != "Safari on iPhone" {
+		t.Fatalf("devices: %+v %v", ds, err)
+	}
+	if _, err := store.Revoke(got.ID); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(got.Token)}); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a revoked device: %d", resp.StatusCode)
+	}
+	if _, err := store.Revoke("nope"); err == nil {
+		t.Fatal("revoked a device that does not exist")
+	}
+}
+
+// Only loopback's names and the hosts the server was told of are answered; any other Host is
+// 421 naming --allow-host, the page and the API alike.
+func TestForeignHostsAreMisdirected(t *testing.T) {
+	ts, _ := newTestServerWith(t, newFakeHub(), Options{AllowHosts: []string{"Box.Tailnet.ts.net", "devbox"}})
+	for host, want := range map[string]int{
+		"evil.example": 421, "evil.example:80": 421, "127.0.0.1.nip.io": 421, "localhost.evil.example": 421, "devbox.evil": 421,
+		"127.0.0.1": 200, "localhost:1": 200, "[::1]:8": 200, "LOCALHOST.": 200, "box.tailnet.ts.net": 200, "devbox:7862": 200,
+	} {
+		for _, path := range []string{"/", "/api/sessions"} {
+			r, _ := http.NewRequest("GET", ts.URL+path, nil)
+			r.Host = host
+			r.Header.Set("Authorization", "Bearer "+testToken)
+			resp, err := ts.Client().Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want || (want == 421 && !strings.Contains(string(b), "--allow-host")) {
+				t.Errorf("Host %s, GET %s: %d %s, want %d", host, path, resp.StatusCode, b, want)
+			}
+		}
+	}
+}
+
+// The names a device is given, from a fixed vocabulary.
+func TestDeviceName(t *testing.T) {
+	for ua, want := range map[string]string{
+		"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36":         "Chrome on Linux",
+		"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15": "Safari on macOS",
+		"Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36":              "Chrome on Android",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0":                                      "Firefox on Windows",
+		"Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120.0":             "Edge on Windows",
+		"\x1b]0;evil\x07": "a browser",
+		"curl/8.5.0":      "curl",
+	} {
+		if got := DeviceName(ua); got != want {
+			t.Errorf("DeviceName(%q) = %q, want %q", ua, got, want)
+		}
 	}
 }
 
 // Every response says: no inline script, no other origin, not in a frame, no sniffing, no Referer.
 func TestSecurityHeaders(t *testing.T) {
 	ts, _ := newTestServer(t)
-	for _, r := range []req{{method: "GET", path: "/"}, {method: "GET", path: "/api/sessions"}, {method: "GET", path: "/api/sessions", header: bearer(testToken)}} {
+	for _, r := range []req{{method: "GET", path: "/"}, {method: "GET", path: "/api/sessions"}, {method: "GET", path: "/api/sessions", header: auth(testToken)}} {
 		resp, _ := do(t, ts, r)
 		h := resp.Header
 		csp := h.Get("Content-Security-Policy")
@@ -336,7 +424,7 @@ func TestBadActionsAnswerNothing(t *testing.T) {
 		{"/api/sessions/nope/approve", ``, 404, `no session "nope"`},
 		{"/api/sessions/h2/approve", ``, 409, "session bbbbbbbb (/src/two) has no pending question"},
 	} {
-		resp, body := do(t, ts, req{method: "POST", path: c.path, body: c.body, header: bearer(testToken)})
+		resp, body := do(t, ts, req{method: "POST", path: c.path, body: c.body, header: auth(testToken)})
 		var e apiError
 		if resp.StatusCode != c.status || json.Unmarshal([]byte(body), &e) != nil || !strings.Contains(e.Error, c.says) || e.Code == "" {
 			t.Errorf("POST %s %.40q: %d %s, want %d saying %q", c.path, c.body, resp.StatusCode, body, c.status, c.says)
@@ -346,11 +434,11 @@ func TestBadActionsAnswerNothing(t *testing.T) {
 		t.Fatalf("bad requests answered: %v", got)
 	}
 	f.resolveErr = fmt.Errorf("%w: question 7", hub.ErrAnswered)
-	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/aaaaaaaa-1111/halt", header: bearer(testToken)})
+	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/aaaaaaaa-1111/halt", header: auth(testToken)})
 	if resp.StatusCode != 409 || !strings.Contains(body, "the question in session aaaaaaaa (/src/one) was already answered") {
 		t.Fatalf("an answered question: %d %s", resp.StatusCode, body)
 	}
-	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(testToken)}); resp.StatusCode != 200 {
+	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(testToken)}); resp.StatusCode != 200 {
 		t.Fatalf("the server after bad input: %d %s", resp.StatusCode, body)
 	}
 }
@@ -366,7 +454,7 @@ func TestActionsAnswerTheOldestQuestion(t *testing.T) {
 		{"/api/sessions/h1/halt", `{"reason": "enough"}`, "halt: halted the turn Stop in session aaaaaaaa (/src/one): enough"},
 		{"/api/sessions/bbbbbbbb-2222/interrupt", ``, "interrupt"},
 	} {
-		resp, body := do(t, ts, req{method: "POST", path: c.path, body: c.body, header: bearer(testToken)})
+		resp, body := do(t, ts, req{method: "POST", path: c.path, body: c.body, header: auth(testToken)})
 		var r actionResult
 		if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &r) != nil || !strings.HasPrefix(r.Message, c.says) {
 			t.Errorf("POST %s: %d %s, want %q", c.path, resp.StatusCode, body, c.says)
@@ -382,7 +470,7 @@ func TestActionsAnswerTheOldestQuestion(t *testing.T) {
 // with the session's current question, and answers nothing.
 func TestAnAnswerToAStaleQuestionIsRefused(t *testing.T) {
 	ts, f := newTestServer(t)
-	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", body: `{"question": 6}`, header: bearer(testToken)})
+	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", body: `{"question": 6}`, header: auth(testToken)})
 	var e staleError
 	if resp.StatusCode != http.StatusConflict || json.Unmarshal([]byte(body), &e) != nil || e.Code != "stale" ||
 		e.Current == nil || e.Current.ID != 7 || e.Current.Reason != "FAIL: TestX\nmore" {
@@ -391,17 +479,17 @@ func TestAnAnswerToAStaleQuestionIsRefused(t *testing.T) {
 	if got := f.answers(); len(got) != 0 {
 		t.Fatalf("a stale answer was given: %q", got)
 	}
-	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/deny", body: `{"question": 7}`, header: bearer(testToken)})
+	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/deny", body: `{"question": 7}`, header: auth(testToken)})
 	if resp.StatusCode != 200 {
 		t.Fatalf("the answer to the question pending: %d %s", resp.StatusCode, body)
 	}
 	f.resolveErr = hub.ErrAnswered // answered elsewhere between the list and the answer
-	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", body: `{"question": 7}`, header: bearer(testToken)})
+	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h1/approve", body: `{"question": 7}`, header: auth(testToken)})
 	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, `"code":"stale"`) {
 		t.Fatalf("an answer to a question answered meanwhile: %d %s", resp.StatusCode, body)
 	}
 	// A session with no question: the stale answer says so.
-	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h2/approve", body: `{"question": 7}`, header: bearer(testToken)})
+	resp, body = do(t, ts, req{method: "POST", path: "/api/sessions/h2/approve", body: `{"question": 7}`, header: auth(testToken)})
 	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, `"current":null`) {
 		t.Fatalf("an answer where nothing is pending: %d %s", resp.StatusCode, body)
 	}
@@ -437,7 +525,7 @@ func newHostsTestServer(t *testing.T) (*httptest.Server, *fakeHub) {
 // though both have one id.
 func TestRemoteSessionsAreListedAndAnswered(t *testing.T) {
 	ts, f := newHostsTestServer(t)
-	resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: bearer(testToken)})
+	resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(testToken)})
 	var list []Session
 	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
 		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
@@ -464,7 +552,7 @@ func TestRemoteSessionsAreListedAndAnswered(t *testing.T) {
 		{"/api/sessions/h1/approve?host=nowhere", 404, `no session "h1" on nowhere (it may have ended)`},
 		{"/api/sessions/host%20gpu-1/approve?host=gpu-1", 502, "disconnected: ssh: connect to host gpu-1"},
 	} {
-		resp, body := do(t, ts, req{method: "POST", path: c.path, header: bearer(testToken)})
+		resp, body := do(t, ts, req{method: "POST", path: c.path, header: auth(testToken)})
 		var said struct{ Message, Error string }
 		_ = json.Unmarshal([]byte(body), &said)
 		if resp.StatusCode != c.status || !strings.Contains(said.Message+said.Error, c.says) {
@@ -554,15 +642,33 @@ func TestLoadToken(t *testing.T) {
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token file: %v %v", fi, err)
 	}
-	os.Chmod(filepath.Join(dir, TokenFile), 0o644)
 	if b, _ := LoadToken(dir, false); b != a {
 		t.Fatalf("restart: %q, want %q", b, a)
 	}
-	if fi, _ := os.Stat(filepath.Join(dir, TokenFile)); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("token file left %v", fi.Mode())
-	}
 	if c, _ := LoadToken(dir, true); c == a || len(c) != 64 {
 		t.Fatalf("renewed: %q (was %q)", c, a)
+	}
+	// A file others may read is refused, named with the fix, and left as it is; so is a symlink.
+	path := filepath.Join(dir, TokenFile)
+	os.Chmod(path, 0o644)
+	for _, renew := range []bool{false, true} {
+		_, err := LoadToken(dir, renew)
+		if _, ok := errors.AsType[*UnsafeFileError](err); !ok || !strings.Contains(err.Error(), "chmod 600 "+path) {
+			t.Fatalf("a 0644 token file (renew %v): %v", renew, err)
+		}
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Fatalf("the token file was changed to %v", fi.Mode())
+	}
+	os.Remove(path)
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	os.WriteFile(target, []byte(a+"\n"), 0o600)
+	os.Symlink(target, path)
+	if _, err := LoadToken(dir, false); err == nil || !strings.Contains(err.Error(), path+" is a symlink") {
+		t.Fatalf("a symlinked token file: %v", err)
+	}
+	if err := NewStore(dir).Check(); err == nil {
+		t.Fatal("Check passed a symlinked token file")
 	}
 }
 

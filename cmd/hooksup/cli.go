@@ -93,15 +93,20 @@ never overwrites`},
 of the failed check's output, the latest verdicts; answer the selected session's question with
 the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
 with a growing wait`},
-			{Name: "web", Flags: append([]cli.Flag{
-				{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
-				{Name: "new-token", Help: "make a new access token (the old URL stops working)"},
-				{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
-				{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key"},
-				{Name: web.PlainHTTPFlag, Help: "accept plain HTTP beyond loopback"},
-			}, hostFlags...), Help: `a page and a JSON API over every live session, here and on the [hub] hosts, to answer them
+			{Name: "web", Args: "[pair | devices | revoke ID|--all | token]", ArgValues: cli.Values{Words: webSubcommands},
+				Flags: append([]cli.Flag{
+					{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
+					{Name: "public-url", Arg: "URL", Help: "the URL the page is reached at (tailscale serve, a proxy): printed, in the QR code, and its host served"},
+					{Name: web.AllowHostFlag, Arg: "HOST", Help: "also answer requests that name HOST (repeatable; loopback's names always)"},
+					{Name: "new-token", Help: "make a new API token (scripts' old token stops working)"},
+					{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
+					{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key"},
+					{Name: web.PlainHTTPFlag, Help: "accept plain HTTP beyond loopback"},
+				}, hostFlags...), Help: `a page and a JSON API over every live session, here and on the [hub] hosts, to answer them
 from a browser or a phone; a card per host that is disconnected, tried again with a growing
-wait; it prints the URL to open, with the access token (docs/web.md)`},
+wait; it prints a URL that pairs one browser, once, within 10 minutes (docs/web.md). pair
+prints another for the running server; devices lists the paired browsers; revoke ends one, or
+--all; token prints the API token for scripts`},
 			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},

@@ -235,7 +235,7 @@ func TestDeadTerminalEndsWeb(t *testing.T) {
 		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
 		ls.waitReady()
 		return deadTerminal{name: "web", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
-			ready: []string{"#token="}, grace: commandGrace,
+			ready: []string{"#pair="}, grace: commandGrace,
 			running: []string{hooksupBin + " web"}, argv: []string{hooksupBin, "web", "--listen", "127.0.0.1:0"}}
 	})
 }

@@ -1,18 +1,24 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
+	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
+	"text/tabwriter"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/web"
 	"github.com/skip2/go-qrcode"
@@ -21,10 +27,26 @@ import (
 // defaultWebListen is where hooksup web listens unless --listen says otherwise: loopback only.
 const defaultWebListen = "127.0.0.1:7862"
 
+// webSubcommands are hooksup web's commands besides serving.
+var webSubcommands = []string{"pair", "devices", "revoke", "token"}
+
 type webArgs struct {
-	listen, tlsCert, tlsKey string
-	newToken, plainHTTP     bool
-	hosts                   hostFlags
+	listen, tlsCert, tlsKey, publicURL string
+	newToken, plainHTTP                bool
+	allowHosts                         []string
+	hosts                              hostFlags
+}
+
+// allowHostList is a repeatable --allow-host.
+type allowHostList struct{ hosts *[]string }
+
+func (h allowHostList) String() string { return "" }
+func (h allowHostList) Set(v string) error {
+	if v == "" || strings.ContainsAny(v, "/:@ ") {
+		return fmt.Errorf("--%s takes a host name (devbox.example), got %q", web.AllowHostFlag, v)
+	}
+	*h.hosts = append(*h.hosts, v)
+	return nil
 }
 
 func webFlagSet(a *webArgs) *flag.FlagSet {
@@ -33,6 +55,8 @@ func webFlagSet(a *webArgs) *flag.FlagSet {
 	fs.StringVar(&a.listen, "listen", defaultWebListen, "")
 	fs.StringVar(&a.tlsCert, "tls-cert", "", "")
 	fs.StringVar(&a.tlsKey, "tls-key", "", "")
+	fs.StringVar(&a.publicURL, "public-url", "", "")
+	fs.Var(allowHostList{&a.allowHosts}, web.AllowHostFlag, "")
 	fs.BoolVar(&a.newToken, "new-token", false, "")
 	fs.BoolVar(&a.plainHTTP, web.PlainHTTPFlag, false, "")
 	hostFlagsOn(fs, &a.hosts)
@@ -40,16 +64,24 @@ func webFlagSet(a *webArgs) *flag.FlagSet {
 }
 
 // runWeb is `hooksup web`: the page and the API over every live session of this user, on this
-// machine and on each host, until ctx ends (SIGINT, SIGTERM, SIGHUP, or its terminal going).
+// machine and on each host, until ctx ends (SIGINT, SIGTERM, SIGHUP, or its terminal going);
+// or one of its subcommands.
 func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
-	const usage = "usage: hooksup web [--listen ADDR] [--new-token] [--tls-cert FILE --tls-key FILE] [--" + web.PlainHTTPFlag + "] [--host DEST]... [--local]"
+	const usage = "usage: hooksup web [--listen ADDR] [--public-url URL] [--allow-host HOST]... [--new-token] [--tls-cert FILE --tls-key FILE] [--" +
+		web.PlainHTTPFlag + "] [--host DEST]... [--local], or hooksup web pair | devices | revoke ID|--all | token"
+	if len(args) > 0 {
+		switch args[0] {
+		case "pair", "devices", "revoke", "token":
+			return runWebCommand(args[0], args[1:], stdout)
+		}
+	}
 	var a webArgs
 	fs := webFlagSet(&a)
 	if err := parseFlags(fs, args); err != nil {
 		return 2, fmt.Errorf("web: %v (%s)", err, usage)
 	}
 	if fs.NArg() > 0 {
-		return 2, fmt.Errorf("web takes no arguments, got %q (%s)", fs.Args(), usage)
+		return 2, fmt.Errorf("web: unknown command %q (%s)", fs.Arg(0), usage)
 	}
 	if (a.tlsCert == "") != (a.tlsKey == "") {
 		return 2, fmt.Errorf("web: --tls-cert and --tls-key go together (%s)", usage)
@@ -57,6 +89,16 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	tls := a.tlsCert != ""
 	if err := web.CheckListen(a.listen, tls, a.plainHTTP); err != nil {
 		return 2, err
+	}
+	var public *url.URL
+	if a.publicURL != "" {
+		u, err := url.Parse(a.publicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || (u.Path != "" && u.Path != "/") ||
+			u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return 2, fmt.Errorf("web: --public-url takes the URL the page is reached at, as https://host[:port]/, got %q", a.publicURL)
+		}
+		u.Path = "/"
+		public = u
 	}
 	hc, err := hubConfig(g)
 	if err != nil {
@@ -74,6 +116,10 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	if err != nil {
 		return 1, err
 	}
+	store := web.NewStore(env.stateDir)
+	if err := store.Check(); err != nil {
+		return 1, err
+	}
 	token, err := web.LoadToken(env.stateDir, a.newToken)
 	if err != nil {
 		return 1, err
@@ -85,10 +131,20 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 		}
 		return 1, fmt.Errorf("web: %w", err)
 	}
-	logger := slog.New(slog.DiscardHandler)
+	logger, closeLog := openLogger(env.stateDir, g.debug)
+	defer closeLog()
+	base := webURL(ln.Addr().(*net.TCPAddr), a.listen, tls)
+	allow := append([]string{}, a.allowHosts...)
+	if u, err := url.Parse(base); err == nil {
+		allow = append(allow, u.Hostname()) // the listen address's host, or this machine's name
+	}
+	if public != nil {
+		base = public.String()
+		allow = append(allow, public.Hostname())
+	}
 	wh := newWatchHub(dir, hc, hosts, web.By)
 	defer wh.close()
-	srv := web.New(web.Options{Hub: wh, Token: token, Logger: logger})
+	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, AllowHosts: allow, Logger: logger})
 	hs := web.HTTPServer(srv.Handler())
 	ln = web.LimitListener(ln, web.MaxConns, web.MaxConnsPerAddr)
 	runCtx, stop := context.WithCancel(ctx)
@@ -102,15 +158,21 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 			served <- hs.Serve(ln)
 		}
 	}()
-	u := webURL(ln.Addr().(*net.TCPAddr), a.listen, tls)
-	link := u + "#token=" + token
-	fmt.Fprintf(stdout, "hooksup web: every session at\n\n  %s\n\n", link)
-	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) { // for a phone's camera
-		if qr, err := qrText(link); err == nil {
-			fmt.Fprintln(stdout, qr)
-		}
+	urlFile := filepath.Join(env.stateDir, web.URLFile)
+	if err := atomicfile.Write(urlFile, []byte(base+"\n"), 0o600); err != nil {
+		return 1, fmt.Errorf("web: %w", err)
 	}
-	fmt.Fprintf(stdout, "The token is in %s (hooksup web --new-token makes another). Ctrl-C stops.\n", env.stateDir+"/"+web.TokenFile)
+	defer func() { // only this server's: another may have started since
+		if b, err := os.ReadFile(urlFile); err == nil && strings.TrimSpace(string(b)) == base {
+			os.Remove(urlFile)
+		}
+	}()
+	logger.Info("web: serving", "url", base, "listen", ln.Addr().String(), "allow_hosts", allow)
+	fmt.Fprintf(stdout, "hooksup web: every session at\n\n")
+	if err := printPairing(store, base, stdout); err != nil {
+		return 1, err
+	}
+	fmt.Fprintf(stdout, "hooksup web devices lists the paired browsers; scripts use the token hooksup web token prints. Ctrl-C stops.\n")
 	select {
 	case <-ctx.Done():
 		hs.Close() // the event streams never end by themselves
@@ -118,6 +180,101 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	case err := <-served:
 		return 1, fmt.Errorf("web: %w", err)
 	}
+}
+
+// printPairing makes a pairing code and prints the URL that carries it, and in a terminal its
+// QR code, for a phone's camera.
+func printPairing(store *web.Store, base string, stdout io.Writer) error {
+	code, _, err := store.NewPairingCode(time.Now())
+	if err != nil {
+		return fmt.Errorf("web: a pairing code: %w", err)
+	}
+	link := base + "#pair=" + code
+	fmt.Fprintf(stdout, "  %s\n\n", link)
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		if qr, err := qrText(link); err == nil {
+			fmt.Fprintln(stdout, qr)
+		}
+	}
+	fmt.Fprintf(stdout, "That link pairs one browser, once, within %v (hooksup web pair prints another).\n", web.PairingTTL)
+	return nil
+}
+
+// runWebCommand is hooksup web pair, devices, revoke and token.
+func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
+	env, err := loadEnvironment()
+	if err != nil {
+		return 1, err
+	}
+	store := web.NewStore(env.stateDir)
+	if err := store.Check(); err != nil {
+		return 1, err
+	}
+	if cmd != "revoke" && len(args) > 0 {
+		return 2, fmt.Errorf("web %s takes no arguments, got %q", cmd, args)
+	}
+	switch cmd {
+	case "token":
+		tok, err := web.LoadToken(env.stateDir, false)
+		if err != nil {
+			return 1, err
+		}
+		fmt.Fprintln(stdout, tok)
+	case "pair":
+		path := filepath.Join(env.stateDir, web.URLFile)
+		b, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return 1, fmt.Errorf("web pair: no hooksup web is running (it writes its URL to %s when it starts): start it first", path)
+		}
+		if err != nil {
+			return 1, fmt.Errorf("web pair: %w", err)
+		}
+		base := strings.TrimSpace(string(b))
+		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return 1, fmt.Errorf("web pair: %s holds no URL: start hooksup web again", path)
+		}
+		fmt.Fprintf(stdout, "Open this in the browser to pair with hooksup web:\n\n")
+		if err := printPairing(store, base, stdout); err != nil {
+			return 1, err
+		}
+	case "devices":
+		ds, err := store.Devices()
+		if err != nil {
+			return 1, err
+		}
+		if len(ds) == 0 {
+			fmt.Fprintln(stdout, "No paired device (hooksup web pair pairs one).")
+			return 0, nil
+		}
+		var b bytes.Buffer
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tPAIRED\tLAST SEEN")
+		for _, d := range ds {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, d.Name, d.Created.Local().Format("2006-01-02 15:04"), d.LastSeen.Local().Format("2006-01-02 15:04"))
+		}
+		tw.Flush()
+		stdout.Write(b.Bytes())
+	case "revoke":
+		const usage = "usage: hooksup web revoke ID|--all (hooksup web devices lists the IDs)"
+		if len(args) != 1 || args[0] == "" || (strings.HasPrefix(args[0], "-") && args[0] != "--all" && args[0] != "-all") {
+			return 2, fmt.Errorf("web revoke: %s", usage)
+		}
+		id := args[0]
+		if id == "--all" || id == "-all" {
+			id = ""
+		}
+		gone, err := store.Revoke(id)
+		if err != nil {
+			return 1, fmt.Errorf("web revoke: %w", err)
+		}
+		if len(gone) == 0 {
+			fmt.Fprintln(stdout, "No paired device to revoke.")
+		}
+		for _, d := range gone {
+			fmt.Fprintf(stdout, "revoked %s (%s): its next request is refused\n", d.ID, d.Name)
+		}
+	}
+	return 0, nil
 }
 
 // webURL is the page's address as a browser reaches it: the host --listen named, this

@@ -112,14 +112,14 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 	home, env := otherTerminal(t, rc1.run)
 	w := startWebIn(t, home, env)
 	ctx := browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
 		t.Fatal(err)
 	}
 	project1, project2 := rc1.env.WorkDir, rc2.env.WorkDir
 	evalUntil(t, ctx, wait, "both sessions with their question", `document.querySelectorAll(".card pre.reason").length === 2`)
 	href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
-	if strings.Contains(href, w.token) {
-		t.Fatalf("the token stayed in the address bar: %s", href)
+	if strings.Contains(href, w.code) || strings.Contains(href, w.token) {
+		t.Fatalf("the pairing code stayed in the address bar: %s", href)
 	}
 
 	// The check's markup is text: in the reason, and nothing of it ran or was built.
@@ -216,7 +216,7 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 	}
 
 	// The server goes away: the page says so; it comes back on the same address: the page
-	// reconnects by itself, on its cookie.
+	// reconnects by itself, on the device token it keeps.
 	addr := strings.TrimSuffix(strings.TrimPrefix(w.base, "http://"), "/")
 	w.cmd.Process.Kill()
 	w.cmd.Wait()
@@ -224,9 +224,9 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 	w = startWebIn(t, home, env, "--listen", addr)
 	evalUntil(t, ctx, 15*time.Second, "the page live again", `document.getElementById("conn").textContent === "live" && document.querySelectorAll(".card").length === 2`)
 
-	// A page of another origin on the same site (127.0.0.1, another port: the browser sends
-	// even a SameSite=Strict cookie along) posts an approve with the browser's cookies:
-	// refused, nothing answered. The first session asks again after its edited continuation.
+	// A page of another origin on the same site (127.0.0.1, another port: a browser would send
+	// even a SameSite=Strict cookie along) posts an approve with whatever the browser sends by
+	// itself: refused, nothing answered. The first session asks again after its edited continuation.
 	tm1.waitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
 	requests := len(rc1.srv.Main())
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -26,10 +26,13 @@ import (
 	"github.com/hooksup/hooksup/web"
 )
 
-// webServer is a running hooksup web: its page's URL and token, as it printed them.
+// webServer is a running hooksup web: its page's URL and pairing link, as it printed them, and
+// the API token hooksup web token prints.
 type webServer struct {
 	cmd   *exec.Cmd
 	base  string // http://127.0.0.1:PORT/
+	link  string // the URL as printed, what a person opens: base#pair=CODE
+	code  string // the link's pairing code
 	token string
 }
 
@@ -70,12 +73,21 @@ func startWebIn(t *testing.T, dir string, env []string, args ...string) *webServ
 		if err != nil {
 			t.Fatal(err)
 		}
-		token, ok := strings.CutPrefix(u.Fragment, "token=")
-		if !ok || u.RawQuery != "" || strings.Contains(u.Path, token) {
-			t.Fatalf("the URL %q does not carry the token in its fragment alone", line)
+		code, ok := strings.CutPrefix(u.Fragment, "pair=")
+		if !ok || code == "" || u.RawQuery != "" || strings.Contains(u.Path, code) {
+			t.Fatalf("the URL %q does not carry a pairing code in its fragment alone", line)
 		}
 		u.Fragment = ""
-		return &webServer{cmd: cmd, base: u.String(), token: token}
+		tc := exec.Command(hooksupBin, "web", "token")
+		tc.Dir, tc.Env = dir, env
+		tok, err := tc.Output()
+		if err != nil || len(strings.TrimSpace(string(tok))) != 64 {
+			t.Fatalf("hooksup web token: %v %q", err, tok)
+		}
+		if strings.Contains(line, strings.TrimSpace(string(tok))) {
+			t.Fatalf("the printed URL %s carries the API token", line)
+		}
+		return &webServer{cmd: cmd, base: u.String(), link: line, code: code, token: strings.TrimSpace(string(tok))}
 	case <-time.After(30 * time.Second):
 		t.Fatal("hooksup web printed no URL")
 	}
@@ -101,9 +113,10 @@ func (w *webServer) do(t *testing.T, method, path, body string, header map[strin
 	return resp, string(b)
 }
 
-// hooksup web over a live session: the token it prints is kept 0600 and the same across
-// restarts; the API lists the session with the token only; a write from another origin, or on
-// the cookie without the CSRF header, is refused; curl with the token reaches the session.
+// hooksup web over a live session: the API token (hooksup web token) is kept 0600 and the same
+// across restarts, and never printed in the URL; the API lists the session with it only; a
+// write from another origin is refused; the printed code pairs once; a cookie is no
+// credential; curl with the token reaches the session.
 func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
 	s := newSandbox(t)
 	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
@@ -140,21 +153,24 @@ func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Fatalf("cross-origin approve: %d %s", resp.StatusCode, body)
 	}
-	resp, _ = w.do(t, "POST", "/api/login", "", bearer)
-	var cookie string
-	for _, c := range resp.Cookies() {
-		if c.Name == web.CookieName && c.HttpOnly && c.SameSite == http.SameSiteStrictMode {
-			cookie = c.Name + "=" + c.Value
-		}
+	// The printed link's code pairs once: a device token that reads and writes the API; the
+	// code again pairs nothing. A cookie, even one holding the API token, is no credential.
+	resp, body = w.do(t, "POST", "/api/pair", `{"code": "`+w.code+`"}`, nil)
+	var paired struct{ Token string }
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &paired) != nil || len(paired.Token) != 64 || paired.Token == w.token {
+		t.Fatalf("pairing with the printed code: %d %s", resp.StatusCode, body)
 	}
-	if cookie == "" {
-		t.Fatalf("login set no strict HttpOnly cookie: %v", resp.Header["Set-Cookie"])
+	if len(resp.Cookies()) > 0 {
+		t.Fatalf("pairing set a cookie: %v", resp.Header["Set-Cookie"])
 	}
-	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Cookie": cookie}); resp.StatusCode != 403 {
-		t.Fatalf("cookie approve without %s: %d %s", web.CSRFHeader, resp.StatusCode, body)
+	if resp, body := w.do(t, "POST", "/api/pair", `{"code": "`+w.code+`"}`, nil); resp.StatusCode != 401 || strings.Contains(body, "token\":") {
+		t.Fatalf("the printed code a second time: %d %s", resp.StatusCode, body)
 	}
-	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Cookie": cookie, web.CSRFHeader: "1"}); resp.StatusCode != 409 {
-		t.Fatalf("cookie approve with %s: %d %s", web.CSRFHeader, resp.StatusCode, body)
+	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + paired.Token}); resp.StatusCode != 409 {
+		t.Fatalf("approve with the device's token: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Cookie": "hooksup=" + w.token}); resp.StatusCode != 401 {
+		t.Fatalf("a cookie holding the API token: %d %s", resp.StatusCode, body)
 	}
 	if curl, err := exec.LookPath("curl"); err == nil {
 		out, err := exec.Command(curl, "-sS", "-X", "POST", "-H", "Authorization: Bearer "+w.token, "-w", " %{http_code}",
@@ -194,11 +210,11 @@ func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
 }
 
 // In a terminal, hooksup web prints a QR code of the URL it prints, for a phone's camera: the
-// code of exactly that URL, token included. Into a pipe it prints the URL alone.
+// code of exactly that URL, pairing code included. Into a pipe it prints the URL alone.
 func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 	s := newSandbox(t)
 	tm := startTmux(t, 120, 60, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
-	scr := tm.waitText(30*time.Second, "#token=", "Ctrl-C stops")
+	scr := tm.waitText(30*time.Second, "#pair=", "Ctrl-C stops")
 	var link string
 	for _, l := range strings.Split(scr, "\n") {
 		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "http://"); ok {

@@ -81,7 +81,7 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 		w = startWebIn(t, home, env)
 	}
 	ctx := browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
 		t.Fatal(err)
 	}
 	evalUntil(t, ctx, 30*time.Second, "the session's card", `document.querySelectorAll(".card").length === 1`)
@@ -154,7 +154,7 @@ func TestFigureWebMemory(t *testing.T) {
 		ls.waitReady()
 	}
 	ctx := browser(t, 1280, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
 		t.Fatal(err)
 	}
 	evalUntil(t, ctx, 60*time.Second, "20 cards", fmt.Sprintf(`document.querySelectorAll(".card").length === %d`, sessions))

@@ -64,7 +64,7 @@ command = "echo 'FAIL: TestWebSSH'; exit 1"
 	}
 
 	ctx := browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base+"#token="+w.token)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
 		t.Fatal(err)
 	}
 	card := fmt.Sprintf(`[...document.querySelectorAll(".card")].find(c => c.querySelector(".cwd") && c.querySelector(".cwd").textContent === %q)`, project)

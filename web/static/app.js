@@ -2,7 +2,10 @@
 // output, messages) is put in the page as text, never as markup: textContent only.
 "use strict";
 
-const CSRF = { "X-Hooksup-Web": "1" };
+// This browser's device token, from pairing: in localStorage, which belongs to this page's
+// scheme, host and port alone, sent as Authorization: Bearer. No cookie carries a credential.
+const DEVICE = "hooksup-device";
+const PAIR_HELP = "This browser is not paired with hooksup web. On the machine it runs on, run hooksup web pair and open the URL it prints here (or scan its QR code).";
 const state = {
   sessions: [],
   verdicts: new Map(), // session key -> latest verdicts, oldest first
@@ -36,12 +39,47 @@ function connection(up, text) {
   c.classList.toggle("down", !up);
 }
 
-async function login() {
-  const m = /(?:^|[#&])token=([0-9a-fA-F]+)/.exec(location.hash);
+function deviceToken() {
+  try { return localStorage.getItem(DEVICE); } catch (e) { return null; }
+}
+
+// api is fetch with this device's token; a 401 means the device is not (or no longer) paired:
+// its token is forgotten and the page says how to pair.
+async function api(path, init) {
+  const tok = deviceToken();
+  if (!tok) { signedOut(); throw new Error("not paired"); }
+  init = Object.assign({ credentials: "omit", cache: "no-store" }, init || {});
+  init.headers = Object.assign({}, init.headers || {}, { Authorization: "Bearer " + tok });
+  const r = await fetch(path, init);
+  if (r.status === 401) { signedOut(); throw new Error("not paired"); }
+  return r;
+}
+
+function signedOut() {
+  try { localStorage.removeItem(DEVICE); } catch (e) { /* storage refused: nothing kept */ }
+  state.loggedIn = false;
+  state.sessions = [];
+  if (stream) { stream.abort(); stream = null; }
+  connection(false, "not paired");
+  render();
+  notice(PAIR_HELP);
+}
+
+// pair trades the URL's one-time code for this device's token. The code leaves the address
+// bar and the history before anything else.
+async function pair() {
+  const m = /(?:^|[#&])pair=([0-9a-fA-F]+)/.exec(location.hash);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   if (!m) return;
-  const r = await fetch("/api/login", { method: "POST", headers: { Authorization: "Bearer " + m[1] }, credentials: "same-origin" });
-  history.replaceState(null, "", location.pathname); // the token leaves the address bar and the history
-  if (!r.ok) notice("This token was refused: open the URL hooksup web printed.");
+  const r = await fetch("/api/pair", { method: "POST", credentials: "omit", cache: "no-store",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: m[1] }) });
+  if (r.ok) {
+    const j = await r.json();
+    localStorage.setItem(DEVICE, j.token);
+    return;
+  }
+  if (deviceToken()) return; // paired already: an old link changes nothing
+  notice(r.status === 401 ? "This pairing link was used already or has expired. " + PAIR_HELP : "hooksup web: " + (await errorText(r)));
 }
 
 let refreshing = null;
@@ -51,16 +89,12 @@ function refreshSoon() {
 }
 
 async function refresh() {
+  if (!deviceToken()) return;
   let r;
   try {
-    r = await fetch("/api/sessions", { credentials: "same-origin" });
+    r = await api("/api/sessions");
   } catch (e) {
-    connection(false, "disconnected — reconnecting…");
-    return;
-  }
-  if (r.status === 401) {
-    state.loggedIn = false;
-    notice("Not signed in: open the URL hooksup web printed (with its #token=…).");
+    if (deviceToken()) connection(false, "disconnected — reconnecting…");
     return;
   }
   if (!r.ok) {
@@ -88,11 +122,11 @@ async function act(s, action, reason) {
   if (s.error || state.busy.has(key(s))) return;
   state.busy.add(key(s));
   render();
-  const init = { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, CSRF), credentials: "same-origin" };
+  const init = { method: "POST", headers: { "Content-Type": "application/json" } };
   if (reason !== undefined) init.body = JSON.stringify({ reason: reason });
   try {
     const host = s.host ? "?host=" + encodeURIComponent(s.host) : "";
-    const r = await fetch("/api/sessions/" + encodeURIComponent(s.id) + "/" + action + host, init);
+    const r = await api("/api/sessions/" + encodeURIComponent(s.id) + "/" + action + host, init);
     if (r.ok) {
       const j = await r.json();
       notice(j.message);
@@ -101,7 +135,7 @@ async function act(s, action, reason) {
       notice(await errorText(r));
     }
   } catch (e) {
-    notice("disconnected: nothing was answered");
+    if (deviceToken()) notice("disconnected: nothing was answered");
   } finally {
     state.busy.delete(key(s));
     refresh();
@@ -323,29 +357,63 @@ function notifyQuestion(ev) {
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
   "AgentExited", "SessionStarted", "SessionEnded", "TranscriptUpdated"]);
 
-let source = null;
-function listen() {
-  source = new EventSource("/api/events");
-  source.onopen = () => { state.verdicts.clear(); connection(true, "live"); refresh(); }; // the stream replays the latest verdicts
-  source.onerror = () => {
-    connection(false, "disconnected — reconnecting…");
-    if (source.readyState === EventSource.CLOSED) { // refused (signed out, server gone): start over
-      source = null;
-      setTimeout(listen, 2000);
+// The event stream is read with fetch, so that it carries the device's token as a header
+// (EventSource sends only cookies): Server-Sent Events, parsed here.
+let stream = null;
+async function listen() {
+  if (!deviceToken()) return;
+  const ctl = new AbortController();
+  stream = ctl;
+  let r;
+  try {
+    r = await api("/api/events", { signal: ctl.signal, headers: { Accept: "text/event-stream" } });
+  } catch (e) {
+    return retry(ctl);
+  }
+  if (!r.ok || !r.body) return retry(ctl);
+  state.verdicts.clear(); // the stream replays the latest verdicts
+  connection(true, "live");
+  refresh();
+  const reader = r.body.getReader();
+  const text = new TextDecoder();
+  let buf = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += text.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+      let i;
+      while ((i = buf.indexOf("\n\n")) >= 0) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+        if (data) message(data);
+      }
     }
-  };
-  source.onmessage = (m) => {
-    let ev;
-    try { ev = JSON.parse(m.data); } catch (e) { return; }
-    if (ev.type === "VerdictDecided" && ev.data && ev.data.Verdict) {
-      const vs = state.verdicts.get(eventKey(ev)) || [];
-      vs.push(ev.data.Verdict);
-      state.verdicts.set(eventKey(ev), vs.slice(-5));
-    }
-    if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
-    if (ev.type === "QuestionAsked") notifyQuestion(ev);
-    if (refreshOn.has(ev.type)) refreshSoon();
-  };
+  } catch (e) { /* the connection dropped, or was aborted */ }
+  retry(ctl);
+}
+
+// retry listens again after a second, unless this stream was replaced or the device signed out.
+function retry(ctl) {
+  if (stream !== ctl) return;
+  stream = null;
+  if (!deviceToken()) return;
+  connection(false, "disconnected — reconnecting…");
+  setTimeout(() => { if (!stream) listen(); }, 1000);
+}
+
+function message(data) {
+  let ev;
+  try { ev = JSON.parse(data); } catch (e) { return; }
+  if (ev.type === "VerdictDecided" && ev.data && ev.data.Verdict) {
+    const vs = state.verdicts.get(eventKey(ev)) || [];
+    vs.push(ev.data.Verdict);
+    state.verdicts.set(eventKey(ev), vs.slice(-5));
+  }
+  if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
+  if (ev.type === "QuestionAsked") notifyQuestion(ev);
+  if (refreshOn.has(ev.type)) refreshSoon();
 }
 
 async function start() {
@@ -353,7 +421,12 @@ async function start() {
   notifications();
   setInterval(tick, 1000);
   setInterval(refresh, 5000);
-  try { await login(); } catch (e) { notice("hooksup web is not reachable"); }
+  try { await pair(); } catch (e) { notice("hooksup web is not reachable"); }
+  if (!deviceToken()) {
+    if (document.getElementById("notice").hidden) signedOut();
+    else connection(false, "not paired");
+    return;
+  }
   await refresh();
   listen();
 }

@@ -1,0 +1,293 @@
+package web
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hooksup/hooksup/internal/atomicfile"
+)
+
+// The files of paired devices and pairing codes, in hooksup's state directory, 0600. Both keep
+// SHA-256 hashes only: the files give no one a credential. Every change is made under an
+// advisory lock on LockFile, by the server and by hooksup web pair and revoke alike.
+const (
+	DevicesFile = "web-devices.json"
+	PairingFile = "web-pairing.json"
+	LockFile    = "web.lock"
+	// URLFile holds the running server's URL, for hooksup web pair.
+	URLFile = "web-url"
+)
+
+// PairingTTL is how long a pairing code may be used, once.
+const PairingTTL = 10 * time.Minute
+
+// pairingBytes is a pairing code's length: 128 random bits, in a URL and a QR code.
+const pairingBytes = 16
+
+// seenEvery is how often a device's last use is written down at most.
+const seenEvery = time.Minute
+
+// Device is a browser paired with hooksup web.
+type Device struct {
+	ID       string    `json:"id"`
+	Name     string    `json:"name"` // from its user agent: "Chrome on Linux"
+	Hash     string    `json:"sha256"`
+	Created  time.Time `json:"created"`
+	LastSeen time.Time `json:"last_seen"`
+}
+
+type pairingCode struct {
+	Hash    string    `json:"sha256"`
+	Expires time.Time `json:"expires"`
+}
+
+// Store is the paired devices and the pairing codes of one state directory.
+type Store struct {
+	dir string
+
+	mu     sync.Mutex // the cache of the devices file
+	cached []Device
+	stat   os.FileInfo
+}
+
+// NewStore is the store in stateDir.
+func NewStore(stateDir string) *Store { return &Store{dir: stateDir} }
+
+func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
+
+// Check refuses the store's files (and the API token's) when others may read or change them.
+func (s *Store) Check() error {
+	for _, name := range []string{TokenFile, DevicesFile, PairingFile, LockFile} {
+		if err := checkPrivate(s.path(name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func hashOf(secret string) string {
+	h := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(h[:])
+}
+
+func sameHash(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// locked runs f holding the store's lock.
+func (s *Store) locked(f func() error) error {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
+	path := s.path(LockFile)
+	if err := checkPrivate(path); err != nil {
+		return err
+	}
+	l, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("web: lock %s: %w", path, err)
+	}
+	defer l.Close()
+	if err := syscall.Flock(int(l.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("web: lock %s: %w", path, err)
+	}
+	defer syscall.Flock(int(l.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing unlocks too
+	return f()
+}
+
+func readJSON[T any](path string) ([]T, error) {
+	b, err := readPrivate(path)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	var v []T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return v, nil
+}
+
+func writeList[T any](path string, v []T) error {
+	if err := checkPrivate(path); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return atomicfile.Write(path, append(b, '\n'), 0o600)
+}
+
+// Devices are the paired devices, oldest first.
+func (s *Store) Devices() ([]Device, error) {
+	return readJSON[Device](s.path(DevicesFile))
+}
+
+// devices is Devices through a cache that lasts while the file is the same (every change is
+// a new file renamed into place): the server looks at every request, so a revoke counts at once.
+func (s *Store) devices() ([]Device, error) {
+	path := s.path(DevicesFile)
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stat != nil && os.SameFile(s.stat, fi) && s.stat.ModTime().Equal(fi.ModTime()) && s.stat.Size() == fi.Size() {
+		return s.cached, nil
+	}
+	ds, err := s.Devices()
+	if err != nil {
+		return nil, err
+	}
+	s.cached, s.stat = ds, fi
+	return ds, nil
+}
+
+// Lookup returns the device whose token is token.
+func (s *Store) Lookup(token string) (Device, bool, error) {
+	ds, err := s.devices()
+	if err != nil {
+		return Device{}, false, err
+	}
+	h := hashOf(token)
+	for _, d := range ds {
+		if sameHash(d.Hash, h) {
+			return d, true, nil
+		}
+	}
+	return Device{}, false, nil
+}
+
+// Seen writes down that device id was used now, at most every minute.
+func (s *Store) Seen(d Device, now time.Time) error {
+	if now.Sub(d.LastSeen) < seenEvery {
+		return nil
+	}
+	return s.locked(func() error {
+		ds, err := s.Devices()
+		if err != nil {
+			return err
+		}
+		for i := range ds {
+			if ds[i].ID == d.ID {
+				ds[i].LastSeen = now
+				return writeList(s.path(DevicesFile), ds)
+			}
+		}
+		return nil
+	})
+}
+
+// Revoke ends the device id ("" for every device) and returns those it ended; an id that is
+// no device is an error.
+func (s *Store) Revoke(id string) ([]Device, error) {
+	var gone []Device
+	err := s.locked(func() error {
+		ds, err := s.Devices()
+		if err != nil {
+			return err
+		}
+		var kept []Device
+		for _, d := range ds {
+			if id == "" || d.ID == id {
+				gone = append(gone, d)
+			} else {
+				kept = append(kept, d)
+			}
+		}
+		if id != "" && len(gone) == 0 {
+			return fmt.Errorf("no paired device %q (hooksup web devices lists them)", id)
+		}
+		if kept == nil {
+			kept = []Device{}
+		}
+		return writeList(s.path(DevicesFile), kept)
+	})
+	return gone, err
+}
+
+// NewPairingCode makes a code that pairs one device, once, until it expires; the code itself
+// is kept nowhere.
+func (s *Store) NewPairingCode(now time.Time) (string, time.Time, error) {
+	code, err := newSecret(pairingBytes)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	expires := now.Add(PairingTTL)
+	err = s.locked(func() error {
+		cs, err := readJSON[pairingCode](s.path(PairingFile))
+		if err != nil {
+			return err
+		}
+		cs = live(cs, now)
+		cs = append(cs, pairingCode{Hash: hashOf(code), Expires: expires})
+		return writeList(s.path(PairingFile), cs)
+	})
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return code, expires, nil
+}
+
+func live(cs []pairingCode, now time.Time) []pairingCode {
+	kept := []pairingCode{}
+	for _, c := range cs {
+		if now.Before(c.Expires) {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// Pair trades a pairing code for a new device's token: the code is used up, and a code that
+// is unknown, used or expired pairs nothing (ok false).
+func (s *Store) Pair(code, name string, now time.Time) (token string, d Device, ok bool, err error) {
+	err = s.locked(func() error {
+		cs, err := readJSON[pairingCode](s.path(PairingFile))
+		if err != nil {
+			return err
+		}
+		h := hashOf(code)
+		found := -1
+		for i, c := range cs {
+			if sameHash(c.Hash, h) && now.Before(c.Expires) {
+				found = i
+			}
+		}
+		if found < 0 {
+			return nil
+		}
+		if err := writeList(s.path(PairingFile), live(append(cs[:found:found], cs[found+1:]...), now)); err != nil {
+			return err
+		}
+		ds, err := s.Devices()
+		if err != nil {
+			return err
+		}
+		if token, err = newSecret(tokenBytes); err != nil {
+			return err
+		}
+		id, err := newSecret(4)
+		if err != nil {
+			return err
+		}
+		d = Device{ID: id, Name: name, Hash: hashOf(token), Created: now, LastSeen: now}
+		ok = true
+		return writeList(s.path(DevicesFile), append(ds, d))
+	})
+	if err != nil || !ok {
+		return "", Device{}, false, err
+	}
+	return token, d, true, nil
+}
