@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/web"
@@ -179,17 +180,23 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 	tm1.waitText(wait, "⚑ claude wants to stop")
 	evalUntil(t, ctx, 10*time.Second, "the first session's new question", `(() => { const c = `+card(project1)+`;
 		return !!c && [...c.querySelectorAll("button")].some(b => b.textContent === "edit reason" && !b.disabled) })()`)
+	// The editor opens on the reason with the cursor on a line of its own below it; typed
+	// keys, a return that is a new line (a phone's return key), and Ctrl+Enter that sends.
 	click(project1, "edit reason")
-	const edited = "EDITED IN THE PAGE: run the linter too"
-	typed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const ta = %s.querySelector("textarea"); if (!ta) return false;
-		ta.value = %q; ta.dispatchEvent(new Event("input")); return true })()`, card(project1), edited)))
-	if err != nil || !typed {
-		t.Fatalf("the reason editor: %v %v", typed, err)
+	evalUntil(t, ctx, 10*time.Second, "the editor's cursor on a line of its own", `(() => { const ta = document.activeElement;
+		return !!ta && ta.tagName === "TEXTAREA" && ta.value.includes("FAIL: TestWeb") && ta.value.endsWith("\n") && ta.selectionStart === ta.value.length })()`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("EDITED IN THE PAGE"), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent("run the linter too")); err != nil {
+		t.Fatal(err)
 	}
-	click(project1, "send")
+	if n := len(rc1.srv.Main()); n != 2 {
+		t.Fatalf("return in the reason editor sent it: claude made %d requests, want 2", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
 	tm1.waitText(wait, "ONE-EDITED")
-	if last := lastUser(rc1.srv.Main()); !strings.Contains(last, edited) {
-		t.Fatalf("the edited reason did not reach the model: %q", last)
+	if last := lastUser(rc1.srv.Main()); !strings.Contains(last, "FAIL: TestWeb") || !strings.Contains(last, "\nEDITED IN THE PAGE\nrun the linter too") {
+		t.Fatalf("the edited reason did not reach the model as typed, on lines of its own after the checks' reason: %q", last)
 	}
 
 	// Let the second stop from the keyboard, with the watch's keys: select it from the first

@@ -102,7 +102,11 @@ async function refresh() {
     return;
   }
   state.loggedIn = true;
-  state.sessions = await r.json();
+  // Sessions waiting on the person first, the longest waiting at the top; then the others as
+  // the hub lists them.
+  const waitedSince = (s) => (s.pending && s.pending.length ? Date.parse(s.pending[0].asked) || 0 : Infinity);
+  state.sessions = (await r.json()).map((s, i) => [s, i])
+    .sort((a, b) => waitedSince(a[0]) - waitedSince(b[0]) || a[1] - b[1]).map((p) => p[0]);
   if (!state.sessions.some((s) => key(s) === state.selected)) {
     state.selected = state.sessions.length ? key(state.sessions[0]) : null;
   }
@@ -118,19 +122,31 @@ async function errorText(r) {
   }
 }
 
-async function act(s, action, reason) {
+// act answers q, the question the card showed (none for interrupt): the server refuses an
+// answer to a question no longer pending (409, "stale") and says which is pending now, which
+// the card then shows instead; nothing is answered that the person did not see.
+async function act(s, action, reason, q) {
   if (s.error || state.busy.has(key(s))) return;
   state.busy.add(key(s));
   render();
   const init = { method: "POST", headers: { "Content-Type": "application/json" } };
-  if (reason !== undefined) init.body = JSON.stringify({ reason: reason });
+  const body = {};
+  if (reason !== undefined) body.reason = reason;
+  if (q) body.question = q.id;
+  init.body = JSON.stringify(body);
   try {
     const host = s.host ? "?host=" + encodeURIComponent(s.host) : "";
     const r = await api("/api/sessions/" + encodeURIComponent(s.id) + "/" + action + host, init);
+    let stale = null;
+    if (r.status === 409) stale = await r.clone().json().catch(() => null);
     if (r.ok) {
       const j = await r.json();
       notice(j.message);
       state.editing.delete(key(s));
+    } else if (stale && stale.code === "stale") {
+      state.editing.delete(key(s));
+      s.pending = stale.current ? [stale.current] : [];
+      notice(stale.error + (stale.current ? ": the card shows it now" : ""));
     } else {
       notice(await errorText(r));
     }
@@ -198,13 +214,13 @@ function card(s) {
   const busy = state.busy.has(k);
   if (q) {
     if (state.editing.has(k)) {
-      actions.append(button("send", "approve", "send the edited reason: the agent continues with it", busy, () => send(s)),
-        button("cancel", "", "cancel the edit; the question stays open", busy, () => { state.editing.delete(k); render(); }));
+      actions.append(button("send", "approve", "send the edited reason: the agent continues with it (Ctrl+Enter)", busy, () => send(s, q)),
+        button("cancel", "", "cancel the edit; the question stays open (Esc)", busy, () => { state.editing.delete(k); render(); }));
     } else {
-      actions.append(button("continue", "approve", "approve the continuation: the agent continues (a)", busy, () => act(s, "approve")),
-        button("let it stop", "deny", "deny it: the agent may stop (d)", busy, () => act(s, "deny")),
+      actions.append(button("continue", "approve", "approve the continuation: the agent continues (a)", busy, () => act(s, "approve", undefined, q)),
+        button("let it stop", "deny", "deny it: the agent may stop (d)", busy, () => act(s, "deny", undefined, q)),
         button("edit reason", "", "edit the reason the agent will read, then continue (e)", busy, () => edit(s, q)),
-        button("halt", "halt", "halt: end the turn now (x)", busy, () => act(s, "halt")));
+        button("halt", "halt", "halt: end the turn now (x)", busy, () => act(s, "halt", undefined, q)));
     }
   }
   actions.append(button("interrupt", "", "Escape, as in the session (Esc)", busy, () => act(s, "interrupt")));
@@ -244,9 +260,10 @@ function question(s, q) {
     ta.value = state.editing.get(key(s));
     ta.setAttribute("aria-label", "the reason the agent will read");
     ta.addEventListener("input", () => state.editing.set(key(s), ta.value));
+    ta.setAttribute("enterkeyhint", "enter"); // a phone's return key is a new line; Send sends
     ta.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(s); }
-      if (e.key === "c" && e.ctrlKey) { e.preventDefault(); state.editing.delete(key(s)); render(); }
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(s, q); }
+      if (e.key === "Escape") { e.preventDefault(); state.editing.delete(key(s)); render(); }
       e.stopPropagation();
     });
     box.append(ta);
@@ -265,14 +282,18 @@ function button(label, cls, title, disabled, f) {
   return b;
 }
 
+// edit opens the reason editor on q's reason, the cursor on a line of its own below it: what
+// is typed is never glued to the reason's last word.
 function edit(s, q) {
-  state.editing.set(key(s), q.reason || "");
+  const reason = String(q.reason || "").replace(/\s+$/, "");
+  state.editing.set(key(s), reason ? reason + "\n" : "");
   state.selected = key(s);
+  state.editStarted = true;
   render();
 }
 
-function send(s) {
-  act(s, "approve", state.editing.get(key(s)) || "");
+function send(s, q) {
+  act(s, "approve", (state.editing.get(key(s)) || "").trim(), q);
 }
 
 function render() {
@@ -291,8 +312,12 @@ function render() {
     sel.focus({ preventScroll: true });
   } else if (sel && state.editing.has(state.selected)) {
     const ta = sel.querySelector("textarea");
-    if (ta) ta.focus();
+    if (ta) {
+      ta.focus();
+      if (state.editStarted) ta.setSelectionRange(ta.value.length, ta.value.length);
+    }
   }
+  state.editStarted = false;
 }
 
 function markSelected() {
@@ -323,11 +348,15 @@ function keys(e) {
   switch (e.key) {
     case "ArrowUp": case "k": move(-1); break;
     case "ArrowDown": case "j": move(1); break;
-    case "a": if (pending) act(s, "approve"); break;
-    case "d": if (pending) act(s, "deny"); break;
+    case "a": if (pending) act(s, "approve", undefined, pending); break;
+    case "d": if (pending) act(s, "deny", undefined, pending); break;
     case "e": if (pending) edit(s, pending); break;
-    case "x": if (pending) act(s, "halt"); break;
-    case "Escape": if (s && !s.error) act(s, "interrupt"); break;
+    case "x": if (pending) act(s, "halt", undefined, pending); break;
+    case "Escape":
+      // Escape interrupts only the card that has the focus, never whatever was selected last.
+      if (!s || s.error || !(e.target.classList && e.target.classList.contains("card")) || key(s) !== e.target.dataset.key) return;
+      act(s, "interrupt");
+      break;
     default: return;
   }
   e.preventDefault();
