@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	cryptotls "crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/web"
 	"github.com/skip2/go-qrcode"
 )
@@ -124,6 +126,16 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	if err != nil {
 		return 1, err
 	}
+	// The key and certificate are loaded before anything is printed: a URL is never shown for
+	// a server that then fails to start.
+	var tlsConfig *cryptotls.Config
+	if tls {
+		cert, err := cryptotls.LoadX509KeyPair(a.tlsCert, a.tlsKey)
+		if err != nil {
+			return 1, fmt.Errorf("web: --tls-cert %s and --tls-key %s: %w", termsafe.String(a.tlsCert), termsafe.String(a.tlsKey), err)
+		}
+		tlsConfig = &cryptotls.Config{Certificates: []cryptotls.Certificate{cert}, MinVersion: cryptotls.VersionTLS12}
+	}
 	ln, err := net.Listen("tcp", a.listen)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -153,7 +165,8 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	served := make(chan error, 1)
 	go func() {
 		if tls {
-			served <- hs.ServeTLS(ln, a.tlsCert, a.tlsKey)
+			hs.TLSConfig = tlsConfig
+			served <- hs.ServeTLS(ln, "", "")
 		} else {
 			served <- hs.Serve(ln)
 		}
@@ -291,11 +304,38 @@ func webURL(addr *net.TCPAddr, listen string, tls bool) string {
 	return fmt.Sprintf("%s://%s/", scheme, net.JoinHostPort(host, fmt.Sprint(addr.Port)))
 }
 
-// qrText is url as a QR code drawn with half blocks, two rows of modules a line.
+// qrText is url as a QR code drawn with half blocks, two rows of modules a line, with its quiet
+// zone (four light modules all round) and its own colours — black modules on white, set on
+// every line — so that it scans alike on a light or a dark terminal.
 func qrText(url string) (string, error) {
 	q, err := qrcode.New(url, qrcode.Low)
 	if err != nil {
 		return "", fmt.Errorf("the URL's QR code: %w", err)
 	}
-	return q.ToSmallString(false), nil
+	return qrRows(q.Bitmap()), nil
+}
+
+// qrRows draws bits (true: a dark module) two rows a line: the upper half block's foreground
+// is the upper module, its background the lower.
+func qrRows(bits [][]bool) string {
+	const colours, reset = "\x1b[38;5;16;48;5;231m", "\x1b[0m" // black on white, in the 256 colours every terminal has
+	var b strings.Builder
+	for y := 0; y < len(bits); y += 2 {
+		b.WriteString(colours)
+		for x := range bits[y] {
+			top, bottom := bits[y][x], y+1 < len(bits) && bits[y+1][x]
+			switch {
+			case top && bottom:
+				b.WriteString("█")
+			case top:
+				b.WriteString("▀")
+			case bottom:
+				b.WriteString("▄")
+			default:
+				b.WriteString(" ")
+			}
+		}
+		b.WriteString(reset + "\n")
+	}
+	return b.String()
 }

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,5 +104,21 @@ func TestWebBoundsSlowClients(t *testing.T) {
 	wg.Wait()
 	if len(open) > 0 {
 		t.Fatalf("connections still open 30 s after they were made: %v", open)
+	}
+}
+
+// With --tls-cert and --tls-key that do not load, hooksup web prints no URL (and no pairing
+// code) for a server that never serves: it exits 1 naming the files.
+func TestWebPrintsNothingBeforeTLSLoads(t *testing.T) {
+	s := newSandbox(t)
+	cert, key := s.project+"/cert.pem", s.project+"/key.pem"
+	os.WriteFile(cert, []byte("not a certificate"), 0o600)
+	os.WriteFile(key, []byte("not a key"), 0o600)
+	cmd := execHooksup(s, "web", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Run()
+	if cmd.ProcessState.ExitCode() != 1 || strings.Contains(stdout.String(), "http") || !strings.Contains(stderr.String(), cert) {
+		t.Fatalf("exit %d; stdout %q; stderr %q", cmd.ProcessState.ExitCode(), stdout.String(), stderr.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -24,6 +25,8 @@ import (
 
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/web"
+
+	"github.com/skip2/go-qrcode"
 )
 
 // webServer is a running hooksup web: its page's URL and pairing link, as it printed them, and
@@ -221,14 +224,71 @@ func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 			link = "http://" + u
 		}
 	}
-	want, err := qrText(link)
-	if err != nil || link == "" || want == "" {
-		t.Fatalf("the URL %q: %v", link, err)
+	if link == "" {
+		t.Fatalf("no URL on the screen:\n%s", scr)
 	}
-	for _, row := range strings.Split(strings.TrimRight(want, "\n"), "\n") {
-		if !strings.Contains(scr, strings.TrimRight(row, " ")) {
-			t.Fatalf("the screen lacks the QR code of %s (row %q):\n%s", link, row, scr)
+	// The modules on the screen are the link's QR code, quiet zone and all: read back from the
+	// half blocks (a dark module is the colour of the block's foreground).
+	q, err := qrcode.New(link, qrcode.Low)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := q.Bitmap()
+	var rows []string
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.ContainsAny(l, "▀▄█") {
+			rows = append(rows, l)
 		}
+	}
+	var got [][]bool
+	for _, r := range rows {
+		cells := []rune(r) // the quiet zone's last columns are spaces, which capture-pane trims
+		for len(cells) < len(want[0]) {
+			cells = append(cells, ' ')
+		}
+		top, bottom := make([]bool, len(want[0])), make([]bool, len(want[0]))
+		for x := range want[0] {
+			c := cells[x]
+			top[x], bottom[x] = c == '█' || c == '▀', c == '█' || c == '▄'
+		}
+		got = append(got, top, bottom)
+	}
+	// The quiet zone's first and last rows are all light, so they show as spaces: the rows
+	// with blocks are those between.
+	inner := want[4 : len(want)-4]
+	start := -1
+	for i := 0; i+len(inner) <= len(got); i++ {
+		match := true
+		for j := range inner {
+			if fmt.Sprint(got[i+j]) != fmt.Sprint(inner[j]) {
+				match = false
+				break
+			}
+		}
+		if match {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		t.Fatalf("the screen does not show the QR code of %s:\n%s", link, scr)
+	}
+	for _, r := range want[:4] {
+		for _, dark := range r {
+			if dark {
+				t.Fatal("the QR code's quiet zone has a dark module")
+			}
+		}
+	}
+	// Its own colours, black on white, whatever the terminal's: every QR line sets them.
+	// (capture-pane -e writes a colour where it changes: once before the code, and no change
+	// until its end).
+	colour := tm.tmux("capture-pane", "-p", "-e", "-t", tm.name)
+	first, last := strings.IndexAny(colour, "▀▄█"), strings.LastIndexAny(colour, "▀▄█")
+	set := strings.LastIndex(colour[:max(first, 0)], "\x1b[38;5;16m\x1b[48;5;231m")
+	if first < 0 || set < 0 || strings.Contains(colour[set:last], "\x1b[0m") || strings.Contains(colour[set:last], "\x1b[39m") ||
+		strings.Contains(colour[set:last], "\x1b[49m") {
+		t.Fatalf("the QR code is not drawn black on white of its own:\n%q", colour)
 	}
 	out := filepath.Join(s.project, "web.out")
 	f, err := os.Create(out)
