@@ -119,6 +119,13 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "stream", "streaming is not supported here")
 		return
 	}
+	given, _ := r.Context().Value(credentialKey{}).(string)
+	if !s.streams.open(given) {
+		writeError(w, http.StatusTooManyRequests, "too_many_streams",
+			fmt.Sprintf("this device already has %d event streams open: close a tab of the page", MaxStreamsPerCredential))
+		return
+	}
+	defer s.streams.close(given)
 	// The request's read deadline (ReadTimeout) ends with its reading: a stream outlives it.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	events, cancel := s.events.subscribe()
@@ -133,7 +140,6 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	defer ping.Stop()
 	check := time.NewTicker(recheck)
 	defer check.Stop()
-	given, _ := r.Context().Value(credentialKey{}).(string)
 	for {
 		select {
 		case <-check.C:

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/sha256"
 	"net"
 	"net/http"
 	"sync"
@@ -26,6 +27,40 @@ const (
 	MaxConns        = 1024
 	MaxConnsPerAddr = 512
 )
+
+// MaxStreamsPerCredential bounds the event streams one device (or the API token) holds open at
+// once: a tab of the page holds one.
+const MaxStreamsPerCredential = 8
+
+// streamCount counts the open event streams of each credential, by its hash.
+type streamCount struct {
+	mu sync.Mutex
+	n  map[[sha256.Size]byte]int
+}
+
+// open takes a stream for credential, false when it has MaxStreamsPerCredential already.
+func (c *streamCount) open(credential string) bool {
+	k := sha256.Sum256([]byte(credential))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[[sha256.Size]byte]int{}
+	}
+	if c.n[k] >= MaxStreamsPerCredential {
+		return false
+	}
+	c.n[k]++
+	return true
+}
+
+func (c *streamCount) close(credential string) {
+	k := sha256.Sum256([]byte(credential))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[k]--; c.n[k] <= 0 {
+		delete(c.n, k)
+	}
+}
 
 // HTTPServer is the server of handler with those bounds. No write timeout: an event stream
 // lasts as long as its page.

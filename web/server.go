@@ -65,6 +65,7 @@ type Server struct {
 	listEvery time.Duration
 	fails     *failures
 	events    *broker
+	streams   streamCount
 	mux       *http.ServeMux
 }
 
