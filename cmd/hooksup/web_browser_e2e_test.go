@@ -92,7 +92,7 @@ mode = "ask"
 decision_timeout = "10m"
 [[stop.checks]]
 name = "tests"
-command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exit 1'''
+command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; printf 'BIDI \342\200\256 END\n'; exit 1'''
 `
 	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("ONE-AGAIN")}})
 	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
@@ -133,6 +133,10 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; exi
 	for _, r := range reasons {
 		if !strings.Contains(r, xss1) || !strings.Contains(r, xss2) {
 			t.Fatalf("a reason lacks the check's markup as text: %q", r)
+		}
+		// A bidi override would reverse what follows it on the screen: shown, not acted on.
+		if strings.Contains(r, "\u202e") || !strings.Contains(r, "BIDI <U+202E> END") {
+			t.Fatalf("a reason's bidi override is not shown as text: %q", r)
 		}
 	}
 	if imgs != 0 || ran {

@@ -20,6 +20,28 @@ const $ = (id) => document.getElementById(id);
 const key = (s) => (s.host || "") + " " + s.id;
 const eventKey = (ev) => (ev.host || "") + " " + ev.session;
 
+// shown is text as hooksup shows it on a terminal (internal/termsafe): its line breaks and tabs
+// kept, every other control, and the bidi controls that would reorder what follows them, shown
+// as visible text, never acted on.
+const shownNames = { "\x1b": "\\e", "\r": "\\r", "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v" };
+function shown(text) {
+  return String(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const n = c.charCodeAt(0);
+    if (shownNames[c]) return shownNames[c];
+    if (n < 0x80) return "\\x" + n.toString(16).padStart(2, "0");
+    return "<U+" + n.toString(16).toUpperCase().padStart(4, "0") + ">";
+  });
+}
+
+// showAll makes every text under root shown (text appended as strings as well as el's).
+function showAll(root) {
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const t = shown(n.data);
+    if (t !== n.data) n.data = t;
+  }
+}
+
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -29,7 +51,7 @@ function el(tag, cls, text) {
 
 function notice(text) {
   const n = $("notice");
-  n.textContent = text || "";
+  n.textContent = shown(text || "");
   n.hidden = !text;
 }
 
@@ -257,7 +279,7 @@ function question(s, q) {
   box.append(left);
   if (state.editing.has(key(s))) {
     const ta = el("textarea");
-    ta.value = state.editing.get(key(s));
+    ta.value = shown(state.editing.get(key(s)));
     ta.setAttribute("aria-label", "the reason the agent will read");
     ta.addEventListener("input", () => state.editing.set(key(s), ta.value));
     ta.setAttribute("enterkeyhint", "enter"); // a phone's return key is a new line; Send sends
@@ -301,6 +323,7 @@ function render() {
   const focused = document.activeElement;
   const refocus = focused && focused.tagName === "TEXTAREA" ? "textarea" : focused && focused.classList.contains("card") ? "card" : null;
   const cards = state.sessions.map(card);
+  for (const c of cards) showAll(c);
   main.replaceChildren(...cards);
   if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
   tick();
@@ -380,7 +403,7 @@ function notifyQuestion(ev) {
   const q = (ev.data && ev.data.Question) || {};
   const where = s ? project(s.cwd) : "a session";
   // Text only: a notification's title and body are never markup.
-  new Notification("hooksup: " + where + " wants to stop", { body: firstLine(q.Reason || ""), tag: eventKey(ev) + "/" + q.ID, icon: "/icon.svg" });
+  new Notification(shown("hooksup: " + where + " wants to stop"), { body: shown(firstLine(q.Reason || "")), tag: eventKey(ev) + "/" + q.ID, icon: "/icon.svg" });
 }
 
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
