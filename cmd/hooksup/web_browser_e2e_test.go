@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -157,6 +158,24 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; pri
 	if sideways {
 		t.Fatal("the page scrolls sideways at 375 px")
 	}
+	// In the light and the dark scheme: text has a contrast of 4.5:1 with what is behind it,
+	// a control's border 3:1, and every control is a tap target of 44×44 px at least.
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+		bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](accessibilityProblems))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bad) > 0 {
+			t.Errorf("the page in the %s scheme: %q", scheme, bad)
+		}
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
+		t.Fatal(err)
+	}
 
 	card := func(project string) string {
 		return fmt.Sprintf(`[...document.querySelectorAll(".card")].find(c => c.querySelector(".cwd").textContent === %q)`, project)
@@ -263,6 +282,36 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; pri
 		t.Fatalf("a cross-origin page made the first session continue: %d requests, was %d", n, requests)
 	}
 }
+
+// accessibilityProblems lists, on the page as shown, text of less than 4.5:1 contrast with the
+// colour behind it, controls whose border has less than 3:1 with what is around them, and
+// controls smaller than 44×44 px (WCAG's contrast and target size); disabled controls aside.
+const accessibilityProblems = `(() => {
+	const parse = (c) => { const m = /rgba?\(([^)]+)\)/.exec(c); if (!m) return null;
+		const p = m[1].split(",").map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+	const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+		return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+	const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+	const behind = (e) => { for (; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0) return c; }
+		return parse(getComputedStyle(document.documentElement).backgroundColor) || { r: 255, g: 255, b: 255, a: 1 }; };
+	const bad = [];
+	for (const e of document.querySelectorAll("header *, main *")) {
+		const cs = getComputedStyle(e);
+		if (!e.getClientRects().length || cs.visibility === "hidden" || e.disabled) continue;
+		const name = e.tagName.toLowerCase() + (e.className ? "." + e.className : "") + " " + JSON.stringify((e.textContent || "").slice(0, 20));
+		if ([...e.childNodes].some((n) => n.nodeType === 3 && n.data.trim())) {
+			const r = ratio(parse(cs.color), behind(e));
+			if (r < 4.5) bad.push("text " + name + ": " + r.toFixed(2) + ":1");
+		}
+		if (e.tagName === "BUTTON" || e.tagName === "TEXTAREA") {
+			const r = ratio(parse(cs.borderTopColor), behind(e.parentElement));
+			if (r < 3) bad.push("border of " + name + ": " + r.toFixed(2) + ":1");
+			const b = e.getBoundingClientRect();
+			if (b.width < 44 || b.height < 44) bad.push("target " + name + ": " + Math.round(b.width) + "x" + Math.round(b.height));
+		}
+	}
+	return bad;
+})()`
 
 // webSessions is GET /api/sessions with the token.
 func webSessions(t *testing.T, w *webServer) []web.Session {
