@@ -93,7 +93,7 @@ mode = "ask"
 decision_timeout = "10m"
 [[stop.checks]]
 name = "tests"
-command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; printf 'BIDI \342\200\256 END\n'; exit 1'''
+command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; printf 'BIDI \342\200\256 END\n'; exit 1'''
 `
 	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("ONE-AGAIN")}})
 	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
@@ -142,6 +142,13 @@ command = '''echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; pri
 	}
 	if imgs != 0 || ran {
 		t.Fatalf("the check's markup became elements (%d) or ran (%v)", imgs, ran)
+	}
+
+	// A long reason shows its end first, where the failure is.
+	atEnd, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll("pre.reason")].every(p =>
+		p.scrollHeight > p.clientHeight + 50 && p.scrollTop + p.clientHeight >= p.scrollHeight - 2)`))
+	if err != nil || !atEnd {
+		t.Errorf("a long reason does not show its end first (%v)", err)
 	}
 
 	// 375 pixels wide: nothing scrolls sideways.

@@ -12,6 +12,7 @@ const state = {
   selected: null, // session key
   editing: new Map(), // session key -> the reason being edited
   busy: new Set(), // session keys with an action on the way
+  reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
   loggedIn: false,
 };
 const $ = (id) => document.getElementById(id);
@@ -290,7 +291,12 @@ function question(s, q) {
     });
     box.append(ta);
   } else {
-    box.append(el("pre", "reason", q.reason || "(no reason)"));
+    // A long reason shows its end first, where test runners say what failed; where the person
+    // scrolled it to is kept across renders.
+    const pre = el("pre", "reason", q.reason || "(no reason)");
+    pre.dataset.scrollKey = key(s) + "/" + q.id;
+    pre.addEventListener("scroll", () => state.reasonScroll.set(pre.dataset.scrollKey, pre.scrollHeight - pre.scrollTop));
+    box.append(pre);
   }
   return box;
 }
@@ -325,6 +331,10 @@ function render() {
   const cards = state.sessions.map(card);
   for (const c of cards) showAll(c);
   main.replaceChildren(...cards);
+  for (const pre of main.querySelectorAll("pre.reason")) {
+    const fromEnd = state.reasonScroll.get(pre.dataset.scrollKey);
+    pre.scrollTop = fromEnd === undefined ? pre.scrollHeight : pre.scrollHeight - fromEnd;
+  }
   if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
   tick();
   const sel = main.querySelector('.card[data-key="' + CSS.escape(state.selected || "") + '"]');
