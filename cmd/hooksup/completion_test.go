@@ -299,8 +299,16 @@ func parseHelp(t *testing.T, help string) helpSurface {
 	cmdLine := regexp.MustCompile(`^  hooksup (?:\[flags\] )?([a-z]+)(.*)`)
 	flagInSynopsis := regexp.MustCompile(`\[(--?[a-z-]+)`)
 	globalFlag := regexp.MustCompile(`^  (--[a-z-]+)`)
-	section := ""
+	section, last := "", ""
+	synopsisMore := regexp.MustCompile(`^      (\[.*)`) // a long synopsis wrapped: its next line
 	for _, l := range strings.Split(help, "\n") {
+		if m := synopsisMore.FindStringSubmatch(l); m != nil && section == "usage" && last != "" {
+			synopsis, _, _ := strings.Cut(m[1], "   ")
+			for _, f := range flagInSynopsis.FindAllStringSubmatch(synopsis, -1) {
+				h.flags[last] = append(h.flags[last], f[1])
+			}
+			continue
+		}
 		switch {
 		case strings.HasPrefix(l, "Usage:"):
 			section = "usage"
@@ -309,7 +317,9 @@ func parseHelp(t *testing.T, help string) helpSurface {
 		case l != "" && !strings.HasPrefix(l, " "):
 			section = ""
 		case section == "usage":
+			last = ""
 			if m := cmdLine.FindStringSubmatch(l); m != nil {
+				last = m[1]
 				h.commands = append(h.commands, m[1])
 				synopsis, _, _ := strings.Cut(m[2], "   ")
 				for _, f := range flagInSynopsis.FindAllStringSubmatch(synopsis, -1) {

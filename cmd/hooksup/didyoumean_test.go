@@ -37,3 +37,40 @@ func TestDidYouMean(t *testing.T) {
 		t.Error("the agent was started with hooksup's flags")
 	}
 }
+
+// hooksup help CMD is CMD's help, as hooksup CMD --help; every help fits 80 columns.
+func TestHelpForACommandFitsEightyColumns(t *testing.T) {
+	s := newSandbox(t)
+	code, global := s.hooksup(t, "--help")
+	if code != 0 {
+		t.Fatalf("--help: %d", code)
+	}
+	helps := map[string]string{"--help": global}
+	for _, c := range program().Visible() {
+		if c.Passthrough || c.Name == "watch" {
+			// claude's, codex's and gemini's --help are the agent's; watch's lists its keys.
+			code, out := s.hooksup(t, "help", c.Name)
+			if code != 0 || !strings.HasPrefix(out, "usage: hooksup") {
+				t.Errorf("help %s: %d %s", c.Name, code, out)
+			}
+			helps["help "+c.Name] = out
+			continue
+		}
+		_, viaFlag := s.hooksup(t, c.Name, "--help")
+		code, viaHelp := s.hooksup(t, "help", c.Name)
+		if code != 0 || viaHelp != viaFlag || !strings.HasPrefix(viaHelp, "usage: hooksup") {
+			t.Errorf("hooksup help %s (exit %d) is not hooksup %s --help:\n%s\n---\n%s", c.Name, code, c.Name, viaHelp, viaFlag)
+		}
+		helps["help "+c.Name] = viaHelp
+	}
+	for what, text := range helps {
+		for _, l := range strings.Split(text, "\n") {
+			if n := len([]rune(l)); n > 80 {
+				t.Errorf("%s: a line of %d columns: %q", what, n, l)
+			}
+		}
+	}
+	if code, out := s.hooksup(t, "help", "chekc"); code != 2 || !strings.Contains(out, "did you mean check?") {
+		t.Errorf("help chekc: %d %s", code, out)
+	}
+}

@@ -184,7 +184,16 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "man":
 		return runMan(stdout)
 	case "help":
-		fmt.Fprint(stdout, program().Help())
+		if len(cargs) == 0 {
+			fmt.Fprint(stdout, program().Help())
+			return 0, nil
+		}
+		// hooksup help CMD is CMD's help, as hooksup CMD --help.
+		c, ok := program().Lookup(cargs[0])
+		if !ok || c.Hidden {
+			return 2, unknownCommand(cargs[0])
+		}
+		fmt.Fprint(stdout, program().CommandHelp(c))
 		return 0, nil
 	default:
 		return 2, unknownCommand(cmd)

@@ -134,7 +134,7 @@ type Section struct {
 // Help is the --help text.
 func (p Program) Help() string {
 	const (
-		width   = 100
+		width   = 80 // a terminal's default width
 		descCol = 44 // where a command's help starts
 		flagCol = 22 // where a flag's help starts
 	)
@@ -157,11 +157,11 @@ func (p Program) Help() string {
 // CommandHelp is a command's --help text: its synopsis, what it does, and its flags.
 func (p Program) CommandHelp(c Command) string {
 	const (
-		width   = 100
+		width   = 80 // a terminal's default width
 		flagCol = 22
 	)
 	var b strings.Builder
-	b.WriteString("usage: " + p.Synopsis(c) + "\n\n")
+	b.WriteString(wrapSynopsis("usage: "+p.Synopsis(c), width, len("usage: hooksup ")) + "\n")
 	b.WriteString(wrap(c.Help, width, 0))
 	if len(c.Flags) > 0 {
 		b.WriteString("\nFlags:\n")
@@ -194,11 +194,50 @@ func WantsHelp(args []string) bool {
 func writeItem(b *strings.Builder, term, help string, col, width int) {
 	line := "  " + term
 	if cols(line)+2 > col {
-		b.WriteString(line + "\n")
+		b.WriteString(wrapSynopsis(line, width, 6))
 		line = ""
 	}
 	b.WriteString(line + strings.Repeat(" ", col-cols(line)))
 	b.WriteString(strings.TrimLeft(wrap(help, width, col), " "))
+}
+
+// wrapSynopsis breaks a synopsis into lines of at most width columns between its words and
+// bracketed groups ("[--listen ADDR]" is never split), the lines after the first indented by
+// indent spaces; it ends with a newline.
+func wrapSynopsis(line string, width, indent int) string {
+	var parts []string
+	depth, start := 0, 0
+	for i, r := range line {
+		switch r {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ' ':
+			if depth == 0 {
+				parts = append(parts, line[start:i])
+				start = i + 1
+			}
+		}
+	}
+	parts = append(parts, line[start:])
+	var b strings.Builder
+	n := 0
+	for i, w := range parts {
+		switch {
+		case i == 0:
+			b.WriteString(w)
+			n = cols(w)
+		case n+1+cols(w) > width:
+			b.WriteString("\n" + strings.Repeat(" ", indent) + w)
+			n = indent + cols(w)
+		default:
+			b.WriteString(" " + w)
+			n += 1 + cols(w)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
 }
 
 // wrap fills text into lines of at most width columns, each indented by indent spaces, and

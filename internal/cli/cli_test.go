@@ -36,8 +36,9 @@ func TestHelpLayout(t *testing.T) {
 Usage:
   tool short                                fits on its line
   tool long [--scope here|there|everywhere] [-v] [FILE...]
-                                            word word word word word word word word word word word
-                                            word word word word word word word word word
+                                            word word word word word word word
+                                            word word word word word word word
+                                            word word word word word word
 
 Flags:
   --config FILE       read FILE
