@@ -150,10 +150,10 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 		t.Fatalf("claude made %d requests after a cancelled edit, want 1", n)
 	}
 
-	// Edit again: two lines more, then send.
+	// Edit again: two lines more, then send. The editor starts on a line of its own below the
+	// reason: what is typed there follows the reason's last line.
 	tm.keys("C-]", "e")
 	tm.waitText(wait, "ctrl+c cancel edit")
-	tm.keys("C-j")
 	tm.text("ALSO-LINE-ONE")
 	tm.keys("C-j")
 	tm.text("ALSO-LINE-TWO")

@@ -312,8 +312,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.waitText(wait, "ANSWER-THREE", "⚑ codex wants to stop")
 	tm.keys("C-]", "e")
 	tm.waitText(wait, "ctrl+c cancel edit")
-	tm.keys("C-j")
-	tm.text("ALSO-LINE-ONE")
+	tm.text("ALSO-LINE-ONE") // on the line below the reason, where the editor starts
 	tm.keys("C-j")
 	tm.text("ALSO-LINE-TWO")
 	tm.keys("Enter")

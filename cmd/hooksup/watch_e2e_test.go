@@ -103,8 +103,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	})
 	w.keys("e")
 	w.waitText(wait, "the reason the agent will read:", "FAIL: TestWatch", "enter send")
-	w.keys("C-j")
-	w.text("EDITED-IN-WATCH")
+	w.text("EDITED-IN-WATCH") // on the line below the reason, where the editor starts
 	w.keys("Enter")
 	tm1.waitText(wait, "ONE-EDITED")
 	main1 = rc1.srv.Main()
