@@ -218,6 +218,26 @@ func TestInstallTwiceThenUninstall(t *testing.T) {
 	}
 }
 
+// A settings file that install made, and that holds nothing else once uninstall removed
+// hooksup's hooks, is removed rather than left holding {}.
+func TestUninstallRemovesTheFileItEmptied(t *testing.T) {
+	s := newSandbox(t)
+	settings := filepath.Join(s.project, ".claude", "settings.local.json")
+	if code, out := s.hooksup(t, "install"); code != 0 {
+		t.Fatalf("install: %d %s", code, out)
+	}
+	if _, err := os.Stat(settings); err != nil {
+		t.Fatalf("install wrote no settings: %v", err)
+	}
+	code, out := s.hooksup(t, "uninstall")
+	if code != 0 || !strings.Contains(out, "removed") {
+		t.Fatalf("uninstall: %d %s", code, out)
+	}
+	if b, err := os.ReadFile(settings); err == nil {
+		t.Fatalf("uninstall left %s holding %q", settings, b)
+	}
+}
+
 func TestInstallRefusesInvalidJSON(t *testing.T) {
 	s := newSandbox(t)
 	settings := filepath.Join(s.project, ".claude", "settings.json")
