@@ -74,3 +74,20 @@ func TestHelpForACommandFitsEightyColumns(t *testing.T) {
 		t.Errorf("help chekc: %d %s", code, out)
 	}
 }
+
+// hooksup doctor never prints a heading with nothing under it: with no configuration file it
+// says so, and where one would be looked for.
+func TestDoctorSaysWhenThereIsNoConfiguration(t *testing.T) {
+	s := newSandbox(t)
+	_, out := s.hooksup(t, "doctor")
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if l != "" && !strings.HasPrefix(l, " ") && i+1 < len(lines) && lines[i+1] != "" && !strings.HasPrefix(lines[i+1], " ") &&
+			!strings.Contains(l, ":") {
+			t.Errorf("doctor's heading %q has nothing under it:\n%s", l, out)
+		}
+	}
+	if !strings.Contains(out, "no configuration file: the defaults, and no checks") {
+		t.Errorf("doctor does not say there is no configuration:\n%s", out)
+	}
+}

@@ -653,6 +653,10 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	if err != nil {
 		bad("%s", errorText(err))
 	}
+	if !slices.ContainsFunc(layers, func(l config.Layer) bool { return l.Used || l.Note != "" }) && err == nil {
+		fmt.Fprintf(stdout, "  · no configuration file: the defaults, and no checks (no .hooksup.toml in %s or above it, up to the repository's root; hooksup init writes one)\n",
+			termsafe.String(env.cwd))
+	}
 	for _, l := range layers {
 		switch {
 		case l.Used:
