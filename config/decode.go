@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -39,6 +40,23 @@ type layerFile struct {
 // own. doc is nil when the file is not valid TOML. bad holds the keys whose values were
 // refused.
 func decodeFile(path string, data []byte) (layer Config, doc map[string]any, bad map[string]bool, probs []*ConfigError) {
+	// TOML is UTF-8: a byte that is not (a file saved in Latin-1, a binary) is a problem of its
+	// own, named with its line and column, never passed over in a comment or a string.
+	if !utf8.Valid(data) {
+		line, col := 1, 1
+		for i := 0; i < len(data); {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n == 1 {
+				return layer, nil, nil, []*ConfigError{{File: path, Line: line,
+					Msg: fmt.Sprintf("byte 0x%02x at column %d is not UTF-8: save the file as UTF-8", data[i], col)}}
+			}
+			if data[i] == '\n' {
+				line, col = line+1, 0
+			}
+			i += n
+			col++
+		}
+	}
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {

@@ -52,3 +52,17 @@ bindings = { aprove = "y", deny = "ctrl+" }
 		}
 	}
 }
+
+// A file that is not UTF-8 is refused, naming the line and column of the first such byte, even
+// where the byte stands in a comment.
+func TestDecodeRefusesAFileThatIsNotUTF8(t *testing.T) {
+	data := []byte("mode = \"ask\"\n# caf\xe9 in Latin-1\n[stop]\nmax_continuations = 2\n")
+	var c Config
+	err := Decode("x.toml", data, &c)
+	if err == nil || err.Error() != "x.toml:2: byte 0xe9 at column 6 is not UTF-8: save the file as UTF-8" {
+		t.Fatalf("Decode = %v", err)
+	}
+	if err := ValidateFile("x.toml", data); err == nil {
+		t.Fatal("ValidateFile accepted it")
+	}
+}
