@@ -17,7 +17,7 @@ const Template = `# hooksup configuration for this project.
 #   hooksup trust        (again after every change)
 # Personal overrides go in .hooksup.local.toml (keep it out of git); your defaults for every
 # project in ~/.config/hooksup/config.toml. Later files win; --config and flags win over all.
-# The same file serves hooksup claude and hooksup codex: "the agent" below is either.
+# The same file serves hooksup claude, hooksup codex and hooksup gemini: "the agent" below is any of them.
 
 # When the agent wants to stop, who decides whether it may?
 #   auto     the checks decide
