@@ -23,13 +23,13 @@ func (m model) View() tea.View {
 		title += " · " + t
 	}
 	v.WindowTitle = title
-	if m.focus == paneAgent && !m.editor.open && !m.help && m.agent.scroll == 0 && !m.exited {
+	if m.focus == paneAgent && !m.editor.open && !m.help && m.agent.scroll == 0 && !m.exited && !m.isTooSmall() {
 		if x, y, visible := m.io.term.Cursor(); visible {
 			c := tea.NewCursor(m.lay.agent.x+1+x, m.lay.agent.y+1+y)
 			v.Cursor = c
 		}
 	}
-	if m.editor.open {
+	if m.editor.open && !m.isTooSmall() {
 		if c := m.editor.cursor(); c != nil {
 			c.Position.X += m.lay.banner.x
 			c.Position.Y += m.lay.banner.y + m.inputRow()
@@ -45,6 +45,9 @@ func (m model) render() string {
 	}
 	if m.quitting {
 		return ""
+	}
+	if m.isTooSmall() {
+		return m.tooSmall()
 	}
 	rows := make([]string, 0, 4)
 	rows = append(rows, m.statusLine())
@@ -69,6 +72,34 @@ func (m model) render() string {
 		out = overlay(out, m.helpBox(), m.w, m.h)
 	}
 	return out
+}
+
+// The smallest agent pane hooksup draws, inside its border; below it the screen says the
+// terminal is too small rather than squeezing the agent to nothing.
+const (
+	minAgentCols = 20
+	minAgentRows = 3
+)
+
+// isTooSmall reports whether the agent's pane would be under the minimum.
+func (m model) isTooSmall() bool {
+	return m.lay.agent.w-2 < minAgentCols || m.lay.agent.h-2 < minAgentRows
+}
+
+// tooSmall is the whole screen when the agent's pane would be smaller than the minimum: what
+// is wrong, what would do, and that the keys still work.
+func (m model) tooSmall() string {
+	need := fmt.Sprintf("%d×%d", minAgentCols+2, m.h-(m.lay.agent.h-2)+minAgentRows)
+	text := fmt.Sprintf("terminal too small (%d×%d): %s's pane needs %s or more. Keys still work: Esc interrupts.",
+		m.w, m.h, m.name, need)
+	lines := wrapText(text, max(m.w, 1))
+	if len(m.questions) > 0 {
+		lines = append(lines, wrapText(m.st.Warn.Render("⚑ "+m.name+" wants to stop: a question waits"), max(m.w, 1))...)
+	}
+	if len(lines) > m.h {
+		lines = lines[:m.h]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m model) statusLine() string {

@@ -96,6 +96,26 @@ func TestEscapeClosesTheHelpFirst(t *testing.T) {
 	tm.waitText(wait, "interrupted")
 }
 
+// In a terminal too small for the agent's pane with the question's banner (30×8), the screen
+// says so, and that a question waits, instead of squeezing the agent's pane to nothing; made
+// larger, the session is all there again.
+func TestTooSmallTerminalSaysSo(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.waitText(wait, "Allow Bash(go test ./...)?")
+	tm.text("y")
+	tm.waitText(wait, "⚑ claude wants to stop")
+	tm.resize(30, 8)
+	scr := tm.waitText(wait, "terminal too small (30×8)", "question waits")
+	if strings.Contains(scr, "╭") {
+		t.Fatalf("a squeezed pane is drawn in a terminal too small:\n%s", scr)
+	}
+	tm.resize(150, 42)
+	tm.waitText(wait, "⚑ claude wants to stop", "╭─ verdicts")
+}
+
 // lineWith is the first line of scr containing text.
 func lineWith(scr, text string) string {
 	for _, l := range strings.Split(scr, "\n") {
