@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -172,11 +173,13 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 		}
 	}()
 	urlFile := filepath.Join(env.stateDir, web.URLFile)
-	if err := atomicfile.Write(urlFile, []byte(base+"\n"), 0o600); err != nil {
+	// The URL, and the server's pid: web pair tells a running server from one that was killed.
+	urlText := fmt.Sprintf("%s\n%d\n", base, os.Getpid())
+	if err := atomicfile.Write(urlFile, []byte(urlText), 0o600); err != nil {
 		return 1, fmt.Errorf("web: %w", err)
 	}
 	defer func() { // only this server's: another may have started since
-		if b, err := os.ReadFile(urlFile); err == nil && strings.TrimSpace(string(b)) == base {
+		if b, err := os.ReadFile(urlFile); err == nil && string(b) == urlText {
 			os.Remove(urlFile)
 		}
 	}()
@@ -242,9 +245,14 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 		if err != nil {
 			return 1, fmt.Errorf("web pair: %w", err)
 		}
-		base := strings.TrimSpace(string(b))
+		base, pidText, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			return 1, fmt.Errorf("web pair: %s holds no URL: start hooksup web again", path)
+		}
+		// A server killed (SIGKILL) left its file: its pid is gone, and a link to it would pair
+		// nothing.
+		if pid, err := strconv.Atoi(strings.TrimSpace(pidText)); err == nil && pid > 0 && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+			return 1, fmt.Errorf("web pair: the hooksup web at %s (pid %d) is gone: start hooksup web again", termsafe.String(base), pid)
 		}
 		fmt.Fprintf(stdout, "Open this in the browser to pair with hooksup web:\n\n")
 		if err := printPairing(store, base, stdout); err != nil {

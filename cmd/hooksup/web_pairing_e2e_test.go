@@ -351,4 +351,10 @@ func TestWebPairPrintsANewLinkForTheRunningServer(t *testing.T) {
 			t.Fatalf("pairing with web pair's code, try %d: %d %s", i+1, resp.StatusCode, body)
 		}
 	}
+	// Killed, the server cannot remove its URL's file: web pair still tells it is gone.
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+	if code, out := s.hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "is gone: start hooksup web again") || strings.Contains(out, "#pair=") {
+		t.Fatalf("web pair after the server was killed: exit %d\n%s", code, out)
+	}
 }
