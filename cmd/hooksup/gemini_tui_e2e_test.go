@@ -62,7 +62,7 @@ retry_on_failure = true
 	// gemini's own keys reach it: /quit ends it, its parting hint resumes under hooksup, and so
 	// does the line hooksup prints as it ends.
 	tm.keys("C-u")
-	typeAfter(t, tm, geminiPrompt, "/quit")
+	typeQuit(t, tm)
 	tm.keys("Enter")
 	tm.waitText(wait, "gemini exited with status 0", "To resume this session: hooksup gemini --resume ")
 	tm.keys("q")
@@ -103,7 +103,7 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 		t.Fatalf("their trustedFolders.json does not keep the answer: %s", b)
 	}
 	tm.keys("C-u")
-	typeAfter(t, tm, geminiPrompt, "/quit")
+	typeQuit(t, tm)
 	tm.keys("Enter")
 	tm.waitText(wait, "gemini exited with status 0")
 }
@@ -129,7 +129,24 @@ func TestGeminiTUIStateFromTitle(t *testing.T) {
 	}
 	tm.waitText(wait, "SLEPT-WELL", "● waiting")
 	tm.keys("C-u")
-	typeAfter(t, tm, geminiPrompt, "/quit")
+	typeQuit(t, tm)
 	tm.keys("Enter")
 	tm.waitText(wait, "gemini exited with status 0")
 }
+
+// typeQuit types /quit at gemini's prompt and waits for gemini's list of commands to offer
+// quit alone ("Exit the cli") before Enter: typed fast, an Enter that comes while the list still
+// shows the commands of "/" takes its first one (/clear) instead.
+func typeQuit(t *testing.T, tm *tmuxSession) {
+	t.Helper()
+	typeAfter(t, tm, geminiPrompt, "/quit")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if scr := tm.screen(); strings.Contains(scr, "Exit the cli") && !strings.Contains(scr, "Clear the screen") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("gemini's list never offered quit alone:\n%s", tm.screen())
+}
+
