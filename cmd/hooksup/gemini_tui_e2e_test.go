@@ -149,4 +149,3 @@ func typeQuit(t *testing.T, tm *tmuxSession) {
 	}
 	t.Logf("gemini's list never offered quit alone:\n%s", tm.screen())
 }
-
