@@ -515,23 +515,7 @@ func TestLogFollow(t *testing.T) {
 		return string(b) + "\n"
 	}
 	os.WriteFile(path, []byte(line("block", "check:tests")), 0o600)
-	cmd := execHooksup(s, "log", "-f")
-	out := &syncWriter{}
-	cmd.Stdout = out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	waitOut := func(want string) {
-		t.Helper()
-		for i := 0; i < 200; i++ {
-			if strings.Contains(out.String(), want) {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("log -f printed %q, want %q", out.String(), want)
-	}
+	waitOut := startLogFollow(t, s)
 	waitOut("Stop → block (check tests)")
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(line("allow", "limit"))
@@ -554,23 +538,7 @@ func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
 		f.Close()
 	}
 	write("1a2b3c4d-0000-4000-8000-000000000001", "block", "check:tests")
-	cmd := execHooksup(s, "log", "-f")
-	out := &syncWriter{}
-	cmd.Stdout = out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	waitOut := func(want string) {
-		t.Helper()
-		for i := 0; i < 250; i++ {
-			if strings.Contains(out.String(), want) {
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("log -f printed %q, want %q", out.String(), want)
-	}
+	waitOut := startLogFollow(t, s)
 	waitOut("Stop → block (check tests)")
 	write("9f8e7d6c-0000-4000-8000-000000000002", "allow", "checks")
 	waitOut("session 9f8e7d6c-0000-4000-8000-000000000002")
@@ -585,6 +553,28 @@ func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
 	write("1a2b3c4d-ffff-4000-8000-000000000003", "allow", "checks")
 	if code, text := s.hooksup(t, "log", "--session", "1a2b3c4d"); code != 1 || !strings.Contains(text, "names 2 sessions") {
 		t.Errorf("log --session with an ambiguous short id: %d %s", code, text)
+	}
+}
+
+// startLogFollow runs hooksup log -f in s and returns a wait for text on its output (5 s at
+// most).
+func startLogFollow(t *testing.T, s *sandbox) func(want string) {
+	t.Helper()
+	cmd := execHooksup(s, "log", "-f")
+	out := &syncWriter{}
+	cmd.Stdout = out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if strings.Contains(out.String(), want) {
+				return
+			}
+		}
+		t.Fatalf("log -f printed %q, want %q", out.String(), want)
 	}
 }
 
