@@ -268,7 +268,7 @@ func leftovers(ctx context.Context, pgid, watcher int, copied <-chan struct{}) b
 // to out.
 func checkCommand(c config.Check, dir string, extraEnv []string, wd *watchdog, out *os.File) *exec.Cmd {
 	cmd := exec.Command("/bin/sh", "-c", c.Command)
-	cmd.Dir = workDir(c, dir)
+	cmd.Dir = WorkDir(c, dir)
 	cmd.Env = append(checkEnv(c), extraEnv...)
 	pgid := 0
 	if wd != nil {
@@ -279,8 +279,8 @@ func checkCommand(c config.Check, dir string, extraEnv []string, wd *watchdog, o
 	return cmd
 }
 
-// workDir is where c runs when its project is dir: its cwd, relative to dir unless absolute.
-func workDir(c config.Check, dir string) string {
+// WorkDir is where c runs when its project is dir: its cwd, relative to dir unless absolute.
+func WorkDir(c config.Check, dir string) string {
 	switch {
 	case c.Cwd == "":
 		return dir

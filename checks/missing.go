@@ -53,7 +53,7 @@ func Missing(c config.Check, dir string) string {
 	}
 	p := prog
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(workDir(c, dir), p)
+		p = filepath.Join(WorkDir(c, dir), p)
 	}
 	if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		return prog

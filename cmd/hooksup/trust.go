@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/termsafe"
 )
@@ -121,14 +122,7 @@ func describeProjectFile(w io.Writer, path string, c config.Config) {
 		}
 		fmt.Fprintf(w, "  %s check %s\n", when, termsafe.String(ch.Name))
 		fmt.Fprintf(w, "      command: %s\n", termsafe.String(ch.Command))
-		in := dir
-		switch {
-		case filepath.IsAbs(ch.Cwd):
-			in = ch.Cwd
-		case ch.Cwd != "":
-			in = filepath.Join(dir, ch.Cwd)
-		}
-		fmt.Fprintf(w, "      in:      %s\n", termsafe.String(in))
+		fmt.Fprintf(w, "      in:      %s\n", termsafe.String(checks.WorkDir(ch, dir)))
 		keys := make([]string, 0, len(ch.Env))
 		for k := range ch.Env {
 			keys = append(keys, k)
