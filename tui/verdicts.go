@@ -207,10 +207,16 @@ func (p *verdictsPane) view(st Styles, w, h int, focused bool) []string {
 	return lines[:min(len(lines), h)]
 }
 
+// detail is the selected verdict in full. A figure and its unit ("12 ms", "exit 1") are joined
+// by a no-break space while the rows are wrapped, so they stay on one row, then drawn as a space.
 func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	v := p.items[p.cur()]
 	var lines []string
-	add := func(s string) { lines = append(lines, wrapText(s, w)...) }
+	add := func(s string) {
+		for _, l := range wrapText(s, w) {
+			lines = append(lines, strings.ReplaceAll(l, "\u00a0", " "))
+		}
+	}
 	// Text from outside hooksup (the agent's ids, a check's name and output, a reason, a hook's
 	// command) is drawn a line at a time as plain text, its controls shown.
 	addLines := func(prefix, text string) {
@@ -221,16 +227,16 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		}
 	}
 	safe := termsafe.String
-	add(fmt.Sprintf("%s  %s  turn %d", v.Time.Local().Format("15:04:05"), safe(v.Event), v.Turn))
+	add(fmt.Sprintf("%s  %s  turn\u00a0%d", v.Time.Local().Format("15:04:05"), safe(v.Event), v.Turn))
 	if v.AgentID != "" {
-		add(fmt.Sprintf("agent %s (%s) · steers %d/%d", safe(v.AgentID), safe(v.AgentType), v.Steers, v.MaxSteers))
+		add(fmt.Sprintf("agent %s (%s) · steers\u00a0%d/%d", safe(v.AgentID), safe(v.AgentType), v.Steers, v.MaxSteers))
 	}
 	by := " by " + st.Accent.Render(present.Source(v.Source))
 	if v.Source == verdictlog.SourceNoChecks {
 		by = ": " + st.Accent.Render("no checks")
 	}
 	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + by +
-		fmt.Sprintf(" · continuations %d/%d · session %d · %.0f ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
+		fmt.Sprintf(" · continuations\u00a0%d/%d · session\u00a0%d · %.0f\u00a0ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
 	switch present.OtherHooksEffect(v.OtherHooks) {
 	case present.EffectContinued:
 		add(st.Block.Render(p.agent + " continued: another hook blocked (see below)"))
@@ -242,7 +248,7 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 		if c.ExitCode != 0 || c.TimedOut || c.Error != "" {
 			status = st.CheckFail.Render("✗")
 		}
-		add(fmt.Sprintf("%s %s exit %d in %.0f ms%s %s", status, safe(c.Name), c.ExitCode, c.DurationMS, present.CheckLeftRunning(c.LeftRunning), safe(c.Error)))
+		add(fmt.Sprintf("%s %s exit\u00a0%d in\u00a0%.0f\u00a0ms%s %s", status, safe(c.Name), c.ExitCode, c.DurationMS, present.CheckLeftRunning(c.LeftRunning), safe(c.Error)))
 		addLines(st.Muted.Render("  │ "), c.Output)
 	}
 	if v.Warning != "" {
@@ -276,10 +282,10 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 			}
 			var facts []string
 			if o.ExitCode != nil {
-				facts = append(facts, fmt.Sprintf("exit %d", *o.ExitCode))
+				facts = append(facts, fmt.Sprintf("exit\u00a0%d", *o.ExitCode))
 			}
 			if o.DurationMS > 0 {
-				facts = append(facts, fmt.Sprintf("%.0f ms", o.DurationMS))
+				facts = append(facts, fmt.Sprintf("%.0f\u00a0ms", o.DurationMS))
 			}
 			line := style.Render(present.OtherHookOutcome(o)) + " " + safe(o.Command)
 			if len(facts) > 0 {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
@@ -126,5 +127,28 @@ func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	p.navigate(press(tea.KeyEnter, 0, ""))
 	if got := plain(p.view(st, 60, 20, true)); !strings.Contains(got, "THIRD-REASON") {
 		t.Fatalf("the newest was selected, yet the detail is not the newest verdict's:\n%s", got)
+	}
+}
+
+// A figure and its unit stay on one row of the verdict detail, however narrow the pane: "0"
+// at the end of one row and "ms" at the start of the next reads as two things.
+func TestVerdictDetailKeepsFiguresWithTheirUnits(t *testing.T) {
+	st := monoStyles(t)
+	p := verdictsPane{agent: "claude", open: true, selected: -1, items: []verdictlog.Verdict{{Time: time.Unix(0, 0), Event: hooks.Stop,
+		Decision: hooks.Block, Source: "check:tests", Continuations: 1, MaxContinuations: 3, SessionContinuations: 1, LatencyMS: 1234,
+		Checks: []verdictlog.CheckRecord{{Name: "tests", ExitCode: 1, DurationMS: 5678}}}}}
+	for w := 20; w <= 80; w++ {
+		lines := p.detail(st, w, 40)
+		for _, l := range lines {
+			l = strings.TrimSpace(ansi.Strip(l))
+			if strings.HasPrefix(l, "ms") {
+				t.Fatalf("at %d columns a figure is cut from its unit:\n%s", w, strings.Join(lines, "\n"))
+			}
+			for _, f := range []string{"1234", "5678"} {
+				if strings.HasSuffix(l, f) {
+					t.Fatalf("at %d columns %s ends a row without its unit:\n%s", w, f, strings.Join(lines, "\n"))
+				}
+			}
+		}
 	}
 }

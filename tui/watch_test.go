@@ -81,7 +81,7 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 		"▸ api · claude · 1a2b3c4d",
 		"stopping 42s · continued 2 · 12.3k tokens · ask mode",
 		"⚑ Stop block check:tests · 4:30 left",
-		"   The check \"tests\" failed (exit 1). Its output:",
+		"   The check \"tests\" failed (exit 1).",
 		"     === RUN   TestLogin",
 		"     --- FAIL: TestLogin (0.01s)",
 		"     login_test.go:9: got 500",
@@ -168,7 +168,7 @@ func TestWatchDrawsNoControlsFromChecks(t *testing.T) {
 		}
 	}
 	scr := watchScreen(m)
-	for _, want := range []string{`The check "tests" failed \e]0;PWNED\a(exit 1). Its output:`, "│     bell rings ", "│     cleared ", "│     a    tab ",
+	for _, want := range []string{`The check "tests" failed \e]0;PWNED\a(exit 1).`, "│     bell rings ", "│     cleared ", "│     a    tab ",
 		"│     link END ", "│     2Jc1 ", "│     back ", `· \e]0;PWNED\abad\bd`} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the watch lacks %q:\n%s", want, scr)

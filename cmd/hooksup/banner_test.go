@@ -23,12 +23,12 @@ func bannerRows(scr string) []string {
 
 // In a narrow terminal the decision banner wraps instead of cutting: the whole proposal, every
 // key hint and the time left are on screen; where the checks pane is hidden, the banner says
-// what failed.
+// what failed; wide, its headline does not end on "Its output:" as if cut off.
 func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 	for _, size := range []struct {
 		w, h       int
 		checksPane bool
-	}{{90, 40, true}, {60, 24, false}} {
+	}{{200, 40, true}, {90, 40, true}, {60, 24, false}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			s := newSandbox(t)
 			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
@@ -49,6 +49,9 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 			}
 			if !regexp.MustCompile(`\b[0-5]:[0-5]\d left\b`).MatchString(banner) {
 				t.Errorf("the banner does not show the time left:\n%s", scr)
+			}
+			if strings.Contains(banner, "Its output:") {
+				t.Errorf("the banner's headline ends on the sentence that introduces the output it does not show:\n%s", scr)
 			}
 			if strings.Contains(banner, "…") {
 				t.Errorf("the banner is cut:\n%s", scr)

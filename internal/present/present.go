@@ -120,10 +120,17 @@ func HomeTilde(p string) string {
 }
 
 // FirstLine is the first line of s, trimmed, its controls shown visibly: a reason's or a
-// warning's line for people.
+// warning's line for people. A sentence that only introduces the lines below it ("Its
+// output:") is left out when they are: on its own line it would read as cut off.
 func FirstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return termsafe.String(strings.TrimSuffix(s, "\r"))
+	s, rest, more := strings.Cut(strings.TrimSpace(s), "\n")
+	s = strings.TrimSuffix(s, "\r")
+	if more && strings.TrimSpace(rest) != "" && strings.HasSuffix(s, ":") {
+		if i := strings.LastIndex(s, ". "); i >= 0 {
+			s = s[:i+1]
+		}
+	}
+	return termsafe.String(s)
 }
 
 // OtherHookOutcome words what another hook did at a stop: "allowed", "blocked", "ended the

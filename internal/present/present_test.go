@@ -149,6 +149,8 @@ func TestWordsForPeopleShowControls(t *testing.T) {
 		{"FirstLine", FirstLine("  fix it\r\nthen more"), "fix it"},
 		{"FirstLine", FirstLine("The check \"t\" (`x # \x1b]0;PWNED\a`) failed\nmore"), "The check \"t\" (`x # \\e]0;PWNED\\a`) failed"},
 		{"FirstLine", FirstLine("\u202eevil\u009b2J"), "<U+202E>evil<U+009B>2J"},
+		{"FirstLine", FirstLine("The check \"t\" failed (exit 1). Fix it, then finish. Its output:\nFAIL: x"), "The check \"t\" failed (exit 1). Fix it, then finish."},
+		{"FirstLine", FirstLine("Also run gofmt on it:"), "Also run gofmt on it:"},
 		{"Source", Source(verdictlog.SourceNoChecks), "no checks"},
 		{"Source", Source("check:tests"), "check:tests"},
 		{"Source", Source("check:tests\x1b[2J\u202egnp.exe"), "check:tests\\e[2J<U+202E>gnp.exe"},
