@@ -30,6 +30,8 @@ func TestConfigErrorsNameFileLineAndKey(t *testing.T) {
 		{"wrong type", "[stop]\nmax_continuations = \"three\"\n", "bad.toml:2: stop.max_continuations:"},
 		{"bad duration", "decision_timeout = \"soon\"\n", "bad.toml:1: decision_timeout:"},
 		{"syntax", "mode = \n", "bad.toml:1"},
+		{"table name not closed", "mode = \"ask\"\n[stop\nmax_continuations = 1\n", "bad.toml:2: expected '.' or ']'"},
+		{"value missing before the line ends", "mode = \"ask\"\n\ntheme = \n\n", "bad.toml:3: theme: expected value"},
 		{"unknown binding, inline", "mode = \"ask\"\n[keys]\nbindings = { approve = \"y\", aprove = \"n\" }\n",
 			`bad.toml:3: keys.bindings.aprove: no such action (did you mean "approve"?)`},
 		{"unknown binding, table", "[keys.bindings]\ndeny = \"n\"\naprove = \"y\"\n", "bad.toml:3: keys.bindings.aprove: no such action"},

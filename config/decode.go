@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding"
 	"errors"
 	"fmt"
@@ -60,7 +61,7 @@ func decodeFile(path string, data []byte) (layer Config, doc map[string]any, bad
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return layer, nil, nil, []*ConfigError{{File: path, Line: pe.Position.Line, Key: pe.LastKey, Msg: pe.Message}}
+			return layer, nil, nil, []*ConfigError{{File: path, Line: errorLine(data, pe.Position), Key: pe.LastKey, Msg: pe.Message}}
 		}
 		return layer, nil, nil, []*ConfigError{{File: path, Msg: strings.TrimPrefix(err.Error(), "toml: ")}}
 	}
@@ -423,4 +424,14 @@ func splitKey(key string) []keyPart {
 		parts = append(parts, kp)
 	}
 	return parts
+}
+
+// errorLine is the line of a syntax error: the line of the byte it starts at. The parser's own
+// line has already moved past a line break it found where something else should be ("[stop"
+// then a new line), and would blame the next line.
+func errorLine(data []byte, p toml.Position) int {
+	if p.Start < 0 || p.Start > len(data) || p.Line <= 0 {
+		return p.Line
+	}
+	return 1 + bytes.Count(data[:p.Start], []byte("\n"))
 }
