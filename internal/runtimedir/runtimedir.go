@@ -61,6 +61,17 @@ func chooseRuntimeDir(getenv func(string) string, goos string, uid int, isDir fu
 		SunPathLen(goos)-1, strings.Join(passed, ", "))
 }
 
+// mkdirFix says how to let hooksup create its socket directory in base: which variable chose
+// base, and what hooksup would use without it.
+func mkdirFix(getenv func(string) string, base string) string {
+	for _, v := range []string{"XDG_RUNTIME_DIR", "TMPDIR"} {
+		if getenv(v) == base {
+			return fmt.Sprintf("%s is %s, where you may not create files: make it writable for you, or unset %s (hooksup then takes the next of $TMPDIR and /tmp)", v, base, v)
+		}
+	}
+	return fmt.Sprintf("you may not create files in %s: make it writable for you, or set XDG_RUNTIME_DIR to a private directory of yours", base)
+}
+
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
@@ -74,7 +85,7 @@ func Dir(getenv func(string) string) (string, error) {
 		return "", err
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("socket directory: %w", err)
+		return "", fmt.Errorf("cannot create hooksup's socket directory: %w: %s", err, mkdirFix(getenv, filepath.Dir(dir)))
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
