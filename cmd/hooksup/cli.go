@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
@@ -11,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/cli"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 	"github.com/hooksup/hooksup/web"
@@ -145,8 +147,72 @@ $XDG_CONFIG_HOME/hooksup (default ~/.config/hooksup); verdict logs, trust record
 in $XDG_STATE_HOME/hooksup (default ~/.local/state/hooksup); sockets in $XDG_RUNTIME_DIR/hooksup,
 else hooksup-UID in $TMPDIR or /tmp. Never a relative directory: a relative XDG variable is
 ignored, and with no absolute HOME a command that needs them exits 1.`},
+			keysSection(),
+			{Title: "Configuration keys", ManOnly: true, Text: `every key hooksup reads, with its default; hooksup init
+writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
+			{Title: "Environment", ManOnly: true, Items: environmentItems()},
+			{Title: "Exit status", ManOnly: true, Items: []cli.Item{
+				{Term: "the agent's", Text: "hooksup claude, codex and gemini exit with the agent's own status"},
+				{Term: "0", Text: "done; hooksup check: every check passed"},
+				{Term: "1", Text: "an error, named on stderr with its fix; hooksup check: a check failed, or the project's file is not trusted"},
+				{Term: "2", Text: "a command, flag or argument hooksup does not know (it says which, and what you may have meant)"},
+			}},
+			{Title: "Examples", ManOnly: true, Items: []cli.Item{
+				{Term: "hooksup demo", Text: "a simulated session with a failing check, no API key needed"},
+				{Term: "hooksup init && hooksup trust", Text: "propose checks from the project's CI, then let hooksup run them"},
+				{Term: "hooksup claude", Text: "claude under the gate, in hooksup's TUI"},
+				{Term: "hooksup --mode auto codex exec 'fix the tests'", Text: "codex headless; the checks alone decide"},
+				{Term: "hooksup watch", Text: "every session here and on the [hub] hosts, answered from one screen"},
+				{Term: "hooksup approve --reason 'also run gofmt'", Text: "continue the waiting session with your reason"},
+				{Term: "hooksup web --public-url https://box.tailnet.ts.net", Text: "a page to answer from a phone"},
+				{Term: "hooksup log -f", Text: "follow the verdicts of the newest session"},
+			}},
 		},
 	}
+}
+
+// keysSection is the manual's list of the TUI's keys, from the keymap the TUI draws its hints
+// from.
+func keysSection() cli.Section {
+	items := []cli.Item{{Term: keymap.Escape, Text: "always interrupts the agent: every waiting question is answered allow, running checks are killed, and the rest of the turn may stop (the Escape that closes an open overlay stays hooksup's)"}}
+	for _, a := range keymap.Actions() {
+		term := strings.Join(a.Keys, ", ")
+		if a.Scope == keymap.Command {
+			term = keymap.DefaultPrefix + " then " + term
+		}
+		items = append(items, cli.Item{Term: term, Text: strings.ReplaceAll(a.Help, "claude", "the agent") + " (" + a.Name + ", " + a.Scope.String() + ")"})
+	}
+	return cli.Section{Title: "Keys", ManOnly: true, Items: items, Text: `in the TUI every key goes to the agent but the prefix key, ` +
+		keymap.DefaultPrefix + ` ([keys] prefix), after which a key reaches hooksup; the prefix twice sends it to the agent. [keys]
+bindings gives an action, named in brackets below, another key.`}
+}
+
+// configItems lists every configuration key, from config.Schema.
+func configItems() []cli.Item {
+	var items []cli.Item
+	for _, k := range config.Schema() {
+		term := k.Key
+		if k.Default != "" {
+			term += " = " + k.Default
+		}
+		items = append(items, cli.Item{Term: term, Text: k.Help})
+	}
+	return items
+}
+
+// environmentItems are the variables hooksup reads.
+func environmentItems() []cli.Item {
+	var items []cli.Item
+	for _, a := range []agent.Agent{agent.Claude{}, agent.Codex{}, agent.Gemini{}} {
+		items = append(items, cli.Item{Term: a.BinEnv(), Text: "the " + a.Name() + " to run (--" + a.Name() + "-bin wins), else " + a.Name() + " on PATH"})
+	}
+	return append(items,
+		cli.Item{Term: "XDG_CONFIG_HOME", Text: "where config.toml and custom themes are (default ~/.config)"},
+		cli.Item{Term: "XDG_STATE_HOME", Text: "where verdict logs, trust records and hooksup.log are (default ~/.local/state)"},
+		cli.Item{Term: "XDG_RUNTIME_DIR, TMPDIR", Text: "where sessions' sockets are (else /tmp/hooksup-UID)"},
+		cli.Item{Term: "HOME", Text: "must be absolute: hooksup never keeps state in a relative directory"},
+		cli.Item{Term: "NO_COLOR", Text: "the mono theme, unless --theme or theme names another"},
+	)
 }
 
 // runComplete is `hooksup __complete KIND`: the values of KIND, one a line, a tab before a

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/keymap"
 )
 
 // requireShell returns the path of a shell the completion tests run; CI installs them all.
@@ -540,5 +543,56 @@ func TestVersion(t *testing.T) {
 	out, err = exec.Command(bin, "--version").Output()
 	if want := "hooksup-hook 9.8.7 (commit 0123abc, 2026-11-23T12:00:00Z, "; err != nil || !strings.HasPrefix(string(out), want) {
 		t.Errorf("hooksup-hook --version: %v %q, want %q…", err, out, want)
+	}
+}
+
+// The man page is the whole reference: every key of the TUI with its action, every
+// configuration key, and the sections a man page has (FILES, ENVIRONMENT, EXIT STATUS,
+// EXAMPLES), drawn from the keymap and the configuration's schema, so that neither can drift.
+func TestManPageListsEveryKeyAndSetting(t *testing.T) {
+	if _, err := exec.LookPath("groff"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("groff is not installed (CI must install it)")
+		}
+		t.Skip("groff is not installed")
+	}
+	s := newSandbox(t)
+	page, err := execHooksup(s, "man").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := exec.Command("groff", "-man", "-Tascii", "-P-cbou")
+	render.Stdin = bytes.NewReader(page)
+	text, err := render.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	man := strings.Join(strings.Fields(string(text)), " ")
+	for _, h := range []string{"KEYS", "CONFIGURATION KEYS", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"} {
+		if !regexp.MustCompile(`\b` + h + ` `).MatchString(man) {
+			t.Errorf("the man page has no %s section", h)
+		}
+	}
+	for _, a := range keymap.Actions() {
+		if !strings.Contains(man, strings.Join(a.Keys, ", ")) || !strings.Contains(man, "("+a.Name+", "+a.Scope.String()+")") {
+			t.Errorf("the man page does not list the keys of %s (%s)", a.Name, strings.Join(a.Keys, ", "))
+		}
+	}
+	for _, k := range config.Schema() {
+		want := k.Key
+		if k.Default != "" {
+			want += " = " + k.Default
+		}
+		if !strings.Contains(man, want+" "+strings.Join(strings.Fields(k.Help), " ")) {
+			t.Errorf("the man page does not list %q with what it does", want)
+		}
+	}
+	for _, v := range []string{"HOOKSUP_CLAUDE_BIN", "XDG_RUNTIME_DIR", "NO_COLOR"} {
+		if !strings.Contains(man, v) {
+			t.Errorf("the man page's environment lacks %s", v)
+		}
+	}
+	if t.Failed() {
+		t.Logf("the man page as groff renders it:\n%s", text)
 	}
 }

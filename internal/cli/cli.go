@@ -125,10 +125,19 @@ func (p Program) Lookup(name string) (Command, bool) {
 	return Command{}, false
 }
 
-// Section is a titled paragraph of --help (and a section of the man page).
+// Section is a titled paragraph of --help (and a section of the man page). Items follow the
+// text as a list of terms and what they mean; a section that is ManOnly is the manual's alone
+// (--help stays a screen long).
 type Section struct {
-	Title string
-	Text  string
+	Title   string
+	Text    string
+	Items   []Item
+	ManOnly bool
+}
+
+// Item is one term of a section's list and what it means.
+type Item struct {
+	Term, Text string
 }
 
 // Help is the --help text.
@@ -149,7 +158,13 @@ func (p Program) Help() string {
 		writeItem(&b, f.Synopsis(), f.Help, flagCol, width)
 	}
 	for _, s := range p.Sections {
+		if s.ManOnly {
+			continue
+		}
 		b.WriteString("\n" + wrap(s.Title+": "+s.Text, width, 0))
+		for _, it := range s.Items {
+			writeItem(&b, it.Term, it.Text, flagCol, width)
+		}
 	}
 	return b.String()
 }

@@ -22,15 +22,21 @@ func (p Program) Man() string {
 	b.WriteString(roff(p.Intro) + "\n")
 	b.WriteString(".SH COMMANDS\n")
 	for _, c := range p.Visible() {
-		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", roff(p.Synopsis(c)), roff(c.Help))
+		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", roffArg(p.Synopsis(c)), roff(c.Help))
 	}
 	b.WriteString(".SH OPTIONS\n")
 	b.WriteString(roff(p.FlagsTitle) + ":\n")
 	for _, f := range p.Flags {
-		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", roff(f.Synopsis()), roff(f.Help))
+		fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", roffArg(f.Synopsis()), roff(f.Help))
 	}
 	for _, s := range p.Sections {
-		fmt.Fprintf(&b, ".SH %s\n%s\n", roff(strings.ToUpper(s.Title)), roff(s.Text))
+		fmt.Fprintf(&b, ".SH %s\n", roff(strings.ToUpper(s.Title)))
+		if s.Text != "" {
+			b.WriteString(roff(s.Text) + "\n")
+		}
+		for _, it := range s.Items {
+			fmt.Fprintf(&b, ".TP\n.B %s\n%s\n", roffArg(it.Term), roff(it.Text))
+		}
 	}
 	return b.String()
 }
@@ -45,4 +51,10 @@ func roff(s string) string {
 		s = `\&` + s
 	}
 	return s
+}
+
+// roffArg escapes text for the arguments of a macro (.B): as roff, and a double quote, which
+// would otherwise delimit the arguments and vanish.
+func roffArg(s string) string {
+	return strings.ReplaceAll(roff(s), `"`, `\(dq`)
 }
