@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +15,8 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 	"github.com/hooksup/hooksup/web"
@@ -25,6 +29,8 @@ const completeCommand = "__complete"
 const (
 	completeThemes   = "themes"
 	completeSessions = "sessions"
+	completeLive     = "live"  // this machine's live sessions: SESSION of approve, deny, halt
+	completeHosts    = "hosts" // [hub] hosts of the person's configuration: --host
 )
 
 // program is hooksup's command line: --help, `hooksup man` and `hooksup completion` are drawn
@@ -43,7 +49,7 @@ func program() cli.Program {
 		agents = append(agents, a.Name())
 	}
 	hostFlags := []cli.Flag{
-		{Name: "host", Arg: "DEST", Help: "also the sessions on DEST, over ssh (repeatable; DEST is anything ssh accepts)"},
+		{Name: "host", Arg: "DEST", Values: cli.Values{Dynamic: completeHosts}, Help: "also the sessions on DEST, over ssh (repeatable; DEST is anything ssh accepts)"},
 		{Name: "local", Help: "this machine only, not the [hub] hosts of your config"},
 	}
 	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
@@ -86,10 +92,10 @@ never overwrites`},
 			}, Help: "the verdict history of a session (the latest by default)"},
 			{Name: "ls", Flags: append([]cli.Flag{{Name: "json", Help: "an array of objects, pending questions included"}}, hostFlags...),
 				Help: "every live hooksup session of this user, here and on the [hub] hosts: state, pending questions,\ncontinuations, tokens (one of another hub protocol version, and a host that fails, is named on stderr)"},
-			{Name: "approve", Args: "[SESSION]", Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "the continuation's reason instead of the checks'"}}, hostFlags...),
+			{Name: "approve", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "the continuation's reason instead of the checks'"}}, hostFlags...),
 				Help: "let the oldest pending continuation of SESSION (a prefix of its id or project, HOST:PREFIX\non another machine) go ahead"},
-			{Name: "deny", Args: "[SESSION]", Flags: hostFlags, Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
-			{Name: "halt", Args: "[SESSION]", Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}}, hostFlags...),
+			{Name: "deny", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: hostFlags, Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
+			{Name: "halt", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}}, hostFlags...),
 				Help: "end the turn of SESSION at its oldest pending question"},
 			{Name: "watch", Flags: hostFlags, Help: `every live session in one live screen: their questions with the time left and the end
 of the failed check's output, the latest verdicts; answer the selected session's question with
@@ -239,7 +245,32 @@ func runComplete(args []string, stdout io.Writer) (int, error) {
 	case completeSessions:
 		ss, _ := verdictlog.Sessions(verdictlog.SessionsDir(env.stateDir))
 		for _, s := range ss {
-			fmt.Fprintf(stdout, "%s\tlast verdict %s\n", s.ID, s.LastVerdict.Local().Format(time.DateTime))
+			completion(stdout, s.ID, "last verdict "+s.LastVerdict.Local().Format(time.DateTime))
+		}
+	case completeLive:
+		// This machine's only: asking the [hub] hosts over ssh would hold up the shell.
+		live, _ := liveSessions()
+		projects := map[string]int{}
+		for _, l := range live {
+			projects[filepath.Base(l.Snapshot.Cwd)]++
+		}
+		for _, l := range live {
+			s := l.Snapshot
+			what := s.Agent + " in " + present.HomeTilde(s.Cwd)
+			if n := len(s.Pending); n > 0 {
+				what += fmt.Sprintf(", %d waiting on you", n)
+			}
+			completion(stdout, s.ShortID(), what)
+		}
+		for p, n := range projects {
+			if n == 1 { // a project of two sessions names neither
+				completion(stdout, p, "the session in this project")
+			}
+		}
+	case completeHosts:
+		hc, _ := hubConfig(globalFlags{})
+		for _, h := range hc.Hosts {
+			completion(stdout, h, "[hub] hosts")
 		}
 	}
 	return 0, nil
@@ -262,4 +293,17 @@ func runCompletion(args []string, stdout io.Writer) (int, error) {
 func runMan(stdout io.Writer) (int, error) {
 	fmt.Fprint(stdout, program().Man())
 	return 0, nil
+}
+
+// completionWord matches what a completion may offer: a word the shells take as it is. A
+// session's project or a host with a space, a quote or a control in it is left out rather than
+// breaking the person's command line.
+var completionWord = regexp.MustCompile(`^[A-Za-z0-9._@:+,=/-]+$`)
+
+// completion writes one value for the completion scripts: the value, a tab, its description.
+func completion(w io.Writer, value, desc string) {
+	if !completionWord.MatchString(value) {
+		return
+	}
+	fmt.Fprintf(w, "%s\t%s\n", value, strings.ReplaceAll(termsafe.String(desc), "\t", " "))
 }

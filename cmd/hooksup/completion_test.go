@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/keymap"
 )
 
@@ -594,5 +597,58 @@ func TestManPageListsEveryKeyAndSetting(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("the man page as groff renders it:\n%s", text)
+	}
+}
+
+// SESSION of approve, deny and halt completes to this machine's live sessions (their short
+// ids, and the project of a session alone in it), and --host to the [hub] hosts of the person's
+// configuration, in bash and in fish; a host no shell word can carry is left out.
+func TestCompletionOffersLiveSessionsAndHosts(t *testing.T) {
+	s, env := completionSandbox(t)
+	cfgDir := filepath.Join(filepath.Dir(s.home), "cfg", "hooksup")
+	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[hub]\nhosts = [\"devbox\", \"build-01\", \"x;touch PWNED\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+	ls.waitReady()
+	var id string
+	deadline := time.Now().Add(20 * time.Second)
+	for id == "" && time.Now().Before(deadline) {
+		out, _ := execHooksup(s, "ls", "--json", "--local").Output()
+		var sessions []lsJSON
+		// Once claude's first hook has named its session: the id people see from then on.
+		if json.Unmarshal(out, &sessions) == nil && len(sessions) == 1 && sessions[0].SessionID != "" {
+			id = hub.Snapshot{SessionID: sessions[0].SessionID}.ShortID()
+		} else {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if id == "" {
+		t.Fatal("hooksup ls never listed the session")
+	}
+	project := filepath.Base(s.project)
+
+	bash := requireShell(t, "bash")
+	script := "source <(hooksup completion bash)\n" +
+		"t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n" +
+		"t hooksup approve ''\nt hooksup deny " + id[:3] + "\nt hooksup halt --reason x ''\nt hooksup ls --host ''\nt hooksup approve --host d\n"
+	got := strings.Split(runShell(t, env, s.project, bash, "-c", script), "\n")
+	fish := fishComplete(t, env, s.project, []string{"hooksup approve ", "hooksup deny " + id[:3], "hooksup halt --reason x ", "hooksup ls --host ", "hooksup approve --host d"})
+	for i, want := range [][]string{{id, project}, {id}, {id, project}, {"devbox", "build-01"}, {"devbox"}} {
+		for _, sh := range []struct {
+			name string
+			got  []string
+		}{{"bash", strings.Fields(got[i])}, {"fish", fish[i]}} {
+			for _, w := range want {
+				if !slices.Contains(sh.got, w) {
+					t.Errorf("%s: case %d offers %q, want %q among them", sh.name, i, sh.got, w)
+				}
+			}
+			for _, g := range sh.got {
+				if strings.Contains(g, "PWNED") {
+					t.Errorf("%s: case %d offers the host %q", sh.name, i, g)
+				}
+			}
+		}
 	}
 }
