@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -251,4 +254,39 @@ func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
 	tm.waitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 8 in a row) · 0 this session")
+}
+
+// The demo is self-contained and consistent: its header counts the tools its agent shows and
+// names one model, it suggests no resume of a session that was only simulated, and it leaves
+// nothing in the person's home (no transcript under ~/.claude/projects).
+func TestDemoLeavesNothingBehind(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := startTmux(t, 160, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.waitText(wait, "Allow Bash(go test ./...)?")
+	tm.text("y")
+	tm.waitText(wait, "⚑ claude wants to stop")
+	tm.keys("C-]", "a")
+	scr := tm.waitText(wait, "attempt 2", "allow checks")
+	header := strings.SplitN(scr, "\n", 2)[0]
+	// Read, Bash, Update, then Bash again after the continuation (the subagent's are its own).
+	if m := regexp.MustCompile(`(\d+) tool calls`).FindStringSubmatch(header); m == nil || m[1] != "4" {
+		t.Errorf("the header does not count the 4 tools shown: %q\n%s", header, scr)
+	}
+	if !strings.Contains(header, "claude-demo") {
+		t.Errorf("the header does not name the demo's model: %q", header)
+	}
+	tm.keys("C-]", "q")
+	scr = tm.waitText(wait, "[exited 0]")
+	if strings.Contains(scr, "--resume") {
+		t.Errorf("the demo suggests resuming a simulated session:\n%s", scr)
+	}
+	if strings.Contains(scr, "claude-sim") {
+		t.Errorf("the demo names another model:\n%s", scr)
+	}
+	if _, err := os.Stat(filepath.Join(s.home, ".claude")); !errors.Is(err, os.ErrNotExist) {
+		entries, _ := filepath.Glob(filepath.Join(s.home, ".claude", "*", "*"))
+		t.Errorf("the demo left %s in the home directory: %v", filepath.Join(s.home, ".claude"), entries)
+	}
 }

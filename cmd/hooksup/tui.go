@@ -93,8 +93,11 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 			Escapes:        s.escapes,
 		})
 	})
-	// The pane is gone with the TUI: the resume command stays on the terminal.
-	printResume(os.Stdout, s.sup)
+	// The pane is gone with the TUI: the resume command stays on the terminal (none for the
+	// demo's simulated session, which resume "" says).
+	if resume != "" {
+		printResume(os.Stdout, s.sup)
+	}
 	return code, err
 }
 

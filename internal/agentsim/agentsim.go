@@ -129,6 +129,7 @@ type Agent struct {
 	Env       []string
 	SessionID string
 	Home      string
+	Model     string    // the model its replies name ("claude-sim" by default)
 	Trace     io.Writer // JSON lines of TraceEntry; nil for none
 	Say       io.Writer // what the agent "says" (stdout in -p mode)
 
@@ -143,7 +144,7 @@ func New(settings Settings, cwd, home string, env []string) *Agent {
 	_, _ = rand.Read(b)
 	h := hex.EncodeToString(b)
 	id := h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
-	return &Agent{Settings: settings, Cwd: cwd, Home: home, Env: env, SessionID: id, Say: io.Discard}
+	return &Agent{Settings: settings, Cwd: cwd, Home: home, Env: env, SessionID: id, Model: "claude-sim", Say: io.Discard}
 }
 
 // TranscriptPath is where claude would write this session's transcript.
@@ -346,10 +347,24 @@ func (a *Agent) stopLoop(ctx context.Context, sc Scenario, event, promptID strin
 }
 
 func (a *Agent) assistant(text string) {
+	a.reply(map[string]any{"type": "text", "text": text})
+}
+
+// toolUse records a call of the tool name with input, as claude's transcript does: the
+// assistant's tool_use block, then the tool's result.
+func (a *Agent) toolUse(name string, input map[string]any, result string) {
+	id := fmt.Sprintf("toolu_%d", a.msgs+1)
+	a.reply(map[string]any{"type": "tool_use", "id": id, "name": name, "input": input})
+	a.writeLine(map[string]any{"type": "user", "message": map[string]any{"role": "user",
+		"content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": result}}}})
+}
+
+// reply records one assistant message holding block.
+func (a *Agent) reply(block map[string]any) {
 	a.msgs++
 	a.writeLine(map[string]any{"type": "assistant", "requestId": fmt.Sprintf("req_%d", a.msgs),
-		"message": map[string]any{"id": fmt.Sprintf("msg_%d", a.msgs), "model": "claude-sim", "role": "assistant",
-			"content": []any{map[string]any{"type": "text", "text": text}},
+		"message": map[string]any{"id": fmt.Sprintf("msg_%d", a.msgs), "model": a.Model, "role": "assistant",
+			"content": []any{block},
 			"usage":   map[string]any{"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}})
 }
 

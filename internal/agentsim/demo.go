@@ -42,12 +42,19 @@ type Demo struct {
 	turns  int
 }
 
+// DemoModel is the model the demo agent names, in its SessionStart and its transcript.
+const DemoModel = "claude-demo"
+
+// EnvDemoHome is the home directory the demo agent writes its transcript under.
+const EnvDemoHome = "HOOKSUP_DEMO_HOME"
+
 // RunDemo runs the demo agent until the person quits (Ctrl-C or Ctrl-D) or ctx ends.
 func RunDemo(ctx context.Context, o DemoOptions) int {
 	if o.Speed <= 0 {
 		o.Speed = 1
 	}
 	d := &Demo{o: o, agent: New(o.Settings, o.Cwd, o.Home, o.Env), keys: make(chan byte, 16)}
+	d.agent.Model = DemoModel
 	d.agent.openTranscript()
 	defer d.agent.closeTranscript()
 	d.printf("\x1b[2J\x1b[H")
@@ -55,7 +62,7 @@ func RunDemo(ctx context.Context, o DemoOptions) int {
 	d.printf("\x1b[2m  It works, asks for permission, runs a subagent and stops, firing real hooks.\r\n")
 	d.printf("  Type a prompt and press Enter · Esc interrupts · Ctrl-D quits\x1b[0m\r\n\r\n")
 	start := d.agent.base("SessionStart")
-	start["source"], start["model"] = "startup", "claude-demo"
+	start["source"], start["model"] = "startup", d.agent.Model
 	d.agent.Fire(ctx, "SessionStart", start)
 
 	// Keys arrive in chunks as the terminal sent them: a lone ESC is the Escape key, ESC
@@ -247,6 +254,11 @@ func (d *Demo) tool(ctx context.Context, name, arg, result string) bool {
 		return false
 	}
 	d.printf("  \x1b[2m⎿  %s\x1b[0m\r\n", result)
+	input := map[string]any{"file_path": arg}
+	if name == "Bash" {
+		input = map[string]any{"command": arg}
+	}
+	d.agent.toolUse(name, input, result)
 	return true
 }
 
@@ -416,7 +428,12 @@ func DemoMainSpeed(ctx context.Context, args []string, autoPrompt string, speed 
 		return 1
 	}
 	cwd, _ := os.Getwd()
-	home, _ := os.UserHomeDir()
+	// The demo's transcript goes in the demo's own directory, removed when it ends: never
+	// under the person's ~/.claude/projects.
+	home := os.Getenv(EnvDemoHome)
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
 	return RunDemo(ctx, DemoOptions{Settings: s, Cwd: cwd, Home: home, Env: os.Environ(), In: os.Stdin, Out: os.Stdout,
 		AutoPrompt: autoPrompt, IdleAfter: 20 * time.Second, Speed: speed})
 }
