@@ -94,7 +94,7 @@ func (h *header) view(st Styles, w int) string {
 		parts = append(parts, st.Warn.Render("⚠ project checks ignored: not trusted"))
 	}
 	if h.tokens > 0 {
-		parts = append(parts, fmt.Sprintf("%s tokens · %d tool calls", present.Count(h.tokens), h.toolCalls))
+		parts = append(parts, present.Count(h.tokens)+" tokens · "+plural(int64(h.toolCalls), "tool call"))
 	}
 	// The model and the session's id are the agent's word: shown visibly, the line stays one.
 	if h.model != "" {
