@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -290,9 +291,15 @@ func WorkDir(c config.Check, dir string) string {
 	return filepath.Join(dir, c.Cwd)
 }
 
-// checkEnv is hooksup's environment without a session's variables, plus the check's.
+// CheckColumns is the width a check's COLUMNS says, unless its env sets it: wide, so that test
+// runners that fit their output to the terminal (pytest's, jest's) do not cut a message the
+// reason quotes.
+const CheckColumns = 200
+
+// checkEnv is hooksup's environment without a session's variables, plus COLUMNS and the
+// check's own.
 func checkEnv(c config.Check) []string {
-	env := append(hooks.ScrubEnv(os.Environ(), hooks.SessionVars), "HOOKSUP_CHECK="+c.Name)
+	env := append(hooks.ScrubEnv(os.Environ(), hooks.SessionVars), "HOOKSUP_CHECK="+c.Name, "COLUMNS="+strconv.Itoa(CheckColumns))
 	for k, v := range c.Env {
 		env = append(env, k+"="+v)
 	}

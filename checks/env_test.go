@@ -29,3 +29,18 @@ func TestCheckEnv(t *testing.T) {
 		}
 	}
 }
+
+// A check runs as wide as CheckColumns, whatever the terminal hooksup runs in says, so that
+// test runners do not cut their messages to 80 columns; the check's own env decides otherwise.
+func TestCheckColumns(t *testing.T) {
+	t.Setenv("COLUMNS", "80")
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{{nil, "COLUMNS=200"}, {map[string]string{"COLUMNS": "100"}, "COLUMNS=100"}} {
+		res := Run(context.Background(), nil, config.Check{Name: "cols", Command: `echo "COLUMNS=$COLUMNS"`, Env: tc.env}, t.TempDir(), nil, nil)
+		if got := strings.TrimSpace(string(res.Output)); got != tc.want {
+			t.Errorf("env %v: the check saw %s, want %s", tc.env, got, tc.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/checks/failure"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
@@ -682,14 +683,14 @@ func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 		p.warnings = append(p.warnings, msg)
 		return false
 	case !c.Retries():
-		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, failure(res)))
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, howFailed(res)))
 		return false
 	}
 	e.mu.Lock()
 	blocked := e.checkBlocks[c.Name]
 	e.mu.Unlock()
 	if c.MaxRetries > 0 && blocked >= c.MaxRetries {
-		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, failure(res), c.MaxRetries))
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, howFailed(res), c.MaxRetries))
 		return false
 	}
 	p.decision, p.source, p.blocking = hooks.Block, verdictlog.CheckSource(c.Name), c.Name
@@ -710,7 +711,7 @@ func stopEnv(in *hooks.Input) []string {
 	return env
 }
 
-func failure(r checks.Result) string {
+func howFailed(r checks.Result) string {
 	if r.TimedOut {
 		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
 	}
@@ -725,31 +726,35 @@ func failure(r checks.Result) string {
 const maxReasonOutput = 8000
 
 // BlockReason is what the agent reads when a check makes it continue, in plain text: one line
-// with the check's name and how it failed, then at most maxLines lines of the end of its
-// output (DefaultReasonLines when maxLines is 0). The command is named when it helps: when it is
-// short enough to run again by hand, when it printed nothing, when it timed out.
+// with the check's name and how it failed, then what failed as package failure reads it from the
+// output (each failing test's name and first message, the linters' findings, the runner's
+// summary; what passed left out), within failure.DefaultBudget or maxLines lines if more, when
+// the output is longer than maxLines (DefaultReasonLines when 0); else, or when no runner's
+// output is recognised, at most maxLines lines of the end of the output. The command is named when it helps: when it is short
+// enough to run again by hand, when it printed nothing, when it timed out.
 func BlockReason(r checks.Result, maxLines int) string {
 	if maxLines <= 0 {
 		maxLines = config.DefaultReasonLines
 	}
+	text := r.Text()
 	var lines []string
-	if text := r.Text(); text != "" {
+	if text != "" {
 		lines = strings.Split(text, "\n")
 	}
 	total := max(r.Lines, len(lines))
-	shown := lines[max(0, len(lines)-maxLines):]
-	// Under the cap: whole lines from the end; a single line too long keeps its end.
-	size := 0
-	for i := len(shown) - 1; i >= 0; i-- {
-		size += len(shown[i]) + 1
-		if size > maxReasonOutput {
-			if i == len(shown)-1 {
-				shown = []string{"…" + clip.Tail(shown[i], maxReasonOutput)}
-			} else {
-				shown = shown[i+1:]
-			}
-			break
+	var shown []string
+	var report failure.Report
+	if total > maxLines { // else the whole output fits, and is quoted
+		report = failure.Read(text)
+	}
+	if report.Found() {
+		b := failure.DefaultBudget
+		if maxLines > b.Lines {
+			b = failure.Budget{Lines: maxLines, Bytes: min(b.Bytes*maxLines/b.Lines, maxReasonOutput)}
 		}
+		shown = report.Lines(b)
+	} else {
+		shown = lastLines(lines, maxLines)
 	}
 
 	var b strings.Builder
@@ -758,10 +763,13 @@ func BlockReason(r checks.Result, maxLines int) string {
 	if len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
 		fmt.Fprintf(&b, " (`%s`)", clip.Head(cmd, 300))
 	}
-	fmt.Fprintf(&b, " failed (%s)", failure(r))
+	fmt.Fprintf(&b, " failed (%s)", howFailed(r))
 	switch {
 	case len(lines) == 0:
 		b.WriteString(" and printed nothing. Find out why, fix it, then finish.")
+	case report.Found():
+		fmt.Fprintf(&b, ". Fix what it reports, then finish. What failed (%s), from its %d lines of output:",
+			strings.Join(report.Runners, ", "), total)
 	case len(shown) < total:
 		fmt.Fprintf(&b, ". Fix what it reports, then finish. The last %d of its %d lines of output:", len(shown), total)
 	default:
@@ -772,6 +780,23 @@ func BlockReason(r checks.Result, maxLines int) string {
 		b.WriteString(l)
 	}
 	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
+}
+
+// lastLines is at most maxLines whole lines from the end of lines, under maxReasonOutput bytes;
+// a single line too long keeps its end.
+func lastLines(lines []string, maxLines int) []string {
+	shown := lines[max(0, len(lines)-maxLines):]
+	size := 0
+	for i := len(shown) - 1; i >= 0; i-- {
+		size += len(shown[i]) + 1
+		if size > maxReasonOutput {
+			if i == len(shown)-1 {
+				return []string{"…" + clip.Tail(shown[i], maxReasonOutput)}
+			}
+			return shown[i+1:]
+		}
+	}
+	return shown
 }
 
 // oneLine puts a command of several lines on one.

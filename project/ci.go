@@ -356,6 +356,13 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	if c.role == "" {
 		return ciCheck{}, ""
 	}
+	if has("--version") || has("-version") || has("--help") || has("-h") {
+		return ciCheck{}, fmt.Sprintf("`%s` only prints its version or help", line)
+	}
+	if c.long == "go test" && has("-v") {
+		// Its passes would bury the failure in the output; the failures print without it.
+		c.command = strings.Join(slices.DeleteFunc(slices.Clone(strings.Fields(c.command)), func(w string) bool { return w == "-v" }), " ")
+	}
 	if strings.Contains(line, "${{") {
 		return ciCheck{}, fmt.Sprintf("`%s` depends on the workflow's expressions", line)
 	}

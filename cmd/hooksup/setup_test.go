@@ -173,6 +173,51 @@ func TestCheckShowsWhatTheAgentReads(t *testing.T) {
 	}
 }
 
+// hooksup check, through the real go test: a failing test printed early, under 60 passing
+// ones of -v, is still in the reason, with its message, and the passes are not.
+func TestCheckReasonNamesTheFailingGoTest(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH")
+	}
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSandbox(t)
+	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	var passes strings.Builder
+	passes.WriteString("package dates\n\nimport \"testing\"\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&passes, "func TestPasses%02d(t *testing.T) { t.Log(\"fine\") }\n", i)
+	}
+	s.files(map[string]string{
+		"go.mod":   "module example.com/dates\n\ngo 1.22\n",
+		"dates.go": "package dates\n\nfunc DaysIn(m int) int { return []int{31, 28, 31}[m-1] }\n",
+		// Sorted before pass_test.go: go test runs it first.
+		"dates_test.go": "package dates\n\nimport \"testing\"\n\nfunc TestDaysInLeapFebruary(t *testing.T) {\n" +
+			"\tif got := DaysIn(2); got != 29 {\n\t\tt.Errorf(\"DaysIn(2) = %d, want 29\", got)\n\t}\n}\n",
+		"pass_test.go":  passes.String(),
+		".hooksup.toml": "[[stop.checks]]\nname = \"test\"\ncommand = \"go test -count=1 -v ./...\"\ntimeout = \"5m\"\n",
+	})
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatal(out)
+	}
+	code, out := s.hooksup(t, "check")
+	if code != 1 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, want := range []string{"--- FAIL: TestDaysInLeapFebruary", "dates_test.go:7: DaysIn(2) = 28, want 29"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the reason lacks %q:\n%s", want, out)
+		}
+	}
+	for _, noise := range []string{"--- PASS", "=== RUN"} {
+		if strings.Contains(out, noise) {
+			t.Errorf("the reason quotes %q:\n%s", noise, out)
+		}
+	}
+}
+
 const otherHooks = `{
   "hooks": {
     "Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}],
