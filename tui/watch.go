@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -315,8 +314,8 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 	}
 	switch msg.ev.Type {
 	case hub.EventVerdictDecided:
-		var v engine.VerdictDecided
-		if json.Unmarshal(msg.ev.Data, &v) == nil {
+		if v, err := hub.DecodeEvent(msg.ev); err == nil {
+			v := v.(engine.VerdictDecided)
 			s.verdicts = append(s.verdicts, v.Verdict)
 			if len(s.verdicts) > watchVerdicts {
 				s.verdicts = s.verdicts[len(s.verdicts)-watchVerdicts:]

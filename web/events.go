@@ -26,6 +26,21 @@ type pageEvent struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// currentData is an event's data with the keys of this hooksup's wire, snake_case, whichever
+// hooksup's session sent it (hub.DecodeEvent reads the older one's too); as it came when it is
+// not one this hooksup knows.
+func currentData(ev hub.Event) json.RawMessage {
+	e, err := hub.DecodeEvent(ev)
+	if err != nil {
+		return ev.Data
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return ev.Data
+	}
+	return b
+}
+
 // keptVerdicts is how many of each session's latest verdicts a new stream is sent first (a
 // snapshot has none).
 const keptVerdicts = 5

@@ -410,10 +410,10 @@ function notifications() {
 function notifyQuestion(ev) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
   const s = state.sessions.find((x) => key(x) === eventKey(ev));
-  const q = (ev.data && ev.data.Question) || {};
+  const q = (ev.data && ev.data.question) || {};
   const where = s ? project(s.cwd) : "a session";
   // Text only: a notification's title and body are never markup.
-  new Notification(shown("hooksup: " + where + " wants to stop"), { body: shown(firstLine(q.Reason || "")), tag: eventKey(ev) + "/" + q.ID, icon: "/icon.svg" });
+  new Notification(shown("hooksup: " + where + " wants to stop"), { body: shown(firstLine(q.reason || "")), tag: eventKey(ev) + "/" + q.id, icon: "/icon.svg" });
 }
 
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
@@ -468,9 +468,9 @@ function retry(ctl) {
 function message(data) {
   let ev;
   try { ev = JSON.parse(data); } catch (e) { return; }
-  if (ev.type === "VerdictDecided" && ev.data && ev.data.Verdict) {
+  if (ev.type === "VerdictDecided" && ev.data && ev.data.verdict) {
     const vs = state.verdicts.get(eventKey(ev)) || [];
-    vs.push(ev.data.Verdict);
+    vs.push(ev.data.verdict);
     state.verdicts.set(eventKey(ev), vs.slice(-5));
   }
   if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
