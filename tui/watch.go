@@ -668,8 +668,8 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 		}
 		left := timeLeft(engine.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
 		proposal := hooks.Decision(q.Proposal)
-		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(safe(q.Proposal)) + " " +
-			st.Accent.Render(safe(q.Source)) + st.Muted.Render(" · "+left+" left")
+		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(present.Decision(proposal)) + " " +
+			st.Accent.Render(present.Source(verdictlog.Source(q.Source))) + st.Muted.Render(" · "+left+" left")
 		body = append(body, fit(" "+line, inner))
 		// The reason's first line is its heading, which quotes the check's command as it is:
 		// shown visibly, as the banner shows it (a carriage return in it hides nothing).

@@ -3,7 +3,10 @@ package web
 import (
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Session is one session as `GET /api/sessions` and `hooksup ls --json` give it.
@@ -32,11 +35,14 @@ type Session struct {
 
 // Question is a pending question in a Session.
 type Question struct {
-	ID       int       `json:"id"`
-	Event    string    `json:"event"`
-	AgentID  string    `json:"agent_id"`
-	Proposal string    `json:"proposal"`
-	Source   string    `json:"source"`
+	ID       int    `json:"id"`
+	Event    string `json:"event"`
+	AgentID  string `json:"agent_id"`
+	Proposal string `json:"proposal"`
+	Source   string `json:"source"`
+	// Says is the proposal and its source in the words of the TUI's banner and hooksup log:
+	// "the checks say continue (check tests)", "no checks: it may stop".
+	Says     string    `json:"says"`
 	Reason   string    `json:"reason"`
 	Asked    time.Time `json:"asked"`
 	Deadline time.Time `json:"deadline"`
@@ -66,7 +72,17 @@ func SessionOf(l hub.Live) Session {
 		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting}
 	for _, q := range s.Pending {
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-			Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
+			Proposal: q.Proposal, Source: q.Source, Says: says(q), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
 	}
 	return j
+}
+
+// says is a question's Says.
+func says(q hub.Question) string {
+	src := verdictlog.Source(q.Source)
+	p := present.Proposal(hooks.Decision(q.Proposal), src)
+	if src == verdictlog.SourceNoChecks {
+		return p
+	}
+	return p + " (" + present.Source(src) + ")"
 }

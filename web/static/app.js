@@ -254,8 +254,10 @@ function card(s) {
     for (const v of vs.slice().reverse()) {
       const li = el("li");
       const t = new Date(v.time);
+      // A verdict in hooksup log's words, as the server words it (never the log's raw values).
+      const w = v.words || { decision: "", source: "" };
       li.append(el("span", "", isNaN(t) ? "" : t.toLocaleTimeString() + " "),
-        el("span", "d-" + v.decision, v.decision), " " + (v.source || "") + (v.reason ? " · " + firstLine(v.reason) : ""));
+        el("span", "d-" + v.decision, w.decision), " " + (w.source || "") + (v.reason ? " · " + firstLine(v.reason) : ""));
       ul.append(li);
     }
     c.append(ul);
@@ -272,8 +274,9 @@ function question(s, q) {
   box.dataset.question = q.id;
   box.dataset.asked = q.asked;
   const title = el("div");
-  title.append(el("strong", "", "⚑ " + s.agent + " wants to stop"), " (" + q.event + (q.agent_id ? " of subagent " + q.agent_id : "") + ") · the checks propose ",
-    el("span", "proposal " + q.proposal, q.proposal), " (" + q.source + ")");
+  // The proposal in the TUI's and the log's words, as the server words it (q.says).
+  title.append(el("strong", "", "⚑ " + s.agent + " wants to stop"), " (" + q.event + (q.agent_id ? " of subagent " + q.agent_id : "") + ") · ",
+    el("span", "proposal " + q.proposal, q.says || q.proposal));
   box.append(title);
   const left = el("div", "left");
   left.dataset.deadline = q.deadline;
@@ -470,7 +473,7 @@ function message(data) {
   try { ev = JSON.parse(data); } catch (e) { return; }
   if (ev.type === "VerdictDecided" && ev.data && ev.data.verdict) {
     const vs = state.verdicts.get(eventKey(ev)) || [];
-    vs.push(ev.data.verdict);
+    vs.push(Object.assign({}, ev.data.verdict, { words: ev.words }));
     state.verdicts.set(eventKey(ev), vs.slice(-5));
   }
   if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
