@@ -655,6 +655,16 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 			body = append(body, fit(" "+st.Warn.Render(l), inner))
 		}
 	}
+	if p := snap.Permission; p != nil && state == supervisor.StatePermission {
+		text := "⚠ asks to run " + safe(p.Tool)
+		if p.Command != "" {
+			text += ": " + present.FirstLine(p.Command)
+		}
+		body = append(body, fit(" "+st.Warn.Render(text), inner))
+	}
+	if msg := present.FirstLine(snap.LastMessage); msg != "" {
+		body = append(body, fit(" "+st.Muted.Render("said: ")+msg, inner))
+	}
 	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
 		body = nil
 		for _, l := range wrapText("⚠ "+safe(s.live.Err.Error()), inner-2) {

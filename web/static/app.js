@@ -12,7 +12,8 @@ const state = {
   selected: null, // session key
   editing: new Map(), // session key -> the reason being edited
   busy: new Set(), // session keys with an action on the way
-  reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
+  reasonScroll: new Map(),
+  expanded: new Set(), // session keys whose last message is shown whole // session key/question id -> how far from its end a reason was scrolled
   loggedIn: false,
 };
 const $ = (id) => document.getElementById(id);
@@ -231,6 +232,14 @@ function card(s) {
   meta.append(st, " for ", since, " · continued " + s.continuations + " · " + count(s.tokens) + " tokens · " + s.mode);
   c.append(meta);
   c.append(el("div", "meta cwd", s.cwd));
+  if (s.permission && s.state === "needs permission") {
+    // What it asks to run: the agent's text, shown as text (showAll), the command whole.
+    const p = el("div", "permission");
+    p.append(el("strong", "", "⚠ asks to run " + s.permission.tool));
+    if (s.permission.command) p.append(el("pre", "command", s.permission.command));
+    c.append(p);
+  }
+  if (s.last_message) c.append(said(s));
   const q = (s.pending || [])[0];
   if (q) c.append(question(s, q));
   const actions = el("div", "actions");
@@ -263,6 +272,21 @@ function card(s) {
     c.append(ul);
   }
   return c;
+}
+
+// said is the agent's last message: its first lines, the whole of it a tap away ("show all"),
+// which stays open across updates until "show less".
+function said(s) {
+  const k = key(s);
+  const box = el("div", "said");
+  const pre = el("pre", "message" + (state.expanded.has(k) ? " open" : ""), s.last_message);
+  pre.setAttribute("aria-label", s.agent + "'s last message");
+  const more = button(state.expanded.has(k) ? "show less" : "show all", "more", "the whole of the last message", false, () => {
+    if (state.expanded.has(k)) state.expanded.delete(k); else state.expanded.add(k);
+    render();
+  });
+  box.append(pre, more);
+  return box;
 }
 
 function firstLine(s) {
@@ -337,6 +361,11 @@ function render() {
   for (const pre of main.querySelectorAll("pre.reason")) {
     const fromEnd = state.reasonScroll.get(pre.dataset.scrollKey);
     pre.scrollTop = fromEnd === undefined ? pre.scrollHeight : pre.scrollHeight - fromEnd;
+  }
+  // "show all" only where the message is longer than its first lines.
+  for (const b of main.querySelectorAll(".said")) {
+    const pre = b.querySelector("pre.message");
+    b.querySelector("button.more").hidden = !pre.classList.contains("open") && pre.scrollHeight <= pre.clientHeight + 1;
   }
   if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
   tick();
