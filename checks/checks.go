@@ -28,19 +28,19 @@ import (
 
 // Result is how one run of a check ended.
 type Result struct {
-	Name     string
-	Command  string
-	ExitCode int // -1 when the command did not run to an exit code
-	Duration time.Duration
-	TimedOut bool
-	Canceled bool // stopped by an interrupt
+	Name     string        `json:"name"`
+	Command  string        `json:"command"`
+	ExitCode int           `json:"exit_code"` // -1 when the command did not run to an exit code
+	Duration time.Duration `json:"duration"`
+	TimedOut bool          `json:"timed_out"`
+	Canceled bool          `json:"canceled"` // stopped by an interrupt
 	// LeftRunning: the shell exited leaving processes running in its group, still there after
 	// LeftoverGrace, when they were killed.
-	LeftRunning bool
-	StartErr    error  // the command could not start (including sh's 126/127)
-	Output      []byte // the end of what it printed (outputKeep), as printed: colours and all
-	Written     int64  // how many bytes it printed in all
-	Lines       int    // how many lines it printed in all
+	LeftRunning bool   `json:"left_running"`
+	StartErr    error  `json:"start_err"` // the command could not start (including sh's 126/127)
+	Output      []byte `json:"output"`    // the end of what it printed (outputKeep), as printed: colours and all
+	Written     int64  `json:"written"`   // how many bytes it printed in all
+	Lines       int    `json:"lines"`     // how many lines it printed in all
 }
 
 // Passed reports whether the check succeeded.

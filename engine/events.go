@@ -12,11 +12,11 @@ import (
 // CheckStarted: a check began for a stop decision.
 type CheckStarted struct {
 	event.At
-	Run     int // a number unique in the session, shared by the check's later events
-	Name    string
-	Command string
-	Event   string // Stop or SubagentStop
-	AgentID string
+	Run     int    `json:"run"` // a number unique in the session, shared by the check's later events
+	Name    string `json:"name"`
+	Command string `json:"command"`
+	Event   string `json:"event"` // Stop or SubagentStop
+	AgentID string `json:"agent_id"`
 }
 
 // CheckWaiting: a stop's checks wait for another hooksup's run of checks in the same project
@@ -24,44 +24,44 @@ type CheckStarted struct {
 // check changes.
 type CheckWaiting struct {
 	event.At
-	Event   string // Stop or SubagentStop
-	AgentID string
-	Holder  projectlock.Holder // whom they wait for
-	Since   time.Time          // when they began to wait
+	Event   string             `json:"event"` // Stop or SubagentStop
+	AgentID string             `json:"agent_id"`
+	Holder  projectlock.Holder `json:"holder"` // whom they wait for
+	Since   time.Time          `json:"since"`  // when they began to wait
 }
 
 // CheckWaitEnded: the wait is over: the checks run now, or the stop was let go without them
 // (Escape, the hook gone, the wait too long).
 type CheckWaitEnded struct {
 	event.At
-	Event   string
-	AgentID string
-	Waited  time.Duration
+	Event   string        `json:"event"`
+	AgentID string        `json:"agent_id"`
+	Waited  time.Duration `json:"waited"`
 }
 
 // CheckOutput: a chunk of a running check's combined stdout and stderr.
 type CheckOutput struct {
 	event.At
-	Run   int
-	Name  string
-	Chunk []byte
+	Run   int    `json:"run"`
+	Name  string `json:"name"`
+	Chunk []byte `json:"chunk"`
 }
 
 // CheckFinished: a check ended.
 type CheckFinished struct {
 	event.At
-	Run    int
-	Result checks.Result
+	Run    int           `json:"run"`
+	Result checks.Result `json:"result"`
 }
 
 // VerdictDecided: a stop was decided (also written to the verdict log).
 type VerdictDecided struct {
 	event.At
-	Verdict verdictlog.Verdict
+	Verdict verdictlog.Verdict `json:"verdict"`
 }
 
 // Interrupted: the person pressed Escape; the rest of the turn may stop at once.
 type Interrupted struct {
 	event.At
-	Turn int
+	Turn int `json:"turn"`
 }

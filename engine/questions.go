@@ -15,31 +15,31 @@ import (
 
 // Question is a stop decision put to a person (modes ask and manual).
 type Question struct {
-	ID          int
-	Event       string // Stop or SubagentStop
-	AgentID     string
-	AgentType   string
-	Proposal    hooks.Decision    // what the checks said
-	Source      verdictlog.Source // the proposal's source, e.g. check:tests
-	Reason      string            // the checks' reason for a proposed block (the default reason)
-	Warning     string
-	LastMessage string // what the agent said last
-	Asked       time.Time
-	Deadline    time.Time // when on_timeout applies
+	ID          int               `json:"id"`
+	Event       string            `json:"event"` // Stop or SubagentStop
+	AgentID     string            `json:"agent_id"`
+	AgentType   string            `json:"agent_type"`
+	Proposal    hooks.Decision    `json:"proposal"` // what the checks said
+	Source      verdictlog.Source `json:"source"`   // the proposal's source, e.g. check:tests
+	Reason      string            `json:"reason"`   // the checks' reason for a proposed block (the default reason)
+	Warning     string            `json:"warning"`
+	LastMessage string            `json:"last_message"` // what the agent said last
+	Asked       time.Time         `json:"asked"`
+	Deadline    time.Time         `json:"deadline"` // when on_timeout applies
 }
 
 // QuestionAsked: a person is asked to decide a stop. Answer with Supervisor.Resolve.
 type QuestionAsked struct {
 	event.At
-	Question Question
+	Question Question `json:"question"`
 }
 
 // QuestionResolved: a question was answered (by the person, the timeout or Escape).
 type QuestionResolved struct {
 	event.At
-	ID       int
-	Decision hooks.Decision
-	By       verdictlog.Source // manual, timeout, escape or failopen
+	ID       int               `json:"id"`
+	Decision hooks.Decision    `json:"decision"`
+	By       verdictlog.Source `json:"by"` // manual, timeout, escape or failopen
 }
 
 // ErrNoSuchQuestion is returned when resolving a question that is not pending (already

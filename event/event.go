@@ -10,7 +10,9 @@ import "time"
 type Event interface{ eventTime() time.Time }
 
 // At is the time an event happened; embedded in every event.
-type At struct{ Time time.Time }
+type At struct {
+	Time time.Time `json:"time"`
+}
 
 func (a At) eventTime() time.Time { return a.Time }
 
@@ -21,8 +23,8 @@ func Time(ev Event) time.Time { return ev.eventTime() }
 // failure hooksup recovered from).
 type Notice struct {
 	At
-	Level NoticeLevel
-	Text  string
+	Level NoticeLevel `json:"level"`
+	Text  string      `json:"text"`
 }
 
 // NoticeLevel says how much a notice matters.

@@ -31,6 +31,7 @@ type engineSession struct {
 	subs   []chan event.Event
 	asked  chan engine.Question
 	record []verdictlog.Verdict
+	act    supervisor.Activity
 }
 
 func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
@@ -52,6 +53,8 @@ func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
 }
 
 func (s *engineSession) State() supervisor.AgentState { return supervisor.StateWorking }
+
+func (s *engineSession) Activity() supervisor.Activity { return s.act }
 
 func (s *engineSession) emit(ev event.Event) {
 	if q, ok := ev.(engine.QuestionAsked); ok {
@@ -184,6 +187,7 @@ func TestConcurrentApproveDenyOneVerdict(t *testing.T) {
 func TestSnapshotAndList(t *testing.T) {
 	dir := shortDir(t)
 	sess := newEngineSession(t)
+	sess.act = supervisor.Activity{LastMessage: "All done.\nThe tests pass.", Permission: &supervisor.Permission{Tool: "Bash", Command: "go test ./..."}}
 	_, e := serve(t, dir, "bbbb", sess, nil)
 	go sess.Decide(context.Background(), stopIn())
 	q := <-sess.asked
@@ -197,7 +201,8 @@ func TestSnapshotAndList(t *testing.T) {
 		t.Fatalf("listed %+v", live)
 	}
 	s := live[0].Snapshot
-	if s.SessionID != "sess-1" || s.Agent != "claude" || s.Cwd != "/src/bbbb" || len(s.Pending) != 1 {
+	if s.SessionID != "sess-1" || s.Agent != "claude" || s.Cwd != "/src/bbbb" || len(s.Pending) != 1 ||
+		s.LastMessage != sess.act.LastMessage || s.Permission == nil || *s.Permission != *sess.act.Permission {
 		t.Fatalf("snapshot %+v", s)
 	}
 	p := s.Pending[0]

@@ -29,6 +29,7 @@ type Session interface {
 	Interrupt()
 	Counts() engine.Counts
 	State() supervisor.AgentState
+	Activity() supervisor.Activity
 }
 
 // Server is a session's control socket.
@@ -181,6 +182,8 @@ func (s *Server) snapshot() Snapshot {
 		MaxContinuations: counts.MaxContinuations, Verdicts: counts.Verdicts, Tokens: s.tokens,
 		Pending: []Question{}}
 	s.mu.Unlock()
+	act := s.sess.Activity()
+	snap.LastMessage, snap.Permission = act.LastMessage, act.Permission
 	if w := counts.Waiting; w != nil {
 		snap.Waiting = &Waiting{SessionID: w.Holder.SessionID, Agent: w.Holder.Agent, PID: w.Holder.PID, Check: w.Holder.Check, Since: w.Since}
 	}

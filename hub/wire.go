@@ -92,6 +92,11 @@ type Snapshot struct {
 	// Waiting: a stop's checks wait for another hooksup's run of checks in the same project
 	// (absent when none do, and from a session before it was told).
 	Waiting *Waiting `json:"waiting,omitempty"`
+	// LastMessage is the start of what the agent said last (its transcript's last reply, or a
+	// stop's last message); Permission, while it needs permission, the tool it asks to run and
+	// its command. The agent's text: show it as text, its controls visibly.
+	LastMessage string                 `json:"last_message,omitempty"`
+	Permission  *supervisor.Permission `json:"permission,omitempty"`
 }
 
 // Waiting is whom a session's checks wait for: the hooksup running checks in its project.

@@ -19,14 +19,14 @@ const (
 // Text into claude, only when it is truly idle). The front end carries it out and words it.
 type Alert struct {
 	event.At
-	Action config.AlertAction
-	Cause  AlertCause
-	Detail string // what showed it, e.g. "PermissionRequest Bash"
-	Agent  string // the agent's name ("claude", "codex"); "" is claude
-	Text   string // for nudge: what to type
+	Action config.AlertAction `json:"action"`
+	Cause  AlertCause         `json:"cause"`
+	Detail string             `json:"detail"` // what showed it, e.g. "PermissionRequest Bash"
+	Agent  string             `json:"agent"`  // the agent's name ("claude", "codex"); "" is claude
+	Text   string             `json:"text"`   // for nudge: what to type
 	// State is the state the alert is about; a front end nudges only while the agent is still
 	// in it.
-	State AgentState
+	State AgentState `json:"state"`
 }
 
 // alertFor returns the alert [notifications] configures for a state change, if any.

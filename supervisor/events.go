@@ -12,7 +12,7 @@ import (
 // HookReceived: claude ran one of hooksup's hooks.
 type HookReceived struct {
 	event.At
-	Input *hooks.Input
+	Input *hooks.Input `json:"input"`
 }
 
 // OtherHooksReported: claude recorded what the other hooks at a stop did (its transcript
@@ -20,14 +20,14 @@ type HookReceived struct {
 // Stop names the verdict.
 type OtherHooksReported struct {
 	event.At
-	Entry verdictlog.Verdict
+	Entry verdictlog.Verdict `json:"entry"`
 }
 
 // AgentExited: the supervised agent's process ended, or could not start (Err).
 type AgentExited struct {
 	event.At
-	Code int   // its exit status; 128+N when signal N ended it; 127 when it could not start
-	Err  error // why it could not start
+	Code int   `json:"code"` // its exit status; 128+N when signal N ended it; 127 when it could not start
+	Err  error `json:"err"`  // why it could not start
 }
 
 // bus carries the session's events to the front end, in order: publishing never blocks the

@@ -21,19 +21,20 @@ const (
 
 // Subagent is one line of the ledger.
 type Subagent struct {
-	ID, Type  string
-	State     string
-	Steers    int
-	Started   time.Time
-	Ended     time.Time
-	Usage     transcript.Usage // from its transcript, when known
-	ToolCalls int64
+	ID        string           `json:"id"`
+	Type      string           `json:"type"`
+	State     string           `json:"state"`
+	Steers    int              `json:"steers"`
+	Started   time.Time        `json:"started"`
+	Ended     time.Time        `json:"ended"`
+	Usage     transcript.Usage `json:"usage"` // from its transcript, when known
+	ToolCalls int64            `json:"tool_calls"`
 }
 
 // SubagentsChanged: the subagent ledger changed; Agents is a copy, in order of appearance.
 type SubagentsChanged struct {
 	event.At
-	Agents []Subagent
+	Agents []Subagent `json:"agents"`
 }
 
 // maxLedger bounds the ledger.

@@ -31,12 +31,12 @@ const (
 // StateChanged: the agent's state changed.
 type StateChanged struct {
 	event.At
-	State  AgentState
-	Reason string // what showed it, for people, e.g. "Notification idle_prompt"
-	Source string // "hook", "terminal", "transcript", "keyboard" or "process"
+	State  AgentState `json:"state"`
+	Reason string     `json:"reason"` // what showed it, for people, e.g. "Notification idle_prompt"
+	Source string     `json:"source"` // "hook", "terminal", "transcript", "keyboard" or "process"
 	// Notification is the type of the Notification hook that showed it, if one did
 	// (idle_prompt, permission_prompt, …).
-	Notification string
+	Notification string `json:"notification"`
 }
 
 // notificationIdle is claude's Notification type for a prompt left idle a while.

@@ -73,6 +73,7 @@ type Supervisor struct {
 	out      *engine.Outbox // the order of the verdict log's lines and the bus's events
 	vlog     *verdictlog.Writer
 	state    *stateTracker
+	activity activity
 	ledger   *ledger
 	others   *stopHooks
 	feed     *transcriptFeed
@@ -132,7 +133,11 @@ func New(o Options) (*Supervisor, error) {
 	feedCtx, stopFeed := context.WithCancel(context.Background())
 	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
-	s.feed.onRecord, s.feed.onSnapshot, s.feed.onStopHooks = s.state.record, s.ledger.usage, s.otherHooks
+	s.feed.onRecord = func(r transcript.Record) {
+		s.activity.record(r)
+		s.state.record(r)
+	}
+	s.feed.onSnapshot, s.feed.onStopHooks = s.ledger.usage, s.otherHooks
 	checksDir := o.ChecksDir
 	if checksDir == "" {
 		checksDir = o.ProjectDir
@@ -306,6 +311,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.watch.hook()
 	s.track(in)
 	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
+	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return s.agent.Answer(s.engine.Decide(ctx, in))
@@ -317,6 +323,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.track(in)
 	s.engine.Observe(in)
 	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
+	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
 	return nil, 0

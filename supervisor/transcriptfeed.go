@@ -19,7 +19,7 @@ import (
 // second).
 type TranscriptUpdated struct {
 	event.At
-	Snapshot transcript.Snapshot
+	Snapshot transcript.Snapshot `json:"snapshot"`
 }
 
 // transcriptThrottle is the least time between two TranscriptUpdated events.
@@ -295,7 +295,7 @@ type Summary struct {
 // SessionSummary: the agent exited; this is what the session used.
 type SessionSummary struct {
 	event.At
-	Summary Summary
+	Summary Summary `json:"summary"`
 }
 
 func summaryOf(s transcript.Snapshot) Summary {

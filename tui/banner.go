@@ -34,12 +34,11 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	if q.Event == hooks.SubagentStop {
 		what = fmt.Sprintf("subagent %s (%s) wants to stop", termsafe.String(shortID(q.AgentID)), termsafe.String(q.AgentType))
 	}
-	proposal := "the checks say it may stop"
+	proposal := present.Proposal(q.Proposal, q.Source)
 	switch {
 	case q.Source == verdictlog.SourceNoChecks:
-		proposal = "no checks: it may stop"
 	case q.Proposal == hooks.Block:
-		proposal = "the checks say continue: " + present.FirstLine(q.Reason)
+		proposal += ": " + present.FirstLine(q.Reason)
 	case q.Warning != "":
 		proposal += ": " + present.FirstLine(q.Warning)
 	}

@@ -416,7 +416,7 @@ func TestVerdictDetail(t *testing.T) {
 		press(tea.KeyUp, 0, ""), press(tea.KeyEnter, 0, ""), // the Stop block, opened
 	)
 	out := ansi.Strip(fm.render())
-	for _, want := range []string{"block by check:tests", "✗ tests exit 1 in 812 ms", "│     parse_test.go:12: want 2, got 3", "reason claude read:", "--- FAIL: TestParse"} {
+	for _, want := range []string{"block by check tests", "✗ tests exit 1 in 812 ms", "│     parse_test.go:12: want 2, got 3", "reason claude read:", "--- FAIL: TestParse"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, out)
 		}

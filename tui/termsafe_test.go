@@ -67,7 +67,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 		{"verdict line", func() string {
 			return verdictLine(st, verdictlog.Verdict{Time: t0, Event: hooks.SubagentStop, AgentID: evilAgentID, Decision: hooks.Block,
 				Source: verdictlog.Source("check:" + evilName), Reason: reason}, 200)
-		}, []string{"Sub " + evilAgentShown, "check:" + evilNameShown, evilCmdShown}},
+		}, []string{"Sub " + evilAgentShown, "check " + evilNameShown, evilCmdShown}},
 		{"verdict detail", func() string {
 			p := verdictsPane{agent: "claude", open: true, selected: -1, items: []verdictlog.Verdict{{Time: t0, Event: hooks.SubagentStop,
 				AgentID: evilAgentID, AgentType: "Ex\u202Eplore", Decision: hooks.Block, Source: verdictlog.Source("check:" + evilName),
@@ -125,7 +125,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 			m.Update(watchListed{lives: f.lives, at: watchNow})
 			return m.View().Content
 		}, []string{evilDirShown + " · cla<U+202E>ude · <U+202E>1a2b3 ", `stop\e[2Jping`, `a\e[2Jsk mode`, `⚑ St\e[2Jop of ` + evilAgentShown,
-			"check:" + evilNameShown, evilCmdShown, evilOutShown, "dev<U+202E>box", `gone \e]0;PWNED\a`}},
+			"check " + evilNameShown, evilCmdShown, evilOutShown, "dev<U+202E>box", `gone \e]0;PWNED\a`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw := tc.draw()

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -315,8 +314,8 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 	}
 	switch msg.ev.Type {
 	case hub.EventVerdictDecided:
-		var v engine.VerdictDecided
-		if json.Unmarshal(msg.ev.Data, &v) == nil {
+		if v, err := hub.DecodeEvent(msg.ev); err == nil {
+			v := v.(engine.VerdictDecided)
 			s.verdicts = append(s.verdicts, v.Verdict)
 			if len(s.verdicts) > watchVerdicts {
 				s.verdicts = s.verdicts[len(s.verdicts)-watchVerdicts:]
@@ -656,6 +655,16 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 			body = append(body, fit(" "+st.Warn.Render(l), inner))
 		}
 	}
+	if p := snap.Permission; p != nil && state == supervisor.StatePermission {
+		text := "⚠ asks to run " + safe(p.Tool)
+		if p.Command != "" {
+			text += ": " + present.FirstLine(p.Command)
+		}
+		body = append(body, fit(" "+st.Warn.Render(text), inner))
+	}
+	if msg := present.FirstLine(snap.LastMessage); msg != "" {
+		body = append(body, fit(" "+st.Muted.Render("said: ")+msg, inner))
+	}
 	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
 		body = nil
 		for _, l := range wrapText("⚠ "+safe(s.live.Err.Error()), inner-2) {
@@ -669,8 +678,8 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 		}
 		left := timeLeft(engine.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
 		proposal := hooks.Decision(q.Proposal)
-		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(safe(q.Proposal)) + " " +
-			st.Accent.Render(safe(q.Source)) + st.Muted.Render(" · "+left+" left")
+		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(present.Decision(proposal)) + " " +
+			st.Accent.Render(present.Source(verdictlog.Source(q.Source))) + st.Muted.Render(" · "+left+" left")
 		body = append(body, fit(" "+line, inner))
 		// The reason's first line is its heading, which quotes the check's command as it is:
 		// shown visibly, as the banner shows it (a carriage return in it hides nothing).

@@ -80,7 +80,7 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 		"hooksup watch · 2 sessions · 1 waiting on you",
 		"▸ api · claude · 1a2b3c4d",
 		"stopping 42s · continued 2 · 12.3k tokens · ask mode",
-		"⚑ Stop block check:tests · 4:30 left",
+		"⚑ Stop block check tests · 4:30 left",
 		"   The check \"tests\" failed (exit 1).",
 		"     === RUN   TestLogin",
 		"     --- FAIL: TestLogin (0.01s)",
@@ -141,7 +141,7 @@ func TestWatchShowsTheChecksOutputAsItFits(t *testing.T) {
 				t.Errorf("%d rows: the watch shows %q:\n%s", c.h, not, scr)
 			}
 		}
-		if strings.Count(scr, "⚑ Stop block check:tests") != 2 || !strings.Contains(scr, "a continue · d let it stop") {
+		if strings.Count(scr, "⚑ Stop block check tests") != 2 || !strings.Contains(scr, "a continue · d let it stop") {
 			t.Errorf("%d rows: the questions or the keys are missing:\n%s", c.h, scr)
 		}
 		if n := len(strings.Split(scr, "\n")); n != c.h {

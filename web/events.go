@@ -7,7 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // The events of the page's stream besides the sessions' own (hub's Event… names).
@@ -24,6 +27,40 @@ type pageEvent struct {
 	Session string          `json:"session"`
 	Time    time.Time       `json:"time"`
 	Data    json.RawMessage `json:"data,omitempty"`
+	// Words: a VerdictDecided's verdict as hooksup log words it, for the page to show as it is.
+	Words *Words `json:"words,omitempty"`
+}
+
+// Words are a verdict's decision and source as every front end words them (present.Decision,
+// present.Source): `hooksup log`'s "Stop → block (manual (hooksup web))" is the page's "block
+// manual (hooksup web)".
+type Words struct {
+	Decision string `json:"decision"`
+	Source   string `json:"source"`
+}
+
+// VerdictWords are v's Words.
+func VerdictWords(v verdictlog.Verdict) Words {
+	return Words{Decision: present.Decision(v.Decision), Source: present.Source(v.Source)}
+}
+
+// pageEventOf is a session's event for the page: its data with the keys of this hooksup's
+// wire, snake_case, whichever hooksup's session sent it (hub.DecodeEvent reads the older one's
+// too), as it came when it is not one this hooksup knows; a verdict with its Words.
+func pageEventOf(host, id string, ev hub.Event) pageEvent {
+	pe := pageEvent{Type: ev.Type, Host: host, Session: id, Time: ev.Time, Data: ev.Data}
+	e, err := hub.DecodeEvent(ev)
+	if err != nil {
+		return pe
+	}
+	if b, err := json.Marshal(e); err == nil {
+		pe.Data = b
+	}
+	if v, ok := e.(engine.VerdictDecided); ok {
+		w := VerdictWords(v.Verdict)
+		pe.Words = &w
+	}
+	return pe
 }
 
 // keptVerdicts is how many of each session's latest verdicts a new stream is sent first (a

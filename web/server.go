@@ -329,7 +329,7 @@ func (s *Server) Run(ctx context.Context) {
 			s.events.publish(key, pageEvent{Type: EventSessionStarted, Host: host, Session: id, Time: time.Now()})
 			go func() {
 				err := s.hub.Events(l, func(ev hub.Event) bool {
-					s.events.publish(key, pageEvent{Type: ev.Type, Host: host, Session: id, Time: ev.Time, Data: ev.Data})
+					s.events.publish(key, pageEventOf(host, id, ev))
 					return ctx.Err() == nil
 				})
 				if err != nil {

@@ -585,7 +585,9 @@ func TestEventsStream(t *testing.T) {
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("events: %d %v", resp.StatusCode, resp.Header)
 	}
-	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":8}}`)}
+	// A session of a hooksup from before the wire's keys were snake_case: the page reads them
+	// snake_case all the same.
+	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":8,"AgentID":"a1"}}`)}
 	events := readEvents(t, resp.Body)
 	timeout := time.After(10 * time.Second)
 	for {
@@ -595,7 +597,7 @@ func TestEventsStream(t *testing.T) {
 				t.Fatal("the stream ended")
 			}
 			if ev.Type == hub.EventQuestionAsked {
-				if ev.Session != "h1" || string(ev.Data) != `{"Question":{"ID":8}}` {
+				if ev.Session != "h1" || askedOf(ev.Data) != "8 a1" || !strings.Contains(string(ev.Data), `"question":{"id":8,`) {
 					t.Fatalf("event %+v", ev)
 				}
 				return
@@ -604,6 +606,21 @@ func TestEventsStream(t *testing.T) {
 			t.Fatal("no QuestionAsked on the stream")
 		}
 	}
+}
+
+// askedOf is a QuestionAsked event's question on the page's stream, as "ID AGENT_ID", read
+// with the stream's snake_case keys alone.
+func askedOf(data []byte) string {
+	var ev struct {
+		Question *struct {
+			ID      *int    `json:"id"`
+			AgentID *string `json:"agent_id"`
+		} `json:"question"`
+	}
+	if json.Unmarshal(data, &ev) != nil || ev.Question == nil || ev.Question.ID == nil || ev.Question.AgentID == nil {
+		return "(" + string(data) + ")"
+	}
+	return fmt.Sprint(*ev.Question.ID, " ", *ev.Question.AgentID)
 }
 
 // readEvents reads an event stream's events, and closes the channel when the stream ends.
@@ -710,8 +727,8 @@ func TestRemoteEventsNameTheirHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	f.remote <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":4}}`)}
-	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"Question":{"ID":8}}`)}
+	f.remote <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"question":{"id":4,"agent_id":""}}`)}
+	f.events <- hub.Event{Type: hub.EventQuestionAsked, Time: time.Now(), Data: json.RawMessage(`{"question":{"id":8,"agent_id":""}}`)}
 	events := readEvents(t, resp.Body)
 	asked := map[string]string{}
 	timeout := time.After(10 * time.Second)
@@ -722,13 +739,13 @@ func TestRemoteEventsNameTheirHost(t *testing.T) {
 				t.Fatal("the stream ended")
 			}
 			if ev.Type == hub.EventQuestionAsked {
-				asked[ev.Host+"|"+ev.Session] = string(ev.Data)
+				asked[ev.Host+"|"+ev.Session] = askedOf(ev.Data)
 			}
 		case <-timeout:
 			t.Fatalf("QuestionAsked on the stream: %q, want one from each host", asked)
 		}
 	}
-	want := map[string]string{"devbox|h1": `{"Question":{"ID":4}}`, "|h1": `{"Question":{"ID":8}}`}
+	want := map[string]string{"devbox|h1": "4 ", "|h1": "8 "}
 	if fmt.Sprint(asked) != fmt.Sprint(want) {
 		t.Fatalf("QuestionAsked %q, want %q", asked, want)
 	}

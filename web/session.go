@@ -3,7 +3,10 @@ package web
 import (
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Session is one session as `GET /api/sessions` and `hooksup ls --json` give it.
@@ -24,19 +27,33 @@ type Session struct {
 	// Waiting: its checks wait for another hooksup's run of checks in the same project (left out
 	// when they do not).
 	Waiting *hub.Waiting `json:"waiting,omitempty"`
+	// LastMessage is the start of what the agent said last (at most 4000 bytes); Permission,
+	// while it needs permission, the tool it asks to run and its command. Both are left out when
+	// unknown, and are the agent's text: shown as text, never markup.
+	LastMessage string      `json:"last_message,omitempty"`
+	Permission  *Permission `json:"permission,omitempty"`
 	// Error says why the host's sessions are not listed (hooksup web's card of a host that
 	// cannot be reached or dropped: "disconnected: …; trying again in 4s"), or why a session
 	// cannot be answered. It is left out when there is none.
 	Error string `json:"error,omitempty"`
 }
 
+// Permission is what a session that needs permission asks to run.
+type Permission struct {
+	Tool    string `json:"tool"`
+	Command string `json:"command,omitempty"`
+}
+
 // Question is a pending question in a Session.
 type Question struct {
-	ID       int       `json:"id"`
-	Event    string    `json:"event"`
-	AgentID  string    `json:"agent_id"`
-	Proposal string    `json:"proposal"`
-	Source   string    `json:"source"`
+	ID       int    `json:"id"`
+	Event    string `json:"event"`
+	AgentID  string `json:"agent_id"`
+	Proposal string `json:"proposal"`
+	Source   string `json:"source"`
+	// Says is the proposal and its source in the words of the TUI's banner and hooksup log:
+	// "the checks say continue (check tests)", "no checks: it may stop".
+	Says     string    `json:"says"`
 	Reason   string    `json:"reason"`
 	Asked    time.Time `json:"asked"`
 	Deadline time.Time `json:"deadline"`
@@ -63,10 +80,23 @@ func SessionOf(l hub.Live) Session {
 	s := l.Snapshot
 	j := Session{Host: l.Host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
 		StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting}
+		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting, LastMessage: s.LastMessage}
+	if p := s.Permission; p != nil {
+		j.Permission = &Permission{Tool: p.Tool, Command: p.Command}
+	}
 	for _, q := range s.Pending {
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-			Proposal: q.Proposal, Source: q.Source, Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
+			Proposal: q.Proposal, Source: q.Source, Says: says(q), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
 	}
 	return j
+}
+
+// says is a question's Says.
+func says(q hub.Question) string {
+	src := verdictlog.Source(q.Source)
+	p := present.Proposal(hooks.Decision(q.Proposal), src)
+	if src == verdictlog.SourceNoChecks {
+		return p
+	}
+	return p + " (" + present.Source(src) + ")"
 }

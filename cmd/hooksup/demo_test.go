@@ -195,7 +195,7 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 	tm.waitText(wait, ".hooksup.toml is not trusted", "gate", "echo gate failed", "Trust this exact content? [y/N]")
 	tm.text("y")
 	tm.keys("Enter")
-	tm.waitText(wait, "block check:gate", "allow checks", "claude exited with status 0")
+	tm.waitText(wait, "block check gate", "allow checks", "claude exited with status 0")
 	tm.keys("q")
 	tm.waitText(wait, "[exited 0]")
 	// Remembered: a second run does not ask.

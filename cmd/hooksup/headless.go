@@ -77,7 +77,7 @@ func verdictSummary(v verdictlog.Verdict) string {
 		}
 		b.WriteString("]")
 	}
-	fmt.Fprintf(&b, " → %s (%s)", termsafe.String(string(v.Decision)), sourceText(v.Source))
+	fmt.Fprintf(&b, " → %s (%s)", present.Decision(v.Decision), present.Source(v.Source))
 	if v.Event == hooks.SubagentStop {
 		fmt.Fprintf(&b, " %d/%d", v.Steers, v.MaxSteers)
 	} else {
@@ -87,15 +87,6 @@ func verdictSummary(v verdictlog.Verdict) string {
 		fmt.Fprintf(&b, " — %s", present.FirstLine(v.Warning))
 	}
 	return b.String()
-}
-
-// sourceText words a verdict's source: "check tests", "no checks", "manual", …, a check's name
-// shown visibly.
-func sourceText(s verdictlog.Source) string {
-	if name, ok := s.Check(); ok {
-		return "check " + termsafe.String(name)
-	}
-	return present.Source(s)
 }
 
 // otherHooksLines words an OtherHooks entry: what the other hooks at a stop did, one line each,

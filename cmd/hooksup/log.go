@@ -203,7 +203,7 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "          reason: %s\n", present.FirstLine(v.Reason))
 	}
 	if p := v.Proposal; p != nil {
-		line := fmt.Sprintf("          proposed: %s (%s)", termsafe.String(string(p.Decision)), sourceText(p.Source))
+		line := fmt.Sprintf("          proposed: %s (%s)", present.Decision(p.Decision), present.Source(p.Source))
 		if p.Reason != "" {
 			line += ": " + present.FirstLine(p.Reason)
 		}

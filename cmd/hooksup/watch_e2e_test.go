@@ -255,7 +255,7 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 	// A small height: the output gives way; the questions and the keys stay.
 	w.resize(150, 10)
 	scr = w.waitFor("the questions without the output", wait, func(s string) bool { return !strings.Contains(s, "WATCH-LINE") })
-	if strings.Count(scr, "⚑ Stop block check:tests") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
+	if strings.Count(scr, "⚑ Stop block check tests") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
 		t.Errorf("at 10 rows the questions or the keys are missing:\n%s", scr)
 	}
 }

@@ -40,6 +40,8 @@ type Scenario struct {
 	WorkDelay Duration `json:"work_delay"`
 	// Permission makes each turn ask for permission once (PermissionRequest + Notification).
 	Permission bool `json:"permission"`
+	// PermissionWait is how long the permission dialog waits for the person (WorkDelay when 0).
+	PermissionWait Duration `json:"permission_wait"`
 }
 
 // Duration is a time.Duration in JSON as "1s".
@@ -297,7 +299,11 @@ func (a *Agent) turn(ctx context.Context, sc Scenario, n int, prompt string) {
 		nt := a.base("Notification")
 		nt["prompt_id"], nt["message"], nt["notification_type"] = promptID, "Claude needs your permission", "permission_prompt"
 		a.Fire(ctx, "Notification", nt)
-		time.Sleep(sc.WorkDelay.Duration)
+		wait := sc.PermissionWait.Duration
+		if wait == 0 {
+			wait = sc.WorkDelay.Duration
+		}
+		time.Sleep(wait)
 	}
 
 	for s := 0; s < sc.Subagents; s++ {

@@ -93,13 +93,34 @@ func Age(d time.Duration) string {
 	return fmt.Sprintf("%dh", int(d.Hours()))
 }
 
-// Source words what decided a verdict: "no checks" when none applied; the log's own word
-// otherwise (check:tests, manual, escape, …), a check's name shown visibly.
+// Source words what decided a verdict, or proposed a question's answer: "check tests" for a
+// check, "no checks" when none applied; the log's own word otherwise (checks, manual, manual
+// (hooksup web), escape, limit, …), a check's name shown visibly. hooksup log, the headless
+// printer, the TUI, hooksup watch and hooksup web's page all say it with these words.
 func Source(s verdictlog.Source) string {
+	if name, ok := s.Check(); ok {
+		return "check " + termsafe.String(name)
+	}
 	if s == verdictlog.SourceNoChecks {
 		return "no checks"
 	}
 	return termsafe.String(string(s))
+}
+
+// Decision words a verdict's decision: the log's own word (block, allow, halt), shown visibly.
+func Decision(d hooks.Decision) string { return termsafe.String(string(d)) }
+
+// Proposal words what the checks propose for a question: "the checks say continue", "the
+// checks say it may stop", "no checks: it may stop"; the TUI's banner and hooksup web's page
+// say it alike.
+func Proposal(d hooks.Decision, s verdictlog.Source) string {
+	switch {
+	case s == verdictlog.SourceNoChecks:
+		return "no checks: it may stop"
+	case d == hooks.Block:
+		return "the checks say continue"
+	}
+	return "the checks say it may stop"
 }
 
 // WaitingFor says that a stop's checks wait for h's in the same project: "waiting for session

@@ -12,7 +12,8 @@ const state = {
   selected: null, // session key
   editing: new Map(), // session key -> the reason being edited
   busy: new Set(), // session keys with an action on the way
-  reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
+  reasonScroll: new Map(),
+  expanded: new Set(), // session keys whose last message is shown whole // session key/question id -> how far from its end a reason was scrolled
   loggedIn: false,
 };
 const $ = (id) => document.getElementById(id);
@@ -231,6 +232,14 @@ function card(s) {
   meta.append(st, " for ", since, " · continued " + s.continuations + " · " + count(s.tokens) + " tokens · " + s.mode);
   c.append(meta);
   c.append(el("div", "meta cwd", s.cwd));
+  if (s.permission && s.state === "needs permission") {
+    // What it asks to run: the agent's text, shown as text (showAll), the command whole.
+    const p = el("div", "permission");
+    p.append(el("strong", "", "⚠ asks to run " + s.permission.tool));
+    if (s.permission.command) p.append(el("pre", "command", s.permission.command));
+    c.append(p);
+  }
+  if (s.last_message) c.append(said(s));
   const q = (s.pending || [])[0];
   if (q) c.append(question(s, q));
   const actions = el("div", "actions");
@@ -254,13 +263,30 @@ function card(s) {
     for (const v of vs.slice().reverse()) {
       const li = el("li");
       const t = new Date(v.time);
+      // A verdict in hooksup log's words, as the server words it (never the log's raw values).
+      const w = v.words || { decision: "", source: "" };
       li.append(el("span", "", isNaN(t) ? "" : t.toLocaleTimeString() + " "),
-        el("span", "d-" + v.decision, v.decision), " " + (v.source || "") + (v.reason ? " · " + firstLine(v.reason) : ""));
+        el("span", "d-" + v.decision, w.decision), " " + (w.source || "") + (v.reason ? " · " + firstLine(v.reason) : ""));
       ul.append(li);
     }
     c.append(ul);
   }
   return c;
+}
+
+// said is the agent's last message: its first lines, the whole of it a tap away ("show all"),
+// which stays open across updates until "show less".
+function said(s) {
+  const k = key(s);
+  const box = el("div", "said");
+  const pre = el("pre", "message" + (state.expanded.has(k) ? " open" : ""), s.last_message);
+  pre.setAttribute("aria-label", s.agent + "'s last message");
+  const more = button(state.expanded.has(k) ? "show less" : "show all", "more", "the whole of the last message", false, () => {
+    if (state.expanded.has(k)) state.expanded.delete(k); else state.expanded.add(k);
+    render();
+  });
+  box.append(pre, more);
+  return box;
 }
 
 function firstLine(s) {
@@ -272,8 +298,9 @@ function question(s, q) {
   box.dataset.question = q.id;
   box.dataset.asked = q.asked;
   const title = el("div");
-  title.append(el("strong", "", "⚑ " + s.agent + " wants to stop"), " (" + q.event + (q.agent_id ? " of subagent " + q.agent_id : "") + ") · the checks propose ",
-    el("span", "proposal " + q.proposal, q.proposal), " (" + q.source + ")");
+  // The proposal in the TUI's and the log's words, as the server words it (q.says).
+  title.append(el("strong", "", "⚑ " + s.agent + " wants to stop"), " (" + q.event + (q.agent_id ? " of subagent " + q.agent_id : "") + ") · ",
+    el("span", "proposal " + q.proposal, q.says || q.proposal));
   box.append(title);
   const left = el("div", "left");
   left.dataset.deadline = q.deadline;
@@ -334,6 +361,11 @@ function render() {
   for (const pre of main.querySelectorAll("pre.reason")) {
     const fromEnd = state.reasonScroll.get(pre.dataset.scrollKey);
     pre.scrollTop = fromEnd === undefined ? pre.scrollHeight : pre.scrollHeight - fromEnd;
+  }
+  // "show all" only where the message is longer than its first lines.
+  for (const b of main.querySelectorAll(".said")) {
+    const pre = b.querySelector("pre.message");
+    b.querySelector("button.more").hidden = !pre.classList.contains("open") && pre.scrollHeight <= pre.clientHeight + 1;
   }
   if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
   tick();
@@ -410,10 +442,10 @@ function notifications() {
 function notifyQuestion(ev) {
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
   const s = state.sessions.find((x) => key(x) === eventKey(ev));
-  const q = (ev.data && ev.data.Question) || {};
+  const q = (ev.data && ev.data.question) || {};
   const where = s ? project(s.cwd) : "a session";
   // Text only: a notification's title and body are never markup.
-  new Notification(shown("hooksup: " + where + " wants to stop"), { body: shown(firstLine(q.Reason || "")), tag: eventKey(ev) + "/" + q.ID, icon: "/icon.svg" });
+  new Notification(shown("hooksup: " + where + " wants to stop"), { body: shown(firstLine(q.reason || "")), tag: eventKey(ev) + "/" + q.id, icon: "/icon.svg" });
 }
 
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
@@ -468,9 +500,9 @@ function retry(ctl) {
 function message(data) {
   let ev;
   try { ev = JSON.parse(data); } catch (e) { return; }
-  if (ev.type === "VerdictDecided" && ev.data && ev.data.Verdict) {
+  if (ev.type === "VerdictDecided" && ev.data && ev.data.verdict) {
     const vs = state.verdicts.get(eventKey(ev)) || [];
-    vs.push(ev.data.Verdict);
+    vs.push(Object.assign({}, ev.data.verdict, { words: ev.words }));
     state.verdicts.set(eventKey(ev), vs.slice(-5));
   }
   if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
