@@ -573,16 +573,26 @@ func (m *watchModel) body(room int) []string {
 	var boxes [][]string
 	sel, total := 0, len(lines)
 	for i, s := range m.sessions {
-		b := m.sessionBox(s, nil)
+		b := m.sessionBox(s, nil, false)
 		boxes = append(boxes, b)
 		total += len(b)
 		if watchKey(s.live) == m.selected {
 			sel = i
 		}
 	}
+	// Rows to spare go to what the agents last said, a row each, then to the checks' output:
+	// the questions and their keys never give way to either.
 	if spare := room - total; spare > 0 {
-		for i, out := range m.outputRows(spare) {
-			boxes[i] = m.sessionBox(m.sessions[i], out)
+		said := make([]bool, len(m.sessions))
+		for i, s := range m.sessions {
+			if spare > 0 && s.live.Err == nil && present.FirstLine(s.live.Snapshot.LastMessage) != "" {
+				said[i] = true
+				spare--
+			}
+		}
+		out := m.outputRows(spare)
+		for i := range m.sessions {
+			boxes[i] = m.sessionBox(m.sessions[i], out[i], said[i])
 		}
 	}
 	first, end := 0, len(lines)
@@ -640,9 +650,9 @@ func (m *watchModel) outputRows(spare int) [][][]string {
 }
 
 // sessionBox is a session's box; output holds, per pending question, the lines of its check's
-// output to show under its reason (none when nil). What the session, maybe another machine's,
+// output to show under its reason (none when nil), and said shows what the agent last said. What the session, maybe another machine's,
 // says of itself is shown visibly: its box keeps its rows and its edges.
-func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
+func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) []string {
 	st, snap, inner := m.styles, s.live.Snapshot, max(m.w-2, 10)
 	safe := termsafe.String
 	state := supervisor.AgentState(snap.State)
@@ -662,7 +672,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string) []string {
 		}
 		body = append(body, fit(" "+st.Warn.Render(text), inner))
 	}
-	if msg := present.FirstLine(snap.LastMessage); msg != "" {
+	if msg := present.FirstLine(snap.LastMessage); said && msg != "" {
 		body = append(body, fit(" "+st.Muted.Render("said: ")+msg, inner))
 	}
 	if s.live.Err != nil { // another protocol, or a host that dropped: nothing else is known
