@@ -299,24 +299,6 @@ func isInstalledHook(h json.RawMessage) bool {
 	return ok && json.Unmarshal(raw, &cmd) == nil && IsInstalledCommand(cmd)
 }
 
-// Scopes are the install scopes, in the order the help lists them: local
-// (.claude/settings.local.json), project (.claude/settings.json), user (~/.claude/settings.json).
-func Scopes() []string { return []string{"local", "project", "user"} }
-
-// SettingsPath is the settings file for an install scope: local (.claude/settings.local.json),
-// project (.claude/settings.json) or user (~/.claude/settings.json).
-func SettingsPath(scope, projectDir, home string) (string, error) {
-	switch scope {
-	case "local":
-		return filepath.Join(projectDir, ".claude", "settings.local.json"), nil
-	case "project":
-		return filepath.Join(projectDir, ".claude", "settings.json"), nil
-	case "user":
-		return filepath.Join(home, ".claude", "settings.json"), nil
-	}
-	return "", fmt.Errorf("unknown scope %q: use local, project or user", scope)
-}
-
 // EditSettingsFile applies edit to the settings file at path and writes the result atomically,
 // keeping the file's mode. A missing file is created; a file that is not a JSON object is left
 // byte for byte as it was, and the error names it.

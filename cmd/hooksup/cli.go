@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/themes"
@@ -34,33 +35,50 @@ func program() cli.Program {
 		modes = append(modes, string(m))
 	}
 	themeNames := cli.Values{Dynamic: completeThemes}
-	scope := cli.Flag{Name: "scope", Values: cli.Values{Words: hooks.Scopes()},
-		Help: "which Claude Code settings file: .claude/settings.local.json (default), .claude/settings.json, ~/.claude/settings.json (codex: user only)"}
-	var agents []string
-	for _, a := range agent.All() {
-		agents = append(agents, a.Name())
+	var names, products, scopes, scopeHelp, installHelp []string
+	var agentCommands []cli.Command
+	for i, a := range agents.All() {
+		names = append(names, a.Name())
+		products = append(products, a.Product())
+		agentCommands = append(agentCommands, cli.Command{Name: a.Name(), GlobalsFirst: true, Args: "[" + a.Name() + " args...]",
+			Passthrough: true, Help: a.Help()})
+		in, ok := a.(agent.Installer)
+		if !ok {
+			continue
+		}
+		for _, sc := range in.Scopes() {
+			if !slices.Contains(scopes, sc) {
+				scopes = append(scopes, sc)
+			}
+		}
+		scopeHelp = append(scopeHelp, a.Name()+": "+in.ScopeHelp())
+		if i == 0 {
+			installHelp = append(installHelp, a.Name()+" (default, "+in.InstallHelp()+")")
+		} else {
+			installHelp = append(installHelp, a.Name()+" ("+in.InstallHelp()+")")
+		}
 	}
+	scope := cli.Flag{Name: "scope", Values: cli.Values{Words: scopes},
+		Help: "which settings file, by agent: " + strings.Join(scopeHelp, "; ")}
 	hostFlags := []cli.Flag{
 		{Name: "host", Arg: "DEST", Help: "also the sessions on DEST, over ssh (repeatable; DEST is anything ssh accepts)"},
 		{Name: "local", Help: "this machine only, not the [hub] hosts of your config"},
 	}
-	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
-		Help: "claude (default), codex ($CODEX_HOME/hooks.json, trusted in its config.toml) or gemini (~/.gemini/settings.json)"}
+	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: names}, Help: orList(installHelp)}
+	var binFlags []cli.Flag
+	for _, a := range agents.All() {
+		binFlags = append(binFlags, cli.Flag{Name: a.Name() + "-bin", Arg: "PATH", Values: cli.Values{Files: true},
+			Help: fmt.Sprintf("the %s to run (default: $%s, else %s on PATH)", a.Name(), a.BinEnv(), a.Name())})
+	}
 	return cli.Program{
 		Name:    "hooksup",
-		Summary: "supervise Claude Code, Codex and Gemini CLI: your checks and you decide every stop",
-		Intro: `hooksup supervises Claude Code, OpenAI's Codex CLI and Google's Gemini CLI: it runs the agent
-with hooks that report to it, decides every stop by your project's checks and by you, and shows
-verdicts, counts and agent state live.`,
+		Summary: "supervise " + andList(products) + ": your checks and you decide every stop",
+		Intro: "hooksup supervises " + andList(products) + `: it runs the agent with hooks that report to
+it, decides every stop by your project's checks and by you, and shows verdicts, counts and agent
+state live.`,
 		Usage:    "[flags] command [args...]",
 		Complete: completeCommand,
-		Command: []cli.Command{
-			{Name: "claude", GlobalsFirst: true, Args: "[claude args...]", Passthrough: true,
-				Help: "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"},
-			{Name: "codex", GlobalsFirst: true, Args: "[codex args...]", Passthrough: true,
-				Help: "run codex under supervision (codex's exit status is hooksup's): the TUI in a terminal, headless for codex exec"},
-			{Name: "gemini", GlobalsFirst: true, Args: "[gemini args...]", Passthrough: true,
-				Help: "run gemini under supervision (gemini's exit status is hooksup's): the TUI in a terminal, headless for gemini -p"},
+		Command: append(agentCommands, []cli.Command{
 			{Name: "demo", Help: "the TUI against a built-in simulated agent (no API key)"},
 			{Name: "check", Flags: []cli.Flag{
 				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
@@ -119,23 +137,18 @@ prints another for the running server; devices lists the paired browsers; revoke
 			{Name: hub.StdioCommand, Hidden: true},
 			{Name: "man", Hidden: true},
 			{Name: completeCommand, Hidden: true},
-		},
+		}...),
 		FlagsTitle: "Flags (before the command)",
-		Flags: []cli.Flag{
+		Flags: slices.Concat([]cli.Flag{
 			{Name: "config", Arg: "FILE", Values: cli.Values{Files: true}, Help: "use this config file too (trusted; read last)"},
 			{Name: "mode", Arg: "MODE", Values: cli.Values{Words: modes}, Help: "auto | ask | manual | observe"},
 			{Name: "theme", Arg: "NAME", Values: themeNames, Help: "colour theme"},
 			{Name: "no-tui", Help: "run headless even in a terminal"},
-			{Name: "claude-bin", Arg: "PATH", Values: cli.Values{Files: true},
-				Help: "the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)"},
-			{Name: "codex-bin", Arg: "PATH", Values: cli.Values{Files: true},
-				Help: "the codex to run (default: $HOOKSUP_CODEX_BIN, else codex on PATH)"},
-			{Name: "gemini-bin", Arg: "PATH", Values: cli.Values{Files: true},
-				Help: "the gemini to run (default: $HOOKSUP_GEMINI_BIN, else gemini on PATH)"},
+		}, binFlags, []cli.Flag{
 			{Name: "debug", Help: "verbose log in the state directory"},
 			{Name: "version", Help: "print the version and exit"},
 			{Name: "help", Help: "print this help and exit"},
-		},
+		}),
 		Sections: []cli.Section{
 			{Title: "Configuration", Text: `built-in defaults < $XDG_CONFIG_HOME/hooksup/config.toml < .hooksup.toml <
 .hooksup.local.toml < --config < flags. Project files are used only once trusted, and are
@@ -147,6 +160,19 @@ else hooksup-UID in $TMPDIR or /tmp. Never a relative directory: a relative XDG 
 ignored, and with no absolute HOME a command that needs them exits 1.`},
 		},
 	}
+}
+
+// andList is "a, b and c".
+func andList(words []string) string { return joinLast(words, " and ") }
+
+// orList is "a, b or c".
+func orList(words []string) string { return joinLast(words, " or ") }
+
+func joinLast(words []string, last string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
 
 // runComplete is `hooksup __complete KIND`: the values of KIND, one a line, a tab before a
