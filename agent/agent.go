@@ -35,9 +35,12 @@ import (
 
 // Agent is what differs between the coding agents hooksup supervises.
 type Agent interface {
-	// Name is the agent's command, as the person types it after hooksup and reads it in the
-	// header and messages: "claude", "codex", "gemini".
-	Name() string
+	// Dialect is how it speaks the hook protocol (its package's wire subpackage): Name is the
+	// agent's command, as the person types it after hooksup and reads it in the header and
+	// messages; Input adapts a hook's input to hooksup's names, in place (the supervisor calls
+	// it for every hook before anything reads it); Answer encodes a verdict as the agent reads
+	// a hook's answer.
+	hooks.Dialect
 	// Product is the agent's own name, for messages: "Claude Code".
 	Product() string
 	// BinEnv is the environment variable that names the agent's binary (HOOKSUP_CLAUDE_BIN);
@@ -59,11 +62,6 @@ type Agent interface {
 	// (claude -p, codex exec): hooksup's lines would not tear it.
 	Headless(args []string) bool
 
-	// Input adapts a hook's input to hooksup's names, in place (the supervisor calls it for
-	// every hook before anything reads it).
-	Input(in *hooks.Input)
-	// Answer encodes a verdict as the agent reads a hook's answer: stdout and exit code.
-	Answer(a hooks.Answer) ([]byte, int)
 	// BlockCap is the agent's own limit on stops blocked in a row, as its environment sets it
 	// (0: none).
 	BlockCap(getenv func(string) string) int

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
-	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/agent/claude/wire"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -28,9 +28,8 @@ import (
 // drops a file naming an unknown event whole), versions before hooks.MinVersion are refused,
 // and claude overrides a Stop blocked 8 times in a row (hooks.BlockCap). Its own terminal
 // reports (OSC 7501) and resume hints are read by the TUI.
-type Agent struct{}
+type Agent struct{ wire.Dialect }
 
-func (Agent) Name() string    { return "claude" }
 func (Agent) Product() string { return "Claude Code" }
 func (Agent) BinEnv() string  { return "HOOKSUP_CLAUDE_BIN" }
 func (Agent) InstallHint() string {
@@ -93,12 +92,6 @@ func (Agent) Headless(args []string) bool {
 	}
 	return false
 }
-
-// Input: claude's input is hooksup's.
-func (Agent) Input(*hooks.Input) {}
-
-// Answer is hooks' codec: claude's.
-func (Agent) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
 
 // BlockCap is claude's loop cap (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, 8 by default).
 func (Agent) BlockCap(getenv func(string) string) int { return BlockCap(getenv) }

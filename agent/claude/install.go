@@ -20,7 +20,7 @@ func (Agent) Install(o agent.Install) error {
 		return err
 	}
 	timeout := o.Timeout()
-	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout.Seconds()) })
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, Agent{}.Name(), timeout.Seconds()) })
 	if err != nil {
 		return err
 	}

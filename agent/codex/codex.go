@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/codex/wire"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 )
@@ -32,7 +33,7 @@ import (
 //
 // Transcript: the rollout JSONL under $CODEX_HOME/sessions that every hook names in
 // transcript_path (rollout.go). Codex has no loop cap on blocked stops of its own.
-type Agent struct{}
+type Agent struct{ wire.Dialect }
 
 // MinVersion is the oldest Codex hooksup supervises: the trust it gives hooksup's hooks is
 // computed as 0.169.0 computes it. Older ones are refused at start.
@@ -70,7 +71,6 @@ var codexTOMLHooks = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*(\[\[?\s*hooks\s*[.\]]\s*(?:[A-Z"]|\])|hooks\s*(\.\s*[A-Z]\w*\s*)?=)`)
 })
 
-func (Agent) Name() string        { return "codex" }
 func (Agent) Product() string     { return "Codex" }
 func (Agent) BinEnv() string      { return "HOOKSUP_CODEX_BIN" }
 func (Agent) InstallHint() string { return "install Codex (npm install -g @openai/codex)" }
@@ -179,12 +179,6 @@ func (Agent) Headless(args []string) bool {
 	}
 	return false
 }
-
-// Input: Codex's input is hooksup's (its turn_id is kept among the extra fields).
-func (Agent) Input(*hooks.Input) {}
-
-// Answer is Claude Code's codec, which Codex reads the same way.
-func (Agent) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
 
 // BlockCap: Codex has no limit of its own on blocked stops.
 func (Agent) BlockCap(func(string) string) int { return 0 }

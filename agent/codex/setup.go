@@ -77,7 +77,7 @@ func setup(o agent.Install, uninstall bool) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return err
 	}
-	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout) })
+	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, Agent{}.Name(), timeout) })
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,7 @@
 package gemini
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -106,43 +102,6 @@ func decodeChat(line []byte, maxText int, seen map[string]struct{}) transcript.R
 		r.APIError = &transcript.APIError{Message: transcript.ClipText(s, maxText)}
 	}
 	return r
-}
-
-// geminiTail is how much of the end of a chat LastReply reads.
-const geminiTail = 1 << 20
-
-// LastReply is the text of the latest reply in Gemini CLI's chat at path ("" when none is
-// found in its last MiB): the stop's last message, which the AfterAgent hook's prompt_response
-// gives with its streamed pieces repeated.
-func LastReply(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(fi.Size()-geminiTail, 0)
-	b := make([]byte, fi.Size()-off)
-	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
-		return ""
-	}
-	for len(b) > 0 {
-		i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n')
-		line := b[i+1:]
-		b = b[:max(i, 0)]
-		if !bytes.Contains(line, []byte(`"type":"gemini"`)) {
-			continue
-		}
-		var l geminiLine
-		var text string
-		if json.Unmarshal(line, &l) == nil && l.Type == "gemini" && json.Unmarshal(l.Content, &text) == nil && strings.TrimSpace(text) != "" {
-			return text
-		}
-	}
-	return ""
 }
 
 // chat is the transcript.Decoder of a chat: each tool call is counted once, by its id.

@@ -69,11 +69,3 @@ func TestGeminiTokens(t *testing.T) {
 
 // The stop's last message is the chat's latest reply, read from the end of the file; a file
 // that is not there has none.
-func TestLastReply(t *testing.T) {
-	if got := LastReply("testdata/chat-tool-block.jsonl"); got != "after gate" {
-		t.Errorf("last reply %q, want %q", got, "after gate")
-	}
-	if got := LastReply("testdata/missing.jsonl"); got != "" {
-		t.Errorf("last reply of a missing chat %q", got)
-	}
-}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/gemini/wire"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/transcript"
@@ -42,7 +43,7 @@ import (
 //
 // Trust stays the person's: gemini runs no settings hook in a folder it does not trust, and
 // hooksup never trusts one for them; the supervisor notices the reply without a hook.
-type Agent struct{}
+type Agent struct{ wire.Dialect }
 
 // MinVersion is the oldest Gemini CLI hooksup supervises: AfterAgent's answer and input as
 // 0.61.0 has them. Older ones are refused at start.
@@ -72,7 +73,6 @@ func HookEvents() []string {
 // geminiHookName names hooksup's hooks in gemini's settings (gemini shows it while a hook runs).
 const geminiHookName = "hooksup"
 
-func (Agent) Name() string        { return "gemini" }
 func (Agent) Product() string     { return "Gemini CLI" }
 func (Agent) BinEnv() string      { return "HOOKSUP_GEMINI_BIN" }
 func (Agent) InstallHint() string { return "install Gemini CLI (npm install -g @google/gemini-cli)" }
@@ -512,30 +512,6 @@ func (Agent) Headless(args []string) bool {
 	return false
 }
 
-// Input maps gemini's event names to hooksup's: AfterAgent is the Stop (gemini has no
-// SubagentStop), BeforeAgent a prompt's start, and a ToolPermission notification a permission
-// prompt. The chat it names is the person's file (the session's home only links to it). A
-// stop's last message is the chat's latest reply, which gemini has written by then:
-// its prompt_response repeats the pieces of a streamed reply and runs on across continuations.
-func (Agent) Input(in *hooks.Input) {
-	// The chat is named through the session's home, which goes with the session: follow the
-	// person's file itself.
-	in.TranscriptPath = realPath(in.TranscriptPath)
-	switch in.HookEventName {
-	case "AfterAgent":
-		in.HookEventName = hooks.Stop
-		if in.LastAssistantMessage == "" {
-			in.LastAssistantMessage = LastReply(in.TranscriptPath)
-		}
-	case "BeforeAgent":
-		in.HookEventName = hooks.UserPromptSubmit
-	case hooks.Notification:
-		if in.NotificationType == "ToolPermission" {
-			in.NotificationType = "permission_prompt"
-		}
-	}
-}
-
 // TitleState reads gemini's window title (0.61.0: "◇  Ready (dir)", "✦  Working… (dir)",
 // "⏲  Working… (dir)" while a long shell command runs, "✋  Action Required (dir)" at a
 // permission dialog).
@@ -569,23 +545,6 @@ func (Agent) NoHooksWhy(code int) string {
 	return "gemini does not trust this folder (exit 55), and runs none of its settings' hooks in a folder it does not trust: " +
 		"trust it in gemini (its dialog when run in a terminal, or --skip-trust for one run) to have hooksup decide its stops"
 }
-
-// realPath is p with its links resolved (its directory's, when p does not exist yet).
-func realPath(p string) string {
-	if p == "" {
-		return p
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(d, filepath.Base(p))
-	}
-	return p
-}
-
-// Answer is Claude Code's codec, which gemini reads the same way for AfterAgent.
-func (Agent) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
 
 // BlockCap: gemini has no limit of its own on blocked stops.
 func (Agent) BlockCap(func(string) string) int { return 0 }

@@ -49,7 +49,7 @@ func setup(o agent.Install, uninstall bool) error {
 	}
 	timeout := o.Timeout()
 	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) {
-		return InstallSettings(b, hooks.InstalledCommand(bin, hooks.Stop), timeout)
+		return InstallSettings(b, hooks.InstalledCommand(bin, Agent{}.Name(), hooks.Stop), timeout)
 	})
 	if err != nil {
 		return err
