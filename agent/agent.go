@@ -1,12 +1,15 @@
-// Package agent describes each coding agent hooksup supervises: what differs between them, in
-// one file per agent. Everything else — the socket, the engine, the checks, the questions, the
-// verdict log, the front ends — is shared and knows an agent only through this interface.
+// Package agent describes what differs between the coding agents hooksup supervises: the Agent
+// interface, and the few helpers their packages share. Each agent is a package of its own under
+// agent/ (agent/claude, agent/codex, agent/gemini), and agent/agents is the one list of them.
+// Everything else — the socket, the engine, the checks, the questions, the verdict log, the
+// front ends — is shared and knows an agent only through this interface.
 //
 // An agent is the binary and how it is found; how hooksup's hooks reach it for one session
 // without touching the user's files; which hook events it knows (by version); how its hook
 // input maps to hooksup's ([hooks.Input]) and how it reads an answer; where it writes its
-// transcript and in what format; and its caps and quirks. A new agent is one new file here
-// (and its own package for its configuration format, as [hooks] is claude's).
+// transcript and in what format; how hooksup install registers its hook for good and what
+// doctor says of it; and its caps and quirks. A new agent is one new package under agent/ and
+// one line in agent/agents.
 //
 // The package imports no UI, and nothing the hook client (cmd/hooksup-hook) links: the hook
 // path stays as small as it is.
@@ -17,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -31,9 +35,12 @@ import (
 
 // Agent is what differs between the coding agents hooksup supervises.
 type Agent interface {
-	// Name is the agent's command, as the person types it after hooksup and reads it in the
-	// header and messages: "claude", "codex", "gemini".
-	Name() string
+	// Dialect is how it speaks the hook protocol (its package's wire subpackage): Name is the
+	// agent's command, as the person types it after hooksup and reads it in the header and
+	// messages; Input adapts a hook's input to hooksup's names, in place (the supervisor calls
+	// it for every hook before anything reads it); Answer encodes a verdict as the agent reads
+	// a hook's answer.
+	hooks.Dialect
 	// Product is the agent's own name, for messages: "Claude Code".
 	Product() string
 	// BinEnv is the environment variable that names the agent's binary (HOOKSUP_CLAUDE_BIN);
@@ -41,6 +48,8 @@ type Agent interface {
 	BinEnv() string
 	// InstallHint tells how to install the agent, for an error that did not find it.
 	InstallHint() string
+	// Help is the help of `hooksup NAME`.
+	Help() string
 
 	// Events returns the hook events to inject into the agent at bin (a path) run with args;
 	// an error refuses the agent (e.g. a version hooksup cannot supervise).
@@ -53,11 +62,6 @@ type Agent interface {
 	// (claude -p, codex exec): hooksup's lines would not tear it.
 	Headless(args []string) bool
 
-	// Input adapts a hook's input to hooksup's names, in place (the supervisor calls it for
-	// every hook before anything reads it).
-	Input(in *hooks.Input)
-	// Answer encodes a verdict as the agent reads a hook's answer: stdout and exit code.
-	Answer(a hooks.Answer) ([]byte, int)
 	// BlockCap is the agent's own limit on stops blocked in a row, as its environment sets it
 	// (0: none).
 	BlockCap(getenv func(string) string) int
@@ -67,8 +71,9 @@ type Agent interface {
 	// reply: together they tell an agent that replies without running hooksup's hooks.
 	Transcripts(getenv func(string) string, projectDir string) string
 	Reply(line []byte) bool
-	// Transcript is the format of the transcript a hook names in transcript_path.
-	Transcript() transcript.Format
+	// Transcript makes the decoder of the transcript a hook names in transcript_path, for an
+	// agent whose format is not the transcript parser's own (nil: it is).
+	Transcript() func(maxText int) transcript.Decoder
 	// ResumeID is the session to resume, from the transcript a hook named ("" when none);
 	// Resume is the command that resumes a session under hooksup, before the session's id
 	// ("" when the agent has no such command).
@@ -93,6 +98,53 @@ type NoHooksExit interface {
 // none.
 type TitleState interface {
 	TitleState(title string) (state, kind, msg string, ok bool)
+}
+
+// Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,
+// so that the agent run without hooksup has its stops decided by the project's checks
+// (engine.StandaloneHook), and `hooksup uninstall` removes it again, and nothing else.
+type Installer interface {
+	// Scopes are the install scopes it takes, the default first; ScopeHelp says them for
+	// --help, and InstallHelp where install writes.
+	Scopes() []string
+	ScopeHelp() string
+	InstallHelp() string
+	Install(o Install) error
+	Uninstall(o Install) error
+}
+
+// Install is what an install or uninstall needs: where, and what the hook runs.
+type Install struct {
+	Scope      string // one of Scopes, "" for the default
+	ProjectDir string // the directory hooksup runs in
+	Home       string // the person's home, absolute
+	Getenv     func(string) string
+	Stdout     io.Writer // what was done, for the person
+	// Bin is the program the installed hook runs (the hook client beside hooksup, else
+	// hooksup), and Timeout the stop hook's timeout: install only asks for them.
+	Bin     func() (string, error)
+	Timeout func() time.Duration
+}
+
+// ScopeError is an install scope the agent does not take: a usage error.
+type ScopeError struct{ Msg string }
+
+func (e *ScopeError) Error() string { return e.Msg }
+
+// Doctor is an Agent that `hooksup doctor` examines: the binary hooksup would run, its version,
+// and the hooks of the agent's own settings.
+type Doctor interface {
+	Doctor(ctx context.Context, d Check)
+}
+
+// Check is where doctor's findings of an agent go.
+type Check struct {
+	Bin        string // the binary hooksup would run (Bin)
+	ProjectDir string
+	Home       string
+	Getenv     func(string) string
+	Out        io.Writer                     // a note ("  · …")
+	OK, Bad    func(format string, a ...any) // a finding, fine or a problem
 }
 
 // Hooks is what hooksup wants the agent to run for one session.
@@ -158,23 +210,10 @@ func Bin(a Agent, flag string, getenv func(string) string) string {
 	return a.Name()
 }
 
-// All are the agents hooksup supervises, in the order help lists them.
-func All() []Agent { return []Agent{Claude{}, Codex{}, Gemini{}} }
-
-// ByName is the agent whose Name is name.
-func ByName(name string) (Agent, bool) {
-	for _, a := range All() {
-		if a.Name() == name {
-			return a, true
-		}
-	}
-	return nil, false
-}
-
-// npmVersion is the version of pkg that an npm install of the program at bin names in its
+// NPMVersion is the version of pkg that an npm install of the program at bin names in its
 // package.json, in the directory of bin's real path or one of the two above it: read without
 // running the program (a node program takes a second or more to start).
-func npmVersion(bin, pkg string) (hooks.Version, bool) {
+func NPMVersion(bin, pkg string) (hooks.Version, bool) {
 	real, err := filepath.EvalSymlinks(bin)
 	if err != nil {
 		return hooks.Version{}, false

@@ -63,6 +63,18 @@ type StandaloneOptions struct {
 	ConfigDir string
 	Getenv    func(string) string
 	Logger    *slog.Logger
+	// Dialect is the hook's agent's: its input read and its answer written as it speaks. Nil
+	// when the hook does not know its agent: hooks' own input and codec, and "agent" for those
+	// who wait for its checks.
+	Dialect hooks.Dialect
+}
+
+// encode is a's answer as d's agent reads it (hooks' codec when d is nil).
+func encode(d hooks.Dialect, a hooks.Answer) ([]byte, int) {
+	if d == nil {
+		return a.Encode()
+	}
+	return d.Answer(a)
 }
 
 // StandaloneHook is the installed Stop and SubagentStop hook with no supervisor running, as
@@ -70,14 +82,14 @@ type StandaloneOptions struct {
 // directories of the environment, hooksup's log for warnings and errors (opened only when there is
 // one: each check's run is in the verdict log), and the checks ended when claude ends the hook
 // (SIGINT, SIGTERM, SIGHUP).
-func StandaloneHook(event string, payload []byte, stdout io.Writer) int {
+func StandaloneHook(d hooks.Dialect, event string, payload []byte, stdout io.Writer) int {
 	stateDir, err := hooks.StateDir(os.Getenv)
 	if err != nil {
 		// Nowhere to read trust from or to keep counts: the agent may stop, and is told why.
 		if !hooks.IsStop(event) {
 			return 0
 		}
-		out, code := hooks.Answer{Decision: hooks.Allow, SystemMessage: "hooksup: checks skipped: " + err.Error()}.Encode()
+		out, code := encode(d, hooks.Answer{Decision: hooks.Allow, SystemMessage: "hooksup: checks skipped: " + err.Error()})
 		stdout.Write(out)
 		return code
 	}
@@ -87,7 +99,7 @@ func StandaloneHook(event string, payload []byte, stdout io.Writer) int {
 	ctx, stop := endOnSignal(context.Background(), signalDelay)
 	defer stop()
 	return RunStandalone(ctx, event, payload, stdout, StandaloneOptions{
-		StateDir: stateDir, ConfigDir: configDir, Getenv: os.Getenv,
+		StateDir: stateDir, ConfigDir: configDir, Getenv: os.Getenv, Dialect: d,
 		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 }
@@ -166,7 +178,7 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		logger = slog.New(slog.DiscardHandler)
 	}
 	say := func(msg string) int {
-		out, code := hooks.Answer{Decision: hooks.Allow, SystemMessage: msg}.Encode()
+		out, code := encode(o.Dialect, hooks.Answer{Decision: hooks.Allow, SystemMessage: msg})
 		stdout.Write(out)
 		return code
 	}
@@ -175,12 +187,15 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		logger.Warn("standalone: bad hook input", "err", err)
 		return 0
 	}
+	if o.Dialect != nil {
+		o.Dialect.Input(in)
+	}
 	// The hook is registered for hooksup's event under the agent's own name (Gemini CLI's
 	// AfterAgent runs `… Stop --installed`): it is decided as that event.
 	in.HookEventName = event
 	start := in.Cwd
-	if start == "" {
-		start = o.Getenv("CLAUDE_PROJECT_DIR")
+	if start == "" && o.Dialect != nil {
+		start = o.Dialect.ProjectDir(o.Getenv)
 	}
 	// The nearest configuration from the agent's directory up, as hooksup check finds it; none
 	// without a directory (never one relative to wherever the hook was started).
@@ -220,7 +235,7 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		warning += "hooksup: " + s.Notice()
 	}
 	e := New(Options{Config: cfg, ProjectDir: projectDir, Record: vlog.Append, Logger: logger,
-		Groups: groups, LockDir: runDir, Agent: standaloneAgent(o.Getenv)})
+		Groups: groups, LockDir: runDir, Agent: agentName(o.Dialect)})
 	e.Restore(st.EngineState)
 	switch {
 	case in.PromptID != "" && in.PromptID != st.PromptID:
@@ -241,7 +256,7 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		}
 		a.SystemMessage += warning
 	}
-	out, code := a.Encode()
+	out, code := encode(o.Dialect, a)
 	stdout.Write(out)
 	return code
 }
@@ -317,16 +332,10 @@ func standaloneGroups(cfg *config.Config, getenv func(string) string, logger *sl
 	return checks.NewGroups(dir, logger), dir, swept
 }
 
-// standaloneAgent names the agent that ran the installed hook, for those who wait for its
-// checks, from what each agent puts in its hooks' environment.
-func standaloneAgent(getenv func(string) string) string {
-	switch {
-	case getenv("GEMINI_PROJECT_DIR") != "" || getenv("GEMINI_CLI") != "":
-		return "gemini" // it also sets CLAUDE_PROJECT_DIR
-	case getenv("CLAUDECODE") != "" || getenv("CLAUDE_PROJECT_DIR") != "":
-		return "claude"
-	case getenv("CODEX_HOME") != "" || getenv("CODEX_SANDBOX") != "":
-		return "codex"
+// agentName names the agent that ran the installed hook, for those who wait for its checks.
+func agentName(d hooks.Dialect) string {
+	if d == nil {
+		return "agent"
 	}
-	return "agent"
+	return d.Name()
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"fmt"
+	claudewire "github.com/hooksup/hooksup/agent/claude/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +56,7 @@ func TestStandaloneStateWrittenOnlyWhenChanged(t *testing.T) {
 	run := func(prompt string) {
 		t.Helper()
 		var out bytes.Buffer
-		if code := StandaloneHook("Stop", stopPayload(proj, prompt), &out); code != 0 || out.Len() != 0 {
+		if code := StandaloneHook(nil, "Stop", stopPayload(proj, prompt), &out); code != 0 || out.Len() != 0 {
 			t.Fatalf("exit %d, answer %q: want a silent allow", code, out.String())
 		}
 	}
@@ -82,7 +83,7 @@ func TestStandaloneLogsOnlyWhatGoesWrong(t *testing.T) {
 	proj := standaloneSandbox(t, "[[stop.checks]]\nname = \"instant\"\ncommand = \"true\"\n")
 	logPath := filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "hooksup.log")
 	var out bytes.Buffer
-	StandaloneHook("Stop", stopPayload(proj, "p1"), &out)
+	StandaloneHook(nil, "Stop", stopPayload(proj, "p1"), &out)
 	if b, err := os.ReadFile(logPath); err == nil {
 		t.Errorf("a passing check wrote hooksup's log:\n%s", b)
 	}
@@ -90,7 +91,7 @@ func TestStandaloneLogsOnlyWhatGoesWrong(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if code := StandaloneHook("Stop", stopPayload(proj, "p1"), &out); code != 0 || !strings.Contains(out.String(), "checks skipped") {
+	if code := StandaloneHook(nil, "Stop", stopPayload(proj, "p1"), &out); code != 0 || !strings.Contains(out.String(), "checks skipped") {
 		t.Fatalf("exit %d, answer %q: want an allow that says the checks were skipped", code, out.String())
 	}
 	if b, err := os.ReadFile(logPath); err != nil || !strings.Contains(string(b), "level=ERROR") || !strings.Contains(string(b), "config.toml") {
@@ -114,7 +115,7 @@ func TestStandaloneTurnsWithoutPromptID(t *testing.T) {
 		t.Helper()
 		payload := fmt.Sprintf(`{"session_id":"g1","cwd":%q,"hook_event_name":"AfterAgent","prompt":"hi","prompt_response":"x","stop_hook_active":%t}`, proj, active)
 		var out bytes.Buffer
-		StandaloneHook("Stop", []byte(payload), &out)
+		StandaloneHook(nil, "Stop", []byte(payload), &out)
 		if strings.Contains(out.String(), `"decision":"block"`) {
 			return "block"
 		}
@@ -143,7 +144,7 @@ func TestStandaloneHooksInOneProjectTakeTurns(t *testing.T) {
 		done := make(chan string, 1)
 		go func() {
 			var out bytes.Buffer
-			StandaloneHook("Stop", []byte(`{"session_id":"`+session+`","cwd":"`+proj+`","prompt_id":"p","hook_event_name":"Stop"}`), &out)
+			StandaloneHook(claudewire.Dialect{}, "Stop", []byte(`{"session_id":"`+session+`","cwd":"`+proj+`","prompt_id":"p","hook_event_name":"Stop"}`), &out)
 			done <- out.String()
 		}()
 		return done

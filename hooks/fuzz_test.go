@@ -285,7 +285,7 @@ func FuzzMergeInstall(f *testing.F) {
 	f.Fuzz(func(t *testing.T, settings []byte) {
 		const bin = "/usr/local/bin/hooksup"
 		_, _ = MergeUninstall(settings)
-		once, err := MergeInstall(settings, bin, 600)
+		once, err := MergeInstall(settings, bin, "", 600)
 		if err != nil {
 			if err2 := checkNotObject(settings); err2 == nil {
 				t.Fatalf("install refused a JSON object: %v\n%s", err, settings)
@@ -311,7 +311,7 @@ func FuzzMergeInstall(f *testing.F) {
 		if !reflect.DeepEqual(before.others, after.others) {
 			t.Fatalf("install changed other hooks\nbefore %v\nafter  %v\n%s", before.others, after.others, once)
 		}
-		twice, err := MergeInstall(once, bin, 600)
+		twice, err := MergeInstall(once, bin, "", 600)
 		if err != nil || !bytes.Equal(once, twice) {
 			t.Fatalf("a second install changed the file (%v):\n%s\n---\n%s", err, once, twice)
 		}

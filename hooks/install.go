@@ -24,14 +24,23 @@ const InstalledFlag = "--installed"
 // ClientName is the file name of the small hook client installed beside hooksup.
 const ClientName = "hooksup-hook"
 
-// InstalledCommand is the command line `hooksup install` registers for event: bin EVENT
-// --installed when bin is the hook client (ClientName), which starts in a fraction of hooksup's
-// time, else bin hook EVENT --installed.
-func InstalledCommand(bin, event string) string {
-	if filepath.Base(bin) == ClientName {
-		return ShellQuote(bin) + " " + event + " " + InstalledFlag
+// AgentFlag names, in an installed hook's command, the agent that runs it.
+const AgentFlag = "--agent"
+
+// InstalledCommand is the command line `hooksup install` registers for agent's event: bin
+// --agent AGENT EVENT --installed when bin is the hook client (ClientName), which starts in a
+// fraction of hooksup's time, else bin hook --agent AGENT EVENT --installed. Without an agent it
+// is the form earlier versions installed, bin [hook] EVENT --installed, whose agent the hook
+// tells from its environment.
+func InstalledCommand(bin, agent, event string) string {
+	cmd := ShellQuote(bin)
+	if filepath.Base(bin) != ClientName {
+		cmd += " hook"
 	}
-	return ShellQuote(bin) + " hook " + event + " " + InstalledFlag
+	if agent != "" {
+		cmd += " " + AgentFlag + " " + ShellQuote(agent)
+	}
+	return cmd + " " + event + " " + InstalledFlag
 }
 
 // IsInstalledCommand reports whether cmd was written by `hooksup install`, whatever the binary's
@@ -140,10 +149,11 @@ func (o object) marshal() []byte {
 	return b.Bytes()
 }
 
-// MergeInstall adds hooksup's Stop and SubagentStop hooks to a Claude Code settings document,
+// MergeInstall adds agent's installed Stop and SubagentStop hooks to a Claude Code settings
+// document (or Codex's hooks.json, which has its format),
 // replacing any earlier hooksup install, keeping every other key and hook in its place. Running
 // it twice gives the same result as once.
-func MergeInstall(settings []byte, bin string, timeoutSec float64) ([]byte, error) {
+func MergeInstall(settings []byte, bin, agent string, timeoutSec float64) ([]byte, error) {
 	return editHooks(settings, func(event string, groups []json.RawMessage) ([]json.RawMessage, error) {
 		if !contains(InstalledEvents, event) {
 			return groups, nil
@@ -152,7 +162,7 @@ func MergeInstall(settings []byte, bin string, timeoutSec float64) ([]byte, erro
 		if err != nil {
 			return nil, err
 		}
-		g, _ := json.Marshal(MatcherGroup{Hooks: []HookCommand{{Type: "command", Command: InstalledCommand(bin, event), Timeout: timeoutSec}}})
+		g, _ := json.Marshal(MatcherGroup{Hooks: []HookCommand{{Type: "command", Command: InstalledCommand(bin, agent, event), Timeout: timeoutSec}}})
 		return append(groups, g), nil
 	}, InstalledEvents)
 }
@@ -297,24 +307,6 @@ func isInstalledHook(h json.RawMessage) bool {
 	raw, ok := o.get("command")
 	var cmd string
 	return ok && json.Unmarshal(raw, &cmd) == nil && IsInstalledCommand(cmd)
-}
-
-// Scopes are the install scopes, in the order the help lists them: local
-// (.claude/settings.local.json), project (.claude/settings.json), user (~/.claude/settings.json).
-func Scopes() []string { return []string{"local", "project", "user"} }
-
-// SettingsPath is the settings file for an install scope: local (.claude/settings.local.json),
-// project (.claude/settings.json) or user (~/.claude/settings.json).
-func SettingsPath(scope, projectDir, home string) (string, error) {
-	switch scope {
-	case "local":
-		return filepath.Join(projectDir, ".claude", "settings.local.json"), nil
-	case "project":
-		return filepath.Join(projectDir, ".claude", "settings.json"), nil
-	case "user":
-		return filepath.Join(home, ".claude", "settings.json"), nil
-	}
-	return "", fmt.Errorf("unknown scope %q: use local, project or user", scope)
 }
 
 // EditSettingsFile applies edit to the settings file at path and writes the result atomically,

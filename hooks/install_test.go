@@ -45,11 +45,11 @@ func countInstalled(t *testing.T, doc []byte) map[string]int {
 }
 
 func TestInstallTwiceIsIdenticalAndKeepsEverythingElse(t *testing.T) {
-	once, err := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", 600)
+	once, err := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", "", 600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	twice, err := MergeInstall(once, "/usr/local/bin/hooksup", 600)
+	twice, err := MergeInstall(once, "/usr/local/bin/hooksup", "", 600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,14 +73,14 @@ func TestInstallTwiceIsIdenticalAndKeepsEverythingElse(t *testing.T) {
 		t.Errorf("hooksup's Stop hook went before the user's:\n%s", s)
 	}
 	// A new binary path replaces the old entry instead of adding one.
-	moved, _ := MergeInstall(once, "/opt/hooksup/bin/hooksup", 600)
+	moved, _ := MergeInstall(once, "/opt/hooksup/bin/hooksup", "", 600)
 	if n := countInstalled(t, moved); n["Stop"] != 1 || !strings.Contains(string(moved), "/opt/hooksup/bin/hooksup hook Stop --installed") {
 		t.Fatalf("reinstall from another path: %v\n%s", n, moved)
 	}
 }
 
 func TestUninstallRestoresTheUsersHooks(t *testing.T) {
-	installed, _ := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", 600)
+	installed, _ := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", "", 600)
 	removed, err := MergeUninstall(installed)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestUninstallRestoresTheUsersHooks(t *testing.T) {
 		t.Fatalf("uninstall did not restore the settings:\n%s\n%s", b1, b2)
 	}
 	// On a file without hooks, install then uninstall leaves no "hooks" key.
-	bare, _ := MergeInstall([]byte(`{"model":"opus"}`), "hooksup", 600)
+	bare, _ := MergeInstall([]byte(`{"model":"opus"}`), "hooksup", "", 600)
 	back, _ := MergeUninstall(bare)
 	if strings.Contains(string(back), "hooks") {
 		t.Fatalf("got %s", back)
@@ -111,7 +111,7 @@ func TestInstallOnInvalidJSONLeavesTheFileAlone(t *testing.T) {
 	for _, bad := range []string{`{"model": "opus",}`, `[1,2]`, `{"hooks": []}`, `{"hooks": {"Stop": {}}}`, "not json"} {
 		path := filepath.Join(t.TempDir(), "settings.json")
 		os.WriteFile(path, []byte(bad), 0o640)
-		changed, err := EditSettingsFile(path, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", 600) })
+		changed, err := EditSettingsFile(path, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", "", 600) })
 		if err == nil || changed {
 			t.Errorf("%q: accepted (changed=%v)", bad, changed)
 			continue
@@ -127,12 +127,12 @@ func TestInstallOnInvalidJSONLeavesTheFileAlone(t *testing.T) {
 
 func TestEditSettingsFileCreatesAndKeepsMode(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".claude", "settings.local.json")
-	changed, err := EditSettingsFile(path, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", 600) })
+	changed, err := EditSettingsFile(path, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", "", 600) })
 	if err != nil || !changed {
 		t.Fatalf("%v %v", changed, err)
 	}
 	os.Chmod(path, 0o600)
-	changed, err = EditSettingsFile(path, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", 600) })
+	changed, err = EditSettingsFile(path, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", "", 600) })
 	if err != nil || changed {
 		t.Fatalf("second install: changed=%v err=%v", changed, err)
 	}
@@ -142,43 +142,13 @@ func TestEditSettingsFileCreatesAndKeepsMode(t *testing.T) {
 	}
 }
 
-func TestInjectedSettingsMergeTheUsersOwn(t *testing.T) {
-	out, err := InjectedSettings([]byte(`{"disableAllHooks":true,"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine.sh"}]}]},"model":"x"}`),
-		Groups(InjectedEvents, func(ev string) string { return Command("/bin/hooksup", ev) }, 400e9, 30e9))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s struct {
-		DisableAllHooks bool                      `json:"disableAllHooks"`
-		Hooks           map[string][]MatcherGroup `json:"hooks"`
-		Model           string                    `json:"model"`
-	}
-	if err := json.Unmarshal(out, &s); err != nil {
-		t.Fatal(err)
-	}
-	if s.DisableAllHooks || s.Model != "x" || len(s.Hooks["Stop"]) != 2 || s.Hooks["Stop"][0].Hooks[0].Command != "mine.sh" {
-		t.Fatalf("%s", out)
-	}
-	if c := s.Hooks["Stop"][1].Hooks[0]; c.Command != "/bin/hooksup hook Stop" || c.Timeout != 400 {
-		t.Fatalf("%+v", c)
-	}
-	for _, ev := range InjectedEvents {
-		if len(s.Hooks[ev]) == 0 {
-			t.Errorf("%s not injected", ev)
-		}
-	}
-	if c := s.Hooks["SessionStart"][0].Hooks[0]; c.Timeout != 30 {
-		t.Errorf("observation hook timeout %v", c.Timeout)
-	}
-}
-
 func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{"/usr/bin/hooksup": "/usr/bin/hooksup", "/my dir/hooksup": "'/my dir/hooksup'", "it's": `'it'\''s'`} {
 		if got := ShellQuote(in); got != want {
 			t.Errorf("%q → %q, want %q", in, got, want)
 		}
 	}
-	if !IsInstalledCommand(InstalledCommand("/my dir/hooksup", "Stop")) {
+	if !IsInstalledCommand(InstalledCommand("/my dir/hooksup", "", "Stop")) {
 		t.Error("a quoted path is not recognised as hooksup's")
 	}
 }
@@ -186,7 +156,7 @@ func TestShellQuote(t *testing.T) {
 // Installed through the hook client, the command is the client's own EVENT --installed; an
 // install through hooksup before it is replaced, not doubled, and uninstall removes either.
 func TestInstallThroughTheHookClient(t *testing.T) {
-	if got := InstalledCommand("/opt/my bin/hooksup-hook", "SubagentStop"); got != "'/opt/my bin/hooksup-hook' SubagentStop --installed" {
+	if got := InstalledCommand("/opt/my bin/hooksup-hook", "", "SubagentStop"); got != "'/opt/my bin/hooksup-hook' SubagentStop --installed" {
 		t.Errorf("command %q", got)
 	}
 	for _, cmd := range []string{"/usr/bin/hooksup-hook Stop --installed", "'/a b/hooksup-hook' SubagentStop --installed", "/usr/bin/hooksup hook Stop --installed"} {
@@ -199,11 +169,11 @@ func TestInstallThroughTheHookClient(t *testing.T) {
 			t.Errorf("%q is taken for hooksup's installed hook", cmd)
 		}
 	}
-	old, err := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", 600)
+	old, err := MergeInstall([]byte(userSettings), "/usr/local/bin/hooksup", "", 600)
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, err := MergeInstall(old, "/usr/local/bin/hooksup-hook", 600)
+	now, err := MergeInstall(old, "/usr/local/bin/hooksup-hook", "", 600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +199,7 @@ func TestInstallThroughASymlink(t *testing.T) {
 	os.WriteFile(real, []byte(`{"model":"opus"}`), 0o644)
 	link := filepath.Join(dir, "settings.json")
 	os.Symlink(real, link)
-	if _, err := EditSettingsFile(link, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", 600) }); err != nil {
+	if _, err := EditSettingsFile(link, func(b []byte) ([]byte, error) { return MergeInstall(b, "hooksup", "", 600) }); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {

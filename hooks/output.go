@@ -3,7 +3,6 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -20,21 +19,6 @@ const (
 	// Halt ends the turn at once: no further requests (continue:false).
 	Halt Decision = "halt"
 )
-
-// DefaultBlockCap is Claude Code's own loop cap: after this many consecutive blocks of a stop,
-// it overrides the next one and ends the turn.
-const DefaultBlockCap = 8
-
-// BlockCap is claude's loop cap as its environment sets it (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP;
-// 0 turns it off).
-func BlockCap(getenv func(string) string) int {
-	if v := getenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"); v != "" {
-		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-			return n
-		}
-	}
-	return DefaultBlockCap
-}
 
 // MaxOutputChars is Claude Code's cap on hook output strings, in UTF-16 code units
 // (JavaScript string length).

@@ -148,8 +148,12 @@ func CheckProgramPath(path string) error {
 }
 
 // installedArgs reports whether args are a hook `hooksup install` wrote: the hook client's
-// EVENT --installed, or hooksup's hook EVENT --installed, for one of InstalledEvents.
+// [--agent AGENT] EVENT --installed, or hooksup's hook [--agent AGENT] EVENT --installed, for
+// one of InstalledEvents.
 func installedArgs(args []string) bool {
+	if n := len(args); n >= 4 && args[n-4] == AgentFlag {
+		args = append(args[:n-4:n-4], args[n-2:]...)
+	}
 	switch {
 	case len(args) == 3 && filepath.Base(args[0]) == ClientName:
 		return slices.Contains(InstalledEvents, args[1]) && args[2] == InstalledFlag

@@ -80,8 +80,8 @@ func TestHookCommandsRunTheBinaryWhateverItsPath(t *testing.T) {
 		}{
 			{Command(self, Stop), []string{self, "hook", Stop}},
 			{ClientCommand(client, SubagentStop), []string{client, SubagentStop}},
-			{InstalledCommand(client, Stop), []string{client, Stop, InstalledFlag}},
-			{InstalledCommand(self, SubagentStop), []string{self, "hook", SubagentStop, InstalledFlag}},
+			{InstalledCommand(client, "", Stop), []string{client, Stop, InstalledFlag}},
+			{InstalledCommand(self, "", SubagentStop), []string{self, "hook", SubagentStop, InstalledFlag}},
 		} {
 			for _, sh := range shells {
 				for _, cmd := range []string{c.cmd, geminiExpand(c.cmd)} {
@@ -105,7 +105,7 @@ func TestInstalledCommandIsKnownWhateverThePath(t *testing.T) {
 	for _, d := range hostileDirs {
 		for _, bin := range []string{"/opt/" + d + "/" + ClientName, "/opt/" + d + "/hooksup"} {
 			for _, ev := range InstalledEvents {
-				if cmd := InstalledCommand(bin, ev); !IsInstalledCommand(cmd) {
+				if cmd := InstalledCommand(bin, "", ev); !IsInstalledCommand(cmd) {
 					t.Errorf("%q, installed for %s, is not recognised as hooksup's", cmd, bin)
 				}
 			}

@@ -2,12 +2,11 @@ package supervisor
 
 import (
 	"context"
+	"github.com/hooksup/hooksup/agent/claude"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/hooksup/hooksup/agent"
 )
 
 func TestHookWatch(t *testing.T) {
@@ -26,7 +25,7 @@ func TestHookWatch(t *testing.T) {
 			dir := t.TempDir()
 			old := filepath.Join(dir, "old.jsonl")
 			os.WriteFile(old, []byte(reply), 0o600) // a resumed session's earlier replies
-			w := newHookWatch(filepath.Join(dir, "*.jsonl"), agent.Claude{}.Reply)
+			w := newHookWatch(filepath.Join(dir, "*.jsonl"), claude.Agent{}.Reply)
 			w.every, w.grace = 5*time.Millisecond, 20*time.Millisecond
 			if tc.hook {
 				w.hook()

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
@@ -33,15 +34,13 @@ import (
 
 // Options configure a Supervisor.
 type Options struct {
-	Config config.Config
-	Agent  agent.Agent // which agent runs; nil is agent.Claude
-	Bin    string      // the agent's binary (already resolved, or a name found on PATH)
-	// ClaudeBin is Bin's name from before there was more than one agent: used when Bin is "".
-	ClaudeBin  string
-	Args       []string // passed to the agent, with hooksup's hooks injected as the agent takes them
-	HooksupBin string   // hooksup itself: the injected hooks run `HooksupBin hook EVENT`…
-	HookClient string   // …or this dedicated client (cmd/hooksup-hook) as `HookClient EVENT`, when set
-	ProjectDir string   // where the agent runs
+	Config     config.Config
+	Agent      agent.Agent // which agent runs; nil is the list's default (agents.Default)
+	Bin        string      // the agent's binary (already resolved, or a name found on PATH)
+	Args       []string    // passed to the agent, with hooksup's hooks injected as the agent takes them
+	HooksupBin string      // hooksup itself: the injected hooks run `HooksupBin hook EVENT`…
+	HookClient string      // …or this dedicated client (cmd/hooksup-hook) as `HookClient EVENT`, when set
+	ProjectDir string      // where the agent runs
 	// ChecksDir is the directory of the project's configuration (config.FindProject): checks
 	// run there, a relative cwd of theirs taken from it. ProjectDir when "".
 	ChecksDir  string
@@ -99,10 +98,7 @@ func New(o Options) (*Supervisor, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if o.Agent == nil {
-		o.Agent = agent.Claude{}
-	}
-	if o.Bin == "" {
-		o.Bin = o.ClaudeBin
+		o.Agent = agents.Default()
 	}
 	// The hooks run hooksup's binaries by their paths: a path no agent's settings can hold is
 	// refused before the agent starts, naming it and the fix.

@@ -38,7 +38,7 @@ type transcriptFeed struct {
 	onStopHooks func(agentID string, r transcript.Record)
 	logger      *slog.Logger
 	ownHook     func(string) bool
-	format      transcript.Format
+	decoder     func(maxText int) transcript.Decoder
 
 	busy atomic.Int32 // consume is handling an update
 
@@ -50,10 +50,10 @@ type transcriptFeed struct {
 	last    time.Time
 }
 
-// newTranscriptFeed makes a feed of transcripts in format; the commands of hooksup's own hooks
+// newTranscriptFeed makes a feed of transcripts read by decoder (nil: the parser's own format); the commands of hooksup's own hooks
 // start with one of bins.
-func newTranscriptFeed(ctx context.Context, publish func(event.Event), logger *slog.Logger, format transcript.Format, bins ...string) *transcriptFeed {
-	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookProgram(bins...), format: format,
+func newTranscriptFeed(ctx context.Context, publish func(event.Event), logger *slog.Logger, decoder func(maxText int) transcript.Decoder, bins ...string) *transcriptFeed {
+	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookProgram(bins...), decoder: decoder,
 		changed: make(chan struct{})}
 }
 
@@ -72,7 +72,7 @@ func (f *transcriptFeed) follow(path string) {
 		f.w.Switch(path)
 		return
 	}
-	f.w = transcript.NewWatcher(path, transcript.Options{OwnHook: f.ownHook, Format: f.format})
+	f.w = transcript.NewWatcher(path, transcript.Options{OwnHook: f.ownHook, Decoder: f.decoder})
 	w := f.w
 	go func() {
 		if err := w.Run(f.ctx); err != nil {

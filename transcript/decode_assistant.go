@@ -20,7 +20,7 @@ func (d *decoder) assistant(f *top, r *Record) bool {
 		return true
 	}
 	r.Text = text
-	if r.Usage, r.hasUsage, ok = parseUsage(msg.usage); !ok {
+	if r.Usage, r.HasUsage, ok = parseUsage(msg.usage); !ok {
 		return false
 	}
 	if id := msg.id; isString(id) && len(id) > 2 {

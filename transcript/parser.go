@@ -3,6 +3,7 @@ package transcript
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"maps"
 	"slices"
@@ -13,9 +14,9 @@ import (
 
 // Options configures a [Parser] and a [Watcher]. The zero value is usable.
 type Options struct {
-	// Format is the transcript's format (the agent that writes it); the zero value is Claude
-	// Code's.
-	Format Format
+	// Decoder makes the decoder of one file of the agent's transcript, given MaxText, for an
+	// agent whose format is not the parser's own; nil reads Claude Code's session JSONL.
+	Decoder func(maxText int) Decoder
 	// OwnHook reports whether a hook command is one of the caller's own (hooksup's); their
 	// outcomes are left out of Stats.Hooks and of updates. Nil keeps every hook.
 	// See [HookProgram].
@@ -116,7 +117,7 @@ type Parser struct {
 	dd    *dedupe
 	hooks hookLog
 	st    Stats
-	tools map[string]struct{} // FormatGemini: the tool calls counted, by id
+	own   Decoder // Options.Decoder's, or nil
 }
 
 // NewParser returns a parser with empty aggregates.
@@ -128,6 +129,9 @@ func NewParser(opts Options) *Parser {
 		dd:    newDedupe(opts.DedupeWindow),
 		hooks: hookLog{own: opts.OwnHook, max: opts.HookHistory},
 	}
+	if opts.Decoder != nil {
+		p.own = opts.Decoder(opts.MaxText)
+	}
 	p.Reset()
 	return p
 }
@@ -137,7 +141,9 @@ func (p *Parser) Reset() {
 	p.st = Stats{ByModel: map[string]Usage{}, ToolCalls: map[string]int64{}}
 	p.dd.reset()
 	p.hooks.reset()
-	clear(p.tools)
+	if p.own != nil {
+		p.own.Reset()
+	}
 }
 
 // Stats returns a copy of the aggregates.
@@ -158,18 +164,12 @@ func (p *Parser) Feed(line []byte) Record {
 		line = line[:n-1]
 	}
 	var r Record
-	switch p.opts.Format {
-	case FormatCodex:
-		r = decodeCodex(line, p.opts.MaxText, p.dec.seed)
-		if r.hasUsage {
-			r.Model = p.st.Model // a usage record names no model: the turn's
+	if p.own != nil {
+		r = p.own.Decode(line)
+		if r.UsageID != "" {
+			r.key = maphash.String(p.dec.seed, r.UsageID) | 1
 		}
-	case FormatGemini:
-		if p.tools == nil {
-			p.tools = map[string]struct{}{}
-		}
-		r = decodeGemini(line, p.opts.MaxText, p.dec.seed, p.tools)
-	default:
+	} else {
 		r = p.dec.decode(line)
 	}
 	p.apply(&r)
@@ -229,7 +229,7 @@ func (p *Parser) apply(r *Record) {
 		if r.AgentType != "" {
 			st.AgentType = r.AgentType
 		}
-		if r.hasUsage && r.Model != synthetic {
+		if r.HasUsage && r.Model != synthetic {
 			p.addUsage(r)
 		}
 		for _, t := range r.Tools {

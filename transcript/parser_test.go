@@ -314,7 +314,7 @@ func TestOwnHookKnownWhateverItsPath(t *testing.T) {
 		feedAll(p,
 			line("i1", hooks.ClientCommand(client, hooks.Stop), "lint"),
 			line("i2", hooks.Command(self, hooks.Stop)),
-			line("i3", hooks.InstalledCommand(client, hooks.Stop)),
+			line("i3", hooks.InstalledCommand(client, "", hooks.Stop)),
 			line("i4", "echo "+hooks.ShellQuote(client)),
 		)
 		var got []string

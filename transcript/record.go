@@ -159,6 +159,10 @@ type Record struct {
 	APIError     *APIError     `json:"api_error,omitempty"`     // KindAPIError
 	Compaction   *Compaction   `json:"compaction,omitempty"`    // KindCompaction
 
-	key      uint64 // de-duplication key of message id + request id, 0 if none
-	hasUsage bool   // the line had a usage object
+	// HasUsage: the line had a usage object (Usage). UsageID names the model's response it
+	// is the usage of, when a Decoder's format may write it more than once ("" if none).
+	HasUsage bool   `json:"-"`
+	UsageID  string `json:"-"`
+
+	key uint64 // de-duplication key of message id + request id (or UsageID), 0 if none
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/hooksup/hooksup/agent/claude"
 	"strings"
 	"testing"
 
@@ -8,7 +9,6 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
@@ -30,7 +30,7 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 		h         header
 		want, not []string
 	}{
-		{"a new session", header{mode: config.ModeAsk, blockCap: hooks.DefaultBlockCap, counts: counts(0, 3, 0)},
+		{"a new session", header{mode: config.ModeAsk, blockCap: claude.DefaultBlockCap, counts: counts(0, 3, 0)},
 			[]string{"● starting", "mode ask", "continuations 0/3 this turn · 0 this session"}, []string{"cap", "claude allows", "turn 0/3"}},
 		{"claude's limit comes first", header{blockCap: 8, counts: counts(2, 10, 5)},
 			[]string{"continuations 2/10 this turn (claude allows 8 in a row) · 5 this session"}, nil},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/hooksup/hooksup/agent/claude"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -164,7 +165,7 @@ func newTestModelKeys(t testing.TB, theme string, k keyMap) (model, *fakeSession
 		t.Fatal(err)
 	}
 	a.term.Write(raw)
-	return newModel(f, a, NewStyles(th), k, "ask", true, hooks.DefaultBlockCap), f, pty
+	return newModel(f, a, NewStyles(th), k, "ask", true, claude.DefaultBlockCap), f, pty
 }
 
 // run drives the model through teatest at w×h with the scene, and returns the final model.
@@ -289,7 +290,7 @@ func TestEscapeInterruptsBeforeItsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tm tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	var tm tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, claude.DefaultBlockCap)
 	var cmds []tea.Cmd
 	for _, k := range []tea.KeyPressMsg{press('a', 0, "a"), press(tea.KeyEscape, 0, ""), press('b', 0, "b")} {
 		var cmd tea.Cmd
@@ -325,7 +326,7 @@ func TestEscapeFromElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tm tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	var tm tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, claude.DefaultBlockCap)
 	wait := func(quotes int) {
 		deadline := time.Now().Add(30 * time.Second)
 		for strings.Count(order.String(), `"`) < quotes && time.Now().Before(deadline) {

@@ -36,13 +36,16 @@ func Preview(t themes.Theme, w, h int) string {
 	return m.render() + "\n" + previewLegend(st, w)
 }
 
+// previewBlockCap is the sample session's agent's own limit on stops blocked in a row.
+const previewBlockCap = 8
+
 // previewModel is the TUI's model after the sample events, at w×h. Claude's terminal is made
 // at the size of its pane, so no resize is pending when the frame is drawn.
 func previewModel(st Styles, w, h int) model {
 	cols, rows := previewAgentSize(w, h)
 	a := newAgentIO(cols, rows, "", nil, nil)
 	a.term.Write(sampleScreen)
-	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, previewBlockCap)
 	m.w, m.h = w, h
 	for _, ev := range sampleEvents() {
 		m.event(eventMsg{ev: ev, counts: sampleCounts})

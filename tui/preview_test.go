@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"github.com/hooksup/hooksup/agent/claude"
 	"image/color"
 	"regexp"
 	"strconv"
@@ -15,7 +16,6 @@ import (
 
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
@@ -56,7 +56,7 @@ func tuiFrame(t *testing.T, th themes.Theme, w, h int) string {
 	a := newAgentIO(cols, rows, "test", nil, nil)
 	t.Cleanup(a.close)
 	a.term.Write(sampleScreen)
-	m := newModel(sampleFake{f}, a, NewStyles(th), defaultKeyMap(), "ask", true, hooks.DefaultBlockCap)
+	m := newModel(sampleFake{f}, a, NewStyles(th), defaultKeyMap(), "ask", true, claude.DefaultBlockCap)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 	for _, ev := range sampleEvents() {
 		f.events <- ev

@@ -1,10 +1,11 @@
 package tui
 
 import (
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/agent/codex"
 	"strings"
 	"testing"
 
-	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
 
@@ -20,7 +21,7 @@ func TestRewriteResumeHint(t *testing.T) {
 			term := vterm.New(100, 10, vterm.Options{})
 			defer term.Close()
 			term.Write([]byte("bye\r\nResume this session with:\r\n" + hint + "\r\n"))
-			if !rewriteResumeHint(term, agent.Claude{}.ResumeHint) {
+			if !rewriteResumeHint(term, claude.Agent{}.ResumeHint) {
 				t.Fatalf("not found in:\n%s", term.Text())
 			}
 			got := term.Text()
@@ -36,7 +37,7 @@ func TestRewriteResumeHint(t *testing.T) {
 	term := vterm.New(40, 5, vterm.Options{})
 	defer term.Close()
 	term.Write([]byte("run: claude --resume x in a sentence\r\n"))
-	if rewriteResumeHint(term, agent.Claude{}.ResumeHint) {
+	if rewriteResumeHint(term, claude.Agent{}.ResumeHint) {
 		t.Fatal("rewrote a line that is not claude's resume command")
 	}
 }
@@ -59,7 +60,7 @@ func TestRewriteCodexResumeHint(t *testing.T) {
 			term := vterm.New(100, 10, vterm.Options{})
 			defer term.Close()
 			term.Write([]byte("Token usage: total=3,690 input=600 (+ 3,000 cached) output=90\r\n" + tc.printed))
-			if !rewriteResumeHint(term, agent.Codex{}.ResumeHint) {
+			if !rewriteResumeHint(term, codex.Agent{}.ResumeHint) {
 				t.Fatalf("not found in:\n%s", term.Text())
 			}
 			if got := term.Text(); !strings.Contains(got, tc.want) || strings.Count(got, id[:8]) != 1 {
@@ -78,8 +79,8 @@ func TestRewriteResumeHintIsTheAgents(t *testing.T) {
 		hint    func(string) (string, bool)
 		printed string
 	}{
-		"codex's on claude's": {agent.Claude{}.ResumeHint, "To continue this session, run:\r\n  codex resume " + id + "\r\nOr run codex resume and select Fix.\r\n"},
-		"claude's on codex's": {agent.Codex{}.ResumeHint, "Resume this session with:\r\nclaude --resume " + id + "\r\n"},
+		"codex's on claude's": {claude.Agent{}.ResumeHint, "To continue this session, run:\r\n  codex resume " + id + "\r\nOr run codex resume and select Fix.\r\n"},
+		"claude's on codex's": {codex.Agent{}.ResumeHint, "Resume this session with:\r\nclaude --resume " + id + "\r\n"},
 		"no agent":            {nil, "To continue this session, run:\r\n  codex resume " + id + "\r\n"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -77,7 +77,7 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 	defer cancel()
 	env := append(rc.env.Environ(), "XDG_STATE_HOME="+rc.state)
 	sup, err := supervisor.New(supervisor.Options{
-		Config: cfg, ClaudeBin: rc.env.Claude, Args: []string{"-p", "go"}, HooksupBin: hooksupBin, Events: rc.events("-p"),
+		Config: cfg, Bin: rc.env.Claude, Args: []string{"-p", "go"}, HooksupBin: hooksupBin, Events: rc.events("-p"),
 		ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"), RuntimeDir: rc.run, Env: env,
 		Start: func(cmd *exec.Cmd) error { return rc.srv.Start(cmd) },
 	})

@@ -73,7 +73,7 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 	defer cancel()
 	ptys := make(chan *os.File, 1)
 	sup, err := supervisor.New(supervisor.Options{
-		Config: cfg, ClaudeBin: rc.env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: hooksupBin, Events: rc.events(),
+		Config: cfg, Bin: rc.env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: hooksupBin, Events: rc.events(),
 		HookClient: hookClientBin, ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"),
 		RuntimeDir: rc.run, Env: append(rc.env.Environ(), "TERM=xterm-256color"), Interactive: true,
 		Start: func(cmd *exec.Cmd) error {

@@ -10,18 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
-// envTooOldClaude names a Claude Code older than hooks.MinVersion (.ci/run installs one).
+// envTooOldClaude names a Claude Code older than claude.MinVersion (.ci/run installs one).
 const envTooOldClaude = "HOOKSUP_TEST_CLAUDE_TOO_OLD"
 
 // claudeVersion is the version of the claude under test.
 func (rc *realClaude) claudeVersion() hooks.Version {
 	rc.t.Helper()
-	v, err := hooks.ClaudeVersion(rc.t.Context(), rc.env.Claude, rc.env.Environ(), 30*time.Second)
+	v, err := claude.Version(rc.t.Context(), rc.env.Claude, rc.env.Environ(), 30*time.Second)
 	if err != nil {
 		rc.t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func (rc *realClaude) claudeVersion() hooks.Version {
 // events is what hooksup claude injects into the claude under test (for tests that build a
 // supervisor themselves).
 func (rc *realClaude) events(args ...string) []string {
-	return hooks.EventsFor(rc.claudeVersion(), printMode(args))
+	return claude.EventsFor(rc.claudeVersion(), claude.Agent{}.Headless(args))
 }
 
 // A claude older than the minimum is refused before it runs, with its version, its path and
@@ -42,14 +43,14 @@ func TestClaudeTooOldIsRefused(t *testing.T) {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%s is not set: .ci/run installs an old claude", envTooOldClaude)
 		}
-		t.Skipf("set %s to a Claude Code older than %s", envTooOldClaude, hooks.MinVersion)
+		t.Skipf("set %s to a Claude Code older than %s", envTooOldClaude, claude.MinVersion)
 	}
 	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("must not run")}})
-	v, err := hooks.ClaudeVersion(t.Context(), old, rc.env.Environ(), 30*time.Second)
-	if err != nil || v.Supported() {
-		t.Fatalf("%s=%s is %v (%v): not older than %s", envTooOldClaude, old, v, err, hooks.MinVersion)
+	v, err := claude.Version(t.Context(), old, rc.env.Environ(), 30*time.Second)
+	if err != nil || claude.Supported(v) {
+		t.Fatalf("%s=%s is %v (%v): not older than %s", envTooOldClaude, old, v, err, claude.MinVersion)
 	}
-	want := []string{fmt.Sprintf("%s is Claude Code %s, older than %s, the oldest hooksup supervises", old, v, hooks.MinVersion),
+	want := []string{fmt.Sprintf("%s is Claude Code %s, older than %s, the oldest hooksup supervises", old, v, claude.MinVersion),
 		"npm install -g @anthropic-ai/claude-code@latest"}
 	res := rc.hooksup("--claude-bin", old, "claude", "-p", "hi")
 	if res.ExitCode != 1 || res.Stdout != "" {
@@ -73,7 +74,7 @@ func TestClaudeTooOldIsRefused(t *testing.T) {
 func TestClaudeDoctorReportsTheVersion(t *testing.T) {
 	rc := newRealClaude(t, &mockapi.Script{})
 	res := rc.hooksup("doctor")
-	want := fmt.Sprintf("✓ %s: Claude Code %s (hooksup supports %s and newer; tested with %s)", filepath.Join(rc.env.BinDir, "claude"), rc.claudeVersion(), hooks.MinVersion, hooks.TestedVersion)
+	want := fmt.Sprintf("✓ %s: Claude Code %s (hooksup supports %s and newer; tested with %s)", filepath.Join(rc.env.BinDir, "claude"), rc.claudeVersion(), claude.MinVersion, claude.TestedVersion)
 	if !strings.Contains(res.Stdout, want) {
 		t.Fatalf("doctor lacks %q:\n%s", want, res.Stdout)
 	}

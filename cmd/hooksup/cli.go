@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/keymap"
@@ -42,33 +42,50 @@ func program() cli.Program {
 		modes = append(modes, string(m))
 	}
 	themeNames := cli.Values{Dynamic: completeThemes}
-	scope := cli.Flag{Name: "scope", Values: cli.Values{Words: hooks.Scopes()},
-		Help: "which Claude Code settings file: .claude/settings.local.json (default), .claude/settings.json, ~/.claude/settings.json (codex: user only)"}
-	var agents []string
-	for _, a := range agent.All() {
-		agents = append(agents, a.Name())
+	var names, products, scopes, scopeHelp, installHelp []string
+	var agentCommands []cli.Command
+	for i, a := range agents.All() {
+		names = append(names, a.Name())
+		products = append(products, a.Product())
+		agentCommands = append(agentCommands, cli.Command{Name: a.Name(), GlobalsFirst: true, Args: "[" + a.Name() + " args...]",
+			Passthrough: true, Help: a.Help()})
+		in, ok := a.(agent.Installer)
+		if !ok {
+			continue
+		}
+		for _, sc := range in.Scopes() {
+			if !slices.Contains(scopes, sc) {
+				scopes = append(scopes, sc)
+			}
+		}
+		scopeHelp = append(scopeHelp, a.Name()+": "+in.ScopeHelp())
+		if i == 0 {
+			installHelp = append(installHelp, a.Name()+" (default, "+in.InstallHelp()+")")
+		} else {
+			installHelp = append(installHelp, a.Name()+" ("+in.InstallHelp()+")")
+		}
 	}
+	scope := cli.Flag{Name: "scope", Values: cli.Values{Words: scopes},
+		Help: "which settings file, by agent: " + strings.Join(scopeHelp, "; ")}
 	hostFlags := []cli.Flag{
 		{Name: "host", Arg: "DEST", Values: cli.Values{Dynamic: completeHosts}, Help: "also the sessions on DEST, over ssh (repeatable; DEST is anything ssh accepts)"},
 		{Name: "local", Help: "this machine only, not the [hub] hosts of your config"},
 	}
-	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: agents},
-		Help: "claude (default), codex ($CODEX_HOME/hooks.json, trusted in its config.toml) or gemini (~/.gemini/settings.json)"}
+	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: names}, Help: orList(installHelp)}
+	var binFlags []cli.Flag
+	for _, a := range agents.All() {
+		binFlags = append(binFlags, cli.Flag{Name: a.Name() + "-bin", Arg: "PATH", Values: cli.Values{Files: true},
+			Help: fmt.Sprintf("the %s to run (default: $%s, else %s on PATH)", a.Name(), a.BinEnv(), a.Name())})
+	}
 	return cli.Program{
 		Name:    "hooksup",
-		Summary: "supervise Claude Code, Codex and Gemini CLI: your checks and you decide every stop",
-		Intro: `hooksup supervises Claude Code, OpenAI's Codex CLI and Google's Gemini CLI: it runs the agent
-with hooks that report to it, decides every stop by your project's checks and by you, and shows
-verdicts, counts and agent state live.`,
+		Summary: "supervise " + andList(products) + ": your checks and you decide every stop",
+		Intro: "hooksup supervises " + andList(products) + `: it runs the agent with hooks that report to
+it, decides every stop by your project's checks and by you, and shows verdicts, counts and agent
+state live.`,
 		Usage:    "[flags] command [args...]",
 		Complete: completeCommand,
-		Command: []cli.Command{
-			{Name: "claude", GlobalsFirst: true, Args: "[claude args...]", Passthrough: true,
-				Help: "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"},
-			{Name: "codex", GlobalsFirst: true, Args: "[codex args...]", Passthrough: true,
-				Help: "run codex under supervision (codex's exit status is hooksup's): the TUI in a terminal, headless for codex exec"},
-			{Name: "gemini", GlobalsFirst: true, Args: "[gemini args...]", Passthrough: true,
-				Help: "run gemini under supervision (gemini's exit status is hooksup's): the TUI in a terminal, headless for gemini -p"},
+		Command: append(agentCommands, []cli.Command{
 			{Name: "demo", Help: "the TUI against a built-in simulated agent (no API key)"},
 			{Name: "check", Flags: []cli.Flag{
 				{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
@@ -83,7 +100,7 @@ never overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "show what a project's .hooksup.toml (and .hooksup.local.toml) runs and trust its exact\ncontent"},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
-				Help: "register hooksup's Stop hooks so plain claude (or codex, gemini) runs the checks"},
+				Help: "register hooksup's Stop hooks so the plain agent (" + orList(names) + ") runs the checks"},
 			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},
 			{Name: "log", Flags: []cli.Flag{
 				{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts (its id, or the start of it: the 8 characters shown)"},
@@ -117,7 +134,7 @@ prints another for the running server; devices lists the paired browsers; revoke
 --all; token prints the API token for scripts`},
 			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
-			{Name: "doctor", Help: "claude's version, hooks by source, disableAllHooks, risky Stop hooks, trust, checks' missing programs"},
+			{Name: "doctor", Help: "each agent's version and the hooks of its settings (" + names[0] + "'s by source: disableAllHooks, risky Stop\nhooks), trust, checks' missing programs"},
 			{Name: "themes", Args: "[NAME...]", ArgValues: themeNames, Help: "list and preview the colour themes"},
 			{Name: "completion", Args: "bash|zsh|fish", ArgValues: cli.Values{Words: cli.Shells()},
 				Help: "the shell completion script (e.g. source <(hooksup completion bash))"},
@@ -127,23 +144,18 @@ prints another for the running server; devices lists the paired browsers; revoke
 			{Name: hub.StdioCommand, Hidden: true},
 			{Name: "man", Hidden: true},
 			{Name: completeCommand, Hidden: true},
-		},
+		}...),
 		FlagsTitle: "Flags (before the command)",
-		Flags: []cli.Flag{
+		Flags: slices.Concat([]cli.Flag{
 			{Name: "config", Arg: "FILE", Values: cli.Values{Files: true}, Help: "use this config file too (trusted; read last)"},
 			{Name: "mode", Arg: "MODE", Values: cli.Values{Words: modes}, Help: "auto | ask | manual | observe"},
 			{Name: "theme", Arg: "NAME", Values: themeNames, Help: "colour theme"},
 			{Name: "no-tui", Help: "run headless even in a terminal"},
-			{Name: "claude-bin", Arg: "PATH", Values: cli.Values{Files: true},
-				Help: "the claude to run (default: $HOOKSUP_CLAUDE_BIN, else claude on PATH)"},
-			{Name: "codex-bin", Arg: "PATH", Values: cli.Values{Files: true},
-				Help: "the codex to run (default: $HOOKSUP_CODEX_BIN, else codex on PATH)"},
-			{Name: "gemini-bin", Arg: "PATH", Values: cli.Values{Files: true},
-				Help: "the gemini to run (default: $HOOKSUP_GEMINI_BIN, else gemini on PATH)"},
+		}, binFlags, []cli.Flag{
 			{Name: "debug", Help: "verbose log in the state directory"},
 			{Name: "version", Help: "print the version and exit"},
 			{Name: "help", Help: "print this help and exit"},
-		},
+		}),
 		Sections: []cli.Section{
 			{Title: "Configuration", Text: `built-in defaults < $XDG_CONFIG_HOME/hooksup/config.toml < .hooksup.toml <
 .hooksup.local.toml < --config < flags. Project files are used only once trusted, and are
@@ -158,7 +170,7 @@ ignored, and with no absolute HOME a command that needs them exits 1.`},
 writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
 			{Title: "Environment", ManOnly: true, Items: environmentItems()},
 			{Title: "Exit status", ManOnly: true, Items: []cli.Item{
-				{Term: "the agent's", Text: "hooksup claude, codex and gemini exit with the agent's own status"},
+				{Term: "the agent's", Text: "hooksup " + andList(names) + " exit with the agent's own status"},
 				{Term: "0", Text: "done; hooksup check: every check passed"},
 				{Term: "1", Text: "an error, named on stderr with its fix; hooksup check: a check failed, or the project's file is not trusted"},
 				{Term: "2", Text: "a command, flag or argument hooksup does not know (it says which, and what you may have meant)"},
@@ -166,8 +178,8 @@ writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
 			{Title: "Examples", ManOnly: true, Items: []cli.Item{
 				{Term: "hooksup demo", Text: "a simulated session with a failing check, no API key needed"},
 				{Term: "hooksup init && hooksup trust", Text: "propose checks from the project's CI, then let hooksup run them"},
-				{Term: "hooksup claude", Text: "claude under the gate, in hooksup's TUI"},
-				{Term: "hooksup --mode auto codex exec 'fix the tests'", Text: "codex headless; the checks alone decide"},
+				{Term: "hooksup " + names[0], Text: names[0] + " under the gate, in hooksup's TUI"},
+				{Term: "hooksup --mode auto " + names[0], Text: "the checks alone decide every stop; you only watch"},
 				{Term: "hooksup watch", Text: "every session here and on the [hub] hosts, answered from one screen"},
 				{Term: "hooksup approve --reason 'also run gofmt'", Text: "continue the waiting session with your reason"},
 				{Term: "hooksup web --public-url https://box.tailnet.ts.net", Text: "a page to answer from a phone"},
@@ -186,7 +198,7 @@ func keysSection() cli.Section {
 		if a.Scope == keymap.Command {
 			term = keymap.DefaultPrefix + " then " + term
 		}
-		items = append(items, cli.Item{Term: term, Text: strings.ReplaceAll(a.Help, "claude", "the agent") + " (" + a.Name + ", " + a.Scope.String() + ")"})
+		items = append(items, cli.Item{Term: term, Text: strings.ReplaceAll(a.Help, agents.Default().Name(), "the agent") + " (" + a.Name + ", " + a.Scope.String() + ")"})
 	}
 	return cli.Section{Title: "Keys", ManOnly: true, Items: items, Text: `in the TUI every key goes to the agent but the prefix key, ` +
 		keymap.DefaultPrefix + ` ([keys] prefix), after which a key reaches hooksup; the prefix twice sends it to the agent. [keys]
@@ -209,7 +221,7 @@ func configItems() []cli.Item {
 // environmentItems are the variables hooksup reads.
 func environmentItems() []cli.Item {
 	var items []cli.Item
-	for _, a := range []agent.Agent{agent.Claude{}, agent.Codex{}, agent.Gemini{}} {
+	for _, a := range agents.All() {
 		items = append(items, cli.Item{Term: a.BinEnv(), Text: "the " + a.Name() + " to run (--" + a.Name() + "-bin wins), else " + a.Name() + " on PATH"})
 	}
 	return append(items,
@@ -219,6 +231,19 @@ func environmentItems() []cli.Item {
 		cli.Item{Term: "HOME", Text: "must be absolute: hooksup never keeps state in a relative directory"},
 		cli.Item{Term: "NO_COLOR", Text: "the mono theme, unless --theme or theme names another"},
 	)
+}
+
+// andList is "a, b and c".
+func andList(words []string) string { return joinLast(words, " and ") }
+
+// orList is "a, b or c".
+func orList(words []string) string { return joinLast(words, " or ") }
+
+func joinLast(words []string, last string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
 
 // runComplete is `hooksup __complete KIND`: the values of KIND, one a line, a tab before a

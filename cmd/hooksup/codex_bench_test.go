@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/agent/codex"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,7 +33,7 @@ func BenchmarkCodexHookRoundTrip(b *testing.B) {
 		env  []string
 	}
 	var servers []server
-	for _, a := range []agent.Agent{agent.Claude{}, agent.Codex{}} {
+	for _, a := range []agent.Agent{claude.Agent{}, codex.Agent{}} {
 		srv, err := supervisor.Listen(filepath.Join(dir, a.Name()+".sock"), "tok", nil)
 		if err != nil {
 			b.Fatal(err)

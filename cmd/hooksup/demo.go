@@ -67,7 +67,7 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 		return 1, err
 	}
 	return runTUI(ctx, cfg, supervisor.Options{
-		Config: cfg, ClaudeBin: self, Args: nil, HooksupBin: self, HookClient: hookClient(self), ProjectDir: dir,
+		Config: cfg, Bin: self, Args: nil, HooksupBin: self, HookClient: hookClient(self), ProjectDir: dir,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 		Env: append(os.Environ(), envDemoAgent+"=1", agentsim.EnvDemoHome+"="+dir),
 	}, "", nil, nil) // the demo agent keeps no session to resume

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/agent/gemini"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +37,7 @@ func BenchmarkGeminiHookRoundTrip(b *testing.B) {
 	}
 	input := strings.Replace(geminiStopInput, "TRANSCRIPT", chat, 1)
 	var envs [][]string
-	for _, a := range []agent.Agent{agent.Claude{}, agent.Gemini{}} {
+	for _, a := range []agent.Agent{claude.Agent{}, gemini.Agent{}} {
 		srv, err := supervisor.Listen(filepath.Join(dir, a.Name()+".sock"), "tok", nil)
 		if err != nil {
 			b.Fatal(err)

@@ -1,4 +1,4 @@
-// Command hooksup supervises coding agents (Claude Code, Codex): it runs the agent with Stop,
+// Command hooksup supervises coding agents (those of agent/agents): it runs the agent with Stop,
 // SubagentStop and observation hooks that report to it, decides every stop by the project's checks and the
 // person, and shows it all live. This file is wiring only.
 package main
@@ -14,7 +14,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
@@ -34,15 +34,14 @@ var (
 
 // globalFlags are the flags before the subcommand.
 type globalFlags struct {
-	config    string
-	mode      string
-	theme     string
-	noTUI     bool
-	claudeBin string
-	codexBin  string
-	geminiBin string
-	debug     bool
-	version   bool
+	config string
+	mode   string
+	theme  string
+	noTUI  bool
+	// bins are the --NAME-bin flags, by agent name (agents.All).
+	bins    map[string]*string
+	debug   bool
+	version bool
 }
 
 // globalFlagSet parses the flags before the command into g.
@@ -53,9 +52,10 @@ func globalFlagSet(g *globalFlags) *flag.FlagSet {
 	fs.StringVar(&g.mode, "mode", "", "")
 	fs.StringVar(&g.theme, "theme", "", "")
 	fs.BoolVar(&g.noTUI, "no-tui", false, "")
-	fs.StringVar(&g.claudeBin, "claude-bin", "", "")
-	fs.StringVar(&g.codexBin, "codex-bin", "", "")
-	fs.StringVar(&g.geminiBin, "gemini-bin", "", "")
+	g.bins = map[string]*string{}
+	for _, a := range agents.All() {
+		g.bins[a.Name()] = fs.String(a.Name()+"-bin", "", "")
+	}
 	fs.BoolVar(&g.debug, "debug", false, "")
 	fs.BoolVar(&g.version, "version", false, "")
 	return fs
@@ -110,13 +110,10 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		fmt.Fprint(stdout, program().CommandHelp(c))
 		return 0, nil
 	}
+	if a, ok := agents.ByName(cmd); ok {
+		return runAgent(ctx, g, a, cargs, stdin, stdout, stderr)
+	}
 	switch cmd {
-	case "claude":
-		return runAgent(ctx, g, agent.Claude{}, cargs, stdin, stdout, stderr)
-	case "codex":
-		return runAgent(ctx, g, agent.Codex{}, cargs, stdin, stdout, stderr)
-	case "gemini":
-		return runAgent(ctx, g, agent.Gemini{}, cargs, stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, g, stdin, stdout, stderr)
 	case "themes":

@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
@@ -35,7 +34,7 @@ func installFlagSet(name string, scope, agentName *string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(scope, "scope", "", "")
-	fs.StringVar(agentName, "agent", "claude", "")
+	fs.StringVar(agentName, "agent", agents.Default().Name(), "")
 	return fs
 }
 
@@ -61,50 +60,43 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 	}
 	var scope, agentName string
 	fs := installFlagSet(name, &scope, &agentName)
+	var names, scopes []string
+	for _, a := range agents.All() {
+		if in, ok := a.(agent.Installer); ok {
+			names = append(names, a.Name())
+			for _, sc := range in.Scopes() {
+				if !slices.Contains(scopes, sc) {
+					scopes = append(scopes, sc)
+				}
+			}
+		}
+	}
 	if err := parseFlags(fs, args); err != nil {
-		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent claude|codex|gemini] [--scope local|project|user])", err, name)
+		return 2, fmt.Errorf("%v (usage: hooksup %s [--agent %s] [--scope %s])", err, name, strings.Join(names, "|"), strings.Join(scopes, "|"))
 	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
 	}
-	switch agentName {
-	case agent.Codex{}.Name():
-		return runInstallCodex(g, env, scope, stdout, uninstall)
-	case agent.Gemini{}.Name():
-		return runInstallGemini(g, env, scope, stdout, uninstall)
-	case agent.Claude{}.Name():
-	default:
-		return 2, fmt.Errorf("--agent %q: hooksup installs for claude, codex or gemini", agentName)
+	a, _ := agents.ByName(agentName)
+	in, ok := a.(agent.Installer)
+	if !ok {
+		return 2, fmt.Errorf("--agent %q: hooksup installs for %s", agentName, orList(names))
 	}
-	if scope == "" {
-		scope = "local"
-	}
-	path, err := hooks.SettingsPath(scope, env.cwd, env.home)
-	if err != nil {
-		return 2, err
-	}
+	o := agent.Install{Scope: scope, ProjectDir: env.cwd, Home: env.home, Getenv: os.Getenv, Stdout: stdout,
+		Bin: hookBin, Timeout: func() time.Duration { return installedHookTimeout(g, env) }}
 	if uninstall {
-		if err := removeHooks(path, stdout); err != nil {
-			return 1, err
-		}
-		return 0, nil
-	}
-	bin, err := hookBin()
-	if err != nil {
-		return 1, err
-	}
-	timeout := installedHookTimeout(g, env)
-	changed, err := hooks.EditSettingsFile(path, func(b []byte) ([]byte, error) { return hooks.MergeInstall(b, bin, timeout.Seconds()) })
-	if err != nil {
-		return 1, err
-	}
-	if changed {
-		fmt.Fprintf(stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", termsafe.String(path))
+		err = in.Uninstall(o)
 	} else {
-		fmt.Fprintf(stdout, "hooksup's hooks are already installed in %s\n", termsafe.String(path))
+		err = in.Install(o)
 	}
-	fmt.Fprintln(stdout, "plain `claude` in this project now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
+	var se *agent.ScopeError
+	switch {
+	case errors.As(err, &se):
+		return 2, err
+	case err != nil:
+		return 1, err
+	}
 	return 0, nil
 }
 
@@ -121,30 +113,6 @@ func hookBin() (string, error) {
 		bin = c
 	}
 	return bin, hooks.CheckProgramPath(bin)
-}
-
-// removeHooks removes hooksup's installed hooks from the settings file at path, and says so.
-func removeHooks(path string, stdout io.Writer) error {
-	changed, err := hooks.EditSettingsFile(path, hooks.MergeUninstall)
-	if err != nil {
-		return err
-	}
-	if changed {
-		// A file that holds nothing once hooksup's hooks are gone is one install made: removed
-		// (not a link into the person's dotfiles, which stays theirs).
-		var rest map[string]json.RawMessage
-		fi, lerr := os.Lstat(path)
-		if b, err := os.ReadFile(path); lerr == nil && fi.Mode().IsRegular() && err == nil && json.Unmarshal(b, &rest) == nil && len(rest) == 0 {
-			if err := os.Remove(path); err == nil {
-				fmt.Fprintf(stdout, "removed hooksup's hooks from %s, and the file, which held nothing else\n", termsafe.String(path))
-				return nil
-			}
-		}
-		fmt.Fprintf(stdout, "removed hooksup's hooks from %s\n", termsafe.String(path))
-	} else {
-		fmt.Fprintf(stdout, "hooksup's hooks were not in %s\n", termsafe.String(path))
-	}
-	return nil
 }
 
 // initTryTimeout is how long init lets each check run when it tries it on the untouched tree.
@@ -602,51 +570,14 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 		fmt.Fprintf(stdout, "  ✓ %s\n", termsafe.Text(fmt.Sprintf(format, a...)))
 	}
 
-	fmt.Fprintln(stdout, "claude")
-	bin := claudeBin(g)
-	var version hooks.Version
-	if path, err := exec.LookPath(bin); err != nil {
-		bad("%s not found on PATH: install Claude Code or set --claude-bin / HOOKSUP_CLAUDE_BIN", bin)
-	} else {
-		v, err := hooks.ClaudeVersion(ctx, path, os.Environ(), 10*time.Second)
-		version = v
-		switch {
-		case err != nil:
-			bad("%s: cannot tell its version (%v): hooksup claude injects every hook and says so if none arrives", path, err)
-		case !v.Supported():
-			bad("%v", &hooks.ErrTooOld{Version: v, Path: path})
-		default:
-			ok("%s: Claude Code %s (hooksup supports %s and newer; tested with %s)", path, v, hooks.MinVersion, hooks.TestedVersion)
+	for _, a := range agents.All() {
+		d, isDoctor := a.(agent.Doctor)
+		if !isDoctor {
+			continue
 		}
+		fmt.Fprintln(stdout, a.Name())
+		d.Doctor(ctx, agent.Check{Bin: agentBin(g, a), ProjectDir: env.cwd, Home: env.home, Getenv: os.Getenv, Out: stdout, OK: ok, Bad: bad})
 	}
-
-	fmt.Fprintln(stdout, "hooks in Claude Code's settings")
-	rep := hooks.InspectSettings(hooks.ClaudeSettingsSources(env.cwd, env.home))
-	for _, p := range rep.Problems {
-		bad("%s", p)
-	}
-	for _, d := range rep.DisableAllHooks {
-		bad("disableAllHooks is true in %s: plain claude runs no hooks (hooksup claude turns them back on for its session)", d)
-	}
-	if len(rep.Hooks) == 0 {
-		ok("none (hooksup claude injects its own for its session)")
-	}
-	for _, h := range rep.Hooks {
-		who := "other"
-		if h.Ours {
-			who = "hooksup install"
-		}
-		line := fmt.Sprintf("%-8s %-13s %s  [%s]", termsafe.String(h.Source), termsafe.String(h.Event), termsafe.String(h.Command), who)
-		if h.IgnoresActive {
-			bad("%s\n      this Stop hook never mentions stop_hook_active: it may block claude again and again", line)
-		} else {
-			ok("%s", line)
-		}
-	}
-	fmt.Fprintf(stdout, "  · hooksup claude adds its own hooks through --settings for its session: %s\n", strings.Join(hooks.EventsFor(version, false), ", "))
-
-	doctorCodex(ctx, g, env, stdout, ok, bad)
-	doctorGemini(ctx, g, env, stdout, ok, bad)
 
 	fmt.Fprintln(stdout, "hooksup configuration")
 	cfg, layers, err := loadLayers(g, env)
@@ -696,56 +627,4 @@ func runDoctor(ctx context.Context, g globalFlags, stdout io.Writer) (int, error
 	}
 	fmt.Fprintln(stdout, "no problems found")
 	return 0, nil
-}
-
-// doctorCodex reports the codex hooksup codex would run and where Codex would read hooks of
-// its own. A codex that is not installed is no problem: only hooksup codex needs it.
-func doctorCodex(ctx context.Context, g globalFlags, env environment, stdout io.Writer, ok, bad func(string, ...any)) {
-	fmt.Fprintln(stdout, "codex")
-	bin := agentBin(g, agent.Codex{})
-	path, err := exec.LookPath(bin)
-	if err != nil {
-		fmt.Fprintf(stdout, "  · %s not found (only hooksup codex needs it: npm install -g @openai/codex, or --codex-bin / HOOKSUP_CODEX_BIN)\n", bin)
-		return
-	}
-	v, err := agent.CodexVersion(ctx, path, os.Environ(), 10*time.Second)
-	switch {
-	case err != nil:
-		bad("%s: cannot tell its version (%v): hooksup codex injects its hooks and says so if none arrives", path, err)
-	case v.Less(agent.MinCodex):
-		bad("%s: Codex %s, older than %s: hooksup codex refuses it (npm install -g @openai/codex@latest)", path, v, agent.MinCodex)
-	default:
-		ok("%s: Codex %s (hooksup supports %s and newer)", path, v, agent.MinCodex)
-	}
-	fmt.Fprintf(stdout, "  · hooksup codex defines its own hooks with -c for its session and trusts exactly those (nothing is written): %s\n",
-		strings.Join(agent.CodexEvents(), ", "))
-	for _, f := range agent.CodexHookFiles(os.Getenv, env.cwd) {
-		fmt.Fprintf(stdout, "  · Codex reads hooks of its own from %s\n", termsafe.String(f))
-	}
-}
-
-// doctorGemini reports the gemini hooksup gemini would run and where gemini would read hooks of
-// its own. A gemini that is not installed is no problem: only hooksup gemini needs it.
-func doctorGemini(ctx context.Context, g globalFlags, env environment, stdout io.Writer, ok, bad func(string, ...any)) {
-	fmt.Fprintln(stdout, "gemini")
-	bin := agentBin(g, agent.Gemini{})
-	path, err := exec.LookPath(bin)
-	if err != nil {
-		fmt.Fprintf(stdout, "  · %s not found (only hooksup gemini needs it: npm install -g @google/gemini-cli, or --gemini-bin / HOOKSUP_GEMINI_BIN)\n", bin)
-		return
-	}
-	v, err := agent.GeminiVersion(ctx, path, os.Environ(), 20*time.Second)
-	switch {
-	case err != nil:
-		bad("%s: cannot tell its version (%v): hooksup gemini gives it its hooks and says so if none arrives", path, err)
-	case v.Less(agent.MinGemini):
-		bad("%s: Gemini CLI %s, older than %s: hooksup gemini refuses it (npm install -g @google/gemini-cli@latest)", path, v, agent.MinGemini)
-	default:
-		ok("%s: Gemini CLI %s (hooksup supports %s and newer)", path, v, agent.MinGemini)
-	}
-	fmt.Fprintf(stdout, "  · hooksup gemini runs gemini with a home of its own for the session, mirroring yours, whose settings add its hooks (nothing of yours is written): %s\n",
-		strings.Join(agent.GeminiEvents(), ", "))
-	for _, f := range agent.GeminiHookFiles(os.Getenv, env.cwd) {
-		fmt.Fprintf(stdout, "  · gemini reads hooks of its own from %s\n", termsafe.String(f))
-	}
 }

@@ -338,7 +338,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
 		t.Fatal(out)
 	}
 	// The small client beside hooksup is what claude runs: it does the standalone work.
-	if argv := installedStop(t, s); argv != hooks.ShellQuote(hookClientBin)+" Stop --installed" {
+	if argv := installedStop(t, s); argv != hooks.ShellQuote(hookClientBin)+" --agent claude Stop --installed" {
 		t.Fatalf("installed Stop hook %q, want the hook client's", argv)
 	}
 	self, _ := os.Executable()
@@ -394,7 +394,7 @@ func TestInstallWithoutTheHookClient(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	argv := installedStop(t, s)
-	if argv != hooks.ShellQuote(alone)+" hook Stop --installed" {
+	if argv != hooks.ShellQuote(alone)+" hook --agent claude Stop --installed" {
 		t.Fatalf("installed Stop hook %q, want hooksup's own", argv)
 	}
 	hook := exec.Command("/bin/sh", "-c", argv)

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/hooksup/hooksup/agent/claude"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -84,7 +84,7 @@ func startSupervised(ctx context.Context, b *testing.B, dir string) []string {
 	cfg.Mode = config.ModeAuto
 	started := make(chan []string, 1)
 	s, err := supervisor.New(supervisor.Options{
-		Config: cfg, Agent: agent.Claude{}, Bin: "sleep", HookClient: hookClientBin,
+		Config: cfg, Agent: claude.Agent{}, Bin: "sleep", HookClient: hookClientBin,
 		ProjectDir: filepath.Join(dir, "proj"), StateDir: filepath.Join(dir, "state"), RuntimeDir: filepath.Join(dir, "run"),
 		Start: func(cmd *exec.Cmd) error {
 			started <- cmd.Env

@@ -24,11 +24,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/agent/claude"
 )
 
 // BlockCap is claude's own limit: after this many consecutive blocks the next is overridden.
-const BlockCap = hooks.DefaultBlockCap
+const BlockCap = claude.DefaultBlockCap
 
 // Scenario is what the simulated agent does.
 type Scenario struct {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/codex"
+	"github.com/hooksup/hooksup/agent/codex"
 	"github.com/hooksup/hooksup/internal/tomltext"
 )
 

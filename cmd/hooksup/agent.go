@@ -149,11 +149,12 @@ func openLogger(stateDir string, debug bool) (*slog.Logger, func()) {
 // agentBin is the binary to run for a: its --NAME-bin flag, else its environment variable,
 // else its name on PATH.
 func agentBin(g globalFlags, a agent.Agent) string {
-	flag := map[string]string{agent.Claude{}.Name(): g.claudeBin, agent.Codex{}.Name(): g.codexBin, agent.Gemini{}.Name(): g.geminiBin}[a.Name()]
+	var flag string
+	if p := g.bins[a.Name()]; p != nil {
+		flag = *p
+	}
 	return agent.Bin(a, flag, os.Getenv)
 }
-
-func claudeBin(g globalFlags) string { return agentBin(g, agent.Claude{}) }
 
 // runAgent is `hooksup [flags] AGENT [args...]`: a's session, the TUI in a terminal, headless
 // otherwise. The agent's exit status is hooksup's.
@@ -252,6 +253,3 @@ func hookClient(self string) string {
 	}
 	return ""
 }
-
-// printMode reports claude's -p/--print: no full-screen UI of its own.
-func printMode(args []string) bool { return agent.Claude{}.Headless(args) }

@@ -1,6 +1,7 @@
-package agent
+package codex
 
 import (
+	"github.com/hooksup/hooksup/agent"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +23,7 @@ func TestCodexHeadless(t *testing.T) {
 		"--profile exec e":          true,
 		"--dangerously-bypass-approvals-and-sandbox exec x": true,
 	} {
-		if got := (Codex{}).Headless(strings.Fields(args)); got != want {
+		if got := (Agent{}).Headless(strings.Fields(args)); got != want {
 			t.Errorf("Headless(%q) = %v, want %v", args, got, want)
 		}
 	}
@@ -30,10 +31,10 @@ func TestCodexHeadless(t *testing.T) {
 
 func TestCodexResumeID(t *testing.T) {
 	p := "/h/.codex/sessions/2026/11/23/rollout-2026-11-23T14-43-22-01a208dc-8f9c-7193-8458-9d4435e9e247.jsonl"
-	if got := (Codex{}).ResumeID(p); got != "01a208dc-8f9c-7193-8458-9d4435e9e247" {
+	if got := (Agent{}).ResumeID(p); got != "01a208dc-8f9c-7193-8458-9d4435e9e247" {
 		t.Fatalf("ResumeID = %q", got)
 	}
-	if got := (Codex{}).ResumeID("/x/other.jsonl"); got != "" {
+	if got := (Agent{}).ResumeID("/x/other.jsonl"); got != "" {
 		t.Fatalf("ResumeID of a file that is no rollout = %q", got)
 	}
 }
@@ -41,7 +42,7 @@ func TestCodexResumeID(t *testing.T) {
 // Inject puts the overrides before the user's arguments and writes no file.
 func TestCodexInject(t *testing.T) {
 	dir := t.TempDir()
-	l, err := Codex{}.Inject(Hooks{Events: []string{"Stop", "UserPromptSubmit"}, Command: func(ev string) string { return "/bin/hook " + ev }},
+	l, err := Agent{}.Inject(agent.Hooks{Events: []string{"Stop", "UserPromptSubmit"}, Command: func(ev string) string { return "/bin/hook " + ev }},
 		[]string{"exec", "hi"}, dir, "id")
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestCodexInject(t *testing.T) {
 		t.Fatalf("warnings %q", l.Warnings)
 	}
 	// Before a "--", and a -c hooks.… of the user's is warned about.
-	l, err = Codex{}.Inject(Hooks{Events: []string{"Stop"}, Command: func(ev string) string { return "/bin/hook " + ev }},
+	l, err = Agent{}.Inject(agent.Hooks{Events: []string{"Stop"}, Command: func(ev string) string { return "/bin/hook " + ev }},
 		[]string{"-c", "hooks.Stop=[]", "exec", "--", "-c"}, dir, "id")
 	if err != nil {
 		t.Fatal(err)
@@ -78,19 +79,19 @@ func TestCodexInject(t *testing.T) {
 	}
 }
 
-func TestCodexHookFiles(t *testing.T) {
+func TestHookFiles(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	getenv := func(k string) string { return map[string]string{"CODEX_HOME": home}[k] }
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("model = \"x\"\n[hooks.state]\n\"k\" = { trusted_hash = \"h\" }\n"), 0o600)
-	if got := CodexHookFiles(getenv, proj); len(got) != 0 {
+	if got := HookFiles(getenv, proj); len(got) != 0 {
 		t.Fatalf("trust state alone read as hooks: %v", got)
 	}
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[[hooks.Stop]]\nhooks = [{type=\"command\", command=\"x\"}]\n"), 0o600)
 	os.MkdirAll(filepath.Join(proj, ".codex"), 0o755)
 	os.WriteFile(filepath.Join(proj, ".codex", "hooks.json"), []byte(`{"hooks":{}}`), 0o600)
-	got := CodexHookFiles(getenv, proj)
+	got := HookFiles(getenv, proj)
 	want := []string{filepath.Join(home, "config.toml") + " [hooks]", filepath.Join(proj, ".codex", "hooks.json")}
 	if !slices.Equal(got, want) {
-		t.Fatalf("CodexHookFiles = %q, want %q", got, want)
+		t.Fatalf("HookFiles = %q, want %q", got, want)
 	}
 }

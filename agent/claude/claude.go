@@ -1,4 +1,4 @@
-package agent
+package claude
 
 import (
 	"bytes"
@@ -13,12 +13,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/claude/wire"
 	"github.com/hooksup/hooksup/transcript"
 )
 
-// Claude is Anthropic's Claude Code. Its hook protocol, settings and install are package hooks;
-// its transcript is transcript's default format.
+// Agent is Anthropic's Claude Code. Its hook protocol is package hooks' (modelled on it); its
+// settings, their injection and install, its versions and doctor's checks are here; its
+// transcript is transcript's own format.
 //
 // Injection: one --settings file (0600, in hooksup's runtime directory, removed at exit) holds
 // hooksup's hooks merged into a --settings of the user's, since claude takes one. Quirks: the
@@ -26,57 +28,60 @@ import (
 // drops a file naming an unknown event whole), versions before hooks.MinVersion are refused,
 // and claude overrides a Stop blocked 8 times in a row (hooks.BlockCap). Its own terminal
 // reports (OSC 7501) and resume hints are read by the TUI.
-type Claude struct{}
+type Agent struct{ wire.Dialect }
 
-func (Claude) Name() string    { return "claude" }
-func (Claude) Product() string { return "Claude Code" }
-func (Claude) BinEnv() string  { return "HOOKSUP_CLAUDE_BIN" }
-func (Claude) InstallHint() string {
+func (Agent) Product() string { return "Claude Code" }
+func (Agent) BinEnv() string  { return "HOOKSUP_CLAUDE_BIN" }
+func (Agent) InstallHint() string {
 	return "install Claude Code (npm install -g @anthropic-ai/claude-code)"
+}
+
+func (Agent) Help() string {
+	return "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"
 }
 
 // Events finds the version of the claude at bin, refuses one older than hooks.MinVersion, and
 // returns the hook events that claude knows. A claude that is not found is left for Find to
 // report; one whose version cannot be told gets every event (the supervisor warns if its hooks
 // then never arrive).
-func (c Claude) Events(ctx context.Context, bin string, args []string, logger *slog.Logger) ([]string, error) {
+func (c Agent) Events(ctx context.Context, bin string, args []string, logger *slog.Logger) ([]string, error) {
 	path, err := exec.LookPath(bin)
 	if err != nil {
 		return nil, nil
 	}
 	start := time.Now()
-	v, err := hooks.ClaudeVersion(ctx, path, os.Environ(), 10*time.Second)
+	v, err := Version(ctx, path, os.Environ(), 10*time.Second)
 	logger.Info("claude version", "path", path, "version", v, "took", time.Since(start), "err", err)
-	if v.Known() && !v.Supported() {
-		return nil, &hooks.ErrTooOld{Version: v, Path: path}
+	if v.Known() && !Supported(v) {
+		return nil, &ErrTooOld{Version: v, Path: path}
 	}
-	return hooks.EventsFor(v, c.Headless(args)), nil
+	return EventsFor(v, c.Headless(args)), nil
 }
 
 // Inject writes the settings claude gets (hooksup's hooks merged into a --settings of the
 // user's) to a 0600 file in dir and passes it with --settings.
-func (Claude) Inject(h Hooks, args []string, dir, id string) (Launch, error) {
+func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	userSettings, rest, err := extractSettingsArg(args)
 	if err != nil {
-		return Launch{}, err
+		return agent.Launch{}, err
 	}
 	events := h.Events
 	if events == nil {
-		events = hooks.InjectedEvents
+		events = InjectedEvents
 	}
-	settings, err := hooks.InjectedSettings(userSettings, hooks.Groups(events, h.Command, h.StopTimeout, h.OtherTimeout))
+	settings, err := InjectedSettings(userSettings, Groups(events, h.Command, h.StopTimeout, h.OtherTimeout))
 	if err != nil {
-		return Launch{}, fmt.Errorf("your --settings: %w", err)
+		return agent.Launch{}, fmt.Errorf("your --settings: %w", err)
 	}
 	path := filepath.Join(dir, id+".settings.json")
 	if err := os.WriteFile(path, settings, 0o600); err != nil {
-		return Launch{}, fmt.Errorf("write injected settings: %w", err)
+		return agent.Launch{}, fmt.Errorf("write injected settings: %w", err)
 	}
-	return Launch{Args: append([]string{"--settings", path}, rest...), Files: []string{path}}, nil
+	return agent.Launch{Args: append([]string{"--settings", path}, rest...), Files: []string{path}}, nil
 }
 
 // Headless reports claude's -p/--print: no full-screen UI of its own.
-func (Claude) Headless(args []string) bool {
+func (Agent) Headless(args []string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
@@ -88,32 +93,27 @@ func (Claude) Headless(args []string) bool {
 	return false
 }
 
-// Input: claude's input is hooksup's.
-func (Claude) Input(*hooks.Input) {}
-
-// Answer is hooks' codec: claude's.
-func (Claude) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
-
 // BlockCap is claude's loop cap (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, 8 by default).
-func (Claude) BlockCap(getenv func(string) string) int { return hooks.BlockCap(getenv) }
+func (Agent) BlockCap(getenv func(string) string) int { return BlockCap(getenv) }
 
 // Transcripts are the session files in claude's project directory for projectDir.
-func (Claude) Transcripts(getenv func(string) string, projectDir string) string {
+func (Agent) Transcripts(getenv func(string) string, projectDir string) string {
 	return filepath.Join(transcript.ProjectDir(transcript.ConfigDir(getenv), projectDir), "*.jsonl")
 }
 
 // Reply: an assistant line.
-func (Claude) Reply(line []byte) bool { return bytes.Contains(line, []byte(`"type":"assistant"`)) }
+func (Agent) Reply(line []byte) bool { return bytes.Contains(line, []byte(`"type":"assistant"`)) }
 
-func (Claude) Transcript() transcript.Format { return transcript.FormatClaude }
+// Transcript: claude's session JSONL is the parser's own format.
+func (Agent) Transcript() func(maxText int) transcript.Decoder { return nil }
 
 // ResumeID is the session id a transcript is named after (<session id>.jsonl).
-func (Claude) ResumeID(transcriptPath string) string {
+func (Agent) ResumeID(transcriptPath string) string {
 	return strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
 }
 
 // Resume is `hooksup claude --resume`.
-func (Claude) Resume() string { return "hooksup claude --resume" }
+func (Agent) Resume() string { return "hooksup claude --resume" }
 
 // claudeResumeRE is the command claude prints as it exits, to resume its session: plain claude
 // with some of the flags it was started with (e.g. --permission-mode, or the --settings file);
@@ -128,7 +128,7 @@ var (
 
 // ResumeHint turns claude's resume command ("claude [flags] --resume ID" or "--continue")
 // into `hooksup claude [flags] --resume ID`, without hooksup's --settings.
-func (Claude) ResumeHint(line string) (string, bool) {
+func (Agent) ResumeHint(line string) (string, bool) {
 	m := claudeResumeRE().FindStringSubmatch(strings.TrimSpace(line))
 	if m == nil {
 		return "", false

@@ -1,11 +1,11 @@
-package transcript
+package codex
 
 import (
 	"encoding/json"
-	"hash/maphash"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // codexLine is a rollout line; Payload is decoded by type.
@@ -47,34 +47,34 @@ type codexUsage struct {
 	OutputTokens      int64 `json:"output_tokens"`
 }
 
-// decodeCodex reads FormatCodex: the rollout, the JSONL file Codex writes for a session under
+// decodeRollout reads Codex's rollout, the JSONL file Codex writes for a session under
 // $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl, the file its hooks name in
 // transcript_path. Each line is {"timestamp","type","payload"}; the lines hooksup reads
 // (Codex 0.169.0):
 //
-//   - turn_context: the turn's settings, its model among them → KindModel;
-//   - event_msg item_completed UserMessage: the person's prompt → KindPrompt (a HookPrompt,
-//     a Stop hook's reason sent back to the model, is KindMeta);
+//   - turn_context: the turn's settings, its model among them → transcript.KindModel;
+//   - event_msg item_completed UserMessage: the person's prompt → transcript.KindPrompt (a HookPrompt,
+//     a Stop hook's reason sent back to the model, is transcript.KindMeta);
 //   - response_item message (assistant): the model's text, and function_call,
-//     custom_tool_call, local_shell_call, web_search_call: a tool call → KindAssistant;
-//   - response_item function_call_output, custom_tool_call_output → KindToolResult;
-//   - token_usage_record: one model response's usage, by response_id → KindAssistant with
+//     custom_tool_call, local_shell_call, web_search_call: a tool call → transcript.KindAssistant;
+//   - response_item function_call_output, custom_tool_call_output → transcript.KindToolResult;
+//   - token_usage_record: one model response's usage, by response_id → transcript.KindAssistant with
 //     usage, counted once per response. OpenAI's input_tokens include the cached ones: they
 //     are counted as CacheReadTokens, the rest as InputTokens, so Total is Codex's
 //     total_tokens;
-//   - event_msg task_complete: a turn ended, with its duration → KindTurnDuration;
-//     turn_aborted: the person interrupted it → KindInterrupt;
-//   - event_msg error → KindAPIError.
+//   - event_msg task_complete: a turn ended, with its duration → transcript.KindTurnDuration;
+//     turn_aborted: the person interrupted it → transcript.KindInterrupt;
+//   - event_msg error → transcript.KindAPIError.
 //
-// Everything else is KindOther. Codex writes lines of several hundred KiB (its instructions),
+// Everything else is transcript.KindOther. Codex writes lines of several hundred KiB (its instructions),
 // which are decoded only as far as their type: the payload is kept raw until the type says
 // it is read.
-func decodeCodex(line []byte, maxText int, seed maphash.Seed) Record {
+func decodeRollout(line []byte, maxText int) transcript.Record {
 	var l codexLine
 	if err := json.Unmarshal(line, &l); err != nil || l.Type == "" {
-		return Record{Kind: KindMalformed}
+		return transcript.Record{Kind: transcript.KindMalformed}
 	}
-	r := Record{Kind: KindOther, Type: l.Type}
+	r := transcript.Record{Kind: transcript.KindOther, Type: l.Type}
 	if t, err := time.Parse(time.RFC3339Nano, l.Timestamp); err == nil {
 		r.Time = t
 	}
@@ -82,7 +82,7 @@ func decodeCodex(line []byte, maxText int, seed maphash.Seed) Record {
 	switch l.Type {
 	case "turn_context", "response_item", "token_usage_record", "event_msg":
 		if json.Unmarshal(l.Payload, &p) != nil {
-			return Record{Kind: KindMalformed, Type: l.Type, Time: r.Time}
+			return transcript.Record{Kind: transcript.KindMalformed, Type: l.Type, Time: r.Time}
 		}
 	default:
 		return r
@@ -90,32 +90,30 @@ func decodeCodex(line []byte, maxText int, seed maphash.Seed) Record {
 	switch l.Type {
 	case "turn_context":
 		if p.Model != "" {
-			r.Kind, r.Model = KindModel, p.Model
+			r.Kind, r.Model = transcript.KindModel, p.Model
 		}
 	case "token_usage_record":
 		if p.Usage != nil {
 			u := p.Usage
-			r.Kind, r.hasUsage = KindAssistant, true
-			r.Usage = Usage{InputTokens: max(u.InputTokens-u.CachedInputTokens, 0), CacheReadTokens: u.CachedInputTokens,
+			r.Kind, r.HasUsage = transcript.KindAssistant, true
+			r.Usage = transcript.Usage{InputTokens: max(u.InputTokens-u.CachedInputTokens, 0), CacheReadTokens: u.CachedInputTokens,
 				CacheCreationTokens: u.CacheWriteTokens, OutputTokens: u.OutputTokens}
-			if p.ResponseID != "" {
-				r.key = maphash.String(seed, p.ResponseID) | 1
-			}
+			r.UsageID = p.ResponseID
 		}
 	case "response_item":
 		switch p.Type {
 		case "message":
 			if p.Role == "assistant" {
-				r.Kind, r.Text = KindAssistant, clipText(joinText(p.Content), maxText)
+				r.Kind, r.Text = transcript.KindAssistant, transcript.ClipText(joinText(p.Content), maxText)
 			}
 		case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
 			name := p.Name
 			if name == "" {
 				name = strings.TrimSuffix(p.Type, "_call")
 			}
-			r.Kind, r.Tools = KindAssistant, []ToolUse{{ID: p.CallID, Name: name}}
+			r.Kind, r.Tools = transcript.KindAssistant, []transcript.ToolUse{{ID: p.CallID, Name: name}}
 		case "function_call_output", "custom_tool_call_output":
-			r.Kind = KindToolResult
+			r.Kind = transcript.KindToolResult
 		}
 	case "event_msg":
 		switch p.Type {
@@ -125,19 +123,19 @@ func decodeCodex(line []byte, maxText int, seed maphash.Seed) Record {
 			}
 			switch p.Item.Type {
 			case "UserMessage":
-				r.Kind, r.Text = KindPrompt, clipText(joinText(p.Item.Content), maxText)
+				r.Kind, r.Text = transcript.KindPrompt, transcript.ClipText(joinText(p.Item.Content), maxText)
 			case "HookPrompt":
-				r.Kind = KindMeta
+				r.Kind = transcript.KindMeta
 			}
 		case "task_complete":
-			r.Kind = KindTurnDuration
+			r.Kind = transcript.KindTurnDuration
 			if p.DurationMS != nil {
 				r.Duration = time.Duration(*p.DurationMS) * time.Millisecond
 			}
 		case "turn_aborted":
-			r.Kind = KindInterrupt
+			r.Kind = transcript.KindInterrupt
 		case "error":
-			r.Kind, r.APIError = KindAPIError, &APIError{Message: clipText(p.Message, maxText)}
+			r.Kind, r.APIError = transcript.KindAPIError, &transcript.APIError{Message: transcript.ClipText(p.Message, maxText)}
 		}
 	}
 	return r
@@ -157,14 +155,22 @@ func joinText(cs []codexContent) string {
 	return b.String()
 }
 
-// clipText cuts s to max bytes at a rune boundary, marking the cut with "…".
-func clipText(s string, max int) string {
-	if max <= 0 || len(s) <= max {
-		return s
+// rollout is the transcript.Decoder of a rollout: a usage record names no model, and gets the
+// turn's, from the latest turn_context.
+type rollout struct {
+	maxText int
+	model   string
+}
+
+func (d *rollout) Reset() { d.model = "" }
+
+func (d *rollout) Decode(line []byte) transcript.Record {
+	r := decodeRollout(line, d.maxText)
+	switch {
+	case r.Kind == transcript.KindModel:
+		d.model = r.Model
+	case r.HasUsage:
+		r.Model = d.model
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return r
 }

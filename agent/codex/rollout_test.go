@@ -1,23 +1,27 @@
-package transcript
+package codex
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // rollout-block.jsonl is what Codex 0.169.0 wrote for `codex exec "say hi"` offline: the model
 // ran one shell command, said DONE-ONE, a Stop hook blocked once, and it said DONE-TWO.
 func TestCodexRollout(t *testing.T) {
-	f, err := os.Open("testdata/codex/rollout-block.jsonl")
+	f, err := os.Open("testdata/rollout-block.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p := NewParser(Options{Format: FormatCodex})
+	p := transcript.NewParser(transcript.Options{Decoder: Agent{}.Transcript()})
 	if _, err := p.ReadFrom(f); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +33,7 @@ func TestCodexRollout(t *testing.T) {
 		t.Errorf("model %q, want mock-model", st.Model)
 	}
 	// Three responses of 1200 input (1000 cached) and 30 output tokens: Codex's total_tokens.
-	want := Usage{InputTokens: 600, CacheReadTokens: 3000, OutputTokens: 90}
+	want := transcript.Usage{InputTokens: 600, CacheReadTokens: 3000, OutputTokens: 90}
 	if st.Usage != want || st.Usage.Total() != 3690 || st.Messages != 3 {
 		t.Errorf("usage %+v (total %d) over %d messages, want %+v (3690) over 3", st.Usage, st.Usage.Total(), st.Messages, want)
 	}
@@ -53,16 +57,16 @@ func TestCodexRollout(t *testing.T) {
 func TestCodexRolloutLines(t *testing.T) {
 	for _, tc := range []struct {
 		line string
-		kind Kind
+		kind transcript.Kind
 	}{
-		{`not json`, KindMalformed},
-		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"session_meta","payload":{"id":"x"}}`, KindOther},
-		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}`, KindInterrupt},
-		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"event_msg","payload":{"type":"error","message":"stream disconnected"}}`, KindAPIError},
-		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>"}]}}`, KindOther},
-		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c1","input":"..."}}`, KindAssistant},
+		{`not json`, transcript.KindMalformed},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"session_meta","payload":{"id":"x"}}`, transcript.KindOther},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}`, transcript.KindInterrupt},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"event_msg","payload":{"type":"error","message":"stream disconnected"}}`, transcript.KindAPIError},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>"}]}}`, transcript.KindOther},
+		{`{"timestamp":"2026-11-23T14:43:22.187Z","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c1","input":"..."}}`, transcript.KindAssistant},
 	} {
-		p := NewParser(Options{Format: FormatCodex})
+		p := transcript.NewParser(transcript.Options{Decoder: Agent{}.Transcript()})
 		if r := p.Feed([]byte(tc.line)); r.Kind != tc.kind {
 			t.Errorf("%s: kind %v, want %v", tc.line, r.Kind, tc.kind)
 		}
@@ -73,8 +77,7 @@ func TestCodexRolloutLines(t *testing.T) {
 // block, a subagent and its parent, the TUI): the tokens hooksup counts, response by response,
 // add up to the thread's total Codex itself records last (token_count's total_token_usage).
 func TestCodexRolloutTokensMatchCodexsTotal(t *testing.T) {
-	paths, _ := filepath.Glob("../codex/testdata/rollout-*.jsonl")
-	paths = append(paths, "testdata/codex/rollout-block.jsonl")
+	paths, _ := filepath.Glob("testdata/rollout-*.jsonl")
 	if len(paths) < 2 {
 		t.Fatalf("no sample rollouts: %v", paths)
 	}
@@ -99,7 +102,7 @@ func TestCodexRolloutTokensMatchCodexsTotal(t *testing.T) {
 				want = l.Payload.Info.Total.Total
 			}
 		}
-		pr := NewParser(Options{Format: FormatCodex})
+		pr := transcript.NewParser(transcript.Options{Decoder: Agent{}.Transcript()})
 		pr.ReadFrom(bytes.NewReader(b))
 		st := pr.Stats()
 		if want == 0 || st.Usage.Total() != want || st.Malformed != 0 || st.Model == "" {
@@ -117,7 +120,7 @@ func TestWatcherFollowsCodexSubagent(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func(name string) [][]byte {
-		b, err := os.ReadFile("../codex/testdata/" + name)
+		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,23 +140,23 @@ func TestWatcherFollowsCodexSubagent(t *testing.T) {
 	}
 	appendFile(t, subPath, string(bytes.Join(sub[:last], nil))) // all but its usage and what follows
 
-	w, c := startWatcher(t, mainPath, Options{Format: FormatCodex})
-	c.waitFor(t, "the main rollout", func(us []Update) bool { return count(us, KindTurnDuration) > 0 })
+	w, c := startWatcher(t, mainPath, transcript.Options{Decoder: Agent{}.Transcript()})
+	c.waitFor(t, "the main rollout", func(us []transcript.Update) bool { return count(us, transcript.KindTurnDuration) > 0 })
 	if s := w.Snapshot(); len(s.Agents) != 0 || s.Usage.OutputTokens != s.Main.Usage.OutputTokens {
 		t.Fatalf("a subagent before Follow: %+v", s.Agents)
 	}
 	const id = "01a208ee-2759-7130-98e0-e6e07e8109a9"
 	w.Follow(id, subPath)
-	c.waitFor(t, "the subagent's prompt", func(us []Update) bool {
+	c.waitFor(t, "the subagent's prompt", func(us []transcript.Update) bool {
 		for _, u := range us {
-			if u.Source.AgentID == id && u.Source.Path == subPath && u.Record.Kind == KindPrompt {
+			if u.Source.AgentID == id && u.Source.Path == subPath && u.Record.Kind == transcript.KindPrompt {
 				return true
 			}
 		}
 		return false
 	})
 	appendFile(t, subPath, string(bytes.Join(sub[last:], nil)))
-	c.waitFor(t, "the subagent's usage", func([]Update) bool {
+	c.waitFor(t, "the subagent's usage", func([]transcript.Update) bool {
 		s := w.Snapshot()
 		return len(s.Agents) == 1 && s.Agents[0].Stats.Usage.OutputTokens > 0
 	})
@@ -166,4 +169,84 @@ func TestWatcherFollowsCodexSubagent(t *testing.T) {
 	if s := w.Snapshot(); len(s.Agents) != 1 {
 		t.Fatalf("%d subagents after a second Follow", len(s.Agents))
 	}
+}
+
+// appendFile appends s to the file at path, creating it.
+func appendFile(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// collector keeps a watcher's updates.
+type collector struct {
+	mu      sync.Mutex
+	updates []transcript.Update
+}
+
+// waitFor waits until ok holds for the updates so far.
+func (c *collector) waitFor(t *testing.T, what string, ok func([]transcript.Update) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c.mu.Lock()
+		done := ok(c.updates)
+		c.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// startWatcher runs a watcher of path until the test ends.
+func startWatcher(t *testing.T, path string, opts transcript.Options) (*transcript.Watcher, *collector) {
+	t.Helper()
+	w := transcript.NewWatcher(path, opts)
+	c := &collector{}
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- w.Run(ctx) }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u := range w.Updates() {
+			c.mu.Lock()
+			c.updates = append(c.updates, u)
+			c.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-errc:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("Run did not return after cancel")
+		}
+		<-done
+	})
+	return w, c
+}
+
+// count is how many updates are of kind k.
+func count(us []transcript.Update, k transcript.Kind) int {
+	n := 0
+	for _, u := range us {
+		if u.Record.Kind == k {
+			n++
+		}
+	}
+	return n
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestCodexInstalledTrust(t *testing.T) {
-	b, err := hooks.MergeInstall([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine.sh"}]}]}}`), "/usr/bin/hooksup", 600)
+	b, err := hooks.MergeInstall([]byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"mine.sh"}]}]}}`), "/usr/bin/hooksup", "", 600)
 	if err != nil {
 		t.Fatal(err)
 	}

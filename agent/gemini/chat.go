@@ -1,14 +1,11 @@
-package transcript
+package gemini
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"hash/maphash"
-	"io"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // geminiLine is a line of Gemini CLI's chat file: a record, or the header, or a "$set" patch.
@@ -36,25 +33,25 @@ type geminiPart struct {
 	FunctionResponse json.RawMessage `json:"functionResponse"`
 }
 
-// decodeGemini reads FormatGemini: the chat JSONL Gemini CLI (0.61.0) writes under
+// decodeChat reads the chat JSONL Gemini CLI (0.61.0) writes under
 // ~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl, the file its hooks name in
 // transcript_path. After a header line (the session) and "$set" patches come records:
 //
-//   - type "user": a prompt → KindPrompt; one carrying function responses → KindToolResult;
+//   - type "user": a prompt → transcript.KindPrompt; one carrying function responses → transcript.KindToolResult;
 //     one whose displayContent differs from its content is what a hook sent back to the model
-//     (an AfterAgent hook's reason) → KindMeta;
+//     (an AfterAgent hook's reason) → transcript.KindMeta;
 //   - type "gemini": the model's reply (content: its text) with its tokens and model, and
-//     its tool calls once they ran → KindAssistant. gemini rewrites a record under the same id
+//     its tool calls once they ran → transcript.KindAssistant. gemini rewrites a record under the same id
 //     as its tool calls complete: the usage is counted once per id (input less cached is
 //     InputTokens, cached is CacheReadTokens, output and thoughts are OutputTokens), and each
 //     tool call once per call id (seen);
-//   - type "error" → KindAPIError; everything else (warning, info, the header) is KindOther.
-func decodeGemini(line []byte, maxText int, seed maphash.Seed, seen map[string]struct{}) Record {
+//   - type "error" → transcript.KindAPIError; everything else (warning, info, the header) is transcript.KindOther.
+func decodeChat(line []byte, maxText int, seen map[string]struct{}) transcript.Record {
 	var l geminiLine
 	if err := json.Unmarshal(line, &l); err != nil {
-		return Record{Kind: KindMalformed}
+		return transcript.Record{Kind: transcript.KindMalformed}
 	}
-	r := Record{Kind: KindOther, Type: l.Type}
+	r := transcript.Record{Kind: transcript.KindOther, Type: l.Type}
 	if t, err := time.Parse(time.RFC3339Nano, l.Timestamp); err == nil {
 		r.Time = t
 	}
@@ -71,77 +68,48 @@ func decodeGemini(line []byte, maxText int, seed maphash.Seed, seen map[string]s
 		var text []string
 		for _, p := range parts {
 			if len(p.FunctionResponse) > 0 {
-				r.Kind = KindToolResult
+				r.Kind = transcript.KindToolResult
 				return r
 			}
 			text = append(text, p.Text)
 		}
-		r.Kind, r.Text = KindPrompt, clipText(strings.Join(text, "\n"), maxText)
+		r.Kind, r.Text = transcript.KindPrompt, transcript.ClipText(strings.Join(text, "\n"), maxText)
 		if len(l.DisplayContent) > 0 && string(l.DisplayContent) != string(l.Content) {
-			r.Kind = KindMeta
+			r.Kind = transcript.KindMeta
 		}
 	case "gemini":
-		r.Kind, r.Model = KindAssistant, l.Model
+		r.Kind, r.Model = transcript.KindAssistant, l.Model
 		var s string
 		if json.Unmarshal(l.Content, &s) == nil {
-			r.Text = clipText(s, maxText)
+			r.Text = transcript.ClipText(s, maxText)
 		}
 		if t := l.Tokens; t != nil {
-			r.hasUsage = true
-			r.Usage = Usage{InputTokens: max(t.Input-t.Cached, 0), CacheReadTokens: t.Cached, OutputTokens: t.Output + t.Thoughts}
-			if l.ID != "" {
-				r.key = maphash.String(seed, l.ID) | 1
-			}
+			r.HasUsage = true
+			r.Usage = transcript.Usage{InputTokens: max(t.Input-t.Cached, 0), CacheReadTokens: t.Cached, OutputTokens: t.Output + t.Thoughts}
+			r.UsageID = l.ID
 		}
 		for _, c := range l.ToolCalls {
 			if _, ok := seen[c.ID]; ok && c.ID != "" {
 				continue
 			}
 			seen[c.ID] = struct{}{}
-			r.Tools = append(r.Tools, ToolUse{ID: c.ID, Name: c.Name})
+			r.Tools = append(r.Tools, transcript.ToolUse{ID: c.ID, Name: c.Name})
 		}
 	case "error":
-		r.Kind = KindAPIError
+		r.Kind = transcript.KindAPIError
 		var s string
 		_ = json.Unmarshal(l.Content, &s)
-		r.APIError = &APIError{Message: clipText(s, maxText)}
+		r.APIError = &transcript.APIError{Message: transcript.ClipText(s, maxText)}
 	}
 	return r
 }
 
-// geminiTail is how much of the end of a chat GeminiLastReply reads.
-const geminiTail = 1 << 20
-
-// GeminiLastReply is the text of the latest reply in Gemini CLI's chat at path ("" when none is
-// found in its last MiB): the stop's last message, which the AfterAgent hook's prompt_response
-// gives with its streamed pieces repeated.
-func GeminiLastReply(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(fi.Size()-geminiTail, 0)
-	b := make([]byte, fi.Size()-off)
-	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
-		return ""
-	}
-	for len(b) > 0 {
-		i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n')
-		line := b[i+1:]
-		b = b[:max(i, 0)]
-		if !bytes.Contains(line, []byte(`"type":"gemini"`)) {
-			continue
-		}
-		var l geminiLine
-		var text string
-		if json.Unmarshal(line, &l) == nil && l.Type == "gemini" && json.Unmarshal(l.Content, &text) == nil && strings.TrimSpace(text) != "" {
-			return text
-		}
-	}
-	return ""
+// chat is the transcript.Decoder of a chat: each tool call is counted once, by its id.
+type chat struct {
+	maxText int
+	seen    map[string]struct{}
 }
+
+func (d *chat) Reset() { clear(d.seen) }
+
+func (d *chat) Decode(line []byte) transcript.Record { return decodeChat(line, d.maxText, d.seen) }

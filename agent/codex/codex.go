@@ -1,4 +1,4 @@
-package agent
+package codex
 
 import (
 	"bytes"
@@ -14,45 +14,46 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/codex"
+	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/codex/wire"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
 )
 
-// Codex is OpenAI's Codex CLI (npm @openai/codex). Its hooks are modelled on Claude Code's: the
+// Agent is OpenAI's Codex CLI (npm @openai/codex). Its hooks are modelled on Claude Code's: the
 // same event names, the same input fields (plus turn_id), the same answers
 // ({"decision":"block","reason":…} makes it continue with the reason as its next prompt).
 //
 // Injection: -c overrides after the user's arguments define hooksup's hooks in Codex's
 // session-flags layer for this run only, and trust exactly those definitions by the key and
-// hash Codex keeps in [hooks.state] (package codex). Nothing is written: not in CODEX_HOME,
+// hash Codex keeps in [hooks.state] (trust.go). Nothing is written: not in CODEX_HOME,
 // not in the project. Codex's other hooks keep their own trust; --dangerously-bypass-hook-trust
 // is never used. A -c replaces the same key of an earlier one, so hooksup's come last: a user's
 // own -c hooks.<Event> (which they would replace for the run) is warned about.
 //
 // Transcript: the rollout JSONL under $CODEX_HOME/sessions that every hook names in
-// transcript_path (transcript.FormatCodex). Codex has no loop cap on blocked stops of its own.
-type Codex struct{}
+// transcript_path (rollout.go). Codex has no loop cap on blocked stops of its own.
+type Agent struct{ wire.Dialect }
 
-// MinCodex is the oldest Codex hooksup supervises: the trust it gives hooksup's hooks is
+// MinVersion is the oldest Codex hooksup supervises: the trust it gives hooksup's hooks is
 // computed as 0.169.0 computes it. Older ones are refused at start.
-var MinCodex = hooks.Version{Major: 0, Minor: 169, Patch: 0}
+var MinVersion = hooks.Version{Major: 0, Minor: 169, Patch: 0}
 
 // codexEvents are the events hooksup injects into Codex: its stops, and what tells the agent's
 // state (Codex has no Notification event).
 var codexEvents = []string{hooks.SessionStart, hooks.UserPromptSubmit, hooks.PreToolUse, hooks.PermissionRequest,
 	hooks.PostToolUse, hooks.Stop, hooks.SubagentStop}
 
-// CodexEvents are the hook events hooksup codex defines.
-func CodexEvents() []string { return append([]string(nil), codexEvents...) }
+// HookEvents are the hook events hooksup codex defines.
+func HookEvents() []string { return append([]string(nil), codexEvents...) }
 
-// CodexHookFiles are the files where Codex would read hooks of its own for a session in
+// HookFiles are the files where Codex would read hooks of its own for a session in
 // projectDir, among those that exist: hooks.json and config.toml in CODEX_HOME and in the
 // project's .codex (Codex reads a project's only when the project is trusted, and runs a hook
 // of any of them only once its definition is trusted).
-func CodexHookFiles(getenv func(string) string, projectDir string) []string {
+func HookFiles(getenv func(string) string, projectDir string) []string {
 	var out []string
-	for _, dir := range []string{CodexHome(getenv), filepath.Join(projectDir, ".codex")} {
+	for _, dir := range []string{Home(getenv), filepath.Join(projectDir, ".codex")} {
 		if b, err := os.ReadFile(filepath.Join(dir, "hooks.json")); err == nil && len(bytes.TrimSpace(b)) > 0 {
 			out = append(out, filepath.Join(dir, "hooks.json"))
 		}
@@ -70,34 +71,36 @@ var codexTOMLHooks = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*(\[\[?\s*hooks\s*[.\]]\s*(?:[A-Z"]|\])|hooks\s*(\.\s*[A-Z]\w*\s*)?=)`)
 })
 
-func (Codex) Name() string        { return "codex" }
-func (Codex) Product() string     { return "Codex" }
-func (Codex) BinEnv() string      { return "HOOKSUP_CODEX_BIN" }
-func (Codex) InstallHint() string { return "install Codex (npm install -g @openai/codex)" }
+func (Agent) Product() string     { return "Codex" }
+func (Agent) BinEnv() string      { return "HOOKSUP_CODEX_BIN" }
+func (Agent) InstallHint() string { return "install Codex (npm install -g @openai/codex)" }
+func (Agent) Help() string {
+	return "run codex under supervision (codex's exit status is hooksup's): the TUI in a terminal, headless for codex exec"
+}
 
-// Events refuses a Codex older than MinCodex and returns the events hooksup injects. A codex
+// Events refuses a Codex older than MinVersion and returns the events hooksup injects. A codex
 // that is not found is left for Find to report; one whose version cannot be told gets them
 // all (the supervisor warns if its hooks then never arrive).
-func (Codex) Events(ctx context.Context, bin string, _ []string, logger *slog.Logger) ([]string, error) {
+func (Agent) Events(ctx context.Context, bin string, _ []string, logger *slog.Logger) ([]string, error) {
 	path, err := exec.LookPath(bin)
 	if err != nil {
 		return nil, nil
 	}
 	start := time.Now()
-	v, err := CodexVersion(ctx, path, os.Environ(), 10*time.Second)
+	v, err := Version(ctx, path, os.Environ(), 10*time.Second)
 	logger.Info("codex version", "path", path, "version", v, "took", time.Since(start), "err", err)
-	if v.Known() && v.Less(MinCodex) {
+	if v.Known() && v.Less(MinVersion) {
 		return nil, fmt.Errorf("%s is Codex %s, older than %s, the oldest hooksup supervises: update it (npm install -g @openai/codex@latest), or point --codex-bin / HOOKSUP_CODEX_BIN at a newer codex",
-			path, v, MinCodex)
+			path, v, MinVersion)
 	}
 	return append([]string(nil), codexEvents...), nil
 }
 
-// CodexVersion finds the version of the codex at bin (a path): an npm install names it in the
+// Version finds the version of the codex at bin (a path): an npm install names it in the
 // package.json of @openai/codex, read without running codex; otherwise `bin --version` runs
 // once ("codex-cli 0.169.0"), with env, for at most timeout.
-func CodexVersion(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
-	if v, ok := npmVersion(bin, "@openai/codex"); ok {
+func Version(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
+	if v, ok := agent.NPMVersion(bin, "@openai/codex"); ok {
 		return v, nil
 	}
 	return hooks.RunVersion(ctx, bin, env, timeout)
@@ -106,22 +109,22 @@ func CodexVersion(ctx context.Context, bin string, env []string, timeout time.Du
 // Inject puts the -c overrides that define and trust hooksup's hooks after the user's
 // arguments (Codex reads them after exec and its prompt too), before a "--" that ends its
 // options, so that no -c of the user's replaces them.
-func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
+func (Agent) Inject(h agent.Hooks, args []string, _, _ string) (agent.Launch, error) {
 	events := h.Events
 	if events == nil {
 		events = codexEvents
 	}
-	var hs []codex.Hook
+	var hs []Hook
 	for _, ev := range events {
 		t := h.OtherTimeout
 		if hooks.IsStop(ev) {
 			t = h.StopTimeout
 		}
-		hs = append(hs, codex.Hook{Event: ev, Command: h.Command(ev), Timeout: int((t + time.Second - 1) / time.Second)})
+		hs = append(hs, Hook{Event: ev, Command: h.Command(ev), Timeout: int((t + time.Second - 1) / time.Second)})
 	}
-	over, err := codex.Overrides(hs)
+	over, err := Overrides(hs)
 	if err != nil {
-		return Launch{}, err
+		return agent.Launch{}, err
 	}
 	end := len(args)
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -129,7 +132,7 @@ func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
 	}
 	out := slices.Concat(args[:end], over, args[end:])
 	var warnings []string
-	for _, arg := range codex.HookArgs(args) {
+	for _, arg := range HookArgs(args) {
 		switch {
 		case arg == "--dangerously-bypass-hook-trust":
 			warnings = append(warnings, "your --dangerously-bypass-hook-trust makes Codex run every enabled hook of this run, trusted or not, not only hooksup's")
@@ -139,7 +142,7 @@ func (Codex) Inject(h Hooks, args []string, _, _ string) (Launch, error) {
 			warnings = append(warnings, fmt.Sprintf("your %s decides whether Codex runs hooks at all, hooksup's too", clipArg(arg)))
 		}
 	}
-	return Launch{Args: out, Warnings: warnings}, nil
+	return agent.Launch{Args: out, Warnings: warnings}, nil
 }
 
 // clipArg is an argument cut for a message.
@@ -161,7 +164,7 @@ var codexValueFlags = map[string]bool{
 
 // Headless reports `codex exec …` (or its alias `codex e`): no full-screen UI, the final
 // message on stdout.
-func (Codex) Headless(args []string) bool {
+func (Agent) Headless(args []string) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -177,17 +180,11 @@ func (Codex) Headless(args []string) bool {
 	return false
 }
 
-// Input: Codex's input is hooksup's (its turn_id is kept among the extra fields).
-func (Codex) Input(*hooks.Input) {}
-
-// Answer is Claude Code's codec, which Codex reads the same way.
-func (Codex) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
-
 // BlockCap: Codex has no limit of its own on blocked stops.
-func (Codex) BlockCap(func(string) string) int { return 0 }
+func (Agent) BlockCap(func(string) string) int { return 0 }
 
-// CodexHome is Codex's home as its environment sets it: $CODEX_HOME, else ~/.codex.
-func CodexHome(getenv func(string) string) string {
+// Home is Codex's home as its environment sets it: $CODEX_HOME, else ~/.codex.
+func Home(getenv func(string) string) string {
 	if d := getenv("CODEX_HOME"); d != "" {
 		return d
 	}
@@ -200,19 +197,22 @@ func CodexHome(getenv func(string) string) string {
 
 // Transcripts are the rollouts under $CODEX_HOME/sessions/YYYY/MM/DD (Codex keeps them by day,
 // not by project).
-func (Codex) Transcripts(getenv func(string) string, _ string) string {
-	return filepath.Join(CodexHome(getenv), "sessions", "*", "*", "*", "rollout-*.jsonl")
+func (Agent) Transcripts(getenv func(string) string, _ string) string {
+	return filepath.Join(Home(getenv), "sessions", "*", "*", "*", "rollout-*.jsonl")
 }
 
 // Reply: a response_item holding the model's message.
-func (Codex) Reply(line []byte) bool {
+func (Agent) Reply(line []byte) bool {
 	return bytes.Contains(line, []byte(`"type":"response_item"`)) && bytes.Contains(line, []byte(`"role":"assistant"`))
 }
 
-func (Codex) Transcript() transcript.Format { return transcript.FormatCodex }
+// Transcript: the rollout (rollout.go).
+func (Agent) Transcript() func(maxText int) transcript.Decoder {
+	return func(maxText int) transcript.Decoder { return &rollout{maxText: maxText} }
+}
 
 // ResumeID is the session id at the end of a rollout's name (rollout-<time>-<session id>.jsonl).
-func (Codex) ResumeID(transcriptPath string) string {
+func (Agent) ResumeID(transcriptPath string) string {
 	name := strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
 	const idLen = 36 // a UUID
 	if !strings.HasPrefix(name, "rollout-") || len(name) < len("rollout-")+idLen {
@@ -222,7 +222,7 @@ func (Codex) ResumeID(transcriptPath string) string {
 }
 
 // Resume is `hooksup codex resume`.
-func (Codex) Resume() string { return "hooksup codex resume" }
+func (Agent) Resume() string { return "hooksup codex resume" }
 
 // codexResumeRE is a line of what Codex 0.169.0 prints as it exits, naming its own resume
 // command: "  codex resume ID" (after "To continue this session, run:"), "Or run codex resume
@@ -232,7 +232,7 @@ var codexResumeRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // ResumeHint turns Codex's `codex resume …` into `hooksup codex resume …`, in place.
-func (Codex) ResumeHint(line string) (string, bool) {
+func (Agent) ResumeHint(line string) (string, bool) {
 	m := codexResumeRE().FindStringSubmatch(strings.TrimRight(line, " "))
 	if m == nil {
 		return "", false

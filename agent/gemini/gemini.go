@@ -1,4 +1,4 @@
-package agent
+package gemini
 
 import (
 	"bytes"
@@ -16,12 +16,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/gemini/wire"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/transcript"
 )
 
-// Gemini is Google's Gemini CLI (npm @google/gemini-cli). Its hooks are modelled on Claude
+// Agent is Google's Gemini CLI (npm @google/gemini-cli). Its hooks are modelled on Claude
 // Code's, under other names: AfterAgent is the Stop (its answer {"decision":"block","reason":…}
 // makes gemini send the reason as the next prompt, and the next AfterAgent carries
 // stop_hook_active), BeforeAgent a prompt's start, Notification with notification_type
@@ -41,11 +43,11 @@ import (
 //
 // Trust stays the person's: gemini runs no settings hook in a folder it does not trust, and
 // hooksup never trusts one for them; the supervisor notices the reply without a hook.
-type Gemini struct{}
+type Agent struct{ wire.Dialect }
 
-// MinGemini is the oldest Gemini CLI hooksup supervises: AfterAgent's answer and input as
+// MinVersion is the oldest Gemini CLI hooksup supervises: AfterAgent's answer and input as
 // 0.61.0 has them. Older ones are refused at start.
-var MinGemini = hooks.Version{Major: 0, Minor: 61, Patch: 0}
+var MinVersion = hooks.Version{Major: 0, Minor: 61, Patch: 0}
 
 // geminiEvent is gemini's name of each hook event hooksup injects into it.
 var geminiEvent = map[string]string{
@@ -59,8 +61,8 @@ var geminiEvent = map[string]string{
 // geminiEvents are the events hooksup injects into gemini, by hooksup's names, in order.
 var geminiEvents = []string{hooks.SessionStart, hooks.UserPromptSubmit, hooks.Notification, hooks.Stop, hooks.SessionEnd}
 
-// GeminiEvents are the hook events hooksup gemini defines, by gemini's names.
-func GeminiEvents() []string {
+// HookEvents are the hook events hooksup gemini defines, by gemini's names.
+func HookEvents() []string {
 	out := make([]string, len(geminiEvents))
 	for i, ev := range geminiEvents {
 		out[i] = geminiEvent[ev]
@@ -71,42 +73,44 @@ func GeminiEvents() []string {
 // geminiHookName names hooksup's hooks in gemini's settings (gemini shows it while a hook runs).
 const geminiHookName = "hooksup"
 
-func (Gemini) Name() string        { return "gemini" }
-func (Gemini) Product() string     { return "Gemini CLI" }
-func (Gemini) BinEnv() string      { return "HOOKSUP_GEMINI_BIN" }
-func (Gemini) InstallHint() string { return "install Gemini CLI (npm install -g @google/gemini-cli)" }
+func (Agent) Product() string     { return "Gemini CLI" }
+func (Agent) BinEnv() string      { return "HOOKSUP_GEMINI_BIN" }
+func (Agent) InstallHint() string { return "install Gemini CLI (npm install -g @google/gemini-cli)" }
+func (Agent) Help() string {
+	return "run gemini under supervision (gemini's exit status is hooksup's): the TUI in a terminal, headless for gemini -p"
+}
 
-// Events refuses a gemini older than MinGemini and returns the events hooksup injects. A gemini
+// Events refuses a gemini older than MinVersion and returns the events hooksup injects. A gemini
 // that is not found is left for Find to report; one whose version cannot be told gets them all
 // (the supervisor warns if its hooks then never arrive).
-func (Gemini) Events(ctx context.Context, bin string, _ []string, logger *slog.Logger) ([]string, error) {
+func (Agent) Events(ctx context.Context, bin string, _ []string, logger *slog.Logger) ([]string, error) {
 	path, err := exec.LookPath(bin)
 	if err != nil {
 		return nil, nil
 	}
 	start := time.Now()
-	v, err := GeminiVersion(ctx, path, os.Environ(), 20*time.Second)
+	v, err := Version(ctx, path, os.Environ(), 20*time.Second)
 	logger.Info("gemini version", "path", path, "version", v, "took", time.Since(start), "err", err)
-	if v.Known() && v.Less(MinGemini) {
+	if v.Known() && v.Less(MinVersion) {
 		return nil, fmt.Errorf("%s is Gemini CLI %s, older than %s, the oldest hooksup supervises: update it (npm install -g @google/gemini-cli@latest), or point --gemini-bin / HOOKSUP_GEMINI_BIN at a newer gemini",
-			path, v, MinGemini)
+			path, v, MinVersion)
 	}
 	return append([]string(nil), geminiEvents...), nil
 }
 
-// GeminiVersion finds the version of the gemini at bin (a path): an npm install names it in the
+// Version finds the version of the gemini at bin (a path): an npm install names it in the
 // package.json of @google/gemini-cli, read without running gemini (which takes seconds to
 // start); otherwise `bin --version` runs once, with env, for at most timeout.
-func GeminiVersion(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
-	if v, ok := npmVersion(bin, "@google/gemini-cli"); ok {
+func Version(ctx context.Context, bin string, env []string, timeout time.Duration) (hooks.Version, error) {
+	if v, ok := agent.NPMVersion(bin, "@google/gemini-cli"); ok {
 		return v, nil
 	}
 	return hooks.RunVersion(ctx, bin, env, timeout)
 }
 
-// GeminiHome is the home gemini uses as its environment sets it: $GEMINI_CLI_HOME, else $HOME.
-// Its settings, credentials and chats are in GeminiHome/.gemini.
-func GeminiHome(getenv func(string) string) string {
+// Home is the home gemini uses as its environment sets it: $GEMINI_CLI_HOME, else $HOME.
+// Its settings, credentials and chats are in Home/.gemini.
+func Home(getenv func(string) string) string {
 	if d := getenv("GEMINI_CLI_HOME"); d != "" {
 		return d
 	}
@@ -117,10 +121,10 @@ func GeminiHome(getenv func(string) string) string {
 	return h
 }
 
-// GeminiHookFiles are the settings files where gemini would read hooks of the person's own for a
+// HookFiles are the settings files where gemini would read hooks of the person's own for a
 // session in projectDir, among those that define some: the system settings, the user's, the
 // project's (read only in a trusted folder) and the system defaults.
-func GeminiHookFiles(getenv func(string) string, projectDir string) []string {
+func HookFiles(getenv func(string) string, projectDir string) []string {
 	system := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
 	if system == "" {
 		system = "/etc/gemini-cli/settings.json"
@@ -128,7 +132,7 @@ func GeminiHookFiles(getenv func(string) string, projectDir string) []string {
 			system = "/Library/Application Support/GeminiCli/settings.json"
 		}
 	}
-	files := []string{system, filepath.Join(GeminiHome(getenv), ".gemini", "settings.json"), filepath.Join(projectDir, ".gemini", "settings.json")}
+	files := []string{system, filepath.Join(Home(getenv), ".gemini", "settings.json"), filepath.Join(projectDir, ".gemini", "settings.json")}
 	if d := getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"); d != "" {
 		files = append(files, d)
 	}
@@ -150,7 +154,7 @@ func GeminiHookFiles(getenv func(string) string, projectDir string) []string {
 
 // Inject makes the session's home for gemini in dir (see Gemini) and points GEMINI_CLI_HOME at
 // it. The arguments are the person's.
-func (Gemini) Inject(h Hooks, args []string, dir, id string) (Launch, error) {
+func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	getenv := h.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -159,38 +163,38 @@ func (Gemini) Inject(h Hooks, args []string, dir, id string) (Launch, error) {
 	if events == nil {
 		events = geminiEvents
 	}
-	home := GeminiHome(getenv)
+	home := Home(getenv)
 	real := filepath.Join(home, ".gemini")
 	// gemini makes these on every run; they must be the person's before the links are.
 	for _, d := range []string{real, filepath.Join(real, "tmp"), filepath.Join(real, "history")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return Launch{}, fmt.Errorf("gemini's directory: %w", err)
+			return agent.Launch{}, fmt.Errorf("gemini's directory: %w", err)
 		}
 	}
 	theirs, err := os.ReadFile(filepath.Join(real, "settings.json"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Launch{}, fmt.Errorf("read your gemini settings: %w", err)
+		return agent.Launch{}, fmt.Errorf("read your gemini settings: %w", err)
 	}
 	settings, err := geminiSettings(theirs, events, h)
 	if err != nil {
-		return Launch{}, fmt.Errorf("%s: %w", filepath.Join(real, "settings.json"), err)
+		return agent.Launch{}, fmt.Errorf("%s: %w", filepath.Join(real, "settings.json"), err)
 	}
 	root := filepath.Join(dir, id+".gemini")
 	s := &geminiSession{root: root, real: real, theirs: theirs, ours: settings}
 	if err := s.make(home); err != nil {
 		os.RemoveAll(root)
-		return Launch{}, err
+		return agent.Launch{}, err
 	}
 	env := []string{"GEMINI_CLI_HOME=" + root}
 	if getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH") == "" {
 		env = append(env, "GEMINI_CLI_TRUSTED_FOLDERS_PATH="+filepath.Join(real, "trustedFolders.json"))
 	}
-	return Launch{Args: args, Env: env, Cleanup: s.finish}, nil
+	return agent.Launch{Args: args, Env: env, Cleanup: s.finish}, nil
 }
 
 // geminiSettings is the person's settings.json (JSON with comments; empty when there is none)
 // with hooksup's hook for each of events appended to the hooks gemini runs for it.
-func geminiSettings(theirs []byte, events []string, h Hooks) ([]byte, error) {
+func geminiSettings(theirs []byte, events []string, h agent.Hooks) ([]byte, error) {
 	m := map[string]any{}
 	if len(bytes.TrimSpace(theirs)) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(stripJSONComments(theirs)))
@@ -263,24 +267,24 @@ func stripJSONComments(b []byte) []byte {
 	return out
 }
 
-// GeminiSettingsPath is the person's settings.json, where hooksup install --agent gemini writes.
-func GeminiSettingsPath(getenv func(string) string) string {
-	return filepath.Join(GeminiHome(getenv), ".gemini", "settings.json")
+// SettingsPath is the person's settings.json, where hooksup install --agent gemini writes.
+func SettingsPath(getenv func(string) string) string {
+	return filepath.Join(Home(getenv), ".gemini", "settings.json")
 }
 
-// ErrGeminiComments refuses to rewrite a gemini settings file with comments in it.
-var ErrGeminiComments = errors.New("it has comments, which hooksup would not keep")
+// ErrComments refuses to rewrite a gemini settings file with comments in it.
+var ErrComments = errors.New("it has comments, which hooksup would not keep")
 
-// GeminiInstall adds hooksup's installed stop hook, command with its timeout, to the person's
+// InstallSettings adds hooksup's installed stop hook, command with its timeout, to the person's
 // gemini settings (the document; empty when there is none) as an AfterAgent hook, replacing an
 // earlier install and keeping everything else in place. A document with comments is refused
-// (ErrGeminiComments, with what to add by hand).
-func GeminiInstall(settings []byte, command string, timeout time.Duration) ([]byte, error) {
+// (ErrComments, with what to add by hand).
+func InstallSettings(settings []byte, command string, timeout time.Duration) ([]byte, error) {
 	group, _ := json.Marshal(map[string]any{"hooks": []any{map[string]any{
 		"name": geminiInstalledName, "type": "command", "command": command, "timeout": timeout.Milliseconds(),
 	}}})
 	if !bytes.Equal(stripJSONComments(settings), settings) {
-		return nil, fmt.Errorf("%w: add to its \"hooks\": {\"AfterAgent\": [%s]}", ErrGeminiComments, group)
+		return nil, fmt.Errorf("%w: add to its \"hooks\": {\"AfterAgent\": [%s]}", ErrComments, group)
 	}
 	if len(bytes.TrimSpace(settings)) == 0 {
 		settings = []byte("{}")
@@ -496,7 +500,7 @@ func copyTree(src, dst string) error {
 
 // Headless reports gemini's -p/--prompt: no full-screen UI of its own. (-i/--prompt-interactive
 // runs the TUI.)
-func (Gemini) Headless(args []string) bool {
+func (Agent) Headless(args []string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
@@ -508,34 +512,10 @@ func (Gemini) Headless(args []string) bool {
 	return false
 }
 
-// Input maps gemini's event names to hooksup's: AfterAgent is the Stop (gemini has no
-// SubagentStop), BeforeAgent a prompt's start, and a ToolPermission notification a permission
-// prompt. The chat it names is the person's file (the session's home only links to it). A
-// stop's last message is the chat's latest reply, which gemini has written by then:
-// its prompt_response repeats the pieces of a streamed reply and runs on across continuations.
-func (Gemini) Input(in *hooks.Input) {
-	// The chat is named through the session's home, which goes with the session: follow the
-	// person's file itself.
-	in.TranscriptPath = realPath(in.TranscriptPath)
-	switch in.HookEventName {
-	case "AfterAgent":
-		in.HookEventName = hooks.Stop
-		if in.LastAssistantMessage == "" {
-			in.LastAssistantMessage = transcript.GeminiLastReply(in.TranscriptPath)
-		}
-	case "BeforeAgent":
-		in.HookEventName = hooks.UserPromptSubmit
-	case hooks.Notification:
-		if in.NotificationType == "ToolPermission" {
-			in.NotificationType = "permission_prompt"
-		}
-	}
-}
-
 // TitleState reads gemini's window title (0.61.0: "◇  Ready (dir)", "✦  Working… (dir)",
 // "⏲  Working… (dir)" while a long shell command runs, "✋  Action Required (dir)" at a
 // permission dialog).
-func (Gemini) TitleState(title string) (state, kind, msg string, ok bool) {
+func (Agent) TitleState(title string) (state, kind, msg string, ok bool) {
 	t := strings.TrimSpace(title)
 	msg = t
 	if i := strings.LastIndex(t, " ("); i > 0 {
@@ -558,7 +538,7 @@ const geminiUntrusted = 55
 
 // NoHooksWhy: gemini exits 55 in a folder it does not trust when it is run headless, before it
 // runs anything, hooks included. hooksup leaves that decision to the person.
-func (Gemini) NoHooksWhy(code int) string {
+func (Agent) NoHooksWhy(code int) string {
 	if code != geminiUntrusted {
 		return ""
 	}
@@ -566,39 +546,25 @@ func (Gemini) NoHooksWhy(code int) string {
 		"trust it in gemini (its dialog when run in a terminal, or --skip-trust for one run) to have hooksup decide its stops"
 }
 
-// realPath is p with its links resolved (its directory's, when p does not exist yet).
-func realPath(p string) string {
-	if p == "" {
-		return p
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		return filepath.Join(d, filepath.Base(p))
-	}
-	return p
-}
-
-// Answer is Claude Code's codec, which gemini reads the same way for AfterAgent.
-func (Gemini) Answer(a hooks.Answer) ([]byte, int) { return a.Encode() }
-
 // BlockCap: gemini has no limit of its own on blocked stops.
-func (Gemini) BlockCap(func(string) string) int { return 0 }
+func (Agent) BlockCap(func(string) string) int { return 0 }
 
 // Transcripts are the chats under ~/.gemini/tmp/<project>/chats.
-func (Gemini) Transcripts(getenv func(string) string, _ string) string {
-	return filepath.Join(GeminiHome(getenv), ".gemini", "tmp", "*", "chats", "session-*.jsonl")
+func (Agent) Transcripts(getenv func(string) string, _ string) string {
+	return filepath.Join(Home(getenv), ".gemini", "tmp", "*", "chats", "session-*.jsonl")
 }
 
 // Reply: a record of the model's.
-func (Gemini) Reply(line []byte) bool { return bytes.Contains(line, []byte(`"type":"gemini"`)) }
+func (Agent) Reply(line []byte) bool { return bytes.Contains(line, []byte(`"type":"gemini"`)) }
 
-func (Gemini) Transcript() transcript.Format { return transcript.FormatGemini }
+// Transcript: the chat (chat.go).
+func (Agent) Transcript() func(maxText int) transcript.Decoder {
+	return func(maxText int) transcript.Decoder { return &chat{maxText: maxText, seen: map[string]struct{}{}} }
+}
 
 // ResumeID is the session a chat holds, from its first line (the file's name has only the
 // start of the id).
-func (Gemini) ResumeID(transcriptPath string) string {
+func (Agent) ResumeID(transcriptPath string) string {
 	f, err := os.Open(transcriptPath)
 	if err != nil {
 		return ""
@@ -617,10 +583,10 @@ func (Gemini) ResumeID(transcriptPath string) string {
 }
 
 // Resume is `hooksup gemini --resume`, which takes gemini's session id.
-func (Gemini) Resume() string { return "hooksup gemini --resume" }
+func (Agent) Resume() string { return "hooksup gemini --resume" }
 
 // ResumeHint turns gemini's `gemini --resume ID` into `hooksup gemini --resume ID`, in place.
-func (Gemini) ResumeHint(line string) (string, bool) {
+func (Agent) ResumeHint(line string) (string, bool) {
 	// Gemini CLI 0.61.0 prints "To resume this session: gemini --resume ID" as it exits.
 	l := strings.TrimRight(line, " ")
 	i := strings.Index(l, "gemini --resume ")

@@ -1,20 +1,22 @@
-package transcript
+package gemini
 
 import (
 	"os"
 	"testing"
+
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // chat-tool-block.jsonl is what Gemini CLI 0.61.0 wrote offline for a prompt on which the model
 // ran one shell command (its record rewritten with the call once it ran), said "tool done", an
 // AfterAgent hook blocked once, and it said "after gate".
 func TestGeminiChat(t *testing.T) {
-	f, err := os.Open("testdata/gemini/chat-tool-block.jsonl")
+	f, err := os.Open("testdata/chat-tool-block.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	p := NewParser(Options{Format: FormatGemini})
+	p := transcript.NewParser(transcript.Options{Decoder: Agent{}.Transcript()})
 	if _, err := p.ReadFrom(f); err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +28,7 @@ func TestGeminiChat(t *testing.T) {
 		t.Errorf("model %q", st.Model)
 	}
 	// Three replies of 12 input and 7 output tokens; the rewritten record is counted once.
-	want := Usage{InputTokens: 36, OutputTokens: 21}
+	want := transcript.Usage{InputTokens: 36, OutputTokens: 21}
 	if st.Usage != want || st.Messages != 3 {
 		t.Errorf("usage %+v over %d messages, want %+v over 3", st.Usage, st.Messages, want)
 	}
@@ -55,23 +57,15 @@ func TestGeminiChat(t *testing.T) {
 
 // Gemini's token counts: its input includes the cached tokens, and its thoughts are output.
 func TestGeminiTokens(t *testing.T) {
-	p := NewParser(Options{Format: FormatGemini})
+	p := transcript.NewParser(transcript.Options{Decoder: Agent{}.Transcript()})
 	r := p.Feed([]byte(`{"id":"a","timestamp":"2026-11-25T22:36:10.106Z","type":"gemini","content":"hi","tokens":{"input":100,"output":10,"cached":60,"thoughts":5,"tool":0,"total":115},"model":"gemini-2.5-pro"}`))
-	if r.Kind != KindAssistant || r.Text != "hi" {
+	if r.Kind != transcript.KindAssistant || r.Text != "hi" {
 		t.Fatalf("record %+v", r)
 	}
-	if got, want := p.Stats().Usage, (Usage{InputTokens: 40, CacheReadTokens: 60, OutputTokens: 15}); got != want {
+	if got, want := p.Stats().Usage, (transcript.Usage{InputTokens: 40, CacheReadTokens: 60, OutputTokens: 15}); got != want {
 		t.Fatalf("usage %+v, want %+v", got, want)
 	}
 }
 
 // The stop's last message is the chat's latest reply, read from the end of the file; a file
 // that is not there has none.
-func TestGeminiLastReply(t *testing.T) {
-	if got := GeminiLastReply("testdata/gemini/chat-tool-block.jsonl"); got != "after gate" {
-		t.Errorf("last reply %q, want %q", got, "after gate")
-	}
-	if got := GeminiLastReply("testdata/gemini/missing.jsonl"); got != "" {
-		t.Errorf("last reply of a missing chat %q", got)
-	}
-}

@@ -1,8 +1,9 @@
-package agent
+package gemini
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/hooksup/hooksup/agent"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -27,18 +28,18 @@ func TestGeminiInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	in.TranscriptPath = "testdata/gemini-chat.jsonl"
-	Gemini{}.Input(in)
+	Agent{}.Input(in)
 	if in.HookEventName != hooks.Stop || in.Active() || in.LastAssistantMessage != "after gate" {
 		t.Fatalf("AfterAgent as %q, active %v, last message %q", in.HookEventName, in.Active(), in.LastAssistantMessage)
 	}
 	b, _ = os.ReadFile("testdata/gemini-notification.json")
 	in, _ = hooks.ParseInput(b)
-	Gemini{}.Input(in)
+	Agent{}.Input(in)
 	if in.HookEventName != hooks.Notification || in.NotificationType != "permission_prompt" {
 		t.Fatalf("Notification as %q %q", in.HookEventName, in.NotificationType)
 	}
 	in = &hooks.Input{HookEventName: "BeforeAgent", Prompt: "hi"}
-	Gemini{}.Input(in)
+	Agent{}.Input(in)
 	if in.HookEventName != hooks.UserPromptSubmit {
 		t.Fatalf("BeforeAgent as %q", in.HookEventName)
 	}
@@ -56,7 +57,7 @@ func TestGeminiHeadless(t *testing.T) {
 		"-- -p":              false,
 		"--skip-trust -p go": true,
 	} {
-		if got := (Gemini{}).Headless(strings.Fields(args)); got != want {
+		if got := (Agent{}).Headless(strings.Fields(args)); got != want {
 			t.Errorf("Headless(%q) = %v, want %v", args, got, want)
 		}
 	}
@@ -75,11 +76,11 @@ func geminiHome(t *testing.T) (home string, settings []byte) {
 	return home, settings
 }
 
-func geminiInject(t *testing.T, home string) (Launch, string) {
+func geminiInject(t *testing.T, home string) (agent.Launch, string) {
 	t.Helper()
 	run := t.TempDir()
 	env := map[string]string{"HOME": home}
-	l, err := Gemini{}.Inject(Hooks{Command: func(ev string) string { return "hooksup-hook " + ev },
+	l, err := Agent{}.Inject(agent.Hooks{Command: func(ev string) string { return "hooksup-hook " + ev },
 		StopTimeout: 90 * time.Second, OtherTimeout: 30 * time.Second, Getenv: func(k string) string { return env[k] }}, []string{"-p", "hi"}, run, "s1")
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +175,7 @@ func TestGeminiCleanupGivesBackWhatGeminiWrote(t *testing.T) {
 	}
 }
 
-// A gemini older than MinGemini is refused with its version and the fix, read from its npm
+// A gemini older than MinVersion is refused with its version and the fix, read from its npm
 // package without running it; a newer one gets hooksup's events.
 func TestGeminiVersionRefusesOlder(t *testing.T) {
 	for version, refused := range map[string]bool{"0.60.9": true, "0.61.0": false, "1.2.0": false} {
@@ -185,7 +186,7 @@ func TestGeminiVersionRefusesOlder(t *testing.T) {
 		os.WriteFile(filepath.Join(pkg, "bundle", "gemini.js"), []byte("#!/bin/sh\nexit 1\n"), 0o755)
 		bin := filepath.Join(dir, "gemini")
 		os.Symlink(filepath.Join(pkg, "bundle", "gemini.js"), bin)
-		events, err := Gemini{}.Events(t.Context(), bin, nil, slog.New(slog.DiscardHandler))
+		events, err := Agent{}.Events(t.Context(), bin, nil, slog.New(slog.DiscardHandler))
 		switch {
 		case refused && (err == nil || !strings.Contains(err.Error(), "Gemini CLI "+version+", older than 0.61.0") || !strings.Contains(err.Error(), "npm install -g @google/gemini-cli@latest")):
 			t.Errorf("%s: err %v, want it refused with the fix", version, err)
@@ -198,19 +199,19 @@ func TestGeminiVersionRefusesOlder(t *testing.T) {
 // gemini's parting "To resume this session: gemini --resume ID" resumes under hooksup instead;
 // the id is the chat's session, from its first line.
 func TestGeminiResume(t *testing.T) {
-	if got := (Gemini{}).ResumeID("testdata/gemini-chat.jsonl"); got != "c7ca7fa6-120b-4386-bc8e-68b7c70f83dc" {
+	if got := (Agent{}).ResumeID("testdata/gemini-chat.jsonl"); got != "c7ca7fa6-120b-4386-bc8e-68b7c70f83dc" {
 		t.Fatalf("ResumeID = %q", got)
 	}
 	for line, want := range map[string]string{
 		"To resume this session: gemini --resume c7ca7fa6-120b   ": "To resume this session: hooksup gemini --resume c7ca7fa6-120b",
 		"│ To resume this session: gemini --resume 'a b' │":        "│ To resume this session: hooksup gemini --resume 'a b' │",
 	} {
-		if got, ok := (Gemini{}).ResumeHint(line); !ok || got != want {
+		if got, ok := (Agent{}).ResumeHint(line); !ok || got != want {
 			t.Errorf("ResumeHint(%q) = %q, %v; want %q", line, got, ok, want)
 		}
 	}
 	for _, line := range []string{"run hooksup gemini --resume x", "gemini is ready", "/usr/bin/gemini --resume x"} {
-		if got, ok := (Gemini{}).ResumeHint(line); ok {
+		if got, ok := (Agent{}).ResumeHint(line); ok {
 			t.Errorf("ResumeHint(%q) = %q: not gemini's own hint", line, got)
 		}
 	}

@@ -1,4 +1,4 @@
-package hooks
+package claude
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/hooksup/hooksup/hooks"
 )
 
 // SettingsSource is one of Claude Code's settings files.
@@ -16,9 +18,9 @@ type SettingsSource struct {
 	Path string
 }
 
-// ClaudeSettingsSources lists the settings files Claude Code reads for a project, lowest
+// SettingsSources lists the settings files Claude Code reads for a project, lowest
 // precedence first, the managed policy last.
-func ClaudeSettingsSources(projectDir, home string) []SettingsSource {
+func SettingsSources(projectDir, home string) []SettingsSource {
 	return []SettingsSource{
 		{"user", filepath.Join(home, ".claude", "settings.json")},
 		{"project", filepath.Join(projectDir, ".claude", "settings.json")},
@@ -63,8 +65,8 @@ func InspectSettings(sources []SettingsSource) SettingsReport {
 			continue
 		}
 		var s struct {
-			DisableAllHooks bool                      `json:"disableAllHooks"`
-			Hooks           map[string][]MatcherGroup `json:"hooks"`
+			DisableAllHooks bool                            `json:"disableAllHooks"`
+			Hooks           map[string][]hooks.MatcherGroup `json:"hooks"`
 		}
 		if err := json.Unmarshal(data, &s); err != nil {
 			r.Problems = append(r.Problems, fmt.Sprintf("%s (%s): not valid settings JSON: %v", src.Name, src.Path, err))
@@ -82,8 +84,8 @@ func InspectSettings(sources []SettingsSource) SettingsReport {
 			for _, g := range s.Hooks[ev] {
 				for _, h := range g.Hooks {
 					fh := FoundHook{Source: src.Name, Path: src.Path, Event: ev, Matcher: g.Matcher, Command: h.Command,
-						Timeout: h.Timeout, Ours: IsInstalledCommand(h.Command)}
-					if IsStop(ev) && !fh.Ours && h.Type != "prompt" && h.Type != "agent" {
+						Timeout: h.Timeout, Ours: hooks.IsInstalledCommand(h.Command)}
+					if hooks.IsStop(ev) && !fh.Ours && h.Type != "prompt" && h.Type != "agent" {
 						fh.IgnoresActive = !mentionsActive(h.Command)
 					}
 					r.Hooks = append(r.Hooks, fh)
