@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -20,6 +21,9 @@ type ciStep struct {
 	secrets         bool              // the step reads a secret
 	services        bool              // its job starts services (a database, …)
 	workdir         string            // working-directory
+	// env is what the workflow, the job and the step set for it (the step's winning), its
+	// plain values only: one from an expression (${{ … }}) is the workflow's to know.
+	env map[string]string
 }
 
 // where names the step in a comment: `.github/workflows/ci.yml, job "test", step "Run tests"`.
@@ -64,6 +68,9 @@ func parseWorkflow(file, content string) []ciStep {
 	job, services := "", false
 	// defaults: run: working-directory: of the workflow, and of the job.
 	wfWorkdir, jobWorkdir := "", ""
+	// env: of the workflow, and of the job.
+	wfEnv, jobEnv := map[string]string{}, map[string]string{}
+	inWfEnv := false
 	var step *ciStep
 	stepKeyAt := -1
 	flush := func() {
@@ -72,6 +79,13 @@ func parseWorkflow(file, content string) []ciStep {
 			if step.workdir == "" {
 				step.workdir = cmp.Or(jobWorkdir, wfWorkdir)
 			}
+			env := map[string]string{}
+			for _, m := range []map[string]string{wfEnv, jobEnv, step.env} {
+				for k, v := range m {
+					env[k] = v
+				}
+			}
+			step.env = env
 			out = append(out, *step)
 			step = nil
 		}
@@ -90,16 +104,20 @@ func parseWorkflow(file, content string) []ciStep {
 			if t == "jobs:" {
 				jobsAt = 0
 			}
+			inWfEnv = t == "env:"
 			continue
 		case jobsAt < 0:
 			if w, ok := strings.CutPrefix(t, "working-directory:"); ok {
 				wfWorkdir = unquote(strings.TrimSpace(w))
 			}
+			if inWfEnv {
+				envLine(wfEnv, t)
+			}
 			continue
 		case jobAt < 0 || ind <= jobAt:
 			// A job's name.
 			flush()
-			jobAt, stepsAt, services, jobWorkdir = ind, -1, false, ""
+			jobAt, stepsAt, services, jobWorkdir, jobEnv = ind, -1, false, "", map[string]string{}
 			job = strings.TrimSuffix(t, ":")
 			continue
 		}
@@ -115,6 +133,15 @@ func parseWorkflow(file, content string) []ciStep {
 				services = true
 			case strings.HasPrefix(t, "working-directory:"): // under defaults: run:
 				jobWorkdir = unquote(strings.TrimSpace(strings.TrimPrefix(t, "working-directory:")))
+			case t == "env:":
+				for j := i + 1; j < len(lines); j++ {
+					lj := strings.TrimRight(lines[j], " \r")
+					if strings.TrimSpace(lj) != "" && indentOf(lj) <= ind {
+						break
+					}
+					envLine(jobEnv, strings.TrimSpace(lj))
+					i = j
+				}
 			}
 			continue
 		}
@@ -170,6 +197,13 @@ func parseWorkflow(file, content string) []ciStep {
 			default:
 				step.run = unquote(val)
 			}
+		case "env":
+			step.env = map[string]string{}
+			for _, b := range block {
+				if indentOf(b) > ind {
+					envLine(step.env, strings.TrimSpace(b))
+				}
+			}
 		case "with":
 			for _, b := range block {
 				k, v, ok := strings.Cut(strings.TrimSpace(b), ":")
@@ -181,6 +215,27 @@ func parseWorkflow(file, content string) []ciStep {
 	}
 	flush()
 	return out
+}
+
+// envLine reads one "NAME: value" line of an env: mapping into env: a plain value, not one an
+// expression gives (${{ … }}: a matrix's, a secret's), nor a comment.
+func envLine(env map[string]string, t string) {
+	if t == "" || strings.HasPrefix(t, "#") {
+		return
+	}
+	k, v, ok := strings.Cut(t, ":")
+	k = strings.TrimSpace(k)
+	if !ok || k == "" || strings.ContainsAny(k, " {}[]\"'") {
+		return
+	}
+	v = strings.TrimSpace(v)
+	if i := strings.Index(v, " #"); i >= 0 && !strings.HasPrefix(v, "'") && !strings.HasPrefix(v, "\"") {
+		v = strings.TrimSpace(v[:i])
+	}
+	if strings.Contains(v, "${{") || strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">") {
+		return
+	}
+	env[k] = unquote(v)
 }
 
 // itemIndent is the indentation of the list that starts the lines (at least min), -1 when
@@ -524,6 +579,13 @@ func (det *detector) ciChecks() *ciFound {
 			}
 			seen[dir+"\x00"+c.command] = true
 			c.from, c.dir = s.where(), dir
+			// The step's environment is the CI's: RUSTFLAGS=-Dwarnings makes a warning fail
+			// there, and so here. What the check itself sets wins.
+			if len(s.env) > 0 {
+				env := maps.Clone(s.env)
+				maps.Copy(env, c.env)
+				c.env = env
+			}
 			ci.checks = append(ci.checks, c)
 		}
 		for _, w := range whys {

@@ -313,6 +313,12 @@ func TestDetectReadsCI(t *testing.T) {
 		{"rust-ci", []string{"test | cargo test --verbose", "format | cargo fmt -- --check"}, []string{"lint | cargo clippy -- -D warnings"},
 			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yaml): `cargo test --verbose` stands in for `cargo test`"},
 			[]string{`# from .github/workflows/ci.yaml, job "fmt", step "Check formatting"`, `# from .github/workflows/ci.yaml, job "build", step "cargo test --verbose"`}},
+		// The workflow's, the job's and the step's env reach the check (the step's winning):
+		// RUSTFLAGS=-Dwarnings fails a warning here as in CI; a value from an expression does not.
+		{"rust-ci-env", []string{"test | cargo test", "lint | cargo clippy --all-targets"}, nil,
+			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yml)"},
+			[]string{"name = \"test\"\ncommand = \"cargo test\"\ntimeout = \"10m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings\", RUST_BACKTRACE = \"1\" }",
+				"name = \"lint\"\ncommand = \"cargo clippy --all-targets\"\ntimeout = \"2m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings -Aunused\" }"}},
 		// A step's working-directory names the sub-project whose checks it runs.
 		{"ci-workdir", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend", "web: test | pnpm run test | web"},
 			[]string{"web: lint | pnpm run lint | web"},
