@@ -293,6 +293,45 @@ type ciCheck struct {
 	env                 map[string]string
 	dir                 string // where it runs: its step's working-directory, "." for the root
 	tool                string // not a check: the CI runs this tool (tox, nox, pre-commit) with its configuration here
+	// sub is the directory its script changed to (cd), relative to its step's; elsewhere says
+	// why that is no directory of the project ("" when it is).
+	sub, elsewhere string
+}
+
+// cdRe matches a script line that changes directory: cd DIR, or cd DIR && command.
+var cdRe = regexp.MustCompile(`^cd\s+("[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:&&\s*(.*))?$`)
+
+// cdPrefix reads a line that changes directory: the directory, and the command after &&
+// ("" for a cd alone).
+func cdPrefix(line string) (dir, rest string, ok bool) {
+	m := cdRe.FindStringSubmatch(line)
+	if m == nil {
+		return "", "", false
+	}
+	return strings.Trim(m[1], `"'`), strings.TrimSpace(m[2]), true
+}
+
+// cdTo is where cd d goes from sub (relative to the step's directory dir): the new sub, or
+// why it is no directory of the project.
+func (det *detector) cdTo(dir, sub, d string) (string, string) {
+	if strings.ContainsAny(d, "$~`") || d == "-" {
+		return sub, fmt.Sprintf("it runs in %s, which the script computes", d)
+	}
+	if path.IsAbs(d) {
+		return sub, fmt.Sprintf("it runs in %s, outside the project", d)
+	}
+	next := path.Join(sub, d)
+	full := path.Join(dir, next)
+	if full == ".." || strings.HasPrefix(full, "../") {
+		return sub, fmt.Sprintf("it runs in %s, outside the project", d)
+	}
+	if fi, err := fs.Stat(det.fsys, full); err != nil || !fi.IsDir() {
+		return sub, fmt.Sprintf("it runs in %s, which is not here (an earlier step makes it?)", full)
+	}
+	if next == "." {
+		next = ""
+	}
+	return next, ""
 }
 
 // networkRe matches what fetches from the network in a recipe or a script.
@@ -350,6 +389,8 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		c.role, c.long = "lint", "staticcheck"
 	case prog == "cargo" && arg(1) == "test":
 		c.role, c.long = "test", "cargo test"
+	case prog == "ctest":
+		c.role, c.long = "test", "ctest"
 	case prog == "cargo" && arg(1) == "clippy":
 		c.role, c.long = "lint", "cargo clippy"
 	case prog == "cargo" && arg(1) == "fmt":
@@ -541,11 +582,31 @@ func (det *detector) ciChecks() *ciFound {
 		if strings.HasPrefix(s.uses, "pre-commit/action") && di.files[".pre-commit-config.yaml"] {
 			cands = append(cands, ciCheck{tool: "pre-commit", command: "pre-commit run --all-files"})
 		}
+		// A script that changes directory (cd DIR, then its commands; or cd DIR && command)
+		// runs them there: DIR is their cwd, when it is a directory of the project.
+		sub, subElsewhere := "", ""
 		for _, l := range scriptLines(s.run) {
-			c, why := det.classify(l, di)
+			lineDir, lineElsewhere := sub, subElsewhere
+			if d, rest, ok := cdPrefix(l); ok {
+				nd, ne := det.cdTo(dir, lineDir, d)
+				if lineElsewhere == "" {
+					lineDir, lineElsewhere = nd, ne
+				}
+				if rest == "" {
+					sub, subElsewhere = lineDir, lineElsewhere
+					continue
+				}
+				l = rest
+			}
+			cdi := di
+			if lineDir != "" {
+				cdi = det.dir(path.Join(dir, lineDir))
+			}
+			c, why := det.classify(l, cdi)
 			if c.tool != "" {
 				c.command = l
 			}
+			c.sub, c.elsewhere = lineDir, lineElsewhere
 			if c.role != "" || c.tool != "" {
 				cands = append(cands, c)
 			}
@@ -554,12 +615,19 @@ func (det *detector) ciChecks() *ciFound {
 			}
 		}
 		for _, c := range cands {
+			dir := dir
+			if c.sub != "" {
+				dir = path.Join(dir, c.sub)
+			}
 			switch {
 			case s.services:
 				whys = append(whys, fmt.Sprintf("`%s` (job %q needs its services)", c.command, s.job))
 				continue
 			case s.secrets:
 				whys = append(whys, fmt.Sprintf("`%s` (its step reads a secret)", c.command))
+				continue
+			case c.elsewhere != "":
+				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, c.elsewhere))
 				continue
 			case elsewhere != "":
 				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, elsewhere))

@@ -319,6 +319,12 @@ func TestDetectReadsCI(t *testing.T) {
 			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yml)"},
 			[]string{"name = \"test\"\ncommand = \"cargo test\"\ntimeout = \"10m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings\", RUST_BACKTRACE = \"1\" }",
 				"name = \"lint\"\ncommand = \"cargo clippy --all-targets\"\ntimeout = \"2m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings -Aunused\" }"}},
+		// A script's cd (alone, or before &&) is where its commands run; a directory an earlier
+		// step makes is not here, and its command is left out, saying so.
+		{"ci-cd", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend"}, nil,
+			[]string{"left out: `ctest --output-on-failure` (it runs in build, which is not here (an earlier step makes it?))",
+				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)"},
+			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\""}},
 		// A step's working-directory names the sub-project whose checks it runs.
 		{"ci-workdir", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend", "web: test | pnpm run test | web"},
 			[]string{"web: lint | pnpm run lint | web"},
