@@ -494,6 +494,10 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	return dp
 }
 
+// GofmtCheck fails when gofmt would change a Go file of the module (vendor/ and testdata/ are
+// not the module's code), and prints those files: what the agent reads is what to format.
+const GofmtCheck = `! gofmt -l . | grep -v -e '^vendor/' -e '/testdata/' -e '^testdata/' | grep .`
+
 func (d *dirInfo) goProject() *detected {
 	switch {
 	case d.goMod:
@@ -505,10 +509,12 @@ func (d *dirInfo) goProject() *detected {
 			if d.files[f] {
 				p.Kind = "Go module (go.mod, " + f + ")"
 				p.add("lint", "golangci-lint", "golangci-lint run", detectLintTimeout, nil)
+				p.add("format", "gofmt", GofmtCheck, detectLintTimeout, nil)
 				return p
 			}
 		}
 		p.add("lint", "go vet", "go vet ./...", detectLintTimeout, nil)
+		p.add("format", "gofmt", GofmtCheck, detectLintTimeout, nil)
 		return p
 	case d.goWork && d.dir == ".":
 		return &detected{Project: Project{Kind: "Go workspace (go.work)",

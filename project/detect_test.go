@@ -36,13 +36,13 @@ func TestDetectProject(t *testing.T) {
 		want  []string // name | command [| cwd]
 		found []string // each in the summary, in this order
 	}{
-		{"go", []string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
-		{"go-golangci", []string{"test | go test ./...", "lint | golangci-lint run"}, []string{"Go module (go.mod, .golangci.yaml)"}},
-		{"go-make", []string{"make test | make test", "go vet | go vet ./..."},
+		{"go", []string{"test | go test ./...", "lint | go vet ./...", "format | " + GofmtCheck + ""}, []string{"Go module (go.mod)"}},
+		{"go-golangci", []string{"test | go test ./...", "lint | golangci-lint run", "format | " + GofmtCheck + ""}, []string{"Go module (go.mod, .golangci.yaml)"}},
+		{"go-make", []string{"make test | make test", "go vet | go vet ./...", "gofmt | " + GofmtCheck + ""},
 			[]string{"Go module (go.mod)", "Makefile with a test target", "`make test` stands in for `go test ./...`"}},
 		{"go-work", []string{
-			"api: test | go test ./... | svc/api", "api: lint | go vet ./... | svc/api",
-			"tools: test | go test ./... | tools", "tools: lint | go vet ./... | tools",
+			"api: test | go test ./... | svc/api", "api: lint | go vet ./... | svc/api", "api: format | " + GofmtCheck + " | svc/api",
+			"tools: test | go test ./... | tools", "tools: lint | go vet ./... | tools", "tools: format | " + GofmtCheck + " | tools",
 		}, []string{"svc/api: Go module (go.mod)", "tools: Go module (go.mod)"}},
 		{"node-npm", []string{"test | npm test", "lint | npm run lint"}, []string{"Node, npm (package-lock.json): scripts test, lint"}},
 		{"node-placeholder", []string{"lint | npm run lint"}, []string{"Node, npm (no lockfile", "npm's placeholder"}},
@@ -76,7 +76,7 @@ func TestDetectProject(t *testing.T) {
 		{"unknown", nil, []string{"recognised no project: no go.mod"}},
 		{"monorepo", []string{
 			"test | make test",
-			"api: test | go test ./... | api", "api: lint | go vet ./... | api",
+			"api: test | go test ./... | api", "api: lint | go vet ./... | api", "api: format | " + GofmtCheck + " | api",
 			"engine: test | cargo test | engine", "engine: lint | cargo clippy -- -D warnings | engine",
 			"ml: test | python3 -m pytest -q | services/ml", "ml: lint | ruff check --no-fix . | services/ml",
 			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
@@ -94,7 +94,7 @@ func TestDetectProject(t *testing.T) {
 		{"npm-placeholder-root", []string{"a: test | npm test | packages/a"},
 			[]string{"Node, npm (no lockfile): no test, lint or typecheck script; the test script is npm's placeholder", "packages/a: Node, npm (no lockfile): script test"}},
 		{"same-names", []string{"apps/web: test | npm test | apps/web", "packages/web: test | npm test | packages/web"}, nil},
-		{"go-node", []string{"go test | go test ./...", "yarn test | yarn run test", "go vet | go vet ./..."},
+		{"go-node", []string{"go test | go test ./...", "yarn test | yarn run test", "go vet | go vet ./...", "gofmt | " + GofmtCheck + ""},
 			[]string{"Go module (go.mod)", "Node, yarn (yarn.lock)"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
@@ -268,7 +268,7 @@ func TestDetectProjectSkips(t *testing.T) {
 		"dir-named-marker/Cargo.toml/file.txt": {Data: []byte("")},
 	}
 	d := Detect(fsys)
-	want := []string{"test | go test ./...", "lint | go vet ./...", "weird: lint | npm run lint | weird"}
+	want := []string{"test | go test ./...", "lint | go vet ./...", "format | " + GofmtCheck, "weird: lint | npm run lint | weird"}
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q, want %q\n%s", got, want, d.Summary())
 	}
@@ -298,14 +298,14 @@ func TestDetectReadsCI(t *testing.T) {
 		found    []string // in the summary, in this order
 		comments []string // in the file
 	}{
-		{"go-ci", []string{"test | make ci", "lint | golangci-lint run --timeout 5m"}, nil,
+		{"go-ci", []string{"test | make ci", "lint | golangci-lint run --timeout 5m"}, []string{"format | " + GofmtCheck + ""},
 			[]string{"Go module (go.mod, .golangci.yaml)", "Makefile with a test target: no check: `make test` fetches from the network (go get, in install_deps)",
 				"GitHub Actions (.github/workflows/ci.yml): `make ci` stands in for `go test ./...`; `golangci-lint run --timeout 5m` stands in for `golangci-lint run`"},
 			[]string{`# from .github/workflows/ci.yml, job "test", step "Run the tests"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"make ci\"",
 				`# from .github/workflows/ci.yml, job "lint", step "golangci-lint"` + "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"golangci-lint run --timeout 5m\""}},
 		// go test's -v is dropped (its passes would bury the failure); a step that only asks a
 		// tool its version is no check.
-		{"go-make-network", []string{"test | go test -race ./..."}, []string{"lint | go vet ./..."},
+		{"go-make-network", []string{"test | go test -race ./..."}, []string{"lint | go vet ./...", "format | " + GofmtCheck + ""},
 			[]string{"Go module (go.mod)", "GitHub Actions (.github/workflows/test.yml)",
 				"left out: `go test -tags integration ./...` (job \"services-job\" needs its services)",
 				"`staticcheck -version` only prints its version or help"},
@@ -321,13 +321,13 @@ func TestDetectReadsCI(t *testing.T) {
 				"name = \"lint\"\ncommand = \"cargo clippy --all-targets\"\ntimeout = \"2m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings -Aunused\" }"}},
 		// A script's cd (alone, or before &&) is where its commands run; a directory an earlier
 		// step makes is not here, and its command is left out, saying so.
-		{"ci-cd", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend"}, nil,
+		{"ci-cd", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend"}, []string{"backend: format | " + GofmtCheck + " | backend"},
 			[]string{"left out: `ctest --output-on-failure` (it runs in build, which is not here (an earlier step makes it?))",
 				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)"},
 			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\""}},
 		// A step's working-directory names the sub-project whose checks it runs.
 		{"ci-workdir", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend", "web: test | pnpm run test | web"},
-			[]string{"web: lint | pnpm run lint | web"},
+			[]string{"backend: format | " + GofmtCheck + " | backend", "web: lint | pnpm run lint | web"},
 			[]string{"GitHub Actions (.github/workflows/ci.yml): left out: `go test -tags integration ./...` (it runs in ${{ matrix.module }}, which the workflow's expressions name)",
 				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend): `go test -race ./...` stands in for `go test ./...`\n",
 				"web: Node, pnpm (pnpm-lock.yaml)", "web: GitHub Actions (.github/workflows/ci.yml, working-directory web)"},
@@ -363,11 +363,11 @@ func TestDetectReadsCI(t *testing.T) {
 				"GitHub Actions (.github/workflows/ci.yml): it runs pre-commit\n"},
 			[]string{`# from .pre-commit-config.yaml; run by .github/workflows/ci.yml, job "pre-commit", step "pre-commit/action@v3.0.1"` + "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"prettier\" }"}},
 		// The CI lints without pre-commit: its lint stands in for pre-commit's.
-		{"go-precommit-ci", []string{"test | go test ./...", "lint | golangci-lint run"}, nil,
+		{"go-precommit-ci", []string{"test | go test ./...", "lint | golangci-lint run"}, []string{"format | " + GofmtCheck + ""},
 			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, golangci-lint",
 				"GitHub Actions (.github/workflows/ci.yml): `golangci-lint run` stands in for `pre-commit run --all-files`"}, nil},
 		// Every hook fixes files: no check, and why.
-		{"go-precommit-fixers", []string{"test | go test ./...", "lint | go vet ./..."}, nil,
+		{"go-precommit-fixers", []string{"test | go test ./...", "lint | go vet ./...", "format | " + GofmtCheck + ""}, nil,
 			[]string{"Go module (go.mod)", "pre-commit (.pre-commit-config.yaml): no check: every hook changes files: trailing-whitespace (it fixes files), go-fmt (it fixes files), go-imports (it fixes files)"}, nil},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {

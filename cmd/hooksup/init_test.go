@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/project"
 )
 
 // files writes a project tree into the sandbox's project directory.
@@ -66,7 +67,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 		said []string // in init's output
 	}{
 		{"go", map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n", "a.go": "package a\n"},
-			[]string{"test | go test ./...", "lint | go vet ./..."}, []string{"Go module (go.mod)"}},
+			[]string{"test | go test ./...", "lint | go vet ./...", "format | " + project.GofmtCheck}, []string{"Go module (go.mod)"}},
 		{"node-pnpm", map[string]string{
 			"package.json":   `{"name":"web","scripts":{"test":"vitest run","lint":"eslint .","typecheck":"tsc --noEmit","dev":"vite"}}`,
 			"pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -93,7 +94,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 			"services/ml/pyproject.toml":      "[project]\nname = \"ml\"\n\n[tool.pytest.ini_options]\n",
 		}, []string{
 			"test | make test",
-			"api: test | go test ./... | services/api", "api: lint | go vet ./... | services/api",
+			"api: test | go test ./... | services/api", "api: lint | go vet ./... | services/api", "api: format | " + project.GofmtCheck + " | services/api",
 			"ml: test | python3 -m pytest -q | services/ml",
 			"web: test | pnpm run test | web", "web: lint | pnpm run lint | web",
 		}, []string{"Makefile with a test target", "services/api: Go module (go.mod)", "services/ml: Python (pyproject.toml)", "web: Node, pnpm (pnpm-lock.yaml)"}},
@@ -185,8 +186,14 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 	}
 	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"})
 	code, out = s.hooksup(t, "check")
-	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ lint") || !strings.Contains(out, "all 2 checks passed") {
+	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ lint") || !strings.Contains(out, "all 3 checks passed") {
 		t.Fatalf("check: %d %s", code, out)
+	}
+	// A file left as gofmt would not write it fails the format check, which names it.
+	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int {   return a + b }\n"})
+	code, out = s.hooksup(t, "check")
+	if code != 1 || !strings.Contains(out, "✗ format: exit 1") || !strings.Contains(out, "tiny.go") {
+		t.Fatalf("check with an unformatted file: %d %s", code, out)
 	}
 }
 
@@ -338,10 +345,10 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 		said []string
 		file string
 	}{
-		{[]string{"init"}, 0, "1 check passed\n",
+		{[]string{"init"}, 0, "2 checks passed\n",
 			[]string{"✓ test", "✗ lint: exit 1", "and, commented out for you to decide:", "lint  go vet ./...  (it fails on the untouched tree (exit 1)"},
 			"# it fails on the untouched tree (exit 1)\n# so the agent would be made to fix what it did not break; its output ends:\n#   "},
-		{[]string{"init", "--no-run"}, 1, "1 of 2 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
+		{[]string{"init", "--no-run"}, 1, "1 of 3 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			s := newSandbox(t)
