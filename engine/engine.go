@@ -768,8 +768,8 @@ func BlockReason(r checks.Result, maxLines int) string {
 	case len(lines) == 0:
 		b.WriteString(" and printed nothing. Find out why, fix it, then finish.")
 	case report.Found():
-		fmt.Fprintf(&b, ". Fix what it reports, then finish. What failed (%s), from its %d lines of output:",
-			strings.Join(report.Runners, ", "), total)
+		fmt.Fprintf(&b, ". Fix what it reports, then finish. %s%s), from its %d lines of output:",
+			WhatFailed, strings.Join(report.Runners, ", "), total)
 	case len(shown) < total:
 		fmt.Fprintf(&b, ". Fix what it reports, then finish. The last %d of its %d lines of output:", len(shown), total)
 	default:
@@ -781,6 +781,11 @@ func BlockReason(r checks.Result, maxLines int) string {
 	}
 	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
 }
+
+// WhatFailed opens the heading's last sentence when a reason quotes what failed, read from the
+// output, rather than the output's end: its first lines are the first failure, the ones to
+// show where there is room for a few.
+const WhatFailed = "What failed ("
 
 // lastLines is at most maxLines whole lines from the end of lines, under maxReasonOutput bytes;
 // a single line too long keeps its end.

@@ -118,12 +118,13 @@ func wrapItems(items []string, sep string, w int) []string {
 	return rows
 }
 
-// failureLines are the last n lines of a check's output as its block reason quotes it: what
-// failed, for the banner when the checks pane is hidden and for hooksup watch. They are plain
-// text to draw (plainLine). Only the lines kept are cleaned (it runs at every frame while a
-// question waits).
+// failureLines are n lines of a check's output as its block reason quotes it (the first when it
+// quotes what failed, quotesFailures; else the last): what failed, for the banner when the
+// checks pane is hidden and for hooksup watch. They are plain text to draw (plainLine). Only the
+// lines kept are cleaned (it runs at every frame while a question waits).
 func failureLines(reason string, n int) []string {
 	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
+	extract := quotesFailures(reason)
 	if len(lines) > 0 {
 		lines = lines[1:] // the heading, shown already
 	}
@@ -131,12 +132,28 @@ func failureLines(reason string, n int) []string {
 		lines = lines[1:] // the command
 	}
 	var out []string
+	if extract {
+		// What failed, read from the output: the first failure comes first.
+		for i := 0; i < len(lines) && len(out) < n; i++ {
+			if l := strings.TrimSpace(plainLine(lines[i])); l != "" {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
 		if l := strings.TrimSpace(plainLine(lines[i])); l != "" {
 			out = append([]string{l}, out...)
 		}
 	}
 	return out
+}
+
+// quotesFailures reports whether a block reason quotes what failed, read from the check's
+// output (engine.WhatFailed), rather than the output's end.
+func quotesFailures(reason string) bool {
+	heading, _, _ := strings.Cut(reason, "\n")
+	return strings.Contains(heading, engine.WhatFailed)
 }
 
 // plainLine is a line of a check's output (or of a reason quoting it) as it is drawn: plain

@@ -152,3 +152,18 @@ func TestVerdictDetailKeepsFiguresWithTheirUnits(t *testing.T) {
 		}
 	}
 }
+
+// Where the reason quotes what failed, read from the output, the banner's and watch's few lines
+// are its first: the first failure, not the summary at its end.
+func TestFailureLinesShowTheFirstFailure(t *testing.T) {
+	reason := "The check \"tests\" failed (exit 1). Fix what it reports, then finish. " + engine.WhatFailed + "go test), from its 400 lines of output:\n" +
+		"--- FAIL: TestLeap (0.00s)\n    dates_test.go:7: DaysIn(2) = 28, want 29\n--- FAIL: TestOther (0.00s)\n    other_test.go:3: boom\nFAIL\nFAIL\texample.com/dates\t0.01s"
+	got := failureLines(reason, 2)
+	if len(got) != 2 || got[0] != "--- FAIL: TestLeap (0.00s)" || got[1] != "dates_test.go:7: DaysIn(2) = 28, want 29" {
+		t.Fatalf("failureLines = %q", got)
+	}
+	tail := failureLines("The check \"t\" failed (exit 1). Its output:\na\nb\nc", 2)
+	if len(tail) != 2 || tail[0] != "b" || tail[1] != "c" {
+		t.Fatalf("a whole output's lines = %q, want its last", tail)
+	}
+}

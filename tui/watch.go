@@ -643,6 +643,10 @@ func (m *watchModel) outputRows(spare int) [][][]string {
 	}
 	for i := range all {
 		for j, lines := range all[i] {
+			if quotesFailures(m.sessions[i].live.Snapshot.Pending[j].Reason) {
+				all[i][j] = lines[:shown[i][j]] // the first failure first
+				continue
+			}
 			all[i][j] = lines[len(lines)-shown[i][j]:]
 		}
 	}
