@@ -85,9 +85,14 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	const wait = 60 * time.Second
 	scr := tm.waitText(wait, "hooksup gemini", "Don't trust")
 	t.Logf("the trust dialog:\n%s", scr)
-	for i := 0; i < 4 && !strings.Contains(tm.screen(), "● 3. Don't trust"); i++ {
+	// Down to "Don't trust", a key at a time, each once the dialog has moved its mark: a key
+	// sent while it redraws could be lost, and Enter would then trust the folder.
+	for _, next := range []string{"● 2. Trust parent folder", "● 3. Don't trust"} {
+		if strings.Contains(tm.screen(), "● 3. Don't trust") {
+			break
+		}
 		tm.keys("Down")
-		time.Sleep(200 * time.Millisecond)
+		tm.waitText(wait, next)
 	}
 	tm.keys("Enter")
 	tm.waitText(wait, "Type your message")

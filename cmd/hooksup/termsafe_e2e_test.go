@@ -149,7 +149,7 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 	home, env := otherTerminal(t, runDir)
 	w := startTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
 	scr := w.waitText(30*time.Second, "⚑ Stop", "OUT-END")
-	assertVisible(t, "hooksup watch's screen", scr, hostileDirShown+" · claude", "check:"+hostileCheckShown, hostileReasonShown, hostileOutputShown)
+	assertVisible(t, "hooksup watch's screen", scr, hostileDirShown+" · claude", "check "+hostileCheckShown, hostileReasonShown, hostileOutputShown)
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
 	if !strings.HasPrefix(lines[0], " hooksup watch · 1 session · 1 waiting on you") {
 		t.Errorf("the watch's header line is broken:\n%s", scr)

@@ -340,11 +340,11 @@ func TestCodexSubagentStopHook(t *testing.T) {
 // The arguments codex.Overrides makes parse in the real codex as the hooks they describe,
 // each trusted: `codex app-server`'s hooks/list reports every one with trustStatus "trusted"
 // and the hash codex.TrustedHash computed — for the awkward definitions of
-// codex/testdata/hooks_list.json too.
+// agent/codex/testdata/hooks_list.json too.
 func TestCodexTrustOverridesMatchCodex(t *testing.T) {
 	srv := NewResponsesServer(t, nil, WithNetNS())
 	env := NewCodexEnv(t, srv.URL, "")
-	b, err := os.ReadFile("../../../../codex/testdata/hooks_list.json")
+	b, err := os.ReadFile("../../../../agent/codex/testdata/hooks_list.json")
 	if err != nil {
 		t.Fatal(err)
 	}
