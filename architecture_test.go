@@ -176,10 +176,10 @@ func TestHookClientLinksOnlyWhatAHookNeeds(t *testing.T) {
 // agentHomes are the folders where an agent may be named: each agent's own package (and the
 // packages under it), and the one list of them. Everywhere else an agent is known through the
 // agent.Agent interface, so that adding one is a folder and a line in the list.
-var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/agents/"}
+var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/copilot/", "agent/agents/"}
 
 // agentNames are the agents' names as code would spell them, in any case.
-var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini`)
+var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot`)
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
 // why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents. The first
