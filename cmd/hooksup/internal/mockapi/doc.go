@@ -114,6 +114,26 @@
 // interactive codex need no other argument. codex.Overrides gives the arguments that add
 // hooks for one run, trusted by their hash.
 //
+// # Copilot CLI and Qwen Code: the Chat Completions mock
+//
+// NewChatServer mocks OpenAI's Chat Completions API, which GitHub Copilot CLI 1.0.102 (BYOK)
+// and Qwen Code 0.24.4 (an OpenAI-compatible provider) speak: POST /v1/chat/completions,
+// answered as the body asks — both CLIs send "stream":true with
+// stream_options.include_usage, and get bare SSE data lines (the role, the text in pieces, each
+// tool call's id and name then its arguments in pieces, the finish_reason, a usage chunk with no
+// choices, "data: [DONE]"); without "stream" one chat.completion JSON. GET /v1/models lists
+// ChatModels (neither CLI asked for it in our runs); anything else is a 404 in OpenAI's error
+// format, logged as unexpected. A ChatScript (one reply per agent request, repeating the last)
+// or a ChatHandlerFunc answers with ChatText, ChatCall, CopilotBash (copilot's bash tool),
+// QwenShell (qwen's run_shell_command), ChatFailure, a Delay or ChunkDelay; the agent runs a
+// call and answers it with a "tool" message (ToolCallID) in the next request. Requests are
+// recorded (ChatServer.Requests, Turns, Wait) and parsed into messages: LastUserText,
+// UserPrompt (the last message when it is the user's, without copilot's
+// <current_datetime> element: a prompt, or a stop hook's reason), ToolResult, Assistant.
+// Side requests (IsSide: no tools, or a body holding one of ChatSideMarkers, qwen's memory
+// extraction and classifiers) never reach the handler; they get DefaultChatSideReply or
+// WithChatSideHandler's.
+//
 // # Hooks
 //
 // HookSettings builds a --settings value; HookLog gives hook commands that
