@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/hooksup/hooksup/hooks"
 )
@@ -75,7 +76,7 @@ func (Dialect) Input(in *hooks.Input) {
 			in.SessionID = p
 		}
 	case stop && in.LastAssistantMessage == "":
-		in.LastAssistantMessage = LastReply(in.TranscriptPath)
+		in.LastAssistantMessage = lastReplyBefore(in.TranscriptPath, raw("timestamp"), replyWait)
 	}
 }
 
@@ -113,6 +114,59 @@ func (Dialect) ProjectDir(getenv func(string) string) string {
 // tail is how much of the end of a transcript LastReply reads.
 const tail = 1 << 20
 
+// replyWait bounds how long a stop waits for Copilot to write its events up to the stop.
+const replyWait = 2 * time.Second
+
+// lastReplyBefore is the main agent's latest reply before the hook that started at timestamp
+// (its input's, in ms): Copilot writes its events log behind, so the stop's own hook.start line,
+// which holds that timestamp, is waited for (at most wait) before the reply is read. Without it
+// the latest reply is the stop's.
+func lastReplyBefore(path string, timestamp json.RawMessage, wait time.Duration) string {
+	ts := bytes.TrimSpace(timestamp)
+	if len(ts) == 0 || ts[0] == '"' || path == "" {
+		return LastReply(path) // Claude Code's form: its timestamp is not the log's
+	}
+	mark := append([]byte(`"timestamp":`), ts...)
+	deadline := time.Now().Add(wait)
+	for {
+		b := readTail(path)
+		if b == nil {
+			return ""
+		}
+		for len(b) > 0 {
+			i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n')
+			line := b[i+1:]
+			b = b[:max(i, 0)]
+			if bytes.Contains(line, []byte(`"hook.start"`)) && bytes.Contains(line, []byte(`"agentStop"`)) && bytes.Contains(line, mark) {
+				return lastReplyIn(b)
+			}
+		}
+		if time.Now().After(deadline) {
+			return LastReply(path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// readTail is the last MiB of the file at path (nil when it cannot be read).
+func readTail(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(fi.Size()-tail, 0)
+	b := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
+		return nil
+	}
+	return b
+}
+
 // LastReply is the text of the main agent's latest reply in Copilot's events.jsonl at path (""
 // when none is found in its last MiB): an assistant.message with content, not a subagent's
 // (those carry agentId).
@@ -120,20 +174,11 @@ func LastReply(path string) string {
 	if path == "" {
 		return ""
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	off := max(fi.Size()-tail, 0)
-	b := make([]byte, fi.Size()-off)
-	if _, err := f.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
-		return ""
-	}
+	return lastReplyIn(readTail(path))
+}
+
+// lastReplyIn is the main agent's latest reply in b, lines of an events log.
+func lastReplyIn(b []byte) string {
 	for len(b) > 0 {
 		i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n')
 		line := b[i+1:]

@@ -1,8 +1,12 @@
 package wire
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/hooksup/hooksup/hooks"
 )
@@ -27,13 +31,14 @@ func TestCopilotInput(t *testing.T) {
 	in.Extra["transcriptPath"] = []byte(`"../testdata/transcript-events.jsonl"`)
 	Dialect{}.Input(in)
 	if in.HookEventName != "" || in.SessionID != "a27b3a71-c9b1-425d-afcf-79de6885a1ac" || in.Active() ||
-		in.TranscriptPath != "../testdata/transcript-events.jsonl" || in.LastAssistantMessage != "resumed after gate" {
+		in.TranscriptPath != "../testdata/transcript-events.jsonl" || in.LastAssistantMessage != "first answer" {
 		t.Fatalf("agentStop as event %q session %q active %v transcript %q last %q", in.HookEventName, in.SessionID, in.Active(), in.TranscriptPath, in.LastAssistantMessage)
 	}
 	in = input(t, "hook-input-agentStop-2nd.json")
+	in.Extra["transcriptPath"] = []byte(`"../testdata/transcript-events.jsonl"`)
 	Dialect{}.Input(in)
-	if !in.Active() {
-		t.Fatal("the stop after a block is not stop_hook_active")
+	if !in.Active() || in.LastAssistantMessage != "fixed after gate" {
+		t.Fatalf("the stop after a block: active %v, last message %q", in.Active(), in.LastAssistantMessage)
 	}
 	in = input(t, "hook-input-subagentStop.json")
 	Dialect{}.Input(in)
@@ -82,6 +87,28 @@ func TestCopilotAnswer(t *testing.T) {
 	}
 	if out, code = (Dialect{}).Answer(hooks.Answer{Decision: hooks.Allow}); out != nil || code != 0 {
 		t.Fatalf("allow: %q %d", out, code)
+	}
+}
+
+// Copilot writes its events log behind its hooks: a stop waits for its own hook.start line and
+// reads the reply before it, not an older one.
+func TestCopilotInputWaitsForTheLog(t *testing.T) {
+	b, err := os.ReadFile("../testdata/transcript-events.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	os.WriteFile(path, bytes.Join(lines[:10], nil), 0o600) // up to the first reply's turn_end
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		os.WriteFile(path, bytes.Join(lines[:16], nil), 0o600) // the second stop's hook.start
+	}()
+	in := input(t, "hook-input-agentStop-2nd.json")
+	in.Extra["transcriptPath"], _ = json.Marshal(path)
+	Dialect{}.Input(in)
+	if in.LastAssistantMessage != "fixed after gate" {
+		t.Fatalf("last message %q, want the one written after the hook started", in.LastAssistantMessage)
 	}
 }
 
