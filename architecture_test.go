@@ -176,31 +176,35 @@ func TestHookClientLinksOnlyWhatAHookNeeds(t *testing.T) {
 // agentHomes are the folders where an agent may be named: each agent's own package (and the
 // packages under it), and the one list of them. Everywhere else an agent is known through the
 // agent.Agent interface, so that adding one is a folder and a line in the list.
-var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/agents/"}
+var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/copilot/", "agent/agents/"}
 
 // agentNames are the agents' names as code would spell them, in any case.
-var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini`)
+var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot`)
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
 // why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents. The first
 // are there to stay; the rest are known debts, each saying what moving it takes.
 var namesAllowed = map[string]string{
 	// To stay: test support that runs each real agent offline, or simulates one.
-	"cmd/hooksup/internal/mockapi/classify.go":  "the tests' mock APIs speak each real agent's API: its headers and model names",
-	"cmd/hooksup/internal/mockapi/codexenv.go":  "the environment that runs the real codex offline for the tests",
-	"cmd/hooksup/internal/mockapi/env.go":       "the environment that runs the real claude offline for the tests",
-	"cmd/hooksup/internal/mockapi/gemini.go":    "the tests' mock Gemini API",
-	"cmd/hooksup/internal/mockapi/geminienv.go": "the environment that runs the real gemini offline for the tests",
-	"cmd/hooksup/internal/mockapi/reply.go":     "the mock Messages API's model name",
-	"cmd/hooksup/internal/mockapi/request.go":   "the headers claude sends the Messages API",
-	"cmd/hooksup/internal/mockapi/responses.go": "the header codex sends the Responses API",
-	"cmd/hooksup/internal/mockapi/server.go":    "the mock Messages API's model names",
-	"transcript/internal/gen/gen.go":            "synthetic transcripts for the parser's benchmarks name the models a real one does",
-	"internal/agentsim/agentsim.go":             "hooksup demo's agent and the tests' fake behave like Claude Code at the hook boundary, its environment and words included",
-	"internal/agentsim/demo.go":                 "the simulated agent's screen says it simulates Claude Code",
-	"internal/agentsim/main.go":                 "the simulated agent answers --version as claude does",
-	"transcript/location.go":                    "the parser's own format is Claude Code's, and so is where its files are (ConfigDir, ProjectDir)",
-	"project/template.go":                       "the .hooksup.toml that init writes is text for people, naming the agents in its comments",
+	"cmd/hooksup/internal/mockapi/classify.go":   "the tests' mock APIs speak each real agent's API: its headers and model names",
+	"cmd/hooksup/internal/mockapi/chat.go":       "the mock Chat Completions API reads what Copilot CLI adds to a user message",
+	"cmd/hooksup/internal/mockapi/chat_reply.go": "the mock Chat Completions API's tool calls name Copilot CLI's tools",
+	"cmd/hooksup/internal/mockapi/copilotenv.go": "the environment that runs the real copilot offline for the tests",
+	"cmd/hooksup/internal/mockapi/qwenenv.go":    "the environment that runs the real qwen offline for the tests, kept apart from gemini's settings",
+	"cmd/hooksup/internal/mockapi/codexenv.go":   "the environment that runs the real codex offline for the tests",
+	"cmd/hooksup/internal/mockapi/env.go":        "the environment that runs the real claude offline for the tests",
+	"cmd/hooksup/internal/mockapi/gemini.go":     "the tests' mock Gemini API",
+	"cmd/hooksup/internal/mockapi/geminienv.go":  "the environment that runs the real gemini offline for the tests",
+	"cmd/hooksup/internal/mockapi/reply.go":      "the mock Messages API's model name",
+	"cmd/hooksup/internal/mockapi/request.go":    "the headers claude sends the Messages API",
+	"cmd/hooksup/internal/mockapi/responses.go":  "the header codex sends the Responses API",
+	"cmd/hooksup/internal/mockapi/server.go":     "the mock Messages API's model names",
+	"transcript/internal/gen/gen.go":             "synthetic transcripts for the parser's benchmarks name the models a real one does",
+	"internal/agentsim/agentsim.go":              "hooksup demo's agent and the tests' fake behave like Claude Code at the hook boundary, its environment and words included",
+	"internal/agentsim/demo.go":                  "the simulated agent's screen says it simulates Claude Code",
+	"internal/agentsim/main.go":                  "the simulated agent answers --version as claude does",
+	"transcript/location.go":                     "the parser's own format is Claude Code's, and so is where its files are (ConfigDir, ProjectDir)",
+	"project/template.go":                        "the .hooksup.toml that init writes is text for people, naming the agents in its comments",
 
 	// Known debts: words for people that name claude where any agent is meant.
 	"internal/keymap/keymap.go":         "key hints say \"claude\" for the agent, and tui/keys.go puts the session's agent's name in its place: the hints need a placeholder of their own",

@@ -189,6 +189,11 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 	}
 	if o.Dialect != nil {
 		o.Dialect.Input(in)
+		// The dialect read another event than a stop in it (Copilot's agentStop, which also
+		// runs when a subagent ends, decided at its subagentStop): not one to decide.
+		if e := in.HookEventName; e != "" && e != event && !hooks.IsStop(e) {
+			return 0
+		}
 	}
 	// The hook is registered for hooksup's event under the agent's own name (Gemini CLI's
 	// AfterAgent runs `… Stop --installed`): it is decided as that event.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	claudewire "github.com/hooksup/hooksup/agent/claude/wire"
+	"github.com/hooksup/hooksup/hooks"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,33 @@ func TestStandaloneHooksInOneProjectTakeTurns(t *testing.T) {
 	log, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "sessions", "bbbb2222-0000", "verdicts.jsonl"))
 	if !strings.Contains(string(log), `"waited":{"ms":`) || !strings.Contains(string(log), `"session_id":"aaaa1111-0000","agent":"claude"`) {
 		t.Fatalf("the second's verdict log:\n%s", log)
+	}
+}
+
+// renamingDialect is an agent whose input tells, whatever hook ran it, that the call is another
+// event than a stop (as Copilot CLI's agentStop that a subagent's end also runs).
+type renamingDialect struct{ claudewire.Dialect }
+
+func (renamingDialect) Input(in *hooks.Input) {
+	if in.AgentID != "" {
+		in.HookEventName = "agentStop"
+	}
+}
+
+// An installed stop hook whose dialect reads another event in the input than a stop allows it at
+// once: no check runs, nothing is counted or logged; the main agent's stop is still decided.
+func TestStandaloneDialectEventNotAStop(t *testing.T) {
+	proj := standaloneSandbox(t, "mode = \"auto\"\n[[stop.checks]]\nname = \"never\"\ncommand = \"echo NO; exit 1\"\n")
+	var out bytes.Buffer
+	payload := `{"session_id":"c1","cwd":"` + proj + `","agent_id":"sub","stop_hook_active":false}`
+	if code := StandaloneHook(renamingDialect{}, "Stop", []byte(payload), &out); code != 0 || out.Len() != 0 {
+		t.Fatalf("a subagent's call: exit %d, answer %q, want a silent allow", code, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "sessions", "c1")); err == nil {
+		t.Fatal("a subagent's call was logged as a verdict")
+	}
+	payload = `{"session_id":"c1","cwd":"` + proj + `","stop_hook_active":false}`
+	if StandaloneHook(renamingDialect{}, "Stop", []byte(payload), &out); !strings.Contains(out.String(), `"decision":"block"`) {
+		t.Fatalf("the main agent's stop: %q, want a block", out.String())
 	}
 }

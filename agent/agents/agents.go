@@ -7,6 +7,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/agent/codex"
+	"github.com/hooksup/hooksup/agent/copilot"
 	"github.com/hooksup/hooksup/agent/gemini"
 )
 
@@ -17,6 +18,7 @@ func All() []agent.Agent {
 		claude.Agent{},
 		codex.Agent{},
 		gemini.Agent{},
+		copilot.Agent{},
 	}
 }
 

@@ -6,6 +6,7 @@ package dialects
 import (
 	claude "github.com/hooksup/hooksup/agent/claude/wire"
 	codex "github.com/hooksup/hooksup/agent/codex/wire"
+	copilot "github.com/hooksup/hooksup/agent/copilot/wire"
 	gemini "github.com/hooksup/hooksup/agent/gemini/wire"
 	"github.com/hooksup/hooksup/hooks"
 )
@@ -16,6 +17,7 @@ func All() []hooks.Dialect {
 		claude.Dialect{},
 		codex.Dialect{},
 		gemini.Dialect{},
+		copilot.Dialect{},
 	}
 }
 
