@@ -176,10 +176,10 @@ func TestHookClientLinksOnlyWhatAHookNeeds(t *testing.T) {
 // agentHomes are the folders where an agent may be named: each agent's own package (and the
 // packages under it), and the one list of them. Everywhere else an agent is known through the
 // agent.Agent interface, so that adding one is a folder and a line in the list.
-var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/agents/"}
+var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/qwen/", "agent/agents/"}
 
 // agentNames are the agents' names as code would spell them, in any case.
-var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini`)
+var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|qwen`)
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
 // why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents. The first
@@ -217,7 +217,7 @@ var namesAllowed = map[string]string{
 }
 
 // Outside an agent's own folder and the list, no Go file's code names an agent: no identifier
-// and no string holds claude, codex or gemini (comments may, and tests may).
+// and no string holds claude, codex, gemini or qwen (comments may, and tests may).
 func TestOnlyAgentHomesNameAgents(t *testing.T) {
 	var offenders []string
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {

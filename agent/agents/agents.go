@@ -8,6 +8,7 @@ import (
 	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/agent/codex"
 	"github.com/hooksup/hooksup/agent/gemini"
+	"github.com/hooksup/hooksup/agent/qwen"
 )
 
 // All are the agents hooksup supervises, in the order help lists them; the first is the
@@ -17,6 +18,7 @@ func All() []agent.Agent {
 		claude.Agent{},
 		codex.Agent{},
 		gemini.Agent{},
+		qwen.Agent{},
 	}
 }
 

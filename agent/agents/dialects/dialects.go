@@ -7,6 +7,7 @@ import (
 	claude "github.com/hooksup/hooksup/agent/claude/wire"
 	codex "github.com/hooksup/hooksup/agent/codex/wire"
 	gemini "github.com/hooksup/hooksup/agent/gemini/wire"
+	qwen "github.com/hooksup/hooksup/agent/qwen/wire"
 	"github.com/hooksup/hooksup/hooks"
 )
 
@@ -16,6 +17,7 @@ func All() []hooks.Dialect {
 		claude.Dialect{},
 		codex.Dialect{},
 		gemini.Dialect{},
+		qwen.Dialect{},
 	}
 }
 
