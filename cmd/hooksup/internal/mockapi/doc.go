@@ -1,7 +1,9 @@
 // Package mockapi runs the real Claude Code CLI (2.1.330) offline in tests:
 // a loopback mock of the Anthropic Messages API whose replies the test
 // scripts, plus a launcher that gives claude (or a program that runs
-// claude, like hooksup) a throwaway environment pointing at the mock.
+// claude, like hooksup) a throwaway environment pointing at the mock. The
+// same is here for Codex (the Responses API), Gemini CLI (the Gemini API),
+// GitHub Copilot CLI and Qwen Code (both OpenAI's Chat Completions API).
 //
 // # Typical use
 //
@@ -113,6 +115,89 @@
 // DNS at exit), and trusts WorkDir, a fresh git repository: `codex exec "hi"` and the
 // interactive codex need no other argument. codex.Overrides gives the arguments that add
 // hooks for one run, trusted by their hash.
+//
+// # Copilot CLI and Qwen Code: the Chat Completions mock
+//
+// NewChatServer mocks OpenAI's Chat Completions API, which GitHub Copilot CLI 1.0.102 (BYOK)
+// and Qwen Code 0.24.4 (an OpenAI-compatible provider) speak: POST /v1/chat/completions,
+// answered as the body asks — both CLIs send "stream":true with
+// stream_options.include_usage, and get bare SSE data lines (the role, the text in pieces, each
+// tool call's id and name then its arguments in pieces, the finish_reason, a usage chunk with no
+// choices, "data: [DONE]"); without "stream" one chat.completion JSON. GET /v1/models lists
+// ChatModels (neither CLI asked for it in our runs); anything else is a 404 in OpenAI's error
+// format, logged as unexpected. A ChatScript (one reply per agent request, repeating the last)
+// or a ChatHandlerFunc answers with ChatText, ChatCall, CopilotBash (copilot's bash tool),
+// QwenShell (qwen's run_shell_command), ChatFailure, a Delay or ChunkDelay; the agent runs a
+// call and answers it with a "tool" message (ToolCallID) in the next request. Requests are
+// recorded (ChatServer.Requests, Turns, Wait) and parsed into messages: LastUserText,
+// UserPrompt (the last message when it is the user's, without copilot's
+// <current_datetime> element: a prompt, or a stop hook's reason), ToolResult, Assistant.
+// Side requests (IsSide: no tools, or a body holding one of ChatSideMarkers, qwen's memory
+// extraction and classifiers) never reach the handler; they get DefaultChatSideReply or
+// WithChatSideHandler's.
+//
+// # CopilotEnv: GitHub Copilot CLI 1.0.102 offline
+//
+//	srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: []mockapi.ChatReply{
+//		mockapi.CopilotBash("ls", "list"), mockapi.ChatText("done")}}, mockapi.WithNetNS())
+//	env := mockapi.NewCopilotEnv(t, srv.URL, "")   // skips without $HOOKSUP_TEST_COPILOT
+//	plugin, _ := env.Plugin(map[string]string{"agentStop": log.Command("agentStop", "")})
+//	res := srv.Run(env.CopilotCommand(ctx, "-p", "hi", "--allow-all-tools", "--plugin-dir", plugin))
+//	_ = srv.Turns()[1].UserPrompt()               // a stop hook's reason, when it blocked
+//
+// Verified by copilot_test.go: BYOK mode needs no GitHub account and no network with
+// COPILOT_PROVIDER_BASE_URL=<mock>/v1, COPILOT_PROVIDER_API_KEY (sent as "Authorization:
+// Bearer"), COPILOT_MODEL (required; gpt-4.1) and COPILOT_OFFLINE=true. Each turn is one
+// POST /v1/chat/completions with stream and stream_options.include_usage, every user message
+// prefixed with "<current_datetime>…</current_datetime>\n\n", and CopilotInitiatorHeader
+// "user" or "agent"; no other request. -p prints the reply (and a line per tool it ran) on
+// stdout, its totals on stderr; a tool call in -p needs --allow-all-tools. The npm package is
+// a loader of a native binary that unpacks its JavaScript into $COPILOT_CACHE_HOME/pkg on its
+// first run (some 10 s more); CopilotEnv shares one such cache (CopilotCacheHome). Copilot
+// keeps its settings, logs and sessions in $HOME/.copilot (COPILOT_HOME unset): the transcript
+// is session-state/<sessionId>/events.jsonl, the agentStop hook's transcriptPath.
+//
+// Hooks for one run come from a plugin directory given with --plugin-dir (CopilotEnv.Plugin:
+// .plugin/plugin.json and hooks/hooks.json in copilot's own form, {"version":1,"hooks":
+// {"agentStop":[{"type":"command","bash":…,"timeoutSec":30}]}}). agentStop's stdin is
+// {"sessionId","timestamp" (ms),"cwd","transcriptPath","stopReason":"end_turn",
+// "stop_hook_active"} (testdata/copilot-1.0.102); {"decision":"block","reason":R} on stdout
+// with exit 0 makes copilot continue with R as the next user message, the hook's next call
+// has stop_hook_active true. One -p run takes 3.5 to 11 s on a busy 2-core machine.
+//
+// # QwenEnv: Qwen Code 0.24.4 offline
+//
+//	srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: []mockapi.ChatReply{
+//		mockapi.ChatText("first"), mockapi.ChatText("second")}}, mockapi.WithNetNS())
+//	env := mockapi.NewQwenEnv(t, srv.URL, "")     // skips without $HOOKSUP_TEST_QWEN (and node 22)
+//	env.SystemDefaults(map[string]string{"Stop": log.Command("Stop", "")})
+//	res := srv.Run(env.QwenCommand(ctx, "-p", "hi"))
+//
+// Verified by qwen_test.go: Qwen Code needs node 22 or later (its "engines"; qwen's #! runs
+// node from PATH and it restarts itself with process.execPath): QwenEnv puts the directory of
+// $HOOKSUP_TEST_NODE22, a node binary, first on PATH when the node there is older. It talks to
+// the mock with OPENAI_BASE_URL=<mock>/v1, OPENAI_API_KEY (Bearer) and OPENAI_MODEL
+// (mock-model): no login. QwenEnv also writes $HOME/.qwen/settings.json ($version 4, no usage
+// statistics, telemetry, auto-update or IDE). Each turn is one streamed POST
+// /v1/chat/completions (User-Agent QwenCode/0.24.4); the prompt is the last part of the first
+// user message, after <system-reminder> parts. After the answer qwen may ask for a managed-memory
+// extraction (a side request, ChatSideMarkers). -p offers run_shell_command only with --yolo.
+// The transcript is $HOME/.qwen/projects/<project>/chats/<session_id>.jsonl, the Stop hook's
+// transcript_path. Harmless on stderr: "Ripgrep not available: … EACCES" (the npm package's
+// rg lacks its x bit).
+//
+// Hooks for one run come from the lowest settings layer, the file QWEN_CODE_SYSTEM_DEFAULTS_PATH
+// names (QwenEnv.SystemDefaults; Claude Code's form, {"$version":4,"hooks":{"Stop":[{"hooks":
+// [{"type":"command","command":…,"timeout":30}]}]}}; keep $version, or qwen rewrites the file).
+// Stop's stdin is Claude Code's with more: {"session_id","transcript_path","cwd",
+// "hook_event_name":"Stop","timestamp","permission_mode","prompt_id","stop_hook_active",
+// "last_assistant_message","background_tasks","crons","context_usage","context_limit",
+// "input_tokens"} (testdata/qwen-code-0.24.4); {"decision":"block","reason":R} makes the next
+// request end with a user message that is exactly R. One -p run takes 7 to 20 s on a busy
+// 2-core machine.
+//
+// Both envs run the agent as the test's user, or as Credential's; as root the mock (WithNetNS)
+// and the agent share a loopback-only network namespace, otherwise the host loopback.
 //
 // # Hooks
 //

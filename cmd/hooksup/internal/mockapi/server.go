@@ -36,6 +36,7 @@ type config struct {
 	netns         bool
 	side          Handler
 	sideResponses ResponsesHandler
+	sideChat      ChatHandler
 	quiet         bool
 }
 

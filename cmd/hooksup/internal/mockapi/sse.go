@@ -29,8 +29,18 @@ func startSSE(w http.ResponseWriter, idHeader, id string, delay time.Duration, d
 	return &sseStream{w: w, fl: fl, delay: delay, done: done}
 }
 
-// send writes one event with data as its JSON.
+// send writes one event with data as its JSON; event "" writes a data line alone, the form of
+// OpenAI's Chat Completions stream.
 func (s *sseStream) send(event string, data any) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	return s.sendRaw(event, b)
+}
+
+// sendRaw writes one event whose data is b as it is (e.g. the chat stream's "[DONE]").
+func (s *sseStream) sendRaw(event string, b []byte) error {
 	if s.sent && s.delay > 0 {
 		select {
 		case <-time.After(s.delay):
@@ -39,11 +49,12 @@ func (s *sseStream) send(event string, data any) error {
 		}
 	}
 	s.sent = true
-	b, err := json.Marshal(data)
-	if err != nil {
-		return err
+	if event != "" {
+		if _, err := fmt.Fprintf(s.w, "event: %s\n", event); err != nil {
+			return err
+		}
 	}
-	if _, err := fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+	if _, err := fmt.Fprintf(s.w, "data: %s\n\n", b); err != nil {
 		return err
 	}
 	if s.fl != nil {
