@@ -145,7 +145,7 @@ func Warnings(args []string, getenv func(string) string, projectDir string) []st
 			if trust {
 				what = "qwen runs them if you trust this folder"
 			}
-			out = append(out, fmt.Sprintf("%s has %d Stop hook(s) of the project's own: %s, and joins what they say with hooksup's reason; their blocks show as other hooks' verdicts",
+			out = append(out, fmt.Sprintf("%s has %d Stop hook(s) of the project's own: %s, and when one blocks, qwen continues with what they say joined with hooksup's reason",
 				termsafe.String(s.Path), n, what))
 		}
 	}
