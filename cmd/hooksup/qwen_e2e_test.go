@@ -229,3 +229,34 @@ retry_on_failure = true
 		t.Fatalf("a check ran after uninstall: verdicts %s", got)
 	}
 }
+
+// (f, in part) A project's own .qwen/settings.json Stop hook that blocks once: hooksup says at
+// start that qwen runs it, and qwen continues with its reason joined with hooksup's, which is
+// the same turn. (That the
+// TUI and the verdict log show it as another hook's verdict is not done yet.)
+func TestQwenProjectStopHookIsSaid(t *testing.T) {
+	rq := newRealQwen(t, mockapi.ChatText("Done, I think."), mockapi.ChatText("Fixed it."))
+	once, marker := filepath.Join(rq.env.Home, "repo-once"), filepath.Join(rq.env.Home, "check-once")
+	os.MkdirAll(filepath.Join(rq.env.WorkDir, ".qwen"), 0o755)
+	os.WriteFile(filepath.Join(rq.env.WorkDir, ".qwen", "settings.json"), []byte(`{"$version": 4, "hooks": {"Stop": [{"hooks": [{"type": "command",
+  "command": "test -f `+once+` || { touch `+once+`; echo '{\"decision\":\"block\",\"reason\":\"REPO-HOOK-REASON\"}'; }"}]}]}}`), 0o644)
+	cfg := rq.config(`mode = "auto"
+[[stop.checks]]
+name = "once"
+command = "test -f ` + marker + ` || { touch ` + marker + `; echo CHECK-REASON-7Q; exit 1; }"
+retry_on_failure = true
+`)
+	res := rq.hooksup("--config", cfg, "qwen", "-p", "fix the tests")
+	if res.ExitCode != 0 || !strings.Contains(res.Stderr, "has 1 Stop hook(s) of the project's own: qwen runs them without asking") {
+		t.Fatalf("exit %d\nstderr: %s", res.ExitCode, res.Stderr)
+	}
+	texts := rq.turnTexts()
+	if len(texts) != 2 || !strings.Contains(texts[1], "REPO-HOOK-REASON") || !strings.Contains(texts[1], "CHECK-REASON-7Q") {
+		t.Fatalf("turn requests end with %q, want both reasons in the second", texts)
+	}
+	// The joined prompt is the continuation, not a new turn: hooksup's limit counts it.
+	vs := rq.verdicts()
+	if got := decisions(vs); got != "Stop:block/check:once Stop:allow/checks" || vs[1].Turn != vs[0].Turn || vs[1].Continuations != 1 {
+		t.Fatalf("verdicts %s: turns %d, %d; continuations %d, %d", got, vs[0].Turn, vs[1].Turn, vs[0].Continuations, vs[1].Continuations)
+	}
+}
