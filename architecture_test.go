@@ -176,10 +176,10 @@ func TestHookClientLinksOnlyWhatAHookNeeds(t *testing.T) {
 // agentHomes are the folders where an agent may be named: each agent's own package (and the
 // packages under it), and the one list of them. Everywhere else an agent is known through the
 // agent.Agent interface, so that adding one is a folder and a line in the list.
-var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/copilot/", "agent/agents/"}
+var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/copilot/", "agent/qwen/", "agent/agents/"}
 
 // agentNames are the agents' names as code would spell them, in any case.
-var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot`)
+var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot|qwen`)
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
 // why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents. The first
@@ -188,7 +188,7 @@ var namesAllowed = map[string]string{
 	// To stay: test support that runs each real agent offline, or simulates one.
 	"cmd/hooksup/internal/mockapi/classify.go":   "the tests' mock APIs speak each real agent's API: its headers and model names",
 	"cmd/hooksup/internal/mockapi/chat.go":       "the mock Chat Completions API reads what Copilot CLI adds to a user message",
-	"cmd/hooksup/internal/mockapi/chat_reply.go": "the mock Chat Completions API's tool calls name Copilot CLI's tools",
+	"cmd/hooksup/internal/mockapi/chat_reply.go": "the mock Chat Completions API's scripted tool calls are qwen's and copilot's tools",
 	"cmd/hooksup/internal/mockapi/copilotenv.go": "the environment that runs the real copilot offline for the tests",
 	"cmd/hooksup/internal/mockapi/qwenenv.go":    "the environment that runs the real qwen offline for the tests, kept apart from gemini's settings",
 	"cmd/hooksup/internal/mockapi/codexenv.go":   "the environment that runs the real codex offline for the tests",
@@ -221,7 +221,7 @@ var namesAllowed = map[string]string{
 }
 
 // Outside an agent's own folder and the list, no Go file's code names an agent: no identifier
-// and no string holds claude, codex or gemini (comments may, and tests may).
+// and no string holds claude, codex, gemini or qwen (comments may, and tests may).
 func TestOnlyAgentHomesNameAgents(t *testing.T) {
 	var offenders []string
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {

@@ -79,8 +79,9 @@ type Engine struct {
 	waiting      *Waiting // the checks wait for another run of checks in the project
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
-	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back
-	// (Gemini CLI's BeforeAgent) is continuing its turn, not starting one.
+	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back,
+	// alone or joined with other hooks' (Gemini CLI's BeforeAgent), is continuing its turn, not
+	// starting one.
 	sentBack string
 }
 
@@ -171,7 +172,9 @@ func (e *Engine) Observe(in *hooks.Input) {
 	case hooks.UserPromptSubmit:
 		sent := e.sentBack
 		e.sentBack = ""
-		if sent != "" && in.Prompt == sent {
+		// An agent that joins other Stop hooks' reasons with the one sent back (Qwen Code) is
+		// continuing too.
+		if sent != "" && strings.Contains(in.Prompt, sent) {
 			return
 		}
 		e.turn++

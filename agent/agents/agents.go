@@ -9,6 +9,7 @@ import (
 	"github.com/hooksup/hooksup/agent/codex"
 	"github.com/hooksup/hooksup/agent/copilot"
 	"github.com/hooksup/hooksup/agent/gemini"
+	"github.com/hooksup/hooksup/agent/qwen"
 )
 
 // All are the agents hooksup supervises, in the order help lists them; the first is the
@@ -19,6 +20,7 @@ func All() []agent.Agent {
 		codex.Agent{},
 		gemini.Agent{},
 		copilot.Agent{},
+		qwen.Agent{},
 	}
 }
 

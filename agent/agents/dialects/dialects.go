@@ -8,6 +8,7 @@ import (
 	codex "github.com/hooksup/hooksup/agent/codex/wire"
 	copilot "github.com/hooksup/hooksup/agent/copilot/wire"
 	gemini "github.com/hooksup/hooksup/agent/gemini/wire"
+	qwen "github.com/hooksup/hooksup/agent/qwen/wire"
 	"github.com/hooksup/hooksup/hooks"
 )
 
@@ -18,6 +19,7 @@ func All() []hooks.Dialect {
 		codex.Dialect{},
 		gemini.Dialect{},
 		copilot.Dialect{},
+		qwen.Dialect{},
 	}
 }
 
