@@ -25,7 +25,7 @@ import (
 // Injection: one --settings file (0600, in hooksup's runtime directory, removed at exit) holds
 // hooksup's hooks merged into a --settings of the user's, since claude takes one. Quirks: the
 // events a settings file may name depend on claude's version (hooks.EventsFor; an older claude
-// drops a file naming an unknown event whole), versions before hooks.MinVersion are refused,
+// drops a file naming an unknown event whole), versions before MinVersion are refused,
 // and claude overrides a Stop blocked 8 times in a row (hooks.BlockCap). Its own terminal
 // reports (OSC 7501) and resume hints are read by the TUI.
 type Agent struct{ wire.Dialect }
@@ -40,7 +40,7 @@ func (Agent) Help() string {
 	return "run claude under supervision (claude's exit status is hooksup's): the TUI in a terminal, headless otherwise"
 }
 
-// Events finds the version of the claude at bin, refuses one older than hooks.MinVersion, and
+// Events finds the version of the claude at bin, refuses one older than MinVersion, and
 // returns the hook events that claude knows. A claude that is not found is left for Find to
 // report; one whose version cannot be told gets every event (the supervisor warns if its hooks
 // then never arrive).
