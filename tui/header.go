@@ -82,7 +82,7 @@ func (h *header) view(st Styles, w int) string {
 		title += " " + st.Title.Render(h.agent) // claude is hooksup's first agent; any other is named
 	}
 	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
-		continuations(h.counts, h.blockCap)}
+		continuations(h.counts, h.blockCap, agentName(h.agent))}
 	if w := h.counts.Waiting; w != nil {
 		// Also where the checks pane is hidden (a small window, zoomed).
 		parts = append(parts[:2], append([]string{st.Warn.Render("⧗ " + present.WaitingFor(w.Holder))}, parts[2:]...)...)
@@ -107,13 +107,13 @@ func (h *header) view(st Styles, w int) string {
 }
 
 // continuations counts the forced continuations of this turn against the limit, and of the
-// session. Claude's own limit on blocks in a row is named only where it ends a turn first:
-// claude overrides the block after blockCap in a row, hooksup allows the stop after
+// session. The agent's own limit on blocks in a row is named only where it ends a turn first:
+// the agent overrides the block after blockCap in a row, hooksup allows the stop after
 // max_continuations.
-func continuations(c engine.Counts, blockCap int) string {
+func continuations(c engine.Counts, blockCap int, agent string) string {
 	s := fmt.Sprintf("continuations %d/%d this turn", c.TurnContinuations, c.MaxContinuations)
 	if blockCap > 0 && blockCap < c.MaxContinuations {
-		s += fmt.Sprintf(" (claude allows %d in a row)", blockCap)
+		s += fmt.Sprintf(" (%s allows %d in a row)", agent, blockCap)
 	}
 	return s + fmt.Sprintf(" · %d this session", c.SessionContinuations)
 }

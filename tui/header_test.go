@@ -38,6 +38,8 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 			[]string{"continuations 1/3 this turn · 1 this session"}, []string{"claude allows"}},
 		{"claude's limit just below hooksup's", header{blockCap: 2, counts: counts(1, 3, 1)},
 			[]string{"continuations 1/3 this turn (claude allows 2 in a row) · 1 this session"}, nil},
+		{"another agent's limit", header{agent: "copilot", blockCap: 8, counts: counts(2, 10, 5)},
+			[]string{"hooksup copilot", "continuations 2/10 this turn (copilot allows 8 in a row) · 5 this session"}, []string{"claude"}},
 		{"claude's limit turned off", header{blockCap: 0, counts: counts(2, 10, 5)},
 			[]string{"continuations 2/10 this turn · 5 this session"}, []string{"claude allows"}},
 		{"subagents", header{counts: engine.Counts{MaxContinuations: 3, SubagentContinuations: 3, MaxSteers: 3}},
