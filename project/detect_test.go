@@ -134,7 +134,7 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 				last, cwd = -1, c.Cwd
 			}
 			// Past the sub-project's label; in a directory of several kinds the tool comes
-			// first: "go test", "pnpm lint", and the linters' own names "go vet", "cargo clippy".
+			// first: "go test", "pnpm lint", and the tools' own names "go vet", "cargo clippy", "gofmt".
 			name := strings.TrimSpace(c.Name[strings.LastIndex(c.Name, ": ")+1:])
 			role, ok := order[name]
 			if _, r, cut := strings.Cut(name, " "); !ok && cut {
@@ -142,6 +142,9 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 				if name == "go vet" || name == "cargo clippy" {
 					role, ok = order["lint"], true
 				}
+			}
+			if name == "gofmt" { // the formatter's own name, as the linters'
+				role, ok = order["format"], true
 			}
 			if !ok {
 				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e.Name(), c.Name)
