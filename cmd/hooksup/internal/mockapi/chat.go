@@ -301,7 +301,7 @@ func (r *ChatRequest) IsChat() bool {
 
 // ChatSideMarkers mark a chat completion request as a side request although it offers tools:
 // Qwen Code 0.24.4's background managed-memory extraction and "dream", its auto-mode safety
-// classifier and the TUI's next-prompt suggestion (from the Qwen Code recipe, which saw each).
+// classifier and the TUI's next-prompt suggestion (each seen in offline runs of Qwen Code).
 // A -p run sends the memory extraction after the answer; answered as a turn, it would take the
 // next scripted reply.
 var ChatSideMarkers = []string{

@@ -221,7 +221,7 @@ func TestChatJSONSideAndOtherPaths(t *testing.T) {
 	}
 }
 
-// The requests the recipes recorded after a stop hook blocked (testdata) parse as the real
+// The requests recorded in offline runs after a stop hook blocked (testdata) parse as the real
 // agents' do: the reason is the last user message, after the blocked answer.
 func TestChatParsesRecordedRequests(t *testing.T) {
 	for _, tc := range []struct {
