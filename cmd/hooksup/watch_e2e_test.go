@@ -161,9 +161,14 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	tm2.keys("Enter")
 	tm2.waitText(wait, "● working")
 	w.waitFor("the second session at work", wait, func(s string) bool { return strings.Contains(s, "│ working ") })
-	w.keys("Escape")
+	// Its request is out (an Escape before it would only take the prompt back into claude's
+	// input, with no request to give up).
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
+	if _, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) == 3 }); err != nil {
+		t.Fatalf("claude did not send the third prompt: %v\n%s", err, tm2.screen())
+	}
+	w.keys("Escape")
 	_, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool {
 		main := mockapi.Filter(rs, mockapi.KindMain)
 		return len(main) == 3 && main[2].HungUp
