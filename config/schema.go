@@ -84,11 +84,11 @@ func Schema() []KeyDoc {
 func defaultOf(key string) (string, bool) {
 	v := reflect.ValueOf(Defaults())
 	for _, name := range strings.Split(key, ".") {
-		f, ok := fieldByTag(v.Type(), name)
+		i, ok := tomlFields(v.Type())[name]
 		if !ok {
 			return "", false
 		}
-		v = v.FieldByIndex(f.Index)
+		v = v.Field(i)
 	}
 	switch v.Kind() {
 	case reflect.Struct:
@@ -127,13 +127,4 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := 0; i < t.NumField(); i++ {
-		if t.Field(i).Tag.Get("toml") == name {
-			return t.Field(i), true
-		}
-	}
-	return reflect.StructField{}, false
 }
