@@ -100,6 +100,15 @@ type TitleState interface {
 	TitleState(title string) (state, kind, msg string, ok bool)
 }
 
+// JoinedStopReasons is an Agent that continues a turn a Stop hook blocked with the reasons of
+// all the Stop hooks that blocked joined into one prompt, hooksup's among them, and fires
+// UserPromptSubmit for it (hooks.Input.Continuing). OtherStopReasons is what the other hooks
+// said in such a prompt, sent being hooksup's reason as the agent received it ("" when hooksup
+// let it stop): "" when they said nothing.
+type JoinedStopReasons interface {
+	OtherStopReasons(prompt, sent string) string
+}
+
 // Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,
 // so that the agent run without hooksup has its stops decided by the project's checks
 // (engine.StandaloneHook), and `hooksup uninstall` removes it again, and nothing else.

@@ -173,8 +173,8 @@ func (e *Engine) Observe(in *hooks.Input) {
 		sent := e.sentBack
 		e.sentBack = ""
 		// An agent that joins other Stop hooks' reasons with the one sent back (Qwen Code) is
-		// continuing too.
-		if sent != "" && strings.Contains(in.Prompt, sent) {
+		// continuing too, as is one whose dialect says it sent the prompt itself.
+		if in.Continuing || sent != "" && strings.Contains(in.Prompt, sent) {
 			return
 		}
 		e.turn++

@@ -292,6 +292,37 @@ func TestPromptOfTheBlocksReasonContinuesTheTurn(t *testing.T) {
 	}
 }
 
+// A prompt the agent's dialect says it sent itself (a tool's result, the reasons of other Stop
+// hooks after hooksup allowed) continues the turn: the continuations in a row are still counted
+// against the limit, and only the person's next prompt starts a turn.
+func TestPromptTheAgentSentItselfContinuesTheTurn(t *testing.T) {
+	e, r := newTestEngine(t, cfgWith(config.ModeAuto, check("lint", "echo bad; exit 1")))
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: "fix it"})
+	var got []string
+	for i := 0; i < 5; i++ {
+		// A tool's result before each stop.
+		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Continuing: true})
+		a := e.Decide(context.Background(), stopIn(i > 0))
+		got = append(got, string(a.Decision))
+		if a.Decision == hooks.Allow {
+			break
+		}
+		e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: "another hook's reason\n" + a.SentReason(), Continuing: true})
+	}
+	if strings.Join(got, ",") != "block,block,block,allow" || r.verdicts[len(r.verdicts)-1].Source != verdictlog.SourceLimit {
+		t.Fatalf("decisions %v, last %+v", got, r.verdicts[len(r.verdicts)-1])
+	}
+	// Another hook blocks after hooksup allowed: still the same turn.
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: "another hook's reason", Continuing: true})
+	if c := e.Counts(); c.Turn != 1 {
+		t.Fatalf("counts after the agent's own prompts %+v", c)
+	}
+	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s", Prompt: "next"})
+	if c := e.Counts(); c.Turn != 2 || c.TurnContinuations != 0 {
+		t.Fatalf("counts after a new prompt %+v", c)
+	}
+}
+
 func TestSubagentSteersCountPerAgent(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto

@@ -77,6 +77,10 @@ type Input struct {
 
 	// UserPromptSubmit.
 	Prompt string `json:"prompt,omitempty"`
+	// Continuing is set by the agent's dialect (never read from the input): the agent sent this
+	// prompt itself, continuing its turn (a tool's result, or Stop hooks' reasons), not the
+	// person a new one.
+	Continuing bool `json:"-"`
 
 	// Stop and SubagentStop.
 	StopHookActive       *bool           `json:"stop_hook_active,omitempty"` // present on stop events only

@@ -100,7 +100,39 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 	}
 	v := list[i]
 	h.told[v.Stop] = true
-	entry = verdictlog.Verdict{
+	return otherHooksEntry(v, others, now), i == len(list)-1, true
+}
+
+// joined turns the prompt an agent continues the main agent's turn with after a stop, the
+// reasons of the Stop hooks that blocked joined into one (agent.JoinedStopReasons), into the
+// OtherHooks entry for the latest stop decided: what said finds in it besides hooksup's own
+// reason as the agent received it (sent, "" when hooksup let it stop). ok is false when the
+// other hooks said nothing, or that stop has its entry already.
+func (h *stopHooks) joined(said func(sent string) string, now time.Time) (entry verdictlog.Verdict, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	list := h.recent[""]
+	if len(list) == 0 || h.told[list[len(list)-1].Stop] {
+		return verdictlog.Verdict{}, false
+	}
+	v := list[len(list)-1]
+	sent := ""
+	if v.Decision == hooks.Block {
+		sent = hooks.Answer{Decision: hooks.Block, Reason: v.Reason}.SentReason()
+	}
+	reason := oneText(said(sent))
+	if reason == "" {
+		return verdictlog.Verdict{}, false
+	}
+	h.told[v.Stop] = true
+	// The agent names no hook in the prompt: the entry has one, unnamed, that blocked.
+	others := []verdictlog.OtherHook{{Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: reason}}
+	return otherHooksEntry(v, others, now), true
+}
+
+// otherHooksEntry is the OtherHooks entry of the verdict v for what others did at its stop.
+func otherHooksEntry(v verdictlog.Verdict, others []verdictlog.OtherHook, now time.Time) verdictlog.Verdict {
+	entry := verdictlog.Verdict{
 		Time: now, SessionID: v.SessionID, Event: verdictlog.EventOtherHooks, AgentID: v.AgentID, AgentType: v.AgentType,
 		Turn: v.Turn, Stop: v.Stop, Decision: hooks.Allow, Source: verdictlog.SourceOtherHooks, StopHookActive: v.StopHookActive,
 		Continuations: v.Continuations, MaxContinuations: v.MaxContinuations, SessionContinuations: v.SessionContinuations,
@@ -114,7 +146,7 @@ func (h *stopHooks) summary(agentID string, r transcript.Record, now time.Time) 
 			entry.Decision = hooks.Block
 		}
 	}
-	return entry, i == len(list)-1, true
+	return entry
 }
 
 func otherHook(o transcript.HookOutcome) verdictlog.OtherHook {

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -255,13 +256,33 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 	if !ok {
 		return
 	}
+	s.reportOtherHooks(entry, agentID == "" && latest)
+}
+
+// joinedStopReasons records what the other Stop hooks said in a prompt the agent continues its
+// turn with (agent.JoinedStopReasons), as an OtherHooks entry for the stop before it.
+func (s *Supervisor) joinedStopReasons(in *hooks.Input) {
+	ja, ok := s.agent.(agent.JoinedStopReasons)
+	if !ok || in.HookEventName != hooks.UserPromptSubmit || !in.Continuing || in.AgentID != "" || strings.TrimSpace(in.Prompt) == "" {
+		return
+	}
+	entry, ok := s.others.joined(func(sent string) string { return ja.OtherStopReasons(in.Prompt, sent) }, time.Now())
+	if ok {
+		s.reportOtherHooks(entry, true)
+	}
+}
+
+// reportOtherHooks writes an OtherHooks entry to the verdict log and tells the front ends; when
+// one of those hooks made the main agent continue after the latest stop hooksup allowed
+// (latestMain: the entry is of that stop), the agent works on.
+func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool) {
 	s.out.Do(func() {
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
 		}
 		s.bus.publish(OtherHooksReported{At: event.At{Time: entry.Time}, Entry: entry})
 	})
-	if agentID == "" && latest && entry.Decision == hooks.Block {
+	if latestMain && entry.Decision == hooks.Block {
 		s.state.otherHookBlocked()
 	}
 }
@@ -318,6 +339,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.watch.hook()
 	s.track(in)
 	s.engine.Observe(in)
+	s.joinedStopReasons(in)
 	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
 	s.activity.hook(in)
 	s.state.hook(in)

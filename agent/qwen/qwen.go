@@ -309,3 +309,26 @@ func (Agent) ResumeHint(line string) (string, bool) {
 	}
 	return l[:i] + "hooksup " + l[i:], true
 }
+
+// executedPlaceholder is what qwen joins in for a Stop hook that printed plain text and let it
+// stop (0.24.4, convertPlainTextToHookOutput).
+const executedPlaceholder = "Hook executed successfully"
+
+// OtherStopReasons: qwen joins the reasons of the Stop hooks that blocked with "\n", in the order
+// project, user, system (hooksup's hooks are system defaults, so its reason comes last), and a
+// plain-text hook's placeholder among them. What is left once hooksup's reason and the
+// placeholders are taken out is what the other hooks said.
+func (Agent) OtherStopReasons(prompt, sent string) string {
+	if sent != "" {
+		if i := strings.LastIndex(prompt, sent); i >= 0 {
+			prompt = prompt[:i] + prompt[i+len(sent):]
+		}
+	}
+	var said []string
+	for _, l := range strings.Split(prompt, "\n") {
+		if strings.TrimSpace(l) != executedPlaceholder {
+			said = append(said, l)
+		}
+	}
+	return strings.TrimSpace(strings.Join(said, "\n"))
+}

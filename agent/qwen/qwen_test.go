@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -53,6 +54,45 @@ func TestSampleInputs(t *testing.T) {
 	}
 	if strings.Join(kinds, ",") != "permission_prompt,idle_prompt" {
 		t.Errorf("notifications %v", kinds)
+	}
+}
+
+// Qwen fires UserPromptSubmit for a tool's result and for the reasons Stop hooks blocked with:
+// only the person's prompt carries submitted_prompt, and the others continue the turn.
+func TestOnlyThePersonsPromptStartsATurn(t *testing.T) {
+	b, err := os.ReadFile("testdata/tui-hook-input-UserPromptSubmit.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		in, err := hooks.ParseInput(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Agent{}.Input(in)
+		got = append(got, fmt.Sprintf("%q:%v", in.Prompt, in.Continuing))
+	}
+	if want := `"please create a file":false,"":true,"GATE-NEEDLE-42 stop fix it":true`; strings.Join(got, ",") != want {
+		t.Fatalf("got %s, want %s", strings.Join(got, ","), want)
+	}
+}
+
+// What other Stop hooks said, out of the prompt qwen joins their reasons into with hooksup's.
+func TestOtherStopReasons(t *testing.T) {
+	const sent = "check tests failed:\nFAIL x_test.go:3"
+	for _, c := range []struct{ prompt, sent, want string }{
+		{"REPO says no\n" + sent, sent, "REPO says no"},
+		{"REPO says no\nUSER: line one\nline two\n" + sent, sent, "REPO says no\nUSER: line one\nline two"},
+		{"Hook executed successfully\n" + sent, sent, ""},
+		{sent, sent, ""},
+		{"REPO says no", "", "REPO says no"},
+		{"Hook executed successfully\nREPO says no", "", "REPO says no"},
+		{"REPO quotes check tests failed:\nFAIL x_test.go:3\n" + sent, sent, "REPO quotes check tests failed:\nFAIL x_test.go:3"},
+	} {
+		if got := (Agent{}).OtherStopReasons(c.prompt, c.sent); got != c.want {
+			t.Errorf("OtherStopReasons(%q, %q) = %q, want %q", c.prompt, c.sent, got, c.want)
+		}
 	}
 }
 

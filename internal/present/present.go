@@ -187,6 +187,9 @@ func OtherHook(h verdictlog.OtherHook, short bool) string {
 		cmd = ShortCommand(h.Command)
 	}
 	s := cmd + " " + OtherHookOutcome(h)
+	if h.Command == "" {
+		s = OtherHookOutcome(h) // the agent names no hook (one whose reasons it joins)
+	}
 	if r := FirstLine(h.Reason); r != "" && h.Outcome != hooks.OutcomeSuccess {
 		s += ": " + r
 	}

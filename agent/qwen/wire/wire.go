@@ -11,8 +11,15 @@ type Dialect struct{}
 func (Dialect) Name() string { return "qwen" }
 
 // Input: qwen's input is Claude Code's (Stop, SubagentStop, Notification with
-// permission_prompt and idle_prompt, last_assistant_message, stop_hook_active, prompt_id).
-func (Dialect) Input(*hooks.Input) {}
+// permission_prompt and idle_prompt, last_assistant_message, stop_hook_active, prompt_id), but
+// qwen fires UserPromptSubmit also for what it sends the model itself within a turn: a tool's
+// result (an empty prompt) and the reasons of the Stop hooks that blocked. Only a prompt of the
+// person's carries submitted_prompt (0.24.4).
+func (Dialect) Input(in *hooks.Input) {
+	if in.HookEventName == hooks.UserPromptSubmit && in.Extra["submitted_prompt"] == nil {
+		in.Continuing = true
+	}
+}
 
 // Answer is Claude Code's codec but for a halt: qwen reads {"continue":false} on a Stop as one
 // more block, and continues with the stop reason as its prompt (0.24.4). It has no answer that
