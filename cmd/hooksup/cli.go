@@ -29,8 +29,9 @@ const completeCommand = "__complete"
 const (
 	completeThemes   = "themes"
 	completeSessions = "sessions"
-	completeLive     = "live"  // this machine's live sessions: SESSION of approve, deny, halt
-	completeHosts    = "hosts" // [hub] hosts of the person's configuration: --host
+	completeLive     = "live"    // this machine's live sessions: SESSION of approve, deny, halt
+	completeHosts    = "hosts"   // [hub] hosts of the person's configuration: --host
+	completeDevices  = "devices" // the browsers paired with hooksup web: web revoke ID
 )
 
 // program is hooksup's command line: --help, `hooksup man` and `hooksup completion` are drawn
@@ -118,7 +119,13 @@ never overwrites`},
 of the failed check's output, the latest verdicts; answer the selected session's question with
 the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
 with a growing wait`},
-			{Name: "web", Args: "[pair | devices | revoke ID|--all | token]", ArgValues: cli.Values{Words: webSubcommands},
+			{Name: "web", Args: "[pair | devices | revoke ID|--all | token]", Subcommands: []cli.Command{
+				{Name: "pair", Help: "a new pairing URL for the running server"},
+				{Name: "devices", Help: "the paired browsers"},
+				{Name: "revoke", Args: "ID", ArgValues: cli.Values{Dynamic: completeDevices},
+					Flags: []cli.Flag{{Name: "all", Help: "every paired browser"}}, Help: "end a paired browser's access, or every one's"},
+				{Name: "token", Help: "the API token for scripts"},
+			},
 				Flags: append([]cli.Flag{
 					{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
 					{Name: "public-url", Arg: "URL", Help: "the URL the page is reached at (tailscale serve, a proxy): printed, in the QR code, and its host served"},
@@ -291,6 +298,11 @@ func runComplete(args []string, stdout io.Writer) (int, error) {
 			if n == 1 { // a project of two sessions names neither
 				completion(stdout, p, "the session in this project")
 			}
+		}
+	case completeDevices:
+		ds, _ := web.NewStore(env.stateDir).Devices()
+		for _, d := range ds {
+			completion(stdout, d.ID, d.Name+", last seen "+d.LastSeen.Local().Format(time.DateTime))
 		}
 	case completeHosts:
 		hc, _ := hubConfig(globalFlags{})

@@ -17,6 +17,7 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/web"
 )
 
 // requireShell returns the path of a shell the completion tests run; CI installs them all.
@@ -36,7 +37,7 @@ const completionSession = "5f0c2a1e-7b7d-4c1e-9f55-0123456789ab"
 
 // completionSandbox is a sandbox with hooksup first on PATH, one session with a verdict log and
 // a custom theme "my-ocean".
-func completionSandbox(t *testing.T) (*sandbox, []string) {
+func completionSandbox(t *testing.T) (*sandbox, []string, string) {
 	t.Helper()
 	s := newSandbox(t)
 	dir := filepath.Join(s.stateDir(), "sessions", completionSession)
@@ -53,8 +54,18 @@ func completionSandbox(t *testing.T) (*sandbox, []string) {
 	if err := os.WriteFile(filepath.Join(themeDir, "my-ocean.toml"), []byte("base = \"dark\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A browser paired with hooksup web.
+	store := web.NewStore(s.stateDir())
+	code, _, err := store.NewPairingCode(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, d, ok, err := store.Pair(code, "Firefox on Linux", time.Now())
+	if err != nil || !ok {
+		t.Fatalf("pairing a browser: %v, %v", err, ok)
+	}
 	env := append(append([]string{}, s.env...), "PATH="+filepath.Dir(hooksupBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return s, env
+	return s, env, d.ID
 }
 
 func runShell(t *testing.T, env []string, dir, shell string, args ...string) string {
@@ -75,7 +86,7 @@ func runShell(t *testing.T, env []string, dir, shell string, args ...string) str
 // Each script loads in its shell and registers itself for hooksup, as docs/usage.md tells
 // people to load it.
 func TestCompletionScriptsLoad(t *testing.T) {
-	s, env := completionSandbox(t)
+	s, env, _ := completionSandbox(t)
 	t.Run("bash", func(t *testing.T) {
 		bash := requireShell(t, "bash")
 		out := runShell(t, env, s.project, bash, "-c", "source <(hooksup completion bash); complete -p hooksup")
@@ -134,7 +145,8 @@ type completionCase struct {
 	onlyWant bool // nothing but want
 }
 
-func completionCases() []completionCase {
+// completionCases are what the scripts must complete; device is a paired browser's id.
+func completionCases(device string) []completionCase {
 	modes := []string{"auto", "ask", "manual", "observe"}
 	return []completionCase{
 		{line: "hooksup --mode ", want: modes, onlyWant: true},
@@ -149,6 +161,11 @@ func completionCases() []completionCase {
 		{line: "hooksup log -", want: []string{"--session", "--json", "-f"}, onlyWant: true},
 		{line: "hooksup check -", want: []string{"--subagent", "-v"}, onlyWant: true},
 		{line: "hooksup completion ", want: []string{"bash", "zsh", "fish"}, onlyWant: true},
+		{line: "hooksup web ", want: []string{"pair", "devices", "revoke", "token"}, onlyWant: true},
+		{line: "hooksup web --listen 127.0.0.1:9 re", want: []string{"revoke"}, onlyWant: true},
+		{line: "hooksup web revoke ", want: []string{device}, onlyWant: true},
+		{line: "hooksup web revoke -", want: []string{"--all"}, onlyWant: true},
+		{line: "hooksup web token ", onlyWant: true},
 		{line: "hooksup themes my", want: []string{"my-ocean"}, onlyWant: true},
 		// After claude every argument is claude's: nothing of hooksup's is offered.
 		{line: "hooksup claude --", wantNot: []string{"--mode", "--config", "--theme"}},
@@ -193,11 +210,11 @@ func bashWords(line string) []string {
 // and the cursor's word, and what it leaves in COMPREPLY is read back.
 func TestCompletionBash(t *testing.T) {
 	bash := requireShell(t, "bash")
-	s, env := completionSandbox(t)
+	s, env, device := completionSandbox(t)
 	var script strings.Builder
 	script.WriteString("source <(hooksup completion bash)\n")
 	script.WriteString("t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n")
-	cases := completionCases()
+	cases := completionCases(device)
 	for _, c := range cases {
 		script.WriteString("t")
 		for _, w := range bashWords(c.line) {
@@ -239,8 +256,8 @@ func fishComplete(t *testing.T, env []string, dir string, lines []string) [][]st
 // The fish script completes each case, as fish's own `complete -C` reports (after claude, fish
 // offers the project's files, not hooksup's flags).
 func TestCompletionFish(t *testing.T) {
-	s, env := completionSandbox(t)
-	cases := completionCases()
+	s, env, device := completionSandbox(t)
+	cases := completionCases(device)
 	var lines []string
 	for _, c := range cases {
 		lines = append(lines, c.line)
@@ -250,10 +267,10 @@ func TestCompletionFish(t *testing.T) {
 	}
 }
 
-// A person at an interactive bash, zsh and fish presses Tab: flag values, the sessions and the
-// custom themes come up, the last two asked of hooksup itself.
+// A person at an interactive bash, zsh and fish presses Tab: flag values, the sessions, the
+// custom themes and the paired browsers come up, the last three asked of hooksup itself.
 func TestCompletionInteractive(t *testing.T) {
-	s, env := completionSandbox(t)
+	s, env, device := completionSandbox(t)
 	env = append(env, "TERM=xterm-256color", "PS1=$ ")
 	for _, sh := range []struct {
 		name  string
@@ -280,6 +297,8 @@ func TestCompletionInteractive(t *testing.T) {
 				{"hooksup --theme my-", "hooksup --theme my-ocean"},
 				{"hooksup install --scope pr", "hooksup install --scope project"},
 				{"hooksup --mode ob", "hooksup --mode observe"},
+				{"hooksup web rev", "hooksup web revoke"},
+				{"hooksup web revoke ", "hooksup web revoke " + device},
 			} {
 				tm.keys("C-u")
 				tm.text(step.typed)
@@ -356,7 +375,7 @@ func hooksupHelp(t *testing.T, s *sandbox) string {
 // Every command and flag --help shows is completed by each shell's script, and named in the
 // README or the docs.
 func TestHelpCompletionsAndDocsAgree(t *testing.T) {
-	s, env := completionSandbox(t)
+	s, env, _ := completionSandbox(t)
 	h := parseHelp(t, hooksupHelp(t, s))
 	commandCase := completionCase{line: "hooksup ", want: h.commands, onlyWant: true}
 	cases := []completionCase{commandCase, {line: "hooksup -", want: h.globalFlags, onlyWant: true}}
@@ -604,7 +623,7 @@ func TestManPageListsEveryKeyAndSetting(t *testing.T) {
 // ids, and the project of a session alone in it), and --host to the [hub] hosts of the person's
 // configuration, in bash and in fish; a host no shell word can carry is left out.
 func TestCompletionOffersLiveSessionsAndHosts(t *testing.T) {
-	s, env := completionSandbox(t)
+	s, env, _ := completionSandbox(t)
 	cfgDir := filepath.Join(filepath.Dir(s.home), "cfg", "hooksup")
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[hub]\nhosts = [\"devbox\", \"build-01\", \"x;touch PWNED\"]\n"), 0o600); err != nil {
 		t.Fatal(err)

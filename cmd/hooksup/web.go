@@ -30,9 +30,6 @@ import (
 // defaultWebListen is where hooksup web listens unless --listen says otherwise: loopback only.
 const defaultWebListen = "127.0.0.1:7862"
 
-// webSubcommands are hooksup web's commands besides serving.
-var webSubcommands = []string{"pair", "devices", "revoke", "token"}
-
 type webArgs struct {
 	listen, tlsCert, tlsKey, publicURL string
 	newToken, plainHTTP                bool

@@ -39,6 +39,10 @@ type Command struct {
 	Passthrough bool
 	Help        string // what it does; wrapped in --help
 	Hidden      bool   // left out of --help, the man page and the completions
+	// Subcommands are the words the command's first argument may be, each with its own flags
+	// and arguments (hooksup web revoke ID|--all); the completions offer them, and after one,
+	// what it takes. Args says them in --help.
+	Subcommands []Command
 }
 
 // Flag is a flag: Name "config" is --config (and -config), a one-letter Name "v" is -v.

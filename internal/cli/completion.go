@@ -118,23 +118,54 @@ func (p Program) bash() string {
 			fmt.Fprintf(&b, "            %s ;;\n", fileFn)
 			continue
 		}
-		p.bashFlagValues(&b, c.Flags, "            ")
-		if len(c.Flags) > 0 {
-			fmt.Fprintf(&b, "            if [[ $cur == -* ]]; then\n                COMPREPLY=($(compgen -W %q -- \"$cur\"))\n                return\n            fi\n",
-				strings.Join(spellingsOf(c.Flags), " "))
+		if len(c.Subcommands) > 0 {
+			p.bashSubcommands(&b, c, "            ")
+			continue
 		}
-		switch {
-		case c.ArgValues.Files:
-			fmt.Fprintf(&b, "            %s ;;\n", fileFn)
-		case !c.ArgValues.none():
-			fmt.Fprintf(&b, "            %s ;;\n", p.bashValues(c.ArgValues))
-		default:
-			b.WriteString("            COMPREPLY=() ;;\n")
-		}
+		p.bashArgs(&b, c, "            ")
+		b.WriteString("            ;;\n")
 	}
 	b.WriteString("    esac\n}\n\n")
 	fmt.Fprintf(&b, "complete -F %s %s\n", main, p.Name)
 	return b.String()
+}
+
+// bashArgs completes a command's flags, their values and its arguments.
+func (p Program) bashArgs(b *strings.Builder, c Command, indent string) {
+	p.bashFlagValues(b, c.Flags, indent)
+	if len(c.Flags) > 0 {
+		fmt.Fprintf(b, "%[1]sif [[ $cur == -* ]]; then\n%[1]s    COMPREPLY=($(compgen -W %[2]q -- \"$cur\"))\n%[1]s    return\n%[1]sfi\n",
+			indent, strings.Join(spellingsOf(c.Flags), " "))
+	}
+	switch {
+	case c.ArgValues.Files:
+		fmt.Fprintf(b, "%s%s\n", indent, p.fn("files"))
+	case !c.ArgValues.none():
+		fmt.Fprintf(b, "%s%s\n", indent, p.bashValues(c.ArgValues))
+	default:
+		b.WriteString(indent + "COMPREPLY=()\n")
+	}
+}
+
+// bashSubcommands completes a command of subcommands: its own flags and the subcommands until
+// one is given (the first word after the command that is neither a flag nor a flag's value),
+// then what that one takes. $i is the command's index in COMP_WORDS.
+func (p Program) bashSubcommands(b *strings.Builder, c Command, indent string) {
+	fmt.Fprintf(b, "%[1]slocal j=$((i+1)) sub=\n%[1]swhile (( j < COMP_CWORD )); do\n%[1]s    w=${COMP_WORDS[j]}\n%[1]s    case $w in\n", indent)
+	if pats := valueFlagPatterns(c.Flags); pats != "" {
+		fmt.Fprintf(b, "%[1]s        %[2]s)\n%[1]s            if [[ ${COMP_WORDS[j+1]} == = ]]; then (( j += 3 )); else (( j += 2 )); fi\n%[1]s            continue ;;\n", indent, pats)
+	}
+	fmt.Fprintf(b, "%[1]s        -*) ;;\n%[1]s        *) sub=$w; break ;;\n%[1]s    esac\n%[1]s    (( j++ ))\n%[1]sdone\n%[1]scase $sub in\n%[1]s    '')\n", indent)
+	top := c
+	top.ArgValues = Values{Words: names(c.Subcommands)}
+	p.bashArgs(b, top, indent+"        ")
+	b.WriteString(indent + "        ;;\n")
+	for _, sc := range c.Subcommands {
+		fmt.Fprintf(b, "%s    %s)\n", indent, sc.Name)
+		p.bashArgs(b, sc, indent+"        ")
+		b.WriteString(indent + "        ;;\n")
+	}
+	fmt.Fprintf(b, "%[1]s    *) COMPREPLY=() ;;\n%[1]sesac ;;\n", indent)
 }
 
 // bashFlagValues completes the value of the flag before the cursor.
@@ -258,17 +289,11 @@ func (p Program) zsh() string {
 	fmt.Fprintf(&b, "            )\n            _describe -t commands %s commands && ret=0\n            ;;\n", zq(p.Name+" command"))
 	b.WriteString("        argument)\n            curcontext=${curcontext%:*:*}:" + p.Name + "-$words[1]:\n            case $words[1] in\n")
 	for _, c := range p.completable() {
-		specs := p.zflags(c.Flags)
-		switch {
-		case c.Passthrough:
-			specs = append(specs, zq("*::"+zdesc(strings.Trim(c.Args, "[]."))+":_files"))
-		case !c.ArgValues.none():
-			n := "1"
-			if strings.Contains(c.Args, "...") {
-				n = "*"
-			}
-			specs = append(specs, zq(n+":"+zdesc(strings.ToLower(strings.Trim(c.Args, "[].")))+":"+p.zaction(c.ArgValues)))
+		if len(c.Subcommands) > 0 {
+			p.zshSubcommands(&b, c, "                ")
+			continue
 		}
+		specs := p.zargs(c)
 		if len(specs) == 0 {
 			fmt.Fprintf(&b, "                %s) _message 'no more arguments' ;;\n", c.Name)
 			continue
@@ -284,10 +309,51 @@ func (p Program) zsh() string {
 		b.WriteString("                    ;;\n")
 	}
 	b.WriteString("            esac\n            ;;\n    esac\n    return ret\n}\n\n")
+
 	// Autoloaded from $fpath, the file's body runs as the function itself; sourced, it registers
 	// the function.
 	fmt.Fprintf(&b, "if [[ $funcstack[1] == %[1]s ]]; then\n    %[1]s \"$@\"\nelse\n    compdef %[1]s %[2]s\nfi\n", main, p.Name)
 	return b.String()
+}
+
+// zargs are the _arguments specs of a command without subcommands: its flags, its arguments.
+func (p Program) zargs(c Command) []string {
+	specs := p.zflags(c.Flags)
+	switch {
+	case c.Passthrough:
+		specs = append(specs, zq("*::"+zdesc(strings.Trim(c.Args, "[]."))+":_files"))
+	case !c.ArgValues.none():
+		n := "1"
+		if strings.Contains(c.Args, "...") {
+			n = "*"
+		}
+		specs = append(specs, zq(n+":"+zdesc(strings.ToLower(strings.Trim(c.Args, "[].")))+":"+p.zaction(c.ArgValues)))
+	}
+	return specs
+}
+
+// zshSubcommands completes a command of subcommands, in the command's branch of the case: its
+// flags and the subcommands, then what the one given takes.
+func (p Program) zshSubcommands(b *strings.Builder, c Command, indent string) {
+	var subs []string
+	for _, sc := range c.Subcommands {
+		subs = append(subs, zdesc(sc.Name)+`\:"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(zdesc(short(sc.Help)))+`"`)
+	}
+	fmt.Fprintf(b, "%[1]s%[2]s)\n%[1]s    _arguments -C \\\n", indent, c.Name)
+	for _, spec := range p.zflags(c.Flags) {
+		fmt.Fprintf(b, "%s        %s \\\n", indent, spec)
+	}
+	fmt.Fprintf(b, "%[1]s        %[2]s \\\n%[1]s        '*::argument:->subcommand' && ret=0\n", indent, zq("1:subcommand:(("+strings.Join(subs, " ")+"))"))
+	fmt.Fprintf(b, "%[1]s    if [[ $state == subcommand ]]; then\n%[1]s        curcontext=${curcontext%%:*:*}:%[2]s-%[3]s-$words[1]:\n%[1]s        case $words[1] in\n", indent, p.Name, c.Name)
+	for _, sc := range c.Subcommands {
+		specs := p.zargs(sc)
+		if len(specs) == 0 {
+			fmt.Fprintf(b, "%s            %s) _message 'no more arguments' ;;\n", indent, sc.Name)
+			continue
+		}
+		fmt.Fprintf(b, "%s            %s) _arguments %s && ret=0 ;;\n", indent, sc.Name, strings.Join(specs, " "))
+	}
+	fmt.Fprintf(b, "%[1]s        esac\n%[1]s    fi\n%[1]s    ;;\n", indent)
 }
 
 // ---- fish ----
@@ -337,8 +403,34 @@ function %[4]s
     $self %[6]s $argv[1] 2>/dev/null
 end
 
+# %[7]s: the subcommand given after the command (hooksup web revoke), or nothing.
+function %[7]s
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l skip 0
+    set -l seen 0
+    for w in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case %[8]s
+                set skip 1
+            case '-*'
+            case '*'
+                if test $seen = 1
+                    echo $w
+                    return 0
+                end
+                set seen 1
+        end
+    end
+    return 1
+end
+
 complete -c %[1]s -f
-`, p.Name, cmdFn, usingFn, dynFn, strings.Join(p.fishValueFlagPatterns(), " "), p.Complete)
+`, p.Name, cmdFn, usingFn, dynFn, strings.Join(p.fishValueFlagPatterns(), " "), p.Complete, p.fn("subcommand"), strings.Join(p.fishAllValueFlagPatterns(), " "))
 	noCmd := "not " + cmdFn
 	for _, f := range p.Flags {
 		fmt.Fprintf(&b, "complete -c %s -n %s %s\n", p.Name, fq(noCmd), p.fishFlag(f))
@@ -348,8 +440,27 @@ complete -c %[1]s -f
 	}
 	for _, c := range p.completable() {
 		cond := fq(usingFn + " " + c.Name)
+		if len(c.Subcommands) > 0 {
+			// The command's own flags go before its subcommand.
+			cond = fq(usingFn + " " + c.Name + "; and not " + p.fn("subcommand"))
+		}
 		for _, f := range c.Flags {
 			fmt.Fprintf(&b, "complete -c %s -n %s %s\n", p.Name, cond, p.fishFlag(f))
+		}
+		if len(c.Subcommands) > 0 {
+			for _, sc := range c.Subcommands {
+				fmt.Fprintf(&b, "complete -c %s -n %s -a %s -d %s\n", p.Name, cond, sc.Name, fq(short(sc.Help)))
+			}
+			for _, sc := range c.Subcommands {
+				given := fq(usingFn + " " + c.Name + "; and contains -- " + sc.Name + " (" + p.fn("subcommand") + ")")
+				for _, f := range sc.Flags {
+					fmt.Fprintf(&b, "complete -c %s -n %s %s\n", p.Name, given, p.fishFlag(f))
+				}
+				if !sc.ArgValues.none() {
+					fmt.Fprintf(&b, "complete -c %s -n %s -a %s\n", p.Name, given, fq(p.fishArgs(sc.ArgValues)))
+				}
+			}
+			continue
 		}
 		switch {
 		case c.Passthrough || c.ArgValues.Files:
@@ -367,6 +478,29 @@ func (p Program) fishValueFlagPatterns() []string {
 		if f.TakesValue() {
 			for _, s := range f.spellings() {
 				out = append(out, fq(s))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fishAllValueFlagPatterns are the spellings of every flag that takes a value, the program's
+// and its commands'.
+func (p Program) fishAllValueFlagPatterns() []string {
+	seen := map[string]bool{}
+	var out []string
+	flags := append([]Flag{}, p.Flags...)
+	for _, c := range p.completable() {
+		flags = append(flags, c.Flags...)
+	}
+	for _, f := range flags {
+		if f.TakesValue() {
+			for _, s := range f.spellings() {
+				if !seen[s] {
+					seen[s] = true
+					out = append(out, fq(s))
+				}
 			}
 		}
 	}
