@@ -284,7 +284,8 @@ func TestCompletionInteractive(t *testing.T) {
 		t.Run(sh.name, func(t *testing.T) {
 			shell := requireShell(t, sh.name)
 			tm := startTmux(t, 120, 30, env, s.project, append([]string{shell}, sh.argv[1:]...)...)
-			time.Sleep(300 * time.Millisecond)
+			// Typed once the shell's line editor is up: it draws the prompt then.
+			tm.waitFor("the shell's prompt", 10*time.Second, func(screen string) bool { return strings.TrimSpace(screen) != "" })
 			tm.text(sh.setup + "; echo ready-$((6*7))")
 			if sh.name == "fish" {
 				tm.keys("C-u")
