@@ -196,3 +196,52 @@ func TestInitNamesAMissingProgramAndStandsIn(t *testing.T) {
 		t.Errorf("doctor names staticcheck, whose check is commented out:\n%s", out)
 	}
 }
+
+// A package whose test script runs node --test (node 22 where the tests have it): init reads
+// the count from its summary, and a script that runs no test file is kept, said to run none.
+func TestInitReadsTheTestCount(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("no npm here")
+	}
+	test := "test('adds', () => assert.strictEqual(1 + 1, 2));\n"
+	for _, tc := range []struct {
+		name  string
+		tests map[string]string
+		said  []string
+	}{
+		{"three tests", map[string]string{"test/a.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\n" + test + test + test},
+			[]string{"  ✓ test (", "s, 3 tests)"}},
+		{"none", nil, []string{"  · test (", "): passes, but runs no tests (node --test says so): kept as a check that passes, not as the tests"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			if n := os.Getenv("HOOKSUP_TEST_NODE22"); n != "" {
+				for i, e := range s.env {
+					if p, ok := strings.CutPrefix(e, "PATH="); ok {
+						s.env[i] = "PATH=" + filepath.Dir(n) + ":" + p
+					}
+				}
+			}
+			s.files(map[string]string{"package.json": `{"name":"x","version":"1.0.0","scripts":{"test":"node --test"}}`})
+			s.files(tc.tests)
+			code, out := s.hooksup(t, "init")
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			for _, w := range tc.said {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(out, "trying the project's own") {
+				t.Errorf("init tried another check:\n%s", out)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | npm test"}) {
+				t.Fatalf("checks %q", got)
+			}
+		})
+	}
+}
