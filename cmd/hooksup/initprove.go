@@ -28,22 +28,35 @@ import (
 //     after): a check the agent's every stop runs must leave the tree as it found it.
 //
 // A test check must also run a test, by its runner's own summary (checks/testcount): one that
-// passes and runs none is kept, as a check that passes, but is no proof that the tests run.
+// passes and runs none, or whose output holds no summary hooksup knows, is kept, as a check
+// that passes, but is no proof that the tests run.
 // Where no check proven runs the tests (in its directory or one above), or where all the checks
 // of a role fell, init tries the project's own that the others stood in for (`go test ./...`
 // in place of the CI's) and turns on the first it proves. A check that runs out of time, or
 // cannot start, stays as it is.
 func proveChecks(ctx context.Context, det project.Detection, dir string, timeout time.Duration, run bool, w io.Writer) {
-	var had, try []project.Proposal
+	var had []project.Proposal
 	for _, p := range det.Proposals() {
-		if p.Off != "" {
-			continue
+		if p.Off == "" {
+			had = append(had, p)
 		}
-		had = append(had, p)
-		if m := checks.Missing(p.Check, dir); m != "" && !run {
-			det.Note(p.Check.Name, missingWhy(m)+" (hooksup init --no-run kept it): it fails at every stop until it is")
-			continue
-		} else if m != "" {
+	}
+	if !run {
+		for _, p := range had {
+			if m := checks.Missing(p.Check, dir); m != "" {
+				det.Note(p.Check.Name, missingWhy(m)+" (hooksup init --no-run kept it): it fails at every stop until it is")
+			}
+		}
+		return
+	}
+	if len(had) == 0 || ctx.Err() != nil {
+		return
+	}
+	fmt.Fprintf(w, "proving %s on the untouched tree: each must pass, leave the files as it found them, and a test check run tests (at most %s each; --no-run skips this):\n",
+		checkCount(len(had)), timeout)
+	var try []project.Proposal
+	for _, p := range had {
+		if m := checks.Missing(p.Check, dir); m != "" {
 			why := missingWhy(m)
 			fmt.Fprintf(w, "  ✗ %s: %s, commented out\n", termsafe.String(p.Check.Name), termsafe.String(why))
 			det.TurnOff(p.Check.Name, why+": install it, then uncomment")
@@ -51,15 +64,8 @@ func proveChecks(ctx context.Context, det project.Detection, dir string, timeout
 		}
 		try = append(try, p)
 	}
-	if !run || len(had) == 0 || ctx.Err() != nil {
-		return
-	}
 	pv := &prover{ctx: ctx, det: det, dir: dir, timeout: timeout, w: w}
 	pv.snap, pv.snapErr = treesnap.Take(ctx, dir, nil)
-	if len(try) > 0 {
-		fmt.Fprintf(w, "proving %s on the untouched tree: each must pass, leave the files as it found them, and a test check run tests (at most %s each; --no-run skips this):\n",
-			checkCount(len(try)), timeout)
-	}
 	if pv.snapErr != nil {
 		fmt.Fprintf(w, "  · cannot compare the files before and after each check: %v\n", pv.snapErr)
 	}
@@ -161,16 +167,18 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 	}
 	n := testcount.Read(r.Text())
 	if !n.Ran() {
-		says := "its output names no test runner hooksup knows"
+		// What it says of the tests: none ran, by the runner's own summary; or hooksup cannot
+		// tell, its output holding no summary it knows.
+		says := "hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)"
 		if n.Known() {
-			says = strings.Join(n.Runners, " and ") + " says so"
+			says = fmt.Sprintf("runs no tests (%s says so)", strings.Join(n.Runners, " and "))
 		}
 		if stand != "" {
-			fmt.Fprintf(pv.w, "  · %s (%s): runs no tests either (%s), left out\n", name, took, says)
+			fmt.Fprintf(pv.w, "  · %s (%s): passes, but %s: left out\n", name, took, says)
 			return noTests
 		}
-		fmt.Fprintf(pv.w, "  · %s (%s): passes, but runs no tests (%s): kept as a check that passes, not as the tests\n", name, took, says)
-		pv.det.Note(c.Name, fmt.Sprintf("hooksup init ran it on the untouched tree: it passes, but runs no tests (%s)", says))
+		fmt.Fprintf(pv.w, "  · %s (%s): passes, but %s: kept as a check that passes, not as the tests\n", name, took, says)
+		pv.det.Note(c.Name, "hooksup init ran it on the untouched tree: it passes, but "+says)
 		return noTests
 	}
 	fmt.Fprintf(pv.w, "  ✓ %s (%s, %s%s)\n", name, took, n, present.CheckLeftRunning(r.LeftRunning))

@@ -64,7 +64,7 @@ func TestInitProvesTheChecks(t *testing.T) {
 	}
 	for _, w := range []string{
 		"✗ test: changed README.md (",
-		"· test (2) (", "): passes, but runs no tests (its output names no test runner hooksup knows): kept as a check that passes, not as the tests",
+		"· test (2) (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ npm test (", ", 2 tests)",
 		"the tree is not as init found it: test changed README.md; init restores nothing",
@@ -76,7 +76,7 @@ func TestInitProvesTheChecks(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
 	for _, w := range []string{
 		"# it changes files: run once on the untouched tree, it changed README.md\n# (a check runs at every stop of the agent, and must leave the files as it found them)\n# [[stop.checks]]\n# name = \"test\"\n# command = \"npm run automd\"",
-		"# hooksup init ran it on the untouched tree: it passes, but runs no tests (its output names no test runner hooksup knows)\n[[stop.checks]]\nname = \"test (2)\"\ncommand = \"npm run build\"",
+		"# hooksup init ran it on the untouched tree: it passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)\n[[stop.checks]]\nname = \"test (2)\"\ncommand = \"npm run build\"",
 		"# hooksup init turned this on: no other check proven to run the tests\n[[stop.checks]]\nname = \"npm test\"\ncommand = \"npm test\"",
 	} {
 		if !strings.Contains(string(b), w) {
