@@ -1,8 +1,9 @@
 // Package treesnap takes a snapshot of a project's files, to tell whether a command left them
 // as it found them: the files git would show (tracked, and untracked but not ignored) when the
 // directory is in a git work tree, else every file below it but the usual dependency and cache
-// directories. A file is its path, type and mode, size and content hash; the caches tools keep
-// of their own (__pycache__, .pytest_cache, …) are no change of the project.
+// directories. A file is its path, type and mode, size and content hash (its modification time
+// above MaxHashed); the caches tools keep of their own (__pycache__, .pytest_cache, …) are no
+// change of the project.
 package treesnap
 
 import (
@@ -17,12 +18,19 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxFiles bounds a snapshot: a tree of more files is not compared (ErrTooLarge).
 const MaxFiles = 100_000
+
+// MaxHashed bounds the files whose content is compared: a larger one is compared by its size
+// and modification time.
+const MaxHashed = 16 << 20
 
 // ErrTooLarge is the error of a tree of more than MaxFiles files.
 var ErrTooLarge = fmt.Errorf("more than %d files", MaxFiles)
@@ -82,6 +90,8 @@ func Take(ctx context.Context, dir string, prev *Snapshot) (*Snapshot, error) {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			t, _ := os.Readlink(full)
 			f.hash = sha256.Sum256([]byte(t))
+		case fi.Mode().IsRegular() && fi.Size() > MaxHashed:
+			f.hash = sha256.Sum256([]byte(f.mtime.String()))
 		case fi.Mode().IsRegular():
 			if f.hash, err = hashFile(full); err != nil {
 				continue
@@ -186,11 +196,17 @@ type Change struct {
 	What string // "changed", "created", "deleted", "mode changed"
 }
 
+// String is the path, quoted as Go quotes a string when it holds a control character or is not
+// UTF-8 (safe in a terminal and in a TOML comment), and what happened to it but for a change.
 func (c Change) String() string {
-	if c.What == "changed" {
-		return c.Path
+	p := c.Path
+	if !utf8.ValidString(p) || strings.ContainsFunc(p, unicode.IsControl) {
+		p = strconv.Quote(p)
 	}
-	return c.Path + " (" + c.What + ")"
+	if c.What == "changed" {
+		return p
+	}
+	return p + " (" + c.What + ")"
 }
 
 // Diff is what changed from a to b, by path.

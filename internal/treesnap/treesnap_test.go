@@ -81,3 +81,20 @@ func TestDiffNamesWhatACommandChanged(t *testing.T) {
 		})
 	}
 }
+
+// A path with a control character is quoted: it is safe to print, and to write in a comment.
+func TestChangeQuotesAControl(t *testing.T) {
+	for _, tc := range []struct {
+		c    Change
+		want string
+	}{
+		{Change{"README.md", "changed"}, "README.md"},
+		{Change{"a\x1b[2Jb.md", "created"}, `"a\x1b[2Jb.md" (created)`},
+		{Change{"new\nline", "changed"}, `"new\nline"`},
+		{Change{"é.txt", "deleted"}, "é.txt (deleted)"},
+	} {
+		if got := tc.c.String(); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.c.Path, got, tc.want)
+		}
+	}
+}
