@@ -77,8 +77,12 @@ func proveChecks(ctx context.Context, det project.Detection, dir string, timeout
 	}
 	pv.standIn(had)
 	if len(pv.changed) > 0 {
-		fmt.Fprintf(w, "the tree is not as init found it: %s; init restores nothing (git status and git diff show what changed)\n",
-			termsafe.String(strings.Join(pv.changed, "; ")))
+		see := ""
+		if pv.snap.Git() {
+			see = " (git status and git diff show what changed)"
+		}
+		fmt.Fprintf(w, "the tree is not as init found it: %s; init restores nothing%s\n",
+			termsafe.String(strings.Join(pv.changed, "; ")), see)
 	}
 }
 

@@ -67,7 +67,7 @@ func TestInitProvesTheChecks(t *testing.T) {
 		"· test (2) (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ npm test (", ", 2 tests)",
-		"the tree is not as init found it: test changed README.md; init restores nothing",
+		"the tree is not as init found it: test changed README.md; init restores nothing (git status and git diff show what changed)",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("init did not say %q:\n%s", w, out)

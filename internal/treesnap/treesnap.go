@@ -46,8 +46,12 @@ type file struct {
 // Snapshot is the project's files at one moment.
 type Snapshot struct {
 	dir   string
+	git   bool            // the files are those git shows
 	files map[string]file // by slash-separated path relative to dir
 }
+
+// Git reports whether the snapshot is of the files git shows, in a git work tree.
+func (s *Snapshot) Git() bool { return s.git }
 
 // cacheDirs are the directories tools fill with their own caches, never compared.
 var cacheDirs = map[string]bool{
@@ -65,13 +69,14 @@ var walkSkip = map[string]bool{
 // and modification time are the same is not read again.
 func Take(ctx context.Context, dir string, prev *Snapshot) (*Snapshot, error) {
 	paths, err := gitFiles(ctx, dir)
-	if err != nil {
+	inGit := err == nil
+	if err != nil && !errors.Is(err, ErrTooLarge) {
 		paths, err = walk(dir)
 	}
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{dir: dir, files: make(map[string]file, len(paths))}
+	s := &Snapshot{dir: dir, git: inGit, files: make(map[string]file, len(paths))}
 	for _, p := range paths {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -55,6 +55,9 @@ func TestDiffNamesWhatACommandChanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if before.Git() != inGit {
+				t.Errorf("Git() = %t", before.Git())
+			}
 			if d := Diff(before, before); len(d) != 0 {
 				t.Fatalf("a tree differs from itself: %v", d)
 			}
