@@ -251,7 +251,7 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 		plural = ""
 	}
 	if len(checks) == 0 {
-		fmt.Fprintf(w, "wrote %s with no check enabled\n", path)
+		fmt.Fprintf(w, "wrote %s with no check enabled: until you enable one, the agent may always stop\n", path)
 	} else {
 		fmt.Fprintf(w, "wrote %s with %d check%s, run in this order:\n", path, len(checks), plural)
 	}
