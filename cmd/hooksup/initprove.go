@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path"
 
 	"slices"
 	"strings"
@@ -86,6 +87,9 @@ func proveChecks(ctx context.Context, det project.Detection, dir string, timeout
 	}
 }
 
+// firstRunLockfiles are the lockfiles a build writes when there is none: cargo's.
+var firstRunLockfiles = map[string]bool{"Cargo.lock": true}
+
 // missingWhy says that a check's program m is not installed.
 func missingWhy(m string) string {
 	if strings.Contains(m, "/") {
@@ -130,6 +134,11 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 		if after, err := treesnap.Take(pv.ctx, pv.dir, pv.snap); err == nil {
 			changes, pv.snap = treesnap.Diff(pv.snap, after), after
 		}
+		// The lockfile a build writes on its first run, and leaves alone after, is no change a
+		// check makes at every stop.
+		changes = slices.DeleteFunc(changes, func(ch treesnap.Change) bool {
+			return ch.What == "created" && firstRunLockfiles[path.Base(ch.Path)]
+		})
 	}
 	off := func(why string) proof {
 		if stand != "" {

@@ -245,3 +245,30 @@ func TestInitReadsTheTestCount(t *testing.T) {
 		})
 	}
 }
+
+// A Rust crate without a Cargo.lock: cargo test writes one on its first run (and its build in
+// target/), which is no change a check makes at every stop; init proves it and reads its count.
+func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("no cargo here")
+	}
+	s := newSandbox(t)
+	for _, k := range []string{"RUSTUP_HOME", "CARGO_HOME"} { // rustup's, under the real home
+		if v := os.Getenv(k); v == "" {
+			if home, err := os.UserHomeDir(); err == nil {
+				s.env = append(s.env, k+"="+filepath.Join(home, "."+strings.ToLower(strings.TrimSuffix(k, "_HOME"))))
+			}
+		}
+	}
+	s.files(map[string]string{
+		"Cargo.toml": "[package]\nname = \"rc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(2, 3), 5); }\n}\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 || !strings.Contains(out, "✓ test (") || !strings.Contains(out, ", 1 test)") || strings.Contains(out, "Cargo.lock") {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "Cargo.lock")); err != nil {
+		t.Fatalf("cargo test wrote no Cargo.lock: the test proves nothing: %v", err)
+	}
+}
