@@ -451,7 +451,7 @@ type detected struct {
 	long    []string
 	from    []string       // where each check comes from (checkMeta.from)
 	off     []string       // why each check is commented out (checkMeta.off)
-	dropped []droppedCheck // the checks others stood in for (Project.standby)
+	dropped []droppedCheck // its checks on standby: others stood in for them (Project.standby)
 	problem bool           // something the person should hear of even without checks
 	tool    string         // the tool whose own configuration says what it runs: tox, nox, pre-commit
 	ciRun   string         // the CI (its step) that runs that tool: its checks are the CI's
@@ -980,6 +980,21 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 			cmd = ".venv/bin/python -m pytest -q"
 		}
 		p.add("test", "pytest", cmd, detectTestTimeout, nil)
+		// Where pytest is not installed, the standard library's runner runs a tests directory
+		// of unittest's TestCases: on standby, for init to prove when pytest fails.
+		tests := "tests"
+		if !d.dirs[tests] {
+			tests = "test"
+		}
+		if runner == "" && d.dirs[tests] {
+			py := "python3"
+			if venv {
+				py = ".venv/bin/python"
+			}
+			retry := true
+			p.dropped = append(p.dropped, droppedCheck{config.Check{Command: py + " -m unittest discover -s " + tests,
+				Timeout: config.Duration{D: detectTestTimeout}, RetryOnFailure: &retry, MaxRetries: detectMaxRetries}, "test", "unittest"})
+		}
 	}
 	if ruff != "" {
 		detail = append(detail, "ruff ("+ruff+")")

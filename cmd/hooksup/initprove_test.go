@@ -272,3 +272,39 @@ func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
 		t.Fatalf("cargo test wrote no Cargo.lock: the test proves nothing: %v", err)
 	}
 }
+
+// A Python project whose tests are unittest's TestCases, where pytest is not installed (a
+// pytest package that cannot run stands in for its absence wherever the tests run): init's
+// pytest check fails, is written commented out, and the standard library's runner, proven to
+// run the test, is turned on in its place; check then fails on a seeded bug, naming the test.
+func TestInitStandsInForAMissingPytest(t *testing.T) {
+	s := newSandbox(t)
+	nopytest := t.TempDir()
+	os.MkdirAll(filepath.Join(nopytest, "pytest"), 0o755)
+	os.WriteFile(filepath.Join(nopytest, "pytest", "__init__.py"), nil, 0o644)
+	s.env = append(s.env, "PYTHONPATH="+nopytest, "PYTHONDONTWRITEBYTECODE=1")
+	s.files(map[string]string{
+		"pyproject.toml":    "[project]\nname = \"app\"\n",
+		"app.py":            "def add(a, b):\n    return a + b\n",
+		"tests/test_app.py": "import unittest\n\nfrom app import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"✗ test: exit 1 (", "trying the project's own checks where those fell or run no tests:", "✓ unittest (", ", 1 test)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"unittest | python3 -m unittest discover -s tests"}) {
+		t.Fatalf("checks %q", got)
+	}
+	s.files(map[string]string{"app.py": "def add(a, b):\n    return a - b\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ unittest") || !strings.Contains(out, "test_add") {
+		t.Fatalf("check with a seeded bug: %d %s", code, out)
+	}
+}
