@@ -762,7 +762,7 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 			role := o.short[i]
 			cmd, ok := byRole[role]
 			if !ok {
-				o.off[i] = "the project's CI does not run it"
+				o.off[i] = ciDoesNotRun
 				continue
 			}
 			if cmd != o.Checks[i].Command {

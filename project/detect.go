@@ -34,21 +34,31 @@ type Project struct {
 	meta   []checkMeta    // beside Checks
 	// covered: the checks of another project of its directory stand in for all of its own.
 	covered bool
+	// standby are its checks that others stood in for (the CI's, tox's, make test): written
+	// only once init turns them on (TurnOn), when those of their role fall.
+	standby     []config.Check
+	standbyMeta []checkMeta
 }
 
 // checkMeta is what init knows of a check besides the check itself.
 type checkMeta struct {
-	role string // "test", "lint", "format", "typecheck"
-	from string // where it comes from, written as a comment above it: the CI step
-	off  string // why it is written commented out; "" when it runs
+	role  string   // "test", "lint", "format", "typecheck"
+	from  string   // where it comes from, written as a comment above it: the CI step
+	off   string   // why it is written commented out; "" when it runs
+	notes []string // written as comments above it, after from
+	// spare: init may turn it on when the checks of its role fall (a standby check, or one
+	// commented out because the CI does not run it); on: it did.
+	spare, on bool
 }
 
 // Proposal is one check init writes, in the order they run: enabled, or commented out (Off
 // says why) for the person to decide.
 type Proposal struct {
 	Check config.Check
+	Role  string // "test", "lint", "format", "typecheck"; "" for another
 	From  string // where it comes from, when it is the project's CI
 	Off   string // why it is commented out; "" when it runs
+	Notes []string
 }
 
 // Line is the project in one line: "web: Node, pnpm (pnpm-lock.yaml): scripts test, lint".
@@ -77,15 +87,78 @@ func (d Detection) Checks() []config.Check {
 // TurnOff has the check by that name written commented out, with why (lines of text). The
 // Projects share their checks' metadata with d, so every copy of d sees it.
 func (d Detection) TurnOff(name, why string) bool {
+	if m := d.meta(name); m != nil {
+		m.off = why
+		return true
+	}
+	return false
+}
+
+// meta is the metadata of the check by that name, standby ones included; nil for none.
+func (d Detection) meta(name string) *checkMeta {
 	for _, p := range d.Projects {
 		for i := range p.Checks {
 			if p.Checks[i].Name == name && i < len(p.meta) {
-				p.meta[i].off = why
-				return true
+				return &p.meta[i]
+			}
+		}
+		for i := range p.standby {
+			if p.standby[i].Name == name {
+				return &p.standbyMeta[i]
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// Standby are the checks init may turn on (TurnOn) when the ones of their role fall: the
+// project's own that others stood in for (`go test ./...` for the CI's `go test -run X ./...`),
+// and those written commented out because the CI does not run them; none whose command a
+// proposal of its directory already runs. The tests first, as they run.
+func (d Detection) Standby() []Proposal {
+	props := d.Proposals()
+	runs := func(c config.Check) bool {
+		return slices.ContainsFunc(props, func(p Proposal) bool { return p.Off == "" && p.Check.Cwd == c.Cwd && p.Check.Command == c.Command })
+	}
+	var out []Proposal
+	for _, p := range d.Projects {
+		for i, c := range p.Checks {
+			if m := p.meta[i]; m.spare && m.off != "" && !runs(c) {
+				out = append(out, Proposal{Check: c, Role: m.role, From: m.from, Off: m.off})
+			}
+		}
+		for i, c := range p.standby {
+			if m := p.standbyMeta[i]; !m.on && !runs(c) && !slices.ContainsFunc(out, func(o Proposal) bool { return o.Check.Cwd == c.Cwd && o.Check.Command == c.Command }) {
+				out = append(out, Proposal{Check: c, Role: m.role, From: m.from})
+			}
+		}
+	}
+	rank := func(role string) int {
+		if r := slices.Index(roleOrder, role); r >= 0 {
+			return r
+		}
+		return len(roleOrder)
+	}
+	slices.SortStableFunc(out, func(a, b Proposal) int { return rank(a.Role) - rank(b.Role) })
+	return out
+}
+
+// TurnOn has the check by that name, one of Standby's, written enabled, with why above it.
+func (d Detection) TurnOn(name, why string) bool {
+	m := d.meta(name)
+	if m == nil || !m.spare {
+		return false
+	}
+	m.on, m.off = true, ""
+	m.notes = append(m.notes, strings.Split(why, "\n")...)
+	return true
+}
+
+// Note has lines of text written as comments above the check by that name.
+func (d Detection) Note(name, note string) {
+	if m := d.meta(name); m != nil {
+		m.notes = append(m.notes, strings.Split(note, "\n")...)
+	}
 }
 
 // Proposals are all the checks init writes, commented out or not, in the order they run.
@@ -120,16 +193,25 @@ func runOrder(ps []Project) []Proposal {
 		rank int
 	}
 	var all []ranked
+	add := func(c config.Check, m checkMeta) {
+		rank := len(roleOrder)
+		if r := slices.Index(roleOrder, m.role); r >= 0 {
+			rank = r
+		}
+		all = append(all, ranked{Proposal{Check: c, Role: m.role, From: m.from, Off: m.off, Notes: m.notes}, rank})
+	}
 	for _, p := range ps {
 		for i, c := range p.Checks {
-			rank, m := len(roleOrder), checkMeta{}
+			m := checkMeta{}
 			if i < len(p.meta) {
 				m = p.meta[i]
-				if r := slices.Index(roleOrder, m.role); r >= 0 {
-					rank = r
-				}
 			}
-			all = append(all, ranked{Proposal{Check: c, From: m.from, Off: m.off}, rank})
+			add(c, m)
+		}
+		for i, c := range p.standby {
+			if p.standbyMeta[i].on {
+				add(c, p.standbyMeta[i])
+			}
 		}
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int { return a.rank - b.rank })
@@ -367,11 +449,12 @@ type detected struct {
 	Project
 	short   []string
 	long    []string
-	from    []string // where each check comes from (checkMeta.from)
-	off     []string // why each check is commented out (checkMeta.off)
-	problem bool     // something the person should hear of even without checks
-	tool    string   // the tool whose own configuration says what it runs: tox, nox, pre-commit
-	ciRun   string   // the CI (its step) that runs that tool: its checks are the CI's
+	from    []string       // where each check comes from (checkMeta.from)
+	off     []string       // why each check is commented out (checkMeta.off)
+	dropped []droppedCheck // its checks on standby: others stood in for them (Project.standby)
+	problem bool           // something the person should hear of even without checks
+	tool    string         // the tool whose own configuration says what it runs: tox, nox, pre-commit
+	ciRun   string         // the CI (its step) that runs that tool: its checks are the CI's
 }
 
 func (dp *dirProjects) problem() bool {
@@ -406,8 +489,15 @@ func (p *detected) cover() {
 	}
 }
 
-// drop removes the i'th check.
+// droppedCheck is a check another stood in for, with its short and long names.
+type droppedCheck struct {
+	check       config.Check
+	short, long string
+}
+
+// drop removes the i'th check: another stands in for it. It is kept on standby.
 func (p *detected) drop(i int) {
+	p.dropped = append(p.dropped, droppedCheck{p.Checks[i], p.short[i], p.long[i]})
 	p.Checks = slices.Delete(p.Checks, i, i+1)
 	p.short = slices.Delete(p.short, i, i+1)
 	p.long = slices.Delete(p.long, i, i+1)
@@ -890,6 +980,21 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 			cmd = ".venv/bin/python -m pytest -q"
 		}
 		p.add("test", "pytest", cmd, detectTestTimeout, nil)
+		// Where pytest is not installed, the standard library's runner runs a tests directory
+		// of unittest's TestCases: on standby, for init to prove when pytest fails.
+		tests := "tests"
+		if !d.dirs[tests] {
+			tests = "test"
+		}
+		if runner == "" && d.dirs[tests] {
+			py := "python3"
+			if venv {
+				py = ".venv/bin/python"
+			}
+			retry := true
+			p.dropped = append(p.dropped, droppedCheck{config.Check{Command: py + " -m unittest discover -s " + tests,
+				Timeout: config.Duration{D: detectTestTimeout}, RetryOnFailure: &retry, MaxRetries: detectMaxRetries}, "test", "unittest"})
+		}
 	}
 	if ruff != "" {
 		detail = append(detail, "ruff ("+ruff+")")
@@ -1028,13 +1133,38 @@ func nameChecks(dirs []*dirProjects) []Project {
 					name = fmt.Sprintf("%s (%d)", name, seen[name])
 				}
 				p.Checks[i].Name = name
-				p.meta = append(p.meta, checkMeta{role: p.short[i], from: p.from[i], off: p.off[i]})
+				p.meta = append(p.meta, checkMeta{role: p.short[i], from: p.from[i], off: p.off[i], spare: p.off[i] == ciDoesNotRun})
 				if dp.dir != "." {
 					p.Checks[i].Cwd = dp.dir
 				}
+			}
+		}
+	}
+	// The standby checks, after all the others: by their short name when no check has it,
+	// else by their tool's.
+	for _, dp := range dirs {
+		for _, p := range dp.projects {
+			for _, dc := range p.dropped {
+				c := dc.check
+				name := label[dp.dir] + dc.short
+				if seen[name] > 0 {
+					name = label[dp.dir] + dc.long
+				}
+				if seen[name]++; seen[name] > 1 {
+					name = fmt.Sprintf("%s (%d)", name, seen[name])
+				}
+				c.Name = name
+				if dp.dir != "." {
+					c.Cwd = dp.dir
+				}
+				p.standby = append(p.standby, c)
+				p.standbyMeta = append(p.standbyMeta, checkMeta{role: dc.short, spare: true})
 			}
 			out = append(out, p.Project)
 		}
 	}
 	return out
 }
+
+// ciDoesNotRun is why a check of a role the CI does not run is written commented out.
+const ciDoesNotRun = "the project's CI does not run it"

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -498,5 +499,42 @@ func TestDetectPreCommitAtTheRoot(t *testing.T) {
 	want := []string{"lint | pre-commit run --all-files", "web: test | npm test | web"}
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
+
+// The project's own checks that others stood in for wait on standby, unwritten, and those of a
+// role the CI does not run are written commented out: init may turn either on (TurnOn), and
+// the file then writes it enabled with why, once.
+func TestStandbyChecks(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		"go.mod": {Data: []byte("module example.com/a\n\ngo 1.22\n")},
+		".github/workflows/ci.yml": {Data: []byte("name: CI\non: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - run: go test -run TestNothing ./...\n")},
+	})
+	var got []string
+	for _, s := range d.Standby() {
+		got = append(got, fmt.Sprintf("%s | %s | %s | %t", s.Role, s.Check.Name, s.Check.Command, s.Off != ""))
+	}
+	want := []string{"test | go test | go test ./... | false", "lint | lint | go vet ./... | true", "format | format | " + GofmtCheck + " | true"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("standby %q, want %q", got, want)
+	}
+	if before := InitFile(d); strings.Contains(before, `name = "go test"`) {
+		t.Fatalf("a standby check is written before it is turned on:\n%s", before)
+	}
+	if !d.TurnOn("go test", "turned on: the CI's test runs no tests") || !d.TurnOn("lint", "turned on: why") || d.TurnOn("test", "not a standby check") {
+		t.Fatal("TurnOn turned on the wrong checks")
+	}
+	f := InitFile(d)
+	for _, w := range []string{
+		"# turned on: the CI's test runs no tests\n[[stop.checks]]\nname = \"go test\"\ncommand = \"go test ./...\"",
+		"# turned on: why\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"",
+	} {
+		if strings.Count(f, w) != 1 {
+			t.Errorf("the file has %q %d times:\n%s", w, strings.Count(f, w), f)
+		}
+	}
+	if got := len(d.Standby()); got != 1 {
+		t.Errorf("%d checks still on standby, want the format check alone", got)
 	}
 }

@@ -157,6 +157,9 @@ func InitFile(d Detection) string {
 			if c.From != "" {
 				fmt.Fprintf(&b, "# from %s\n", c.From)
 			}
+			for _, n := range c.Notes {
+				fmt.Fprintf(&b, "# %s\n", n)
+			}
 			if c.Off == "" {
 				writeCheck(&b, c.Check)
 				continue

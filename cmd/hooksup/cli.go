@@ -93,11 +93,13 @@ state live.`,
 				{Name: "v", Help: "show the checks' output as they run"},
 			}, Help: "run the configured checks now (exit 0 when all pass; 1 when one fails, or a project file\nis untrusted or broken, which runs none)"},
 			{Name: "init", Flags: []cli.Flag{
-				{Name: "no-run", Help: "write the checks without trying them once on the untouched tree"},
-				{Name: "run-timeout", Arg: "DURATION", Help: "how long each check may run when tried (default 2m)"},
+				{Name: "no-run", Help: "write the checks without proving them on the untouched tree"},
+				{Name: "run-timeout", Arg: "DURATION", Help: "how long each check may run when proven (default 2m)"},
 			}, Help: `write a commented .hooksup.toml with the checks this project runs (its GitHub
-Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test);
-never overwrites`},
+Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test),
+each proven once on the untouched tree: it passes, changes no file, and a test check runs
+tests; what is not, or whose program is missing, is written commented out, with why; never
+overwrites`},
 			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
 				Help: "show what a project's .hooksup.toml (and .hooksup.local.toml) runs and trust its exact\ncontent"},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},

@@ -200,47 +200,88 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 // A proposed check whose program is not installed is named by init, and by doctor as a
 // problem once the file is trusted, so the first stop does not fail with "sh: uv: not found".
 func TestInitAndDoctorNameMissingTools(t *testing.T) {
-	s := newSandbox(t)
-	bin := t.TempDir() // the PATH: make and nothing else
-	if mk, err := exec.LookPath("make"); err == nil {
-		os.Symlink(mk, filepath.Join(bin, "make"))
-	}
-	for i, e := range s.env {
-		if strings.HasPrefix(e, "PATH=") {
-			s.env[i] = "PATH=" + bin
+	for _, noRun := range []bool{false, true} {
+		name := "init"
+		if noRun {
+			name = "init --no-run"
 		}
-	}
-	s.files(map[string]string{
-		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
-		"uv.lock":            "version = 1\n",
-		"tests/test_app.py":  "def test_ok():\n    pass\n",
-		"web/package.json":   `{"name":"web","scripts":{"test":"vitest run"}}`,
-		"web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
-		"tools/Makefile":     "test:\n\ttrue\n",
-	})
-	code, out := s.hooksup(t, "init")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{"not found on the PATH: uv (test, lint), pnpm (web: test)"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
-	if strings.Contains(out, "make (") {
-		t.Errorf("init named make, which is there:\n%s", out)
-	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	code, out = s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
-	for _, w := range []string{`✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`} {
-		if !strings.Contains(out, w) {
-			t.Errorf("doctor did not say %q:\n%s", w, out)
-		}
-	}
-	if code != 1 || strings.Contains(out, `"tools: test"`) {
-		t.Errorf("doctor: %d\n%s", code, out)
+		t.Run(name, func(t *testing.T) {
+			s := newSandbox(t)
+			bin := t.TempDir() // the PATH: make, what its recipe runs, and nothing else
+			for _, p := range []string{"make", "sh", "true"} {
+				if path, err := exec.LookPath(p); err == nil {
+					os.Symlink(path, filepath.Join(bin, p))
+				}
+			}
+			for i, e := range s.env {
+				if strings.HasPrefix(e, "PATH=") {
+					s.env[i] = "PATH=" + bin
+				}
+			}
+			s.files(map[string]string{
+				"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
+				"uv.lock":            "version = 1\n",
+				"tests/test_app.py":  "def test_ok():\n    pass\n",
+				"web/package.json":   `{"name":"web","scripts":{"test":"vitest run"}}`,
+				"web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+				"tools/Makefile":     "test:\n\ttrue\n",
+			})
+			args := []string{"init"}
+			if noRun {
+				args = append(args, "--no-run")
+			}
+			code, out := s.hooksup(t, args...)
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+			if !noRun {
+				// Proven: written commented out, with why; nothing left for doctor to name.
+				for _, w := range []string{"✗ test: its program `uv` is not installed here, commented out",
+					"✗ lint: its program `uv` is not installed here, commented out", "✗ web: test: its program `pnpm` is not installed here, commented out"} {
+					if !strings.Contains(out, w) {
+						t.Errorf("init did not say %q:\n%s", w, out)
+					}
+				}
+				if w := "# its program `pnpm` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"web: test\"\n# command = \"pnpm run test\""; !strings.Contains(string(b), w) {
+					t.Errorf("the file lacks %q:\n%s", w, b)
+				}
+				if code, out := s.hooksup(t, "trust"); code != 0 {
+					t.Fatalf("trust: %d %s", code, out)
+				}
+				if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"tools: test | make test | tools"}) {
+					t.Fatalf("checks %q", got)
+				}
+				if _, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor"); strings.Contains(out, "not found on the PATH") {
+					t.Errorf("doctor names a program of a check commented out:\n%s", out)
+				}
+				return
+			}
+			// --no-run: kept, named by init, noted in the file, and named by doctor.
+			for _, w := range []string{"not found on the PATH: uv (test, lint), pnpm (web: test)"} {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(out, "make (") {
+				t.Errorf("init named make, which is there:\n%s", out)
+			}
+			if w := "# its program `pnpm` is not installed here (hooksup init --no-run kept it): it fails at every stop until it is\n[[stop.checks]]\nname = \"web: test\""; !strings.Contains(string(b), w) {
+				t.Errorf("the file lacks %q:\n%s", w, b)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			code, out = s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+			for _, w := range []string{`✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`} {
+				if !strings.Contains(out, w) {
+					t.Errorf("doctor did not say %q:\n%s", w, out)
+				}
+			}
+			if code != 1 || strings.Contains(out, `"tools: test"`) {
+				t.Errorf("doctor: %d\n%s", code, out)
+			}
+		})
 	}
 }
 
@@ -429,10 +470,12 @@ func TestInitTrustCheckAStepsWorkingDirectory(t *testing.T) {
 	}
 }
 
-// init && trust && check on the shapes of projects whose maintainers run tox, nox or
-// pre-commit, none of which this PATH has: init proposes the tool's own commands, each under a
-// comment naming where it came from, and names the tool as missing; check fails on it rather
-// than passing without running anything.
+// init on the shapes of projects whose maintainers run tox, nox or pre-commit, none of which
+// this PATH has: init finds the tool's own commands, each under a comment naming where it came
+// from, and writes them commented out, saying the tool is not installed; its own stand-ins
+// (pytest, which this python lacks; ruff, not installed) are proven and fail too, so the file
+// enables nothing, and check says there are no checks rather than failing on a missing tool at
+// every stop; with --no-run they are kept, and check fails on the tool.
 func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 	python := map[string]string{
 		"pyproject.toml":    "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
@@ -441,74 +484,101 @@ func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		tree  map[string]string
-		want  []string // name | command
+		kept  []string // name | command, with --no-run
 		said  []string // in init's output
-		file  string   // in .hooksup.toml
-		check string   // in check's output: the tool's check could not start
+		file  string   // in .hooksup.toml, the tool's check commented out
+		check string   // in check's output with --no-run: the tool's check could not start
 	}{
 		{"tox", map[string]string{
 			"tox.ini": "[tox]\nenvlist = py3{11,12}, lint, fix\n\n[testenv]\ndeps = pytest\ncommands = pytest {posargs}\n\n" +
 				"[testenv:lint]\ncommands = ruff check .\n\n[testenv:fix]\ncommands = ruff check --fix .\n",
 		}, []string{"test | tox -e py", "lint | tox -e lint"},
-			[]string{"tox (tox.ini): envs py, lint; left out: fix (`ruff check --fix .` changes files)", "not found on the PATH: tox (test, lint)"},
-			"# from tox.ini, env py [testenv]: pytest {posargs}\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\"",
+			[]string{"tox (tox.ini): envs py, lint; left out: fix (`ruff check --fix .` changes files)",
+				"✗ test: its program `tox` is not installed here, commented out", "✗ lint: its program `tox` is not installed here, commented out",
+				"✗ pytest: exit 1 ("},
+			"# from tox.ini, env py [testenv]: pytest {posargs}\n# its program `tox` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"test\"\n# command = \"tox -e py\"",
 			"✗ test: could not start: /bin/sh: 1: tox: not found"},
 		{"nox", map[string]string{
 			"noxfile.py": "import nox\n\n\n@nox.session\ndef tests(session):\n    session.install(\"pytest\")\n    session.run(\"pytest\")\n\n\n" +
 				"@nox.session\ndef lint(session):\n    session.run(\"ruff\", \"check\", \".\")\n",
 		}, []string{"test | nox -R -s tests", "lint | nox -R -s lint"},
-			[]string{"nox (noxfile.py): sessions tests, lint", "not found on the PATH: nox (test, lint)"},
-			"# from noxfile.py, session lint: ruff check .\n[[stop.checks]]\nname = \"lint\"\ncommand = \"nox -R -s lint\"",
+			[]string{"nox (noxfile.py): sessions tests, lint", "✗ lint: its program `nox` is not installed here, commented out"},
+			"# from noxfile.py, session lint: ruff check .\n# its program `nox` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"nox -R -s lint\"",
 			"✗ lint: could not start: /bin/sh: 1: nox: not found"},
 		{"pre-commit", map[string]string{
 			".pre-commit-config.yaml": "repos:\n- repo: https://github.com/pre-commit/pre-commit-hooks\n  rev: v5.0.0\n  hooks:\n  - id: end-of-file-fixer\n  - id: check-toml\n" +
 				"- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.8.0\n  hooks:\n  - id: ruff\n",
 		}, []string{"test | python3 -m pytest -q", "lint | pre-commit run --all-files"},
-			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-toml, ruff; skipped, as they change files: end-of-file-fixer (it fixes files)", "not found on the PATH: pre-commit (lint)"},
-			"# from .pre-commit-config.yaml\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"end-of-file-fixer\" }",
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-toml, ruff; skipped, as they change files: end-of-file-fixer (it fixes files)",
+				"✗ lint: its program `pre-commit` is not installed here, commented out", "✗ test: exit 1 (",
+				"with no check enabled: until you enable one, the agent may always stop"},
+			"# from .pre-commit-config.yaml\n# its program `pre-commit` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"pre-commit run --all-files\"\n# timeout = \"5m\"\n# env = { SKIP = \"end-of-file-fixer\" }",
 			"✗ lint: could not start: /bin/sh: 1: pre-commit: not found"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
-			bin := t.TempDir() // the PATH: sh and python3, none of the tools
-			for _, p := range []string{"sh", "python3"} {
-				if path, err := exec.LookPath(p); err == nil {
-					os.Symlink(path, filepath.Join(bin, p))
+		for _, noRun := range []bool{false, true} {
+			name := tc.name
+			if noRun {
+				name += "/no-run"
+			}
+			t.Run(name, func(t *testing.T) {
+				s := newSandbox(t)
+				bin := t.TempDir() // the PATH: sh and a python3 without pytest, none of the tools
+				if path, err := exec.LookPath("sh"); err == nil {
+					os.Symlink(path, filepath.Join(bin, "sh"))
 				}
-			}
-			for i, e := range s.env {
-				if strings.HasPrefix(e, "PATH=") {
-					s.env[i] = "PATH=" + bin
+				os.WriteFile(filepath.Join(bin, "python3"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
+				for i, e := range s.env {
+					if strings.HasPrefix(e, "PATH=") {
+						s.env[i] = "PATH=" + bin
+					}
 				}
-			}
-			s.files(python)
-			s.files(tc.tree)
-			code, out := s.hooksup(t, "init", "--no-run")
-			if code != 0 {
-				t.Fatalf("init: %d %s", code, out)
-			}
-			for _, w := range tc.said {
-				if !strings.Contains(out, w) {
-					t.Errorf("init did not say %q:\n%s", w, out)
+				s.files(python)
+				s.files(tc.tree)
+				args := []string{"init"}
+				if noRun {
+					args = append(args, "--no-run")
 				}
-			}
-			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-			if !strings.Contains(string(b), tc.file) {
-				t.Errorf("the file lacks %q:\n%s", tc.file, b)
-			}
-			if code, out := s.hooksup(t, "trust"); code != 0 {
-				t.Fatalf("trust: %d %s", code, out)
-			}
-			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("checks %q, want %q", got, tc.want)
-			}
-			// The shell's words for it differ (dash, bash): the tool's name and "not found".
-			code, out = s.hooksup(t, "check")
-			before, after, _ := strings.Cut(tc.check, ": /bin/sh: 1: ")
-			if i := strings.Index(out, before); code != 1 || i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], after) {
-				t.Errorf("check: %d %s", code, out)
-			}
-		})
+				code, out := s.hooksup(t, args...)
+				if code != 0 {
+					t.Fatalf("init: %d %s", code, out)
+				}
+				said := tc.said
+				if noRun {
+					said = []string{tc.said[0], "not found on the PATH: " + tc.name}
+				}
+				for _, w := range said {
+					if !strings.Contains(out, w) {
+						t.Errorf("init did not say %q:\n%s", w, out)
+					}
+				}
+				b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+				if !noRun && !strings.Contains(string(b), tc.file) {
+					t.Errorf("the file lacks %q:\n%s", tc.file, b)
+				}
+				if code, out := s.hooksup(t, "trust"); code != 0 {
+					t.Fatalf("trust: %d %s", code, out)
+				}
+				var want []string
+				if noRun {
+					want = tc.kept
+				}
+				if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
+					t.Fatalf("checks %q, want %q", got, want)
+				}
+				code, out = s.hooksup(t, "check")
+				if !noRun {
+					if code != 0 || !strings.Contains(out, "no [[stop.checks]] configured in") {
+						t.Errorf("check: %d %s", code, out)
+					}
+					return
+				}
+				// The shell's words for it differ (dash, bash): the tool's name and "not found".
+				before, after, _ := strings.Cut(tc.check, ": /bin/sh: 1: ")
+				if i := strings.Index(out, before); code != 1 || i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], after) {
+					t.Errorf("check: %d %s", code, out)
+				}
+			})
+		}
 	}
 }
 

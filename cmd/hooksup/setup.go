@@ -162,9 +162,7 @@ func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 	}
 	det := project.Detect(os.DirFS(dir))
 	printFound(stdout, det)
-	if !a.noRun {
-		tryChecks(ctx, det, dir, a.tryTimeout, stdout)
-	}
+	proveChecks(ctx, det, dir, a.tryTimeout, !a.noRun, stdout)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
 		return 1, fmt.Errorf("%s already exists: hooksup init never overwrites (edit it, or remove it first)", termsafe.String(path))
@@ -182,61 +180,6 @@ func runInit(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 	printDetection(stdout, det, path)
 	printMissing(stdout, det.Checks(), dir)
 	return 0, nil
-}
-
-// tryChecks runs each proposed check once on the untouched tree, at most timeout each, and has
-// the ones that fail there written commented out, with how they failed: a gate the pristine
-// tree fails would make the agent's first stop demand fixes of what it did not break. A check
-// whose program is missing, or that runs out of time, stays as it is.
-func tryChecks(ctx context.Context, det project.Detection, dir string, timeout time.Duration, w io.Writer) {
-	var try []config.Check
-	for _, c := range det.Checks() {
-		if checks.Missing(c, dir) == "" {
-			try = append(try, c)
-		}
-	}
-	if len(try) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "trying %s once on the untouched tree (at most %s each; --no-run skips this):\n", checkCount(len(try)), timeout)
-	for _, c := range try {
-		if ctx.Err() != nil {
-			return
-		}
-		c.Timeout = config.Duration{D: min(c.TimeoutOrDefault(), timeout)}
-		r := checks.Run(ctx, nil, c, dir, nil, nil)
-		took := r.Duration.Round(time.Millisecond)
-		name := termsafe.String(c.Name)
-		switch {
-		case r.Passed():
-			fmt.Fprintf(w, "  ✓ %s (%s%s)\n", name, took, present.CheckLeftRunning(r.LeftRunning))
-		case r.Canceled:
-			fmt.Fprintf(w, "  · %s: interrupted, kept\n", name)
-		case r.TimedOut:
-			fmt.Fprintf(w, "  · %s: still running after %s, kept untried\n", name, c.Timeout.D)
-		case r.StartErr != nil:
-			fmt.Fprintf(w, "  ✗ %s: %s, kept: fix the command\n", name, present.CheckFailure(r))
-		default:
-			fmt.Fprintf(w, "  ✗ %s: %s (%s), commented out\n", name, present.CheckFailure(r), took)
-			why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
-			lines := strings.Split(r.Text(), "\n")
-			for _, l := range lines[max(0, len(lines)-tryLines):] {
-				why += "\n  " + l
-			}
-			det.TurnOff(c.Name, why)
-		}
-	}
-}
-
-// tryLines is how many of the last lines of a check that failed when tried the file quotes.
-const tryLines = 10
-
-// checkCount is "1 check" or "3 checks".
-func checkCount(n int) string {
-	if n == 1 {
-		return "1 check"
-	}
-	return fmt.Sprintf("%d checks", n)
 }
 
 // printMissing names the programs the checks start that are not installed, and the checks
@@ -299,7 +242,7 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 		fmt.Fprintf(w, "wrote %s with no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
 		return
 	}
-	if len(checks) == 0 {
+	if len(det.Proposals()) == 0 {
 		fmt.Fprintf(w, "wrote %s, but recognised no checks: add yours there, then run `hooksup trust` so hooksup may run them\n", path)
 		return
 	}
@@ -307,7 +250,11 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 	if len(checks) == 1 {
 		plural = ""
 	}
-	fmt.Fprintf(w, "wrote %s with %d check%s, run in this order:\n", path, len(checks), plural)
+	if len(checks) == 0 {
+		fmt.Fprintf(w, "wrote %s with no check enabled: until you enable one, the agent may always stop\n", path)
+	} else {
+		fmt.Fprintf(w, "wrote %s with %d check%s, run in this order:\n", path, len(checks), plural)
+	}
 	// Columns by what shows: a name's or a command's controls are shown, wider than they are.
 	names, cmds := make([]string, len(checks)), make([]string, len(checks))
 	nameW, cmdW := 0, 0

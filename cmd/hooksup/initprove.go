@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/checks/testcount"
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/internal/treesnap"
+	"github.com/hooksup/hooksup/project"
+)
+
+// proveChecks proves each check init proposes on the untouched tree, and has the ones it cannot
+// prove written commented out, with why:
+//   - its program is missing: it would fail at every stop (without run, it is kept, and the
+//     file says so above it);
+//   - it fails: a gate the pristine tree fails would make the agent's first stop demand fixes
+//     of what it did not break;
+//   - it changes the project's files (git's tracked and untracked ones, compared before and
+//     after): a check the agent's every stop runs must leave the tree as it found it.
+//
+// A test check must also run a test, by its runner's own summary (checks/testcount): one that
+// passes and runs none, or whose output holds no summary hooksup knows, is kept, as a check
+// that passes, but is no proof that the tests run.
+// Where no check proven runs the tests (in its directory or one above), or where all the checks
+// of a role fell, init tries the project's own that the others stood in for (`go test ./...`
+// in place of the CI's) and turns on the first it proves. A check that runs out of time, or
+// cannot start, stays as it is.
+func proveChecks(ctx context.Context, det project.Detection, dir string, timeout time.Duration, run bool, w io.Writer) {
+	var had []project.Proposal
+	for _, p := range det.Proposals() {
+		if p.Off == "" {
+			had = append(had, p)
+		}
+	}
+	if !run {
+		for _, p := range had {
+			if m := checks.Missing(p.Check, dir); m != "" {
+				det.Note(p.Check.Name, missingWhy(m)+" (hooksup init --no-run kept it): it fails at every stop until it is")
+			}
+		}
+		return
+	}
+	if len(had) == 0 || ctx.Err() != nil {
+		return
+	}
+	fmt.Fprintf(w, "proving %s on the untouched tree: each must pass, leave the files as it found them, and a test check run tests (at most %s each; --no-run skips this):\n",
+		checkCount(len(had)), timeout)
+	var try []project.Proposal
+	for _, p := range had {
+		if m := checks.Missing(p.Check, dir); m != "" {
+			why := missingWhy(m)
+			fmt.Fprintf(w, "  ✗ %s: %s, commented out\n", termsafe.String(p.Check.Name), termsafe.String(why))
+			det.TurnOff(p.Check.Name, why+": install it, then uncomment")
+			continue
+		}
+		try = append(try, p)
+	}
+	pv := &prover{ctx: ctx, det: det, dir: dir, timeout: timeout, w: w}
+	pv.snap, pv.snapErr = treesnap.Take(ctx, dir, nil)
+	if pv.snapErr != nil {
+		fmt.Fprintf(w, "  · cannot compare the files before and after each check: %v\n", pv.snapErr)
+	}
+	for _, p := range try {
+		if ctx.Err() != nil {
+			return
+		}
+		pv.prove(p, "")
+	}
+	pv.standIn(had)
+	if len(pv.changed) > 0 {
+		see := ""
+		if pv.snap.Git() {
+			see = " (git status and git diff show what changed)"
+		}
+		fmt.Fprintf(w, "the tree is not as init found it: %s; init restores nothing%s\n",
+			termsafe.String(strings.Join(pv.changed, "; ")), see)
+	}
+}
+
+// firstRunLockfiles are the lockfiles a build writes when there is none: cargo's.
+var firstRunLockfiles = map[string]bool{"Cargo.lock": true}
+
+// missingWhy says that a check's program m is not installed.
+func missingWhy(m string) string {
+	if strings.Contains(m, "/") {
+		return fmt.Sprintf("its program `%s` is not there", m)
+	}
+	return fmt.Sprintf("its program `%s` is not installed here", m)
+}
+
+// prover runs the checks init proves, one after the other, on the tree as each left it.
+type prover struct {
+	ctx     context.Context
+	det     project.Detection
+	dir     string
+	timeout time.Duration
+	w       io.Writer
+	snap    *treesnap.Snapshot // the tree as the last check left it
+	snapErr error
+	changed []string // "automd changed README.md"
+	tests   []string // the cwds of the checks proven to run tests ("" for the root)
+}
+
+// proof is what proving a check came to.
+type proof int
+
+const (
+	proven    proof = iota // it passed, changed nothing, and (a test check) ran tests
+	noTests                // it passed and changed nothing, but ran no tests
+	kept                   // it could not be proven either way: out of time, not started
+	turnedOff              // it failed or changed files: written commented out
+)
+
+// prove runs one check on the tree and says what it proved; stand is the reason a standby
+// check is tried ("" for a proposal), with which it is turned on when proven.
+func (pv *prover) prove(p project.Proposal, stand string) proof {
+	c := p.Check
+	c.Timeout = config.Duration{D: min(c.TimeoutOrDefault(), pv.timeout)}
+	r := checks.Run(pv.ctx, nil, c, pv.dir, nil, nil)
+	took := r.Duration.Round(time.Millisecond)
+	name := termsafe.String(c.Name)
+	var changes []treesnap.Change
+	if pv.snapErr == nil && !r.Canceled {
+		if after, err := treesnap.Take(pv.ctx, pv.dir, pv.snap); err == nil {
+			changes, pv.snap = treesnap.Diff(pv.snap, after), after
+		}
+		// The lockfile a build writes on its first run, and leaves alone after, is no change a
+		// check makes at every stop.
+		changes = slices.DeleteFunc(changes, func(ch treesnap.Change) bool {
+			return ch.What == "created" && firstRunLockfiles[path.Base(ch.Path)]
+		})
+	}
+	off := func(why string) proof {
+		if stand != "" {
+			pv.det.TurnOn(c.Name, stand)
+		}
+		pv.det.TurnOff(c.Name, why)
+		return turnedOff
+	}
+	switch {
+	case r.Canceled:
+		fmt.Fprintf(pv.w, "  · %s: interrupted, kept\n", name)
+		return kept
+	case len(changes) > 0:
+		what := treesnap.Summary(changes, 5)
+		pv.changed = append(pv.changed, fmt.Sprintf("%s changed %s", c.Name, what))
+		fmt.Fprintf(pv.w, "  ✗ %s: changed %s (%s), commented out\n", name, termsafe.String(what), took)
+		return off(fmt.Sprintf("it changes files: run once on the untouched tree, it changed %s\n"+
+			"(a check runs at every stop of the agent, and must leave the files as it found them)", what))
+	case r.TimedOut:
+		fmt.Fprintf(pv.w, "  · %s: still running after %s, kept unproven\n", name, c.Timeout.D)
+		return kept
+	case r.StartErr != nil:
+		fmt.Fprintf(pv.w, "  ✗ %s: %s, kept: fix the command\n", name, present.CheckFailure(r))
+		return kept
+	case !r.Passed():
+		fmt.Fprintf(pv.w, "  ✗ %s: %s (%s), commented out\n", name, present.CheckFailure(r), took)
+		why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
+		lines := strings.Split(r.Text(), "\n")
+		for _, l := range lines[max(0, len(lines)-tryLines):] {
+			why += "\n  " + l
+		}
+		return off(why)
+	case p.Role != "test":
+		fmt.Fprintf(pv.w, "  ✓ %s (%s%s)\n", name, took, present.CheckLeftRunning(r.LeftRunning))
+		if stand != "" {
+			pv.det.TurnOn(c.Name, stand)
+		}
+		return proven
+	}
+	n := testcount.Read(r.Text())
+	if !n.Ran() {
+		// What it says of the tests: none ran, by the runner's own summary; or hooksup cannot
+		// tell, its output holding no summary it knows.
+		says := "hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)"
+		if n.Known() {
+			says = fmt.Sprintf("runs no tests (%s says so)", strings.Join(n.Runners, " and "))
+		}
+		if stand != "" {
+			fmt.Fprintf(pv.w, "  · %s (%s): passes, but %s: left out\n", name, took, says)
+			return noTests
+		}
+		fmt.Fprintf(pv.w, "  · %s (%s): passes, but %s: kept as a check that passes, not as the tests\n", name, took, says)
+		pv.det.Note(c.Name, "hooksup init ran it on the untouched tree: it passes, but "+says)
+		return noTests
+	}
+	fmt.Fprintf(pv.w, "  ✓ %s (%s, %s%s)\n", name, took, n, present.CheckLeftRunning(r.LeftRunning))
+	if stand != "" {
+		pv.det.TurnOn(c.Name, stand)
+	}
+	pv.tests = append(pv.tests, c.Cwd)
+	return proven
+}
+
+// standIn tries the standby checks where no check proven runs the tests, and where all the
+// checks of a role fell; had are the checks proposed enabled, before any was proven.
+func (pv *prover) standIn(had []project.Proposal) {
+	fell := func(role, cwd string) bool {
+		had := slices.ContainsFunc(had, func(p project.Proposal) bool { return p.Role == role && p.Check.Cwd == cwd })
+		has := slices.ContainsFunc(pv.det.Proposals(), func(p project.Proposal) bool {
+			return p.Off == "" && p.Role == role && p.Check.Cwd == cwd
+		})
+		return had && !has
+	}
+	tested := func(cwd string) bool {
+		return slices.ContainsFunc(pv.tests, func(t string) bool { return t == "" || t == cwd || strings.HasPrefix(cwd, t+"/") })
+	}
+	header := false
+	done := map[string]bool{} // role and cwd of a standby check turned on
+	for _, s := range pv.det.Standby() {
+		key := s.Role + "\x00" + s.Check.Cwd
+		if done[key] || pv.ctx.Err() != nil || checks.Missing(s.Check, pv.dir) != "" {
+			continue
+		}
+		var stand string
+		where := ""
+		if s.Check.Cwd != "" {
+			where = " in " + s.Check.Cwd
+		}
+		switch {
+		case s.Role == "test" && !tested(s.Check.Cwd):
+			stand = "hooksup init turned this on: no other check proven to run the tests" + where
+		case s.Role != "test" && fell(s.Role, s.Check.Cwd):
+			stand = fmt.Sprintf("hooksup init turned this on: the other %s checks%s fell", s.Role, where)
+		default:
+			continue
+		}
+		if !header {
+			fmt.Fprintln(pv.w, "trying the project's own checks where those fell or run no tests:")
+			header = true
+		}
+		if pv.prove(s, stand) == proven {
+			done[key] = true
+		}
+	}
+}
+
+// tryLines is how many of the last lines of a check that failed when tried the file quotes.
+const tryLines = 10
+
+// checkCount is "1 check" or "3 checks".
+func checkCount(n int) string {
+	if n == 1 {
+		return "1 check"
+	}
+	return fmt.Sprintf("%d checks", n)
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// git runs git in the sandbox's project.
+func (s *sandbox) git(args ...string) {
+	s.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = s.project, append(s.env, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		s.t.Fatalf("git %s: %v %s", args[0], err, out)
+	}
+}
+
+// goEnv is the environment for the go command in a sandbox: the machine's build cache, offline.
+func goEnv(t *testing.T) []string {
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	return []string{"GOCACHE=" + strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off"}
+}
+
+// nodeLib is a JavaScript library as the motivating one: its CI runs `npm run automd`, which
+// rewrites README.md at each run, and `npm run build`, and not its tests (node --test).
+var nodeLib = map[string]string{
+	"package.json":      `{"name":"lib","version":"1.0.0","scripts":{"automd":"node scripts/automd.js","build":"node scripts/build.js","test":"node --test"}}`,
+	"package-lock.json": `{"name":"lib","lockfileVersion":3,"requires":true,"packages":{"":{"name":"lib","version":"1.0.0"}}}`,
+	".gitignore":        "dist/\nnode_modules/\n",
+	"README.md":         "# lib\n",
+	"scripts/automd.js": "const fs = require('fs');\nfs.writeFileSync('README.md', '# lib\\n\\nGenerated ' + Date.now() + '\\n');\n",
+	"scripts/build.js":  "const fs = require('fs');\nfs.mkdirSync('dist', {recursive: true});\nfs.copyFileSync('sum.js', 'dist/sum.js');\n",
+	"sum.js":            "exports.sum = (a, b) => a + b;\n",
+	"test/sum.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('../sum.js');\n\n" +
+		"test('adds', () => assert.strictEqual(sum(2, 3), 5));\ntest('adds negatives', () => assert.strictEqual(sum(-2, -1), -3));\n",
+	".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  ci:\n    runs-on: ubuntu-latest\n    steps:\n" +
+		"      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run automd\n      - run: npm run build\n",
+}
+
+// init proves each check on the untouched tree. On the library above: the CI's automd changes
+// README.md, and is written commented out naming it; its build passes but runs no tests, and is
+// kept, said so; no check then runs the tests, so init proves the package's own test script
+// (node --test, its count read) and turns it on. check passes, and a seeded bug fails it,
+// naming the test.
+func TestInitProvesTheChecks(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("no npm here")
+	}
+	s := newSandbox(t)
+	s.files(nodeLib)
+	s.git("init", "-q")
+	s.git("add", "-A")
+	s.git("commit", "-qm", "lib")
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{
+		"✗ test: changed README.md (",
+		"· test (2) (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
+		"trying the project's own checks where those fell or run no tests:",
+		"✓ npm test (", ", 2 tests)",
+		"the tree is not as init found it: test changed README.md; init restores nothing (git status and git diff show what changed)",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	for _, w := range []string{
+		"# it changes files: run once on the untouched tree, it changed README.md\n# (a check runs at every stop of the agent, and must leave the files as it found them)\n# [[stop.checks]]\n# name = \"test\"\n# command = \"npm run automd\"",
+		"# hooksup init ran it on the untouched tree: it passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)\n[[stop.checks]]\nname = \"test (2)\"\ncommand = \"npm run build\"",
+		"# hooksup init turned this on: no other check proven to run the tests\n[[stop.checks]]\nname = \"npm test\"\ncommand = \"npm test\"",
+	} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the file lacks %q:\n%s", w, b)
+		}
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"npm test | npm test", "test (2) | npm run build"}) {
+		t.Fatalf("checks %q", got)
+	}
+	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
+		t.Fatalf("check: %d %s", code, out)
+	}
+	s.files(map[string]string{"sum.js": "exports.sum = (a, b) => a - b;\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ npm test") || !strings.Contains(out, "adds negatives") {
+		t.Fatalf("check with a seeded bug: %d %s", code, out)
+	}
+}
+
+// A Go module whose CI's only test step runs no tests (go test -run of a name no test has):
+// init keeps it, but proposes and proves the module's own go test ./..., and check then fails
+// on a seeded bug, naming the test.
+func TestInitProvesTheTestsRun(t *testing.T) {
+	s := newSandbox(t)
+	s.env = append(s.env, goEnv(t)...)
+	s.files(map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - name: Test\n        run: go test -run TestNothing ./...\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{
+		"· test (", "): passes, but runs no tests (go test says so): kept as a check that passes, not as the tests",
+		"✓ go test (", ", tests in 1 Go package)",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "the tree is not as init found it") {
+		t.Errorf("init says go test changed the tree:\n%s", out)
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"go test | go test ./...", "test | go test -run TestNothing ./..."}) {
+		t.Fatalf("checks %q", got)
+	}
+	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ go test: exit 1") || !strings.Contains(out, "TestAdd") || !strings.Contains(out, "Add(2, 3) = -1") {
+		t.Fatalf("check with a seeded bug: %d %s", code, out)
+	}
+}
+
+// A check whose program is not installed is written commented out, saying so, and the
+// project's own check of its role stands in when init proves it: a Go module whose CI lints
+// with staticcheck, not installed here, gets go vet, the module's own lint, proven and turned
+// on; doctor then has nothing to say of staticcheck.
+func TestInitNamesAMissingProgramAndStandsIn(t *testing.T) {
+	s := newSandbox(t)
+	s.env = append(s.env, goEnv(t)...)
+	s.files(map[string]string{
+		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
+		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: go test ./...\n      - run: staticcheck ./...\n",
+	})
+	bin := t.TempDir() // the PATH: go and sh, no staticcheck
+	for _, p := range []string{"sh", "go"} {
+		if path, err := exec.LookPath(p); err == nil {
+			os.Symlink(path, filepath.Join(bin, p))
+		}
+	}
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "PATH=") {
+			s.env[i] = "PATH=" + bin
+		}
+	}
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{
+		"✗ lint: its program `staticcheck` is not installed here, commented out",
+		"✓ test (", ", tests in 1 Go package)",
+		"trying the project's own checks where those fell or run no tests:",
+		"✓ go vet (",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	for _, w := range []string{
+		"# its program `staticcheck` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"staticcheck ./...\"",
+		"# hooksup init turned this on: the other lint checks fell\n[[stop.checks]]\nname = \"go vet\"\ncommand = \"go vet ./...\"",
+	} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the file lacks %q:\n%s", w, b)
+		}
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | go test ./...", "go vet | go vet ./..."}) {
+		t.Fatalf("checks %q", got)
+	}
+	if _, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor"); strings.Contains(out, "staticcheck") {
+		t.Errorf("doctor names staticcheck, whose check is commented out:\n%s", out)
+	}
+}
+
+// A package whose test script runs node --test (node 22 where the tests have it): init reads
+// the count from its summary, and a script that runs no test file is kept, said to run none.
+func TestInitReadsTheTestCount(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("no npm here")
+	}
+	test := "test('adds', () => assert.strictEqual(1 + 1, 2));\n"
+	for _, tc := range []struct {
+		name  string
+		tests map[string]string
+		said  []string
+	}{
+		{"three tests", map[string]string{"test/a.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\n" + test + test + test},
+			[]string{"  ✓ test (", "s, 3 tests)"}},
+		{"none", nil, []string{"  · test (", "): passes, but runs no tests (node --test says so): kept as a check that passes, not as the tests"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSandbox(t)
+			if n := os.Getenv("HOOKSUP_TEST_NODE22"); n != "" {
+				for i, e := range s.env {
+					if p, ok := strings.CutPrefix(e, "PATH="); ok {
+						s.env[i] = "PATH=" + filepath.Dir(n) + ":" + p
+					}
+				}
+			}
+			s.files(map[string]string{"package.json": `{"name":"x","version":"1.0.0","scripts":{"test":"node --test"}}`})
+			s.files(tc.tests)
+			code, out := s.hooksup(t, "init")
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, out)
+			}
+			for _, w := range tc.said {
+				if !strings.Contains(out, w) {
+					t.Errorf("init did not say %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(out, "trying the project's own") {
+				t.Errorf("init tried another check:\n%s", out)
+			}
+			if code, out := s.hooksup(t, "trust"); code != 0 {
+				t.Fatalf("trust: %d %s", code, out)
+			}
+			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | npm test"}) {
+				t.Fatalf("checks %q", got)
+			}
+		})
+	}
+}
+
+// A Rust crate without a Cargo.lock: cargo test writes one on its first run (and its build in
+// target/), which is no change a check makes at every stop; init proves it and reads its count.
+func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("no cargo here")
+	}
+	s := newSandbox(t)
+	for _, k := range []string{"RUSTUP_HOME", "CARGO_HOME"} { // rustup's, under the real home
+		if v := os.Getenv(k); v == "" {
+			if home, err := os.UserHomeDir(); err == nil {
+				s.env = append(s.env, k+"="+filepath.Join(home, "."+strings.ToLower(strings.TrimSuffix(k, "_HOME"))))
+			}
+		}
+	}
+	s.files(map[string]string{
+		"Cargo.toml": "[package]\nname = \"rc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(2, 3), 5); }\n}\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 || !strings.Contains(out, "✓ test (") || !strings.Contains(out, ", 1 test)") || strings.Contains(out, "Cargo.lock") {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "Cargo.lock")); err != nil {
+		t.Fatalf("cargo test wrote no Cargo.lock: the test proves nothing: %v", err)
+	}
+}
+
+// A Python project whose tests are unittest's TestCases, where pytest is not installed (a
+// pytest package that cannot run stands in for its absence wherever the tests run): init's
+// pytest check fails, is written commented out, and the standard library's runner, proven to
+// run the test, is turned on in its place; check then fails on a seeded bug, naming the test.
+func TestInitStandsInForAMissingPytest(t *testing.T) {
+	s := newSandbox(t)
+	nopytest := t.TempDir()
+	os.MkdirAll(filepath.Join(nopytest, "pytest"), 0o755)
+	os.WriteFile(filepath.Join(nopytest, "pytest", "__init__.py"), nil, 0o644)
+	s.env = append(s.env, "PYTHONPATH="+nopytest, "PYTHONDONTWRITEBYTECODE=1")
+	s.files(map[string]string{
+		"pyproject.toml":    "[project]\nname = \"app\"\n",
+		"app.py":            "def add(a, b):\n    return a + b\n",
+		"tests/test_app.py": "import unittest\n\nfrom app import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+	})
+	code, out := s.hooksup(t, "init")
+	if code != 0 {
+		t.Fatalf("init: %d %s", code, out)
+	}
+	for _, w := range []string{"✗ test: exit 1 (", "trying the project's own checks where those fell or run no tests:", "✓ unittest (", ", 1 test)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init did not say %q:\n%s", w, out)
+		}
+	}
+	if code, out := s.hooksup(t, "trust"); code != 0 {
+		t.Fatalf("trust: %d %s", code, out)
+	}
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"unittest | python3 -m unittest discover -s tests"}) {
+		t.Fatalf("checks %q", got)
+	}
+	s.files(map[string]string{"app.py": "def add(a, b):\n    return a - b\n"})
+	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ unittest") || !strings.Contains(out, "test_add") {
+		t.Fatalf("check with a seeded bug: %d %s", code, out)
+	}
+}
