@@ -296,6 +296,7 @@ type ciCheck struct {
 	// sub is the directory its script changed to (cd), relative to its step's; elsewhere says
 	// why that is no directory of the project ("" when it is).
 	sub, elsewhere string
+	at             string // where it runs, relative to the project, when its step's directory is not
 }
 
 // cdRe matches a script line that changes directory: cd DIR, or cd DIR && command.
@@ -312,8 +313,8 @@ func cdPrefix(line string) (dir, rest string, ok bool) {
 }
 
 // cdTo is where cd d goes from sub (relative to the step's directory dir): the new sub, or
-// why it is no directory of the project.
-func (det *detector) cdTo(dir, sub, d string) (string, string) {
+// why it is no directory of the project. A directory the job made (made) is one.
+func (det *detector) cdTo(dir, sub, d string, made map[string]bool) (string, string) {
 	if strings.ContainsAny(d, "$~`") || d == "-" {
 		return sub, fmt.Sprintf("it runs in %s, which the script computes", d)
 	}
@@ -325,7 +326,7 @@ func (det *detector) cdTo(dir, sub, d string) (string, string) {
 	if full == ".." || strings.HasPrefix(full, "../") {
 		return sub, fmt.Sprintf("it runs in %s, outside the project", d)
 	}
-	if fi, err := fs.Stat(det.fsys, full); err != nil || !fi.IsDir() {
+	if fi, err := fs.Stat(det.fsys, full); (err != nil || !fi.IsDir()) && !made[full] {
 		return sub, fmt.Sprintf("it runs in %s, which is not here (an earlier step makes it?)", full)
 	}
 	if next == "." {
@@ -512,6 +513,31 @@ func makeRule(content, target string) (prereqs, recipe []string) {
 	return prereqs, recipe
 }
 
+// workspaceRoot writes the workspace's directory (${{ github.workspace }}, $GITHUB_WORKSPACE),
+// where the workflow checks the project out, as the project's root: "." in a relative path.
+func workspaceRoot(s string) string {
+	for _, ws := range []string{"${{ github.workspace }}", "${{github.workspace}}", "${GITHUB_WORKSPACE}", "$GITHUB_WORKSPACE"} {
+		s = strings.ReplaceAll(s, ws+"/", "./")
+		s = strings.ReplaceAll(s, ws, ".")
+	}
+	return s
+}
+
+// splitCommands splits a script's line into the commands it runs one after another (&&, ;),
+// each without what runs only when it fails (|| …).
+func splitCommands(line string) []string {
+	var out []string
+	for _, a := range strings.Split(line, " && ") {
+		for _, b := range strings.Split(a, "; ") {
+			b, _, _ = strings.Cut(b, " || ")
+			if b = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(b), ";")); b != "" {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
 // scriptLines are the commands of a run script: its lines, continuations joined, comments out.
 func scriptLines(run string) []string {
 	var out []string
@@ -550,16 +576,23 @@ func (det *detector) ciChecks() *ciFound {
 	ci := &ciFound{tools: map[string]map[string]string{}}
 	det.ci = ci
 	seen := map[string]bool{}
+	var job *ciJob
 	for _, s := range det.workflowSteps() {
 		if !slices.Contains(ci.files, s.file) {
 			ci.files = append(ci.files, s.file)
 		}
-		// A step's working-directory that names a directory of the project is where its
-		// checks run.
+		if job == nil || job.file != s.file || job.job != s.job {
+			job = newCIJob(s.file, s.job)
+		}
+		// A step's working-directory that names a directory of the project (or one an earlier
+		// step made) is where its checks run.
 		dir, elsewhere := ".", ""
-		if w := path.Clean(strings.TrimPrefix(s.workdir, "./")); s.workdir != "" && w != "." {
+		workdir := workspaceRoot(s.workdir)
+		if w := path.Clean(strings.TrimPrefix(workdir, "./")); workdir != "" && w != "." {
 			switch fi, err := fs.Stat(det.fsys, w); {
-			case strings.Contains(s.workdir, "${{"):
+			case job.made[w]:
+				dir = w
+			case strings.Contains(workdir, "${{"):
 				elsewhere = fmt.Sprintf("it runs in %s, which the workflow's expressions name", s.workdir)
 			case path.IsAbs(w) || w == ".." || strings.HasPrefix(w, "../"):
 				elsewhere = fmt.Sprintf("it runs in %s, outside the project", s.workdir)
@@ -583,30 +616,49 @@ func (det *detector) ciChecks() *ciFound {
 			cands = append(cands, ciCheck{tool: "pre-commit", command: "pre-commit run --all-files"})
 		}
 		// A script that changes directory (cd DIR, then its commands; or cd DIR && command)
-		// runs them there: DIR is their cwd, when it is a directory of the project.
+		// runs them there: DIR is their cwd, when it is a directory of the project or one the
+		// job made. CMake's steps there are read together (cmakePart).
 		sub, subElsewhere := "", ""
-		for _, l := range scriptLines(s.run) {
-			lineDir, lineElsewhere := sub, subElsewhere
-			if d, rest, ok := cdPrefix(l); ok {
-				nd, ne := det.cdTo(dir, lineDir, d)
-				if lineElsewhere == "" {
-					lineDir, lineElsewhere = nd, ne
-				}
-				if rest == "" {
-					sub, subElsewhere = lineDir, lineElsewhere
+		for _, l := range scriptLines(workspaceRoot(s.run)) {
+			var rest []string // the line's commands that are neither cd nor CMake's
+			restDir, restElsewhere := sub, subElsewhere
+			for _, part := range splitCommands(l) {
+				if d, more, ok := cdPrefix(part); ok && more == "" {
+					if subElsewhere == "" {
+						sub, subElsewhere = det.cdTo(dir, sub, d, job.made)
+					}
+					if len(rest) == 0 {
+						restDir, restElsewhere = sub, subElsewhere
+					}
 					continue
 				}
-				l = rest
+				if subElsewhere == "" {
+					if c, ok := det.cmakePart(job, path.Join(dir, sub), part); ok {
+						if c.role != "" {
+							cands = append(cands, c)
+						}
+						continue
+					}
+				}
+				rest = append(rest, part)
 			}
+			if len(rest) == 0 {
+				continue
+			}
+			l = strings.Join(rest, " && ")
 			cdi := di
-			if lineDir != "" {
-				cdi = det.dir(path.Join(dir, lineDir))
+			full := path.Join(dir, restDir)
+			if restDir != "" {
+				cdi = det.dir(full)
+			}
+			if fi, err := fs.Stat(det.fsys, full); restElsewhere == "" && elsewhere == "" && (err != nil || !fi.IsDir()) {
+				restElsewhere = fmt.Sprintf("it runs in %s, which the CI makes", full)
 			}
 			c, why := det.classify(l, cdi)
 			if c.tool != "" {
 				c.command = l
 			}
-			c.sub, c.elsewhere = lineDir, lineElsewhere
+			c.sub, c.elsewhere = restDir, restElsewhere
 			if c.role != "" || c.tool != "" {
 				cands = append(cands, c)
 			}
@@ -616,7 +668,10 @@ func (det *detector) ciChecks() *ciFound {
 		}
 		for _, c := range cands {
 			dir := dir
-			if c.sub != "" {
+			switch {
+			case c.at != "":
+				dir = c.at
+			case c.sub != "":
 				dir = path.Join(dir, c.sub)
 			}
 			switch {
@@ -732,7 +787,7 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 		timeout := detectLintTimeout
 		if c.role == "test" {
 			timeout = detectTestTimeout
-			if strings.HasPrefix(c.command, "cargo") {
+			if strings.HasPrefix(c.command, "cargo") || strings.HasPrefix(c.command, "cmake") {
 				timeout = detectRustTimeout
 			}
 		}

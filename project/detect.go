@@ -1,5 +1,5 @@
 // Package project recognises what a project is built and tested with (Go, npm and its
-// workspaces, Python, Rust, Make) and what its CI runs (GitHub Actions), and writes the
+// workspaces, Python, Rust, CMake, Make) and what its CI runs (GitHub Actions), and writes the
 // .hooksup.toml that `hooksup init` proposes.
 package project
 
@@ -142,7 +142,7 @@ func runOrder(ps []Project) []Proposal {
 
 // nothingKnown says what hooksup looks for when it found none of it.
 const nothingKnown = "recognised no project: no go.mod, package.json, pyproject.toml, setup.py, setup.cfg, " +
-	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, Makefile with a test target or " +
+	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, CMakeLists.txt, Makefile with a test target or " +
 	".pre-commit-config.yaml, here or one or two directories down"
 
 // Summary is one line per recognised project, or a line that says nothing was recognised.
@@ -247,7 +247,8 @@ type dirInfo struct {
 }
 
 func (d *dirInfo) any() bool {
-	return d.goMod || d.goWork || d.pkg != nil || d.pkgErr != nil || len(d.python) > 0 || d.cargo != "" || d.makefile != ""
+	return d.goMod || d.goWork || d.pkg != nil || d.pkgErr != nil || len(d.python) > 0 || d.cargo != "" || d.makefile != "" ||
+		d.files["CMakeLists.txt"]
 }
 
 func (det *detector) read(name string) string {
@@ -428,6 +429,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
+	add(d.cmakeProject(det))
 	// tox's environments and nox's sessions are how the maintainers run their Python tests and
 	// linters: they stand in for init's own guesses of the same role.
 	for _, tp := range []*detected{d.toxProject(det), d.noxProject(det)} {

@@ -322,10 +322,11 @@ func TestDetectReadsCI(t *testing.T) {
 			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yml)"},
 			[]string{"name = \"test\"\ncommand = \"cargo test\"\ntimeout = \"10m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings\", RUST_BACKTRACE = \"1\" }",
 				"name = \"lint\"\ncommand = \"cargo clippy --all-targets\"\ntimeout = \"2m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings -Aunused\" }"}},
-		// A script's cd (alone, or before &&) is where its commands run; a directory an earlier
-		// step makes is not here, and its command is left out, saying so.
+		// A script's cd (alone, or before &&) is where its commands run; a directory the CI
+		// makes is not here, and a command there that builds nothing of CMake's is left out,
+		// saying so.
 		{"ci-cd", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend"}, []string{"backend: format | " + GofmtCheck + " | backend"},
-			[]string{"left out: `ctest --output-on-failure` (it runs in build, which is not here (an earlier step makes it?))",
+			[]string{"left out: `ctest --output-on-failure` (it runs in build, which the CI makes)",
 				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)"},
 			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\""}},
 		// A step's working-directory names the sub-project whose checks it runs.
@@ -498,5 +499,38 @@ func TestDetectPreCommitAtTheRoot(t *testing.T) {
 	want := []string{"lint | pre-commit run --all-files", "web: test | npm test | web"}
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
+
+// TestDetectCMake: a CMake project with tests builds out of tree and runs ctest with the
+// failures' output, without its CI too; one without tests is named, with no check; a
+// CMakeLists.txt of a subdirectory is its parent's.
+func TestDetectCMake(t *testing.T) {
+	lists := "cmake_minimum_required(VERSION 3.14)\nproject(x C)\nadd_library(x x.c)\n"
+	for _, tc := range []struct {
+		name  string
+		fsys  fstest.MapFS
+		want  []string
+		found string
+	}{
+		{"enable_testing", fstest.MapFS{"CMakeLists.txt": {Data: []byte(lists + "enable_testing()\nadd_subdirectory(tests)\n")},
+			"tests/CMakeLists.txt": {Data: []byte("add_test(NAME t COMMAND t)\n")}},
+			[]string{"test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"},
+			"CMake project (CMakeLists.txt): ctest, built out of tree in build\n"},
+		{"include CTest", fstest.MapFS{"lib/CMakeLists.txt": {Data: []byte(lists + "include(CTest)\n")}},
+			[]string{"lib: test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure | lib"},
+			"lib: CMake project (CMakeLists.txt): ctest"},
+		{"no tests", fstest.MapFS{"CMakeLists.txt": {Data: []byte(lists)}}, nil,
+			"CMake project (CMakeLists.txt): no tests (no enable_testing, add_test or include(CTest)): no checks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Detect(tc.fsys)
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, tc.want, d.Summary())
+			}
+			if !strings.Contains(d.Summary(), tc.found) {
+				t.Errorf("summary lacks %q:\n%s", tc.found, d.Summary())
+			}
+		})
 	}
 }
