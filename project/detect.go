@@ -366,8 +366,9 @@ type dirProjects struct {
 // says which tool it is ("go test"), used when a directory holds several kinds of project.
 type detected struct {
 	Project
-	short   []string
+	short   []string // the role
 	long    []string
+	name    []string // the name it always has, whatever else the directory holds ("" for none)
 	from    []string // where each check comes from (checkMeta.from)
 	off     []string // why each check is commented out (checkMeta.off)
 	problem bool     // something the person should hear of even without checks
@@ -395,6 +396,7 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	})
 	p.short = append(p.short, short)
 	p.long = append(p.long, long)
+	p.name = append(p.name, "")
 	p.from = append(p.from, "")
 	p.off = append(p.off, "")
 }
@@ -412,6 +414,7 @@ func (p *detected) drop(i int) {
 	p.Checks = slices.Delete(p.Checks, i, i+1)
 	p.short = slices.Delete(p.short, i, i+1)
 	p.long = slices.Delete(p.long, i, i+1)
+	p.name = slices.Delete(p.name, i, i+1)
 	p.from = slices.Delete(p.from, i, i+1)
 	p.off = slices.Delete(p.off, i, i+1)
 }
@@ -1022,7 +1025,10 @@ func nameChecks(dirs []*dirProjects) []Project {
 		for _, p := range dp.projects {
 			for i := range p.Checks {
 				name := p.short[i]
-				if kinds > 1 {
+				switch {
+				case p.name[i] != "":
+					name = p.name[i]
+				case kinds > 1:
 					name = p.long[i]
 				}
 				name = label[dp.dir] + name

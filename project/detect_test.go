@@ -357,8 +357,9 @@ func TestDetectReadsCI(t *testing.T) {
 				"GitHub Actions (.github/workflows/tests.yml): it runs tox\n"},
 			[]string{`# from tox.ini, env py [testenv]: {envpython} -m pytest {posargs:tests}; run by .github/workflows/tests.yml, job "tests", step "Run tox"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\""}},
 		// pre-commit.ci runs pre-commit: its hooks run in check mode, the fixers skipped.
-		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files"}, nil,
-			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place), codespell (its arguments fix files)",
+		// ruff's hooks, skipped, run in check mode instead, named by their tool.
+		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files", "ruff lint | ruff check --no-fix", "ruff format | ruff format --check"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place), codespell (its arguments fix files); in check mode instead: `ruff check --no-fix`, `ruff format --check`",
 				"; `pre-commit run --all-files` stands in for `ruff check --no-fix .`\nGitHub Actions (.github/workflows/tests.yml): `pytest -q` stands in for `python3 -m pytest -q`\n"},
 			[]string{"# from .pre-commit-config.yaml; run by pre-commit.ci (the ci: key of .pre-commit-config.yaml)\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"trailing-whitespace,end-of-file-fixer,ruff,ruff-format,codespell\" }"}},
 		// The CI's pre-commit action: pre-commit is the lint, a local hook's entry read.

@@ -481,11 +481,15 @@ func (d *dirInfo) preCommitProject(det *detector) *detected {
 	p := &detected{tool: "pre-commit", Project: Project{Kind: "pre-commit (.pre-commit-config.yaml)", Notes: []string{
 		"pre-commit installs its hooks' environments on the first run (it needs the network then); later runs reuse them"}}}
 	var run, skip, why []string
+	var instead []preCommitCheck
 	for _, h := range hooks {
 		if fx := preCommitFixes(h, ruffFixes); fx != "" {
 			if !slices.Contains(skip, h.id) {
 				skip = append(skip, h.id)
 				why = append(why, fmt.Sprintf("%s (%s)", h.id, fx))
+				if c, ok := preCommitChecking(h); ok {
+					instead = append(instead, c)
+				}
 			}
 			continue
 		}
@@ -494,19 +498,77 @@ func (d *dirInfo) preCommitProject(det *detector) *detected {
 	if ci {
 		p.ciRun = "pre-commit.ci (the ci: key of .pre-commit-config.yaml)"
 	}
-	if len(run) == 0 {
+	if len(run) == 0 && len(instead) == 0 {
 		p.problem = true
 		p.Detail = "no check: every hook changes files: " + strings.Join(why, ", ")
 		return p
 	}
-	var env map[string]string
-	detail := "hooks " + strings.Join(run, ", ")
-	if len(skip) > 0 {
-		env = map[string]string{"SKIP": strings.Join(skip, ",")}
-		detail += "; skipped, as they change files: " + strings.Join(why, ", ")
+	var detail []string
+	if len(run) > 0 {
+		var env map[string]string
+		if len(skip) > 0 {
+			env = map[string]string{"SKIP": strings.Join(skip, ",")}
+		}
+		p.add("lint", "pre-commit lint", "pre-commit run --all-files", detectTestTimeout, env)
+		p.from[len(p.from)-1] = ".pre-commit-config.yaml"
+		detail = append(detail, "hooks "+strings.Join(run, ", "))
 	}
-	p.add("lint", "pre-commit lint", "pre-commit run --all-files", detectTestTimeout, env)
-	p.from[len(p.from)-1] = ".pre-commit-config.yaml"
-	p.Detail = detail
+	if len(skip) > 0 {
+		detail = append(detail, "skipped, as they change files: "+strings.Join(why, ", "))
+	}
+	// The formatters and ruff, skipped, run in their check mode instead: what they would fix
+	// fails the check, and nothing is changed. Each is named by its tool ("ruff lint", "black
+	// format"), never by its role alone: "lint" is pre-commit's own check, which stands in for
+	// the other projects' lint checks of the directory, and two formatters may share a role.
+	var checking []string
+	for _, c := range instead {
+		p.add(c.role, c.name, c.command, detectLintTimeout, nil)
+		p.name[len(p.name)-1] = c.name
+		p.from[len(p.from)-1] = fmt.Sprintf(".pre-commit-config.yaml, hook %s, in check mode", c.hook)
+		checking = append(checking, "`"+c.command+"`")
+	}
+	if len(instead) > 0 {
+		detail = append(detail, "in check mode instead: "+strings.Join(checking, ", "))
+		p.Notes = append(p.Notes, "the formatters and linters in check mode are the ones on your PATH (pre-commit keeps its own copies in its environments)")
+	}
+	p.Detail = strings.Join(detail, "; ")
 	return p
+}
+
+// preCommitCheck is the check-mode command of a hook that fixes files.
+type preCommitCheck struct {
+	hook, role, name, command string
+}
+
+// preCommitChecking is the command that reports what a fixing hook would change, without
+// changing it: ruff check --no-fix, ruff format --check, black --check, isort --check-only,
+// prettier --check, with the hook's own arguments but those that fix.
+func preCommitChecking(h preCommitHook) (preCommitCheck, bool) {
+	if h.entry != "" {
+		return preCommitCheck{}, false // a local hook's own command
+	}
+	var args []string
+	for _, a := range strings.Split(h.args, ",") {
+		for _, w := range strings.Fields(a) {
+			w = unquote(w)
+			name, _, _ := strings.Cut(w, "=")
+			if !slices.Contains([]string{"--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "--show-fixes", "--write", "-w"}, name) {
+				args = append(args, w)
+			}
+		}
+	}
+	words := func(w ...string) string { return strings.Join(append(w, args...), " ") }
+	switch h.id {
+	case "ruff", "ruff-check":
+		return preCommitCheck{h.id, "lint", "ruff lint", words("ruff", "check", "--no-fix")}, true
+	case "ruff-format":
+		return preCommitCheck{h.id, "format", "ruff format", words("ruff", "format", "--check")}, true
+	case "black", "black-jupyter":
+		return preCommitCheck{h.id, "format", "black format", words("black", "--check") + " ."}, true
+	case "isort":
+		return preCommitCheck{h.id, "format", "isort format", words("isort", "--check-only") + " ."}, true
+	case "prettier":
+		return preCommitCheck{h.id, "format", "prettier format", words("prettier", "--check") + " ."}, true
+	}
+	return preCommitCheck{}, false
 }
