@@ -440,9 +440,11 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		if !has("--check") && !has("--diff") {
 			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
 		}
+	case (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "unittest":
+		c.role, c.long = "test", "unittest"
 	case prog == "mypy":
 		c.role, c.long = "typecheck", "mypy"
-	case prog == "tox" && di.files["tox.ini"] || prog == "nox" && di.files["noxfile.py"] ||
+	case prog == "tox" && det.hasTox(di) || prog == "nox" && di.files["noxfile.py"] ||
 		prog == "pre-commit" && arg(1) == "run" && di.files[".pre-commit-config.yaml"]:
 		// Its configuration says what it runs: init proposes that (toxProject, noxProject,
 		// preCommitProject), as the CI's.

@@ -333,7 +333,7 @@ func (det *detector) dir(dir string) *dirInfo {
 	}
 	slices.Sort(reqs)
 	d.python = append(d.python, reqs...)
-	for _, m := range []string{"tox.ini", "pytest.ini"} {
+	for _, m := range []string{"tox.ini", "tox.toml", "pytest.ini"} {
 		if d.files[m] {
 			d.python = append(d.python, m)
 		}
