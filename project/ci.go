@@ -356,11 +356,27 @@ func roleOfName(name string) string {
 
 // classify says whether one line of a CI script is a check init proposes (role != ""), one it
 // leaves out (why != ""), or neither (setup, build, upload: nothing said).
-func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) {
+func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, why string) {
 	f := strings.Fields(line)
 	// Assignments for the command.
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:]
+	}
+	// A Python runner and its options (uv run --group test pytest): what it runs is the check,
+	// run through it.
+	var runner []string
+	if len(f) > 2 && (f[0] == "uv" || f[0] == "poetry" || f[0] == "pdm") && f[1] == "run" && len(f) == len(strings.Fields(line)) {
+		n := 2
+		for n < len(f) && strings.HasPrefix(f[n], "-") {
+			if slices.Contains(uvValued, f[n]) {
+				n++
+			}
+			n++
+		}
+		if n < len(f) {
+			runner, f = f[:n], f[n:]
+			line = strings.Join(f, " ")
+		}
 	}
 	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox.
 	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
@@ -424,10 +440,9 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 				return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
 			}
 		}
-	case prog == "pytest" || (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "pytest" ||
-		(prog == "uv" || prog == "poetry" || prog == "pdm") && arg(1) == "run" && arg(2) == "pytest":
+	case prog == "pytest" || (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "pytest":
 		c.role, c.long = "test", "pytest"
-	case prog == "ruff" && arg(1) == "check" || (prog == "uv" || prog == "poetry" || prog == "pdm") && arg(1) == "run" && arg(2) == "ruff" && arg(3) == "check":
+	case prog == "ruff" && arg(1) == "check":
 		c.role, c.long = "lint", "ruff"
 		if has("--fix") {
 			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
@@ -465,7 +480,57 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	if strings.Contains(line, "${{") {
 		return ciCheck{}, fmt.Sprintf("`%s` depends on the workflow's expressions", line)
 	}
+	if runner != nil {
+		c.command = pythonRunner(runner, di, job) + " " + c.command
+	}
 	return c, ""
+}
+
+// uvValued are uv run's and uv sync's options whose value is the next word.
+var uvValued = []string{"--group", "--extra", "--only-group", "--no-group", "--with", "--with-editable",
+	"--with-requirements", "--python", "-p", "--package", "--env-file", "--directory", "--project",
+	"--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--config-file",
+	"--cache-dir", "--resolution", "--prerelease", "--no-extra"}
+
+// uvSelects are the options that say which dependency groups and extras uv installs.
+var uvSelects = []string{"--group", "--extra", "--only-group", "--no-group", "--all-extras", "--all-groups",
+	"--no-dev", "--dev", "--only-dev", "--no-extra", "--no-default-groups"}
+
+// uvSyncPart reads `uv sync …` of a CI script: the groups and extras it installs, which a later
+// `uv run` of the job runs with. ok says it was one.
+func uvSyncPart(job *ciJob, part string) bool {
+	f := strings.Fields(part)
+	if len(f) < 2 || f[0] != "uv" || f[1] != "sync" {
+		return false
+	}
+	for i := 2; i < len(f); i++ {
+		if slices.Contains(uvSelects, f[i]) {
+			job.uvSync = append(job.uvSync, f[i])
+			if slices.Contains(uvValued, f[i]) && i+1 < len(f) {
+				job.uvSync = append(job.uvSync, f[i+1])
+				i++
+			}
+		}
+	}
+	return true
+}
+
+// pythonRunner is the runner a CI's check runs through, as a check: uv run with the groups and
+// extras its job's uv sync installed (when it names none of its own), and with --locked beside a
+// uv.lock, so that the check fails where the lockfile no longer matches pyproject.toml, as CI's
+// uv sync --locked does, instead of rewriting uv.lock.
+func pythonRunner(runner []string, di *dirInfo, job *ciJob) string {
+	r := slices.Clone(runner)
+	if r[0] != "uv" {
+		return strings.Join(r, " ")
+	}
+	if job != nil && !slices.ContainsFunc(r, func(w string) bool { return slices.Contains(uvSelects, w) }) {
+		r = append(r, job.uvSync...)
+	}
+	if di.files["uv.lock"] && !slices.Contains(r, "--locked") && !slices.Contains(r, "--frozen") {
+		r = slices.Insert(r, 2, "--locked")
+	}
+	return strings.Join(r, " ")
 }
 
 // makeFetches is what a target's recipe, or its prerequisites', fetches from the network,
@@ -634,6 +699,9 @@ func (det *detector) ciChecks() *ciFound {
 					}
 					continue
 				}
+				if uvSyncPart(job, part) {
+					continue
+				}
 				if subElsewhere == "" {
 					if c, ok := det.cmakePart(job, path.Join(dir, sub), part); ok {
 						if c.role != "" {
@@ -656,7 +724,7 @@ func (det *detector) ciChecks() *ciFound {
 			if fi, err := fs.Stat(det.fsys, full); restElsewhere == "" && elsewhere == "" && (err != nil || !fi.IsDir()) {
 				restElsewhere = fmt.Sprintf("it runs in %s, which the CI makes", full)
 			}
-			c, why := det.classify(l, cdi)
+			c, why := det.classify(l, cdi, job)
 			if c.tool != "" {
 				c.command = l
 			}

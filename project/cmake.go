@@ -23,6 +23,7 @@ type ciJob struct {
 	file, job string
 	made      map[string]bool
 	builds    map[string]*cmakeBuild // by build directory
+	uvSync    []string               // the groups and extras the job's uv sync installs
 }
 
 func newCIJob(file, job string) *ciJob {

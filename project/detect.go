@@ -889,6 +889,10 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 		detail = append(detail, "pytest ("+pytest+")")
 		cmd := "python3 -m pytest -q"
 		switch {
+		case runner == "uv":
+			// --locked: the check never rewrites uv.lock; it fails where the lock no longer
+			// matches pyproject.toml, as uv sync --locked does in CI.
+			cmd = "uv run --locked pytest -q"
 		case runner != "":
 			cmd = runner + " run pytest -q"
 		case venv:
@@ -901,7 +905,9 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 		// --no-fix: a check reports, it never changes the person's files, whatever the
 		// configuration's fix = true says.
 		cmd := "ruff check --no-fix ."
-		if runner != "" {
+		if runner == "uv" {
+			cmd = "uv run --locked " + cmd
+		} else if runner != "" {
 			cmd = runner + " run " + cmd
 		} else if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/ruff")); venv && err == nil && !fi.IsDir() {
 			cmd = ".venv/bin/" + cmd

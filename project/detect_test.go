@@ -59,7 +59,7 @@ func TestDetectProject(t *testing.T) {
 		{"node-lint-fix", []string{"test | npm test", "typecheck | npm run typecheck"},
 			[]string{"Node, npm (package-lock.json): scripts test, typecheck", "no check of the lint script: it changes files (--fix)"}},
 		{"python-tests-dir", []string{"test | python3 -m pytest -q"}, []string{"Python (requirements.txt): pytest (tests/)"}},
-		{"python-uv", []string{"test | uv run pytest -q", "lint | uv run ruff check --no-fix ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
+		{"python-uv", []string{"test | uv run --locked pytest -q", "lint | uv run --locked ruff check --no-fix ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
 		{"python-poetry", []string{"test | poetry run pytest -q", "lint | poetry run ruff check --no-fix ."},
 			[]string{"Python, poetry", "pytest (setup.cfg [tool:pytest])", "ruff (.ruff.toml)"}},
 		{"python-venv", []string{"test | .venv/bin/python -m pytest -q"}, []string{"Python, .venv", "pytest (tox.ini [pytest])"}},
