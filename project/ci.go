@@ -340,9 +340,11 @@ var networkRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(go get|go install|go mod download|curl|wget|npm install|npm ci|pnpm install|yarn install|pip install|pip3 install|uv sync|cargo install|git clone|docker|apt-get|brew)\b`)
 })
 
-// roleOfName is the role of a make target or package script by its name.
+// roleOfName is the role of a make target or package script by its name; "" for one that is
+// no check (build, docs, automd, release: what builds or writes files).
 func roleOfName(name string) string {
 	n := strings.ToLower(name)
+	words := strings.FieldsFunc(n, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })
 	switch {
 	case strings.Contains(n, "type"):
 		return "typecheck"
@@ -350,8 +352,43 @@ func roleOfName(name string) string {
 		return "format"
 	case strings.Contains(n, "lint") || strings.Contains(n, "vet") || strings.Contains(n, "check") && !strings.Contains(n, "test"):
 		return "lint"
+	case strings.Contains(n, "test") || slices.ContainsFunc(words, func(w string) bool {
+		return slices.Contains([]string{"ci", "spec", "e2e", "unit", "coverage", "cover", "vitest", "jest", "mocha"}, w)
+	}):
+		return "test"
 	}
-	return "test"
+	return ""
+}
+
+// nodeTestRunners are the test runners a package's CI runs by their own name (pnpm vitest,
+// npx jest), not through a script.
+var nodeTestRunners = []string{"vitest", "jest", "mocha", "ava", "tap", "uvu", "c8", "nyc"}
+
+// nodeBin is the program a Node CI line runs from the package's dependencies: pnpm vitest,
+// npx jest, pnpm exec tsc, yarn eslint; "" when it runs none (or a script of that name).
+func nodeBin(f []string, pkg *packageJSON) (bin string, args []string) {
+	if len(f) < 2 {
+		return "", nil
+	}
+	i := 1
+	switch f[0] {
+	case "npx", "pnpx", "bunx":
+	case "npm", "pnpm", "yarn", "bun":
+		if f[1] == "exec" || f[1] == "dlx" || f[0] == "bun" && f[1] == "x" {
+			i = 2
+		} else if f[0] == "npm" || pkg == nil || pkg.script(f[1]) != "" {
+			return "", nil
+		}
+	default:
+		return "", nil
+	}
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		i++ // npx --yes …
+	}
+	if i >= len(f) {
+		return "", nil
+	}
+	return f[i], f[i+1:]
 }
 
 // classify says whether one line of a CI script is a check init proposes (role != ""), one it
@@ -424,9 +461,20 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		if what, in := makeFetches(root.makeContent, target, 0); what != "" {
 			return ciCheck{}, fmt.Sprintf("`%s` fetches from the network (%s, in %s)", line, what, in)
 		}
+		if what, in := makeChanges(root.makeContent, target, 0); what != "" {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files (%s, in %s)", line, what, in)
+		}
 		c.role, c.long = roleOfName(target), "make "+target
 		if c.role == "format" && !strings.Contains(target, "check") {
 			return ciCheck{}, fmt.Sprintf("`%s` may change files", line)
+		}
+	case nodeTestRunnerRole(f, di.pkg) != "":
+		// A package's own tool, as the CI runs it: CI=true keeps vitest and jest out of watch.
+		bin, args := nodeBin(f, di.pkg)
+		c.role, c.long = nodeTestRunnerRole(f, di.pkg), f[0]+" "+bin
+		c.env = map[string]string{"CI": "true"}
+		if fix := fixesFiles(strings.Join(args, " ")); fix != "" {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
 		}
 	case (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && di.pkg != nil:
 		script := arg(1)
@@ -470,7 +518,7 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 	if c.role == "" {
 		return ciCheck{}, ""
 	}
-	if has("--version") || has("-version") || has("--help") || has("-h") {
+	if helpOrVersion(f) {
 		return ciCheck{}, fmt.Sprintf("`%s` only prints its version or help", line)
 	}
 	if c.long == "go test" && has("-v") {
@@ -484,6 +532,39 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		c.command = pythonRunner(runner, di, job) + " " + c.command
 	}
 	return c, ""
+}
+
+// nodeTestRunnerRole is the role of a Node CI line that runs a package's tool by its name:
+// a test runner, eslint, prettier --check, tsc --noEmit; "" for any other.
+func nodeTestRunnerRole(f []string, pkg *packageJSON) string {
+	bin, args := nodeBin(f, pkg)
+	switch {
+	case slices.Contains(nodeTestRunners, bin):
+		return "test"
+	case bin == "eslint":
+		return "lint"
+	case bin == "prettier" && (slices.Contains(args, "--check") || slices.Contains(args, "-c")):
+		return "format"
+	case (bin == "tsc" || bin == "vue-tsc") && slices.Contains(args, "--noEmit"):
+		return "typecheck"
+	}
+	return ""
+}
+
+// fixJob is why a job's commands change files (it commits or pushes what they change), "" when
+// it does not.
+func fixJob(steps []ciStep) string {
+	for _, s := range steps {
+		for _, a := range []string{"autofix-ci/action", "stefanzweifel/git-auto-commit-action", "EndBug/add-and-commit", "peter-evans/create-pull-request"} {
+			if strings.HasPrefix(s.uses, a) {
+				return "its job commits what it changes: " + a
+			}
+		}
+		if strings.Contains(s.run, "git commit") || strings.Contains(s.run, "git push") {
+			return "its job commits what it changes: git commit"
+		}
+	}
+	return ""
 }
 
 // uvValued are uv run's and uv sync's options whose value is the next word.
@@ -531,6 +612,51 @@ func pythonRunner(runner []string, di *dirInfo, job *ciJob) string {
 		r = slices.Insert(r, 2, "--locked")
 	}
 	return strings.Join(r, " ")
+}
+
+// helpOrVersion reports whether a command only prints its version or help.
+func helpOrVersion(f []string) bool {
+	return slices.ContainsFunc(f, func(w string) bool {
+		return w == "--version" || w == "-version" || w == "--help" || w == "-h"
+	})
+}
+
+// changesRe matches what changes the project's files in a recipe: go mod tidy edits go.mod and
+// go.sum, the formatters write, --fix fixes.
+var changesRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(go mod tidy|go mod vendor|go generate|go fmt|(?:gofmt|gofumpt|goimports|gci)\s.*-w\b|cargo fmt|ruff format|black|isort)\b|\s(--fix|--write)\b`)
+})
+
+// makeGoVarRe matches the make variable that names the go command: $(GO), ${GOCMD}.
+var makeGoVarRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]GO(?:CMD|BIN)?[)}]`) })
+
+// makeChanges is what a target's recipe, or its prerequisites', does that changes files, and
+// the target whose recipe does: a check never changes the person's files.
+func makeChanges(content, target string, depth int) (what, in string) {
+	if depth > 4 {
+		return "", ""
+	}
+	prereqs, recipe := makeRule(content, target)
+	for _, l := range recipe {
+		l = makeGoVarRe().ReplaceAllString(l, "go") // $(GO) mod tidy
+		m := changesRe().FindStringSubmatch(l)
+		switch {
+		case m == nil:
+			continue
+		case strings.Contains(l, "--check") || strings.Contains(l, "--diff") || strings.Contains(l, "-diff"):
+			continue // go mod tidy -diff, black --check, cargo fmt --check: they report
+		case m[1] != "":
+			return m[1], target
+		default:
+			return strings.TrimSpace(m[2]), target
+		}
+	}
+	for _, p := range prereqs {
+		if what, in := makeChanges(content, p, depth+1); what != "" {
+			return what, in
+		}
+	}
+	return "", ""
 }
 
 // makeFetches is what a target's recipe, or its prerequisites', fetches from the network,
@@ -644,7 +770,13 @@ func (det *detector) ciChecks() *ciFound {
 	det.ci = ci
 	seen := map[string]bool{}
 	var job *ciJob
-	for _, s := range det.workflowSteps() {
+	steps := det.workflowSteps()
+	// The jobs that commit what their steps change (autofix.ci, git commit): fixers all.
+	jobSteps := map[string][]ciStep{}
+	for _, s := range steps {
+		jobSteps[s.file+"\x00"+s.job] = append(jobSteps[s.file+"\x00"+s.job], s)
+	}
+	for _, s := range steps {
 		if !slices.Contains(ci.files, s.file) {
 			ci.files = append(ci.files, s.file)
 		}
@@ -677,7 +809,11 @@ func (det *detector) ciChecks() *ciFound {
 			if a := s.with["args"]; a != "" {
 				cmd += " " + a
 			}
-			cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
+			if helpOrVersion(strings.Fields(cmd)) {
+				whys = append(whys, fmt.Sprintf("`%s` only prints its version or help", cmd))
+			} else {
+				cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
+			}
 		}
 		if strings.HasPrefix(s.uses, "pre-commit/action") && di.files[".pre-commit-config.yaml"] {
 			cands = append(cands, ciCheck{tool: "pre-commit", command: "pre-commit run --all-files"})
@@ -744,7 +880,10 @@ func (det *detector) ciChecks() *ciFound {
 			case c.sub != "":
 				dir = path.Join(dir, c.sub)
 			}
-			switch {
+			switch fixes := fixJob(jobSteps[s.file+"\x00"+s.job]); {
+			case fixes != "":
+				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, fixes))
+				continue
 			case s.services:
 				whys = append(whys, fmt.Sprintf("`%s` (job %q needs its services)", c.command, s.job))
 				continue

@@ -1,0 +1,4 @@
+package tool
+
+// Name is the tool's name.
+const Name = "tool"
