@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/hooksup/hooksup/config"
 )
@@ -892,7 +895,7 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 		case runner == "uv":
 			// --locked: the check never rewrites uv.lock; it fails where the lock no longer
 			// matches pyproject.toml, as uv sync --locked does in CI.
-			cmd = "uv run --locked pytest -q"
+			cmd = "uv run --locked " + uvSelect(pyproject, "pytest") + "pytest -q"
 		case runner != "":
 			cmd = runner + " run pytest -q"
 		case venv:
@@ -906,7 +909,7 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 		// configuration's fix = true says.
 		cmd := "ruff check --no-fix ."
 		if runner == "uv" {
-			cmd = "uv run --locked " + cmd
+			cmd = "uv run --locked " + uvSelect(pyproject, "ruff") + cmd
 		} else if runner != "" {
 			cmd = runner + " run " + cmd
 		} else if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/ruff")); venv && err == nil && !fi.IsDir() {
@@ -1051,4 +1054,80 @@ func nameChecks(dirs []*dirProjects) []Project {
 		}
 	}
 	return out
+}
+
+// uvSelect is the uv run option that installs the package pkg where pyproject.toml keeps it in
+// a dependency group uv does not install by default ("--group test "), or in an extra
+// ("--extra test "); "" when uv run installs it as it is (the project's dependencies, the dev
+// group, tool.uv's default-groups) or pyproject.toml does not name it.
+func uvSelect(pyproject, pkg string) string {
+	var py struct {
+		Project struct {
+			Dependencies []string            `toml:"dependencies"`
+			Optional     map[string][]string `toml:"optional-dependencies"`
+		} `toml:"project"`
+		Groups map[string][]any `toml:"dependency-groups"`
+		Tool   struct {
+			UV struct {
+				DefaultGroups any      `toml:"default-groups"`
+				DevDeps       []string `toml:"dev-dependencies"`
+			} `toml:"uv"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.Decode(pyproject, &py); err != nil {
+		return ""
+	}
+	names := func(reqs []any) bool {
+		return slices.ContainsFunc(reqs, func(r any) bool {
+			s, ok := r.(string)
+			return ok && requirementName(s) == pkg
+		})
+	}
+	strs := func(reqs []string) []any {
+		out := make([]any, len(reqs))
+		for i, r := range reqs {
+			out[i] = r
+		}
+		return out
+	}
+	if names(strs(py.Project.Dependencies)) || names(strs(py.Tool.UV.DevDeps)) {
+		return ""
+	}
+	defaults := []string{"dev"}
+	switch g := py.Tool.UV.DefaultGroups.(type) {
+	case string: // "all"
+		if g == "all" {
+			return ""
+		}
+	case []any:
+		defaults = nil
+		for _, e := range g {
+			if s, ok := e.(string); ok {
+				defaults = append(defaults, s)
+			}
+		}
+	}
+	for _, g := range slices.Sorted(maps.Keys(py.Groups)) {
+		if names(py.Groups[g]) {
+			if slices.Contains(defaults, g) {
+				return ""
+			}
+			return "--group " + g + " "
+		}
+	}
+	for _, e := range slices.Sorted(maps.Keys(py.Project.Optional)) {
+		if names(strs(py.Project.Optional[e])) {
+			return "--extra " + e + " "
+		}
+	}
+	return ""
+}
+
+// requirementName is the normalised package name of a requirement: "pytest" for
+// "pytest>=8; python_version > '3.9'", "Pytest_Cov[toml]" is "pytest-cov".
+func requirementName(req string) string {
+	if i := strings.IndexAny(req, " <>=!~;[(@"); i >= 0 {
+		req = req[:i]
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(req)), "_", "-"), ".", "-")
 }

@@ -535,3 +535,34 @@ func TestDetectCMake(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectUVGroups: init's own pytest and ruff run through uv run --locked with the
+// dependency group that holds them, when it is not one uv installs by default (dev, or those
+// tool.uv's default-groups names).
+func TestDetectUVGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name, pyproject string
+		want            []string
+	}{
+		{"dev group", "[dependency-groups]\ndev = [\"pytest>=8\", \"ruff\"]\n[tool.ruff]\n",
+			[]string{"test | uv run --locked pytest -q", "lint | uv run --locked ruff check --no-fix ."}},
+		{"test and lint groups", "[dependency-groups]\ntest = [\"pytest-cov\", \"pytest >=8\"]\nlint = [{include-group = \"base\"}, \"ruff==0.6.9\"]\n[tool.ruff]\n",
+			[]string{"test | uv run --locked --group test pytest -q", "lint | uv run --locked --group lint ruff check --no-fix ."}},
+		{"default-groups", "[dependency-groups]\ntest = [\"pytest\"]\n[tool.uv]\ndefault-groups = [\"dev\", \"test\"]\n",
+			[]string{"test | uv run --locked pytest -q"}},
+		{"an extra", "[project]\nname = \"x\"\n[project.optional-dependencies]\ntest = [\"pytest\"]\n",
+			[]string{"test | uv run --locked --extra test pytest -q"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Detect(fstest.MapFS{
+				"pyproject.toml":    {Data: []byte(tc.pyproject)},
+				"uv.lock":           {Data: []byte("version = 1\n")},
+				"tests/test_x.py":   {Data: []byte("def test_x(): pass\n")},
+				"src/x/__init__.py": {Data: []byte("")},
+			})
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, tc.want, d.Summary())
+			}
+		})
+	}
+}
