@@ -116,17 +116,31 @@ func TestDetectProject(t *testing.T) {
 	}
 }
 
+// fixtureDirs are the project trees of testdata/projects and testdata/corpus.
+func fixtureDirs(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, root := range []string{"projects", "corpus"} {
+		entries, err := os.ReadDir(filepath.Join("testdata", root))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				out = append(out, filepath.Join("testdata", root, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
 // TestDetectNamesChecksAlike: whatever the kind of project, a check is named by its role, in
 // the same order in each directory (tests first, then lint, then typecheck), and every check of a Node project
 // runs in the same environment.
 func TestDetectNamesChecksAlike(t *testing.T) {
 	order := map[string]int{"test": 0, "lint": 1, "format": 2, "typecheck": 3}
-	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+	for _, e := range fixtureDirs(t) {
+		d := Detect(os.DirFS(e))
 		// In run order; the order holds across the kinds of project of one directory.
 		last, cwd := -1, ""
 		for _, c := range d.Checks() {
@@ -136,6 +150,8 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 			// Past the sub-project's label; in a directory of several kinds the tool comes
 			// first: "go test", "pnpm lint", and the tools' own names "go vet", "cargo clippy", "gofmt".
 			name := strings.TrimSpace(c.Name[strings.LastIndex(c.Name, ": ")+1:])
+			// A second check of the same name is numbered: "test (2)".
+			name = regexp.MustCompile(` \(\d+\)$`).ReplaceAllString(name, "")
 			role, ok := order[name]
 			if _, r, cut := strings.Cut(name, " "); !ok && cut {
 				role, ok = order[r]
@@ -147,17 +163,17 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 				role, ok = order["format"], true
 			}
 			if !ok {
-				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e.Name(), c.Name)
+				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e, c.Name)
 			}
 			if role < last {
-				t.Errorf("%s: check %q runs after a later role", e.Name(), c.Name)
+				t.Errorf("%s: check %q runs after a later role", e, c.Name)
 			}
 			last = role
 		}
 		for _, p := range d.Projects {
 			for _, c := range p.Checks {
 				if strings.HasPrefix(p.Kind, "Node") && !reflect.DeepEqual(c.Env, p.Checks[0].Env) {
-					t.Errorf("%s: %s: check %q runs with env %v, %q with %v", e.Name(), p.Line(), c.Name, c.Env, p.Checks[0].Name, p.Checks[0].Env)
+					t.Errorf("%s: %s: check %q runs with env %v, %q with %v", e, p.Line(), c.Name, c.Env, p.Checks[0].Name, p.Checks[0].Env)
 				}
 			}
 		}
@@ -167,13 +183,9 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 // TestDetectProjectChecksAreRunnable: what init writes loads, validates, and keeps every check
 // as detected, for every fixture.
 func TestDetectProjectChecksAreRunnable(t *testing.T) {
-	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		t.Run(e.Name(), func(t *testing.T) {
-			d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+	for _, e := range fixtureDirs(t) {
+		t.Run(e, func(t *testing.T) {
+			d := Detect(os.DirFS(e))
 			file := InitFile(d)
 			// What hooksup trust, check and a session accept: one validation for all of them.
 			if err := config.ValidateFile(".hooksup.toml", []byte(file)); err != nil {
