@@ -23,11 +23,36 @@ type ciJob struct {
 	file, job string
 	made      map[string]bool
 	builds    map[string]*cmakeBuild // by build directory
+	presets   map[string]*cmakeBuild // by source directory and preset: "dir\x00preset"
 	uvSync    []string               // the groups and extras the job's uv sync installs
 }
 
 func newCIJob(file, job string) *ciJob {
-	return &ciJob{file: file, job: job, made: map[string]bool{}, builds: map[string]*cmakeBuild{}}
+	return &ciJob{file: file, job: job, made: map[string]bool{}, builds: map[string]*cmakeBuild{}, presets: map[string]*cmakeBuild{}}
+}
+
+// cmakePreset is the value of a --preset option in the words, "" when there is none.
+func cmakePreset(f []string) string {
+	for i, w := range f {
+		if w == "--preset" && i+1 < len(f) {
+			return f[i+1]
+		}
+		if p, ok := strings.CutPrefix(w, "--preset="); ok {
+			return p
+		}
+	}
+	return ""
+}
+
+// CMakePresetTestCheck is the test check of a CMake project that its CI configures, builds and
+// tests with presets (CMakePresets.json): the build directory is the preset's.
+func CMakePresetTestCheck(configure, build, test string, ctestOpts []string) string {
+	opts := slices.DeleteFunc(slices.Clone(ctestOpts), func(w string) bool { return w == "--output-on-failure" })
+	cmd := "cmake --preset " + configure + " && cmake --build --preset " + build + " && ctest --preset " + test
+	for _, o := range opts {
+		cmd += " " + o
+	}
+	return cmd + " --output-on-failure"
 }
 
 // cmakeBuild is one build tree a job configured.
@@ -64,6 +89,11 @@ func (det *detector) cmakePart(job *ciJob, cwd, part string) (c ciCheck, ok bool
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:] // CTEST_OUTPUT_ON_FAILURE=1 make test
 	}
+	for i, w := range f {
+		if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] && !strings.ContainsAny(w[1:len(w)-1], " \"'") {
+			f[i] = w[1 : len(w)-1] // cmake "--preset=ci"
+		}
+	}
 	if len(f) == 0 {
 		return c, false
 	}
@@ -76,6 +106,41 @@ func (det *detector) cmakePart(job *ciJob, cwd, part string) (c ciCheck, ok bool
 			}
 		}
 		return c, true
+	case f[0] == "cmake" && cmakePreset(f) != "" && !strings.ContainsAny(strings.Join(f, " "), "$`"):
+		if !det.cmakeSource(cwd) {
+			return c, true
+		}
+		if len(f) > 1 && f[1] == "--build" {
+			if b := job.presets[cwd+"\x00configure"]; b != nil {
+				b.build = []string{cmakePreset(f)}
+			}
+			return c, true
+		}
+		job.presets[cwd+"\x00configure"] = &cmakeBuild{src: cwd, configure: []string{cmakePreset(f)}}
+		return c, true
+	case f[0] == "ctest" && cmakePreset(f) != "" && det.cmakeSource(cwd) && !strings.ContainsAny(strings.Join(f, " "), "$`"):
+		b := job.presets[cwd+"\x00configure"]
+		test := cmakePreset(f)
+		configure, build := test, test
+		if b != nil {
+			configure = b.configure[0]
+			if len(b.build) > 0 {
+				build = b.build[0]
+			} else {
+				build = configure
+			}
+		}
+		var opts []string
+		for i := 1; i < len(f); i++ {
+			switch w := f[i]; {
+			case w == "--preset":
+				i++
+			case strings.HasPrefix(w, "--preset="), w == "-V", w == "-VV", w == "--verbose", w == "--extra-verbose":
+			default:
+				opts = append(opts, w)
+			}
+		}
+		return ciCheck{role: "test", long: "ctest", at: cwd, command: CMakePresetTestCheck(configure, build, test, opts)}, true
 	case f[0] == "cmake" && len(f) > 2 && f[1] == "--build":
 		b := job.builds[path.Join(cwd, f[2])]
 		if b == nil {
