@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -124,85 +125,102 @@ func TestCorpusCatchesSeededBugs(t *testing.T) {
 	if n := os.Getenv("HOOKSUP_TEST_NODE22"); n != "" {
 		pathEnv = filepath.Dir(n) + string(os.PathListSeparator) + pathEnv
 	}
+	var mu sync.Mutex
 	var runnable, caught []string
-	for _, name := range slices.Sorted(maps.Keys(corpusProjects(t))) {
-		want := corpusProjects(t)[name]
-		if len(want.Seed) == 0 {
-			continue
+	projects := corpusProjects(t)
+	// The projects run side by side; the figure is logged once all have run.
+	t.Run("projects", func(t *testing.T) {
+		for _, name := range slices.Sorted(maps.Keys(projects)) {
+			want := projects[name]
+			if len(want.Seed) == 0 {
+				continue
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				seededBugCaught(t, name, want, pathEnv, &mu, &runnable, &caught)
+			})
 		}
-		t.Run(name, func(t *testing.T) {
-			for _, tool := range want.Runs {
-				if _, err := lookPathIn(tool, pathEnv); err != nil {
-					t.Skipf("%s is not on the PATH", tool)
-				}
-			}
-			runnable = append(runnable, name)
-			dir := t.TempDir()
-			if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "corpus", name))); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Remove(filepath.Join(dir, "expect.toml")); err != nil {
-				t.Fatal(err)
-			}
-			var tests []config.Check
-			for _, p := range Detect(os.DirFS(dir)).Projects {
-				for i, c := range p.Checks {
-					if p.meta[i].role == "test" && p.meta[i].off == "" {
-						tests = append(tests, c)
-					}
-				}
-			}
-			if len(tests) == 0 {
-				t.Fatal("init proposes no test check")
-			}
-			run := func(c config.Check) (string, error) {
-				cmd := exec.Command("sh", "-c", c.Command)
-				cmd.Dir = filepath.Join(dir, c.Cwd)
-				cmd.Env = append(os.Environ(), "PATH="+pathEnv)
-				for k, v := range c.Env {
-					cmd.Env = append(cmd.Env, k+"="+v)
-				}
-				out, err := cmd.CombinedOutput()
-				return string(out), err
-			}
-			for _, c := range tests {
-				if out, err := run(c); err != nil {
-					t.Fatalf("check %q (%s) fails on the untouched tree: %v\n%s", c.Name, c.Command, err, out)
-				}
-			}
-			for _, s := range want.Seed {
-				f := filepath.Join(dir, s.File)
-				b, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !strings.Contains(string(b), s.Old) {
-					t.Fatalf("seed: %s has no %q", s.File, s.Old)
-				}
-				if err := os.WriteFile(f, []byte(strings.Replace(string(b), s.Old, s.New, 1)), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var failed []string
-			for _, c := range tests {
-				if _, err := run(c); err != nil {
-					failed = append(failed, c.Name)
-				}
-			}
-			if len(failed) == 0 {
-				var names []string
-				for _, c := range tests {
-					names = append(names, c.Command)
-				}
-				t.Errorf("no test check catches the seeded bug: %q all pass", names)
-				return
-			}
-			caught = append(caught, name)
-			t.Logf("caught by %s", strings.Join(failed, ", "))
-		})
-	}
+	})
+	slices.Sort(runnable)
 	t.Logf("figure: the seeded bug caught by init's test checks in %d of %d runnable corpus projects (%s)",
 		len(caught), len(runnable), strings.Join(runnable, ", "))
+}
+
+// seededBugCaught runs one corpus project's test checks on its tree, then on its seeded tree,
+// and counts it runnable and, when a check fails on the seeded tree, caught.
+func seededBugCaught(t *testing.T, name string, want corpusExpect, pathEnv string, mu *sync.Mutex, runnable, caught *[]string) {
+	for _, tool := range want.Runs {
+		if _, err := lookPathIn(tool, pathEnv); err != nil {
+			t.Skipf("%s is not on the PATH", tool)
+		}
+	}
+	mu.Lock()
+	*runnable = append(*runnable, name)
+	mu.Unlock()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "corpus", name))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "expect.toml")); err != nil {
+		t.Fatal(err)
+	}
+	var tests []config.Check
+	for _, p := range Detect(os.DirFS(dir)).Projects {
+		for i, c := range p.Checks {
+			if p.meta[i].role == "test" && p.meta[i].off == "" {
+				tests = append(tests, c)
+			}
+		}
+	}
+	if len(tests) == 0 {
+		t.Fatal("init proposes no test check")
+	}
+	run := func(c config.Check) (string, error) {
+		cmd := exec.Command("sh", "-c", c.Command)
+		cmd.Dir = filepath.Join(dir, c.Cwd)
+		cmd.Env = append(os.Environ(), "PATH="+pathEnv)
+		for k, v := range c.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, c := range tests {
+		if out, err := run(c); err != nil {
+			t.Fatalf("check %q (%s) fails on the untouched tree: %v\n%s", c.Name, c.Command, err, out)
+		}
+	}
+	for _, s := range want.Seed {
+		f := filepath.Join(dir, s.File)
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), s.Old) {
+			t.Fatalf("seed: %s has no %q", s.File, s.Old)
+		}
+		if err := os.WriteFile(f, []byte(strings.Replace(string(b), s.Old, s.New, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var failed []string
+	for _, c := range tests {
+		if _, err := run(c); err != nil {
+			failed = append(failed, c.Name)
+		}
+	}
+	if len(failed) == 0 {
+		var names []string
+		for _, c := range tests {
+			names = append(names, c.Command)
+		}
+		t.Errorf("no test check catches the seeded bug: %q all pass", names)
+		return
+	}
+	mu.Lock()
+	*caught = append(*caught, name)
+	mu.Unlock()
+	t.Logf("caught by %s", strings.Join(failed, ", "))
 }
 
 // lookPathIn is exec.LookPath over the given PATH.
