@@ -822,36 +822,13 @@ func (det *detector) ciChecks() *ciFound {
 		// runs them there: DIR is their cwd, when it is a directory of the project or one the
 		// job made. CMake's steps there are read together (cmakePart).
 		sub, subElsewhere := "", ""
-		for _, l := range scriptLines(workspaceRoot(s.run)) {
-			var rest []string // the line's commands that are neither cd nor CMake's
-			restDir, restElsewhere := sub, subElsewhere
-			for _, part := range splitCommands(l) {
-				if d, more, ok := cdPrefix(part); ok && more == "" {
-					if subElsewhere == "" {
-						sub, subElsewhere = det.cdTo(dir, sub, d, job.made)
-					}
-					if len(rest) == 0 {
-						restDir, restElsewhere = sub, subElsewhere
-					}
-					continue
-				}
-				if uvSyncPart(job, part) {
-					continue
-				}
-				if subElsewhere == "" {
-					if c, ok := det.cmakePart(job, path.Join(dir, sub), part); ok {
-						if c.role != "" {
-							cands = append(cands, c)
-						}
-						continue
-					}
-				}
-				rest = append(rest, part)
-			}
+		// The commands between two cds (or a line's ends) that are not CMake's run together:
+		// classify reads them as one line, in their directory.
+		flush := func(rest []string, restDir, restElsewhere string) {
 			if len(rest) == 0 {
-				continue
+				return
 			}
-			l = strings.Join(rest, " && ")
+			l := strings.Join(rest, " && ")
 			cdi := di
 			full := path.Join(dir, restDir)
 			if restDir != "" {
@@ -871,6 +848,32 @@ func (det *detector) ciChecks() *ciFound {
 			if why != "" {
 				whys = append(whys, why)
 			}
+		}
+		for _, l := range scriptLines(workspaceRoot(s.run)) {
+			var rest []string // the commands since the last cd that are neither cd nor CMake's
+			for _, part := range splitCommands(l) {
+				if d, more, ok := cdPrefix(part); ok && more == "" {
+					flush(rest, sub, subElsewhere)
+					rest = nil
+					if subElsewhere == "" {
+						sub, subElsewhere = det.cdTo(dir, sub, d, job.made)
+					}
+					continue
+				}
+				if uvSyncPart(job, part) {
+					continue
+				}
+				if subElsewhere == "" {
+					if c, ok := det.cmakePart(job, path.Join(dir, sub), part); ok {
+						if c.role != "" {
+							cands = append(cands, c)
+						}
+						continue
+					}
+				}
+				rest = append(rest, part)
+			}
+			flush(rest, sub, subElsewhere)
 		}
 		for _, c := range cands {
 			dir := dir

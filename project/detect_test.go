@@ -578,3 +578,20 @@ func TestDetectUVGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestDetectCIcdInALine: a cd anywhere in a script's line moves the commands after it, on that
+// line and the next ones, as the shell does.
+func TestDetectCIcdInALine(t *testing.T) {
+	wf := "jobs:\n  ci:\n    steps:\n      - run: npm ci && cd web && npm test\n" +
+		"      - run: |\n          cd api && go test -race ./... && cd ../web\n          npm run lint\n"
+	d := Detect(fstest.MapFS{
+		".github/workflows/ci.yml": {Data: []byte(wf)},
+		"web/package.json":         {Data: []byte(`{"scripts":{"test":"node --test","lint":"eslint ."}}`)},
+		"web/package-lock.json":    {Data: []byte(`{}`)},
+		"api/go.mod":               {Data: []byte("module api\n")},
+	})
+	want := []string{"api: test | go test -race ./... | api", "web: test | npm test | web", "web: lint | npm run lint | web"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
