@@ -468,8 +468,9 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		if c.role == "format" && !strings.Contains(target, "check") {
 			return ciCheck{}, fmt.Sprintf("`%s` may change files", line)
 		}
-	case nodeTestRunnerRole(f, di.pkg) != "":
-		// A package's own tool, as the CI runs it: CI=true keeps vitest and jest out of watch.
+	case di.pkg != nil && nodeTestRunnerRole(f, di.pkg) != "":
+		// A package's own tool, as the CI runs it, beside the package.json whose dependencies
+		// it comes from: CI=true keeps vitest and jest out of watch mode.
 		bin, args := nodeBin(f, di.pkg)
 		c.role, c.long = nodeTestRunnerRole(f, di.pkg), f[0]+" "+bin
 		c.env = map[string]string{"CI": "true"}
