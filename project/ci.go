@@ -615,6 +615,13 @@ func pythonRunner(runner []string, di *dirInfo, job *ciJob) string {
 	return strings.Join(r, " ")
 }
 
+// sameCommand reports whether two commands are the same but for the current directory named
+// as their last argument: ruff format --check and ruff format --check .
+func sameCommand(a, b string) bool {
+	trim := func(s string) string { return strings.TrimSuffix(strings.Join(strings.Fields(s), " "), " .") }
+	return trim(a) == trim(b)
+}
+
 // helpOrVersion reports whether a command only prints its version or help.
 func helpOrVersion(f []string) bool {
 	return slices.ContainsFunc(f, func(w string) bool {
@@ -1012,7 +1019,16 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 	}
 	var stands []string
 	for _, o := range tools {
-		for i, c := range o.Checks {
+		for i := 0; i < len(o.Checks); i++ {
+			c := o.Checks[i]
+			// A formatter's check mode that the CI runs itself (pre-commit's ruff-format hook
+			// beside the CI's ruff format --check .): the CI's, once.
+			if j := slices.IndexFunc(found, func(f ciCheck) bool { return sameCommand(f.command, c.Command) }); o.name[i] != "" && j >= 0 {
+				stands = append(stands, fmt.Sprintf("`%s` stands in for `%s`", found[j].command, c.Command))
+				o.drop(i)
+				i--
+				continue
+			}
 			if byRole[o.short[i]] == "" {
 				byRole[o.short[i]] = c.Command
 			}

@@ -595,3 +595,17 @@ func TestDetectCIcdInALine(t *testing.T) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
 	}
 }
+
+// TestDetectPreCommitCheckModeBesideCI: where pre-commit.ci runs the hooks and the CI runs
+// ruff's check itself, the check-mode command of pre-commit's ruff hook is not proposed twice.
+func TestDetectPreCommitCheckModeBesideCI(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		".pre-commit-config.yaml":  {Data: []byte("ci:\n  autofix_prs: true\nrepos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.8.0\n  hooks:\n  - id: ruff\n    args: [--fix]\n  - id: ruff-format\n  - id: check-toml\n")},
+		"pyproject.toml":           {Data: []byte("[tool.ruff]\n")},
+		".github/workflows/ci.yml": {Data: []byte("jobs:\n  lint:\n    steps:\n      - run: ruff format --check .\n")},
+	})
+	want := []string{"lint | pre-commit run --all-files", "ruff lint | ruff check --no-fix", "format | ruff format --check ."}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
