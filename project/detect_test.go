@@ -609,3 +609,17 @@ func TestDetectPreCommitCheckModeBesideCI(t *testing.T) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
 	}
 }
+
+// TestDetectNoxSessionNames: a session whose commands are computed is known by its name.
+func TestDetectNoxSessionNames(t *testing.T) {
+	nox := "import nox\n\nARGS = [\"x\"]\n\n" +
+		"@nox.session\ndef docs(session):\n    session.run(*ARGS)\n\n" +
+		"@nox.session(name=\"type-check\")\ndef types_(session):\n    session.run(*ARGS)\n\n" +
+		"@nox.session\ndef unit_tests(session):\n    session.run(*ARGS)\n\n" +
+		"@nox.session\ndef fmt(session):\n    session.run(*ARGS)\n"
+	d := Detect(fstest.MapFS{"noxfile.py": {Data: []byte(nox)}})
+	want := []string{"test | nox -R -s unit_tests", "typecheck | nox -R -s type-check"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}

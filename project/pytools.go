@@ -671,16 +671,18 @@ func (det *detector) hasTox(d *dirInfo) bool {
 	return ini != nil
 }
 
-// noxRoleOfName is the role of a nox session by its name: tests, lint, typecheck; "" for any
-// other, a formatter's among them (it may change files).
+// noxRoleOfName is the role of a nox session by its name: tests (tests, unit, pytest,
+// integration-tests), lint (lint, flake8, ruff), typecheck (typecheck, type-check, mypy); ""
+// for any other, a formatter's among them (it may change files).
 func noxRoleOfName(name string) string {
-	switch strings.ToLower(name) {
-	case "test", "tests", "unit", "unittests", "unit_tests", "pytest":
-		return "test"
-	case "lint", "linters", "flake8", "pylint", "ruff":
-		return "lint"
-	case "typecheck", "type_check", "types", "typing", "mypy", "pyright":
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "type") || n == "mypy" || n == "pyright":
 		return "typecheck"
+	case strings.Contains(n, "lint") || n == "flake8" || n == "ruff":
+		return "lint"
+	case strings.Contains(n, "test") || n == "unit" || n == "pytest":
+		return "test"
 	}
 	return ""
 }
