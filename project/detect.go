@@ -471,7 +471,17 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 		}
 		add(pc)
 	}
+	cmakeTests := slices.ContainsFunc(dp.projects, func(p *detected) bool {
+		return strings.HasPrefix(p.Kind, "CMake") && len(p.Checks) > 0
+	})
 	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
+		add(mk)
+	} else if mk != nil && cmakeTests {
+		// Beside a CMakeLists.txt, the makefile is a build of its own (a demo, an install):
+		// the CMake build's ctest is how the project's tests run.
+		mk.Detail = fmt.Sprintf("`%s` stands in for `make test`", CMakeTestCheck("build", nil, nil, nil))
+		mk.drop(0)
+		mk.cover()
 		add(mk)
 	} else if mk != nil {
 		var stands []string

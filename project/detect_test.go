@@ -623,3 +623,19 @@ func TestDetectNoxSessionNames(t *testing.T) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
 	}
 }
+
+// TestDetectCMakeBesideAMakefile: a CMake project's ctest, not the makefile's make test, runs its
+// tests, with or without its CI.
+func TestDetectCMakeBesideAMakefile(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		"CMakeLists.txt": {Data: []byte("project(x C)\nenable_testing()\nadd_test(NAME t COMMAND t)\n")},
+		"Makefile":       {Data: []byte("test: demo\n\t./demo\n")},
+	})
+	want := []string{"test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+	if sum := d.Summary(); !strings.Contains(sum, "Makefile with a test target: `cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure` stands in for `make test`") {
+		t.Errorf("summary:\n%s", sum)
+	}
+}
