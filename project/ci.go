@@ -296,6 +296,7 @@ type ciCheck struct {
 	// sub is the directory its script changed to (cd), relative to its step's; elsewhere says
 	// why that is no directory of the project ("" when it is).
 	sub, elsewhere string
+	at             string // where it runs, relative to the project, when its step's directory is not
 }
 
 // cdRe matches a script line that changes directory: cd DIR, or cd DIR && command.
@@ -312,8 +313,8 @@ func cdPrefix(line string) (dir, rest string, ok bool) {
 }
 
 // cdTo is where cd d goes from sub (relative to the step's directory dir): the new sub, or
-// why it is no directory of the project.
-func (det *detector) cdTo(dir, sub, d string) (string, string) {
+// why it is no directory of the project. A directory the job made (made) is one.
+func (det *detector) cdTo(dir, sub, d string, made map[string]bool) (string, string) {
 	if strings.ContainsAny(d, "$~`") || d == "-" {
 		return sub, fmt.Sprintf("it runs in %s, which the script computes", d)
 	}
@@ -325,7 +326,7 @@ func (det *detector) cdTo(dir, sub, d string) (string, string) {
 	if full == ".." || strings.HasPrefix(full, "../") {
 		return sub, fmt.Sprintf("it runs in %s, outside the project", d)
 	}
-	if fi, err := fs.Stat(det.fsys, full); err != nil || !fi.IsDir() {
+	if fi, err := fs.Stat(det.fsys, full); (err != nil || !fi.IsDir()) && !made[full] {
 		return sub, fmt.Sprintf("it runs in %s, which is not here (an earlier step makes it?)", full)
 	}
 	if next == "." {
@@ -339,9 +340,11 @@ var networkRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(go get|go install|go mod download|curl|wget|npm install|npm ci|pnpm install|yarn install|pip install|pip3 install|uv sync|cargo install|git clone|docker|apt-get|brew)\b`)
 })
 
-// roleOfName is the role of a make target or package script by its name.
+// roleOfName is the role of a make target or package script by its name; "" for one that is
+// no check (build, docs, automd, release: what builds or writes files).
 func roleOfName(name string) string {
 	n := strings.ToLower(name)
+	words := strings.FieldsFunc(n, func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })
 	switch {
 	case strings.Contains(n, "type"):
 		return "typecheck"
@@ -349,17 +352,68 @@ func roleOfName(name string) string {
 		return "format"
 	case strings.Contains(n, "lint") || strings.Contains(n, "vet") || strings.Contains(n, "check") && !strings.Contains(n, "test"):
 		return "lint"
+	case strings.Contains(n, "test") || slices.ContainsFunc(words, func(w string) bool {
+		return slices.Contains([]string{"ci", "spec", "e2e", "unit", "coverage", "cover", "vitest", "jest", "mocha"}, w)
+	}):
+		return "test"
 	}
-	return "test"
+	return ""
+}
+
+// nodeTestRunners are the test runners a package's CI runs by their own name (pnpm vitest,
+// npx jest), not through a script.
+var nodeTestRunners = []string{"vitest", "jest", "mocha", "ava", "tap", "uvu", "c8", "nyc"}
+
+// nodeBin is the program a Node CI line runs from the package's dependencies: pnpm vitest,
+// npx jest, pnpm exec tsc, yarn eslint; "" when it runs none (or a script of that name).
+func nodeBin(f []string, pkg *packageJSON) (bin string, args []string) {
+	if len(f) < 2 {
+		return "", nil
+	}
+	i := 1
+	switch f[0] {
+	case "npx", "pnpx", "bunx":
+	case "npm", "pnpm", "yarn", "bun":
+		if f[1] == "exec" || f[1] == "dlx" || f[0] == "bun" && f[1] == "x" {
+			i = 2
+		} else if f[0] == "npm" || pkg == nil || pkg.script(f[1]) != "" {
+			return "", nil
+		}
+	default:
+		return "", nil
+	}
+	for i < len(f) && strings.HasPrefix(f[i], "-") {
+		i++ // npx --yes …
+	}
+	if i >= len(f) {
+		return "", nil
+	}
+	return f[i], f[i+1:]
 }
 
 // classify says whether one line of a CI script is a check init proposes (role != ""), one it
 // leaves out (why != ""), or neither (setup, build, upload: nothing said).
-func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) {
+func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, why string) {
 	f := strings.Fields(line)
 	// Assignments for the command.
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:]
+	}
+	// A Python runner and its options (uv run --group test pytest): what it runs is the check,
+	// run through it.
+	var runner []string
+	if len(f) > 2 && (f[0] == "uv" || f[0] == "poetry" || f[0] == "pdm") && f[1] == "run" && len(f) == len(strings.Fields(line)) {
+		n := 2
+		for n < len(f) && strings.HasPrefix(f[n], "-") {
+			if slices.Contains(uvValued, f[n]) {
+				n++
+			}
+			n++
+		}
+		if n < len(f) {
+			runner, f = f[:n], f[n:]
+			line = strings.Join(f, " ")
+		}
 	}
 	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox.
 	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
@@ -407,9 +461,21 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		if what, in := makeFetches(root.makeContent, target, 0); what != "" {
 			return ciCheck{}, fmt.Sprintf("`%s` fetches from the network (%s, in %s)", line, what, in)
 		}
+		if what, in := makeChanges(root.makeContent, target, 0); what != "" {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files (%s, in %s)", line, what, in)
+		}
 		c.role, c.long = roleOfName(target), "make "+target
 		if c.role == "format" && !strings.Contains(target, "check") {
 			return ciCheck{}, fmt.Sprintf("`%s` may change files", line)
+		}
+	case di.pkg != nil && nodeTestRunnerRole(f, di.pkg) != "":
+		// A package's own tool, as the CI runs it, beside the package.json whose dependencies
+		// it comes from: CI=true keeps vitest and jest out of watch mode.
+		bin, args := nodeBin(f, di.pkg)
+		c.role, c.long = nodeTestRunnerRole(f, di.pkg), f[0]+" "+bin
+		c.env = map[string]string{"CI": "true"}
+		if fix := fixesFiles(strings.Join(args, " ")); fix != "" {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
 		}
 	case (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && di.pkg != nil:
 		script := arg(1)
@@ -423,10 +489,9 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 				return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
 			}
 		}
-	case prog == "pytest" || (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "pytest" ||
-		(prog == "uv" || prog == "poetry" || prog == "pdm") && arg(1) == "run" && arg(2) == "pytest":
+	case prog == "pytest" || (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "pytest":
 		c.role, c.long = "test", "pytest"
-	case prog == "ruff" && arg(1) == "check" || (prog == "uv" || prog == "poetry" || prog == "pdm") && arg(1) == "run" && arg(2) == "ruff" && arg(3) == "check":
+	case prog == "ruff" && arg(1) == "check":
 		c.role, c.long = "lint", "ruff"
 		if has("--fix") {
 			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
@@ -439,9 +504,11 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 		if !has("--check") && !has("--diff") {
 			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
 		}
+	case (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "unittest":
+		c.role, c.long = "test", "unittest"
 	case prog == "mypy":
 		c.role, c.long = "typecheck", "mypy"
-	case prog == "tox" && di.files["tox.ini"] || prog == "nox" && di.files["noxfile.py"] ||
+	case prog == "tox" && det.hasTox(di) || prog == "nox" && di.files["noxfile.py"] ||
 		prog == "pre-commit" && arg(1) == "run" && di.files[".pre-commit-config.yaml"]:
 		// Its configuration says what it runs: init proposes that (toxProject, noxProject,
 		// preCommitProject), as the CI's.
@@ -452,7 +519,7 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	if c.role == "" {
 		return ciCheck{}, ""
 	}
-	if has("--version") || has("-version") || has("--help") || has("-h") {
+	if helpOrVersion(f) {
 		return ciCheck{}, fmt.Sprintf("`%s` only prints its version or help", line)
 	}
 	if c.long == "go test" && has("-v") {
@@ -462,7 +529,142 @@ func (det *detector) classify(line string, di *dirInfo) (c ciCheck, why string) 
 	if strings.Contains(line, "${{") {
 		return ciCheck{}, fmt.Sprintf("`%s` depends on the workflow's expressions", line)
 	}
+	if runner != nil {
+		c.command = pythonRunner(runner, di, job) + " " + c.command
+	}
 	return c, ""
+}
+
+// nodeTestRunnerRole is the role of a Node CI line that runs a package's tool by its name:
+// a test runner, eslint, prettier --check, tsc --noEmit; "" for any other.
+func nodeTestRunnerRole(f []string, pkg *packageJSON) string {
+	bin, args := nodeBin(f, pkg)
+	switch {
+	case slices.Contains(nodeTestRunners, bin):
+		return "test"
+	case bin == "eslint":
+		return "lint"
+	case bin == "prettier" && (slices.Contains(args, "--check") || slices.Contains(args, "-c")):
+		return "format"
+	case (bin == "tsc" || bin == "vue-tsc") && slices.Contains(args, "--noEmit"):
+		return "typecheck"
+	}
+	return ""
+}
+
+// fixJob is why a job's commands change files (it commits or pushes what they change), "" when
+// it does not.
+func fixJob(steps []ciStep) string {
+	for _, s := range steps {
+		for _, a := range []string{"autofix-ci/action", "stefanzweifel/git-auto-commit-action", "EndBug/add-and-commit", "peter-evans/create-pull-request"} {
+			if strings.HasPrefix(s.uses, a) {
+				return "its job commits what it changes: " + a
+			}
+		}
+		if strings.Contains(s.run, "git commit") || strings.Contains(s.run, "git push") {
+			return "its job commits what it changes: git commit"
+		}
+	}
+	return ""
+}
+
+// uvValued are uv run's and uv sync's options whose value is the next word.
+var uvValued = []string{"--group", "--extra", "--only-group", "--no-group", "--with", "--with-editable",
+	"--with-requirements", "--python", "-p", "--package", "--env-file", "--directory", "--project",
+	"--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--config-file",
+	"--cache-dir", "--resolution", "--prerelease", "--no-extra"}
+
+// uvSelects are the options that say which dependency groups and extras uv installs.
+var uvSelects = []string{"--group", "--extra", "--only-group", "--no-group", "--all-extras", "--all-groups",
+	"--no-dev", "--dev", "--only-dev", "--no-extra", "--no-default-groups"}
+
+// uvSyncPart reads `uv sync …` of a CI script: the groups and extras it installs, which a later
+// `uv run` of the job runs with. ok says it was one.
+func uvSyncPart(job *ciJob, part string) bool {
+	f := strings.Fields(part)
+	if len(f) < 2 || f[0] != "uv" || f[1] != "sync" {
+		return false
+	}
+	for i := 2; i < len(f); i++ {
+		if slices.Contains(uvSelects, f[i]) {
+			job.uvSync = append(job.uvSync, f[i])
+			if slices.Contains(uvValued, f[i]) && i+1 < len(f) {
+				job.uvSync = append(job.uvSync, f[i+1])
+				i++
+			}
+		}
+	}
+	return true
+}
+
+// pythonRunner is the runner a CI's check runs through, as a check: uv run with the groups and
+// extras its job's uv sync installed (when it names none of its own), and with --locked beside a
+// uv.lock, so that the check fails where the lockfile no longer matches pyproject.toml, as CI's
+// uv sync --locked does, instead of rewriting uv.lock.
+func pythonRunner(runner []string, di *dirInfo, job *ciJob) string {
+	r := slices.Clone(runner)
+	if r[0] != "uv" {
+		return strings.Join(r, " ")
+	}
+	if job != nil && !slices.ContainsFunc(r, func(w string) bool { return slices.Contains(uvSelects, w) }) {
+		r = append(r, job.uvSync...)
+	}
+	if di.files["uv.lock"] && !slices.Contains(r, "--locked") && !slices.Contains(r, "--frozen") {
+		r = slices.Insert(r, 2, "--locked")
+	}
+	return strings.Join(r, " ")
+}
+
+// sameCommand reports whether two commands are the same but for the current directory named
+// as their last argument: ruff format --check and ruff format --check .
+func sameCommand(a, b string) bool {
+	trim := func(s string) string { return strings.TrimSuffix(strings.Join(strings.Fields(s), " "), " .") }
+	return trim(a) == trim(b)
+}
+
+// helpOrVersion reports whether a command only prints its version or help.
+func helpOrVersion(f []string) bool {
+	return slices.ContainsFunc(f, func(w string) bool {
+		return w == "--version" || w == "-version" || w == "--help" || w == "-h"
+	})
+}
+
+// changesRe matches what changes the project's files in a recipe: go mod tidy edits go.mod and
+// go.sum, the formatters write, --fix fixes.
+var changesRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(go mod tidy|go mod vendor|go generate|go fmt|(?:gofmt|gofumpt|goimports|gci)\s.*-w\b|cargo fmt|ruff format|black|isort)\b|\s(--fix|--write)\b`)
+})
+
+// makeGoVarRe matches the make variable that names the go command: $(GO), ${GOCMD}.
+var makeGoVarRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]GO(?:CMD|BIN)?[)}]`) })
+
+// makeChanges is what a target's recipe, or its prerequisites', does that changes files, and
+// the target whose recipe does: a check never changes the person's files.
+func makeChanges(content, target string, depth int) (what, in string) {
+	if depth > 4 {
+		return "", ""
+	}
+	prereqs, recipe := makeRule(content, target)
+	for _, l := range recipe {
+		l = makeGoVarRe().ReplaceAllString(l, "go") // $(GO) mod tidy
+		m := changesRe().FindStringSubmatch(l)
+		switch {
+		case m == nil:
+			continue
+		case strings.Contains(l, "--check") || strings.Contains(l, "--diff") || strings.Contains(l, "-diff"):
+			continue // go mod tidy -diff, black --check, cargo fmt --check: they report
+		case m[1] != "":
+			return m[1], target
+		default:
+			return strings.TrimSpace(m[2]), target
+		}
+	}
+	for _, p := range prereqs {
+		if what, in := makeChanges(content, p, depth+1); what != "" {
+			return what, in
+		}
+	}
+	return "", ""
 }
 
 // makeFetches is what a target's recipe, or its prerequisites', fetches from the network,
@@ -512,6 +714,31 @@ func makeRule(content, target string) (prereqs, recipe []string) {
 	return prereqs, recipe
 }
 
+// workspaceRoot writes the workspace's directory (${{ github.workspace }}, $GITHUB_WORKSPACE),
+// where the workflow checks the project out, as the project's root: "." in a relative path.
+func workspaceRoot(s string) string {
+	for _, ws := range []string{"${{ github.workspace }}", "${{github.workspace}}", "${GITHUB_WORKSPACE}", "$GITHUB_WORKSPACE"} {
+		s = strings.ReplaceAll(s, ws+"/", "./")
+		s = strings.ReplaceAll(s, ws, ".")
+	}
+	return s
+}
+
+// splitCommands splits a script's line into the commands it runs one after another (&&, ;),
+// each without what runs only when it fails (|| …).
+func splitCommands(line string) []string {
+	var out []string
+	for _, a := range strings.Split(line, " && ") {
+		for _, b := range strings.Split(a, "; ") {
+			b, _, _ = strings.Cut(b, " || ")
+			if b = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(b), ";")); b != "" {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
 // scriptLines are the commands of a run script: its lines, continuations joined, comments out.
 func scriptLines(run string) []string {
 	var out []string
@@ -550,16 +777,29 @@ func (det *detector) ciChecks() *ciFound {
 	ci := &ciFound{tools: map[string]map[string]string{}}
 	det.ci = ci
 	seen := map[string]bool{}
-	for _, s := range det.workflowSteps() {
+	var job *ciJob
+	steps := det.workflowSteps()
+	// The jobs that commit what their steps change (autofix.ci, git commit): fixers all.
+	jobSteps := map[string][]ciStep{}
+	for _, s := range steps {
+		jobSteps[s.file+"\x00"+s.job] = append(jobSteps[s.file+"\x00"+s.job], s)
+	}
+	for _, s := range steps {
 		if !slices.Contains(ci.files, s.file) {
 			ci.files = append(ci.files, s.file)
 		}
-		// A step's working-directory that names a directory of the project is where its
-		// checks run.
+		if job == nil || job.file != s.file || job.job != s.job {
+			job = newCIJob(s.file, s.job)
+		}
+		// A step's working-directory that names a directory of the project (or one an earlier
+		// step made) is where its checks run.
 		dir, elsewhere := ".", ""
-		if w := path.Clean(strings.TrimPrefix(s.workdir, "./")); s.workdir != "" && w != "." {
+		workdir := workspaceRoot(s.workdir)
+		if w := path.Clean(strings.TrimPrefix(workdir, "./")); workdir != "" && w != "." {
 			switch fi, err := fs.Stat(det.fsys, w); {
-			case strings.Contains(s.workdir, "${{"):
+			case job.made[w]:
+				dir = w
+			case strings.Contains(workdir, "${{"):
 				elsewhere = fmt.Sprintf("it runs in %s, which the workflow's expressions name", s.workdir)
 			case path.IsAbs(w) || w == ".." || strings.HasPrefix(w, "../"):
 				elsewhere = fmt.Sprintf("it runs in %s, outside the project", s.workdir)
@@ -577,36 +817,39 @@ func (det *detector) ciChecks() *ciFound {
 			if a := s.with["args"]; a != "" {
 				cmd += " " + a
 			}
-			cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
+			if helpOrVersion(strings.Fields(cmd)) {
+				whys = append(whys, fmt.Sprintf("`%s` only prints its version or help", cmd))
+			} else {
+				cands = append(cands, ciCheck{role: "lint", long: "golangci-lint", command: cmd})
+			}
 		}
 		if strings.HasPrefix(s.uses, "pre-commit/action") && di.files[".pre-commit-config.yaml"] {
 			cands = append(cands, ciCheck{tool: "pre-commit", command: "pre-commit run --all-files"})
 		}
 		// A script that changes directory (cd DIR, then its commands; or cd DIR && command)
-		// runs them there: DIR is their cwd, when it is a directory of the project.
+		// runs them there: DIR is their cwd, when it is a directory of the project or one the
+		// job made. CMake's steps there are read together (cmakePart).
 		sub, subElsewhere := "", ""
-		for _, l := range scriptLines(s.run) {
-			lineDir, lineElsewhere := sub, subElsewhere
-			if d, rest, ok := cdPrefix(l); ok {
-				nd, ne := det.cdTo(dir, lineDir, d)
-				if lineElsewhere == "" {
-					lineDir, lineElsewhere = nd, ne
-				}
-				if rest == "" {
-					sub, subElsewhere = lineDir, lineElsewhere
-					continue
-				}
-				l = rest
+		// The commands between two cds (or a line's ends) that are not CMake's run together:
+		// classify reads them as one line, in their directory.
+		flush := func(rest []string, restDir, restElsewhere string) {
+			if len(rest) == 0 {
+				return
 			}
+			l := strings.Join(rest, " && ")
 			cdi := di
-			if lineDir != "" {
-				cdi = det.dir(path.Join(dir, lineDir))
+			full := path.Join(dir, restDir)
+			if restDir != "" {
+				cdi = det.dir(full)
 			}
-			c, why := det.classify(l, cdi)
+			if fi, err := fs.Stat(det.fsys, full); restElsewhere == "" && elsewhere == "" && (err != nil || !fi.IsDir()) {
+				restElsewhere = fmt.Sprintf("it runs in %s, which the CI makes", full)
+			}
+			c, why := det.classify(l, cdi, job)
 			if c.tool != "" {
 				c.command = l
 			}
-			c.sub, c.elsewhere = lineDir, lineElsewhere
+			c.sub, c.elsewhere = restDir, restElsewhere
 			if c.role != "" || c.tool != "" {
 				cands = append(cands, c)
 			}
@@ -614,12 +857,44 @@ func (det *detector) ciChecks() *ciFound {
 				whys = append(whys, why)
 			}
 		}
+		for _, l := range scriptLines(workspaceRoot(s.run)) {
+			var rest []string // the commands since the last cd that are neither cd nor CMake's
+			for _, part := range splitCommands(l) {
+				if d, more, ok := cdPrefix(part); ok && more == "" {
+					flush(rest, sub, subElsewhere)
+					rest = nil
+					if subElsewhere == "" {
+						sub, subElsewhere = det.cdTo(dir, sub, d, job.made)
+					}
+					continue
+				}
+				if uvSyncPart(job, part) {
+					continue
+				}
+				if subElsewhere == "" {
+					if c, ok := det.cmakePart(job, path.Join(dir, sub), part); ok {
+						if c.role != "" {
+							cands = append(cands, c)
+						}
+						continue
+					}
+				}
+				rest = append(rest, part)
+			}
+			flush(rest, sub, subElsewhere)
+		}
 		for _, c := range cands {
 			dir := dir
-			if c.sub != "" {
+			switch {
+			case c.at != "":
+				dir = c.at
+			case c.sub != "":
 				dir = path.Join(dir, c.sub)
 			}
-			switch {
+			switch fixes := fixJob(jobSteps[s.file+"\x00"+s.job]); {
+			case fixes != "":
+				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, fixes))
+				continue
 			case s.services:
 				whys = append(whys, fmt.Sprintf("`%s` (job %q needs its services)", c.command, s.job))
 				continue
@@ -732,7 +1007,7 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 		timeout := detectLintTimeout
 		if c.role == "test" {
 			timeout = detectTestTimeout
-			if strings.HasPrefix(c.command, "cargo") {
+			if strings.HasPrefix(c.command, "cargo") || strings.HasPrefix(c.command, "cmake") {
 				timeout = detectRustTimeout
 			}
 		}
@@ -744,7 +1019,16 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 	}
 	var stands []string
 	for _, o := range tools {
-		for i, c := range o.Checks {
+		for i := 0; i < len(o.Checks); i++ {
+			c := o.Checks[i]
+			// A formatter's check mode that the CI runs itself (pre-commit's ruff-format hook
+			// beside the CI's ruff format --check .): the CI's, once.
+			if j := slices.IndexFunc(found, func(f ciCheck) bool { return sameCommand(f.command, c.Command) }); o.name[i] != "" && j >= 0 {
+				stands = append(stands, fmt.Sprintf("`%s` stands in for `%s`", found[j].command, c.Command))
+				o.drop(i)
+				i--
+				continue
+			}
 			if byRole[o.short[i]] == "" {
 				byRole[o.short[i]] = c.Command
 			}

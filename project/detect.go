@@ -1,5 +1,5 @@
 // Package project recognises what a project is built and tested with (Go, npm and its
-// workspaces, Python, Rust, Make) and what its CI runs (GitHub Actions), and writes the
+// workspaces, Python, Rust, CMake, Make) and what its CI runs (GitHub Actions), and writes the
 // .hooksup.toml that `hooksup init` proposes.
 package project
 
@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/hooksup/hooksup/config"
 )
@@ -224,7 +227,7 @@ func runOrder(ps []Project) []Proposal {
 
 // nothingKnown says what hooksup looks for when it found none of it.
 const nothingKnown = "recognised no project: no go.mod, package.json, pyproject.toml, setup.py, setup.cfg, " +
-	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, Makefile with a test target or " +
+	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, CMakeLists.txt, Makefile with a test target or " +
 	".pre-commit-config.yaml, here or one or two directories down"
 
 // Summary is one line per recognised project, or a line that says nothing was recognised.
@@ -329,7 +332,8 @@ type dirInfo struct {
 }
 
 func (d *dirInfo) any() bool {
-	return d.goMod || d.goWork || d.pkg != nil || d.pkgErr != nil || len(d.python) > 0 || d.cargo != "" || d.makefile != ""
+	return d.goMod || d.goWork || d.pkg != nil || d.pkgErr != nil || len(d.python) > 0 || d.cargo != "" || d.makefile != "" ||
+		d.files["CMakeLists.txt"]
 }
 
 func (det *detector) read(name string) string {
@@ -414,7 +418,7 @@ func (det *detector) dir(dir string) *dirInfo {
 	}
 	slices.Sort(reqs)
 	d.python = append(d.python, reqs...)
-	for _, m := range []string{"tox.ini", "pytest.ini"} {
+	for _, m := range []string{"tox.ini", "tox.toml", "pytest.ini"} {
 		if d.files[m] {
 			d.python = append(d.python, m)
 		}
@@ -447,8 +451,9 @@ type dirProjects struct {
 // says which tool it is ("go test"), used when a directory holds several kinds of project.
 type detected struct {
 	Project
-	short   []string
+	short   []string // the role
 	long    []string
+	name    []string       // the name it always has, whatever else the directory holds ("" for none)
 	from    []string       // where each check comes from (checkMeta.from)
 	off     []string       // why each check is commented out (checkMeta.off)
 	dropped []droppedCheck // its checks on standby: others stood in for them (Project.standby)
@@ -477,6 +482,7 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	})
 	p.short = append(p.short, short)
 	p.long = append(p.long, long)
+	p.name = append(p.name, "")
 	p.from = append(p.from, "")
 	p.off = append(p.off, "")
 }
@@ -501,6 +507,7 @@ func (p *detected) drop(i int) {
 	p.Checks = slices.Delete(p.Checks, i, i+1)
 	p.short = slices.Delete(p.short, i, i+1)
 	p.long = slices.Delete(p.long, i, i+1)
+	p.name = slices.Delete(p.name, i, i+1)
 	p.from = slices.Delete(p.from, i, i+1)
 	p.off = slices.Delete(p.off, i, i+1)
 }
@@ -518,6 +525,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.nodeProject(det))
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
+	add(d.cmakeProject(det))
 	// tox's environments and nox's sessions are how the maintainers run their Python tests and
 	// linters: they stand in for init's own guesses of the same role.
 	for _, tp := range []*detected{d.toxProject(det), d.noxProject(det)} {
@@ -553,7 +561,17 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 		}
 		add(pc)
 	}
+	cmakeTests := slices.ContainsFunc(dp.projects, func(p *detected) bool {
+		return strings.HasPrefix(p.Kind, "CMake") && len(p.Checks) > 0
+	})
 	if mk := d.makeProject(); mk != nil && len(mk.Checks) == 0 {
+		add(mk)
+	} else if mk != nil && cmakeTests {
+		// Beside a CMakeLists.txt, the makefile is a build of its own (a demo, an install):
+		// the CMake build's ctest is how the project's tests run.
+		mk.Detail = fmt.Sprintf("`%s` stands in for `make test`", CMakeTestCheck("build", nil, nil, nil))
+		mk.drop(0)
+		mk.cover()
 		add(mk)
 	} else if mk != nil {
 		var stands []string
@@ -974,6 +992,10 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 		detail = append(detail, "pytest ("+pytest+")")
 		cmd := "python3 -m pytest -q"
 		switch {
+		case runner == "uv":
+			// --locked: the check never rewrites uv.lock; it fails where the lock no longer
+			// matches pyproject.toml, as uv sync --locked does in CI.
+			cmd = "uv run --locked " + uvSelect(pyproject, "pytest") + "pytest -q"
 		case runner != "":
 			cmd = runner + " run pytest -q"
 		case venv:
@@ -1001,7 +1023,9 @@ func (d *dirInfo) pythonProject(det *detector) *detected {
 		// --no-fix: a check reports, it never changes the person's files, whatever the
 		// configuration's fix = true says.
 		cmd := "ruff check --no-fix ."
-		if runner != "" {
+		if runner == "uv" {
+			cmd = "uv run --locked " + uvSelect(pyproject, "ruff") + cmd
+		} else if runner != "" {
 			cmd = runner + " run " + cmd
 		} else if fi, err := fs.Stat(det.fsys, path.Join(d.dir, ".venv/bin/ruff")); venv && err == nil && !fi.IsDir() {
 			cmd = ".venv/bin/" + cmd
@@ -1125,7 +1149,10 @@ func nameChecks(dirs []*dirProjects) []Project {
 		for _, p := range dp.projects {
 			for i := range p.Checks {
 				name := p.short[i]
-				if kinds > 1 {
+				switch {
+				case p.name[i] != "":
+					name = p.name[i]
+				case kinds > 1:
 					name = p.long[i]
 				}
 				name = label[dp.dir] + name
@@ -1168,3 +1195,79 @@ func nameChecks(dirs []*dirProjects) []Project {
 
 // ciDoesNotRun is why a check of a role the CI does not run is written commented out.
 const ciDoesNotRun = "the project's CI does not run it"
+
+// uvSelect is the uv run option that installs the package pkg where pyproject.toml keeps it in
+// a dependency group uv does not install by default ("--group test "), or in an extra
+// ("--extra test "); "" when uv run installs it as it is (the project's dependencies, the dev
+// group, tool.uv's default-groups) or pyproject.toml does not name it.
+func uvSelect(pyproject, pkg string) string {
+	var py struct {
+		Project struct {
+			Dependencies []string            `toml:"dependencies"`
+			Optional     map[string][]string `toml:"optional-dependencies"`
+		} `toml:"project"`
+		Groups map[string][]any `toml:"dependency-groups"`
+		Tool   struct {
+			UV struct {
+				DefaultGroups any      `toml:"default-groups"`
+				DevDeps       []string `toml:"dev-dependencies"`
+			} `toml:"uv"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.Decode(pyproject, &py); err != nil {
+		return ""
+	}
+	names := func(reqs []any) bool {
+		return slices.ContainsFunc(reqs, func(r any) bool {
+			s, ok := r.(string)
+			return ok && requirementName(s) == pkg
+		})
+	}
+	strs := func(reqs []string) []any {
+		out := make([]any, len(reqs))
+		for i, r := range reqs {
+			out[i] = r
+		}
+		return out
+	}
+	if names(strs(py.Project.Dependencies)) || names(strs(py.Tool.UV.DevDeps)) {
+		return ""
+	}
+	defaults := []string{"dev"}
+	switch g := py.Tool.UV.DefaultGroups.(type) {
+	case string: // "all"
+		if g == "all" {
+			return ""
+		}
+	case []any:
+		defaults = nil
+		for _, e := range g {
+			if s, ok := e.(string); ok {
+				defaults = append(defaults, s)
+			}
+		}
+	}
+	for _, g := range slices.Sorted(maps.Keys(py.Groups)) {
+		if names(py.Groups[g]) {
+			if slices.Contains(defaults, g) {
+				return ""
+			}
+			return "--group " + g + " "
+		}
+	}
+	for _, e := range slices.Sorted(maps.Keys(py.Project.Optional)) {
+		if names(strs(py.Project.Optional[e])) {
+			return "--extra " + e + " "
+		}
+	}
+	return ""
+}
+
+// requirementName is the normalised package name of a requirement: "pytest" for
+// "pytest>=8; python_version > '3.9'", "Pytest_Cov[toml]" is "pytest-cov".
+func requirementName(req string) string {
+	if i := strings.IndexAny(req, " <>=!~;[(@"); i >= 0 {
+		req = req[:i]
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(req)), "_", "-"), ".", "-")
+}

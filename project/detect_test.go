@@ -60,7 +60,7 @@ func TestDetectProject(t *testing.T) {
 		{"node-lint-fix", []string{"test | npm test", "typecheck | npm run typecheck"},
 			[]string{"Node, npm (package-lock.json): scripts test, typecheck", "no check of the lint script: it changes files (--fix)"}},
 		{"python-tests-dir", []string{"test | python3 -m pytest -q"}, []string{"Python (requirements.txt): pytest (tests/)"}},
-		{"python-uv", []string{"test | uv run pytest -q", "lint | uv run ruff check --no-fix ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
+		{"python-uv", []string{"test | uv run --locked pytest -q", "lint | uv run --locked ruff check --no-fix ."}, []string{"Python, uv (pyproject.toml, uv.lock)", "pytest (pytest.ini)", "ruff (ruff.toml)"}},
 		{"python-poetry", []string{"test | poetry run pytest -q", "lint | poetry run ruff check --no-fix ."},
 			[]string{"Python, poetry", "pytest (setup.cfg [tool:pytest])", "ruff (.ruff.toml)"}},
 		{"python-venv", []string{"test | .venv/bin/python -m pytest -q"}, []string{"Python, .venv", "pytest (tox.ini [pytest])"}},
@@ -117,17 +117,31 @@ func TestDetectProject(t *testing.T) {
 	}
 }
 
+// fixtureDirs are the project trees of testdata/projects and testdata/corpus.
+func fixtureDirs(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, root := range []string{"projects", "corpus"} {
+		entries, err := os.ReadDir(filepath.Join("testdata", root))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				out = append(out, filepath.Join("testdata", root, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
 // TestDetectNamesChecksAlike: whatever the kind of project, a check is named by its role, in
 // the same order in each directory (tests first, then lint, then typecheck), and every check of a Node project
 // runs in the same environment.
 func TestDetectNamesChecksAlike(t *testing.T) {
 	order := map[string]int{"test": 0, "lint": 1, "format": 2, "typecheck": 3}
-	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+	for _, e := range fixtureDirs(t) {
+		d := Detect(os.DirFS(e))
 		// In run order; the order holds across the kinds of project of one directory.
 		last, cwd := -1, ""
 		for _, c := range d.Checks() {
@@ -137,6 +151,8 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 			// Past the sub-project's label; in a directory of several kinds the tool comes
 			// first: "go test", "pnpm lint", and the tools' own names "go vet", "cargo clippy", "gofmt".
 			name := strings.TrimSpace(c.Name[strings.LastIndex(c.Name, ": ")+1:])
+			// A second check of the same name is numbered: "test (2)".
+			name = regexp.MustCompile(` \(\d+\)$`).ReplaceAllString(name, "")
 			role, ok := order[name]
 			if _, r, cut := strings.Cut(name, " "); !ok && cut {
 				role, ok = order[r]
@@ -148,17 +164,17 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 				role, ok = order["format"], true
 			}
 			if !ok {
-				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e.Name(), c.Name)
+				t.Errorf("%s: check %q is not named by its role (test, lint, typecheck)", e, c.Name)
 			}
 			if role < last {
-				t.Errorf("%s: check %q runs after a later role", e.Name(), c.Name)
+				t.Errorf("%s: check %q runs after a later role", e, c.Name)
 			}
 			last = role
 		}
 		for _, p := range d.Projects {
 			for _, c := range p.Checks {
 				if strings.HasPrefix(p.Kind, "Node") && !reflect.DeepEqual(c.Env, p.Checks[0].Env) {
-					t.Errorf("%s: %s: check %q runs with env %v, %q with %v", e.Name(), p.Line(), c.Name, c.Env, p.Checks[0].Name, p.Checks[0].Env)
+					t.Errorf("%s: %s: check %q runs with env %v, %q with %v", e, p.Line(), c.Name, c.Env, p.Checks[0].Name, p.Checks[0].Env)
 				}
 			}
 		}
@@ -168,13 +184,9 @@ func TestDetectNamesChecksAlike(t *testing.T) {
 // TestDetectProjectChecksAreRunnable: what init writes loads, validates, and keeps every check
 // as detected, for every fixture.
 func TestDetectProjectChecksAreRunnable(t *testing.T) {
-	entries, err := os.ReadDir(filepath.Join("testdata", "projects"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		t.Run(e.Name(), func(t *testing.T) {
-			d := Detect(os.DirFS(filepath.Join("testdata", "projects", e.Name())))
+	for _, e := range fixtureDirs(t) {
+		t.Run(e, func(t *testing.T) {
+			d := Detect(os.DirFS(e))
 			file := InitFile(d)
 			// What hooksup trust, check and a session accept: one validation for all of them.
 			if err := config.ValidateFile(".hooksup.toml", []byte(file)); err != nil {
@@ -323,10 +335,11 @@ func TestDetectReadsCI(t *testing.T) {
 			[]string{"Rust crate (Cargo.toml)", "GitHub Actions (.github/workflows/ci.yml)"},
 			[]string{"name = \"test\"\ncommand = \"cargo test\"\ntimeout = \"10m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings\", RUST_BACKTRACE = \"1\" }",
 				"name = \"lint\"\ncommand = \"cargo clippy --all-targets\"\ntimeout = \"2m\"\nenv = { CARGO_TERM_COLOR = \"always\", RUSTFLAGS = \"-Dwarnings -Aunused\" }"}},
-		// A script's cd (alone, or before &&) is where its commands run; a directory an earlier
-		// step makes is not here, and its command is left out, saying so.
+		// A script's cd (alone, or before &&) is where its commands run; a directory the CI
+		// makes is not here, and a command there that builds nothing of CMake's is left out,
+		// saying so.
 		{"ci-cd", []string{"backend: test | go test -race ./... | backend", "backend: lint | go vet ./... | backend"}, []string{"backend: format | " + GofmtCheck + " | backend"},
-			[]string{"left out: `ctest --output-on-failure` (it runs in build, which is not here (an earlier step makes it?))",
+			[]string{"left out: `ctest --output-on-failure` (it runs in build, which the CI makes)",
 				"backend: Go module (go.mod)", "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)"},
 			[]string{`# from .github/workflows/ci.yml, job "backend", step "Vet"` + "\n[[stop.checks]]\nname = \"backend: lint\"\ncommand = \"go vet ./...\"\ntimeout = \"2m\"\ncwd = \"backend\""}},
 		// A step's working-directory names the sub-project whose checks it runs.
@@ -357,8 +370,9 @@ func TestDetectReadsCI(t *testing.T) {
 				"GitHub Actions (.github/workflows/tests.yml): it runs tox\n"},
 			[]string{`# from tox.ini, env py [testenv]: {envpython} -m pytest {posargs:tests}; run by .github/workflows/tests.yml, job "tests", step "Run tox"` + "\n[[stop.checks]]\nname = \"test\"\ncommand = \"tox -e py\""}},
 		// pre-commit.ci runs pre-commit: its hooks run in check mode, the fixers skipped.
-		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files"}, nil,
-			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place), codespell (its arguments fix files)",
+		// ruff's hooks, skipped, run in check mode instead, named by their tool.
+		{"python-precommit", []string{"test | pytest -q", "lint | pre-commit run --all-files", "ruff lint | ruff check --no-fix", "ruff format | ruff format --check"}, nil,
+			[]string{"pre-commit (.pre-commit-config.yaml): hooks check-yaml, check-toml, mypy; skipped, as they change files: trailing-whitespace (it fixes files), end-of-file-fixer (it fixes files), ruff (its arguments fix files), ruff-format (it formats files in place), codespell (its arguments fix files); in check mode instead: `ruff check --no-fix`, `ruff format --check`",
 				"; `pre-commit run --all-files` stands in for `ruff check --no-fix .`\nGitHub Actions (.github/workflows/tests.yml): `pytest -q` stands in for `python3 -m pytest -q`\n"},
 			[]string{"# from .pre-commit-config.yaml; run by pre-commit.ci (the ci: key of .pre-commit-config.yaml)\n[[stop.checks]]\nname = \"lint\"\ncommand = \"pre-commit run --all-files\"\ntimeout = \"5m\"\nenv = { SKIP = \"trailing-whitespace,end-of-file-fixer,ruff,ruff-format,codespell\" }"}},
 		// The CI's pre-commit action: pre-commit is the lint, a local hook's entry read.
@@ -536,5 +550,130 @@ func TestStandbyChecks(t *testing.T) {
 	}
 	if got := len(d.Standby()); got != 1 {
 		t.Errorf("%d checks still on standby, want the format check alone", got)
+	}
+}
+
+// TestDetectCMake: a CMake project with tests builds out of tree and runs ctest with the
+// failures' output, without its CI too; one without tests is named, with no check; a
+// CMakeLists.txt of a subdirectory is its parent's.
+func TestDetectCMake(t *testing.T) {
+	lists := "cmake_minimum_required(VERSION 3.14)\nproject(x C)\nadd_library(x x.c)\n"
+	for _, tc := range []struct {
+		name  string
+		fsys  fstest.MapFS
+		want  []string
+		found string
+	}{
+		{"enable_testing", fstest.MapFS{"CMakeLists.txt": {Data: []byte(lists + "enable_testing()\nadd_subdirectory(tests)\n")},
+			"tests/CMakeLists.txt": {Data: []byte("add_test(NAME t COMMAND t)\n")}},
+			[]string{"test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"},
+			"CMake project (CMakeLists.txt): ctest, built out of tree in build\n"},
+		{"include CTest", fstest.MapFS{"lib/CMakeLists.txt": {Data: []byte(lists + "include(CTest)\n")}},
+			[]string{"lib: test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure | lib"},
+			"lib: CMake project (CMakeLists.txt): ctest"},
+		{"no tests", fstest.MapFS{"CMakeLists.txt": {Data: []byte(lists)}}, nil,
+			"CMake project (CMakeLists.txt): no tests (no enable_testing, add_test or include(CTest)): no checks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Detect(tc.fsys)
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, tc.want, d.Summary())
+			}
+			if !strings.Contains(d.Summary(), tc.found) {
+				t.Errorf("summary lacks %q:\n%s", tc.found, d.Summary())
+			}
+		})
+	}
+}
+
+// TestDetectUVGroups: init's own pytest and ruff run through uv run --locked with the
+// dependency group that holds them, when it is not one uv installs by default (dev, or those
+// tool.uv's default-groups names).
+func TestDetectUVGroups(t *testing.T) {
+	for _, tc := range []struct {
+		name, pyproject string
+		want            []string
+	}{
+		{"dev group", "[dependency-groups]\ndev = [\"pytest>=8\", \"ruff\"]\n[tool.ruff]\n",
+			[]string{"test | uv run --locked pytest -q", "lint | uv run --locked ruff check --no-fix ."}},
+		{"test and lint groups", "[dependency-groups]\ntest = [\"pytest-cov\", \"pytest >=8\"]\nlint = [{include-group = \"base\"}, \"ruff==0.6.9\"]\n[tool.ruff]\n",
+			[]string{"test | uv run --locked --group test pytest -q", "lint | uv run --locked --group lint ruff check --no-fix ."}},
+		{"default-groups", "[dependency-groups]\ntest = [\"pytest\"]\n[tool.uv]\ndefault-groups = [\"dev\", \"test\"]\n",
+			[]string{"test | uv run --locked pytest -q"}},
+		{"an extra", "[project]\nname = \"x\"\n[project.optional-dependencies]\ntest = [\"pytest\"]\n",
+			[]string{"test | uv run --locked --extra test pytest -q"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Detect(fstest.MapFS{
+				"pyproject.toml":    {Data: []byte(tc.pyproject)},
+				"uv.lock":           {Data: []byte("version = 1\n")},
+				"tests/test_x.py":   {Data: []byte("def test_x(): pass\n")},
+				"src/x/__init__.py": {Data: []byte("")},
+			})
+			if got := checkLines(d.Checks()); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, tc.want, d.Summary())
+			}
+		})
+	}
+}
+
+// TestDetectCIcdInALine: a cd anywhere in a script's line moves the commands after it, on that
+// line and the next ones, as the shell does.
+func TestDetectCIcdInALine(t *testing.T) {
+	wf := "jobs:\n  ci:\n    steps:\n      - run: npm ci && cd web && npm test\n" +
+		"      - run: |\n          cd api && go test -race ./... && cd ../web\n          npm run lint\n"
+	d := Detect(fstest.MapFS{
+		".github/workflows/ci.yml": {Data: []byte(wf)},
+		"web/package.json":         {Data: []byte(`{"scripts":{"test":"node --test","lint":"eslint ."}}`)},
+		"web/package-lock.json":    {Data: []byte(`{}`)},
+		"api/go.mod":               {Data: []byte("module api\n")},
+	})
+	want := []string{"api: test | go test -race ./... | api", "web: test | npm test | web", "web: lint | npm run lint | web"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
+
+// TestDetectPreCommitCheckModeBesideCI: where pre-commit.ci runs the hooks and the CI runs
+// ruff's check itself, the check-mode command of pre-commit's ruff hook is not proposed twice.
+func TestDetectPreCommitCheckModeBesideCI(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		".pre-commit-config.yaml":  {Data: []byte("ci:\n  autofix_prs: true\nrepos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  rev: v0.8.0\n  hooks:\n  - id: ruff\n    args: [--fix]\n  - id: ruff-format\n  - id: check-toml\n")},
+		"pyproject.toml":           {Data: []byte("[tool.ruff]\n")},
+		".github/workflows/ci.yml": {Data: []byte("jobs:\n  lint:\n    steps:\n      - run: ruff format --check .\n")},
+	})
+	want := []string{"lint | pre-commit run --all-files", "ruff lint | ruff check --no-fix", "format | ruff format --check ."}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
+
+// TestDetectNoxSessionNames: a session whose commands are computed is known by its name.
+func TestDetectNoxSessionNames(t *testing.T) {
+	nox := "import nox\n\nARGS = [\"x\"]\n\n" +
+		"@nox.session\ndef docs(session):\n    session.run(*ARGS)\n\n" +
+		"@nox.session(name=\"type-check\")\ndef types_(session):\n    session.run(*ARGS)\n\n" +
+		"@nox.session\ndef unit_tests(session):\n    session.run(*ARGS)\n\n" +
+		"@nox.session\ndef fmt(session):\n    session.run(*ARGS)\n"
+	d := Detect(fstest.MapFS{"noxfile.py": {Data: []byte(nox)}})
+	want := []string{"test | nox -R -s unit_tests", "typecheck | nox -R -s type-check"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
+
+// TestDetectCMakeBesideAMakefile: a CMake project's ctest, not the makefile's make test, runs its
+// tests, with or without its CI.
+func TestDetectCMakeBesideAMakefile(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		"CMakeLists.txt": {Data: []byte("project(x C)\nenable_testing()\nadd_test(NAME t COMMAND t)\n")},
+		"Makefile":       {Data: []byte("test: demo\n\t./demo\n")},
+	})
+	want := []string{"test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+	if sum := d.Summary(); !strings.Contains(sum, "Makefile with a test target: `cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure` stands in for `make test`") {
+		t.Errorf("summary:\n%s", sum)
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/BurntSushi/toml"
 )
 
-// What a Python project's maintainers run besides its CI: tox's environments (tox.ini), nox's
-// sessions (noxfile.py) and pre-commit's hooks (.pre-commit-config.yaml). Each is a project of
+// What a Python project's maintainers run besides its CI: tox's environments (tox.ini, setup.cfg's
+// [tox:tox], pyproject.toml's [tool.tox], tox.toml), nox's sessions (noxfile.py) and
+// pre-commit's hooks (.pre-commit-config.yaml). Each is a project of
 // its directory whose checks run the tool itself, so its environments and configuration are the
 // maintainers'.
 
@@ -186,10 +189,10 @@ func toxEnvCommands(ini map[string]map[string]string, env string) (cmds []string
 // interpreter's factor made py (the python tox runs with: the envlist's py38…py313 need
 // interpreters a machine seldom has all of).
 func (d *dirInfo) toxProject(det *detector) *detected {
-	if !d.files["tox.ini"] {
+	ini, file := det.toxConfig(d)
+	if ini == nil {
 		return nil
 	}
-	ini := iniSections(det.read(path.Join(d.dir, "tox.ini")))
 	list := ini["tox"]["envlist"]
 	if list == "" {
 		list = ini["tox"]["env_list"]
@@ -216,15 +219,97 @@ func (d *dirInfo) toxProject(det *detector) *detected {
 	if len(envs) == 0 && ini["testenv"]["commands"] != "" {
 		envs = []string{"py"} // what tox runs without an envlist
 	}
-	p := &detected{tool: "tox", Project: Project{Kind: "tox (tox.ini)", Notes: []string{
+	p := &detected{tool: "tox", Project: Project{Kind: "tox (" + file + ")", Notes: []string{
 		"tox builds an environment's virtualenv on its first run (pip needs the network then); later runs reuse it"}}}
 	runs := toolRuns{p: p, roles: map[string]string{}}
 	for _, e := range envs {
 		cmds, section := toxEnvCommands(ini, e)
 		role, fixes, _ := strongestRole(cmds)
-		runs.consider(e, role, fixes, "tox -e "+e, fmt.Sprintf("tox.ini, env %s [%s]: %s", e, section, strings.Join(cmds, "; ")))
+		runs.consider(e, role, fixes, "tox -e "+e, fmt.Sprintf("%s, env %s [%s]: %s", file, e, section, strings.Join(cmds, "; ")))
 	}
 	return runs.finish("envs")
+}
+
+// toxConfig is the directory's tox configuration as tox.ini's sections, and the file that holds
+// it, in tox's own order: tox.ini; setup.cfg's [tox:tox]; pyproject.toml's [tool.tox], its
+// legacy_tox_ini string or its native tables; tox.toml. nil when there is none.
+func (det *detector) toxConfig(d *dirInfo) (map[string]map[string]string, string) {
+	read := func(name string) string { return det.read(path.Join(d.dir, name)) }
+	if d.files["tox.ini"] {
+		return iniSections(read("tox.ini")), "tox.ini"
+	}
+	if d.files["setup.cfg"] {
+		if ini := iniSections(read("setup.cfg")); ini["tox:tox"] != nil {
+			ini["tox"] = ini["tox:tox"]
+			return ini, "setup.cfg [tox:tox]"
+		}
+	}
+	if d.files["pyproject.toml"] {
+		var py struct {
+			Tool struct {
+				Tox map[string]any `toml:"tox"`
+			} `toml:"tool"`
+		}
+		if _, err := toml.Decode(read("pyproject.toml"), &py); err == nil && py.Tool.Tox != nil {
+			if legacy, ok := py.Tool.Tox["legacy_tox_ini"].(string); ok {
+				return iniSections(legacy), "pyproject.toml [tool.tox] legacy_tox_ini"
+			}
+			return toxNative(py.Tool.Tox), "pyproject.toml [tool.tox]"
+		}
+	}
+	if d.files["tox.toml"] {
+		var native map[string]any
+		if _, err := toml.Decode(read("tox.toml"), &native); err == nil {
+			return toxNative(native), "tox.toml"
+		}
+	}
+	return nil, ""
+}
+
+// toxNative writes tox's TOML configuration (env_list, env_run_base, env.NAME) as tox.ini's
+// sections: a command's words joined, a replacement ({replace = "posargs", default = […]})
+// as its default's words.
+func toxNative(t map[string]any) map[string]map[string]string {
+	words := func(v any) []string {
+		var out []string
+		var walk func(any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case string:
+				out = append(out, x)
+			case []any:
+				for _, e := range x {
+					walk(e)
+				}
+			case map[string]any:
+				if def, ok := x["default"]; ok {
+					walk(def)
+				} else if r, _ := x["replace"].(string); r == "posargs" {
+					out = append(out, "{posargs}")
+				}
+			}
+		}
+		walk(v)
+		return out
+	}
+	commands := func(env any) string {
+		m, _ := env.(map[string]any)
+		cmds, _ := m["commands"].([]any)
+		var lines []string
+		for _, c := range cmds {
+			if w := words(c); len(w) > 0 {
+				lines = append(lines, strings.Join(w, " "))
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	ini := map[string]map[string]string{"tox": {"envlist": strings.Join(words(t["env_list"]), ",")}}
+	ini["testenv"] = map[string]string{"commands": commands(t["env_run_base"])}
+	envs, _ := t["env"].(map[string]any)
+	for name, e := range envs {
+		ini["testenv:"+name] = map[string]string{"commands": commands(e)}
+	}
+	return ini
 }
 
 // toolRuns collects the checks of a tool that runs named environments or sessions (tox, nox):
@@ -353,6 +438,13 @@ func (d *dirInfo) noxProject(det *detector) *detected {
 			lines = append(lines, strings.Join(words, " "))
 		}
 		role, fixes, what := strongestRole(lines)
+		if role == "" && fixes == "" {
+			// Its commands are the code's to compute (session.run(*args)): its name says what
+			// it is, when it tests or lints, never when it may format.
+			if role = noxRoleOfName(name); role != "" {
+				what = "named so, its commands computed"
+			}
+		}
 		runs.consider(name, role, fixes, "nox -R -s "+name, fmt.Sprintf("noxfile.py, session %s: %s", name, what))
 	}
 	return runs.finish("sessions")
@@ -481,11 +573,15 @@ func (d *dirInfo) preCommitProject(det *detector) *detected {
 	p := &detected{tool: "pre-commit", Project: Project{Kind: "pre-commit (.pre-commit-config.yaml)", Notes: []string{
 		"pre-commit installs its hooks' environments on the first run (it needs the network then); later runs reuse them"}}}
 	var run, skip, why []string
+	var instead []preCommitCheck
 	for _, h := range hooks {
 		if fx := preCommitFixes(h, ruffFixes); fx != "" {
 			if !slices.Contains(skip, h.id) {
 				skip = append(skip, h.id)
 				why = append(why, fmt.Sprintf("%s (%s)", h.id, fx))
+				if c, ok := preCommitChecking(h); ok {
+					instead = append(instead, c)
+				}
 			}
 			continue
 		}
@@ -494,19 +590,99 @@ func (d *dirInfo) preCommitProject(det *detector) *detected {
 	if ci {
 		p.ciRun = "pre-commit.ci (the ci: key of .pre-commit-config.yaml)"
 	}
-	if len(run) == 0 {
+	if len(run) == 0 && len(instead) == 0 {
 		p.problem = true
 		p.Detail = "no check: every hook changes files: " + strings.Join(why, ", ")
 		return p
 	}
-	var env map[string]string
-	detail := "hooks " + strings.Join(run, ", ")
-	if len(skip) > 0 {
-		env = map[string]string{"SKIP": strings.Join(skip, ",")}
-		detail += "; skipped, as they change files: " + strings.Join(why, ", ")
+	var detail []string
+	if len(run) > 0 {
+		var env map[string]string
+		if len(skip) > 0 {
+			env = map[string]string{"SKIP": strings.Join(skip, ",")}
+		}
+		p.add("lint", "pre-commit lint", "pre-commit run --all-files", detectTestTimeout, env)
+		p.from[len(p.from)-1] = ".pre-commit-config.yaml"
+		detail = append(detail, "hooks "+strings.Join(run, ", "))
 	}
-	p.add("lint", "pre-commit lint", "pre-commit run --all-files", detectTestTimeout, env)
-	p.from[len(p.from)-1] = ".pre-commit-config.yaml"
-	p.Detail = detail
+	if len(skip) > 0 {
+		detail = append(detail, "skipped, as they change files: "+strings.Join(why, ", "))
+	}
+	// The formatters and ruff, skipped, run in their check mode instead: what they would fix
+	// fails the check, and nothing is changed. Each is named by its tool ("ruff lint", "black
+	// format"), never by its role alone: "lint" is pre-commit's own check, which stands in for
+	// the other projects' lint checks of the directory, and two formatters may share a role.
+	var checking []string
+	for _, c := range instead {
+		p.add(c.role, c.name, c.command, detectLintTimeout, nil)
+		p.name[len(p.name)-1] = c.name
+		p.from[len(p.from)-1] = fmt.Sprintf(".pre-commit-config.yaml, hook %s, in check mode", c.hook)
+		checking = append(checking, "`"+c.command+"`")
+	}
+	if len(instead) > 0 {
+		detail = append(detail, "in check mode instead: "+strings.Join(checking, ", "))
+		p.Notes = append(p.Notes, "the formatters and linters in check mode are the ones on your PATH (pre-commit keeps its own copies in its environments)")
+	}
+	p.Detail = strings.Join(detail, "; ")
 	return p
+}
+
+// preCommitCheck is the check-mode command of a hook that fixes files.
+type preCommitCheck struct {
+	hook, role, name, command string
+}
+
+// preCommitChecking is the command that reports what a fixing hook would change, without
+// changing it: ruff check --no-fix, ruff format --check, black --check, isort --check-only,
+// prettier --check, with the hook's own arguments but those that fix.
+func preCommitChecking(h preCommitHook) (preCommitCheck, bool) {
+	if h.entry != "" {
+		return preCommitCheck{}, false // a local hook's own command
+	}
+	var args []string
+	for _, a := range strings.Split(h.args, ",") {
+		for _, w := range strings.Fields(a) {
+			w = unquote(w)
+			name, _, _ := strings.Cut(w, "=")
+			if !slices.Contains([]string{"--fix", "--unsafe-fixes", "--exit-non-zero-on-fix", "--show-fixes", "--write", "-w"}, name) {
+				args = append(args, w)
+			}
+		}
+	}
+	words := func(w ...string) string { return strings.Join(append(w, args...), " ") }
+	switch h.id {
+	case "ruff", "ruff-check":
+		return preCommitCheck{h.id, "lint", "ruff lint", words("ruff", "check", "--no-fix")}, true
+	case "ruff-format":
+		return preCommitCheck{h.id, "format", "ruff format", words("ruff", "format", "--check")}, true
+	case "black", "black-jupyter":
+		return preCommitCheck{h.id, "format", "black format", words("black", "--check") + " ."}, true
+	case "isort":
+		return preCommitCheck{h.id, "format", "isort format", words("isort", "--check-only") + " ."}, true
+	case "prettier":
+		return preCommitCheck{h.id, "format", "prettier format", words("prettier", "--check") + " ."}, true
+	}
+	return preCommitCheck{}, false
+}
+
+// hasTox reports whether the directory has a tox configuration.
+func (det *detector) hasTox(d *dirInfo) bool {
+	ini, _ := det.toxConfig(d)
+	return ini != nil
+}
+
+// noxRoleOfName is the role of a nox session by its name: tests (tests, unit, pytest,
+// integration-tests), lint (lint, flake8, ruff), typecheck (typecheck, type-check, mypy); ""
+// for any other, a formatter's among them (it may change files).
+func noxRoleOfName(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "type") || n == "mypy" || n == "pyright":
+		return "typecheck"
+	case strings.Contains(n, "lint") || n == "flake8" || n == "ruff":
+		return "lint"
+	case strings.Contains(n, "test") || n == "unit" || n == "pytest":
+		return "test"
+	}
+	return ""
 }

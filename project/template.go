@@ -95,8 +95,8 @@ const checkKeys = `# Checks run in order when the agent wants to stop; the first
 // nothingDetected is written when init recognised no project.
 const nothingDetected = `#
 # hooksup init recognised no project here: no go.mod, package.json, pyproject.toml, setup.py,
-# setup.cfg, requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, Makefile with a test
-# target or .pre-commit-config.yaml, here or one or two directories down. So there are no checks yet, and the agent may always stop.
+# setup.cfg, requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, CMakeLists.txt,
+# Makefile with a test target or .pre-commit-config.yaml, here or one or two directories down. So there are no checks yet, and the agent may always stop.
 # Add yours, for example:
 # [[stop.checks]]
 # name = "tests"

@@ -222,6 +222,10 @@ func (pv *prover) standIn(had []project.Proposal) {
 		if done[key] || pv.ctx.Err() != nil || checks.Missing(s.Check, pv.dir) != "" {
 			continue
 		}
+		// The same command in the same place was proven already, as the check it stood in for.
+		if slices.ContainsFunc(had, func(p project.Proposal) bool { return p.Check.Command == s.Check.Command && p.Check.Cwd == s.Check.Cwd }) {
+			continue
+		}
 		var stand string
 		where := ""
 		if s.Check.Cwd != "" {

@@ -28,10 +28,11 @@ func goEnv(t *testing.T) []string {
 	return []string{"GOCACHE=" + strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off"}
 }
 
-// nodeLib is a JavaScript library as the motivating one: its CI runs `npm run automd`, which
-// rewrites README.md at each run, and `npm run build`, and not its tests (node --test).
+// nodeLib is a JavaScript library as the motivating one: its CI runs `npm run lint`, which
+// rewrites README.md at each run, and `npm run test:build`, which builds and runs no test, and
+// not its tests (node --test).
 var nodeLib = map[string]string{
-	"package.json":      `{"name":"lib","version":"1.0.0","scripts":{"automd":"node scripts/automd.js","build":"node scripts/build.js","test":"node --test"}}`,
+	"package.json":      `{"name":"lib","version":"1.0.0","scripts":{"lint":"node scripts/automd.js","test:build":"node scripts/build.js","test":"node --test"}}`,
 	"package-lock.json": `{"name":"lib","lockfileVersion":3,"requires":true,"packages":{"":{"name":"lib","version":"1.0.0"}}}`,
 	".gitignore":        "dist/\nnode_modules/\n",
 	"README.md":         "# lib\n",
@@ -41,14 +42,14 @@ var nodeLib = map[string]string{
 	"test/sum.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\nconst { sum } = require('../sum.js');\n\n" +
 		"test('adds', () => assert.strictEqual(sum(2, 3), 5));\ntest('adds negatives', () => assert.strictEqual(sum(-2, -1), -3));\n",
 	".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  ci:\n    runs-on: ubuntu-latest\n    steps:\n" +
-		"      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run automd\n      - run: npm run build\n",
+		"      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run lint\n      - run: npm run test:build\n",
 }
 
-// init proves each check on the untouched tree. On the library above: the CI's automd changes
-// README.md, and is written commented out naming it; its build passes but runs no tests, and is
-// kept, said so; no check then runs the tests, so init proves the package's own test script
-// (node --test, its count read) and turns it on. check passes, and a seeded bug fails it,
-// naming the test.
+// init proves each check on the untouched tree. On the library above: the CI's lint changes
+// README.md, and is written commented out naming it; its test:build passes but runs no tests,
+// and is kept, said so; no check then runs the tests, so init proves the package's own test
+// script (node --test, its count read) and turns it on, and does not run the package's lint
+// script again as the lint's stand-in. check passes, and a seeded bug fails it, naming the test.
 func TestInitProvesTheChecks(t *testing.T) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("no npm here")
@@ -63,11 +64,11 @@ func TestInitProvesTheChecks(t *testing.T) {
 		t.Fatalf("init: %d %s", code, out)
 	}
 	for _, w := range []string{
-		"✗ test: changed README.md (",
-		"· test (2) (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
+		"✗ lint: changed README.md (",
+		"· test (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ npm test (", ", 2 tests)",
-		"the tree is not as init found it: test changed README.md; init restores nothing (git status and git diff show what changed)",
+		"the tree is not as init found it: lint changed README.md; init restores nothing (git status and git diff show what changed)",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("init did not say %q:\n%s", w, out)
@@ -75,8 +76,8 @@ func TestInitProvesTheChecks(t *testing.T) {
 	}
 	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
 	for _, w := range []string{
-		"# it changes files: run once on the untouched tree, it changed README.md\n# (a check runs at every stop of the agent, and must leave the files as it found them)\n# [[stop.checks]]\n# name = \"test\"\n# command = \"npm run automd\"",
-		"# hooksup init ran it on the untouched tree: it passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)\n[[stop.checks]]\nname = \"test (2)\"\ncommand = \"npm run build\"",
+		"# it changes files: run once on the untouched tree, it changed README.md\n# (a check runs at every stop of the agent, and must leave the files as it found them)\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"npm run lint\"",
+		"# hooksup init ran it on the untouched tree: it passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)\n[[stop.checks]]\nname = \"test\"\ncommand = \"npm run test:build\"",
 		"# hooksup init turned this on: no other check proven to run the tests\n[[stop.checks]]\nname = \"npm test\"\ncommand = \"npm test\"",
 	} {
 		if !strings.Contains(string(b), w) {
@@ -86,7 +87,7 @@ func TestInitProvesTheChecks(t *testing.T) {
 	if code, out := s.hooksup(t, "trust"); code != 0 {
 		t.Fatalf("trust: %d %s", code, out)
 	}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"npm test | npm test", "test (2) | npm run build"}) {
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"npm test | npm test", "test | npm run test:build"}) {
 		t.Fatalf("checks %q", got)
 	}
 	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {

@@ -1,0 +1,3 @@
+module example.com/backend
+
+go 1.23

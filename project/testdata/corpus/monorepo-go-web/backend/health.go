@@ -1,0 +1,4 @@
+package backend
+
+// Health is what /healthz answers.
+func Health() string { return "ok" }

@@ -1,0 +1,3 @@
+export function withLeadingSlash(input = ""): string {
+  return input.startsWith("/") ? input : "/" + input;
+}

@@ -1,0 +1,2 @@
+def km(m: float) -> float:
+    return m / 1000

@@ -1,0 +1,5 @@
+from slugs import slug
+
+
+def test_slug():
+    assert slug("Hello World") == "hello-world"

@@ -1,0 +1,2 @@
+def group(n: int) -> str:
+    return f"{n:,}"

@@ -1,0 +1,5 @@
+from inirun import run
+
+
+def test_run():
+    assert run() == 0

@@ -1,0 +1,3 @@
+from setuptools import setup
+
+setup(name="wordwrap", version="1.0", packages=["wordwrap"])

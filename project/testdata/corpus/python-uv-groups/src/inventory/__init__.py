@@ -1,0 +1,2 @@
+def total(items):
+    return sum(n for _, n in items)
