@@ -210,7 +210,7 @@ func Millis(d time.Duration) int64 { return max(d.Milliseconds(), 1000) }
 
 // decodeSettings reads a qwen settings file (JSON with comments) into v, numbers kept as they are.
 func decodeSettings(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(stripJSONComments(b)))
+	dec := json.NewDecoder(bytes.NewReader(hooks.StripJSONComments(b)))
 	dec.UseNumber()
 	return dec.Decode(v)
 }
