@@ -198,7 +198,7 @@ func keysSection() cli.Section {
 		if a.Scope == keymap.Command {
 			term = keymap.DefaultPrefix + " then " + term
 		}
-		items = append(items, cli.Item{Term: term, Text: strings.ReplaceAll(a.Help, agents.Default().Name(), "the agent") + " (" + a.Name + ", " + a.Scope.String() + ")"})
+		items = append(items, cli.Item{Term: term, Text: a.Help + " (" + a.Name + ", " + a.Scope.String() + ")"})
 	}
 	return cli.Section{Title: "Keys", ManOnly: true, Items: items, Text: `in the TUI every key goes to the agent but the prefix key, ` +
 		keymap.DefaultPrefix + ` ([keys] prefix), after which a key reaches hooksup; the prefix twice sends it to the agent. [keys]
