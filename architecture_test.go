@@ -207,7 +207,6 @@ var namesAllowed = map[string]string{
 	"project/template.go":                        "the .hooksup.toml that init writes is text for people, naming the agents in its comments",
 
 	// Known debts: words for people that name claude where any agent is meant.
-	"internal/present/present.go":       "a verdict line says \"claude continued\" and an alert defaults to claude's name: present needs the session's agent's name passed in",
 	"internal/runtimedir/runtimedir.go": "the sweep of the runtime directory knows gemini's session homes (.gemini) by name: the agent should declare what its Launch leaves there",
 	"supervisor/hookwatch.go":           "the warning that no hook arrived names claude: it should name the session's agent",
 	"supervisor/pty.go":                 "an error starting the pty names claude: it should name the session's agent",

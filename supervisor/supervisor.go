@@ -255,6 +255,7 @@ func (s *Supervisor) otherHooks(agentID string, r transcript.Record) {
 	if !ok {
 		return
 	}
+	entry.Agent = s.agent.Name()
 	s.out.Do(func() {
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
