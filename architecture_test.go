@@ -208,8 +208,6 @@ var namesAllowed = map[string]string{
 
 	// Known debts: words for people that name claude where any agent is meant.
 	"internal/runtimedir/runtimedir.go": "the sweep of the runtime directory knows gemini's session homes (.gemini) by name: the agent should declare what its Launch leaves there",
-	"supervisor/hookwatch.go":           "the warning that no hook arrived names claude: it should name the session's agent",
-	"supervisor/pty.go":                 "an error starting the pty names claude: it should name the session's agent",
 }
 
 // Outside an agent's own folder and the list, no Go file's code names an agent: no identifier
