@@ -182,8 +182,7 @@ var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "age
 var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot|qwen`)
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
-// why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents. The first
-// are there to stay; the rest are known debts, each saying what moving it takes.
+// why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents.
 var namesAllowed = map[string]string{
 	// To stay: test support that runs each real agent offline, or simulates one.
 	"cmd/hooksup/internal/mockapi/classify.go":   "the tests' mock APIs speak each real agent's API: its headers and model names",
@@ -205,9 +204,6 @@ var namesAllowed = map[string]string{
 	"internal/agentsim/main.go":                  "the simulated agent answers --version as claude does",
 	"transcript/location.go":                     "the parser's own format is Claude Code's, and so is where its files are (ConfigDir, ProjectDir)",
 	"project/template.go":                        "the .hooksup.toml that init writes is text for people, naming the agents in its comments",
-
-	// Known debts: words for people that name claude where any agent is meant.
-	"internal/runtimedir/runtimedir.go": "the sweep of the runtime directory knows gemini's session homes (.gemini) by name: the agent should declare what its Launch leaves there",
 }
 
 // Outside an agent's own folder and the list, no Go file's code names an agent: no identifier

@@ -116,7 +116,7 @@ func New(o Options) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	runtimedir.SweepStale(o.RuntimeDir)
+	runtimedir.SweepStale(o.RuntimeDir, agents.Leftovers()...)
 	swept := checks.Sweep(o.RuntimeDir, logger)
 	idb := make([]byte, runtimedir.IDBytes)
 	_, _ = rand.Read(idb)

@@ -154,6 +154,13 @@ func HookFiles(getenv func(string) string, projectDir string) []string {
 
 // Inject makes the session's home for gemini in dir (see Gemini) and points GEMINI_CLI_HOME at
 // it. The arguments are the person's.
+// homeSuffix ends the name of the session's home Inject makes in the runtime directory.
+const homeSuffix = ".gemini"
+
+// Leftovers: the session's home Inject makes (its links to the person's files are not
+// followed by the sweep).
+func (Agent) Leftovers() []string { return []string{homeSuffix} }
+
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	getenv := h.Getenv
 	if getenv == nil {
@@ -179,7 +186,7 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 	if err != nil {
 		return agent.Launch{}, fmt.Errorf("%s: %w", filepath.Join(real, "settings.json"), err)
 	}
-	root := filepath.Join(dir, id+".gemini")
+	root := filepath.Join(dir, id+homeSuffix)
 	s := &geminiSession{root: root, real: real, theirs: theirs, ours: settings}
 	if err := s.make(home); err != nil {
 		os.RemoveAll(root)
