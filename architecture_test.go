@@ -182,8 +182,7 @@ var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "age
 var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot|qwen`)
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
-// why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents. The first
-// are there to stay; the rest are known debts, each saying what moving it takes.
+// why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents.
 var namesAllowed = map[string]string{
 	// To stay: test support that runs each real agent offline, or simulates one.
 	"cmd/hooksup/internal/mockapi/classify.go":   "the tests' mock APIs speak each real agent's API: its headers and model names",
@@ -205,19 +204,6 @@ var namesAllowed = map[string]string{
 	"internal/agentsim/main.go":                  "the simulated agent answers --version as claude does",
 	"transcript/location.go":                     "the parser's own format is Claude Code's, and so is where its files are (ConfigDir, ProjectDir)",
 	"project/template.go":                        "the .hooksup.toml that init writes is text for people, naming the agents in its comments",
-
-	// Known debts: words for people that name claude where any agent is meant.
-	"internal/keymap/keymap.go":         "key hints say \"claude\" for the agent, and tui/keys.go puts the session's agent's name in its place: the hints need a placeholder of their own",
-	"internal/present/present.go":       "a verdict line says \"claude continued\" and an alert defaults to claude's name: present needs the session's agent's name passed in",
-	"internal/runtimedir/runtimedir.go": "the sweep of the runtime directory knows gemini's session homes (.gemini) by name: the agent should declare what its Launch leaves there",
-	"supervisor/hookwatch.go":           "the warning that no hook arrived names claude: it should name the session's agent",
-	"supervisor/pty.go":                 "an error starting the pty names claude: it should name the session's agent",
-	"tui/header.go":                     "the header leaves the name out for claude, the first agent, and names claude's cap on blocked stops: the first agent's name and the cap's owner should come from tui.Options",
-	"tui/keys.go":                       "the key hints' placeholder is \"claude\" (see internal/keymap)",
-	"tui/model.go":                      "a model without tui.Options.Agent defaults to claude's name: the default should come from the caller",
-	"tui/preview.go":                    "hooksup themes' preview shows a sample claude session",
-	"tui/verdicts.go":                   "the verdicts pane defaults to claude's name (see tui/model.go)",
-	"tui/watch.go":                      "the watch's empty screen suggests hooksup claude: the suggestion should come from agents.Default",
 }
 
 // Outside an agent's own folder and the list, no Go file's code names an agent: no identifier

@@ -92,6 +92,13 @@ type NoHooksExit interface {
 	NoHooksWhy(code int) string
 }
 
+// Leftovers is an Agent whose Inject writes in the runtime directory (its dir argument), each
+// name the session's id and a suffix of its own: Leftovers are those suffixes, for the sweep of
+// what a killed session left there (runtimedir.SweepStale).
+type Leftovers interface {
+	Leftovers() []string
+}
+
 // TitleState is an Agent that tells its state in its terminal's window title. State reads a
 // title: "idle", "working" or "blocked" (kind "permission" or "question"), as claude's Program
 // Status reports say them, and a few words for the person; ok is false for a title that says

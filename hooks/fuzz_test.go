@@ -1,7 +1,8 @@
 package hooks
 
 // Fuzz targets for everything in this package that reads bytes someone else wrote: claude's
-// hook input, the answer codec, the wire protocol and the settings merge of `hooksup install`.
+// hook input, the answer codec, the wire protocol, the settings merge of `hooksup install` and
+// the comments stripped from Gemini CLI's and Qwen Code's settings.
 // `go test` runs them over their seeds and testdata/fuzz/; scripts/fuzz.sh runs them for long.
 
 import (
@@ -483,4 +484,24 @@ func canonical(raw json.RawMessage) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// FuzzStripJSONComments: JSON without comments comes back as it was; what comes back has no
+// comment left to strip, and is never longer.
+func FuzzStripJSONComments(f *testing.F) {
+	for _, s := range []string{`{"a": 1} // x`, "{/* a */\"b\": \"//\"}", `{"q": "\" /*"} /* x */`, `"\\" //`, `/*/ */`, "{\"a\": [1, 2,]}\n// end"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out := StripJSONComments(b)
+		if json.Valid(b) && !bytes.Equal(out, b) {
+			t.Fatalf("valid JSON %q changed to %q", b, out)
+		}
+		if again := StripJSONComments(out); !bytes.Equal(again, out) {
+			t.Fatalf("%q stripped to %q, which strips further to %q", b, out, again)
+		}
+		if len(out) > len(b) {
+			t.Fatalf("%q grew to %q", b, out)
+		}
+	})
 }

@@ -111,6 +111,13 @@ type Input struct {
 	// StopFailure: the error as Claude Code reports it (shape not fixed).
 	Error json.RawMessage `json:"error,omitempty"`
 
+	// StopMark is set by an agent's dialect (hooks.Dialect.Input) when the stop's own line was
+	// not yet in the agent's transcript as it read LastAssistantMessage there (Copilot CLI
+	// writes its events log behind its hooks): the mark of that line (transcript.Record's
+	// StopMark), for whoever follows the transcript to take the reply before it once it comes.
+	// Never sent on.
+	StopMark string `json:"-"`
+
 	// Extra holds every field not named above, raw, in no particular order.
 	Extra map[string]json.RawMessage `json:"-"`
 }

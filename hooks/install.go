@@ -309,6 +309,49 @@ func isInstalledHook(h json.RawMessage) bool {
 	return ok && json.Unmarshal(raw, &cmd) == nil && IsInstalledCommand(cmd)
 }
 
+// StripJSONComments blanks the // and /* */ comments of JSON outside its strings, as Gemini CLI
+// and Qwen Code read their settings: a line comment becomes its newline, a block comment one
+// space, and a block comment never closed ends the document. Nothing else changes (a trailing
+// comma stays).
+func StripJSONComments(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	inStr, esc := false, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inStr:
+			out = append(out, c)
+			if esc {
+				esc = false
+			} else if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+			out = append(out, c)
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			if i < len(b) {
+				out = append(out, '\n')
+			}
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			end := bytes.Index(b[i+2:], []byte("*/"))
+			if end < 0 {
+				return out
+			}
+			i += 2 + end + 1
+			out = append(out, ' ')
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // EditSettingsFile applies edit to the settings file at path and writes the result atomically,
 // keeping the file's mode. A missing file is created; a file that is not a JSON object is left
 // byte for byte as it was, and the error names it.

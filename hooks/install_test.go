@@ -209,3 +209,34 @@ func TestInstallThroughASymlink(t *testing.T) {
 		t.Fatalf("the target was not edited: %s", b)
 	}
 }
+
+// The comments gemini and qwen allow in their settings are blanked outside strings, and only
+// there: a URL's // and a /* */ inside a string, after an escaped quote too, stay as written.
+// A trailing comma stays: the agents' readers refuse it, and so does hooksup's.
+func TestStripJSONComments(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a": 1}`, `{"a": 1}`},
+		{"{\"a\": 1} // the end", "{\"a\": 1} "},
+		{"{\"a\": 1, // one\n\"b\": 2}", "{\"a\": 1, \n\"b\": 2}"},
+		{`{"a": /* one */ 1}`, `{"a":   1}`},
+		{"{/* two\nlines */\"a\": 1}", `{ "a": 1}`},
+		{`{"url": "https://example.com/x"}`, `{"url": "https://example.com/x"}`},
+		{`{"c": "/* not a comment */"}`, `{"c": "/* not a comment */"}`},
+		{`{"q": "say \"//hi\" // still the string"} // gone`, `{"q": "say \"//hi\" // still the string"} `},
+		{`{"b": "ends in a backslash \\"} // gone`, `{"b": "ends in a backslash \\"} `},
+		{`{"a": 1,}`, `{"a": 1,}`},
+		{`{"a": 1} /* never closed`, `{"a": 1} `},
+		{`{"a": "never closed // kept`, `{"a": "never closed // kept`},
+		{"//only\n", "\n"},
+		{"", ""},
+	} {
+		if got := string(StripJSONComments([]byte(tc.in))); got != tc.want {
+			t.Errorf("StripJSONComments(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	var v struct{ URL, Path string }
+	in := "{\n  // where\n  \"url\": \"https://example.com\", /* and */ \"path\": \"/a//b\"\n}\n"
+	if err := json.Unmarshal(StripJSONComments([]byte(in)), &v); err != nil || v.URL != "https://example.com" || v.Path != "/a//b" {
+		t.Fatalf("%+v %v", v, err)
+	}
+}

@@ -11,10 +11,6 @@ import (
 	"time"
 )
 
-// NotRunningHooks starts the notice hooksup gives when claude's transcript shows a reply but
-// none of hooksup's hooks has reached it (NotRunning for any agent).
-const NotRunningHooks = "claude is not running hooksup's hooks"
-
 // NotRunning starts the notice hooksup gives when the agent's transcript shows a reply but none
 // of hooksup's hooks has reached it.
 func NotRunning(agent string) string { return agent + " is not running hooksup's hooks" }

@@ -15,11 +15,11 @@ type PTY struct {
 	f, tty *os.File
 }
 
-// OpenPTY opens a pseudo-terminal of cols×rows.
-func OpenPTY(cols, rows int) (*PTY, error) {
+// OpenPTY opens a pseudo-terminal of cols×rows for the agent named agent.
+func OpenPTY(agent string, cols, rows int) (*PTY, error) {
 	f, tty, err := pty.Open()
 	if err != nil {
-		return nil, fmt.Errorf("open a pseudo-terminal for claude: %w", err)
+		return nil, fmt.Errorf("open a pseudo-terminal for %s: %w", agent, err)
 	}
 	if err := pty.Setsize(f, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		f.Close()

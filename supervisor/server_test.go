@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 )
@@ -235,9 +236,15 @@ func TestSweepStale(t *testing.T) {
 		os.Symlink(theirs, filepath.Join(dir, id+".gemini", "home-link"))
 		os.Symlink(filepath.Join(theirs, "settings.json"), filepath.Join(dir, id+".gemini", ".gemini", "settings.json"))
 	}
-	runtimedir.SweepStale(dir)
+	// Every agent's: each named after the session's id.
+	for _, id := range []string{"dead", "live"} {
+		os.WriteFile(filepath.Join(dir, id+".qwen-system-defaults.json"), []byte("{}"), 0o600)
+		os.MkdirAll(filepath.Join(dir, id+".copilot-plugin", "hooks"), 0o700)
+	}
+	runtimedir.SweepStale(dir, agents.Leftovers()...)
 	for name, want := range map[string]bool{"dead.sock": false, "dead.settings.json": false, "dead.gemini": false,
-		"live.sock": true, "live.settings.json": true, "live.gemini": true} {
+		"dead.qwen-system-defaults.json": false, "dead.copilot-plugin": false,
+		"live.sock": true, "live.settings.json": true, "live.gemini": true, "live.qwen-system-defaults.json": true, "live.copilot-plugin": true} {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		if (err == nil) != want {
 			t.Errorf("%s exists=%v, want %v", name, err == nil, want)

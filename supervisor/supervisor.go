@@ -117,7 +117,7 @@ func New(o Options) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	runtimedir.SweepStale(o.RuntimeDir)
+	runtimedir.SweepStale(o.RuntimeDir, agents.Leftovers()...)
 	swept := checks.Sweep(o.RuntimeDir, logger)
 	idb := make([]byte, runtimedir.IDBytes)
 	_, _ = rand.Read(idb)
@@ -276,6 +276,7 @@ func (s *Supervisor) joinedStopReasons(in *hooks.Input) {
 // one of those hooks made the main agent continue after the latest stop hooksup allowed
 // (latestMain: the entry is of that stop), the agent works on.
 func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool) {
+	entry.Agent = s.agent.Name()
 	s.out.Do(func() {
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
@@ -327,6 +328,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.logHook(in)
 	s.watch.hook()
 	s.track(in)
+	s.feed.stopReply(ctx, in)
 	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
 	s.activity.hook(in)
 	s.state.hook(in)

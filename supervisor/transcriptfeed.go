@@ -48,7 +48,15 @@ type transcriptFeed struct {
 	path    string
 	pending bool
 	last    time.Time
+	stops   []stopSeen // the latest stops the main transcript marked, newest last
 }
+
+// stopSeen is a stop the main transcript marked (transcript.KindStopHook) and the reply before it.
+type stopSeen struct{ mark, reply string }
+
+// stopsKept is how many marked stops the feed remembers: a stop is looked for as its hook
+// arrives, and the agent waits for that hook before it stops again.
+const stopsKept = 8
 
 // newTranscriptFeed makes a feed of transcripts read by decoder (nil: the parser's own format); the commands of hooksup's own hooks
 // start with one of bins.
@@ -125,6 +133,12 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 		f.onStopHooks(u.Source.AgentID, u.Record)
 	}
 	f.mu.Lock()
+	if u.Source.AgentID == "" && u.Record.Kind == transcript.KindStopHook {
+		if len(f.stops) == stopsKept {
+			f.stops = append(f.stops[:0], f.stops[1:]...)
+		}
+		f.stops = append(f.stops, stopSeen{u.Record.StopMark, u.Record.Text})
+	}
 	close(f.changed)
 	f.changed = make(chan struct{})
 	if f.pending {
@@ -206,6 +220,41 @@ func (f *transcriptFeed) catchUp(ctx context.Context, in *hooks.Input) {
 		if w != nil && hasMessage(lastText(w.Snapshot(), in), want) {
 			return
 		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stopReplyWait bounds how long a stop waits for the transcript to reach it
+// (hooks.Input.StopMark).
+const stopReplyWait = 2 * time.Second
+
+// stopReply gives a stop whose input the agent's transcript had not reached yet
+// (hooks.Input.StopMark) the reply before it, once the tail reads the line that marks it; it
+// waits for that at most stopReplyWait, or until ctx ends, and leaves the input's reply as it
+// was if the line does not come.
+func (f *transcriptFeed) stopReply(ctx context.Context, in *hooks.Input) {
+	if in.StopMark == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, stopReplyWait)
+	defer cancel()
+	for {
+		f.mu.Lock()
+		changed := f.changed
+		for _, s := range f.stops {
+			if s.mark == in.StopMark {
+				f.mu.Unlock()
+				if s.reply != "" {
+					in.LastAssistantMessage = s.reply
+				}
+				return
+			}
+		}
+		f.mu.Unlock()
 		select {
 		case <-changed:
 		case <-ctx.Done():

@@ -283,6 +283,8 @@ func (p *Parser) apply(r *Record) {
 		}
 	case KindTitle:
 		st.Title = r.Text
+	case KindStopHook:
+		r.Text = st.LastText
 	}
 }
 

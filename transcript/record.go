@@ -23,6 +23,7 @@ const (
 	KindInformational             // system informational, e.g. the stop-hook loop cap warning
 	KindModel                     // the model attachment at session start
 	KindTitle                     // ai-title
+	KindStopHook                  // the main agent's stop hook started (an agent whose transcript says so: Copilot CLI's)
 	KindSubagent                  // watcher: a subagent transcript appeared or its meta changed
 	KindReset                     // watcher: a file was truncated or replaced; its aggregates restart
 	KindSession                   // watcher: now following another session file (see Watcher.Switch)
@@ -62,6 +63,8 @@ func (k Kind) String() string {
 		return "model"
 	case KindTitle:
 		return "title"
+	case KindStopHook:
+		return "stop_hook"
 	case KindSubagent:
 		return "subagent"
 	case KindReset:
@@ -147,9 +150,13 @@ type Record struct {
 	AgentType  string    `json:"agent_type,omitempty"` // attributionAgent on subagent lines
 
 	// Text: assistant text, prompt, command name, informational content, title.
+	// KindStopHook: the parser sets Text to the main agent's latest assistant text before it,
+	// the reply the stop is about.
 	Text   string `json:"text,omitempty"`
 	Origin string `json:"origin,omitempty"` // KindPrompt: turnOrigin, e.g. sdk, task_notification
 	Level  string `json:"level,omitempty"`  // KindInformational: info, warning, …
+	// StopMark (KindStopHook) names the stop as its hook's input does (hooks.Input.StopMark).
+	StopMark string `json:"stop_mark,omitempty"`
 
 	ToolErrors int `json:"tool_errors,omitempty"` // KindToolResult: blocks with is_error
 

@@ -16,6 +16,7 @@ import (
 // session.
 type header struct {
 	agent       string // the agent's name
+	plain       string // the agent hooksup runs when none is named: the title leaves its name out
 	sessionID   string
 	model       string
 	mode        config.Mode
@@ -78,8 +79,8 @@ func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string
 
 func (h *header) view(st Styles, w int) string {
 	title := st.Title.Render("hooksup")
-	if h.agent != "claude" {
-		title += " " + st.Title.Render(h.agent) // claude is hooksup's first agent; any other is named
+	if h.agent != h.plain && h.agent != agentName("") {
+		title += " " + st.Title.Render(h.agent) // hooksup's first agent goes unnamed; any other is named
 	}
 	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
 		continuations(h.counts, h.blockCap, agentName(h.agent))}

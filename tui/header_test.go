@@ -53,6 +53,9 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.h.agent == "" {
+				tt.h.agent, tt.h.plain = "claude", "claude" // hooksup's first agent, unnamed
+			}
 			got := ansi.Strip(tt.h.view(st, 300))
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {

@@ -41,14 +41,13 @@ type editorKeys struct {
 // and the action's hint.
 func newKeyMap(km keymap.Map) keyMap { return newAgentKeyMap(km, "") }
 
-// newAgentKeyMap is newKeyMap for the agent named agent ("" is claude): the hints name it.
-// keymap's hints say "claude" for the agent.
+// newAgentKeyMap is newKeyMap for the agent named agent: the help names it.
 func newAgentKeyMap(km keymap.Map, agent string) keyMap {
 	agent = agentName(agent)
 	b := func(name string) key.Binding {
 		a, _ := keymap.Lookup(name)
 		keys := km.Keys(name)
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(displayKeys(keys), strings.ReplaceAll(a.Hint, "claude", agent)))
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(displayKeys(keys), a.Hint))
 	}
 	return keyMap{
 		agent:  agent,
@@ -103,7 +102,7 @@ func (l helpLine) keys() string {
 func (k keyMap) sections() []helpSection {
 	line := func(b key.Binding, name string) helpLine {
 		a, _ := keymap.Lookup(name)
-		return helpLine{[]key.Binding{b}, a.Help}
+		return helpLine{[]key.Binding{b}, a.HelpFor(k.agent)}
 	}
 	pair := func(b1, b2 key.Binding, text string) helpLine { return helpLine{[]key.Binding{b1, b2}, text} }
 	c, p, e := k.Command, k.Pane, k.Editor

@@ -11,6 +11,7 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -42,10 +43,11 @@ func (p pane) String() string {
 	return [...]string{"agent", "verdicts", "checks", "subagents"}[p]
 }
 
-// agentName is the name an agent goes by in the TUI: "" is claude.
+// agentName is the name an agent goes by in the TUI: "" (a caller that named none) is "the
+// agent".
 func agentName(name string) string {
 	if name == "" {
-		return "claude"
+		return keymap.Agent
 	}
 	return name
 }
@@ -115,9 +117,9 @@ type model struct {
 }
 
 func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode config.Mode, holdOnExit bool, blockCap int) model {
-	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: "claude",
-		header: header{mode: mode, blockCap: blockCap, agent: "claude"}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
-		checks: checksPane{keys: keys.Pane, agent: "claude"}, editor: newReasonEditor(keys.Editor), now: time.Now()}
+	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: agentName(""),
+		header: header{mode: mode, blockCap: blockCap, agent: agentName("")}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
+		checks: checksPane{keys: keys.Pane, agent: agentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {

@@ -165,7 +165,10 @@ func newTestModelKeys(t testing.TB, theme string, k keyMap) (model, *fakeSession
 		t.Fatal(err)
 	}
 	a.term.Write(raw)
-	return newModel(f, a, NewStyles(th), k, "ask", true, claude.DefaultBlockCap), f, pty
+	m := newModel(f, a, NewStyles(th), k, "ask", true, claude.DefaultBlockCap)
+	m.setAgent("claude")
+	m.header.plain = "claude"
+	return m, f, pty
 }
 
 // run drives the model through teatest at w×h with the scene, and returns the final model.

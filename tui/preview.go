@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -29,11 +30,11 @@ const (
 // that frame cannot show at once (the other agent states, check results, a warning and an
 // error, the line claude's exit leaves), each drawn by the function the TUI draws it with.
 // The result is in full colour: write it through a colorprofile.Writer to fit the terminal.
-func Preview(t themes.Theme, w, h int) string {
+func Preview(t themes.Theme, agent string, w, h int) string {
 	st := NewStyles(t)
-	m := previewModel(st, w, h)
+	m := previewModel(st, agent, w, h)
 	defer m.io.close()
-	return m.render() + "\n" + previewLegend(st, w)
+	return m.render() + "\n" + previewLegend(st, agent, w)
 }
 
 // previewBlockCap is the sample session's agent's own limit on stops blocked in a row.
@@ -41,11 +42,14 @@ const previewBlockCap = 8
 
 // previewModel is the TUI's model after the sample events, at w×h. Claude's terminal is made
 // at the size of its pane, so no resize is pending when the frame is drawn.
-func previewModel(st Styles, w, h int) model {
+func previewModel(st Styles, agent string, w, h int) model {
 	cols, rows := previewAgentSize(w, h)
 	a := newAgentIO(cols, rows, "", nil, nil)
 	a.term.Write(sampleScreen)
-	m := newModel(sampleSession{}, a, st, defaultKeyMap(), "ask", true, previewBlockCap)
+	km, _ := keymap.Resolve("", nil)
+	m := newModel(sampleSession{}, a, st, newAgentKeyMap(km, agent), "ask", true, previewBlockCap)
+	m.setAgent(agent)
+	m.header.plain = agent
 	m.w, m.h = w, h
 	for _, ev := range sampleEvents() {
 		m.event(eventMsg{ev: ev, counts: sampleCounts})
@@ -69,7 +73,7 @@ func previewAgentSize(w, h int) (cols, rows int) {
 
 // previewLegend shows, one labelled line each, the agent states, the check results, hooksup's
 // own warnings and errors and the exit line, cut to w.
-func previewLegend(st Styles, w int) string {
+func previewLegend(st Styles, agent string, w int) string {
 	label := func(s string) string { return st.Muted.Render(" " + s + strings.Repeat(" ", max(0, 8-len(s)))) }
 	var states []string
 	for _, s := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
@@ -94,7 +98,7 @@ func previewLegend(st Styles, w int) string {
 		label("agent") + strings.Join(states, "  "),
 		label("checks") + strings.Join(checks, "   "),
 		label("notices") + strings.Join(notices, " "),
-		label("exit") + exitLine(st, "claude", 0, nil, true, 55),
+		label("exit") + exitLine(st, agentName(agent), 0, nil, true, 55),
 	}
 	for i, l := range lines {
 		lines[i] = fit(l, w)
@@ -149,7 +153,7 @@ func sampleChecks() []checks.Result {
 // steered and done, three verdicts, the checks failing and a question waiting for the person.
 func sampleEvents() []event.Event {
 	at := func(s int) event.At { return event.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
-	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "claude-sonnet-4-5"}
+	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "sonnet-4-5"}
 	failed := checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
 		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
 	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"

@@ -57,6 +57,8 @@ func tuiFrame(t *testing.T, th themes.Theme, w, h int) string {
 	t.Cleanup(a.close)
 	a.term.Write(sampleScreen)
 	m := newModel(sampleFake{f}, a, NewStyles(th), defaultKeyMap(), "ask", true, claude.DefaultBlockCap)
+	m.setAgent("claude")
+	m.header.plain = "claude"
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 	for _, ev := range sampleEvents() {
 		f.events <- ev
@@ -79,7 +81,7 @@ func TestPreviewIsATUIFrame(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			th := theme(t, name)
 			frame := tuiFrame(t, th, PreviewWidth, PreviewHeight)
-			preview := strings.Join(strings.Split(Preview(th, PreviewWidth, PreviewHeight), "\n")[:PreviewHeight], "\n")
+			preview := strings.Join(strings.Split(Preview(th, "claude", PreviewWidth, PreviewHeight), "\n")[:PreviewHeight], "\n")
 			for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI, colorprofile.Ascii} {
 				if got, want := pinned(t, preview, p), pinned(t, frame, p); got != want {
 					t.Errorf("%s: the preview differs from the TUI's frame:\npreview:\n%s\nTUI:\n%s", p, got, want)
@@ -111,7 +113,7 @@ func sgrBefore(t *testing.T, s, text string) string {
 // states, the checks pane's results, the status line's warnings and errors and its exit line.
 func TestPreviewLegendIsTheTUIs(t *testing.T) {
 	th := theme(t, themes.Dark)
-	legend := strings.Join(strings.Split(Preview(th, PreviewWidth, PreviewHeight), "\n")[PreviewHeight:], "\n")
+	legend := strings.Join(strings.Split(Preview(th, "claude", PreviewWidth, PreviewHeight), "\n")[PreviewHeight:], "\n")
 	draw := func(events ...tea.Msg) string {
 		m, _, _ := newTestModel(t, themes.Dark)
 		mm, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 44})
@@ -173,7 +175,7 @@ func TestEverySlotIsDrawn(t *testing.T) {
 		if c, _ := th.Color(slot); c != (color.RGBA{1, 2, 3, 0xff}) {
 			t.Fatalf("%s = %v", slot, c)
 		}
-		out := Preview(th, PreviewWidth, PreviewHeight)
+		out := Preview(th, "claude", PreviewWidth, PreviewHeight)
 		if !strings.Contains(out, "38;2;1;2;3m") && !strings.Contains(out, "48;2;1;2;3m") &&
 			!strings.Contains(out, "38;2;1;2;3;") && !strings.Contains(out, "48;2;1;2;3;") {
 			t.Errorf("slot %s: its colour appears nowhere in the preview", slot)
@@ -189,7 +191,7 @@ func TestNoColorPreviewHasNoColour(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := Preview(th, PreviewWidth, PreviewHeight)
+		out := Preview(th, "claude", PreviewWidth, PreviewHeight)
 		if seqs := colourSGR(out); len(seqs) > 0 {
 			t.Errorf("%s with NO_COLOR: colour sequences %q", name, seqs)
 		}
@@ -200,7 +202,7 @@ func TestNoColorPreviewHasNoColour(t *testing.T) {
 		}
 	}
 	// The check itself works: a colour theme has colours.
-	if len(colourSGR(Preview(theme(t, themes.Dark), PreviewWidth, PreviewHeight))) == 0 {
+	if len(colourSGR(Preview(theme(t, themes.Dark), "claude", PreviewWidth, PreviewHeight))) == 0 {
 		t.Error("colourSGR finds no colour in the dark preview")
 	}
 }
@@ -224,15 +226,15 @@ func colourSGR(s string) []string {
 // `hooksup themes` writes them to such terminals.
 func TestPreviewGolden(t *testing.T) {
 	for _, name := range themes.Names() {
-		golden(t, "preview-"+name+".truecolor", pinned(t, Preview(theme(t, name), PreviewWidth, PreviewHeight), colorprofile.TrueColor))
+		golden(t, "preview-"+name+".truecolor", pinned(t, Preview(theme(t, name), "claude", PreviewWidth, PreviewHeight), colorprofile.TrueColor))
 	}
-	dark := Preview(theme(t, themes.Dark), PreviewWidth, PreviewHeight)
+	dark := Preview(theme(t, themes.Dark), "claude", PreviewWidth, PreviewHeight)
 	golden(t, "preview-dark.ansi256", pinned(t, dark, colorprofile.ANSI256))
 	golden(t, "preview-dark.ansi", pinned(t, dark, colorprofile.ANSI))
 	mono, err := themes.Resolve(themes.Dark, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "preview-nocolor.ascii", pinned(t, Preview(mono, PreviewWidth, PreviewHeight), colorprofile.Ascii))
-	golden(t, "preview-dark-narrow.truecolor", pinned(t, Preview(theme(t, themes.Dark), 80, PreviewNarrowHeight), colorprofile.TrueColor))
+	golden(t, "preview-nocolor.ascii", pinned(t, Preview(mono, "claude", PreviewWidth, PreviewHeight), colorprofile.Ascii))
+	golden(t, "preview-dark-narrow.truecolor", pinned(t, Preview(theme(t, themes.Dark), "claude", 80, PreviewNarrowHeight), colorprofile.TrueColor))
 }

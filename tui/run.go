@@ -20,11 +20,14 @@ type Options struct {
 	Mode     config.Mode // the session's mode, for the header
 	BlockCap int         // claude's cap on blocked stops in a row, for the header
 	// Agent is the agent's name as the person types it ("claude", "codex"): the header, the
-	// pane's title and every sentence about the agent say it. "" is claude.
-	Agent    string
-	Theme    themes.Theme
-	Prefix   string
-	Bindings map[string]string
+	// pane's title and every sentence about the agent say it ("" says "the agent").
+	Agent string
+	// DefaultAgent is the agent hooksup runs when none is named (agents.Default): the header
+	// names every other.
+	DefaultAgent string
+	Theme        themes.Theme
+	Prefix       string
+	Bindings     map[string]string
 	// Checks and SubagentChecks are the configured checks, listed before they run.
 	Checks, SubagentChecks []config.Check
 	// Ignored are the project's config files left out because they are not trusted: the TUI
@@ -81,6 +84,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	aio.attach(o.Terminal)
 	m := newModel(sess, aio, NewStyles(o.Theme), newAgentKeyMap(keys, o.Agent), o.Mode, o.HoldOnExit, o.BlockCap)
 	m.setAgent(o.Agent)
+	m.header.plain = o.DefaultAgent
 	m.resume = o.Resume
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.checks.from = o.ConfigFiles

@@ -54,6 +54,7 @@ func otherHooksSession() []event.Event {
 func TestVerdictsPaneShowsOtherHooksBesideTheVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
+	p.agent = "claude"
 	for _, ev := range otherHooksSession() {
 		p.event(ev)
 	}
@@ -108,6 +109,7 @@ func trimLines(s string) string {
 func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
+	p.agent = "claude"
 	v := func(stop int, reason string) event.Event {
 		return engine.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
 			Decision: hooks.Block, Source: verdictlog.SourceChecks, Reason: reason, MaxContinuations: 3}}

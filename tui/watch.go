@@ -75,6 +75,7 @@ type watchModel struct {
 	failed   bool
 	listErr  error
 	seen     bool      // a list came
+	start    string    // the command that starts a session, suggested when none runs
 	listedAt time.Time // when it came
 	now      time.Time
 	w, h     int
@@ -123,12 +124,15 @@ func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 // RunWatch shows the watch until the person quits or ctx ends. Like Run, it handles no
 // signals, and when the terminal goes away (its input ends or fails) it returns an error that
 // wraps supervisor.ErrHangup.
-func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string) error {
+// start is the command the empty screen suggests to start a session ("hooksup claude").
+func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string, start string) error {
 	km, err := keymap.Resolve(prefix, bindings)
 	if err != nil {
 		return fmt.Errorf("[keys] %w", err)
 	}
-	return runOnTerminal(ctx, NewWatchModel(h, theme, km), nil)
+	m := newWatchModel(h, NewStyles(theme), newKeyMap(km))
+	m.start = start
+	return runOnTerminal(ctx, m, nil)
 }
 
 func (m *watchModel) Init() tea.Cmd { return m.list() }
@@ -568,7 +572,11 @@ func (m *watchModel) body(room int) []string {
 	case !m.seen:
 		lines = append(lines, fit(" "+st.Muted.Render("looking for sessions…"), m.w))
 	case len(m.sessions) == 0:
-		lines = append(lines, fit(" "+st.Muted.Render("no hooksup sessions running (hooksup claude starts one)"), m.w))
+		none := "no hooksup sessions running"
+		if m.start != "" {
+			none += " (" + m.start + " starts one)"
+		}
+		lines = append(lines, fit(" "+st.Muted.Render(none), m.w))
 	}
 	var boxes [][]string
 	sel, total := 0, len(lines)

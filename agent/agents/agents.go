@@ -34,5 +34,17 @@ func ByName(name string) (agent.Agent, bool) {
 	return nil, false
 }
 
+// Leftovers are the suffixes of what the agents' injections write in the runtime directory
+// beside a session's socket (agent.Leftovers).
+func Leftovers() []string {
+	var out []string
+	for _, a := range All() {
+		if l, ok := a.(agent.Leftovers); ok {
+			out = append(out, l.Leftovers()...)
+		}
+	}
+	return out
+}
+
 // Default is the agent of a session or an install that names none.
 func Default() agent.Agent { return All()[0] }

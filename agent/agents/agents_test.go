@@ -1,10 +1,15 @@
 package agents
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/agents/dialects"
+	"github.com/hooksup/hooksup/hooks"
 )
 
 // The hook client's list of dialects names the same agents as All, in its order.
@@ -43,5 +48,37 @@ func TestDialectFromEnv(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
 		}
+	}
+}
+
+// What each agent's injection writes in the runtime directory is named by the session's id and
+// one of the agent's Leftovers, so the sweep of a killed session's files finds all of it.
+func TestInjectionsLeaveOnlyTheirLeftovers(t *testing.T) {
+	for _, a := range All() {
+		t.Run(a.Name(), func(t *testing.T) {
+			home, dir := t.TempDir(), t.TempDir()
+			env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
+			l, err := a.Inject(agent.Hooks{Events: []string{hooks.Stop}, Command: func(ev string) string { return "/bin/hook " + ev },
+				StopTimeout: time.Minute, OtherTimeout: time.Minute, Getenv: func(k string) string { return env[k] }}, nil, dir, "sess1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Cleanup != nil {
+				defer l.Cleanup()
+			}
+			var suffixes []string
+			if lo, ok := a.(agent.Leftovers); ok {
+				suffixes = lo.Leftovers()
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != len(suffixes) {
+				t.Errorf("Inject wrote %d entries in the runtime directory; its Leftovers are %q", len(entries), suffixes)
+			}
+			for _, e := range entries {
+				if !slices.ContainsFunc(suffixes, func(s string) bool { return e.Name() == "sess1"+s }) {
+					t.Errorf("Inject wrote %s in the runtime directory; its Leftovers are %q", e.Name(), suffixes)
+				}
+			}
+		})
 	}
 }

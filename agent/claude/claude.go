@@ -60,6 +60,12 @@ func (c Agent) Events(ctx context.Context, bin string, args []string, logger *sl
 
 // Inject writes the settings claude gets (hooksup's hooks merged into a --settings of the
 // user's) to a 0600 file in dir and passes it with --settings.
+// settingsSuffix ends the name of the settings file Inject writes in the runtime directory.
+const settingsSuffix = ".settings.json"
+
+// Leftovers: the settings file Inject writes.
+func (Agent) Leftovers() []string { return []string{settingsSuffix} }
+
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	userSettings, rest, err := extractSettingsArg(args)
 	if err != nil {
@@ -73,7 +79,7 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 	if err != nil {
 		return agent.Launch{}, fmt.Errorf("your --settings: %w", err)
 	}
-	path := filepath.Join(dir, id+".settings.json")
+	path := filepath.Join(dir, id+settingsSuffix)
 	if err := os.WriteFile(path, settings, 0o600); err != nil {
 		return agent.Launch{}, fmt.Errorf("write injected settings: %w", err)
 	}

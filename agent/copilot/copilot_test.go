@@ -157,6 +157,35 @@ func TestCopilotTranscript(t *testing.T) {
 	}
 }
 
+// Each agentStop of the main agent's the events log records (its hook.start line) marks the stop
+// as the hook's input does, with the reply before it: what the supervisor gives a stop whose hook
+// read the log before Copilot wrote the line. A subagent's agentStop marks none.
+func TestCopilotTranscriptMarksStops(t *testing.T) {
+	p := transcript.NewParser(transcript.Options{Decoder: Agent{}.Transcript()})
+	b, err := os.ReadFile("testdata/transcript-events.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for line := range bytes.Lines(b) {
+		if r := p.Feed(bytes.TrimSuffix(line, []byte("\n"))); r.Kind == transcript.KindStopHook {
+			got = append(got, r.StopMark+" "+r.Text)
+		}
+	}
+	want := []string{"1795792797914 first answer", "1795792797958 fixed after gate", "1795792799650 resumed answer", "1795792799695 resumed after gate"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("stops marked %q, want %q", got, want)
+	}
+	in, err := os.ReadFile("testdata/hook-input-agentStop-from-subagent.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := `{"type":"hook.start","data":{"hookType":"agentStop","input":` + string(bytes.TrimSpace(in)) + `},"timestamp":"2026-11-27T15:20:00.000Z"}`
+	if r := p.Feed([]byte(sub)); r.Kind == transcript.KindStopHook {
+		t.Fatalf("a subagent's agentStop marked as the main agent's stop: %+v", r)
+	}
+}
+
 // install inserts hooksup's hook and changes no other byte; uninstall gives the file back byte
 // for byte, whatever its layout; install twice is install once.
 func TestCopilotInstallSettings(t *testing.T) {

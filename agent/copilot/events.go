@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/copilot/wire"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -24,6 +25,8 @@ type event struct {
 //     hook's reason (source-less, delivery "queued", and the reason a block sent) is still a
 //     prompt as the model reads it, but the person did not type it → transcript.KindMeta when it
 //     repeats the reason the latest agentStop hook answered (hook.end);
+//   - hook.start of the main agent's agentStop → transcript.KindStopHook, marked as the stop's
+//     input is (wire.StopMark): the reply before it is the stop's;
 //   - session.usage_record: one model call's tokens and model → transcript.KindAssistant without
 //     text (inputTokens counts the cached ones: input less cacheRead is InputTokens,
 //     cacheRead CacheReadTokens, cacheWrite CacheCreationTokens), counted once per apiCallId;
@@ -58,6 +61,19 @@ func (d *events) decode(line []byte) transcript.Record {
 		if d.blockReason != "" && m.Content == d.blockReason {
 			r.Kind = transcript.KindMeta
 			d.blockReason = ""
+		}
+	case "hook.start":
+		var h struct {
+			HookType string `json:"hookType"`
+			Input    struct {
+				AgentID   string          `json:"agentId"`
+				Timestamp json.RawMessage `json:"timestamp"`
+			} `json:"input"`
+		}
+		if json.Unmarshal(e.Data, &h) == nil && h.HookType == "agentStop" && h.Input.AgentID == "" && e.AgentID == "" {
+			if m := wire.StopMark(h.Input.Timestamp); m != "" {
+				r.Kind, r.StopMark = transcript.KindStopHook, m
+			}
 		}
 	case "hook.end":
 		var h struct {

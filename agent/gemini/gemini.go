@@ -145,7 +145,7 @@ func HookFiles(getenv func(string) string, projectDir string) []string {
 		var m struct {
 			Hooks map[string]json.RawMessage `json:"hooks"`
 		}
-		if json.Unmarshal(stripJSONComments(b), &m) == nil && len(m.Hooks) > 0 {
+		if json.Unmarshal(hooks.StripJSONComments(b), &m) == nil && len(m.Hooks) > 0 {
 			out = append(out, f)
 		}
 	}
@@ -154,6 +154,13 @@ func HookFiles(getenv func(string) string, projectDir string) []string {
 
 // Inject makes the session's home for gemini in dir (see Gemini) and points GEMINI_CLI_HOME at
 // it. The arguments are the person's.
+// homeSuffix ends the name of the session's home Inject makes in the runtime directory.
+const homeSuffix = ".gemini"
+
+// Leftovers: the session's home Inject makes (its links to the person's files are not
+// followed by the sweep).
+func (Agent) Leftovers() []string { return []string{homeSuffix} }
+
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	getenv := h.Getenv
 	if getenv == nil {
@@ -179,7 +186,7 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 	if err != nil {
 		return agent.Launch{}, fmt.Errorf("%s: %w", filepath.Join(real, "settings.json"), err)
 	}
-	root := filepath.Join(dir, id+".gemini")
+	root := filepath.Join(dir, id+homeSuffix)
 	s := &geminiSession{root: root, real: real, theirs: theirs, ours: settings}
 	if err := s.make(home); err != nil {
 		os.RemoveAll(root)
@@ -197,7 +204,7 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 func geminiSettings(theirs []byte, events []string, h agent.Hooks) ([]byte, error) {
 	m := map[string]any{}
 	if len(bytes.TrimSpace(theirs)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(stripJSONComments(theirs)))
+		dec := json.NewDecoder(bytes.NewReader(hooks.StripJSONComments(theirs)))
 		dec.UseNumber()
 		if err := dec.Decode(&m); err != nil {
 			return nil, fmt.Errorf("not a JSON object: %w", err)
@@ -226,47 +233,6 @@ func geminiSettings(theirs []byte, events []string, h agent.Hooks) ([]byte, erro
 	return json.MarshalIndent(m, "", "  ")
 }
 
-// stripJSONComments blanks the // and /* */ comments of JSON outside its strings, as gemini
-// reads its settings.
-func stripJSONComments(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	inStr, esc := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inStr:
-			out = append(out, c)
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			out = append(out, c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			if i < len(b) {
-				out = append(out, '\n')
-			}
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := bytes.Index(b[i+2:], []byte("*/"))
-			if end < 0 {
-				return out
-			}
-			i += 2 + end + 1
-			out = append(out, ' ')
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // SettingsPath is the person's settings.json, where hooksup install --agent gemini writes.
 func SettingsPath(getenv func(string) string) string {
 	return filepath.Join(Home(getenv), ".gemini", "settings.json")
@@ -283,7 +249,7 @@ func InstallSettings(settings []byte, command string, timeout time.Duration) ([]
 	group, _ := json.Marshal(map[string]any{"hooks": []any{map[string]any{
 		"name": geminiInstalledName, "type": "command", "command": command, "timeout": timeout.Milliseconds(),
 	}}})
-	if !bytes.Equal(stripJSONComments(settings), settings) {
+	if !bytes.Equal(hooks.StripJSONComments(settings), settings) {
 		return nil, fmt.Errorf("%w: add to its \"hooks\": {\"AfterAgent\": [%s]}", ErrComments, group)
 	}
 	if len(bytes.TrimSpace(settings)) == 0 {
@@ -378,7 +344,7 @@ func (s *geminiSession) settingsBack(p string) error {
 		return fmt.Errorf("gemini saved settings during the session, but %s changed meanwhile: it is kept as it is, without the session's change", target)
 	}
 	m := map[string]any{}
-	dec := json.NewDecoder(bytes.NewReader(stripJSONComments(now)))
+	dec := json.NewDecoder(bytes.NewReader(hooks.StripJSONComments(now)))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
 		return fmt.Errorf("the settings gemini saved: %w", err)

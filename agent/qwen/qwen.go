@@ -146,6 +146,12 @@ const defaultsVar = "QWEN_CODE_SYSTEM_DEFAULTS_PATH"
 // hooks) and points QWEN_CODE_SYSTEM_DEFAULTS_PATH at them. The arguments are the person's;
 // what would keep qwen from running hooksup's hooks, or add hooks of its own to its stops, is
 // said in the warnings.
+// defaultsSuffix ends the name of the system defaults Inject writes in the runtime directory.
+const defaultsSuffix = ".qwen-system-defaults.json"
+
+// Leftovers: the system defaults Inject writes.
+func (Agent) Leftovers() []string { return []string{defaultsSuffix} }
+
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	getenv := h.Getenv
 	if getenv == nil {
@@ -164,7 +170,7 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 	if err != nil {
 		return agent.Launch{}, fmt.Errorf("%s: %w", from, err)
 	}
-	path := filepath.Join(dir, id+".qwen-system-defaults.json")
+	path := filepath.Join(dir, id+defaultsSuffix)
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		return agent.Launch{}, fmt.Errorf("qwen's settings for the session: %w", err)
 	}
@@ -210,7 +216,7 @@ func Millis(d time.Duration) int64 { return max(d.Milliseconds(), 1000) }
 
 // decodeSettings reads a qwen settings file (JSON with comments) into v, numbers kept as they are.
 func decodeSettings(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(stripJSONComments(b)))
+	dec := json.NewDecoder(bytes.NewReader(hooks.StripJSONComments(b)))
 	dec.UseNumber()
 	return dec.Decode(v)
 }

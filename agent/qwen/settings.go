@@ -1,7 +1,6 @@
 package qwen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -147,47 +146,6 @@ func Warnings(args []string, getenv func(string) string, projectDir string) []st
 			}
 			out = append(out, fmt.Sprintf("%s has %d Stop hook(s) of the project's own: %s, and when one blocks, qwen continues with what they say joined with hooksup's reason",
 				termsafe.String(s.Path), n, what))
-		}
-	}
-	return out
-}
-
-// stripJSONComments blanks the // and /* */ comments of JSON outside its strings, as qwen
-// reads its settings.
-func stripJSONComments(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	inStr, esc := false, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inStr:
-			out = append(out, c)
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-			out = append(out, c)
-		case c == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				i++
-			}
-			if i < len(b) {
-				out = append(out, '\n')
-			}
-		case c == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := bytes.Index(b[i+2:], []byte("*/"))
-			if end < 0 {
-				return out
-			}
-			i += 2 + end + 1
-			out = append(out, ' ')
-		default:
-			out = append(out, c)
 		}
 	}
 	return out

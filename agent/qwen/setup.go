@@ -118,7 +118,7 @@ func InstallSettings(settings []byte, command string, timeout time.Duration) ([]
 	group, _ := json.Marshal(map[string]any{"hooks": []any{map[string]any{
 		"name": installedName, "type": "command", "command": command, "timeout": Millis(timeout),
 	}}})
-	if !bytes.Equal(stripJSONComments(settings), settings) {
+	if !bytes.Equal(hooks.StripJSONComments(settings), settings) {
 		return nil, fmt.Errorf("it has comments, which hooksup would not keep: add to its \"hooks\": {\"Stop\": [%s]}", group)
 	}
 	if len(bytes.TrimSpace(settings)) == 0 {

@@ -115,12 +115,12 @@ func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
 	if res.ExitCode != 0 || res.Stdout != "unsupervised\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if !strings.Contains(res.Stderr, "hooksup: "+supervisor.NotRunningHooks+": its transcript shows a reply, but no hook reached hooksup") {
+	if !strings.Contains(res.Stderr, "hooksup: "+supervisor.NotRunning("claude")+": its transcript shows a reply, but no hook reached hooksup") {
 		t.Fatalf("stderr %q", res.Stderr)
 	}
 	// With hooks that work, nothing is said.
 	res = rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "hi")
-	if res.ExitCode != 0 || strings.Contains(res.Stderr, supervisor.NotRunningHooks) {
+	if res.ExitCode != 0 || strings.Contains(res.Stderr, supervisor.NotRunning("claude")) {
 		t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
 }
@@ -134,5 +134,5 @@ func TestClaudeHooksNotRunningIsSaidInTheTUI(t *testing.T) {
 	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
 	typeIntoClaude(t, tm, "hello")
 	tm.keys("Enter")
-	tm.waitText(wait, "UNSUPERVISED-REPLY", supervisor.NotRunningHooks)
+	tm.waitText(wait, "UNSUPERVISED-REPLY", supervisor.NotRunning("claude"))
 }

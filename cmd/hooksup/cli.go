@@ -37,7 +37,11 @@ const (
 // program is hooksup's command line: --help, `hooksup man` and `hooksup completion` are drawn
 // from it. A new command or flag goes here and in run's switch; TestCommandLineMatchesFlagSets
 // holds the flags here to the flag sets that parse them.
-func program() cli.Program {
+func program() cli.Program { return programOf(agents.All()) }
+
+// programOf is the command line of hooksup supervising the agents list (agents.All), the first
+// the default: every agent's command, flags, help and variable come from the list alone.
+func programOf(list []agent.Agent) cli.Program {
 	var modes []string
 	for _, m := range config.Modes() {
 		modes = append(modes, string(m))
@@ -45,7 +49,7 @@ func program() cli.Program {
 	themeNames := cli.Values{Dynamic: completeThemes}
 	var names, products, scopes, scopeHelp, installHelp []string
 	var agentCommands []cli.Command
-	for i, a := range agents.All() {
+	for i, a := range list {
 		names = append(names, a.Name())
 		products = append(products, a.Product())
 		agentCommands = append(agentCommands, cli.Command{Name: a.Name(), GlobalsFirst: true, Args: "[" + a.Name() + " args...]",
@@ -74,7 +78,7 @@ func program() cli.Program {
 	}
 	agentFlag := cli.Flag{Name: "agent", Arg: "NAME", Values: cli.Values{Words: names}, Help: orList(installHelp)}
 	var binFlags []cli.Flag
-	for _, a := range agents.All() {
+	for _, a := range list {
 		binFlags = append(binFlags, cli.Flag{Name: a.Name() + "-bin", Arg: "PATH", Values: cli.Values{Files: true},
 			Help: fmt.Sprintf("the %s to run (default: $%s, else %s on PATH)", a.Name(), a.BinEnv(), a.Name())})
 	}
@@ -177,7 +181,7 @@ ignored, and with no absolute HOME a command that needs them exits 1.`},
 			keysSection(),
 			{Title: "Configuration keys", ManOnly: true, Text: `every key hooksup reads, with its default; hooksup init
 writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
-			{Title: "Environment", ManOnly: true, Items: environmentItems()},
+			{Title: "Environment", ManOnly: true, Items: environmentItems(list)},
 			{Title: "Exit status", ManOnly: true, Items: []cli.Item{
 				{Term: "the agent's", Text: "hooksup " + andList(names) + " exit with the agent's own status"},
 				{Term: "0", Text: "done; hooksup check: every check passed"},
@@ -207,7 +211,7 @@ func keysSection() cli.Section {
 		if a.Scope == keymap.Command {
 			term = keymap.DefaultPrefix + " then " + term
 		}
-		items = append(items, cli.Item{Term: term, Text: strings.ReplaceAll(a.Help, agents.Default().Name(), "the agent") + " (" + a.Name + ", " + a.Scope.String() + ")"})
+		items = append(items, cli.Item{Term: term, Text: a.Help + " (" + a.Name + ", " + a.Scope.String() + ")"})
 	}
 	return cli.Section{Title: "Keys", ManOnly: true, Items: items, Text: `in the TUI every key goes to the agent but the prefix key, ` +
 		keymap.DefaultPrefix + ` ([keys] prefix), after which a key reaches hooksup; the prefix twice sends it to the agent. [keys]
@@ -227,10 +231,10 @@ func configItems() []cli.Item {
 	return items
 }
 
-// environmentItems are the variables hooksup reads.
-func environmentItems() []cli.Item {
+// environmentItems are the variables hooksup reads, with those of the agents of list.
+func environmentItems(list []agent.Agent) []cli.Item {
 	var items []cli.Item
-	for _, a := range agents.All() {
+	for _, a := range list {
 		items = append(items, cli.Item{Term: a.BinEnv(), Text: "the " + a.Name() + " to run (--" + a.Name() + "-bin wins), else " + a.Name() + " on PATH"})
 	}
 	return append(items,

@@ -48,7 +48,7 @@ func TestDocsAreGenerated(t *testing.T) {
 func keysTable() string {
 	var b strings.Builder
 	b.WriteString("| key | where | action | what it does |\n| --- | --- | --- | --- |\n")
-	fmt.Fprintf(&b, "| `%s` | always | | interrupts claude: every waiting question is answered allow, running checks are killed, the rest of the turn may stop (the Escape that closes the help stays hooksup's) |\n", keymap.Escape)
+	fmt.Fprintf(&b, "| `%s` | always | | interrupts the agent: every waiting question is answered allow, running checks are killed, the rest of the turn may stop (the Escape that closes the help stays hooksup's) |\n", keymap.Escape)
 	for _, a := range keymap.Actions() {
 		keys := make([]string, len(a.Keys))
 		for i, k := range a.Keys {
@@ -56,7 +56,7 @@ func keysTable() string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %s |\n", strings.Join(keys, ", "), a.Scope, a.Name, a.Help)
 	}
-	fmt.Fprintf(&b, "| `%s` | after the prefix | | sends %s itself to claude |\n", keymap.DefaultPrefix, keymap.DefaultPrefix)
+	fmt.Fprintf(&b, "| `%s` | after the prefix | | sends %s itself to the agent |\n", keymap.DefaultPrefix, keymap.DefaultPrefix)
 	return b.String()
 }
 

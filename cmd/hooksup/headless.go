@@ -96,7 +96,7 @@ func otherHooksLines(e verdictlog.Verdict, short bool) []string {
 	if e.AgentID != "" {
 		stop = hooks.SubagentStop + " [" + termsafe.String(e.AgentID) + "]"
 	}
-	effect := present.OtherHooksEffect(e.OtherHooks)
+	effect := present.OtherHooksEffect(e.OtherHooks).Words(e.Agent)
 	var out []string
 	for _, h := range e.OtherHooks {
 		l := stop + ": other hook " + present.OtherHook(h, short)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
@@ -57,7 +58,11 @@ func (h hubSession) Interrupt() {
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
 func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
-	pt, err := supervisor.OpenPTY(cols, rows)
+	a := so.Agent
+	if a == nil {
+		a = agents.Default()
+	}
+	pt, err := supervisor.OpenPTY(a.Name(), cols, rows)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -77,6 +78,7 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 			Terminal:       s.pty.File(),
 			Mode:           cfg.Mode,
 			Agent:          s.sup.Agent().Name(),
+			DefaultAgent:   agents.Default().Name(),
 			BlockCap:       s.sup.BlockCap(),
 			Theme:          theme,
 			Prefix:         cfg.Keys.Prefix,
@@ -140,12 +142,12 @@ func runThemes(args []string, stdout io.Writer) (int, error) {
 		case t.Dark:
 			note = " · for dark backgrounds"
 		}
-		lipgloss.Fprintf(stdout, "%s%s\n%s\n\n", bold.Render(n), note, tui.Preview(t, w, h))
+		lipgloss.Fprintf(stdout, "%s%s\n%s\n\n", bold.Render(n), note, tui.Preview(t, agents.Default().Name(), w, h))
 	}
 	if noColor {
 		mono, _ := themes.Get(themes.Mono)
 		lipgloss.Fprintf(stdout, "%s\nNO_COLOR is set: hooksup draws in mono, whatever the theme.\n\n%s\n\n",
-			bold.Render(strings.Join(names, ", ")), tui.Preview(mono, w, h))
+			bold.Render(strings.Join(names, ", ")), tui.Preview(mono, agents.Default().Name(), w, h))
 	}
 	fmt.Fprintf(stdout, "Choose one with --theme NAME or theme = \"NAME\"; custom themes go in %s (NO_COLOR forces mono).\n",
 		filepath.Join(env.configDir, "themes", "NAME.toml"))

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
@@ -277,7 +278,7 @@ func runWatch(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 	}
 	wh := newWatchHub(dir, hc, hosts, tui.WatchBy)
 	defer wh.close()
-	err = tui.RunWatch(ctx, wh, theme, cfg.Keys.Prefix, cfg.Keys.Bindings)
+	err = tui.RunWatch(ctx, wh, theme, cfg.Keys.Prefix, cfg.Keys.Bindings, "hooksup "+agents.Default().Name())
 	if err != nil && !errors.Is(err, hangup.ErrHangup) { // a terminal gone hears nothing more
 		return 1, err
 	}

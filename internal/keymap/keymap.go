@@ -71,22 +71,29 @@ const (
 	Cancel   = "cancel"
 )
 
+// Agent stands for the supervised agent in an action's Help: the TUI says the session's agent's
+// name in its place (Action.HelpFor).
+const Agent = "the agent"
+
+// HelpFor is a's Help naming the agent agent.
+func (a Action) HelpFor(agent string) string { return strings.ReplaceAll(a.Help, Agent, agent) }
+
 var actions = []Action{
-	{Approve, Command, []string{"a"}, "continue", "approve the forced continuation: claude continues"},
-	{Deny, Command, []string{"d"}, "let it stop", "deny it: claude may stop"},
-	{Edit, Command, []string{"e"}, "edit reason", "edit the reason claude will read, then continue"},
+	{Approve, Command, []string{"a"}, "continue", "approve the forced continuation: " + Agent + " continues"},
+	{Deny, Command, []string{"d"}, "let it stop", "deny it: " + Agent + " may stop"},
+	{Edit, Command, []string{"e"}, "edit reason", "edit the reason " + Agent + " will read, then continue"},
 	{Halt, Command, []string{"x"}, "halt", "halt: end the turn now"},
 	{Focus, Command, []string{"tab"}, "next pane", "focus the next pane"},
 	{FocusBk, Command, []string{"shift+tab"}, "previous pane", "focus the previous pane"},
-	{Zoom, Command, []string{"z"}, "zoom", "zoom claude's pane"},
+	{Zoom, Command, []string{"z"}, "zoom", "zoom " + Agent + "'s pane"},
 	{Help, Command, []string{"?"}, "help", "show or hide this help"},
-	{Quit, Command, []string{"q"}, "quit", "quit: ends claude"},
+	{Quit, Command, []string{"q"}, "quit", "quit: ends " + Agent},
 	{Up, Pane, []string{"up", "k"}, "up", "scroll up / the previous verdict"},
 	{Down, Pane, []string{"down", "j"}, "down", "scroll down / the next verdict"},
 	{PageUp, Pane, []string{"pgup", "u"}, "page up", "a page up"},
 	{PageDown, Pane, []string{"pgdown", "space"}, "page down", "a page down"},
 	{Open, Pane, []string{"enter"}, "open", "open or close the selected verdict"},
-	{Send, Editor, []string{"enter"}, "send", "send the reason: claude continues with it"},
+	{Send, Editor, []string{"enter"}, "send", "send the reason: " + Agent + " continues with it"},
 	{Newline, Editor, []string{"ctrl+j", "alt+enter", "shift+enter"}, "new line", "start a new line"},
 	// Ctrl-L is "clear" in shells and readline. It is 0x0c, which no terminal, tmux, screen or tty
 	// line discipline keeps for itself (unlike Ctrl-S, Ctrl-Q, Ctrl-Z), and it is none of the
@@ -186,7 +193,7 @@ func apply(prefix string, bindings map[string]string) (Map, error) {
 			return m, &Error{Name: "prefix", Msg: err.Error()}
 		}
 		if p == Escape {
-			return m, &Error{Name: "prefix", Msg: "Escape always interrupts claude; choose another prefix"}
+			return m, &Error{Name: "prefix", Msg: "Escape always interrupts " + Agent + "; choose another prefix"}
 		}
 		m.Prefix = p
 	}
@@ -208,7 +215,7 @@ func apply(prefix string, bindings map[string]string) (Map, error) {
 			return m, &Error{Name: n, Msg: err.Error()}
 		}
 		if k == Escape {
-			return m, &Error{Name: n, Msg: "Escape always interrupts claude; it cannot be bound"}
+			return m, &Error{Name: n, Msg: "Escape always interrupts " + Agent + "; it cannot be bound"}
 		}
 		if a.Scope == Editor && isPrintable(k) {
 			return m, &Error{Name: n, Msg: fmt.Sprintf("%q could no longer be typed into the reason; bind a key with ctrl or alt", k)}

@@ -92,7 +92,7 @@ func TestResolve(t *testing.T) {
 		{"", map[string]string{"aprove": "y"}, "aprove", `no such action (did you mean "approve"?)`},
 		{"", map[string]string{"frobnicate": "y"}, "frobnicate", "the actions are approve, deny"},
 		{"", map[string]string{Approve: "yes"}, Approve, `"yes" is not a key`},
-		{"", map[string]string{Approve: "esc"}, Approve, "Escape always interrupts claude"},
+		{"", map[string]string{Approve: "esc"}, Approve, "Escape always interrupts the agent"},
 		{"", map[string]string{Approve: "d"}, Approve, `"d" is also the key of deny (after the prefix)`},
 		{"", map[string]string{Deny: "a"}, Deny, `"a" is also the key of approve`},
 		{"", map[string]string{Zoom: "ctrl+]"}, Zoom, "also the key of prefix"},
@@ -100,7 +100,7 @@ func TestResolve(t *testing.T) {
 		{"", map[string]string{Cancel: "q"}, Cancel, "could no longer be typed"},
 		{"a", nil, "prefix", `"a" is also the key of approve`},
 		{"hyper+", nil, "prefix", "is not a key"},
-		{"escape", nil, "prefix", "Escape always interrupts claude"},
+		{"escape", nil, "prefix", "Escape always interrupts the agent"},
 	} {
 		_, err := Resolve(c.prefix, c.bindings)
 		var ke *Error

@@ -196,11 +196,20 @@ func OtherHook(h verdictlog.OtherHook, short bool) string {
 	return s
 }
 
-// OtherHooksEffect says what the other hooks at a stop made claude do, when it was not what
-// hooksup's verdict says: "claude continued" (one blocked), "the turn ended" (one ended it);
-// "" otherwise.
-func OtherHooksEffect(hs []verdictlog.OtherHook) string {
-	effect := ""
+// Effect is what the other hooks at a stop made the agent do, when it was not what hooksup's
+// verdict says.
+type Effect int
+
+// The effects of other hooks.
+const (
+	EffectNone      Effect = iota
+	EffectContinued        // one blocked: the agent continued
+	EffectEnded            // one ended the turn
+)
+
+// OtherHooksEffect is what the other hooks at a stop made the agent do.
+func OtherHooksEffect(hs []verdictlog.OtherHook) Effect {
+	effect := EffectNone
 	for _, h := range hs {
 		switch {
 		case h.Outcome == hooks.OutcomeStopped:
@@ -212,11 +221,25 @@ func OtherHooksEffect(hs []verdictlog.OtherHook) string {
 	return effect
 }
 
-// What other hooks made claude do, as OtherHooksEffect words it.
-const (
-	EffectContinued = "claude continued"
-	EffectEnded     = "the turn ended"
-)
+// Words says e of the agent named agent ("" is "the agent"): "codex continued", "the turn
+// ended"; "" for EffectNone.
+func (e Effect) Words(agent string) string {
+	switch e {
+	case EffectContinued:
+		return agentOr(agent) + " continued"
+	case EffectEnded:
+		return "the turn ended"
+	}
+	return ""
+}
+
+// agentOr is an agent's name, or "the agent" for one not named.
+func agentOr(name string) string {
+	if name == "" {
+		return "the agent"
+	}
+	return name
+}
 
 // ShortCommand is a hook's command without its program's directory: "/home/u/.claude/check.sh
 // --fast" reads "check.sh --fast"; shown visibly.
@@ -254,10 +277,7 @@ func NotificationTitle(projectDir string) string {
 
 // AlertBody words an alert for a desktop notification.
 func AlertBody(a supervisor.Alert) string {
-	name := a.Agent
-	if name == "" {
-		name = "claude"
-	}
+	name := agentOr(a.Agent)
 	switch a.Cause {
 	case supervisor.CausePermission:
 		return name + " needs your permission (" + a.Detail + ")"

@@ -81,10 +81,10 @@ func TestOtherHooksEffect(t *testing.T) {
 	}{
 		{nil, ""},
 		{[]verdictlog.OtherHook{ok}, ""},
-		{[]verdictlog.OtherHook{ok, block}, "claude continued"},
+		{[]verdictlog.OtherHook{ok, block}, "codex continued"},
 		{[]verdictlog.OtherHook{block, halt}, "the turn ended"},
 	} {
-		if got := OtherHooksEffect(tc.hs); got != tc.want {
+		if got := OtherHooksEffect(tc.hs).Words("codex"); got != tc.want {
 			t.Errorf("OtherHooksEffect(%+v) = %q, want %q", tc.hs, got, tc.want)
 		}
 	}
@@ -102,12 +102,12 @@ func TestAlert(t *testing.T) {
 		sent string // run as the system's notifier
 	}{
 		{supervisor.Alert{Action: config.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle}, osc777,
-			"\x1b]777;notify;hooksup;claude is waiting for your input\a", ""},
+		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle, Agent: "codex"}, osc777,
+			"\x1b]777;notify;hooksup;codex is waiting for your input\a", ""},
 		// What claude named cannot end the sequence early or add fields.
 		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
-			"\x1b]777;notify;hooksup;claude needs your permission (PermissionRequest a b   )\a", ""},
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash"}, system,
+			"\x1b]777;notify;hooksup;the agent needs your permission (PermissionRequest a b   )\a", ""},
+		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash", Agent: "claude"}, system,
 			"", "notify-send -- hooksup claude needs your permission (PermissionRequest Bash)"},
 		{supervisor.Alert{Action: config.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
 		{supervisor.Alert{Action: config.ActionNone}, system, "", ""},
@@ -133,7 +133,7 @@ func TestNotificationTitleNamesTheProject(t *testing.T) {
 		}
 	}
 	n := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}, Title: NotificationTitle("/home/dev/src/api")}
-	seq, _ := Alert(supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle}, n)
+	seq, _ := Alert(supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle, Agent: "claude"}, n)
 	if want := "\x1b]777;notify;hooksup · api;claude is waiting for your input\a"; seq != want {
 		t.Fatalf("%q, want %q", seq, want)
 	}

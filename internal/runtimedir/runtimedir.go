@@ -104,9 +104,10 @@ func Dir(getenv func(string) string) (string, error) {
 }
 
 // SweepStale removes what hooksup sessions that were killed left in the runtime dir: a socket
-// nobody listens on, and the settings file or agent home (gemini's, links to the person's
-// files, which are not followed) beside it.
-func SweepStale(dir string) {
+// nobody listens on, and beside it what the agent's injection wrote there, named by the
+// session's id and one of leftovers (agent.Leftovers); a directory goes whole, its links not
+// followed.
+func SweepStale(dir string, leftovers ...string) {
 	socks, _ := filepath.Glob(filepath.Join(dir, "*.sock"))
 	for _, p := range socks {
 		if fi, err := os.Lstat(p); err != nil || time.Since(fi.ModTime()) < 10*time.Second {
@@ -119,8 +120,9 @@ func SweepStale(dir string) {
 		}
 		if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, os.ErrNotExist) {
 			os.Remove(p)
-			os.Remove(strings.TrimSuffix(p, ".sock") + ".settings.json")
-			os.RemoveAll(strings.TrimSuffix(p, ".sock") + ".gemini")
+			for _, l := range leftovers {
+				os.RemoveAll(strings.TrimSuffix(p, ".sock") + l)
+			}
 		}
 	}
 }

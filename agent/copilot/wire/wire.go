@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/hooksup/hooksup/hooks"
 )
@@ -76,7 +75,7 @@ func (Dialect) Input(in *hooks.Input) {
 			in.SessionID = p
 		}
 	case stop && in.LastAssistantMessage == "":
-		in.LastAssistantMessage = lastReplyBefore(in.TranscriptPath, raw("timestamp"), replyWait)
+		in.LastAssistantMessage, in.StopMark = lastReplyBefore(in.TranscriptPath, raw("timestamp"))
 	}
 }
 
@@ -114,38 +113,38 @@ func (Dialect) ProjectDir(getenv func(string) string) string {
 // tail is how much of the end of a transcript LastReply reads.
 const tail = 1 << 20
 
-// replyWait bounds how long a stop waits for Copilot to write its events up to the stop.
-const replyWait = 2 * time.Second
-
-// lastReplyBefore is the main agent's latest reply before the hook that started at timestamp
-// (its input's, in ms): Copilot writes its events log behind, so the stop's own hook.start line,
-// which holds that timestamp, is waited for (at most wait) before the reply is read. Without it
-// the latest reply is the stop's.
-func lastReplyBefore(path string, timestamp json.RawMessage, wait time.Duration) string {
+// StopMark is what names a stop in Copilot's events log, from its input's timestamp (in ms):
+// the stop's own hook.start line holds the same number in its data's input; "" for none, and
+// for Claude Code's form, whose timestamp is not the log's.
+func StopMark(timestamp json.RawMessage) string {
 	ts := bytes.TrimSpace(timestamp)
-	if len(ts) == 0 || ts[0] == '"' || path == "" {
-		return LastReply(path) // Claude Code's form: its timestamp is not the log's
+	if len(ts) == 0 || ts[0] < '0' || ts[0] > '9' {
+		return ""
 	}
-	mark := append([]byte(`"timestamp":`), ts...)
-	deadline := time.Now().Add(wait)
-	for {
-		b := readTail(path)
-		if b == nil {
-			return ""
-		}
-		for len(b) > 0 {
-			i := bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n')
-			line := b[i+1:]
-			b = b[:max(i, 0)]
-			if bytes.Contains(line, []byte(`"hook.start"`)) && bytes.Contains(line, []byte(`"agentStop"`)) && bytes.Contains(line, mark) {
-				return lastReplyIn(b)
-			}
-		}
-		if time.Now().After(deadline) {
-			return LastReply(path)
-		}
-		time.Sleep(10 * time.Millisecond)
+	return string(ts)
+}
+
+// lastReplyBefore is the main agent's latest reply before the stop's own hook.start line, the
+// one that holds the stop's timestamp (its input's, in ms), read once. Copilot writes its
+// events log behind its hooks: when that line is not there yet, the reply is the latest one
+// the log has, and mark is the stop's (StopMark), for whoever follows the log (the
+// supervisor) to take the reply before the line once it comes. The hook never waits for it.
+func lastReplyBefore(path string, timestamp json.RawMessage) (reply, mark string) {
+	m := StopMark(timestamp)
+	if m == "" || path == "" {
+		return LastReply(path), ""
 	}
+	b := readTail(path)
+	want := []byte(`"timestamp":` + m)
+	for rest := b; len(rest) > 0; {
+		i := bytes.LastIndexByte(bytes.TrimRight(rest, "\n"), '\n')
+		line := rest[i+1:]
+		rest = rest[:max(i, 0)]
+		if bytes.Contains(line, []byte(`"hook.start"`)) && bytes.Contains(line, []byte(`"agentStop"`)) && bytes.Contains(line, want) {
+			return lastReplyIn(rest), ""
+		}
+	}
+	return lastReplyIn(b), m
 }
 
 // readTail is the last MiB of the file at path (nil when it cannot be read).

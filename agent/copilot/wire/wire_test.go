@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/hooksup/hooksup/hooks"
 )
@@ -90,9 +89,27 @@ func TestCopilotAnswer(t *testing.T) {
 	}
 }
 
-// Copilot writes its events log behind its hooks: a stop waits for its own hook.start line and
-// reads the reply before it, not an older one.
-func TestCopilotInputWaitsForTheLog(t *testing.T) {
+// Copilot writes its events log behind its hooks. The stop's own hook.start line in the log:
+// the reply before it is the stop's, not a later one.
+func TestCopilotInputFindsItsStop(t *testing.T) {
+	b, err := os.ReadFile("../testdata/transcript-events.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	os.WriteFile(path, b, 0o600) // the whole session, replies after the second stop's included
+	in := input(t, "hook-input-agentStop-2nd.json")
+	in.Extra["transcriptPath"], _ = json.Marshal(path)
+	Dialect{}.Input(in)
+	if in.LastAssistantMessage != "fixed after gate" || in.StopMark != "" {
+		t.Fatalf("last message %q, mark %q: want the reply before the stop's hook.start, nothing left to wait for", in.LastAssistantMessage, in.StopMark)
+	}
+}
+
+// The stop's hook.start line not in the log yet: the hook reads the log once and goes on with
+// the latest reply it has, marking the stop for the supervisor, which follows the log, to find
+// its reply when the line comes. It never waits for it.
+func TestCopilotInputReadsTheLogOnce(t *testing.T) {
 	b, err := os.ReadFile("../testdata/transcript-events.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -100,15 +117,15 @@ func TestCopilotInputWaitsForTheLog(t *testing.T) {
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	os.WriteFile(path, bytes.Join(lines[:10], nil), 0o600) // up to the first reply's turn_end
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		os.WriteFile(path, bytes.Join(lines[:16], nil), 0o600) // the second stop's hook.start
-	}()
+	opens := countOpens(t, path)
 	in := input(t, "hook-input-agentStop-2nd.json")
 	in.Extra["transcriptPath"], _ = json.Marshal(path)
 	Dialect{}.Input(in)
-	if in.LastAssistantMessage != "fixed after gate" {
-		t.Fatalf("last message %q, want the one written after the hook started", in.LastAssistantMessage)
+	if in.LastAssistantMessage != "first answer" || in.StopMark != "1795792797958" {
+		t.Fatalf("last message %q, mark %q: want the latest reply the log has and the stop's timestamp", in.LastAssistantMessage, in.StopMark)
+	}
+	if n := opens(); n != 1 {
+		t.Fatalf("the hook opened the events log %d times, want once", n)
 	}
 }
 

@@ -1,17 +1,13 @@
 package mockapi
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -27,15 +23,9 @@ type ChatServer struct {
 	// WithNetNS it is only reachable from processes started by Start or Run.
 	URL string
 
-	t     testing.TB
-	h     ChatHandler
-	side  ChatHandler
-	quiet bool
-	*loopback
-
-	mu      sync.Mutex
-	reqs    []*ChatRequest
-	changed chan struct{}
+	h    ChatHandler
+	side ChatHandler
+	*exchanges[ChatRequest, ChatReply, *ChatRequest]
 }
 
 // ChatHandler scripts the replies to the agent's chat completion requests.
@@ -85,24 +75,13 @@ func NewChatServer(t testing.TB, h ChatHandler, opts ...Option) *ChatServer {
 	if h == nil {
 		h = &ChatScript{}
 	}
-	s := &ChatServer{t: t, h: h, side: c.sideChat, quiet: c.quiet, changed: make(chan struct{})}
+	s := &ChatServer{h: h, side: c.sideChat}
 	if s.side == nil {
 		s.side = ChatHandlerFunc(DefaultChatSideReply)
 	}
-	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
-	s.URL = s.ts.URL + "/v1"
-	t.Cleanup(s.Close)
+	s.exchanges = newExchanges[ChatRequest, ChatReply](t, c)
+	s.URL = s.start(c.netns, s.serveHTTP)
 	return s
-}
-
-// Run starts cmd with Start, waits for it and collects its output.
-func (s *ChatServer) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
-
-// Requests returns a copy of every request received so far, in arrival order.
-func (s *ChatServer) Requests() []ChatRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.snapshotLocked()
 }
 
 // Turns returns the agent's chat completion requests (side requests excluded), in order.
@@ -114,43 +93,6 @@ func (s *ChatServer) Turns() []ChatRequest {
 		}
 	}
 	return out
-}
-
-func (s *ChatServer) snapshotLocked() []ChatRequest {
-	out := make([]ChatRequest, len(s.reqs))
-	for i, r := range s.reqs {
-		out[i] = r.clone()
-	}
-	return out
-}
-
-// Wait blocks until cond holds for the recorded requests or ctx ends.
-func (s *ChatServer) Wait(ctx context.Context, cond func(reqs []ChatRequest) bool) ([]ChatRequest, error) {
-	for {
-		s.mu.Lock()
-		snap := s.snapshotLocked()
-		ch := s.changed
-		s.mu.Unlock()
-		if cond(snap) {
-			return snap, nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return snap, ctx.Err()
-		}
-	}
-}
-
-func (s *ChatServer) notifyLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-func (s *ChatServer) logf(format string, args ...any) {
-	if !s.quiet {
-		s.t.Logf("mockapi: "+format, args...)
-	}
 }
 
 // ChatModels are the models GET /v1/models lists: the ones CopilotEnv and QwenEnv ask for
@@ -168,11 +110,7 @@ func (s *ChatServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 			s.t.Errorf("mockapi: request to %s: %v", r.Path, err)
 		}
 	}
-	s.mu.Lock()
-	r.Seq = len(s.reqs) + 1
-	s.reqs = append(s.reqs, r)
-	s.notifyLocked()
-	s.mu.Unlock()
+	seq := s.record(r)
 
 	switch {
 	case r.IsChat():
@@ -181,70 +119,41 @@ func (s *ChatServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 		for _, m := range ChatModels {
 			data = append(data, map[string]any{"id": m, "object": "model", "created": 0, "owned_by": "mockapi"})
 		}
-		s.logf("#%d %s %s -> %d models", r.Seq, r.Method, r.Path, len(data))
+		s.logf("#%d %s %s -> %d models", seq, r.Method, r.Path, len(data))
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 		return
 	default:
 		// Neither CLI made another request in our runs; a new one shows up here.
-		s.logf("#%d %s %s (unexpected) -> 404", r.Seq, r.Method, hr.URL.String())
+		s.logf("#%d %s %s (unexpected) -> 404", seq, r.Method, hr.URL.String())
 		writeChatError(w, ChatError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
 		return
 	}
 
-	view := r.clone()
-	var rep ChatReply
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.t.Errorf("mockapi: handler panicked on request #%d: %v", r.Seq, p)
-				rep = ChatFailure(500, "server_error", fmt.Sprint("mockapi handler panic: ", p))
-			}
-		}()
-		if r.IsSide() {
-			rep = s.side.Reply(&view)
-		} else {
-			rep = s.h.Reply(&view)
+	s.answer(w, hr, r, seq, func(view *ChatRequest) ChatReply {
+		if view.IsSide() {
+			return s.side.Reply(view).normalize(r)
 		}
-	}()
-	rep = rep.normalize(r)
-	s.mu.Lock()
-	r.Reply = &rep
-	s.notifyLocked()
-	s.mu.Unlock()
+		return s.h.Reply(view).normalize(r)
+	}, func(msg string) ChatReply { return ChatFailure(500, "server_error", msg).normalize(r) })
+}
+
+func (r *ChatRequest) numbered(seq int)      { r.Seq = seq }
+func (r *ChatRequest) answered(p *ChatReply) { r.Reply = p }
+func (r *ChatRequest) sent()                 { r.Sent = true }
+
+func (r *ChatRequest) describe(p ChatReply) string {
 	who := "agent"
 	if r.IsSide() {
 		who = "side"
 	}
-	s.logf("#%d %s model=%s stream=%v; last: %s -> %s", r.Seq, who, r.Model, r.Stream, r.lastMessageSummary(), rep.summary())
+	return fmt.Sprintf("%s model=%s stream=%v; last: %s -> %s", who, r.Model, r.Stream, r.lastMessageSummary(), p.summary())
+}
 
-	if rep.Delay > 0 {
-		select {
-		case <-time.After(rep.Delay):
-		case <-hr.Context().Done():
-			return
-		case <-s.closing:
-			return
-		}
-	}
-	if rep.Error != nil {
-		writeChatError(w, *rep.Error)
-		return
-	}
-	var err error
+func (r *ChatRequest) send(w http.ResponseWriter, p ChatReply, done <-chan struct{}) error {
 	if r.Stream {
-		err = rep.writeSSE(w, r.IncludeUsage, mergeDone(hr.Context().Done(), s.closing))
-	} else {
-		err = rep.writeJSON(w)
+		return p.writeSSE(w, r.IncludeUsage, done)
 	}
-	if err != nil && !errors.Is(err, syscall.EPIPE) {
-		s.logf("#%d reply not fully sent: %v", r.Seq, err)
-	}
-	if err == nil {
-		s.mu.Lock()
-		r.Sent = true
-		s.notifyLocked()
-		s.mu.Unlock()
-	}
+	return p.writeJSON(w)
 }
 
 // ChatRequest is one request an agent made, parsed when it is POST .../chat/completions.

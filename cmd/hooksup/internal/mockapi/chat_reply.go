@@ -263,6 +263,17 @@ func (r ChatReply) writeSSE(w http.ResponseWriter, includeUsage bool, done <-cha
 	return sse.sendRaw("", []byte("[DONE]"))
 }
 
+func (r ChatReply) delay() time.Duration { return r.Delay }
+
+// writeError writes r's error, if it is one.
+func (r ChatReply) writeError(w http.ResponseWriter) bool {
+	if r.Error == nil {
+		return false
+	}
+	writeChatError(w, *r.Error)
+	return true
+}
+
 func writeChatError(w http.ResponseWriter, e ChatError) {
 	if e.Status == 0 {
 		e.Status = http.StatusInternalServerError

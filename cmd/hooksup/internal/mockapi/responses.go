@@ -1,18 +1,14 @@
 package mockapi
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
 	"net/http"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -26,15 +22,9 @@ type ResponsesServer struct {
 	// WithNetNS it is only reachable from processes started by Start or Run.
 	URL string
 
-	t     testing.TB
-	h     ResponsesHandler
-	side  ResponsesHandler
-	quiet bool
-	*loopback
-
-	mu      sync.Mutex
-	reqs    []*ResponsesRequest
-	changed chan struct{}
+	h    ResponsesHandler
+	side ResponsesHandler
+	*exchanges[ResponsesRequest, ResponsesReply, *ResponsesRequest]
 }
 
 // ResponsesHandler scripts the replies to Codex's model requests.
@@ -124,24 +114,13 @@ func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *Respo
 	if h == nil {
 		h = ResponsesHandlerFunc(func(*ResponsesRequest) ResponsesReply { return OutputText("mock reply") })
 	}
-	s := &ResponsesServer{t: t, h: h, side: c.sideResponses, quiet: c.quiet, changed: make(chan struct{})}
+	s := &ResponsesServer{h: h, side: c.sideResponses}
 	if s.side == nil {
 		s.side = ResponsesHandlerFunc(DefaultResponsesSideReply)
 	}
-	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
-	s.URL = s.ts.URL + "/v1"
-	t.Cleanup(s.Close)
+	s.exchanges = newExchanges[ResponsesRequest, ResponsesReply](t, c)
+	s.URL = s.start(c.netns, s.serveHTTP)
 	return s
-}
-
-// Run starts cmd with Start, waits for it and collects its output.
-func (s *ResponsesServer) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
-
-// Requests returns a copy of every request received so far, in arrival order.
-func (s *ResponsesServer) Requests() []ResponsesRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.snapshotLocked()
 }
 
 // Model returns the agents' model requests (POST /v1/responses, main agent and subagents,
@@ -156,43 +135,6 @@ func (s *ResponsesServer) Model() []ResponsesRequest {
 	return out
 }
 
-func (s *ResponsesServer) snapshotLocked() []ResponsesRequest {
-	out := make([]ResponsesRequest, len(s.reqs))
-	for i, r := range s.reqs {
-		out[i] = r.clone()
-	}
-	return out
-}
-
-// Wait blocks until cond holds for the recorded requests or ctx ends.
-func (s *ResponsesServer) Wait(ctx context.Context, cond func(reqs []ResponsesRequest) bool) ([]ResponsesRequest, error) {
-	for {
-		s.mu.Lock()
-		snap := s.snapshotLocked()
-		ch := s.changed
-		s.mu.Unlock()
-		if cond(snap) {
-			return snap, nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return snap, ctx.Err()
-		}
-	}
-}
-
-func (s *ResponsesServer) notifyLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-func (s *ResponsesServer) logf(format string, args ...any) {
-	if !s.quiet {
-		s.t.Logf("mockapi: "+format, args...)
-	}
-}
-
 func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	body, _ := io.ReadAll(hr.Body)
 	r := &ResponsesRequest{
@@ -204,69 +146,40 @@ func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 			s.t.Errorf("mockapi: request to %s: %v", r.Path, err)
 		}
 	}
-	s.mu.Lock()
-	r.Seq = len(s.reqs) + 1
-	s.reqs = append(s.reqs, r)
-	s.notifyLocked()
-	s.mu.Unlock()
+	seq := s.record(r)
 
 	if !r.IsResponses() {
 		// Codex 0.169.0 made no other request in our runs; a new one shows up here.
-		s.logf("#%d %s %s (unexpected) -> 404", r.Seq, r.Method, hr.URL.String())
+		s.logf("#%d %s %s (unexpected) -> 404", seq, r.Method, hr.URL.String())
 		writeResponsesError(w, ResponsesError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
 		return
 	}
-	view := r.clone()
-	var rep ResponsesReply
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.t.Errorf("mockapi: handler panicked on request #%d: %v", r.Seq, p)
-				rep = ResponsesReply{Error: &ResponsesError{Status: 500, Type: "server_error", Message: fmt.Sprint("mockapi handler panic: ", p)}}
-			}
-		}()
-		if r.IsSide() {
-			rep = s.side.Reply(&view)
-		} else {
-			rep = s.h.Reply(&view)
+	s.answer(w, hr, r, seq, func(view *ResponsesRequest) ResponsesReply {
+		if view.IsSide() {
+			return s.side.Reply(view).normalize(seq)
 		}
-	}()
-	rep = rep.normalize(r.Seq)
-	s.mu.Lock()
-	r.Reply = &rep
-	s.notifyLocked()
-	s.mu.Unlock()
+		return s.h.Reply(view).normalize(seq)
+	}, func(msg string) ResponsesReply {
+		return ResponsesReply{Error: &ResponsesError{Status: 500, Type: "server_error", Message: msg}}.normalize(seq)
+	})
+}
+
+func (r *ResponsesRequest) numbered(seq int)           { r.Seq = seq }
+func (r *ResponsesRequest) answered(p *ResponsesReply) { r.Reply = p }
+func (r *ResponsesRequest) sent()                      { r.Sent = true }
+
+func (r *ResponsesRequest) describe(p ResponsesReply) string {
 	who := "main"
 	if r.IsSubagent() {
 		who = "subagent"
 	} else if r.IsSide() {
 		who = "side(" + r.ThreadSource() + ")"
 	}
-	s.logf("#%d %s model=%s stream=%v; last input: %s -> %s", r.Seq, who, r.Model, r.Stream, r.lastInputSummary(), rep.summary())
+	return fmt.Sprintf("%s model=%s stream=%v; last input: %s -> %s", who, r.Model, r.Stream, r.lastInputSummary(), p.summary())
+}
 
-	if rep.Delay > 0 {
-		select {
-		case <-time.After(rep.Delay):
-		case <-hr.Context().Done():
-			return
-		case <-s.closing:
-			return
-		}
-	}
-	if rep.Error != nil {
-		writeResponsesError(w, *rep.Error)
-		return
-	}
-	err := rep.writeSSE(w, mergeDone(hr.Context().Done(), s.closing))
-	if err != nil && !errors.Is(err, syscall.EPIPE) {
-		s.logf("#%d reply not fully sent: %v", r.Seq, err)
-	}
-	if err == nil {
-		s.mu.Lock()
-		r.Sent = true
-		s.notifyLocked()
-		s.mu.Unlock()
-	}
+func (r *ResponsesRequest) send(w http.ResponseWriter, p ResponsesReply, done <-chan struct{}) error {
+	return p.writeSSE(w, done)
 }
 
 // ResponsesRequest is one request Codex made, parsed when it is POST /v1/responses.

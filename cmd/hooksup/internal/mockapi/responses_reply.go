@@ -231,6 +231,17 @@ func (r ResponsesReply) writeSSE(w http.ResponseWriter, done <-chan struct{}) er
 	return send("response.completed", map[string]any{"response": resp("completed", items)})
 }
 
+func (r ResponsesReply) delay() time.Duration { return r.Delay }
+
+// writeError writes r's error, if it is one.
+func (r ResponsesReply) writeError(w http.ResponseWriter) bool {
+	if r.Error == nil {
+		return false
+	}
+	writeResponsesError(w, *r.Error)
+	return true
+}
+
 func writeResponsesError(w http.ResponseWriter, e ResponsesError) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(e.Status)
