@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
@@ -54,137 +52,6 @@ func TestGeminiNoChecksModelError(t *testing.T) {
 	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout || res.ExitCode == 0 {
 		t.Fatalf("hooksup gemini -p: exit %d stdout %q; plain gemini -p: exit %d stdout %q",
 			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
-	}
-}
-
-// (a) No checks: one allow, and gemini -p's stdout and exit status are plain gemini's.
-func TestGeminiNoChecks(t *testing.T) {
-	plain := newRealGemini(t, mockapi.GeminiText("The answer is 42."))
-	pres := plain.gemini("-p", "what is the answer?")
-	rg := newRealGemini(t, mockapi.GeminiText("The answer is 42."))
-	res := rg.hooksup("--config", rg.config(`mode = "auto"`), "gemini", "-p", "what is the answer?")
-	t.Logf("plain gemini: exit %d stdout %q in %v", pres.ExitCode, pres.Stdout, pres.Duration)
-	t.Logf("hooksup gemini: exit %d stdout %q in %v\nstderr: %s", res.ExitCode, res.Stdout, res.Duration, res.Stderr)
-	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout {
-		t.Fatalf("hooksup gemini -p: exit %d stdout %q; plain gemini -p: exit %d stdout %q",
-			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
-	}
-	if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
-		t.Fatalf("exit %d stdout %q", res.ExitCode, res.Stdout)
-	}
-	if n, m := len(rg.srv.Turns()), len(plain.srv.Turns()); n != m {
-		t.Fatalf("%d turn requests under hooksup, %d plain", n, m)
-	}
-	if got := decisions(rg.verdicts()); got != "Stop:allow/nochecks" {
-		t.Fatalf("verdicts: %s\nstderr: %s\nlog: %s", got, res.Stderr, rg.log())
-	}
-	v := rg.verdicts()[0]
-	if v.SessionID == "" || v.Agent != "gemini" {
-		t.Fatalf("verdict %+v", v)
-	}
-	if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
-		t.Fatalf("stderr %q", res.Stderr)
-	}
-	// The session's summary names the session as its hooks do, and lies beside its verdicts.
-	short, _, _ := strings.Cut(v.SessionID, "-")
-	if !strings.Contains(res.Stderr, "hooksup: session "+short+": 19 tokens (in 12 · out 7") {
-		t.Fatalf("no summary of session %s on stderr:\n%s", short, res.Stderr)
-	}
-	if _, err := os.Stat(filepath.Join(rg.state, "hooksup", "sessions", v.SessionID, "summary.json")); err != nil {
-		t.Fatalf("summary: %v", err)
-	}
-	if log := rg.hooksup("log"); !strings.Contains(log.Stdout, "session "+v.SessionID+" (gemini)") {
-		t.Fatalf("hooksup log does not name the agent:\n%s", log.Stdout)
-	}
-}
-
-// (b) A check that fails once: gemini continues once, the next turn carries the check's reason,
-// and the verdicts are block then allow.
-func TestGeminiCheckFailsOnce(t *testing.T) {
-	rg := newRealGemini(t, mockapi.GeminiText("Done, I think."), mockapi.GeminiText("Fixed it."))
-	marker := filepath.Join(rg.env.Home, "failed-once")
-	cfg := rg.config(`mode = "auto"
-[[stop.checks]]
-name = "once"
-command = "test -f ` + marker + ` || { touch ` + marker + `; echo CHECK-REASON-7Q; exit 1; }"
-retry_on_failure = true
-`)
-	res := rg.hooksup("--config", cfg, "gemini", "-p", "fix the tests")
-	if res.ExitCode != 0 || res.Stdout != "Done, I think.Fixed it.\n" {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
-		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
-	}
-	turns := rg.srv.Turns()
-	if len(turns) != 2 {
-		t.Fatalf("%d turn requests, want 2", len(turns))
-	}
-	if reason := turns[1].LastUserText(); !strings.Contains(reason, "CHECK-REASON-7Q") {
-		t.Fatalf("the second turn ends with %q, want the check's output", reason)
-	}
-	if strings.Contains(turns[0].LastUserText(), "CHECK-REASON-7Q") {
-		t.Fatalf("the first turn already carries the reason: %q", turns[0].LastUserText())
-	}
-	// The chat was followed: each verdict saw gemini's model, its tokens and the reply it
-	// judged (the hook's prompt_response would repeat the streamed pieces).
-	for i, want := range []string{"Done, I think.", "Fixed it."} {
-		o := rg.verdicts()[i].Observation
-		if o == nil || o.LastMessage != want || o.Model != mockapi.GeminiModel || o.OutputTokens == 0 {
-			t.Fatalf("verdict %d: observation %+v, want the last message %q", i, o, want)
-		}
-	}
-	if v := rg.verdicts()[1]; v.Turn != rg.verdicts()[0].Turn || v.Continuations != 1 {
-		t.Fatalf("the continuation is not the same turn: %+v", v)
-	}
-}
-
-// (c) A check that always fails: exactly max_continuations blocks, then allow by the limit
-// (gemini has no cap of its own).
-func TestGeminiCheckAlwaysFails(t *testing.T) {
-	rg := newRealGemini(t, mockapi.GeminiText("Still broken."))
-	cfg := rg.config(`mode = "auto"
-[stop]
-max_continuations = 2
-[[stop.checks]]
-name = "never"
-command = "echo NEVER-PASSES; exit 1"
-retry_on_failure = true
-`)
-	res := rg.hooksup("--config", cfg, "gemini", "-p", "fix the tests")
-	if res.ExitCode != 0 {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:never Stop:block/check:never Stop:allow/limit" {
-		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
-	}
-	if n := len(rg.srv.Turns()); n != 3 {
-		t.Fatalf("%d turn requests, want 3", n)
-	}
-}
-
-// (e) The supervisor's socket gone: gemini's next AfterAgent hook finds nothing to talk to,
-// allows, and gemini finishes; the hook says why in hooksup's log.
-func TestGeminiFailsOpenWithoutTheSocket(t *testing.T) {
-	rg := newRealGemini(t, mockapi.GeminiText("First try."), mockapi.GeminiText("Second try."))
-	cfg := rg.config(`mode = "auto"
-[[stop.checks]]
-name = "unplug"
-command = "rm -f ` + filepath.Join(rg.run, "hooksup") + `/*.sock; echo UNPLUGGED; exit 1"
-retry_on_failure = true
-`)
-	res := rg.hooksup("--config", cfg, "gemini", "-p", "go")
-	if res.ExitCode != 0 || res.Stdout != "First try.Second try.\n" {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:unplug" {
-		t.Fatalf("verdicts: %s", got)
-	}
-	if n := len(rg.srv.Turns()); n != 2 {
-		t.Fatalf("%d turn requests, want 2", n)
-	}
-	if log := rg.log(); !strings.Contains(log, "hook Stop: supervisor unreachable") {
-		t.Fatalf("hooksup.log does not say the Stop hook failed open:\n%s", log)
 	}
 }
 
@@ -441,63 +308,14 @@ func TestGeminiDoctor(t *testing.T) {
 	}
 }
 
-// hooksup install --agent gemini: plain gemini runs the project's checks at its AfterAgent
-// (standalone); installing again changes nothing; uninstall leaves the settings as they were.
-func TestGeminiInstalledStandalone(t *testing.T) {
-	rg := newRealGemini(t, mockapi.GeminiText("first"), mockapi.GeminiText("second"), mockapi.GeminiText("third"))
-	marker := filepath.Join(rg.env.Home, "once")
-	os.WriteFile(filepath.Join(rg.env.WorkDir, ".hooksup.toml"), []byte(`
-mode = "auto"
-[[stop.checks]]
-name = "tests"
-command = "test -f `+marker+` || { touch `+marker+`; echo 'FAIL: TestStandalone'; exit 1; }"
-retry_on_failure = true
-`), 0o644)
+// hooksup install --agent gemini leaves a settings file with comments alone, and says why:
+// hooksup would not keep them.
+func TestGeminiInstallLeavesCommentedSettings(t *testing.T) {
+	rg := newRealGemini(t)
 	before, err := os.ReadFile(rg.env.SettingsPath())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"trust"}, {"install", "--agent", "gemini"}} {
-		if res := rg.hooksup(args...); res.ExitCode != 0 {
-			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
-		}
-	}
-	res := rg.gemini("-p", "go")
-	if res.ExitCode != 0 || res.Stdout != "firstsecond\n" {
-		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	turns := rg.srv.Turns()
-	if len(turns) != 2 || !strings.Contains(turns[1].LastUserText(), "FAIL: TestStandalone") {
-		t.Fatalf("%d turns; the second ends with %q", len(turns), turns[len(turns)-1].LastUserText())
-	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
-		t.Fatalf("verdicts %s", got)
-	}
-	installed, _ := os.ReadFile(rg.env.SettingsPath())
-	if res := rg.hooksup("install", "--agent", "gemini"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "already installed") {
-		t.Fatalf("install again: %s %s", res.Stdout, res.Stderr)
-	}
-	if again, _ := os.ReadFile(rg.env.SettingsPath()); string(again) != string(installed) {
-		t.Fatalf("install again changed settings.json:\n%s", again)
-	}
-	if res := rg.hooksup("uninstall", "--agent", "gemini"); res.ExitCode != 0 {
-		t.Fatalf("uninstall: %s %s", res.Stdout, res.Stderr)
-	}
-	os.Remove(marker)
-	if res := rg.gemini("-p", "go"); res.ExitCode != 0 || res.Stdout != "third\n" {
-		t.Fatalf("after uninstall: exit %d stdout %q", res.ExitCode, res.Stdout)
-	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
-		t.Fatalf("a check ran after uninstall: verdicts %s", got)
-	}
-	var b, a any
-	after, _ := os.ReadFile(rg.env.SettingsPath())
-	json.Unmarshal(before, &b)
-	json.Unmarshal(after, &a)
-	if fmt.Sprint(a) != fmt.Sprint(b) {
-		t.Fatalf("settings.json after uninstall:\n%s\nbefore install:\n%s", after, before)
-	}
-	// A settings file with comments is left alone: hooksup would not keep them.
 	commented := append([]byte("// mine\n"), before...)
 	os.WriteFile(rg.env.SettingsPath(), commented, 0o644)
 	if res := rg.hooksup("install", "--agent", "gemini"); res.ExitCode == 0 || !strings.Contains(res.Stderr, "comments") {
@@ -505,37 +323,5 @@ retry_on_failure = true
 	}
 	if now, _ := os.ReadFile(rg.env.SettingsPath()); string(now) != string(commented) {
 		t.Fatalf("settings.json with comments changed:\n%s", now)
-	}
-}
-
-// A headless hooksup gemini is one of the sessions the hub lists, named by its agent, while
-// gemini works.
-func TestGeminiListedByTheHub(t *testing.T) {
-	rg := newRealGemini(t, mockapi.GeminiReply{Text: "Slowly.", Delay: 3 * time.Second})
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
-	defer cancel()
-	done := make(chan mockapi.Result, 1)
-	go func() {
-		done <- rg.srv.Run(rg.env.Command(ctx, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini", "-p", "take your time"))
-	}()
-	if _, err := rg.srv.Wait(ctx, func(reqs []mockapi.GeminiRequest) bool {
-		for _, r := range reqs {
-			if r.IsTurn() {
-				return true
-			}
-		}
-		return false
-	}); err != nil {
-		t.Fatalf("gemini asked nothing: %v", err)
-	}
-	ls := rg.hooksup("ls", "--json")
-	var sessions []struct {
-		Agent string `json:"agent"`
-	}
-	if err := json.Unmarshal([]byte(ls.Stdout), &sessions); err != nil || len(sessions) != 1 || sessions[0].Agent != "gemini" {
-		t.Fatalf("hooksup ls --json while gemini works: %v\n%s\n%s", err, ls.Stdout, ls.Stderr)
-	}
-	if res := <-done; res.ExitCode != 0 || res.Stdout != "Slowly.\n" {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
 	}
 }
