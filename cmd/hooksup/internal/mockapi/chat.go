@@ -89,7 +89,8 @@ func NewChatServer(t testing.TB, h ChatHandler, opts ...Option) *ChatServer {
 	if s.side == nil {
 		s.side = ChatHandlerFunc(DefaultChatSideReply)
 	}
-	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.loopback = newLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.ts.Start() // once s.loopback is set: the handler reads it
 	s.URL = s.ts.URL + "/v1"
 	t.Cleanup(s.Close)
 	return s

@@ -128,7 +128,8 @@ func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *Respo
 	if s.side == nil {
 		s.side = ResponsesHandlerFunc(DefaultResponsesSideReply)
 	}
-	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.loopback = newLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.ts.Start() // once s.loopback is set: the handler reads it
 	s.URL = s.ts.URL + "/v1"
 	t.Cleanup(s.Close)
 	return s
