@@ -55,27 +55,6 @@ func TestGeminiNoChecksModelError(t *testing.T) {
 	}
 }
 
-// (g) An untrusted folder, headless: gemini refuses to run there (exit 55, no request), as plain
-// gemini does; hooksup adds no trust of its own and says that gemini runs none of its hooks.
-func TestGeminiUntrustedFolderHeadless(t *testing.T) {
-	rg := newRealGemini(t, mockapi.GeminiText("never sent"))
-	if err := rg.env.Untrust(); err != nil {
-		t.Fatal(err)
-	}
-	pres := rg.gemini("-p", "hello")
-	res := rg.hooksup("--config", rg.config(`mode = "auto"`), "gemini", "-p", "hello")
-	if res.ExitCode != pres.ExitCode || res.ExitCode != 55 || res.Stdout != pres.Stdout {
-		t.Fatalf("hooksup gemini: exit %d stdout %q; plain gemini: exit %d stdout %q\nstderr: %s",
-			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout, res.Stderr)
-	}
-	if n := len(rg.srv.Turns()); n != 0 {
-		t.Fatalf("%d turn requests in an untrusted folder", n)
-	}
-	if !strings.Contains(res.Stderr, "gemini is not running hooksup's hooks") || !strings.Contains(res.Stderr, "trust") {
-		t.Fatalf("stderr does not say that gemini runs no hooks in an untrusted folder:\n%s", res.Stderr)
-	}
-}
-
 // treeSums maps every file under dir (relative path, links by their target) to a digest of its
 // content, leaving out the directories skip names (relative).
 func treeSums(t *testing.T, dir string, skip ...string) map[string]string {

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,7 @@ type agent struct {
 	// prompt is the agent's arguments to run one prompt headless.
 	prompt func(text string) []string
 	// stdout is what the agent prints headless when its turn requests were answered replies, in
-	// order; "" when it adds words of its own, and stdout is only to contain each reply.
+	// order.
 	stdout func(replies ...string) string
 	// settings are the person's files of the agent's that install writes hooksup's hooks into.
 	settings func(e *env) []string
@@ -54,6 +55,13 @@ type agent struct {
 	// theirs, when set, writes settings of the person's own into those files before install, of
 	// the kinds an install could lose.
 	theirs func(t *testing.T, e *env)
+	// untrust makes the project a folder the agent does not trust, as the person may have it;
+	// trusts says whether the agent's own record trusts it now.
+	untrust func(t *testing.T, e *env)
+	trusts  func(e *env) bool
+	// refusesUntrusted is the exit status of an agent that runs nothing headless in a folder it
+	// does not trust; 0 for one that runs there, its settings' hooks and hooksup's with it.
+	refusesUntrusted int
 }
 
 // env is one scenario's agent: its mock, its environment, and hooksup's state and runtime
@@ -70,6 +78,8 @@ type env struct {
 	environ func() []string
 	command func(ctx context.Context, name string, args ...string) *exec.Cmd
 	runCmd  func(*exec.Cmd) mockapi.Result
+	// me is the agent's environment of package mockapi (*mockapi.Env, *mockapi.CodexEnv, …).
+	me any
 	// turns is the text that ends each of the agent's turn requests so far, where a stop hook's
 	// reason reaches the model.
 	turns func() []string
@@ -77,7 +87,7 @@ type env struct {
 
 // newEnv makes hooksup's state, runtime and config directories under a short temporary
 // directory (socket paths must stay short) and sets them in the agent's environment.
-func newEnv(t *testing.T, a *agent, home, workDir, bin string, setenv func(string, string), environ func() []string,
+func newEnv(t *testing.T, a *agent, me any, home, workDir, bin string, setenv func(string, string), environ func() []string,
 	command func(context.Context, string, ...string) *exec.Cmd, runCmd func(*exec.Cmd) mockapi.Result, turns func() []string) *env {
 	t.Helper()
 	short, err := os.MkdirTemp("", "hs")
@@ -85,7 +95,7 @@ func newEnv(t *testing.T, a *agent, home, workDir, bin string, setenv func(strin
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(short) })
-	e := &env{t: t, agent: a, state: filepath.Join(short, "state"), run: filepath.Join(short, "run"), home: home, workDir: workDir,
+	e := &env{t: t, agent: a, me: me, state: filepath.Join(short, "state"), run: filepath.Join(short, "run"), home: home, workDir: workDir,
 		bin: bin, setenv: setenv, environ: environ, command: command, runCmd: runCmd, turns: turns}
 	os.MkdirAll(e.run, 0o700)
 	setenv("XDG_STATE_HOME", e.state)
@@ -151,19 +161,11 @@ func (e *env) log() string {
 	return string(b)
 }
 
-// checkStdout fails the test unless out is what the agent prints for replies.
+// checkStdout fails the test unless res's stdout is what the agent prints for replies.
 func (e *env) checkStdout(res mockapi.Result, replies ...string) {
 	e.t.Helper()
-	if want := e.agent.stdout(replies...); want != "" {
-		if res.Stdout != want {
-			e.t.Fatalf("stdout %q, want %q\nexit %d\nstderr: %s", res.Stdout, want, res.ExitCode, res.Stderr)
-		}
-		return
-	}
-	for _, r := range replies {
-		if !strings.Contains(res.Stdout, r) {
-			e.t.Fatalf("stdout %q does not hold the reply %q\nexit %d\nstderr: %s", res.Stdout, r, res.ExitCode, res.Stderr)
-		}
+	if want := e.agent.stdout(replies...); res.Stdout != want {
+		e.t.Fatalf("stdout %q, want %q\nexit %d\nstderr: %s", res.Stdout, want, res.ExitCode, res.Stderr)
 	}
 }
 
@@ -193,12 +195,30 @@ var claude = &agent{
 			}
 			return out
 		}
-		return newEnv(t, a, me.Home, me.WorkDir, me.Claude, me.Setenv, me.Environ, me.Command, srv.Run, turns)
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Claude, me.Setenv, me.Environ, me.Command, srv.Run, turns)
 	},
 	prompt:            func(text string) []string { return []string{"-p", text} },
 	stdout:            lastReply,
 	settings:          func(e *env) []string { return []string{filepath.Join(e.home, ".claude", "settings.json")} },
 	installKeepsBytes: true,
+	// claude keeps the answer of its trust dialog in ~/.claude.json; -p asks nothing.
+	untrust: func(t *testing.T, e *env) {
+		if err := e.me.(*mockapi.Env).UpdateClaudeJSON(func(m map[string]any) {
+			m["projects"] = map[string]any{e.workDir: map[string]any{"hasTrustDialogAccepted": false}}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	},
+	trusts: func(e *env) bool {
+		var m struct {
+			Projects map[string]struct {
+				HasTrustDialogAccepted bool `json:"hasTrustDialogAccepted"`
+			} `json:"projects"`
+		}
+		b, _ := os.ReadFile(e.me.(*mockapi.Env).ClaudeJSONPath())
+		json.Unmarshal(b, &m)
+		return m.Projects[e.workDir].HasTrustDialogAccepted
+	},
 }
 
 var codex = &agent{
@@ -219,7 +239,7 @@ var codex = &agent{
 			}
 			return out
 		}
-		return newEnv(t, a, me.Home, me.WorkDir, me.Codex, me.Setenv, me.Environ, me.Command, srv.Run, turns)
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Codex, me.Setenv, me.Environ, me.Command, srv.Run, turns)
 	},
 	prompt: func(text string) []string { return []string{"exec", text} },
 	stdout: lastReply,
@@ -248,6 +268,22 @@ trusted_hash = "sha256:000000000000000000000000000000000000000000000000000000000
 			t.Fatal(err)
 		}
 	},
+	// codex keeps a project's trust in config.toml's [projects."DIR"].
+	untrust: func(t *testing.T, e *env) {
+		config := e.me.(*mockapi.CodexEnv).ConfigPath()
+		b, err := os.ReadFile(config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, _, _ := strings.Cut(string(b), "[projects.")
+		if err := os.WriteFile(config, []byte(kept), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	},
+	trusts: func(e *env) bool {
+		b, _ := os.ReadFile(e.me.(*mockapi.CodexEnv).ConfigPath())
+		return strings.Contains(string(b), "[projects.")
+	},
 }
 
 var gemini = &agent{
@@ -267,11 +303,21 @@ var gemini = &agent{
 			}
 			return out
 		}
-		return newEnv(t, a, me.Home, me.WorkDir, me.Gemini, me.Setenv, me.Environ, me.Command, srv.Run, turns)
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Gemini, me.Setenv, me.Environ, me.Command, srv.Run, turns)
 	},
 	prompt:   func(text string) []string { return []string{"-p", text} },
 	stdout:   everyReply,
 	settings: func(e *env) []string { return []string{filepath.Join(e.home, ".gemini", "settings.json")} },
+	untrust: func(t *testing.T, e *env) {
+		if err := e.me.(*mockapi.GeminiEnv).Untrust(); err != nil {
+			t.Fatal(err)
+		}
+	},
+	trusts: func(e *env) bool {
+		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.GeminiEnv).GeminiDir, "trustedFolders.json"))
+		return strings.Contains(string(b), e.workDir)
+	},
+	refusesUntrusted: 55,
 }
 
 var copilot = &agent{
@@ -284,10 +330,11 @@ var copilot = &agent{
 		srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: rs}, serverOpts(onHost)...)
 		me := mockapi.NewCopilotEnv(t, srv.URL, "")
 		me.Setenv("HOOKSUP_COPILOT_BIN", me.Copilot)
-		return newEnv(t, a, me.Home, me.WorkDir, me.Copilot, me.Setenv, me.Environ, me.Command, srv.Run, chatTurns(srv))
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Copilot, me.Setenv, me.Environ, me.Command, srv.Run, chatTurns(srv))
 	},
-	prompt:            func(text string) []string { return []string{"-p", text} },
-	stdout:            func(...string) string { return "" },
+	prompt: func(text string) []string { return []string{"-p", text} },
+	// copilot -p prints each reply followed by an empty line.
+	stdout:            func(replies ...string) string { return strings.Join(replies, "\n\n") + "\n\n" },
 	settings:          func(e *env) []string { return []string{filepath.Join(e.home, ".copilot", "settings.json")} },
 	installKeepsBytes: true,
 	// Settings laid out as no JSON encoder would.
@@ -297,6 +344,12 @@ var copilot = &agent{
 		if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte("{\n\t\"banner\":   \"never\" ,\n\t\"theme\": \"dim\"\n}"), 0o600); err != nil {
 			t.Fatal(err)
 		}
+	},
+	// copilot trusts no folder of the tests' until told to (its config.json's trusted_folders).
+	untrust: func(*testing.T, *env) {},
+	trusts: func(e *env) bool {
+		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.CopilotEnv).ConfigDir, "config.json"))
+		return strings.Contains(string(b), e.workDir)
 	},
 }
 
@@ -310,12 +363,25 @@ var qwen = &agent{
 		srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: rs}, serverOpts(onHost)...)
 		me := mockapi.NewQwenEnv(t, srv.URL, "")
 		me.Setenv("HOOKSUP_QWEN_BIN", me.Qwen)
-		return newEnv(t, a, me.Home, me.WorkDir, me.Qwen, me.Setenv, me.Environ, me.Command, srv.Run, chatTurns(srv))
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Qwen, me.Setenv, me.Environ, me.Command, srv.Run, chatTurns(srv))
 	},
 	prompt:            func(text string) []string { return []string{"-p", text} },
 	stdout:            everyReply,
 	settings:          func(e *env) []string { return []string{filepath.Join(e.home, ".qwen", "settings.json")} },
 	installKeepsBytes: true,
+	// qwen's folder trust is off unless the person turns it on.
+	untrust: func(t *testing.T, e *env) {
+		settings := mockapi.OfflineQwenSettings()
+		settings["security"] = map[string]any{"folderTrust": map[string]any{"enabled": true}}
+		b, _ := json.Marshal(settings)
+		if err := os.WriteFile(e.me.(*mockapi.QwenEnv).SettingsPath(), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	},
+	trusts: func(e *env) bool {
+		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.QwenEnv).QwenDir, "trustedFolders.json"))
+		return strings.Contains(string(b), e.workDir)
+	},
 }
 
 func chatTurns(srv *mockapi.ChatServer) func() []string {

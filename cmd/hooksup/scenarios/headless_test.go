@@ -276,3 +276,42 @@ func sameJSON(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
 }
+
+// A folder the agent does not trust, headless: hooksup adds no trust of its own. An agent that
+// runs there runs hooksup's hooks all the same, and the stop is gated; one that refuses to run
+// there refuses as it does alone, and hooksup says that it runs none of its hooks.
+func TestScenarioUntrustedFolder(t *testing.T) {
+	forEach(t, func(t *testing.T, a *agent) {
+		e := a.start(t, texts("Done, I think.", "Fixed it."), false)
+		a.untrust(t, e)
+		cfg := e.config(`mode = "auto"` + failsOnce("once", filepath.Join(e.home, "failed-once"), "CHECK-REASON-7Q"))
+		res := e.supervised(cfg, "fix the tests")
+		t.Logf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+		if a.refusesUntrusted != 0 {
+			pres := e.plain("fix the tests")
+			if res.ExitCode != a.refusesUntrusted || res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout {
+				t.Fatalf("under hooksup: exit %d stdout %q; alone: exit %d stdout %q", res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
+			}
+			if n := len(e.turns()); n != 0 {
+				t.Fatalf("%d turn requests in a folder %s does not trust", n, a.name)
+			}
+			if !strings.Contains(res.Stderr, a.name+" is not running hooksup's hooks") || !strings.Contains(res.Stderr, "trust") {
+				t.Fatalf("stderr does not say that %s runs no hooks in an untrusted folder:\n%s", a.name, res.Stderr)
+			}
+		} else {
+			if res.ExitCode != 0 {
+				t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+			}
+			e.checkStdout(res, "Done, I think.", "Fixed it.")
+			if got := e.decisions(); got != "Stop:block/check:once Stop:allow/checks" {
+				t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
+			}
+			if turns := e.turns(); len(turns) != 2 || !strings.Contains(turns[1], "CHECK-REASON-7Q") {
+				t.Fatalf("turn requests end with %q, want 2, the second with the check's reason", turns)
+			}
+		}
+		if a.trusts(e) {
+			t.Fatalf("%s trusts the folder after hooksup %s", a.name, a.name)
+		}
+	})
+}
