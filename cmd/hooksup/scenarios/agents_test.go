@@ -7,9 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	codexhooks "github.com/hooksup/hooksup/agent/codex"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -62,6 +64,19 @@ type agent struct {
 	// refusesUntrusted is the exit status of an agent that runs nothing headless in a folder it
 	// does not trust; 0 for one that runs there, its settings' hooks and hooksup's with it.
 	refusesUntrusted int
+	// ownStopHook writes the person's settings with a stop hook of their own running command,
+	// and returns the files it wrote.
+	ownStopHook func(t *testing.T, e *env, command string) []string
+	// logsOtherHooks is whether the verdict log records what the person's own stop hooks came
+	// to, after each stop's verdict.
+	logsOtherHooks bool
+	// installVars name the agent's installation (the tests' variables, as mockapi reads them):
+	// the agent's binary first.
+	installVars []string
+	// runAs makes every command of e run as the user cred, with what the agent keeps outside
+	// its home placed under reach, a directory the user can read; it returns the directories
+	// outside the agent's home that the user must own.
+	runAs func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string
 }
 
 // env is one scenario's agent: its mock, its environment, and hooksup's state and runtime
@@ -219,6 +234,19 @@ var claude = &agent{
 		json.Unmarshal(b, &m)
 		return m.Projects[e.workDir].HasTrustDialogAccepted
 	},
+	ownStopHook: func(t *testing.T, e *env, command string) []string {
+		return writeFile(t, filepath.Join(e.home, ".claude", "settings.json"), `{
+  "theme": "dark",
+  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": `+quoteJSON(command)+`}]}]}
+}
+`)
+	},
+	installVars:    []string{mockapi.ClaudeEnvVar},
+	logsOtherHooks: true,
+	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
+		e.me.(*mockapi.Env).Credential = cred
+		return nil
+	},
 }
 
 var codex = &agent{
@@ -284,6 +312,28 @@ trusted_hash = "sha256:000000000000000000000000000000000000000000000000000000000
 		b, _ := os.ReadFile(e.me.(*mockapi.CodexEnv).ConfigPath())
 		return strings.Contains(string(b), "[projects.")
 	},
+	// Codex runs a hook of the person's only once they trusted its definition, by its hash.
+	ownStopHook: func(t *testing.T, e *env, command string) []string {
+		config := e.me.(*mockapi.CodexEnv).ConfigPath()
+		hash, err := codexhooks.TrustedHash(codexhooks.Hook{Event: "Stop", Command: command})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(config)
+		return writeFile(t, config, string(b)+`
+# my own Stop hook
+[[hooks.Stop]]
+hooks = [{ type = "command", command = `+quoteJSON(command)+` }]
+
+[hooks.state."`+config+`:stop:0:0"]
+trusted_hash = "`+hash+`"
+`)
+	},
+	installVars: []string{mockapi.CodexEnvVar},
+	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
+		e.me.(*mockapi.CodexEnv).Credential = cred
+		return nil
+	},
 }
 
 var gemini = &agent{
@@ -318,6 +368,26 @@ var gemini = &agent{
 		return strings.Contains(string(b), e.workDir)
 	},
 	refusesUntrusted: 55,
+	// A comment, a theme and an AfterAgent hook of theirs.
+	ownStopHook: func(t *testing.T, e *env, command string) []string {
+		return writeFile(t, e.me.(*mockapi.GeminiEnv).SettingsPath(), `// my gemini settings
+{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false},
+  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+  "ide": {"enabled": false},
+  "model": {"name": "`+mockapi.GeminiModel+`"},
+  "ui": {"theme": "GitHub"}, /* mine */
+  "hooks": {"AfterAgent": [{"hooks": [{"name": "mine", "type": "command", "command": `+quoteJSON(command)+`, "timeout": 5000}]}]}
+}
+`)
+	},
+	installVars: []string{mockapi.GeminiEnvVar},
+	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
+		e.me.(*mockapi.GeminiEnv).Credential = cred
+		return nil
+	},
 }
 
 var copilot = &agent{
@@ -351,6 +421,21 @@ var copilot = &agent{
 		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.CopilotEnv).ConfigDir, "config.json"))
 		return strings.Contains(string(b), e.workDir)
 	},
+	ownStopHook: func(t *testing.T, e *env, command string) []string {
+		return writeFile(t, filepath.Join(e.me.(*mockapi.CopilotEnv).ConfigDir, "settings.json"),
+			"{\n    \"banner\": \"never\",\n    \"hooks\": {\"agentStop\": [{\"type\": \"command\", \"bash\": "+quoteJSON(command)+", \"timeoutSec\": 5}]}\n}\n")
+	},
+	installVars: []string{mockapi.CopilotEnvVar},
+	// copilot unpacks itself into its cache on its first run: the user gets a copy of the tests'.
+	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
+		me := e.me.(*mockapi.CopilotEnv)
+		me.Credential = cred
+		cache := filepath.Join(reach, "copilot-cache")
+		hardCopy(t, me.CacheHome, cache)
+		me.CacheHome = cache
+		me.Setenv("COPILOT_CACHE_HOME", cache)
+		return []string{cache}
+	},
 }
 
 var qwen = &agent{
@@ -382,6 +467,33 @@ var qwen = &agent{
 		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.QwenEnv).QwenDir, "trustedFolders.json"))
 		return strings.Contains(string(b), e.workDir)
 	},
+	ownStopHook: func(t *testing.T, e *env, command string) []string {
+		return writeFile(t, e.me.(*mockapi.QwenEnv).SettingsPath(), `{"$version": 4, "privacy": {"usageStatisticsEnabled": false},
+  "telemetry": {"enabled": false}, "general": {"enableAutoUpdate": false}, "ide": {"enabled": false},
+  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": `+quoteJSON(command)+`}]}]}}
+`)
+	},
+	installVars: []string{mockapi.QwenEnvVar, mockapi.Node22EnvVar},
+	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
+		e.me.(*mockapi.QwenEnv).Credential = cred
+		return nil
+	},
+}
+
+// writeFile writes content to path (its directory made) and returns path alone.
+func writeFile(t *testing.T, path, content string) []string {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{path}
+}
+
+// quoteJSON is s as a JSON string (which TOML reads too, for what the tests write).
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 func chatTurns(srv *mockapi.ChatServer) func() []string {
