@@ -77,6 +77,17 @@ type agent struct {
 	// its home placed under reach, a directory the user can read; it returns the directories
 	// outside the agent's home that the user must own.
 	runAs func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string
+
+	// In the TUI: tuiArgs are the agent's arguments; ready is on the screen once the agent takes
+	// a prompt, which it shows after inputPrompt as it is typed; firstRun answers what the agent
+	// asks before that, a key at a time once the screen shows what the key answers.
+	tuiArgs     []string
+	ready       string
+	inputPrompt string
+	firstRun    func(t *testing.T, tm *e2e.Tmux)
+	// halted, when set, is what the agent shows of hooksup halt --reason REASON: qwen shows the
+	// message of the allow its halt is; the others end the turn with no word of it.
+	halted func(reason string) string
 }
 
 // env is one scenario's agent: its mock, its environment, and hooksup's state and runtime
@@ -247,6 +258,9 @@ var claude = &agent{
 		e.me.(*mockapi.Env).Credential = cred
 		return nil
 	},
+	tuiArgs:     []string{"--permission-mode", "manual"},
+	ready:       "manual mode on",
+	inputPrompt: "❯ ",
 }
 
 var codex = &agent{
@@ -334,6 +348,8 @@ trusted_hash = "`+hash+`"
 		e.me.(*mockapi.CodexEnv).Credential = cred
 		return nil
 	},
+	ready:       "Ask Codex to do anything",
+	inputPrompt: "› ",
 }
 
 var gemini = &agent{
@@ -388,6 +404,8 @@ var gemini = &agent{
 		e.me.(*mockapi.GeminiEnv).Credential = cred
 		return nil
 	},
+	ready:       "Type your message",
+	inputPrompt: "> ",
 }
 
 var copilot = &agent{
@@ -436,6 +454,13 @@ var copilot = &agent{
 		me.Setenv("COPILOT_CACHE_HOME", cache)
 		return []string{cache}
 	},
+	ready:       "Manual Approval",
+	inputPrompt: "┃ ",
+	// copilot asks first whether to trust the folder: "1. Yes", for this session, is the one marked.
+	firstRun: func(t *testing.T, tm *e2e.Tmux) {
+		tm.WaitText(tuiWait, "Do you trust the files in this folder?", "❯ 1. Yes")
+		tm.Keys("Enter")
+	},
 }
 
 var qwen = &agent{
@@ -478,6 +503,9 @@ var qwen = &agent{
 		e.me.(*mockapi.QwenEnv).Credential = cred
 		return nil
 	},
+	ready:       "Type your message",
+	inputPrompt: "> ",
+	halted:      func(reason string) string { return "hooksup: halted: " + reason },
 }
 
 // writeFile writes content to path (its directory made) and returns path alone.
