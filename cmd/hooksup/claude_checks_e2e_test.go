@@ -19,37 +19,6 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// Plain `claude -p` after `hooksup install`: no hooksup running, the installed hook runs the
-// trusted project checks itself and claude continues once.
-func TestClaudeInstalledStandalone(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("first"), mockapi.Text("second")}})
-	marker := filepath.Join(rc.env.Home, "once")
-	os.WriteFile(filepath.Join(rc.env.WorkDir, ".hooksup.toml"), []byte(fmt.Sprintf(`
-mode = "auto"
-[[stop.checks]]
-name = "tests"
-command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestStandalone'; exit 1; }"
-`, marker)), 0o644)
-	for _, args := range [][]string{{"trust"}, {"install"}} {
-		if res := rc.hooksup(args...); res.ExitCode != 0 {
-			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
-		}
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
-	defer cancel()
-	res := rc.srv.Run(rc.env.ClaudeCommand(ctx, "-p", "go"))
-	if res.ExitCode != 0 || res.Stdout != "second\n" {
-		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	main := rc.srv.Main()
-	if len(main) != 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestStandalone") {
-		t.Fatalf("%d requests; feedback %q", len(main), lastUser(main))
-	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
-		t.Fatalf("verdicts %s", got)
-	}
-}
-
 // Headless, nobody can be asked: ask mode applies the checks' proposal and says so.
 func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
 	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two")}})

@@ -53,142 +53,24 @@ func (rc *realCodex) hooksFiles() []string {
 	return out
 }
 
-// (a) No checks: one allow, and codex exec's stdout and exit status are plain codex's, for a
-// run that succeeds and for one whose model request fails.
-func TestCodexNoChecks(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		reply mockapi.ResponsesReply
-	}{
-		{"answer", mockapi.OutputText("The answer is 42.")},
-		{"model error", mockapi.ResponsesFailure(400, "invalid_request_error", "the mock refuses")},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			plain := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{tc.reply}})
-			pres := plain.codex("exec", "what is the answer?")
-			rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{tc.reply}})
-			res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "exec", "what is the answer?")
-			t.Logf("plain codex: exit %d stdout %q in %v", pres.ExitCode, pres.Stdout, pres.Duration)
-			t.Logf("hooksup codex: exit %d stdout %q in %v\nstderr: %s", res.ExitCode, res.Stdout, res.Duration, res.Stderr)
-			if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout {
-				t.Fatalf("hooksup codex exec: exit %d stdout %q; plain codex exec: exit %d stdout %q",
-					res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
-			}
-			if len(rc.srv.Model()) != len(plain.srv.Model()) {
-				t.Fatalf("%d model requests under hooksup, %d plain", len(rc.srv.Model()), len(plain.srv.Model()))
-			}
-			if tc.name != "answer" {
-				return
-			}
-			if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
-				t.Fatalf("exit %d stdout %q", res.ExitCode, res.Stdout)
-			}
-			if got := decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
-				t.Fatalf("verdicts: %s\nstderr: %s\nlog: %s", got, res.Stderr, rc.log())
-			}
-			v := rc.verdicts()[0]
-			if v.SessionID == "" || v.Agent != "codex" || v.Observation == nil || v.Observation.LastMessage != "The answer is 42." {
-				t.Fatalf("verdict %+v", v)
-			}
-			if log := rc.hooksup("log"); !strings.Contains(log.Stdout, "session "+v.SessionID+" (codex)") {
-				t.Fatalf("hooksup log does not name the agent:\n%s", log.Stdout)
-			}
-			if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
-				t.Fatalf("stderr %q", res.Stderr)
-			}
-			if files := rc.hooksFiles(); len(files) > 0 {
-				t.Fatalf("hooksup left hook files in CODEX_HOME: %v", files)
-			}
-		})
+// No checks and a model request that fails: codex exec's stdout and exit status are plain
+// codex's, and hooksup leaves no hook file in CODEX_HOME.
+func TestCodexNoChecksModelError(t *testing.T) {
+	reply := mockapi.ResponsesFailure(400, "invalid_request_error", "the mock refuses")
+	plain := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
+	pres := plain.codex("exec", "what is the answer?")
+	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
+	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "exec", "what is the answer?")
+	t.Logf("plain codex: exit %d stdout %q; hooksup codex: exit %d stdout %q\nstderr: %s", pres.ExitCode, pres.Stdout, res.ExitCode, res.Stdout, res.Stderr)
+	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout || res.ExitCode == 0 {
+		t.Fatalf("hooksup codex exec: exit %d stdout %q; plain codex exec: exit %d stdout %q",
+			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
 	}
-}
-
-// (b) A check that fails once: Codex continues once, the next model request carries the check's
-// reason, and the verdicts are block then allow.
-func TestCodexCheckFailsOnce(t *testing.T) {
-	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
-		mockapi.OutputText("Done, I think."), mockapi.OutputText("Fixed it."),
-	}})
-	marker := filepath.Join(rc.env.Home, "failed-once")
-	cfg := rc.config(`mode = "auto"
-[[stop.checks]]
-name = "once"
-command = "test -f ` + marker + ` || { touch ` + marker + `; echo CHECK-REASON-7Q; exit 1; }"
-retry_on_failure = true
-`)
-	res := rc.hooksup("--config", cfg, "codex", "exec", "fix the tests")
-	if res.ExitCode != 0 || res.Stdout != "Fixed it.\n" {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
+	if len(rc.srv.Model()) != len(plain.srv.Model()) {
+		t.Fatalf("%d model requests under hooksup, %d plain", len(rc.srv.Model()), len(plain.srv.Model()))
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
-		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
-	}
-	reqs := rc.srv.Model()
-	if len(reqs) != 2 {
-		t.Fatalf("%d model requests, want 2", len(reqs))
-	}
-	if reason := reqs[1].LastHookPrompt(); !strings.Contains(reason, "CHECK-REASON-7Q") {
-		t.Fatalf("the second request's hook prompt is %q, want the check's output", reason)
-	}
-	if reqs[0].LastHookPrompt() != "" {
-		t.Fatalf("the first request already carries a hook prompt: %q", reqs[0].LastHookPrompt())
-	}
-	// The transcript was followed: the verdict saw Codex's tokens and its last message.
-	v := rc.verdicts()[1]
-	if v.Observation == nil || v.Observation.LastMessage != "Fixed it." || v.Observation.OutputTokens == 0 || v.Observation.Model != "mock-model" {
-		t.Fatalf("observation %+v", v.Observation)
-	}
-}
-
-// (c) A check that always fails: exactly max_continuations blocks, then allow by the limit.
-func TestCodexCheckAlwaysFails(t *testing.T) {
-	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("Still broken.")}})
-	cfg := rc.config(`mode = "auto"
-[stop]
-max_continuations = 2
-[[stop.checks]]
-name = "never"
-command = "echo NEVER-PASSES; exit 1"
-retry_on_failure = true
-`)
-	res := rc.hooksup("--config", cfg, "codex", "exec", "fix the tests")
-	if res.ExitCode != 0 || res.Stdout != "Still broken.\n" {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:never Stop:block/check:never Stop:allow/limit" {
-		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
-	}
-	if n := len(rc.srv.Model()); n != 3 {
-		t.Fatalf("%d model requests, want 3", n)
-	}
-}
-
-// (e) The supervisor's socket gone: Codex's next hook finds nothing to talk to, allows, and
-// Codex finishes; the hook says why in hooksup's log.
-func TestCodexFailsOpenWithoutTheSocket(t *testing.T) {
-	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
-		mockapi.OutputText("First try."), mockapi.OutputText("Second try."),
-	}})
-	// The check removes the session's socket and blocks: Codex continues, and its next Stop
-	// hook has no supervisor to ask.
-	cfg := rc.config(`mode = "auto"
-[[stop.checks]]
-name = "unplug"
-command = "rm -f ` + filepath.Join(rc.run, "hooksup") + `/*.sock; echo UNPLUGGED; exit 1"
-retry_on_failure = true
-`)
-	res := rc.hooksup("--config", cfg, "codex", "exec", "go")
-	if res.ExitCode != 0 || res.Stdout != "Second try.\n" {
-		t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:unplug" {
-		t.Fatalf("verdicts: %s", got)
-	}
-	if n := len(rc.srv.Model()); n != 2 {
-		t.Fatalf("%d model requests, want 2", n)
-	}
-	if log := rc.log(); !strings.Contains(log, "hook Stop: supervisor unreachable") {
-		t.Fatalf("hooksup.log does not say the Stop hook failed open:\n%s", log)
+	if files := rc.hooksFiles(); len(files) > 0 {
+		t.Fatalf("hooksup left hook files in CODEX_HOME: %v", files)
 	}
 }
 
@@ -327,77 +209,6 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.waitFor("the verdicts", wait, func(string) bool { return len(rc.verdicts()) == 5 })
 	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
-	}
-}
-
-// hooksup install --agent codex: plain codex runs the project's checks itself (standalone),
-// the hooks are in $CODEX_HOME/hooks.json and trusted in its config.toml, and uninstall removes
-// them again, and the entries that trusted them: config.toml is again what it was, the
-// person's own trust entries and comments included.
-func TestCodexInstalledStandalone(t *testing.T) {
-	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
-		mockapi.OutputText("first"), mockapi.OutputText("second"), mockapi.OutputText("third"),
-	}})
-	marker := filepath.Join(rc.env.Home, "once")
-	os.WriteFile(filepath.Join(rc.env.WorkDir, ".hooksup.toml"), []byte(`
-mode = "auto"
-[[stop.checks]]
-name = "tests"
-command = "test -f `+marker+` || { touch `+marker+`; echo 'FAIL: TestStandalone'; exit 1; }"
-retry_on_failure = true
-`), 0o644)
-	// The person's own: a hook of theirs in config.toml, trusted, and comments.
-	if err := rc.env.AppendConfig(`# my own Stop hook
-[[hooks.Stop]]
-hooks = [{ type = "command", command = "true" }]
-
-[hooks.state."` + filepath.Join(rc.env.CodexHome, "config.toml") + `:stop:0:0"]
-# trusted by me
-trusted_hash = "sha256:0000000000000000000000000000000000000000000000000000000000000000"
-# the end of my config`); err != nil {
-		t.Fatal(err)
-	}
-	configBefore, err := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"trust"}, {"install", "--agent", "codex"}} {
-		if res := rc.hooksup(args...); res.ExitCode != 0 {
-			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
-		}
-	}
-	res := rc.codex("exec", "go")
-	if res.ExitCode != 0 || res.Stdout != "second\n" {
-		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
-	}
-	reqs := rc.srv.Model()
-	if len(reqs) != 2 || !strings.Contains(reqs[1].LastHookPrompt(), "FAIL: TestStandalone") {
-		t.Fatalf("%d requests; the second's hook prompt %q", len(reqs), reqs[len(reqs)-1].LastHookPrompt())
-	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
-		t.Fatalf("verdicts %s", got)
-	}
-	// Installing again changes nothing.
-	config, _ := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml"))
-	if res := rc.hooksup("install", "--agent", "codex"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "already installed") {
-		t.Fatalf("install again: %s %s", res.Stdout, res.Stderr)
-	}
-	if again, _ := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml")); string(again) != string(config) {
-		t.Fatalf("install again changed config.toml:\n%s", again)
-	}
-	// Uninstalled, plain codex runs no check.
-	if res := rc.hooksup("uninstall", "--agent", "codex"); res.ExitCode != 0 {
-		t.Fatalf("uninstall: %s %s", res.Stdout, res.Stderr)
-	}
-	os.Remove(marker)
-	if res := rc.codex("exec", "go"); res.ExitCode != 0 || res.Stdout != "third\n" {
-		t.Fatalf("after uninstall: exit %d stdout %q", res.ExitCode, res.Stdout)
-	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
-		t.Fatalf("a check ran after uninstall: verdicts %s", got)
-	}
-	if after, _ := os.ReadFile(filepath.Join(rc.env.CodexHome, "config.toml")); string(after) != string(configBefore) {
-		t.Fatalf("config.toml after uninstall:\n%s\nbefore install:\n%s", after, configBefore)
 	}
 }
 

@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -31,40 +31,23 @@ func TestMain(m *testing.M) {
 	if sock := os.Getenv(envKeyEcho); sock != "" {
 		os.Exit(keyEchoMain(sock))
 	}
-	dir, err := os.MkdirTemp("", "hooksup-bin")
+	var remove func()
+	var err error
+	hooksupBin, hookClientBin, remove, err = e2e.Binaries(".", "../hooksup-hook")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	hooksupBin = filepath.Join(dir, "hooksup")
-	hookClientBin = filepath.Join(dir, "hooksup-hook")
-	for bin, pkg := range map[string]string{hooksupBin: ".", hookClientBin: "../hooksup-hook"} {
-		build := goBuild(bin, pkg)
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building", pkg, err)
-			os.Exit(1)
-		}
-	}
-	if raceEnabled {
-		// A race-built program sleeps a second before it exits (for late reports): without this
-		// every hook call would take a second longer than it does for a user.
-		os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	remove()
 	os.Exit(code)
 }
 
-// goBuild builds pkg into out the way the tests themselves are built: with the race detector
-// when they run under it, so a race in the binaries the tests drive fails those tests too.
-func goBuild(out, pkg string) *exec.Cmd {
-	args := []string{"build", "-o", out}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	return exec.Command("go", append(args, pkg)...)
-}
+// goBuild builds pkg into out the way the tests themselves are built (e2e.GoBuild).
+func goBuild(out, pkg string) *exec.Cmd { return e2e.GoBuild(out, pkg) }
+
+// raceEnabled is true when the tests run under the race detector.
+const raceEnabled = e2e.RaceEnabled
 
 // The binaries the end-to-end tests drive carry the race detector exactly when the tests do.
 func TestBinariesBuiltLikeTheTests(t *testing.T) {
@@ -181,30 +164,14 @@ func readTrace(t *testing.T, path string) []agentsim.TraceEntry {
 
 // verdicts reads every session's verdict log in the sandbox.
 func (s *sandbox) verdicts() []verdictlog.Verdict {
-	var all []verdictlog.Verdict
-	paths, _ := filepath.Glob(filepath.Join(verdictlog.SessionsDir(s.stateDir()), "*", "verdicts.jsonl"))
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		vs, errs := verdictlog.Read(f)
-		f.Close()
-		if len(errs) > 0 {
-			s.t.Fatalf("verdict log %s: %v", p, errs)
-		}
-		all = append(all, vs...)
+	vs, err := e2e.Verdicts(s.stateDir())
+	if err != nil {
+		s.t.Fatal(err)
 	}
-	return all
+	return vs
 }
 
-func decisions(vs []verdictlog.Verdict) string {
-	var d []string
-	for _, v := range vs {
-		d = append(d, v.Event+":"+string(v.Decision)+"/"+string(v.Source))
-	}
-	return strings.Join(d, " ")
-}
+func decisions(vs []verdictlog.Verdict) string { return e2e.Decisions(vs) }
 
 // stopTrace returns the trace entries of one event.
 func stopTrace(tr []agentsim.TraceEntry, event string) []agentsim.TraceEntry {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hooksup/hooksup/internal/tomltext"
@@ -74,6 +75,9 @@ type CodexEnv struct {
 	// ID is exported as MOCKAPI_ENV_ID; every process started from the CodexEnv inherits it
 	// (Codex passes its environment to hooks), which is how KillAll finds them.
 	ID string
+	// Credential, when set, runs the commands as that user (who must own Home, CodexHome and
+	// WorkDir).
+	Credential *syscall.Credential
 
 	vars map[string]string
 }
@@ -238,9 +242,11 @@ func (e *CodexEnv) KillAll() int { return killAll(e.ID) }
 // the binary under test) with args in WorkDir with the CodexEnv's environment and stdin
 // /dev/null (codex exec reads stdin when it is not a terminal). It runs in its own process
 // group; when ctx ends the group is killed, and every other process started from the
-// CodexEnv. Start it with ResponsesServer.Start or Run.
+// CodexEnv; as Credential's user when set. Start it with ResponsesServer.Start or Run.
 func (e *CodexEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	return command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
+	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
+	cmd.SysProcAttr.Credential = e.Credential
+	return cmd
 }
 
 // CodexCommand returns Command(ctx, e.Codex, args...).

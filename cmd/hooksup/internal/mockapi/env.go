@@ -69,6 +69,8 @@ type Env struct {
 	// started from the Env inherits it (claude passes its environment to
 	// hooks), which is how KillAll finds them.
 	ID string
+	// Credential, when set, runs the commands as that user (who must own Home and WorkDir).
+	Credential *syscall.Credential
 
 	vars map[string]string
 }
@@ -317,10 +319,13 @@ var KillGrace = 2 * time.Second
 // Command returns a command running name (looked up on the Env's PATH, so
 // "claude" is the binary under test) with args in WorkDir with the Env's
 // environment. It runs in its own process group; when ctx ends the group
-// is killed, and so is every other process started from the Env (KillAll). Start it with Server.Start or
+// is killed, and so is every other process started from the Env (KillAll); as Credential's user
+// when set. Start it with Server.Start or
 // Server.Run so that it can reach a server in a network namespace.
 func (e *Env) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	return command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
+	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
+	cmd.SysProcAttr.Credential = e.Credential
+	return cmd
 }
 
 // command is Env.Command and CodexEnv.Command: name (looked up on vars' PATH unless it holds a

@@ -55,7 +55,8 @@ func newExchanges[R any, P apiReply, PR exchange[R, P]](t testing.TB, c config) 
 // start serves h on a loopback port (in a network namespace when netns is set) and returns the
 // base URL, ".../v1"; t.Cleanup closes the server.
 func (e *exchanges[R, P, PR]) start(netns bool, h http.HandlerFunc) string {
-	e.loopback = startLoopback(e.t, netns, h)
+	e.loopback = newLoopback(e.t, netns, h)
+	e.ts.Start() // once e.loopback is set: the handler reads it
 	e.t.Cleanup(e.Close)
 	return e.ts.URL + "/v1"
 }

@@ -141,7 +141,8 @@ func NewGeminiServer(t testing.TB, h GeminiHandler, opts ...Option) *GeminiServe
 		h = &GeminiScript{}
 	}
 	s := &GeminiServer{t: t, h: h, quiet: c.quiet, changed: make(chan struct{})}
-	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.loopback = newLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.ts.Start() // once s.loopback is set: the handler reads it
 	s.URL = s.ts.URL
 	t.Cleanup(s.Close)
 	return s

@@ -20,9 +20,10 @@ type loopback struct {
 	closeOnce sync.Once
 }
 
-// startLoopback starts h on a loopback port, in a fresh network namespace when netns is set
-// (falling back to the host loopback, with a t.Log, when none can be made).
-func startLoopback(t testing.TB, netns bool, h http.Handler) *loopback {
+// newLoopback is h on a loopback port, in a fresh network namespace when netns is set (falling
+// back to the host loopback, with a t.Log, when none can be made), not yet serving: the server
+// that holds it starts it (ts.Start) once it is in place, since h reads it.
+func newLoopback(t testing.TB, netns bool, h http.Handler) *loopback {
 	t.Helper()
 	l := &loopback{closing: make(chan struct{})}
 	var ln net.Listener
@@ -44,7 +45,6 @@ func startLoopback(t testing.TB, netns bool, h http.Handler) *loopback {
 		l.ts.Listener.Close()
 		l.ts.Listener = ln
 	}
-	l.ts.Start()
 	return l
 }
 

@@ -96,7 +96,8 @@ func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 		perKind: map[Kind]int{},
 		changed: make(chan struct{}),
 	}
-	s.loopback = startLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.loopback = newLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
+	s.ts.Start() // once s.loopback is set: the handler reads it
 	s.URL = s.ts.URL
 	t.Cleanup(s.Close)
 	return s

@@ -1,0 +1,126 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tmux drives a program in a real tmux, as a person would: send-keys to type, capture-pane to
+// read the screen.
+type Tmux struct {
+	t      testing.TB
+	socket string
+	name   string
+}
+
+// RequireTmux skips the test without tmux, and fails it in CI (which must install it).
+func RequireTmux(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is not installed (CI must install it)")
+		}
+		t.Skip("tmux is not installed")
+	}
+}
+
+// StartTmux runs argv in dir in a detached tmux session of w×h cells with exactly env. The pane
+// is kept after the program exits, its last line "[exited STATUS]", so its last screen can be
+// read; the tmux server ends with the test.
+func StartTmux(t testing.TB, w, h int, env []string, dir string, argv ...string) *Tmux {
+	t.Helper()
+	RequireTmux(t)
+	s := &Tmux{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
+	script := "cd " + ShellQuote(dir) + " && env -i"
+	for _, kv := range env {
+		script += " " + ShellQuote(kv)
+	}
+	for _, a := range argv {
+		script += " " + ShellQuote(a)
+	}
+	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script+"; echo \"[exited $?]\"; sleep 600")
+	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+// ShellQuote quotes s for sh.
+func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func (s *Tmux) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// Keys types tmux key names (e.g. "Escape", "C-]", "Enter") or literal text.
+func (s *Tmux) Keys(keys ...string) {
+	s.t.Helper()
+	s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...)
+}
+
+// Text types literal text.
+func (s *Tmux) Text(text string) {
+	s.t.Helper()
+	s.tmux("send-keys", "-t", s.name, "-l", text)
+}
+
+// Screen is the pane's text; no-break spaces (claude draws one after its ❯) read as spaces.
+func (s *Tmux) Screen() string {
+	s.t.Helper()
+	return strings.ReplaceAll(s.tmux("capture-pane", "-p", "-t", s.name), "\u00a0", " ")
+}
+
+// WaitFor waits until the screen satisfies ok, failing with the screen after timeout.
+func (s *Tmux) WaitFor(what string, timeout time.Duration, ok func(screen string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		scr := s.Screen()
+		if ok(scr) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, scr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// WaitText waits until the screen contains every text.
+func (s *Tmux) WaitText(timeout time.Duration, texts ...string) string {
+	s.t.Helper()
+	return s.WaitFor(fmt.Sprintf("%q", texts), timeout, func(scr string) bool {
+		for _, t := range texts {
+			if !strings.Contains(scr, t) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TypeAfter types text into an agent's input line, which shows what is typed after prompt,
+// until the screen shows it there: keys typed while the agent is still starting can be lost, so
+// it clears the line and types again, up to ten times.
+func (s *Tmux) TypeAfter(prompt, text string) {
+	s.t.Helper()
+	for try := 0; try < 10; try++ {
+		s.Text(text)
+		deadline := time.Now().Add(3 * time.Second)
+		for time.Now().Before(deadline) {
+			if strings.Contains(s.Screen(), prompt+text) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		s.Keys("C-u") // clear whatever arrived, and type again
+	}
+	s.t.Fatalf("the screen never showed %q:\n%s", prompt+text, s.Screen())
+}
