@@ -25,6 +25,25 @@ func newRealGeminiTUI(t *testing.T, replies ...mockapi.GeminiReply) *realGemini 
 // geminiPrompt is what gemini 0.61.0 shows before the text typed into its input line.
 const geminiPrompt = "> "
 
+// promptGemini types text into gemini's input and sends it, until the mock has the turn request
+// it makes: a busy gemini can lose an Enter (the text then stays in its input), and an Enter
+// more on an empty input sends nothing.
+func promptGemini(t *testing.T, tm *tmuxSession, rg *realGemini, text string) {
+	t.Helper()
+	n := len(rg.srv.Turns())
+	typeAfter(t, tm, geminiPrompt, text)
+	deadline := time.Now().Add(60 * time.Second)
+	for len(rg.srv.Turns()) == n {
+		if time.Now().After(deadline) {
+			t.Fatalf("gemini sent no request for the prompt; screen:\n%s", tm.screen())
+		}
+		tm.keys("Enter")
+		for wait := time.Now().Add(5 * time.Second); len(rg.srv.Turns()) == n && time.Now().Before(wait); {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
 // (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches
 // gemini, and the verdict is allow by Escape with no further request.
 func TestGeminiTUIAskEscape(t *testing.T) {
@@ -40,8 +59,7 @@ retry_on_failure = true
 	const wait = 60 * time.Second
 	tm.waitText(wait, "hooksup gemini", "Type your message")
 
-	typeAfter(t, tm, geminiPrompt, "first prompt")
-	tm.keys("Enter")
+	promptGemini(t, tm, rg, "first prompt")
 	scr := tm.waitText(wait, "ANSWER-ONE", "⚑ gemini wants to stop", "FAIL: TestGeminiTUI", "esc")
 	t.Logf("the question:\n%s", scr)
 
@@ -96,8 +114,7 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	}
 	tm.keys("Enter")
 	tm.waitText(wait, "Type your message")
-	typeAfter(t, tm, geminiPrompt, "hello")
-	tm.keys("Enter")
+	promptGemini(t, tm, rg, "hello")
 	scr = tm.waitText(wait, "UNGATED-ANSWER", "gemini is not running hooksup's hooks")
 	t.Logf("the notice:\n%s", scr)
 	if vs := rg.verdicts(); len(vs) != 0 {
@@ -121,8 +138,7 @@ func TestGeminiTUIStateFromTitle(t *testing.T) {
 	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini")
 	const wait = 60 * time.Second
 	tm.waitText(wait, "hooksup gemini", "Type your message")
-	typeAfter(t, tm, geminiPrompt, "take a nap")
-	tm.keys("Enter")
+	promptGemini(t, tm, rg, "take a nap")
 	tm.waitText(wait, "Allow once", "● needs permission")
 	tm.keys("Enter")
 	scr := tm.waitText(wait, "● working")

@@ -454,8 +454,9 @@ var copilot = &agent{
 		me.Setenv("COPILOT_CACHE_HOME", cache)
 		return []string{cache}
 	},
-	ready:       "Manual Approval",
-	inputPrompt: "┃ ",
+	ready: "Manual Approval",
+	// "┃ " in the tests' terminal, "❯ " when CI is set.
+	inputPrompt: "┃ " + e2e.PromptOr + "❯ ",
 	// copilot asks first whether to trust the folder: "1. Yes", for this session, is the one marked.
 	firstRun: func(t *testing.T, tm *e2e.Tmux) {
 		tm.WaitText(tuiWait, "Do you trust the files in this folder?", "❯ 1. Yes")

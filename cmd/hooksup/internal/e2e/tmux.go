@@ -108,19 +108,32 @@ func (s *Tmux) WaitText(timeout time.Duration, texts ...string) string {
 
 // TypeAfter types text into an agent's input line, which shows what is typed after prompt,
 // until the screen shows it there: keys typed while the agent is still starting can be lost, so
-// it clears the line and types again, up to ten times.
+// it clears the line and types again, up to ten times. prompt may be one of several, separated
+// by PromptOr, for an agent that draws its input line another way in another terminal.
 func (s *Tmux) TypeAfter(prompt, text string) {
 	s.t.Helper()
+	prompts := strings.Split(prompt, PromptOr)
+	shown := func(scr string) bool {
+		for _, p := range prompts {
+			if strings.Contains(scr, p+text) {
+				return true
+			}
+		}
+		return false
+	}
 	for try := 0; try < 10; try++ {
 		s.Text(text)
 		deadline := time.Now().Add(3 * time.Second)
 		for time.Now().Before(deadline) {
-			if strings.Contains(s.Screen(), prompt+text) {
+			if shown(s.Screen()) {
 				return
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
 		s.Keys("C-u") // clear whatever arrived, and type again
 	}
-	s.t.Fatalf("the screen never showed %q:\n%s", prompt+text, s.Screen())
+	s.t.Fatalf("the screen never showed %q after %q:\n%s", text, prompts, s.Screen())
 }
+
+// PromptOr separates the input prompts TypeAfter takes.
+const PromptOr = "\x00"
