@@ -552,7 +552,7 @@ command = "echo 'FAIL: TestWatchSSH'; exit 1"
 `
 	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
 	srv := startSSHD(t, rc.run)
-	cfg := srv.hubConfigFile(t, "timeout = \"5s\"\n")
+	cfg := srv.hubConfigFile(t, "timeout = \"30s\"\n")
 	tm := rc.claudeTUI(rc.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
 	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })

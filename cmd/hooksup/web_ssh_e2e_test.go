@@ -42,7 +42,7 @@ command = "echo 'FAIL: TestWebSSH'; exit 1"
 	if err := os.MkdirAll(userCfg, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	hubCfg, err := os.ReadFile(srv.hubConfigFile(t, "timeout = \"5s\"\n"))
+	hubCfg, err := os.ReadFile(srv.hubConfigFile(t, "timeout = \"30s\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
