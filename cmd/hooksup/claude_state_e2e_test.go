@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -114,7 +116,9 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 	go func() { code, _ := sup.Run(ctx); done <- code }()
 	ptmx := <-ptys
 	defer ptmx.Close()
-	// Answer claude's DA1 probe like a terminal would.
+	// Answer claude's DA1 probe like a terminal would, and keep what claude draws.
+	var outMu sync.Mutex
+	var out strings.Builder
 	go func() {
 		buf := make([]byte, 4096)
 		for {
@@ -123,21 +127,52 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 				if strings.Contains(string(buf[:n]), "\x1b[c") {
 					ptmx.Write([]byte("\x1b[?62;22c"))
 				}
+				outMu.Lock()
+				out.Write(buf[:n])
+				outMu.Unlock()
 			}
 			if err != nil {
 				return
 			}
 		}
 	}()
-	// Type once claude is up (its SessionStart hook fired) and has drawn its prompt.
+	// drawn reports whether claude has drawn text since offset from (white space ignored: claude
+	// moves the cursor instead of printing spaces), and how much it has drawn in all.
+	drawn := func(from int, text string) (bool, int) {
+		outMu.Lock()
+		defer outMu.Unlock()
+		s := out.String()
+		return strings.Contains(squashDrawn(s[from:]), squashDrawn(text)), len(s)
+	}
+	waitDrawn := func(from int, text string, d time.Duration) bool {
+		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if ok, _ := drawn(from, text); ok {
+				return true
+			}
+		}
+		return false
+	}
+	// Type once claude is up (its SessionStart hook fired) and has drawn its prompt; claude may
+	// drop keys typed while it is still starting up: type until the text shows in its box.
 	for s := range stamps {
 		if strings.HasPrefix(s.what, "hook SessionStart") {
 			break
 		}
 	}
-	time.Sleep(time.Second)
-	ptmx.Write([]byte("make a file"))
-	time.Sleep(300 * time.Millisecond)
+	if !waitDrawn(0, "❯", 60*time.Second) {
+		t.Fatal("claude did not draw its prompt")
+	}
+	for try := 0; ; try++ {
+		_, from := drawn(0, "")
+		ptmx.Write([]byte("make a file"))
+		if waitDrawn(from, "make a file", 3*time.Second) {
+			break
+		}
+		if try == 9 {
+			t.Fatal("claude never showed the typed prompt")
+		}
+		ptmx.Write([]byte{0x15}) // clear whatever arrived, and type again
+	}
 	ptmx.Write([]byte("\r"))
 	var hookAt, stateAt time.Time
 	deadline := time.After(60 * time.Second)
@@ -158,12 +193,22 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 		t.Fatalf("needs-permission came %v after the PermissionRequest hook", d)
 	}
 	t.Logf("needs permission %v after the PermissionRequest hook", stateAt.Sub(hookAt))
+	_, from := drawn(0, "")
 	ptmx.Write([]byte("\x1b")) // dismiss the dialog
-	time.Sleep(500 * time.Millisecond)
+	if !waitDrawn(from, "Interrupted", 30*time.Second) {
+		t.Fatal("claude did not take the dialog down")
+	}
 	ptmx.Write([]byte("/exit\r"))
 	select {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("claude did not exit")
 	}
+}
+
+var drawnEscapes = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-B]|\x1b[=>78]`)
+
+// squashDrawn is what a terminal program drew, without its escape sequences and white space.
+func squashDrawn(s string) string {
+	return strings.Join(strings.Fields(drawnEscapes.ReplaceAllString(s, "")), "")
 }

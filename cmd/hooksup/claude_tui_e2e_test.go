@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,7 +31,7 @@ func (rc *realClaude) claudeTUI(cfg string, w, h int) *tmuxSession {
 func TestClaudeTUIAskApproveDenyEscape(t *testing.T) {
 	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-ONE-FIXED"),
-		mockapi.Text("ANSWER-TWO"), mockapi.Text("ANSWER-THREE"), mockapi.Text("WRONG: A CONTINUATION"),
+		mockapi.Text("ANSWER-TWO"), mockapi.Text("ANSWER-THREE"), mockapi.Text("ANSWER-FOUR"), mockapi.Text("WRONG: A CONTINUATION"),
 	}})
 	cfg := rc.config(`
 mode = "ask"
@@ -58,15 +60,15 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 		t.Fatalf("%d requests; second's last user text %q", len(main), lastUser(main))
 	}
 
-	// Deny: claude stops; no continuation request.
+	// Deny: claude stops; no continuation request. The next prompt's request follows the
+	// denied question's: a continuation would have come before it.
 	typeIntoClaude(t, tm, "second prompt")
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop")
 	tm.keys("C-]", "d")
-	tm.waitText(wait, "allow manual")
-	time.Sleep(time.Second)
-	if n := len(rc.srv.Main()); n != 3 {
-		t.Fatalf("claude made %d requests after a denied continuation, want 3", n)
+	scr = tm.waitText(wait, "allow manual")
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after denial:\n%s", scr)
 	}
 
 	// Escape while the question is pending: claude is interrupted, the verdict is escape, and
@@ -74,30 +76,41 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	typeIntoClaude(t, tm, "third prompt")
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-THREE", "⚑ claude wants to stop")
+	main = rc.srv.Main()
+	if len(main) != 4 || !strings.Contains(main[3].LastUserText(), "third prompt") {
+		t.Fatalf("%d requests, the last's user text %q: want 4, the third prompt's after the denied question's", len(main), lastUser(main))
+	}
 	tm.keys("Escape")
 	scr = tm.waitText(wait, "allow escape", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {
 		t.Fatalf("the header repeats itself:\n%s", scr)
 	}
-	time.Sleep(time.Second)
-	if n := len(rc.srv.Main()); n != 4 {
-		t.Fatalf("claude made %d requests after Escape, want 4", n)
-	}
-	if scr = tm.screen(); strings.Contains(scr, "claude wants to stop") {
+	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after Escape:\n%s", scr)
+	}
+	// The next prompt's request follows the escaped question's: a continuation would have come
+	// before it. Its question is let stop.
+	typeIntoClaude(t, tm, "fourth prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-FOUR", "⚑ claude wants to stop")
+	main = rc.srv.Main()
+	if len(main) != 5 || !strings.Contains(main[4].LastUserText(), "fourth prompt") {
+		t.Fatalf("%d requests, the last's user text %q: want 5, the fourth prompt's after the escaped question's", len(main), lastUser(main))
 	}
 	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
+	tm.keys("C-]", "d")
+	tm.waitFor("the fourth question answered", wait, func(s string) bool { return !strings.Contains(s, "claude wants to stop") })
 
 	// Resizing keeps claude's screen intact: it repaints at the new size.
 	tm.resize(110, 40)
 	tm.waitFor("claude's screen at 110 columns", wait, func(s string) bool {
-		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "manual mode on") && strings.Contains(s, "╭─ verdicts")
+		return strings.Contains(s, "ANSWER-FOUR") && strings.Contains(s, "manual mode on") && strings.Contains(s, "╭─ verdicts")
 	})
 	tm.resize(170, 48)
 	tm.waitFor("claude's screen at 170 columns", wait, func(s string) bool {
-		return strings.Contains(s, "ANSWER-THREE") && strings.Contains(s, "manual mode on")
+		return strings.Contains(s, "ANSWER-FOUR") && strings.Contains(s, "manual mode on")
 	})
 
 	// Claude's own keys reach it: /exit ends claude, and hooksup with its status.
@@ -140,18 +153,16 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 		t.Fatalf("the editor does not show the checks' reason with its lines:\n%s", scr)
 	}
 	tm.keys("C-c")
-	tm.waitFor("the editor to close", wait, func(s string) bool { return !strings.Contains(s, "ctrl+c cancel edit") })
-	time.Sleep(time.Second)
-	scr = tm.screen()
+	scr = tm.waitFor("the editor to close", wait, func(s string) bool { return !strings.Contains(s, "ctrl+c cancel edit") })
 	if !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "interrupted") {
 		t.Fatalf("cancelling the edit answered the question or interrupted claude:\n%s", scr)
 	}
-	if n := len(rc.srv.Main()); n != 1 {
-		t.Fatalf("claude made %d requests after a cancelled edit, want 1", n)
-	}
 
 	// Edit again: two lines more, then send. The editor starts on a line of its own below the
-	// reason: what is typed there follows the reason's last line.
+	// reason: what is typed there follows the reason's last line. That the same question is
+	// answered by this edit, and claude's next request is the first after its prompt's and
+	// carries the edited reason, proves the cancelled edit neither answered the question nor
+	// interrupted claude: either would have dropped the question or sent another request.
 	tm.keys("C-]", "e")
 	tm.waitText(wait, "ctrl+c cancel edit")
 	tm.text("ALSO-LINE-ONE")
@@ -212,7 +223,24 @@ func TestClaudeTUIExitSummary(t *testing.T) {
 // Quitting while claude works asks first: another key keeps claude, the quit key again ends
 // it, and hooksup exits with claude's status.
 func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("NEVER-SHOWN").WithDelay(2 * time.Minute)}})
+	// The first reply waits until the test lets it go; the second never comes in time.
+	release := make(chan struct{})
+	var mu sync.Mutex
+	n := 0
+	rc := newRealClaudeTUI(t, mockapi.HandlerFunc(func(*mockapi.Request) mockapi.Reply {
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if !first {
+			return mockapi.Text("NEVER-SHOWN").WithDelay(2 * time.Minute)
+		}
+		select {
+		case <-release:
+		case <-t.Context().Done():
+		}
+		return mockapi.Text("SLOW-ANSWER")
+	}))
 	cfg := rc.config("mode = \"ask\"\n")
 	const wait = 45 * time.Second
 	tm := rc.claudeTUI(cfg, 140, 40)
@@ -224,10 +252,20 @@ func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
 	tm.keys("C-]", "q")
 	tm.waitText(wait, "claude is working: q again ends it")
 	tm.keys("x") // keeps claude
-	time.Sleep(time.Second)
-	if scr := tm.screen(); strings.Contains(scr, "[exited") || strings.Contains(scr, "q again ends it") || !strings.Contains(scr, "● working") {
-		t.Fatalf("another key did not keep claude working:\n%s", scr)
+	tm.waitFor("the quit question gone", wait, func(s string) bool { return !strings.Contains(s, "q again ends it") })
+	// Claude kept: its reply, let go only now, is shown and its turn ends, and it takes the next
+	// prompt. Had the key ended it, claude would be gone before the reply came.
+	close(release)
+	tm.waitText(wait, "SLOW-ANSWER", "waiting for input")
+	typeIntoClaude(t, tm, "another slow prompt")
+	tm.keys("Enter")
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	rs, err := rc.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 2 })
+	if main := mockapi.Filter(rs, mockapi.KindMain); err != nil || len(main) != 2 || !strings.Contains(main[1].LastUserText(), "another slow prompt") {
+		t.Fatalf("%v: %d requests, the last's user text %q: want 2, the second the next prompt's\n%s", err, len(main), lastUser(main), tm.screen())
 	}
+	tm.waitText(wait, "● working")
 
 	tm.keys("C-]", "q")
 	tm.waitText(wait, "claude is working: q again ends it")

@@ -92,10 +92,11 @@ func typeIntoCodex(t testing.TB, tm *tmuxSession, text string) {
 }
 
 // (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches
-// Codex, which stops its turn, and the verdict is allow by Escape with no further request.
+// Codex, which stops its turn, and the verdict is allow by Escape with no further request: the
+// next request is the person's next prompt.
 func TestCodexTUIAskEscape(t *testing.T) {
 	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
-		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("WRONG: A CONTINUATION"),
+		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("ANSWER-TWO"), mockapi.OutputText("WRONG: A CONTINUATION"),
 	}})
 	cfg := rc.config(`
 mode = "ask"
@@ -114,20 +115,25 @@ retry_on_failure = true
 	t.Logf("the question:\n%s", scr)
 
 	tm.keys("Escape")
-	tm.waitText(wait, "allow escape")
-	time.Sleep(time.Second)
-	if reqs := rc.srv.Model(); len(reqs) != 1 {
+	if scr = tm.waitText(wait, "allow escape"); strings.Contains(scr, "codex wants to stop") {
+		t.Fatalf("question still shown after Escape:\n%s", scr)
+	}
+	// The next prompt's request follows the escaped question's: a continuation would have come
+	// before it. Its question is let stop.
+	typeIntoCodex(t, tm, "second prompt")
+	tm.keys("Enter")
+	tm.waitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
+	if reqs := rc.srv.Model(); len(reqs) != 2 || !strings.Contains(reqs[1].LastInputText("user"), "second prompt") || reqs[1].LastHookPrompt() != "" {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
-		t.Fatalf("codex made %d model requests after Escape, want 1\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), decisions(rc.verdicts()), tm.screen(), rc.log())
-	}
-	if scr = tm.screen(); strings.Contains(scr, "codex wants to stop") {
-		t.Fatalf("question still shown after Escape:\n%s", scr)
+		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), decisions(rc.verdicts()), tm.screen(), rc.log())
 	}
 	if got := decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
 	}
+	tm.keys("C-]", "d")
+	tm.waitFor("the second question answered", wait, func(s string) bool { return !strings.Contains(s, "codex wants to stop") })
 
 	// Codex's own keys reach it: /quit ends it, and its parting hint resumes under hooksup.
 	typeIntoCodex(t, tm, "/quit")
@@ -179,19 +185,21 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
 	tm.keys("C-]", "d")
-	tm.waitText(wait, "allow manual")
-	time.Sleep(time.Second)
-	if n := len(rc.srv.Model()); n != 3 {
-		t.Fatalf("codex made %d model requests after a denied continuation, want 3\nscreen:\n%s", n, tm.screen())
-	}
-	if scr = tm.screen(); strings.Contains(scr, "codex wants to stop") {
+	if scr = tm.waitText(wait, "allow manual"); strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after denial:\n%s", scr)
 	}
 
-	// Edit: two lines more, then send.
+	// Edit: two lines more, then send. The third prompt's request follows the denied question's:
+	// a continuation would have come before it.
 	typeIntoCodex(t, tm, "third prompt")
 	tm.keys("Enter")
 	tm.waitText(wait, "ANSWER-THREE", "⚑ codex wants to stop")
+	if reqs = rc.srv.Model(); len(reqs) != 4 || !strings.Contains(reqs[3].LastInputText("user"), "third prompt") || reqs[3].LastHookPrompt() != "" {
+		for i, r := range reqs {
+			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
+		}
+		t.Fatalf("codex made %d model requests, want 4, the fourth the third prompt's after the denied question's\nscreen:\n%s", len(reqs), tm.screen())
+	}
 	tm.keys("C-]", "e")
 	tm.waitText(wait, "ctrl+c cancel edit")
 	tm.text("ALSO-LINE-ONE") // on the line below the reason, where the editor starts

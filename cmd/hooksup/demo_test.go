@@ -72,11 +72,25 @@ func TestDemoInTmux(t *testing.T) {
 	if strings.Contains(scr, "interrupted · turn interrupted") {
 		t.Fatalf("the header repeats itself:\n%s", scr)
 	}
-	time.Sleep(time.Second)
-	scr = tm.screen()
-	if strings.Contains(scr, "claude wants to stop") || strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "block manual") != 1 {
+	if strings.Contains(scr, "claude wants to stop") {
+		t.Fatalf("question still shown after Escape:\n%s", scr)
+	}
+	// The next task starts only once the third turn is over: a continuation of the third would
+	// show before it. The fourth turn is then interrupted while it asks for permission.
+	after := func(scr, mark, text string) bool {
+		i := strings.LastIndex(scr, mark)
+		return i >= 0 && strings.Contains(scr[i:], text)
+	}
+	tm.text("fourth task")
+	tm.keys("Enter")
+	scr = tm.waitFor("the fourth turn's permission", wait, func(s string) bool { return after(s, "> fourth task", "Allow Bash") })
+	third, fourth := strings.LastIndex(scr, "> third task"), strings.LastIndex(scr, "> fourth task")
+	if third < 0 || fourth < third || strings.Contains(scr[third:fourth], "Stop hook feedback") ||
+		strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "block manual") != 1 {
 		t.Fatalf("Escape did not end the turn:\n%s", scr)
 	}
+	tm.keys("Escape")
+	tm.waitFor("the fourth turn interrupted", wait, func(s string) bool { return after(s, "> fourth task", "Interrupted by user") })
 
 	// A narrower window stacks the panes; claude's screen survives the resize.
 	tm.resize(100, 40)
@@ -92,10 +106,10 @@ func TestDemoInTmux(t *testing.T) {
 				verdictsRow = i
 			}
 		}
-		return verdictsRow > claudeRow+10 && strings.Contains(scr, "> third task")
+		return verdictsRow > claudeRow+10 && strings.Contains(scr, "> fourth task")
 	})
 	tm.resize(150, 42)
-	tm.waitText(wait, "> third task", "allow escape", "╭─ verdicts")
+	tm.waitText(wait, "> fourth task", "allow escape", "╭─ verdicts")
 
 	// Quit.
 	tm.keys("C-]", "q")

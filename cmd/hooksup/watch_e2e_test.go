@@ -52,15 +52,19 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	home, env := otherTerminal(t, runDir)
 	w := startTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
 	var p1, p2 string // the sessions' short ids
+	q2 := -1          // the second's question
 	for _, s := range hubLs(t, runDir) {
 		switch s.Cwd {
 		case rc1.env.WorkDir:
 			p1 = s.SessionID[:8]
 		case rc2.env.WorkDir:
 			p2 = s.SessionID[:8]
+			if len(s.Pending) == 1 {
+				q2 = s.Pending[0].ID
+			}
 		}
 	}
-	if p1 == "" || p2 == "" {
+	if p1 == "" || p2 == "" || q2 < 0 {
 		t.Fatalf("ls does not list both sessions: %+v", hubLs(t, runDir))
 	}
 	// Each question names the check's command in its first line, and shows its output below.
@@ -79,13 +83,15 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWatch") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
 	}
-	time.Sleep(time.Second)
+	// The second session made one request, and after that its question is still pending, the
+	// same one: claude waits in its Stop hook until the question is answered, so it made none in
+	// between. (Its later requests, checked at the end, are its next prompts.)
 	if n := len(rc2.srv.Main()); n != 1 {
 		t.Fatalf("approving the first session made the second make %d requests", n)
 	}
 	for _, s := range hubLs(t, runDir) {
-		if s.Cwd == rc2.env.WorkDir && len(s.Pending) != 1 {
-			t.Fatalf("the second session's question is no longer pending: %+v", s)
+		if s.Cwd == rc2.env.WorkDir && (len(s.Pending) != 1 || s.Pending[0].ID != q2) {
+			t.Fatalf("the second session's question %d is no longer pending: %+v", q2, s)
 		}
 	}
 	if !strings.Contains(tm2.screen(), "⚑ claude wants to stop") {
