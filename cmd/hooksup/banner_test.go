@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // bannerRows are the rows between the status line and the top of claude's pane.
@@ -32,10 +34,10 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			s := newSandbox(t)
 			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-			tm := startTmux(t, size.w, size.h, env, s.project, hooksupBin, "demo")
+			tm := e2e.StartTmux(t, size.w, size.h, env, s.project, hooksupBin, "demo")
 			const wait = 20 * time.Second
-			tm.waitText(wait, "Allow Bash(go test ./...)?")
-			tm.text("y")
+			tm.WaitText(wait, "Allow Bash(go test ./...)?")
+			tm.Text("y")
 			wants := []string{`the checks say continue: The check "demo-tests" failed (exit 1).`,
 				"ctrl+] then a continue", "d let it stop", "e edit reason", "x halt", "esc interrupts"}
 			if !size.checksPane {
@@ -44,7 +46,7 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 			}
 			timeLeft := regexp.MustCompile(`\b[0-5]:[0-5]\d left\b`)
 			// The banner comes as the question is asked, and the check's output with it.
-			scr := tm.waitFor("the whole banner: "+strings.Join(wants, ", ")+", the time left", wait, func(scr string) bool {
+			scr := tm.WaitFor("the whole banner: "+strings.Join(wants, ", ")+", the time left", wait, func(scr string) bool {
 				banner := strings.Join(bannerRows(scr), " ")
 				for _, w := range wants {
 					if !strings.Contains(banner, w) {
@@ -67,8 +69,8 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 				}
 			}
 			// The hints work: approve continues claude.
-			tm.keys("C-]", "a")
-			tm.waitText(wait, "Stop hook feedback")
+			tm.Keys("C-]", "a")
+			tm.WaitText(wait, "Stop hook feedback")
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/procinfo"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -59,14 +60,14 @@ func waitRuns(t *testing.T, path string, d time.Duration, what string, ok func([
 
 // twoSimSessions starts two hooksup sessions of the fake claude in one project, each in its own
 // tmux, with the check command; each makes one turn and stops at once.
-func twoSimSessions(t *testing.T, s *sandbox, command string) [2]*tmuxSession {
+func twoSimSessions(t *testing.T, s *sandbox, command string) [2]*e2e.Tmux {
 	cfg := s.config("mode = \"auto\"\n[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + command + "\n'''\n")
 	self, _ := os.Executable()
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
-	var tms [2]*tmuxSession
+	var tms [2]*e2e.Tmux
 	for i := range tms {
-		tms[i] = startTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "--claude-bin", self, "claude")
+		tms[i] = e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "--claude-bin", self, "claude")
 	}
 	return tms
 }
@@ -99,21 +100,21 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 	first := waitRuns(t, runs, wait, "no check started", func(r []lockRun) bool { return len(r) > 0 })[0].session
 	holderPID := pidOf(t, runDir, first)
 	sentence := fmt.Sprintf("waiting for session %s (claude, pid %d) to finish its checks in this project", first[:8], holderPID)
-	var waiter *tmuxSession
+	var waiter *e2e.Tmux
 	deadline := time.Now().Add(wait)
 	for waiter == nil {
 		for _, tm := range tms {
-			if strings.Contains(tm.screen(), sentence) {
+			if strings.Contains(tm.Screen(), sentence) {
 				waiter = tm
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no session says %q; screens:\n%s\n%s", sentence, tms[0].screen(), tms[1].screen())
+			t.Fatalf("no session says %q; screens:\n%s\n%s", sentence, tms[0].Screen(), tms[1].Screen())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	// The checks pane says it too, with the time waited so far.
-	waiter.waitText(wait, "waiting for session "+first[:8]+" (claude, pid", "finish its checks in this project (")
+	waiter.WaitText(wait, "waiting for session "+first[:8]+" (claude, pid", "finish its checks in this project (")
 
 	out, errText, code := hubShell(t, runDir, "ls")
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("waiting for session %s (claude, pid %d)", first[:8], holderPID)) {
@@ -129,8 +130,8 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 		}
 	}
 	home, env := otherTerminal(t, runDir)
-	w := startTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
-	w.waitText(wait, "waiting for session "+first[:8])
+	w := e2e.StartTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	w.WaitText(wait, "waiting for session "+first[:8])
 
 	if r := readRuns(t, runs); len(r) != 1 {
 		t.Fatalf("the second's check ran while the first's did: %+v", r)
@@ -142,7 +143,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 		t.Fatalf("runs %s, want %s, one after the other: %+v", got, want, r)
 	}
 	for _, tm := range tms {
-		scr := tm.waitText(wait, "allow checks")
+		scr := tm.WaitText(wait, "allow checks")
 		if strings.Contains(scr, "waiting for session") {
 			t.Fatalf("still waiting once its checks ran:\n%s", scr)
 		}
@@ -174,10 +175,10 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 	first := waitRuns(t, runs, wait, "no check started", func(r []lockRun) bool { return len(r) > 0 })[0].session
 	holderPID := pidOf(t, runDir, first)
 	sentence := fmt.Sprintf("waiting for session %s (claude, pid %d)", first[:8], holderPID)
-	var waiter *tmuxSession
+	var waiter *e2e.Tmux
 	for deadline := time.Now().Add(wait); waiter == nil; time.Sleep(100 * time.Millisecond) {
 		for _, tm := range tms {
-			if strings.Contains(tm.screen(), sentence) {
+			if strings.Contains(tm.Screen(), sentence) {
 				waiter = tm
 			}
 		}
@@ -206,7 +207,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 	if live, err := procinfo.Group(pgid); err != nil || len(live) > 0 {
 		t.Fatalf("the killed session's check (group %d) still runs: %+v %v", pgid, live, err)
 	}
-	scr := waiter.waitText(wait, "allow checks")
+	scr := waiter.WaitText(wait, "allow checks")
 	if strings.Contains(scr, "waiting for session") {
 		t.Fatalf("still waiting:\n%s", scr)
 	}
@@ -282,10 +283,10 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 	const wait = 30 * time.Second
 	first := waitRuns(t, runs, wait, "no check started", func(r []lockRun) bool { return len(r) > 0 })[0].session
 	sentence := fmt.Sprintf("waiting for session %s (claude, pid %d)", first[:8], pidOf(t, runDir, first))
-	var waiter *tmuxSession
+	var waiter *e2e.Tmux
 	for deadline := time.Now().Add(wait); waiter == nil; time.Sleep(100 * time.Millisecond) {
 		for _, tm := range tms {
-			if strings.Contains(tm.screen(), sentence) {
+			if strings.Contains(tm.Screen(), sentence) {
 				waiter = tm
 			}
 		}
@@ -293,8 +294,8 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 			t.Fatalf("no session says %q", sentence)
 		}
 	}
-	waiter.keys("Escape")
-	scr := waiter.waitText(5*time.Second, "allow escape")
+	waiter.Keys("Escape")
+	scr := waiter.WaitText(5*time.Second, "allow escape")
 	if strings.Contains(scr, "waiting for session") {
 		t.Fatalf("still waiting after Escape:\n%s", scr)
 	}

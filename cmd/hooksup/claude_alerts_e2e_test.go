@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -235,7 +236,7 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 func TestClaudeHeadlessNotifiesThroughTheSystem(t *testing.T) {
 	dir := t.TempDir()
 	sent := filepath.Join(dir, "sent")
-	fake := "#!/bin/sh\nprintf '%s|' \"$@\" >>" + shellQuote(sent) + "\necho >>" + shellQuote(sent) + "\n"
+	fake := "#!/bin/sh\nprintf '%s|' \"$@\" >>" + e2e.ShellQuote(sent) + "\necho >>" + e2e.ShellQuote(sent) + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "notify-send"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -21,7 +22,7 @@ func userStopHook(t *testing.T, rc *realClaude, reason string) string {
 	t.Helper()
 	marker := filepath.Join(rc.env.Home, "user-hook-ran")
 	script := filepath.Join(rc.env.Home, "user-stop-hook.sh")
-	body := fmt.Sprintf("#!/bin/sh\ncat >/dev/null\nif [ -f %[1]s ]; then exit 0; fi\ntouch %[1]s\necho %[2]s >&2\nexit 2\n", shellQuote(marker), shellQuote(reason))
+	body := fmt.Sprintf("#!/bin/sh\ncat >/dev/null\nif [ -f %[1]s ]; then exit 0; fi\ntouch %[1]s\necho %[2]s >&2\nexit 2\n", e2e.ShellQuote(marker), e2e.ShellQuote(reason))
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -96,16 +97,16 @@ func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
 	const reason = "update the changelog"
 	userStopHook(t, rc, reason)
 	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	tm := startTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", rc.config(`mode = "auto"`), "claude")
+	tm := e2e.StartTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", rc.config(`mode = "auto"`), "claude")
 	const wait = 45 * time.Second
-	tm.waitText(wait, "❯", "╭─ verdicts")
+	tm.WaitText(wait, "❯", "╭─ verdicts")
 	typeIntoClaude(t, tm, "go")
-	tm.keys("Enter")
+	tm.Keys("Enter")
 	// Both stops are decided, each with what the user's hook did at it, before the pane is
 	// read and navigated: claude prints its second answer before hooksup decides its second
 	// stop, and with one verdict in the pane Up stays on it, and its open detail follows the
 	// newest verdict when the second comes.
-	scr := tm.waitText(wait, "SECOND-ANSWER", "╭─ verdicts 2 ", "user-stop-hook.sh blocked: "+reason, "user-stop-hook.sh allowed")
+	scr := tm.WaitText(wait, "SECOND-ANSWER", "╭─ verdicts 2 ", "user-stop-hook.sh blocked: "+reason, "user-stop-hook.sh allowed")
 	if n := len(rc.srv.Main()); n != 2 {
 		t.Fatalf("%d main requests, want 2: the user's hook did not make claude continue\n%s", n, scr)
 	}
@@ -119,10 +120,10 @@ func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
 
 	// The first verdict's detail: hooksup allowed, the user's hook blocked with its reason, and
 	// claude continued.
-	tm.keys("C-]", "Tab")
-	tm.keys("Up")
-	tm.keys("Enter")
-	scr = tm.waitText(wait, "claude continued", reason)
+	tm.Keys("C-]", "Tab")
+	tm.Keys("Up")
+	tm.Keys("Enter")
+	scr = tm.WaitText(wait, "claude continued", reason)
 	pane = verdictsPaneText(scr)
 	if !strings.Contains(pane, "allow: no checks") || !strings.Contains(pane, "user-stop-hook.sh") || strings.Contains(pane, "stopped") {
 		t.Fatalf("verdict detail:\n%s", pane)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -44,16 +45,16 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 			cfg := filepath.Join(short, "hooksup.toml")
 			os.WriteFile(cfg, []byte(`mode = "auto"`), 0o600)
 			argv := append([]string{hooksupBin, "--config", cfg, "claude"}, mode.args...)
-			tm := startTmux(b, 160, 45, env.Environ(), env.WorkDir, argv...)
+			tm := e2e.StartTmux(b, 160, 45, env.Environ(), env.WorkDir, argv...)
 			const wait = 45 * time.Second
-			tm.waitText(wait, "● waiting for input")
+			tm.WaitText(wait, "● waiting for input")
 			// The dialog's first line and its question: the dialog appeared when either shows.
 			const dialog, dialogTop = "Do you want to proceed?", "Bash command"
 			if mode.args == nil {
 				// Offline, auto mode first asks what to do about its safety check: stay.
 				typeIntoClaude(b, tm, "go")
-				tm.keys("Enter")
-				tm.waitText(wait, "can't check actions")
+				tm.Keys("Enter")
+				tm.WaitText(wait, "can't check actions")
 				pressUntil(b, tm, "Enter", dialog)
 				pressUntil(b, tm, "Escape", "● interrupted")
 			}
@@ -62,12 +63,12 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				prompt := fmt.Sprintf("go %d", i)
 				typeIntoClaude(b, tm, prompt)
-				tm.keys("Enter")
+				tm.Keys("Enter")
 				var dialogAt, headerAt time.Time
 				deadline := time.Now().Add(wait)
 				for dialogAt.IsZero() || headerAt.IsZero() {
 					start := time.Now()
-					scr := tm.screen()
+					scr := tm.Screen()
 					polls = append(polls, time.Since(start))
 					now := time.Now()
 					if dialogAt.IsZero() && (strings.Contains(scr, dialog) || strings.Contains(scr, dialogTop)) {
@@ -94,9 +95,9 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 				slices.Max(lat).Round(time.Millisecond), slices.Min(lat).Round(time.Millisecond), pct(polls, .5).Round(time.Millisecond))
 			b.ReportMetric(float64(pct(lat, .5).Milliseconds()), "p50-ms")
 			b.ReportMetric(float64(pct(lat, .99).Milliseconds()), "p99-ms")
-			tm.text("/exit")
-			tm.keys("Enter")
-			tm.waitText(wait, "claude exited")
+			tm.Text("/exit")
+			tm.Keys("Enter")
+			tm.WaitText(wait, "claude exited")
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -91,15 +92,15 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
 	cfg := rc.config(`mode = "auto"`)
 	const wait = 45 * time.Second
-	tm := startTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude")
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
+	tm := e2e.StartTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude")
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
 	typeIntoClaude(t, tm, "hello")
-	tm.keys("Enter")
-	tm.waitText(wait, "FIRST-ANSWER", "allow no checks")
-	tm.text("/exit")
-	tm.waitText(wait, "/exit")
-	tm.keys("Enter")
-	held := tm.waitText(wait, "claude exited with status 0", "hooksup claude --resume ")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "FIRST-ANSWER", "allow no checks")
+	tm.Text("/exit")
+	tm.WaitText(wait, "/exit")
+	tm.Keys("Enter")
+	held := tm.WaitText(wait, "claude exited with status 0", "hooksup claude --resume ")
 	if strings.Contains(held, "settings") || regexp.MustCompile(`(^|[^p] )claude --resume`).MatchString(squashSpaces(held)) {
 		t.Fatalf("the held pane still shows claude's own resume command:\n%s", held)
 	}
@@ -108,18 +109,18 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 		t.Fatalf("no session id in the held pane:\n%s", held)
 	}
 	id := m[1]
-	tm.keys("q")
-	after := tm.waitText(wait, "[exited 0]")
+	tm.Keys("q")
+	after := tm.WaitText(wait, "[exited 0]")
 	if !strings.Contains(after, "Resume this session under hooksup with:\nhooksup claude --resume "+id) || strings.Contains(after, "settings") {
 		t.Fatalf("after hooksup exited the terminal shows:\n%s", after)
 	}
 
 	// The command it shows brings the session back under hooksup.
-	tm2 := startTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--resume", id)
-	tm2.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") && strings.Contains(s, "FIRST-ANSWER") })
+	tm2 := e2e.StartTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--resume", id)
+	tm2.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") && strings.Contains(s, "FIRST-ANSWER") })
 	typeIntoClaude(t, tm2, "again")
-	tm2.keys("Enter")
-	tm2.waitText(wait, "RESUMED-ANSWER", "allow no checks")
+	tm2.Keys("Enter")
+	tm2.WaitText(wait, "RESUMED-ANSWER", "allow no checks")
 	logged := rc.logVerdicts(id)
 	if got := decisions(logged); got != "Stop:allow/nochecks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)

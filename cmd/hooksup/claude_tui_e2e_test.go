@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -22,10 +23,10 @@ func newRealClaudeTUI(t *testing.T, h mockapi.Handler) *realClaude {
 }
 
 // claudeTUI starts `hooksup --config CFG claude --permission-mode manual` in tmux.
-func (rc *realClaude) claudeTUI(cfg string, w, h int) *tmuxSession {
+func (rc *realClaude) claudeTUI(cfg string, w, h int) *e2e.Tmux {
 	rc.t.Helper()
 	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	return startTmux(rc.t, w, h, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--permission-mode", "manual")
+	return e2e.StartTmux(rc.t, w, h, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--permission-mode", "manual")
 }
 
 func TestClaudeTUIAskApproveDenyEscape(t *testing.T) {
@@ -41,17 +42,17 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 `)
 	tm := rc.claudeTUI(cfg, 160, 45)
 	const wait = 45 * time.Second
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 
 	// Typing a prompt reaches claude; the failing check in ask mode shows the question. Claude
 	// may drop keys typed while it is still starting up: type until the text shows in its box.
 	typeIntoClaude(t, tm, "first prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "❯ first prompt", "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestTUI")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "❯ first prompt", "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestTUI")
 
 	// Approve: claude continues with the check's reason, then stops.
-	tm.keys("C-]", "a")
-	scr := tm.waitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
+	tm.Keys("C-]", "a")
+	scr := tm.WaitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after approval:\n%s", scr)
 	}
@@ -63,10 +64,10 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// Deny: claude stops; no continuation request. The next prompt's request follows the
 	// denied question's: a continuation would have come before it.
 	typeIntoClaude(t, tm, "second prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop")
-	tm.keys("C-]", "d")
-	scr = tm.waitText(wait, "allow manual")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop")
+	tm.Keys("C-]", "d")
+	scr = tm.WaitText(wait, "allow manual")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after denial:\n%s", scr)
 	}
@@ -74,14 +75,14 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// Escape while the question is pending: claude is interrupted, the verdict is escape, and
 	// there is no further continuation in that turn.
 	typeIntoClaude(t, tm, "third prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-THREE", "⚑ claude wants to stop")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-THREE", "⚑ claude wants to stop")
 	main = rc.srv.Main()
 	if len(main) != 4 || !strings.Contains(main[3].LastUserText(), "third prompt") {
 		t.Fatalf("%d requests, the last's user text %q: want 4, the third prompt's after the denied question's", len(main), lastUser(main))
 	}
-	tm.keys("Escape")
-	scr = tm.waitText(wait, "allow escape", "● interrupted")
+	tm.Keys("Escape")
+	scr = tm.WaitText(wait, "allow escape", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {
 		t.Fatalf("the header repeats itself:\n%s", scr)
 	}
@@ -91,8 +92,8 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// The next prompt's request follows the escaped question's: a continuation would have come
 	// before it. Its question is let stop.
 	typeIntoClaude(t, tm, "fourth prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-FOUR", "⚑ claude wants to stop")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-FOUR", "⚑ claude wants to stop")
 	main = rc.srv.Main()
 	if len(main) != 5 || !strings.Contains(main[4].LastUserText(), "fourth prompt") {
 		t.Fatalf("%d requests, the last's user text %q: want 5, the fourth prompt's after the escaped question's", len(main), lastUser(main))
@@ -100,31 +101,31 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
-	tm.keys("C-]", "d")
-	tm.waitFor("the fourth question answered", wait, func(s string) bool { return !strings.Contains(s, "claude wants to stop") })
+	tm.Keys("C-]", "d")
+	tm.WaitFor("the fourth question answered", wait, func(s string) bool { return !strings.Contains(s, "claude wants to stop") })
 
 	// Resizing keeps claude's screen intact: it repaints at the new size.
-	tm.resize(110, 40)
-	tm.waitFor("claude's screen at 110 columns", wait, func(s string) bool {
+	tm.Resize(110, 40)
+	tm.WaitFor("claude's screen at 110 columns", wait, func(s string) bool {
 		return strings.Contains(s, "ANSWER-FOUR") && strings.Contains(s, "manual mode on") && strings.Contains(s, "╭─ verdicts")
 	})
-	tm.resize(170, 48)
-	tm.waitFor("claude's screen at 170 columns", wait, func(s string) bool {
+	tm.Resize(170, 48)
+	tm.WaitFor("claude's screen at 170 columns", wait, func(s string) bool {
 		return strings.Contains(s, "ANSWER-FOUR") && strings.Contains(s, "manual mode on")
 	})
 
 	// Claude's own keys reach it: /exit ends claude, and hooksup with its status.
-	tm.text("/exit")
-	tm.keys("Enter")
-	tm.waitText(wait, "claude exited with status 0")
-	tm.keys("q")
-	tm.waitText(wait, "[exited 0]")
+	tm.Text("/exit")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "claude exited with status 0")
+	tm.Keys("q")
+	tm.WaitText(wait, "[exited 0]")
 }
 
 // typeIntoClaude types text into claude's input box until it shows there.
-func typeIntoClaude(t testing.TB, tm *tmuxSession, text string) {
+func typeIntoClaude(t testing.TB, tm *e2e.Tmux, text string) {
 	t.Helper()
-	typeAfter(t, tm, "❯ ", text)
+	tm.TypeAfter("❯ ", text)
 }
 
 // The reason editor: its hints are whole on a wide screen; cancelling an edit neither answers
@@ -140,20 +141,20 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 `)
 	tm := rc.claudeTUI(cfg, 200, 45)
 	const wait = 45 * time.Second
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "first prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop")
 
 	// Open the editor, then cancel it: the question is still there and claude was not
 	// interrupted.
-	tm.keys("C-]", "e")
-	scr := tm.waitText(wait, "enter send · ctrl+j/alt+enter/shift+enter new line · ctrl+l clear · ctrl+c cancel edit · esc interrupts claude · ")
+	tm.Keys("C-]", "e")
+	scr := tm.WaitText(wait, "enter send · ctrl+j/alt+enter/shift+enter new line · ctrl+l clear · ctrl+c cancel edit · esc interrupts claude · ")
 	if !strings.Contains(scr, "› The check \"tests\"") || !strings.Contains(scr, "FAIL: TestEdit") {
 		t.Fatalf("the editor does not show the checks' reason with its lines:\n%s", scr)
 	}
-	tm.keys("C-c")
-	scr = tm.waitFor("the editor to close", wait, func(s string) bool { return !strings.Contains(s, "ctrl+c cancel edit") })
+	tm.Keys("C-c")
+	scr = tm.WaitFor("the editor to close", wait, func(s string) bool { return !strings.Contains(s, "ctrl+c cancel edit") })
 	if !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "interrupted") {
 		t.Fatalf("cancelling the edit answered the question or interrupted claude:\n%s", scr)
 	}
@@ -163,13 +164,13 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	// answered by this edit, and claude's next request is the first after its prompt's and
 	// carries the edited reason, proves the cancelled edit neither answered the question nor
 	// interrupted claude: either would have dropped the question or sent another request.
-	tm.keys("C-]", "e")
-	tm.waitText(wait, "ctrl+c cancel edit")
-	tm.text("ALSO-LINE-ONE")
-	tm.keys("C-j")
-	tm.text("ALSO-LINE-TWO")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-EDITED", "block manual", "allow checks", "waiting for input")
+	tm.Keys("C-]", "e")
+	tm.WaitText(wait, "ctrl+c cancel edit")
+	tm.Text("ALSO-LINE-ONE")
+	tm.Keys("C-j")
+	tm.Text("ALSO-LINE-TWO")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-EDITED", "block manual", "allow checks", "waiting for input")
 	main := rc.srv.Main()
 	if len(main) != 2 {
 		t.Fatalf("%d requests, want 2", len(main))
@@ -178,8 +179,8 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	if !strings.Contains(got, "\nFAIL: TestEdit\n    edit_test.go:7: want 1\nALSO-LINE-ONE\nALSO-LINE-TWO") {
 		t.Fatalf("claude read %q: the line breaks are lost", got)
 	}
-	tm.keys("C-]", "q")
-	tm.waitText(wait, "[exited")
+	tm.Keys("C-]", "q")
+	tm.WaitText(wait, "[exited")
 }
 
 // /exit before any conversation: hooksup holds a summary, not a blank pane. After a
@@ -191,33 +192,33 @@ func TestClaudeTUIExitSummary(t *testing.T) {
 	const wait = 45 * time.Second
 
 	tm := rc.claudeTUI(cfg, 140, 40)
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "/exit")
-	tm.keys("Enter")
-	scr := tm.waitText(wait, "claude exited with status 0", "no verdicts", "no conversation to resume", "press any key to close")
+	tm.Keys("Enter")
+	scr := tm.WaitText(wait, "claude exited with status 0", "no verdicts", "no conversation to resume", "press any key to close")
 	if strings.Contains(scr, "--resume") {
 		t.Fatalf("a resume command for a session without a conversation:\n%s", scr)
 	}
-	tm.keys("x")
-	tm.waitText(wait, "[exited 0]")
+	tm.Keys("x")
+	tm.WaitText(wait, "[exited 0]")
 
 	tm = rc.claudeTUI(cfg, 140, 40)
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "first prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-ONE", "allow checks")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-ONE", "allow checks")
 	typeIntoClaude(t, tm, "/exit")
-	tm.keys("Enter")
+	tm.Keys("Enter")
 	vs := rc.verdicts()
 	if len(vs) == 0 || vs[0].SessionID == "" {
 		t.Fatalf("verdicts %+v", vs)
 	}
-	scr = tm.waitText(wait, "claude exited with status 0", "1 verdict: 1 allow", "hooksup claude --resume "+vs[0].SessionID)
+	scr = tm.WaitText(wait, "claude exited with status 0", "1 verdict: 1 allow", "hooksup claude --resume "+vs[0].SessionID)
 	if !regexp.MustCompile(`\d+(\.\d)?k? tokens`).MatchString(scr) {
 		t.Fatalf("the summary does not count the tokens:\n%s", scr)
 	}
-	tm.keys("x")
-	tm.waitText(wait, "[exited 0]")
+	tm.Keys("x")
+	tm.WaitText(wait, "[exited 0]")
 }
 
 // Quitting while claude works asks first: another key keeps claude, the quit key again ends
@@ -244,33 +245,33 @@ func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
 	cfg := rc.config("mode = \"ask\"\n")
 	const wait = 45 * time.Second
 	tm := rc.claudeTUI(cfg, 140, 40)
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "slow prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "● working")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "● working")
 
-	tm.keys("C-]", "q")
-	tm.waitText(wait, "claude is working: q again ends it")
-	tm.keys("x") // keeps claude
-	tm.waitFor("the quit question gone", wait, func(s string) bool { return !strings.Contains(s, "q again ends it") })
+	tm.Keys("C-]", "q")
+	tm.WaitText(wait, "claude is working: q again ends it")
+	tm.Keys("x") // keeps claude
+	tm.WaitFor("the quit question gone", wait, func(s string) bool { return !strings.Contains(s, "q again ends it") })
 	// Claude kept: its reply, let go only now, is shown and its turn ends, and it takes the next
 	// prompt. Had the key ended it, claude would be gone before the reply came.
 	close(release)
-	tm.waitText(wait, "SLOW-ANSWER", "waiting for input")
+	tm.WaitText(wait, "SLOW-ANSWER", "waiting for input")
 	typeIntoClaude(t, tm, "another slow prompt")
-	tm.keys("Enter")
+	tm.Keys("Enter")
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
 	rs, err := rc.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 2 })
 	if main := mockapi.Filter(rs, mockapi.KindMain); err != nil || len(main) != 2 || !strings.Contains(main[1].LastUserText(), "another slow prompt") {
-		t.Fatalf("%v: %d requests, the last's user text %q: want 2, the second the next prompt's\n%s", err, len(main), lastUser(main), tm.screen())
+		t.Fatalf("%v: %d requests, the last's user text %q: want 2, the second the next prompt's\n%s", err, len(main), lastUser(main), tm.Screen())
 	}
-	tm.waitText(wait, "● working")
+	tm.WaitText(wait, "● working")
 
-	tm.keys("C-]", "q")
-	tm.waitText(wait, "claude is working: q again ends it")
-	tm.keys("q")
-	scr := tm.waitText(wait, "[exited ")
+	tm.Keys("C-]", "q")
+	tm.WaitText(wait, "claude is working: q again ends it")
+	tm.Keys("q")
+	scr := tm.WaitText(wait, "[exited ")
 	code := regexp.MustCompile(`\[exited (\d+)\]`).FindStringSubmatch(scr)[1]
 	logged := regexp.MustCompile(`msg="agent exited" code=(\d+)`).FindAllStringSubmatch(rc.log(), -1)
 	if len(logged) == 0 || logged[len(logged)-1][1] != code {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
@@ -129,10 +130,10 @@ func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
 func TestClaudeHooksNotRunningIsSaidInTheTUI(t *testing.T) {
 	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("UNSUPERVISED-REPLY")}})
 	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	tm := startTmux(t, 200, 45, rc.env.Environ(), rc.env.WorkDir, brokenHookClient(t), "--config", rc.config(`mode = "auto"`), "claude")
+	tm := e2e.StartTmux(t, 200, 45, rc.env.Environ(), rc.env.WorkDir, brokenHookClient(t), "--config", rc.config(`mode = "auto"`), "claude")
 	const wait = 45 * time.Second
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
 	typeIntoClaude(t, tm, "hello")
-	tm.keys("Enter")
-	tm.waitText(wait, "UNSUPERVISED-REPLY", supervisor.NotRunning("claude"))
+	tm.Keys("Enter")
+	tm.WaitText(wait, "UNSUPERVISED-REPLY", supervisor.NotRunning("claude"))
 }

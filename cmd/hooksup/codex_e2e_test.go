@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -78,7 +79,7 @@ func TestCodexNoChecksModelError(t *testing.T) {
 // the tests' network namespace, so the mock listens on the host's loopback.
 func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
 	t.Helper()
-	requireTmux(t)
+	e2e.RequireTmux(t)
 	rc := newRealCodexOpts(t, h)
 	rc.env.Setenv("TERM", "xterm-256color")
 	rc.env.Setenv("HOOKSUP_CODEX_BIN", rc.env.Codex)
@@ -86,9 +87,9 @@ func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
 }
 
 // typeIntoCodex types text into Codex's composer until it shows there.
-func typeIntoCodex(t testing.TB, tm *tmuxSession, text string) {
+func typeIntoCodex(t testing.TB, tm *e2e.Tmux, text string) {
 	t.Helper()
-	typeAfter(t, tm, "› ", text)
+	tm.TypeAfter("› ", text)
 }
 
 // (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches
@@ -105,42 +106,42 @@ name = "tests"
 command = "echo 'FAIL: TestCodexTUI'; exit 1"
 retry_on_failure = true
 `)
-	tm := startTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
+	tm := e2e.StartTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
 	const wait = 45 * time.Second
-	tm.waitText(wait, "hooksup codex", "Ask Codex to do anything")
+	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
 
 	typeIntoCodex(t, tm, "first prompt")
-	tm.keys("Enter")
-	scr := tm.waitText(wait, "ANSWER-ONE", "⚑ codex wants to stop", "FAIL: TestCodexTUI", "esc")
+	tm.Keys("Enter")
+	scr := tm.WaitText(wait, "ANSWER-ONE", "⚑ codex wants to stop", "FAIL: TestCodexTUI", "esc")
 	t.Logf("the question:\n%s", scr)
 
-	tm.keys("Escape")
-	if scr = tm.waitText(wait, "allow escape"); strings.Contains(scr, "codex wants to stop") {
+	tm.Keys("Escape")
+	if scr = tm.WaitText(wait, "allow escape"); strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after Escape:\n%s", scr)
 	}
 	// The next prompt's request follows the escaped question's: a continuation would have come
 	// before it. Its question is let stop.
 	typeIntoCodex(t, tm, "second prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
 	if reqs := rc.srv.Model(); len(reqs) != 2 || !strings.Contains(reqs[1].LastInputText("user"), "second prompt") || reqs[1].LastHookPrompt() != "" {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
-		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), decisions(rc.verdicts()), tm.screen(), rc.log())
+		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), decisions(rc.verdicts()), tm.Screen(), rc.log())
 	}
 	if got := decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
-		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
+		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
-	tm.keys("C-]", "d")
-	tm.waitFor("the second question answered", wait, func(s string) bool { return !strings.Contains(s, "codex wants to stop") })
+	tm.Keys("C-]", "d")
+	tm.WaitFor("the second question answered", wait, func(s string) bool { return !strings.Contains(s, "codex wants to stop") })
 
 	// Codex's own keys reach it: /quit ends it, and its parting hint resumes under hooksup.
 	typeIntoCodex(t, tm, "/quit")
-	tm.keys("Enter")
-	tm.waitText(wait, "codex exited with status 0", "  hooksup codex resume ", "Or run hooksup codex resume and select")
-	tm.keys("q")
-	tm.waitText(wait, "[exited 0]")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "codex exited with status 0", "  hooksup codex resume ", "Or run hooksup codex resume and select")
+	tm.Keys("q")
+	tm.WaitText(wait, "[exited 0]")
 }
 
 // The TUI in ask mode, answered by the person: approved, the check's reason reaches Codex as its
@@ -158,17 +159,17 @@ mode = "ask"
 name = "tests"
 command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestCodexApprove'; exit 1; fi"
 `)
-	tm := startTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
+	tm := e2e.StartTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
 	const wait = 45 * time.Second
-	tm.waitText(wait, "hooksup codex", "Ask Codex to do anything")
+	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
 
 	typeIntoCodex(t, tm, "first prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-ONE", "⚑ codex wants to stop", "FAIL: TestCodexApprove")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-ONE", "⚑ codex wants to stop", "FAIL: TestCodexApprove")
 
 	// Approve: Codex continues with the check's reason, then stops.
-	tm.keys("C-]", "a")
-	scr := tm.waitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
+	tm.Keys("C-]", "a")
+	scr := tm.WaitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
 	if strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after approval:\n%s", scr)
 	}
@@ -182,31 +183,31 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 
 	// Deny: Codex stops; no continuation request.
 	typeIntoCodex(t, tm, "second prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
-	tm.keys("C-]", "d")
-	if scr = tm.waitText(wait, "allow manual"); strings.Contains(scr, "codex wants to stop") {
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
+	tm.Keys("C-]", "d")
+	if scr = tm.WaitText(wait, "allow manual"); strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after denial:\n%s", scr)
 	}
 
 	// Edit: two lines more, then send. The third prompt's request follows the denied question's:
 	// a continuation would have come before it.
 	typeIntoCodex(t, tm, "third prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-THREE", "⚑ codex wants to stop")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-THREE", "⚑ codex wants to stop")
 	if reqs = rc.srv.Model(); len(reqs) != 4 || !strings.Contains(reqs[3].LastInputText("user"), "third prompt") || reqs[3].LastHookPrompt() != "" {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
-		t.Fatalf("codex made %d model requests, want 4, the fourth the third prompt's after the denied question's\nscreen:\n%s", len(reqs), tm.screen())
+		t.Fatalf("codex made %d model requests, want 4, the fourth the third prompt's after the denied question's\nscreen:\n%s", len(reqs), tm.Screen())
 	}
-	tm.keys("C-]", "e")
-	tm.waitText(wait, "ctrl+c cancel edit")
-	tm.text("ALSO-LINE-ONE") // on the line below the reason, where the editor starts
-	tm.keys("C-j")
-	tm.text("ALSO-LINE-TWO")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-EDITED")
+	tm.Keys("C-]", "e")
+	tm.WaitText(wait, "ctrl+c cancel edit")
+	tm.Text("ALSO-LINE-ONE") // on the line below the reason, where the editor starts
+	tm.Keys("C-j")
+	tm.Text("ALSO-LINE-TWO")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-EDITED")
 	reqs = rc.srv.Model()
 	if len(reqs) != 5 {
 		t.Fatalf("%d model requests after the edit, want 5", len(reqs))
@@ -214,9 +215,9 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	if got := reqs[4].LastHookPrompt(); !strings.Contains(got, "FAIL: TestCodexApprove\nALSO-LINE-ONE\nALSO-LINE-TWO") {
 		t.Fatalf("codex read %q: not the edited reason with its line breaks", got)
 	}
-	tm.waitFor("the verdicts", wait, func(string) bool { return len(rc.verdicts()) == 5 })
+	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rc.verdicts()) == 5 })
 	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
-		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
+		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 }
 

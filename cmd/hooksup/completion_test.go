@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/agentsim"
@@ -113,7 +114,7 @@ func TestCompletionScriptsLoad(t *testing.T) {
 		}
 		// Saved as _hooksup in $fpath, compinit finds it by its #compdef line.
 		out = runShell(t, env, s.project, zsh, "-f", "-c",
-			"fpath=("+shellQuote(s.project)+" $fpath) && autoload -U compinit && compinit -u -D && print -r -- $_comps[hooksup]")
+			"fpath=("+e2e.ShellQuote(s.project)+" $fpath) && autoload -U compinit && compinit -u -D && print -r -- $_comps[hooksup]")
 		if strings.TrimSpace(out) != "_hooksup" {
 			t.Fatalf("from $fpath, compinit registered %q for hooksup", out)
 		}
@@ -218,7 +219,7 @@ func TestCompletionBash(t *testing.T) {
 	for _, c := range cases {
 		script.WriteString("t")
 		for _, w := range bashWords(c.line) {
-			script.WriteString(" " + shellQuote(w))
+			script.WriteString(" " + e2e.ShellQuote(w))
 		}
 		script.WriteString("\n")
 	}
@@ -234,7 +235,7 @@ func fishComplete(t *testing.T, env []string, dir string, lines []string) [][]st
 	fish := requireShell(t, "fish")
 	script := "hooksup completion fish | source\n"
 	for _, l := range lines {
-		script += "complete -C" + shellQuote(l) + "; echo '-- end --'\n"
+		script += "complete -C" + e2e.ShellQuote(l) + "; echo '-- end --'\n"
 	}
 	var out [][]string
 	var cur []string
@@ -283,16 +284,16 @@ func TestCompletionInteractive(t *testing.T) {
 	} {
 		t.Run(sh.name, func(t *testing.T) {
 			shell := requireShell(t, sh.name)
-			tm := startTmux(t, 120, 30, env, s.project, append([]string{shell}, sh.argv[1:]...)...)
+			tm := e2e.StartTmux(t, 120, 30, env, s.project, append([]string{shell}, sh.argv[1:]...)...)
 			// Typed once the shell's line editor is up: it draws the prompt then.
-			tm.waitFor("the shell's prompt", 10*time.Second, func(screen string) bool { return strings.TrimSpace(screen) != "" })
-			tm.text(sh.setup + "; echo ready-$((6*7))")
+			tm.WaitFor("the shell's prompt", 10*time.Second, func(screen string) bool { return strings.TrimSpace(screen) != "" })
+			tm.Text(sh.setup + "; echo ready-$((6*7))")
 			if sh.name == "fish" {
-				tm.keys("C-u")
-				tm.text(sh.setup + "; echo ready-(math 6 '*' 7)")
+				tm.Keys("C-u")
+				tm.Text(sh.setup + "; echo ready-(math 6 '*' 7)")
 			}
-			tm.keys("Enter")
-			tm.waitText(10*time.Second, "ready-42")
+			tm.Keys("Enter")
+			tm.WaitText(10*time.Second, "ready-42")
 			for _, step := range []struct{ typed, want string }{
 				{"hooksup log --session ", "hooksup log --session " + completionSession},
 				{"hooksup --theme my-", "hooksup --theme my-ocean"},
@@ -301,12 +302,12 @@ func TestCompletionInteractive(t *testing.T) {
 				{"hooksup web rev", "hooksup web revoke"},
 				{"hooksup web revoke ", "hooksup web revoke " + device},
 			} {
-				tm.keys("C-u")
-				tm.text(step.typed)
-				tm.keys("Tab")
-				tm.waitText(10*time.Second, step.want)
+				tm.Keys("C-u")
+				tm.Text(step.typed)
+				tm.Keys("Tab")
+				tm.WaitText(10*time.Second, step.want)
 			}
-			tm.keys("C-u")
+			tm.Keys("C-u")
 		})
 	}
 }
@@ -393,7 +394,7 @@ func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 		for _, c := range cases {
 			script.WriteString("t")
 			for _, w := range bashWords(c.line) {
-				script.WriteString(" " + shellQuote(w))
+				script.WriteString(" " + e2e.ShellQuote(w))
 			}
 			script.WriteString("\n")
 		}

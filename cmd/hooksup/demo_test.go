@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
@@ -21,54 +22,54 @@ func TestDemoInTmux(t *testing.T) {
 	s := newSandbox(t)
 	env := append([]string{}, s.env...)
 	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
 
-	scr := tm.waitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
+	scr := tm.WaitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
 	// The header says what its numbers count; claude's own limit of 8 blocks in a row does not
 	// matter with hooksup's 3 per turn, so it is not shown.
 	if header := strings.SplitN(scr, "\n", 2)[0]; !strings.Contains(header, "continuations 0/3 this turn · 0 this session") ||
 		strings.Contains(header, "cap") || strings.Contains(header, "claude allows") {
 		t.Fatalf("header %q", header)
 	}
-	tm.text("y")
-	scr = tm.waitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`, "a continue")
+	tm.Text("y")
+	scr = tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`, "a continue")
 	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow no checks") {
 		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
 	}
 
 	// Approve: claude continues with the checks' reason, then stops when the check passes.
-	tm.keys("C-]", "a")
-	scr = tm.waitText(wait, "Stop hook feedback", "attempt 2", "block manual", "allow checks", "continuations 1/3 this turn · 1 this session")
+	tm.Keys("C-]", "a")
+	scr = tm.WaitText(wait, "Stop hook feedback", "attempt 2", "block manual", "allow checks", "continuations 1/3 this turn · 1 this session")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("the question is still shown:\n%s", scr)
 	}
 
 	// Typing reaches the agent.
-	tm.text("second task")
-	tm.keys("Enter")
-	tm.waitText(wait, "> second task")
-	tm.waitCount(wait, "Allow Bash", 2)
-	tm.text("n")
-	tm.waitText(wait, "⚑ claude wants to stop")
+	tm.Text("second task")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "> second task")
+	tm.WaitCount(wait, "Allow Bash", 2)
+	tm.Text("n")
+	tm.WaitText(wait, "⚑ claude wants to stop")
 
 	// Deny: claude may stop; no feedback for this turn.
-	tm.keys("C-]", "d")
-	scr = tm.waitText(wait, "allow manual", "Done: turn 2 is finished")
+	tm.Keys("C-]", "d")
+	scr = tm.WaitText(wait, "allow manual", "Done: turn 2 is finished")
 	if strings.Count(scr, "Stop hook feedback") != 1 {
 		t.Fatalf("denied continuation still reached claude:\n%s", scr)
 	}
 
 	// Escape while the question is pending: claude is interrupted, verdict escape, and no
 	// further continuation that turn.
-	tm.text("third task")
-	tm.keys("Enter")
-	tm.waitText(wait, "> third task")
-	tm.waitCount(wait, "Allow Bash", 3)
-	tm.text("y")
-	tm.waitText(wait, "⚑ claude wants to stop")
-	tm.keys("Escape")
-	scr = tm.waitText(wait, "allow escape", "● interrupted")
+	tm.Text("third task")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "> third task")
+	tm.WaitCount(wait, "Allow Bash", 3)
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop")
+	tm.Keys("Escape")
+	scr = tm.WaitText(wait, "allow escape", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {
 		t.Fatalf("the header repeats itself:\n%s", scr)
 	}
@@ -81,20 +82,20 @@ func TestDemoInTmux(t *testing.T) {
 		i := strings.LastIndex(scr, mark)
 		return i >= 0 && strings.Contains(scr[i:], text)
 	}
-	tm.text("fourth task")
-	tm.keys("Enter")
-	scr = tm.waitFor("the fourth turn's permission", wait, func(s string) bool { return after(s, "> fourth task", "Allow Bash") })
+	tm.Text("fourth task")
+	tm.Keys("Enter")
+	scr = tm.WaitFor("the fourth turn's permission", wait, func(s string) bool { return after(s, "> fourth task", "Allow Bash") })
 	third, fourth := strings.LastIndex(scr, "> third task"), strings.LastIndex(scr, "> fourth task")
 	if third < 0 || fourth < third || strings.Contains(scr[third:fourth], "Stop hook feedback") ||
 		strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "block manual") != 1 {
 		t.Fatalf("Escape did not end the turn:\n%s", scr)
 	}
-	tm.keys("Escape")
-	tm.waitFor("the fourth turn interrupted", wait, func(s string) bool { return after(s, "> fourth task", "Interrupted by user") })
+	tm.Keys("Escape")
+	tm.WaitFor("the fourth turn interrupted", wait, func(s string) bool { return after(s, "> fourth task", "Interrupted by user") })
 
 	// A narrower window stacks the panes; claude's screen survives the resize.
-	tm.resize(100, 40)
-	tm.waitFor("a stacked layout", wait, func(scr string) bool {
+	tm.Resize(100, 40)
+	tm.WaitFor("a stacked layout", wait, func(scr string) bool {
 		lines := strings.Split(scr, "\n")
 		// The verdicts pane sits below claude's pane, which still shows the last turn.
 		var claudeRow, verdictsRow int
@@ -108,12 +109,12 @@ func TestDemoInTmux(t *testing.T) {
 		}
 		return verdictsRow > claudeRow+10 && strings.Contains(scr, "> fourth task")
 	})
-	tm.resize(150, 42)
-	tm.waitText(wait, "> fourth task", "allow escape", "╭─ verdicts")
+	tm.Resize(150, 42)
+	tm.WaitText(wait, "> fourth task", "allow escape", "╭─ verdicts")
 
 	// Quit.
-	tm.keys("C-]", "q")
-	tm.waitText(wait, "[exited 0]")
+	tm.Keys("C-]", "q")
+	tm.WaitText(wait, "[exited 0]")
 }
 
 // The reason editor's clear key, named in its hints, empties it whatever the checks' reason
@@ -121,14 +122,14 @@ func TestDemoInTmux(t *testing.T) {
 func TestDemoEditorClearsTheReason(t *testing.T) {
 	s := newSandbox(t)
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
-	tm.waitText(wait, "Allow Bash(go test ./...)?")
-	tm.text("y")
-	tm.waitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
 
 	// The editor opens on the checks' reason, its hints naming the clear key.
-	tm.keys("C-]", "e")
+	tm.Keys("C-]", "e")
 	editorRows := func(scr string) []string {
 		var rows []string
 		for _, l := range strings.Split(scr, "\n") {
@@ -138,21 +139,21 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 		}
 		return rows
 	}
-	scr := tm.waitFor("the editor on the checks' reason", wait, func(scr string) bool {
+	scr := tm.WaitFor("the editor on the checks' reason", wait, func(scr string) bool {
 		return strings.Contains(strings.Join(editorRows(scr), "\n"), "-v did not enable verbose output")
 	})
 	if hints := lineWith(scr, "enter send"); !strings.Contains(hints, "ctrl+l clear") {
 		t.Fatalf("the editor's hints do not name the clear key:\n%s", scr)
 	}
 
-	tm.keys("C-l")
-	tm.waitFor("an empty editor", wait, func(scr string) bool {
+	tm.Keys("C-l")
+	tm.WaitFor("an empty editor", wait, func(scr string) bool {
 		rows := editorRows(scr)
 		return len(rows) > 0 && strings.Join(rows, "") == ""
 	})
-	tm.text("ONLY THESE WORDS")
-	tm.keys("Enter")
-	tm.waitText(wait, "Stop hook feedback: ONLY THESE WORDS", "block manual")
+	tm.Text("ONLY THESE WORDS")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "Stop hook feedback: ONLY THESE WORDS", "block manual")
 	var reasons []string
 	for _, v := range s.verdicts() {
 		if v.Decision == hooks.Block {
@@ -170,16 +171,16 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
 	s := newSandbox(t)
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
-	tm.waitText(wait, "Allow Bash(go test ./...)?")
-	tm.text("y")
-	tm.waitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
-	tm.keys("C-]", "e")
-	tm.waitText(wait, "enter send")
-	tm.text("Also run gofmt")
-	tm.keys("Enter")
-	tm.waitText(wait, "block manual")
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	tm.Keys("C-]", "e")
+	tm.WaitText(wait, "enter send")
+	tm.Text("Also run gofmt")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "block manual")
 	var reasons []string
 	for _, v := range s.verdicts() {
 		if v.Decision == hooks.Block {
@@ -204,17 +205,17 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 	self, _ := os.Executable()
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 200 * time.Millisecond}})
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
-	tm := startTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	tm := e2e.StartTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
 	const wait = 20 * time.Second
-	tm.waitText(wait, ".hooksup.toml is not trusted", "gate", "echo gate failed", "Trust this exact content? [y/N]")
-	tm.text("y")
-	tm.keys("Enter")
-	tm.waitText(wait, "block check gate", "allow checks", "claude exited with status 0")
-	tm.keys("q")
-	tm.waitText(wait, "[exited 0]")
+	tm.WaitText(wait, ".hooksup.toml is not trusted", "gate", "echo gate failed", "Trust this exact content? [y/N]")
+	tm.Text("y")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "block check gate", "allow checks", "claude exited with status 0")
+	tm.Keys("q")
+	tm.WaitText(wait, "[exited 0]")
 	// Remembered: a second run does not ask.
-	tm2 := startTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
-	scr := tm2.waitText(wait, "claude exited with status 0")
+	tm2 := e2e.StartTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	scr := tm2.WaitText(wait, "claude exited with status 0")
 	if strings.Contains(scr, "not trusted") {
 		t.Fatalf("asked again:\n%s", scr)
 	}
@@ -227,10 +228,10 @@ func TestTrustPromptDeclined(t *testing.T) {
 	os.WriteFile(s.project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
 	self, _ := os.Executable()
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
-	tm := startTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
-	tm.waitText(20*time.Second, "Trust this exact content? [y/N]")
-	tm.keys("Enter")
-	tm.waitText(20*time.Second, "claude exited with status 0")
+	tm := e2e.StartTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	tm.WaitText(20*time.Second, "Trust this exact content? [y/N]")
+	tm.Keys("Enter")
+	tm.WaitText(20*time.Second, "claude exited with status 0")
 	if _, err := os.Stat(evil); err == nil {
 		t.Fatal("an untrusted check ran")
 	}
@@ -241,8 +242,8 @@ func TestTrustPromptDeclined(t *testing.T) {
 func TestSIGTERMRestoresTheTerminal(t *testing.T) {
 	s := newSandbox(t)
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 120, 36, env, s.project, "sh", "-c", "echo BEFORE-HOOKSUP; exec "+hooksupBin+" demo")
-	tm.waitText(20*time.Second, "hooksup demo agent", "╭─ verdicts")
+	tm := e2e.StartTmux(t, 120, 36, env, s.project, "sh", "-c", "echo BEFORE-HOOKSUP; exec "+hooksupBin+" demo")
+	tm.WaitText(20*time.Second, "hooksup demo agent", "╭─ verdicts")
 	out, err := exec.Command("pgrep", "-f", "-x", hooksupBin+" demo").Output()
 	if err != nil {
 		t.Fatalf("hooksup not found: %v", err)
@@ -251,11 +252,11 @@ func TestSIGTERMRestoresTheTerminal(t *testing.T) {
 	if err := exec.Command("kill", "-TERM", hpid).Run(); err != nil {
 		t.Fatal(err)
 	}
-	scr := tm.waitText(20*time.Second, "[exited")
+	scr := tm.WaitText(20*time.Second, "[exited")
 	if !strings.Contains(scr, "BEFORE-HOOKSUP") || strings.Contains(scr, "╭─ verdicts") {
 		t.Fatalf("the terminal was not restored:\n%s", scr)
 	}
-	if tm.tmux("display-message", "-p", "-t", tm.name, "#{alternate_on}") != "0\n" {
+	if tm.Display("#{alternate_on}") != "0" {
 		t.Fatal("still in the alternate screen")
 	}
 }
@@ -266,8 +267,8 @@ func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
 	s := newSandbox(t)
 	cfg := s.config("[stop]\nmax_continuations = 10\n")
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
-	tm.waitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 8 in a row) · 0 this session")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
+	tm.WaitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 8 in a row) · 0 this session")
 }
 
 // The demo is self-contained and consistent: its header counts the tools its agent shows and
@@ -276,13 +277,13 @@ func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
 func TestDemoLeavesNothingBehind(t *testing.T) {
 	s := newSandbox(t)
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 160, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 160, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
-	tm.waitText(wait, "Allow Bash(go test ./...)?")
-	tm.text("y")
-	tm.waitText(wait, "⚑ claude wants to stop")
-	tm.keys("C-]", "a")
-	scr := tm.waitText(wait, "attempt 2", "allow checks")
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop")
+	tm.Keys("C-]", "a")
+	scr := tm.WaitText(wait, "attempt 2", "allow checks")
 	header := strings.SplitN(scr, "\n", 2)[0]
 	// Read, Bash, Update, then Bash again after the continuation (the subagent's are its own).
 	if m := regexp.MustCompile(`(\d+) tool calls`).FindStringSubmatch(header); m == nil || m[1] != "4" {
@@ -291,8 +292,8 @@ func TestDemoLeavesNothingBehind(t *testing.T) {
 	if !strings.Contains(header, "claude-demo") {
 		t.Errorf("the header does not name the demo's model: %q", header)
 	}
-	tm.keys("C-]", "q")
-	scr = tm.waitText(wait, "[exited 0]")
+	tm.Keys("C-]", "q")
+	scr = tm.WaitText(wait, "[exited 0]")
 	if strings.Contains(scr, "--resume") {
 		t.Errorf("the demo suggests resuming a simulated session:\n%s", scr)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -14,7 +15,7 @@ import (
 // the tests' network namespace, so the mock listens on the host's loopback.
 func newRealGeminiTUI(t *testing.T, replies ...mockapi.GeminiReply) *realGemini {
 	t.Helper()
-	requireTmux(t)
+	e2e.RequireTmux(t)
 	srv := mockapi.NewGeminiServer(t, &mockapi.GeminiScript{Replies: replies}, mockapi.WithQuiet())
 	env := mockapi.NewGeminiEnv(t, srv.URL, "")
 	env.Setenv("TERM", "xterm-256color")
@@ -28,16 +29,16 @@ const geminiPrompt = "> "
 // promptGemini types text into gemini's input and sends it, until the mock has the turn request
 // it makes: a busy gemini can lose an Enter (the text then stays in its input), and an Enter
 // more on an empty input sends nothing.
-func promptGemini(t *testing.T, tm *tmuxSession, rg *realGemini, text string) {
+func promptGemini(t *testing.T, tm *e2e.Tmux, rg *realGemini, text string) {
 	t.Helper()
 	n := len(rg.srv.Turns())
-	typeAfter(t, tm, geminiPrompt, text)
+	tm.TypeAfter(geminiPrompt, text)
 	deadline := time.Now().Add(60 * time.Second)
 	for len(rg.srv.Turns()) == n {
 		if time.Now().After(deadline) {
-			t.Fatalf("gemini sent no request for the prompt; screen:\n%s", tm.screen())
+			t.Fatalf("gemini sent no request for the prompt; screen:\n%s", tm.Screen())
 		}
-		tm.keys("Enter")
+		tm.Keys("Enter")
 		for wait := time.Now().Add(5 * time.Second); len(rg.srv.Turns()) == n && time.Now().Before(wait); {
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -55,36 +56,36 @@ name = "tests"
 command = "echo 'FAIL: TestGeminiTUI'; exit 1"
 retry_on_failure = true
 `)
-	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
+	tm := e2e.StartTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
 	const wait = 60 * time.Second
-	tm.waitText(wait, "hooksup gemini", "Type your message")
+	tm.WaitText(wait, "hooksup gemini", "Type your message")
 
 	promptGemini(t, tm, rg, "first prompt")
-	scr := tm.waitText(wait, "ANSWER-ONE", "⚑ gemini wants to stop", "FAIL: TestGeminiTUI", "esc")
+	scr := tm.WaitText(wait, "ANSWER-ONE", "⚑ gemini wants to stop", "FAIL: TestGeminiTUI", "esc")
 	t.Logf("the question:\n%s", scr)
 
-	tm.keys("Escape")
-	tm.waitText(wait, "allow escape")
-	tm.waitFor("the verdicts", wait, func(string) bool { return len(rg.verdicts()) == 2 })
+	tm.Keys("Escape")
+	tm.WaitText(wait, "allow escape")
+	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rg.verdicts()) == 2 })
 	if got := decisions(rg.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
-		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.screen())
+		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 	// gemini is back at its prompt, and asked nothing more.
-	typeAfter(t, tm, geminiPrompt, "still here")
+	tm.TypeAfter(geminiPrompt, "still here")
 	if n := len(rg.srv.Turns()); n != 1 {
-		t.Fatalf("gemini made %d turn requests after Escape, want 1\nscreen:\n%s\nlog:\n%s", n, tm.screen(), rg.log())
+		t.Fatalf("gemini made %d turn requests after Escape, want 1\nscreen:\n%s\nlog:\n%s", n, tm.Screen(), rg.log())
 	}
-	if scr = tm.screen(); strings.Contains(scr, "gemini wants to stop") {
+	if scr = tm.Screen(); strings.Contains(scr, "gemini wants to stop") {
 		t.Fatalf("question still shown after Escape:\n%s", scr)
 	}
 	// gemini's own keys reach it: /quit ends it, its parting hint resumes under hooksup, and so
 	// does the line hooksup prints as it ends.
-	tm.keys("C-u")
+	tm.Keys("C-u")
 	typeQuit(t, tm)
-	tm.keys("Enter")
-	tm.waitText(wait, "gemini exited with status 0", "To resume this session: hooksup gemini --resume ")
-	tm.keys("q")
-	scr = tm.waitText(wait, "[exited 0]")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "gemini exited with status 0", "To resume this session: hooksup gemini --resume ")
+	tm.Keys("q")
+	scr = tm.WaitText(wait, "[exited 0]")
 	id := rg.verdicts()[1].SessionID
 	if !strings.Contains(scr, "Resume this session under hooksup with:\nhooksup gemini --resume "+id) {
 		t.Fatalf("no hooksup gemini --resume %s at the end:\n%s", id, scr)
@@ -99,23 +100,23 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := rg.config(`mode = "auto"`)
-	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
+	tm := e2e.StartTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
 	const wait = 60 * time.Second
-	scr := tm.waitText(wait, "hooksup gemini", "Don't trust")
+	scr := tm.WaitText(wait, "hooksup gemini", "Don't trust")
 	t.Logf("the trust dialog:\n%s", scr)
 	// Down to "Don't trust", a key at a time, each once the dialog has moved its mark: a key
 	// sent while it redraws could be lost, and Enter would then trust the folder.
 	for _, next := range []string{"● 2. Trust parent folder", "● 3. Don't trust"} {
-		if strings.Contains(tm.screen(), "● 3. Don't trust") {
+		if strings.Contains(tm.Screen(), "● 3. Don't trust") {
 			break
 		}
-		tm.keys("Down")
-		tm.waitText(wait, next)
+		tm.Keys("Down")
+		tm.WaitText(wait, next)
 	}
-	tm.keys("Enter")
-	tm.waitText(wait, "Type your message")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "Type your message")
 	promptGemini(t, tm, rg, "hello")
-	scr = tm.waitText(wait, "UNGATED-ANSWER", "gemini is not running hooksup's hooks")
+	scr = tm.WaitText(wait, "UNGATED-ANSWER", "gemini is not running hooksup's hooks")
 	t.Logf("the notice:\n%s", scr)
 	if vs := rg.verdicts(); len(vs) != 0 {
 		t.Fatalf("verdicts in an untrusted folder: %s", decisions(vs))
@@ -124,10 +125,10 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(rg.env.GeminiDir, "trustedFolders.json")); !strings.Contains(string(b), "DO_NOT_TRUST") {
 		t.Fatalf("their trustedFolders.json does not keep the answer: %s", b)
 	}
-	tm.keys("C-u")
+	tm.Keys("C-u")
 	typeQuit(t, tm)
-	tm.keys("Enter")
-	tm.waitText(wait, "gemini exited with status 0")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "gemini exited with status 0")
 }
 
 // The state comes from gemini's window title too, where no hook tells it: once the person allows
@@ -135,38 +136,38 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 // runs (before the chat has its result, which would also say it).
 func TestGeminiTUIStateFromTitle(t *testing.T) {
 	rg := newRealGeminiTUI(t, mockapi.GeminiShell("sleep 6"), mockapi.GeminiText("SLEPT-WELL"))
-	tm := startTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini")
+	tm := e2e.StartTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini")
 	const wait = 60 * time.Second
-	tm.waitText(wait, "hooksup gemini", "Type your message")
+	tm.WaitText(wait, "hooksup gemini", "Type your message")
 	promptGemini(t, tm, rg, "take a nap")
-	tm.waitText(wait, "Allow once", "● needs permission")
-	tm.keys("Enter")
-	scr := tm.waitText(wait, "● working")
+	tm.WaitText(wait, "Allow once", "● needs permission")
+	tm.Keys("Enter")
+	scr := tm.WaitText(wait, "● working")
 	chats, _ := filepath.Glob(rg.env.ChatsGlob())
 	for _, c := range chats {
 		if b, _ := os.ReadFile(c); strings.Contains(string(b), "functionResponse") {
 			t.Fatalf("the chat already has the command's result: the state may have come from there\n%s", scr)
 		}
 	}
-	tm.waitText(wait, "SLEPT-WELL", "● waiting")
-	tm.keys("C-u")
+	tm.WaitText(wait, "SLEPT-WELL", "● waiting")
+	tm.Keys("C-u")
 	typeQuit(t, tm)
-	tm.keys("Enter")
-	tm.waitText(wait, "gemini exited with status 0")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "gemini exited with status 0")
 }
 
 // typeQuit types /quit at gemini's prompt and waits for gemini's list of commands to offer
 // quit alone ("Exit the cli") before Enter: typed fast, an Enter that comes while the list still
 // shows the commands of "/" takes its first one (/clear) instead.
-func typeQuit(t *testing.T, tm *tmuxSession) {
+func typeQuit(t *testing.T, tm *e2e.Tmux) {
 	t.Helper()
-	typeAfter(t, tm, geminiPrompt, "/quit")
+	tm.TypeAfter(geminiPrompt, "/quit")
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if scr := tm.screen(); strings.Contains(scr, "Exit the cli") && !strings.Contains(scr, "Clear the screen") {
+		if scr := tm.Screen(); strings.Contains(scr, "Exit the cli") && !strings.Contains(scr, "Clear the screen") {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Logf("gemini's list never offered quit alone:\n%s", tm.screen())
+	t.Logf("gemini's list never offered quit alone:\n%s", tm.Screen())
 }

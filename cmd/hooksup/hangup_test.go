@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
@@ -23,7 +24,7 @@ var hangupWrappers = map[string]func(cmd string) string{
 	"plain": func(cmd string) string { return cmd },
 	// A session of its own: the terminal is not its controlling terminal any more, so the
 	// kernel signals nothing to it when the terminal hangs up.
-	"setsid": func(cmd string) string { return "setsid sh -c " + shellQuote(cmd+"; echo done") },
+	"setsid": func(cmd string) string { return "setsid sh -c " + e2e.ShellQuote(cmd+"; echo done") },
 	// The session leader ignores SIGHUP and stays: nothing else in its session is signalled.
 	"trap": func(cmd string) string { return "trap '' HUP; " + cmd + "; echo done" },
 }
@@ -47,7 +48,7 @@ type deadTerminal struct {
 // started that are still alive after d.grace.
 func killTerminal(t *testing.T, wrapper string, d deadTerminal) []string {
 	t.Helper()
-	requireTmux(t)
+	e2e.RequireTmux(t)
 	if wrapper == "setsid" {
 		if _, err := exec.LookPath("setsid"); err != nil {
 			t.Skip("no setsid here")
@@ -55,19 +56,16 @@ func killTerminal(t *testing.T, wrapper string, d deadTerminal) []string {
 	}
 	cmd := "env -i"
 	for _, kv := range d.env {
-		cmd += " " + shellQuote(kv)
+		cmd += " " + e2e.ShellQuote(kv)
 	}
 	for _, a := range d.argv {
-		cmd += " " + shellQuote(a)
+		cmd += " " + e2e.ShellQuote(a)
 	}
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
-	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", "140", "-y", "40", "-c", d.dir,
-		"sh", "-c", hangupWrappers[wrapper](cmd))
-	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	s.waitText(45*time.Second, d.ready...)
+	s := e2e.StartTmuxScript(t, 140, 40, d.dir, hangupWrappers[wrapper](cmd))
+	s.WaitText(45*time.Second, d.ready...)
 
-	pane, _ := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_pid}")))
-	server, _ := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "#{pid}")))
+	pane, _ := strconv.Atoi(s.Display("#{pane_pid}"))
+	server, _ := strconv.Atoi(s.Display("#{pid}"))
 	started := descendants(t, pane)
 	for _, want := range d.running {
 		var found bool

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -70,15 +71,15 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
 	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
-	for _, tm := range []*tmuxSession{tm1, tm2} {
-		tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	for _, tm := range []*e2e.Tmux{tm1, tm2} {
+		tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	}
 	typeIntoClaude(t, tm1, "first prompt")
-	tm1.keys("Enter")
+	tm1.Keys("Enter")
 	typeIntoClaude(t, tm2, "second prompt")
-	tm2.keys("Enter")
-	tm1.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestHub")
-	tm2.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestHub")
+	tm2.Keys("Enter")
+	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestHub")
+	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestHub")
 
 	ls := hubLs(t, runDir)
 	if len(ls) != 2 {
@@ -111,7 +112,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 		t.Fatalf("approve: exit %d\n%s%s", code, out, errText)
 	}
 	// The check always fails: after its continuation the first session asks again, a new question.
-	tm1.waitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
 	main1 := rc1.srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestHub") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
@@ -127,7 +128,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	if code != 0 || !strings.Contains(out, "denied the continuation") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
-	scr := tm2.waitText(wait, "allow manual (hooksup deny)")
+	scr := tm2.WaitText(wait, "allow manual (hooksup deny)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after hooksup deny:\n%s", scr)
 	}
@@ -151,8 +152,8 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	// The second session's next request is the person's next prompt: a continuation, after the
 	// first session's approval or after its own denial, would have come before it.
 	typeIntoClaude(t, tm2, "second prompt again")
-	tm2.keys("Enter")
-	tm2.waitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
+	tm2.Keys("Enter")
+	tm2.WaitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
 	if main2 := rc2.srv.Main(); len(main2) != 2 || !strings.Contains(main2[1].LastUserText(), "second prompt again") {
 		t.Fatalf("the second session made %d requests, the last's user text %q: want 2, the second its next prompt's", len(main2), lastUser(main2))
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -277,15 +278,15 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
 	tmL := local.claudeTUI(local.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
-	for _, tm := range []*tmuxSession{tm1, tm2, tmL} {
-		tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	for _, tm := range []*e2e.Tmux{tm1, tm2, tmL} {
+		tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	}
 	typeIntoClaude(t, tm1, "first prompt")
-	tm1.keys("Enter")
+	tm1.Keys("Enter")
 	typeIntoClaude(t, tm2, "second prompt")
-	tm2.keys("Enter")
-	tm1.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestSSH")
-	tm2.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestSSH")
+	tm2.Keys("Enter")
+	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestSSH")
+	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestSSH")
 
 	// This machine alone does not see the remote's sessions.
 	out, errText, code := sshShell(t, localRun, cfg, "ls", "--json")
@@ -352,7 +353,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if code != 0 || !strings.Contains(out, "approved the continuation Stop in session remote:"+first.SessionID[:8]) {
 		t.Fatalf("approve remote:%s: exit %d\n%s%s", first.SessionID[:8], code, out, errText)
 	}
-	tm1.waitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
 	main1 := rc1.srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestSSH") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
@@ -363,18 +364,18 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if code != 0 || !strings.Contains(out, "denied the continuation") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
-	scr := tm2.waitText(wait, "allow manual (hooksup deny)")
+	scr := tm2.WaitText(wait, "allow manual (hooksup deny)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after hooksup deny:\n%s", scr)
 	}
 
 	// The first session asks again (its check still fails): halt ends its turn.
-	tm1.waitText(wait, "⚑ claude wants to stop")
+	tm1.WaitText(wait, "⚑ claude wants to stop")
 	out, errText, code = sshShell(t, localRun, cfg, "halt", "remote:"+first.SessionID[:8], "--reason", "wrong branch")
 	if code != 0 || !strings.Contains(out, "halted the turn") || !strings.Contains(out, "wrong branch") {
 		t.Fatalf("halt: exit %d\n%s%s", code, out, errText)
 	}
-	tm1.waitText(wait, "halt  manual (hooksup halt)")
+	tm1.WaitText(wait, "halt  manual (hooksup halt)")
 	if n := len(rc2.srv.Main()); n != 1 {
 		t.Fatalf("the denied session made %d requests, want 1", n)
 	}
@@ -476,7 +477,7 @@ func TestFigureLsOverSSH(t *testing.T) {
 	local := t.TempDir()
 	srv := startSSHD(t, rc.run)
 	tm := rc.claudeTUI(rc.config(`mode = "ask"`), 160, 45)
-	tm.waitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
 
 	cmDir, err := os.MkdirTemp("", "cm")
 	if err != nil {
@@ -555,31 +556,31 @@ command = "echo 'FAIL: TestWatchSSH'; exit 1"
 	cfg := srv.hubConfigFile(t, "timeout = \"30s\"\n")
 	tm := rc.claudeTUI(rc.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "first prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatchSSH")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatchSSH")
 
 	localRun := t.TempDir()
 	_, env := otherTerminal(t, localRun)
 	env = append(env, "TERM=xterm-256color")
-	w := startTmux(t, 140, 40, env, t.TempDir(), hooksupBin, "--config", cfg, "watch", "--host", "remote")
+	w := e2e.StartTmux(t, 140, 40, env, t.TempDir(), hooksupBin, "--config", cfg, "watch", "--host", "remote")
 	project := filepath.Base(rc.env.WorkDir)
-	w.waitText(wait, "remote · "+project+" · claude", "⚑ Stop", "FAIL: TestWatchSSH")
-	w.keys("a")
-	tm.waitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
+	w.WaitText(wait, "remote · "+project+" · claude", "⚑ Stop", "FAIL: TestWatchSSH")
+	w.Keys("a")
+	tm.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
 	main := rc.srv.Main()
 	if len(main) < 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestWatchSSH") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main), lastUser(main))
 	}
 
 	srv.stop()
-	scr := w.waitText(wait, "remote", "disconnected", "trying again in")
+	scr := w.WaitText(wait, "remote", "disconnected", "trying again in")
 	if strings.Contains(scr, "remote · "+project) {
 		t.Fatalf("the remote session is still shown once sshd is gone:\n%s", scr)
 	}
 	srv.run(t)
-	w.waitFor("the remote session back", wait, func(s string) bool {
+	w.WaitFor("the remote session back", wait, func(s string) bool {
 		return strings.Contains(s, "remote · "+project+" · claude") && !strings.Contains(s, "disconnected")
 	})
 }
@@ -606,8 +607,8 @@ func TestFigureWatchIdleHosts(t *testing.T) {
 		if run != "" {
 			env = append(env, "XDG_RUNTIME_DIR="+run)
 		}
-		tm := startTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
-		tm.waitText(45*time.Second, "needs permission")
+		tm := e2e.StartTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
+		tm.WaitText(45*time.Second, "needs permission")
 	}
 	demo(remote, remoteRun)
 	local := newSandbox(t)
@@ -622,10 +623,10 @@ func TestFigureWatchIdleHosts(t *testing.T) {
 	measure := func(sessions string, args ...string) (watch, remotes float64) {
 		_, env := otherTerminal(t, localRun)
 		env = append(env, "TERM=xterm-256color")
-		w := startTmux(t, 200, 50, env, t.TempDir(), append([]string{hooksupBin, "--config", cfg, "watch"}, args...)...)
-		w.waitText(45*time.Second, "hooksup watch · "+sessions)
+		w := e2e.StartTmux(t, 200, 50, env, t.TempDir(), append([]string{hooksupBin, "--config", cfg, "watch"}, args...)...)
+		w.WaitText(45*time.Second, "hooksup watch · "+sessions)
 		time.Sleep(5 * time.Second) // settled: every connection made, every stream open
-		pane, _ := strconv.Atoi(strings.TrimSpace(w.tmux("display-message", "-p", "-t", w.name, "#{pane_pid}")))
+		pane, _ := strconv.Atoi(w.Display("#{pane_pid}"))
 		var mine []int
 		for _, p := range childrenOf(pane) {
 			mine = append(mine, p)
@@ -639,7 +640,7 @@ func TestFigureWatchIdleHosts(t *testing.T) {
 		before, rBefore := switches(mine), switches(theirs)
 		time.Sleep(window)
 		after, rAfter := switches(mine), switches(theirs)
-		w.keys("q")
+		w.Keys("q")
 		return float64(after-before) / window.Seconds(), float64(rAfter-rBefore) / window.Seconds()
 	}
 	alone, _ := measure("1 session", "--local")

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // leftRe is the decision banner's countdown.
@@ -27,25 +29,25 @@ func TestDemoAnimatesAfterIdle(t *testing.T) {
 	s := newSandbox(t)
 	env := append([]string{}, s.env...)
 	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
 
 	// claude asks for permission and waits: nothing changes on the screen from here on.
-	idle := tm.waitText(wait, "Allow Bash(go test ./...)?", "needs permission")
+	idle := tm.WaitText(wait, "Allow Bash(go test ./...)?", "needs permission")
 	time.Sleep(3 * time.Second)
-	if scr := tm.screen(); scr != idle {
+	if scr := tm.Screen(); scr != idle {
 		t.Fatalf("the screen changed while nothing happened:\n%s\nwas:\n%s", scr, idle)
 	}
 
 	// claude's output after the quiet spell reaches the pane.
-	tm.text("y")
-	scr := tm.waitText(wait, "claude wants to stop", `"demo-tests" failed`)
+	tm.Text("y")
+	scr := tm.WaitText(wait, "claude wants to stop", `"demo-tests" failed`)
 	first := secondsLeft(scr)
 	if first < 0 {
 		t.Fatalf("no countdown in the decision banner:\n%s", scr)
 	}
 	// The countdown goes on by itself, with nothing else happening.
-	tm.waitFor("the countdown to count down from "+strconv.Itoa(first)+"s", wait, func(scr string) bool {
+	tm.WaitFor("the countdown to count down from "+strconv.Itoa(first)+"s", wait, func(scr string) bool {
 		left := secondsLeft(scr)
 		return left >= 0 && left < first
 	})

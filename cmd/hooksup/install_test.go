@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // codeBlocks are the code blocks of the Markdown file at path (from the repository's root)
@@ -152,17 +154,17 @@ func TestInstallFromClone(t *testing.T) {
 	// remove the new module cache.
 	env = append(env, "GOPROXY=file://"+filepath.Join(goEnv("GOMODCACHE"), "cache", "download"), "GOSUMDB=off",
 		"GOCACHE="+goEnv("GOCACHE"), "GOTOOLCHAIN=local", "GOFLAGS=-modcacherw -trimpath")
-	requireTmux(t)
+	e2e.RequireTmux(t)
 	start := time.Now()
-	tm := startTmux(t, 150, 40, env, dir, "sh", "-c", install)
-	scr := tm.waitFor("the demo, or the install to fail", 10*time.Minute, func(scr string) bool {
+	tm := e2e.StartTmux(t, 150, 40, env, dir, "sh", "-c", install)
+	scr := tm.WaitFor("the demo, or the install to fail", 10*time.Minute, func(scr string) bool {
 		return strings.Contains(scr, "hooksup demo agent") || strings.Contains(scr, "[exited ")
 	})
 	if !strings.Contains(scr, "hooksup demo agent") {
 		t.Fatalf("%s in %s:\n%s", install, dir, scr)
 	}
 	t.Logf("%s: the demo showed after %s", install, time.Since(start).Round(time.Second))
-	tm.waitText(time.Minute, "Add a --verbose flag", "verdicts")
+	tm.WaitText(time.Minute, "Add a --verbose flag", "verdicts")
 	ents, err := os.ReadDir(gopathBin)
 	if err != nil {
 		t.Fatal(err)
@@ -175,14 +177,14 @@ func TestInstallFromClone(t *testing.T) {
 		t.Errorf("%s put %q in %s, want hooksup and hooksup-hook", install, names, gopathBin)
 	}
 	// Quit; the demo agent is at work, so hooksup asks first.
-	tm.keys("C-]", "q")
-	scr = tm.waitFor("hooksup to ask", time.Minute, func(scr string) bool {
+	tm.Keys("C-]", "q")
+	scr = tm.WaitFor("hooksup to ask", time.Minute, func(scr string) bool {
 		return strings.Contains(scr, "again ends it") || strings.Contains(scr, "[exited ")
 	})
 	if !strings.Contains(scr, "[exited ") {
-		tm.keys("q")
+		tm.Keys("q")
 	}
-	tm.waitText(time.Minute, "[exited ")
+	tm.WaitText(time.Minute, "[exited ")
 }
 
 // The README's one-line install, run as a person runs it, against a module proxy serving this

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // userConfig writes the sandbox's $XDG_CONFIG_HOME/hooksup/config.toml and returns its path.
@@ -34,32 +36,32 @@ func TestReboundKeysInTmux(t *testing.T) {
 	s := newSandbox(t)
 	s.userConfig("[keys]\nbindings = { approve = \"y\", deny = \"n\" }\n")
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
 
-	tm.waitText(wait, "Allow Bash(go test ./...)?")
-	tm.text("y") // to the demo agent: no prefix
-	scr := tm.waitText(wait, "⚑ claude wants to stop", "y continue · n let it stop")
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y") // to the demo agent: no prefix
+	scr := tm.WaitText(wait, "⚑ claude wants to stop", "y continue · n let it stop")
 	banner := lineWith(scr, "let it stop")
 	if strings.Contains(banner, "a continue") || strings.Contains(banner, "d let it stop") {
 		t.Fatalf("the banner still names the default keys:\n%s", scr)
 	}
 
 	// The old key no longer approves.
-	tm.keys("C-]")
-	scr = tm.waitText(wait, "hooksup: y continue · n let it stop · e edit reason")
+	tm.Keys("C-]")
+	scr = tm.WaitText(wait, "hooksup: y continue · n let it stop · e edit reason")
 	if strings.Contains(lineWith(scr, "hooksup: "), "a continue") {
 		t.Fatalf("the status line still names a:\n%s", scr)
 	}
-	tm.keys("a")
+	tm.Keys("a")
 	time.Sleep(500 * time.Millisecond)
-	if scr = tm.screen(); !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "block manual") {
+	if scr = tm.Screen(); !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "block manual") {
 		t.Fatalf("a still answered the question:\n%s", scr)
 	}
 
 	// The help lists the new keys.
-	tm.keys("C-]", "?")
-	scr = tm.waitText(wait, "every key goes to claude, except", "approve the forced continuation")
+	tm.Keys("C-]", "?")
+	scr = tm.WaitText(wait, "every key goes to claude, except", "approve the forced continuation")
 	if !regexp.MustCompile(`│\s+y\s+approve the forced continuation`).MatchString(scr) ||
 		!regexp.MustCompile(`│\s+n\s+deny it: claude may stop`).MatchString(scr) {
 		t.Fatalf("the help does not show y and n:\n%s", scr)
@@ -67,14 +69,14 @@ func TestReboundKeysInTmux(t *testing.T) {
 	if regexp.MustCompile(`│\s+a\s+approve|│\s+d\s+deny`).MatchString(scr) {
 		t.Fatalf("the help still shows a and d:\n%s", scr)
 	}
-	tm.keys("C-]", "?")
-	tm.waitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
+	tm.Keys("C-]", "?")
+	tm.WaitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
 
 	// y approves: claude continues with the checks' reason.
-	tm.keys("C-]", "y")
-	tm.waitText(wait, "block manual", "Stop hook feedback", "allow checks", "waiting for input")
-	tm.keys("C-]", "q")
-	tm.waitText(wait, "[exited 0]")
+	tm.Keys("C-]", "y")
+	tm.WaitText(wait, "block manual", "Stop hook feedback", "allow checks", "waiting for input")
+	tm.Keys("C-]", "q")
+	tm.WaitText(wait, "[exited 0]")
 }
 
 // Escape closes the help first, as Esc closes an overlay in lazygit and k9s: it is not sent to
@@ -82,22 +84,22 @@ func TestReboundKeysInTmux(t *testing.T) {
 func TestEscapeClosesTheHelpFirst(t *testing.T) {
 	s := newSandbox(t)
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
-	tm.waitText(wait, "Allow Bash(go test ./...)?")
-	tm.keys("C-]", "?")
-	tm.waitText(wait, "every key goes to claude, except")
-	tm.keys("Escape")
-	tm.waitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Keys("C-]", "?")
+	tm.WaitText(wait, "every key goes to claude, except")
+	tm.Keys("Escape")
+	tm.WaitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
 	// The agent still asks: had the Escape reached it, the turn would have ended and "y" would
 	// be typed at its prompt instead of answering.
-	tm.text("y")
-	scr := tm.waitText(wait, "[y/n] yes", "⚑ claude wants to stop")
+	tm.Text("y")
+	scr := tm.WaitText(wait, "[y/n] yes", "⚑ claude wants to stop")
 	if strings.Contains(scr, "Interrupted") || strings.Contains(scr, "interrupted") {
 		t.Fatalf("Escape that closed the help also reached the agent:\n%s", scr)
 	}
-	tm.keys("Escape")
-	tm.waitText(wait, "allow escape", "interrupted")
+	tm.Keys("Escape")
+	tm.WaitText(wait, "allow escape", "interrupted")
 }
 
 // In a terminal too small for the agent's pane with the question's banner (30×8), the screen
@@ -106,18 +108,18 @@ func TestEscapeClosesTheHelpFirst(t *testing.T) {
 func TestTooSmallTerminalSaysSo(t *testing.T) {
 	s := newSandbox(t)
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := startTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
-	tm.waitText(wait, "Allow Bash(go test ./...)?")
-	tm.text("y")
-	tm.waitText(wait, "⚑ claude wants to stop")
-	tm.resize(30, 8)
-	scr := tm.waitText(wait, "terminal too small (30×8)", "question waits")
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop")
+	tm.Resize(30, 8)
+	scr := tm.WaitText(wait, "terminal too small (30×8)", "question waits")
 	if strings.Contains(scr, "╭") {
 		t.Fatalf("a squeezed pane is drawn in a terminal too small:\n%s", scr)
 	}
-	tm.resize(150, 42)
-	tm.waitText(wait, "⚑ claude wants to stop", "╭─ verdicts")
+	tm.Resize(150, 42)
+	tm.WaitText(wait, "⚑ claude wants to stop", "╭─ verdicts")
 }
 
 // lineWith is the first line of scr containing text.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
@@ -57,7 +58,7 @@ env > "$d/env"
 if [ "$1" = --settings ]; then printf %%s "$2" > "$d/settings.path"; cp "$2" "$d/settings.json"; fi
 echo $$ > "$d/pid.new" && mv "$d/pid.new" "$d/pid"
 exec %s "$@"
-`, shellQuote(ls.rec), shellQuote(self))
+`, e2e.ShellQuote(ls.rec), e2e.ShellQuote(self))
 	if err := os.WriteFile(wrapper, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // Keys as macOS terminals send them, typed into hooksup's TUI in tmux, reach the agent's pty as
@@ -18,13 +19,13 @@ func TestMacOSKeysReachTheAgentInTmux(t *testing.T) {
 	got := filepath.Join(s.project, "typed")
 	agent := filepath.Join(s.project, "agent")
 	// The agent records every byte typed to it, unechoed and unbuffered, after saying it is ready.
-	script := fmt.Sprintf("#!/bin/sh\nstty raw -echo\nprintf 'agent ready\\r\\n'\nexec cat > %s\n", shellQuote(got))
+	script := fmt.Sprintf("#!/bin/sh\nstty raw -echo\nprintf 'agent ready\\r\\n'\nexec cat > %s\n", e2e.ShellQuote(got))
 	if err := os.WriteFile(agent, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color")
-	tm := startTmux(t, 150, 40, env, s.project, hooksupBin, "--claude-bin", agent, "claude")
-	tm.waitText(20*time.Second, "agent ready")
+	tm := e2e.StartTmux(t, 150, 40, env, s.project, hooksupBin, "--claude-bin", agent, "claude")
+	tm.WaitText(20*time.Second, "agent ready")
 	typed := []struct{ key, in, want string }{
 		{"iTerm2 Option+Left", "\x1b[1;9D", "\x1b[1;3D"},
 		{"Option-as-Meta b", "\x1bb", "\x1bb"},
@@ -33,17 +34,13 @@ func TestMacOSKeysReachTheAgentInTmux(t *testing.T) {
 	}
 	var want string
 	for _, k := range typed {
-		args := []string{"send-keys", "-t", tm.name, "-H"}
-		for _, b := range []byte(k.in) {
-			args = append(args, hex.EncodeToString([]byte{b}))
-		}
-		tm.tmux(args...)
+		tm.SendBytes(k.in)
 		want += k.want
 		var b []byte
 		for deadline := time.Now().Add(20 * time.Second); string(b) != want; time.Sleep(20 * time.Millisecond) {
 			b, _ = os.ReadFile(got)
 			if time.Now().After(deadline) {
-				t.Fatalf("after %s (%q) the agent read %q, want %q\n%s", k.key, k.in, b, want, tm.screen())
+				t.Fatalf("after %s (%q) the agent read %q, want %q\n%s", k.key, k.in, b, want, tm.Screen())
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hub"
 )
 
@@ -17,7 +18,7 @@ func TestWatchHostBacksOff(t *testing.T) {
 	dir := t.TempDir()
 	dials := filepath.Join(dir, "dials")
 	ssh := filepath.Join(dir, "ssh")
-	script := "#!/bin/sh\necho dial >>" + shellQuote(dials) + "\necho 'ssh: connect to host devbox port 22: Connection refused' >&2\nexit 255\n"
+	script := "#!/bin/sh\necho dial >>" + e2e.ShellQuote(dials) + "\necho 'ssh: connect to host devbox port 22: Connection refused' >&2\nexit 255\n"
 	if err := os.WriteFile(ssh, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestWatchHostDialsOnceForListsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	dials := filepath.Join(dir, "dials")
 	ssh := filepath.Join(dir, "ssh")
-	script := "#!/bin/sh\necho dial >>" + shellQuote(dials) + "\nsleep 0.5\necho 'ssh: connect to host devbox port 22: Connection refused' >&2\nexit 255\n"
+	script := "#!/bin/sh\necho dial >>" + e2e.ShellQuote(dials) + "\nsleep 0.5\necho 'ssh: connect to host devbox port 22: Connection refused' >&2\nexit 255\n"
 	if err := os.WriteFile(ssh, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

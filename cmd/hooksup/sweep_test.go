@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -237,12 +238,12 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 		}
 	})
 	t.Run("next session in the TUI", func(t *testing.T) {
-		requireTmux(t)
+		e2e.RequireTmux(t)
 		s := newSandbox(t)
 		c := newRunningCheck(s)
 		pgid, owner := killedWithItsWatchdog(t, s, c)
-		tm := startTmux(t, 330, 30, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "demo")
-		scr := tm.waitText(20*time.Second, "⚠ "+sweptNotice(c, owner))
+		tm := e2e.StartTmux(t, 330, 30, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "demo")
+		scr := tm.WaitText(20*time.Second, "⚠ "+sweptNotice(c, owner))
 		if n := strings.Count(scr, "ended what the check"); n != 1 {
 			t.Fatalf("the TUI says it %d times:\n%s", n, scr)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/internal/tomltext"
@@ -128,7 +129,7 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 	s := newSandbox(t)
 	cfg := s.config(hostileProject(t, s, "ask"))
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
-	tm.waitText(30*time.Second, "⚑ claude wants to stop")
+	tm.WaitText(30*time.Second, "⚑ claude wants to stop")
 	_, status := s.hooksup(t, "status")
 	assertVisible(t, "hooksup status", status, "1 waiting on you")
 
@@ -147,8 +148,8 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 		}
 	}
 	home, env := otherTerminal(t, runDir)
-	w := startTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
-	scr := w.waitText(30*time.Second, "⚑ Stop", "OUT-END")
+	w := e2e.StartTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	scr := w.WaitText(30*time.Second, "⚑ Stop", "OUT-END")
 	assertVisible(t, "hooksup watch's screen", scr, hostileDirShown+" · claude", "check "+hostileCheckShown, hostileReasonShown, hostileOutputShown)
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
 	if !strings.HasPrefix(lines[0], " hooksup watch · 1 session · 1 waiting on you") {
@@ -159,7 +160,7 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 			t.Errorf("row %d is not a whole row of its box: %q", i, l)
 		}
 	}
-	if title := w.tmux("display-message", "-p", "-t", w.name, "#{pane_title}"); strings.Contains(title, "PWNED") {
+	if title := w.Display("#{pane_title}"); strings.Contains(title, "PWNED") {
 		t.Errorf("the check set the terminal's title: %q", title)
 	}
 
@@ -180,25 +181,25 @@ func TestHostileProjectSessionTUI(t *testing.T) {
 			t.Errorf("the header line is broken:\n%s", scr)
 		}
 	}
-	scr := tm.waitText(wait, "⚑ claude wants to stop", "OUT-END")
+	scr := tm.WaitText(wait, "⚑ claude wants to stop", "OUT-END")
 	assertVisible(t, "the session's screen with the question", scr, hostileReasonShown, "✗ "+hostileCheckShown+" exit 1",
 		"$ "+hostileCommandShown, hostileOutputShown)
 	headerWhole(scr)
 
 	// Continue: the next stop reaches the limit and is let stop; the next turn asks again.
-	tm.keys("C-]", "a")
-	scr = tm.waitText(wait, "block manual The check", "allow limit", "⚑ claude wants to stop")
+	tm.Keys("C-]", "a")
+	scr = tm.WaitText(wait, "block manual The check", "allow limit", "⚑ claude wants to stop")
 	assertVisible(t, "the session's screen with the verdicts", scr)
 	headerWhole(scr)
 	// The verdicts pane's detail of the first verdict, the one the check decided.
-	tm.keys("C-]", "Tab")
-	tm.keys("Enter")
-	tm.waitText(wait, "allow by limit")
-	tm.keys("Up")
-	scr = tm.waitText(wait, "✗ "+hostileCheckShown+" exit 1 in")
+	tm.Keys("C-]", "Tab")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "allow by limit")
+	tm.Keys("Up")
+	scr = tm.WaitText(wait, "✗ "+hostileCheckShown+" exit 1 in")
 	assertVisible(t, "the verdict's detail", scr, "│ "+hostileOutputShown)
 	headerWhole(scr)
-	if title := tm.tmux("display-message", "-p", "-t", tm.name, "#{pane_title}"); strings.Contains(title, "PWNED") {
+	if title := tm.Display("#{pane_title}"); strings.Contains(title, "PWNED") {
 		t.Errorf("the check set the terminal's title: %q", title)
 	}
 }

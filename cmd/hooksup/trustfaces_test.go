@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
@@ -25,15 +26,15 @@ func TestTrustPromptShowsAHiddenCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(toml), 0o644)
 	self, _ := os.Executable()
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
-	tm := startTmux(t, 160, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
-	scr := tm.waitText(20*time.Second, "Trust this exact content? [y/N]")
+	tm := e2e.StartTmux(t, 160, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	scr := tm.WaitText(20*time.Second, "Trust this exact content? [y/N]")
 	for _, want := range []string{`command: touch PWNED # \e[2K\r\e[1A\e[2K\r  tests  go test ./...`, "Control characters or line breaks in the command of check tests"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the trust question does not show %q:\n%s", want, scr)
 		}
 	}
-	tm.keys("Enter")
-	tm.waitText(20*time.Second, "claude exited with status 0")
+	tm.Keys("Enter")
+	tm.WaitText(20*time.Second, "claude exited with status 0")
 	if _, err := os.Stat(filepath.Join(s.project, "PWNED")); err == nil {
 		t.Fatal("the hidden command ran")
 	}

@@ -7,18 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // simTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
-func simTUI(t *testing.T, s *sandbox, sc agentsim.Scenario, args ...string) *tmuxSession {
+func simTUI(t *testing.T, s *sandbox, sc agentsim.Scenario, args ...string) *e2e.Tmux {
 	t.Helper()
 	self, _ := os.Executable()
 	b, _ := json.Marshal(sc)
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
 	argv := append(append([]string{hooksupBin}, args...), "--claude-bin", self, "claude")
-	return startTmux(t, 150, 40, env, s.project, argv...)
+	return e2e.StartTmux(t, 150, 40, env, s.project, argv...)
 }
 
 // hooksupOut runs hooksup in the sandbox and returns its stdout.
@@ -38,10 +39,10 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	cfg := s.config("mode = \"ask\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"echo 'FAIL: TestGate'; exit 1\"\n")
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
 	const wait = 20 * time.Second
-	tm.waitText(wait, "⚑ claude wants to stop", "FAIL: TestGate")
+	tm.WaitText(wait, "⚑ claude wants to stop", "FAIL: TestGate")
 	time.Sleep(time.Second) // the person takes a moment
-	tm.keys("C-]", "d")
-	tm.waitText(wait, "allow manual", "claude exited with status 0")
+	tm.Keys("C-]", "d")
+	tm.WaitText(wait, "allow manual", "claude exited with status 0")
 
 	vs, errs := verdictlog.Read(strings.NewReader(hooksupOut(t, s, "log", "--json")))
 	if len(errs) > 0 || len(vs) != 1 {
@@ -69,16 +70,16 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 	s := newSandbox(t)
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s.config(`mode = "manual"`))
 	const wait = 20 * time.Second
-	scr := tm.waitText(wait, "⚑ claude wants to stop")
+	scr := tm.WaitText(wait, "⚑ claude wants to stop")
 	if !strings.Contains(scr, "⚑ claude wants to stop — no checks: it may stop") || strings.Contains(scr, "the checks say") {
 		t.Fatalf("banner:\n%s", scr)
 	}
-	tm.keys("C-]", "d")
-	tm.waitText(wait, "allow manual", "claude exited with status 0")
+	tm.Keys("C-]", "d")
+	tm.WaitText(wait, "allow manual", "claude exited with status 0")
 
 	s2 := newSandbox(t)
 	tm2 := simTUI(t, s2, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s2.config(`mode = "auto"`))
-	scr = tm2.waitText(wait, "claude exited with status 0", "allow no checks")
+	scr = tm2.WaitText(wait, "claude exited with status 0", "allow no checks")
 	if strings.Contains(scr, "allow checks") {
 		t.Fatalf("verdicts pane:\n%s", scr)
 	}
@@ -102,7 +103,7 @@ name = "review"
 command = "echo review-ok"
 `)
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 3 * time.Second}}, "--config", cfg)
-	scr := tm.waitText(20*time.Second, "unit", "echo unit-ok", "vet", "echo vet-ok", "review", "echo review-ok")
+	scr := tm.WaitText(20*time.Second, "unit", "echo unit-ok", "vet", "echo vet-ok", "review", "echo review-ok")
 	if strings.Contains(scr, "allow") {
 		t.Fatalf("the checks had run already:\n%s", scr)
 	}
@@ -115,11 +116,11 @@ func TestTrustDeclinedNoticeStays(t *testing.T) {
 	os.WriteFile(s.project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"true\"\n"), 0o644)
 	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 2 * time.Second}})
 	const wait = 20 * time.Second
-	tm.waitText(wait, "Trust this exact content? [y/N]")
-	tm.keys("Enter")
+	tm.WaitText(wait, "Trust this exact content? [y/N]")
+	tm.Keys("Enter")
 	// While claude works: in the header and in the checks pane.
-	tm.waitText(wait, "project checks ignored: not trusted", ".hooksup.toml is not trusted: its checks are")
-	scr := tm.waitText(wait, "claude exited with status 0", "allow no checks")
+	tm.WaitText(wait, "project checks ignored: not trusted", ".hooksup.toml is not trusted: its checks are")
+	scr := tm.WaitText(wait, "claude exited with status 0", "allow no checks")
 	if !strings.Contains(scr, ".hooksup.toml is not trusted: its checks are") {
 		t.Fatalf("the notice is gone once claude stopped:\n%s", scr)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
@@ -38,19 +39,19 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	runDir := rc1.run
 	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
-	tm1.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm1.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm1, "first prompt")
-	tm1.keys("Enter")
-	tm1.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatch")
+	tm1.Keys("Enter")
+	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatch")
 	// The second starts after the first is waiting: watch lists sessions oldest first.
 	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
-	tm2.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm2.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm2, "second prompt")
-	tm2.keys("Enter")
-	tm2.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWatch")
+	tm2.Keys("Enter")
+	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWatch")
 
 	home, env := otherTerminal(t, runDir)
-	w := startTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	w := e2e.StartTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
 	var p1, p2 string // the sessions' short ids
 	q2 := -1          // the second's question
 	for _, s := range hubLs(t, runDir) {
@@ -68,7 +69,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 		t.Fatalf("ls does not list both sessions: %+v", hubLs(t, runDir))
 	}
 	// Each question names the check's command in its first line, and shows its output below.
-	scr := w.waitFor("both sessions, each with its question", wait, func(s string) bool {
+	scr := w.WaitFor("both sessions, each with its question", wait, func(s string) bool {
 		return strings.Contains(s, p1) && strings.Contains(s, p2) && strings.Contains(s, "work") && strings.Count(s, "FAIL: TestWatch") == 4 &&
 			strings.Count(s, "⚑ Stop") == 2
 	})
@@ -76,9 +77,9 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 		t.Fatalf("watch's screen:\n%s", scr)
 	}
 	// The first (oldest) session is selected: the approve key answers its question.
-	w.keys("a")
-	tm1.waitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
-	w.waitText(wait, "block manual (hooksup watch)")
+	w.Keys("a")
+	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
+	w.WaitText(wait, "block manual (hooksup watch)")
 	main1 := rc1.srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWatch") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
@@ -94,8 +95,8 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 			t.Fatalf("the second session's question %d is no longer pending: %+v", q2, s)
 		}
 	}
-	if !strings.Contains(tm2.screen(), "⚑ claude wants to stop") {
-		t.Fatalf("the second session's question left its banner:\n%s", tm2.screen())
+	if !strings.Contains(tm2.Screen(), "⚑ claude wants to stop") {
+		t.Fatalf("the second session's question left its banner:\n%s", tm2.Screen())
 	}
 
 	// Edit: the first session asks again after its continuation (the watch knows it once its box
@@ -103,86 +104,86 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	// claude reads the reason with it.
 	name1 := filepath.Base(rc1.env.WorkDir) + " · claude · " + p1
 	name2 := filepath.Base(rc2.env.WorkDir) + " · claude · " + p2
-	tm1.waitText(wait, "ONE-CONTINUED", "⚑ claude wants to stop")
-	w.waitFor("the first session's second question", wait, func(s string) bool {
+	tm1.WaitText(wait, "ONE-CONTINUED", "⚑ claude wants to stop")
+	w.WaitFor("the first session's second question", wait, func(s string) bool {
 		return strings.Contains(s, "continued 1 ·") && strings.Count(s, "⚑ Stop") == 2 && strings.Contains(s, "▸ "+name1)
 	})
-	w.keys("e")
-	w.waitText(wait, "the reason the agent will read:", "FAIL: TestWatch", "enter send")
-	w.text("EDITED-IN-WATCH") // on the line below the reason, where the editor starts
-	w.keys("Enter")
-	tm1.waitText(wait, "ONE-EDITED")
+	w.Keys("e")
+	w.WaitText(wait, "the reason the agent will read:", "FAIL: TestWatch", "enter send")
+	w.Text("EDITED-IN-WATCH") // on the line below the reason, where the editor starts
+	w.Keys("Enter")
+	tm1.WaitText(wait, "ONE-EDITED")
 	main1 = rc1.srv.Main()
 	if len(main1) != 3 || !strings.Contains(main1[2].LastUserText(), "FAIL: TestWatch\nEDITED-IN-WATCH") {
 		t.Fatalf("%d requests; the third's last user text %q, want the check's reason and the added line", len(main1), lastUser(main1))
 	}
 
 	// Halt: the first session's third question ends the turn at once.
-	tm1.waitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
-	w.waitFor("the first session's third question", wait, func(s string) bool {
+	tm1.WaitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
+	w.WaitFor("the first session's third question", wait, func(s string) bool {
 		return strings.Contains(s, "continued 2 ·") && strings.Count(s, "⚑ Stop") == 2
 	})
 	// Claude says the hook stopped it, with hooksup's reason; the session's verdicts pane and
 	// watch say it was halted in watch.
-	w.keys("x")
+	w.Keys("x")
 	halted := regexp.MustCompile(`halt +manual \(hooksup watch\)`)
-	scr = tm1.waitFor("the halt in the session", wait, func(s string) bool {
+	scr = tm1.WaitFor("the halt in the session", wait, func(s string) bool {
 		return halted.MatchString(s) && strings.Contains(s, "Stop hook stopped Claude") &&
 			strings.Contains(s, "Stopped by the person supervising this session.")
 	})
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after halt in watch:\n%s", scr)
 	}
-	w.waitFor("the halt in watch", wait, func(s string) bool {
+	w.WaitFor("the halt in watch", wait, func(s string) bool {
 		return halted.MatchString(s) && strings.Count(s, "⚑ Stop") == 1 && strings.Contains(s, "halted the turn Stop in")
 	})
 
 	// Deny: down selects the second session; its claude may stop.
-	w.keys("j")
-	w.waitText(wait, "▸ "+name2)
-	w.keys("d")
-	scr = tm2.waitText(wait, "allow manual (hooksup watch)")
+	w.Keys("j")
+	w.WaitText(wait, "▸ "+name2)
+	w.Keys("d")
+	scr = tm2.WaitText(wait, "allow manual (hooksup watch)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after deny in watch:\n%s", scr)
 	}
-	w.waitFor("the deny in watch", wait, func(s string) bool {
+	w.WaitFor("the deny in watch", wait, func(s string) bool {
 		return strings.Contains(s, "allow manual (hooksup watch)") && strings.Count(s, "⚑ Stop") == 0 && strings.Contains(s, "denied the continuation Stop in")
 	})
 
 	// Escape: the second session's next question is let stop, as Escape in its own TUI would.
 	typeIntoClaude(t, tm2, "second prompt again")
-	tm2.keys("Enter")
-	tm2.waitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
-	w.waitFor("the second session's new question", wait, func(s string) bool { return strings.Count(s, "⚑ Stop") == 1 })
-	w.keys("Escape")
-	scr = tm2.waitText(wait, "allow escape", "● interrupted")
+	tm2.Keys("Enter")
+	tm2.WaitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
+	w.WaitFor("the second session's new question", wait, func(s string) bool { return strings.Count(s, "⚑ Stop") == 1 })
+	w.Keys("Escape")
+	scr = tm2.WaitText(wait, "allow escape", "● interrupted")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after Escape in watch:\n%s", scr)
 	}
-	w.waitText(wait, "interrupted the turn in", "allow escape")
+	w.WaitText(wait, "interrupted the turn in", "allow escape")
 
 	// Escape while claude works (its reply is slow to come): claude is sent the key, as by Escape
 	// in its terminal, and gives up the request at once.
 	typeIntoClaude(t, tm2, "third prompt")
-	tm2.keys("Enter")
-	tm2.waitText(wait, "● working")
-	w.waitFor("the second session at work", wait, func(s string) bool { return strings.Contains(s, "│ working ") })
+	tm2.Keys("Enter")
+	tm2.WaitText(wait, "● working")
+	w.WaitFor("the second session at work", wait, func(s string) bool { return strings.Contains(s, "│ working ") })
 	// Its request is out (an Escape before it would only take the prompt back into claude's
 	// input, with no request to give up).
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
 	if _, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) == 3 }); err != nil {
-		t.Fatalf("claude did not send the third prompt: %v\n%s", err, tm2.screen())
+		t.Fatalf("claude did not send the third prompt: %v\n%s", err, tm2.Screen())
 	}
-	w.keys("Escape")
+	w.Keys("Escape")
 	_, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool {
 		main := mockapi.Filter(rs, mockapi.KindMain)
 		return len(main) == 3 && main[2].HungUp
 	})
 	if err != nil {
-		t.Fatalf("claude did not give up its request after Escape in watch: %v\n%s", err, tm2.screen())
+		t.Fatalf("claude did not give up its request after Escape in watch: %v\n%s", err, tm2.Screen())
 	}
-	tm2.waitText(wait, "● interrupted")
+	tm2.WaitText(wait, "● interrupted")
 
 	// No session made a request after it was denied, halted or interrupted: the second's later
 	// requests are its new prompts, not continuations.
@@ -199,8 +200,8 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	if len(main2) != 3 || !strings.Contains(main2[1].LastUserText(), "second prompt again") || !strings.Contains(main2[2].LastUserText(), "third prompt") {
 		t.Errorf("the second session made %d requests (the last's user text %q), want 3: its prompts, none after the deny or Escape", len(main2), lastUser(main2))
 	}
-	if strings.Contains(tm2.screen(), "NEVER-SHOWN") {
-		t.Errorf("the interrupted reply was shown:\n%s", tm2.screen())
+	if strings.Contains(tm2.Screen(), "NEVER-SHOWN") {
+		t.Errorf("the interrupted reply was shown:\n%s", tm2.Screen())
 	}
 }
 
@@ -229,13 +230,13 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 	for _, s := range []*sandbox{first, second} {
 		sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
 		env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
-		tm := startTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfgText), "--claude-bin", self, "claude")
-		tm.waitText(wait, "⚑ claude wants to stop", "CHECK-END")
+		tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfgText), "--claude-bin", self, "claude")
+		tm.WaitText(wait, "⚑ claude wants to stop", "CHECK-END")
 	}
 
 	home, env := otherTerminal(t, runDir)
-	w := startTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
-	scr := w.waitFor("both questions with the end of their check's output", wait, func(s string) bool {
+	w := e2e.StartTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	scr := w.WaitFor("both questions with the end of their check's output", wait, func(s string) bool {
 		return strings.Count(s, "⚑ Stop") == 2 && strings.Count(s, "CHECK-END") == 2 && strings.Count(s, "WATCH-LINE-30") == 2
 	})
 	// The room left on the screen is shared, and used: each question shows the end of its 32
@@ -259,13 +260,13 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 	if strings.Contains(scr, "PWNED") || !strings.Contains(scr, "bell CHECK-END") {
 		t.Errorf("the check's escape sequences reached the screen:\n%s", scr)
 	}
-	if title := w.tmux("display-message", "-p", "-t", w.name, "#{pane_title}"); strings.Contains(title, "PWNED") {
+	if title := w.Display("#{pane_title}"); strings.Contains(title, "PWNED") {
 		t.Errorf("the check set the terminal's title: %q", title)
 	}
 
 	// A small height: the output gives way; the questions and the keys stay.
-	w.resize(150, 10)
-	scr = w.waitFor("the questions without the output", wait, func(s string) bool { return !strings.Contains(s, "WATCH-LINE") })
+	w.Resize(150, 10)
+	scr = w.WaitFor("the questions without the output", wait, func(s string) bool { return !strings.Contains(s, "WATCH-LINE") })
 	if strings.Count(scr, "⚑ Stop block check tests") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
 		t.Errorf("at 10 rows the questions or the keys are missing:\n%s", scr)
 	}

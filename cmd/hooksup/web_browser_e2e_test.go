@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/web"
 )
@@ -101,15 +102,15 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
 	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
-	for _, tm := range []*tmuxSession{tm1, tm2} {
-		tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	for _, tm := range []*e2e.Tmux{tm1, tm2} {
+		tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	}
 	typeIntoClaude(t, tm1, "first prompt")
-	tm1.keys("Enter")
+	tm1.Keys("Enter")
 	typeIntoClaude(t, tm2, "second prompt")
-	tm2.keys("Enter")
-	tm1.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWeb")
-	tm2.waitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWeb")
+	tm2.Keys("Enter")
+	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWeb")
+	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWeb")
 
 	home, env := otherTerminal(t, rc1.run)
 	w := startWebIn(t, home, env)
@@ -198,7 +199,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 
 	// Continue on the first: it alone continues, with the check's reason.
 	click(project1, "continue")
-	tm1.waitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
 	if main1 := rc1.srv.Main(); len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWeb") {
 		t.Fatalf("the first session's continuation: %q", lastUser(rc1.srv.Main()))
 	}
@@ -207,7 +208,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	}
 	// Its next question, asked while the page is open, appears without a reload; its reason,
 	// edited in the page, reaches the model.
-	tm1.waitText(wait, "⚑ claude wants to stop")
+	tm1.WaitText(wait, "⚑ claude wants to stop")
 	evalUntil(t, ctx, 10*time.Second, "the first session's new question", `(() => { const c = `+card(project1)+`;
 		return !!c && [...c.querySelectorAll("button")].some(b => b.textContent === "edit reason" && !b.disabled) })()`)
 	// The editor opens on the reason with the cursor on a line of its own below it; typed
@@ -224,7 +225,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 		t.Fatal(err)
 	}
-	tm1.waitText(wait, "ONE-EDITED")
+	tm1.WaitText(wait, "ONE-EDITED")
 	if last := lastUser(rc1.srv.Main()); !strings.Contains(last, "FAIL: TestWeb") || !strings.Contains(last, "\nEDITED IN THE PAGE\nrun the linter too") {
 		t.Fatalf("the edited reason did not reach the model as typed, on lines of its own after the checks' reason: %q", last)
 	}
@@ -245,7 +246,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 		t.Fatal(err)
 	}
 	evalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: denied the continuation")`)
-	tm2.waitText(wait, "allow manual (hooksup web)")
+	tm2.WaitText(wait, "allow manual (hooksup web)")
 	evalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
 		return !!c && !c.querySelector("pre.reason") })()`)
 	if n := len(rc2.srv.Main()); n != 1 {
@@ -264,7 +265,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	// A page of another origin on the same site (127.0.0.1, another port: a browser would send
 	// even a SameSite=Strict cookie along) posts an approve with whatever the browser sends by
 	// itself: refused, nothing answered. The first session asks again after its edited continuation.
-	tm1.waitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
+	tm1.WaitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
 	requests := len(rc1.srv.Main())
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, "<!doctype html><title>another page</title>")

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/web"
 
@@ -216,8 +217,8 @@ func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
 // code of exactly that URL, pairing code included. Into a pipe it prints the URL alone.
 func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 	s := newSandbox(t)
-	tm := startTmux(t, 120, 60, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
-	scr := tm.waitText(30*time.Second, "#pair=", "Ctrl-C stops")
+	tm := e2e.StartTmux(t, 120, 60, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
+	scr := tm.WaitText(30*time.Second, "#pair=", "Ctrl-C stops")
 	var link string
 	for _, l := range strings.Split(scr, "\n") {
 		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "http://"); ok {
@@ -283,7 +284,7 @@ func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 	// Its own colours, black on white, whatever the terminal's: every QR line sets them.
 	// (capture-pane -e writes a colour where it changes: once before the code, and no change
 	// until its end).
-	colour := tm.tmux("capture-pane", "-p", "-e", "-t", tm.name)
+	colour := tm.ScreenEscapes()
 	first, last := strings.IndexAny(colour, "▀▄█"), strings.LastIndexAny(colour, "▀▄█")
 	set := strings.LastIndex(colour[:max(first, 0)], "\x1b[38;5;16m\x1b[48;5;231m")
 	if first < 0 || set < 0 || strings.Contains(colour[set:last], "\x1b[0m") || strings.Contains(colour[set:last], "\x1b[39m") ||

@@ -59,7 +59,7 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 	}
 	rc := newRealClaudeTUI(t, &mockapi.Script{Main: replies})
 	tm := rc.claudeTUI(rc.config("mode = \"ask\"\ndecision_timeout = \"10m\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"echo FAIL; exit 1\"\n"), 160, 45)
-	tm.waitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	var w *webServer
 	host := ""
 	if remote {
@@ -89,8 +89,8 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 	var ms []float64
 	for i := range runs {
 		typeIntoClaude(t, tm, fmt.Sprintf("prompt %d", i))
-		tm.keys("Enter")
-		evalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.keys(window.seen).length === %d`, i+1))
+		tm.Keys("Enter")
+		evalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.Keys(window.seen).length === %d`, i+1))
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`Object.values(window.seen).at(-1)`))
 		if err != nil {
 			t.Fatal(err)
@@ -103,7 +103,7 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 		if resp, body := w.do(t, "POST", "/api/sessions/"+id+"/deny"+host, "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
 			t.Fatalf("deny: %d %s", resp.StatusCode, body)
 		}
-		tm.waitFor("the answer let stop", 30*time.Second, func(s string) bool {
+		tm.WaitFor("the answer let stop", 30*time.Second, func(s string) bool {
 			return strings.Contains(s, "allow manual (hooksup web)") && !strings.Contains(s, "⚑ claude wants to stop")
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -34,8 +35,8 @@ func simSessions(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []st
 		s.env = append(s.env, "XDG_RUNTIME_DIR="+runDir) // the later one counts
 		b, _ := json.Marshal(sc)
 		env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
-		tm := startTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfg[i]), "--claude-bin", self, "claude")
-		tm.waitText(30*time.Second, ready[i])
+		tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfg[i]), "--claude-bin", self, "claude")
+		tm.WaitText(30*time.Second, ready[i])
 		projects = append(projects, s.project)
 	}
 	home, env := otherTerminal(t, runDir)

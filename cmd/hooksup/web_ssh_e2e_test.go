@@ -30,10 +30,10 @@ command = "echo 'FAIL: TestWebSSH'; exit 1"
 	srv := startSSHD(t, rc.run)
 	tm := rc.claudeTUI(rc.config(cfgText), 160, 45)
 	const wait = 45 * time.Second
-	tm.waitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	typeIntoClaude(t, tm, "first prompt")
-	tm.keys("Enter")
-	tm.waitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWebSSH")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWebSSH")
 
 	// The person's other machine: its own runtime directory (no session), [hub] ssh in its
 	// user config.
@@ -76,7 +76,7 @@ command = "echo 'FAIL: TestWebSSH'; exit 1"
 	if err != nil || !clicked {
 		t.Fatalf("click continue on the remote card: %v %v", clicked, err)
 	}
-	tm.waitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
+	tm.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
 	main := rc.srv.Main()
 	if len(main) < 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestWebSSH") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main), lastUser(main))

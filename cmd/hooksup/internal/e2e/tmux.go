@@ -33,16 +33,23 @@ func RequireTmux(t testing.TB) {
 // read; the tmux server ends with the test.
 func StartTmux(t testing.TB, w, h int, env []string, dir string, argv ...string) *Tmux {
 	t.Helper()
-	RequireTmux(t)
-	s := &Tmux{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
-	script := "cd " + ShellQuote(dir) + " && env -i"
+	script := "env -i"
 	for _, kv := range env {
 		script += " " + ShellQuote(kv)
 	}
 	for _, a := range argv {
 		script += " " + ShellQuote(a)
 	}
-	s.tmux("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script+"; echo \"[exited $?]\"; sleep 600")
+	return StartTmuxScript(t, w, h, dir, script+"; echo \"[exited $?]\"; sleep 600")
+}
+
+// StartTmuxScript runs the shell script in dir in a detached tmux session of w×h cells, with the
+// environment tmux gives it; the pane ends with the script. The tmux server ends with the test.
+func StartTmuxScript(t testing.TB, w, h int, dir, script string) *Tmux {
+	t.Helper()
+	RequireTmux(t)
+	s := &Tmux{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
+	s.Run("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", dir, "sh", "-c", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s
 }
@@ -50,7 +57,8 @@ func StartTmux(t testing.TB, w, h int, env []string, dir string, argv ...string)
 // ShellQuote quotes s for sh.
 func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-func (s *Tmux) tmux(args ...string) string {
+// Run runs the tmux command args on the session's own server and returns what it printed.
+func (s *Tmux) Run(args ...string) string {
 	s.t.Helper()
 	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
 	if err != nil {
@@ -59,22 +67,45 @@ func (s *Tmux) tmux(args ...string) string {
 	return string(out)
 }
 
+// Display is tmux's format (e.g. "#{pane_pid}", "#{pane_title}") for the session's pane, without
+// the line's end.
+func (s *Tmux) Display(format string) string {
+	s.t.Helper()
+	return strings.TrimSuffix(s.Run("display-message", "-p", "-t", s.name, format), "\n")
+}
+
+// SendBytes types raw bytes, as a terminal sends them for a key (an escape sequence, say).
+func (s *Tmux) SendBytes(b string) {
+	s.t.Helper()
+	args := []string{"send-keys", "-t", s.name, "-H"}
+	for i := 0; i < len(b); i++ {
+		args = append(args, fmt.Sprintf("%02x", b[i]))
+	}
+	s.Run(args...)
+}
+
 // Keys types tmux key names (e.g. "Escape", "C-]", "Enter") or literal text.
 func (s *Tmux) Keys(keys ...string) {
 	s.t.Helper()
-	s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...)
+	s.Run(append([]string{"send-keys", "-t", s.name}, keys...)...)
 }
 
 // Text types literal text.
 func (s *Tmux) Text(text string) {
 	s.t.Helper()
-	s.tmux("send-keys", "-t", s.name, "-l", text)
+	s.Run("send-keys", "-t", s.name, "-l", text)
 }
 
 // Screen is the pane's text; no-break spaces (claude draws one after its ❯) read as spaces.
 func (s *Tmux) Screen() string {
 	s.t.Helper()
-	return strings.ReplaceAll(s.tmux("capture-pane", "-p", "-t", s.name), "\u00a0", " ")
+	return strings.ReplaceAll(s.Run("capture-pane", "-p", "-t", s.name), "\u00a0", " ")
+}
+
+// ScreenEscapes is the pane's text with the escape sequences of its colours and attributes.
+func (s *Tmux) ScreenEscapes() string {
+	s.t.Helper()
+	return s.Run("capture-pane", "-p", "-e", "-t", s.name)
 }
 
 // WaitFor waits until the screen satisfies ok, failing with the screen after timeout.
@@ -104,6 +135,18 @@ func (s *Tmux) WaitText(timeout time.Duration, texts ...string) string {
 		}
 		return true
 	})
+}
+
+// WaitCount waits until text appears at least n times on the screen.
+func (s *Tmux) WaitCount(timeout time.Duration, text string, n int) string {
+	s.t.Helper()
+	return s.WaitFor(fmt.Sprintf("%d× %q", n, text), timeout, func(scr string) bool { return strings.Count(scr, text) >= n })
+}
+
+// Resize makes the window w×h cells, as a person resizing their terminal.
+func (s *Tmux) Resize(w, h int) {
+	s.t.Helper()
+	s.Run("resize-window", "-t", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h))
 }
 
 // TypeAfter types text into an agent's input line, which shows what is typed after prompt,
