@@ -57,6 +57,121 @@ func checkTriples(checks []config.Check) []string {
 	return out
 }
 
+// ok runs hooksup with args and fails the test unless it exits 0, naming the subcommand; it
+// returns what hooksup printed.
+func (s *sandbox) ok(args ...string) string {
+	s.t.Helper()
+	code, out := s.hooksup(s.t, args...)
+	if code != 0 {
+		s.t.Fatalf("%s: %d %s", args[0], code, out)
+	}
+	return out
+}
+
+// says fails the test for each of wants that out, what the command named what printed, lacks.
+func says(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s did not say %q:\n%s", what, w, out)
+		}
+	}
+}
+
+// fileSays reads the project's .hooksup.toml and fails the test for each of wants it lacks; it
+// returns the file.
+func (s *sandbox) fileSays(wants ...string) string {
+	s.t.Helper()
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	for _, w := range wants {
+		if !strings.Contains(string(b), w) {
+			s.t.Errorf("the file lacks %q:\n%s", w, b)
+		}
+	}
+	return string(b)
+}
+
+// trustGives trusts the project's .hooksup.toml and fails the test unless the real loader gives
+// exactly the checks want (name | command [| cwd]), in order.
+func (s *sandbox) trustGives(want ...string) {
+	s.t.Helper()
+	s.ok("trust")
+	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
+		s.t.Fatalf("checks in .hooksup.toml:\n  got  %q\n  want %q", got, want)
+	}
+}
+
+// checkGives runs hooksup check and fails the test unless it exits code, its output ends in
+// last and says each of said; it returns the output.
+func (s *sandbox) checkGives(code int, last string, said ...string) string {
+	s.t.Helper()
+	got, out := s.hooksup(s.t, "check")
+	ok := got == code && strings.HasSuffix(out, last)
+	for _, w := range said {
+		ok = ok && strings.Contains(out, w)
+	}
+	if !ok {
+		s.t.Fatalf("check: exit %d, want %d, ending %q, saying %q:\n%s", got, code, last, said, out)
+	}
+	return out
+}
+
+// doctor runs hooksup doctor, with a claude that is there.
+func (s *sandbox) doctor() (int, string) {
+	s.t.Helper()
+	return s.hooksup(s.t, "--claude-bin", "/bin/true", "doctor")
+}
+
+// pathOf makes the PATH of the sandbox's commands a new directory of links to those of programs
+// this machine has, and nothing else; it returns the directory.
+func (s *sandbox) pathOf(programs ...string) string {
+	s.t.Helper()
+	bin := s.t.TempDir()
+	for _, p := range programs {
+		if path, err := exec.LookPath(p); err == nil {
+			os.Symlink(path, filepath.Join(bin, p))
+		}
+	}
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "PATH=") {
+			s.env[i] = "PATH=" + bin
+		}
+	}
+	return bin
+}
+
+// pathFirst puts dir first on the PATH of the sandbox's commands.
+func (s *sandbox) pathFirst(dir string) {
+	for i, e := range s.env {
+		if p, ok := strings.CutPrefix(e, "PATH="); ok {
+			s.env[i] = "PATH=" + dir + ":" + p
+		}
+	}
+}
+
+// initCmd is hooksup init, with --no-run when noRun.
+func initCmd(noRun bool) []string {
+	if noRun {
+		return []string{"init", "--no-run"}
+	}
+	return []string{"init"}
+}
+
+// tinyModule is a Go module in dir ("" for the project's root) whose test of Add fails with
+// "Add(2, 3) = -1" while tinyGo's sum is "a - b".
+func tinyModule(dir, sum string) map[string]string {
+	return map[string]string{
+		filepath.Join(dir, "go.mod"):       "module example.com/tiny\n\ngo 1.21\n",
+		filepath.Join(dir, "tiny.go"):      tinyGo(sum),
+		filepath.Join(dir, "tiny_test.go"): "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+	}
+}
+
+// tinyGo is tinyModule's tiny.go, whose Add returns sum.
+func tinyGo(sum string) string {
+	return "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return " + sum + " }\n"
+}
+
 // `hooksup init` in a project writes the checks that project runs, says what it found, and the
 // file, once trusted, gives exactly those checks through the real loader.
 func TestInitDetectsTheProject(t *testing.T) {
@@ -102,15 +217,8 @@ func TestInitDetectsTheProject(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
 			s.files(tc.tree)
-			code, out := s.hooksup(t, "init", "--no-run") // shapes, not projects that build
-			if code != 0 {
-				t.Fatalf("init: %d %s", code, out)
-			}
-			for _, w := range append(tc.said, ".hooksup.toml", "hooksup trust") {
-				if !strings.Contains(out, w) {
-					t.Errorf("init did not say %q:\n%s", w, out)
-				}
-			}
+			out := s.ok("init", "--no-run") // shapes, not projects that build
+			says(t, "init", out, append(tc.said, ".hooksup.toml", "hooksup trust")...)
 			for _, c := range tc.want {
 				// Each check is listed with its command.
 				f := strings.SplitN(c, " | ", 3)
@@ -118,13 +226,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 					t.Errorf("init did not list %q:\n%s", c, out)
 				}
 			}
-			if code, out := s.hooksup(t, "trust"); code != 0 {
-				t.Fatalf("trust: %d %s", code, out)
-			}
-			cfg := s.loadProjectConfig()
-			if got := checkTriples(cfg.Stop.Checks); !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("checks in .hooksup.toml:\n  got  %q\n  want %q", got, tc.want)
-			}
+			s.trustGives(tc.want...)
 		})
 	}
 }
@@ -142,15 +244,8 @@ func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
 	if !strings.Contains(string(b), "hooksup init recognised no project here") || !strings.Contains(string(b), "# [[stop.checks]]") {
 		t.Fatalf("the file does not say it found nothing:\n%s", b)
 	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatal(out)
-	}
-	if cfg := s.loadProjectConfig(); len(cfg.Stop.Checks) != 0 {
-		t.Fatalf("checks %q", checkTriples(cfg.Stop.Checks))
-	}
-	if code, out := s.hooksup(t, "check"); code != 0 || !strings.Contains(out, "no [[stop.checks]] configured") {
-		t.Fatalf("check: %d %s", code, out)
-	}
+	s.trustGives()
+	s.checkGives(0, "", "no [[stop.checks]] configured")
 	os.WriteFile(path, []byte("# mine\n"), 0o644)
 	if code, out := s.hooksup(t, "init"); code == 0 || !strings.Contains(out, "never overwrites") {
 		t.Fatalf("%d %s", code, out)
@@ -163,38 +258,18 @@ func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
 // hooksup init && hooksup trust && hooksup check in a tiny Go module: the detected checks run
 // there, fail while a test fails, and pass once it is fixed.
 func TestInitTrustCheckInAGoModule(t *testing.T) {
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Skipf("go env: %v", err)
-	}
 	s := newSandbox(t)
-	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=")
-	s.files(map[string]string{
-		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
-		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
-		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
-	})
+	s.env = append(s.env, goEnv(t)...)
+	s.files(tinyModule("", "a - b"))
 	// --no-run: tried on this tree, the failing test would be written commented out.
-	for _, args := range [][]string{{"init", "--no-run"}, {"trust"}} {
-		if code, out := s.hooksup(t, args...); code != 0 {
-			t.Fatalf("%s: %d %s", args[0], code, out)
-		}
-	}
-	code, out := s.hooksup(t, "check")
-	if code != 1 || !strings.Contains(out, "✗ test: exit 1") || !strings.Contains(out, "Add(2, 3) = -1") {
-		t.Fatalf("check with a failing test: %d %s", code, out)
-	}
-	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"})
-	code, out = s.hooksup(t, "check")
-	if code != 0 || !strings.Contains(out, "✓ test") || !strings.Contains(out, "✓ lint") || !strings.Contains(out, "all 3 checks passed") {
-		t.Fatalf("check: %d %s", code, out)
-	}
+	s.ok("init", "--no-run")
+	s.ok("trust")
+	s.checkGives(1, "", "✗ test: exit 1", "Add(2, 3) = -1") // a failing test
+	s.files(map[string]string{"tiny.go": tinyGo("a + b")})
+	s.checkGives(0, "", "✓ test", "✓ lint", "all 3 checks passed")
 	// A file left as gofmt would not write it fails the format check, which names it.
 	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int {   return a + b }\n"})
-	code, out = s.hooksup(t, "check")
-	if code != 1 || !strings.Contains(out, "✗ format: exit 1") || !strings.Contains(out, "tiny.go") {
-		t.Fatalf("check with an unformatted file: %d %s", code, out)
-	}
+	s.checkGives(1, "", "✗ format: exit 1", "tiny.go")
 }
 
 // A proposed check whose program is not installed is named by init, and by doctor as a
@@ -207,17 +282,7 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			s := newSandbox(t)
-			bin := t.TempDir() // the PATH: make, what its recipe runs, and nothing else
-			for _, p := range []string{"make", "sh", "true"} {
-				if path, err := exec.LookPath(p); err == nil {
-					os.Symlink(path, filepath.Join(bin, p))
-				}
-			}
-			for i, e := range s.env {
-				if strings.HasPrefix(e, "PATH=") {
-					s.env[i] = "PATH=" + bin
-				}
-			}
+			s.pathOf("make", "sh", "true") // make, what its recipe runs, and nothing else
 			s.files(map[string]string{
 				"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
 				"uv.lock":            "version = 1\n",
@@ -226,58 +291,27 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 				"web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
 				"tools/Makefile":     "test:\n\ttrue\n",
 			})
-			args := []string{"init"}
-			if noRun {
-				args = append(args, "--no-run")
-			}
-			code, out := s.hooksup(t, args...)
-			if code != 0 {
-				t.Fatalf("init: %d %s", code, out)
-			}
-			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+			out := s.ok(initCmd(noRun)...)
 			if !noRun {
 				// Proven: written commented out, with why; nothing left for doctor to name.
-				for _, w := range []string{"✗ test: its program `uv` is not installed here, commented out",
-					"✗ lint: its program `uv` is not installed here, commented out", "✗ web: test: its program `pnpm` is not installed here, commented out"} {
-					if !strings.Contains(out, w) {
-						t.Errorf("init did not say %q:\n%s", w, out)
-					}
-				}
-				if w := "# its program `pnpm` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"web: test\"\n# command = \"pnpm run test\""; !strings.Contains(string(b), w) {
-					t.Errorf("the file lacks %q:\n%s", w, b)
-				}
-				if code, out := s.hooksup(t, "trust"); code != 0 {
-					t.Fatalf("trust: %d %s", code, out)
-				}
-				if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"tools: test | make test | tools"}) {
-					t.Fatalf("checks %q", got)
-				}
-				if _, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor"); strings.Contains(out, "not found on the PATH") {
+				says(t, "init", out, "✗ test: its program `uv` is not installed here, commented out",
+					"✗ lint: its program `uv` is not installed here, commented out", "✗ web: test: its program `pnpm` is not installed here, commented out")
+				s.fileSays("# its program `pnpm` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"web: test\"\n# command = \"pnpm run test\"")
+				s.trustGives("tools: test | make test | tools")
+				if _, out := s.doctor(); strings.Contains(out, "not found on the PATH") {
 					t.Errorf("doctor names a program of a check commented out:\n%s", out)
 				}
 				return
 			}
 			// --no-run: kept, named by init, noted in the file, and named by doctor.
-			for _, w := range []string{"not found on the PATH: uv (test, lint), pnpm (web: test)"} {
-				if !strings.Contains(out, w) {
-					t.Errorf("init did not say %q:\n%s", w, out)
-				}
-			}
+			says(t, "init", out, "not found on the PATH: uv (test, lint), pnpm (web: test)")
 			if strings.Contains(out, "make (") {
 				t.Errorf("init named make, which is there:\n%s", out)
 			}
-			if w := "# its program `pnpm` is not installed here (hooksup init --no-run kept it): it fails at every stop until it is\n[[stop.checks]]\nname = \"web: test\""; !strings.Contains(string(b), w) {
-				t.Errorf("the file lacks %q:\n%s", w, b)
-			}
-			if code, out := s.hooksup(t, "trust"); code != 0 {
-				t.Fatalf("trust: %d %s", code, out)
-			}
-			code, out = s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
-			for _, w := range []string{`✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`} {
-				if !strings.Contains(out, w) {
-					t.Errorf("doctor did not say %q:\n%s", w, out)
-				}
-			}
+			s.fileSays("# its program `pnpm` is not installed here (hooksup init --no-run kept it): it fails at every stop until it is\n[[stop.checks]]\nname = \"web: test\"")
+			s.ok("trust")
+			code, out := s.doctor()
+			says(t, "doctor", out, `✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`)
 			if code != 1 || strings.Contains(out, `"tools: test"`) {
 				t.Errorf("doctor: %d\n%s", code, out)
 			}
@@ -289,18 +323,8 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 // the check passes without the person activating it first.
 func TestInitMakeTestInTheVenv(t *testing.T) {
 	s := newSandbox(t)
-	bin := t.TempDir() // the PATH: sh, make, and a python without pytest
-	for _, p := range []string{"sh", "make", "dirname", "basename", "env", "cat"} {
-		if path, err := exec.LookPath(p); err == nil {
-			os.Symlink(path, filepath.Join(bin, p))
-		}
-	}
+	bin := s.pathOf("sh", "make", "dirname", "basename", "env", "cat") // and a python without pytest
 	os.WriteFile(filepath.Join(bin, "python"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
-	for i, e := range s.env {
-		if strings.HasPrefix(e, "PATH=") {
-			s.env[i] = "PATH=" + bin
-		}
-	}
 	s.files(map[string]string{
 		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.pytest.ini_options]\n",
 		"tests/test_app.py":  "def test_ok():\n    pass\n",
@@ -309,71 +333,39 @@ func TestInitMakeTestInTheVenv(t *testing.T) {
 		".venv/bin/activate": "VIRTUAL_ENV=\"$(pwd)/.venv\"\nPATH=\"$VIRTUAL_ENV/bin:$PATH\"\nexport VIRTUAL_ENV PATH\n",
 	})
 	os.WriteFile(filepath.Join(s.project, ".venv", "bin", "python"), []byte("#!/bin/sh\necho '1 passed'\n"), 0o755)
-	for _, args := range [][]string{{"init"}, {"trust"}} {
-		if code, out := s.hooksup(t, args...); code != 0 {
-			t.Fatalf("%s: %d %s", args[0], code, out)
-		}
-	}
-	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "1 check passed\n") {
-		t.Fatalf("check: %d %s", code, out)
-	}
+	s.ok("init")
+	s.ok("trust")
+	s.checkGives(0, "1 check passed\n")
 }
 
 // init && trust && check on a Go module whose CI runs make ci and go vet: init proposes those,
 // not make test, which fetches, nor its own go test; check runs them, exit 0, and exit 1
 // once a test fails.
 func TestInitTrustCheckTheCIsChecks(t *testing.T) {
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Skipf("go env: %v", err)
-	}
 	s := newSandbox(t)
-	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	s.env = append(s.env, goEnv(t)...)
+	s.files(tinyModule("", "a + b"))
 	s.files(map[string]string{
-		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
-		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
-		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
-		"Makefile":     "test: deps\n\tgo test ./...\n\ndeps:\n\tgo mod download\n\nci:\n\tgo test -count=1 ./...\n",
+		"Makefile": "test: deps\n\tgo test ./...\n\ndeps:\n\tgo mod download\n\nci:\n\tgo test -count=1 ./...\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: make ci\n      - name: Vet\n        run: go vet ./...\n" +
 			"      - name: Coverage\n        run: goveralls -service=github -repotoken ${{ secrets.COVERALLS_TOKEN }}\n",
 	})
-	code, out := s.hooksup(t, "init")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{"GitHub Actions (.github/workflows/ci.yml)", "test  make ci", "lint  go vet ./...", "`make test` fetches from the network (go mod download, in deps)"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-	if !strings.Contains(string(b), "# from .github/workflows/ci.yml, job \"test\", step \"Vet\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"") {
-		t.Errorf("the file does not name the CI step of go vet:\n%s", b)
-	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | make ci", "lint | go vet ./..."}) {
-		t.Fatalf("checks %q", got)
-	}
-	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
-		t.Fatalf("check: %d %s", code, out)
-	}
-	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
-	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "Add(2, 3) = -1") || !strings.HasSuffix(out, "1 of 2 checks failed\n") {
-		t.Fatalf("check with a failing test: %d %s", code, out)
-	}
+	out := s.ok("init")
+	says(t, "init", out, "GitHub Actions (.github/workflows/ci.yml)", "test  make ci", "lint  go vet ./...", "`make test` fetches from the network (go mod download, in deps)")
+	// The file names the CI step of go vet.
+	s.fileSays("# from .github/workflows/ci.yml, job \"test\", step \"Vet\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"")
+	s.trustGives("test | make ci", "lint | go vet ./...")
+	s.checkGives(0, "all 2 checks passed\n")
+	s.files(map[string]string{"tiny.go": tinyGo("a - b")})
+	s.checkGives(1, "1 of 2 checks failed\n", "Add(2, 3) = -1") // a failing test
 }
 
 // init tries each proposed check once on the untouched tree: one that fails there (go vet on a
 // module whose tests pass) is written commented out with why and its failing lines, so the
 // agent's first stop does not demand fixes of what it did not break; with --no-run it is not.
 func TestInitTriesTheChecksOnce(t *testing.T) {
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Skipf("go env: %v", err)
-	}
+	goenv := goEnv(t)
 	tree := map[string]string{
 		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
 		"tiny.go":      "package tiny\n\n// Same returns n.\nfunc Same(n int) int {\n\tn = n\n\treturn n\n}\n",
@@ -393,30 +385,15 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			s := newSandbox(t)
-			s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+			s.env = append(s.env, goenv...)
 			s.files(tree)
-			code, out := s.hooksup(t, tc.args...)
-			if code != 0 {
-				t.Fatalf("init: %d %s", code, out)
-			}
-			for _, w := range tc.said {
-				if !strings.Contains(out, w) {
-					t.Errorf("init did not say %q:\n%s", w, out)
-				}
-			}
-			b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-			if !strings.Contains(string(b), tc.file) {
-				t.Errorf("the file lacks %q:\n%s", tc.file, b)
-			}
-			if len(tc.said) > 0 && !strings.Contains(string(b), "self-assignment of n") {
+			says(t, "init", s.ok(tc.args...), tc.said...)
+			b := s.fileSays(tc.file)
+			if len(tc.said) > 0 && !strings.Contains(b, "self-assignment of n") {
 				t.Errorf("the file does not quote vet's complaint:\n%s", b)
 			}
-			if code, out := s.hooksup(t, "trust"); code != 0 {
-				t.Fatalf("trust: %d %s", code, out)
-			}
-			if code, out := s.hooksup(t, "check"); code != tc.code || !strings.HasSuffix(out, tc.last) {
-				t.Errorf("check: %d %s", code, out)
-			}
+			s.ok("trust")
+			s.checkGives(tc.code, tc.last)
 		})
 	}
 }
@@ -426,48 +403,23 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 // that cwd, in place of its own guesses for the module; check runs them there, exit 0, and
 // exit 1 once a test fails.
 func TestInitTrustCheckAStepsWorkingDirectory(t *testing.T) {
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Skipf("go env: %v", err)
-	}
 	s := newSandbox(t)
-	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	s.env = append(s.env, goEnv(t)...)
+	s.files(tinyModule("backend", "a + b"))
 	s.files(map[string]string{
-		"README.md":            "# tiny\n",
-		"backend/go.mod":       "module example.com/tiny\n\ngo 1.21\n",
-		"backend/tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
-		"backend/tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+		"README.md": "# tiny\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: backend\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - name: Test\n        run: go test -count=1 ./...\n  vet:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: go vet ./...\n        working-directory: ./backend\n",
 	})
-	code, out := s.hooksup(t, "init", "--no-run")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{"backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)", "backend: test  go test -count=1 ./...  (in backend)", "backend: lint  go vet ./..."} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-	if !strings.Contains(string(b), "# from .github/workflows/ci.yml, job \"test\", step \"Test\"\n[[stop.checks]]\nname = \"backend: test\"\ncommand = \"go test -count=1 ./...\"\ntimeout = \"5m\"\ncwd = \"backend\"") {
-		t.Errorf("the file does not name the step of the tests:\n%s", b)
-	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	want := []string{"backend: test | go test -count=1 ./... | backend", "backend: lint | go vet ./... | backend"}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
-		t.Fatalf("checks %q, want %q", got, want)
-	}
-	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
-		t.Fatalf("check: %d %s", code, out)
-	}
-	s.files(map[string]string{"backend/tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
-	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ backend: test") || !strings.Contains(out, "Add(2, 3) = -1") {
-		t.Fatalf("check with a failing test: %d %s", code, out)
-	}
+	out := s.ok("init", "--no-run")
+	says(t, "init", out, "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)", "backend: test  go test -count=1 ./...  (in backend)", "backend: lint  go vet ./...")
+	// The file names the step of the tests.
+	s.fileSays("# from .github/workflows/ci.yml, job \"test\", step \"Test\"\n[[stop.checks]]\nname = \"backend: test\"\ncommand = \"go test -count=1 ./...\"\ntimeout = \"5m\"\ncwd = \"backend\"")
+	s.trustGives("backend: test | go test -count=1 ./... | backend", "backend: lint | go vet ./... | backend")
+	s.checkGives(0, "all 2 checks passed\n")
+	s.files(map[string]string{"backend/tiny.go": tinyGo("a - b")})
+	s.checkGives(1, "", "✗ backend: test", "Add(2, 3) = -1") // a failing test
 }
 
 // init on the shapes of projects whose maintainers run tox, nox or pre-commit, none of which
@@ -522,57 +474,22 @@ func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				s := newSandbox(t)
-				bin := t.TempDir() // the PATH: sh and a python3 without pytest, none of the tools
-				if path, err := exec.LookPath("sh"); err == nil {
-					os.Symlink(path, filepath.Join(bin, "sh"))
-				}
+				bin := s.pathOf("sh") // and a python3 without pytest, none of the tools
 				os.WriteFile(filepath.Join(bin, "python3"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
-				for i, e := range s.env {
-					if strings.HasPrefix(e, "PATH=") {
-						s.env[i] = "PATH=" + bin
-					}
-				}
 				s.files(python)
 				s.files(tc.tree)
-				args := []string{"init"}
-				if noRun {
-					args = append(args, "--no-run")
-				}
-				code, out := s.hooksup(t, args...)
-				if code != 0 {
-					t.Fatalf("init: %d %s", code, out)
-				}
-				said := tc.said
-				if noRun {
-					said = []string{tc.said[0], "not found on the PATH: " + tc.name}
-				}
-				for _, w := range said {
-					if !strings.Contains(out, w) {
-						t.Errorf("init did not say %q:\n%s", w, out)
-					}
-				}
-				b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-				if !noRun && !strings.Contains(string(b), tc.file) {
-					t.Errorf("the file lacks %q:\n%s", tc.file, b)
-				}
-				if code, out := s.hooksup(t, "trust"); code != 0 {
-					t.Fatalf("trust: %d %s", code, out)
-				}
-				var want []string
-				if noRun {
-					want = tc.kept
-				}
-				if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
-					t.Fatalf("checks %q, want %q", got, want)
-				}
-				code, out = s.hooksup(t, "check")
+				out := s.ok(initCmd(noRun)...)
 				if !noRun {
-					if code != 0 || !strings.Contains(out, "no [[stop.checks]] configured in") {
-						t.Errorf("check: %d %s", code, out)
-					}
+					says(t, "init", out, tc.said...)
+					s.fileSays(tc.file)
+					s.trustGives()
+					s.checkGives(0, "", "no [[stop.checks]] configured in")
 					return
 				}
+				says(t, "init", out, tc.said[0], "not found on the PATH: "+tc.name)
+				s.trustGives(tc.kept...)
 				// The shell's words for it differ (dash, bash): the tool's name and "not found".
+				code, out := s.hooksup(t, "check")
 				before, after, _ := strings.Cut(tc.check, ": /bin/sh: 1: ")
 				if i := strings.Index(out, before); code != 1 || i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], after) {
 					t.Errorf("check: %d %s", code, out)
@@ -621,11 +538,7 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 				// Debian's python3-nox has no nox on the PATH.
 				bin := t.TempDir()
 				os.WriteFile(filepath.Join(bin, "nox"), []byte("#!/bin/sh\nexec /usr/bin/python3 -m nox \"$@\"\n"), 0o755)
-				for i, e := range s.env {
-					if p, ok := strings.CutPrefix(e, "PATH="); ok {
-						s.env[i] = "PATH=" + bin + ":" + p
-					}
-				}
+				s.pathFirst(bin)
 			case os.Getenv("CI") != "":
 				t.Fatalf("no %s here: .ci/run installs it (Debian's tox, python3-nox, pre-commit)", tc.tool)
 			default:
@@ -633,39 +546,23 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 			}
 			s.files(unittest)
 			s.files(tc.tree)
-			git := func() {
-				for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-					cmd := exec.Command("git", args...)
-					cmd.Dir, cmd.Env = s.project, s.env
-					if out, err := cmd.CombinedOutput(); err != nil {
-						t.Fatalf("git %s: %v %s", args[0], err, out)
-					}
-				}
+			if tc.tool == "pre-commit" { // pre-commit runs on the files git knows
+				s.git("init", "-q")
+				s.git("add", "-A")
 			}
-			if tc.tool == "pre-commit" {
-				git() // pre-commit runs on the files git knows
-			}
-			code, out := s.hooksup(t, "init")
+			out := s.ok("init")
 			name := strings.SplitN(tc.want[0], " | ", 2)[0]
-			if code != 0 || !strings.Contains(out, "✓ "+name) || strings.Contains(out, "not found on the PATH") {
-				t.Fatalf("init: %d %s", code, out)
+			says(t, "init", out, "✓ "+name)
+			if strings.Contains(out, "not found on the PATH") {
+				t.Fatalf("init: %s", out)
 			}
-			if code, out := s.hooksup(t, "trust"); code != 0 {
-				t.Fatalf("trust: %d %s", code, out)
-			}
-			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("checks %q, want %q", got, tc.want)
-			}
-			if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "1 check passed\n") {
-				t.Fatalf("check: %d %s", code, out)
-			}
+			s.trustGives(tc.want...)
+			s.checkGives(0, "1 check passed\n")
 			s.files(tc.broken)
 			if tc.tool == "pre-commit" {
-				git()
+				s.git("add", "-A")
 			}
-			if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ "+name) || !strings.Contains(out, tc.failed) {
-				t.Fatalf("check once broken: %d %s", code, out)
-			}
+			s.checkGives(1, "", "✗ "+name, tc.failed) // once broken
 			if tc.tool == "pre-commit" {
 				if b, _ := os.ReadFile(filepath.Join(s.project, "app.py")); string(b) != tc.broken["app.py"] {
 					t.Errorf("check changed app.py to %q", b)

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -21,6 +20,7 @@ func (s *sandbox) git(args ...string) {
 
 // goEnv is the environment for the go command in a sandbox: the machine's build cache, offline.
 func goEnv(t *testing.T) []string {
+	t.Helper()
 	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
 	if err != nil {
 		t.Skipf("go env: %v", err)
@@ -59,44 +59,22 @@ func TestInitProvesTheChecks(t *testing.T) {
 	s.git("init", "-q")
 	s.git("add", "-A")
 	s.git("commit", "-qm", "lib")
-	code, out := s.hooksup(t, "init")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{
+	says(t, "init", s.ok("init"),
 		"✗ lint: changed README.md (",
 		"· test (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ npm test (", ", 2 tests)",
 		"the tree is not as init found it: lint changed README.md; init restores nothing (git status and git diff show what changed)",
-	} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-	for _, w := range []string{
+	)
+	s.fileSays(
 		"# it changes files: run once on the untouched tree, it changed README.md\n# (a check runs at every stop of the agent, and must leave the files as it found them)\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"npm run lint\"",
 		"# hooksup init ran it on the untouched tree: it passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)\n[[stop.checks]]\nname = \"test\"\ncommand = \"npm run test:build\"",
 		"# hooksup init turned this on: no other check proven to run the tests\n[[stop.checks]]\nname = \"npm test\"\ncommand = \"npm test\"",
-	} {
-		if !strings.Contains(string(b), w) {
-			t.Errorf("the file lacks %q:\n%s", w, b)
-		}
-	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"npm test | npm test", "test | npm run test:build"}) {
-		t.Fatalf("checks %q", got)
-	}
-	if code, out := s.hooksup(t, "check"); code != 0 || !strings.HasSuffix(out, "all 2 checks passed\n") {
-		t.Fatalf("check: %d %s", code, out)
-	}
+	)
+	s.trustGives("npm test | npm test", "test | npm run test:build")
+	s.checkGives(0, "all 2 checks passed\n")
 	s.files(map[string]string{"sum.js": "exports.sum = (a, b) => a - b;\n"})
-	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ npm test") || !strings.Contains(out, "adds negatives") {
-		t.Fatalf("check with a seeded bug: %d %s", code, out)
-	}
+	s.checkGives(1, "", "✗ npm test", "adds negatives") // a seeded bug
 }
 
 // A Go module whose CI's only test step runs no tests (go test -run of a name no test has):
@@ -105,38 +83,22 @@ func TestInitProvesTheChecks(t *testing.T) {
 func TestInitProvesTheTestsRun(t *testing.T) {
 	s := newSandbox(t)
 	s.env = append(s.env, goEnv(t)...)
+	s.files(tinyModule("", "a + b"))
 	s.files(map[string]string{
-		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
-		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
-		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - name: Test\n        run: go test -run TestNothing ./...\n",
 	})
-	code, out := s.hooksup(t, "init")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{
+	out := s.ok("init")
+	says(t, "init", out,
 		"· test (", "): passes, but runs no tests (go test says so): kept as a check that passes, not as the tests",
 		"✓ go test (", ", tests in 1 Go package)",
-	} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
+	)
 	if strings.Contains(out, "the tree is not as init found it") {
 		t.Errorf("init says go test changed the tree:\n%s", out)
 	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"go test | go test ./...", "test | go test -run TestNothing ./..."}) {
-		t.Fatalf("checks %q", got)
-	}
-	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n"})
-	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ go test: exit 1") || !strings.Contains(out, "TestAdd") || !strings.Contains(out, "Add(2, 3) = -1") {
-		t.Fatalf("check with a seeded bug: %d %s", code, out)
-	}
+	s.trustGives("go test | go test ./...", "test | go test -run TestNothing ./...")
+	s.files(map[string]string{"tiny.go": tinyGo("a - b")})
+	s.checkGives(1, "", "✗ go test: exit 1", "TestAdd", "Add(2, 3) = -1") // a seeded bug
 }
 
 // A check whose program is not installed is written commented out, saying so, and the
@@ -146,54 +108,24 @@ func TestInitProvesTheTestsRun(t *testing.T) {
 func TestInitNamesAMissingProgramAndStandsIn(t *testing.T) {
 	s := newSandbox(t)
 	s.env = append(s.env, goEnv(t)...)
+	s.files(tinyModule("", "a + b"))
 	s.files(map[string]string{
-		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
-		"tiny.go":      "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
-		"tiny_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: go test ./...\n      - run: staticcheck ./...\n",
 	})
-	bin := t.TempDir() // the PATH: go and sh, no staticcheck
-	for _, p := range []string{"sh", "go"} {
-		if path, err := exec.LookPath(p); err == nil {
-			os.Symlink(path, filepath.Join(bin, p))
-		}
-	}
-	for i, e := range s.env {
-		if strings.HasPrefix(e, "PATH=") {
-			s.env[i] = "PATH=" + bin
-		}
-	}
-	code, out := s.hooksup(t, "init")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{
+	s.pathOf("sh", "go") // no staticcheck
+	says(t, "init", s.ok("init"),
 		"✗ lint: its program `staticcheck` is not installed here, commented out",
 		"✓ test (", ", tests in 1 Go package)",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ go vet (",
-	} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-	for _, w := range []string{
+	)
+	s.fileSays(
 		"# its program `staticcheck` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"staticcheck ./...\"",
 		"# hooksup init turned this on: the other lint checks fell\n[[stop.checks]]\nname = \"go vet\"\ncommand = \"go vet ./...\"",
-	} {
-		if !strings.Contains(string(b), w) {
-			t.Errorf("the file lacks %q:\n%s", w, b)
-		}
-	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | go test ./...", "go vet | go vet ./..."}) {
-		t.Fatalf("checks %q", got)
-	}
-	if _, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor"); strings.Contains(out, "staticcheck") {
+	)
+	s.trustGives("test | go test ./...", "go vet | go vet ./...")
+	if _, out := s.doctor(); strings.Contains(out, "staticcheck") {
 		t.Errorf("doctor names staticcheck, whose check is commented out:\n%s", out)
 	}
 }
@@ -217,32 +149,16 @@ func TestInitReadsTheTestCount(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
 			if n := os.Getenv("HOOKSUP_TEST_NODE22"); n != "" {
-				for i, e := range s.env {
-					if p, ok := strings.CutPrefix(e, "PATH="); ok {
-						s.env[i] = "PATH=" + filepath.Dir(n) + ":" + p
-					}
-				}
+				s.pathFirst(filepath.Dir(n))
 			}
 			s.files(map[string]string{"package.json": `{"name":"x","version":"1.0.0","scripts":{"test":"node --test"}}`})
 			s.files(tc.tests)
-			code, out := s.hooksup(t, "init")
-			if code != 0 {
-				t.Fatalf("init: %d %s", code, out)
-			}
-			for _, w := range tc.said {
-				if !strings.Contains(out, w) {
-					t.Errorf("init did not say %q:\n%s", w, out)
-				}
-			}
+			out := s.ok("init")
+			says(t, "init", out, tc.said...)
 			if strings.Contains(out, "trying the project's own") {
 				t.Errorf("init tried another check:\n%s", out)
 			}
-			if code, out := s.hooksup(t, "trust"); code != 0 {
-				t.Fatalf("trust: %d %s", code, out)
-			}
-			if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"test | npm test"}) {
-				t.Fatalf("checks %q", got)
-			}
+			s.trustGives("test | npm test")
 		})
 	}
 }
@@ -289,23 +205,8 @@ func TestInitStandsInForAMissingPytest(t *testing.T) {
 		"app.py":            "def add(a, b):\n    return a + b\n",
 		"tests/test_app.py": "import unittest\n\nfrom app import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
 	})
-	code, out := s.hooksup(t, "init")
-	if code != 0 {
-		t.Fatalf("init: %d %s", code, out)
-	}
-	for _, w := range []string{"✗ test: exit 1 (", "trying the project's own checks where those fell or run no tests:", "✓ unittest (", ", 1 test)"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("init did not say %q:\n%s", w, out)
-		}
-	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
-		t.Fatalf("trust: %d %s", code, out)
-	}
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, []string{"unittest | python3 -m unittest discover -s tests"}) {
-		t.Fatalf("checks %q", got)
-	}
+	says(t, "init", s.ok("init"), "✗ test: exit 1 (", "trying the project's own checks where those fell or run no tests:", "✓ unittest (", ", 1 test)")
+	s.trustGives("unittest | python3 -m unittest discover -s tests")
 	s.files(map[string]string{"app.py": "def add(a, b):\n    return a - b\n"})
-	if code, out := s.hooksup(t, "check"); code != 1 || !strings.Contains(out, "✗ unittest") || !strings.Contains(out, "test_add") {
-		t.Fatalf("check with a seeded bug: %d %s", code, out)
-	}
+	s.checkGives(1, "", "✗ unittest", "test_add") // a seeded bug
 }

@@ -104,30 +104,91 @@ type env struct {
 	environ func() []string
 	command func(ctx context.Context, name string, args ...string) *exec.Cmd
 	runCmd  func(*exec.Cmd) mockapi.Result
-	// me is the agent's environment of package mockapi (*mockapi.Env, *mockapi.CodexEnv, …).
-	me any
+	// me is the agent's environment of package mockapi (*mockapi.Env, *mockapi.CodexEnv, …),
+	// and cred its Credential, which runs its commands as that user.
+	me   any
+	cred **syscall.Credential
 	// turns is the text that ends each of the agent's turn requests so far, where a stop hook's
 	// reason reaches the model.
 	turns func() []string
 }
 
+// mockEnv is what the scenarios call of an agent's environment of package mockapi.
+type mockEnv interface {
+	Setenv(key, value string)
+	Environ() []string
+	Command(ctx context.Context, name string, args ...string) *exec.Cmd
+}
+
 // newEnv makes hooksup's state, runtime and config directories under a short temporary
-// directory (socket paths must stay short) and sets them in the agent's environment.
-func newEnv(t *testing.T, a *agent, me any, home, workDir, bin string, setenv func(string, string), environ func() []string,
-	command func(context.Context, string, ...string) *exec.Cmd, runCmd func(*exec.Cmd) mockapi.Result, turns func() []string) *env {
+// directory (socket paths must stay short) and sets them in the agent's environment me, with
+// hooksup's HOOKSUP_<AGENT>_BIN naming the agent's binary bin. cred is me's Credential; runCmd
+// runs a command with the agent's mock serving, and turns reads the mock's turn requests.
+func newEnv(t *testing.T, a *agent, me mockEnv, home, workDir, bin string, cred **syscall.Credential,
+	runCmd func(*exec.Cmd) mockapi.Result, turns func() []string) *env {
 	t.Helper()
 	short, err := os.MkdirTemp("", "hs")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(short) })
-	e := &env{t: t, agent: a, me: me, state: filepath.Join(short, "state"), run: filepath.Join(short, "run"), home: home, workDir: workDir,
-		bin: bin, setenv: setenv, environ: environ, command: command, runCmd: runCmd, turns: turns}
+	e := &env{t: t, agent: a, me: me, cred: cred, state: filepath.Join(short, "state"), run: filepath.Join(short, "run"), home: home, workDir: workDir,
+		bin: bin, setenv: me.Setenv, environ: me.Environ, command: me.Command, runCmd: runCmd, turns: turns}
 	os.MkdirAll(e.run, 0o700)
-	setenv("XDG_STATE_HOME", e.state)
-	setenv("XDG_RUNTIME_DIR", e.run)
-	setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
+	me.Setenv("HOOKSUP_"+strings.ToUpper(a.name)+"_BIN", bin)
+	me.Setenv("XDG_STATE_HOME", e.state)
+	me.Setenv("XDG_RUNTIME_DIR", e.run)
+	me.Setenv("XDG_CONFIG_HOME", filepath.Join(short, "config"))
 	return e
+}
+
+// scripted is replies in the mock's own type, each made by one.
+func scripted[R any](replies []reply, one func(reply) R) []R {
+	var out []R
+	for _, r := range replies {
+		out = append(out, one(r))
+	}
+	return out
+}
+
+// turnsOf reads, of each turn request the mock has had (requests), the text that ends it (last).
+func turnsOf[R any](requests func() []R, last func(*R) string) func() []string {
+	return func() []string {
+		rs := requests()
+		var out []string
+		for i := range rs {
+			out = append(out, last(&rs[i]))
+		}
+		return out
+	}
+}
+
+// runAsCred is runAs of an agent that keeps nothing outside its home: e's commands run as cred.
+func runAsCred(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
+	*e.cred = cred
+	return nil
+}
+
+// promptAfter is the arguments of a prompt headless: first, then the prompt.
+func promptAfter(first string) func(text string) []string {
+	return func(text string) []string { return []string{first, text} }
+}
+
+// inHome is the files at paths (slash-separated) under the agent's home.
+func inHome(paths ...string) func(e *env) []string {
+	return func(e *env) []string {
+		var out []string
+		for _, p := range paths {
+			out = append(out, filepath.Join(e.home, filepath.FromSlash(p)))
+		}
+		return out
+	}
+}
+
+// holds is whether the file at path holds s.
+func holds(path, s string) bool {
+	b, _ := os.ReadFile(path)
+	return strings.Contains(string(b), s)
 }
 
 // config writes a trusted (explicit) config file and returns its path.
@@ -207,25 +268,14 @@ var agents = []*agent{claude, codex, gemini, copilot, qwen}
 var claude = &agent{
 	name: "claude",
 	newEnv: func(t *testing.T, a *agent, replies []reply, onHost bool) *env {
-		var rs []mockapi.Reply
-		for _, r := range replies {
-			rs = append(rs, mockapi.Text(r.text).WithDelay(r.delay))
-		}
+		rs := scripted(replies, func(r reply) mockapi.Reply { return mockapi.Text(r.text).WithDelay(r.delay) })
 		srv := mockapi.NewServer(t, &mockapi.Script{Main: rs}, serverOpts(onHost)...)
 		me := mockapi.NewEnv(t, srv.URL, "")
-		me.Setenv("HOOKSUP_CLAUDE_BIN", me.Claude)
-		turns := func() []string {
-			var out []string
-			for _, r := range srv.Main() {
-				out = append(out, r.LastUserText())
-			}
-			return out
-		}
-		return newEnv(t, a, me, me.Home, me.WorkDir, me.Claude, me.Setenv, me.Environ, me.Command, srv.Run, turns)
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Claude, &me.Credential, srv.Run, turnsOf(srv.Main, (*mockapi.Request).LastUserText))
 	},
-	prompt:            func(text string) []string { return []string{"-p", text} },
+	prompt:            promptAfter("-p"),
 	stdout:            lastReply,
-	settings:          func(e *env) []string { return []string{filepath.Join(e.home, ".claude", "settings.json")} },
+	settings:          inHome(".claude/settings.json"),
 	installKeepsBytes: true,
 	// claude keeps the answer of its trust dialog in ~/.claude.json; -p asks nothing.
 	untrust: func(t *testing.T, e *env) {
@@ -254,40 +304,24 @@ var claude = &agent{
 	},
 	installVars:    []string{mockapi.ClaudeEnvVar},
 	logsOtherHooks: true,
-	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
-		e.me.(*mockapi.Env).Credential = cred
-		return nil
-	},
-	tuiArgs:     []string{"--permission-mode", "manual"},
-	ready:       "manual mode on",
-	inputPrompt: "❯ ",
+	runAs:          runAsCred,
+	tuiArgs:        []string{"--permission-mode", "manual"},
+	ready:          "manual mode on",
+	inputPrompt:    "❯ ",
 }
 
 var codex = &agent{
 	name: "codex",
 	newEnv: func(t *testing.T, a *agent, replies []reply, onHost bool) *env {
-		var rs []mockapi.ResponsesReply
-		for _, r := range replies {
-			rs = append(rs, mockapi.OutputText(r.text).WithDelay(r.delay))
-		}
+		rs := scripted(replies, func(r reply) mockapi.ResponsesReply { return mockapi.OutputText(r.text).WithDelay(r.delay) })
 		srv := mockapi.NewResponsesServer(t, &mockapi.ResponsesScript{Replies: rs}, serverOpts(onHost)...)
 		me := mockapi.NewCodexEnv(t, srv.URL, "")
-		me.Setenv("HOOKSUP_CODEX_BIN", me.Codex)
 		// A stop hook's reason reaches Codex's model as a hook prompt.
-		turns := func() []string {
-			var out []string
-			for _, r := range srv.Model() {
-				out = append(out, r.LastHookPrompt())
-			}
-			return out
-		}
-		return newEnv(t, a, me, me.Home, me.WorkDir, me.Codex, me.Setenv, me.Environ, me.Command, srv.Run, turns)
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Codex, &me.Credential, srv.Run, turnsOf(srv.Model, (*mockapi.ResponsesRequest).LastHookPrompt))
 	},
-	prompt: func(text string) []string { return []string{"exec", text} },
-	stdout: lastReply,
-	settings: func(e *env) []string {
-		return []string{filepath.Join(e.home, ".codex", "config.toml"), filepath.Join(e.home, ".codex", "hooks.json")}
-	},
+	prompt:            promptAfter("exec"),
+	stdout:            lastReply,
+	settings:          inHome(".codex/config.toml", ".codex/hooks.json"),
 	installKeepsBytes: true,
 	// A Stop hook of their own in config.toml, trusted, and comments.
 	theirs: func(t *testing.T, e *env) {
@@ -322,10 +356,7 @@ trusted_hash = "sha256:000000000000000000000000000000000000000000000000000000000
 			t.Fatal(err)
 		}
 	},
-	trusts: func(e *env) bool {
-		b, _ := os.ReadFile(e.me.(*mockapi.CodexEnv).ConfigPath())
-		return strings.Contains(string(b), "[projects.")
-	},
+	trusts: func(e *env) bool { return holds(e.me.(*mockapi.CodexEnv).ConfigPath(), "[projects.") },
 	// Codex runs a hook of the person's only once they trusted its definition, by its hash.
 	ownStopHook: func(t *testing.T, e *env, command string) []string {
 		config := e.me.(*mockapi.CodexEnv).ConfigPath()
@@ -344,10 +375,7 @@ trusted_hash = "`+hash+`"
 `)
 	},
 	installVars: []string{mockapi.CodexEnvVar},
-	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
-		e.me.(*mockapi.CodexEnv).Credential = cred
-		return nil
-	},
+	runAs:       runAsCred,
 	ready:       "Ask Codex to do anything",
 	inputPrompt: "› ",
 }
@@ -355,33 +383,21 @@ trusted_hash = "`+hash+`"
 var gemini = &agent{
 	name: "gemini",
 	newEnv: func(t *testing.T, a *agent, replies []reply, onHost bool) *env {
-		var rs []mockapi.GeminiReply
-		for _, r := range replies {
-			rs = append(rs, mockapi.GeminiReply{Text: r.text, Delay: r.delay})
-		}
+		rs := scripted(replies, func(r reply) mockapi.GeminiReply { return mockapi.GeminiReply{Text: r.text, Delay: r.delay} })
 		srv := mockapi.NewGeminiServer(t, &mockapi.GeminiScript{Replies: rs}, serverOpts(onHost)...)
 		me := mockapi.NewGeminiEnv(t, srv.URL, "")
-		me.Setenv("HOOKSUP_GEMINI_BIN", me.Gemini)
-		turns := func() []string {
-			var out []string
-			for _, r := range srv.Turns() {
-				out = append(out, r.LastUserText())
-			}
-			return out
-		}
-		return newEnv(t, a, me, me.Home, me.WorkDir, me.Gemini, me.Setenv, me.Environ, me.Command, srv.Run, turns)
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Gemini, &me.Credential, srv.Run, turnsOf(srv.Turns, (*mockapi.GeminiRequest).LastUserText))
 	},
-	prompt:   func(text string) []string { return []string{"-p", text} },
+	prompt:   promptAfter("-p"),
 	stdout:   everyReply,
-	settings: func(e *env) []string { return []string{filepath.Join(e.home, ".gemini", "settings.json")} },
+	settings: inHome(".gemini/settings.json"),
 	untrust: func(t *testing.T, e *env) {
 		if err := e.me.(*mockapi.GeminiEnv).Untrust(); err != nil {
 			t.Fatal(err)
 		}
 	},
 	trusts: func(e *env) bool {
-		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.GeminiEnv).GeminiDir, "trustedFolders.json"))
-		return strings.Contains(string(b), e.workDir)
+		return holds(filepath.Join(e.me.(*mockapi.GeminiEnv).GeminiDir, "trustedFolders.json"), e.workDir)
 	},
 	refusesUntrusted: 55,
 	// A comment, a theme and an AfterAgent hook of theirs.
@@ -400,10 +416,7 @@ var gemini = &agent{
 `)
 	},
 	installVars: []string{mockapi.GeminiEnvVar},
-	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
-		e.me.(*mockapi.GeminiEnv).Credential = cred
-		return nil
-	},
+	runAs:       runAsCred,
 	ready:       "Type your message",
 	inputPrompt: "> ",
 }
@@ -411,19 +424,14 @@ var gemini = &agent{
 var copilot = &agent{
 	name: "copilot",
 	newEnv: func(t *testing.T, a *agent, replies []reply, onHost bool) *env {
-		var rs []mockapi.ChatReply
-		for _, r := range replies {
-			rs = append(rs, mockapi.ChatText(r.text).WithDelay(r.delay))
-		}
-		srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: rs}, serverOpts(onHost)...)
+		srv := chatServer(t, replies, onHost)
 		me := mockapi.NewCopilotEnv(t, srv.URL, "")
-		me.Setenv("HOOKSUP_COPILOT_BIN", me.Copilot)
-		return newEnv(t, a, me, me.Home, me.WorkDir, me.Copilot, me.Setenv, me.Environ, me.Command, srv.Run, chatTurns(srv))
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Copilot, &me.Credential, srv.Run, chatTurns(srv))
 	},
-	prompt: func(text string) []string { return []string{"-p", text} },
+	prompt: promptAfter("-p"),
 	// copilot -p prints each reply followed by an empty line.
 	stdout:            func(replies ...string) string { return strings.Join(replies, "\n\n") + "\n\n" },
-	settings:          func(e *env) []string { return []string{filepath.Join(e.home, ".copilot", "settings.json")} },
+	settings:          inHome(".copilot/settings.json"),
 	installKeepsBytes: true,
 	// Settings laid out as no JSON encoder would.
 	theirs: func(t *testing.T, e *env) {
@@ -436,8 +444,7 @@ var copilot = &agent{
 	// copilot trusts no folder of the tests' until told to (its config.json's trusted_folders).
 	untrust: func(*testing.T, *env) {},
 	trusts: func(e *env) bool {
-		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.CopilotEnv).ConfigDir, "config.json"))
-		return strings.Contains(string(b), e.workDir)
+		return holds(filepath.Join(e.me.(*mockapi.CopilotEnv).ConfigDir, "config.json"), e.workDir)
 	},
 	ownStopHook: func(t *testing.T, e *env, command string) []string {
 		return writeFile(t, filepath.Join(e.me.(*mockapi.CopilotEnv).ConfigDir, "settings.json"),
@@ -467,18 +474,13 @@ var copilot = &agent{
 var qwen = &agent{
 	name: "qwen",
 	newEnv: func(t *testing.T, a *agent, replies []reply, onHost bool) *env {
-		var rs []mockapi.ChatReply
-		for _, r := range replies {
-			rs = append(rs, mockapi.ChatText(r.text).WithDelay(r.delay))
-		}
-		srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: rs}, serverOpts(onHost)...)
+		srv := chatServer(t, replies, onHost)
 		me := mockapi.NewQwenEnv(t, srv.URL, "")
-		me.Setenv("HOOKSUP_QWEN_BIN", me.Qwen)
-		return newEnv(t, a, me, me.Home, me.WorkDir, me.Qwen, me.Setenv, me.Environ, me.Command, srv.Run, chatTurns(srv))
+		return newEnv(t, a, me, me.Home, me.WorkDir, me.Qwen, &me.Credential, srv.Run, chatTurns(srv))
 	},
-	prompt:            func(text string) []string { return []string{"-p", text} },
+	prompt:            promptAfter("-p"),
 	stdout:            everyReply,
-	settings:          func(e *env) []string { return []string{filepath.Join(e.home, ".qwen", "settings.json")} },
+	settings:          inHome(".qwen/settings.json"),
 	installKeepsBytes: true,
 	// qwen's folder trust is off unless the person turns it on.
 	untrust: func(t *testing.T, e *env) {
@@ -490,8 +492,7 @@ var qwen = &agent{
 		}
 	},
 	trusts: func(e *env) bool {
-		b, _ := os.ReadFile(filepath.Join(e.me.(*mockapi.QwenEnv).QwenDir, "trustedFolders.json"))
-		return strings.Contains(string(b), e.workDir)
+		return holds(filepath.Join(e.me.(*mockapi.QwenEnv).QwenDir, "trustedFolders.json"), e.workDir)
 	},
 	ownStopHook: func(t *testing.T, e *env, command string) []string {
 		return writeFile(t, e.me.(*mockapi.QwenEnv).SettingsPath(), `{"$version": 4, "privacy": {"usageStatisticsEnabled": false},
@@ -500,10 +501,7 @@ var qwen = &agent{
 `)
 	},
 	installVars: []string{mockapi.QwenEnvVar, mockapi.Node22EnvVar},
-	runAs: func(t *testing.T, e *env, cred *syscall.Credential, reach string) []string {
-		e.me.(*mockapi.QwenEnv).Credential = cred
-		return nil
-	},
+	runAs:       runAsCred,
 	ready:       "Type your message",
 	inputPrompt: "> ",
 	halted:      func(reason string) string { return "hooksup: halted: " + reason },
@@ -525,14 +523,15 @@ func quoteJSON(s string) string {
 	return string(b)
 }
 
+// chatServer is the mock of an agent that speaks OpenAI's chat completions (copilot, qwen).
+func chatServer(t *testing.T, replies []reply, onHost bool) *mockapi.ChatServer {
+	rs := scripted(replies, func(r reply) mockapi.ChatReply { return mockapi.ChatText(r.text).WithDelay(r.delay) })
+	return mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: rs}, serverOpts(onHost)...)
+}
+
+// chatTurns reads the turn requests of a chatServer.
 func chatTurns(srv *mockapi.ChatServer) func() []string {
-	return func() []string {
-		var out []string
-		for _, r := range srv.Turns() {
-			out = append(out, r.LastUserText())
-		}
-		return out
-	}
+	return turnsOf(srv.Turns, (*mockapi.ChatRequest).LastUserText)
 }
 
 // serverOpts puts a mock in a loopback-only network namespace of its own (when the tests run
