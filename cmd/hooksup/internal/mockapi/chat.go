@@ -118,8 +118,7 @@ func (s *ChatServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 		return
 	default:
 		// Neither CLI made another request in our runs; a new one shows up here.
-		s.logf("#%d %s %s (unexpected) -> 404", seq, r.Method, hr.URL.String())
-		writeChatError(w, ChatError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		writeChatError(w, ChatError{Status: http.StatusNotFound, Type: "not_found", Message: s.notMocked(seq, hr)})
 		return
 	}
 
@@ -187,15 +186,7 @@ type ChatMessage struct {
 }
 
 // Text joins the text parts of the message with newlines.
-func (m ChatMessage) Text() string {
-	var parts []string
-	for _, c := range m.Content {
-		if c.Text != "" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func (m ChatMessage) Text() string { return joinText(m.Content) }
 
 // IsChat says whether r is a chat completion request (POST .../chat/completions).
 func (r *ChatRequest) IsChat() bool {

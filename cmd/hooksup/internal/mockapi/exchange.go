@@ -100,6 +100,12 @@ func (e *recorder[R, PR]) logf(format string, args ...any) {
 	}
 }
 
+// notMocked logs request seq, hr, as unexpected and returns the message of the 404 it gets.
+func (e *recorder[R, PR]) notMocked(seq int, hr *http.Request) string {
+	e.logf("#%d %s %s (unexpected) -> 404", seq, hr.Method, hr.URL.String())
+	return "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"
+}
+
 // record adds r to the requests and returns its number (1, 2, ...); number, if not nil, is
 // given it under the same lock, before Wait sees r.
 func (e *recorder[R, PR]) record(r PR, number func(seq int)) (seq int) {

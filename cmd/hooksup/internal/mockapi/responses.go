@@ -140,8 +140,7 @@ func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 
 	if !r.IsResponses() {
 		// Codex 0.169.0 made no other request in our runs; a new one shows up here.
-		s.logf("#%d %s %s (unexpected) -> 404", seq, r.Method, hr.URL.String())
-		writeResponsesError(w, ResponsesError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		writeResponsesError(w, ResponsesError{Status: http.StatusNotFound, Type: "not_found", Message: s.notMocked(seq, hr)})
 		return
 	}
 	s.answer(w, hr, r, seq, func(view *ResponsesRequest) ResponsesReply {
@@ -217,14 +216,17 @@ type ContentPart struct {
 }
 
 // Text joins the text parts of a message item.
-func (it InputItem) Text() string {
-	var parts []string
-	for _, c := range it.Content {
+func (it InputItem) Text() string { return joinText(it.Content) }
+
+// joinText joins the non-empty texts of parts with newlines.
+func joinText(parts []ContentPart) string {
+	var texts []string
+	for _, c := range parts {
 		if c.Text != "" {
-			parts = append(parts, c.Text)
+			texts = append(texts, c.Text)
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(texts, "\n")
 }
 
 // IsResponses says whether r is a model request (POST .../responses).

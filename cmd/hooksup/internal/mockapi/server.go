@@ -245,8 +245,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	case KindModels:
 		s.serveModels(w, hr, r)
 	default:
-		s.logf("#%d %s %s (unexpected) -> 404", r.Seq, r.Method, hr.URL.String())
-		writeAPIError(w, APIError{Status: http.StatusNotFound, Type: "not_found_error", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		writeAPIError(w, APIError{Status: http.StatusNotFound, Type: "not_found_error", Message: s.notMocked(r.Seq, hr)})
 	}
 }
 
