@@ -53,10 +53,7 @@ func (s *ChatScript) Reply(*ChatRequest) ChatReply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n++
-	if len(s.Replies) == 0 {
-		return ChatText("mock reply")
-	}
-	return s.Replies[min(s.n, len(s.Replies))-1]
+	return pick(s.Replies, s.n, ChatText("mock reply"))
 }
 
 // WithChatSideHandler replaces the default replies to side requests (ChatRequest.IsSide); the
@@ -68,10 +65,7 @@ func WithChatSideHandler(h ChatHandler) Option { return func(c *config) { c.side
 // WithQuiet apply.
 func NewChatServer(t testing.TB, h ChatHandler, opts ...Option) *ChatServer {
 	t.Helper()
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+	c := configure(opts)
 	if h == nil {
 		h = &ChatScript{}
 	}
@@ -80,7 +74,7 @@ func NewChatServer(t testing.TB, h ChatHandler, opts ...Option) *ChatServer {
 		s.side = ChatHandlerFunc(DefaultChatSideReply)
 	}
 	s.exchanges = newExchanges[ChatRequest, ChatReply](t, c)
-	s.URL = s.start(c.netns, s.serveHTTP)
+	s.URL = s.start(c.netns, s.serveHTTP) + "/v1"
 	return s
 }
 
@@ -110,7 +104,7 @@ func (s *ChatServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 			s.t.Errorf("mockapi: request to %s: %v", r.Path, err)
 		}
 	}
-	seq := s.record(r)
+	seq := s.record(r, r.numbered)
 
 	switch {
 	case r.IsChat():
@@ -124,8 +118,7 @@ func (s *ChatServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 		return
 	default:
 		// Neither CLI made another request in our runs; a new one shows up here.
-		s.logf("#%d %s %s (unexpected) -> 404", seq, r.Method, hr.URL.String())
-		writeChatError(w, ChatError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		writeChatError(w, ChatError{Status: http.StatusNotFound, Type: "not_found", Message: s.notMocked(seq, hr)})
 		return
 	}
 
@@ -193,15 +186,7 @@ type ChatMessage struct {
 }
 
 // Text joins the text parts of the message with newlines.
-func (m ChatMessage) Text() string {
-	var parts []string
-	for _, c := range m.Content {
-		if c.Text != "" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func (m ChatMessage) Text() string { return joinText(m.Content) }
 
 // IsChat says whether r is a chat completion request (POST .../chat/completions).
 func (r *ChatRequest) IsChat() bool {

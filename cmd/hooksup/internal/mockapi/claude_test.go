@@ -25,14 +25,7 @@ const claudeTimeout = 60 * time.Second
 // fails the test if it timed out.
 func runClaude(t *testing.T, srv *Server, env *Env, args ...string) Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
-	defer cancel()
-	res := srv.Run(env.ClaudeCommand(ctx, args...))
-	if ctx.Err() != nil {
-		t.Fatalf("claude %s timed out after %v (killed)\nstdout: %s\nstderr: %s", clip(strings.Join(args, " "), 60), claudeTimeout, res.Stdout, res.Stderr)
-	}
-	t.Logf("claude %s: exit %d in %v", clip(strings.Join(args, " "), 60), res.ExitCode, res.Duration.Round(time.Millisecond))
-	return res
+	return runAgent(t, srv, claudeTimeout, "claude", args, env.ClaudeCommand)
 }
 
 // hostNetNS is the test process's network namespace (that of its main

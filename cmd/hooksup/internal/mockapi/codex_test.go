@@ -31,14 +31,7 @@ const codexTimeout = 60 * time.Second
 // timed out.
 func runCodex(t *testing.T, srv *ResponsesServer, env *CodexEnv, args ...string) Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), codexTimeout)
-	defer cancel()
-	res := srv.Run(env.CodexCommand(ctx, args...))
-	if ctx.Err() != nil {
-		t.Fatalf("codex %s timed out after %v (killed)\nstdout: %s\nstderr: %s", clip(strings.Join(args, " "), 60), codexTimeout, res.Stdout, res.Stderr)
-	}
-	t.Logf("codex %s: exit %d in %v", clip(strings.Join(args, " "), 60), res.ExitCode, res.Duration.Round(time.Millisecond))
-	return res
+	return runAgent(t, srv, codexTimeout, "codex", args, env.CodexCommand)
 }
 
 // codex exec prints the model's last message on stdout and exits 0; the request carried the

@@ -30,21 +30,7 @@ const CodexTestKey = "sk-mockapi-codex-test-key"
 // (CI set), where that is a failure: .ci/run installs Codex and sets the variable.
 func FindCodex(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv(CodexEnvVar); p != "" {
-		abs, err := filepath.Abs(p)
-		if err == nil {
-			_, err = os.Stat(abs)
-		}
-		if err != nil {
-			t.Fatalf("mockapi: %s=%q: %v", CodexEnvVar, p, err)
-		}
-		return abs
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("mockapi: no codex binary in CI: .ci/run must install @openai/codex@%s and set %s", CodexVersion, CodexEnvVar)
-	}
-	t.Skipf("mockapi: no codex binary: set %s to Codex %s's codex (npm install @openai/codex@%s → node_modules/.bin/codex)", CodexEnvVar, CodexVersion, CodexVersion)
-	return ""
+	return findAgent(t, CodexEnvVar, "@openai/codex@"+CodexVersion, "codex")
 }
 
 // CodexEnv is a throwaway environment for running the real codex (or a program that runs
@@ -79,7 +65,7 @@ type CodexEnv struct {
 	// WorkDir).
 	Credential *syscall.Credential
 
-	vars map[string]string
+	envVars
 }
 
 // codexStripped are inherited variables that must not reach codex: they could point it at
@@ -113,44 +99,16 @@ func NewCodexEnv(t testing.TB, baseURL, workdir string) *CodexEnv {
 		APIKey:    CodexTestKey,
 		ID:        randomID(),
 	}
-	if workdir == "" {
-		workdir = filepath.Join(root, "work")
-	}
-	abs, err := filepath.Abs(workdir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.WorkDir = abs
-	for _, d := range []string{e.BinDir, e.Home, e.CodexHome, e.TmpDir, e.WorkDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(e.WorkDir); err == nil {
-		e.WorkDir = real
-	}
-	if err := os.Symlink(codex, filepath.Join(e.BinDir, "codex")); err != nil {
-		t.Fatal(err)
-	}
-	e.vars = inherit(codexStripped, e.BinDir)
-	for k, v := range map[string]string{
+	e.WorkDir = agentDirs(t, codex, e.BinDir, "codex", absWorkDir(t, root, workdir), e.Home, e.CodexHome, e.TmpDir)
+	e.envVars = agentVars(t, codexStripped, e.BinDir, map[string]string{
 		"HOME":       e.Home,
 		"CODEX_HOME": e.CodexHome,
 		"TMPDIR":     e.TmpDir,
 		CodexKeyVar:  e.APIKey,
 		CodexEnvVar:  codex,
 		EnvIDVar:     e.ID,
-	} {
-		e.vars[k] = v
-	}
-	if _, ok := e.vars["TERM"]; !ok {
-		e.vars["TERM"] = "xterm-256color"
-	}
-	t.Cleanup(func() {
-		if n := e.KillAll(); n > 0 {
-			t.Logf("mockapi: killed %d leftover process(es) started from the CodexEnv", n)
-		}
-	})
+	}, "CodexEnv", e.ID)
+	e.envVars.defaultTerm()
 	if _, err := os.Stat(filepath.Join(e.WorkDir, ".git")); err != nil {
 		cmd := exec.Command("git", "init", "-q", e.WorkDir)
 		cmd.Env = e.Environ()
@@ -223,18 +181,6 @@ func (e *CodexEnv) AppendConfig(toml string) error {
 	return err
 }
 
-// Setenv sets a variable for commands made after the call.
-func (e *CodexEnv) Setenv(key, value string) { e.vars[key] = value }
-
-// Unsetenv removes a variable for commands made after the call.
-func (e *CodexEnv) Unsetenv(key string) { delete(e.vars, key) }
-
-// Getenv returns a variable of the environment.
-func (e *CodexEnv) Getenv(key string) string { return e.vars[key] }
-
-// Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *CodexEnv) Environ() []string { return environ(e.vars) }
-
 // KillAll SIGKILLs every process started from the CodexEnv (hooks included).
 func (e *CodexEnv) KillAll() int { return killAll(e.ID) }
 
@@ -244,9 +190,7 @@ func (e *CodexEnv) KillAll() int { return killAll(e.ID) }
 // group; when ctx ends the group is killed, and every other process started from the
 // CodexEnv; as Credential's user when set. Start it with ResponsesServer.Start or Run.
 func (e *CodexEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
-	cmd.SysProcAttr.Credential = e.Credential
-	return cmd
+	return command(ctx, e.envVars, e.WorkDir, e.ID, e.Credential, name, args...)
 }
 
 // CodexCommand returns Command(ctx, e.Codex, args...).

@@ -1,10 +1,8 @@
 package mockapi
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,25 +17,9 @@ import (
 // (copilot's first run in a fresh CacheHome also unpacks its package).
 const agentTimeout = 3 * time.Minute
 
-// runAgent runs an agent's command (made by cmd with the context it gets) bounded by
-// agentTimeout, and fails the test if it timed out.
-func runAgent(t *testing.T, srv *ChatServer, name string, cmd func(ctx context.Context) *exec.Cmd) Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), agentTimeout)
-	defer cancel()
-	res := srv.Run(cmd(ctx))
-	if ctx.Err() != nil {
-		t.Fatalf("%s timed out after %v (killed)\nstdout: %s\nstderr: %s", name, agentTimeout, res.Stdout, res.Stderr)
-	}
-	t.Logf("%s: exit %d in %v, %d requests", name, res.ExitCode, res.Duration.Round(time.Millisecond), len(srv.Requests()))
-	return res
-}
-
 func runCopilot(t *testing.T, srv *ChatServer, env *CopilotEnv, args ...string) Result {
 	t.Helper()
-	return runAgent(t, srv, "copilot "+clip(strings.Join(args, " "), 60), func(ctx context.Context) *exec.Cmd {
-		return env.CopilotCommand(ctx, args...)
-	})
+	return runAgent(t, srv, agentTimeout, "copilot", args, env.CopilotCommand)
 }
 
 // blockOnce is a hook's shell snippet (after HookLog.Command's recording) that blocks the

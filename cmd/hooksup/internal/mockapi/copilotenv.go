@@ -31,28 +31,6 @@ const CopilotTestKey = "mockapi-copilot-test-key"
 // which copilot queues as one), "agent" for one that goes on from a tool result.
 const CopilotInitiatorHeader = "X-Initiator"
 
-// findAgent returns the binary $envVar names (it must then exist: a wrong path fails the
-// test). Without it the test is skipped, except in CI (CI set), where that is a failure:
-// .ci/run installs npmPackage and sets the variable.
-func findAgent(t testing.TB, envVar, npmPackage, bin string) string {
-	t.Helper()
-	if p := os.Getenv(envVar); p != "" {
-		abs, err := filepath.Abs(p)
-		if err == nil {
-			_, err = os.Stat(abs)
-		}
-		if err != nil {
-			t.Fatalf("mockapi: %s=%q: %v", envVar, p, err)
-		}
-		return abs
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("mockapi: no %s binary in CI: .ci/run must install %s and set %s", bin, npmPackage, envVar)
-	}
-	t.Skipf("mockapi: no %s binary: set %s to %s's %s (npm install %s → node_modules/.bin/%s)", bin, envVar, npmPackage, bin, npmPackage, bin)
-	return ""
-}
-
 // FindCopilot returns the copilot binary to test against: $HOOKSUP_TEST_COPILOT (it must then
 // exist). Without it the test is skipped, except in CI, where that is a failure.
 func FindCopilot(t testing.TB) string {
@@ -93,7 +71,7 @@ type CopilotEnv struct {
 	Credential *syscall.Credential
 
 	root string
-	vars map[string]string
+	envVars
 }
 
 // copilotStripped are inherited variables that must not reach copilot: a token or a provider
@@ -147,19 +125,8 @@ func NewCopilotEnv(t testing.TB, baseURL, root string) *CopilotEnv {
 		// No cache of the user's (a user without a home): this test unpacks its own.
 		e.CacheHome = filepath.Join(root, "copilot-cache")
 	}
-	for _, d := range []string{e.BinDir, e.Home, e.TmpDir, e.WorkDir, e.CacheHome} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(e.WorkDir); err == nil {
-		e.WorkDir = real
-	}
-	if err := os.Symlink(copilot, filepath.Join(e.BinDir, "copilot")); err != nil {
-		t.Fatal(err)
-	}
-	e.vars = inherit(copilotStripped, e.BinDir)
-	for k, v := range map[string]string{
+	e.WorkDir = agentDirs(t, copilot, e.BinDir, "copilot", e.WorkDir, e.Home, e.TmpDir, e.CacheHome)
+	e.envVars = agentVars(t, copilotStripped, e.BinDir, map[string]string{
 		"HOME":                      e.Home,
 		"TMPDIR":                    e.TmpDir,
 		"COPILOT_PROVIDER_BASE_URL": baseURL,
@@ -169,17 +136,8 @@ func NewCopilotEnv(t testing.TB, baseURL, root string) *CopilotEnv {
 		"COPILOT_CACHE_HOME":        e.CacheHome,
 		CopilotEnvVar:               copilot,
 		EnvIDVar:                    e.ID,
-	} {
-		e.vars[k] = v
-	}
-	if _, ok := e.vars["TERM"]; !ok {
-		e.vars["TERM"] = "xterm-256color"
-	}
-	t.Cleanup(func() {
-		if n := killAll(e.ID); n > 0 {
-			t.Logf("mockapi: killed %d leftover process(es) started from the CopilotEnv", n)
-		}
-	})
+	}, "CopilotEnv", e.ID)
+	e.envVars.defaultTerm()
 	return e
 }
 
@@ -225,18 +183,6 @@ func (e *CopilotEnv) Plugin(commands map[string]string) (string, error) {
 	return dir, nil
 }
 
-// Setenv sets a variable for commands made after the call.
-func (e *CopilotEnv) Setenv(key, value string) { e.vars[key] = value }
-
-// Unsetenv removes a variable for commands made after the call.
-func (e *CopilotEnv) Unsetenv(key string) { delete(e.vars, key) }
-
-// Getenv returns a variable of the environment.
-func (e *CopilotEnv) Getenv(key string) string { return e.vars[key] }
-
-// Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *CopilotEnv) Environ() []string { return environ(e.vars) }
-
 // KillAll SIGKILLs every process started from the CopilotEnv (hooks included).
 func (e *CopilotEnv) KillAll() int { return killAll(e.ID) }
 
@@ -246,9 +192,7 @@ func (e *CopilotEnv) KillAll() int { return killAll(e.ID) }
 // killed, and every other process started from the CopilotEnv. Start it with ChatServer.Start
 // or Run.
 func (e *CopilotEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
-	cmd.SysProcAttr.Credential = e.Credential
-	return cmd
+	return command(ctx, e.envVars, e.WorkDir, e.ID, e.Credential, name, args...)
 }
 
 // CopilotCommand returns Command(ctx, e.Copilot, args...).

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,15 +32,8 @@ const TestAPIKey = "sk-ant-api03-mockapi-test-key-0123456789abcdefghijKLMNOPQRST
 // PATH, else it skips the test.
 func FindClaude(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv(ClaudeEnvVar); p != "" {
-		abs, err := filepath.Abs(p)
-		if err == nil {
-			_, err = os.Stat(abs)
-		}
-		if err != nil {
-			t.Fatalf("mockapi: %s=%q: %v", ClaudeEnvVar, p, err)
-		}
-		return abs
+	if p := agentFromEnv(t, ClaudeEnvVar); p != "" {
+		return p
 	}
 	if p, err := exec.LookPath("claude"); err == nil {
 		if abs, err := filepath.Abs(p); err == nil {
@@ -52,6 +46,39 @@ func FindClaude(t testing.TB) string {
 	}
 	t.Skipf("mockapi: no claude binary: set %s to Claude Code 2.1.330's claude (npm install @anthropic-ai/claude-code@2.1.330 → node_modules/.bin/claude) or put claude on PATH", ClaudeEnvVar)
 	return ""
+}
+
+// findAgent returns the binary $envVar names (it must then exist: a wrong path fails the
+// test). Without it the test is skipped, except in CI (CI set), where that is a failure:
+// .ci/run installs npmPackage and sets the variable.
+func findAgent(t testing.TB, envVar, npmPackage, bin string) string {
+	t.Helper()
+	if p := agentFromEnv(t, envVar); p != "" {
+		return p
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("mockapi: no %s binary in CI: .ci/run must install %s and set %s", bin, npmPackage, envVar)
+	}
+	t.Skipf("mockapi: no %s binary: set %s to %s's %s (npm install %s → node_modules/.bin/%s)", bin, envVar, npmPackage, bin, npmPackage, bin)
+	return ""
+}
+
+// agentFromEnv returns the absolute path $envVar names, "" when it is unset; a path that does
+// not exist fails the test.
+func agentFromEnv(t testing.TB, envVar string) string {
+	t.Helper()
+	p := os.Getenv(envVar)
+	if p == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(p)
+	if err == nil {
+		_, err = os.Stat(abs)
+	}
+	if err != nil {
+		t.Fatalf("mockapi: %s=%q: %v", envVar, p, err)
+	}
+	return abs
 }
 
 // Env is a throwaway environment for running claude (or a program that runs
@@ -72,7 +99,7 @@ type Env struct {
 	// Credential, when set, runs the commands as that user (who must own Home and WorkDir).
 	Credential *syscall.Credential
 
-	vars map[string]string
+	envVars
 }
 
 // EnvIDVar names the variable carrying Env.ID.
@@ -117,29 +144,10 @@ func NewEnv(t testing.TB, baseURL, workdir string) *Env {
 		APIKey:  TestAPIKey,
 		ID:      randomID(),
 	}
-	if workdir == "" {
-		workdir = filepath.Join(root, "work")
-	}
-	abs, err := filepath.Abs(workdir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Resolve symlinks: claude keys .claude.json projects and transcript
 	// directories by the real path.
-	e.WorkDir = abs
-	for _, d := range []string{e.BinDir, e.Home, e.TmpDir, e.WorkDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(e.WorkDir); err == nil {
-		e.WorkDir = real
-	}
-	if err := os.Symlink(claude, filepath.Join(e.BinDir, "claude")); err != nil {
-		t.Fatal(err)
-	}
-	e.vars = inherit(stripped, e.BinDir)
-	for k, v := range map[string]string{
+	e.WorkDir = agentDirs(t, claude, e.BinDir, "claude", absWorkDir(t, root, workdir), e.Home, e.TmpDir)
+	e.envVars = agentVars(t, stripped, e.BinDir, map[string]string{
 		"HOME":                e.Home,
 		"TMPDIR":              e.TmpDir,
 		"CLAUDE_CODE_TMPDIR":  e.TmpDir,
@@ -156,17 +164,8 @@ func NewEnv(t testing.TB, baseURL, workdir string) *Env {
 		// X-Claude-Code-Request-Class (main/subagent/auxiliary/...), which
 		// Classify relies on.
 		"CLAUDE_CODE_GATEWAY_HINT_HEADERS": "1",
-	} {
-		e.vars[k] = v
-	}
-	if _, ok := e.vars["TERM"]; !ok {
-		e.vars["TERM"] = "xterm-256color"
-	}
-	t.Cleanup(func() {
-		if n := e.KillAll(); n > 0 {
-			t.Logf("mockapi: killed %d leftover process(es) started from the Env", n)
-		}
-	})
+	}, "Env", e.ID)
+	e.envVars.defaultTerm()
 	if err := e.UpdateClaudeJSON(func(m map[string]any) {
 		m["hasCompletedOnboarding"] = true
 		m["customApiKeyResponses"] = map[string]any{"approved": []any{last20(e.APIKey)}, "rejected": []any{}}
@@ -189,18 +188,74 @@ func last20(s string) string {
 	return s[len(s)-20:]
 }
 
-// Setenv sets (or with value "" still sets, empty) a variable for commands
-// made after the call.
-func (e *Env) Setenv(key, value string) { e.vars[key] = value }
+// envVars is the environment an agent's commands get (Env, CodexEnv, GeminiEnv, CopilotEnv,
+// QwenEnv).
+type envVars map[string]string
+
+// Setenv sets (or with value "" still sets, empty) a variable for commands made after the
+// call.
+func (v envVars) Setenv(key, value string) { v[key] = value }
 
 // Unsetenv removes a variable for commands made after the call.
-func (e *Env) Unsetenv(key string) { delete(e.vars, key) }
+func (v envVars) Unsetenv(key string) { delete(v, key) }
 
 // Getenv returns a variable of the environment.
-func (e *Env) Getenv(key string) string { return e.vars[key] }
+func (v envVars) Getenv(key string) string { return v[key] }
 
 // Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *Env) Environ() []string { return environ(e.vars) }
+func (v envVars) Environ() []string { return environ(v) }
+
+// absWorkDir is workdir made absolute, root/work when it is "".
+func absWorkDir(t testing.TB, root, workdir string) string {
+	t.Helper()
+	if workdir == "" {
+		workdir = filepath.Join(root, "work")
+	}
+	abs, err := filepath.Abs(workdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// agentDirs makes binDir, workDir and dirs, and in binDir a symlink name to bin (so a program
+// that runs name finds the one under test); it returns workDir with its symlinks resolved.
+func agentDirs(t testing.TB, bin, binDir, name, workDir string, dirs ...string) string {
+	t.Helper()
+	for _, d := range append([]string{binDir, workDir}, dirs...) {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if real, err := filepath.EvalSymlinks(workDir); err == nil {
+		workDir = real
+	}
+	if err := os.Symlink(bin, filepath.Join(binDir, name)); err != nil {
+		t.Fatal(err)
+	}
+	return workDir
+}
+
+// agentVars is the environment of an env's commands: the test's own minus the variables strip
+// names, with PATH starting with binDir, and set. At the end of the test every process started
+// from the env (id, its ID) is killed; the log names it env.
+func agentVars(t testing.TB, strip func(key string) bool, binDir string, set map[string]string, env, id string) envVars {
+	vars := envVars(inherit(strip, binDir))
+	maps.Copy(vars, set)
+	t.Cleanup(func() {
+		if n := killAll(id); n > 0 {
+			t.Logf("mockapi: killed %d leftover process(es) started from the %s", n, env)
+		}
+	})
+	return vars
+}
+
+// defaultTerm sets TERM to xterm-256color unless the test's environment has one.
+func (v envVars) defaultTerm() {
+	if _, ok := v["TERM"]; !ok {
+		v["TERM"] = "xterm-256color"
+	}
+}
 
 // environ returns vars as KEY=VALUE strings, sorted.
 func environ(vars map[string]string) []string {
@@ -323,15 +378,14 @@ var KillGrace = 2 * time.Second
 // when set. Start it with Server.Start or
 // Server.Run so that it can reach a server in a network namespace.
 func (e *Env) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
-	cmd.SysProcAttr.Credential = e.Credential
-	return cmd
+	return command(ctx, e.envVars, e.WorkDir, e.ID, e.Credential, name, args...)
 }
 
-// command is Env.Command and CodexEnv.Command: name (looked up on vars' PATH unless it holds a
-// path separator) with args in dir with vars as its environment, in its own process group,
-// which is killed when ctx ends, and with it every process holding MOCKAPI_ENV_ID=id.
-func command(ctx context.Context, vars map[string]string, dir, id, name string, args ...string) *exec.Cmd {
+// command is the Envs' Command: name (looked up on vars' PATH unless it holds a path
+// separator) with args in dir with vars as its environment, as cred's user when set, in its own
+// process group, which is killed when ctx ends, and with it every process holding
+// MOCKAPI_ENV_ID=id.
+func command(ctx context.Context, vars map[string]string, dir, id string, cred *syscall.Credential, name string, args ...string) *exec.Cmd {
 	if !strings.ContainsRune(name, os.PathSeparator) {
 		for _, d := range filepath.SplitList(vars["PATH"]) {
 			p := filepath.Join(d, name)
@@ -344,7 +398,7 @@ func command(ctx context.Context, vars map[string]string, dir, id, name string, 
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = environ(vars)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: cred}
 	cmd.Cancel = func() error {
 		// Negative pid: the process group; then whatever escaped it.
 		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -1,12 +1,10 @@
 package mockapi
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -24,14 +22,8 @@ type GeminiServer struct {
 	// it is only reachable from processes started by Start or Run.
 	URL string
 
-	t     testing.TB
-	h     GeminiHandler
-	quiet bool
-	*loopback
-
-	mu      sync.Mutex
-	reqs    []GeminiRequest
-	changed chan struct{}
+	h GeminiHandler
+	recorder[GeminiRequest, *GeminiRequest]
 }
 
 // GeminiHandler scripts the replies to gemini's turns.
@@ -53,10 +45,7 @@ func (s *GeminiScript) Reply(*GeminiRequest) GeminiReply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.n++
-	if len(s.Replies) == 0 {
-		return GeminiText("mock reply")
-	}
-	return s.Replies[min(s.n, len(s.Replies))-1]
+	return pick(s.Replies, s.n, GeminiText("mock reply"))
 }
 
 // GeminiReply is one turn's answer: text (streamed in two chunks), or a function call; after
@@ -133,30 +122,16 @@ func (r *GeminiRequest) LastUserText() string {
 // the options, WithNetNS and WithQuiet apply.
 func NewGeminiServer(t testing.TB, h GeminiHandler, opts ...Option) *GeminiServer {
 	t.Helper()
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+	c := configure(opts)
 	if h == nil {
 		h = &GeminiScript{}
 	}
-	s := &GeminiServer{t: t, h: h, quiet: c.quiet, changed: make(chan struct{})}
-	s.loopback = newLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
-	s.ts.Start() // once s.loopback is set: the handler reads it
-	s.URL = s.ts.URL
-	t.Cleanup(s.Close)
+	s := &GeminiServer{h: h, recorder: newRecorder[GeminiRequest](t, c)}
+	s.URL = s.start(c.netns, s.serveHTTP)
 	return s
 }
 
-// Run starts cmd with Start, waits for it and collects its output.
-func (s *GeminiServer) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
-
-// Requests returns every request received so far, in arrival order.
-func (s *GeminiServer) Requests() []GeminiRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]GeminiRequest(nil), s.reqs...)
-}
+func (r *GeminiRequest) clone() GeminiRequest { return *r }
 
 // Turns returns the turn requests, in order.
 func (s *GeminiServer) Turns() []GeminiRequest {
@@ -169,32 +144,6 @@ func (s *GeminiServer) Turns() []GeminiRequest {
 	return out
 }
 
-// Wait blocks until cond holds for the recorded requests or ctx ends.
-func (s *GeminiServer) Wait(ctx context.Context, cond func(reqs []GeminiRequest) bool) ([]GeminiRequest, error) {
-	for {
-		s.mu.Lock()
-		snap := append([]GeminiRequest(nil), s.reqs...)
-		ch := s.changed
-		s.mu.Unlock()
-		if cond(snap) {
-			return snap, nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return snap, ctx.Err()
-		}
-	}
-}
-
-func (s *GeminiServer) record(r GeminiRequest) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reqs = append(s.reqs, r)
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
 func (s *GeminiServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	body, _ := io.ReadAll(hr.Body)
 	r := GeminiRequest{Time: time.Now(), Method: hr.Method, Path: hr.URL.Path, Body: body}
@@ -204,10 +153,9 @@ func (s *GeminiServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	if json.Unmarshal(body, &b) == nil {
 		r.Contents = b.Contents
 	}
-	s.record(r)
-	if !s.quiet {
-		s.t.Logf("mockapi: gemini %s %s %q", r.Method, r.Path, clip(r.LastUserText(), 60))
-	}
+	rec := r // the handler gets its own copy
+	s.record(&rec, nil)
+	s.logf("gemini %s %s %q", r.Method, r.Path, clip(r.LastUserText(), 60))
 	switch {
 	case hr.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, map[string]any{"models": []any{}})
@@ -229,14 +177,8 @@ func (s *GeminiServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 // stream answers a turn as server-sent events: a text in two chunks (the last with the usage),
 // or a function call.
 func (s *GeminiServer) stream(w http.ResponseWriter, hr *http.Request, rep GeminiReply) {
-	if rep.Delay > 0 {
-		select {
-		case <-time.After(rep.Delay):
-		case <-hr.Context().Done():
-			return
-		case <-s.closing:
-			return
-		}
+	if hungUp, closing := s.hold(hr, rep.Delay); hungUp || closing {
+		return
 	}
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		writeJSON(w, rep.Status, map[string]any{"error": map[string]any{"code": rep.Status, "message": "the mock refuses", "status": "INVALID_ARGUMENT"}})

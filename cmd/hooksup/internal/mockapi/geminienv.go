@@ -25,21 +25,7 @@ const GeminiModel = "gemini-2.5-flash"
 // where that is a failure: .ci/run installs Gemini CLI and sets the variable.
 func FindGemini(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv(GeminiEnvVar); p != "" {
-		abs, err := filepath.Abs(p)
-		if err == nil {
-			_, err = os.Stat(abs)
-		}
-		if err != nil {
-			t.Fatalf("mockapi: %s=%q: %v", GeminiEnvVar, p, err)
-		}
-		return abs
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("mockapi: no gemini binary in CI: .ci/run must install @google/gemini-cli@%s and set %s", GeminiVersion, GeminiEnvVar)
-	}
-	t.Skipf("mockapi: no gemini binary: set %s to Gemini CLI %s's gemini (npm install @google/gemini-cli@%s → node_modules/.bin/gemini)", GeminiEnvVar, GeminiVersion, GeminiVersion)
-	return ""
+	return findAgent(t, GeminiEnvVar, "@google/gemini-cli@"+GeminiVersion, "gemini")
 }
 
 // GeminiEnv is a throwaway environment for running the real gemini (or a program that runs
@@ -64,7 +50,7 @@ type GeminiEnv struct {
 	// Credential, when set, runs the commands as that user (who must own Home and WorkDir).
 	Credential *syscall.Credential
 
-	vars map[string]string
+	envVars
 }
 
 // geminiStripped are inherited variables that must not reach gemini.
@@ -103,19 +89,8 @@ func NewGeminiEnv(t testing.TB, baseURL, root string) *GeminiEnv {
 		WorkDir:   filepath.Join(root, "work"),
 		ID:        randomID(),
 	}
-	for _, d := range []string{e.BinDir, e.Home, e.GeminiDir, e.TmpDir, e.WorkDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(e.WorkDir); err == nil {
-		e.WorkDir = real
-	}
-	if err := os.Symlink(gemini, filepath.Join(e.BinDir, "gemini")); err != nil {
-		t.Fatal(err)
-	}
-	e.vars = inherit(geminiStripped, e.BinDir)
-	for k, v := range map[string]string{
+	e.WorkDir = agentDirs(t, gemini, e.BinDir, "gemini", e.WorkDir, e.Home, e.GeminiDir, e.TmpDir)
+	e.envVars = agentVars(t, geminiStripped, e.BinDir, map[string]string{
 		"HOME":                   e.Home,
 		"TMPDIR":                 e.TmpDir,
 		"GOOGLE_GEMINI_BASE_URL": baseURL,
@@ -123,14 +98,7 @@ func NewGeminiEnv(t testing.TB, baseURL, root string) *GeminiEnv {
 		"COLORTERM":              "truecolor", // else a warning about colours on stderr
 		GeminiEnvVar:             gemini,
 		EnvIDVar:                 e.ID,
-	} {
-		e.vars[k] = v
-	}
-	t.Cleanup(func() {
-		if n := killAll(e.ID); n > 0 {
-			t.Logf("mockapi: killed %d leftover process(es) started from the GeminiEnv", n)
-		}
-	})
+	}, "GeminiEnv", e.ID)
 	settings, _ := json.MarshalIndent(OfflineGeminiSettings(), "", "  ")
 	if err := os.WriteFile(e.SettingsPath(), append(settings, '\n'), 0o644); err != nil {
 		t.Fatal(err)
@@ -173,15 +141,6 @@ func (e *GeminiEnv) ChatsGlob() string {
 	return filepath.Join(e.GeminiDir, "tmp", "*", "chats", "session-*.jsonl")
 }
 
-// Setenv sets a variable for commands made after the call.
-func (e *GeminiEnv) Setenv(key, value string) { e.vars[key] = value }
-
-// Getenv returns a variable of the environment.
-func (e *GeminiEnv) Getenv(key string) string { return e.vars[key] }
-
-// Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *GeminiEnv) Environ() []string { return environ(e.vars) }
-
 // KillAll SIGKILLs every process started from the GeminiEnv (hooks included).
 func (e *GeminiEnv) KillAll() int { return killAll(e.ID) }
 
@@ -190,7 +149,5 @@ func (e *GeminiEnv) KillAll() int { return killAll(e.ID) }
 // when set. It runs in its own process group; when ctx ends the group is killed, and every
 // other process started from the GeminiEnv. Start it with GeminiServer.Start or Run.
 func (e *GeminiEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
-	cmd.SysProcAttr.Credential = e.Credential
-	return cmd
+	return command(ctx, e.envVars, e.WorkDir, e.ID, e.Credential, name, args...)
 }

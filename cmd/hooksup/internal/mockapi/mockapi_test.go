@@ -7,10 +7,29 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 )
+
+// runAgent runs the agent bin with args (the command agentCommand makes) against srv, bounded
+// by timeout, and fails the test if it timed out.
+func runAgent[R any](t *testing.T, srv interface {
+	Run(*exec.Cmd) Result
+	Requests() []R
+}, timeout time.Duration, bin string, args []string, agentCommand func(ctx context.Context, args ...string) *exec.Cmd) Result {
+	t.Helper()
+	name := bin + " " + clip(strings.Join(args, " "), 60)
+	ctx, cancel := context.WithTimeout(t.Context(), timeout)
+	defer cancel()
+	res := srv.Run(agentCommand(ctx, args...))
+	if ctx.Err() != nil {
+		t.Fatalf("%s timed out after %v (killed)\nstdout: %s\nstderr: %s", name, timeout, res.Stdout, res.Stderr)
+	}
+	t.Logf("%s: exit %d in %v, %d requests", name, res.ExitCode, res.Duration.Round(time.Millisecond), len(srv.Requests()))
+	return res
+}
 
 // These tests talk to the server directly over HTTP (no claude, host
 // loopback) to pin the wire format.

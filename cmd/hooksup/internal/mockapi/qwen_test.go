@@ -1,9 +1,7 @@
 package mockapi
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,9 +13,7 @@ import (
 
 func runQwen(t *testing.T, srv *ChatServer, env *QwenEnv, args ...string) Result {
 	t.Helper()
-	return runAgent(t, srv, "qwen "+clip(strings.Join(args, " "), 60), func(ctx context.Context) *exec.Cmd {
-		return env.QwenCommand(ctx, args...)
-	})
+	return runAgent(t, srv, agentTimeout, "qwen", args, env.QwenCommand)
 }
 
 // qwen -p with the OPENAI_ variables prints the mock's reply and exits 0 with no login: its

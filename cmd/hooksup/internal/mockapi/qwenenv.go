@@ -97,7 +97,7 @@ type QwenEnv struct {
 	Credential *syscall.Credential
 
 	root string
-	vars map[string]string
+	envVars
 }
 
 // qwenStripped are inherited variables that must not reach qwen. Qwen Code is a fork of Gemini
@@ -138,24 +138,8 @@ func NewQwenEnv(t testing.TB, baseURL, root string) *QwenEnv {
 		ID:      randomID(),
 		root:    root,
 	}
-	for _, d := range []string{e.BinDir, e.Home, e.QwenDir, e.TmpDir, e.WorkDir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if real, err := filepath.EvalSymlinks(e.WorkDir); err == nil {
-		e.WorkDir = real
-	}
-	if err := os.Symlink(qwen, filepath.Join(e.BinDir, "qwen")); err != nil {
-		t.Fatal(err)
-	}
-	e.vars = inherit(qwenStripped, e.BinDir)
-	if node != "" {
-		// qwen's #! line runs "node" from PATH, and qwen restarts itself with that node's
-		// process.execPath.
-		e.vars["PATH"] = filepath.Dir(node) + string(os.PathListSeparator) + e.vars["PATH"]
-	}
-	for k, v := range map[string]string{
+	e.WorkDir = agentDirs(t, qwen, e.BinDir, "qwen", e.WorkDir, e.Home, e.QwenDir, e.TmpDir)
+	e.envVars = agentVars(t, qwenStripped, e.BinDir, map[string]string{
 		"HOME":            e.Home,
 		"TMPDIR":          e.TmpDir,
 		"OPENAI_BASE_URL": baseURL,
@@ -163,20 +147,14 @@ func NewQwenEnv(t testing.TB, baseURL, root string) *QwenEnv {
 		"OPENAI_MODEL":    QwenModel,
 		QwenEnvVar:        qwen,
 		EnvIDVar:          e.ID,
-	} {
-		e.vars[k] = v
-	}
+	}, "QwenEnv", e.ID)
 	if node != "" {
-		e.vars[Node22EnvVar] = node
+		// qwen's #! line runs "node" from PATH, and qwen restarts itself with that node's
+		// process.execPath.
+		e.envVars["PATH"] = filepath.Dir(node) + string(os.PathListSeparator) + e.envVars["PATH"]
+		e.envVars[Node22EnvVar] = node
 	}
-	if _, ok := e.vars["TERM"]; !ok {
-		e.vars["TERM"] = "xterm-256color"
-	}
-	t.Cleanup(func() {
-		if n := killAll(e.ID); n > 0 {
-			t.Logf("mockapi: killed %d leftover process(es) started from the QwenEnv", n)
-		}
-	})
+	e.envVars.defaultTerm()
 	if err := writeJSONFile(e.SettingsPath(), OfflineQwenSettings(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +200,7 @@ func (e *QwenEnv) SystemDefaults(commands map[string]string) (string, error) {
 	if err := writeJSONFile(f.Name(), map[string]any{"$version": 4, "hooks": hooks}, 0o600); err != nil {
 		return "", err
 	}
-	e.vars["QWEN_CODE_SYSTEM_DEFAULTS_PATH"] = f.Name()
+	e.envVars["QWEN_CODE_SYSTEM_DEFAULTS_PATH"] = f.Name()
 	return f.Name(), nil
 }
 
@@ -235,18 +213,6 @@ func writeJSONFile(name string, v any, perm os.FileMode) error {
 	return os.WriteFile(name, append(b, '\n'), perm)
 }
 
-// Setenv sets a variable for commands made after the call.
-func (e *QwenEnv) Setenv(key, value string) { e.vars[key] = value }
-
-// Unsetenv removes a variable for commands made after the call.
-func (e *QwenEnv) Unsetenv(key string) { delete(e.vars, key) }
-
-// Getenv returns a variable of the environment.
-func (e *QwenEnv) Getenv(key string) string { return e.vars[key] }
-
-// Environ returns the environment as KEY=VALUE strings, sorted.
-func (e *QwenEnv) Environ() []string { return environ(e.vars) }
-
 // KillAll SIGKILLs every process started from the QwenEnv (hooks included).
 func (e *QwenEnv) KillAll() int { return killAll(e.ID) }
 
@@ -255,9 +221,7 @@ func (e *QwenEnv) KillAll() int { return killAll(e.ID) }
 // user when set. It runs in its own process group; when ctx ends the group is killed, and
 // every other process started from the QwenEnv. Start it with ChatServer.Start or Run.
 func (e *QwenEnv) Command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := command(ctx, e.vars, e.WorkDir, e.ID, name, args...)
-	cmd.SysProcAttr.Credential = e.Credential
-	return cmd
+	return command(ctx, e.envVars, e.WorkDir, e.ID, e.Credential, name, args...)
 }
 
 // QwenCommand returns Command(ctx, e.Qwen, args...).

@@ -56,17 +56,10 @@ func (s *ResponsesScript) Reply(r *ResponsesRequest) ResponsesReply {
 	defer s.mu.Unlock()
 	if r.IsSubagent() {
 		s.subs++
-		return pickResponse(s.Subagent, s.subs, "mock subagent reply")
+		return pick(s.Subagent, s.subs, OutputText("mock subagent reply"))
 	}
 	s.main++
-	return pickResponse(s.Replies, s.main, "mock reply")
-}
-
-func pickResponse(rs []ResponsesReply, n int, def string) ResponsesReply {
-	if len(rs) == 0 {
-		return OutputText(def)
-	}
-	return rs[min(n, len(rs))-1]
+	return pick(s.Replies, s.main, OutputText("mock reply"))
 }
 
 // SpawnAndWait answers the main agent as one that hands a task to a subagent and waits for it:
@@ -107,10 +100,7 @@ func SpawnAndWait(t testing.TB, message string, sub, final ResponsesReply) Respo
 // reach it. Of the options, WithNetNS, WithResponsesSideHandler and WithQuiet apply.
 func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *ResponsesServer {
 	t.Helper()
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+	c := configure(opts)
 	if h == nil {
 		h = ResponsesHandlerFunc(func(*ResponsesRequest) ResponsesReply { return OutputText("mock reply") })
 	}
@@ -119,7 +109,7 @@ func NewResponsesServer(t testing.TB, h ResponsesHandler, opts ...Option) *Respo
 		s.side = ResponsesHandlerFunc(DefaultResponsesSideReply)
 	}
 	s.exchanges = newExchanges[ResponsesRequest, ResponsesReply](t, c)
-	s.URL = s.start(c.netns, s.serveHTTP)
+	s.URL = s.start(c.netns, s.serveHTTP) + "/v1"
 	return s
 }
 
@@ -146,12 +136,11 @@ func (s *ResponsesServer) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 			s.t.Errorf("mockapi: request to %s: %v", r.Path, err)
 		}
 	}
-	seq := s.record(r)
+	seq := s.record(r, r.numbered)
 
 	if !r.IsResponses() {
 		// Codex 0.169.0 made no other request in our runs; a new one shows up here.
-		s.logf("#%d %s %s (unexpected) -> 404", seq, r.Method, hr.URL.String())
-		writeResponsesError(w, ResponsesError{Status: http.StatusNotFound, Type: "not_found", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		writeResponsesError(w, ResponsesError{Status: http.StatusNotFound, Type: "not_found", Message: s.notMocked(seq, hr)})
 		return
 	}
 	s.answer(w, hr, r, seq, func(view *ResponsesRequest) ResponsesReply {
@@ -227,14 +216,17 @@ type ContentPart struct {
 }
 
 // Text joins the text parts of a message item.
-func (it InputItem) Text() string {
-	var parts []string
-	for _, c := range it.Content {
+func (it InputItem) Text() string { return joinText(it.Content) }
+
+// joinText joins the non-empty texts of parts with newlines.
+func joinText(parts []ContentPart) string {
+	var texts []string
+	for _, c := range parts {
 		if c.Text != "" {
-			parts = append(parts, c.Text)
+			texts = append(texts, c.Text)
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(texts, "\n")
 }
 
 // IsResponses says whether r is a model request (POST .../responses).

@@ -19,15 +19,17 @@ func (s *Script) Reply(r *Request) Reply {
 	defer s.mu.Unlock()
 	if r.Kind == KindSubagent {
 		s.subs++
-		return pick(s.Subagent, s.subs, "mock subagent reply")
+		return pick(s.Subagent, s.subs, Text("mock subagent reply"))
 	}
 	s.main++
-	return pick(s.Main, s.main, "mock reply")
+	return pick(s.Main, s.main, Text("mock reply"))
 }
 
-func pick(rs []Reply, n int, def string) Reply {
+// pick is the nth (from 1) of a script's replies rs, its last once they are exhausted, def
+// when there are none.
+func pick[P any](rs []P, n int, def P) P {
 	if len(rs) == 0 {
-		return Text(def)
+		return def
 	}
 	return rs[min(n, len(rs))-1]
 }

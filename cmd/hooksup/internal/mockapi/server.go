@@ -2,9 +2,7 @@ package mockapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,8 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -31,6 +27,15 @@ func (f HandlerFunc) Reply(r *Request) Reply { return f(r) }
 
 // Option configures NewServer.
 type Option func(*config)
+
+// configure is the config opts make.
+func configure(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
 
 type config struct {
 	netns         bool
@@ -68,38 +73,26 @@ type Server struct {
 	// from processes started by Start or Run.
 	URL string
 
-	t     testing.TB
-	h     Handler
-	side  Handler
-	quiet bool
-	*loopback
-
-	mu      sync.Mutex
-	reqs    []*Request
-	perKind map[Kind]int
-	changed chan struct{} // closed (and replaced) whenever reqs changes
+	h       Handler
+	side    Handler
+	perKind map[Kind]int // under mu: requests recorded of each kind
+	*exchanges[Request, Reply, *Request]
 }
 
 // NewServer starts a mock. h scripts main and subagent replies (nil answers
 // Text("mock reply") to everything); side requests never reach h.
 func NewServer(t testing.TB, h Handler, opts ...Option) *Server {
 	t.Helper()
-	var c config
-	for _, o := range opts {
-		o(&c)
-	}
+	c := configure(opts)
 	if h == nil {
 		h = HandlerFunc(func(*Request) Reply { return Text("mock reply") })
 	}
-	s := &Server{
-		t: t, h: h, side: c.side, quiet: c.quiet,
-		perKind: map[Kind]int{},
-		changed: make(chan struct{}),
+	s := &Server{h: h, side: c.side, perKind: map[Kind]int{}}
+	if s.side == nil {
+		s.side = HandlerFunc(DefaultSideReply)
 	}
-	s.loopback = newLoopback(t, c.netns, http.HandlerFunc(s.serveHTTP))
-	s.ts.Start() // once s.loopback is set: the handler reads it
-	s.URL = s.ts.URL
-	t.Cleanup(s.Close)
+	s.exchanges = newExchanges[Request, Reply](t, c)
+	s.URL = s.start(c.netns, s.serveHTTP)
 	return s
 }
 
@@ -111,11 +104,6 @@ type Result struct {
 	Err      error  // from Start or Wait
 	Duration time.Duration
 }
-
-// Run starts cmd with Start, waits for it and collects its output. Bound it
-// with the context cmd was made with (Env.Command kills the whole process
-// group when the context ends).
-func (s *Server) Run(cmd *exec.Cmd) Result { return run(s.Start, cmd) }
 
 // run starts cmd with start, waits for it and collects its output.
 func run(start func(*exec.Cmd) error, cmd *exec.Cmd) Result {
@@ -136,22 +124,6 @@ func run(start func(*exec.Cmd) error, cmd *exec.Cmd) Result {
 		r.ExitCode = cmd.ProcessState.ExitCode()
 	}
 	return r
-}
-
-// Requests returns a copy of every request received so far, in arrival
-// order (in-flight requests have a nil Reply).
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.snapshotLocked()
-}
-
-func (s *Server) snapshotLocked() []Request {
-	out := make([]Request, len(s.reqs))
-	for i, r := range s.reqs {
-		out[i] = r.clone()
-	}
-	return out
 }
 
 // OfKind returns the recorded requests of the given kinds, in order.
@@ -200,36 +172,13 @@ func (s *Server) Tokens(kinds ...Kind) Usage {
 	return u
 }
 
-// Wait blocks until cond holds for the recorded requests (checked on every
-// change) or ctx ends; it returns the last snapshot and ctx's error if any.
-func (s *Server) Wait(ctx context.Context, cond func(reqs []Request) bool) ([]Request, error) {
-	for {
-		s.mu.Lock()
-		snap := s.snapshotLocked()
-		ch := s.changed
-		s.mu.Unlock()
-		if cond(snap) {
-			return snap, nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return snap, ctx.Err()
-		}
-	}
-}
-
-// record appends r (assigning Seq and KindIndex) and returns the stored
-// pointer.
-func (s *Server) record(r *Request) *Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r.Seq = len(s.reqs) + 1
-	s.perKind[r.Kind]++
-	r.KindIndex = s.perKind[r.Kind]
-	s.reqs = append(s.reqs, r)
-	s.notifyLocked()
-	return r
+// record records r, giving it its Seq and KindIndex.
+func (s *Server) record(r *Request) {
+	s.exchanges.record(r, func(seq int) {
+		r.Seq = seq
+		s.perKind[r.Kind]++
+		r.KindIndex = s.perKind[r.Kind]
+	})
 }
 
 // DumpDirEnvVar names an environment variable: when set to a directory,
@@ -254,17 +203,6 @@ func (s *Server) dump(r *Request) {
 		s.logf("dump: %v", err)
 	} else if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
 		s.logf("dump: %v", err)
-	}
-}
-
-func (s *Server) notifyLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-func (s *Server) logf(format string, args ...any) {
-	if !s.quiet {
-		s.t.Logf("mockapi: "+format, args...)
 	}
 }
 
@@ -307,8 +245,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, hr *http.Request) {
 	case KindModels:
 		s.serveModels(w, hr, r)
 	default:
-		s.logf("#%d %s %s (unexpected) -> 404", r.Seq, r.Method, hr.URL.String())
-		writeAPIError(w, APIError{Status: http.StatusNotFound, Type: "not_found_error", Message: "mockapi: " + hr.Method + " " + hr.URL.Path + " is not mocked"})
+		writeAPIError(w, APIError{Status: http.StatusNotFound, Type: "not_found_error", Message: s.notMocked(r.Seq, hr)})
 	}
 }
 
@@ -335,73 +272,48 @@ func (s *Server) serveModels(w http.ResponseWriter, hr *http.Request, r *Request
 }
 
 func (s *Server) serveMessages(w http.ResponseWriter, hr *http.Request, r *Request) {
-	view := r.clone() // the handler gets its own copy
-	var rep Reply
 	defUsage := DefaultUsage
-	func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.t.Errorf("mockapi: handler panicked on request #%d: %v", r.Seq, p)
-				rep = Error(500, "api_error", fmt.Sprint("mockapi handler panic: ", p))
-			}
-		}()
-		switch {
-		case r.Kind != KindSide:
-			rep = s.h.Reply(&view)
-		case s.side != nil:
-			rep = s.side.Reply(&view)
-		default:
-			rep = DefaultSideReply(&view)
-		}
-	}()
 	if r.Kind == KindSide {
 		defUsage = SideUsage
 	}
-	rep = rep.normalize(r, defUsage)
-
-	s.mu.Lock()
-	r.Reply = &rep
-	if rep.Error == nil {
-		r.Usage = rep.Usage
-	}
-	s.notifyLocked()
-	s.mu.Unlock()
-
-	s.logf("#%d %s%s model=%s stream=%v; last user block: %s -> %s",
-		r.Seq, r.Kind, sideNote(r), r.Model, r.Stream, lastUserBlock(r), rep.summary())
-
-	if rep.Delay > 0 {
-		select {
-		case <-time.After(rep.Delay):
-		case <-hr.Context().Done():
-			s.mu.Lock()
-			r.HungUp = true
-			s.notifyLocked()
-			s.mu.Unlock()
-			return
-		case <-s.closing:
-			return
+	s.answer(w, hr, r, r.Seq, func(view *Request) Reply {
+		if r.Kind == KindSide {
+			return s.side.Reply(view).normalize(r, defUsage)
 		}
+		return s.h.Reply(view).normalize(r, defUsage)
+	}, func(msg string) Reply { return Error(500, "api_error", msg).normalize(r, defUsage) })
+}
+
+func (r *Request) answered(p *Reply) {
+	r.Reply = p
+	if p.Error == nil {
+		r.Usage = p.Usage
 	}
-	if rep.Error != nil {
-		writeAPIError(w, *rep.Error)
-		return
-	}
-	var err error
+}
+func (r *Request) sent()   { r.Sent = true }
+func (r *Request) hungUp() { r.HungUp = true }
+
+func (r *Request) describe(p Reply) string {
+	return fmt.Sprintf("%s%s model=%s stream=%v; last user block: %s -> %s",
+		r.Kind, sideNote(r), r.Model, r.Stream, lastUserBlock(r), p.summary())
+}
+
+func (r *Request) send(w http.ResponseWriter, p Reply, done <-chan struct{}) error {
 	if r.Stream {
-		err = rep.writeSSE(w, mergeDone(hr.Context().Done(), s.closing))
-	} else {
-		err = rep.writeJSON(w)
+		return p.writeSSE(w, done)
 	}
-	if err != nil && !errors.Is(err, syscall.EPIPE) {
-		s.logf("#%d reply not fully sent: %v", r.Seq, err)
+	return p.writeJSON(w)
+}
+
+func (r Reply) delay() time.Duration { return r.Delay }
+
+// writeError writes r's error, if it is one.
+func (r Reply) writeError(w http.ResponseWriter) bool {
+	if r.Error == nil {
+		return false
 	}
-	if err == nil {
-		s.mu.Lock()
-		r.Sent = true
-		s.notifyLocked()
-		s.mu.Unlock()
-	}
+	writeAPIError(w, *r.Error)
+	return true
 }
 
 // lastUserBlock describes the last block of the last user message, for the
