@@ -100,17 +100,26 @@ func startPTY(t *testing.T, cancel context.CancelFunc, start func(*exec.Cmd) err
 	return ptm, scr
 }
 
-// submit waits for ready on the screen, types prompt and waits for its echo, then presses
-// Enter and waits for reply.
+// submit waits for ready on the screen, types prompt until it is echoed (an agent drops keys
+// typed while it is still starting: the line is cleared and typed again, up to ten times), then
+// presses Enter and waits for reply.
 func (s *screen) submit(t *testing.T, ctx context.Context, ptm *os.File, ready, prompt, reply string) {
 	t.Helper()
 	if !s.waitFor(ctx, ready) {
 		t.Fatalf("no prompt on screen:\n%s", s.text())
 	}
-	time.Sleep(300 * time.Millisecond)
-	ptm.Write([]byte(prompt))
-	if !s.waitFor(ctx, prompt) {
-		t.Fatalf("typed text not echoed:\n%s", s.text())
+	for try := 0; ; try++ {
+		ptm.Write([]byte(prompt))
+		echo, cancel := context.WithTimeout(ctx, 3*time.Second)
+		echoed := s.waitFor(echo, prompt)
+		cancel()
+		if echoed {
+			break
+		}
+		if try == 9 || ctx.Err() != nil {
+			t.Fatalf("typed text not echoed:\n%s", s.text())
+		}
+		ptm.Write([]byte("\x15")) // ctrl+u: clear whatever arrived
 	}
 	ptm.Write([]byte("\r"))
 	if !s.waitFor(ctx, reply) {
