@@ -90,7 +90,7 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 	for i := range runs {
 		typeIntoClaude(t, tm, fmt.Sprintf("prompt %d", i))
 		tm.Keys("Enter")
-		evalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.Keys(window.seen).length === %d`, i+1))
+		evalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.keys(window.seen).length === %d`, i+1))
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`Object.values(window.seen).at(-1)`))
 		if err != nil {
 			t.Fatal(err)

@@ -300,7 +300,7 @@ func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Chrome on Linux") {
 		t.Fatalf("web devices: exit %d\n%s", code, out)
 	}
-	kept, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Object.Keys(localStorage).map(k => localStorage.getItem(k))`))
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Object.keys(localStorage).map(k => localStorage.getItem(k))`))
 	if err != nil || len(kept) == 0 {
 		t.Fatalf("the page keeps nothing in localStorage: %v %v", kept, err)
 	}
