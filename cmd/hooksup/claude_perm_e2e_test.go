@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,18 +66,7 @@ func waitHeader(t testing.TB, tm *e2e.Tmux, state string, witness *mockapi.HookL
 // it opened a dialog.
 func pressUntil(t testing.TB, tm *e2e.Tmux, key, text string) string {
 	t.Helper()
-	for try := 0; try < 10; try++ {
-		tm.Keys(key)
-		deadline := time.Now().Add(3 * time.Second)
-		for time.Now().Before(deadline) {
-			if scr := tm.Screen(); strings.Contains(scr, text) {
-				return scr
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	t.Fatalf("pressing %s never showed %q:\n%s", key, text, tm.Screen())
-	return ""
+	return tm.PressUntil(key, strconv.Quote(text), 30*time.Second, func(scr string) bool { return strings.Contains(scr, text) })
 }
 
 // stateLog is what hooksup's debug log says about the state changes it made.

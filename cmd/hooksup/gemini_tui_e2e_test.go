@@ -104,26 +104,13 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	const wait = 60 * time.Second
 	scr := tm.WaitText(wait, "hooksup gemini", "Don't trust")
 	t.Logf("the trust dialog:\n%s", scr)
-	// Down to "Don't trust", a key at a time, each once the dialog has moved its mark, then
-	// Enter: gemini drops a key sent while it redraws (it draws the dialog before its banner,
-	// then again), so a key is pressed again when the screen has not moved within a while.
-	pressUntilShown := func(key, what string, shown func(string) bool) {
-		t.Helper()
-		for deadline := time.Now().Add(wait); !shown(tm.Screen()); {
-			if time.Now().After(deadline) {
-				t.Fatalf("pressing %s never showed %s:\n%s", key, what, tm.Screen())
-			}
-			before := tm.Screen()
-			tm.Keys(key)
-			for moved := time.Now().Add(3 * time.Second); time.Now().Before(moved); time.Sleep(100 * time.Millisecond) {
-				if scr := tm.Screen(); scr != before || shown(scr) {
-					break
-				}
-			}
-		}
+	// Down to "Don't trust", then Enter: gemini drops a key that comes while it redraws (it
+	// draws the dialog before its banner, then again), and a lost Enter would leave the dialog
+	// open; a key is pressed again while the screen does not show what it does.
+	if marked := func(s string) bool { return strings.Contains(s, "● 3. Don't trust") }; !marked(tm.Screen()) {
+		tm.PressUntil("Down", "the mark on Don't trust", wait, marked)
 	}
-	pressUntilShown("Down", "the mark on Don't trust", func(s string) bool { return strings.Contains(s, "● 3. Don't trust") })
-	pressUntilShown("Enter", "gemini's input", func(s string) bool {
+	tm.PressUntil("Enter", "gemini's input", wait, func(s string) bool {
 		return strings.Contains(s, "Type your message") && !strings.Contains(s, "Do you trust the files")
 	})
 	promptGemini(t, tm, rg, "hello")

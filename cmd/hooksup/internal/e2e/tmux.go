@@ -149,6 +149,25 @@ func (s *Tmux) Resize(w, h int) {
 	s.Run("resize-window", "-t", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h))
 }
 
+// PressUntil presses key until the screen satisfies shown, and returns that screen: it presses
+// once, and again whenever three seconds pass without it, since an agent drops a key that comes
+// while it starts or redraws. It fails with the screen after timeout.
+func (s *Tmux) PressUntil(key, what string, timeout time.Duration, shown func(screen string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		s.Keys(key)
+		for again := time.Now().Add(3 * time.Second); time.Now().Before(again); time.Sleep(100 * time.Millisecond) {
+			if scr := s.Screen(); shown(scr) {
+				return scr
+			}
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("pressing %s never showed %s; screen:\n%s", key, what, s.Screen())
+		}
+	}
+}
+
 // TypeAfter types text into an agent's input line, which shows what is typed after prompt,
 // until the screen shows it there: keys typed while the agent is still starting can be lost, so
 // it clears the line and types again, up to ten times. prompt may be one of several, separated
