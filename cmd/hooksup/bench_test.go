@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -112,7 +113,7 @@ type hookRun struct {
 func buildBareClient(b *testing.B, dir string) string {
 	b.Helper()
 	bare := filepath.Join(dir, "bare")
-	if out, err := goBuild(bare, "./testdata/bareclient").CombinedOutput(); err != nil {
+	if out, err := e2e.GoBuild(bare, "./testdata/bareclient").CombinedOutput(); err != nil {
 		b.Fatalf("build bare client: %v\n%s", err, out)
 	}
 	return bare

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"debug/buildinfo"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,23 +30,8 @@ func TestMain(m *testing.M) {
 	if sock := os.Getenv(envKeyEcho); sock != "" {
 		os.Exit(keyEchoMain(sock))
 	}
-	var remove func()
-	var err error
-	hooksupBin, hookClientBin, remove, err = e2e.Binaries(".", "../hooksup-hook")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	remove()
-	os.Exit(code)
+	os.Exit(e2e.RunWithBinaries(m, ".", "../hooksup-hook", &hooksupBin, &hookClientBin))
 }
-
-// goBuild builds pkg into out the way the tests themselves are built (e2e.GoBuild).
-func goBuild(out, pkg string) *exec.Cmd { return e2e.GoBuild(out, pkg) }
-
-// raceEnabled is true when the tests run under the race detector.
-const raceEnabled = e2e.RaceEnabled
 
 // The binaries the end-to-end tests drive carry the race detector exactly when the tests do.
 func TestBinariesBuiltLikeTheTests(t *testing.T) {
@@ -62,8 +46,8 @@ func TestBinariesBuiltLikeTheTests(t *testing.T) {
 				race = s.Value == "true"
 			}
 		}
-		if race != raceEnabled {
-			t.Errorf("%s built with -race=%v, the tests run with -race=%v", filepath.Base(bin), race, raceEnabled)
+		if race != e2e.RaceEnabled {
+			t.Errorf("%s built with -race=%v, the tests run with -race=%v", filepath.Base(bin), race, e2e.RaceEnabled)
 		}
 	}
 }

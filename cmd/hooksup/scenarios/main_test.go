@@ -6,7 +6,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -18,14 +17,5 @@ import (
 var hooksupBin, hookClientBin string
 
 func TestMain(m *testing.M) {
-	var remove func()
-	var err error
-	hooksupBin, hookClientBin, remove, err = e2e.Binaries("..", "../../hooksup-hook")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	remove()
-	os.Exit(code)
+	os.Exit(e2e.RunWithBinaries(m, "..", "../../hooksup-hook", &hooksupBin, &hookClientBin))
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 )
 
 // Binaries builds hooksup and the hook client beside it (as go install ./cmd/... puts them)
@@ -33,6 +34,20 @@ func Binaries(hooksupPkg, hookPkg string) (hooksup, hook string, remove func(), 
 		os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	}
 	return hooksup, hook, remove, nil
+}
+
+// RunWithBinaries is a TestMain's body: it builds the binaries (Binaries) into *hooksup and
+// *hook, runs the tests and removes the binaries; its result is the exit code.
+func RunWithBinaries(m *testing.M, hooksupPkg, hookPkg string, hooksup, hook *string) int {
+	var remove func()
+	var err error
+	*hooksup, *hook, remove, err = Binaries(hooksupPkg, hookPkg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer remove()
+	return m.Run()
 }
 
 // GoBuild is the go build of pkg into out, with -race when the tests run under it.
