@@ -417,8 +417,10 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if !strings.Contains(lines[1], "[hub] remote_command") || !strings.Contains(lines[0], "check that ssh down works") {
 		t.Fatalf("the lines do not say what to do:\n%s", errText)
 	}
-	if took > 3*bound {
-		t.Fatalf("ls with failing hosts took %v, the bound is %v", took, bound)
+	// The failing hosts fail at once, each as it fails, and the remote answers: none waits out
+	// the bound.
+	if took >= bound {
+		t.Fatalf("ls with failing hosts took %v: a host waited out the %v bound", took, bound)
 	}
 	srv.waitNoRemoteServers(t)
 	// An answer through a host that cannot be reached says so and exits 1.
