@@ -399,10 +399,12 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
 		f = f[1:]
 	}
+	assigns := strings.Fields(line)[:len(strings.Fields(line))-len(f)]
+	whole := line
 	// A Python runner and its options (uv run --group test pytest): what it runs is the check,
-	// run through it.
+	// run through it, after the line's assignments.
 	var runner []string
-	if len(f) > 2 && (f[0] == "uv" || f[0] == "poetry" || f[0] == "pdm") && f[1] == "run" && len(f) == len(strings.Fields(line)) {
+	if len(f) > 2 && (f[0] == "uv" || f[0] == "poetry" || f[0] == "pdm") && f[1] == "run" {
 		n := 2
 		for n < len(f) && strings.HasPrefix(f[n], "-") {
 			if slices.Contains(uvValued, f[n]) {
@@ -526,11 +528,11 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		// Its passes would bury the failure in the output; the failures print without it.
 		c.command = strings.Join(slices.DeleteFunc(slices.Clone(strings.Fields(c.command)), func(w string) bool { return w == "-v" }), " ")
 	}
-	if strings.Contains(line, "${{") {
-		return ciCheck{}, fmt.Sprintf("`%s` depends on the workflow's expressions", line)
+	if strings.Contains(whole, "${{") {
+		return ciCheck{}, fmt.Sprintf("`%s` depends on the workflow's expressions", whole)
 	}
 	if runner != nil {
-		c.command = pythonRunner(runner, di, job) + " " + c.command
+		c.command = strings.Join(append(slices.Clone(assigns), pythonRunner(runner, di, job), c.command), " ")
 	}
 	return c, ""
 }

@@ -677,3 +677,18 @@ func TestDetectCMakeBesideAMakefile(t *testing.T) {
 		t.Errorf("summary:\n%s", sum)
 	}
 }
+
+// TestDetectCIPythonRunnerWithEnv: a CI line that runs pytest through uv with assignments
+// before it is the CI's check, run through uv as init runs it, the assignments kept.
+func TestDetectCIPythonRunnerWithEnv(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		".github/workflows/ci.yml": {Data: []byte("jobs:\n  test:\n    steps:\n      - run: uv sync\n      - run: PYTHONHASHSEED=0 uv run pytest -x\n")},
+		"pyproject.toml":           {Data: []byte("[dependency-groups]\ndev = [\"pytest\"]\n")},
+		"uv.lock":                  {Data: []byte("version = 1\n")},
+		"tests/test_x.py":          {Data: []byte("def test_x(): pass\n")},
+	})
+	want := []string{"test | PYTHONHASHSEED=0 uv run --locked pytest -x"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+}
