@@ -504,6 +504,11 @@ type droppedCheck struct {
 // drop removes the i'th check: another stands in for it. It is kept on standby.
 func (p *detected) drop(i int) {
 	p.dropped = append(p.dropped, droppedCheck{p.Checks[i], p.short[i], p.long[i]})
+	p.remove(i)
+}
+
+// remove takes check i out of p, not on standby: it is not one of the project's checks.
+func (p *detected) remove(i int) {
 	p.Checks = slices.Delete(p.Checks, i, i+1)
 	p.short = slices.Delete(p.short, i, i+1)
 	p.long = slices.Delete(p.long, i, i+1)
@@ -570,7 +575,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 		// Beside a CMakeLists.txt, the makefile is a build of its own (a demo, an install):
 		// the CMake build's ctest is how the project's tests run.
 		mk.Detail = fmt.Sprintf("`%s` stands in for `make test`", CMakeTestCheck("build", nil, nil, nil))
-		mk.drop(0)
+		mk.remove(0)
 		mk.cover()
 		add(mk)
 	} else if mk != nil {

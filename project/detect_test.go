@@ -692,3 +692,22 @@ func TestDetectCIPythonRunnerWithEnv(t *testing.T) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
 	}
 }
+
+// TestDetectCMakeMakefileNotOnStandby: beside a CMakeLists.txt with tests, the root makefile's
+// make test is a build of its own: not proposed, and not on standby for init to turn on when
+// ctest cannot be proven.
+func TestDetectCMakeMakefileNotOnStandby(t *testing.T) {
+	d := Detect(fstest.MapFS{
+		"CMakeLists.txt": {Data: []byte("cmake_minimum_required(VERSION 3.14)\nproject(x C)\nenable_testing()\nadd_test(NAME t COMMAND t)\n")},
+		"Makefile":       {Data: []byte("all:\n\tcc -o demo demo.c\ntest: all\n\t./demo\n")},
+	})
+	want := []string{"test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure"}
+	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
+	}
+	for _, s := range d.Standby() {
+		if strings.Contains(s.Check.Command, "make test") {
+			t.Errorf("make test is on standby: %+v", s)
+		}
+	}
+}
