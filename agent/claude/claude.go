@@ -58,14 +58,14 @@ func (c Agent) Events(ctx context.Context, bin string, args []string, logger *sl
 	return EventsFor(v, c.Headless(args)), nil
 }
 
-// Inject writes the settings claude gets (hooksup's hooks merged into a --settings of the
-// user's) to a 0600 file in dir and passes it with --settings.
 // settingsSuffix ends the name of the settings file Inject writes in the runtime directory.
 const settingsSuffix = ".settings.json"
 
 // Leftovers: the settings file Inject writes.
 func (Agent) Leftovers() []string { return []string{settingsSuffix} }
 
+// Inject writes the settings claude gets (hooksup's hooks merged into a --settings of the
+// user's) to a 0600 file in dir and passes it with --settings.
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	userSettings, rest, err := extractSettingsArg(args)
 	if err != nil {

@@ -133,15 +133,15 @@ func Home(getenv func(string) string) string {
 	return filepath.Join(h, ".copilot")
 }
 
-// Inject writes hooksup's plugin for the session in dir (a manifest and hooks/hooks.json, a
-// hook for each event with its timeout in seconds) and names it with --plugin-dir before the
-// person's arguments. It is removed when the session ends.
 // pluginSuffix ends the name of the plugin Inject writes in the runtime directory.
 const pluginSuffix = ".copilot-plugin"
 
 // Leftovers: the plugin Inject writes.
 func (Agent) Leftovers() []string { return []string{pluginSuffix} }
 
+// Inject writes hooksup's plugin for the session in dir (a manifest and hooks/hooks.json, a
+// hook for each event with its timeout in seconds) and names it with --plugin-dir before the
+// person's arguments. It is removed when the session ends.
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	events := h.Events
 	if events == nil {

@@ -152,8 +152,6 @@ func HookFiles(getenv func(string) string, projectDir string) []string {
 	return out
 }
 
-// Inject makes the session's home for gemini in dir (see Gemini) and points GEMINI_CLI_HOME at
-// it. The arguments are the person's.
 // homeSuffix ends the name of the session's home Inject makes in the runtime directory.
 const homeSuffix = ".gemini"
 
@@ -161,6 +159,8 @@ const homeSuffix = ".gemini"
 // followed by the sweep).
 func (Agent) Leftovers() []string { return []string{homeSuffix} }
 
+// Inject makes the session's home for gemini in dir (see Gemini) and points GEMINI_CLI_HOME at
+// it. The arguments are the person's.
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	getenv := h.Getenv
 	if getenv == nil {

@@ -142,16 +142,16 @@ func SystemDefaultsPath(getenv func(string) string) string {
 // defaultsVar is the variable that points qwen at hooksup's system defaults.
 const defaultsVar = "QWEN_CODE_SYSTEM_DEFAULTS_PATH"
 
-// Inject writes the session's system defaults in dir (the ones qwen would read, with hooksup's
-// hooks) and points QWEN_CODE_SYSTEM_DEFAULTS_PATH at them. The arguments are the person's;
-// what would keep qwen from running hooksup's hooks, or add hooks of its own to its stops, is
-// said in the warnings.
 // defaultsSuffix ends the name of the system defaults Inject writes in the runtime directory.
 const defaultsSuffix = ".qwen-system-defaults.json"
 
 // Leftovers: the system defaults Inject writes.
 func (Agent) Leftovers() []string { return []string{defaultsSuffix} }
 
+// Inject writes the session's system defaults in dir (the ones qwen would read, with hooksup's
+// hooks) and points QWEN_CODE_SYSTEM_DEFAULTS_PATH at them. The arguments are the person's;
+// what would keep qwen from running hooksup's hooks, or add hooks of its own to its stops, is
+// said in the warnings.
 func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch, error) {
 	getenv := h.Getenv
 	if getenv == nil {
