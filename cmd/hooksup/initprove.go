@@ -68,7 +68,7 @@ func proveChecks(ctx context.Context, det project.Detection, dir string, timeout
 	pv := &prover{ctx: ctx, det: det, dir: dir, timeout: timeout, w: w}
 	pv.snap, pv.snapErr = treesnap.Take(ctx, dir, nil)
 	if pv.snapErr != nil {
-		fmt.Fprintf(w, "  · cannot compare the files before and after each check: %v\n", pv.snapErr)
+		fmt.Fprintf(w, "  · cannot compare the files before and after each check: %s\n", termsafe.String(pv.snapErr.Error()))
 	}
 	for _, p := range try {
 		if ctx.Err() != nil {

@@ -233,12 +233,13 @@ func (e Effect) Words(agent string) string {
 	return ""
 }
 
-// agentOr is an agent's name, or "the agent" for one not named.
+// agentOr is an agent's name (as read from a log or a hook: shown visibly), or "the agent"
+// for one not named.
 func agentOr(name string) string {
 	if name == "" {
 		return "the agent"
 	}
-	return name
+	return termsafe.String(name)
 }
 
 // ShortCommand is a hook's command without its program's directory: "/home/u/.claude/check.sh

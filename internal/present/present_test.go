@@ -90,6 +90,14 @@ func TestOtherHooksEffect(t *testing.T) {
 	}
 }
 
+// An agent's name read from a verdict log is shown, never acted on.
+func TestEffectWordsShowAHostileAgentName(t *testing.T) {
+	got := EffectContinued.Words("x\x1b]0;PWNED\x07")
+	if strings.ContainsAny(got, "\x1b\x07") || !strings.Contains(got, "PWNED") {
+		t.Errorf("Words = %q: the name's controls reach the terminal", got)
+	}
+}
+
 func TestAlert(t *testing.T) {
 	var sent []string
 	system := notify.Notifier{Choice: notify.Choice{Method: notify.System}, GOOS: "linux",
