@@ -111,11 +111,6 @@ type (
 	}
 )
 
-// NewWatchModel is the watch's model, for Run and for tests.
-func NewWatchModel(h Hub, theme themes.Theme, km keymap.Map) tea.Model {
-	return newWatchModel(h, NewStyles(theme), newKeyMap(km))
-}
-
 func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 	escape := key.NewBinding(key.WithKeys(keymap.Escape), key.WithHelp(keymap.Escape, "interrupt"))
 	return &watchModel{hub: h, styles: st, keys: k, escape: escape, editor: newReasonEditor(k.Editor), w: 80, h: 24}
