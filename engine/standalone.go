@@ -194,6 +194,11 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		if e := in.HookEventName; e != "" && e != event && !hooks.IsStop(e) {
 			return 0
 		}
+		// The stop's reply is provisional (the agent's log did not have the stop yet) and
+		// nothing here follows the log to learn it: no reply is recorded rather than another's.
+		if in.StopMark != "" {
+			in.LastAssistantMessage = ""
+		}
 	}
 	// The hook is registered for hooksup's event under the agent's own name (Gemini CLI's
 	// AfterAgent runs `… Stop --installed`): it is decided as that event.

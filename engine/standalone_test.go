@@ -209,3 +209,27 @@ func TestStandaloneDialectEventNotAStop(t *testing.T) {
 		t.Fatalf("the main agent's stop: %q, want a block", out.String())
 	}
 }
+
+// markingDialect is an agent whose stop's reply is provisional (hooks.Input.StopMark): its log
+// did not have the stop's line yet, and only a follower of the log learns the stop's reply.
+type markingDialect struct{ claudewire.Dialect }
+
+func (markingDialect) Input(in *hooks.Input) {
+	in.LastAssistantMessage, in.StopMark = "THE PREVIOUS TURN'S REPLY", "1700000000000"
+}
+
+// Installed, nothing follows the agent's log: a provisional reply is not recorded as the
+// stop's; a certain one is.
+func TestStandaloneRecordsNoProvisionalReply(t *testing.T) {
+	proj := standaloneSandbox(t, "mode = \"auto\"\n")
+	var out bytes.Buffer
+	StandaloneHook(markingDialect{}, "Stop", stopPayload(proj, "p1"), &out)
+	StandaloneHook(claudewire.Dialect{}, "Stop", stopPayload(proj, "p2"), &out)
+	log, err := os.ReadFile(filepath.Join(os.Getenv("XDG_STATE_HOME"), "hooksup", "sessions", "4312ba3d-56cd-4b9f-8c76-66e8ea524739", "verdicts.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(log), "THE PREVIOUS TURN") || !strings.Contains(string(log), `"Done."`) {
+		t.Fatalf("the verdict log:\n%s", log)
+	}
+}
