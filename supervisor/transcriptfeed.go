@@ -93,10 +93,7 @@ func (f *transcriptFeed) follow(path string) {
 // wake tells the tail that a hook named a subagent, or ("") that the session stops: a subagent
 // transcript it let go is read again if it grew (transcript.Watcher.Wake).
 func (f *transcriptFeed) wake(agentID string) {
-	f.mu.Lock()
-	w := f.w
-	f.mu.Unlock()
-	if w != nil {
+	if w := f.watcher(); w != nil {
 		w.Wake(agentID)
 	}
 }
@@ -104,10 +101,7 @@ func (f *transcriptFeed) wake(agentID string) {
 // followAgent tells the tail where subagent agentID writes its transcript
 // (transcript.Watcher.Follow).
 func (f *transcriptFeed) followAgent(agentID, path string) {
-	f.mu.Lock()
-	w := f.w
-	f.mu.Unlock()
-	if w != nil {
+	if w := f.watcher(); w != nil {
 		w.Follow(agentID, path)
 	}
 }
@@ -173,9 +167,7 @@ func (f *transcriptFeed) followed() string {
 
 // snapshot is the aggregates now (ok false before any transcript is followed).
 func (f *transcriptFeed) snapshot() (transcript.Snapshot, bool) {
-	f.mu.Lock()
-	w := f.w
-	f.mu.Unlock()
+	w := f.watcher()
 	if w == nil {
 		return transcript.Snapshot{}, false
 	}
@@ -206,18 +198,14 @@ func (f *transcriptFeed) observation() *verdictlog.Observation {
 	return o
 }
 
-// catchUp returns once the transcript has the last message a stop names (the main transcript's
-// for a Stop, the subagent's for a SubagentStop), or ctx ends.
-func (f *transcriptFeed) catchUp(ctx context.Context, in *hooks.Input) {
-	want := strings.TrimSpace(in.LastAssistantMessage)
-	if want == "" {
-		return
-	}
+// await returns once done says so, asked at once and after each change of the feed, or ctx
+// ends. done takes the feed's lock itself if it needs it.
+func (f *transcriptFeed) await(ctx context.Context, done func() bool) {
 	for {
 		f.mu.Lock()
-		w, changed := f.w, f.changed
+		changed := f.changed
 		f.mu.Unlock()
-		if w != nil && hasMessage(lastText(w.Snapshot(), in), want) {
+		if done() {
 			return
 		}
 		select {
@@ -226,6 +214,26 @@ func (f *transcriptFeed) catchUp(ctx context.Context, in *hooks.Input) {
 			return
 		}
 	}
+}
+
+// watcher is the tail of the transcript being followed (nil before a hook named one).
+func (f *transcriptFeed) watcher() *transcript.Watcher {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.w
+}
+
+// catchUp returns once the transcript has the last message a stop names (the main transcript's
+// for a Stop, the subagent's for a SubagentStop), or ctx ends.
+func (f *transcriptFeed) catchUp(ctx context.Context, in *hooks.Input) {
+	want := strings.TrimSpace(in.LastAssistantMessage)
+	if want == "" {
+		return
+	}
+	f.await(ctx, func() bool {
+		w := f.watcher()
+		return w != nil && hasMessage(lastText(w.Snapshot(), in), want)
+	})
 }
 
 // stopReplyWait bounds how long a stop waits for the transcript to reach it
@@ -242,25 +250,19 @@ func (f *transcriptFeed) stopReply(ctx context.Context, in *hooks.Input) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, stopReplyWait)
 	defer cancel()
-	for {
+	f.await(ctx, func() bool {
 		f.mu.Lock()
-		changed := f.changed
+		defer f.mu.Unlock()
 		for _, s := range f.stops {
 			if s.mark == in.StopMark {
-				f.mu.Unlock()
 				if s.reply != "" {
 					in.LastAssistantMessage = s.reply
 				}
-				return
+				return true
 			}
 		}
-		f.mu.Unlock()
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return
-		}
-	}
+		return false
+	})
 }
 
 // lastText is the latest assistant text of the transcript a stop is about.
