@@ -79,11 +79,11 @@ func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string
 
 func (h *header) view(st Styles, w int) string {
 	title := st.Title.Render("hooksup")
-	if h.agent != h.plain && h.agent != agentName("") {
+	if h.agent != h.plain && h.agent != present.AgentName("") {
 		title += " " + st.Title.Render(h.agent) // hooksup's first agent goes unnamed; any other is named
 	}
 	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
-		continuations(h.counts, h.blockCap, agentName(h.agent))}
+		continuations(h.counts, h.blockCap, present.AgentName(h.agent))}
 	if w := h.counts.Waiting; w != nil {
 		// Also where the checks pane is hidden (a small window, zoomed).
 		parts = append(parts[:2], append([]string{st.Warn.Render("⧗ " + present.WaitingFor(w.Holder))}, parts[2:]...)...)

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/present"
 )
 
 // DefaultPrefix is the key that reaches hooksup instead of claude.
@@ -43,7 +44,7 @@ func newKeyMap(km keymap.Map) keyMap { return newAgentKeyMap(km, "") }
 
 // newAgentKeyMap is newKeyMap for the agent named agent: the help names it.
 func newAgentKeyMap(km keymap.Map, agent string) keyMap {
-	agent = agentName(agent)
+	agent = present.AgentName(agent)
 	b := func(name string) key.Binding {
 		a, _ := keymap.Lookup(name)
 		keys := km.Keys(name)

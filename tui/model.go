@@ -11,7 +11,6 @@ import (
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
@@ -43,18 +42,9 @@ func (p pane) String() string {
 	return [...]string{"agent", "verdicts", "checks", "subagents"}[p]
 }
 
-// agentName is the name an agent goes by in the TUI: "" (a caller that named none) is "the
-// agent".
-func agentName(name string) string {
-	if name == "" {
-		return keymap.Agent
-	}
-	return name
-}
-
 // setAgent names the agent everywhere the TUI speaks of it.
 func (m *model) setAgent(name string) {
-	m.name = agentName(name)
+	m.name = present.AgentName(name)
 	m.header.agent, m.verdicts.agent, m.checks.agent = m.name, m.name, m.name
 }
 
@@ -117,9 +107,9 @@ type model struct {
 }
 
 func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode config.Mode, holdOnExit bool, blockCap int) model {
-	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: agentName(""),
-		header: header{mode: mode, blockCap: blockCap, agent: agentName("")}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
-		checks: checksPane{keys: keys.Pane, agent: agentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now()}
+	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: present.AgentName(""),
+		header: header{mode: mode, blockCap: blockCap, agent: present.AgentName("")}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
+		checks: checksPane{keys: keys.Pane, agent: present.AgentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now()}
 }
 
 func waitEvent(s Session) tea.Cmd {

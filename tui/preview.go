@@ -11,6 +11,7 @@ import (
 	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -98,7 +99,7 @@ func previewLegend(st Styles, agent string, w int) string {
 		label("agent") + strings.Join(states, "  "),
 		label("checks") + strings.Join(checks, "   "),
 		label("notices") + strings.Join(notices, " "),
-		label("exit") + exitLine(st, agentName(agent), 0, nil, true, 55),
+		label("exit") + exitLine(st, present.AgentName(agent), 0, nil, true, 55),
 	}
 	for i, l := range lines {
 		lines[i] = fit(l, w)

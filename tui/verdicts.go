@@ -31,7 +31,7 @@ type verdictsPane struct {
 }
 
 func newVerdictsPane(k navKeys) verdictsPane {
-	return verdictsPane{agent: agentName(""), keys: k, selected: -1}
+	return verdictsPane{agent: present.AgentName(""), keys: k, selected: -1}
 }
 
 // navigate moves the selection, or opens and closes the selected verdict.

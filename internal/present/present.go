@@ -226,16 +226,16 @@ func OtherHooksEffect(hs []verdictlog.OtherHook) Effect {
 func (e Effect) Words(agent string) string {
 	switch e {
 	case EffectContinued:
-		return agentOr(agent) + " continued"
+		return AgentName(agent) + " continued"
 	case EffectEnded:
 		return "the turn ended"
 	}
 	return ""
 }
 
-// agentOr is an agent's name (as read from a log or a hook: shown visibly), or "the agent"
+// AgentName is an agent's name (as read from a log or a hook: shown visibly), or "the agent"
 // for one not named.
-func agentOr(name string) string {
+func AgentName(name string) string {
 	if name == "" {
 		return "the agent"
 	}
@@ -278,7 +278,7 @@ func NotificationTitle(projectDir string) string {
 
 // AlertBody words an alert for a desktop notification.
 func AlertBody(a supervisor.Alert) string {
-	name := agentOr(a.Agent)
+	name := AgentName(a.Agent)
 	switch a.Cause {
 	case supervisor.CausePermission:
 		return name + " needs your permission (" + a.Detail + ")"
