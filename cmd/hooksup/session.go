@@ -58,11 +58,10 @@ func (h hubSession) Interrupt() {
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
 func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
-	a := so.Agent
-	if a == nil {
-		a = agents.Default()
+	if so.Agent == nil {
+		so.Agent = agents.Default()
 	}
-	pt, err := supervisor.OpenPTY(a.Name(), cols, rows)
+	pt, err := supervisor.OpenPTY(so.Agent.Name(), cols, rows)
 	if err != nil {
 		return nil, err
 	}
