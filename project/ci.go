@@ -434,6 +434,10 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 	}
 	has := func(flag string) bool { return slices.Contains(f, flag) }
 	c.command = line
+	var nodeRole string // a package's own tool by its name (nodeTestRunnerRole)
+	if di.pkg != nil {
+		nodeRole = nodeTestRunnerRole(f, di.pkg)
+	}
 	switch prog := f[0]; {
 	case prog == "go" && arg(1) == "test":
 		c.role, c.long = "test", "go test"
@@ -470,11 +474,11 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		if c.role == "format" && !strings.Contains(target, "check") {
 			return ciCheck{}, fmt.Sprintf("`%s` may change files", line)
 		}
-	case di.pkg != nil && nodeTestRunnerRole(f, di.pkg) != "":
+	case nodeRole != "":
 		// A package's own tool, as the CI runs it, beside the package.json whose dependencies
 		// it comes from: CI=true keeps vitest and jest out of watch mode.
 		bin, args := nodeBin(f, di.pkg)
-		c.role, c.long = nodeTestRunnerRole(f, di.pkg), f[0]+" "+bin
+		c.role, c.long = nodeRole, f[0]+" "+bin
 		c.env = map[string]string{"CI": "true"}
 		if fix := fixesFiles(strings.Join(args, " ")); fix != "" {
 			return ciCheck{}, fmt.Sprintf("`%s` changes files (%s)", line, fix)
@@ -786,6 +790,10 @@ func (det *detector) ciChecks() *ciFound {
 	for _, s := range steps {
 		jobSteps[s.file+"\x00"+s.job] = append(jobSteps[s.file+"\x00"+s.job], s)
 	}
+	jobFixes := make(map[string]string, len(jobSteps))
+	for j, ss := range jobSteps {
+		jobFixes[j] = fixJob(ss)
+	}
 	for _, s := range steps {
 		if !slices.Contains(ci.files, s.file) {
 			ci.files = append(ci.files, s.file)
@@ -893,7 +901,7 @@ func (det *detector) ciChecks() *ciFound {
 			case c.sub != "":
 				dir = path.Join(dir, c.sub)
 			}
-			switch fixes := fixJob(jobSteps[s.file+"\x00"+s.job]); {
+			switch fixes := jobFixes[s.file+"\x00"+s.job]; {
 			case fixes != "":
 				whys = append(whys, fmt.Sprintf("`%s` (%s)", c.command, fixes))
 				continue

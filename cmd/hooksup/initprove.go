@@ -206,11 +206,11 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 // checks of a role fell; had are the checks proposed enabled, before any was proven.
 func (pv *prover) standIn(had []project.Proposal) {
 	fell := func(role, cwd string) bool {
-		had := slices.ContainsFunc(had, func(p project.Proposal) bool { return p.Role == role && p.Check.Cwd == cwd })
+		proposed := slices.ContainsFunc(had, func(p project.Proposal) bool { return p.Role == role && p.Check.Cwd == cwd })
 		has := slices.ContainsFunc(pv.det.Proposals(), func(p project.Proposal) bool {
 			return p.Off == "" && p.Role == role && p.Check.Cwd == cwd
 		})
-		return had && !has
+		return proposed && !has
 	}
 	tested := func(cwd string) bool {
 		return slices.ContainsFunc(pv.tests, func(t string) bool { return t == "" || t == cwd || strings.HasPrefix(cwd, t+"/") })
