@@ -210,3 +210,32 @@ func TestInitStandsInForAMissingPytest(t *testing.T) {
 	s.files(map[string]string{"app.py": "def add(a, b):\n    return a - b\n"})
 	s.checkGives(1, "", "✗ unittest", "test_add") // a seeded bug
 }
+
+// A CMake project outside git: init builds it out of the source (a build directory it creates)
+// and runs ctest; the build tree is no change of the project, so the check is proven and on,
+// and check then fails on a seeded bug, naming the failing test.
+func TestInitProvesACMakeBuildOutOfTheSource(t *testing.T) {
+	for _, tool := range []string{"cmake", "cc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed (CI must install it)", tool)
+			}
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	s := newSandbox(t)
+	s.files(map[string]string{
+		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nproject(sum C)\nenable_testing()\n" +
+			"add_executable(test_sum test_sum.c)\nadd_test(NAME test_sum COMMAND test_sum)\n",
+		"sum.h":      "static int sum(int a, int b) { return a + b; }\n",
+		"test_sum.c": "#include <stdio.h>\n#include \"sum.h\"\nint main(void) {\n  if (sum(2, 3) != 5) { printf(\"sum(2, 3) = %d\\n\", sum(2, 3)); return 1; }\n  return 0;\n}\n",
+	})
+	out := s.ok("init")
+	says(t, "init", out, "✓ test (", ", 1 test)")
+	if strings.Contains(out, "changed build/") {
+		t.Fatalf("init took the build tree for a change of the project:\n%s", out)
+	}
+	s.trustGives("test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure")
+	s.files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
+	s.checkGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
+}

@@ -2,12 +2,12 @@
 // as it found them: the files git would show (tracked, and untracked but not ignored) when the
 // directory is in a git work tree, else every file below it but the usual dependency and cache
 // directories. A file is its path, type and mode, size and content hash (its modification time
-// above MaxHashed); the caches tools keep of their own (__pycache__, .pytest_cache, …) are no
-// change of the project.
+// above MaxHashed); the caches tools keep of their own (__pycache__, .pytest_cache, …) and CMake
+// build trees (a directory holding CMakeCache.txt, where a check builds out of the source) are
+// no change of the project.
 package treesnap
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -58,6 +58,9 @@ var cacheDirs = map[string]bool{
 	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true,
 	".hypothesis": true, ".tox": true, ".nox": true, ".git": true,
 }
+
+// buildTreeMark is the file CMake writes at the top of a build tree.
+const buildTreeMark = "CMakeCache.txt"
 
 // walkSkip are the directories a walk (no git) leaves out besides the caches: dependencies,
 // virtualenvs and build output, which the person keeps out of git.
@@ -151,15 +154,22 @@ func gitFiles(ctx context.Context, dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git ls-files: %w", err)
 	}
+	all := strings.Split(string(out), "\x00")
+	var trees []string // the CMake build trees among them, each "DIR/"
+	for _, p := range all {
+		if dir, ok := strings.CutSuffix(p, "/"+buildTreeMark); ok {
+			trees = append(trees, dir+"/")
+		}
+	}
 	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) == 0 || skipped(string(p)) {
+	for _, p := range all {
+		if p == "" || skipped(p) || slices.ContainsFunc(trees, func(t string) bool { return strings.HasPrefix(p, t) }) {
 			continue
 		}
 		if len(paths) == MaxFiles {
 			return nil, ErrTooLarge
 		}
-		paths = append(paths, string(p))
+		paths = append(paths, p)
 	}
 	slices.Sort(paths)
 	return slices.Compact(paths), nil
@@ -178,6 +188,9 @@ func walk(dir string) ([]string, error) {
 		}
 		if d.IsDir() {
 			if p != dir && (cacheDirs[d.Name()] || walkSkip[d.Name()]) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Lstat(filepath.Join(p, buildTreeMark)); err == nil && p != dir {
 				return filepath.SkipDir
 			}
 			return nil

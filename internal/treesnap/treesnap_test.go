@@ -33,7 +33,8 @@ func git(t *testing.T, dir string, args ...string) {
 
 // A command's changes to the project, in a git work tree and in a plain directory: a file
 // rewritten, one created, one deleted, one made executable are named; what git ignores, the
-// caches tools keep, a file rewritten with the same content are not.
+// caches tools keep, a CMake build tree (out of the source, as a check builds it), a file
+// rewritten with the same content are not.
 func TestDiffNamesWhatACommandChanged(t *testing.T) {
 	for _, inGit := range []bool{true, false} {
 		name := "walk"
@@ -63,7 +64,8 @@ func TestDiffNamesWhatACommandChanged(t *testing.T) {
 			}
 			later := time.Now().Add(time.Second)
 			write(t, dir, map[string]string{"README.md": "# x, rewritten\n", "same.txt": "same\n", "new.md": "n\n",
-				"__pycache__/a.pyc": "c", "dist/out.js": "2\n", ".pytest_cache/v": "1"})
+				"__pycache__/a.pyc": "c", "dist/out.js": "2\n", ".pytest_cache/v": "1",
+				"build/CMakeCache.txt": "CMAKE_HOME_DIRECTORY:INTERNAL=x\n", "build/.ninja_log": "1\n", "build/CMakeFiles/t.dir/t.c.o": "o"})
 			os.Chtimes(filepath.Join(dir, "same.txt"), later, later)
 			os.Remove(filepath.Join(dir, "gone.txt"))
 			os.Chmod(filepath.Join(dir, "run.sh"), 0o755)
