@@ -44,9 +44,9 @@ func cmakePreset(f []string) string {
 	return ""
 }
 
-// CMakePresetTestCheck is the test check of a CMake project that its CI configures, builds and
+// cmakePresetTestCheck is the test check of a CMake project that its CI configures, builds and
 // tests with presets (CMakePresets.json): the build directory is the preset's.
-func CMakePresetTestCheck(configure, build, test string, ctestOpts []string) string {
+func cmakePresetTestCheck(configure, build, test string, ctestOpts []string) string {
 	opts := slices.DeleteFunc(slices.Clone(ctestOpts), func(w string) bool { return w == "--output-on-failure" })
 	cmd := "cmake --preset " + configure + " && cmake --build --preset " + build + " && ctest --preset " + test
 	for _, o := range opts {
@@ -65,9 +65,9 @@ type cmakeBuild struct {
 // cmakeValued are cmake's options whose value may be the next word.
 var cmakeValued = []string{"-D", "-U", "-G", "-T", "-A", "-C", "-S", "-B"}
 
-// CMakeTestCheck is the test check of a CMake project whose source is in the check's cwd: build
+// cmakeTestCheck is the test check of a CMake project whose source is in the check's cwd: build
 // out of tree in build, as its CI does, and run its tests with their output on failure.
-func CMakeTestCheck(build string, configure, buildOpts, ctestOpts []string) string {
+func cmakeTestCheck(build string, configure, buildOpts, ctestOpts []string) string {
 	words := func(w []string) string {
 		if len(w) == 0 {
 			return ""
@@ -140,7 +140,7 @@ func (det *detector) cmakePart(job *ciJob, cwd, part string) (c ciCheck, ok bool
 				opts = append(opts, w)
 			}
 		}
-		return ciCheck{role: "test", long: "ctest", at: cwd, command: CMakePresetTestCheck(configure, build, test, opts)}, true
+		return ciCheck{role: "test", long: "ctest", at: cwd, command: cmakePresetTestCheck(configure, build, test, opts)}, true
 	case f[0] == "cmake" && len(f) > 2 && f[1] == "--build":
 		b := job.builds[path.Join(cwd, f[2])]
 		if b == nil {
@@ -241,7 +241,7 @@ func (det *detector) cmakeTest(job *ciJob, dir string, ctestOpts []string) (ciCh
 		return ciCheck{}, false // built in the source tree
 	}
 	return ciCheck{role: "test", long: "ctest", at: b.src,
-		command: CMakeTestCheck(rel, b.configure, b.build, ctestOpts)}, true
+		command: cmakeTestCheck(rel, b.configure, b.build, ctestOpts)}, true
 }
 
 // cmakeSource reports whether dir is a CMake project's source directory.
@@ -272,6 +272,6 @@ func (d *dirInfo) cmakeProject(det *detector) *detected {
 		return p
 	}
 	p.Detail = "ctest, built out of tree in build"
-	p.add("test", "ctest", CMakeTestCheck("build", nil, nil, nil), detectRustTimeout, nil)
+	p.add("test", "ctest", cmakeTestCheck("build", nil, nil, nil), detectRustTimeout, nil)
 	return p
 }

@@ -574,7 +574,7 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	} else if mk != nil && cmakeTests {
 		// Beside a CMakeLists.txt, the makefile is a build of its own (a demo, an install):
 		// the CMake build's ctest is how the project's tests run.
-		mk.Detail = fmt.Sprintf("`%s` stands in for `make test`", CMakeTestCheck("build", nil, nil, nil))
+		mk.Detail = fmt.Sprintf("`%s` stands in for `make test`", cmakeTestCheck("build", nil, nil, nil))
 		mk.remove(0)
 		mk.cover()
 		add(mk)
