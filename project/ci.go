@@ -621,9 +621,9 @@ func pythonRunner(runner []string, di *dirInfo, job *ciJob) string {
 	return strings.Join(r, " ")
 }
 
-// sameCommand reports whether two commands are the same but for the current directory named
+// SameCommand reports whether two commands are the same but for the current directory named
 // as their last argument: ruff format --check and ruff format --check .
-func sameCommand(a, b string) bool {
+func SameCommand(a, b string) bool {
 	trim := func(s string) string { return strings.TrimSuffix(strings.Join(strings.Fields(s), " "), " .") }
 	return trim(a) == trim(b)
 }
@@ -1033,7 +1033,7 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 			c := o.Checks[i]
 			// A formatter's check mode that the CI runs itself (pre-commit's ruff-format hook
 			// beside the CI's ruff format --check .): the CI's, once.
-			if j := slices.IndexFunc(found, func(f ciCheck) bool { return sameCommand(f.command, c.Command) }); o.name[i] != "" && j >= 0 {
+			if j := slices.IndexFunc(found, func(f ciCheck) bool { return SameCommand(f.command, c.Command) }); o.name[i] != "" && j >= 0 {
 				stands = append(stands, fmt.Sprintf("`%s` stands in for `%s`", found[j].command, c.Command))
 				o.drop(i)
 				i--

@@ -121,7 +121,9 @@ func (d Detection) meta(name string) *checkMeta {
 func (d Detection) Standby() []Proposal {
 	props := d.Proposals()
 	runs := func(c config.Check) bool {
-		return slices.ContainsFunc(props, func(p Proposal) bool { return p.Off == "" && p.Check.Cwd == c.Cwd && p.Check.Command == c.Command })
+		return slices.ContainsFunc(props, func(p Proposal) bool {
+			return p.Off == "" && p.Check.Cwd == c.Cwd && SameCommand(p.Check.Command, c.Command)
+		})
 	}
 	var out []Proposal
 	for _, p := range d.Projects {
@@ -131,7 +133,7 @@ func (d Detection) Standby() []Proposal {
 			}
 		}
 		for i, c := range p.standby {
-			if m := p.standbyMeta[i]; !m.on && !runs(c) && !slices.ContainsFunc(out, func(o Proposal) bool { return o.Check.Cwd == c.Cwd && o.Check.Command == c.Command }) {
+			if m := p.standbyMeta[i]; !m.on && !runs(c) && !slices.ContainsFunc(out, func(o Proposal) bool { return o.Check.Cwd == c.Cwd && SameCommand(o.Check.Command, c.Command) }) {
 				out = append(out, Proposal{Check: c, Role: m.role, From: m.from})
 			}
 		}

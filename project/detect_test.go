@@ -646,6 +646,12 @@ func TestDetectPreCommitCheckModeBesideCI(t *testing.T) {
 	if got := checkLines(d.Checks()); !reflect.DeepEqual(got, want) {
 		t.Errorf("checks:\n  got  %q\n  want %q\n%s", got, want, d.Summary())
 	}
+	// Nor is it on standby, to be run again if a check of its role falls.
+	for _, sb := range d.Standby() {
+		if strings.HasPrefix(sb.Check.Command, "ruff format --check") {
+			t.Errorf("on standby: %+v", sb)
+		}
+	}
 }
 
 // TestDetectNoxSessionNames: a session whose commands are computed is known by its name.

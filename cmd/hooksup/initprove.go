@@ -223,7 +223,9 @@ func (pv *prover) standIn(had []project.Proposal) {
 			continue
 		}
 		// The same command in the same place was proven already, as the check it stood in for.
-		if slices.ContainsFunc(had, func(p project.Proposal) bool { return p.Check.Command == s.Check.Command && p.Check.Cwd == s.Check.Cwd }) {
+		if slices.ContainsFunc(had, func(p project.Proposal) bool {
+			return project.SameCommand(p.Check.Command, s.Check.Command) && p.Check.Cwd == s.Check.Cwd
+		}) {
 			continue
 		}
 		var stand string
