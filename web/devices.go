@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -16,8 +17,9 @@ import (
 	"github.com/hooksup/hooksup/internal/atomicfile"
 )
 
-// The files of paired devices and pairing codes, in hooksup's state directory, 0600. Both keep
-// SHA-256 hashes only: the files give no one a credential. Every change is made under an
+// The files of paired devices and pairing codes, in hooksup's state directory, 0600. They keep
+// the devices' public keys and the codes' SHA-256 hashes only: the files give no one a
+// credential. Every change is made under an
 // advisory lock on LockFile, by the server and by hooksup web pair and revoke alike.
 const (
 	DevicesFile = "web-devices.json"
@@ -36,11 +38,21 @@ const pairingBytes = 16
 // seenEvery is how often a device's last use is written down at most.
 const seenEvery = time.Minute
 
-// Device is a browser paired with hooksup web.
+// Device is a browser paired with hooksup web: the public half of its device key, and the
+// origin it was paired on, which its logins must come from.
 type Device struct {
-	ID       string    `json:"id"`
-	Name     string    `json:"name"` // from its user agent: "Chrome on Linux"
-	Hash     string    `json:"sha256"`
+	ID   string `json:"id"`
+	Name string `json:"name"` // from its user agent: "Chrome on Linux"
+	// Key is the device key's public half (login.go); Origin the page's origin at pairing,
+	// "http://127.0.0.1:7862".
+	Key    string `json:"key,omitempty"`
+	Origin string `json:"origin,omitempty"`
+	// Server is the address the hooksup web that paired it listened on: another server (another
+	// port) does not take its logins, though they share this file.
+	Server string `json:"server,omitempty"`
+	// Hash is the SHA-256 of the bearer token of a device paired before device keys: such a
+	// device logs in no more (web devices says to pair it again).
+	Hash     string    `json:"sha256,omitempty"`
 	Created  time.Time `json:"created"`
 	LastSeen time.Time `json:"last_seen"`
 }
@@ -154,15 +166,14 @@ func (s *Store) devices() ([]Device, error) {
 	return ds, nil
 }
 
-// Lookup returns the device whose token is token.
-func (s *Store) Lookup(token string) (Device, bool, error) {
+// Lookup returns the paired device id, if it has a device key.
+func (s *Store) Lookup(id string) (Device, bool, error) {
 	ds, err := s.devices()
 	if err != nil {
 		return Device{}, false, err
 	}
-	h := hashOf(token)
 	for _, d := range ds {
-		if sameHash(d.Hash, h) {
+		if d.ID == id && d.Key != "" {
 			return d, true, nil
 		}
 	}
@@ -250,9 +261,15 @@ func live(cs []pairingCode, now time.Time) []pairingCode {
 	return kept
 }
 
-// Pair trades a pairing code for a new device's token: the code is used up, and a code that
-// is unknown, used or expired pairs nothing (ok false).
-func (s *Store) Pair(code, name string, now time.Time) (token string, d Device, ok bool, err error) {
+// Pair trades a pairing code for a paired device: the code is used up, and a code that is
+// unknown, used or expired pairs nothing (ok false). The device is key's (a public device key,
+// login.go), paired on origin with the server listening on server. replaces, when it names a paired device, is the browser's
+// device before: it is paired again with the new key (its old key logs in no more), keeping
+// its id.
+func (s *Store) Pair(code, name, key, origin, server, replaces string, now time.Time) (d Device, ok bool, err error) {
+	if _, err := parseDeviceKey(key); err != nil {
+		return Device{}, false, err
+	}
 	err = s.locked(func() error {
 		cs, err := readJSON[pairingCode](s.path(PairingFile))
 		if err != nil {
@@ -275,19 +292,21 @@ func (s *Store) Pair(code, name string, now time.Time) (token string, d Device, 
 		if err != nil {
 			return err
 		}
-		if token, err = newSecret(tokenBytes); err != nil {
-			return err
+		ok = true
+		if i := slices.IndexFunc(ds, func(d Device) bool { return replaces != "" && d.ID == replaces }); i >= 0 {
+			ds[i].Name, ds[i].Key, ds[i].Origin, ds[i].Server, ds[i].Hash, ds[i].LastSeen = name, key, origin, server, "", now
+			d = ds[i]
+			return writeList(s.path(DevicesFile), ds)
 		}
 		id, err := newSecret(4)
 		if err != nil {
 			return err
 		}
-		d = Device{ID: id, Name: name, Hash: hashOf(token), Created: now, LastSeen: now}
-		ok = true
+		d = Device{ID: id, Name: name, Key: key, Origin: origin, Server: server, Created: now, LastSeen: now}
 		return writeList(s.path(DevicesFile), append(ds, d))
 	})
 	if err != nil || !ok {
-		return "", Device{}, false, err
+		return Device{}, false, err
 	}
-	return token, d, true, nil
+	return d, true, nil
 }

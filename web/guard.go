@@ -160,23 +160,33 @@ func (s *Server) matchesToken(given string) bool {
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
-// valid reports whether given is the API token or a paired device's token (whose use is then
-// written down).
+// valid reports whether given is the API token or a login token of this process's whose device
+// is still paired (whose use is then written down).
 func (s *Server) valid(given string) (bool, error) {
+	_, ok, err := s.credential(given)
+	return ok, err
+}
+
+// credential is valid, with the device given is a login token of ("" for the API token).
+func (s *Server) credential(given string) (device string, ok bool, err error) {
 	if s.matchesToken(given) {
-		return true, nil
+		return "", true, nil
 	}
 	if s.store == nil || given == "" {
-		return false, nil
+		return "", false, nil
 	}
-	d, ok, err := s.store.Lookup(given)
-	if err != nil || !ok {
-		return false, err
+	who, ok := s.logins.device(given)
+	if !ok {
+		return "", false, nil
+	}
+	d, ok, err := s.store.Lookup(who.device)
+	if err != nil || !ok || d.Key != who.key {
+		return "", false, err
 	}
 	if err := s.store.Seen(d, time.Now()); err != nil {
 		s.logger.Warn("web: write a device's last use", "device", d.ID, "err", err)
 	}
-	return true, nil
+	return d.ID, true, nil
 }
 
 // sameOrigin reports whether a write comes from the page's own origin, as the browser says
@@ -208,11 +218,12 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, what, msg string
 	writeError(w, http.StatusUnauthorized, "unauthorized", msg)
 }
 
-const needsCredential = "this needs a paired device's token or the API token as Authorization: Bearer TOKEN " +
+const needsCredential = "this needs a paired browser's login or the API token as Authorization: Bearer TOKEN " +
 	"(pair a browser with hooksup web pair; scripts use hooksup web token)"
 
-// api guards an API handler: a write from the page's origin only (403); a device's token or
-// the API token (Bearer) else 401, or 429 while this address's failures are limited.
+// api guards an API handler: a write from the page's origin only (403); a paired browser's
+// login token or the API token (Bearer) else 401, or 429 while this address's failures are
+// limited.
 func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		write := r.Method != http.MethodGet && r.Method != http.MethodHead
@@ -240,35 +251,72 @@ func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// maxPairBody bounds a pairing request's body.
+// maxPairBody bounds a pairing or login request's body.
 const maxPairBody = 4 << 10
 
-// pairResult is POST /api/pair's answer: the device's own token, shown this once.
-type pairResult struct {
-	Token string `json:"token"`
-	ID    string `json:"id"`
-	Name  string `json:"name"`
+// decodeSmall reads r's body, at most maxPairBody, into v: false (and the 400 written) when it
+// is not one such object.
+func decodeSmall(w http.ResponseWriter, r *http.Request, v any, want string) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxPairBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil || dec.More() {
+		writeError(w, http.StatusBadRequest, "bad_request", "the body is not "+want)
+		return false
+	}
+	return true
 }
 
-// pair is POST /api/pair {"code": "…"}: a pairing code, used once, for a device token.
-func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
+// browserOrigin is the write's Origin, as a browser sends it, after sameOrigin: "" (and 403
+// written) when the request is not a browser page's of this server.
+func browserOrigin(w http.ResponseWriter, r *http.Request) string {
 	if !sameOrigin(r) {
 		writeError(w, http.StatusForbidden, "origin", "a write from another origin is refused")
+		return ""
+	}
+	o := normalOrigin(r.Header.Get("Origin"))
+	if o == "" {
+		writeError(w, http.StatusBadRequest, "origin", errNoOrigin.Error())
+	}
+	return o
+}
+
+// pairResult is POST /api/pair's answer: the device paired (its key is the page's own), and a
+// challenge for the page to log in with at once.
+type pairResult struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Challenge string `json:"challenge"`
+}
+
+// pair is POST /api/pair {"code", "key", "replaces"}: a pairing code, used once, pairs the
+// page's device key; replaces names the device the page was before (paired again).
+func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
+	origin := browserOrigin(w, r)
+	if origin == "" {
 		return
 	}
 	var body struct {
-		Code string `json:"code"`
+		Code     string `json:"code"`
+		Key      string `json:"key"`
+		Replaces string `json:"replaces"`
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxPairBody)
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Code == "" {
-		writeError(w, http.StatusBadRequest, "bad_request", "the body is not {\"code\": \"…\"}")
+	if !decodeSmall(w, r, &body, `{"code": "…", "key": "…"}`) {
+		return
+	}
+	if body.Code == "" {
+		writeError(w, http.StatusBadRequest, "bad_request", `the body is not {"code": "…", "key": "…"}`)
+		return
+	}
+	if _, err := parseDeviceKey(body.Key); err != nil {
+		writeError(w, http.StatusBadRequest, "bad_key", err.Error())
 		return
 	}
 	if s.store == nil {
 		s.refuse(w, r, "pairing code", "this server pairs no devices")
 		return
 	}
-	token, d, ok, err := s.store.Pair(body.Code, DeviceName(r.UserAgent()), time.Now())
+	d, ok, err := s.store.Pair(body.Code, DeviceName(r.UserAgent()), body.Key, origin, s.listen, body.Replaces, time.Now())
 	if err != nil {
 		s.logger.Error("web: pair a device", "err", err)
 		writeError(w, http.StatusInternalServerError, "devices", err.Error())
@@ -278,8 +326,69 @@ func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, "pairing code", fmt.Sprintf("this pairing code is used, expired (after %v) or wrong: run hooksup web pair for a new one", PairingTTL))
 		return
 	}
-	s.logger.Info("web: paired a device", "device", d.ID, "name", d.Name, "remote", clientAddr(r))
-	writeJSON(w, http.StatusOK, pairResult{Token: token, ID: d.ID, Name: d.Name})
+	s.logger.Info("web: paired a device", "device", d.ID, "name", d.Name, "origin", origin, "remote", clientAddr(r))
+	c, err := s.logins.challenge(time.Now())
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "random", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, pairResult{ID: d.ID, Name: d.Name, Challenge: c})
+}
+
+// loginResult is POST /api/login's answer: the login token, for this page's memory only, and
+// the device it is.
+type loginResult struct {
+	Token  string `json:"token"`
+	Device struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"device"`
+}
+
+// login is POST /api/login {"device", "challenge", "signature"}: the device's key signed
+// loginMessage of this request's origin and a challenge of this process's (the one its page was
+// served with, or its pairing's); it gives a login token. The origin must be the one the device was paired on, at this server's address.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	origin := browserOrigin(w, r)
+	if origin == "" {
+		return
+	}
+	var body struct {
+		Device    string `json:"device"`
+		Challenge string `json:"challenge"`
+		Signature string `json:"signature"`
+	}
+	if !decodeSmall(w, r, &body, `{"device": "…", "challenge": "…", "signature": "…"}`) {
+		return
+	}
+	const refused = "this browser's login is refused: its device is not paired (revoked, or paired with another hooksup web), " +
+		"or the challenge is not this server's: run hooksup web pair and open the URL it prints here"
+	if s.store == nil || !s.logins.use(body.Challenge, time.Now()) {
+		s.refuse(w, r, "login", refused)
+		return
+	}
+	d, ok, err := s.store.Lookup(body.Device)
+	if err != nil {
+		s.logger.Error("web: the devices file", "err", err)
+		writeError(w, http.StatusInternalServerError, "devices", err.Error())
+		return
+	}
+	if !ok || d.Origin != origin || (d.Server != "" && d.Server != s.listen) ||
+		!verifyLogin(d.Key, loginMessage(origin, d.ID, body.Challenge), body.Signature) {
+		s.refuse(w, r, "login", refused)
+		return
+	}
+	tok, err := s.logins.login(d.ID, d.Key)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "random", err.Error())
+		return
+	}
+	if err := s.store.Seen(d, time.Now()); err != nil {
+		s.logger.Warn("web: write a device's last use", "device", d.ID, "err", err)
+	}
+	var res loginResult
+	res.Token, res.Device.ID, res.Device.Name = tok, d.ID, d.Name
+	writeJSON(w, http.StatusOK, res)
 }
 
 // CheckListen refuses plain HTTP beyond loopback: addr must be a loopback address, or tls be

@@ -4,8 +4,11 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha512"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,6 +49,9 @@ type Options struct {
 	// Token is the API token (scripts'); Store the paired devices and pairing codes (nil: none).
 	Token string
 	Store *Store
+	// Listen is the address the server listens on ("127.0.0.1:7862"): a device paired with it
+	// logs in to a server listening there only.
+	Listen string
 	// AllowHosts are the host names, besides loopback's, that requests may name (the listen
 	// address's, --public-url's, --allow-host's); any other is 421.
 	AllowHosts []string
@@ -64,6 +70,8 @@ type Server struct {
 	logger    *slog.Logger
 	listEvery time.Duration
 	fails     *failures
+	listen    string
+	logins    *logins
 	events    *broker
 	streams   streamCount
 	mux       *http.ServeMux
@@ -78,7 +86,7 @@ func New(o Options) *Server {
 		o.ListEvery = 2 * time.Second
 	}
 	s := &Server{hub: o.Hub, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, logger: o.Logger,
-		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker()}
+		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins()}
 	for _, h := range o.AllowHosts {
 		if h = hostName(h); h != "" {
 			s.hosts[h] = struct{}{}
@@ -87,7 +95,23 @@ func New(o Options) *Server {
 	mux := http.NewServeMux()
 	page, _ := fs.Sub(static, "static")
 	files := http.FileServerFS(page)
-	mux.Handle("GET /{$}", files)
+	index := indexPage(page)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		// Whatever another holder of this address left in the browser's cache (a page, a
+		// script kept for a year) is cleared before the page is read.
+		w.Header().Set("Clear-Site-Data", `"cache"`)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		challenge := ""
+		if navigation(r) {
+			c, err := s.logins.challenge(time.Now())
+			if err != nil {
+				writeError(w, http.StatusInternalServerError, "random", err.Error())
+				return
+			}
+			challenge = c
+		}
+		w.Write(bytes.Replace(index, []byte(challengeMeta+`""`), []byte(challengeMeta+`"`+challenge+`"`), 1))
+	})
 	names, _ := fs.ReadDir(page, ".")
 	for _, n := range names {
 		switch n.Name() {
@@ -102,6 +126,7 @@ func New(o Options) *Server {
 		}
 	}
 	mux.HandleFunc("POST /api/pair", s.pair)
+	mux.HandleFunc("POST /api/login", s.login)
 	mux.HandleFunc("GET /api/sessions", s.api(s.sessions))
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
@@ -113,10 +138,15 @@ func New(o Options) *Server {
 }
 
 // Handler answers every request, with the security headers; a request naming a host the
-// server does not answer to is 421.
+// server does not answer to is 421; a browser's fetch of a service worker's script, whatever
+// its path, is given the worker that removes itself.
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secure(w.Header())
+		if r.Header.Get("Service-Worker") == "script" {
+			removeWorker(w)
+			return
+		}
 		if !s.hostAllowed(r) {
 			h := hostName(r.Host)
 			writeError(w, http.StatusMisdirectedRequest, "host", fmt.Sprintf(
@@ -126,6 +156,56 @@ func (s *Server) Handler() http.Handler {
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// challengeMeta is where the page's index.html carries the challenge its login signs.
+const challengeMeta = `<meta name="hooksup-challenge" content=`
+
+// navigation reports whether r is a browser's load of a page in its window (Sec-Fetch-Mode
+// navigate, Sec-Fetch-Dest document), which no script can make: only such a load is given a
+// challenge to log in with, so a script another holder of this address left running (a page
+// from the browser's cache) cannot fetch one. A client that sends neither header (an older
+// browser) is taken at its word.
+func navigation(r *http.Request) bool {
+	mode, dest := r.Header.Get("Sec-Fetch-Mode"), r.Header.Get("Sec-Fetch-Dest")
+	return (mode == "" || mode == "navigate") && (dest == "" || dest == "document")
+}
+
+// indexPage is the page's index.html with the integrity of its script and style sheet
+// (Subresource Integrity): a script or style that another holder of this address left in the
+// browser's cache under those names is refused, not run.
+func indexPage(page fs.FS) []byte {
+	b, _ := fs.ReadFile(page, "index.html")
+	for _, name := range []string{"app.js", "app.css"} {
+		f, _ := fs.ReadFile(page, name)
+		sum := sha512.Sum384(f)
+		ref := `="/` + name + `"`
+		b = bytes.Replace(b, []byte(ref), []byte(ref+` integrity="sha384-`+base64.StdEncoding.EncodeToString(sum[:])+`"`), 1)
+	}
+	return b
+}
+
+// workerRemover is what hooksup web answers for any service worker's script. hooksup web
+// registers none: a worker registered on this address was another program's, one that held
+// the port while hooksup web did not (a worker outlives its server and answers the page's
+// requests itself). When the browser checks that worker for an update, it is given this one,
+// which unregisters itself and reloads the pages it held, from hooksup web.
+const workerRemover = `// hooksup web registers no service worker: this one removes the worker another program left
+// on this address, and reloads the pages it held.
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (e) => e.waitUntil((async () => {
+  await self.registration.unregister();
+  for (const c of await self.clients.matchAll({ type: "window" })) c.navigate(c.url);
+})()));
+`
+
+// removeWorker answers a service worker script's fetch with workerRemover. A worker hooksup
+// did not register means another program had this origin: what it stored is cleared with it,
+// the device key too (a key it may have planted; the browser is paired again).
+func removeWorker(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+	w.Header().Set("Clear-Site-Data", `"cache", "storage"`)
+	io.WriteString(w, workerRemover)
 }
 
 // apiError is every error's body.
@@ -141,6 +221,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
+	if status == http.StatusUnauthorized {
+		// A page that asks without a credential it should have may be one that another holder
+		// of this address left in the browser's cache: the cache is cleared, so that the next
+		// load of the page is hooksup's.
+		w.Header().Set("Clear-Site-Data", `"cache"`)
+	}
 	writeJSON(w, status, apiError{Error: msg, Code: code})
 }
 

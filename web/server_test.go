@@ -3,6 +3,8 @@ package web
 import (
 	"bufio"
 	"context"
+	"crypto/sha512"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/webtest"
 )
 
 const testToken = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -195,8 +198,8 @@ func TestAPINeedsTheToken(t *testing.T) {
 	if got := f.answers(); len(got) != 0 {
 		t.Fatalf("answered without the token: %v", got)
 	}
-	if resp, body := do(t, ts, req{method: "POST", path: "/api/login", header: auth(testToken)}); resp.StatusCode != http.StatusNotFound || len(resp.Cookies()) > 0 {
-		t.Fatalf("POST /api/login: %d %s %v, want 404 and no cookie", resp.StatusCode, body, resp.Cookies())
+	if resp, body := do(t, ts, req{method: "POST", path: "/api/login", header: auth(testToken)}); resp.StatusCode == http.StatusOK || len(resp.Cookies()) > 0 {
+		t.Fatalf("POST /api/login with the API token: %d %s %v, want no login and no cookie", resp.StatusCode, body, resp.Cookies())
 	}
 	resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(testToken)})
 	var list []Session
@@ -288,58 +291,227 @@ func TestCrossOriginWritesAreRefused(t *testing.T) {
 	}
 }
 
-// A pairing code is traded once for a device's own token, which reads the API until the
-// device is revoked; a used, expired or wrong code pairs nothing. The files keep hashes only,
-// 0600.
-func TestPairingTradesACodeOnceForADeviceToken(t *testing.T) {
+// A pairing code is traded once for a device key's pairing, whose login reads the API until
+// the device is revoked; a used, expired or wrong code pairs nothing. The files keep public
+// keys and hashes only, 0600.
+func TestPairingTradesACodeOnceForADeviceKey(t *testing.T) {
 	f := newFakeHub()
 	ts, store := newTestServerWith(t, f, Options{})
 	code, _, err := store.NewPairingCode(time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	pair := func(code string) (int, pairResult) {
-		t.Helper()
-		resp, body := do(t, ts, req{method: "POST", path: "/api/pair", body: `{"code": "` + code + `"}`,
-			header: map[string]string{"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"}})
-		var r pairResult
-		json.Unmarshal([]byte(body), &r)
-		return resp.StatusCode, r
+	dev := newDevice(t, ts)
+	if status, body, err := dev.Pair(code, ""); err != nil || status != 200 || dev.ID == "" || dev.Name != "Chrome on Linux" {
+		t.Fatalf("pairing: %d %s %v", status, body, err)
 	}
-	status, got := pair(code)
-	if status != 200 || len(got.Token) != 64 || got.Name != "Safari on iPhone" {
-		t.Fatalf("pairing: %d %+v", status, got)
+	other := newDevice(t, ts)
+	if status, body, _ := other.Pair(code, ""); status != http.StatusUnauthorized || other.ID != "" {
+		t.Fatalf("the same code again: %d %s", status, body)
 	}
-	if status, again := pair(code); status != http.StatusUnauthorized || again.Token != "" {
-		t.Fatalf("the same code again: %d %+v", status, again)
+	if status, body, _ := dev.Login(); status != 200 || len(dev.Token) != 64 {
+		t.Fatalf("login: %d %s", status, body)
 	}
-	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(got.Token)}); resp.StatusCode != 200 {
-		t.Fatalf("the device's token: %d %s", resp.StatusCode, body)
+	if resp, body := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(dev.Token)}); resp.StatusCode != 200 {
+		t.Fatalf("the device's login: %d %s", resp.StatusCode, body)
 	}
 	old, _, _ := store.NewPairingCode(time.Now().Add(-PairingTTL - time.Second))
-	if status, r := pair(old); status != http.StatusUnauthorized || r.Token != "" {
-		t.Fatalf("an expired code: %d %+v", status, r)
+	if status, body, _ := other.Pair(old, ""); status != http.StatusUnauthorized {
+		t.Fatalf("an expired code: %d %s", status, body)
 	}
 	for _, name := range []string{DevicesFile, PairingFile} {
 		path := filepath.Join(store.dir, name)
 		b, err := os.ReadFile(path)
 		fi, _ := os.Stat(path)
-		if err != nil || strings.Contains(string(b), got.Token) || strings.Contains(string(b), code) || fi.Mode().Perm() != 0o600 {
+		if err != nil || strings.Contains(string(b), dev.Token) || strings.Contains(string(b), code) || fi.Mode().Perm() != 0o600 {
 			t.Fatalf("%s (%v, %v): %s", name, fi.Mode(), err, b)
 		}
 	}
 	ds, err := store.Devices()
-	if err != nil || len(ds) != 1 || ds[0].ID != got.ID || ds[0].Name != "Safari on iPhone" {
+	if err != nil || len(ds) != 1 || ds[0].ID != dev.ID || ds[0].Key != dev.PublicKey() || ds[0].Origin != dev.Origin {
 		t.Fatalf("devices: %+v %v", ds, err)
 	}
-	if _, err := store.Revoke(got.ID); err != nil {
+	if _, err := store.Revoke(dev.ID); err != nil {
 		t.Fatal(err)
 	}
-	if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(got.Token)}); resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("a revoked device: %d", resp.StatusCode)
+	if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(dev.Token)}); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a revoked device's login token: %d", resp.StatusCode)
+	}
+	if status, body, _ := dev.Login(); status != http.StatusUnauthorized {
+		t.Fatalf("a revoked device logs in: %d %s", status, body)
 	}
 	if _, err := store.Revoke("nope"); err == nil {
 		t.Fatal("revoked a device that does not exist")
+	}
+	// A pairing without a key, with a key that is none, or without the Origin a browser sends
+	// pairs nothing.
+	code, _, _ = store.NewPairingCode(time.Now())
+	for _, c := range []struct{ body, origin string }{
+		{`{"code": "` + code + `"}`, ts.URL},
+		{`{"code": "` + code + `", "key": "AAAA"}`, ts.URL},
+		{`{"code": "` + code + `", "key": "` + other.PublicKey() + `"}`, ""},
+	} {
+		h := map[string]string{}
+		if c.origin != "" {
+			h["Origin"] = c.origin
+		}
+		if resp, body := do(t, ts, req{method: "POST", path: "/api/pair", body: c.body, header: h}); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("pairing %s (Origin %q): %d %s, want 400", c.body, c.origin, resp.StatusCode, body)
+		}
+	}
+	if status, body, _ := other.Pair(code, ""); status != 200 {
+		t.Fatalf("the code after refused pairings: %d %s", status, body)
+	}
+}
+
+func newDevice(t *testing.T, ts *httptest.Server) *webtest.Device {
+	t.Helper()
+	d, err := webtest.NewDevice(ts.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// pairedDevice is a device paired with s's store and logged in.
+func pairedDevice(t *testing.T, ts *httptest.Server, store *Store) *webtest.Device {
+	t.Helper()
+	code, _, err := store.NewPairingCode(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDevice(t, ts)
+	if status, body, err := d.Pair(code, ""); status != 200 {
+		t.Fatalf("pairing: %d %s %v", status, body, err)
+	}
+	if status, body, err := d.Login(); status != 200 {
+		t.Fatalf("login: %d %s %v", status, body, err)
+	}
+	return d
+}
+
+// A login is a signature of a challenge this server process issued, once, for the origin the
+// device was paired on, at the address it was paired with: a replayed login, a challenge of
+// another process's, another origin's signature, another server's address, and a login token
+// of a process that ended all log in to nothing.
+func TestLoginIsBoundToTheChallengeTheOriginAndTheServer(t *testing.T) {
+	f := newFakeHub()
+	dir := t.TempDir()
+	ts, store := newTestServerWith(t, f, Options{Store: NewStore(dir), Listen: "127.0.0.1:7862"})
+	dev := pairedDevice(t, ts, store)
+	login := func(d *webtest.Device, b webtest.LoginBody) int {
+		t.Helper()
+		status, _, err := d.Post("/api/login", b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return status
+	}
+	c, err := dev.Challenge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := webtest.LoginBody{Device: dev.ID, Challenge: c, Signature: dev.Sign(dev.Origin, c)}
+	if status := login(dev, body); status != 200 {
+		t.Fatalf("a login: %d", status)
+	}
+	if status := login(dev, body); status != http.StatusUnauthorized {
+		t.Fatalf("the same login again (its challenge spent): %d", status)
+	}
+	c, _ = dev.Challenge()
+	if status := login(dev, webtest.LoginBody{Device: dev.ID, Challenge: c, Signature: dev.Sign("http://127.0.0.1:9000", c)}); status != http.StatusUnauthorized {
+		t.Fatalf("a signature for another origin: %d", status)
+	}
+	c, _ = dev.Challenge()
+	elsewhere := *dev
+	elsewhere.Host = "localhost:" + ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	elsewhere.Origin = "http://" + elsewhere.Host
+	if status := login(&elsewhere, webtest.LoginBody{Device: dev.ID, Challenge: c, Signature: dev.Sign(elsewhere.Origin, c)}); status != http.StatusUnauthorized {
+		t.Fatalf("a login from an origin the device was not paired on: %d", status)
+	}
+	c, _ = dev.Challenge()
+	if status := login(dev, webtest.LoginBody{Device: dev.ID, Challenge: c, Signature: dev.Sign(dev.Origin, c+"0")}); status != http.StatusUnauthorized {
+		t.Fatalf("a signature of another challenge: %d", status)
+	}
+	if status := login(dev, webtest.LoginBody{Device: dev.ID, Challenge: "00" + c[2:], Signature: dev.Sign(dev.Origin, "00"+c[2:])}); status != http.StatusUnauthorized {
+		t.Fatalf("a challenge the server never issued: %d", status)
+	}
+	token := dev.Token
+
+	// Another server process, with the same devices: the first one's login tokens and
+	// challenges are nothing to it; at the same address the device logs in again, at another
+	// it does not.
+	ts2, _ := newTestServerWith(t, f, Options{Store: NewStore(dir), Listen: "127.0.0.1:7862"})
+	// (httptest's servers are on other ports: the request names the first one's, as the page
+	// does at a server restarted at its address.)
+	dev2 := *dev
+	dev2.Base, dev2.Token, dev2.Host = ts2.URL+"/", "", strings.TrimPrefix(ts.URL, "http://")
+	if resp, _ := do(t, ts2, req{method: "GET", path: "/api/sessions", header: auth(token)}); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("another process takes the first one's login token: %d", resp.StatusCode)
+	}
+	c, _ = dev.Challenge() // the first process's
+	if status := login(&dev2, webtest.LoginBody{Device: dev.ID, Challenge: c, Signature: dev.Sign(dev.Origin, c)}); status != http.StatusUnauthorized {
+		t.Fatalf("another process takes the first one's challenge: %d", status)
+	}
+	if status, body, _ := dev2.Login(); status != 200 {
+		t.Fatalf("the device at a new process at its address: %d %s", status, body)
+	}
+	ts3, _ := newTestServerWith(t, f, Options{Store: NewStore(dir), Listen: "127.0.0.1:9000"})
+	dev3 := *dev
+	dev3.Base, dev3.Token, dev3.Host = ts3.URL+"/", "", strings.TrimPrefix(ts.URL, "http://")
+	if status, body, _ := dev3.Login(); status != http.StatusUnauthorized {
+		t.Fatalf("the device at a server at another address: %d %s", status, body)
+	}
+}
+
+// Pairing a browser again replaces its key: the old key and its login log in no more, the
+// device keeps its id, and web devices lists it once.
+func TestPairingAgainReplacesTheKey(t *testing.T) {
+	ts, store := newTestServerWith(t, newFakeHub(), Options{})
+	dev := pairedDevice(t, ts, store)
+	old := *dev
+	code, _, _ := store.NewPairingCode(time.Now())
+	again := newDevice(t, ts)
+	if status, body, _ := again.Pair(code, dev.ID); status != 200 || again.ID != dev.ID {
+		t.Fatalf("pairing again: %d %s (id %s, was %s)", status, body, again.ID, dev.ID)
+	}
+	if resp, _ := do(t, ts, req{method: "GET", path: "/api/sessions", header: auth(old.Token)}); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the old key's login token: %d", resp.StatusCode)
+	}
+	if status, _, _ := old.Login(); status != http.StatusUnauthorized {
+		t.Fatalf("the old key logs in: %d", status)
+	}
+	if status, body, _ := again.Login(); status != 200 {
+		t.Fatalf("the new key: %d %s", status, body)
+	}
+	if ds, _ := store.Devices(); len(ds) != 1 {
+		t.Fatalf("devices after pairing again: %+v", ds)
+	}
+}
+
+// Whatever another holder of the address left is undone: a service worker's script, at any
+// path, is the worker that removes itself; the page clears the browser's cache of the origin
+// and names its script's and style's integrity.
+func TestTheServerUndoesWhatASquatterLeft(t *testing.T) {
+	ts, _ := newTestServer(t)
+	for _, path := range []string{"/sw.js", "/evil/worker.js", "/api/sessions"} {
+		resp, body := do(t, ts, req{method: "GET", path: path, header: map[string]string{"Service-Worker": "script"}})
+		if resp.StatusCode != 200 || !strings.Contains(body, "self.registration.unregister()") ||
+			!strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") {
+			t.Errorf("GET %s as a worker's script: %d %s %s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	}
+	resp, page := do(t, ts, req{method: "GET", path: "/"})
+	if resp.Header.Get("Clear-Site-Data") != `"cache"` {
+		t.Errorf("the page's Clear-Site-Data: %q", resp.Header.Get("Clear-Site-Data"))
+	}
+	for _, name := range []string{"app.js", "app.css"} {
+		b, _ := static.ReadFile("static/" + name)
+		sum := sha512.Sum384(b)
+		want := `"/` + name + `" integrity="sha384-` + base64.StdEncoding.EncodeToString(sum[:]) + `"`
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not name %s's integrity (%s):\n%s", name, want, page)
+		}
 	}
 }
 

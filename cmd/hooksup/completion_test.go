@@ -18,6 +18,7 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/internal/webtest"
 	"github.com/hooksup/hooksup/web"
 )
 
@@ -61,7 +62,11 @@ func completionSandbox(t *testing.T) (*sandbox, []string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, d, ok, err := store.Pair(code, "Firefox on Linux", time.Now())
+	key, err := webtest.NewDevice("http://127.0.0.1:7862/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok, err := store.Pair(code, "Firefox on Linux", key.PublicKey(), key.Origin, "127.0.0.1:7862", "", time.Now())
 	if err != nil || !ok {
 		t.Fatalf("pairing a browser: %v, %v", err, ok)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/internal/atomicfile"
+	"github.com/hooksup/hooksup/internal/portowner"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/web"
@@ -137,7 +138,7 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	ln, err := net.Listen("tcp", a.listen)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			return 1, fmt.Errorf("%s is in use (another hooksup web?): choose another address with --listen", a.listen)
+			return 1, portInUse(a.listen)
 		}
 		return 1, fmt.Errorf("web: %w", err)
 	}
@@ -154,7 +155,7 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	}
 	wh := newWatchHub(dir, hc, hosts, web.By)
 	defer wh.close()
-	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, AllowHosts: allow, Logger: logger})
+	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, Listen: ln.Addr().String(), AllowHosts: allow, Logger: logger})
 	hs := web.HTTPServer(srv.Handler())
 	ln = web.LimitListener(ln, web.MaxConns, web.MaxConnsPerAddr)
 	runCtx, stop := context.WithCancel(ctx)
@@ -192,6 +193,28 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 		return 0, nil
 	case err := <-served:
 		return 1, fmt.Errorf("web: %w", err)
+	}
+}
+
+// portInUse is the error of a listen address in use: who holds it, and, when it is another
+// user, that the page there is not hooksup's and what a browser that opened it may have given
+// away.
+func portInUse(addr string) error {
+	o, ok, err := portowner.Of(addr)
+	switch {
+	case err != nil || !ok:
+		return fmt.Errorf("%s is in use: choose another address with --listen", addr)
+	case o.UID != os.Getuid():
+		return fmt.Errorf("%s is held by another user, %s: the page there is not hooksup's. "+
+			"A browser that opened it since hooksup web last ran there was shown that user's page and sent it its requests: "+
+			"it gave away nothing that opens hooksup web later (a paired browser keeps no token, only a key no page can read out), "+
+			"but what that page showed or asked was not hooksup's, and while such a tab stays open its script can sign with the browser's key. "+
+			"Close those tabs; if in doubt, run hooksup web revoke --all and pair again. Choose another address with --listen",
+			addr, termsafe.String(o.Name()))
+	case o.PID > 0:
+		return fmt.Errorf("%s is in use by another of your processes (pid %d; another hooksup web?): choose another address with --listen", addr, o.PID)
+	default:
+		return fmt.Errorf("%s is in use by another of your processes (another hooksup web?): choose another address with --listen", addr)
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/internal/webtest"
 	"github.com/hooksup/hooksup/web"
 
 	"github.com/skip2/go-qrcode"
@@ -98,6 +99,16 @@ func startWebIn(t *testing.T, dir string, env []string, args ...string) *webServ
 	return nil
 }
 
+// device is a new browser device for w, not yet paired.
+func (w *webServer) device(t *testing.T) *webtest.Device {
+	t.Helper()
+	d, err := webtest.NewDevice(w.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 func (w *webServer) do(t *testing.T, method, path, body string, header map[string]string) (*http.Response, string) {
 	t.Helper()
 	r, err := http.NewRequest(method, strings.TrimSuffix(w.base, "/")+path, strings.NewReader(body))
@@ -157,21 +168,21 @@ func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Fatalf("cross-origin approve: %d %s", resp.StatusCode, body)
 	}
-	// The printed link's code pairs once: a device token that reads and writes the API; the
-	// code again pairs nothing. A cookie, even one holding the API token, is no credential.
-	resp, body = w.do(t, "POST", "/api/pair", `{"code": "`+w.code+`"}`, nil)
-	var paired struct{ Token string }
-	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &paired) != nil || len(paired.Token) != 64 || paired.Token == w.token {
-		t.Fatalf("pairing with the printed code: %d %s", resp.StatusCode, body)
+	// The printed link's code pairs a device key once, and gives no token; the device's
+	// login reads and writes the API; the code again pairs nothing. A cookie, even one holding
+	// the API token, is no credential.
+	dev := w.device(t)
+	if status, body, err := dev.Pair(w.code, ""); status != 200 || err != nil || strings.Contains(body, "token") {
+		t.Fatalf("pairing with the printed code: %d %s %v", status, body, err)
 	}
-	if len(resp.Cookies()) > 0 {
-		t.Fatalf("pairing set a cookie: %v", resp.Header["Set-Cookie"])
+	if status, body, _ := w.device(t).Pair(w.code, ""); status != 401 {
+		t.Fatalf("the printed code a second time: %d %s", status, body)
 	}
-	if resp, body := w.do(t, "POST", "/api/pair", `{"code": "`+w.code+`"}`, nil); resp.StatusCode != 401 || strings.Contains(body, "token\":") {
-		t.Fatalf("the printed code a second time: %d %s", resp.StatusCode, body)
+	if status, body, _ := dev.Login(); status != 200 || len(dev.Token) != 64 || dev.Token == w.token {
+		t.Fatalf("the device's login: %d %s", status, body)
 	}
-	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + paired.Token}); resp.StatusCode != 409 {
-		t.Fatalf("approve with the device's token: %d %s", resp.StatusCode, body)
+	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + dev.Token}); resp.StatusCode != 409 {
+		t.Fatalf("approve with the device's login: %d %s", resp.StatusCode, body)
 	}
 	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Cookie": "hooksup=" + w.token}); resp.StatusCode != 401 {
 		t.Fatalf("a cookie holding the API token: %d %s", resp.StatusCode, body)

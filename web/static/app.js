@@ -2,10 +2,15 @@
 // output, messages) is put in the page as text, never as markup: textContent only.
 "use strict";
 
-// This browser's device token, from pairing: in localStorage, which belongs to this page's
-// scheme, host and port alone, sent as Authorization: Bearer. No cookie carries a credential.
-const DEVICE = "hooksup-device";
+// This browser's device: a key pair made at pairing with WebCrypto, its private half not
+// extractable, kept in IndexedDB (the page can sign with it; no script can read it out), and
+// the id the server gave it. To use the API, the page signs a challenge of the server's with its
+// origin and gets a login token, which lives in this page's memory only and dies with the
+// server process: nothing the browser keeps or sends is worth anything to whoever holds the
+// port later. No cookie carries a credential; nothing is in localStorage.
+const OLD_TOKEN = "hooksup-device"; // the bearer token pages kept before device keys: removed
 const PAIR_HELP = "This browser is not paired with hooksup web. On the machine it runs on, run hooksup web pair and open the URL it prints here (or scan its QR code).";
+const INSECURE = "This page is not a secure context (plain HTTP beyond loopback), so the browser gives it no WebCrypto and it cannot keep a device key. Reach hooksup web over HTTPS (--tls-cert and --tls-key, or tailscale serve) or through ssh -L on loopback.";
 const state = {
   sessions: [],
   verdicts: new Map(), // session key -> latest verdicts, oldest first
@@ -63,47 +68,167 @@ function connection(up, text) {
   c.classList.toggle("down", !up);
 }
 
-function deviceToken() {
-  try { return localStorage.getItem(DEVICE); } catch (e) { return null; }
+// The device's record in IndexedDB: {id, name, key (the private CryptoKey)}.
+function db() {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open("hooksup", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("device");
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
 }
 
-// api is fetch with this device's token; a 401 means the device is not (or no longer) paired:
-// its token is forgotten and the page says how to pair.
+async function deviceRecord(put) {
+  const d = await db();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = d.transaction("device", put === undefined ? "readonly" : "readwrite");
+      const req = put === undefined ? tx.objectStore("device").get("device") : tx.objectStore("device").put(put, "device");
+      tx.oncomplete = () => resolve(put === undefined ? req.result : put);
+      tx.onerror = () => reject(tx.error);
+    });
+  } finally {
+    d.close();
+  }
+}
+
+// The challenge this load of the page was served with (a meta element), to sign once; a page
+// that needs another (its server was restarted) is loaded again, once.
+const challengeMeta = document.querySelector('meta[name="hooksup-challenge"]');
+const session = { token: null, device: null, login: null, challenge: challengeMeta ? challengeMeta.content : "" };
+if (challengeMeta) challengeMeta.content = "";
+const RELOADED = "hooksup-reloaded";
+let reloadedForLogin = false;
+try {
+  reloadedForLogin = Date.now() - Number(sessionStorage.getItem(RELOADED) || 0) < 30000;
+  sessionStorage.removeItem(RELOADED);
+} catch (e) { /* storage refused */ }
+
+function b64url(buf) {
+  let s = "";
+  for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+// login signs the challenge this page was served with (or its pairing's) with this device's key
+// for a login token, once at a time: every request that needs one waits for the same login. A
+// page whose challenge is spent (its server was restarted since) is loaded again for a new one.
+// It is null when this browser is not paired (here, or any longer).
+function login() {
+  if (!session.login) session.login = (async () => {
+    try {
+      if (!window.crypto || !crypto.subtle || !window.indexedDB) return null;
+      const dev = await deviceRecord();
+      if (!dev || !dev.key) return null;
+      const challenge = session.challenge;
+      session.challenge = "";
+      if (!challenge) {
+        if (reloadedForLogin) return null;
+        try { sessionStorage.setItem(RELOADED, String(Date.now())); } catch (e) { /* then it may load twice */ }
+        location.reload();
+        return new Promise(() => {}); // the page is going
+      }
+      const post = (path, body) => fetch(path, { method: "POST", credentials: "omit", cache: "no-store",
+        headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const msg = new TextEncoder().encode("hooksup web login\n" + location.origin + "\n" + dev.id + "\n" + challenge);
+      const sig = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, dev.key, msg);
+      const r = await post("/api/login", { device: dev.id, challenge, signature: b64url(sig) });
+      if (r.status === 401) {
+        // Refused: this browser is not paired here, or this load of the page was not the
+        // server's own (a copy another holder of the address left in the browser's cache,
+        // which the refusal cleared). Loaded again, once, it is the server's.
+        if (reloadedForLogin) return null;
+        try { sessionStorage.setItem(RELOADED, String(Date.now())); } catch (e) { /* then it may load twice */ }
+        location.reload();
+        return new Promise(() => {});
+      }
+      if (!r.ok) throw new Error("login: " + (await errorText(r)));
+      const j = await r.json();
+      session.token = j.token;
+      session.device = j.device;
+      showDevice();
+      return j.token;
+    } finally {
+      session.login = null;
+    }
+  })();
+  return session.login;
+}
+
+function showDevice() {
+  const d = $("device");
+  if (!d) return;
+  d.textContent = session.device ? "this browser: " + session.device.name + " · " + session.device.id : "";
+  d.hidden = !session.device;
+}
+
+// api is fetch with this page's login token, logging in first when it has none; a 401 (the
+// server was restarted: its login tokens died with it) logs in again, once. A browser that
+// cannot log in is not (or no longer) paired: the page says how to pair.
 async function api(path, init) {
-  const tok = deviceToken();
-  if (!tok) { signedOut(); throw new Error("not paired"); }
   init = Object.assign({ credentials: "omit", cache: "no-store" }, init || {});
-  init.headers = Object.assign({}, init.headers || {}, { Authorization: "Bearer " + tok });
-  const r = await fetch(path, init);
-  if (r.status === 401) { signedOut(); throw new Error("not paired"); }
-  return r;
+  const headers = init.headers || {};
+  for (let attempt = 0; ; attempt++) {
+    const tok = session.token || (await login());
+    if (!tok) { signedOut(); throw new Error("not paired"); }
+    init.headers = Object.assign({}, headers, { Authorization: "Bearer " + tok });
+    const r = await fetch(path, init);
+    if (r.status !== 401) return r;
+    if (session.token === tok) session.token = null;
+    if (attempt > 0) { signedOut(); throw new Error("not paired"); }
+  }
 }
 
 function signedOut() {
-  try { localStorage.removeItem(DEVICE); } catch (e) { /* storage refused: nothing kept */ }
+  session.token = null;
+  session.device = null;
+  showDevice();
   state.loggedIn = false;
   state.sessions = [];
   if (stream) { stream.abort(); stream = null; }
   connection(false, "not paired");
   render();
-  notice(PAIR_HELP);
+  notice(window.crypto && crypto.subtle ? PAIR_HELP : INSECURE);
 }
 
-// pair trades the URL's one-time code for this device's token. The code leaves the address
-// bar and the history before anything else.
+// pair trades the URL's one-time code for this browser's pairing: a new device key, whose
+// public half the server keeps. The code leaves the address bar and the history before
+// anything else. A browser paired before is paired again, its old key replaced.
 async function pair() {
   const m = /(?:^|[#&])pair=([0-9a-fA-F]+)/.exec(location.hash);
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
-  if (!m) return;
+  if (!m) return false;
+  if (!window.crypto || !crypto.subtle || !window.indexedDB) { notice(INSECURE); return false; }
+  const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+  const pub = await crypto.subtle.exportKey("raw", keys.publicKey);
+  const before = await deviceRecord().catch(() => null);
   const r = await fetch("/api/pair", { method: "POST", credentials: "omit", cache: "no-store",
-    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: m[1] }) });
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code: m[1], key: b64url(pub), replaces: (before && before.id) || "" }) });
   if (r.ok) {
     const j = await r.json();
-    localStorage.setItem(DEVICE, j.token);
-    return;
+    await deviceRecord({ id: j.id, name: j.name, key: keys.privateKey });
+    session.token = null;
+    session.challenge = j.challenge;
+    notice("");
+    return true;
   }
-  if (deviceToken()) return; // paired already: an old link changes nothing
+  if (session.token || (await login().catch(() => null))) {
+    notice("This pairing link was used already or has expired; this browser stays paired as it was.");
+    return false;
+  }
   notice(r.status === 401 ? "This pairing link was used already or has expired. " + PAIR_HELP : "hooksup web: " + (await errorText(r)));
+  return false;
+}
+
+// A service worker on this address is not hooksup's (the page registers none): it was left by
+// whatever held the port while hooksup web did not. It is removed, and the page loaded again
+// without it.
+async function removeWorkers() {
+  if (!("serviceWorker" in navigator)) return false;
+  const regs = await navigator.serviceWorker.getRegistrations();
+  await Promise.all(regs.map((r) => r.unregister()));
+  return !!navigator.serviceWorker.controller;
 }
 
 let refreshing = null;
@@ -113,12 +238,12 @@ function refreshSoon() {
 }
 
 async function refresh() {
-  if (!deviceToken()) return;
+  if (!session.token && !state.loggedIn) return;
   let r;
   try {
     r = await api("/api/sessions");
   } catch (e) {
-    if (deviceToken()) connection(false, "disconnected — reconnecting…");
+    if (e.message !== "not paired") connection(false, "disconnected — reconnecting…");
     return;
   }
   if (!r.ok) {
@@ -175,7 +300,7 @@ async function act(s, action, reason, q) {
       notice(await errorText(r));
     }
   } catch (e) {
-    if (deviceToken()) notice("disconnected: nothing was answered");
+    if (e.message !== "not paired") notice("disconnected: nothing was answered");
   } finally {
     state.busy.delete(key(s));
     refresh();
@@ -455,14 +580,13 @@ const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided"
 // (EventSource sends only cookies): Server-Sent Events, parsed here.
 let stream = null;
 async function listen() {
-  if (!deviceToken()) return;
   const ctl = new AbortController();
   stream = ctl;
   let r;
   try {
     r = await api("/api/events", { signal: ctl.signal, headers: { Accept: "text/event-stream" } });
   } catch (e) {
-    return retry(ctl);
+    return e.message === "not paired" ? undefined : retry(ctl);
   }
   if (!r.ok || !r.body) return retry(ctl);
   state.verdicts.clear(); // the stream replays the latest verdicts
@@ -492,7 +616,6 @@ async function listen() {
 function retry(ctl) {
   if (stream !== ctl) return;
   stream = null;
-  if (!deviceToken()) return;
   connection(false, "disconnected — reconnecting…");
   setTimeout(() => { if (!stream) listen(); }, 1000);
 }
@@ -510,19 +633,33 @@ function message(data) {
   if (refreshOn.has(ev.type)) refreshSoon();
 }
 
-async function start() {
-  document.addEventListener("keydown", keys);
-  notifications();
-  setInterval(tick, 1000);
-  setInterval(refresh, 5000);
+// signIn pairs with the URL's code if it has one, then logs in and follows the sessions.
+async function signIn() {
   try { await pair(); } catch (e) { notice("hooksup web is not reachable"); }
-  if (!deviceToken()) {
-    if (document.getElementById("notice").hidden) signedOut();
+  let tok = null;
+  try { tok = session.token || (await login()); } catch (e) { connection(false, "disconnected — reconnecting…"); setTimeout(signIn, 1000); return; }
+  if (!tok) {
+    if ($("notice").hidden) signedOut();
     else connection(false, "not paired");
     return;
   }
+  state.loggedIn = true;
   await refresh();
-  listen();
+  if (!stream) listen();
+}
+
+async function start() {
+  try { localStorage.removeItem(OLD_TOKEN); } catch (e) { /* storage refused: nothing kept */ }
+  try {
+    if (await removeWorkers()) { location.reload(); return; }
+  } catch (e) { /* no service workers here */ }
+  document.addEventListener("keydown", keys);
+  // A new pairing URL pasted into this tab changes its fragment only: it pairs this tab.
+  window.addEventListener("hashchange", () => { if (/pair=/.test(location.hash)) signIn(); });
+  notifications();
+  setInterval(tick, 1000);
+  setInterval(refresh, 5000);
+  await signIn();
 }
 
 start();
