@@ -181,7 +181,8 @@ async function act(s, action, reason, q) {
     if (r.ok) {
       const j = await r.json();
       notice(j.message);
-      state.editing.delete(key(s));
+      const ed = state.editing.get(key(s));
+      if (ed && !ed.stale) state.editing.delete(key(s)); // text kept to copy stays until dismissed
     } else if (stale && stale.code === "stale") {
       s.pending = stale.current ? [stale.current] : [];
       staleEdits(); // an edit sent to it is kept on the card
