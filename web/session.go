@@ -57,6 +57,9 @@ type Question struct {
 	Reason   string    `json:"reason"`
 	Asked    time.Time `json:"asked"`
 	Deadline time.Time `json:"deadline"`
+	// Answers are the ways to answer it in the TUI's words (present.Answers): the page's
+	// buttons say them, and the verdict each records as hooksup log says it.
+	Answers []present.AnswerWords `json:"answers"`
 }
 
 // Sessions are the live sessions that answered, each with its host, as GET /api/sessions gives
@@ -86,7 +89,8 @@ func SessionOf(l hub.Live) Session {
 	}
 	for _, q := range s.Pending {
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-			Proposal: q.Proposal, Source: q.Source, Says: says(q), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline})
+			Proposal: q.Proposal, Source: q.Source, Says: says(q), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline,
+			Answers: present.Answers(s.Agent)})
 	}
 	return j
 }

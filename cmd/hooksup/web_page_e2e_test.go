@@ -15,14 +15,33 @@ import (
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
+// simSession is a session of the simulated agent in a TUI: its sandbox (its project, its
+// state directory: its verdict log) and its terminal.
+type simSession struct {
+	project string
+	sb      *sandbox
+	tm      *e2e.Tmux
+}
+
 // simSessions starts a session of the simulated agent in a TUI for each scenario, one after the
 // other, each in a project of its own with cfg, all in one runtime directory, and returns the
 // projects and hooksup web's server over them, in another terminal's environment.
 func simSessions(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []string) ([]string, *webServer) {
 	t.Helper()
+	ss, w := simTUIs(t, cfg, scs, ready)
+	var projects []string
+	for _, s := range ss {
+		projects = append(projects, s.project)
+	}
+	return projects, w
+}
+
+// simTUIs is simSessions, giving each session's sandbox and terminal too.
+func simTUIs(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []string) ([]simSession, *webServer) {
+	t.Helper()
 	self, _ := os.Executable()
 	runDir := ""
-	var projects []string
+	var sessions []simSession
 	for i, sc := range scs {
 		s := newSandbox(t)
 		if runDir == "" {
@@ -37,10 +56,10 @@ func simSessions(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []st
 		env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
 		tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfg[i]), "--claude-bin", self, "claude")
 		tm.WaitText(30*time.Second, ready[i])
-		projects = append(projects, s.project)
+		sessions = append(sessions, simSession{project: s.project, sb: s, tm: tm})
 	}
 	home, env := otherTerminal(t, runDir)
-	return projects, startWebIn(t, home, env)
+	return sessions, startWebIn(t, home, env)
 }
 
 // cardJS is the page's card of the session in project.

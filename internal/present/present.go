@@ -18,6 +18,7 @@ import (
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -319,6 +320,39 @@ func Answer(action string) (d hooks.Decision, did string, ok bool) {
 		return hooks.Halt, "halted the turn", true
 	}
 	return "", "", false
+}
+
+// AnswerWords are one way to answer a question as the TUI words it: its key hint (Label) and
+// its help naming the agent (Help), from the key map, and the decision it records, as hooksup
+// log words it ("" for the actions that record none: edit, cancel).
+type AnswerWords struct {
+	Action   string `json:"action"`
+	Label    string `json:"label"`
+	Help     string `json:"help"`
+	Decision string `json:"decision"`
+}
+
+// answerActions are the key map's actions that answer a question, then the reason editor's.
+var answerActions = []struct {
+	action string
+	d      hooks.Decision
+}{{keymap.Approve, hooks.Block}, {keymap.Deny, hooks.Allow}, {keymap.Edit, ""}, {keymap.Halt, hooks.Halt},
+	{keymap.Send, hooks.Block}, {keymap.Cancel, ""}}
+
+// Answers are the ways to answer a question of agent ("" is "the agent") in the TUI's words:
+// continue, let it stop, edit reason, halt, and the reason editor's send and cancel edit.
+// hooksup web's page says them with these words.
+func Answers(agent string) []AnswerWords {
+	out := make([]AnswerWords, 0, len(answerActions))
+	for _, a := range answerActions {
+		k, _ := keymap.Lookup(a.action)
+		w := AnswerWords{Action: a.action, Label: k.Hint, Help: k.HelpFor(AgentName(agent))}
+		if a.d != "" {
+			w.Decision = Decision(a.d)
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // Answered is the line that says what action did to a question (a Stop or SubagentStop, of

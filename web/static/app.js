@@ -15,10 +15,13 @@ const state = {
   sessions: [],
   verdicts: new Map(), // session key -> latest verdicts, oldest first
   selected: null, // session key
-  editing: new Map(), // session key -> the reason being edited
+  // session key -> the reason being edited: { question: the id of the question it answers,
+  // text, stale: that question was answered elsewhere (the text is kept, to copy), start, end,
+  // dir, scroll: its caret and scroll, kept across renders }
+  editing: new Map(),
   busy: new Set(), // session keys with an action on the way
-  reasonScroll: new Map(),
-  expanded: new Set(), // session keys whose last message is shown whole // session key/question id -> how far from its end a reason was scrolled
+  reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
+  expanded: new Set(), // session keys whose last message is shown whole
   loggedIn: false,
 };
 const $ = (id) => document.getElementById(id);
@@ -262,6 +265,18 @@ async function refresh() {
   render();
 }
 
+// staleEdits closes each editor whose question is no longer the one pending: its text is kept
+// on the card, to copy, and is never sent to the question asked since. An editor of a session
+// that is gone goes with it.
+function staleEdits() {
+  for (const [k, ed] of state.editing) {
+    const s = state.sessions.find((x) => key(x) === k);
+    if (!s) { state.editing.delete(k); continue; }
+    const q = (s.pending || [])[0];
+    if (!q || q.id !== ed.question) ed.stale = true;
+  }
+}
+
 async function errorText(r) {
   try {
     const j = await r.json();
@@ -291,10 +306,11 @@ async function act(s, action, reason, q) {
     if (r.ok) {
       const j = await r.json();
       notice(j.message);
-      state.editing.delete(key(s));
+      const ed = state.editing.get(key(s));
+      if (ed && !ed.stale) state.editing.delete(key(s)); // text kept to copy stays until dismissed
     } else if (stale && stale.code === "stale") {
-      state.editing.delete(key(s));
       s.pending = stale.current ? [stale.current] : [];
+      staleEdits(); // an edit sent to it is kept on the card
       notice(stale.error + (stale.current ? ": the card shows it now" : ""));
     } else {
       notice(await errorText(r));
@@ -338,7 +354,7 @@ function card(s) {
   c.dataset.id = s.id;
   if (s.host) c.dataset.host = s.host;
   c.classList.toggle("selected", k === state.selected);
-  c.addEventListener("focus", () => { state.selected = k; markSelected(); });
+  c.addEventListener("focusin", () => { state.selected = k; markSelected(); });
   const h = el("h2");
   if (s.host) h.append(el("span", "host", s.host));
   if (s.error) { // a host that cannot be reached or dropped, or a session that cannot be answered
@@ -367,17 +383,28 @@ function card(s) {
   if (s.last_message) c.append(said(s));
   const q = (s.pending || [])[0];
   if (q) c.append(question(s, q));
+  const ed = state.editing.get(k);
+  if (ed && ed.stale) c.append(kept(s, q, ed));
   const actions = el("div", "actions");
   const busy = state.busy.has(k);
   if (q) {
-    if (state.editing.has(k)) {
-      actions.append(button("send", "approve", "send the edited reason: the agent continues with it (Ctrl+Enter)", busy, () => send(s, q)),
-        button("cancel", "", "cancel the edit; the question stays open (Esc)", busy, () => { state.editing.delete(k); render(); }));
+    // Each button in the TUI's words for it (q.answers): its key hint, its help, and the
+    // verdict it records as hooksup log says it ("Stop → block").
+    const answer = (action, cls, keyName, f) => {
+      const w = (q.answers || []).find((a) => a.action === action) || { label: action, help: "" };
+      const b = button(w.label, cls, w.help + " (" + keyName + ")" + (w.decision ? " → " + w.decision : ""), busy, f);
+      b.dataset.action = action;
+      if (w.decision) b.dataset.decision = w.decision;
+      return b;
+    };
+    if (ed && !ed.stale) {
+      actions.append(answer("send", "approve", "Ctrl+Enter", () => send(s)),
+        answer("cancel", "", "Esc", () => { state.editing.delete(k); render(); }));
     } else {
-      actions.append(button("continue", "approve", "approve the continuation: the agent continues (a)", busy, () => act(s, "approve", undefined, q)),
-        button("let it stop", "deny", "deny it: the agent may stop (d)", busy, () => act(s, "deny", undefined, q)),
-        button("edit reason", "", "edit the reason the agent will read, then continue (e)", busy, () => edit(s, q)),
-        button("halt", "halt", "halt: end the turn now (x)", busy, () => act(s, "halt", undefined, q)));
+      actions.append(answer("approve", "approve", "a", () => act(s, "approve", undefined, q)),
+        answer("deny", "deny", "d", () => act(s, "deny", undefined, q)),
+        answer("edit", "", "e", () => edit(s, q)),
+        answer("halt", "halt", "x", () => act(s, "halt", undefined, q)));
     }
   }
   actions.append(button("interrupt", "", "Escape, as in the session (Esc)", busy, () => act(s, "interrupt")));
@@ -430,14 +457,20 @@ function question(s, q) {
   const left = el("div", "left");
   left.dataset.deadline = q.deadline;
   box.append(left);
-  if (state.editing.has(key(s))) {
+  const ed = state.editing.get(key(s));
+  if (ed && !ed.stale && ed.question === q.id) {
     const ta = el("textarea");
-    ta.value = shown(state.editing.get(key(s)));
-    ta.setAttribute("aria-label", "the reason the agent will read");
-    ta.addEventListener("input", () => state.editing.set(key(s), ta.value));
+    ta.dataset.key = key(s);
+    ta.value = ed.text;
+    ta.setAttribute("aria-label", "the reason " + s.agent + " will read");
+    ta.addEventListener("input", () => { ed.text = ta.value; });
     ta.setAttribute("enterkeyhint", "enter"); // a phone's return key is a new line; Send sends
+    // The key that opened the editor (e) is not its first character, where the browser
+    // delivers that key's character apart from the key itself (the focus moved in between).
+    ta.addEventListener("keypress", (e) => { if (ta.swallowNext) e.preventDefault(); ta.swallowNext = false; });
     ta.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(s, q); }
+      ta.swallowNext = false;
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(s); }
       if (e.key === "Escape") { e.preventDefault(); state.editing.delete(key(s)); render(); }
       e.stopPropagation();
     });
@@ -453,6 +486,28 @@ function question(s, q) {
   return box;
 }
 
+// kept is what is left of an edit whose question was answered elsewhere: why it closed, and its
+// text, read-only, to copy; nothing of it is sent. Its textarea takes what is typed (as text,
+// never as a shortcut) while it has the focus.
+function kept(s, q, ed) {
+  const k = key(s);
+  const box = el("div", "kept");
+  box.append(el("p", "why", "question " + ed.question + " was answered elsewhere; " +
+    (q ? s.agent + " asks again" : "nothing is pending now") + " — your text is kept below to copy"));
+  const ta = el("textarea");
+  ta.dataset.key = k;
+  ta.readOnly = true;
+  ta.value = ed.text;
+  ta.setAttribute("aria-label", "your text, kept to copy; it was not sent");
+  ta.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { e.preventDefault(); const c = ta.closest(".card"); if (c) c.focus(); }
+    else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) e.preventDefault(); // sends nothing
+    e.stopPropagation();
+  });
+  box.append(ta, button("dismiss", "", "forget the kept text", false, () => { state.editing.delete(k); render(); }));
+  return box;
+}
+
 function button(label, cls, title, disabled, f) {
   const b = el("button", cls, label);
   b.type = "button";
@@ -463,23 +518,36 @@ function button(label, cls, title, disabled, f) {
 }
 
 // edit opens the reason editor on q's reason, the cursor on a line of its own below it: what
-// is typed is never glued to the reason's last word.
-function edit(s, q) {
-  const reason = String(q.reason || "").replace(/\s+$/, "");
-  state.editing.set(key(s), reason ? reason + "\n" : "");
+// is typed is never glued to the reason's last word. The editor has the focus at once, and is
+// bound to q: the edit answers q or nothing.
+function edit(s, q, byKey) {
+  const reason = shown(String(q.reason || "")).replace(/\s+$/, "");
+  state.editing.set(key(s), { question: q.id, text: reason ? reason + "\n" : "", stale: false });
   state.selected = key(s);
-  state.editStarted = true;
+  state.editStarted = byKey ? "key" : "click";
   render();
 }
 
-function send(s, q) {
-  act(s, "approve", (state.editing.get(key(s)) || "").trim(), q);
+// send answers the question the editor was opened on with its text: never another one (the
+// server refuses it, 409, once that question is answered).
+function send(s) {
+  const ed = state.editing.get(key(s));
+  if (!ed || ed.stale) return;
+  act(s, "approve", ed.text.trim(), { id: ed.question });
 }
 
 function render() {
   const main = $("sessions");
   const focused = document.activeElement;
-  const refocus = focused && focused.tagName === "TEXTAREA" ? "textarea" : focused && focused.classList.contains("card") ? "card" : null;
+  // Each textarea's caret, selection and scroll are kept across renders, and its focus.
+  let focusedText = null;
+  for (const ta of main.querySelectorAll("textarea[data-key]")) {
+    const ed = state.editing.get(ta.dataset.key);
+    if (ed) Object.assign(ed, { start: ta.selectionStart, end: ta.selectionEnd, dir: ta.selectionDirection, scroll: ta.scrollTop });
+    if (ta === focused) focusedText = ta.dataset.key;
+  }
+  const refocus = focused && focused.classList && focused.classList.contains("card") ? focused.dataset.key : null;
+  staleEdits();
   const cards = state.sessions.map(card);
   for (const c of cards) showAll(c);
   main.replaceChildren(...cards);
@@ -494,18 +562,24 @@ function render() {
   }
   if (!state.sessions.length) main.append(el("p", "empty", state.loggedIn ? "No hooksup session is running." : ""));
   tick();
-  const sel = main.querySelector('.card[data-key="' + CSS.escape(state.selected || "") + '"]');
-  if (sel && refocus === "textarea") {
-    const ta = sel.querySelector("textarea");
-    if (ta) { ta.focus(); ta.setSelectionRange(ta.value.length, ta.value.length); }
-  } else if (sel && refocus === "card") {
-    sel.focus({ preventScroll: true });
-  } else if (sel && state.editing.has(state.selected)) {
-    const ta = sel.querySelector("textarea");
-    if (ta) {
-      ta.focus();
-      if (state.editStarted) ta.setSelectionRange(ta.value.length, ta.value.length);
-    }
+  const textOf = (k) => main.querySelector('textarea[data-key="' + CSS.escape(k || "") + '"]');
+  if (state.editStarted && textOf(state.selected)) {
+    // A new editor: the focus, the cursor at the end, on its line of its own.
+    const ta = textOf(state.selected);
+    ta.focus();
+    ta.setSelectionRange(ta.value.length, ta.value.length);
+    ta.swallowNext = state.editStarted === "key";
+  } else if (focusedText && textOf(focusedText)) {
+    textOf(focusedText).focus({ preventScroll: true });
+  } else if (refocus) {
+    const c = main.querySelector('.card[data-key="' + CSS.escape(refocus) + '"]');
+    if (c) c.focus({ preventScroll: true });
+  }
+  for (const ta of main.querySelectorAll("textarea[data-key]")) {
+    const ed = state.editing.get(ta.dataset.key);
+    if (!ed || ed.start === undefined || (state.editStarted && ta.dataset.key === state.selected)) continue;
+    ta.setSelectionRange(Math.min(ed.start, ta.value.length), Math.min(ed.end, ta.value.length), ed.dir);
+    ta.scrollTop = ed.scroll;
   }
   state.editStarted = false;
 }
@@ -525,6 +599,15 @@ function tick() {
 
 function keys(e) {
   if (e.target.tagName === "TEXTAREA" || e.altKey || e.metaKey || e.ctrlKey) return;
+  // While the selected card's editor is open, what is typed is its text, never a shortcut,
+  // wherever the focus is: the editor takes the focus, and the key.
+  const ed = state.editing.get(state.selected);
+  if (ed && !ed.stale) {
+    const ta = document.querySelector('textarea[data-key="' + CSS.escape(state.selected) + '"]');
+    if (ta) ta.focus();
+    if (e.key === "Escape") { e.preventDefault(); state.editing.delete(state.selected); render(); }
+    return;
+  }
   const i = state.sessions.findIndex((s) => key(s) === state.selected);
   const s = state.sessions[i];
   const move = (d) => {
@@ -540,7 +623,7 @@ function keys(e) {
     case "ArrowDown": case "j": move(1); break;
     case "a": if (pending) act(s, "approve", undefined, pending); break;
     case "d": if (pending) act(s, "deny", undefined, pending); break;
-    case "e": if (pending) edit(s, pending); break;
+    case "e": if (pending) edit(s, pending, true); break;
     case "x": if (pending) act(s, "halt", undefined, pending); break;
     case "Escape":
       // Escape interrupts only the card that has the focus, never whatever was selected last.
