@@ -194,8 +194,10 @@ const workerRemover = `// hooksup web registers no service worker: this one remo
 // on this address, and reloads the pages it held.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (e) => e.waitUntil((async () => {
+  await self.clients.claim();
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  await Promise.all(pages.map((c) => c.navigate(c.url).catch(() => {})));
   await self.registration.unregister();
-  for (const c of await self.clients.matchAll({ type: "window" })) c.navigate(c.url);
 })()));
 `
 

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -504,6 +505,20 @@ func TestTheServerUndoesWhatASquatterLeft(t *testing.T) {
 	resp, page := do(t, ts, req{method: "GET", path: "/"})
 	if resp.Header.Get("Clear-Site-Data") != `"cache"` {
 		t.Errorf("the page's Clear-Site-Data: %q", resp.Header.Get("Clear-Site-Data"))
+	}
+	// Only a load of the page in a window is served a challenge to log in with; a script's
+	// fetch of the page (a page another holder of the address left open) is not.
+	meta := regexp.MustCompile(`<meta name="hooksup-challenge" content="([0-9a-f]*)">`)
+	for _, c := range []struct {
+		mode, dest string
+		served     bool
+	}{{"navigate", "document", true}, {"", "", true}, {"cors", "empty", false}, {"same-origin", "empty", false},
+		{"no-cors", "empty", false}, {"navigate", "iframe", false}} {
+		resp, page := do(t, ts, req{method: "GET", path: "/", header: map[string]string{"Sec-Fetch-Mode": c.mode, "Sec-Fetch-Dest": c.dest}})
+		m := meta.FindStringSubmatch(page)
+		if resp.StatusCode != 200 || m == nil || (m[1] != "") != c.served || (c.served && len(m[1]) != 2*challengeBytes) {
+			t.Errorf("GET / as mode %q dest %q: %d, challenge %q, want one: %v", c.mode, c.dest, resp.StatusCode, m, c.served)
+		}
 	}
 	for _, name := range []string{"app.js", "app.css"} {
 		b, _ := static.ReadFile("static/" + name)

@@ -53,11 +53,11 @@ func browser(t *testing.T, width, height int) context.Context {
 }
 
 // evalUntil evaluates js in the page until it returns true, or fails the test after wait.
-func evalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string) {
+func evalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string, opts ...chromedp.EvaluateOption) {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, opts...))
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}

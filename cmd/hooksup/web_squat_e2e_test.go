@@ -307,3 +307,49 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	}
 	evalUntil(t, ctx, 20*time.Second, "the page signed in again", `document.getElementById("conn") && document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 }
+
+// A service worker another user's server registered on hooksup web's address while it was down
+// answers the tab's loads of the page itself, from then on. Once hooksup web is back, the
+// browser's check of that worker gets hooksup's worker that removes itself: the tab shows
+// hooksup's page again, and no worker is left.
+func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
+	s := newSandbox(t)
+	addr := freeLoopback(t)
+	w := startWeb(t, s, "--listen", addr)
+	ctx := browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live"`)
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	w.cmd.Wait()
+
+	sq := startSquatter(t, addr)
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.base, "/")+"/steal?worker")); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "the squatter's worker registered", `document.getElementById("s").textContent === "worker"`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "the squatter's worker answering the page's load", `document.body.innerText.includes("the squatter's worker")`)
+	sq.stop()
+
+	startWeb(t, s, "--listen", addr)
+	// A person loads the page again, as they would a page that looks wrong; the browser checks
+	// the worker after that load, and is given hooksup's, which removes itself.
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 60*time.Second, "the squatter's worker gone", `navigator.serviceWorker.getRegistrations().then(r => r.length === 0)`, chromedp.EvalAwaitPromise)
+	// The next load is hooksup's page.
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
+	for _, c := range sq.requests(t) {
+		if c.Path == "/sw.js" && c.Header.Get("Service-Worker") != "script" {
+			t.Errorf("the worker's script was fetched without Service-Worker: script: %v", c.Header)
+		}
+	}
+}
