@@ -139,15 +139,18 @@ func (f *failures) failed(addr, what, path string) time.Duration {
 	return time.Duration((1 - c.left) * float64(failureRefill))
 }
 
-// bearer is the request's Authorization: Bearer credential. Cookies are never read: a browser
-// sends them to every port of a host.
+// bearer is the request's Authorization: Bearer credential, the scheme in any case (RFC 9110
+// 11.1). Cookies are never read: a browser sends them to every port of a host.
 func bearer(r *http.Request) (string, bool) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return "", false
 	}
-	tok, _ := strings.CutPrefix(h, "Bearer ") // another scheme is a wrong credential
-	return strings.TrimSpace(tok), true
+	const scheme = "Bearer "
+	if len(h) >= len(scheme) && strings.EqualFold(h[:len(scheme)], scheme) {
+		h = h[len(scheme):]
+	} // another scheme is a wrong credential
+	return strings.TrimSpace(h), true
 }
 
 // matchesToken compares with the API token in constant time: the hashes have one length
