@@ -1,8 +1,13 @@
 package web
 
 import (
+	"bufio"
+	"io"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 )
 
 // The Authorization scheme is case-insensitive (RFC 9110 11.1); another scheme is a wrong
@@ -21,5 +26,36 @@ func TestBearerSchemeInAnyCase(t *testing.T) {
 	r, _ := http.NewRequest("GET", "/", nil)
 	if got, has := bearer(r); has || got != "" {
 		t.Errorf("no Authorization: %q %v", got, has)
+	}
+}
+
+// HTTPServer's header bound is MaxHeaderBytes, not net/http's MaxHeaderBytes plus the 4096
+// bytes it reads past it: a request whose header is MaxHeaderBytes long is answered, one a
+// byte longer is 431.
+func TestHTTPServerBoundsTheHeaderAtMaxHeaderBytes(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	for size, want := range map[int]int{MaxHeaderBytes - 1: 200, MaxHeaderBytes: 200, MaxHeaderBytes + 1: 431, MaxHeaderBytes + 4096: 431} {
+		head := "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Pad: "
+		req := head + strings.Repeat("a", size-len(head)-4) + "\r\n\r\n"
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		io.WriteString(c, req)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		c.Close()
+		if err != nil {
+			t.Fatalf("a header of %d bytes: %v", size, err)
+		}
+		if resp.StatusCode != want {
+			t.Errorf("a header of %d bytes: %d, want %d", size, resp.StatusCode, want)
+		}
 	}
 }
