@@ -38,18 +38,23 @@ func secure(h http.Header) {
 	h.Set("Cache-Control", "no-store")
 }
 
-// hostName is a Host header's name, without its port, lower case, without a final dot.
+// hostName is a Host header's name, without its port, lower case, without a final dot; an IP
+// address in its one spelling (fd00::5 for [FD00:0::5]).
 func hostName(hostport string) string {
 	h := hostport
 	if host, _, err := net.SplitHostPort(hostport); err == nil {
 		h = host
 	}
 	h = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), ".")
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String()
+	}
 	return strings.ToLower(h)
 }
 
-// hostAllowed reports whether the request names a host the server answers to: loopback, or
-// one it was told of. Any other is a name someone pointed at this machine (DNS rebinding).
+// hostAllowed reports whether the request names a host the server answers to: loopback, one
+// it was told of, or (listening on every interface) an address of this machine. Any other is
+// a name someone pointed at this machine (DNS rebinding).
 func (s *Server) hostAllowed(r *http.Request) bool {
 	h := hostName(r.Host)
 	if h == "" {
@@ -59,7 +64,7 @@ func (s *Server) hostAllowed(r *http.Request) bool {
 		return true
 	}
 	_, ok := s.hosts[h]
-	return ok
+	return ok || (s.localAddrs && isLocalAddr(h))
 }
 
 // Failures (a wrong token or pairing code) are counted per client address: each draws on its

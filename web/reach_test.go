@@ -59,3 +59,39 @@ func TestHTTPServerBoundsTheHeaderAtMaxHeaderBytes(t *testing.T) {
 		}
 	}
 }
+
+// An allowed IPv6 address is answered in any of its spellings; with LocalAddrs, so is every
+// address of this machine's interfaces, and no other address or name.
+func TestAllowedAddressesAndThisMachines(t *testing.T) {
+	var local []string
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() {
+			local = append(local, net.JoinHostPort(n.IP.String(), "7862"))
+		}
+	}
+	for _, every := range []bool{false, true} {
+		ts, _ := newTestServerWith(t, newFakeHub(), Options{AllowHosts: []string{"fd00::5", "[FD00::6]"}, LocalAddrs: every})
+		want := map[string]int{"[fd00::5]:7862": 200, "[FD00:0:0::5]": 200, "[fd00::6]:1": 200, "[fd00::7]:7862": 421,
+			"192.0.2.250:7862": 421, "evil.example": 421}
+		for _, h := range local {
+			want[h] = map[bool]int{false: 421, true: 200}[every]
+		}
+		for host, code := range want {
+			r, _ := http.NewRequest("GET", ts.URL+"/api/sessions", nil)
+			r.Host = host
+			r.Header.Set("Authorization", "Bearer "+testToken)
+			resp, err := ts.Client().Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != code {
+				t.Errorf("LocalAddrs %v, Host %s: %d, want %d", every, host, resp.StatusCode, code)
+			}
+		}
+	}
+}

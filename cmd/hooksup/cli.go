@@ -135,7 +135,7 @@ with a growing wait`},
 				Flags: append([]cli.Flag{
 					{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
 					{Name: "public-url", Arg: "URL", Help: "the URL the page is reached at (tailscale serve, a proxy): printed, in the QR code, and its host served"},
-					{Name: web.AllowHostFlag, Arg: "HOST", Help: "also answer requests that name HOST (repeatable; loopback's names always)"},
+					{Name: web.AllowHostFlag, Arg: "HOST", Help: "also answer requests that name HOST, a name or an address (repeatable; loopback's\nnames always, and on every interface this machine's)"},
 					{Name: "new-token", Help: "make a new API token (scripts' old token stops working)"},
 					{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
 					{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key"},

@@ -42,8 +42,13 @@ type allowHostList struct{ hosts *[]string }
 
 func (h allowHostList) String() string { return "" }
 func (h allowHostList) Set(v string) error {
-	if v == "" || strings.ContainsAny(v, "/:@ ") {
-		return fmt.Errorf("--%s takes a host name (devbox.example), got %q", web.AllowHostFlag, v)
+	// An IP address, IPv6's bare or in a URL's brackets: fd00::5, [fd00::5].
+	if ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")); ip != nil && strings.HasPrefix(v, "[") == strings.HasSuffix(v, "]") {
+		*h.hosts = append(*h.hosts, ip.String())
+		return nil
+	}
+	if v == "" || strings.ContainsAny(v, "/:@ []%") {
+		return fmt.Errorf("--%s takes a host name or address (devbox.example, 100.64.0.5, fd00::5), got %q", web.AllowHostFlag, v)
 	}
 	*h.hosts = append(*h.hosts, v)
 	return nil
@@ -154,7 +159,7 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	}
 	wh := newWatchHub(dir, hc, hosts, web.By)
 	defer wh.close()
-	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, AllowHosts: allow, Logger: logger})
+	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, AllowHosts: allow, LocalAddrs: everyInterface(a.listen), Logger: logger})
 	hs := web.HTTPServer(srv.Handler())
 	ln = web.LimitListener(ln, web.MaxConns, web.MaxConnsPerAddr)
 	runCtx, stop := context.WithCancel(ctx)
@@ -295,6 +300,14 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 	return 0, nil
 }
 
+// everyInterface reports whether listen (host:port) is every interface's: 0.0.0.0, [::] or
+// no host.
+func everyInterface(listen string) bool {
+	host, _, _ := net.SplitHostPort(listen)
+	ip := net.ParseIP(host)
+	return host == "" || (ip != nil && ip.IsUnspecified())
+}
+
 // webURL is the page's address as a browser reaches it: the host --listen named, this
 // machine's name for every interface.
 func webURL(addr *net.TCPAddr, listen string, tls bool) string {
@@ -303,7 +316,7 @@ func webURL(addr *net.TCPAddr, listen string, tls bool) string {
 		scheme = "https"
 	}
 	host, _, _ := net.SplitHostPort(listen)
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+	if everyInterface(listen) {
 		host, _ = os.Hostname()
 	}
 	return fmt.Sprintf("%s://%s/", scheme, net.JoinHostPort(host, fmt.Sprint(addr.Port)))
