@@ -20,3 +20,7 @@ func isLocalAddr(host string) bool {
 	}
 	return false
 }
+
+// IsLoopback reports whether host (a name or an address, without a port) is this machine's
+// loopback: localhost, 127.0.0.0/8, ::1. A phone that opens it opens itself.
+func IsLoopback(host string) bool { return isLoopback(host) }
