@@ -168,9 +168,9 @@ func (s *Server) matchesToken(given string) bool {
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
-// valid reports whether given is the API token or a paired device's token (whose use is then
-// written down).
-func (s *Server) valid(given string) (bool, error) {
+// valid reports whether given is the API token or a paired device's token (whose use, from
+// addr, is then written down).
+func (s *Server) valid(given, addr string) (bool, error) {
 	if s.matchesToken(given) {
 		return true, nil
 	}
@@ -181,7 +181,7 @@ func (s *Server) valid(given string) (bool, error) {
 	if err != nil || !ok {
 		return false, err
 	}
-	if err := s.store.Seen(d, time.Now()); err != nil {
+	if err := s.store.Seen(d, addr, time.Now()); err != nil {
 		s.logger.Warn("web: write a device's last use", "device", d.ID, "err", err)
 	}
 	return true, nil
@@ -234,7 +234,7 @@ func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusUnauthorized, "unauthorized", needsCredential)
 			return
 		}
-		ok, err := s.valid(given)
+		ok, err := s.valid(given, clientAddr(r))
 		if err != nil {
 			s.logger.Error("web: the devices file", "err", err)
 			writeError(w, http.StatusInternalServerError, "devices", err.Error())

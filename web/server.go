@@ -109,6 +109,7 @@ func New(o Options) *Server {
 	mux.HandleFunc("GET /api/sessions", s.api(s.sessions))
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
+	mux.HandleFunc("GET /api/devices", s.api(s.devices))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API: "+r.Method+" "+r.URL.Path)
 	})

@@ -319,9 +319,14 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 		}
 		var b bytes.Buffer
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tPAIRED\tLAST SEEN")
+		fmt.Fprintln(tw, "ID\tNAME\tPAIRED\tLAST SEEN\tFROM")
 		for _, d := range ds {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, d.Name, d.Created.Local().Format("2006-01-02 15:04"), d.LastSeen.Local().Format("2006-01-02 15:04"))
+			from := d.LastAddr
+			if from == "" {
+				from = "-" // not used since it was paired
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termsafe.String(d.ID), termsafe.String(d.Name), d.Created.Local().Format(time.DateTime),
+				d.LastSeen.Local().Format(time.DateTime), termsafe.String(from))
 		}
 		tw.Flush()
 		stdout.Write(b.Bytes())

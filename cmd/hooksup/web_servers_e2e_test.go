@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -105,5 +108,88 @@ func TestWebPairPrintsALinkForEachRunningServer(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(filepath.Join(s.stateDir(), web.ServersDir)); len(left) != 0 {
 		t.Fatalf("files left in %s: %v", web.ServersDir, left)
+	}
+}
+
+// hooksup web devices tells two browsers of one kind apart: each row has its id, when it was
+// paired and last seen, and the address it was last seen from. GET /api/devices lists them
+// too, without their hashes, the one asking marked "this".
+func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
+	const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36"
+	s := newSandbox(t)
+	w := startWeb(t, s)
+	_, out := s.hooksup(t, "web", "pair")
+	codes := []string{w.code, pairLinks(out)[w.base]}
+	type device struct{ Token, ID, Name string }
+	var devices []device
+	var sends []func(method, path, body, auth string) (int, string) // each device's, from its address
+	for i, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		// A client from its own loopback address, as two machines behind one are not.
+		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DialContext: dialer.DialContext}}
+		send := func(method, path, body, auth string) (int, string) {
+			r, _ := http.NewRequest(method, strings.TrimSuffix(w.base, "/")+path, strings.NewReader(body))
+			r.Header.Set("User-Agent", chrome)
+			if auth != "" {
+				r.Header.Set("Authorization", "Bearer "+auth)
+			}
+			resp, err := c.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
+		code, body := send("POST", "/api/pair", `{"code": "`+codes[i]+`"}`, "")
+		var d device
+		if code != http.StatusOK || json.Unmarshal([]byte(body), &d) != nil || d.Token == "" {
+			t.Fatalf("pairing from %s: %d %s", from, code, body)
+		}
+		if code, body := send("GET", "/api/sessions", "", d.Token); code != http.StatusOK {
+			t.Fatalf("the device from %s: %d %s", from, code, body)
+		}
+		devices, sends = append(devices, d), append(sends, send)
+	}
+
+	code, out := s.hooksup(t, "web", "devices")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "LAST SEEN") || !strings.HasSuffix(lines[0], "FROM") {
+		t.Fatalf("web devices: exit %d\n%s", code, out)
+	}
+	for i, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		row := strings.Fields(lines[i+1])
+		if row[0] != devices[i].ID || !strings.Contains(lines[i+1], "Chrome on Linux") || row[len(row)-1] != from {
+			t.Fatalf("web devices, the device paired from %s (%s):\n%s", from, devices[i].ID, out)
+		}
+	}
+
+	type listed struct {
+		ID       string    `json:"id"`
+		Name     string    `json:"name"`
+		Created  time.Time `json:"created"`
+		LastSeen time.Time `json:"last_seen"`
+		LastAddr string    `json:"last_addr"`
+		This     bool      `json:"this"`
+	}
+	for _, asker := range []struct{ token, this string }{{devices[1].Token, devices[1].ID}, {devices[0].Token, devices[0].ID}, {w.token, ""}} {
+		send := sends[0]
+		if asker.this == devices[1].ID {
+			send = sends[1]
+		}
+		code, body := send("GET", "/api/devices", "", asker.token)
+		var got []listed
+		if code != http.StatusOK || json.Unmarshal([]byte(body), &got) != nil || len(got) != 2 || strings.Contains(body, "sha256") {
+			t.Fatalf("GET /api/devices: %d %s", code, body)
+		}
+		for i, d := range got {
+			if d.ID != devices[i].ID || d.Name != "Chrome on Linux" || d.Created.IsZero() || d.LastSeen.Before(d.Created) ||
+				d.LastAddr != []string{"127.0.0.1", "127.0.0.2"}[i] || d.This != (d.ID == asker.this) {
+				t.Fatalf("GET /api/devices as %q: %s", asker.this, body)
+			}
+		}
+	}
+	if resp, body := w.do(t, "GET", "/api/devices", "", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("GET /api/devices without a token: %d %s", resp.StatusCode, body)
 	}
 }
