@@ -18,8 +18,8 @@ const (
 	ReadTimeout = 15 * time.Second
 	// IdleTimeout closes a kept-alive connection with no request.
 	IdleTimeout = 20 * time.Second
-	// MaxHeaderBytes bounds a request's header, its request line and fields (over HTTP/2,
-	// with TLS, net/http counts its fields its own way: see HTTPServer).
+	// MaxHeaderBytes bounds a request's header, its request line and fields as HTTP/1.1
+	// writes them (see boundHeader).
 	MaxHeaderBytes = 16 << 10
 	// MaxConns and MaxConnsPerAddr bound the open connections, in all and from one address;
 	// one over them is closed at once. Both are well above what a person's devices open: the
@@ -63,19 +63,15 @@ func (c *streamCount) close(credential string) {
 	}
 }
 
-// headerSlack is what net/http reads of an HTTP/1 request's header past the server's
-// MaxHeaderBytes (its "bufio slop"): set that much lower, the bound is MaxHeaderBytes.
-const headerSlack = 4096
-
 // HTTPServer is the server of handler with those bounds. No write timeout: an event stream
 // lasts as long as its page.
 func HTTPServer(handler http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           handler,
+		Handler:           boundHeader(handler),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes - headerSlack,
+		MaxHeaderBytes:    MaxHeaderBytes,
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestBearerSchemeInAnyCase(t *testing.T) {
 
 // HTTPServer's header bound is MaxHeaderBytes, not net/http's MaxHeaderBytes plus the 4096
 // bytes it reads past it: a request whose header is MaxHeaderBytes long is answered, one a
-// byte longer is 431.
+// byte longer is 431; on a kept-alive connection too, where net/http counts less of it.
 func TestHTTPServerBoundsTheHeaderAtMaxHeaderBytes(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -92,6 +93,25 @@ func TestAllowedAddressesAndThisMachines(t *testing.T) {
 			if resp.StatusCode != code {
 				t.Errorf("LocalAddrs %v, Host %s: %d, want %d", every, host, resp.StatusCode, code)
 			}
+		}
+	}
+}
+
+func TestHTTPServerBoundsTheHeaderOnAKeptAliveConnection(t *testing.T) {
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	ts.Start()
+	defer ts.Close()
+	for i, kib := range []int{15, 17, 15, 17, 17, 15} {
+		r, _ := http.NewRequest("GET", ts.URL, nil)
+		r.Header.Set("X-Pad", strings.Repeat("a", kib<<10))
+		resp, err := ts.Client().Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if want := map[int]int{15: 200, 17: 431}[kib]; resp.StatusCode != want {
+			t.Errorf("request %d, a %d KiB field: %d, want %d", i+1, kib, resp.StatusCode, want)
 		}
 	}
 }
