@@ -55,6 +55,7 @@ type Device struct {
 	Hash     string    `json:"sha256,omitempty"`
 	Created  time.Time `json:"created"`
 	LastSeen time.Time `json:"last_seen"`
+	LastAddr string    `json:"last_addr,omitempty"` // the client address it was last seen from
 }
 
 type pairingCode struct {
@@ -180,9 +181,10 @@ func (s *Store) Lookup(id string) (Device, bool, error) {
 	return Device{}, false, nil
 }
 
-// Seen writes down that device id was used now, at most every minute.
-func (s *Store) Seen(d Device, now time.Time) error {
-	if now.Sub(d.LastSeen) < seenEvery {
+// Seen writes down that device id was used now from addr, at most every minute unless from
+// another address.
+func (s *Store) Seen(d Device, addr string, now time.Time) error {
+	if now.Sub(d.LastSeen) < seenEvery && d.LastAddr == addr {
 		return nil
 	}
 	return s.locked(func() error {
@@ -192,7 +194,7 @@ func (s *Store) Seen(d Device, now time.Time) error {
 		}
 		for i := range ds {
 			if ds[i].ID == d.ID {
-				ds[i].LastSeen = now
+				ds[i].LastSeen, ds[i].LastAddr = now, addr
 				return writeList(s.path(DevicesFile), ds)
 			}
 		}

@@ -180,7 +180,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	for {
 		select {
 		case <-check.C:
-			if ok, _ := s.valid(given); !ok {
+			if ok, _ := s.valid(given, clientAddr(r)); !ok {
 				return
 			}
 		case <-r.Context().Done():

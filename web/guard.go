@@ -38,18 +38,23 @@ func secure(h http.Header) {
 	h.Set("Cache-Control", "no-store")
 }
 
-// hostName is a Host header's name, without its port, lower case, without a final dot.
+// hostName is a Host header's name, without its port, lower case, without a final dot; an IP
+// address in its one spelling (fd00::5 for [FD00:0::5]).
 func hostName(hostport string) string {
 	h := hostport
 	if host, _, err := net.SplitHostPort(hostport); err == nil {
 		h = host
 	}
 	h = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), ".")
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String()
+	}
 	return strings.ToLower(h)
 }
 
-// hostAllowed reports whether the request names a host the server answers to: loopback, or
-// one it was told of. Any other is a name someone pointed at this machine (DNS rebinding).
+// hostAllowed reports whether the request names a host the server answers to: loopback, one
+// it was told of, or (listening on every interface) an address of this machine. Any other is
+// a name someone pointed at this machine (DNS rebinding).
 func (s *Server) hostAllowed(r *http.Request) bool {
 	h := hostName(r.Host)
 	if h == "" {
@@ -59,7 +64,7 @@ func (s *Server) hostAllowed(r *http.Request) bool {
 		return true
 	}
 	_, ok := s.hosts[h]
-	return ok
+	return ok || (s.localAddrs && isLocalAddr(h))
 }
 
 // Failures (a wrong token or pairing code) are counted per client address: each draws on its
@@ -139,15 +144,18 @@ func (f *failures) failed(addr, what, path string) time.Duration {
 	return time.Duration((1 - c.left) * float64(failureRefill))
 }
 
-// bearer is the request's Authorization: Bearer credential. Cookies are never read: a browser
-// sends them to every port of a host.
+// bearer is the request's Authorization: Bearer credential, the scheme in any case (RFC 9110
+// 11.1). Cookies are never read: a browser sends them to every port of a host.
 func bearer(r *http.Request) (string, bool) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return "", false
 	}
-	tok, _ := strings.CutPrefix(h, "Bearer ") // another scheme is a wrong credential
-	return strings.TrimSpace(tok), true
+	const scheme = "Bearer "
+	if len(h) >= len(scheme) && strings.EqualFold(h[:len(scheme)], scheme) {
+		h = h[len(scheme):]
+	} // another scheme is a wrong credential
+	return strings.TrimSpace(h), true
 }
 
 // matchesToken compares with the API token in constant time: the hashes have one length
@@ -161,14 +169,14 @@ func (s *Server) matchesToken(given string) bool {
 }
 
 // valid reports whether given is the API token or a login token of this process's whose device
-// is still paired (whose use is then written down).
-func (s *Server) valid(given string) (bool, error) {
-	_, ok, err := s.credential(given)
+// is still paired (whose use, from addr, is then written down).
+func (s *Server) valid(given, addr string) (bool, error) {
+	_, ok, err := s.credential(given, addr)
 	return ok, err
 }
 
 // credential is valid, with the device given is a login token of ("" for the API token).
-func (s *Server) credential(given string) (device string, ok bool, err error) {
+func (s *Server) credential(given, addr string) (device string, ok bool, err error) {
 	if s.matchesToken(given) {
 		return "", true, nil
 	}
@@ -183,7 +191,7 @@ func (s *Server) credential(given string) (device string, ok bool, err error) {
 	if err != nil || !ok || d.Key != who.key {
 		return "", false, err
 	}
-	if err := s.store.Seen(d, time.Now()); err != nil {
+	if err := s.store.Seen(d, addr, time.Now()); err != nil {
 		s.logger.Warn("web: write a device's last use", "device", d.ID, "err", err)
 	}
 	return d.ID, true, nil
@@ -237,7 +245,7 @@ func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusUnauthorized, "unauthorized", needsCredential)
 			return
 		}
-		ok, err := s.valid(given)
+		ok, err := s.valid(given, clientAddr(r))
 		if err != nil {
 			s.logger.Error("web: the devices file", "err", err)
 			writeError(w, http.StatusInternalServerError, "devices", err.Error())
@@ -383,7 +391,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "random", err.Error())
 		return
 	}
-	if err := s.store.Seen(d, time.Now()); err != nil {
+	if err := s.store.Seen(d, clientAddr(r), time.Now()); err != nil {
 		s.logger.Warn("web: write a device's last use", "device", d.ID, "err", err)
 	}
 	var res loginResult

@@ -18,7 +18,8 @@ const (
 	ReadTimeout = 15 * time.Second
 	// IdleTimeout closes a kept-alive connection with no request.
 	IdleTimeout = 20 * time.Second
-	// MaxHeaderBytes bounds a request's header.
+	// MaxHeaderBytes bounds a request's header, its request line and fields as HTTP/1.1
+	// writes them (see boundHeader).
 	MaxHeaderBytes = 16 << 10
 	// MaxConns and MaxConnsPerAddr bound the open connections, in all and from one address;
 	// one over them is closed at once. Both are well above what a person's devices open: the
@@ -66,7 +67,7 @@ func (c *streamCount) close(credential string) {
 // lasts as long as its page.
 func HTTPServer(handler http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           handler,
+		Handler:           boundHeader(handler),
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		ReadTimeout:       ReadTimeout,
 		IdleTimeout:       IdleTimeout,

@@ -55,6 +55,9 @@ type Options struct {
 	// AllowHosts are the host names, besides loopback's, that requests may name (the listen
 	// address's, --public-url's, --allow-host's); any other is 421.
 	AllowHosts []string
+	// LocalAddrs (listening on every interface) also answers requests that name an address of
+	// this machine's interfaces, those it has when the request comes.
+	LocalAddrs bool
 	Logger     *slog.Logger
 	// ListEvery is how often the sessions are listed to notice those that start and end (2 s
 	// when zero).
@@ -63,18 +66,19 @@ type Options struct {
 
 // Server is the web server over the hub.
 type Server struct {
-	hub       Hub
-	token     string
-	store     *Store
-	hosts     map[string]struct{}
-	logger    *slog.Logger
-	listEvery time.Duration
-	fails     *failures
-	listen    string
-	logins    *logins
-	events    *broker
-	streams   streamCount
-	mux       *http.ServeMux
+	hub        Hub
+	token      string
+	store      *Store
+	hosts      map[string]struct{}
+	localAddrs bool
+	logger     *slog.Logger
+	listEvery  time.Duration
+	fails      *failures
+	listen     string
+	logins     *logins
+	events     *broker
+	streams    streamCount
+	mux        *http.ServeMux
 }
 
 // New returns a server; Run follows the sessions' events, Handler answers requests.
@@ -85,7 +89,7 @@ func New(o Options) *Server {
 	if o.ListEvery == 0 {
 		o.ListEvery = 2 * time.Second
 	}
-	s := &Server{hub: o.Hub, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, logger: o.Logger,
+	s := &Server{hub: o.Hub, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, localAddrs: o.LocalAddrs, logger: o.Logger,
 		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins()}
 	for _, h := range o.AllowHosts {
 		if h = hostName(h); h != "" {
@@ -130,6 +134,7 @@ func New(o Options) *Server {
 	mux.HandleFunc("GET /api/sessions", s.api(s.sessions))
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
+	mux.HandleFunc("GET /api/devices", s.api(s.devices))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API: "+r.Method+" "+r.URL.Path)
 	})

@@ -32,6 +32,7 @@ const (
 	completeLive     = "live"    // this machine's live sessions: SESSION of approve, deny, halt
 	completeHosts    = "hosts"   // [hub] hosts of the person's configuration: --host
 	completeDevices  = "devices" // the browsers paired with hooksup web: web revoke ID
+	completeServers  = "servers" // the running hooksup webs' addresses: web pair --listen
 )
 
 // program is hooksup's command line: --help, `hooksup man` and `hooksup completion` are drawn
@@ -126,7 +127,9 @@ of the failed check's output, the latest verdicts; answer the selected session's
 the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
 with a growing wait`},
 			{Name: "web", Args: "[pair | devices | revoke ID|--all | token]", Subcommands: []cli.Command{
-				{Name: "pair", Help: "a new pairing URL for the running server"},
+				{Name: "pair", Flags: []cli.Flag{{Name: "listen", Arg: "ADDR", Values: cli.Values{Dynamic: completeServers},
+					Help: "only the server listening on ADDR, when several run"}},
+					Help: "a new pairing URL for each running server, naming its address"},
 				{Name: "devices", Help: "the paired browsers"},
 				{Name: "revoke", Args: "ID", ArgValues: cli.Values{Dynamic: completeDevices},
 					Flags: []cli.Flag{{Name: "all", Help: "every paired browser"}}, Help: "end a paired browser's access, or every one's"},
@@ -135,7 +138,7 @@ with a growing wait`},
 				Flags: append([]cli.Flag{
 					{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
 					{Name: "public-url", Arg: "URL", Help: "the URL the page is reached at (tailscale serve, a proxy): printed, in the QR code, and its host served"},
-					{Name: web.AllowHostFlag, Arg: "HOST", Help: "also answer requests that name HOST (repeatable; loopback's names always)"},
+					{Name: web.AllowHostFlag, Arg: "HOST", Help: "also answer requests that name HOST, a name or an address (repeatable; loopback's\nnames always, and on every interface this machine's)"},
 					{Name: "new-token", Help: "make a new API token (scripts' old token stops working)"},
 					{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
 					{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key"},
@@ -143,8 +146,9 @@ with a growing wait`},
 				}, hostFlags...), Help: `a page and a JSON API over every live session, here and on the [hub] hosts, to answer them
 from a browser or a phone; a card per host that is disconnected, tried again with a growing
 wait; it prints a URL that pairs one browser, once, within 10 minutes (docs/web.md). pair
-prints another for the running server; devices lists the paired browsers; revoke ends one, or
---all; token prints the API token for scripts`},
+prints another for each running server (--listen ADDR: that one's); devices lists the paired
+browsers, where they were last seen from; revoke ends one, or --all; token prints the API token
+for scripts`},
 			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "each agent's version and the hooks of its settings (" + names[0] + "'s by source: disableAllHooks, risky Stop\nhooks), trust, checks' missing programs"},
@@ -309,6 +313,11 @@ func runComplete(args []string, stdout io.Writer) (int, error) {
 		ds, _ := web.NewStore(env.stateDir).Devices()
 		for _, d := range ds {
 			completion(stdout, d.ID, d.Name+", last seen "+d.LastSeen.Local().Format(time.DateTime))
+		}
+	case completeServers:
+		running, _, _ := web.Servers(env.stateDir)
+		for _, r := range running {
+			completion(stdout, r.Addr, fmt.Sprintf("hooksup web, pid %d: %s", r.PID, r.URL))
 		}
 	case completeHosts:
 		hc, _ := hubConfig(globalFlags{})

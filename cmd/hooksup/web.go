@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/hooksup/hooksup/internal/atomicfile"
 	"github.com/hooksup/hooksup/internal/portowner"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -43,8 +41,13 @@ type allowHostList struct{ hosts *[]string }
 
 func (h allowHostList) String() string { return "" }
 func (h allowHostList) Set(v string) error {
-	if v == "" || strings.ContainsAny(v, "/:@ ") {
-		return fmt.Errorf("--%s takes a host name (devbox.example), got %q", web.AllowHostFlag, v)
+	// An IP address, IPv6's bare or in a URL's brackets: fd00::5, [fd00::5].
+	if ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")); ip != nil && strings.HasPrefix(v, "[") == strings.HasSuffix(v, "]") {
+		*h.hosts = append(*h.hosts, ip.String())
+		return nil
+	}
+	if v == "" || strings.ContainsAny(v, "/:@ []%") {
+		return fmt.Errorf("--%s takes a host name or address (devbox.example, 100.64.0.5, fd00::5), got %q", web.AllowHostFlag, v)
 	}
 	*h.hosts = append(*h.hosts, v)
 	return nil
@@ -69,7 +72,7 @@ func webFlagSet(a *webArgs) *flag.FlagSet {
 // or one of its subcommands.
 func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
 	const usage = "usage: hooksup web [--listen ADDR] [--public-url URL] [--allow-host HOST]... [--new-token] [--tls-cert FILE --tls-key FILE] [--" +
-		web.PlainHTTPFlag + "] [--host DEST]... [--local], or hooksup web pair | devices | revoke ID|--all | token"
+		web.PlainHTTPFlag + "] [--host DEST]... [--local], or hooksup web pair [--listen ADDR] | devices | revoke ID|--all | token"
 	if len(args) > 0 {
 		switch args[0] {
 		case "pair", "devices", "revoke", "token":
@@ -155,7 +158,8 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 	}
 	wh := newWatchHub(dir, hc, hosts, web.By)
 	defer wh.close()
-	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, Listen: ln.Addr().String(), AllowHosts: allow, Logger: logger})
+	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, Listen: ln.Addr().String(), AllowHosts: allow,
+		LocalAddrs: everyInterface(a.listen), Logger: logger})
 	hs := web.HTTPServer(srv.Handler())
 	ln = web.LimitListener(ln, web.MaxConns, web.MaxConnsPerAddr)
 	runCtx, stop := context.WithCancel(ctx)
@@ -170,22 +174,19 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 			served <- hs.Serve(ln)
 		}
 	}()
-	urlFile := filepath.Join(env.stateDir, web.URLFile)
-	// The URL, and the server's pid: web pair tells a running server from one that was killed.
-	urlText := fmt.Sprintf("%s\n%d\n", base, os.Getpid())
-	if err := atomicfile.Write(urlFile, []byte(urlText), 0o600); err != nil {
-		return 1, fmt.Errorf("web: %w", err)
+	// Its URL and pid, for hooksup web pair, which tells a running server from one killed.
+	unannounce, err := web.Announce(env.stateDir, web.Running{URL: base, Listen: a.listen, Addr: ln.Addr().String(),
+		PID: os.Getpid(), Started: time.Now()})
+	if err != nil {
+		return 1, err
 	}
-	defer func() { // only this server's: another may have started since
-		if b, err := os.ReadFile(urlFile); err == nil && string(b) == urlText {
-			os.Remove(urlFile)
-		}
-	}()
+	defer unannounce()
 	logger.Info("web: serving", "url", base, "listen", ln.Addr().String(), "allow_hosts", allow)
 	fmt.Fprintf(stdout, "hooksup web: every session at\n\n")
 	if err := printPairing(store, base, stdout); err != nil {
 		return 1, err
 	}
+	fmt.Fprintf(stdout, "That link pairs one browser, once, within %v (hooksup web pair prints another).\n", web.PairingTTL)
 	fmt.Fprintf(stdout, "hooksup web devices lists the paired browsers; scripts use the token hooksup web token prints. Ctrl-C stops.\n")
 	select {
 	case <-ctx.Done():
@@ -219,7 +220,8 @@ func portInUse(addr string) error {
 }
 
 // printPairing makes a pairing code and prints the URL that carries it, and in a terminal its
-// QR code, for a phone's camera.
+// QR code, for a phone's camera. A loopback URL gets no QR code (a phone would open its own
+// 127.0.0.1): it says how to reach the page from a phone instead.
 func printPairing(store *web.Store, base string, stdout io.Writer) error {
 	code, _, err := store.NewPairingCode(time.Now())
 	if err != nil {
@@ -227,13 +229,84 @@ func printPairing(store *web.Store, base string, stdout io.Writer) error {
 	}
 	link := base + "#pair=" + code
 	fmt.Fprintf(stdout, "  %s\n\n", link)
+	if u, err := url.Parse(base); err == nil && web.IsLoopback(u.Hostname()) {
+		fmt.Fprintf(stdout, "That address is this machine's own, for a browser here: a phone would open its own %s.\n"+
+			"So no QR code: a phone needs --public-url, with tailscale serve or ssh -L (docs/web.md).\n", u.Hostname())
+		return nil
+	}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		if qr, err := qrText(link); err == nil {
 			fmt.Fprintln(stdout, qr)
 		}
 	}
-	fmt.Fprintf(stdout, "That link pairs one browser, once, within %v (hooksup web pair prints another).\n", web.PairingTTL)
 	return nil
+}
+
+// webPairFlagSet parses hooksup web pair's flags.
+func webPairFlagSet(listen *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("web pair", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(listen, "listen", "", "")
+	return fs
+}
+
+// runWebPair is hooksup web pair: a pairing link for each running hooksup web, or for the one
+// --listen names.
+func runWebPair(store *web.Store, stateDir string, args []string, stdout io.Writer) (int, error) {
+	const usage = "usage: hooksup web pair [--listen ADDR]"
+	var listen string
+	fs := webPairFlagSet(&listen)
+	if err := parseFlags(fs, args); err != nil {
+		return 2, fmt.Errorf("web pair: %v (%s)", err, usage)
+	}
+	if fs.NArg() > 0 {
+		return 2, fmt.Errorf("web pair takes no arguments, got %q (%s)", fs.Args(), usage)
+	}
+	running, gone, err := web.Servers(stateDir)
+	if err != nil {
+		return 1, fmt.Errorf("web pair: %w", err)
+	}
+	if len(running) == 0 {
+		if len(gone) > 0 {
+			g := gone[len(gone)-1]
+			return 1, fmt.Errorf("web pair: the hooksup web on %s at %s (pid %d) is gone: start hooksup web again",
+				termsafe.String(g.Addr), termsafe.String(g.URL), g.PID)
+		}
+		return 1, fmt.Errorf("web pair: no hooksup web is running (each writes its URL into %s when it starts): start it first",
+			filepath.Join(stateDir, web.ServersDir))
+	}
+	if listen != "" {
+		var picked []web.Running
+		var all []string
+		for _, r := range running {
+			if r.Addr == listen || r.Listen == listen {
+				picked = append(picked, r)
+			}
+			all = append(all, fmt.Sprintf("%s (pid %d)", r.Addr, r.PID))
+		}
+		if len(picked) == 0 {
+			return 1, fmt.Errorf("web pair: no hooksup web listens on %s; running: %s", termsafe.String(listen), termsafe.String(strings.Join(all, ", ")))
+		}
+		running = picked
+	}
+	if len(running) == 1 {
+		fmt.Fprintf(stdout, "Open this in the browser to pair with hooksup web:\n\n")
+		if err := printPairing(store, running[0].URL, stdout); err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(stdout, "That link pairs one browser, once, within %v (hooksup web pair prints another).\n", web.PairingTTL)
+		return 0, nil
+	}
+	fmt.Fprintf(stdout, "%d hooksup webs are running: open the link of the one to pair with (hooksup web pair --listen ADDR prints one's alone).\n",
+		len(running))
+	for _, r := range running {
+		fmt.Fprintf(stdout, "\nhooksup web on %s (pid %d, started %s):\n", termsafe.String(r.Addr), r.PID, r.Started.Local().Format("2006-01-02 15:04"))
+		if err := printPairing(store, r.URL, stdout); err != nil {
+			return 1, err
+		}
+	}
+	fmt.Fprintf(stdout, "Each link pairs one browser, once, within %v (hooksup web pair prints others).\n", web.PairingTTL)
+	return 0, nil
 }
 
 // runWebCommand is hooksup web pair, devices, revoke and token.
@@ -246,6 +319,9 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 	if err := store.Check(); err != nil {
 		return 1, err
 	}
+	if cmd == "pair" {
+		return runWebPair(store, env.stateDir, args, stdout)
+	}
 	if cmd != "revoke" && len(args) > 0 {
 		return 2, fmt.Errorf("web %s takes no arguments, got %q", cmd, args)
 	}
@@ -256,28 +332,6 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 			return 1, err
 		}
 		fmt.Fprintln(stdout, tok)
-	case "pair":
-		path := filepath.Join(env.stateDir, web.URLFile)
-		b, err := os.ReadFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			return 1, fmt.Errorf("web pair: no hooksup web is running (it writes its URL to %s when it starts): start it first", path)
-		}
-		if err != nil {
-			return 1, fmt.Errorf("web pair: %w", err)
-		}
-		base, pidText, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-		if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return 1, fmt.Errorf("web pair: %s holds no URL: start hooksup web again", path)
-		}
-		// A server killed (SIGKILL) left its file: its pid is gone, and a link to it would pair
-		// nothing.
-		if pid, err := strconv.Atoi(strings.TrimSpace(pidText)); err == nil && pid > 0 && errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-			return 1, fmt.Errorf("web pair: the hooksup web at %s (pid %d) is gone: start hooksup web again", termsafe.String(base), pid)
-		}
-		fmt.Fprintf(stdout, "Open this in the browser to pair with hooksup web:\n\n")
-		if err := printPairing(store, base, stdout); err != nil {
-			return 1, err
-		}
 	case "devices":
 		ds, err := store.Devices()
 		if err != nil {
@@ -289,9 +343,14 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 		}
 		var b bytes.Buffer
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tPAIRED\tLAST SEEN")
+		fmt.Fprintln(tw, "ID\tNAME\tPAIRED\tLAST SEEN\tFROM")
 		for _, d := range ds {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.ID, d.Name, d.Created.Local().Format("2006-01-02 15:04"), d.LastSeen.Local().Format("2006-01-02 15:04"))
+			from := d.LastAddr
+			if from == "" {
+				from = "-" // not used since it was paired
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termsafe.String(d.ID), termsafe.String(d.Name), d.Created.Local().Format(time.DateTime),
+				d.LastSeen.Local().Format(time.DateTime), termsafe.String(from))
 		}
 		tw.Flush()
 		stdout.Write(b.Bytes())
@@ -318,6 +377,14 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 	return 0, nil
 }
 
+// everyInterface reports whether listen (host:port) is every interface's: 0.0.0.0, [::] or
+// no host.
+func everyInterface(listen string) bool {
+	host, _, _ := net.SplitHostPort(listen)
+	ip := net.ParseIP(host)
+	return host == "" || (ip != nil && ip.IsUnspecified())
+}
+
 // webURL is the page's address as a browser reaches it: the host --listen named, this
 // machine's name for every interface.
 func webURL(addr *net.TCPAddr, listen string, tls bool) string {
@@ -326,7 +393,7 @@ func webURL(addr *net.TCPAddr, listen string, tls bool) string {
 		scheme = "https"
 	}
 	host, _, _ := net.SplitHostPort(listen)
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+	if everyInterface(listen) {
 		host, _ = os.Hostname()
 	}
 	return fmt.Sprintf("%s://%s/", scheme, net.JoinHostPort(host, fmt.Sprint(addr.Port)))

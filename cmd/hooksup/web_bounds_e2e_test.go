@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/web"
 )
 
 // Clients that never finish a request cannot keep hooksup web busy: with 200 connections that
@@ -120,5 +123,52 @@ func TestWebPrintsNothingBeforeTLSLoads(t *testing.T) {
 	cmd.Run()
 	if cmd.ProcessState.ExitCode() != 1 || strings.Contains(stdout.String(), "http") || !strings.Contains(stderr.String(), cert) {
 		t.Fatalf("exit %d; stdout %q; stderr %q", cmd.ProcessState.ExitCode(), stdout.String(), stderr.String())
+	}
+}
+
+// A request's header (its request line and fields) is at most 16 KiB, as docs/web.md says:
+// one of exactly 16 KiB is answered, one byte more is 431; and as a client sends them, a
+// 15 KiB header field passes and a 17 KiB one is refused.
+func TestWebBoundsTheHeaderAt16KiB(t *testing.T) {
+	s := newSandbox(t)
+	w := startWeb(t, s)
+	u, err := url.Parse(w.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := func(size int) int {
+		t.Helper()
+		head := fmt.Sprintf("GET /api/sessions HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nConnection: close\r\nX-Pad: ", u.Host, w.token)
+		const end = "\r\n\r\n"
+		req := head + strings.Repeat("a", size-len(head)-len(end)) + end
+		if len(req) != size {
+			t.Fatalf("a request of %d bytes, not %d", len(req), size)
+		}
+		c, err := net.Dial("tcp", u.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.WriteString(c, req); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("a header of %d bytes: %v", size, err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for size, want := range map[int]int{web.MaxHeaderBytes: http.StatusOK, web.MaxHeaderBytes + 1: http.StatusRequestHeaderFieldsTooLarge} {
+		if got := raw(size); got != want {
+			t.Errorf("a header of %d bytes: %d, want %d", size, got, want)
+		}
+	}
+	for kib, want := range map[int]int{15: http.StatusOK, 17: http.StatusRequestHeaderFieldsTooLarge} {
+		resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token, "X-Pad": strings.Repeat("a", kib<<10)})
+		if resp.StatusCode != want {
+			t.Errorf("a %d KiB header field: %d %.80s, want %d", kib, resp.StatusCode, body, want)
+		}
 	}
 }

@@ -224,20 +224,31 @@ func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
 	}
 }
 
-// In a terminal, hooksup web prints a QR code of the URL it prints, for a phone's camera: the
-// code of exactly that URL, pairing code included. Into a pipe it prints the URL alone.
+// In a terminal, hooksup web on loopback alone prints its URL for this machine's browser and
+// no QR code (a phone's camera would open the phone's own 127.0.0.1): it says a phone needs
+// --public-url. With --public-url it prints a QR code of the URL it prints, for a phone's
+// camera: the code of exactly that URL, pairing code included. Into a pipe it prints the URL
+// alone.
 func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 	s := newSandbox(t)
-	tm := e2e.StartTmux(t, 120, 60, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
-	scr := tm.WaitText(30*time.Second, "#pair=", "Ctrl-C stops")
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color")
+	loop := e2e.StartTmux(t, 120, 60, env, s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
+	scr := loop.WaitText(30*time.Second, "#pair=", "Ctrl-C stops")
+	if !strings.Contains(scr, "http://127.0.0.1:") || strings.ContainsAny(scr, "▀▄█") ||
+		!strings.Contains(strings.Join(strings.Fields(scr), " "), "a phone needs --public-url") {
+		t.Fatalf("hooksup web on loopback alone, in a terminal:\n%s", scr)
+	}
+
+	tm := e2e.StartTmux(t, 120, 60, env, s.project, hooksupBin, "web", "--listen", "127.0.0.1:0", "--public-url", "https://box.tailnet.ts.net/")
+	scr = tm.WaitText(30*time.Second, "#pair=", "Ctrl-C stops")
 	var link string
 	for _, l := range strings.Split(scr, "\n") {
-		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "http://"); ok {
-			link = "http://" + u
+		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "https://"); ok {
+			link = "https://" + u
 		}
 	}
-	if link == "" {
-		t.Fatalf("no URL on the screen:\n%s", scr)
+	if !strings.HasPrefix(link, "https://box.tailnet.ts.net/#pair=") || strings.Contains(scr, "needs --public-url") {
+		t.Fatalf("no --public-url URL on the screen:\n%s", scr)
 	}
 	// The modules on the screen are the link's QR code, quiet zone and all: read back from the
 	// half blocks (a dark module is the colour of the block's foreground).
