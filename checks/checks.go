@@ -73,8 +73,9 @@ func (r Result) Record() verdictlog.CheckRecord {
 	return rec
 }
 
-// Text is the output hooksup kept, as plain text: no terminal controls (see PlainText), no
-// trailing blank lines, and no partial first line when only the end was kept.
+// Text is the output hooksup kept, as plain text: no escape sequence, every other control shown
+// visibly (see PlainText), no trailing blank lines, and no partial first line when only the end
+// was kept.
 func (r Result) Text() string {
 	s := PlainText(r.Output)
 	if r.Written > int64(len(r.Output)) {

@@ -5,36 +5,31 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi/parser"
+
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
-// PlainText is what a check printed, as text for claude and the verdict log: escape sequences
-// (CSI, OSC, DCS, APC, …) and control characters removed, text a carriage return wrote over
-// dropped, a backspace's character erased, invalid UTF-8 replaced. Tabs and newlines stay.
+// PlainText is what a check printed, as text for the agent and the verdict log: escape sequences
+// (CSI, OSC, DCS, APC, …) removed, invalid UTF-8 replaced, CRLF a newline; every other control
+// character shown as termsafe shows it (`\b`, `\r`, `\x00`, `<U+009B>`), never obeyed: a
+// backspace erases nothing and a carriage return writes over nothing, so what the check printed
+// is what the agent and the person read ("got 2 expected 1\b", not "got 2 expected ").
+// Tabs and newlines stay.
 func PlainText(b []byte) string {
 	s := stripEscapes(strings.ToValidUTF8(string(b), "\uFFFD"))
 	out := make([]byte, 0, len(s))
-	lineStart := 0 // where the current line starts in out
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch {
 		case r == '\n':
 			out = append(out, '\n')
-			lineStart = len(out)
-		case r == '\r':
-			if i < len(s) && s[i] == '\n' {
-				continue // CRLF
-			}
-			out = out[:lineStart] // the line is written again from its start
-		case r == '\b':
-			if len(out) > lineStart {
-				_, size := utf8.DecodeLastRune(out)
-				out = out[:len(out)-size]
-			}
+		case r == '\r' && i < len(s) && s[i] == '\n':
+			// CRLF: the newline ends the line
 		case r == '\t':
 			out = append(out, '\t')
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			// another C0 or C1 control: nothing to read
+			out = append(out, termsafe.String(string(r))...)
 		default:
 			out = utf8.AppendRune(out, r)
 		}

@@ -284,7 +284,7 @@ type LoadOptions struct {
 	// Trusted reports whether a project file's exact content may be used. Nil trusts nothing.
 	Trusted func(path string, content []byte) bool
 
-	read func(path string) ([]byte, error) // os.ReadFile unless set (ValidateFile)
+	read func(path string) ([]byte, error) // ReadFile unless set (ValidateFile)
 }
 
 // Load merges the layers over Defaults and validates the result. A missing file is
@@ -312,7 +312,7 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 	)
 	read := o.read
 	if read == nil {
-		read = os.ReadFile
+		read = ReadFile
 	}
 	for i, s := range srcs {
 		l := Layer{Path: s.path, Source: s.source}
@@ -362,7 +362,10 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 
 // readProblem says why a configuration file could not be read.
 func readProblem(err error) string {
+	var fe *FileError
 	switch {
+	case errors.As(err, &fe):
+		return fe.Problem()
 	case errors.Is(err, os.ErrNotExist):
 		return "the file does not exist"
 	case errors.Is(err, os.ErrPermission):
@@ -411,7 +414,7 @@ func ValidateFile(path string, data []byte) error {
 
 // DecodeFile applies one TOML file over cfg, strictly.
 func DecodeFile(path string, cfg *Config) error {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return &ConfigError{File: path, Msg: readProblem(err), err: err}
 	}

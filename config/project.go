@@ -12,12 +12,15 @@ var ProjectFiles = []string{".hooksup.toml", ".hooksup.local.toml"}
 // FindProject is the directory whose configuration a command started in start uses: the nearest
 // directory from start upward that holds a .hooksup.toml or .hooksup.local.toml, as git, cargo
 // and eslint look upward. The search stops at the repository's root (a directory holding .git)
-// and at /. found is false when there is none: dir is then start. start is absolute.
+// and at /. found is false when there is none: dir is then start. start is absolute. A name is
+// found whatever it is: one that is not a regular file (a named pipe, a directory) is the
+// project's file all the same, which reading it then refuses by name (ReadFile), rather than
+// one passed over in silence for a file further up.
 func FindProject(start string) (dir string, found bool) {
 	start = filepath.Clean(start)
 	for d := start; ; {
 		for _, name := range ProjectFiles {
-			if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.Mode().IsRegular() {
+			if _, err := os.Stat(filepath.Join(d, name)); err == nil {
 				return d, true
 			}
 		}

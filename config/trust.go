@@ -42,7 +42,7 @@ func (t TrustStore) Trusted(path string, content []byte) bool {
 
 // Trust records the current content of path as trusted.
 func (t TrustStore) Trust(path string) error {
-	content, err := os.ReadFile(path)
+	content, err := ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}

@@ -339,6 +339,10 @@ func (d *dirInfo) any() bool {
 }
 
 func (det *detector) read(name string) string {
+	// Only a regular file: a named pipe in a manifest's place would be waited on for ever.
+	if fi, err := fs.Stat(det.fsys, name); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
 	f, err := det.fsys.Open(name)
 	if err != nil {
 		return ""

@@ -157,8 +157,8 @@ func quotesFailures(reason string) bool {
 }
 
 // plainLine is a line of a check's output (or of a reason quoting it) as it is drawn: plain
-// text (checks.PlainText: no escape sequence, a carriage return's overwrite done), tabs as
-// spaces, and what controls are left, the bidi controls among them, shown visibly.
+// text (checks.PlainText: no escape sequence, its controls shown), tabs as spaces, and the bidi
+// controls shown visibly too.
 func plainLine(l string) string {
 	return termsafe.String(strings.ReplaceAll(checks.PlainText([]byte(l)), "\t", "    "))
 }

@@ -24,7 +24,7 @@ const (
 	evilCmd        = "sh x # \x1b]0;PWNED\a\r\u009b"
 	evilCmdShown   = `sh x # \e]0;PWNED\a\r<U+009B>`
 	evilOutput     = "OUT \x1b[7;5mbold\x1b[0m\t\u202Eevil\a END"
-	evilOutShown   = "OUT bold    <U+202E>evil END"
+	evilOutShown   = `OUT bold    <U+202E>evil\a END`
 	evilDir        = "/src/proj\x1b[2J\nx\u202E"
 	evilDirShown   = `proj\e[2J\nx<U+202E>`
 	evilAgentID    = "ag\x1b[2Jent-1"
@@ -36,8 +36,8 @@ func TestPlainLine(t *testing.T) {
 		{"--- FAIL: TestA (0.00s)", "--- FAIL: TestA (0.00s)"},
 		{"\tlogin_test.go:9", "    login_test.go:9"},
 		{evilOutput, evilOutShown},
-		{"progress 10%\rdone", "done"},
-		{"\x1b]0;PWNED\a\u009b2J \u2066iso\u2069", "2J <U+2066>iso<U+2069>"},
+		{"progress 10%\rdone", `progress 10%\rdone`}, // shown, never obeyed
+		{"\x1b]0;PWNED\a\u009b2J \u2066iso\u2069", "<U+009B>2J <U+2066>iso<U+2069>"},
 		{"bad \xff byte", "bad \uFFFD byte"},
 	} {
 		if got := plainLine(tc.in); got != tc.want {

@@ -168,8 +168,8 @@ func TestWatchDrawsNoControlsFromChecks(t *testing.T) {
 		}
 	}
 	scr := watchScreen(m)
-	for _, want := range []string{`The check "tests" failed \e]0;PWNED\a(exit 1).`, "│     bell rings ", "│     cleared ", "│     a    tab ",
-		"│     link END ", "│     2Jc1 ", "│     back ", `· \e]0;PWNED\abad\bd`} {
+	for _, want := range []string{`The check "tests" failed \e]0;PWNED\a(exit 1).`, `│     bell\a rings `, "│     cleared ", "│     a    tab ",
+		"│     link END ", "│     <U+009B>2Jc1 ", `│     written over\rback `, `· \e]0;PWNED\abad\bd`} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the watch lacks %q:\n%s", want, scr)
 		}

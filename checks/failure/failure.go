@@ -60,7 +60,7 @@ func Read(output string) Report {
 // Lines is the report as the lines to quote, within b: first the name and first message of
 // every failure (the warnings' after the failures'), then the runners' summary, then the
 // failures' other lines in order, as long as they fit; each failure's lines in the order
-// printed, the summary last. Failures that do not fit even by name are counted in a last line.
+// printed, the warnings (and what names no test) after the failures, the summary last. Failures that do not fit even by name are counted in a last line.
 func (r Report) Lines(b Budget) []string {
 	if b.Lines <= 0 || b.Bytes <= 0 {
 		b = DefaultBudget
@@ -123,10 +123,15 @@ func (r Report) Lines(b Budget) []string {
 		}
 	}
 	var out []string
-	for i, f := range r.Failures {
-		for j, l := range f.Lines {
-			if keep[i][j] {
-				out = append(out, clipLine(l))
+	for _, weak := range []bool{false, true} {
+		for i, f := range r.Failures {
+			if f.weak != weak {
+				continue
+			}
+			for j, l := range f.Lines {
+				if keep[i][j] {
+					out = append(out, clipLine(l))
+				}
 			}
 		}
 	}

@@ -78,3 +78,76 @@ func TestNothingRecognised(t *testing.T) {
 		}
 	}
 }
+
+// pytestVOutput is pytest -v's output with fails failing tests, each "file:line: AssertionError"
+// under its heading, and its short test summary naming them.
+func pytestVOutput(fails int) string {
+	var b strings.Builder
+	b.WriteString("============================= test session starts ==============================\n" +
+		"platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0 -- /usr/bin/python3\ncollecting ... collected 60 items\n\n")
+	for i := range fails {
+		fmt.Fprintf(&b, "tests/test_uuid.py::test_case_%d FAILED [%3d%%]\n", i, i*100/fails)
+	}
+	b.WriteString("\n=================================== FAILURES ===================================\n")
+	for i := range fails {
+		fmt.Fprintf(&b, "_________________________________ test_case_%d _________________________________\n\n"+
+			"    def test_case_%d():\n>       assert uuid(%d).version == 1\nE       AssertionError\n\ntests/test_uuid.py:%d: AssertionError\n", i, i, i, 10+i)
+	}
+	b.WriteString("=========================== short test summary info ============================\n")
+	for i := range fails {
+		fmt.Fprintf(&b, "FAILED tests/test_uuid.py::test_case_%d - AssertionError\n", i)
+	}
+	fmt.Fprintf(&b, "============================== %d failed in 0.12s ===============================\n", fails)
+	return b.String()
+}
+
+// pytest -v's output with many failures whose head was cut (hooksup keeps the end of a long
+// output): the reason leads with the failing tests' names, not with the "file:line:
+// AssertionError" lines that name none.
+func TestPytestCutHeadLeadsWithTheTestsNames(t *testing.T) {
+	out := pytestVOutput(55)
+	at := strings.Index(out, "_ test_case_3 _") // cut in the middle of the FAILURES section
+	out = out[strings.LastIndexByte(out[:at], '\n')-40:]
+	out = out[strings.IndexByte(out, '\n')+1:] // the partial first line is left out, as Result.Text does
+	lines := Read(out).Lines(DefaultBudget)
+	quoted := strings.Join(lines, "\n")
+	if len(lines) == 0 || !strings.Contains(lines[0], "test_case_") {
+		t.Fatalf("the reason does not lead with a failing test's name:\n%s", quoted)
+	}
+	named := 0
+	for _, l := range lines {
+		if strings.Contains(l, "test_case_") {
+			named++
+		}
+	}
+	if named < 15 {
+		t.Errorf("%d lines name a failing test:\n%s", named, quoted)
+	}
+	for i, l := range lines[:min(10, len(lines))] {
+		if strings.HasPrefix(l, "tests/test_uuid.py:") && (i == 0 || !strings.Contains(lines[i-1]+lines[max(i-2, 0)], "test_case_")) {
+			t.Errorf("line %d, %q, names no test and is not under one:\n%s", i, l, quoted)
+		}
+	}
+}
+
+// Bare "file:line: AssertionError" lines beside pytest's named failures (its --tb=line, its
+// output mixed with another's) come after the tests' names, never before them.
+func TestBareExceptionLinesComeAfterTheNames(t *testing.T) {
+	var b strings.Builder
+	for i := range 55 {
+		fmt.Fprintf(&b, "tests/test_uuid.py:%d: AssertionError\n", 10+i)
+	}
+	b.WriteString("=========================== short test summary info ============================\n")
+	for i := range 55 {
+		fmt.Fprintf(&b, "FAILED tests/test_uuid.py::test_case_%d - AssertionError: got 2 expected 1\n", i)
+	}
+	b.WriteString("============================== 55 failed in 0.12s ===============================\n")
+	lines := Read(b.String()).Lines(DefaultBudget)
+	quoted := strings.Join(lines, "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "FAILED tests/test_uuid.py::test_case_0 ") {
+		t.Fatalf("the reason does not lead with the failing tests' names:\n%s", quoted)
+	}
+	if n := strings.Count(quoted, "FAILED "); n < 50 {
+		t.Errorf("%d failing tests named:\n%s", n, quoted)
+	}
+}

@@ -206,7 +206,10 @@ func findings(p *parse) {
 		}
 		b := p.begin("linter", loc, i)
 		low := strings.ToLower(msg)
-		b.f.weak = strings.HasPrefix(low, "warning") || strings.HasPrefix(low, "note:")
+		// A Python runner's bare "file:line: AssertionError" (the tail of a failure whose heading
+		// was cut, --tb=line) names no test: it comes after the failures that do.
+		bare := (p.seen("pytest") || p.seen("unittest")) && pyLocRE.MatchString(l)
+		b.f.weak = bare || strings.HasPrefix(low, "warning") || strings.HasPrefix(low, "note:")
 		if i > 0 && goPkgHeadRE.MatchString(p.lines[i-1]) && !p.used[i-1] {
 			b.add(p, i-1, true)
 		}

@@ -21,10 +21,18 @@ var (
 // pytest reads pytest's FAILURES and ERRORS sections, one failure a "____ test ____" heading,
 // with its first "E" line and where it failed; its short test summary's "FAILED" lines are
 // failures of their own when no section told them (--tb=no), and the summary otherwise.
+//
+// Output whose head was cut (hooksup keeps the end of a long one) may start inside the FAILURES
+// section, its rule gone: when the output ends as pytest's does (its short test summary, its
+// counts), a "____ test ____" heading before any rule begins the section all the same, so that
+// each failure keeps its name rather than its "file:line: AssertionError" line being read as a
+// finding that names no test.
 func pytest(p *parse) {
 	section := ""
 	var b *block
 	named := map[string]bool{}
+	cut := pytestEnds(p.lines) // a heading before any rule is a FAILURES section's
+	ruled := false
 	flush := func() {
 		if b != nil {
 			p.end(b)
@@ -38,7 +46,12 @@ func pytest(p *parse) {
 			section = ""
 			continue
 		}
+		if section == "" && cut && !ruled && pyHeadRE.MatchString(l) && !strings.HasPrefix(l, "_ _") {
+			p.saw("pytest")
+			section = "FAILURES"
+		}
 		if m := pyRuleRE.FindStringSubmatch(l); m != nil && strings.HasPrefix(l, "===") {
+			ruled = true
 			flush()
 			section = m[1]
 			switch {
@@ -110,6 +123,21 @@ func pytest(p *parse) {
 		}
 	}
 	flush()
+}
+
+// pytestEnds reports whether the output ends as pytest's does: a rule naming its short test
+// summary, or its closing counts in a rule.
+func pytestEnds(lines []string) bool {
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if !strings.HasPrefix(l, "===") {
+			continue
+		}
+		if m := pyRuleRE.FindStringSubmatch(l); m != nil && (m[1] == "short test summary info" || pyCountsRE.MatchString(l)) {
+			return true
+		}
+	}
+	return false
 }
 
 // unittest reads Python's unittest: each "FAIL: test (…)" or "ERROR: test (…)" block, whose

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -199,12 +200,29 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		return
 	}
 	fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, verdictSummary(v))
+	// The whole reason, as the agent read it (a block's, cut as the answer cut it), each line
+	// under the first: what the TUI's verdicts pane cuts short, "hooksup log shows it all".
+	const indent = "                  "
 	if v.Reason != "" {
-		fmt.Fprintf(w, "          reason: %s\n", present.FirstLine(v.Reason))
+		reason := v.Reason
+		if v.Decision == hooks.Block {
+			reason = hooks.Answer{Decision: hooks.Block, Reason: v.Reason}.SentReason()
+		}
+		head := "reason"
+		if by := present.ReasonBy(v); by != "" {
+			head += " (" + by + ")"
+		}
+		fmt.Fprintf(w, "          %s: %s\n", head, present.Lines(reason, indent))
 	}
 	if p := v.Proposal; p != nil {
 		line := fmt.Sprintf("          proposed: %s (%s)", present.Decision(p.Decision), present.Source(p.Source))
-		if p.Reason != "" {
+		switch {
+		case p.Reason == "":
+		case v.Reason == "":
+			// A continuation the person, the timeout or Escape turned down: what it would have
+			// told the agent, whole.
+			line += ": " + present.Lines(p.Reason, indent)
+		default:
 			line += ": " + present.FirstLine(p.Reason)
 		}
 		fmt.Fprintln(w, line)

@@ -397,8 +397,8 @@ func usedFiles(layers []config.Layer) string {
 }
 
 // plainLines writes the checks' output as it comes (check -v), a whole line at a time, as
-// plain text (checks.PlainText: no escape sequence, a carriage return's overwrite done) with
-// what is left of its controls shown visibly.
+// plain text (checks.PlainText: no escape sequence, its controls shown visibly, never obeyed),
+// and the bidi controls shown too.
 type plainLines struct {
 	w       io.Writer
 	name    string // the check whose output partial is

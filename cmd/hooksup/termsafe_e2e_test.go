@@ -35,9 +35,9 @@ const (
 	// carriage return.
 	hostileScript = "printf 'OUT-START \\033[31mred\\033[0m\\a \\302\\233 \\342\\200\\256evil OUT-END\\n'\n" +
 		"printf 'progress 10%%\\rCR-END\\n'\nexit 1\n"
-	// hostileOutputShown is the output's first line as a person reads it: the escapes and
-	// controls gone (plain text), the bidi override visible.
-	hostileOutputShown = "OUT-START red  <U+202E>evil OUT-END"
+	// hostileOutputShown is the output's first line as a person reads it: the escape sequences
+	// gone (plain text), the controls and the bidi override shown visibly.
+	hostileOutputShown = `OUT-START red\a <U+009B> <U+202E>evil OUT-END`
 )
 
 // hostileProject makes s's project the hostile directory, with the hostile check's script, and

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +27,7 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 	files := args
 	if len(files) == 0 {
 		for _, name := range config.ProjectFiles {
-			if p := filepath.Join(env.projectDir, name); isFile(p) {
+			if p := filepath.Join(env.projectDir, name); exists(p) {
 				files = append(files, p)
 			}
 		}
@@ -40,8 +41,12 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 		if err != nil {
 			return 1, err
 		}
-		content, err := os.ReadFile(abs)
-		if err != nil {
+		content, err := config.ReadFile(abs)
+		var fe *config.FileError
+		switch {
+		case errors.As(err, &fe):
+			return 1, fmt.Errorf("not trusted: %s: %s", termsafe.String(abs), fe.Problem())
+		case err != nil:
 			return 1, fmt.Errorf("not trusted: %s: %w", termsafe.String(abs), err)
 		}
 		if err := config.ValidateFile(abs, content); err != nil {
@@ -58,9 +63,11 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 	return 0, nil
 }
 
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+// exists reports whether there is anything at p: a project's file that is not a regular file
+// is refused by name (config.ReadFile), never taken for no file.
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // askTrust shows the person what each untrusted project file would run and asks, once, whether
@@ -73,7 +80,7 @@ func askTrust(layers []config.Layer, env environment, in io.Reader, out io.Write
 			continue
 		}
 		path := termsafe.String(l.Path)
-		content, err := os.ReadFile(l.Path)
+		content, err := config.ReadFile(l.Path)
 		if err != nil {
 			fmt.Fprintf(out, "hooksup: ignoring %s: %v\n", path, termsafe.String(err.Error()))
 			continue

@@ -155,6 +155,43 @@ func FirstLine(s string) string {
 	return termsafe.String(s)
 }
 
+// ReasonBy says whose reason a verdict sent the agent when it was not the checks': "edited by
+// you in the TUI", "edited by you in hooksup web", "written by you with hooksup approve" — the
+// person made the agent continue with a reason other than the one the checks proposed. ""
+// otherwise: the checks' own reason, or a verdict that sent none.
+func ReasonBy(v verdictlog.Verdict) string {
+	src := string(v.Source)
+	manual := string(verdictlog.SourceManual)
+	if v.Decision != hooks.Block || v.Proposal == nil || v.Reason == v.Proposal.Reason ||
+		src != manual && !strings.HasPrefix(src, manual+" (") {
+		return ""
+	}
+	did := "edited by you"
+	if v.Proposal.Reason == "" {
+		did = "written by you"
+	}
+	where, ok := strings.CutPrefix(src, manual+" (")
+	switch {
+	case !ok:
+		return did + " in the TUI"
+	case strings.HasPrefix(where, "hooksup web"):
+		return did + " in " + termsafe.String(strings.TrimSuffix(where, ")"))
+	}
+	return did + " with " + termsafe.String(strings.TrimSuffix(where, ")"))
+}
+
+// Lines is text of several lines for people, each line of it after indent but the first, its
+// trailing line breaks and carriage returns left out, its other controls shown visibly (termsafe):
+// a reason in full under the line that introduces it.
+func Lines(s, indent string) string {
+	s = strings.TrimRight(s, "\r\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = termsafe.Text(strings.TrimSuffix(l, "\r"))
+	}
+	return strings.Join(lines, "\n"+indent)
+}
+
 // OtherHookOutcome words what another hook did at a stop: "allowed", "blocked", "ended the
 // turn", "failed (exit 1)", "timed out", "was cancelled".
 func OtherHookOutcome(h verdictlog.OtherHook) string {

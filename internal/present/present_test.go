@@ -179,3 +179,34 @@ func TestWordsForPeopleShowControls(t *testing.T) {
 		}
 	}
 }
+
+// ReasonBy says whose reason a continuation sent when the person's replaced the checks'.
+func TestReasonBy(t *testing.T) {
+	checks := &verdictlog.Proposal{Decision: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed"}
+	for _, c := range []struct {
+		v    verdictlog.Verdict
+		want string
+	}{
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed"}, ""},
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "manual", Reason: checks.Reason, Proposal: checks}, ""}, // approved as it was
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "manual", Reason: "mine", Proposal: checks}, "edited by you in the TUI"},
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "manual (hooksup web)", Reason: "mine", Proposal: checks}, "edited by you in hooksup web"},
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "manual (hooksup approve)", Reason: "mine", Proposal: checks}, "edited by you with hooksup approve"},
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "manual", Reason: "go on", Proposal: &verdictlog.Proposal{Decision: hooks.Allow, Source: "checks"}}, "written by you in the TUI"},
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "timeout", Reason: "x", Proposal: checks}, ""},
+		{verdictlog.Verdict{Decision: hooks.Halt, Source: "manual", Reason: "stopped by you", Proposal: checks}, ""},
+		{verdictlog.Verdict{Decision: hooks.Block, Source: "manual (\x1b[2Jweb)", Reason: "mine", Proposal: checks}, `edited by you with \e[2Jweb`},
+	} {
+		if got := ReasonBy(c.v); got != c.want {
+			t.Errorf("ReasonBy(%s, %q) = %q, want %q", c.v.Source, c.v.Reason, got, c.want)
+		}
+	}
+}
+
+// Lines keeps every line of a reason, each under the first, its controls shown but for tabs.
+func TestLines(t *testing.T) {
+	got := Lines("first\r\n\tsecond\x1b[2K\nexpected 1\b\n\n", "  ")
+	if want := "first\n  \tsecond\\e[2K\n  expected 1\\b"; got != want {
+		t.Errorf("Lines = %q, want %q", got, want)
+	}
+}
