@@ -353,3 +353,60 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 		}
 	}
 }
+
+// The page shows its own device's name and id, as hooksup web devices lists it. A new pairing
+// URL pasted into an open tab pairs it: a tab that says it is not paired is paired, and a
+// paired one is paired again, its id kept, its old key's login refused, one row in web devices.
+func TestWebPairsAnOpenTabAgain(t *testing.T) {
+	s := newSandbox(t)
+	w := startWeb(t, s)
+	newLink := func() string {
+		t.Helper()
+		_, out := s.hooksup(t, "web", "pair")
+		code := pairLinks(out)[w.base]
+		if code == "" {
+			t.Fatalf("web pair printed no link to %s:\n%s", w.base, out)
+		}
+		return w.base + "#pair=" + code
+	}
+	const live = `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`
+
+	// A tab that is not paired: the page says so; the URL pasted into it pairs it.
+	ctx := browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "the tab saying it is not paired", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "the tab paired by the URL pasted into it", live)
+	_, out := s.hooksup(t, "web", "devices")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("web devices after pairing one tab:\n%s", out)
+	}
+	id := strings.Fields(lines[1])[0]
+	evalUntil(t, ctx, 10*time.Second, "the page naming its device", `document.getElementById("device").textContent === "this browser: Chrome on Linux · `+id+`"`)
+	old, err := chromedp.Run(ctx, chromedp.Evaluate[string](`session.token`))
+	if err != nil || old == "" {
+		t.Fatalf("the page's login: %q %v", old, err)
+	}
+
+	// The paired tab, given a new URL: paired again.
+	if err := chromedp.Do(ctx, chromedp.Navigate(newLink())); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, ctx, 20*time.Second, "the tab paired again, with a new login", live+` && session.token && session.token !== `+strconv.Quote(old))
+	if href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); href != w.base {
+		t.Fatalf("the address bar after pairing again: %s", href)
+	}
+	_, out = s.hooksup(t, "web", "devices")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || strings.Fields(lines[1])[0] != id {
+		t.Fatalf("web devices after pairing the tab again (it was %s):\n%s", id, out)
+	}
+	evalUntil(t, ctx, 10*time.Second, "the page naming the same device", `document.getElementById("device").textContent.endsWith(" · `+id+`")`)
+	if resp, _ := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + old}); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("the old key's login after pairing again: %d", resp.StatusCode)
+	}
+}
