@@ -380,7 +380,7 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 	}{
 		{[]string{"init"}, 0, "2 checks passed\n",
 			[]string{"✓ test", "✗ lint: exit 1", "and, commented out for you to decide:", "lint  go vet ./...  (it fails on the untouched tree (exit 1)"},
-			"# it fails on the untouched tree (exit 1)\n# so the agent would be made to fix what it did not break; its output ends:\n#   "},
+			"# it fails on the untouched tree (exit 1)\n# so the agent would be made to fix what it did not break; its output:\n#   "},
 		{[]string{"init", "--no-run"}, 1, "1 of 3 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path"
-
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/checks/testcount"
@@ -31,10 +34,13 @@ import (
 // A test check must also run a test, by its runner's own summary (checks/testcount): one that
 // passes and runs none, or whose output holds no summary hooksup knows, is kept, as a check
 // that passes, but is no proof that the tests run.
+// A check still running when its time is up is written commented out too, saying so: kept on,
+// a suite init could not finish would run beside the one that stands in for it.
 // Where no check proven runs the tests (in its directory or one above), or where all the checks
 // of a role fell, init tries the project's own that the others stood in for (`go test ./...`
-// in place of the CI's) and turns on the first it proves. A check that runs out of time, or
-// cannot start, stays as it is.
+// in place of the CI's) and turns on the first it proves. A check that cannot start stays as
+// it is. A file a check created that was not there before init (a coverage report) is removed
+// again, and init says so; the person's files are never touched.
 func proveChecks(ctx context.Context, det project.Detection, dir string, timeout time.Duration, run bool, w io.Writer) {
 	var had []project.Proposal
 	for _, p := range det.Proposals() {
@@ -69,7 +75,10 @@ func proveChecks(ctx context.Context, det project.Detection, dir string, timeout
 	pv.snap, pv.snapErr = treesnap.Take(ctx, dir, nil)
 	if pv.snapErr != nil {
 		fmt.Fprintf(w, "  · cannot compare the files before and after each check: %s\n", termsafe.String(pv.snapErr.Error()))
+	} else {
+		pv.orig, pv.origDirs = pv.snap, dirsOf(dir)
 	}
+	defer pv.sayRemoved()
 	for _, p := range try {
 		if ctx.Err() != nil {
 			return
@@ -107,8 +116,13 @@ type prover struct {
 	w       io.Writer
 	snap    *treesnap.Snapshot // the tree as the last check left it
 	snapErr error
-	changed []string // "automd changed README.md"
-	tests   []string // the cwds of the checks proven to run tests ("" for the root)
+	// orig is the tree as init found it, origDirs its directories: what a check created
+	// beside them is init's to remove.
+	orig     *treesnap.Snapshot
+	origDirs map[string]bool
+	removed  []string // the files init removed, as it names them
+	changed  []string // "automd changed README.md"
+	tests    []string // the cwds of the checks proven to run tests ("" for the root)
 }
 
 // proof is what proving a check came to.
@@ -140,6 +154,12 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 			return ch.What == "created" && firstRunLockfiles[path.Base(ch.Path)]
 		})
 	}
+	// What it created, init removes again: the verdict stands (the check would create it at
+	// every stop), but init leaves the tree as it found it.
+	left := changes
+	if gone := pv.removeCreated(changes); len(gone) > 0 {
+		left = slices.DeleteFunc(slices.Clone(changes), func(ch treesnap.Change) bool { return slices.Contains(gone, ch.Path) })
+	}
 	off := func(why string) proof {
 		if stand != "" {
 			pv.det.TurnOn(c.Name, stand)
@@ -153,21 +173,25 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 		return kept
 	case len(changes) > 0:
 		what := treesnap.Summary(changes, 5)
-		pv.changed = append(pv.changed, fmt.Sprintf("%s changed %s", c.Name, what))
+		if len(left) > 0 {
+			pv.changed = append(pv.changed, fmt.Sprintf("%s changed %s", c.Name, treesnap.Summary(left, 5)))
+		}
 		fmt.Fprintf(pv.w, "  ✗ %s: changed %s (%s), commented out\n", name, termsafe.String(what), took)
 		return off(fmt.Sprintf("it changes files: run once on the untouched tree, it changed %s\n"+
 			"(a check runs at every stop of the agent, and must leave the files as it found them)", what))
 	case r.TimedOut:
-		fmt.Fprintf(pv.w, "  · %s: still running after %s, kept unproven\n", name, c.Timeout.D)
-		return kept
+		// Kept on, it would run at every stop beside the check that stands in for it, and
+		// likely run out of time there too.
+		fmt.Fprintf(pv.w, "  ✗ %s: timed out after %s, commented out\n", name, c.Timeout.D)
+		return off(fmt.Sprintf("it timed out: hooksup init ran it on the untouched tree for %s, and it was still running\n"+
+			"(a check runs at every stop of the agent; raise its timeout and uncomment it, if it should)", c.Timeout.D))
 	case r.StartErr != nil:
 		fmt.Fprintf(pv.w, "  ✗ %s: %s, kept: fix the command\n", name, present.CheckFailure(r))
 		return kept
 	case !r.Passed():
 		fmt.Fprintf(pv.w, "  ✗ %s: %s (%s), commented out\n", name, present.CheckFailure(r), took)
-		why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
-		lines := strings.Split(r.Text(), "\n")
-		for _, l := range lines[max(0, len(lines)-tryLines):] {
+		why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output:", present.CheckFailure(r))
+		for _, l := range quoteOutput(r.Text()) {
 			why += "\n  " + l
 		}
 		return off(why)
@@ -251,8 +275,100 @@ func (pv *prover) standIn(had []project.Proposal) {
 	}
 }
 
-// tryLines is how many of the last lines of a check that failed when tried the file quotes.
-const tryLines = 10
+// Of the output of a check that failed when tried, the file quotes the first quoteHead lines,
+// where many tools say what went wrong (rustup's "error: toolchain … is not installed", then a
+// backtrace), and the last quoteTail, where test runners sum up; each line at most quoteWidth
+// bytes.
+const (
+	quoteHead  = 3
+	quoteTail  = 8
+	quoteWidth = 200
+)
+
+// quoteOutput is the lines of a check's output that init quotes: all of them when they are few,
+// else the first and the last with how many lie between; each terminal-safe and bounded.
+func quoteOutput(text string) []string {
+	lines := strings.Split(text, "\n")
+	if len(lines) > quoteHead+quoteTail+1 {
+		skipped := len(lines) - quoteHead - quoteTail
+		lines = slices.Concat(lines[:quoteHead], []string{fmt.Sprintf("… (%d lines)", skipped)}, lines[len(lines)-quoteTail:])
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		l = termsafe.String(l)
+		if len(l) > quoteWidth {
+			cut := quoteWidth
+			for cut > 0 && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			l = l[:cut] + "…"
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// dirsOf lists the directories under dir, as slash-separated paths relative to it ("" for dir
+// itself), but for git's own and those of dependencies: the directories a check may put files in
+// that init must not remove.
+func dirsOf(dir string) map[string]bool {
+	out := map[string]bool{"": true}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if n := d.Name(); p != dir && (n == ".git" || n == "node_modules" || len(out) >= treesnap.MaxFiles) {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == "." {
+			rel = ""
+		}
+		out[filepath.ToSlash(rel)] = true
+		return nil
+	})
+	return out
+}
+
+// removeCreated removes the files a check created that were not there when init started, and
+// the directories it made for them; it returns their paths. A file that was there, or one in a
+// directory that was there and that holds anything else, is left alone.
+func (pv *prover) removeCreated(changes []treesnap.Change) []string {
+	if pv.orig == nil {
+		return nil
+	}
+	var gone []string
+	for _, ch := range changes {
+		if ch.What != "created" || pv.orig.Has(ch.Path) {
+			continue
+		}
+		full := filepath.Join(pv.dir, filepath.FromSlash(ch.Path))
+		if fi, err := os.Lstat(full); err != nil || fi.IsDir() || os.Remove(full) != nil {
+			continue
+		}
+		gone = append(gone, ch.Path)
+		pv.removed = append(pv.removed, ch.Path)
+		// The directories it made, emptied: os.Remove leaves one that holds anything.
+		for d := path.Dir(ch.Path); d != "." && !pv.origDirs[d]; d = path.Dir(d) {
+			if os.Remove(filepath.Join(pv.dir, filepath.FromSlash(d))) != nil {
+				break
+			}
+		}
+	}
+	if len(gone) > 0 {
+		if after, err := treesnap.Take(pv.ctx, pv.dir, pv.snap); err == nil {
+			pv.snap = after
+		}
+	}
+	return gone
+}
+
+// sayRemoved tells the person which files the checks created that init removed.
+func (pv *prover) sayRemoved() {
+	if len(pv.removed) > 0 {
+		fmt.Fprintf(pv.w, "init removed what the checks created: %s\n", termsafe.String(strings.Join(pv.removed, ", ")))
+	}
+}
 
 // checkCount is "1 check" or "3 checks".
 func checkCount(n int) string {

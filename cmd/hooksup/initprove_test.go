@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/project"
 )
 
 // git runs git in the sandbox's project.
@@ -238,4 +240,67 @@ func TestInitProvesACMakeBuildOutOfTheSource(t *testing.T) {
 	s.trustGives("test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure")
 	s.files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
 	s.checkGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
+}
+
+// A check that runs out of time while init proves it (a make test that outlasts --run-timeout)
+// is written commented out, saying so, and the module's own go test ./..., which make test
+// stood in for, is proven and turned on in its place: one check runs the tests, not two.
+func TestInitCommentsOutACheckThatTimedOut(t *testing.T) {
+	s := newSandbox(t)
+	s.env = append(s.env, goEnv(t)...)
+	s.files(tinyModule("", "a + b"))
+	s.files(map[string]string{"Makefile": ".PHONY: test\ntest:\n\tsleep 600\n"})
+	out := s.ok("init", "--run-timeout", "15s")
+	says(t, "init", out, "✗ make test: timed out after 15s, commented out",
+		"trying the project's own checks where those fell or run no tests:", "✓ test (", ", tests in 1 Go package)")
+	s.fileSays("# it timed out: hooksup init ran it on the untouched tree for 15s, and it was still running\n" +
+		"# (a check runs at every stop of the agent; raise its timeout and uncomment it, if it should)\n" +
+		"# [[stop.checks]]\n# name = \"make test\"\n# command = \"make test\"")
+	s.trustGives("test | go test ./...", "go vet | go vet ./...", "gofmt | "+project.GofmtCheck)
+}
+
+// A check that fails on the untouched tree is written commented out, quoting its output: its
+// first lines, where rustup and many tools say what went wrong before a backtrace, and its last
+// ones, with how many lines lie between; each line terminal-safe.
+func TestInitQuotesTheErrorOfACheckThatFails(t *testing.T) {
+	s := newSandbox(t)
+	script := "echo \"error: toolchain 'x' is not installed\"\nprintf 'bell\\a\\n'\n" +
+		"i=1; while [ $i -le 40 ]; do echo \"  $i: frame $i of the backtrace\"; i=$((i+1)); done\nexit 1\n"
+	s.files(map[string]string{"Makefile": ".PHONY: test\ntest:\n\t@sh fail.sh\n", "fail.sh": script})
+	out := s.ok("init")
+	says(t, "init", out, "✗ test: exit 2 (")
+	b := s.fileSays("# so the agent would be made to fix what it did not break; its output:\n"+
+		"#   error: toolchain 'x' is not installed\n#   bell\\a\n#     1: frame 1 of the backtrace\n#   … (",
+		"#     40: frame 40 of the backtrace\n")
+	if n := strings.Count(b, "frame "); n > 12 {
+		t.Errorf("the file quotes %d lines of the backtrace, unbounded:\n%s", n, b)
+	}
+}
+
+// A file that a check creates while init proves it (a coverage report) is removed again, and
+// init says so; what the person had there, tracked or not, is left as it was.
+func TestInitRemovesWhatTheProofCreated(t *testing.T) {
+	s := newSandbox(t)
+	s.files(map[string]string{
+		"Makefile": ".PHONY: test\ntest:\n\t@echo '<coverage/>' > coverage.xml\n\t@mkdir -p htmlcov && echo x > htmlcov/index.html\n" +
+			"\t@echo '1 passed in 0.01s'\n",
+		"notes.txt": "mine\n",
+	})
+	s.git("init", "-q")
+	s.git("add", "Makefile")
+	s.git("commit", "-qm", "m")
+	out := s.ok("init")
+	says(t, "init", out, "✗ test: changed coverage.xml (created), htmlcov/index.html (created)",
+		"init removed what the checks created: coverage.xml, htmlcov/index.html")
+	if strings.Contains(out, "the tree is not as init found it") {
+		t.Errorf("init says the tree is changed, having removed what was created:\n%s", out)
+	}
+	for _, gone := range []string{"coverage.xml", "htmlcov"} {
+		if _, err := os.Lstat(filepath.Join(s.project, gone)); err == nil {
+			t.Errorf("%s is still there", gone)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(s.project, "notes.txt")); err != nil || string(b) != "mine\n" {
+		t.Errorf("notes.txt: %q %v", b, err)
+	}
 }

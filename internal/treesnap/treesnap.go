@@ -112,6 +112,13 @@ func Take(ctx context.Context, dir string, prev *Snapshot) (*Snapshot, error) {
 	return s, nil
 }
 
+// Has reports whether the snapshot holds the file p (slash-separated, relative to its
+// directory).
+func (s *Snapshot) Has(p string) bool {
+	_, ok := s.file(p)
+	return ok
+}
+
 func (s *Snapshot) file(p string) (file, bool) {
 	if s == nil {
 		return file{}, false
