@@ -297,6 +297,7 @@ type ciCheck struct {
 	// why that is no directory of the project ("" when it is).
 	sub, elsewhere string
 	at             string // where it runs, relative to the project, when its step's directory is not
+	notes          []string
 }
 
 // cdRe matches a script line that changes directory: cd DIR, or cd DIR && command.
@@ -417,9 +418,10 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 			line = strings.Join(f, " ")
 		}
 	}
-	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox.
+	// The Python tools, run through a runner: uvx tox, pipx run nox, python -m tox, python -m
+	// flake8.
 	for _, pre := range [][]string{{"uvx"}, {"pipx", "run"}, {"python", "-m"}, {"python3", "-m"}} {
-		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && slices.Contains([]string{"tox", "nox", "pre-commit"}, f[len(pre)]) {
+		if len(f) > len(pre) && slices.Equal(f[:len(pre)], pre) && slices.Contains(pythonTools, f[len(pre)]) {
 			f = f[len(pre):]
 		}
 	}
@@ -512,8 +514,24 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		}
 	case (prog == "python" || prog == "python3") && arg(1) == "-m" && arg(2) == "unittest":
 		c.role, c.long = "test", "unittest"
-	case prog == "mypy":
-		c.role, c.long = "typecheck", "mypy"
+	case prog == "mypy" || prog == "pyright" || prog == "basedpyright" || prog == "ty" && arg(1) == "check":
+		c.role, c.long = "typecheck", prog
+	case prog == "flake8" || prog == "pylint":
+		c.role, c.long = "lint", prog
+	case prog == "black" || prog == "isort":
+		// Their check mode reports; without it they rewrite the files.
+		c.role, c.long = "format", prog
+		if !has("--check") && !has("--check-only") && !has("-c") {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
+		}
+	case prog == "cog":
+		// cog --check fails where a file's generated part is out of date; cog -r rewrites it.
+		if has("-r") {
+			return ciCheck{}, fmt.Sprintf("`%s` changes files", line)
+		}
+		if has("--check") {
+			c.role, c.long = "lint", "cog"
+		}
 	case prog == "tox" && det.hasTox(di) || prog == "nox" && di.files["noxfile.py"] ||
 		prog == "pre-commit" && arg(1) == "run" && di.files[".pre-commit-config.yaml"]:
 		// Its configuration says what it runs: init proposes that (toxProject, noxProject,
@@ -539,6 +557,40 @@ func (det *detector) classify(line string, di *dirInfo, job *ciJob) (c ciCheck, 
 		c.command = strings.Join(append(slices.Clone(assigns), pythonRunner(runner, di, job), c.command), " ")
 	}
 	return c, ""
+}
+
+// pythonTools are the Python programs a CI may run as python -m TOOL, uvx TOOL or pipx run TOOL.
+var pythonTools = []string{"tox", "nox", "pre-commit", "pytest", "flake8", "pylint", "black", "isort", "mypy", "pyright", "cog"}
+
+// verbosityFlags are the flags that only make a runner say more or less.
+var verbosityFlags = []string{"-v", "-vv", "-vvv", "--verbose", "-q", "-qq", "-qqq", "--quiet"}
+
+// suiteKey is what a command runs, its verbosity flags aside: the same key is the same suite.
+// python -m pytest and pytest are the same runner.
+func suiteKey(command string) string {
+	f := strings.Fields(command)
+	if len(f) > 2 && (f[0] == "python" || f[0] == "python3") && f[1] == "-m" {
+		f = f[2:]
+	}
+	return strings.Join(slices.DeleteFunc(f, func(w string) bool { return slices.Contains(verbosityFlags, w) }), " ")
+}
+
+// verbosity is how much a command's flags ask its runner to say: -v and -vv more, -q less.
+func verbosity(command string) int {
+	n := 0
+	for _, w := range strings.Fields(command) {
+		switch {
+		case w == "--verbose":
+			n++
+		case w == "--quiet":
+			n--
+		case slices.Contains(verbosityFlags, w) && w[1] == 'v':
+			n += len(w) - 1
+		case slices.Contains(verbosityFlags, w):
+			n -= len(w) - 1
+		}
+	}
+	return n
 }
 
 // nodeTestRunnerRole is the role of a Node CI line that runs a package's tool by its name:
@@ -932,6 +984,22 @@ func (det *detector) ciChecks() *ciFound {
 			}
 			seen[dir+"\x00"+c.command] = true
 			c.from, c.dir = s.where(), dir
+			// The same suite again, with other verbosity flags (pytest and pytest -v in two
+			// jobs): one check runs it, the quietest, whose failures show all the same.
+			if i := slices.IndexFunc(ci.checks, func(o ciCheck) bool {
+				return o.dir == dir && o.role == c.role && suiteKey(o.command) == suiteKey(c.command)
+			}); i >= 0 {
+				kept, other := &ci.checks[i], c
+				if verbosity(c.command) < verbosity(kept.command) {
+					other = *kept
+					notes := kept.notes
+					*kept = c
+					kept.notes = notes
+				}
+				kept.notes = append(kept.notes, fmt.Sprintf("one check for this suite: the CI also runs `%s` (%s), the same tests with more output; this one shows a failure all the same",
+					other.command, other.from))
+				continue
+			}
 			// The step's environment is the CI's: RUSTFLAGS=-Dwarnings makes a warning fail
 			// there, and so here. What the check itself sets wins.
 			if len(s.env) > 0 {
@@ -1017,12 +1085,13 @@ func (d *dirInfo) ciProject(det *detector, dp *dirProjects) *detected {
 		timeout := detectLintTimeout
 		if c.role == "test" {
 			timeout = detectTestTimeout
-			if strings.HasPrefix(c.command, "cargo") || strings.HasPrefix(c.command, "cmake") {
+			if strings.HasPrefix(c.command, "cargo") || strings.HasPrefix(c.command, "cmake") || strings.HasPrefix(c.command, "meson") {
 				timeout = detectRustTimeout
 			}
 		}
 		p.add(c.role, c.long, c.command, timeout, c.env)
 		p.from[len(p.from)-1] = c.from
+		p.notes[len(p.notes)-1] = c.notes
 		if byRole[c.role] == "" {
 			byRole[c.role] = c.command
 		}

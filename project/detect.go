@@ -461,6 +461,7 @@ type detected struct {
 	long    []string
 	name    []string       // the name it always has, whatever else the directory holds ("" for none)
 	from    []string       // where each check comes from (checkMeta.from)
+	notes   [][]string     // written above each check (checkMeta.notes)
 	off     []string       // why each check is commented out (checkMeta.off)
 	dropped []droppedCheck // its checks on standby: others stood in for them (Project.standby)
 	problem bool           // something the person should hear of even without checks
@@ -490,6 +491,7 @@ func (p *detected) add(short, long, command string, timeout time.Duration, env m
 	p.long = append(p.long, long)
 	p.name = append(p.name, "")
 	p.from = append(p.from, "")
+	p.notes = append(p.notes, nil)
 	p.off = append(p.off, "")
 }
 
@@ -520,6 +522,7 @@ func (p *detected) remove(i int) {
 	p.long = slices.Delete(p.long, i, i+1)
 	p.name = slices.Delete(p.name, i, i+1)
 	p.from = slices.Delete(p.from, i, i+1)
+	p.notes = slices.Delete(p.notes, i, i+1)
 	p.off = slices.Delete(p.off, i, i+1)
 }
 
@@ -1171,7 +1174,7 @@ func nameChecks(dirs []*dirProjects) []Project {
 					name = fmt.Sprintf("%s (%d)", name, seen[name])
 				}
 				p.Checks[i].Name = name
-				p.meta = append(p.meta, checkMeta{role: p.short[i], from: p.from[i], off: p.off[i], spare: p.off[i] == ciDoesNotRun})
+				p.meta = append(p.meta, checkMeta{role: p.short[i], from: p.from[i], notes: p.notes[i], off: p.off[i], spare: p.off[i] == ciDoesNotRun})
 				if dp.dir != "." {
 					p.Checks[i].Cwd = dp.dir
 				}
