@@ -934,6 +934,12 @@ func (det *detector) ciChecks() *ciFound {
 					continue
 				}
 				if subElsewhere == "" {
+					if c, ok := det.mesonPart(job, path.Join(dir, sub), part); ok {
+						if c.role != "" {
+							cands = append(cands, c)
+						}
+						continue
+					}
 					if c, ok := det.cmakePart(job, path.Join(dir, sub), part); ok {
 						if c.role != "" {
 							cands = append(cands, c)

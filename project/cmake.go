@@ -24,11 +24,13 @@ type ciJob struct {
 	made      map[string]bool
 	builds    map[string]*cmakeBuild // by build directory
 	presets   map[string]*cmakeBuild // by source directory and preset: "dir\x00preset"
+	mesons    map[string]*cmakeBuild // Meson's build trees, by build directory
 	uvSync    []string               // the groups and extras the job's uv sync installs
 }
 
 func newCIJob(file, job string) *ciJob {
-	return &ciJob{file: file, job: job, made: map[string]bool{}, builds: map[string]*cmakeBuild{}, presets: map[string]*cmakeBuild{}}
+	return &ciJob{file: file, job: job, made: map[string]bool{}, builds: map[string]*cmakeBuild{}, presets: map[string]*cmakeBuild{},
+		mesons: map[string]*cmakeBuild{}}
 }
 
 // cmakePreset is the value of a --preset option in the words, "" when there is none.

@@ -229,7 +229,7 @@ func runOrder(ps []Project) []Proposal {
 
 // nothingKnown says what hooksup looks for when it found none of it.
 const nothingKnown = "recognised no project: no go.mod, package.json, pyproject.toml, setup.py, setup.cfg, " +
-	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, CMakeLists.txt, Makefile with a test target or " +
+	"requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, CMakeLists.txt, meson.build, Makefile with a test target or " +
 	".pre-commit-config.yaml, here or one or two directories down"
 
 // Summary is one line per recognised project, or a line that says nothing was recognised.
@@ -335,7 +335,7 @@ type dirInfo struct {
 
 func (d *dirInfo) any() bool {
 	return d.goMod || d.goWork || d.pkg != nil || d.pkgErr != nil || len(d.python) > 0 || d.cargo != "" || d.makefile != "" ||
-		d.files["CMakeLists.txt"]
+		d.files["CMakeLists.txt"] || d.files["meson.build"]
 }
 
 func (det *detector) read(name string) string {
@@ -540,6 +540,15 @@ func (d *dirInfo) projects(det *detector) *dirProjects {
 	add(d.pythonProject(det))
 	add(d.rustProject(det))
 	add(d.cmakeProject(det))
+	if mp := d.mesonProject(det); mp != nil {
+		// Beside a CMakeLists.txt of the same project, one build runs the tests: CMake's.
+		if i := slices.IndexFunc(dp.projects, func(p *detected) bool { return strings.HasPrefix(p.Kind, "CMake") && len(p.Checks) > 0 }); i >= 0 && len(mp.Checks) > 0 {
+			mp.Detail = fmt.Sprintf("`%s` stands in for `%s`", dp.projects[i].Checks[0].Command, mp.Checks[0].Command)
+			mp.drop(0)
+			mp.cover()
+		}
+		add(mp)
+	}
 	// tox's environments and nox's sessions are how the maintainers run their Python tests and
 	// linters: they stand in for init's own guesses of the same role.
 	for _, tp := range []*detected{d.toxProject(det), d.noxProject(det)} {

@@ -96,7 +96,7 @@ const checkKeys = `# Checks run in order when the agent wants to stop; the first
 const nothingDetected = `#
 # hooksup init recognised no project here: no go.mod, package.json, pyproject.toml, setup.py,
 # setup.cfg, requirements*.txt, tox.ini, noxfile.py, pytest.ini, Cargo.toml, CMakeLists.txt,
-# Makefile with a test target or .pre-commit-config.yaml, here or one or two directories down. So there are no checks yet, and the agent may always stop.
+# meson.build, Makefile with a test target or .pre-commit-config.yaml, here or one or two directories down. So there are no checks yet, and the agent may always stop.
 # Add yours, for example:
 # [[stop.checks]]
 # name = "tests"

@@ -1,6 +1,6 @@
 // Package testcount reads how many tests a check ran from its output: the summary each test
 // runner prints at its end (go test, pytest, unittest, cargo test and nextest, vitest, jest,
-// mocha, node --test, bun test, ctest, rspec, phpunit). It knows runners by their summaries,
+// mocha, node --test, bun test, ctest, meson test, rspec, phpunit). It knows runners by their summaries,
 // not by the command: a package script or a make target that runs one is read the same.
 package testcount
 
@@ -114,6 +114,10 @@ var runners = sync.OnceValue(func() []runner {
 		// rspec: "2 examples, 1 failure" (", 1 pending").
 		{"rspec", regexp.MustCompile(`(?m)^(\d+) examples?, \d+ failures?(?:, (\d+) pending)?`),
 			func(m []string) int { return number(m[1]) - number(m[2]) }},
+		// meson test, a line for each outcome: "Ok:                 2   ", "Expected Fail:      0",
+		// "Fail:               1", "Unexpected Pass:    0", "Skipped:            1", "Timeout:            0".
+		{"meson test", regexp.MustCompile(`(?m)^Ok:\s+(\d+)\s*\nExpected Fail:\s+(\d+)\s*\nFail:\s+(\d+)\s*\nUnexpected Pass:\s+(\d+)\s*\nSkipped:\s+\d+\s*\nTimeout:\s+(\d+)`),
+			func(m []string) int { return number(m[1]) + number(m[2]) + number(m[3]) + number(m[4]) + number(m[5]) }},
 		// phpunit: "OK (5 tests, 10 assertions)" or "Tests: 5, Assertions: 10, Failures: 1.".
 		{"phpunit", regexp.MustCompile(`(?m)^OK \((\d+) tests?, \d+ assertions?\)|^Tests: (\d+), Assertions: \d+`),
 			func(m []string) int { return number(m[1]) + number(m[2]) }},

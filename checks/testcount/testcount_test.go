@@ -72,6 +72,7 @@ func TestReadNoTests(t *testing.T) {
 		{"ctest", "Test project /p/build\nNo tests were found!!!\n", "ctest"},
 		{"rspec", "Finished in 0.001 seconds\n0 examples, 0 failures\n", "rspec"},
 		{"rspec, all pending", "2 examples, 0 failures, 2 pending\n", "rspec"},
+		{"meson test", "No tests defined.\n\nOk:                 0   \nExpected Fail:      0   \nFail:               0   \nUnexpected Pass:    0   \nSkipped:            0   \nTimeout:            0   \n", "meson test"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Read(tc.out)
@@ -95,6 +96,8 @@ func TestReadOthers(t *testing.T) {
 		{"bun test", " 5 pass\n 0 fail\nRan 5 tests across 1 file. [12.00ms]\n", "5 tests"},
 		{"ctest, passing", "100% tests passed, 0 tests failed out of 12\n", "12 tests"},
 		{"phpunit", "OK (5 tests, 10 assertions)\n", "5 tests"},
+		{"meson test, passing", "1/2 sum  OK              0.01s\n2/2 sum2 OK              0.01s\n\nOk:                 2   \nExpected Fail:      0   \nFail:               0   \nUnexpected Pass:    0   \nSkipped:            1   \nTimeout:            0   \n\nFull log written to /p/build/meson-logs/testlog.txt\n", "2 tests"},
+		{"meson test, failing", "Ok:                 3   \nExpected Fail:      1   \nFail:               2   \nUnexpected Pass:    0   \nSkipped:            0   \nTimeout:            1   \n", "7 tests"},
 		{"make: go and pytest", "ok  \tx/a\t0.02s\n3 passed in 0.01s\n", "3 tests and tests in 1 Go package"},
 		{"a script's own words", "all good\n", "no tests"},
 	} {

@@ -304,3 +304,32 @@ func TestInitRemovesWhatTheProofCreated(t *testing.T) {
 		t.Errorf("notes.txt: %q %v", b, err)
 	}
 }
+
+// A Meson project outside git: init builds it out of the source (a build directory it
+// configures) and runs meson test, whose summary it reads for the count; the build tree is no
+// change of the project, so the check is proven and on, and check then fails on a seeded bug,
+// naming the failing test.
+func TestInitProvesAMesonBuild(t *testing.T) {
+	for _, tool := range []string{"meson", "ninja", "cc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed (CI must install it)", tool)
+			}
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	s := newSandbox(t)
+	s.files(map[string]string{
+		"meson.build": "project('sum', 'c')\nt = executable('test_sum', 'test_sum.c')\ntest('test_sum', t)\n",
+		"sum.h":       "static int sum(int a, int b) { return a + b; }\n",
+		"test_sum.c":  "#include <stdio.h>\n#include \"sum.h\"\nint main(void) {\n  if (sum(2, 3) != 5) { printf(\"sum(2, 3) = %d\\n\", sum(2, 3)); return 1; }\n  return 0;\n}\n",
+	})
+	out := s.ok("init")
+	says(t, "init", out, "Meson project (meson.build)", "✓ test (", ", 1 test)")
+	if strings.Contains(out, "changed build/") || strings.Contains(out, "removed") {
+		t.Fatalf("init took the build tree for a change of the project:\n%s", out)
+	}
+	s.trustGives("test | meson setup build && meson test -C build --print-errorlogs")
+	s.files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
+	s.checkGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
+}

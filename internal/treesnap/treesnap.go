@@ -3,7 +3,7 @@
 // directory is in a git work tree, else every file below it but the usual dependency and cache
 // directories. A file is its path, type and mode, size and content hash (its modification time
 // above MaxHashed); the caches tools keep of their own (__pycache__, .pytest_cache, …) and CMake
-// build trees (a directory holding CMakeCache.txt, where a check builds out of the source) are
+// build trees (a directory holding CMakeCache.txt or meson-private/coredata.dat, where a check builds out of the source) are
 // no change of the project.
 package treesnap
 
@@ -59,8 +59,8 @@ var cacheDirs = map[string]bool{
 	".hypothesis": true, ".tox": true, ".nox": true, ".git": true,
 }
 
-// buildTreeMark is the file CMake writes at the top of a build tree.
-const buildTreeMark = "CMakeCache.txt"
+// buildTreeMarks are the files CMake and Meson write in a build tree they configure.
+var buildTreeMarks = []string{"CMakeCache.txt", "meson-private/coredata.dat"}
 
 // walkSkip are the directories a walk (no git) leaves out besides the caches: dependencies,
 // virtualenvs and build output, which the person keeps out of git.
@@ -164,8 +164,10 @@ func gitFiles(ctx context.Context, dir string) ([]string, error) {
 	all := strings.Split(string(out), "\x00")
 	var trees []string // the CMake build trees among them, each "DIR/"
 	for _, p := range all {
-		if dir, ok := strings.CutSuffix(p, "/"+buildTreeMark); ok {
-			trees = append(trees, dir+"/")
+		for _, mark := range buildTreeMarks {
+			if dir, ok := strings.CutSuffix(p, "/"+mark); ok {
+				trees = append(trees, dir+"/")
+			}
 		}
 	}
 	var paths []string
@@ -197,8 +199,10 @@ func walk(dir string) ([]string, error) {
 			if p != dir && (cacheDirs[d.Name()] || walkSkip[d.Name()]) {
 				return filepath.SkipDir
 			}
-			if _, err := os.Lstat(filepath.Join(p, buildTreeMark)); err == nil && p != dir {
-				return filepath.SkipDir
+			for _, mark := range buildTreeMarks {
+				if _, err := os.Lstat(filepath.Join(p, filepath.FromSlash(mark))); err == nil && p != dir {
+					return filepath.SkipDir
+				}
 			}
 			return nil
 		}
