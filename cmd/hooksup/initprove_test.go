@@ -333,3 +333,41 @@ func TestInitProvesAMesonBuild(t *testing.T) {
 	s.files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
 	s.checkGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
 }
+
+// A CI that runs the same pytest suite twice, once with -v: init writes one check, the quieter,
+// saying above it which other it stands for.
+func TestInitOneCheckPerSuite(t *testing.T) {
+	s := newSandbox(t)
+	s.files(map[string]string{
+		"pyproject.toml":    "[project]\nname = \"app\"\n",
+		"tests/test_app.py": "def test_ok():\n    pass\n",
+		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: pytest -v\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: pytest\n",
+	})
+	s.ok("init", "--no-run")
+	s.fileSays("# one check for this suite: the CI also runs `pytest -v` (.github/workflows/ci.yml, job \"test\", step \"pytest -v\"), the same tests with more output; this one shows a failure all the same\n[[stop.checks]]\nname = \"test\"\ncommand = \"pytest\"")
+	s.trustGives("test | pytest")
+}
+
+// A CI that lints with flake8: init proposes it as the CI runs it, proves it on the clean tree,
+// and check then fails on a seeded flake8 error, naming it.
+func TestInitProposesTheCIsFlake8(t *testing.T) {
+	if _, err := exec.LookPath("flake8"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("flake8 is not installed (CI must install it: Debian's flake8)")
+		}
+		t.Skip("flake8 is not installed")
+	}
+	s := newSandbox(t)
+	s.files(map[string]string{
+		"app.py": "def add(a, b):\n    return a + b\n",
+		".github/workflows/lint.yml": "name: lint\non: [push]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - run: pip install flake8\n      - name: flake8\n        run: flake8 .\n",
+	})
+	says(t, "init", s.ok("init"), "✓ lint (")
+	s.trustGives("lint | flake8 .")
+	s.checkGives(0, "1 check passed\n")
+	s.files(map[string]string{"app.py": "import os\n\n\ndef add(a, b):\n    return a + b\n"}) // a seeded lint error
+	s.checkGives(1, "", "✗ lint: exit 1", "app.py:1:1: F401 'os' imported but unused")
+}
