@@ -23,9 +23,12 @@ type corpusExpect struct {
 	Check  []corpusCheck  `toml:"check"`  // enabled, in the order they run
 	Off    []corpusCheck  `toml:"off"`    // written commented out, in order
 	Seed   []corpusSeeded `toml:"seed"`   // the seeded bug: replacements in its files
-	// Runs says what the seeded-bug test needs on the PATH to run its test checks ("" for
-	// a project it cannot run here).
+	// Runs says what the seeded-bug test needs on the PATH to run its test checks: .ci/run
+	// installs them, and in CI a missing one fails the test.
 	Runs []string `toml:"runs"`
+	// Cannot says why a project without a seeded bug cannot run on the machines this
+	// project's CI has.
+	Cannot string `toml:"cannot"`
 }
 
 type corpusCheck struct {
@@ -115,8 +118,10 @@ func showChecks(cs []corpusCheck) string {
 
 // TestCorpusCatchesSeededBugs: in each corpus project that can run here (its expect.toml's
 // runs are on the PATH), the test checks init proposes pass on its tree and fail once its
-// seeded bug is in: the checks init writes catch what they are for. HOOKSUP_TEST_NODE22's
-// directory goes first on the PATH, where it is set.
+// seeded bug is in: the checks init writes catch what they are for. In CI (CI set) a program
+// of runs that is missing fails the test: .ci/run installs them. A project without a seeded
+// bug must say why it cannot run (cannot). HOOKSUP_TEST_NODE22's directory goes first on the
+// PATH, where it is set.
 func TestCorpusCatchesSeededBugs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs each project's tests")
@@ -133,6 +138,10 @@ func TestCorpusCatchesSeededBugs(t *testing.T) {
 		for _, name := range slices.Sorted(maps.Keys(projects)) {
 			want := projects[name]
 			if len(want.Seed) == 0 {
+				if want.Cannot == "" {
+					t.Errorf("%s: no seeded bug, and no word (cannot) of why it cannot run", name)
+				}
+				t.Logf("%s cannot run: %s", name, want.Cannot)
 				continue
 			}
 			t.Run(name, func(t *testing.T) {
@@ -142,8 +151,8 @@ func TestCorpusCatchesSeededBugs(t *testing.T) {
 		}
 	})
 	slices.Sort(runnable)
-	t.Logf("figure: the seeded bug caught by init's test checks in %d of %d runnable corpus projects (%s)",
-		len(caught), len(runnable), strings.Join(runnable, ", "))
+	t.Logf("figure: the seeded bug caught by init's test checks in %d of %d runnable corpus projects (%s), of %d in the corpus",
+		len(caught), len(runnable), strings.Join(runnable, ", "), len(projects))
 }
 
 // seededBugCaught runs one corpus project's test checks on its tree, then on its seeded tree,
@@ -151,6 +160,9 @@ func TestCorpusCatchesSeededBugs(t *testing.T) {
 func seededBugCaught(t *testing.T, name string, want corpusExpect, pathEnv string, mu *sync.Mutex, runnable, caught *[]string) {
 	for _, tool := range want.Runs {
 		if _, err := lookPathIn(tool, pathEnv); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not on the PATH: .ci/run must install it", tool)
+			}
 			t.Skipf("%s is not on the PATH", tool)
 		}
 	}
