@@ -19,10 +19,10 @@ import (
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/checks/failure"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -34,8 +34,8 @@ type Engine struct {
 	projectDir string
 	// emit publishes an event in its turn (through out); emitNow and record, called only by
 	// out's items, publish an event and write a log line.
-	emit    func(event.Event)
-	emitNow func(event.Event)
+	emit    func(session.Event)
+	emitNow func(session.Event)
 	record  func(verdictlog.Verdict) error
 	decided func(verdictlog.Verdict)
 	out     *Outbox
@@ -93,7 +93,7 @@ type Options struct {
 	// at a time, in the order things happened: a verdict's line and its VerdictDecided come once
 	// its observation is complete, perhaps after the agent has its answer, and what happened
 	// after the decision comes after them.
-	Emit   func(event.Event)
+	Emit   func(session.Event)
 	Record func(verdictlog.Verdict) error
 	// Decided hears of each verdict as it is decided, before the agent has its answer and
 	// before its observation is complete (Observation is nil): what keeps count of the agent's
@@ -136,7 +136,7 @@ func New(o Options) *Engine {
 	}
 	e.flushed, e.flush = context.WithCancel(context.Background())
 	if e.emitNow == nil {
-		e.emitNow = func(event.Event) {}
+		e.emitNow = func(session.Event) {}
 	}
 	if e.record == nil {
 		e.record = func(verdictlog.Verdict) error { return nil }
@@ -147,7 +147,7 @@ func New(o Options) *Engine {
 	if e.out == nil {
 		e.out = NewOutbox()
 	}
-	e.emit = func(ev event.Event) { e.out.Do(func() { e.emitNow(ev) }) }
+	e.emit = func(ev session.Event) { e.out.Do(func() { e.emitNow(ev) }) }
 	if e.logger == nil {
 		e.logger = slog.New(slog.DiscardHandler)
 	}
@@ -209,7 +209,7 @@ func (e *Engine) Interrupt() {
 	for _, cancel := range e.deciding {
 		cancel()
 	}
-	e.emit(Interrupted{At: event.At{Time: now}, Turn: e.turn})
+	e.emit(Interrupted{At: session.At{Time: now}, Turn: e.turn})
 }
 
 // Counts is a snapshot of the engine's counters, for display.
@@ -470,9 +470,9 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 func (e *Engine) publish(v verdictlog.Verdict) {
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
-		e.emitNow(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
+		e.emitNow(session.Notice{At: session.At{Time: e.now()}, Level: session.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
 	}
-	e.emitNow(VerdictDecided{At: event.At{Time: e.now()}, Verdict: v})
+	e.emitNow(VerdictDecided{At: session.At{Time: e.now()}, Verdict: v})
 }
 
 // answer is what the hook prints for a verdict.
@@ -600,7 +600,7 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 			since = e.now()
 		}
 		e.setWaiting(&Waiting{Holder: h, Since: since})
-		e.emit(CheckWaiting{At: event.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
+		e.emit(CheckWaiting{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
 		e.logger.Info("checks wait for another run of checks in the project", "holder_session", h.SessionID, "holder_agent", h.Agent,
 			"holder_pid", h.PID, "holder_check", h.Check, "project", h.Project)
 	}
@@ -608,7 +608,7 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 	lock, w, err := projectlock.Acquire(wctx, e.lockDir, me, waiting)
 	if w.For != nil {
 		e.setWaiting(nil)
-		e.emit(CheckWaitEnded{At: event.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
+		e.emit(CheckWaitEnded{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
 		p.waited = &verdictlog.Waited{MS: checks.Millis(w.Waited), SessionID: w.For.SessionID, Agent: w.For.Agent, PID: w.For.PID}
 	}
 	switch {
@@ -662,11 +662,11 @@ func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hoo
 	e.runSeq++
 	run := e.runSeq
 	e.mu.Unlock()
-	e.emit(CheckStarted{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
+	e.emit(CheckStarted{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
 	res := checks.Run(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
-		e.emit(CheckOutput{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
+		e.emit(CheckOutput{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
-	e.emit(CheckFinished{At: event.At{Time: e.now()}, Run: run, Result: res})
+	e.emit(CheckFinished{At: session.At{Time: e.now()}, Run: run, Result: res})
 	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut, "left_running", res.LeftRunning)
 	return res
 }
@@ -681,7 +681,7 @@ func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 		msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
 		if c.Required {
 			msg += " (required: fix the command in your hooksup config)"
-			e.emit(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: msg})
+			e.emit(session.Notice{At: session.At{Time: e.now()}, Level: session.NoticeError, Text: msg})
 		}
 		p.warnings = append(p.warnings, msg)
 		return false

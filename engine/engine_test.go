@@ -17,15 +17,15 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
 type recorder struct {
 	mu       sync.Mutex
 	verdicts []verdictlog.Verdict
-	events   []event.Event
+	events   []session.Event
 }
 
 func (r *recorder) record(v verdictlog.Verdict) error {
@@ -35,21 +35,21 @@ func (r *recorder) record(v verdictlog.Verdict) error {
 	return nil
 }
 
-func (r *recorder) emit(e event.Event) {
+func (r *recorder) emit(e session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
 }
 
 // snapshot is what was logged and published so far.
-func (r *recorder) snapshot() ([]verdictlog.Verdict, []event.Event) {
+func (r *recorder) snapshot() ([]verdictlog.Verdict, []session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.verdicts), slices.Clone(r.events)
 }
 
 // waitVerdicts waits until n lines are logged (a verdict is complete after its answer).
-func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []event.Event) {
+func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []session.Event) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -65,7 +65,7 @@ func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []ev
 }
 
 // eventsOf is the events of type T.
-func eventsOf[T event.Event](evs []event.Event) []T {
+func eventsOf[T session.Event](evs []session.Event) []T {
 	var out []T
 	for _, ev := range evs {
 		if e, ok := ev.(T); ok {
@@ -445,7 +445,7 @@ func TestRequiredCheckThatCannotStart(t *testing.T) {
 	}
 	var alerted bool
 	for _, ev := range r.events {
-		if n, ok := ev.(event.Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
+		if n, ok := ev.(session.Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
 			alerted = true
 		}
 	}

@@ -4,14 +4,14 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // CheckStarted: a check began for a stop decision.
 type CheckStarted struct {
-	event.At
+	session.At
 	Run     int    `json:"run"` // a number unique in the session, shared by the check's later events
 	Name    string `json:"name"`
 	Command string `json:"command"`
@@ -23,7 +23,7 @@ type CheckStarted struct {
 // (another session's, an installed hook's, `hooksup check`); again when the holder or its
 // check changes.
 type CheckWaiting struct {
-	event.At
+	session.At
 	Event   string             `json:"event"` // Stop or SubagentStop
 	AgentID string             `json:"agent_id"`
 	Holder  projectlock.Holder `json:"holder"` // whom they wait for
@@ -33,7 +33,7 @@ type CheckWaiting struct {
 // CheckWaitEnded: the wait is over: the checks run now, or the stop was let go without them
 // (Escape, the hook gone, the wait too long).
 type CheckWaitEnded struct {
-	event.At
+	session.At
 	Event   string        `json:"event"`
 	AgentID string        `json:"agent_id"`
 	Waited  time.Duration `json:"waited"`
@@ -41,7 +41,7 @@ type CheckWaitEnded struct {
 
 // CheckOutput: a chunk of a running check's combined stdout and stderr.
 type CheckOutput struct {
-	event.At
+	session.At
 	Run   int    `json:"run"`
 	Name  string `json:"name"`
 	Chunk []byte `json:"chunk"`
@@ -49,19 +49,19 @@ type CheckOutput struct {
 
 // CheckFinished: a check ended.
 type CheckFinished struct {
-	event.At
+	session.At
 	Run    int           `json:"run"`
 	Result checks.Result `json:"result"`
 }
 
 // VerdictDecided: a stop was decided (also written to the verdict log).
 type VerdictDecided struct {
-	event.At
+	session.At
 	Verdict verdictlog.Verdict `json:"verdict"`
 }
 
 // Interrupted: the person pressed Escape; the rest of the turn may stop at once.
 type Interrupted struct {
-	event.At
+	session.At
 	Turn int `json:"turn"`
 }

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -30,13 +30,13 @@ type Question struct {
 
 // QuestionAsked: a person is asked to decide a stop. Answer with Supervisor.Resolve.
 type QuestionAsked struct {
-	event.At
+	session.At
 	Question Question `json:"question"`
 }
 
 // QuestionResolved: a question was answered (by the person, the timeout or Escape).
 type QuestionResolved struct {
-	event.At
+	session.At
 	ID       int               `json:"id"`
 	Decision hooks.Decision    `json:"decision"`
 	By       verdictlog.Source `json:"by"` // manual, timeout, escape or failopen
@@ -95,7 +95,7 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	p := &pendingQuestion{q: q, ch: make(chan resolution, 1)}
 	e.pending[q.ID] = p
 	e.mu.Unlock()
-	e.emit(QuestionAsked{At: event.At{Time: q.Asked}, Question: q})
+	e.emit(QuestionAsked{At: session.At{Time: q.Asked}, Question: q})
 
 	timer := time.NewTimer(e.cfg.DecisionTimeout.D)
 	defer timer.Stop()
@@ -111,7 +111,7 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	e.mu.Lock()
 	delete(e.pending, q.ID)
 	e.mu.Unlock()
-	e.emit(QuestionResolved{At: event.At{Time: e.now()}, ID: q.ID, Decision: r.decision, By: r.by})
+	e.emit(QuestionResolved{At: session.At{Time: e.now()}, ID: q.ID, Decision: r.decision, By: r.by})
 	return r
 }
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -21,7 +21,7 @@ func askEngine(t *testing.T, mode config.Mode, timeout time.Duration, checks ...
 	r := &recorder{}
 	asked := make(chan Question, 4)
 	e := New(Options{Config: cfg, ProjectDir: t.TempDir(), Record: r.record, Interactive: true,
-		Emit: func(ev event.Event) {
+		Emit: func(ev session.Event) {
 			r.emit(ev)
 			if q, ok := ev.(QuestionAsked); ok {
 				asked <- q.Question

@@ -17,9 +17,9 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/procinfo"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -28,14 +28,14 @@ import (
 type engineSession struct {
 	*engine.Engine
 	mu     sync.Mutex
-	subs   []chan event.Event
+	subs   []chan session.Event
 	asked  chan engine.Question
 	record []verdictlog.Verdict
 	act    supervisor.Activity
 }
 
-func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
-	ch := make(chan event.Event, 64)
+func (s *engineSession) Subscribe() (<-chan session.Event, func()) {
+	ch := make(chan session.Event, 64)
 	s.mu.Lock()
 	s.subs = append(s.subs, ch)
 	s.mu.Unlock()
@@ -56,7 +56,7 @@ func (s *engineSession) State() supervisor.AgentState { return supervisor.StateW
 
 func (s *engineSession) Activity() supervisor.Activity { return s.act }
 
-func (s *engineSession) emit(ev event.Event) {
+func (s *engineSession) emit(ev session.Event) {
 	if q, ok := ev.(engine.QuestionAsked); ok {
 		s.asked <- q.Question
 	}

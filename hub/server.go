@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/peercred"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 
 	"github.com/hooksup/hooksup/hooks"
@@ -23,7 +23,7 @@ import (
 // Session is what the control socket needs of a session: what the TUI needs, and a second
 // stream of its events.
 type Session interface {
-	Subscribe() (<-chan event.Event, func())
+	Subscribe() (<-chan session.Event, func())
 	Pending() []engine.Question
 	ResolveBy(id int, d hooks.Decision, reason string, by verdictlog.Source) error
 	Interrupt()
@@ -77,7 +77,7 @@ func Listen(e Entry, sess Session, logger *slog.Logger) (*Server, error) {
 }
 
 // follow keeps what no accessor of the session says: since when it is in its state, its tokens.
-func (s *Server) follow(events <-chan event.Event) {
+func (s *Server) follow(events <-chan session.Event) {
 	defer s.wg.Done()
 	for ev := range events {
 		s.mu.Lock()
@@ -223,7 +223,7 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 			if err != nil {
 				continue
 			}
-			if send(enc, Response{Event: &Event{Type: name, Time: event.Time(ev), Data: data}}) != nil {
+			if send(enc, Response{Event: &Event{Type: name, Time: session.Time(ev), Data: data}}) != nil {
 				return
 			}
 		case <-gone:

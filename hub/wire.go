@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -182,7 +182,7 @@ var eventNames = map[reflect.Type]string{
 	reflect.TypeFor[engine.VerdictDecided]():         EventVerdictDecided,
 	reflect.TypeFor[supervisor.OtherHooksReported](): EventOtherHooksReported,
 	reflect.TypeFor[engine.Interrupted]():            EventInterrupted,
-	reflect.TypeFor[event.Notice]():                  EventNotice,
+	reflect.TypeFor[session.Notice]():                EventNotice,
 	reflect.TypeFor[supervisor.AgentExited]():        EventAgentExited,
 	reflect.TypeFor[supervisor.Alert]():              EventAlert,
 	reflect.TypeFor[supervisor.SubagentsChanged]():   EventSubagentsChanged,
@@ -194,7 +194,7 @@ var eventNames = map[reflect.Type]string{
 }
 
 // EventName is ev's name on the wire; false for an event the wire has no name for.
-func EventName(ev event.Event) (string, bool) {
+func EventName(ev session.Event) (string, bool) {
 	name, ok := eventNames[reflect.TypeOf(ev)]
 	return name, ok
 }

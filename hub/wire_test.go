@@ -18,27 +18,27 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // everyEvent is one of each event a session publishes. TestEveryEventListed keeps it whole.
-var everyEvent = []event.Event{
+var everyEvent = []session.Event{
 	supervisor.HookReceived{}, engine.CheckStarted{}, engine.CheckOutput{}, engine.CheckFinished{},
-	engine.VerdictDecided{}, supervisor.OtherHooksReported{}, engine.Interrupted{}, event.Notice{},
+	engine.VerdictDecided{}, supervisor.OtherHooksReported{}, engine.Interrupted{}, session.Notice{},
 	supervisor.AgentExited{}, supervisor.Alert{}, supervisor.SubagentsChanged{}, engine.QuestionAsked{},
 	engine.QuestionResolved{}, supervisor.StateChanged{}, supervisor.TranscriptUpdated{}, supervisor.SessionSummary{},
 	engine.CheckWaiting{}, engine.CheckWaitEnded{},
 }
 
 // endOfEvents is the last event a test publishes: the stream is read up to it.
-var endOfEvents = event.Notice{Level: event.NoticeInfo, Text: "end of the test's events"}
+var endOfEvents = session.Notice{Level: session.NoticeInfo, Text: "end of the test's events"}
 
 // streamEvents opens an event stream on a real control socket, publishes evs and then
 // endOfEvents in the session, and returns the events the client read before endOfEvents.
-func streamEvents(t *testing.T, sess *engineSession, control string, evs ...event.Event) []Event {
+func streamEvents(t *testing.T, sess *engineSession, control string, evs ...session.Event) []Event {
 	t.Helper()
 	got := make(chan Event, 64)
 	go Client{Path: control}.Events(func(ev Event) bool { got <- ev; return true })
@@ -108,7 +108,7 @@ func TestWireEventNames(t *testing.T) {
 // At), so TestWireEventNames sees every name the wire can carry.
 func TestEveryEventListed(t *testing.T) {
 	listed := map[string]bool{}
-	pkgs := map[string]bool{reflect.TypeFor[event.Event]().PkgPath(): true}
+	pkgs := map[string]bool{reflect.TypeFor[session.Event]().PkgPath(): true}
 	for _, ev := range everyEvent {
 		ty := reflect.TypeOf(ev)
 		listed[ty.PkgPath()+"."+ty.Name()] = true
@@ -179,7 +179,7 @@ func embedsAt(st *ast.StructType) bool {
 }
 
 // unnamedEvent is an event the wire has no name for.
-type unnamedEvent struct{ event.At }
+type unnamedEvent struct{ session.At }
 
 // An event without a declared name is never sent (under its Go type's name or any other):
 // the events around it are, and the session's log says which one was left out.

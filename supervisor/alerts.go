@@ -2,7 +2,7 @@ package supervisor
 
 import (
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/session"
 )
 
 // AlertCause is what an alert is about.
@@ -18,7 +18,7 @@ const (
 // ring the bell, send a desktop notification (OSC 9/777 to the outer terminal), or nudge (type
 // Text into claude, only when it is truly idle). The front end carries it out and words it.
 type Alert struct {
-	event.At
+	session.At
 	Action config.AlertAction `json:"action"`
 	Cause  AlertCause         `json:"cause"`
 	Detail string             `json:"detail"` // what showed it, e.g. "PermissionRequest Bash"

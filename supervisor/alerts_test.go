@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/session"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -59,7 +59,7 @@ func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionBell, OnPermission: config.ActionNone}
 	var alerts []Alert
 	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	tr := newStateTracker(func(ev event.Event) {
+	tr := newStateTracker(func(ev session.Event) {
 		if a, ok := alertFor(cfg.Notifications, ev.(StateChanged)); ok {
 			alerts = append(alerts, a)
 		}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -17,7 +17,7 @@ import (
 // exit.
 func TestSessionEndingAfterTheAnswerKeepsTheVerdict(t *testing.T) {
 	ss := startStorm(t)
-	var events []event.Event
+	var events []session.Event
 	done := make(chan struct{})
 	evs, stop := ss.sup.Subscribe()
 	defer stop()

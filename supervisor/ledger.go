@@ -4,8 +4,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -33,7 +33,7 @@ type Subagent struct {
 
 // SubagentsChanged: the subagent ledger changed; Agents is a copy, in order of appearance.
 type SubagentsChanged struct {
-	event.At
+	session.At
 	Agents []Subagent `json:"agents"`
 }
 
@@ -46,11 +46,11 @@ type ledger struct {
 	mu    sync.Mutex
 	order []string
 	byID  map[string]*Subagent
-	emit  func(event.Event)
+	emit  func(session.Event)
 	now   func() time.Time
 }
 
-func newLedger(emit func(event.Event)) *ledger {
+func newLedger(emit func(session.Event)) *ledger {
 	return &ledger{byID: map[string]*Subagent{}, emit: emit, now: time.Now}
 }
 
@@ -76,7 +76,7 @@ func (l *ledger) publish() {
 	for _, id := range l.order {
 		out = append(out, *l.byID[id])
 	}
-	l.emit(SubagentsChanged{At: event.At{Time: l.now()}, Agents: out})
+	l.emit(SubagentsChanged{At: session.At{Time: l.now()}, Agents: out})
 }
 
 func (l *ledger) hook(in *hooks.Input) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -143,7 +143,7 @@ func TestOtherHooksSayPlainText(t *testing.T) {
 
 func TestAnotherHooksBlockMeansClaudeWorksOn(t *testing.T) {
 	var got []StateChanged
-	st := newStateTracker(func(e event.Event) { got = append(got, e.(StateChanged)) }, nil)
+	st := newStateTracker(func(e session.Event) { got = append(got, e.(StateChanged)) }, nil)
 	st.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: verdictlog.SourceChecks})
 	st.otherHookBlocked()
 	if s := st.get(); s != StateWorking {

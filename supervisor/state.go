@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -30,7 +30,7 @@ const (
 
 // StateChanged: the agent's state changed.
 type StateChanged struct {
-	event.At
+	session.At
 	State  AgentState `json:"state"`
 	Reason string     `json:"reason"` // what showed it, for people, e.g. "Notification idle_prompt"
 	Source string     `json:"source"` // "hook", "terminal", "transcript", "keyboard" or "process"
@@ -118,11 +118,11 @@ type stateTracker struct {
 	// idleTold: claude's idle_prompt was told during this wait; claude may say it again, the
 	// person hears it once per wait.
 	idleTold bool
-	emit     func(event.Event)
+	emit     func(session.Event)
 	now      func() time.Time
 }
 
-func newStateTracker(emit func(event.Event), now func() time.Time) *stateTracker {
+func newStateTracker(emit func(session.Event), now func() time.Time) *stateTracker {
 	if now == nil {
 		now = time.Now
 	}
@@ -156,7 +156,7 @@ func (t *stateTracker) change(c StateChanged) {
 		t.state, t.since = c.State, now
 	}
 	t.idleTold = idle
-	c.At = event.At{Time: now}
+	c.At = session.At{Time: now}
 	t.emit(c)
 }
 
@@ -297,7 +297,7 @@ func (t *stateTracker) otherHookBlocked() {
 		return
 	}
 	t.state, t.since, t.idleTold = StateWorking, t.now(), false
-	t.emit(StateChanged{At: event.At{Time: t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
+	t.emit(StateChanged{At: session.At{Time: t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
 }
 
 // record infers state from a line of the main transcript, when no hook says more: a tool

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -25,7 +25,7 @@ type stateRun struct {
 
 func newStateRun() *stateRun {
 	r := &stateRun{clock: &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
-	r.tr = newStateTracker(func(ev event.Event) {
+	r.tr = newStateTracker(func(ev session.Event) {
 		c := ev.(StateChanged)
 		r.changes = append(r.changes, string(c.State)+"<"+c.Source)
 	}, r.clock.now)
@@ -250,7 +250,7 @@ func TestStateSourcesAreReported(t *testing.T) {
 // A state the terminal showed says so, with what claude said about it.
 func TestTerminalStateSourceAndReason(t *testing.T) {
 	var got []StateChanged
-	tr := newStateTracker(func(e event.Event) { got = append(got, e.(StateChanged)) }, nil)
+	tr := newStateTracker(func(e session.Event) { got = append(got, e.(StateChanged)) }, nil)
 	tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedPermission, Msg: "approve Bash: rm -rf build"})
 	tr.terminal(TerminalStatus{State: TerminalBlocked, Kind: BlockedQuestion, Msg: "answer: Which colour?\u2028(Red · Blue)"})
 	tr.terminal(TerminalStatus{State: TerminalBlocked})
@@ -272,7 +272,7 @@ func TestTerminalStateSourceAndReason(t *testing.T) {
 
 func TestLedger(t *testing.T) {
 	var last []Subagent
-	l := newLedger(func(ev event.Event) { last = ev.(SubagentsChanged).Agents })
+	l := newLedger(func(ev session.Event) { last = ev.(SubagentsChanged).Agents })
 	sub := func(ev, id string) *hooks.Input {
 		return hk(ev, func(in *hooks.Input) { in.AgentID, in.AgentType = id, "Explore" })
 	}
@@ -322,7 +322,7 @@ func TestAlerts(t *testing.T) {
 // text.
 func TestIdleNotificationIsTyped(t *testing.T) {
 	var got []StateChanged
-	tr := newStateTracker(func(e event.Event) {
+	tr := newStateTracker(func(e session.Event) {
 		if c, ok := e.(StateChanged); ok {
 			got = append(got, c)
 		}

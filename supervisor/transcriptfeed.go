@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -18,7 +18,7 @@ import (
 // TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
 // second).
 type TranscriptUpdated struct {
-	event.At
+	session.At
 	Snapshot transcript.Snapshot `json:"snapshot"`
 }
 
@@ -29,7 +29,7 @@ const transcriptThrottle = 250 * time.Millisecond
 // new session (/clear) names another.
 type transcriptFeed struct {
 	ctx     context.Context
-	publish func(event.Event)
+	publish func(session.Event)
 	// onRecord sees every line of the main transcript (for state inference); onSnapshot every
 	// published snapshot; onStopHooks every stop_hook_summary naming another hook, with the
 	// agent whose transcript holds it ("" the main agent).
@@ -60,7 +60,7 @@ const stopsKept = 8
 
 // newTranscriptFeed makes a feed of transcripts read by decoder (nil: the parser's own format); the commands of hooksup's own hooks
 // start with one of bins.
-func newTranscriptFeed(ctx context.Context, publish func(event.Event), logger *slog.Logger, decoder func(maxText int) transcript.Decoder, bins ...string) *transcriptFeed {
+func newTranscriptFeed(ctx context.Context, publish func(session.Event), logger *slog.Logger, decoder func(maxText int) transcript.Decoder, bins ...string) *transcriptFeed {
 	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookProgram(bins...), decoder: decoder,
 		changed: make(chan struct{})}
 }
@@ -154,7 +154,7 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 		if f.onSnapshot != nil {
 			f.onSnapshot(snap)
 		}
-		f.publish(TranscriptUpdated{At: event.At{Time: time.Now()}, Snapshot: snap})
+		f.publish(TranscriptUpdated{At: session.At{Time: time.Now()}, Snapshot: snap})
 	})
 }
 
@@ -345,7 +345,7 @@ type Summary struct {
 
 // SessionSummary: the agent exited; this is what the session used.
 type SessionSummary struct {
-	event.At
+	session.At
 	Summary Summary `json:"summary"`
 }
 

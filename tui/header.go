@@ -6,9 +6,9 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -30,7 +30,7 @@ type header struct {
 	ignored     bool // the project's config is not trusted: its checks are ignored
 }
 
-func (h *header) event(ev event.Event) {
+func (h *header) event(ev session.Event) {
 	switch e := ev.(type) {
 	case supervisor.HookReceived:
 		if e.Input.SessionID != "" {

@@ -5,11 +5,11 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -19,7 +19,7 @@ import (
 
 // Session is what the TUI needs of a supervised session.
 type Session interface {
-	Events() <-chan event.Event
+	Events() <-chan session.Event
 	Resolve(id int, d hooks.Decision, reason string) error
 	Interrupt()
 	Counts() engine.Counts
@@ -51,7 +51,7 @@ func (m *model) setAgent(name string) {
 // Messages.
 type (
 	eventMsg struct {
-		ev     event.Event
+		ev     session.Event
 		counts engine.Counts
 	}
 	eventsClosedMsg struct{}
@@ -86,9 +86,9 @@ type model struct {
 	subs      subagentsPane
 	questions []engine.Question
 	editor    reasonEditor
-	notices   []event.Notice // the last warnings and errors, newest last
-	tally     tally          // for the summary at claude's exit
-	resume    string         // the command that resumes a session, before its id
+	notices   []session.Notice // the last warnings and errors, newest last
+	tally     tally            // for the summary at claude's exit
+	resume    string           // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
@@ -263,8 +263,8 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.quitting = true
 			return tea.Quit
 		}
-	case event.Notice:
-		if e.Level != event.NoticeInfo {
+	case session.Notice:
+		if e.Level != session.NoticeInfo {
 			m.notices = append(m.notices, e)
 			if len(m.notices) > 3 {
 				m.notices = m.notices[1:]
@@ -526,7 +526,7 @@ func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
 	sess := m.sess
 	return func() tea.Msg {
 		if err := sess.Resolve(q.ID, d, reason); err != nil {
-			return eventMsg{ev: event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn,
+			return eventMsg{ev: session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeWarn,
 				Text: fmt.Sprintf("question %d: %v", q.ID, err)}, counts: sess.Counts()}
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/session"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/supervisor"
@@ -35,7 +35,7 @@ func updating() bool {
 
 // fakeSession stands in for the supervisor: the test feeds events and reads what the TUI asked.
 type fakeSession struct {
-	events     chan event.Event
+	events     chan session.Event
 	mu         sync.Mutex
 	resolved   []string
 	interrupts int
@@ -44,9 +44,9 @@ type fakeSession struct {
 	onInterrupt func()
 }
 
-func newFakeSession() *fakeSession { return &fakeSession{events: make(chan event.Event, 64)} }
+func newFakeSession() *fakeSession { return &fakeSession{events: make(chan session.Event, 64)} }
 
-func (f *fakeSession) Events() <-chan event.Event { return f.events }
+func (f *fakeSession) Events() <-chan session.Event { return f.events }
 func (f *fakeSession) Resolve(id int, d hooks.Decision, reason string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -123,7 +123,7 @@ func scene(f *fakeSession) {
 	in := func(ev string) *hooks.Input {
 		return &hooks.Input{HookEventName: ev, SessionID: "4312ba3d-56cd-4b9f-8c76-66e8ea524739", Model: "claude-opus-5-5", AgentID: "a1b2c3d4e5", AgentType: "Explore"}
 	}
-	at := func(s int) event.At { return event.At{Time: t0.Add(time.Duration(s) * time.Second)} }
+	at := func(s int) session.At { return session.At{Time: t0.Add(time.Duration(s) * time.Second)} }
 	f.events <- supervisor.HookReceived{At: at(0), Input: in(hooks.SessionStart)}
 	f.events <- supervisor.StateChanged{At: at(1), State: supervisor.StateWorking}
 	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
@@ -436,7 +436,7 @@ func TestAgentExitedEvent(t *testing.T) {
 			m, f, _ := newTestModel(t, "dark")
 			m.holdOnExit = hold
 			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-			f.events <- supervisor.AgentExited{At: event.At{Time: t0}, Code: 3}
+			f.events <- supervisor.AgentExited{At: session.At{Time: t0}, Code: 3}
 			if hold {
 				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 					return bytes.Contains(b, []byte("claude exited with status 3 — press any key to close"))
@@ -479,7 +479,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 	m.w, m.h = 120, 40
 	m.now = t0.Add(-time.Hour) // the last tick
 	asked := t0
-	next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: asked}, Question: engine.Question{
+	next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: session.At{Time: asked}, Question: engine.Question{
 		ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: "The check \"tests\" failed (exit 1).", Asked: asked,
 		Deadline: asked.Add(5 * time.Minute)}}})
 	out := ansi.Strip(next.(model).render())
@@ -511,7 +511,7 @@ func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
 	}{{60, 24, true}, {160, 44, false}} {
 		m, _, _ := newTestModel(t, "mono")
 		m.w, m.h, m.now = c.w, c.h, t0.Add(-time.Minute)
-		next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{
+		next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: session.At{Time: t0}, Question: engine.Question{
 			ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 		out := ansi.Strip(next.(model).render())
 		banner := strings.Join(strings.Split(out, "\n")[1:next.(model).lay.agent.y], "\n")
@@ -628,9 +628,9 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 		return ""
 	}
 	state := func(s supervisor.AgentState) tea.Msg {
-		return eventMsg{ev: supervisor.StateChanged{At: event.At{Time: t0}, State: s}}
+		return eventMsg{ev: supervisor.StateChanged{At: session.At{Time: t0}, State: s}}
 	}
-	idle := eventMsg{ev: supervisor.Alert{At: event.At{Time: t0}, Action: config.ActionBell,
+	idle := eventMsg{ev: supervisor.Alert{At: session.At{Time: t0}, Action: config.ActionBell,
 		Cause: supervisor.CauseIdle, State: supervisor.StateWaiting}}
 	update(state(supervisor.StateWaiting))
 	if got := update(idle); got != "\a" {
@@ -642,7 +642,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 	if got := update(idle); got != "" {
 		t.Fatalf("the person is typing: the terminal got %q, want nothing", got)
 	}
-	perm := eventMsg{ev: supervisor.Alert{At: event.At{Time: t0}, Action: config.ActionBell,
+	perm := eventMsg{ev: supervisor.Alert{At: session.At{Time: t0}, Action: config.ActionBell,
 		Cause: supervisor.CausePermission, State: supervisor.StatePermission}}
 	update(state(supervisor.StatePermission))
 	update(press('x', 0, "x"))
@@ -659,7 +659,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 // terminal reports move the state while the question waits), and a later state change does
 // not close it. Before the question exists the edit key has nothing to open.
 func TestEditOpensInEveryState(t *testing.T) {
-	q := engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{ID: 1, Event: "Stop",
+	q := engine.QuestionAsked{At: session.At{Time: t0}, Question: engine.Question{ID: 1, Event: "Stop",
 		Proposal: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0,
 		Deadline: t0.Add(5 * time.Minute)}}
 	edit := func(m model) model {
@@ -670,7 +670,7 @@ func TestEditOpensInEveryState(t *testing.T) {
 		return m
 	}
 	state := func(m model, s supervisor.AgentState) model {
-		nm, _ := m.Update(eventMsg{ev: supervisor.StateChanged{At: event.At{Time: t0}, State: s, Source: "terminal"}})
+		nm, _ := m.Update(eventMsg{ev: supervisor.StateChanged{At: session.At{Time: t0}, State: s, Source: "terminal"}})
 		return nm.(model)
 	}
 	for _, s := range []supervisor.AgentState{supervisor.StateStopping, supervisor.StateWorking, supervisor.StateWaiting,

@@ -8,10 +8,10 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -92,7 +92,7 @@ func previewLegend(st Styles, agent string, w int) string {
 		checks = append(checks, p.head(st, sampleNow))
 	}
 	var notices []string
-	for _, n := range []event.Notice{{Level: event.NoticeWarn, Text: "a warning"}, {Level: event.NoticeError, Text: "an error of hooksup's"}} {
+	for _, n := range []session.Notice{{Level: session.NoticeWarn, Text: "a warning"}, {Level: session.NoticeError, Text: "an error of hooksup's"}} {
 		notices = append(notices, noticeLine(st, n, ansi.StringWidth(n.Text)+4))
 	}
 	lines := []string{
@@ -135,7 +135,7 @@ const (
 // sampleSession stands in for the supervisor: Preview only reads its counts.
 type sampleSession struct{}
 
-func (sampleSession) Events() <-chan event.Event                { return nil }
+func (sampleSession) Events() <-chan session.Event              { return nil }
 func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
 func (sampleSession) Interrupt()                                {}
 func (sampleSession) Counts() engine.Counts                     { return sampleCounts }
@@ -152,13 +152,13 @@ func sampleChecks() []checks.Result {
 
 // sampleEvents is a short session as the supervisor publishes it: claude at work, a subagent
 // steered and done, three verdicts, the checks failing and a question waiting for the person.
-func sampleEvents() []event.Event {
-	at := func(s int) event.At { return event.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
+func sampleEvents() []session.Event {
+	at := func(s int) session.At { return session.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
 	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "sonnet-4-5"}
 	failed := checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
 		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
 	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"
-	return []event.Event{
+	return []session.Event{
 		supervisor.HookReceived{At: at(0), Input: input},
 		supervisor.StateChanged{At: at(1), State: supervisor.StateWorking},
 		engine.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/session"
 	"image/color"
 	"regexp"
 	"strconv"
@@ -15,7 +16,6 @@ import (
 	"github.com/hooksup/hooksup/third_party/teatest"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
@@ -124,8 +124,8 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		fm.now = sampleNow
 		return fm.render()
 	}
-	ev := func(e event.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
-	at := event.At{Time: sampleNow}
+	ev := func(e session.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
+	at := session.At{Time: sampleNow}
 	for _, state := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
 		supervisor.StateInterrupted, supervisor.StateExited} {
 		text := "● " + string(state)
@@ -151,7 +151,7 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 			t.Errorf("check %s: the legend draws %s with %q, the checks pane with %q", r.Name, mark, got, want)
 		}
 	}
-	for _, n := range []event.Notice{{At: at, Level: event.NoticeWarn, Text: "a warning"}, {At: at, Level: event.NoticeError, Text: "an error of hooksup's"}} {
+	for _, n := range []session.Notice{{At: at, Level: session.NoticeWarn, Text: "a warning"}, {At: at, Level: session.NoticeError, Text: "an error of hooksup's"}} {
 		text := " ⚠ " + n.Text
 		if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(n)), text); got != want {
 			t.Errorf("%s: the legend draws it with %q, the status line with %q", n.Level, got, want)

@@ -3,9 +3,9 @@ package tui
 import (
 	"fmt"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -14,7 +14,7 @@ type subagentsPane struct {
 	agents []supervisor.Subagent
 }
 
-func (p *subagentsPane) event(ev event.Event) {
+func (p *subagentsPane) event(ev session.Event) {
 	if e, ok := ev.(supervisor.SubagentsChanged); ok {
 		p.agents = e.Agents
 	}

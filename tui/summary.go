@@ -7,10 +7,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -23,7 +23,7 @@ type tally struct {
 	verdicts  map[hooks.Decision]int
 }
 
-func (t *tally) event(ev event.Event) {
+func (t *tally) event(ev session.Event) {
 	switch e := ev.(type) {
 	case supervisor.HookReceived:
 		if e.Input.SessionID != "" {

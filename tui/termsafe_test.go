@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -87,7 +87,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 			return strings.Join(p.view(st, 120, 5), "\n")
 		}, []string{evilAgentShown, "Ex<U+202E>plore"}},
 		{"notice", func() string {
-			return noticeLine(st, event.Notice{Level: event.NoticeWarn, Text: "cannot read " + evilDir}, 200)
+			return noticeLine(st, session.Notice{Level: session.NoticeWarn, Text: "cannot read " + evilDir}, 200)
 		}, []string{"cannot read /src/" + evilDirShown}},
 		{"exit summary", func() string {
 			return strings.Join(tally{sessionID: "s\x1b[2J1", turns: 1}.lines("hooksup claude --resume"), "\n")
@@ -95,7 +95,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 		{"banner", func() string {
 			m, _, _ := newTestModel(t, "mono")
 			m.w, m.h, m.now = 160, 44, t0
-			next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{ID: 1,
+			next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: session.At{Time: t0}, Question: engine.Question{ID: 1,
 				Event: hooks.SubagentStop, AgentID: evilAgentID, AgentType: "Ex\u202Eplore", Proposal: hooks.Block, Reason: reason,
 				Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 			lines, _ := next.(model).bannerLines(160, 10, "5:00", true)

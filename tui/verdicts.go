@@ -6,10 +6,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -58,7 +58,7 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 	}
 }
 
-func (p *verdictsPane) event(ev event.Event) {
+func (p *verdictsPane) event(ev session.Event) {
 	switch e := ev.(type) {
 	case engine.VerdictDecided:
 		p.items = append(p.items, trimOutputs(e.Verdict))

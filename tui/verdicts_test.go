@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
@@ -29,7 +29,7 @@ func plain(lines []string) string { return ansi.Strip(strings.Join(lines, "\n"))
 
 // otherHooksSession: hooksup allows two stops; at the first the user's hook blocks, at the
 // second it allows and a logger fails. Claude's record of them comes after each verdict.
-func otherHooksSession() []event.Event {
+func otherHooksSession() []session.Event {
 	two, one := 2, 1
 	v := func(stop int) verdictlog.Verdict {
 		return verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
@@ -40,7 +40,7 @@ func otherHooksSession() []event.Event {
 		e.Event, e.Source, e.OtherHooks = verdictlog.EventOtherHooks, verdictlog.SourceOtherHooks, hs
 		return supervisor.OtherHooksReported{Entry: e}
 	}
-	return []event.Event{
+	return []session.Event{
 		engine.VerdictDecided{Verdict: v(1)},
 		entry(1, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
 			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
@@ -110,7 +110,7 @@ func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
 	p.agent = "claude"
-	v := func(stop int, reason string) event.Event {
+	v := func(stop int, reason string) session.Event {
 		return engine.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
 			Decision: hooks.Block, Source: verdictlog.SourceChecks, Reason: reason, MaxContinuations: 3}}
 	}

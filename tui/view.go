@@ -6,9 +6,9 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
@@ -132,9 +132,9 @@ func exitLine(st Styles, name string, code int, err error, hold bool, w int) str
 }
 
 // noticeLine is a warning or an error of hooksup's own, in place of the header.
-func noticeLine(st Styles, n event.Notice, w int) string {
+func noticeLine(st Styles, n session.Notice, w int) string {
 	style := st.Warn
-	if n.Level == event.NoticeError {
+	if n.Level == session.NoticeError {
 		style = st.Error
 	}
 	return style.Render(fit(" ⚠ "+termsafe.String(n.Text), w))

@@ -8,11 +8,11 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -22,7 +22,7 @@ import (
 // for: the bell or a desktop notification, which n carries through the terminal or the
 // system's notifier (the bell if that fails); a nudge, which only the TUI can type into claude,
 // rings the bell.
-func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event) {
+func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Event) {
 	// A notification the system's notifier is still showing when the events end is waited for
 	// (a few seconds at most), so the last one before claude exits is not lost.
 	var sending sync.WaitGroup
@@ -53,8 +53,8 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event
 			for _, l := range otherHooksLines(e.Entry, true) {
 				fmt.Fprintf(w, "hooksup: %s\n", l)
 			}
-		case event.Notice:
-			if e.Level != event.NoticeInfo {
+		case session.Notice:
+			if e.Level != session.NoticeInfo {
 				fmt.Fprintf(w, "hooksup: %s\n", termsafe.Text(e.Text))
 			}
 		case engine.Interrupted:
