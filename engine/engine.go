@@ -570,7 +570,7 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		}
 		lock.Running(c.Name)
 		res := e.runOne(ctx, c, dir, in)
-		p.records = append(p.records, res.Record())
+		p.records = append(p.records, checks.Record(res))
 		if e.judge(&p, c, res) {
 			return p
 		}
@@ -657,7 +657,7 @@ func (e *Engine) checksFor(in *hooks.Input) []config.Check {
 }
 
 // runOne runs one check, telling the front end as it starts, prints and ends.
-func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) checks.Result {
+func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) session.CheckResult {
 	e.mu.Lock()
 	e.runSeq++
 	run := e.runSeq
@@ -673,7 +673,7 @@ func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hoo
 
 // judge weighs one check's result into the proposal and reports whether it decides the stop
 // (a block); a failure that may not block adds a warning instead.
-func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
+func (e *Engine) judge(p *proposal, c config.Check, res session.CheckResult) bool {
 	switch {
 	case res.Passed() || res.Canceled:
 		return false
@@ -714,7 +714,7 @@ func stopEnv(in *hooks.Input) []string {
 	return env
 }
 
-func howFailed(r checks.Result) string {
+func howFailed(r session.CheckResult) string {
 	if r.TimedOut {
 		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
 	}
@@ -735,11 +735,11 @@ const maxReasonOutput = 8000
 // the output is longer than maxLines (DefaultReasonLines when 0); else, or when no runner's
 // output is recognised, at most maxLines lines of the end of the output. The command is named when it helps: when it is short
 // enough to run again by hand, when it printed nothing, when it timed out.
-func BlockReason(r checks.Result, maxLines int) string {
+func BlockReason(r session.CheckResult, maxLines int) string {
 	if maxLines <= 0 {
 		maxLines = config.DefaultReasonLines
 	}
-	text := r.Text()
+	text := checks.Text(r)
 	var lines []string
 	if text != "" {
 		lines = strings.Split(text, "\n")

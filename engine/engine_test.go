@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/session"
@@ -544,7 +543,7 @@ func TestAskWithoutAPersonAppliesTheProposal(t *testing.T) {
 func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
 	long := strings.Repeat("x", 300)
 	out := strings.Repeat(long+"\n", 39) + "FINAL: 3 tests failed\n"
-	reason := BlockReason(checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out), Lines: 40}, 40)
+	reason := BlockReason(session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out), Lines: 40}, 40)
 	if n := len([]rune(reason)); n > hooks.MaxOutputChars {
 		t.Fatalf("reason has %d characters", n)
 	}
@@ -552,7 +551,7 @@ func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
 		t.Fatalf("reason lost its head or tail:\n%s", reason[:200])
 	}
 	// One line longer than the cap keeps its end.
-	reason = BlockReason(checks.Result{Name: "json", Command: "x", ExitCode: 1, Output: []byte(strings.Repeat("é", 20000) + "END"), Lines: 1}, 40)
+	reason = BlockReason(session.CheckResult{Name: "json", Command: "x", ExitCode: 1, Output: []byte(strings.Repeat("é", 20000) + "END"), Lines: 1}, 40)
 	if n := len([]rune(reason)); n > hooks.MaxOutputChars || !strings.HasSuffix(reason, "END") {
 		t.Fatalf("reason of %d characters ends %q", n, reason[len(reason)-10:])
 	}
@@ -566,24 +565,24 @@ func TestBlockReasonIsConcise(t *testing.T) {
 	long := "sh -c 'for f in $(git ls-files); do some-long-linter --strict --config .linter.yml \"$f\" || exit 1; done'"
 	for _, tc := range []struct {
 		name      string
-		r         checks.Result
+		r         session.CheckResult
 		maxLines  int
 		wantLines int
 		head      []string // in the first line
 		notHead   []string
 		last      string
 	}{
-		{"long output", checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out.String()), Lines: 3000}, 0, 41,
+		{"long output", session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out.String()), Lines: 3000}, 0, 41,
 			[]string{`"tests"`, "exit 1", "`go test ./...`", "last 40 of its 3000 lines"}, nil, "line 3000"},
-		{"reason_lines 5", checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 2, Output: []byte(out.String()), Lines: 3000}, 5, 6,
+		{"reason_lines 5", session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 2, Output: []byte(out.String()), Lines: 3000}, 5, 6,
 			[]string{"exit 2", "last 5 of its 3000"}, nil, "line 3000"},
-		{"short output", checks.Result{Name: "lint", Command: long, ExitCode: 1, Output: []byte("a.go:1: bad\n"), Lines: 1}, 40, 2,
+		{"short output", session.CheckResult{Name: "lint", Command: long, ExitCode: 1, Output: []byte("a.go:1: bad\n"), Lines: 1}, 40, 2,
 			[]string{`"lint" failed (exit 1)`, "Its output:"}, []string{"some-long-linter"}, "a.go:1: bad"},
-		{"no output", checks.Result{Name: "lint", Command: long, ExitCode: 1}, 40, 1,
+		{"no output", session.CheckResult{Name: "lint", Command: long, ExitCode: 1}, 40, 1,
 			[]string{"some-long-linter", "printed nothing"}, nil, ""},
-		{"timed out", checks.Result{Name: "lint", Command: long, ExitCode: -1, TimedOut: true, Duration: 2 * time.Minute, Output: []byte("waiting\n"), Lines: 1}, 40, 2,
+		{"timed out", session.CheckResult{Name: "lint", Command: long, ExitCode: -1, TimedOut: true, Duration: 2 * time.Minute, Output: []byte("waiting\n"), Lines: 1}, 40, 2,
 			[]string{"some-long-linter", "timed out after 2m0s"}, nil, "waiting"},
-		{"multi-line command", checks.Result{Name: "m", Command: "set -e\ngo vet ./...\n", ExitCode: 1}, 40, 1,
+		{"multi-line command", session.CheckResult{Name: "m", Command: "set -e\ngo vet ./...\n", ExitCode: 1}, 40, 1,
 			[]string{"`set -e ; go vet ./...`"}, nil, ""},
 	} {
 		reason := BlockReason(tc.r, tc.maxLines)

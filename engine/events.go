@@ -3,7 +3,6 @@ package engine
 import (
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -50,8 +49,8 @@ type CheckOutput struct {
 // CheckFinished: a check ended.
 type CheckFinished struct {
 	session.At
-	Run    int           `json:"run"`
-	Result checks.Result `json:"result"`
+	Run    int                 `json:"run"`
+	Result session.CheckResult `json:"result"`
 }
 
 // VerdictDecided: a stop was decided (also written to the verdict log).

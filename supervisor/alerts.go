@@ -19,11 +19,11 @@ const (
 // Text into claude, only when it is truly idle). The front end carries it out and words it.
 type Alert struct {
 	session.At
-	Action config.AlertAction `json:"action"`
-	Cause  AlertCause         `json:"cause"`
-	Detail string             `json:"detail"` // what showed it, e.g. "PermissionRequest Bash"
-	Agent  string             `json:"agent"`  // the agent's name ("claude", "codex"); "" is claude
-	Text   string             `json:"text"`   // for nudge: what to type
+	Action session.AlertAction `json:"action"`
+	Cause  AlertCause          `json:"cause"`
+	Detail string              `json:"detail"` // what showed it, e.g. "PermissionRequest Bash"
+	Agent  string              `json:"agent"`  // the agent's name ("claude", "codex"); "" is claude
+	Text   string              `json:"text"`   // for nudge: what to type
 	// State is the state the alert is about; a front end nudges only while the agent is still
 	// in it.
 	State AgentState `json:"state"`
@@ -31,7 +31,7 @@ type Alert struct {
 
 // alertFor returns the alert [notifications] configures for a state change, if any.
 func alertFor(cfg config.NotificationsConfig, c StateChanged) (Alert, bool) {
-	var action config.AlertAction
+	var action session.AlertAction
 	var cause AlertCause
 	switch {
 	case c.State == StatePermission || c.State == StateQuestion:
@@ -41,13 +41,13 @@ func alertFor(cfg config.NotificationsConfig, c StateChanged) (Alert, bool) {
 	default:
 		return Alert{}, false
 	}
-	if action == "" || action == config.ActionNone {
+	if action == "" || action == session.ActionNone {
 		return Alert{}, false
 	}
 	a := Alert{At: c.At, Action: action, Cause: cause, Detail: c.Reason, State: c.State}
-	if action == config.ActionNudge {
+	if action == session.ActionNudge {
 		if c.State != StateWaiting {
-			a.Action = config.ActionBell // never type into a permission dialog
+			a.Action = session.ActionBell // never type into a permission dialog
 		} else {
 			a.Text = cfg.NudgeText
 		}

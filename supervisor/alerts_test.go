@@ -18,7 +18,7 @@ import (
 // same dialog does not ring again.
 func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	cfg := config.Defaults()
-	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionNotify, OnPermission: config.ActionBell}
+	cfg.Notifications = config.NotificationsConfig{OnIdle: session.ActionNotify, OnPermission: session.ActionBell}
 	s := &Supervisor{o: Options{Config: cfg}, bus: newBus(), out: engine.NewOutbox(), logger: slog.New(slog.DiscardHandler)}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.state.hook(prompt("p1"))
@@ -45,8 +45,8 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 			t.Fatal("the events never ended")
 		}
 	}
-	if len(alerts) != 2 || alerts[0].Cause != CauseIdle || alerts[0].Action != config.ActionNotify ||
-		alerts[1].Cause != CausePermission || alerts[1].Action != config.ActionBell {
+	if len(alerts) != 2 || alerts[0].Cause != CauseIdle || alerts[0].Action != session.ActionNotify ||
+		alerts[1].Cause != CausePermission || alerts[1].Action != session.ActionBell {
 		t.Fatalf("alerts %+v, want on_idle's notify then one permission bell", alerts)
 	}
 }
@@ -56,7 +56,7 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 // The wait keeps its start.
 func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	cfg := config.Defaults()
-	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionBell, OnPermission: config.ActionNone}
+	cfg.Notifications = config.NotificationsConfig{OnIdle: session.ActionBell, OnPermission: session.ActionNone}
 	var alerts []Alert
 	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	tr := newStateTracker(func(ev session.Event) {

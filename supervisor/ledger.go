@@ -6,7 +6,6 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/session"
-	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -21,14 +20,14 @@ const (
 
 // Subagent is one line of the ledger.
 type Subagent struct {
-	ID        string           `json:"id"`
-	Type      string           `json:"type"`
-	State     string           `json:"state"`
-	Steers    int              `json:"steers"`
-	Started   time.Time        `json:"started"`
-	Ended     time.Time        `json:"ended"`
-	Usage     transcript.Usage `json:"usage"` // from its transcript, when known
-	ToolCalls int64            `json:"tool_calls"`
+	ID        string        `json:"id"`
+	Type      string        `json:"type"`
+	State     string        `json:"state"`
+	Steers    int           `json:"steers"`
+	Started   time.Time     `json:"started"`
+	Ended     time.Time     `json:"ended"`
+	Usage     session.Usage `json:"usage"` // from its transcript, when known
+	ToolCalls int64         `json:"tool_calls"`
 }
 
 // SubagentsChanged: the subagent ledger changed; Agents is a copy, in order of appearance.
@@ -119,7 +118,7 @@ func (l *ledger) verdict(v verdictlog.Verdict) {
 }
 
 // usage takes the subagents' usage from a transcript snapshot.
-func (l *ledger) usage(s transcript.Snapshot) {
+func (l *ledger) usage(s session.Transcript) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	changed := false

@@ -134,7 +134,7 @@ func TestOtherHooksKeepRecentAgentsOnly(t *testing.T) {
 }
 
 func TestOtherHooksSayPlainText(t *testing.T) {
-	o := otherHook(transcript.HookOutcome{Command: "/home/u/x.sh", Outcome: hooks.OutcomeBlocked, ExitCode: 2,
+	o := otherHook(session.HookOutcome{Command: "/home/u/x.sh", Outcome: hooks.OutcomeBlocked, ExitCode: 2,
 		Message: "\x1b[31mFAILED\x1b[0m: update the changelog\n"})
 	if o.Reason != "FAILED: update the changelog" || o.ExitCode == nil || *o.ExitCode != 2 {
 		t.Fatalf("%+v", o)

@@ -265,7 +265,7 @@ func TestTerminalStateSourceAndReason(t *testing.T) {
 	if got[0].Reason != "approve Bash: rm -rf build" || got[1].Reason != "answer: Which colour? (Red · Blue)" || got[2].Reason != "a dialog" {
 		t.Fatalf("reasons %q %q %q", got[0].Reason, got[1].Reason, got[2].Reason)
 	}
-	if a, ok := alertFor(config.NotificationsConfig{OnPermission: config.ActionBell}, got[1]); !ok || a.Cause != CausePermission {
+	if a, ok := alertFor(config.NotificationsConfig{OnPermission: session.ActionBell}, got[1]); !ok || a.Cause != CausePermission {
 		t.Fatalf("no alert for a question: %+v %v", a, ok)
 	}
 }
@@ -288,21 +288,21 @@ func TestLedger(t *testing.T) {
 	if len(last) != 2 || last[0].State != SubDone || last[1].State != SubOrphan {
 		t.Fatalf("%+v", last)
 	}
-	l.usage(transcript.Snapshot{Agents: []transcript.AgentSnapshot{{AgentInfo: transcript.AgentInfo{ID: "a1"},
-		Stats: transcript.Stats{Usage: transcript.Usage{OutputTokens: 42}, ToolCallCount: 3}}}})
+	l.usage(session.Transcript{Agents: []session.AgentTranscript{{AgentInfo: session.AgentInfo{ID: "a1"},
+		Stats: session.TranscriptStats{Usage: session.Usage{OutputTokens: 42}, ToolCallCount: 3}}}})
 	if last[0].Usage.OutputTokens != 42 || last[0].ToolCalls != 3 {
 		t.Fatalf("%+v", last[0])
 	}
 }
 
 func TestAlerts(t *testing.T) {
-	cfg := config.NotificationsConfig{OnIdle: config.ActionNudge, OnPermission: config.ActionNotify, NudgeText: "go on"}
-	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != config.ActionNotify ||
+	cfg := config.NotificationsConfig{OnIdle: session.ActionNudge, OnPermission: session.ActionNotify, NudgeText: "go on"}
+	if a, ok := alertFor(cfg, StateChanged{State: StatePermission, Reason: "PermissionRequest Bash"}); !ok || a.Action != session.ActionNotify ||
 		a.Cause != CausePermission || a.Detail != "PermissionRequest Bash" {
 		t.Fatalf("%+v %v", a, ok)
 	}
 	if a, ok := alertFor(cfg, StateChanged{State: StateWaiting, Reason: "Notification idle_prompt", Notification: "idle_prompt"}); !ok ||
-		a.Action != config.ActionNudge || a.Cause != CauseIdle || a.Text != "go on" {
+		a.Action != session.ActionNudge || a.Cause != CauseIdle || a.Text != "go on" {
 		t.Fatalf("%+v %v", a, ok)
 	}
 	// Waiting because a stop was allowed is not "idle": claude's own idle_prompt says when.
@@ -310,10 +310,10 @@ func TestAlerts(t *testing.T) {
 		t.Fatal("alert on every stop")
 	}
 	// Never type into a permission dialog.
-	if a, _ := alertFor(config.NotificationsConfig{OnPermission: config.ActionNudge}, StateChanged{State: StatePermission}); a.Action != config.ActionBell {
+	if a, _ := alertFor(config.NotificationsConfig{OnPermission: session.ActionNudge}, StateChanged{State: StatePermission}); a.Action != session.ActionBell {
 		t.Fatalf("%+v", a)
 	}
-	if _, ok := alertFor(config.NotificationsConfig{OnIdle: config.ActionNone, OnPermission: config.ActionNone}, StateChanged{State: StatePermission}); ok {
+	if _, ok := alertFor(config.NotificationsConfig{OnIdle: session.ActionNone, OnPermission: session.ActionNone}, StateChanged{State: StatePermission}); ok {
 		t.Fatal("none alerted")
 	}
 }
@@ -331,7 +331,7 @@ func TestIdleNotificationIsTyped(t *testing.T) {
 	if len(got) != 1 || got[0].State != StateWaiting || got[0].Notification != "idle_prompt" {
 		t.Fatalf("%+v", got)
 	}
-	if _, ok := alertFor(config.NotificationsConfig{OnIdle: config.ActionBell}, got[0]); !ok {
+	if _, ok := alertFor(config.NotificationsConfig{OnIdle: session.ActionBell}, got[0]); !ok {
 		t.Fatal("no idle alert")
 	}
 }

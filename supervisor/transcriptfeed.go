@@ -19,7 +19,7 @@ import (
 // second).
 type TranscriptUpdated struct {
 	session.At
-	Snapshot transcript.Snapshot `json:"snapshot"`
+	Snapshot session.Transcript `json:"snapshot"`
 }
 
 // transcriptThrottle is the least time between two TranscriptUpdated events.
@@ -34,7 +34,7 @@ type transcriptFeed struct {
 	// published snapshot; onStopHooks every stop_hook_summary naming another hook, with the
 	// agent whose transcript holds it ("" the main agent).
 	onRecord    func(transcript.Record)
-	onSnapshot  func(transcript.Snapshot)
+	onSnapshot  func(session.Transcript)
 	onStopHooks func(agentID string, r transcript.Record)
 	logger      *slog.Logger
 	ownHook     func(string) bool
@@ -166,10 +166,10 @@ func (f *transcriptFeed) followed() string {
 }
 
 // snapshot is the aggregates now (ok false before any transcript is followed).
-func (f *transcriptFeed) snapshot() (transcript.Snapshot, bool) {
+func (f *transcriptFeed) snapshot() (session.Transcript, bool) {
 	w := f.watcher()
 	if w == nil {
-		return transcript.Snapshot{}, false
+		return session.Transcript{}, false
 	}
 	return w.Snapshot(), true
 }
@@ -266,7 +266,7 @@ func (f *transcriptFeed) stopReply(ctx context.Context, in *hooks.Input) {
 }
 
 // lastText is the latest assistant text of the transcript a stop is about.
-func lastText(s transcript.Snapshot, in *hooks.Input) string {
+func lastText(s session.Transcript, in *hooks.Input) string {
 	if in.HookEventName != hooks.SubagentStop {
 		return s.Main.LastText
 	}
@@ -295,7 +295,7 @@ func hasMessage(lastText, message string) bool {
 // disk now, and what it read has been handled (a stop's last summary is recorded): claude has
 // exited, so nothing more is coming. It is the one place that polls, once, at the end of a
 // session.
-func (f *transcriptFeed) settle(timeout time.Duration) (transcript.Snapshot, bool) {
+func (f *transcriptFeed) settle(timeout time.Duration) (session.Transcript, bool) {
 	deadline := time.Now().Add(timeout)
 	quiet := 0
 	for {
@@ -331,16 +331,16 @@ func (f *transcriptFeed) updates() <-chan transcript.Update {
 
 // Summary is what a session used, written beside its verdict log when the agent exits.
 type Summary struct {
-	SessionID  string                      `json:"session_id"`
-	Transcript string                      `json:"transcript"`
-	Model      string                      `json:"model,omitempty"`
-	Usage      transcript.Usage            `json:"usage"`
-	ByModel    map[string]transcript.Usage `json:"by_model,omitempty"`
-	ToolCalls  map[string]int64            `json:"tool_calls,omitempty"`
-	Turns      int64                       `json:"turns"`
-	APIErrors  int64                       `json:"api_errors,omitempty"`
-	Subagents  int                         `json:"subagents,omitempty"`
-	Verdicts   int                         `json:"verdicts"`
+	SessionID  string                   `json:"session_id"`
+	Transcript string                   `json:"transcript"`
+	Model      string                   `json:"model,omitempty"`
+	Usage      session.Usage            `json:"usage"`
+	ByModel    map[string]session.Usage `json:"by_model,omitempty"`
+	ToolCalls  map[string]int64         `json:"tool_calls,omitempty"`
+	Turns      int64                    `json:"turns"`
+	APIErrors  int64                    `json:"api_errors,omitempty"`
+	Subagents  int                      `json:"subagents,omitempty"`
+	Verdicts   int                      `json:"verdicts"`
 }
 
 // SessionSummary: the agent exited; this is what the session used.
@@ -349,7 +349,7 @@ type SessionSummary struct {
 	Summary Summary `json:"summary"`
 }
 
-func summaryOf(s transcript.Snapshot) Summary {
+func summaryOf(s session.Transcript) Summary {
 	tools := map[string]int64{}
 	for k, v := range s.Main.ToolCalls {
 		tools[k] += v

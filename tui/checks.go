@@ -7,14 +7,13 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 )
 
 // checkOutputKeep bounds the output the pane keeps of a run.
@@ -36,7 +35,7 @@ type checksPane struct {
 	command                   string
 	started                   time.Time
 	running                   bool
-	result                    *checks.Result
+	result                    *session.CheckResult
 	output                    []byte
 	scroll                    int
 	spinner                   int

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/config"
@@ -13,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
@@ -288,7 +288,7 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 		return nil
 	}
 	switch a.Action {
-	case config.ActionBell, config.ActionNotify:
+	case session.ActionBell, session.ActionNotify:
 		seq, send := present.Alert(a, m.notifier)
 		if send == nil {
 			return tea.Raw(seq)
@@ -299,7 +299,7 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 			}
 			return nil
 		}
-	case config.ActionNudge:
+	case session.ActionNudge:
 		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
 			m.write([]byte(a.Text))
 			m.write([]byte("\r"))

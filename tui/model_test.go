@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/hooksup/hooksup/agent/claude"
-	"github.com/hooksup/hooksup/session"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,10 +16,11 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 	"github.com/hooksup/hooksup/third_party/teatest"
 
-	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -630,7 +629,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 	state := func(s supervisor.AgentState) tea.Msg {
 		return eventMsg{ev: supervisor.StateChanged{At: session.At{Time: t0}, State: s}}
 	}
-	idle := eventMsg{ev: supervisor.Alert{At: session.At{Time: t0}, Action: config.ActionBell,
+	idle := eventMsg{ev: supervisor.Alert{At: session.At{Time: t0}, Action: session.ActionBell,
 		Cause: supervisor.CauseIdle, State: supervisor.StateWaiting}}
 	update(state(supervisor.StateWaiting))
 	if got := update(idle); got != "\a" {
@@ -642,7 +641,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 	if got := update(idle); got != "" {
 		t.Fatalf("the person is typing: the terminal got %q, want nothing", got)
 	}
-	perm := eventMsg{ev: supervisor.Alert{At: session.At{Time: t0}, Action: config.ActionBell,
+	perm := eventMsg{ev: supervisor.Alert{At: session.At{Time: t0}, Action: session.ActionBell,
 		Cause: supervisor.CausePermission, State: supervisor.StatePermission}}
 	update(state(supervisor.StatePermission))
 	update(press('x', 0, "x"))

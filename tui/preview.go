@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
@@ -142,8 +141,8 @@ func (sampleSession) Counts() engine.Counts                     { return sampleC
 func (sampleSession) TerminalStatus(supervisor.TerminalStatus)  {}
 
 // sampleChecks are a check still running, one that passed and one that failed.
-func sampleChecks() []checks.Result {
-	return []checks.Result{
+func sampleChecks() []session.CheckResult {
+	return []session.CheckResult{
 		{Name: "lint", Command: "golangci-lint run"},
 		{Name: "vet", Command: "go vet ./...", Duration: 412 * time.Millisecond},
 		{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond},
@@ -155,7 +154,7 @@ func sampleChecks() []checks.Result {
 func sampleEvents() []session.Event {
 	at := func(s int) session.At { return session.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
 	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "sonnet-4-5"}
-	failed := checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
+	failed := session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
 		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
 	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"
 	return []session.Event{

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"bytes"
-	"github.com/hooksup/hooksup/agent/claude"
-	"github.com/hooksup/hooksup/session"
 	"image/color"
 	"regexp"
 	"strconv"
@@ -15,7 +13,9 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 	"github.com/hooksup/hooksup/third_party/teatest"
 
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )

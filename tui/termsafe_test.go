@@ -6,13 +6,12 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -57,7 +56,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 		shows []string
 	}{
 		{"checks pane after a run", func() string {
-			p := checksPane{name: evilName, command: evilCmd, result: &checks.Result{ExitCode: 1}, output: []byte(evilOutput + "\n")}
+			p := checksPane{name: evilName, command: evilCmd, result: &session.CheckResult{ExitCode: 1}, output: []byte(evilOutput + "\n")}
 			return strings.Join(p.view(st, 120, 10, t0), "\n")
 		}, []string{"✗ " + evilNameShown + " exit 1", "$ " + evilCmdShown, evilOutShown}},
 		{"checks pane before a run", func() string {

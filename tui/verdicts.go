@@ -6,13 +6,13 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"

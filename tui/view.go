@@ -6,10 +6,10 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 )
 
 // View draws the whole screen. It only reads state: no I/O.

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
@@ -33,8 +32,8 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Eve
 			if term == nil {
 				continue
 			}
-			if e.Action == config.ActionNudge {
-				e.Action = config.ActionBell
+			if e.Action == session.ActionNudge {
+				e.Action = session.ActionBell
 			}
 			seq, send := present.Alert(e, n)
 			if seq != "" {

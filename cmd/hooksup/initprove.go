@@ -166,7 +166,7 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 	case !r.Passed():
 		fmt.Fprintf(pv.w, "  ✗ %s: %s (%s), commented out\n", name, present.CheckFailure(r), took)
 		why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output ends:", present.CheckFailure(r))
-		lines := strings.Split(r.Text(), "\n")
+		lines := strings.Split(checks.Text(r), "\n")
 		for _, l := range lines[max(0, len(lines)-tryLines):] {
 			why += "\n  " + l
 		}
@@ -178,7 +178,7 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 		}
 		return proven
 	}
-	n := testcount.Read(r.Text())
+	n := testcount.Read(checks.Text(r))
 	if !n.Ran() {
 		// What it says of the tests: none ran, by the runner's own summary; or hooksup cannot
 		// tell, its output holding no summary it knows.

@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -40,7 +40,7 @@ func Count(n int64) string {
 // CheckFailure says how a check failed: "exit 1", "timed out after 2m0s", "could not start:
 // …", "interrupted"; and, when it left processes running, "exit 1; left background processes
 // running, killed after 1s".
-func CheckFailure(r checks.Result) string {
+func CheckFailure(r session.CheckResult) string {
 	switch {
 	case r.StartErr != nil:
 		return "could not start: " + termsafe.String(r.StartErr.Error())
@@ -333,9 +333,9 @@ func AlertBody(a supervisor.Alert) string {
 // into claude).
 func Alert(a supervisor.Alert, n notify.Notifier) (sequence string, send func() error) {
 	switch a.Action {
-	case config.ActionBell:
+	case session.ActionBell:
 		return "\a", nil
-	case config.ActionNotify:
+	case session.ActionNotify:
 		title := n.Title
 		if title == "" {
 			title = "hooksup"

@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -34,14 +33,14 @@ func TestAge(t *testing.T) {
 
 func TestCheckFailure(t *testing.T) {
 	for _, tc := range []struct {
-		r    checks.Result
+		r    session.CheckResult
 		want string
 	}{
-		{checks.Result{ExitCode: 1}, "exit 1"},
-		{checks.Result{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
-		{checks.Result{ExitCode: -1, Canceled: true}, "interrupted"},
-		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
-		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: \x1b[2Jx\u202e: not found")}, `could not start: sh: \e[2Jx<U+202E>: not found`},
+		{session.CheckResult{ExitCode: 1}, "exit 1"},
+		{session.CheckResult{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
+		{session.CheckResult{ExitCode: -1, Canceled: true}, "interrupted"},
+		{session.CheckResult{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
+		{session.CheckResult{ExitCode: 127, StartErr: errors.New("sh: \x1b[2Jx\u202e: not found")}, `could not start: sh: \e[2Jx<U+202E>: not found`},
 	} {
 		if got := CheckFailure(tc.r); got != tc.want {
 			t.Errorf("CheckFailure(%+v) = %q, want %q", tc.r, got, tc.want)
@@ -109,16 +108,16 @@ func TestAlert(t *testing.T) {
 		want string // written to the terminal
 		sent string // run as the system's notifier
 	}{
-		{supervisor.Alert{Action: config.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle, Agent: "codex"}, osc777,
+		{supervisor.Alert{Action: session.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
+		{supervisor.Alert{Action: session.ActionNotify, Cause: supervisor.CauseIdle, Agent: "codex"}, osc777,
 			"\x1b]777;notify;hooksup;codex is waiting for your input\a", ""},
 		// What claude named cannot end the sequence early or add fields.
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
+		{supervisor.Alert{Action: session.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
 			"\x1b]777;notify;hooksup;the agent needs your permission (PermissionRequest a b   )\a", ""},
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash", Agent: "claude"}, system,
+		{supervisor.Alert{Action: session.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash", Agent: "claude"}, system,
 			"", "notify-send -- hooksup claude needs your permission (PermissionRequest Bash)"},
-		{supervisor.Alert{Action: config.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
-		{supervisor.Alert{Action: config.ActionNone}, system, "", ""},
+		{supervisor.Alert{Action: session.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
+		{supervisor.Alert{Action: session.ActionNone}, system, "", ""},
 	} {
 		sent = nil
 		seq, send := Alert(tc.a, tc.n)
@@ -141,7 +140,7 @@ func TestNotificationTitleNamesTheProject(t *testing.T) {
 		}
 	}
 	n := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}, Title: NotificationTitle("/home/dev/src/api")}
-	seq, _ := Alert(supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle, Agent: "claude"}, n)
+	seq, _ := Alert(supervisor.Alert{Action: session.ActionNotify, Cause: supervisor.CauseIdle, Agent: "claude"}, n)
 	if want := "\x1b]777;notify;hooksup · api;claude is waiting for your input\a"; seq != want {
 		t.Fatalf("%q, want %q", seq, want)
 	}
