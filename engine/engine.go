@@ -76,7 +76,7 @@ type Engine struct {
 	verdicts     int
 	questionSeq  int
 	pending      map[int]*pendingQuestion
-	waiting      *Waiting // the checks wait for another run of checks in the project
+	waiting      *session.Waiting // the checks wait for another run of checks in the project
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
 	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back,
@@ -209,32 +209,14 @@ func (e *Engine) Interrupt() {
 	for _, cancel := range e.deciding {
 		cancel()
 	}
-	e.emit(Interrupted{At: session.At{Time: now}, Turn: e.turn})
-}
-
-// Counts is a snapshot of the engine's counters, for display.
-type Counts struct {
-	SessionID                                                       string
-	Verdicts                                                        int
-	Turn, TurnContinuations, MaxContinuations, SessionContinuations int
-	SubagentContinuations                                           int // all subagents' steers
-	MaxSteers                                                       int
-	Escaped                                                         bool
-	// Waiting: a stop's checks wait for another run of checks in the project (nil: none do).
-	Waiting *Waiting
-}
-
-// Waiting is a stop's checks waiting for another hooksup's run of checks in the same project.
-type Waiting struct {
-	Holder projectlock.Holder // whom they wait for
-	Since  time.Time          // when they began to wait
+	e.emit(session.Interrupted{At: session.At{Time: now}, Turn: e.turn})
 }
 
 // Counts returns the current counters.
-func (e *Engine) Counts() Counts {
+func (e *Engine) Counts() session.Counts {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
+	return session.Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, SubagentContinuations: e.subConts, MaxSteers: e.cfg.SubagentStop.MaxSteers,
 		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting}
 }
@@ -472,7 +454,7 @@ func (e *Engine) publish(v verdictlog.Verdict) {
 		e.logger.Error("verdict log", "err", err)
 		e.emitNow(session.Notice{At: session.At{Time: e.now()}, Level: session.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
 	}
-	e.emitNow(VerdictDecided{At: session.At{Time: e.now()}, Verdict: v})
+	e.emitNow(session.VerdictDecided{At: session.At{Time: e.now()}, Verdict: v})
 }
 
 // answer is what the hook prints for a verdict.
@@ -514,7 +496,7 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 	if !askNow || !e.interactive {
 		return outcome{p.decision, p.source, p.reason}
 	}
-	r := e.askPerson(ctx, Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
+	r := e.askPerson(ctx, session.Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
 		Proposal: p.decision, Source: p.source, Reason: p.reason, Warning: strings.Join(p.warnings, "\n"),
 		LastMessage: clip.Head(in.LastAssistantMessage, 2000)})
 	switch r.by {
@@ -599,8 +581,8 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 		if since.IsZero() {
 			since = e.now()
 		}
-		e.setWaiting(&Waiting{Holder: h, Since: since})
-		e.emit(CheckWaiting{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
+		e.setWaiting(&session.Waiting{Holder: h, Since: since})
+		e.emit(session.CheckWaiting{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
 		e.logger.Info("checks wait for another run of checks in the project", "holder_session", h.SessionID, "holder_agent", h.Agent,
 			"holder_pid", h.PID, "holder_check", h.Check, "project", h.Project)
 	}
@@ -608,7 +590,7 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 	lock, w, err := projectlock.Acquire(wctx, e.lockDir, me, waiting)
 	if w.For != nil {
 		e.setWaiting(nil)
-		e.emit(CheckWaitEnded{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
+		e.emit(session.CheckWaitEnded{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
 		p.waited = &verdictlog.Waited{MS: checks.Millis(w.Waited), SessionID: w.For.SessionID, Agent: w.For.Agent, PID: w.For.PID}
 	}
 	switch {
@@ -636,7 +618,7 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 }
 
 // setWaiting notes whether a stop's checks wait, for Counts.
-func (e *Engine) setWaiting(w *Waiting) {
+func (e *Engine) setWaiting(w *session.Waiting) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.waiting = w
@@ -662,11 +644,11 @@ func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hoo
 	e.runSeq++
 	run := e.runSeq
 	e.mu.Unlock()
-	e.emit(CheckStarted{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
+	e.emit(session.CheckStarted{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
 	res := checks.Run(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
-		e.emit(CheckOutput{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
+		e.emit(session.CheckOutput{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
-	e.emit(CheckFinished{At: session.At{Time: e.now()}, Run: run, Result: res})
+	e.emit(session.CheckFinished{At: session.At{Time: e.now()}, Run: run, Result: res})
 	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut, "left_running", res.LeftRunning)
 	return res
 }
@@ -772,7 +754,7 @@ func BlockReason(r session.CheckResult, maxLines int) string {
 		b.WriteString(" and printed nothing. Find out why, fix it, then finish.")
 	case report.Found():
 		fmt.Fprintf(&b, ". Fix what it reports, then finish. %s%s), from its %d lines of output:",
-			WhatFailed, strings.Join(report.Runners, ", "), total)
+			session.WhatFailed, strings.Join(report.Runners, ", "), total)
 	case len(shown) < total:
 		fmt.Fprintf(&b, ". Fix what it reports, then finish. The last %d of its %d lines of output:", len(shown), total)
 	default:
@@ -784,11 +766,6 @@ func BlockReason(r session.CheckResult, maxLines int) string {
 	}
 	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
 }
-
-// WhatFailed opens the heading's last sentence when a reason quotes what failed, read from the
-// output, rather than the output's end: its first lines are the first failure, the ones to
-// show where there is room for a few.
-const WhatFailed = "What failed ("
 
 // lastLines is at most maxLines whole lines from the end of lines, under maxReasonOutput bytes;
 // a single line too long keeps its end.

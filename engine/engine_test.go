@@ -166,7 +166,7 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stop was not answered while the transcript lacked its last message")
 	}
-	if vs, evs := r.snapshot(); len(vs) != 0 || len(eventsOf[VerdictDecided](evs)) != 0 {
+	if vs, evs := r.snapshot(); len(vs) != 0 || len(eventsOf[session.VerdictDecided](evs)) != 0 {
 		t.Fatalf("the verdict was published before its observation was complete: %+v", vs)
 	}
 	e.Interrupt() // after the decision: logged and published after its verdict
@@ -184,11 +184,11 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	var order []string
 	for _, ev := range evs {
 		switch ev.(type) {
-		case VerdictDecided, Interrupted:
+		case session.VerdictDecided, session.Interrupted:
 			order = append(order, fmt.Sprintf("%T", ev))
 		}
 	}
-	if got := strings.Join(order, " "); got != "engine.VerdictDecided engine.Interrupted" {
+	if got := strings.Join(order, " "); got != "session.VerdictDecided session.Interrupted" {
 		t.Fatalf("events %s", got)
 	}
 }
@@ -204,8 +204,8 @@ func TestVerdictCompletesWithoutTheTranscript(t *testing.T) {
 	r.waitVerdicts(t, 1)
 	e.Decide(context.Background(), stopIn(false))
 	e.Flush()
-	if vs, evs := r.snapshot(); len(vs) != 2 || vs[1].Observation == nil || len(eventsOf[VerdictDecided](evs)) != 2 {
-		t.Fatalf("after Flush: %d lines, %d events", len(vs), len(eventsOf[VerdictDecided](evs)))
+	if vs, evs := r.snapshot(); len(vs) != 2 || vs[1].Observation == nil || len(eventsOf[session.VerdictDecided](evs)) != 2 {
+		t.Fatalf("after Flush: %d lines, %d events", len(vs), len(eventsOf[session.VerdictDecided](evs)))
 	}
 	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
 	e.Interrupt()

@@ -17,20 +17,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/session"
-	"github.com/hooksup/hooksup/supervisor"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // everyEvent is one of each event a session publishes. TestEveryEventListed keeps it whole.
 var everyEvent = []session.Event{
-	supervisor.HookReceived{}, engine.CheckStarted{}, engine.CheckOutput{}, engine.CheckFinished{},
-	engine.VerdictDecided{}, supervisor.OtherHooksReported{}, engine.Interrupted{}, session.Notice{},
-	supervisor.AgentExited{}, supervisor.Alert{}, supervisor.SubagentsChanged{}, engine.QuestionAsked{},
-	engine.QuestionResolved{}, supervisor.StateChanged{}, supervisor.TranscriptUpdated{}, supervisor.SessionSummary{},
-	engine.CheckWaiting{}, engine.CheckWaitEnded{},
+	session.HookReceived{}, session.CheckStarted{}, session.CheckOutput{}, session.CheckFinished{},
+	session.VerdictDecided{}, session.OtherHooksReported{}, session.Interrupted{}, session.Notice{},
+	session.AgentExited{}, session.Alert{}, session.SubagentsChanged{}, session.QuestionAsked{},
+	session.QuestionResolved{}, session.StateChanged{}, session.TranscriptUpdated{}, session.SessionSummary{},
+	session.CheckWaiting{}, session.CheckWaitEnded{},
 }
 
 // endOfEvents is the last event a test publishes: the stream is read up to it.
@@ -189,7 +187,7 @@ func TestUnnamedEventNotSent(t *testing.T) {
 	var logBuf syncBuffer
 	_, e := serve(t, dir, "unnamed", sess, slog.New(slog.NewTextHandler(&logBuf, nil)))
 	var names []string
-	for _, ev := range streamEvents(t, sess, e.Control, engine.Interrupted{Turn: 1}, unnamedEvent{}, engine.Interrupted{Turn: 2}) {
+	for _, ev := range streamEvents(t, sess, e.Control, session.Interrupted{Turn: 1}, unnamedEvent{}, session.Interrupted{Turn: 2}) {
 		names = append(names, ev.Type)
 	}
 	if got := strings.Join(names, " "); got != "Interrupted Interrupted" {

@@ -5,9 +5,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
-)
-
-// Transcript is a copy of the aggregates of the followed session, cheap enough to take on every
+) // Transcript is a copy of the aggregates of the followed session, cheap enough to take on every
 // display tick: its cost is proportional to the number of models, tools, hooks and subagents.
 type Transcript struct {
 	Path      string            `json:"path"`
@@ -133,4 +131,31 @@ type HookOutcome struct {
 	Duration     time.Duration `json:"duration,omitempty"`
 	TimedOut     bool          `json:"timed_out,omitempty"`
 	InvocationID string        `json:"invocation_id,omitempty"` // claude's toolUseID for the event firing
+}
+
+// TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
+// second).
+type TranscriptUpdated struct {
+	At
+	Snapshot Transcript `json:"snapshot"`
+}
+
+// Summary is what a session used, written beside its verdict log when the agent exits.
+type Summary struct {
+	SessionID  string           `json:"session_id"`
+	Transcript string           `json:"transcript"`
+	Model      string           `json:"model,omitempty"`
+	Usage      Usage            `json:"usage"`
+	ByModel    map[string]Usage `json:"by_model,omitempty"`
+	ToolCalls  map[string]int64 `json:"tool_calls,omitempty"`
+	Turns      int64            `json:"turns"`
+	APIErrors  int64            `json:"api_errors,omitempty"`
+	Subagents  int              `json:"subagents,omitempty"`
+	Verdicts   int              `json:"verdicts"`
+}
+
+// SessionSummary: the agent exited; this is what the session used.
+type SessionSummary struct {
+	At
+	Summary Summary `json:"summary"`
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -46,11 +45,11 @@ func TestSessionEndingAfterTheAnswerKeepsTheVerdict(t *testing.T) {
 	var order []string
 	for _, ev := range events {
 		switch ev.(type) {
-		case engine.VerdictDecided, AgentExited:
+		case session.VerdictDecided, session.AgentExited:
 			order = append(order, fmt.Sprintf("%T", ev))
 		}
 	}
-	if fmt.Sprint(order) != "[engine.VerdictDecided supervisor.AgentExited]" {
+	if fmt.Sprint(order) != "[session.VerdictDecided session.AgentExited]" {
 		t.Fatalf("events %v", order)
 	}
 }

@@ -3,32 +3,9 @@ package supervisor
 import (
 	"sync"
 
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/queue"
 	"github.com/hooksup/hooksup/session"
-	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// HookReceived: claude ran one of hooksup's hooks.
-type HookReceived struct {
-	session.At
-	Input *hooks.Input `json:"input"`
-}
-
-// OtherHooksReported: claude recorded what the other hooks at a stop did (its transcript
-// lags: this comes after the stop's verdict). Entry is the verdict log's OtherHooks entry; its
-// Stop names the verdict.
-type OtherHooksReported struct {
-	session.At
-	Entry verdictlog.Verdict `json:"entry"`
-}
-
-// AgentExited: the supervised agent's process ended, or could not start (Err).
-type AgentExited struct {
-	session.At
-	Code int   `json:"code"` // its exit status; 128+N when signal N ended it; 127 when it could not start
-	Err  error `json:"err"`  // why it could not start
-}
 
 // bus carries the session's events to the front end, in order: publishing never blocks the
 // engine and nothing is dropped, however slow the front end is. Other front ends (the control

@@ -142,16 +142,16 @@ func TestOtherHooksSayPlainText(t *testing.T) {
 }
 
 func TestAnotherHooksBlockMeansClaudeWorksOn(t *testing.T) {
-	var got []StateChanged
-	st := newStateTracker(func(e session.Event) { got = append(got, e.(StateChanged)) }, nil)
+	var got []session.StateChanged
+	st := newStateTracker(func(e session.Event) { got = append(got, e.(session.StateChanged)) }, nil)
 	st.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: verdictlog.SourceChecks})
 	st.otherHookBlocked()
-	if s := st.get(); s != StateWorking {
+	if s := st.get(); s != session.StateWorking {
 		t.Fatalf("state %s after another hook blocked, want working", s)
 	}
-	st.set(StatePermission, "PermissionRequest Bash", fromHook)
+	st.set(session.StatePermission, "PermissionRequest Bash", fromHook)
 	st.otherHookBlocked()
-	if s := st.get(); s != StatePermission {
+	if s := st.get(); s != session.StatePermission {
 		t.Fatalf("a late block hid a newer state: %s", s)
 	}
 	if len(got) != 3 || got[1].Reason != "Stop blocked by another hook" {

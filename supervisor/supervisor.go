@@ -190,14 +190,14 @@ func (s *Supervisor) Events() <-chan session.Event { return s.bus.events() }
 // nothing: it is neither recorded nor a change of state.
 func (s *Supervisor) Interrupt() {
 	switch s.state.get() {
-	case StateWorking, StateStopping, StatePermission, StateQuestion:
+	case session.StateWorking, session.StateStopping, session.StatePermission, session.StateQuestion:
 	default:
 		if len(s.engine.Pending()) == 0 {
 			return
 		}
 	}
 	s.engine.Interrupt()
-	s.state.set(StateInterrupted, "Escape", fromKeyboard)
+	s.state.set(session.StateInterrupted, "Escape", fromKeyboard)
 }
 
 // Resolve answers a pending question (see Engine.Resolve).
@@ -206,10 +206,10 @@ func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
 }
 
 // Pending returns the questions waiting for the person.
-func (s *Supervisor) Pending() []engine.Question { return s.engine.Pending() }
+func (s *Supervisor) Pending() []session.Question { return s.engine.Pending() }
 
 // Counts returns the engine's counters.
-func (s *Supervisor) Counts() engine.Counts { return s.engine.Counts() }
+func (s *Supervisor) Counts() session.Counts { return s.engine.Counts() }
 
 // SocketPath is where the hooks connect.
 func (s *Supervisor) SocketPath() string { return s.server.Path }
@@ -281,7 +281,7 @@ func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool)
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
 		}
-		s.bus.publish(OtherHooksReported{At: session.At{Time: entry.Time}, Entry: entry})
+		s.bus.publish(session.OtherHooksReported{At: session.At{Time: entry.Time}, Entry: entry})
 	})
 	if latestMain && entry.Decision == hooks.Block {
 		s.state.otherHookBlocked()
@@ -291,7 +291,7 @@ func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool)
 // stateChanged publishes a state change and the alert [notifications] asks for.
 func (s *Supervisor) stateChanged(ev session.Event) {
 	s.publish(ev)
-	if c, ok := ev.(StateChanged); ok {
+	if c, ok := ev.(session.StateChanged); ok {
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
 			if s.agent != nil {
@@ -329,7 +329,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.watch.hook()
 	s.track(in)
 	s.feed.stopReply(ctx, in)
-	s.publish(HookReceived{At: session.At{Time: time.Now()}, Input: in})
+	s.publish(session.HookReceived{At: session.At{Time: time.Now()}, Input: in})
 	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
@@ -342,7 +342,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.track(in)
 	s.engine.Observe(in)
 	s.joinedStopReasons(in)
-	s.publish(HookReceived{At: session.At{Time: time.Now()}, Input: in})
+	s.publish(session.HookReceived{At: session.At{Time: time.Now()}, Input: in})
 	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
@@ -355,7 +355,7 @@ func (s *Supervisor) logHook(in *hooks.Input) {
 
 // TerminalStatus takes a report claude wrote to its terminal about itself (see the type). The
 // front end that owns claude's terminal calls it as reports arrive; it never blocks.
-func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
+func (s *Supervisor) TerminalStatus(ts session.TerminalStatus) {
 	if ts.Title != "" {
 		ta, ok := s.agent.(agent.TitleState)
 		if !ok {
@@ -365,14 +365,14 @@ func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
 		if !ok {
 			return
 		}
-		ts = TerminalStatus{State: TerminalState(state), Kind: BlockedKind(kind), Msg: msg}
+		ts = session.TerminalStatus{State: session.TerminalState(state), Kind: session.BlockedKind(kind), Msg: msg}
 	}
 	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip.Head(ts.Msg, 120))
 	s.state.terminal(ts)
 }
 
 // State is the agent's state now.
-func (s *Supervisor) State() AgentState { return s.state.get() }
+func (s *Supervisor) State() session.AgentState { return s.state.get() }
 
 // Command returns the agent's command as Run will start it.
 func (s *Supervisor) Command() *exec.Cmd {
@@ -423,7 +423,7 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	}
 	if err := start(cmd); err != nil {
 		err = fmt.Errorf("start %s: %w", s.o.Bin, err)
-		s.publish(AgentExited{At: session.At{Time: time.Now()}, Code: 127, Err: err})
+		s.publish(session.AgentExited{At: session.At{Time: time.Now()}, Code: 127, Err: err})
 		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
@@ -479,11 +479,11 @@ loop:
 			s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeError, Text: NotRunning(s.agent.Name()) + ": " + why})
 		}
 	}
-	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
+	s.state.set(session.StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
 	// The transcript is read to its end: the verdicts still waiting for it complete now.
 	s.engine.Flush()
-	s.publish(AgentExited{At: session.At{Time: time.Now()}, Code: code})
+	s.publish(session.AgentExited{At: session.At{Time: time.Now()}, Code: code})
 	cancel()
 	return code, nil
 }
@@ -504,7 +504,7 @@ func (s *Supervisor) summarize() {
 	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {
 		s.logger.Warn("session summary", "err", err)
 	}
-	s.publish(SessionSummary{At: session.At{Time: time.Now()}, Summary: sum})
+	s.publish(session.SessionSummary{At: session.At{Time: time.Now()}, Summary: sum})
 }
 
 func (s *Supervisor) cleanup() {

@@ -15,13 +15,6 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
-// second).
-type TranscriptUpdated struct {
-	session.At
-	Snapshot session.Transcript `json:"snapshot"`
-}
-
 // transcriptThrottle is the least time between two TranscriptUpdated events.
 const transcriptThrottle = 250 * time.Millisecond
 
@@ -154,7 +147,7 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 		if f.onSnapshot != nil {
 			f.onSnapshot(snap)
 		}
-		f.publish(TranscriptUpdated{At: session.At{Time: time.Now()}, Snapshot: snap})
+		f.publish(session.TranscriptUpdated{At: session.At{Time: time.Now()}, Snapshot: snap})
 	})
 }
 
@@ -329,27 +322,7 @@ func (f *transcriptFeed) updates() <-chan transcript.Update {
 	return f.w.Updates()
 }
 
-// Summary is what a session used, written beside its verdict log when the agent exits.
-type Summary struct {
-	SessionID  string                   `json:"session_id"`
-	Transcript string                   `json:"transcript"`
-	Model      string                   `json:"model,omitempty"`
-	Usage      session.Usage            `json:"usage"`
-	ByModel    map[string]session.Usage `json:"by_model,omitempty"`
-	ToolCalls  map[string]int64         `json:"tool_calls,omitempty"`
-	Turns      int64                    `json:"turns"`
-	APIErrors  int64                    `json:"api_errors,omitempty"`
-	Subagents  int                      `json:"subagents,omitempty"`
-	Verdicts   int                      `json:"verdicts"`
-}
-
-// SessionSummary: the agent exited; this is what the session used.
-type SessionSummary struct {
-	session.At
-	Summary Summary `json:"summary"`
-}
-
-func summaryOf(s session.Transcript) Summary {
+func summaryOf(s session.Transcript) session.Summary {
 	tools := map[string]int64{}
 	for k, v := range s.Main.ToolCalls {
 		tools[k] += v
@@ -359,6 +332,6 @@ func summaryOf(s session.Transcript) Summary {
 			tools[k] += v
 		}
 	}
-	return Summary{SessionID: s.SessionID, Transcript: s.Path, Model: s.Main.Model, Usage: s.Usage, ByModel: s.ByModel,
+	return session.Summary{SessionID: s.SessionID, Transcript: s.Path, Model: s.Main.Model, Usage: s.Usage, ByModel: s.ByModel,
 		ToolCalls: tools, Turns: s.Main.Turns, APIErrors: s.Main.APIErrors, Subagents: len(s.Agents)}
 }

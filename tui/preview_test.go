@@ -14,9 +14,7 @@ import (
 	"github.com/hooksup/hooksup/third_party/teatest"
 
 	"github.com/hooksup/hooksup/agent/claude"
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/session"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -44,7 +42,7 @@ func theme(t *testing.T, name string) themes.Theme {
 // sampleFake delivers events like the supervisor, with the sample's counts.
 type sampleFake struct{ *fakeSession }
 
-func (sampleFake) Counts() engine.Counts { return sampleCounts }
+func (sampleFake) Counts() session.Counts { return sampleCounts }
 
 // tuiFrame drives the TUI through Bubble Tea with the preview's sample events, as the
 // supervisor would deliver them, focuses the verdicts pane with the keys a person presses, and
@@ -126,10 +124,10 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 	}
 	ev := func(e session.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
 	at := session.At{Time: sampleNow}
-	for _, state := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
-		supervisor.StateInterrupted, supervisor.StateExited} {
+	for _, state := range []session.AgentState{session.StateWorking, session.StateWaiting, session.StatePermission,
+		session.StateInterrupted, session.StateExited} {
 		text := "● " + string(state)
-		frame := draw(ev(supervisor.StateChanged{At: at, State: state}))
+		frame := draw(ev(session.StateChanged{At: at, State: state}))
 		if got, want := sgrBefore(t, legend, text), sgrBefore(t, frame, text); got != want {
 			t.Errorf("%s: the legend draws it with %q, the header with %q", state, got, want)
 		}
@@ -141,8 +139,8 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		}
 	}
 	for _, r := range sampleChecks()[1:] {
-		frame := draw(ev(engine.CheckStarted{At: at, Run: 1, Name: r.Name, Command: r.Command}),
-			ev(engine.CheckFinished{At: at, Run: 1, Result: r}))
+		frame := draw(ev(session.CheckStarted{At: at, Run: 1, Name: r.Name, Command: r.Command}),
+			ev(session.CheckFinished{At: at, Run: 1, Result: r}))
 		mark := "✓"
 		if !r.Passed() {
 			mark = "✗"
@@ -158,7 +156,7 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		}
 	}
 	text := " claude exited with status 0"
-	if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(supervisor.AgentExited{At: at})), text); got != want {
+	if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(session.AgentExited{At: at})), text); got != want {
 		t.Errorf("exit: the legend draws it with %q, the status line with %q", got, want)
 	}
 }

@@ -9,10 +9,8 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/session"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -82,7 +80,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 			return h.view(st, 300)
 		}, []string{`opus\e]0;PWNED\a`, "<U+202E>1234567"}},
 		{"subagents pane", func() string {
-			p := subagentsPane{agents: []supervisor.Subagent{{ID: evilAgentID, Type: "Ex\u202Eplore", State: supervisor.SubDone}}}
+			p := subagentsPane{agents: []session.Subagent{{ID: evilAgentID, Type: "Ex\u202Eplore", State: session.SubDone}}}
 			return strings.Join(p.view(st, 120, 5), "\n")
 		}, []string{evilAgentShown, "Ex<U+202E>plore"}},
 		{"notice", func() string {
@@ -94,7 +92,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 		{"banner", func() string {
 			m, _, _ := newTestModel(t, "mono")
 			m.w, m.h, m.now = 160, 44, t0
-			next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: session.At{Time: t0}, Question: engine.Question{ID: 1,
+			next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{ID: 1,
 				Event: hooks.SubagentStop, AgentID: evilAgentID, AgentType: "Ex\u202Eplore", Proposal: hooks.Block, Reason: reason,
 				Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 			lines, _ := next.(model).bannerLines(160, 10, "5:00", true)

@@ -6,13 +6,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -28,7 +26,7 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Eve
 	defer sending.Wait()
 	for ev := range events {
 		switch e := ev.(type) {
-		case supervisor.Alert:
+		case session.Alert:
 			if term == nil {
 				continue
 			}
@@ -46,9 +44,9 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Eve
 					}
 				})
 			}
-		case engine.VerdictDecided:
+		case session.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
-		case supervisor.OtherHooksReported:
+		case session.OtherHooksReported:
 			for _, l := range otherHooksLines(e.Entry, true) {
 				fmt.Fprintf(w, "hooksup: %s\n", l)
 			}
@@ -56,9 +54,9 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Eve
 			if e.Level != session.NoticeInfo {
 				fmt.Fprintf(w, "hooksup: %s\n", termsafe.Text(e.Text))
 			}
-		case engine.Interrupted:
+		case session.Interrupted:
 			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
-		case supervisor.SessionSummary:
+		case session.SessionSummary:
 			fmt.Fprintf(w, "hooksup: %s\n", present.SessionLine(e.Summary))
 		}
 	}
