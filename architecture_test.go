@@ -273,3 +273,62 @@ func agentNamesIn(t *testing.T, path string) []string {
 		}
 	}
 }
+
+// linked lists the packages in the dependency closure of the module's package rel, as go list
+// -deps reports them (the package's tests left out).
+func linked(t *testing.T, rel string) []string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "./"+rel).Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./%s: %v", rel, err)
+	}
+	return strings.Fields(string(out))
+}
+
+// The front ends name a session's states, events and questions through package session: hub,
+// web and internal/present link neither the supervisor nor the engine, the pty, the file watcher
+// or an agent, and tui (which drives its session through tui.Session, the supervisor as
+// cmd/hooksup wires it) neither the supervisor, the engine nor the agents' list.
+func TestArchitectureFrontEndsLinkNoSupervisor(t *testing.T) {
+	runtime := []string{"supervisor", "engine", "agent", "agent/"}
+	unwanted := map[string][]string{
+		"hub":              runtime,
+		"web":              runtime,
+		"internal/present": runtime,
+		"tui":              {"supervisor", "engine", "agent/agents"},
+	}
+	for pkg, not := range unwanted {
+		for _, dep := range linked(t, pkg) {
+			if pkg != "tui" && (strings.Contains(dep, "creack/pty") || strings.Contains(dep, "fsnotify")) {
+				t.Errorf("%s links %s", pkg, dep)
+			}
+			rel, ok := strings.CutPrefix(dep, module+"/")
+			if !ok {
+				continue
+			}
+			for _, n := range not {
+				if rel == n || strings.HasSuffix(n, "/") && strings.HasPrefix(rel, n) {
+					t.Errorf("%s links %s", pkg, rel)
+				}
+			}
+		}
+	}
+}
+
+// Package session is data: it links the standard library and the few packages of data it
+// names (the hook protocol's input, the verdict log's line, the project lock's holder), and
+// nothing that runs a session.
+func TestArchitectureSessionIsData(t *testing.T) {
+	allowed := []string{"session", "hooks", "verdictlog", "internal/projectlock",
+		"internal/atomicfile", "internal/termsafe", "internal/userdirs"}
+	for _, dep := range linked(t, "session") {
+		first, _, _ := strings.Cut(dep, "/")
+		if !strings.Contains(first, ".") {
+			continue // the standard library
+		}
+		rel, ok := strings.CutPrefix(dep, module+"/")
+		if !ok || !slices.Contains(allowed, rel) {
+			t.Errorf("session links %s", dep)
+		}
+	}
+}

@@ -23,39 +23,18 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/procinfo"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// Result is how one run of a check ended.
-type Result struct {
-	Name     string        `json:"name"`
-	Command  string        `json:"command"`
-	ExitCode int           `json:"exit_code"` // -1 when the command did not run to an exit code
-	Duration time.Duration `json:"duration"`
-	TimedOut bool          `json:"timed_out"`
-	Canceled bool          `json:"canceled"` // stopped by an interrupt
-	// LeftRunning: the shell exited leaving processes running in its group, still there after
-	// LeftoverGrace, when they were killed.
-	LeftRunning bool   `json:"left_running"`
-	StartErr    error  `json:"start_err"` // the command could not start (including sh's 126/127)
-	Output      []byte `json:"output"`    // the end of what it printed (outputKeep), as printed: colours and all
-	Written     int64  `json:"written"`   // how many bytes it printed in all
-	Lines       int    `json:"lines"`     // how many lines it printed in all
-}
-
-// Passed reports whether the check succeeded.
-func (r Result) Passed() bool {
-	return r.StartErr == nil && !r.TimedOut && !r.Canceled && r.ExitCode == 0
-}
-
 // LeftRunningNote is what every wording of a check's result adds when the check left
-// processes running (Result.LeftRunning, verdictlog.CheckRecord.LeftRunning).
+// processes running (session.CheckResult.LeftRunning, verdictlog.CheckRecord.LeftRunning).
 func LeftRunningNote() string {
 	return "left background processes running, killed after " + LeftoverGrace.String()
 }
 
-// Record is the verdict log's view of the result.
-func (r Result) Record() verdictlog.CheckRecord {
+// Record is the verdict log's view of a check's result.
+func Record(r session.CheckResult) verdictlog.CheckRecord {
 	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut,
 		LeftRunning: r.LeftRunning}
 	switch {
@@ -65,7 +44,7 @@ func (r Result) Record() verdictlog.CheckRecord {
 		rec.Error = "interrupted"
 	}
 	if !r.Passed() {
-		rec.Output = r.Text()
+		rec.Output = Text(r)
 		if r.Written > int64(len(r.Output)) {
 			rec.Output = "… (earlier output cut)\n" + rec.Output
 		}
@@ -73,10 +52,10 @@ func (r Result) Record() verdictlog.CheckRecord {
 	return rec
 }
 
-// Text is the output hooksup kept, as plain text: no escape sequence, every other control shown
+// Text is the output hooksup kept of a check, as plain text: no escape sequence, every other control shown
 // visibly (see PlainText), no trailing blank lines, and no partial first line when only the end
 // was kept.
-func (r Result) Text() string {
+func Text(r session.CheckResult) string {
 	s := PlainText(r.Output)
 	if r.Written > int64(len(r.Output)) {
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -121,8 +100,8 @@ const recordDelay = 20 * time.Millisecond
 // The verdict is the shell's own exit status. dir is the project directory a relative cwd is
 // taken from. The group is recorded in groups while it runs (nil: not recorded), for the next
 // hooksup to end should this one be killed.
-func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) Result {
-	res := Result{Name: c.Name, Command: c.Command, ExitCode: -1}
+func Run(ctx context.Context, groups *Groups, c config.Check, dir string, extraEnv []string, onOutput func([]byte)) session.CheckResult {
+	res := session.CheckResult{Name: c.Name, Command: c.Command, ExitCode: -1}
 	timeout := c.TimeoutOrDefault()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -365,8 +344,8 @@ func (w *tailWriter) result() (kept []byte, written int64, lines int) {
 
 // RunAll runs checks one after another in dir (all of them, whatever fails), recording their
 // groups in groups, calling onOutput with each one's output as it comes. It is `hooksup check`.
-func RunAll(ctx context.Context, groups *Groups, checks []config.Check, dir string, onOutput func(name string, b []byte)) []Result {
-	out := make([]Result, 0, len(checks))
+func RunAll(ctx context.Context, groups *Groups, checks []config.Check, dir string, onOutput func(name string, b []byte)) []session.CheckResult {
+	out := make([]session.CheckResult, 0, len(checks))
 	for _, c := range checks {
 		if ctx.Err() != nil {
 			break

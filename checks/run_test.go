@@ -60,7 +60,7 @@ func TestRunVerdictIsTheShellsExitStatus(t *testing.T) {
 			if res.ExitCode != tc.exit || res.LeftRunning != tc.left || res.Passed() != (tc.exit == 0) || res.StartErr != nil || res.TimedOut || res.Canceled {
 				t.Fatalf("result %+v, want exit %d, left running %v", res, tc.exit, tc.left)
 			}
-			if got := res.Text(); got != tc.output {
+			if got := Text(res); got != tc.output {
 				t.Fatalf("output %q, want %q", got, tc.output)
 			}
 			if alive(pid) {

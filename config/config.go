@@ -18,6 +18,7 @@ import (
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/tomltext"
 	"github.com/hooksup/hooksup/internal/userdirs"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Mode says who decides a stop: the checks, a person, or nobody. Its text is the config's
@@ -42,17 +43,6 @@ type OnTimeout string
 const (
 	TimeoutProposal OnTimeout = "proposal" // what the checks said
 	TimeoutAllow    OnTimeout = "allow"    // let it stop
-)
-
-// AlertAction is what [notifications] does when the agent needs the person.
-type AlertAction string
-
-// Alert actions.
-const (
-	ActionNone   AlertAction = "none"
-	ActionBell   AlertAction = "bell"   // ring the terminal's bell
-	ActionNotify AlertAction = "notify" // a desktop notification through the outer terminal
-	ActionNudge  AlertAction = "nudge"  // type nudge_text into claude while it is idle
 )
 
 // Config is hooksup's configuration after all layers are merged.
@@ -105,9 +95,9 @@ type SubagentStopConfig struct {
 
 // NotificationsConfig is the [notifications] table.
 type NotificationsConfig struct {
-	OnIdle       AlertAction `toml:"on_idle"`
-	OnPermission AlertAction `toml:"on_permission"`
-	NudgeText    string      `toml:"nudge_text"`
+	OnIdle       session.AlertAction `toml:"on_idle"`
+	OnPermission session.AlertAction `toml:"on_permission"`
+	NudgeText    string              `toml:"nudge_text"`
 	// Notifier is how notify reaches the person: auto (by the terminal and the system), osc9,
 	// osc777, osc99 (the terminal's sequence) or system (osascript, notify-send).
 	Notifier notify.Method `toml:"notifier"`
@@ -196,7 +186,7 @@ func Defaults() Config {
 		ReasonLines:     DefaultReasonLines,
 		Stop:            StopConfig{MaxContinuations: 3},
 		SubagentStop:    SubagentStopConfig{MaxSteers: 3},
-		Notifications:   NotificationsConfig{OnIdle: ActionNone, OnPermission: ActionBell, NudgeText: "continue", Notifier: notify.Auto},
+		Notifications:   NotificationsConfig{OnIdle: session.ActionNone, OnPermission: session.ActionBell, NudgeText: "continue", Notifier: notify.Auto},
 		UI:              UIConfig{HoldOnExit: true},
 		Hub:             HubConfig{SSH: []string{"ssh"}, RemoteCommand: "hooksup", Timeout: Duration{10 * time.Second}},
 	}
@@ -476,10 +466,10 @@ func (c *Config) problems() []*ConfigError {
 	}
 	for _, n := range []struct {
 		key string
-		v   AlertAction
+		v   session.AlertAction
 	}{{"notifications.on_idle", c.Notifications.OnIdle}, {"notifications.on_permission", c.Notifications.OnPermission}} {
 		switch n.v {
-		case ActionNone, ActionBell, ActionNotify, ActionNudge:
+		case session.ActionNone, session.ActionBell, session.ActionNotify, session.ActionNudge:
 		default:
 			bad(n.key, fmt.Sprintf("%q is not one of none, bell, notify, nudge", n.v))
 		}

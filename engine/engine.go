@@ -19,10 +19,10 @@ import (
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/checks/failure"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -34,8 +34,8 @@ type Engine struct {
 	projectDir string
 	// emit publishes an event in its turn (through out); emitNow and record, called only by
 	// out's items, publish an event and write a log line.
-	emit    func(event.Event)
-	emitNow func(event.Event)
+	emit    func(session.Event)
+	emitNow func(session.Event)
 	record  func(verdictlog.Verdict) error
 	decided func(verdictlog.Verdict)
 	out     *Outbox
@@ -76,7 +76,7 @@ type Engine struct {
 	verdicts     int
 	questionSeq  int
 	pending      map[int]*pendingQuestion
-	waiting      *Waiting // the checks wait for another run of checks in the project
+	waiting      *session.Waiting // the checks wait for another run of checks in the project
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
 	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back,
@@ -93,7 +93,7 @@ type Options struct {
 	// at a time, in the order things happened: a verdict's line and its VerdictDecided come once
 	// its observation is complete, perhaps after the agent has its answer, and what happened
 	// after the decision comes after them.
-	Emit   func(event.Event)
+	Emit   func(session.Event)
 	Record func(verdictlog.Verdict) error
 	// Decided hears of each verdict as it is decided, before the agent has its answer and
 	// before its observation is complete (Observation is nil): what keeps count of the agent's
@@ -136,7 +136,7 @@ func New(o Options) *Engine {
 	}
 	e.flushed, e.flush = context.WithCancel(context.Background())
 	if e.emitNow == nil {
-		e.emitNow = func(event.Event) {}
+		e.emitNow = func(session.Event) {}
 	}
 	if e.record == nil {
 		e.record = func(verdictlog.Verdict) error { return nil }
@@ -147,7 +147,7 @@ func New(o Options) *Engine {
 	if e.out == nil {
 		e.out = NewOutbox()
 	}
-	e.emit = func(ev event.Event) { e.out.Do(func() { e.emitNow(ev) }) }
+	e.emit = func(ev session.Event) { e.out.Do(func() { e.emitNow(ev) }) }
 	if e.logger == nil {
 		e.logger = slog.New(slog.DiscardHandler)
 	}
@@ -209,32 +209,14 @@ func (e *Engine) Interrupt() {
 	for _, cancel := range e.deciding {
 		cancel()
 	}
-	e.emit(Interrupted{At: event.At{Time: now}, Turn: e.turn})
-}
-
-// Counts is a snapshot of the engine's counters, for display.
-type Counts struct {
-	SessionID                                                       string
-	Verdicts                                                        int
-	Turn, TurnContinuations, MaxContinuations, SessionContinuations int
-	SubagentContinuations                                           int // all subagents' steers
-	MaxSteers                                                       int
-	Escaped                                                         bool
-	// Waiting: a stop's checks wait for another run of checks in the project (nil: none do).
-	Waiting *Waiting
-}
-
-// Waiting is a stop's checks waiting for another hooksup's run of checks in the same project.
-type Waiting struct {
-	Holder projectlock.Holder // whom they wait for
-	Since  time.Time          // when they began to wait
+	e.emit(session.Interrupted{At: session.At{Time: now}, Turn: e.turn})
 }
 
 // Counts returns the current counters.
-func (e *Engine) Counts() Counts {
+func (e *Engine) Counts() session.Counts {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
+	return session.Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, SubagentContinuations: e.subConts, MaxSteers: e.cfg.SubagentStop.MaxSteers,
 		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting}
 }
@@ -470,9 +452,9 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 func (e *Engine) publish(v verdictlog.Verdict) {
 	if err := e.record(v); err != nil {
 		e.logger.Error("verdict log", "err", err)
-		e.emitNow(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
+		e.emitNow(session.Notice{At: session.At{Time: e.now()}, Level: session.NoticeError, Text: "the verdict log cannot be written: " + err.Error()})
 	}
-	e.emitNow(VerdictDecided{At: event.At{Time: e.now()}, Verdict: v})
+	e.emitNow(session.VerdictDecided{At: session.At{Time: e.now()}, Verdict: v})
 }
 
 // answer is what the hook prints for a verdict.
@@ -514,7 +496,7 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 	if !askNow || !e.interactive {
 		return outcome{p.decision, p.source, p.reason}
 	}
-	r := e.askPerson(ctx, Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
+	r := e.askPerson(ctx, session.Question{Event: in.HookEventName, AgentID: in.AgentID, AgentType: in.AgentType,
 		Proposal: p.decision, Source: p.source, Reason: p.reason, Warning: strings.Join(p.warnings, "\n"),
 		LastMessage: clip.Head(in.LastAssistantMessage, 2000)})
 	switch r.by {
@@ -570,7 +552,7 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		}
 		lock.Running(c.Name)
 		res := e.runOne(ctx, c, dir, in)
-		p.records = append(p.records, res.Record())
+		p.records = append(p.records, checks.Record(res))
 		if e.judge(&p, c, res) {
 			return p
 		}
@@ -599,8 +581,8 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 		if since.IsZero() {
 			since = e.now()
 		}
-		e.setWaiting(&Waiting{Holder: h, Since: since})
-		e.emit(CheckWaiting{At: event.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
+		e.setWaiting(&session.Waiting{Holder: h, Since: since})
+		e.emit(session.CheckWaiting{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Holder: h, Since: since})
 		e.logger.Info("checks wait for another run of checks in the project", "holder_session", h.SessionID, "holder_agent", h.Agent,
 			"holder_pid", h.PID, "holder_check", h.Check, "project", h.Project)
 	}
@@ -608,7 +590,7 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 	lock, w, err := projectlock.Acquire(wctx, e.lockDir, me, waiting)
 	if w.For != nil {
 		e.setWaiting(nil)
-		e.emit(CheckWaitEnded{At: event.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
+		e.emit(session.CheckWaitEnded{At: session.At{Time: e.now()}, Event: in.HookEventName, AgentID: in.AgentID, Waited: w.Waited})
 		p.waited = &verdictlog.Waited{MS: checks.Millis(w.Waited), SessionID: w.For.SessionID, Agent: w.For.Agent, PID: w.For.PID}
 	}
 	switch {
@@ -636,7 +618,7 @@ func (e *Engine) lockProject(ctx context.Context, in *hooks.Input, p *proposal) 
 }
 
 // setWaiting notes whether a stop's checks wait, for Counts.
-func (e *Engine) setWaiting(w *Waiting) {
+func (e *Engine) setWaiting(w *session.Waiting) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.waiting = w
@@ -657,23 +639,23 @@ func (e *Engine) checksFor(in *hooks.Input) []config.Check {
 }
 
 // runOne runs one check, telling the front end as it starts, prints and ends.
-func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) checks.Result {
+func (e *Engine) runOne(ctx context.Context, c config.Check, dir string, in *hooks.Input) session.CheckResult {
 	e.mu.Lock()
 	e.runSeq++
 	run := e.runSeq
 	e.mu.Unlock()
-	e.emit(CheckStarted{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
+	e.emit(session.CheckStarted{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Command: c.Command, Event: in.HookEventName, AgentID: in.AgentID})
 	res := checks.Run(ctx, e.groups, c, dir, stopEnv(in), func(b []byte) {
-		e.emit(CheckOutput{At: event.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
+		e.emit(session.CheckOutput{At: session.At{Time: e.now()}, Run: run, Name: c.Name, Chunk: b})
 	})
-	e.emit(CheckFinished{At: event.At{Time: e.now()}, Run: run, Result: res})
+	e.emit(session.CheckFinished{At: session.At{Time: e.now()}, Run: run, Result: res})
 	e.logger.Info("check", "name", c.Name, "exit", res.ExitCode, "duration", res.Duration, "timed_out", res.TimedOut, "left_running", res.LeftRunning)
 	return res
 }
 
 // judge weighs one check's result into the proposal and reports whether it decides the stop
 // (a block); a failure that may not block adds a warning instead.
-func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
+func (e *Engine) judge(p *proposal, c config.Check, res session.CheckResult) bool {
 	switch {
 	case res.Passed() || res.Canceled:
 		return false
@@ -681,7 +663,7 @@ func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 		msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
 		if c.Required {
 			msg += " (required: fix the command in your hooksup config)"
-			e.emit(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: msg})
+			e.emit(session.Notice{At: session.At{Time: e.now()}, Level: session.NoticeError, Text: msg})
 		}
 		p.warnings = append(p.warnings, msg)
 		return false
@@ -714,7 +696,7 @@ func stopEnv(in *hooks.Input) []string {
 	return env
 }
 
-func howFailed(r checks.Result) string {
+func howFailed(r session.CheckResult) string {
 	if r.TimedOut {
 		return fmt.Sprintf("timed out after %s", r.Duration.Round(time.Second))
 	}
@@ -735,11 +717,11 @@ const maxReasonOutput = 8000
 // the output is longer than maxLines (DefaultReasonLines when 0); else, or when no runner's
 // output is recognised, at most maxLines lines of the end of the output. The command is named when it helps: when it is short
 // enough to run again by hand, when it printed nothing, when it timed out.
-func BlockReason(r checks.Result, maxLines int) string {
+func BlockReason(r session.CheckResult, maxLines int) string {
 	if maxLines <= 0 {
 		maxLines = config.DefaultReasonLines
 	}
-	text := r.Text()
+	text := checks.Text(r)
 	var lines []string
 	if text != "" {
 		lines = strings.Split(text, "\n")
@@ -772,7 +754,7 @@ func BlockReason(r checks.Result, maxLines int) string {
 		b.WriteString(" and printed nothing. Find out why, fix it, then finish.")
 	case report.Found():
 		fmt.Fprintf(&b, ". Fix what it reports, then finish. %s%s), from its %d lines of output:",
-			WhatFailed, strings.Join(report.Runners, ", "), total)
+			session.WhatFailed, strings.Join(report.Runners, ", "), total)
 	case len(shown) < total:
 		fmt.Fprintf(&b, ". Fix what it reports, then finish. The last %d of its %d lines of output:", len(shown), total)
 	default:
@@ -784,11 +766,6 @@ func BlockReason(r checks.Result, maxLines int) string {
 	}
 	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
 }
-
-// WhatFailed opens the heading's last sentence when a reason quotes what failed, read from the
-// output, rather than the output's end: its first lines are the first failure, the ones to
-// show where there is room for a few.
-const WhatFailed = "What failed ("
 
 // lastLines is at most maxLines whole lines from the end of lines, under maxReasonOutput bytes;
 // a single line too long keeps its end.

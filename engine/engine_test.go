@@ -15,17 +15,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
 type recorder struct {
 	mu       sync.Mutex
 	verdicts []verdictlog.Verdict
-	events   []event.Event
+	events   []session.Event
 }
 
 func (r *recorder) record(v verdictlog.Verdict) error {
@@ -35,21 +34,21 @@ func (r *recorder) record(v verdictlog.Verdict) error {
 	return nil
 }
 
-func (r *recorder) emit(e event.Event) {
+func (r *recorder) emit(e session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
 }
 
 // snapshot is what was logged and published so far.
-func (r *recorder) snapshot() ([]verdictlog.Verdict, []event.Event) {
+func (r *recorder) snapshot() ([]verdictlog.Verdict, []session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.verdicts), slices.Clone(r.events)
 }
 
 // waitVerdicts waits until n lines are logged (a verdict is complete after its answer).
-func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []event.Event) {
+func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []session.Event) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -65,7 +64,7 @@ func (r *recorder) waitVerdicts(t *testing.T, n int) ([]verdictlog.Verdict, []ev
 }
 
 // eventsOf is the events of type T.
-func eventsOf[T event.Event](evs []event.Event) []T {
+func eventsOf[T session.Event](evs []session.Event) []T {
 	var out []T
 	for _, ev := range evs {
 		if e, ok := ev.(T); ok {
@@ -167,7 +166,7 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stop was not answered while the transcript lacked its last message")
 	}
-	if vs, evs := r.snapshot(); len(vs) != 0 || len(eventsOf[VerdictDecided](evs)) != 0 {
+	if vs, evs := r.snapshot(); len(vs) != 0 || len(eventsOf[session.VerdictDecided](evs)) != 0 {
 		t.Fatalf("the verdict was published before its observation was complete: %+v", vs)
 	}
 	e.Interrupt() // after the decision: logged and published after its verdict
@@ -185,11 +184,11 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	var order []string
 	for _, ev := range evs {
 		switch ev.(type) {
-		case VerdictDecided, Interrupted:
+		case session.VerdictDecided, session.Interrupted:
 			order = append(order, fmt.Sprintf("%T", ev))
 		}
 	}
-	if got := strings.Join(order, " "); got != "engine.VerdictDecided engine.Interrupted" {
+	if got := strings.Join(order, " "); got != "session.VerdictDecided session.Interrupted" {
 		t.Fatalf("events %s", got)
 	}
 }
@@ -205,8 +204,8 @@ func TestVerdictCompletesWithoutTheTranscript(t *testing.T) {
 	r.waitVerdicts(t, 1)
 	e.Decide(context.Background(), stopIn(false))
 	e.Flush()
-	if vs, evs := r.snapshot(); len(vs) != 2 || vs[1].Observation == nil || len(eventsOf[VerdictDecided](evs)) != 2 {
-		t.Fatalf("after Flush: %d lines, %d events", len(vs), len(eventsOf[VerdictDecided](evs)))
+	if vs, evs := r.snapshot(); len(vs) != 2 || vs[1].Observation == nil || len(eventsOf[session.VerdictDecided](evs)) != 2 {
+		t.Fatalf("after Flush: %d lines, %d events", len(vs), len(eventsOf[session.VerdictDecided](evs)))
 	}
 	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
 	e.Interrupt()
@@ -445,7 +444,7 @@ func TestRequiredCheckThatCannotStart(t *testing.T) {
 	}
 	var alerted bool
 	for _, ev := range r.events {
-		if n, ok := ev.(event.Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
+		if n, ok := ev.(session.Notice); ok && n.Level == "error" && strings.Contains(n.Text, "tool") {
 			alerted = true
 		}
 	}
@@ -544,7 +543,7 @@ func TestAskWithoutAPersonAppliesTheProposal(t *testing.T) {
 func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
 	long := strings.Repeat("x", 300)
 	out := strings.Repeat(long+"\n", 39) + "FINAL: 3 tests failed\n"
-	reason := BlockReason(checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out), Lines: 40}, 40)
+	reason := BlockReason(session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out), Lines: 40}, 40)
 	if n := len([]rune(reason)); n > hooks.MaxOutputChars {
 		t.Fatalf("reason has %d characters", n)
 	}
@@ -552,7 +551,7 @@ func TestBlockReasonStaysUnderClaudesCap(t *testing.T) {
 		t.Fatalf("reason lost its head or tail:\n%s", reason[:200])
 	}
 	// One line longer than the cap keeps its end.
-	reason = BlockReason(checks.Result{Name: "json", Command: "x", ExitCode: 1, Output: []byte(strings.Repeat("é", 20000) + "END"), Lines: 1}, 40)
+	reason = BlockReason(session.CheckResult{Name: "json", Command: "x", ExitCode: 1, Output: []byte(strings.Repeat("é", 20000) + "END"), Lines: 1}, 40)
 	if n := len([]rune(reason)); n > hooks.MaxOutputChars || !strings.HasSuffix(reason, "END") {
 		t.Fatalf("reason of %d characters ends %q", n, reason[len(reason)-10:])
 	}
@@ -566,24 +565,24 @@ func TestBlockReasonIsConcise(t *testing.T) {
 	long := "sh -c 'for f in $(git ls-files); do some-long-linter --strict --config .linter.yml \"$f\" || exit 1; done'"
 	for _, tc := range []struct {
 		name      string
-		r         checks.Result
+		r         session.CheckResult
 		maxLines  int
 		wantLines int
 		head      []string // in the first line
 		notHead   []string
 		last      string
 	}{
-		{"long output", checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out.String()), Lines: 3000}, 0, 41,
+		{"long output", session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Output: []byte(out.String()), Lines: 3000}, 0, 41,
 			[]string{`"tests"`, "exit 1", "`go test ./...`", "last 40 of its 3000 lines"}, nil, "line 3000"},
-		{"reason_lines 5", checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 2, Output: []byte(out.String()), Lines: 3000}, 5, 6,
+		{"reason_lines 5", session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 2, Output: []byte(out.String()), Lines: 3000}, 5, 6,
 			[]string{"exit 2", "last 5 of its 3000"}, nil, "line 3000"},
-		{"short output", checks.Result{Name: "lint", Command: long, ExitCode: 1, Output: []byte("a.go:1: bad\n"), Lines: 1}, 40, 2,
+		{"short output", session.CheckResult{Name: "lint", Command: long, ExitCode: 1, Output: []byte("a.go:1: bad\n"), Lines: 1}, 40, 2,
 			[]string{`"lint" failed (exit 1)`, "Its output:"}, []string{"some-long-linter"}, "a.go:1: bad"},
-		{"no output", checks.Result{Name: "lint", Command: long, ExitCode: 1}, 40, 1,
+		{"no output", session.CheckResult{Name: "lint", Command: long, ExitCode: 1}, 40, 1,
 			[]string{"some-long-linter", "printed nothing"}, nil, ""},
-		{"timed out", checks.Result{Name: "lint", Command: long, ExitCode: -1, TimedOut: true, Duration: 2 * time.Minute, Output: []byte("waiting\n"), Lines: 1}, 40, 2,
+		{"timed out", session.CheckResult{Name: "lint", Command: long, ExitCode: -1, TimedOut: true, Duration: 2 * time.Minute, Output: []byte("waiting\n"), Lines: 1}, 40, 2,
 			[]string{"some-long-linter", "timed out after 2m0s"}, nil, "waiting"},
-		{"multi-line command", checks.Result{Name: "m", Command: "set -e\ngo vet ./...\n", ExitCode: 1}, 40, 1,
+		{"multi-line command", session.CheckResult{Name: "m", Command: "set -e\ngo vet ./...\n", ExitCode: 1}, 40, 1,
 			[]string{"`set -e ; go vet ./...`"}, nil, ""},
 	} {
 		reason := BlockReason(tc.r, tc.maxLines)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -59,12 +60,12 @@ func stopOf(session string) *hooks.Input {
 }
 
 // waitingFor waits until r has published a CheckWaiting and returns it.
-func waitingFor(t *testing.T, r *recorder) CheckWaiting {
+func waitingFor(t *testing.T, r *recorder) session.CheckWaiting {
 	t.Helper()
-	var w []CheckWaiting
+	var w []session.CheckWaiting
 	waitFor(t, "the second stop to say it waits", func() bool {
 		_, evs := r.snapshot()
-		w = eventsOf[CheckWaiting](evs)
+		w = eventsOf[session.CheckWaiting](evs)
 		return len(w) > 0
 	})
 	return w[0]
@@ -107,7 +108,7 @@ func TestTwoSessionsChecksInOneProjectTakeTurns(t *testing.T) {
 	if v := vs[0].Waited; v == nil || v.SessionID != "aaaa1111-0000" || v.PID != 4242 || v.MS < 200 || vs[0].Source != verdictlog.SourceChecks {
 		t.Fatalf("the second's verdict: %+v, waited %+v", vs[0], v)
 	}
-	if ended := eventsOf[CheckWaitEnded](evs); len(ended) != 1 || ended[0].Waited < 200*time.Millisecond {
+	if ended := eventsOf[session.CheckWaitEnded](evs); len(ended) != 1 || ended[0].Waited < 200*time.Millisecond {
 		t.Fatalf("wait ended: %+v", ended)
 	}
 	if c := second.Counts(); c.Waiting != nil {

@@ -2,53 +2,15 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// Question is a stop decision put to a person (modes ask and manual).
-type Question struct {
-	ID          int               `json:"id"`
-	Event       string            `json:"event"` // Stop or SubagentStop
-	AgentID     string            `json:"agent_id"`
-	AgentType   string            `json:"agent_type"`
-	Proposal    hooks.Decision    `json:"proposal"` // what the checks said
-	Source      verdictlog.Source `json:"source"`   // the proposal's source, e.g. check:tests
-	Reason      string            `json:"reason"`   // the checks' reason for a proposed block (the default reason)
-	Warning     string            `json:"warning"`
-	LastMessage string            `json:"last_message"` // what the agent said last
-	Asked       time.Time         `json:"asked"`
-	Deadline    time.Time         `json:"deadline"` // when on_timeout applies
-}
-
-// QuestionAsked: a person is asked to decide a stop. Answer with Supervisor.Resolve.
-type QuestionAsked struct {
-	event.At
-	Question Question `json:"question"`
-}
-
-// QuestionResolved: a question was answered (by the person, the timeout or Escape).
-type QuestionResolved struct {
-	event.At
-	ID       int               `json:"id"`
-	Decision hooks.Decision    `json:"decision"`
-	By       verdictlog.Source `json:"by"` // manual, timeout, escape or failopen
-}
-
-// ErrNoSuchQuestion is returned when resolving a question that is not pending (already
-// answered, timed out, or never asked).
-var ErrNoSuchQuestion = errors.New("no such pending question")
-
-// ErrAnswered is returned when resolving a question that was asked and has been answered (by
-// someone else, the timeout or Escape); it is also an ErrNoSuchQuestion.
-var ErrAnswered = fmt.Errorf("%w: it was already answered", ErrNoSuchQuestion)
 
 type resolution struct {
 	decision hooks.Decision
@@ -57,7 +19,7 @@ type resolution struct {
 }
 
 type pendingQuestion struct {
-	q        Question
+	q        session.Question
 	ch       chan resolution // buffered 1: the first answer wins
 	answered bool            // under the engine's lock
 }
@@ -86,7 +48,7 @@ func (e *Engine) settle(p *pendingQuestion, r resolution) resolution {
 }
 
 // askPerson publishes q and waits for the person, the decision timeout, Escape or ctx.
-func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
+func (e *Engine) askPerson(ctx context.Context, q session.Question) resolution {
 	e.mu.Lock()
 	e.questionSeq++
 	q.ID = e.questionSeq
@@ -95,7 +57,7 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	p := &pendingQuestion{q: q, ch: make(chan resolution, 1)}
 	e.pending[q.ID] = p
 	e.mu.Unlock()
-	e.emit(QuestionAsked{At: event.At{Time: q.Asked}, Question: q})
+	e.emit(session.QuestionAsked{At: session.At{Time: q.Asked}, Question: q})
 
 	timer := time.NewTimer(e.cfg.DecisionTimeout.D)
 	defer timer.Stop()
@@ -111,7 +73,7 @@ func (e *Engine) askPerson(ctx context.Context, q Question) resolution {
 	e.mu.Lock()
 	delete(e.pending, q.ID)
 	e.mu.Unlock()
-	e.emit(QuestionResolved{At: event.At{Time: e.now()}, ID: q.ID, Decision: r.decision, By: r.by})
+	e.emit(session.QuestionResolved{At: session.At{Time: e.now()}, ID: q.ID, Decision: r.decision, By: r.by})
 	return r
 }
 
@@ -138,30 +100,24 @@ func (e *Engine) ResolveBy(id int, d hooks.Decision, reason string, by verdictlo
 	p, ok := e.pending[id]
 	switch {
 	case !ok && id > 0 && id <= e.questionSeq:
-		return fmt.Errorf("resolve question %d: %w", id, ErrAnswered)
+		return fmt.Errorf("resolve question %d: %w", id, session.ErrAnswered)
 	case !ok:
-		return fmt.Errorf("resolve question %d: %w", id, ErrNoSuchQuestion)
+		return fmt.Errorf("resolve question %d: %w", id, session.ErrNoSuchQuestion)
 	}
 	if !p.resolve(resolution{decision: d, reason: reason, by: by}) {
-		return fmt.Errorf("resolve question %d: %w", id, ErrAnswered)
+		return fmt.Errorf("resolve question %d: %w", id, session.ErrAnswered)
 	}
 	return nil
 }
 
-// ManualSource is the source of a verdict a person gave somewhere other than the session's own
-// TUI: "manual (WHERE)".
-func ManualSource(where string) verdictlog.Source {
-	return verdictlog.Source(string(verdictlog.SourceManual) + " (" + where + ")")
-}
-
 // Pending returns the questions waiting for the person, oldest first.
-func (e *Engine) Pending() []Question {
+func (e *Engine) Pending() []session.Question {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	out := make([]Question, 0, len(e.pending))
+	out := make([]session.Question, 0, len(e.pending))
 	for _, p := range e.pending {
 		out = append(out, p.q)
 	}
-	slices.SortFunc(out, func(a, b Question) int { return a.ID - b.ID })
+	slices.SortFunc(out, func(a, b session.Question) int { return a.ID - b.ID })
 	return out
 }

@@ -8,22 +8,22 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // askEngine is an engine with a person present; questions arrive on the returned channel.
-func askEngine(t *testing.T, mode config.Mode, timeout time.Duration, checks ...config.Check) (*Engine, *recorder, chan Question) {
+func askEngine(t *testing.T, mode config.Mode, timeout time.Duration, checks ...config.Check) (*Engine, *recorder, chan session.Question) {
 	t.Helper()
 	cfg := cfgWith(mode, checks...)
 	cfg.DecisionTimeout = config.Duration{D: timeout}
 	r := &recorder{}
-	asked := make(chan Question, 4)
+	asked := make(chan session.Question, 4)
 	e := New(Options{Config: cfg, ProjectDir: t.TempDir(), Record: r.record, Interactive: true,
-		Emit: func(ev event.Event) {
+		Emit: func(ev session.Event) {
 			r.emit(ev)
-			if q, ok := ev.(QuestionAsked); ok {
+			if q, ok := ev.(session.QuestionAsked); ok {
 				asked <- q.Question
 			}
 		}})
@@ -56,7 +56,7 @@ func TestAskApproveContinuation(t *testing.T) {
 	if v := r.verdicts[0]; v.Source != verdictlog.SourceManual || v.Continuations != 1 {
 		t.Fatalf("verdict %+v", v)
 	}
-	if err := e.Resolve(q.ID, hooks.Allow, ""); !errors.Is(err, ErrNoSuchQuestion) {
+	if err := e.Resolve(q.ID, hooks.Allow, ""); !errors.Is(err, session.ErrNoSuchQuestion) {
 		t.Fatalf("second answer: %v", err)
 	}
 }
@@ -154,7 +154,7 @@ func TestEscapeResolvesThePendingQuestion(t *testing.T) {
 	}
 	var resolvedBy verdictlog.Source
 	for _, ev := range r.events {
-		if qr, ok := ev.(QuestionResolved); ok {
+		if qr, ok := ev.(session.QuestionResolved); ok {
 			resolvedBy = qr.By
 		}
 	}

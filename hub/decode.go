@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/session"
 )
 
 // DecodeEvent is ev's data as the session's event it names. The data's keys are snake_case
@@ -15,7 +15,7 @@ import (
 // fields' names ("AgentID", "Verdict"), which are read too, so a newer client still reads an
 // older session's events over ssh. Errors' values (Err, StartErr) are not read: the wire
 // carries only that there was one.
-func DecodeEvent(ev Event) (event.Event, error) {
+func DecodeEvent(ev Event) (session.Event, error) {
 	t, ok := eventTypes[ev.Type]
 	if !ok {
 		return nil, fmt.Errorf("no event named %q", ev.Type)
@@ -34,7 +34,7 @@ func DecodeEvent(ev Event) (event.Event, error) {
 	if err := json.Unmarshal(b, p.Interface()); err != nil {
 		return nil, fmt.Errorf("event %s: %w", ev.Type, err)
 	}
-	return p.Elem().Interface().(event.Event), nil
+	return p.Elem().Interface().(session.Event), nil
 }
 
 // eventTypes is eventNames the other way round.

@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Every key of every event's data is snake_case, nested ones too (a map's keys are data).
@@ -47,35 +46,35 @@ func TestDecodeEventReadsTheGoFieldNames(t *testing.T) {
 		want      any
 	}{
 		{EventQuestionAsked, `{"Time":"2025-01-02T03:04:05Z","Question":{"ID":3,"Event":"SubagentStop","AgentID":"a1","LastMessage":"done","Reason":"r"}}`,
-			engine.QuestionAsked{Question: engine.Question{ID: 3, Event: "SubagentStop", AgentID: "a1", LastMessage: "done", Reason: "r"}}},
+			session.QuestionAsked{Question: session.Question{ID: 3, Event: "SubagentStop", AgentID: "a1", LastMessage: "done", Reason: "r"}}},
 		{EventCheckFinished, `{"Time":"2025-01-02T03:04:05Z","Run":2,"Result":{"Name":"tests","ExitCode":1,"TimedOut":true,"StartErr":{},"Output":"b2s="}}`,
-			engine.CheckFinished{Run: 2}},
+			session.CheckFinished{Run: 2}},
 		{EventSubagentsChanged, `{"Time":"2025-01-02T03:04:05Z","Agents":[{"ID":"a1","Type":"Explore","ToolCalls":4}]}`,
-			supervisor.SubagentsChanged{Agents: []supervisor.Subagent{{ID: "a1", Type: "Explore", ToolCalls: 4}}}},
+			session.SubagentsChanged{Agents: []session.Subagent{{ID: "a1", Type: "Explore", ToolCalls: 4}}}},
 		{EventStateChanged, `{"Time":"2025-01-02T03:04:05Z","State":"needs permission","Notification":"permission_prompt"}`,
-			supervisor.StateChanged{State: supervisor.StatePermission, Notification: "permission_prompt"}},
+			session.StateChanged{State: session.StatePermission, Notification: "permission_prompt"}},
 	} {
 		got, err := DecodeEvent(Event{Type: c.name, Data: json.RawMessage(c.old)})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		switch w := c.want.(type) {
-		case engine.QuestionAsked:
+		case session.QuestionAsked:
 			w.Time = at
 			if !reflect.DeepEqual(got, w) {
 				t.Errorf("%s: %+v, want %+v", c.name, got, w)
 			}
-		case engine.CheckFinished:
-			r := got.(engine.CheckFinished)
+		case session.CheckFinished:
+			r := got.(session.CheckFinished)
 			if r.Time != at || r.Run != 2 || r.Result.Name != "tests" || r.Result.ExitCode != 1 || !r.Result.TimedOut || string(r.Result.Output) != "ok" {
 				t.Errorf("%s: %+v", c.name, r)
 			}
-		case supervisor.SubagentsChanged:
+		case session.SubagentsChanged:
 			w.Time = at
 			if !reflect.DeepEqual(got, w) {
 				t.Errorf("%s: %+v, want %+v", c.name, got, w)
 			}
-		case supervisor.StateChanged:
+		case session.StateChanged:
 			w.Time = at
 			if !reflect.DeepEqual(got, w) {
 				t.Errorf("%s: %+v, want %+v", c.name, got, w)

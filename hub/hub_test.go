@@ -17,10 +17,9 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/procinfo"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -28,14 +27,14 @@ import (
 type engineSession struct {
 	*engine.Engine
 	mu     sync.Mutex
-	subs   []chan event.Event
-	asked  chan engine.Question
+	subs   []chan session.Event
+	asked  chan session.Question
 	record []verdictlog.Verdict
-	act    supervisor.Activity
+	act    session.Activity
 }
 
-func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
-	ch := make(chan event.Event, 64)
+func (s *engineSession) Subscribe() (<-chan session.Event, func()) {
+	ch := make(chan session.Event, 64)
 	s.mu.Lock()
 	s.subs = append(s.subs, ch)
 	s.mu.Unlock()
@@ -52,12 +51,12 @@ func (s *engineSession) Subscribe() (<-chan event.Event, func()) {
 	}
 }
 
-func (s *engineSession) State() supervisor.AgentState { return supervisor.StateWorking }
+func (s *engineSession) State() session.AgentState { return session.StateWorking }
 
-func (s *engineSession) Activity() supervisor.Activity { return s.act }
+func (s *engineSession) Activity() session.Activity { return s.act }
 
-func (s *engineSession) emit(ev event.Event) {
-	if q, ok := ev.(engine.QuestionAsked); ok {
+func (s *engineSession) emit(ev session.Event) {
+	if q, ok := ev.(session.QuestionAsked); ok {
 		s.asked <- q.Question
 	}
 	s.mu.Lock()
@@ -76,7 +75,7 @@ func newEngineSession(t testing.TB) *engineSession {
 	cfg.Mode = config.ModeAsk
 	cfg.DecisionTimeout = config.Duration{D: time.Minute}
 	cfg.Stop.Checks = []config.Check{{Name: "tests", Command: "echo 'FAIL: hub'; exit 1"}}
-	s := &engineSession{asked: make(chan engine.Question, 4)}
+	s := &engineSession{asked: make(chan session.Question, 4)}
 	s.Engine = engine.New(engine.Options{Config: cfg, ProjectDir: t.TempDir(), Interactive: true,
 		Emit: s.emit, Record: func(v verdictlog.Verdict) error {
 			s.mu.Lock()
@@ -187,7 +186,7 @@ func TestConcurrentApproveDenyOneVerdict(t *testing.T) {
 func TestSnapshotAndList(t *testing.T) {
 	dir := shortDir(t)
 	sess := newEngineSession(t)
-	sess.act = supervisor.Activity{LastMessage: "All done.\nThe tests pass.", Permission: &supervisor.Permission{Tool: "Bash", Command: "go test ./..."}}
+	sess.act = session.Activity{LastMessage: "All done.\nThe tests pass.", Permission: &session.Permission{Tool: "Bash", Command: "go test ./..."}}
 	_, e := serve(t, dir, "bbbb", sess, nil)
 	go sess.Decide(context.Background(), stopIn())
 	q := <-sess.asked

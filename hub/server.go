@@ -11,25 +11,23 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/peercred"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/supervisor"
 )
 
 // Session is what the control socket needs of a session: what the TUI needs, and a second
 // stream of its events.
 type Session interface {
-	Subscribe() (<-chan event.Event, func())
-	Pending() []engine.Question
+	Subscribe() (<-chan session.Event, func())
+	Pending() []session.Question
 	ResolveBy(id int, d hooks.Decision, reason string, by verdictlog.Source) error
 	Interrupt()
-	Counts() engine.Counts
-	State() supervisor.AgentState
-	Activity() supervisor.Activity
+	Counts() session.Counts
+	State() session.AgentState
+	Activity() session.Activity
 }
 
 // Server is a session's control socket.
@@ -77,16 +75,16 @@ func Listen(e Entry, sess Session, logger *slog.Logger) (*Server, error) {
 }
 
 // follow keeps what no accessor of the session says: since when it is in its state, its tokens.
-func (s *Server) follow(events <-chan event.Event) {
+func (s *Server) follow(events <-chan session.Event) {
 	defer s.wg.Done()
 	for ev := range events {
 		s.mu.Lock()
 		switch e := ev.(type) {
-		case supervisor.StateChanged:
+		case session.StateChanged:
 			if string(e.State) != s.state {
 				s.state, s.stateSince = string(e.State), e.Time
 			}
-		case supervisor.TranscriptUpdated:
+		case session.TranscriptUpdated:
 			s.tokens = int64(e.Snapshot.Usage.Total())
 		}
 		s.mu.Unlock()
@@ -159,15 +157,15 @@ func send(enc *json.Encoder, r Response) error {
 func (s *Server) resolve(req Request) Response {
 	by := verdictlog.SourceManual
 	if req.By != "" {
-		by = engine.ManualSource(req.By)
+		by = session.ManualSource(req.By)
 	}
 	err := s.sess.ResolveBy(req.Question, hooks.Decision(req.Decision), req.Reason, by)
 	switch {
 	case err == nil:
 		return Response{}
-	case errors.Is(err, engine.ErrAnswered):
+	case errors.Is(err, session.ErrAnswered):
 		return Response{Error: err.Error(), Code: CodeAnswered}
-	case errors.Is(err, engine.ErrNoSuchQuestion):
+	case errors.Is(err, session.ErrNoSuchQuestion):
 		return Response{Error: err.Error(), Code: CodeNoQuestion}
 	}
 	return Response{Error: err.Error(), Code: CodeBadRequest}
@@ -223,7 +221,7 @@ func (s *Server) stream(c *net.UnixConn, enc *json.Encoder) {
 			if err != nil {
 				continue
 			}
-			if send(enc, Response{Event: &Event{Type: name, Time: event.Time(ev), Data: data}}) != nil {
+			if send(enc, Response{Event: &Event{Type: name, Time: session.Time(ev), Data: data}}) != nil {
 				return
 			}
 		case <-gone:

@@ -14,10 +14,8 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/projectlock"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Protocol is the version of this wire. The client says it in its request, the server on every
@@ -95,8 +93,8 @@ type Snapshot struct {
 	// LastMessage is the start of what the agent said last (its transcript's last reply, or a
 	// stop's last message); Permission, while it needs permission, the tool it asks to run and
 	// its command. The agent's text: show it as text, its controls visibly.
-	LastMessage string                 `json:"last_message,omitempty"`
-	Permission  *supervisor.Permission `json:"permission,omitempty"`
+	LastMessage string              `json:"last_message,omitempty"`
+	Permission  *session.Permission `json:"permission,omitempty"`
 }
 
 // Waiting is whom a session's checks wait for: the hooksup running checks in its project.
@@ -173,28 +171,28 @@ const (
 // eventNames names each event type on the wire. An event missing here is never sent (the
 // server logs it), and fails the tests that list every event type (wire_test.go).
 var eventNames = map[reflect.Type]string{
-	reflect.TypeFor[supervisor.HookReceived]():       EventHookReceived,
-	reflect.TypeFor[engine.CheckWaiting]():           EventCheckWaiting,
-	reflect.TypeFor[engine.CheckWaitEnded]():         EventCheckWaitEnded,
-	reflect.TypeFor[engine.CheckStarted]():           EventCheckStarted,
-	reflect.TypeFor[engine.CheckOutput]():            EventCheckOutput,
-	reflect.TypeFor[engine.CheckFinished]():          EventCheckFinished,
-	reflect.TypeFor[engine.VerdictDecided]():         EventVerdictDecided,
-	reflect.TypeFor[supervisor.OtherHooksReported](): EventOtherHooksReported,
-	reflect.TypeFor[engine.Interrupted]():            EventInterrupted,
-	reflect.TypeFor[event.Notice]():                  EventNotice,
-	reflect.TypeFor[supervisor.AgentExited]():        EventAgentExited,
-	reflect.TypeFor[supervisor.Alert]():              EventAlert,
-	reflect.TypeFor[supervisor.SubagentsChanged]():   EventSubagentsChanged,
-	reflect.TypeFor[engine.QuestionAsked]():          EventQuestionAsked,
-	reflect.TypeFor[engine.QuestionResolved]():       EventQuestionResolved,
-	reflect.TypeFor[supervisor.StateChanged]():       EventStateChanged,
-	reflect.TypeFor[supervisor.TranscriptUpdated]():  EventTranscriptUpdated,
-	reflect.TypeFor[supervisor.SessionSummary]():     EventSessionSummary,
+	reflect.TypeFor[session.HookReceived]():       EventHookReceived,
+	reflect.TypeFor[session.CheckWaiting]():       EventCheckWaiting,
+	reflect.TypeFor[session.CheckWaitEnded]():     EventCheckWaitEnded,
+	reflect.TypeFor[session.CheckStarted]():       EventCheckStarted,
+	reflect.TypeFor[session.CheckOutput]():        EventCheckOutput,
+	reflect.TypeFor[session.CheckFinished]():      EventCheckFinished,
+	reflect.TypeFor[session.VerdictDecided]():     EventVerdictDecided,
+	reflect.TypeFor[session.OtherHooksReported](): EventOtherHooksReported,
+	reflect.TypeFor[session.Interrupted]():        EventInterrupted,
+	reflect.TypeFor[session.Notice]():             EventNotice,
+	reflect.TypeFor[session.AgentExited]():        EventAgentExited,
+	reflect.TypeFor[session.Alert]():              EventAlert,
+	reflect.TypeFor[session.SubagentsChanged]():   EventSubagentsChanged,
+	reflect.TypeFor[session.QuestionAsked]():      EventQuestionAsked,
+	reflect.TypeFor[session.QuestionResolved]():   EventQuestionResolved,
+	reflect.TypeFor[session.StateChanged]():       EventStateChanged,
+	reflect.TypeFor[session.TranscriptUpdated]():  EventTranscriptUpdated,
+	reflect.TypeFor[session.SessionSummary]():     EventSessionSummary,
 }
 
 // EventName is ev's name on the wire; false for an event the wire has no name for.
-func EventName(ev event.Event) (string, bool) {
+func EventName(ev session.Event) (string, bool) {
 	name, ok := eventNames[reflect.TypeOf(ev)]
 	return name, ok
 }

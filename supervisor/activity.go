@@ -6,23 +6,9 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
-
-// Activity is what the agent said and asked last, for a front end away from its terminal
-// (hooksup watch, hooksup web): the text of its last message, and while it needs permission,
-// the tool it asks to run and with what. Both are the agent's own text, untrusted.
-type Activity struct {
-	LastMessage string      `json:"last_message,omitempty"`
-	Permission  *Permission `json:"permission,omitempty"`
-}
-
-// Permission is what an agent that needs permission asks to run: the tool, and its command (or
-// the file, path, URL or pattern it acts on) when the hook's input or the transcript says.
-type Permission struct {
-	Tool    string `json:"tool"`
-	Command string `json:"command,omitempty"`
-}
 
 // Bounds of what Activity carries: the start of a long message, the start of a command.
 const (
@@ -36,7 +22,7 @@ const (
 type activity struct {
 	mu          sync.Mutex
 	lastMessage string
-	permission  *Permission
+	permission  *session.Permission
 }
 
 func (a *activity) record(r transcript.Record) {
@@ -50,7 +36,7 @@ func (a *activity) record(r transcript.Record) {
 	}
 	// The hook's input, which names the command too, may come before the transcript's line.
 	if n := len(r.Tools); n > 0 && (a.permission == nil || a.permission.Tool != r.Tools[n-1].Name) {
-		a.permission = &Permission{Tool: r.Tools[n-1].Name}
+		a.permission = &session.Permission{Tool: r.Tools[n-1].Name}
 	}
 }
 
@@ -63,7 +49,7 @@ func (a *activity) hook(in *hooks.Input) {
 	switch in.HookEventName {
 	case hooks.PermissionRequest, hooks.PreToolUse:
 		if in.ToolName != "" {
-			a.permission = &Permission{Tool: in.ToolName, Command: clip.Head(toolSubject(in.ToolInput), activityCommandMax)}
+			a.permission = &session.Permission{Tool: in.ToolName, Command: clip.Head(toolSubject(in.ToolInput), activityCommandMax)}
 		}
 	case hooks.Stop:
 		if in.LastAssistantMessage != "" {
@@ -89,11 +75,11 @@ func toolSubject(input json.RawMessage) string {
 }
 
 // get is the activity now; the permission only while state says the agent needs it.
-func (a *activity) get(state AgentState) Activity {
+func (a *activity) get(state session.AgentState) session.Activity {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	act := Activity{LastMessage: a.lastMessage}
-	if state == StatePermission && a.permission != nil {
+	act := session.Activity{LastMessage: a.lastMessage}
+	if state == session.StatePermission && a.permission != nil {
 		p := *a.permission
 		act.Permission = &p
 	}
@@ -101,4 +87,4 @@ func (a *activity) get(state AgentState) Activity {
 }
 
 // Activity is what the agent said last and, while it needs permission, what it asks to run.
-func (s *Supervisor) Activity() Activity { return s.activity.get(s.state.get()) }
+func (s *Supervisor) Activity() session.Activity { return s.activity.get(s.state.get()) }

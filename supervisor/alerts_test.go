@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/session"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -18,7 +18,7 @@ import (
 // same dialog does not ring again.
 func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	cfg := config.Defaults()
-	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionNotify, OnPermission: config.ActionBell}
+	cfg.Notifications = config.NotificationsConfig{OnIdle: session.ActionNotify, OnPermission: session.ActionBell}
 	s := &Supervisor{o: Options{Config: cfg}, bus: newBus(), out: engine.NewOutbox(), logger: slog.New(slog.DiscardHandler)}
 	s.state = newStateTracker(s.stateChanged, nil)
 	s.state.hook(prompt("p1"))
@@ -29,7 +29,7 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 	s.state.hook(hk(hooks.PermissionRequest, func(in *hooks.Input) { in.PromptID, in.ToolName = "p2", "Bash" }))
 	s.state.hook(hk(hooks.Notification, func(in *hooks.Input) { in.PromptID, in.NotificationType = "p2", "permission_prompt" }))
 	s.bus.close()
-	var alerts []Alert
+	var alerts []session.Alert
 	timeout := time.After(30 * time.Second)
 	for done := false; !done; {
 		select {
@@ -38,15 +38,15 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 				done = true
 				break
 			}
-			if a, isAlert := ev.(Alert); isAlert {
+			if a, isAlert := ev.(session.Alert); isAlert {
 				alerts = append(alerts, a)
 			}
 		case <-timeout:
 			t.Fatal("the events never ended")
 		}
 	}
-	if len(alerts) != 2 || alerts[0].Cause != CauseIdle || alerts[0].Action != config.ActionNotify ||
-		alerts[1].Cause != CausePermission || alerts[1].Action != config.ActionBell {
+	if len(alerts) != 2 || alerts[0].Cause != session.CauseIdle || alerts[0].Action != session.ActionNotify ||
+		alerts[1].Cause != session.CausePermission || alerts[1].Action != session.ActionBell {
 		t.Fatalf("alerts %+v, want on_idle's notify then one permission bell", alerts)
 	}
 }
@@ -56,11 +56,11 @@ func TestIdlePromptAlertsWhileAlreadyWaiting(t *testing.T) {
 // The wait keeps its start.
 func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	cfg := config.Defaults()
-	cfg.Notifications = config.NotificationsConfig{OnIdle: config.ActionBell, OnPermission: config.ActionNone}
-	var alerts []Alert
+	cfg.Notifications = config.NotificationsConfig{OnIdle: session.ActionBell, OnPermission: session.ActionNone}
+	var alerts []session.Alert
 	clock := &stepClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	tr := newStateTracker(func(ev event.Event) {
-		if a, ok := alertFor(cfg.Notifications, ev.(StateChanged)); ok {
+	tr := newStateTracker(func(ev session.Event) {
+		if a, ok := alertFor(cfg.Notifications, ev.(session.StateChanged)); ok {
 			alerts = append(alerts, a)
 		}
 	}, clock.now)
@@ -78,9 +78,9 @@ func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	tr.mu.Unlock()
 	tr.hook(idle("p1"))
 	tr.hook(idle("p1"))
-	tr.terminal(TerminalStatus{State: TerminalIdle})
+	tr.terminal(session.TerminalStatus{State: session.TerminalIdle})
 	tr.hook(idle("p1"))
-	if len(alerts) != 1 || alerts[0].Cause != CauseIdle {
+	if len(alerts) != 1 || alerts[0].Cause != session.CauseIdle {
 		t.Fatalf("alerts in one wait: %+v, want one on_idle bell", alerts)
 	}
 	tr.mu.Lock()
@@ -91,7 +91,7 @@ func TestIdlePromptAlertsOncePerWait(t *testing.T) {
 	}
 	turn("p2")
 	tr.hook(idle("p2"))
-	if len(alerts) != 2 || alerts[1].Cause != CauseIdle {
+	if len(alerts) != 2 || alerts[1].Cause != session.CauseIdle {
 		t.Fatalf("alerts after a second wait: %+v, want a second on_idle bell", alerts)
 	}
 }

@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -17,7 +16,7 @@ import (
 // exit.
 func TestSessionEndingAfterTheAnswerKeepsTheVerdict(t *testing.T) {
 	ss := startStorm(t)
-	var events []event.Event
+	var events []session.Event
 	done := make(chan struct{})
 	evs, stop := ss.sup.Subscribe()
 	defer stop()
@@ -46,11 +45,11 @@ func TestSessionEndingAfterTheAnswerKeepsTheVerdict(t *testing.T) {
 	var order []string
 	for _, ev := range events {
 		switch ev.(type) {
-		case engine.VerdictDecided, AgentExited:
+		case session.VerdictDecided, session.AgentExited:
 			order = append(order, fmt.Sprintf("%T", ev))
 		}
 	}
-	if fmt.Sprint(order) != "[engine.VerdictDecided supervisor.AgentExited]" {
+	if fmt.Sprint(order) != "[session.VerdictDecided session.AgentExited]" {
 		t.Fatalf("events %v", order)
 	}
 }

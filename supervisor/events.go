@@ -3,42 +3,19 @@ package supervisor
 import (
 	"sync"
 
-	"github.com/hooksup/hooksup/event"
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/queue"
-	"github.com/hooksup/hooksup/verdictlog"
+	"github.com/hooksup/hooksup/session"
 )
-
-// HookReceived: claude ran one of hooksup's hooks.
-type HookReceived struct {
-	event.At
-	Input *hooks.Input `json:"input"`
-}
-
-// OtherHooksReported: claude recorded what the other hooks at a stop did (its transcript
-// lags: this comes after the stop's verdict). Entry is the verdict log's OtherHooks entry; its
-// Stop names the verdict.
-type OtherHooksReported struct {
-	event.At
-	Entry verdictlog.Verdict `json:"entry"`
-}
-
-// AgentExited: the supervised agent's process ended, or could not start (Err).
-type AgentExited struct {
-	event.At
-	Code int   `json:"code"` // its exit status; 128+N when signal N ended it; 127 when it could not start
-	Err  error `json:"err"`  // why it could not start
-}
 
 // bus carries the session's events to the front end, in order: publishing never blocks the
 // engine and nothing is dropped, however slow the front end is. Other front ends (the control
 // socket's clients) subscribe to taps: bounded, so one that stops reading loses its own events
 // and nothing else.
 type bus struct {
-	q *queue.Queue[event.Event]
+	q *queue.Queue[session.Event]
 
 	mu     sync.Mutex
-	taps   map[*queue.Queue[event.Event]]struct{}
+	taps   map[*queue.Queue[session.Event]]struct{}
 	closed bool
 }
 
@@ -46,10 +23,10 @@ type bus struct {
 const tapLimit = 4096
 
 func newBus() *bus {
-	return &bus{q: queue.New[event.Event](), taps: map[*queue.Queue[event.Event]]struct{}{}}
+	return &bus{q: queue.New[session.Event](), taps: map[*queue.Queue[session.Event]]struct{}{}}
 }
 
-func (b *bus) publish(e event.Event) {
+func (b *bus) publish(e session.Event) {
 	b.q.Push(e)
 	b.mu.Lock()
 	for t := range b.taps {
@@ -69,12 +46,12 @@ func (b *bus) close() {
 	b.mu.Unlock()
 }
 
-func (b *bus) events() <-chan event.Event { return b.q.Out() }
+func (b *bus) events() <-chan session.Event { return b.q.Out() }
 
 // subscribe returns a second stream of the events published from now on, closed when the bus
 // closes, and the function that ends it (the stream's channel is then closed).
-func (b *bus) subscribe() (<-chan event.Event, func()) {
-	t := queue.NewBounded[event.Event](tapLimit, nil)
+func (b *bus) subscribe() (<-chan session.Event, func()) {
+	t := queue.NewBounded[session.Event](tapLimit, nil)
 	b.mu.Lock()
 	if b.closed {
 		t.Close()
@@ -94,4 +71,4 @@ func (b *bus) subscribe() (<-chan event.Event, func()) {
 // the front end that owns the terminal reads): closed after the agent exits, or when the
 // returned function is called. A subscriber that falls far behind loses events; the front end
 // never does.
-func (s *Supervisor) Subscribe() (<-chan event.Event, func()) { return s.bus.subscribe() }
+func (s *Supervisor) Subscribe() (<-chan session.Event, func()) { return s.bus.subscribe() }

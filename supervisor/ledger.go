@@ -4,38 +4,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/transcript"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// Subagent states in the ledger.
-const (
-	SubRunning  = "running"
-	SubStopping = "stopping"
-	SubSteered  = "steered" // a SubagentStop was blocked: it continues
-	SubDone     = "done"
-	SubOrphan   = "orphan" // a SubagentStop for an agent hooksup never saw start
-)
-
-// Subagent is one line of the ledger.
-type Subagent struct {
-	ID        string           `json:"id"`
-	Type      string           `json:"type"`
-	State     string           `json:"state"`
-	Steers    int              `json:"steers"`
-	Started   time.Time        `json:"started"`
-	Ended     time.Time        `json:"ended"`
-	Usage     transcript.Usage `json:"usage"` // from its transcript, when known
-	ToolCalls int64            `json:"tool_calls"`
-}
-
-// SubagentsChanged: the subagent ledger changed; Agents is a copy, in order of appearance.
-type SubagentsChanged struct {
-	event.At
-	Agents []Subagent `json:"agents"`
-}
 
 // maxLedger bounds the ledger.
 const maxLedger = 500
@@ -45,19 +17,19 @@ const maxLedger = 500
 type ledger struct {
 	mu    sync.Mutex
 	order []string
-	byID  map[string]*Subagent
-	emit  func(event.Event)
+	byID  map[string]*session.Subagent
+	emit  func(session.Event)
 	now   func() time.Time
 }
 
-func newLedger(emit func(event.Event)) *ledger {
-	return &ledger{byID: map[string]*Subagent{}, emit: emit, now: time.Now}
+func newLedger(emit func(session.Event)) *ledger {
+	return &ledger{byID: map[string]*session.Subagent{}, emit: emit, now: time.Now}
 }
 
-func (l *ledger) get(id, typ, state string) *Subagent {
+func (l *ledger) get(id, typ, state string) *session.Subagent {
 	a := l.byID[id]
 	if a == nil {
-		a = &Subagent{ID: id, Type: typ, State: state, Started: l.now()}
+		a = &session.Subagent{ID: id, Type: typ, State: state, Started: l.now()}
 		l.byID[id] = a
 		l.order = append(l.order, id)
 		if len(l.order) > maxLedger {
@@ -72,11 +44,11 @@ func (l *ledger) get(id, typ, state string) *Subagent {
 }
 
 func (l *ledger) publish() {
-	out := make([]Subagent, 0, len(l.order))
+	out := make([]session.Subagent, 0, len(l.order))
 	for _, id := range l.order {
 		out = append(out, *l.byID[id])
 	}
-	l.emit(SubagentsChanged{At: event.At{Time: l.now()}, Agents: out})
+	l.emit(session.SubagentsChanged{At: session.At{Time: l.now()}, Agents: out})
 }
 
 func (l *ledger) hook(in *hooks.Input) {
@@ -87,12 +59,12 @@ func (l *ledger) hook(in *hooks.Input) {
 	defer l.mu.Unlock()
 	switch in.HookEventName {
 	case hooks.SubagentStart:
-		l.get(in.AgentID, in.AgentType, SubRunning).State = SubRunning
+		l.get(in.AgentID, in.AgentType, session.SubRunning).State = session.SubRunning
 	case hooks.SubagentStop:
 		if _, ok := l.byID[in.AgentID]; !ok {
-			l.get(in.AgentID, in.AgentType, SubOrphan)
-		} else if a := l.byID[in.AgentID]; a.State != SubOrphan {
-			a.State = SubStopping
+			l.get(in.AgentID, in.AgentType, session.SubOrphan)
+		} else if a := l.byID[in.AgentID]; a.State != session.SubOrphan {
+			a.State = session.SubStopping
 		}
 	default:
 		return
@@ -106,20 +78,20 @@ func (l *ledger) verdict(v verdictlog.Verdict) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	a := l.get(v.AgentID, v.AgentType, SubOrphan)
+	a := l.get(v.AgentID, v.AgentType, session.SubOrphan)
 	a.Steers = v.Steers
-	if a.State != SubOrphan {
+	if a.State != session.SubOrphan {
 		if v.Decision == hooks.Block {
-			a.State = SubSteered
+			a.State = session.SubSteered
 		} else {
-			a.State, a.Ended = SubDone, l.now()
+			a.State, a.Ended = session.SubDone, l.now()
 		}
 	}
 	l.publish()
 }
 
 // usage takes the subagents' usage from a transcript snapshot.
-func (l *ledger) usage(s transcript.Snapshot) {
+func (l *ledger) usage(s session.Transcript) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	changed := false

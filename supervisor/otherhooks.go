@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/session"
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/transcript"
@@ -149,7 +150,7 @@ func otherHooksEntry(v verdictlog.Verdict, others []verdictlog.OtherHook, now ti
 	return entry
 }
 
-func otherHook(o transcript.HookOutcome) verdictlog.OtherHook {
+func otherHook(o session.HookOutcome) verdictlog.OtherHook {
 	h := verdictlog.OtherHook{Command: oneText(o.Command), Outcome: o.Outcome, Blocked: o.Outcome == hooks.OutcomeBlocked,
 		Reason: oneText(o.Message), DurationMS: checks.Millis(o.Duration), TimedOut: o.TimedOut}
 	if o.ExitCode >= 0 {

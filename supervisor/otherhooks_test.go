@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -134,7 +134,7 @@ func TestOtherHooksKeepRecentAgentsOnly(t *testing.T) {
 }
 
 func TestOtherHooksSayPlainText(t *testing.T) {
-	o := otherHook(transcript.HookOutcome{Command: "/home/u/x.sh", Outcome: hooks.OutcomeBlocked, ExitCode: 2,
+	o := otherHook(session.HookOutcome{Command: "/home/u/x.sh", Outcome: hooks.OutcomeBlocked, ExitCode: 2,
 		Message: "\x1b[31mFAILED\x1b[0m: update the changelog\n"})
 	if o.Reason != "FAILED: update the changelog" || o.ExitCode == nil || *o.ExitCode != 2 {
 		t.Fatalf("%+v", o)
@@ -142,16 +142,16 @@ func TestOtherHooksSayPlainText(t *testing.T) {
 }
 
 func TestAnotherHooksBlockMeansClaudeWorksOn(t *testing.T) {
-	var got []StateChanged
-	st := newStateTracker(func(e event.Event) { got = append(got, e.(StateChanged)) }, nil)
+	var got []session.StateChanged
+	st := newStateTracker(func(e session.Event) { got = append(got, e.(session.StateChanged)) }, nil)
 	st.verdict(verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Allow, Source: verdictlog.SourceChecks})
 	st.otherHookBlocked()
-	if s := st.get(); s != StateWorking {
+	if s := st.get(); s != session.StateWorking {
 		t.Fatalf("state %s after another hook blocked, want working", s)
 	}
-	st.set(StatePermission, "PermissionRequest Bash", fromHook)
+	st.set(session.StatePermission, "PermissionRequest Bash", fromHook)
 	st.otherHookBlocked()
-	if s := st.get(); s != StatePermission {
+	if s := st.get(); s != session.StatePermission {
 		t.Fatalf("a late block hid a newer state: %s", s)
 	}
 	if len(got) != 3 || got[1].Reason != "Stop blocked by another hook" {

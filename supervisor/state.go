@@ -5,39 +5,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// AgentState is what the supervised agent is doing.
-type AgentState string
-
-// Agent states.
-const (
-	StateStarting    AgentState = "starting"
-	StateWorking     AgentState = "working"
-	StateStopping    AgentState = "stopping" // a stop decision is in progress
-	StateWaiting     AgentState = "waiting for input"
-	StatePermission  AgentState = "needs permission" // a permission dialog, a plan to approve
-	StateQuestion    AgentState = "needs an answer"  // AskUserQuestion, an MCP elicitation
-	StateFailed      AgentState = "failed"
-	StateInterrupted AgentState = "interrupted"
-	StateExited      AgentState = "exited"
-)
-
-// StateChanged: the agent's state changed.
-type StateChanged struct {
-	event.At
-	State  AgentState `json:"state"`
-	Reason string     `json:"reason"` // what showed it, for people, e.g. "Notification idle_prompt"
-	Source string     `json:"source"` // "hook", "terminal", "transcript", "keyboard" or "process"
-	// Notification is the type of the Notification hook that showed it, if one did
-	// (idle_prompt, permission_prompt, …).
-	Notification string `json:"notification"`
-}
 
 // notificationIdle is claude's Notification type for a prompt left idle a while.
 const notificationIdle = "idle_prompt"
@@ -68,42 +41,7 @@ const (
 
 // askingTools are the tools that wait for the person, announced by PreToolUse, and what they
 // wait for.
-var askingTools = map[string]AgentState{"AskUserQuestion": StateQuestion, "ExitPlanMode": StatePermission}
-
-// TerminalState is what claude told its terminal it is doing.
-type TerminalState string
-
-// Terminal states (the Program Status Protocol's).
-const (
-	TerminalIdle    TerminalState = "idle"
-	TerminalWorking TerminalState = "working"
-	TerminalDone    TerminalState = "done" // a turn ended, its result waits to be seen
-	TerminalBlocked TerminalState = "blocked"
-	TerminalError   TerminalState = "error"
-)
-
-// BlockedKind is what a blocked claude waits for.
-type BlockedKind string
-
-// Blocked kinds; a dialog may name none.
-const (
-	BlockedPermission BlockedKind = "permission"
-	BlockedQuestion   BlockedKind = "question"
-	BlockedAuth       BlockedKind = "auth" // a sign-in: the turn ended on an authentication error
-)
-
-// TerminalStatus is one report claude wrote to its terminal about itself (the Program Status
-// Protocol, OSC 7501): it writes one as its state changes, in the same moment it draws, e.g.,
-// a permission dialog. The front end that owns claude's terminal passes on claude's reports
-// about itself (not those about its subagents and tasks) with Supervisor.TerminalStatus.
-type TerminalStatus struct {
-	State TerminalState
-	Kind  BlockedKind // with TerminalBlocked; "" for a dialog that names none
-	Msg   string      // what claude says, e.g. "approve Bash: rm -rf build"
-	// Title, when set, is instead the window title the agent set; an agent that tells its
-	// state there (agent.TitleState: Gemini CLI) is read from it, the others' is ignored.
-	Title string
-}
+var askingTools = map[string]session.AgentState{"AskUserQuestion": session.StateQuestion, "ExitPlanMode": session.StatePermission}
 
 // stateTracker derives the agent's state from hooks first, the transcript as the fallback and
 // the process last, dropping stale events: a notification about an older prompt does not
@@ -111,25 +49,25 @@ type TerminalStatus struct {
 // says nothing about it.
 type stateTracker struct {
 	mu       sync.Mutex
-	state    AgentState
+	state    session.AgentState
 	since    time.Time
 	promptID string
 	reports  bool // claude reports its state to its terminal
 	// idleTold: claude's idle_prompt was told during this wait; claude may say it again, the
 	// person hears it once per wait.
 	idleTold bool
-	emit     func(event.Event)
+	emit     func(session.Event)
 	now      func() time.Time
 }
 
-func newStateTracker(emit func(event.Event), now func() time.Time) *stateTracker {
+func newStateTracker(emit func(session.Event), now func() time.Time) *stateTracker {
 	if now == nil {
 		now = time.Now
 	}
-	return &stateTracker{state: StateStarting, since: now(), emit: emit, now: now}
+	return &stateTracker{state: session.StateStarting, since: now(), emit: emit, now: now}
 }
 
-func (t *stateTracker) get() AgentState {
+func (t *stateTracker) get() session.AgentState {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.state
@@ -137,18 +75,18 @@ func (t *stateTracker) get() AgentState {
 
 // set changes the state. It publishes under the lock (publishing never blocks), so changes
 // reach the front end in the order they happened.
-func (t *stateTracker) set(s AgentState, reason, source string) {
-	t.change(StateChanged{State: s, Reason: reason, Source: source})
+func (t *stateTracker) set(s session.AgentState, reason, source string) {
+	t.change(session.StateChanged{State: s, Reason: reason, Source: source})
 }
 
 // change is set with the whole change described. Claude's idle_prompt is told even when the
 // state already is waiting (a stop was allowed): it is claude saying it has waited a while,
 // which [notifications] on_idle is about; once per wait, and the wait keeps its start.
-func (t *stateTracker) change(c StateChanged) {
+func (t *stateTracker) change(c session.StateChanged) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	idle := c.Notification == notificationIdle
-	if t.state == StateExited || (t.state == c.State && (!idle || t.idleTold)) {
+	if t.state == session.StateExited || (t.state == c.State && (!idle || t.idleTold)) {
 		return
 	}
 	now := t.now()
@@ -156,7 +94,7 @@ func (t *stateTracker) change(c StateChanged) {
 		t.state, t.since = c.State, now
 	}
 	t.idleTold = idle
-	c.At = event.At{Time: now}
+	c.At = session.At{Time: now}
 	t.emit(c)
 }
 
@@ -177,11 +115,11 @@ func (t *stateTracker) hook(in *hooks.Input) {
 	}
 	switch in.HookEventName {
 	case hooks.SessionStart:
-		t.set(StateWaiting, "SessionStart "+in.Source, fromHook)
+		t.set(session.StateWaiting, "SessionStart "+in.Source, fromHook)
 	case hooks.UserPromptSubmit:
-		t.set(StateWorking, "UserPromptSubmit", fromHook)
+		t.set(session.StateWorking, "UserPromptSubmit", fromHook)
 	case hooks.PermissionRequest:
-		t.set(StatePermission, "PermissionRequest "+in.ToolName, fromHook)
+		t.set(session.StatePermission, "PermissionRequest "+in.ToolName, fromHook)
 	case hooks.PreToolUse:
 		if s, ok := askingTools[in.ToolName]; ok {
 			t.set(s, "PreToolUse "+in.ToolName, fromHook)
@@ -189,30 +127,30 @@ func (t *stateTracker) hook(in *hooks.Input) {
 	case hooks.Notification:
 		switch in.NotificationType {
 		case "permission_prompt", "elicitation_dialog", "agent_needs_input":
-			s := StatePermission
+			s := session.StatePermission
 			if in.NotificationType == "elicitation_dialog" {
-				s = StateQuestion
+				s = session.StateQuestion
 			}
-			t.change(StateChanged{State: s, Reason: "Notification " + in.NotificationType, Source: fromHook,
+			t.change(session.StateChanged{State: s, Reason: "Notification " + in.NotificationType, Source: fromHook,
 				Notification: in.NotificationType})
 		case notificationIdle:
 			// A late idle notification must not hide work that started since.
-			if cur != StateWorking && cur != StateStopping {
-				t.change(StateChanged{State: StateWaiting, Reason: "Notification " + notificationIdle, Source: fromHook,
+			if cur != session.StateWorking && cur != session.StateStopping {
+				t.change(session.StateChanged{State: session.StateWaiting, Reason: "Notification " + notificationIdle, Source: fromHook,
 					Notification: notificationIdle})
 			}
 		}
 	case hooks.Stop:
-		t.set(StateStopping, "Stop", fromHook)
+		t.set(session.StateStopping, "Stop", fromHook)
 	case hooks.SubagentStart:
-		if reports && (cur == StatePermission || cur == StateQuestion) {
+		if reports && (cur == session.StatePermission || cur == session.StateQuestion) {
 			return // a subagent starting does not answer claude's dialog
 		}
-		t.set(StateWorking, "SubagentStart "+in.AgentType, fromHook)
+		t.set(session.StateWorking, "SubagentStart "+in.AgentType, fromHook)
 	case hooks.StopFailure:
-		t.set(StateFailed, "StopFailure", fromHook)
+		t.set(session.StateFailed, "StopFailure", fromHook)
 	case hooks.SessionEnd:
-		t.set(StateExited, "SessionEnd "+in.Reason, fromHook)
+		t.set(session.StateExited, "SessionEnd "+in.Reason, fromHook)
 	}
 }
 
@@ -234,35 +172,35 @@ func announcesDialog(in *hooks.Input) bool {
 // terminal updates the state for a report claude wrote to its terminal. Claude working or
 // idle does not hide hooksup's own view of the turn: a stop being decided (claude runs
 // hooksup's Stop hook meanwhile), an interrupt, a failure.
-func (t *stateTracker) terminal(ts TerminalStatus) {
+func (t *stateTracker) terminal(ts session.TerminalStatus) {
 	t.mu.Lock()
 	t.reports = true
 	cur := t.state
 	t.mu.Unlock()
 	reason := clip.Head(strings.Join(strings.Fields(ts.Msg), " "), 120)
 	switch ts.State {
-	case TerminalWorking:
-		if cur != StateStopping {
-			t.set(StateWorking, or(reason, "working"), fromTerminal)
+	case session.TerminalWorking:
+		if cur != session.StateStopping {
+			t.set(session.StateWorking, or(reason, "working"), fromTerminal)
 		}
-	case TerminalBlocked:
-		s := StatePermission
+	case session.TerminalBlocked:
+		s := session.StatePermission
 		switch ts.Kind {
-		case BlockedQuestion:
-			s = StateQuestion
-		case BlockedAuth:
-			s = StateFailed
+		case session.BlockedQuestion:
+			s = session.StateQuestion
+		case session.BlockedAuth:
+			s = session.StateFailed
 			reason = or(reason, "sign-in needed")
 		}
 		t.set(s, or(reason, "a dialog"), fromTerminal)
-	case TerminalIdle, TerminalDone:
+	case session.TerminalIdle, session.TerminalDone:
 		switch cur {
-		case StateStopping, StateInterrupted, StateFailed:
+		case session.StateStopping, session.StateInterrupted, session.StateFailed:
 		default:
-			t.set(StateWaiting, or(reason, string(ts.State)), fromTerminal)
+			t.set(session.StateWaiting, or(reason, string(ts.State)), fromTerminal)
 		}
-	case TerminalError:
-		t.set(StateFailed, or(reason, "error"), fromTerminal)
+	case session.TerminalError:
+		t.set(session.StateFailed, or(reason, "error"), fromTerminal)
 	}
 }
 
@@ -280,11 +218,11 @@ func (t *stateTracker) verdict(v verdictlog.Verdict) {
 	}
 	switch {
 	case v.Decision == hooks.Block:
-		t.set(StateWorking, "Stop blocked", fromHook)
+		t.set(session.StateWorking, "Stop blocked", fromHook)
 	case v.Source == verdictlog.SourceEscape:
-		t.set(StateInterrupted, "Escape", fromKeyboard)
+		t.set(session.StateInterrupted, "Escape", fromKeyboard)
 	default:
-		t.set(StateWaiting, "Stop allowed", fromHook)
+		t.set(session.StateWaiting, "Stop allowed", fromHook)
 	}
 }
 
@@ -293,11 +231,11 @@ func (t *stateTracker) verdict(v verdictlog.Verdict) {
 func (t *stateTracker) otherHookBlocked() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.state != StateWaiting {
+	if t.state != session.StateWaiting {
 		return
 	}
-	t.state, t.since, t.idleTold = StateWorking, t.now(), false
-	t.emit(StateChanged{At: event.At{Time: t.since}, State: StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
+	t.state, t.since, t.idleTold = session.StateWorking, t.now(), false
+	t.emit(session.StateChanged{At: session.At{Time: t.since}, State: session.StateWorking, Reason: "Stop blocked by another hook", Source: fromTranscript})
 }
 
 // record infers state from a line of the main transcript, when no hook says more: a tool
@@ -312,12 +250,12 @@ func (t *stateTracker) record(r transcript.Record) {
 	}
 	switch r.Kind {
 	case transcript.KindToolResult:
-		if cur == StatePermission || cur == StateQuestion {
-			t.set(StateWorking, "transcript: tool result", fromTranscript)
+		if cur == session.StatePermission || cur == session.StateQuestion {
+			t.set(session.StateWorking, "transcript: tool result", fromTranscript)
 		}
 	case transcript.KindInterrupt:
-		if cur != StateWaiting {
-			t.set(StateInterrupted, "transcript: interrupted", fromTranscript)
+		if cur != session.StateWaiting {
+			t.set(session.StateInterrupted, "transcript: interrupted", fromTranscript)
 		}
 	}
 }

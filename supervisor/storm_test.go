@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -60,7 +61,7 @@ func startStorm(tb testing.TB) *stormSession {
 	go func() {
 		defer close(drained)
 		for ev := range sup.Events() {
-			if h, ok := ev.(HookReceived); ok {
+			if h, ok := ev.(session.HookReceived); ok {
 				ss.mu.Lock()
 				ss.received[h.Input.HookEventName]++
 				ss.mu.Unlock()

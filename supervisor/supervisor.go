@@ -24,11 +24,11 @@ import (
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/runtimedir"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -164,16 +164,16 @@ func New(o Options) (*Supervisor, error) {
 		return nil, err
 	}
 	for _, e := range swept {
-		s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn, Text: e.Notice()})
+		s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeWarn, Text: e.Notice()})
 	}
 	for _, w := range s.launch.Warnings {
 		logger.Warn("injection", "warning", w)
-		s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn, Text: w})
+		s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeWarn, Text: w})
 	}
 	s.server.Adapt = o.Agent.Input
 	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {
-		s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
+		s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeError, Text: msg})
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
@@ -183,21 +183,21 @@ func New(o Options) (*Supervisor, error) {
 
 // Events delivers the session's events in order; it is closed after the agent exits. The front
 // end must keep reading it.
-func (s *Supervisor) Events() <-chan event.Event { return s.bus.events() }
+func (s *Supervisor) Events() <-chan session.Event { return s.bus.events() }
 
 // Interrupt applies Escape while the agent works or a stop is being decided (see
 // Engine.Interrupt). Escape at an idle prompt (clearing input, closing a menu) interrupts
 // nothing: it is neither recorded nor a change of state.
 func (s *Supervisor) Interrupt() {
 	switch s.state.get() {
-	case StateWorking, StateStopping, StatePermission, StateQuestion:
+	case session.StateWorking, session.StateStopping, session.StatePermission, session.StateQuestion:
 	default:
 		if len(s.engine.Pending()) == 0 {
 			return
 		}
 	}
 	s.engine.Interrupt()
-	s.state.set(StateInterrupted, "Escape", fromKeyboard)
+	s.state.set(session.StateInterrupted, "Escape", fromKeyboard)
 }
 
 // Resolve answers a pending question (see Engine.Resolve).
@@ -206,10 +206,10 @@ func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
 }
 
 // Pending returns the questions waiting for the person.
-func (s *Supervisor) Pending() []engine.Question { return s.engine.Pending() }
+func (s *Supervisor) Pending() []session.Question { return s.engine.Pending() }
 
 // Counts returns the engine's counters.
-func (s *Supervisor) Counts() engine.Counts { return s.engine.Counts() }
+func (s *Supervisor) Counts() session.Counts { return s.engine.Counts() }
 
 // SocketPath is where the hooks connect.
 func (s *Supervisor) SocketPath() string { return s.server.Path }
@@ -232,7 +232,7 @@ func (s *Supervisor) ResumeID() string {
 
 // publish puts an event on the bus in its turn: after the verdicts decided before it, even
 // those whose observation is not complete yet.
-func (s *Supervisor) publish(ev event.Event) { s.out.Do(func() { s.bus.publish(ev) }) }
+func (s *Supervisor) publish(ev session.Event) { s.out.Do(func() { s.bus.publish(ev) }) }
 
 // decided keeps the agent state, the subagent ledger and the other hooks' record in step with
 // a verdict as it is decided, before the agent has its answer.
@@ -281,7 +281,7 @@ func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool)
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
 		}
-		s.bus.publish(OtherHooksReported{At: event.At{Time: entry.Time}, Entry: entry})
+		s.bus.publish(session.OtherHooksReported{At: session.At{Time: entry.Time}, Entry: entry})
 	})
 	if latestMain && entry.Decision == hooks.Block {
 		s.state.otherHookBlocked()
@@ -289,9 +289,9 @@ func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool)
 }
 
 // stateChanged publishes a state change and the alert [notifications] asks for.
-func (s *Supervisor) stateChanged(ev event.Event) {
+func (s *Supervisor) stateChanged(ev session.Event) {
 	s.publish(ev)
-	if c, ok := ev.(StateChanged); ok {
+	if c, ok := ev.(session.StateChanged); ok {
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
 			if s.agent != nil {
@@ -329,7 +329,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.watch.hook()
 	s.track(in)
 	s.feed.stopReply(ctx, in)
-	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
+	s.publish(session.HookReceived{At: session.At{Time: time.Now()}, Input: in})
 	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
@@ -342,7 +342,7 @@ func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {
 	s.track(in)
 	s.engine.Observe(in)
 	s.joinedStopReasons(in)
-	s.publish(HookReceived{At: event.At{Time: time.Now()}, Input: in})
+	s.publish(session.HookReceived{At: session.At{Time: time.Now()}, Input: in})
 	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
@@ -355,7 +355,7 @@ func (s *Supervisor) logHook(in *hooks.Input) {
 
 // TerminalStatus takes a report claude wrote to its terminal about itself (see the type). The
 // front end that owns claude's terminal calls it as reports arrive; it never blocks.
-func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
+func (s *Supervisor) TerminalStatus(ts session.TerminalStatus) {
 	if ts.Title != "" {
 		ta, ok := s.agent.(agent.TitleState)
 		if !ok {
@@ -365,14 +365,14 @@ func (s *Supervisor) TerminalStatus(ts TerminalStatus) {
 		if !ok {
 			return
 		}
-		ts = TerminalStatus{State: TerminalState(state), Kind: BlockedKind(kind), Msg: msg}
+		ts = session.TerminalStatus{State: session.TerminalState(state), Kind: session.BlockedKind(kind), Msg: msg}
 	}
 	s.logger.Debug("terminal status", "state", ts.State, "kind", ts.Kind, "msg", clip.Head(ts.Msg, 120))
 	s.state.terminal(ts)
 }
 
 // State is the agent's state now.
-func (s *Supervisor) State() AgentState { return s.state.get() }
+func (s *Supervisor) State() session.AgentState { return s.state.get() }
 
 // Command returns the agent's command as Run will start it.
 func (s *Supervisor) Command() *exec.Cmd {
@@ -398,7 +398,7 @@ func (s *Supervisor) hooksNotRunning(path string) {
 	msg := NotRunning(s.agent.Name()) + ": its transcript shows a reply, but no hook reached hooksup, so nothing is checked or recorded " +
 		"(hooksup doctor lists the hooks " + s.agent.Name() + "'s settings define and its version)"
 	s.logger.Warn("no hook arrived", "transcript", path)
-	s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: msg})
+	s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeError, Text: msg})
 }
 
 // Run starts the agent, serves its hooks until it exits, and returns its exit status (128+N
@@ -423,7 +423,7 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	}
 	if err := start(cmd); err != nil {
 		err = fmt.Errorf("start %s: %w", s.o.Bin, err)
-		s.publish(AgentExited{At: event.At{Time: time.Now()}, Code: 127, Err: err})
+		s.publish(session.AgentExited{At: session.At{Time: time.Now()}, Code: 127, Err: err})
 		return 127, err
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
@@ -476,14 +476,14 @@ loop:
 	if n, ok := s.agent.(agent.NoHooksExit); ok && !s.watch.arrived.Load() {
 		if why := n.NoHooksWhy(code); why != "" {
 			s.logger.Warn("no hook arrived", "exit", code)
-			s.publish(event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeError, Text: NotRunning(s.agent.Name()) + ": " + why})
+			s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeError, Text: NotRunning(s.agent.Name()) + ": " + why})
 		}
 	}
-	s.state.set(StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
+	s.state.set(session.StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
 	// The transcript is read to its end: the verdicts still waiting for it complete now.
 	s.engine.Flush()
-	s.publish(AgentExited{At: event.At{Time: time.Now()}, Code: code})
+	s.publish(session.AgentExited{At: session.At{Time: time.Now()}, Code: code})
 	cancel()
 	return code, nil
 }
@@ -504,7 +504,7 @@ func (s *Supervisor) summarize() {
 	if err := verdictlog.WriteSummary(s.vlog.Dir, sum.SessionID, sum); err != nil {
 		s.logger.Warn("session summary", "err", err)
 	}
-	s.publish(SessionSummary{At: event.At{Time: time.Now()}, Summary: sum})
+	s.publish(session.SessionSummary{At: session.At{Time: time.Now()}, Summary: sum})
 }
 
 func (s *Supervisor) cleanup() {

@@ -9,18 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// TranscriptUpdated: the session's transcript aggregates changed (at most a few times a
-// second).
-type TranscriptUpdated struct {
-	event.At
-	Snapshot transcript.Snapshot `json:"snapshot"`
-}
 
 // transcriptThrottle is the least time between two TranscriptUpdated events.
 const transcriptThrottle = 250 * time.Millisecond
@@ -29,12 +22,12 @@ const transcriptThrottle = 250 * time.Millisecond
 // new session (/clear) names another.
 type transcriptFeed struct {
 	ctx     context.Context
-	publish func(event.Event)
+	publish func(session.Event)
 	// onRecord sees every line of the main transcript (for state inference); onSnapshot every
 	// published snapshot; onStopHooks every stop_hook_summary naming another hook, with the
 	// agent whose transcript holds it ("" the main agent).
 	onRecord    func(transcript.Record)
-	onSnapshot  func(transcript.Snapshot)
+	onSnapshot  func(session.Transcript)
 	onStopHooks func(agentID string, r transcript.Record)
 	logger      *slog.Logger
 	ownHook     func(string) bool
@@ -60,7 +53,7 @@ const stopsKept = 8
 
 // newTranscriptFeed makes a feed of transcripts read by decoder (nil: the parser's own format); the commands of hooksup's own hooks
 // start with one of bins.
-func newTranscriptFeed(ctx context.Context, publish func(event.Event), logger *slog.Logger, decoder func(maxText int) transcript.Decoder, bins ...string) *transcriptFeed {
+func newTranscriptFeed(ctx context.Context, publish func(session.Event), logger *slog.Logger, decoder func(maxText int) transcript.Decoder, bins ...string) *transcriptFeed {
 	return &transcriptFeed{ctx: ctx, publish: publish, logger: logger, ownHook: transcript.HookProgram(bins...), decoder: decoder,
 		changed: make(chan struct{})}
 }
@@ -154,7 +147,7 @@ func (f *transcriptFeed) handle(w *transcript.Watcher, u transcript.Update) {
 		if f.onSnapshot != nil {
 			f.onSnapshot(snap)
 		}
-		f.publish(TranscriptUpdated{At: event.At{Time: time.Now()}, Snapshot: snap})
+		f.publish(session.TranscriptUpdated{At: session.At{Time: time.Now()}, Snapshot: snap})
 	})
 }
 
@@ -166,10 +159,10 @@ func (f *transcriptFeed) followed() string {
 }
 
 // snapshot is the aggregates now (ok false before any transcript is followed).
-func (f *transcriptFeed) snapshot() (transcript.Snapshot, bool) {
+func (f *transcriptFeed) snapshot() (session.Transcript, bool) {
 	w := f.watcher()
 	if w == nil {
-		return transcript.Snapshot{}, false
+		return session.Transcript{}, false
 	}
 	return w.Snapshot(), true
 }
@@ -266,7 +259,7 @@ func (f *transcriptFeed) stopReply(ctx context.Context, in *hooks.Input) {
 }
 
 // lastText is the latest assistant text of the transcript a stop is about.
-func lastText(s transcript.Snapshot, in *hooks.Input) string {
+func lastText(s session.Transcript, in *hooks.Input) string {
 	if in.HookEventName != hooks.SubagentStop {
 		return s.Main.LastText
 	}
@@ -295,7 +288,7 @@ func hasMessage(lastText, message string) bool {
 // disk now, and what it read has been handled (a stop's last summary is recorded): claude has
 // exited, so nothing more is coming. It is the one place that polls, once, at the end of a
 // session.
-func (f *transcriptFeed) settle(timeout time.Duration) (transcript.Snapshot, bool) {
+func (f *transcriptFeed) settle(timeout time.Duration) (session.Transcript, bool) {
 	deadline := time.Now().Add(timeout)
 	quiet := 0
 	for {
@@ -329,27 +322,7 @@ func (f *transcriptFeed) updates() <-chan transcript.Update {
 	return f.w.Updates()
 }
 
-// Summary is what a session used, written beside its verdict log when the agent exits.
-type Summary struct {
-	SessionID  string                      `json:"session_id"`
-	Transcript string                      `json:"transcript"`
-	Model      string                      `json:"model,omitempty"`
-	Usage      transcript.Usage            `json:"usage"`
-	ByModel    map[string]transcript.Usage `json:"by_model,omitempty"`
-	ToolCalls  map[string]int64            `json:"tool_calls,omitempty"`
-	Turns      int64                       `json:"turns"`
-	APIErrors  int64                       `json:"api_errors,omitempty"`
-	Subagents  int                         `json:"subagents,omitempty"`
-	Verdicts   int                         `json:"verdicts"`
-}
-
-// SessionSummary: the agent exited; this is what the session used.
-type SessionSummary struct {
-	event.At
-	Summary Summary `json:"summary"`
-}
-
-func summaryOf(s transcript.Snapshot) Summary {
+func summaryOf(s session.Transcript) session.Summary {
 	tools := map[string]int64{}
 	for k, v := range s.Main.ToolCalls {
 		tools[k] += v
@@ -359,6 +332,6 @@ func summaryOf(s transcript.Snapshot) Summary {
 			tools[k] += v
 		}
 	}
-	return Summary{SessionID: s.SessionID, Transcript: s.Path, Model: s.Main.Model, Usage: s.Usage, ByModel: s.ByModel,
+	return session.Summary{SessionID: s.SessionID, Transcript: s.Path, Model: s.Main.Model, Usage: s.Usage, ByModel: s.ByModel,
 		ToolCalls: tools, Turns: s.Main.Turns, APIErrors: s.Main.APIErrors, Subagents: len(s.Agents)}
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/agent/copilot"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 func TestHasMessage(t *testing.T) {
@@ -46,7 +46,7 @@ func TestStopReplyFollowsTheLog(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	f := newTranscriptFeed(ctx, func(event.Event) {}, slog.New(slog.DiscardHandler), copilot.Agent{}.Transcript())
+	f := newTranscriptFeed(ctx, func(session.Event) {}, slog.New(slog.DiscardHandler), copilot.Agent{}.Transcript())
 	f.follow(path)
 	in := &hooks.Input{HookEventName: hooks.Stop, TranscriptPath: path, LastAssistantMessage: "first answer", StopMark: "1795792797958"}
 	done := make(chan struct{})

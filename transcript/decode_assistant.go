@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"hash/maphash"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 func (d *decoder) assistant(f *top, r *Record) bool {
@@ -92,10 +94,10 @@ func (d *decoder) blocks(content []byte, r *Record) (string, bool) {
 
 // parseUsage decodes a usage object; has is false if raw is not an object, ok false if it is
 // not well-formed.
-func parseUsage(raw []byte) (u Usage, has, ok bool) {
+func parseUsage(raw []byte) (u session.Usage, has, ok bool) {
 	m, has := object(raw)
 	if !has {
-		return Usage{}, false, true
+		return session.Usage{}, false, true
 	}
 	var breakdown int64
 	hasBreakdown := false
@@ -130,7 +132,7 @@ func parseUsage(raw []byte) (u Usage, has, ok bool) {
 				}
 			}
 			if c.err {
-				return Usage{}, true, false
+				return session.Usage{}, true, false
 			}
 		}
 	}
@@ -141,8 +143,8 @@ func parseUsage(raw []byte) (u Usage, has, ok bool) {
 }
 
 // apiError builds the APIError of a synthetic assistant error line.
-func (d *decoder) apiError(f *top, text string) *APIError {
-	e := &APIError{Message: text}
+func (d *decoder) apiError(f *top, text string) *session.APIError {
+	e := &session.APIError{Message: text}
 	if n, ok := intValue(f.apiErrorStatus); ok {
 		e.Status = int(n)
 	}
@@ -156,7 +158,7 @@ func (d *decoder) apiError(f *top, text string) *APIError {
 
 // errorObject fills e from an error object such as {"status":529,"error":{"type":
 // "overloaded_error","message":"Overloaded"}}, looking a few levels deep.
-func (d *decoder) errorObject(raw []byte, e *APIError, depth int) {
+func (d *decoder) errorObject(raw []byte, e *session.APIError, depth int) {
 	m, ok := object(raw)
 	if !ok || depth > 3 {
 		return

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 func (d *decoder) attachment(f *top, r *Record) bool {
@@ -71,7 +72,7 @@ func (d *decoder) attachment(f *top, r *Record) bool {
 		}
 		return true
 	}
-	var h HookOutcome
+	var h session.HookOutcome
 	switch {
 	case rawEquals(a.typ, "hook_success"):
 		h.Outcome = hooks.OutcomeSuccess
@@ -121,7 +122,7 @@ func (d *decoder) attachment(f *top, r *Record) bool {
 	if n, ok := intValue(a.exitCode); ok {
 		h.ExitCode = int(n)
 	}
-	r.Hooks = []HookOutcome{h}
+	r.Hooks = []session.HookOutcome{h}
 	return true
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 func (d *decoder) system(f *top, r *Record) bool {
@@ -20,7 +21,7 @@ func (d *decoder) system(f *top, r *Record) bool {
 		return d.stopHookSummary(f, r)
 	case rawEquals(f.subtype, "compact_boundary"):
 		r.Kind = KindCompaction
-		c := &Compaction{Time: r.Time}
+		c := &session.Compaction{Time: r.Time}
 		if m, ok := object(f.compactMeta); ok {
 			for {
 				k, v, ok := m.next()
@@ -50,7 +51,7 @@ func (d *decoder) system(f *top, r *Record) bool {
 		r.Level = d.name(f.level)
 	case rawEquals(f.subtype, "api_error"):
 		r.Kind = KindAPIError
-		e := &APIError{}
+		e := &session.APIError{}
 		if isString(f.errorField) {
 			e.Code = d.name(f.errorField)
 		} else {
@@ -82,7 +83,7 @@ func (d *decoder) stopHookSummary(f *top, r *Record) bool {
 			if !ok {
 				break
 			}
-			h := HookOutcome{Time: r.Time, Event: event, Outcome: hooks.OutcomeSuccess, InvocationID: inv, ExitCode: -1}
+			h := session.HookOutcome{Time: r.Time, Event: event, Outcome: hooks.OutcomeSuccess, InvocationID: inv, ExitCode: -1}
 			if m, ok := object(el); ok {
 				for {
 					k, v, ok := m.next()
@@ -142,7 +143,7 @@ func (d *decoder) stopHookSummary(f *top, r *Record) bool {
 				j = 0
 			}
 			if j < 0 {
-				r.Hooks = append(r.Hooks, HookOutcome{Time: r.Time, Event: event, InvocationID: inv, ExitCode: -1})
+				r.Hooks = append(r.Hooks, session.HookOutcome{Time: r.Time, Event: event, InvocationID: inv, ExitCode: -1})
 				j = len(r.Hooks) - 1
 			}
 			r.Hooks[j].Outcome = outcome
@@ -160,7 +161,7 @@ func (d *decoder) stopHookSummary(f *top, r *Record) bool {
 				r.Hooks[0].Message = reason
 			}
 		} else {
-			r.Hooks = append(r.Hooks, HookOutcome{Time: r.Time, Event: event, Outcome: hooks.OutcomeStopped, Message: reason, InvocationID: inv, ExitCode: -1})
+			r.Hooks = append(r.Hooks, session.HookOutcome{Time: r.Time, Event: event, Outcome: hooks.OutcomeStopped, Message: reason, InvocationID: inv, ExitCode: -1})
 		}
 	}
 	return true

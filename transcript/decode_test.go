@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,7 +44,7 @@ func TestDecodeSamples(t *testing.T) {
 			want(t, r.Text, "Running a command.")
 			want(t, r.Model, "claude-opus-5-5")
 			want(t, r.StopReason, "tool_use")
-			want(t, r.Usage, Usage{InputTokens: 12309, OutputTokens: 58})
+			want(t, r.Usage, session.Usage{InputTokens: 12309, OutputTokens: 58})
 			want(t, len(r.Tools), 0)
 		}},
 		{"assistant tool_use block", main[17], func(t *testing.T, r Record) {
@@ -116,7 +117,7 @@ func TestDecodeSamples(t *testing.T) {
 		}},
 		{"compact_boundary", main[36], func(t *testing.T, r Record) {
 			want(t, r.Kind, KindCompaction)
-			want(t, *r.Compaction, Compaction{Time: r.Time, Trigger: "manual", PreTokens: 12312, PostTokens: 2537, Duration: 259 * time.Millisecond})
+			want(t, *r.Compaction, session.Compaction{Time: r.Time, Trigger: "manual", PreTokens: 12312, PostTokens: 2537, Duration: 259 * time.Millisecond})
 		}},
 		{"compact summary is meta", main[37], kind(KindMeta)},
 		{"task notification starts a turn", main[38], func(t *testing.T, r Record) {
@@ -130,7 +131,7 @@ func TestDecodeSamples(t *testing.T) {
 		{"subagent assistant", sub[12], func(t *testing.T, r Record) {
 			want(t, r.Kind, KindAssistant)
 			want(t, r.AgentType, "general-purpose")
-			want(t, r.Usage, Usage{InputTokens: 8250, OutputTokens: 12})
+			want(t, r.Usage, session.Usage{InputTokens: 8250, OutputTokens: 12})
 		}},
 		{"SubagentStop blocking error", sub[14], func(t *testing.T, r Record) {
 			h := r.Hooks[0]
@@ -156,27 +157,27 @@ func TestDecodeSynthetic(t *testing.T) {
 			`{"parentUuid":"p","isSidechain":false,"message":{"id":"e1","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529 Overloaded"}],"usage":{"input_tokens":0,"output_tokens":0}},"type":"assistant","error":"server_error","isApiErrorMessage":true,"apiErrorStatus":529,"timestamp":"2026-11-22T09:25:41.000Z"}`,
 			func(t *testing.T, r Record) {
 				want(t, r.Kind, KindAPIError)
-				want(t, *r.APIError, APIError{Status: 529, Code: "server_error", Message: "API Error: 529 Overloaded"})
+				want(t, *r.APIError, session.APIError{Status: 529, Code: "server_error", Message: "API Error: 529 Overloaded"})
 			}},
 		{"API error as a system retry line",
 			`{"type":"system","subtype":"api_error","level":"error","error":{"status":529,"error":{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}},"retryInMs":1000,"retryAttempt":2,"maxRetries":10}`,
 			func(t *testing.T, r Record) {
 				want(t, r.Kind, KindAPIError)
-				want(t, *r.APIError, APIError{Status: 529, Code: "overloaded_error", Message: "Overloaded", Retry: 2})
+				want(t, *r.APIError, session.APIError{Status: 529, Code: "overloaded_error", Message: "Overloaded", Retry: 2})
 			}},
 		{"non-blocking hook error",
 			`{"type":"attachment","attachment":{"type":"hook_non_blocking_error","hookName":"Stop","hookEvent":"Stop","toolUseID":"i1","stderr":"lint crashed\n","stdout":"","exitCode":1,"command":"lint","durationMs":12}}`,
 			func(t *testing.T, r Record) {
-				want(t, r.Hooks[0], HookOutcome{Event: "Stop", Command: "lint", Outcome: hooks.OutcomeError, Message: "lint crashed", ExitCode: 1, Duration: 12 * time.Millisecond, InvocationID: "i1"})
+				want(t, r.Hooks[0], session.HookOutcome{Event: "Stop", Command: "lint", Outcome: hooks.OutcomeError, Message: "lint crashed", ExitCode: 1, Duration: 12 * time.Millisecond, InvocationID: "i1"})
 			}},
 		{"stop_hook_summary with two hooks, a failure and a stop",
 			`{"type":"system","subtype":"stop_hook_summary","hookCount":2,"hookInfos":[{"command":"a","durationMs":5},{"command":"b"}],"hookErrors":["[a]: boom\n","[b]: fix it"],"failedHookErrorIndexes":[0],"preventedContinuation":true,"stopReason":"done","toolUseID":"i2"}`,
 			func(t *testing.T, r Record) {
 				want(t, len(r.Hooks), 3)
-				want(t, r.Hooks[0], HookOutcome{Event: "Stop", Command: "a", Outcome: hooks.OutcomeError, Message: "boom", ExitCode: -1, Duration: 5 * time.Millisecond, InvocationID: "i2"})
+				want(t, r.Hooks[0], session.HookOutcome{Event: "Stop", Command: "a", Outcome: hooks.OutcomeError, Message: "boom", ExitCode: -1, Duration: 5 * time.Millisecond, InvocationID: "i2"})
 				want(t, r.Hooks[1].Outcome, hooks.OutcomeBlocked)
 				want(t, r.Hooks[1].Message, "fix it")
-				want(t, r.Hooks[2], HookOutcome{Event: "Stop", Outcome: hooks.OutcomeStopped, Message: "done", ExitCode: -1, InvocationID: "i2"})
+				want(t, r.Hooks[2], session.HookOutcome{Event: "Stop", Outcome: hooks.OutcomeStopped, Message: "done", ExitCode: -1, InvocationID: "i2"})
 			}},
 		{"prompt with an image and text blocks",
 			`{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","data":"AAAA"}},{"type":"text","text":"what is this?"}]}}`,
@@ -200,7 +201,7 @@ func TestDecodeSynthetic(t *testing.T) {
 		{"cache creation from the 5m/1h breakdown when the total is absent",
 			`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":1,"output_tokens":2,"cache_creation":{"ephemeral_5m_input_tokens":3,"ephemeral_1h_input_tokens":4}}}}`,
 			func(t *testing.T, r Record) {
-				want(t, r.Usage, Usage{InputTokens: 1, OutputTokens: 2, CacheCreationTokens: 7})
+				want(t, r.Usage, session.Usage{InputTokens: 1, OutputTokens: 2, CacheCreationTokens: 7})
 			}},
 		{"unknown type", `{"parentUuid":null,"type":"brand-new-thing","x":{"y":[1,2,3]}}`, kind(KindOther)},
 		{"unknown system subtype", `{"type":"system","subtype":"something_else","content":"x"}`, kind(KindOther)},

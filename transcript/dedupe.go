@@ -1,5 +1,7 @@
 package transcript
 
+import "github.com/hooksup/hooksup/session"
+
 // dedupe remembers the usage counted for recent API messages, keyed by a 64-bit hash of
 // message id + request id (the key ccusage uses), so that the copies of a message's usage on
 // each of its content-block lines count once, and the copy with the largest usage wins.
@@ -16,7 +18,7 @@ type dedupe struct {
 
 // counted is the usage already counted for a key, and the model it was counted under.
 type counted struct {
-	usage Usage
+	usage session.Usage
 	model string
 }
 
@@ -26,7 +28,7 @@ func newDedupe(max int) *dedupe {
 
 // observe records a copy of key's usage. It returns what is already counted for the key (ok is
 // false if the key is new) and whether this copy replaces it (new keys always do).
-func (d *dedupe) observe(key uint64, u Usage, model string) (prev counted, seen, replace bool) {
+func (d *dedupe) observe(key uint64, u session.Usage, model string) (prev counted, seen, replace bool) {
 	prev, seen = d.seen[key]
 	if seen {
 		if u.Total() <= prev.usage.Total() {

@@ -5,11 +5,11 @@
 // the model, the session title, the last assistant text, and the outcomes of other hooks.
 //
 // Two entry points:
-//   - [Parser] turns lines into [Record] values and aggregates them into [Stats]. It keeps no
+//   - [Parser] turns lines into [Record] values and aggregates them into [session.TranscriptStats]. It keeps no
 //     line bytes and its memory is bounded whatever the file's size.
 //   - [Watcher] tails a session file and its subagent files with fsnotify (no polling), feeds
 //     them to parsers, delivers each interesting line as an [Update] on a channel and serves a
-//     cheap [Snapshot] of the aggregates at any time.
+//     cheap [session.Transcript] of the aggregates at any time.
 //
 // The package imports no UI code; throttling updates for a display is the consumer's job.
 //

@@ -2,24 +2,10 @@ package transcript
 
 import (
 	"slices"
-	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
-
-// HookOutcome is one hook run that claude recorded: a hook_* attachment or an entry of a
-// stop_hook_summary line. Records of the same run (same InvocationID and Command) are merged.
-type HookOutcome struct {
-	Time         time.Time     `json:"time"`
-	Event        string        `json:"event"`   // Stop, SubagentStop, PreToolUse, …
-	Command      string        `json:"command"` // empty when claude did not record it
-	Outcome      hooks.Outcome `json:"outcome"`
-	Message      string        `json:"message,omitempty"` // reason, error text or stop reason
-	ExitCode     int           `json:"exit_code"`         // -1 when not recorded
-	Duration     time.Duration `json:"duration,omitempty"`
-	TimedOut     bool          `json:"timed_out,omitempty"`
-	InvocationID string        `json:"invocation_id,omitempty"` // claude's toolUseID for the event firing
-}
 
 // HookProgram returns an Options.OwnHook func that matches the commands that start one of
 // programs (hooksup's binaries), read as sh reads them (hooks.SplitCommand), so however the
@@ -34,26 +20,26 @@ func HookProgram(programs ...string) func(command string) bool {
 type hookLog struct {
 	own    func(string) bool
 	max    int
-	recent []HookOutcome // oldest first, at most max
-	ownIDs []string      // recent invocations that ran one of the caller's own hooks
+	recent []session.HookOutcome // oldest first, at most max
+	ownIDs []string              // recent invocations that ran one of the caller's own hooks
 	counts [hooks.OutcomeStopped + 1]int64
 }
 
 // add records h and returns the record of its run as now known (h merged with what earlier
 // lines said of the same run), or false if it was one of the caller's own hooks.
-func (l *hookLog) add(h HookOutcome) (HookOutcome, bool) {
+func (l *hookLog) add(h session.HookOutcome) (session.HookOutcome, bool) {
 	if h.Command != "" && l.own != nil && l.own(h.Command) {
 		l.rememberOwn(h.InvocationID)
 		// A command-less record of the same run (hook_stopped_continuation) was ours too.
 		if i := l.find(h.InvocationID, ""); i >= 0 {
 			l.remove(i)
 		}
-		return HookOutcome{}, false
+		return session.HookOutcome{}, false
 	}
 	if h.Command == "" && h.InvocationID != "" {
 		for _, id := range l.ownIDs {
 			if id == h.InvocationID {
-				return HookOutcome{}, false
+				return session.HookOutcome{}, false
 			}
 		}
 	}
@@ -131,7 +117,7 @@ func (l *hookLog) rememberOwn(id string) {
 }
 
 // merge folds h into cur: the more consequential outcome wins and missing details are filled.
-func merge(cur *HookOutcome, h HookOutcome) {
+func merge(cur *session.HookOutcome, h session.HookOutcome) {
 	if h.Outcome > cur.Outcome {
 		cur.Outcome = h.Outcome
 		if h.Message != "" {

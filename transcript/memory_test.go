@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript/internal/gen"
 )
 
@@ -123,7 +124,7 @@ func watch100MB(t *testing.T, path string, tot gen.Totals) {
 	want(t, s.Main.Lines, tot.Lines)
 	want(t, s.Main.Bytes, tot.Bytes)
 	want(t, s.Main.Malformed, 0)
-	want(t, s.Main.Usage, Usage{InputTokens: tot.Tokens.Input, OutputTokens: tot.Tokens.Output,
+	want(t, s.Main.Usage, session.Usage{InputTokens: tot.Tokens.Input, OutputTokens: tot.Tokens.Output,
 		CacheCreationTokens: tot.Tokens.CacheCreation, CacheReadTokens: tot.Tokens.CacheRead})
 	want(t, s.Main.Messages, tot.Messages)
 	want(t, s.Main.Turns, tot.Turns)

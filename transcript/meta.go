@@ -8,15 +8,6 @@ import (
 	"strings"
 )
 
-// AgentInfo describes a subagent transcript.
-type AgentInfo struct {
-	ID          string `json:"id"`                    // agent id, as in SubagentStop's agent_id
-	Type        string `json:"type"`                  // agentType from .meta.json, else attributionAgent
-	Description string `json:"description,omitempty"` // from .meta.json
-	Finished    bool   `json:"finished"`              // .meta.json says the agent finished
-	Path        string `json:"path"`                  // the agent's JSONL transcript
-}
-
 // agentMeta is the part of agent-<id>.meta.json that hooksup reads.
 type agentMeta struct {
 	AgentType   string `json:"agentType"`

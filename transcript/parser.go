@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"maps"
 	"slices"
-	"time"
 
-	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Options configures a [Parser] and a [Watcher]. The zero value is usable.
@@ -52,62 +50,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Stats are the running aggregates of one transcript file.
-type Stats struct {
-	Lines     int64 `json:"lines"`     // complete lines read
-	Bytes     int64 `json:"bytes"`     // their bytes, newlines included (not those of too long lines)
-	Malformed int64 `json:"malformed"` // lines that were not whole JSON objects, or too long
-	Skipped   int64 `json:"skipped"`   // lines of types hooksup does not interpret
-
-	Model     string    `json:"model"`                // of the latest assistant line or model attachment
-	Title     string    `json:"title,omitempty"`      // the latest ai-title
-	AgentType string    `json:"agent_type,omitempty"` // attributionAgent, on subagent transcripts
-	LastTime  time.Time `json:"last_time"`            // timestamp of the latest interpreted line
-
-	Usage    Usage            `json:"usage"`    // all models, de-duplicated
-	ByModel  map[string]Usage `json:"by_model"` // per model, de-duplicated
-	Messages int64            `json:"messages"` // distinct API messages with usage
-
-	ToolCalls     map[string]int64 `json:"tool_calls"` // tool_use blocks by tool name
-	ToolCallCount int64            `json:"tool_call_count"`
-	ToolResults   int64            `json:"tool_results"` // user lines carrying tool results
-	ToolErrors    int64            `json:"tool_errors"`  // tool_result blocks with is_error
-
-	Turns             int64  `json:"turns"`              // prompts that started a turn
-	TaskNotifications int64  `json:"task_notifications"` // of Turns, <task-notification> ones
-	Commands          int64  `json:"commands"`           // slash commands and shell escapes
-	Interrupts        int64  `json:"interrupts"`         // "[Request interrupted by user…]"
-	LastPrompt        string `json:"last_prompt,omitempty"`
-
-	TurnsEnded  int64         `json:"turns_ended"` // turn_duration lines
-	TurnTime    time.Duration `json:"turn_time"`   // sum of their durations
-	LastTurn    time.Duration `json:"last_turn"`
-	LongestTurn time.Duration `json:"longest_turn"`
-
-	LastText string `json:"last_text,omitempty"` // the latest assistant text block
-
-	APIErrors       int64      `json:"api_errors"`
-	RecentAPIErrors []APIError `json:"recent_api_errors,omitempty"` // oldest first
-
-	Compactions    int64      `json:"compactions"`
-	LastCompaction Compaction `json:"last_compaction"` // zero if none
-
-	// Hooks are the recent outcomes of hooks other than the caller's own, oldest first; records
-	// of one run are merged. HookCounts counts all of them by Outcome.
-	Hooks      []HookOutcome                   `json:"hooks,omitempty"`
-	HookCounts [hooks.OutcomeStopped + 1]int64 `json:"hook_counts"`
-}
-
-// clone returns a copy that shares nothing mutable with s.
-func (s *Stats) clone() Stats {
-	c := *s
-	c.ByModel = maps.Clone(s.ByModel)
-	c.ToolCalls = maps.Clone(s.ToolCalls)
-	c.RecentAPIErrors = slices.Clone(s.RecentAPIErrors)
-	c.Hooks = slices.Clone(s.Hooks)
-	return c
-}
-
 // Parser parses the lines of one transcript file and aggregates them. It keeps no line bytes:
 // its memory is bounded by Options whatever the length of the file. A Parser is not safe for
 // concurrent use.
@@ -116,7 +58,7 @@ type Parser struct {
 	dec   *decoder
 	dd    *dedupe
 	hooks hookLog
-	st    Stats
+	st    session.TranscriptStats
 	own   Decoder // Options.Decoder's, or nil
 }
 
@@ -138,7 +80,7 @@ func NewParser(opts Options) *Parser {
 
 // Reset forgets all aggregates, as for a file that was truncated or replaced.
 func (p *Parser) Reset() {
-	p.st = Stats{ByModel: map[string]Usage{}, ToolCalls: map[string]int64{}}
+	p.st = session.TranscriptStats{ByModel: map[string]session.Usage{}, ToolCalls: map[string]int64{}}
 	p.dd.reset()
 	p.hooks.reset()
 	if p.own != nil {
@@ -147,8 +89,8 @@ func (p *Parser) Reset() {
 }
 
 // Stats returns a copy of the aggregates.
-func (p *Parser) Stats() Stats {
-	s := p.st.clone()
+func (p *Parser) Stats() session.TranscriptStats {
+	s := cloneStats(&p.st)
 	s.Hooks = slices.Clone(p.hooks.recent)
 	s.HookCounts = p.hooks.counts
 	return s
@@ -294,8 +236,8 @@ func (p *Parser) addUsage(r *Record) {
 	st := &p.st
 	if r.key == 0 {
 		st.Messages++
-		st.Usage = st.Usage.add(r.Usage)
-		st.ByModel[r.Model] = st.ByModel[r.Model].add(r.Usage)
+		st.Usage = addUsage(st.Usage, r.Usage)
+		st.ByModel[r.Model] = addUsage(st.ByModel[r.Model], r.Usage)
 		return
 	}
 	prev, seen, replace := p.dd.observe(r.key, r.Usage, r.Model)
@@ -303,14 +245,14 @@ func (p *Parser) addUsage(r *Record) {
 		return
 	}
 	if seen {
-		st.Usage = st.Usage.sub(prev.usage)
-		st.ByModel[prev.model] = st.ByModel[prev.model].sub(prev.usage)
-		if st.ByModel[prev.model] == (Usage{}) {
+		st.Usage = subUsage(st.Usage, prev.usage)
+		st.ByModel[prev.model] = subUsage(st.ByModel[prev.model], prev.usage)
+		if st.ByModel[prev.model] == (session.Usage{}) {
 			delete(st.ByModel, prev.model)
 		}
 	} else {
 		st.Messages++
 	}
-	st.Usage = st.Usage.add(r.Usage)
-	st.ByModel[r.Model] = st.ByModel[r.Model].add(r.Usage)
+	st.Usage = addUsage(st.Usage, r.Usage)
+	st.ByModel[r.Model] = addUsage(st.ByModel[r.Model], r.Usage)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 func feedAll(p *Parser, lines ...string) {
@@ -22,39 +23,39 @@ func TestUsageDedupe(t *testing.T) {
 	tests := []struct {
 		name     string
 		lines    []string
-		usage    Usage
-		byModel  map[string]Usage
+		usage    session.Usage
+		byModel  map[string]session.Usage
 		messages int64
 	}{
 		{"each block repeats the usage", []string{
 			assistantLine("m1", "r1", opus, "a", 100, 5),
 			toolUseLine("m1", "r1", "Bash"), // a smaller copy (10/5) of the same message
 			assistantLine("m1", "r1", opus, "b", 100, 5),
-		}, Usage{InputTokens: 100, OutputTokens: 5}, map[string]Usage{opus: {InputTokens: 100, OutputTokens: 5}}, 1},
+		}, session.Usage{InputTokens: 100, OutputTokens: 5}, map[string]session.Usage{opus: {InputTokens: 100, OutputTokens: 5}}, 1},
 		{"the largest copy wins", []string{
 			assistantLine("m1", "r1", opus, "a", 100, 5),
 			assistantLine("m1", "r1", opus, "b", 100, 50),
 			assistantLine("m1", "r1", opus, "c", 100, 7),
-		}, Usage{InputTokens: 100, OutputTokens: 50}, map[string]Usage{opus: {InputTokens: 100, OutputTokens: 50}}, 1},
+		}, session.Usage{InputTokens: 100, OutputTokens: 50}, map[string]session.Usage{opus: {InputTokens: 100, OutputTokens: 50}}, 1},
 		{"a larger copy under another model moves the usage", []string{
 			assistantLine("m1", "r1", opus, "a", 100, 5),
 			assistantLine("m1", "r1", haiku, "b", 100, 50),
-		}, Usage{InputTokens: 100, OutputTokens: 50}, map[string]Usage{haiku: {InputTokens: 100, OutputTokens: 50}}, 1},
+		}, session.Usage{InputTokens: 100, OutputTokens: 50}, map[string]session.Usage{haiku: {InputTokens: 100, OutputTokens: 50}}, 1},
 		{"same message id, other request id: two messages (ccusage's key)", []string{
 			assistantLine("m1", "r1", opus, "a", 100, 5),
 			assistantLine("m1", "r2", opus, "b", 100, 5),
-		}, Usage{InputTokens: 200, OutputTokens: 10}, map[string]Usage{opus: {InputTokens: 200, OutputTokens: 10}}, 2},
+		}, session.Usage{InputTokens: 200, OutputTokens: 10}, map[string]session.Usage{opus: {InputTokens: 200, OutputTokens: 10}}, 2},
 		{"no request id: de-duplicated by message id alone", []string{
 			assistantLine("m1", "", opus, "a", 100, 5),
 			assistantLine("m1", "", opus, "b", 100, 5),
-		}, Usage{InputTokens: 100, OutputTokens: 5}, map[string]Usage{opus: {InputTokens: 100, OutputTokens: 5}}, 1},
+		}, session.Usage{InputTokens: 100, OutputTokens: 5}, map[string]session.Usage{opus: {InputTokens: 100, OutputTokens: 5}}, 1},
 		{"no message id: every line counts", []string{
 			`{"type":"assistant","message":{"model":"claude-opus-5-5","usage":{"input_tokens":3,"output_tokens":1}}}`,
 			`{"type":"assistant","message":{"model":"claude-opus-5-5","usage":{"input_tokens":3,"output_tokens":1}}}`,
-		}, Usage{InputTokens: 6, OutputTokens: 2}, map[string]Usage{opus: {InputTokens: 6, OutputTokens: 2}}, 2},
+		}, session.Usage{InputTokens: 6, OutputTokens: 2}, map[string]session.Usage{opus: {InputTokens: 6, OutputTokens: 2}}, 2},
 		{"synthetic lines do not count", []string{
 			assistantLine("m9", "r9", "<synthetic>", "No response requested.", 0, 0),
-		}, Usage{}, map[string]Usage{}, 0},
+		}, session.Usage{}, map[string]session.Usage{}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,7 +98,7 @@ func TestParserAggregatesSamples(t *testing.T) {
 	want(t, st.Skipped, 20) // bookkeeping types and attachments hooksup does not read
 	want(t, st.Model, "claude-opus-5-5")
 	want(t, st.Title, "Mock session title")
-	want(t, st.Usage, Usage{InputTokens: 12309, OutputTokens: 58}) // two lines, one message
+	want(t, st.Usage, session.Usage{InputTokens: 12309, OutputTokens: 58}) // two lines, one message
 	want(t, st.Messages, 1)
 	want(t, st.ToolCalls["Bash"], 1)
 	want(t, st.ToolCallCount, 1)
@@ -201,9 +202,9 @@ func TestReset(t *testing.T) {
 	p.Reset()
 	st := p.Stats()
 	want(t, st.Lines, 0)
-	want(t, st.Usage, Usage{})
+	want(t, st.Usage, session.Usage{})
 	feedAll(p, assistantLine("m", "r", "x", "t", 1, 1)) // the dedupe window was cleared too
-	want(t, p.Stats().Usage, Usage{InputTokens: 1, OutputTokens: 1})
+	want(t, p.Stats().Usage, session.Usage{InputTokens: 1, OutputTokens: 1})
 }
 
 func TestStatsIsACopy(t *testing.T) {
@@ -211,7 +212,7 @@ func TestStatsIsACopy(t *testing.T) {
 	feedAll(p, toolUseLine("m", "r", "Bash"))
 	st := p.Stats()
 	st.ToolCalls["Bash"] = 99
-	st.ByModel["x"] = Usage{}
+	st.ByModel["x"] = session.Usage{}
 	want(t, p.Stats().ToolCalls["Bash"], 1)
 	want(t, len(p.Stats().ByModel), 1)
 }

@@ -1,6 +1,12 @@
 package transcript
 
-import "time"
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/hooksup/hooksup/session"
+)
 
 // Kind says what a transcript line was, as far as hooksup cares.
 type Kind uint8
@@ -80,59 +86,10 @@ func (k Kind) String() string {
 // MarshalText encodes the kind as its name.
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Usage is a set of token counts.
-type Usage struct {
-	InputTokens         int64 `json:"input_tokens"`
-	OutputTokens        int64 `json:"output_tokens"`
-	CacheCreationTokens int64 `json:"cache_creation_tokens"`
-	CacheReadTokens     int64 `json:"cache_read_tokens"`
-}
-
-// Total is the sum of all four counts; de-duplication keeps the copy with the largest Total.
-func (u Usage) Total() int64 {
-	return u.InputTokens + u.OutputTokens + u.CacheCreationTokens + u.CacheReadTokens
-}
-
-func (u Usage) add(v Usage) Usage {
-	return Usage{
-		InputTokens:         u.InputTokens + v.InputTokens,
-		OutputTokens:        u.OutputTokens + v.OutputTokens,
-		CacheCreationTokens: u.CacheCreationTokens + v.CacheCreationTokens,
-		CacheReadTokens:     u.CacheReadTokens + v.CacheReadTokens,
-	}
-}
-
-func (u Usage) sub(v Usage) Usage {
-	return Usage{
-		InputTokens:         u.InputTokens - v.InputTokens,
-		OutputTokens:        u.OutputTokens - v.OutputTokens,
-		CacheCreationTokens: u.CacheCreationTokens - v.CacheCreationTokens,
-		CacheReadTokens:     u.CacheReadTokens - v.CacheReadTokens,
-	}
-}
-
 // ToolUse is one tool_use content block.
 type ToolUse struct {
 	ID   string `json:"id"`   // tool_use id, as in PreToolUse's tool_use_id
 	Name string `json:"name"` // tool name, e.g. Bash, Agent, mcp__server__tool
-}
-
-// APIError is an API failure claude recorded in the transcript.
-type APIError struct {
-	Time    time.Time `json:"time"`
-	Status  int       `json:"status,omitempty"` // HTTP status (apiErrorStatus), 0 if unknown
-	Code    string    `json:"code,omitempty"`   // error kind, e.g. rate_limit, server_error
-	Message string    `json:"message"`          // the text claude showed, e.g. "API Error: 529 Overloaded"
-	Retry   int       `json:"retry,omitempty"`  // retry attempt for system api_error lines, else 0
-}
-
-// Compaction is one compact_boundary: the conversation was summarised.
-type Compaction struct {
-	Time       time.Time     `json:"time"`
-	Trigger    string        `json:"trigger"` // manual or auto
-	PreTokens  int64         `json:"pre_tokens"`
-	PostTokens int64         `json:"post_tokens"`
-	Duration   time.Duration `json:"duration"`
 }
 
 // Record is what one transcript line said. Only the fields of its Kind are set; strings are
@@ -143,11 +100,11 @@ type Record struct {
 	Time time.Time `json:"time"`           // the line's timestamp, zero if it has none
 
 	// KindAssistant (Model and Usage also on KindModel and KindAPIError where known).
-	Model      string    `json:"model,omitempty"`
-	Usage      Usage     `json:"usage"` // this line's usage; repeats for each block of a message
-	Tools      []ToolUse `json:"tools,omitempty"`
-	StopReason string    `json:"stop_reason,omitempty"`
-	AgentType  string    `json:"agent_type,omitempty"` // attributionAgent on subagent lines
+	Model      string        `json:"model,omitempty"`
+	Usage      session.Usage `json:"usage"` // this line's usage; repeats for each block of a message
+	Tools      []ToolUse     `json:"tools,omitempty"`
+	StopReason string        `json:"stop_reason,omitempty"`
+	AgentType  string        `json:"agent_type,omitempty"` // attributionAgent on subagent lines
 
 	// Text: assistant text, prompt, command name, informational content, title.
 	// KindStopHook: the parser sets Text to the main agent's latest assistant text before it,
@@ -160,11 +117,11 @@ type Record struct {
 
 	ToolErrors int `json:"tool_errors,omitempty"` // KindToolResult: blocks with is_error
 
-	Duration     time.Duration `json:"duration,omitempty"`      // KindTurnDuration
-	MessageCount int           `json:"message_count,omitempty"` // KindTurnDuration
-	Hooks        []HookOutcome `json:"hooks,omitempty"`         // KindHook: each run merged with earlier lines of it
-	APIError     *APIError     `json:"api_error,omitempty"`     // KindAPIError
-	Compaction   *Compaction   `json:"compaction,omitempty"`    // KindCompaction
+	Duration     time.Duration         `json:"duration,omitempty"`      // KindTurnDuration
+	MessageCount int                   `json:"message_count,omitempty"` // KindTurnDuration
+	Hooks        []session.HookOutcome `json:"hooks,omitempty"`         // KindHook: each run merged with earlier lines of it
+	APIError     *session.APIError     `json:"api_error,omitempty"`     // KindAPIError
+	Compaction   *session.Compaction   `json:"compaction,omitempty"`    // KindCompaction
 
 	// HasUsage: the line had a usage object (Usage). UsageID names the model's response it
 	// is the usage of, when a Decoder's format may write it more than once ("" if none).
@@ -172,4 +129,32 @@ type Record struct {
 	UsageID  string `json:"-"`
 
 	key uint64 // de-duplication key of message id + request id (or UsageID), 0 if none
+}
+
+// cloneStats returns a copy of s that shares nothing mutable with it.
+func cloneStats(s *session.TranscriptStats) session.TranscriptStats {
+	c := *s
+	c.ByModel = maps.Clone(s.ByModel)
+	c.ToolCalls = maps.Clone(s.ToolCalls)
+	c.RecentAPIErrors = slices.Clone(s.RecentAPIErrors)
+	c.Hooks = slices.Clone(s.Hooks)
+	return c
+}
+
+func addUsage(u, v session.Usage) session.Usage {
+	return session.Usage{
+		InputTokens:         u.InputTokens + v.InputTokens,
+		OutputTokens:        u.OutputTokens + v.OutputTokens,
+		CacheCreationTokens: u.CacheCreationTokens + v.CacheCreationTokens,
+		CacheReadTokens:     u.CacheReadTokens + v.CacheReadTokens,
+	}
+}
+
+func subUsage(u, v session.Usage) session.Usage {
+	return session.Usage{
+		InputTokens:         u.InputTokens - v.InputTokens,
+		OutputTokens:        u.OutputTokens - v.OutputTokens,
+		CacheCreationTokens: u.CacheCreationTokens - v.CacheCreationTokens,
+		CacheReadTokens:     u.CacheReadTokens - v.CacheReadTokens,
+	}
 }

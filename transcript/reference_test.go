@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript/internal/gen"
 )
 
@@ -15,7 +16,7 @@ type refRecord struct {
 	Kind  Kind
 	Type  string
 	Model string
-	Usage Usage
+	Usage session.Usage
 	Tools string // names, comma-separated
 	Text  string
 	Hooks string // outcome:command, comma-separated
@@ -87,7 +88,7 @@ func refDecode(line []byte) (refRecord, bool) {
 			break
 		}
 		if u := obj(msg["usage"]); u != nil {
-			r.Usage = Usage{InputTokens: num(u["input_tokens"]), OutputTokens: num(u["output_tokens"]),
+			r.Usage = session.Usage{InputTokens: num(u["input_tokens"]), OutputTokens: num(u["output_tokens"]),
 				CacheCreationTokens: num(u["cache_creation_input_tokens"]), CacheReadTokens: num(u["cache_read_input_tokens"])}
 			if c := obj(u["cache_creation"]); c != nil && r.Usage.CacheCreationTokens == 0 {
 				r.Usage.CacheCreationTokens = num(c["ephemeral_5m_input_tokens"]) + num(c["ephemeral_1h_input_tokens"])
@@ -196,7 +197,7 @@ func project(r Record) refRecord {
 	p.Tools = strings.Join(names, ",")
 	switch r.Kind {
 	case KindAPIError:
-		p.Model, p.Tools, p.Text, p.Usage = "", "", "", Usage{}
+		p.Model, p.Tools, p.Text, p.Usage = "", "", "", session.Usage{}
 	case KindHook:
 		if r.Type == "attachment" && len(r.Hooks) == 1 {
 			p.Hooks = r.Hooks[0].Command

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 // maxBatch bounds how many queued fsnotify events Run takes before reading the files.
@@ -163,7 +165,7 @@ func (r *runner) agentAt(id, path string) *tail {
 	if t, ok := w.agents[id]; ok {
 		return t
 	}
-	t := newTail(AgentInfo{ID: id, Path: path}, w.opts)
+	t := newTail(session.AgentInfo{ID: id, Path: path}, w.opts)
 	t.changed = time.Now()
 	w.mu.Lock()
 	w.agents[id] = t

@@ -7,13 +7,15 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 // tail follows one transcript file: it opens it once it exists, reads what was appended since
 // the last read, and starts over when the file is truncated or replaced (a new inode at the
 // path). It never polls: the watcher calls read when fsnotify reports a change.
 type tail struct {
-	info   AgentInfo // ID is "" for the main transcript
+	info   session.AgentInfo // ID is "" for the main transcript
 	p      *Parser
 	lb     lineBuffer
 	f      *os.File
@@ -29,7 +31,7 @@ type tail struct {
 	metaFi  os.FileInfo // the .meta.json when last read (subagents only)
 }
 
-func newTail(info AgentInfo, opts Options) *tail {
+func newTail(info session.AgentInfo, opts Options) *tail {
 	return &tail{info: info, p: NewParser(opts), lb: lineBuffer{max: opts.withDefaults().MaxLineBytes}}
 }
 

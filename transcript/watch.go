@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 // ErrAlreadyRun is returned by Watcher.Run when it is called a second time.
@@ -31,34 +32,6 @@ type Update struct {
 	Source Source `json:"source"`
 	Record Record `json:"record"`
 	Err    error  `json:"-"` // KindError only
-}
-
-// AgentSnapshot is the state of one subagent transcript.
-type AgentSnapshot struct {
-	AgentInfo
-	Stats Stats `json:"stats"`
-}
-
-// Snapshot is a copy of the aggregates of the followed session, cheap enough to take on every
-// display tick: its cost is proportional to the number of models, tools, hooks and subagents.
-type Snapshot struct {
-	Path      string           `json:"path"`
-	SessionID string           `json:"session_id"`
-	Seq       uint64           `json:"seq"` // grows whenever any aggregate may have changed
-	Main      Stats            `json:"main"`
-	Agents    []AgentSnapshot  `json:"agents,omitempty"` // in order of discovery
-	Usage     Usage            `json:"usage"`            // main and subagents together
-	ByModel   map[string]Usage `json:"by_model"`         // main and subagents together
-}
-
-// Hooks returns the other hooks' outcomes of the main transcript and all subagents, by time.
-func (s Snapshot) Hooks() []HookOutcome {
-	out := slices.Clone(s.Main.Hooks)
-	for _, a := range s.Agents {
-		out = append(out, a.Stats.Hooks...)
-	}
-	slices.SortStableFunc(out, func(a, b HookOutcome) int { return a.Time.Compare(b.Time) })
-	return out
 }
 
 // Watcher follows a session transcript and its subagents' transcripts. Create it with
@@ -109,7 +82,7 @@ func (w *Watcher) reset(path string) {
 		path = abs
 	}
 	w.path = path
-	w.main = newTail(AgentInfo{Path: path}, w.opts)
+	w.main = newTail(session.AgentInfo{Path: path}, w.opts)
 	w.agents = map[string]*tail{}
 	w.order = nil
 	w.seq++
@@ -170,10 +143,10 @@ func (w *Watcher) Follow(agentID, path string) {
 
 // Snapshot returns a copy of the current aggregates. It is safe to call at any time from any
 // goroutine.
-func (w *Watcher) Snapshot() Snapshot {
+func (w *Watcher) Snapshot() session.Transcript {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	s := Snapshot{
+	s := session.Transcript{
 		Path:      w.path,
 		SessionID: strings.TrimSuffix(filepath.Base(w.path), jsonlExt),
 		Seq:       w.seq,
@@ -182,17 +155,17 @@ func (w *Watcher) Snapshot() Snapshot {
 	s.Usage = s.Main.Usage
 	s.ByModel = maps.Clone(s.Main.ByModel)
 	if s.ByModel == nil {
-		s.ByModel = map[string]Usage{}
+		s.ByModel = map[string]session.Usage{}
 	}
 	for _, t := range w.order {
-		a := AgentSnapshot{AgentInfo: t.info, Stats: t.p.Stats()}
+		a := session.AgentTranscript{AgentInfo: t.info, Stats: t.p.Stats()}
 		if a.Type == "" {
 			a.Type = a.Stats.AgentType
 		}
 		s.Agents = append(s.Agents, a)
-		s.Usage = s.Usage.add(a.Stats.Usage)
+		s.Usage = addUsage(s.Usage, a.Stats.Usage)
 		for m, u := range a.Stats.ByModel {
-			s.ByModel[m] = s.ByModel[m].add(u)
+			s.ByModel[m] = addUsage(s.ByModel[m], u)
 		}
 	}
 	return s

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 func waitReady(t *testing.T, w *Watcher) {
@@ -91,7 +93,7 @@ func TestWatcherPartialLines(t *testing.T) {
 	s := w.Snapshot()
 	want(t, s.Main.Lines, 2)
 	want(t, s.Main.Malformed, 0)
-	want(t, s.Main.Usage, Usage{InputTokens: 10, OutputTokens: 2})
+	want(t, s.Main.Usage, session.Usage{InputTokens: 10, OutputTokens: 2})
 }
 
 func TestWatcherTruncation(t *testing.T) {
@@ -124,7 +126,7 @@ func TestWatcherReplacement(t *testing.T) {
 	want(t, count(us, KindReset), 1)
 	s := w.Snapshot()
 	want(t, s.Main.Turns, 1)
-	want(t, s.Main.Usage, Usage{InputTokens: 7, OutputTokens: 1})
+	want(t, s.Main.Usage, session.Usage{InputTokens: 7, OutputTokens: 1})
 	appendFile(t, path, promptLine("appended to the new file")+"\n")
 	c.waitFor(t, "an append to the new file", hasPrompt("appended to the new file"))
 }
@@ -183,11 +185,11 @@ func TestWatcherSubagents(t *testing.T) {
 	want(t, a.Type, "general-purpose")
 	want(t, a.Description, "Say hi")
 	want(t, a.Finished, true)
-	want(t, a.Stats.Usage, Usage{InputTokens: 8250, OutputTokens: 12})
+	want(t, a.Stats.Usage, session.Usage{InputTokens: 8250, OutputTokens: 12})
 	want(t, s.Agents[1].Type, "Explore")
-	want(t, s.Main.Usage, Usage{InputTokens: 100, OutputTokens: 10})
-	want(t, s.Usage, Usage{InputTokens: 100 + 8250 + 5, OutputTokens: 10 + 12 + 1})
-	want(t, s.ByModel["claude-opus-5-5"], Usage{InputTokens: 8350, OutputTokens: 22})
+	want(t, s.Main.Usage, session.Usage{InputTokens: 100, OutputTokens: 10})
+	want(t, s.Usage, session.Usage{InputTokens: 100 + 8250 + 5, OutputTokens: 10 + 12 + 1})
+	want(t, s.ByModel["claude-opus-5-5"], session.Usage{InputTokens: 8350, OutputTokens: 22})
 	hooks := s.Hooks()
 	want(t, len(hooks), 1)
 	want(t, hooks[0].Event, "SubagentStop")

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/hooksup/hooksup/internal/queue"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
 
@@ -56,8 +56,8 @@ func programStatusTo(sess Session) func(vterm.ProgramStatus) {
 		if ps.ID != "" || ps.State == "clear" {
 			return
 		}
-		sess.TerminalStatus(supervisor.TerminalStatus{
-			State: supervisor.TerminalState(ps.State), Kind: supervisor.BlockedKind(ps.Kind), Msg: ps.Msg})
+		sess.TerminalStatus(session.TerminalStatus{
+			State: session.TerminalState(ps.State), Kind: session.BlockedKind(ps.Kind), Msg: ps.Msg})
 	}
 }
 
@@ -66,7 +66,7 @@ func programStatusTo(sess Session) func(vterm.ProgramStatus) {
 func titleTo(sess Session) func(string) {
 	return func(title string) {
 		if title != "" {
-			sess.TerminalStatus(supervisor.TerminalStatus{Title: title})
+			sess.TerminalStatus(session.TerminalStatus{Title: title})
 		}
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -150,10 +150,10 @@ func failureLines(reason string, n int) []string {
 }
 
 // quotesFailures reports whether a block reason quotes what failed, read from the check's
-// output (engine.WhatFailed), rather than the output's end.
+// output (session.WhatFailed), rather than the output's end.
 func quotesFailures(reason string) bool {
 	heading, _, _ := strings.Cut(reason, "\n")
-	return strings.Contains(heading, engine.WhatFailed)
+	return strings.Contains(heading, session.WhatFailed)
 }
 
 // plainLine is a line of a check's output (or of a reason quoting it) as it is drawn: plain
@@ -167,7 +167,7 @@ func plainLine(l string) string {
 // question's timeout (the first frame may come before the clock caught up with the question),
 // never less than zero, counted up to whole seconds. Its width never grows as time passes, so
 // the banner's rows are laid out once, with the full timeout.
-func timeLeft(q engine.Question, now time.Time) string {
+func timeLeft(q session.Question, now time.Time) string {
 	d := q.Deadline.Sub(now)
 	if full := q.Deadline.Sub(q.Asked); !q.Asked.IsZero() && d > full {
 		d = full

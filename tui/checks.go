@@ -9,12 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 )
 
 // checkOutputKeep bounds the output the pane keeps of a run.
@@ -36,35 +34,35 @@ type checksPane struct {
 	command                   string
 	started                   time.Time
 	running                   bool
-	result                    *checks.Result
+	result                    *session.CheckResult
 	output                    []byte
 	scroll                    int
 	spinner                   int
 	finished                  time.Time
 	// waiting: the stop's checks wait for another hooksup's run in the project (nil: they do not).
-	waiting *engine.CheckWaiting
+	waiting *session.CheckWaiting
 }
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-func (p *checksPane) event(ev event.Event) {
+func (p *checksPane) event(ev session.Event) {
 	switch e := ev.(type) {
-	case engine.CheckWaiting:
+	case session.CheckWaiting:
 		p.waiting = &e
-	case engine.CheckWaitEnded:
+	case session.CheckWaitEnded:
 		p.waiting = nil
-	case engine.CheckStarted:
+	case session.CheckStarted:
 		p.run, p.name, p.command, p.started, p.running, p.result = e.Run, e.Name, e.Command, e.Time, true, nil
 		p.output = p.output[:0]
 		p.scroll = 0
-	case engine.CheckOutput:
+	case session.CheckOutput:
 		if e.Run == p.run {
 			p.output = append(p.output, e.Chunk...)
 			if len(p.output) > 2*checkOutputKeep {
 				p.output = append(p.output[:0:0], p.output[len(p.output)-checkOutputKeep:]...)
 			}
 		}
-	case engine.CheckFinished:
+	case session.CheckFinished:
 		if e.Run == p.run {
 			r := e.Result
 			p.running, p.result, p.finished = false, &r, e.Time

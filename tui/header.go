@@ -5,11 +5,9 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 )
 
 // header is the one-line status bar: agent state, mode, the continuations, tokens, model and
@@ -20,8 +18,8 @@ type header struct {
 	sessionID   string
 	model       string
 	mode        config.Mode
-	state       supervisor.AgentState
-	counts      engine.Counts
+	state       session.AgentState
+	counts      session.Counts
 	interrupted bool
 	title       string // claude's window title
 	blockCap    int    // claude's own loop cap (0: off)
@@ -30,9 +28,9 @@ type header struct {
 	ignored     bool // the project's config is not trusted: its checks are ignored
 }
 
-func (h *header) event(ev event.Event) {
+func (h *header) event(ev session.Event) {
 	switch e := ev.(type) {
-	case supervisor.HookReceived:
+	case session.HookReceived:
 		if e.Input.SessionID != "" {
 			h.sessionID = e.Input.SessionID
 		}
@@ -42,11 +40,11 @@ func (h *header) event(ev event.Event) {
 		if e.Input.HookEventName == "UserPromptSubmit" {
 			h.interrupted = false
 		}
-	case supervisor.StateChanged:
+	case session.StateChanged:
 		h.state = e.State
-	case engine.Interrupted:
+	case session.Interrupted:
 		h.interrupted = true
-	case supervisor.TranscriptUpdated:
+	case session.TranscriptUpdated:
 		h.tokens = e.Snapshot.Usage.Total()
 		h.toolCalls = e.Snapshot.Main.ToolCallCount
 		if e.Snapshot.Main.Model != "" {
@@ -66,12 +64,12 @@ func shortID(id string) string {
 }
 
 // stateLabel is an agent state as the header shows it.
-func stateLabel(st Styles, state supervisor.AgentState, interrupted bool) string {
+func stateLabel(st Styles, state session.AgentState, interrupted bool) string {
 	text := string(state)
 	if text == "" {
-		text = string(supervisor.StateStarting)
+		text = string(session.StateStarting)
 	}
-	if interrupted && state != supervisor.StateInterrupted {
+	if interrupted && state != session.StateInterrupted {
 		text += " · turn interrupted" // Escape was pressed in this turn: its stops are allowed
 	}
 	return st.stateStyle(state).Render("● " + text)
@@ -111,7 +109,7 @@ func (h *header) view(st Styles, w int) string {
 // session. The agent's own limit on blocks in a row is named only where it ends a turn first:
 // the agent overrides the block after blockCap in a row, hooksup allows the stop after
 // max_continuations.
-func continuations(c engine.Counts, blockCap int, agent string) string {
+func continuations(c session.Counts, blockCap int, agent string) string {
 	s := fmt.Sprintf("continuations %d/%d this turn", c.TurnContinuations, c.MaxContinuations)
 	if blockCap > 0 && blockCap < c.MaxContinuations {
 		s += fmt.Sprintf(" (%s allows %d in a row)", agent, blockCap)

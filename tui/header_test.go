@@ -2,14 +2,13 @@ package tui
 
 import (
 	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/session"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -22,8 +21,8 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := NewStyles(mono)
-	counts := func(turn, max, session int) engine.Counts {
-		return engine.Counts{TurnContinuations: turn, MaxContinuations: max, SessionContinuations: session}
+	counts := func(turn, max, all int) session.Counts {
+		return session.Counts{TurnContinuations: turn, MaxContinuations: max, SessionContinuations: all}
 	}
 	tests := []struct {
 		name      string
@@ -42,11 +41,11 @@ func TestHeaderSaysWhatItCounts(t *testing.T) {
 			[]string{"hooksup copilot", "continuations 2/10 this turn (copilot allows 8 in a row) · 5 this session"}, []string{"claude"}},
 		{"claude's limit turned off", header{blockCap: 0, counts: counts(2, 10, 5)},
 			[]string{"continuations 2/10 this turn · 5 this session"}, []string{"claude allows"}},
-		{"subagents", header{counts: engine.Counts{MaxContinuations: 3, SubagentContinuations: 3, MaxSteers: 3}},
+		{"subagents", header{counts: session.Counts{MaxContinuations: 3, SubagentContinuations: 3, MaxSteers: 3}},
 			[]string{"subagent continuations 3 (max 3 each)"}, []string{"steers"}},
-		{"interrupted", header{state: supervisor.StateInterrupted, interrupted: true, counts: counts(1, 3, 1)},
+		{"interrupted", header{state: session.StateInterrupted, interrupted: true, counts: counts(1, 3, 1)},
 			[]string{"● interrupted  │"}, []string{"turn interrupted"}},
-		{"waiting after an interrupt", header{state: supervisor.StateWaiting, interrupted: true, counts: counts(1, 3, 1)},
+		{"waiting after an interrupt", header{state: session.StateWaiting, interrupted: true, counts: counts(1, 3, 1)},
 			[]string{"● waiting for input · turn interrupted"}, nil},
 		{"the transcript's figures", header{tokens: 12345, toolCalls: 5, model: "claude-sonnet-4-5", sessionID: sampleSessionID, counts: counts(0, 3, 0)},
 			[]string{"12.3k tokens · 5 tool calls", "claude-sonnet-4-5", "4312ba3d"}, []string{" tools"}},

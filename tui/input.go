@@ -9,7 +9,7 @@ import (
 
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/internal/hangup"
 )
 
 // terminalInput is the terminal the TUI reads keys from. Bubble Tea stops reading at the end
@@ -33,12 +33,12 @@ func (in *terminalInput) Read(p []byte) (int, error) {
 
 // runOnTerminal runs m on the terminal until it quits or ctx ends; started, when not nil, gets
 // the program before it runs. When the terminal's input ends or fails it returns an error that
-// wraps supervisor.ErrHangup.
+// wraps hangup.ErrHangup.
 func runOnTerminal(ctx context.Context, m tea.Model, started func(*tea.Program)) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	in := &terminalInput{File: os.Stdin, gone: func(err error) {
-		cancel(fmt.Errorf("%w: reading it: %w", supervisor.ErrHangup, err))
+		cancel(fmt.Errorf("%w: reading it: %w", hangup.ErrHangup, err))
 	}}
 	// Bubble Tea's own signal handler can race with the context and block its shutdown forever
 	// (it sends QuitMsg to a loop that already ended): the program's owner handles signals.
@@ -52,7 +52,7 @@ func runOnTerminal(ctx context.Context, m tea.Model, started func(*tea.Program))
 		started(p)
 	}
 	_, err := p.Run()
-	if cause := context.Cause(ctx); errors.Is(cause, supervisor.ErrHangup) {
+	if cause := context.Cause(ctx); errors.Is(cause, hangup.ErrHangup) {
 		return cause
 	}
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {

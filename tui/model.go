@@ -8,23 +8,21 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/tui/vterm"
 )
 
 // Session is what the TUI needs of a supervised session.
 type Session interface {
-	Events() <-chan event.Event
+	Events() <-chan session.Event
 	Resolve(id int, d hooks.Decision, reason string) error
 	Interrupt()
-	Counts() engine.Counts
+	Counts() session.Counts
 	// TerminalStatus takes what the agent told its terminal (the pane) about itself.
-	TerminalStatus(supervisor.TerminalStatus)
+	TerminalStatus(session.TerminalStatus)
 }
 
 // pane identifies a focusable pane.
@@ -51,8 +49,8 @@ func (m *model) setAgent(name string) {
 // Messages.
 type (
 	eventMsg struct {
-		ev     event.Event
-		counts engine.Counts
+		ev     session.Event
+		counts session.Counts
 	}
 	eventsClosedMsg struct{}
 	screenMsg       struct{}
@@ -84,11 +82,11 @@ type model struct {
 	verdicts  verdictsPane
 	checks    checksPane
 	subs      subagentsPane
-	questions []engine.Question
+	questions []session.Question
 	editor    reasonEditor
-	notices   []event.Notice // the last warnings and errors, newest last
-	tally     tally          // for the summary at claude's exit
-	resume    string         // the command that resumes a session, before its id
+	notices   []session.Notice // the last warnings and errors, newest last
+	tally     tally            // for the summary at claude's exit
+	resume    string           // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
@@ -228,7 +226,7 @@ func (m *model) relayout() tea.Cmd {
 func (m *model) event(msg eventMsg) tea.Cmd {
 	m.header.counts = msg.counts
 	ev := msg.ev
-	if c, ok := ev.(supervisor.StateChanged); ok && c.State != m.header.state {
+	if c, ok := ev.(session.StateChanged); ok && c.State != m.header.state {
 		m.typedInWait = false // a new wait (or none) begins
 	}
 	m.header.event(ev)
@@ -238,13 +236,13 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	m.tally.event(ev)
 	var cmds []tea.Cmd
 	switch e := ev.(type) {
-	case engine.QuestionAsked:
+	case session.QuestionAsked:
 		if e.Time.After(m.now) {
 			m.now = e.Time // the banner's first frame counts from here, not from the last tick
 		}
 		m.questions = append(m.questions, e.Question)
 		cmds = append(cmds, m.relayout(), tea.Raw("\a")) // ring once per question
-	case engine.QuestionResolved:
+	case session.QuestionResolved:
 		for i, q := range m.questions {
 			if q.ID == e.ID {
 				m.questions = append(m.questions[:i], m.questions[i+1:]...)
@@ -255,16 +253,16 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.stopEditing() // answered elsewhere (timeout, Escape): the edit is moot
 		}
 		cmds = append(cmds, m.relayout())
-	case supervisor.Alert:
+	case session.Alert:
 		cmds = append(cmds, m.alert(e))
-	case supervisor.AgentExited:
+	case session.AgentExited:
 		m.exited, m.exitCode, m.exitErr = true, e.Code, e.Err
 		if !m.holdOnExit {
 			m.quitting = true
 			return tea.Quit
 		}
-	case event.Notice:
-		if e.Level != event.NoticeInfo {
+	case session.Notice:
+		if e.Level != session.NoticeInfo {
 			m.notices = append(m.notices, e)
 			if len(m.notices) > 3 {
 				m.notices = m.notices[1:]
@@ -283,12 +281,12 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 // bell if that fails), or a nudge typed into claude while it is still idle. Claude idle is not
 // told to a person who has been typing since it began to wait: claude does not see the keys
 // hooksup keeps.
-func (m *model) alert(a supervisor.Alert) tea.Cmd {
-	if a.Cause == supervisor.CauseIdle && m.typedInWait {
+func (m *model) alert(a session.Alert) tea.Cmd {
+	if a.Cause == session.CauseIdle && m.typedInWait {
 		return nil
 	}
 	switch a.Action {
-	case config.ActionBell, config.ActionNotify:
+	case session.ActionBell, session.ActionNotify:
 		seq, send := present.Alert(a, m.notifier)
 		if send == nil {
 			return tea.Raw(seq)
@@ -299,8 +297,8 @@ func (m *model) alert(a supervisor.Alert) tea.Cmd {
 			}
 			return nil
 		}
-	case config.ActionNudge:
-		if m.header.state == a.State && m.header.state == supervisor.StateWaiting && !m.exited {
+	case session.ActionNudge:
+		if m.header.state == a.State && m.header.state == session.StateWaiting && !m.exited {
 			m.write([]byte(a.Text))
 			m.write([]byte("\r"))
 		}
@@ -462,9 +460,9 @@ func (m model) working() bool { return atWork(m.header.state, len(m.questions)) 
 // atWork reports an agent in the middle of something: at work, a stop being decided, a dialog
 // or a question of its own open, or pending questions of hooksup's. Only such an agent has
 // anything for Escape to interrupt.
-func atWork(state supervisor.AgentState, pending int) bool {
+func atWork(state session.AgentState, pending int) bool {
 	switch state {
-	case supervisor.StateWorking, supervisor.StateStopping, supervisor.StatePermission, supervisor.StateQuestion:
+	case session.StateWorking, session.StateStopping, session.StatePermission, session.StateQuestion:
 		return true
 	}
 	return pending > 0
@@ -521,12 +519,12 @@ func (m *model) resolve(d hooks.Decision, reason string) tea.Cmd {
 
 // resolveID answers question id.
 func (m *model) resolveID(id int, d hooks.Decision, reason string) tea.Cmd {
-	q := engine.Question{ID: id}
+	q := session.Question{ID: id}
 	m.stopEditing()
 	sess := m.sess
 	return func() tea.Msg {
 		if err := sess.Resolve(q.ID, d, reason); err != nil {
-			return eventMsg{ev: event.Notice{At: event.At{Time: time.Now()}, Level: event.NoticeWarn,
+			return eventMsg{ev: session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeWarn,
 				Text: fmt.Sprintf("question %d: %v", q.ID, err)}, counts: sess.Counts()}
 		}
 		return nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/hooksup/hooksup/agent/claude"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,12 +16,10 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 	"github.com/hooksup/hooksup/third_party/teatest"
 
-	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -35,18 +32,18 @@ func updating() bool {
 
 // fakeSession stands in for the supervisor: the test feeds events and reads what the TUI asked.
 type fakeSession struct {
-	events     chan event.Event
+	events     chan session.Event
 	mu         sync.Mutex
 	resolved   []string
 	interrupts int
-	statuses   []supervisor.TerminalStatus
+	statuses   []session.TerminalStatus
 	// onInterrupt, when set, is called by Interrupt (with mu held).
 	onInterrupt func()
 }
 
-func newFakeSession() *fakeSession { return &fakeSession{events: make(chan event.Event, 64)} }
+func newFakeSession() *fakeSession { return &fakeSession{events: make(chan session.Event, 64)} }
 
-func (f *fakeSession) Events() <-chan event.Event { return f.events }
+func (f *fakeSession) Events() <-chan session.Event { return f.events }
 func (f *fakeSession) Resolve(id int, d hooks.Decision, reason string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -61,7 +58,7 @@ func (f *fakeSession) Interrupt() {
 		f.onInterrupt()
 	}
 }
-func (f *fakeSession) TerminalStatus(ts supervisor.TerminalStatus) {
+func (f *fakeSession) TerminalStatus(ts session.TerminalStatus) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.statuses = append(f.statuses, ts)
@@ -92,8 +89,8 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 	}
 }
 
-func (f *fakeSession) Counts() engine.Counts {
-	return engine.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
+func (f *fakeSession) Counts() session.Counts {
+	return session.Counts{Turn: 2, TurnContinuations: 1, MaxContinuations: 3, SessionContinuations: 4,
 		SubagentContinuations: 1, MaxSteers: 3}
 }
 
@@ -123,22 +120,22 @@ func scene(f *fakeSession) {
 	in := func(ev string) *hooks.Input {
 		return &hooks.Input{HookEventName: ev, SessionID: "4312ba3d-56cd-4b9f-8c76-66e8ea524739", Model: "claude-opus-5-5", AgentID: "a1b2c3d4e5", AgentType: "Explore"}
 	}
-	at := func(s int) event.At { return event.At{Time: t0.Add(time.Duration(s) * time.Second)} }
-	f.events <- supervisor.HookReceived{At: at(0), Input: in(hooks.SessionStart)}
-	f.events <- supervisor.StateChanged{At: at(1), State: supervisor.StateWorking}
-	f.events <- supervisor.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
-	f.events <- supervisor.SubagentsChanged{At: at(3), Agents: []supervisor.Subagent{{ID: "a1b2c3d4e5", Type: "Explore",
-		State: supervisor.SubSteered, Steers: 1}}}
-	f.events <- engine.VerdictDecided{At: at(3), Verdict: verdictlog.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
+	at := func(s int) session.At { return session.At{Time: t0.Add(time.Duration(s) * time.Second)} }
+	f.events <- session.HookReceived{At: at(0), Input: in(hooks.SessionStart)}
+	f.events <- session.StateChanged{At: at(1), State: session.StateWorking}
+	f.events <- session.HookReceived{At: at(2), Input: in(hooks.SubagentStart)}
+	f.events <- session.SubagentsChanged{At: at(3), Agents: []session.Subagent{{ID: "a1b2c3d4e5", Type: "Explore",
+		State: session.SubSteered, Steers: 1}}}
+	f.events <- session.VerdictDecided{At: at(3), Verdict: verdictlog.Verdict{Time: t0.Add(3 * time.Second), Event: "SubagentStop",
 		AgentID: "a1b2c3d4e5", AgentType: "Explore", Decision: "block", Source: "check:review", Reason: "cite the files you read", Steers: 1, MaxSteers: 3}}
-	f.events <- engine.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
+	f.events <- session.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: t0.Add(4 * time.Second), Event: "Stop",
 		Decision: "block", Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse", Continuations: 1, MaxContinuations: 3,
 		Checks: []verdictlog.CheckRecord{{Name: "tests", ExitCode: 1, DurationMS: 812, Output: "--- FAIL: TestParse\n    parse_test.go:12: want 2, got 3"}}}}
-	f.events <- engine.VerdictDecided{At: at(5), Verdict: verdictlog.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
+	f.events <- session.VerdictDecided{At: at(5), Verdict: verdictlog.Verdict{Time: t0.Add(5 * time.Second), Event: "Stop",
 		Decision: "allow", Source: "limit", Warning: "hooksup: reached the continuation limit", Continuations: 3, MaxContinuations: 3}}
-	f.events <- engine.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
-	f.events <- engine.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
-	f.events <- engine.QuestionAsked{At: at(7), Question: engine.Question{ID: 1, Event: "Stop", Proposal: hooks.Block,
+	f.events <- session.CheckStarted{At: at(6), Run: 7, Name: "tests", Command: "go test ./..."}
+	f.events <- session.CheckOutput{At: at(6), Run: 7, Name: "tests", Chunk: []byte("=== RUN   TestParse\n--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\n")}
+	f.events <- session.QuestionAsked{At: at(7), Question: session.Question{ID: 1, Event: "Stop", Proposal: hooks.Block,
 		Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0.Add(7 * time.Second),
 		Deadline: t0.Add(5*time.Minute + 7*time.Second)}}
 }
@@ -348,7 +345,7 @@ func TestEscapeFromElsewhere(t *testing.T) {
 		t.Fatalf("at rest, claude's pty and the supervisor saw %s, want %s", got, want)
 	}
 
-	tm, _ = tm.Update(eventMsg{ev: supervisor.StateChanged{State: supervisor.StateWorking}})
+	tm, _ = tm.Update(eventMsg{ev: session.StateChanged{State: session.StateWorking}})
 	var cmds []tea.Cmd
 	for _, msg := range []tea.Msg{press('a', 0, "a"), escapeMsg{}, press('b', 0, "b")} {
 		tm, cmd = tm.Update(msg)
@@ -436,7 +433,7 @@ func TestAgentExitedEvent(t *testing.T) {
 			m, f, _ := newTestModel(t, "dark")
 			m.holdOnExit = hold
 			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-			f.events <- supervisor.AgentExited{At: event.At{Time: t0}, Code: 3}
+			f.events <- session.AgentExited{At: session.At{Time: t0}, Code: 3}
 			if hold {
 				teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 					return bytes.Contains(b, []byte("claude exited with status 3 — press any key to close"))
@@ -479,7 +476,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 	m.w, m.h = 120, 40
 	m.now = t0.Add(-time.Hour) // the last tick
 	asked := t0
-	next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: asked}, Question: engine.Question{
+	next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: asked}, Question: session.Question{
 		ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: "The check \"tests\" failed (exit 1).", Asked: asked,
 		Deadline: asked.Add(5 * time.Minute)}}})
 	out := ansi.Strip(next.(model).render())
@@ -487,7 +484,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 		t.Fatalf("the first frame does not show 5:00 left:\n%s", out)
 	}
 	// Asked later than the event reached the TUI (a slow frame): still never more than 5:00.
-	if got := timeLeft(engine.Question{Asked: asked, Deadline: asked.Add(5 * time.Minute)}, asked.Add(-2*time.Second)); got != "5:00" {
+	if got := timeLeft(session.Question{Asked: asked, Deadline: asked.Add(5 * time.Minute)}, asked.Add(-2*time.Second)); got != "5:00" {
 		t.Errorf("timeLeft before the question was asked = %s", got)
 	}
 	for _, c := range []struct {
@@ -495,7 +492,7 @@ func TestCountdownFirstFrame(t *testing.T) {
 		want string
 	}{{5 * time.Minute, "5:00"}, {299*time.Second + time.Millisecond, "5:00"}, {299 * time.Second, "4:59"}, {0, "0:00"}, {-time.Second, "0:00"},
 		{90 * time.Minute, "1:30:00"}} {
-		q := engine.Question{Asked: asked, Deadline: asked.Add(2 * time.Hour)}
+		q := session.Question{Asked: asked, Deadline: asked.Add(2 * time.Hour)}
 		if got := timeLeft(q, q.Deadline.Add(-c.d)); got != c.want {
 			t.Errorf("%v left shows %s, want %s", c.d, got, c.want)
 		}
@@ -511,7 +508,7 @@ func TestBannerSaysWhatFailedWhenChecksAreHidden(t *testing.T) {
 	}{{60, 24, true}, {160, 44, false}} {
 		m, _, _ := newTestModel(t, "mono")
 		m.w, m.h, m.now = c.w, c.h, t0.Add(-time.Minute)
-		next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{
+		next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{
 			ID: 1, Event: "Stop", Proposal: hooks.Block, Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 		out := ansi.Strip(next.(model).render())
 		banner := strings.Join(strings.Split(out, "\n")[1:next.(model).lay.agent.y], "\n")
@@ -557,8 +554,8 @@ func TestProgramStatusReachesTheSession(t *testing.T) {
 		"\x1b]7501;state=clear\x07"))
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	want := supervisor.TerminalStatus{State: supervisor.TerminalBlocked, Kind: supervisor.BlockedPermission, Msg: "approve Bash: ls"}
-	var reports []supervisor.TerminalStatus // its window titles reach the session too, apart
+	want := session.TerminalStatus{State: session.TerminalBlocked, Kind: session.BlockedPermission, Msg: "approve Bash: ls"}
+	var reports []session.TerminalStatus // its window titles reach the session too, apart
 	for _, s := range f.statuses {
 		if s.Title == "" {
 			reports = append(reports, s)
@@ -573,16 +570,16 @@ func TestProgramStatusReachesTheSession(t *testing.T) {
 // resume command only when there is a conversation to resume and a command that resumes it.
 func TestExitSummaryLines(t *testing.T) {
 	var none tally
-	none.event(supervisor.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
+	none.event(session.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
 	if got := strings.Join(none.lines("hooksup claude --resume"), "\n"); got != "no verdicts\nno conversation to resume" {
 		t.Errorf("before any conversation:\n%s", got)
 	}
 	var some tally
-	some.event(supervisor.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
+	some.event(session.HookReceived{Input: &hooks.Input{HookEventName: hooks.SessionStart, SessionID: "s-1"}})
 	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Allow} {
-		some.event(engine.VerdictDecided{Verdict: verdictlog.Verdict{Decision: d}})
+		some.event(session.VerdictDecided{Verdict: verdictlog.Verdict{Decision: d}})
 	}
-	snap := supervisor.TranscriptUpdated{}
+	snap := session.TranscriptUpdated{}
 	snap.Snapshot.Main.Turns, snap.Snapshot.Main.ToolCallCount, snap.Snapshot.Usage.InputTokens = 1, 3, 12345
 	some.event(snap)
 	want := "3 verdicts: 1 block · 2 allow\n12.3k tokens · 3 tool calls · 1 prompt\nresume it with:\n  hooksup claude --resume s-1"
@@ -627,29 +624,29 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 		m = next.(model)
 		return ""
 	}
-	state := func(s supervisor.AgentState) tea.Msg {
-		return eventMsg{ev: supervisor.StateChanged{At: event.At{Time: t0}, State: s}}
+	state := func(s session.AgentState) tea.Msg {
+		return eventMsg{ev: session.StateChanged{At: session.At{Time: t0}, State: s}}
 	}
-	idle := eventMsg{ev: supervisor.Alert{At: event.At{Time: t0}, Action: config.ActionBell,
-		Cause: supervisor.CauseIdle, State: supervisor.StateWaiting}}
-	update(state(supervisor.StateWaiting))
+	idle := eventMsg{ev: session.Alert{At: session.At{Time: t0}, Action: session.ActionBell,
+		Cause: session.CauseIdle, State: session.StateWaiting}}
+	update(state(session.StateWaiting))
 	if got := update(idle); got != "\a" {
 		t.Fatalf("claude left waiting: the terminal got %q, want the bell", got)
 	}
-	update(state(supervisor.StateWorking))
-	update(state(supervisor.StateWaiting))
+	update(state(session.StateWorking))
+	update(state(session.StateWaiting))
 	update(press(tea.KeyDown, 0, ""))
 	if got := update(idle); got != "" {
 		t.Fatalf("the person is typing: the terminal got %q, want nothing", got)
 	}
-	perm := eventMsg{ev: supervisor.Alert{At: event.At{Time: t0}, Action: config.ActionBell,
-		Cause: supervisor.CausePermission, State: supervisor.StatePermission}}
-	update(state(supervisor.StatePermission))
+	perm := eventMsg{ev: session.Alert{At: session.At{Time: t0}, Action: session.ActionBell,
+		Cause: session.CausePermission, State: session.StatePermission}}
+	update(state(session.StatePermission))
 	update(press('x', 0, "x"))
 	if got := update(perm); got != "\a" {
 		t.Fatalf("a permission dialog while typing: the terminal got %q, want the bell", got)
 	}
-	update(state(supervisor.StateWaiting))
+	update(state(session.StateWaiting))
 	if got := update(idle); got != "\a" {
 		t.Fatalf("the next wait: the terminal got %q, want the bell", got)
 	}
@@ -659,7 +656,7 @@ func TestIdleAlertNotWhileTyping(t *testing.T) {
 // terminal reports move the state while the question waits), and a later state change does
 // not close it. Before the question exists the edit key has nothing to open.
 func TestEditOpensInEveryState(t *testing.T) {
-	q := engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{ID: 1, Event: "Stop",
+	q := session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{ID: 1, Event: "Stop",
 		Proposal: hooks.Block, Source: "check:tests", Reason: "The check \"tests\" failed (exit 1).", Asked: t0,
 		Deadline: t0.Add(5 * time.Minute)}}
 	edit := func(m model) model {
@@ -669,12 +666,12 @@ func TestEditOpensInEveryState(t *testing.T) {
 		}
 		return m
 	}
-	state := func(m model, s supervisor.AgentState) model {
-		nm, _ := m.Update(eventMsg{ev: supervisor.StateChanged{At: event.At{Time: t0}, State: s, Source: "terminal"}})
+	state := func(m model, s session.AgentState) model {
+		nm, _ := m.Update(eventMsg{ev: session.StateChanged{At: session.At{Time: t0}, State: s, Source: "terminal"}})
 		return nm.(model)
 	}
-	for _, s := range []supervisor.AgentState{supervisor.StateStopping, supervisor.StateWorking, supervisor.StateWaiting,
-		supervisor.StatePermission, supervisor.StateQuestion} {
+	for _, s := range []session.AgentState{session.StateStopping, session.StateWorking, session.StateWaiting,
+		session.StatePermission, session.StateQuestion} {
 		t.Run(string(s), func(t *testing.T) {
 			m0, _, _ := newTestModel(t, "dark")
 			nm, _ := m0.Update(tea.WindowSizeMsg{Width: 200, Height: 45})
@@ -687,8 +684,8 @@ func TestEditOpensInEveryState(t *testing.T) {
 			if !m.editor.open || m.editor.id != 1 {
 				t.Fatalf("in state %s the editor did not open on the question", s)
 			}
-			m = state(m, supervisor.StatePermission)
-			m = state(m, supervisor.StateWorking)
+			m = state(m, session.StatePermission)
+			m = state(m, session.StateWorking)
 			if !m.editor.open || !strings.Contains(ansi.Strip(m.render()), "ctrl+c cancel edit") {
 				t.Fatalf("a state change closed the editor:\n%s", ansi.Strip(m.render()))
 			}

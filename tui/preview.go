@@ -6,13 +6,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/present"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -65,7 +62,7 @@ func previewModel(st Styles, agent string, w, h int) model {
 func previewAgentSize(w, h int) (cols, rows int) {
 	sized := model{w: w, h: h, keys: defaultKeyMap()}
 	for _, ev := range sampleEvents() {
-		if q, ok := ev.(engine.QuestionAsked); ok {
+		if q, ok := ev.(session.QuestionAsked); ok {
 			sized.questions = append(sized.questions, q.Question)
 		}
 	}
@@ -77,8 +74,8 @@ func previewAgentSize(w, h int) (cols, rows int) {
 func previewLegend(st Styles, agent string, w int) string {
 	label := func(s string) string { return st.Muted.Render(" " + s + strings.Repeat(" ", max(0, 8-len(s)))) }
 	var states []string
-	for _, s := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
-		supervisor.StateInterrupted, supervisor.StateExited} {
+	for _, s := range []session.AgentState{session.StateWorking, session.StateWaiting, session.StatePermission,
+		session.StateInterrupted, session.StateExited} {
 		states = append(states, stateLabel(st, s, false))
 	}
 	var checks []string
@@ -92,7 +89,7 @@ func previewLegend(st Styles, agent string, w int) string {
 		checks = append(checks, p.head(st, sampleNow))
 	}
 	var notices []string
-	for _, n := range []event.Notice{{Level: event.NoticeWarn, Text: "a warning"}, {Level: event.NoticeError, Text: "an error of hooksup's"}} {
+	for _, n := range []session.Notice{{Level: session.NoticeWarn, Text: "a warning"}, {Level: session.NoticeError, Text: "an error of hooksup's"}} {
 		notices = append(notices, noticeLine(st, n, ansi.StringWidth(n.Text)+4))
 	}
 	lines := []string{
@@ -112,7 +109,7 @@ var (
 	sampleStart = time.Date(2026, 1, 15, 14, 2, 0, 0, time.Local)
 	sampleNow   = sampleStart.Add(40 * time.Second)
 
-	sampleCounts = engine.Counts{SessionID: sampleSessionID, Verdicts: 4, Turn: 3, TurnContinuations: 1,
+	sampleCounts = session.Counts{SessionID: sampleSessionID, Verdicts: 4, Turn: 3, TurnContinuations: 1,
 		MaxContinuations: 3, SessionContinuations: 2, SubagentContinuations: 1, MaxSteers: 3}
 
 	// sampleScreen is what claude's pane shows.
@@ -135,15 +132,15 @@ const (
 // sampleSession stands in for the supervisor: Preview only reads its counts.
 type sampleSession struct{}
 
-func (sampleSession) Events() <-chan event.Event                { return nil }
+func (sampleSession) Events() <-chan session.Event              { return nil }
 func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
 func (sampleSession) Interrupt()                                {}
-func (sampleSession) Counts() engine.Counts                     { return sampleCounts }
-func (sampleSession) TerminalStatus(supervisor.TerminalStatus)  {}
+func (sampleSession) Counts() session.Counts                    { return sampleCounts }
+func (sampleSession) TerminalStatus(session.TerminalStatus)     {}
 
 // sampleChecks are a check still running, one that passed and one that failed.
-func sampleChecks() []checks.Result {
-	return []checks.Result{
+func sampleChecks() []session.CheckResult {
+	return []session.CheckResult{
 		{Name: "lint", Command: "golangci-lint run"},
 		{Name: "vet", Command: "go vet ./...", Duration: 412 * time.Millisecond},
 		{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond},
@@ -152,30 +149,30 @@ func sampleChecks() []checks.Result {
 
 // sampleEvents is a short session as the supervisor publishes it: claude at work, a subagent
 // steered and done, three verdicts, the checks failing and a question waiting for the person.
-func sampleEvents() []event.Event {
-	at := func(s int) event.At { return event.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
+func sampleEvents() []session.Event {
+	at := func(s int) session.At { return session.At{Time: sampleStart.Add(time.Duration(s) * time.Second)} }
 	input := &hooks.Input{HookEventName: hooks.SessionStart, SessionID: sampleSessionID, Model: "sonnet-4-5"}
-	failed := checks.Result{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
+	failed := session.CheckResult{Name: "tests", Command: "go test ./...", ExitCode: 1, Duration: 2140 * time.Millisecond,
 		Output: []byte("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: want 2, got 3\nFAIL\n")}
 	reason := "The check \"tests\" failed (exit 1).\n--- FAIL: TestParse (0.00s)"
-	return []event.Event{
-		supervisor.HookReceived{At: at(0), Input: input},
-		supervisor.StateChanged{At: at(1), State: supervisor.StateWorking},
-		engine.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,
+	return []session.Event{
+		session.HookReceived{At: at(0), Input: input},
+		session.StateChanged{At: at(1), State: session.StateWorking},
+		session.VerdictDecided{At: at(4), Verdict: verdictlog.Verdict{Time: at(4).Time, Event: hooks.Stop,
 			Decision: hooks.Allow, Source: verdictlog.CheckSource("tests"), MaxContinuations: 3}},
-		engine.VerdictDecided{At: at(9), Verdict: verdictlog.Verdict{Time: at(9).Time, Event: hooks.Stop,
+		session.VerdictDecided{At: at(9), Verdict: verdictlog.Verdict{Time: at(9).Time, Event: hooks.Stop,
 			Decision: hooks.Halt, Source: verdictlog.SourceManual, Reason: "stopped by you", MaxContinuations: 3}},
-		supervisor.SubagentsChanged{At: at(12), Agents: []supervisor.Subagent{
-			{ID: "f0e1d2c3b4", Type: "Explore", State: supervisor.SubDone},
-			{ID: sampleAgent, Type: "general-purpose", State: supervisor.SubSteered, Steers: 1}}},
-		engine.VerdictDecided{At: at(14), Verdict: verdictlog.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
+		session.SubagentsChanged{At: at(12), Agents: []session.Subagent{
+			{ID: "f0e1d2c3b4", Type: "Explore", State: session.SubDone},
+			{ID: sampleAgent, Type: "general-purpose", State: session.SubSteered, Steers: 1}}},
+		session.VerdictDecided{At: at(14), Verdict: verdictlog.Verdict{Time: at(14).Time, Event: hooks.SubagentStop,
 			AgentID: sampleAgent, AgentType: "general-purpose", Decision: hooks.Block, Source: verdictlog.CheckSource("review"),
 			Reason: "cite the files you read", Steers: 1, MaxSteers: 3}},
-		supervisor.StateChanged{At: at(30), State: supervisor.StateStopping},
-		engine.CheckStarted{At: at(31), Run: 7, Name: failed.Name, Command: failed.Command},
-		engine.CheckOutput{At: at(33), Run: 7, Name: failed.Name, Chunk: failed.Output},
-		engine.CheckFinished{At: at(33), Run: 7, Result: failed},
-		engine.QuestionAsked{At: at(33), Question: engine.Question{ID: 1, Event: hooks.Stop, Proposal: hooks.Block,
+		session.StateChanged{At: at(30), State: session.StateStopping},
+		session.CheckStarted{At: at(31), Run: 7, Name: failed.Name, Command: failed.Command},
+		session.CheckOutput{At: at(33), Run: 7, Name: failed.Name, Chunk: failed.Output},
+		session.CheckFinished{At: at(33), Run: 7, Result: failed},
+		session.QuestionAsked{At: at(33), Question: session.Question{ID: 1, Event: hooks.Stop, Proposal: hooks.Block,
 			Source: verdictlog.CheckSource("tests"), Reason: reason, Asked: at(33).Time, Deadline: at(33).Time.Add(5 * time.Minute)}},
 	}
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"bytes"
-	"github.com/hooksup/hooksup/agent/claude"
 	"image/color"
 	"regexp"
 	"strconv"
@@ -14,9 +13,8 @@ import (
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 	"github.com/hooksup/hooksup/third_party/teatest"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -44,7 +42,7 @@ func theme(t *testing.T, name string) themes.Theme {
 // sampleFake delivers events like the supervisor, with the sample's counts.
 type sampleFake struct{ *fakeSession }
 
-func (sampleFake) Counts() engine.Counts { return sampleCounts }
+func (sampleFake) Counts() session.Counts { return sampleCounts }
 
 // tuiFrame drives the TUI through Bubble Tea with the preview's sample events, as the
 // supervisor would deliver them, focuses the verdicts pane with the keys a person presses, and
@@ -124,12 +122,12 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		fm.now = sampleNow
 		return fm.render()
 	}
-	ev := func(e event.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
-	at := event.At{Time: sampleNow}
-	for _, state := range []supervisor.AgentState{supervisor.StateWorking, supervisor.StateWaiting, supervisor.StatePermission,
-		supervisor.StateInterrupted, supervisor.StateExited} {
+	ev := func(e session.Event) tea.Msg { return eventMsg{ev: e, counts: sampleCounts} }
+	at := session.At{Time: sampleNow}
+	for _, state := range []session.AgentState{session.StateWorking, session.StateWaiting, session.StatePermission,
+		session.StateInterrupted, session.StateExited} {
 		text := "● " + string(state)
-		frame := draw(ev(supervisor.StateChanged{At: at, State: state}))
+		frame := draw(ev(session.StateChanged{At: at, State: state}))
 		if got, want := sgrBefore(t, legend, text), sgrBefore(t, frame, text); got != want {
 			t.Errorf("%s: the legend draws it with %q, the header with %q", state, got, want)
 		}
@@ -141,8 +139,8 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 		}
 	}
 	for _, r := range sampleChecks()[1:] {
-		frame := draw(ev(engine.CheckStarted{At: at, Run: 1, Name: r.Name, Command: r.Command}),
-			ev(engine.CheckFinished{At: at, Run: 1, Result: r}))
+		frame := draw(ev(session.CheckStarted{At: at, Run: 1, Name: r.Name, Command: r.Command}),
+			ev(session.CheckFinished{At: at, Run: 1, Result: r}))
 		mark := "✓"
 		if !r.Passed() {
 			mark = "✗"
@@ -151,14 +149,14 @@ func TestPreviewLegendIsTheTUIs(t *testing.T) {
 			t.Errorf("check %s: the legend draws %s with %q, the checks pane with %q", r.Name, mark, got, want)
 		}
 	}
-	for _, n := range []event.Notice{{At: at, Level: event.NoticeWarn, Text: "a warning"}, {At: at, Level: event.NoticeError, Text: "an error of hooksup's"}} {
+	for _, n := range []session.Notice{{At: at, Level: session.NoticeWarn, Text: "a warning"}, {At: at, Level: session.NoticeError, Text: "an error of hooksup's"}} {
 		text := " ⚠ " + n.Text
 		if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(n)), text); got != want {
 			t.Errorf("%s: the legend draws it with %q, the status line with %q", n.Level, got, want)
 		}
 	}
 	text := " claude exited with status 0"
-	if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(supervisor.AgentExited{At: at})), text); got != want {
+	if got, want := sgrBefore(t, legend, text), sgrBefore(t, draw(ev(session.AgentExited{At: at})), text); got != want {
 		t.Errorf("exit: the legend draws it with %q, the status line with %q", got, want)
 	}
 }

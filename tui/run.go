@@ -71,7 +71,7 @@ func TerminalSize(f *os.File) (w, h int) {
 // session: its owner does, when Run returns. Run handles no signals: ctx ending ends it.
 //
 // When the terminal goes away (its input ends or fails) Run returns an error that wraps
-// supervisor.ErrHangup: the session must end, as on SIGHUP.
+// hangup.ErrHangup: the session must end, as on SIGHUP.
 func Run(ctx context.Context, sess Session, o Options) error {
 	keys, err := keymap.Resolve(o.Prefix, o.Bindings) // validated with the config: never fails there
 	if err != nil {

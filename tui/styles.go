@@ -6,7 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -101,15 +101,15 @@ func (s Styles) decisionStyle(decision hooks.Decision) lipgloss.Style {
 }
 
 // stateStyle colours an agent state.
-func (s Styles) stateStyle(state supervisor.AgentState) lipgloss.Style {
+func (s Styles) stateStyle(state session.AgentState) lipgloss.Style {
 	switch state {
-	case supervisor.StateWorking, supervisor.StateStopping:
+	case session.StateWorking, session.StateStopping:
 		return s.Working
-	case supervisor.StatePermission, supervisor.StateQuestion:
+	case session.StatePermission, session.StateQuestion:
 		return s.Permission
-	case supervisor.StateFailed, supervisor.StateInterrupted:
+	case session.StateFailed, session.StateInterrupted:
 		return s.Block
-	case supervisor.StateExited:
+	case session.StateExited:
 		return s.Stopped
 	}
 	return s.Idle // starting, waiting for input

@@ -3,19 +3,18 @@ package tui
 import (
 	"fmt"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 )
 
 // subagentsPane shows the supervisor's subagent ledger: id, type, state, steers, tokens.
 type subagentsPane struct {
-	agents []supervisor.Subagent
+	agents []session.Subagent
 }
 
-func (p *subagentsPane) event(ev event.Event) {
-	if e, ok := ev.(supervisor.SubagentsChanged); ok {
+func (p *subagentsPane) event(ev session.Event) {
+	if e, ok := ev.(session.SubagentsChanged); ok {
 		p.agents = e.Agents
 	}
 }
@@ -29,11 +28,11 @@ func (p *subagentsPane) view(st Styles, w, h int) []string {
 		a := p.agents[i]
 		stStyle := st.Working
 		switch a.State {
-		case supervisor.SubDone:
+		case session.SubDone:
 			stStyle = st.Stopped
-		case supervisor.SubSteered:
+		case session.SubSteered:
 			stStyle = st.Warn
-		case supervisor.SubOrphan:
+		case session.SubOrphan:
 			stStyle = st.Muted
 		}
 		tokens := ""

@@ -6,12 +6,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 )
 
 // tally counts what the summary shown at claude's exit says, from the events.
@@ -23,13 +21,13 @@ type tally struct {
 	verdicts  map[hooks.Decision]int
 }
 
-func (t *tally) event(ev event.Event) {
+func (t *tally) event(ev session.Event) {
 	switch e := ev.(type) {
-	case supervisor.HookReceived:
+	case session.HookReceived:
 		if e.Input.SessionID != "" {
 			t.sessionID = e.Input.SessionID
 		}
-	case supervisor.TranscriptUpdated:
+	case session.TranscriptUpdated:
 		t.turns, t.tokens = e.Snapshot.Main.Turns, e.Snapshot.Usage.Total()
 		t.toolCalls = e.Snapshot.Main.ToolCallCount
 		for _, a := range e.Snapshot.Agents {
@@ -38,7 +36,7 @@ func (t *tally) event(ev event.Event) {
 		if e.Snapshot.SessionID != "" {
 			t.sessionID = e.Snapshot.SessionID
 		}
-	case engine.VerdictDecided:
+	case session.VerdictDecided:
 		if t.verdicts == nil {
 			t.verdicts = map[hooks.Decision]int{}
 		}

@@ -8,12 +8,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -57,7 +54,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 		shows []string
 	}{
 		{"checks pane after a run", func() string {
-			p := checksPane{name: evilName, command: evilCmd, result: &checks.Result{ExitCode: 1}, output: []byte(evilOutput + "\n")}
+			p := checksPane{name: evilName, command: evilCmd, result: &session.CheckResult{ExitCode: 1}, output: []byte(evilOutput + "\n")}
 			return strings.Join(p.view(st, 120, 10, t0), "\n")
 		}, []string{"✗ " + evilNameShown + " exit 1", "$ " + evilCmdShown, evilOutShown}},
 		{"checks pane before a run", func() string {
@@ -83,11 +80,11 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 			return h.view(st, 300)
 		}, []string{`opus\e]0;PWNED\a`, "<U+202E>1234567"}},
 		{"subagents pane", func() string {
-			p := subagentsPane{agents: []supervisor.Subagent{{ID: evilAgentID, Type: "Ex\u202Eplore", State: supervisor.SubDone}}}
+			p := subagentsPane{agents: []session.Subagent{{ID: evilAgentID, Type: "Ex\u202Eplore", State: session.SubDone}}}
 			return strings.Join(p.view(st, 120, 5), "\n")
 		}, []string{evilAgentShown, "Ex<U+202E>plore"}},
 		{"notice", func() string {
-			return noticeLine(st, event.Notice{Level: event.NoticeWarn, Text: "cannot read " + evilDir}, 200)
+			return noticeLine(st, session.Notice{Level: session.NoticeWarn, Text: "cannot read " + evilDir}, 200)
 		}, []string{"cannot read /src/" + evilDirShown}},
 		{"exit summary", func() string {
 			return strings.Join(tally{sessionID: "s\x1b[2J1", turns: 1}.lines("hooksup claude --resume"), "\n")
@@ -95,7 +92,7 @@ func TestPanesShowControlsVisibly(t *testing.T) {
 		{"banner", func() string {
 			m, _, _ := newTestModel(t, "mono")
 			m.w, m.h, m.now = 160, 44, t0
-			next, _ := m.Update(eventMsg{ev: engine.QuestionAsked{At: event.At{Time: t0}, Question: engine.Question{ID: 1,
+			next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{ID: 1,
 				Event: hooks.SubagentStop, AgentID: evilAgentID, AgentType: "Ex\u202Eplore", Proposal: hooks.Block, Reason: reason,
 				Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
 			lines, _ := next.(model).bannerLines(160, 10, "5:00", true)

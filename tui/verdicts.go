@@ -8,12 +8,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -58,9 +56,9 @@ func (p *verdictsPane) navigate(msg tea.KeyPressMsg) {
 	}
 }
 
-func (p *verdictsPane) event(ev event.Event) {
+func (p *verdictsPane) event(ev session.Event) {
 	switch e := ev.(type) {
-	case engine.VerdictDecided:
+	case session.VerdictDecided:
 		p.items = append(p.items, trimOutputs(e.Verdict))
 		if len(p.items) > maxVerdicts {
 			p.items = p.items[len(p.items)-maxVerdicts:]
@@ -68,7 +66,7 @@ func (p *verdictsPane) event(ev event.Event) {
 				p.selected--
 			}
 		}
-	case supervisor.OtherHooksReported:
+	case session.OtherHooksReported:
 		// Claude's record of the other hooks at a stop comes after hooksup's verdict on it.
 		for i := len(p.items) - 1; i >= 0; i-- {
 			if v := &p.items[i]; v.Stop == e.Entry.Stop && v.SessionID == e.Entry.SessionID {

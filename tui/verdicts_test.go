@@ -8,10 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -29,22 +27,22 @@ func plain(lines []string) string { return ansi.Strip(strings.Join(lines, "\n"))
 
 // otherHooksSession: hooksup allows two stops; at the first the user's hook blocks, at the
 // second it allows and a logger fails. Claude's record of them comes after each verdict.
-func otherHooksSession() []event.Event {
+func otherHooksSession() []session.Event {
 	two, one := 2, 1
 	v := func(stop int) verdictlog.Verdict {
 		return verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
 			Decision: hooks.Allow, Source: verdictlog.SourceChecks, MaxContinuations: 3}
 	}
-	entry := func(stop int, hs ...verdictlog.OtherHook) supervisor.OtherHooksReported {
+	entry := func(stop int, hs ...verdictlog.OtherHook) session.OtherHooksReported {
 		e := v(stop)
 		e.Event, e.Source, e.OtherHooks = verdictlog.EventOtherHooks, verdictlog.SourceOtherHooks, hs
-		return supervisor.OtherHooksReported{Entry: e}
+		return session.OtherHooksReported{Entry: e}
 	}
-	return []event.Event{
-		engine.VerdictDecided{Verdict: v(1)},
+	return []session.Event{
+		session.VerdictDecided{Verdict: v(1)},
 		entry(1, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeBlocked, Blocked: true,
 			ExitCode: &two, DurationMS: 107, Reason: "update the changelog\nthen finish"}),
-		engine.VerdictDecided{Verdict: v(2)},
+		session.VerdictDecided{Verdict: v(2)},
 		entry(2, verdictlog.OtherHook{Command: "/home/u/.claude/block.sh", Outcome: hooks.OutcomeSuccess},
 			verdictlog.OtherHook{Command: "/usr/bin/python3 /opt/log.py", Outcome: hooks.OutcomeError, ExitCode: &one, Reason: "Traceback"}),
 		entry(9, verdictlog.OtherHook{Command: "nobody", Outcome: hooks.OutcomeBlocked, Blocked: true}), // no such stop
@@ -110,8 +108,8 @@ func TestVerdictDetailStaysOnItsVerdict(t *testing.T) {
 	st := monoStyles(t)
 	p := newVerdictsPane(defaultKeyMap().Pane)
 	p.agent = "claude"
-	v := func(stop int, reason string) event.Event {
-		return engine.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
+	v := func(stop int, reason string) session.Event {
+		return session.VerdictDecided{Verdict: verdictlog.Verdict{Time: t0, SessionID: "s", Event: hooks.Stop, Turn: 1, Stop: stop,
 			Decision: hooks.Block, Source: verdictlog.SourceChecks, Reason: reason, MaxContinuations: 3}}
 	}
 	p.event(v(1, "FIRST-REASON"))
@@ -158,7 +156,7 @@ func TestVerdictDetailKeepsFiguresWithTheirUnits(t *testing.T) {
 // Where the reason quotes what failed, read from the output, the banner's and watch's few lines
 // are its first: the first failure, not the summary at its end.
 func TestFailureLinesShowTheFirstFailure(t *testing.T) {
-	reason := "The check \"tests\" failed (exit 1). Fix what it reports, then finish. " + engine.WhatFailed + "go test), from its 400 lines of output:\n" +
+	reason := "The check \"tests\" failed (exit 1). Fix what it reports, then finish. " + session.WhatFailed + "go test), from its 400 lines of output:\n" +
 		"--- FAIL: TestLeap (0.00s)\n    dates_test.go:7: DaysIn(2) = 28, want 29\n--- FAIL: TestOther (0.00s)\n    other_test.go:3: boom\nFAIL\nFAIL\texample.com/dates\t0.01s"
 	got := failureLines(reason, 2)
 	if len(got) != 2 || got[0] != "--- FAIL: TestLeap (0.00s)" || got[1] != "dates_test.go:7: DaysIn(2) = 28, want 29" {

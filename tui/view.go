@@ -8,8 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 )
 
 // View draws the whole screen. It only reads state: no I/O.
@@ -132,9 +132,9 @@ func exitLine(st Styles, name string, code int, err error, hold bool, w int) str
 }
 
 // noticeLine is a warning or an error of hooksup's own, in place of the header.
-func noticeLine(st Styles, n event.Notice, w int) string {
+func noticeLine(st Styles, n session.Notice, w int) string {
 	style := st.Warn
-	if n.Level == event.NoticeError {
+	if n.Level == session.NoticeError {
 		style = st.Error
 	}
 	return style.Render(fit(" ⚠ "+termsafe.String(n.Text), w))

@@ -10,15 +10,14 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/hooksup/hooksup/session"
 	tea "github.com/hooksup/hooksup/third_party/bubbletea"
 
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -118,7 +117,7 @@ func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 
 // RunWatch shows the watch until the person quits or ctx ends. Like Run, it handles no
 // signals, and when the terminal goes away (its input ends or fails) it returns an error that
-// wraps supervisor.ErrHangup.
+// wraps hangup.ErrHangup.
 // start is the command the empty screen suggests to start a session ("hooksup claude").
 func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string, start string) error {
 	km, err := keymap.Resolve(prefix, bindings)
@@ -314,7 +313,7 @@ func (m *watchModel) event(msg watchEvent) tea.Cmd {
 	switch msg.ev.Type {
 	case hub.EventVerdictDecided:
 		if v, err := hub.DecodeEvent(msg.ev); err == nil {
-			v := v.(engine.VerdictDecided)
+			v := v.(session.VerdictDecided)
 			s.verdicts = append(s.verdicts, v.Verdict)
 			if len(s.verdicts) > watchVerdicts {
 				s.verdicts = s.verdicts[len(s.verdicts)-watchVerdicts:]
@@ -454,7 +453,7 @@ func (m *watchModel) interrupt() tea.Cmd {
 	}
 	l, h := s.live, m.hub
 	name := watchName(l.Snapshot)
-	if !atWork(supervisor.AgentState(l.Snapshot.State), len(l.Snapshot.Pending)) {
+	if !atWork(session.AgentState(l.Snapshot.State), len(l.Snapshot.Pending)) {
 		m.status, m.failed = fmt.Sprintf("nothing to interrupt: %s is %s", name, l.Snapshot.State), true
 		return nil
 	}
@@ -662,7 +661,7 @@ func (m *watchModel) outputRows(spare int) [][][]string {
 func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) []string {
 	st, snap, inner := m.styles, s.live.Snapshot, max(m.w-2, 10)
 	safe := termsafe.String
-	state := supervisor.AgentState(snap.State)
+	state := session.AgentState(snap.State)
 	row := st.stateStyle(state).Render(safe(snap.State)+" "+watchSince(m.now, snap.StateSince)) +
 		st.Muted.Render(fmt.Sprintf(" · continued %d · %s tokens · %s mode", snap.Continuations, present.Count(snap.Tokens), safe(snap.Mode)))
 	body := []string{fit(" "+row, inner)}
@@ -672,7 +671,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 			body = append(body, fit(" "+st.Warn.Render(l), inner))
 		}
 	}
-	if p := snap.Permission; p != nil && state == supervisor.StatePermission {
+	if p := snap.Permission; p != nil && state == session.StatePermission {
 		text := "⚠ asks to run " + safe(p.Tool)
 		if p.Command != "" {
 			text += ": " + present.FirstLine(p.Command)
@@ -693,7 +692,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 		if q.AgentID != "" {
 			what += " of " + safe(shortID(q.AgentID))
 		}
-		left := timeLeft(engine.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
+		left := timeLeft(session.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
 		proposal := hooks.Decision(q.Proposal)
 		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(present.Decision(proposal)) + " " +
 			st.Accent.Render(present.Source(verdictlog.Source(q.Source))) + st.Muted.Render(" · "+left+" left")

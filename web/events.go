@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -56,7 +56,7 @@ func pageEventOf(host, id string, ev hub.Event) pageEvent {
 	if b, err := json.Marshal(e); err == nil {
 		pe.Data = b
 	}
-	if v, ok := e.(engine.VerdictDecided); ok {
+	if v, ok := e.(session.VerdictDecided); ok {
 		w := VerdictWords(v.Verdict)
 		pe.Words = &w
 	}

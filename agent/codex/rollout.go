@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -96,7 +97,7 @@ func decodeRollout(line []byte, maxText int) transcript.Record {
 		if p.Usage != nil {
 			u := p.Usage
 			r.Kind, r.HasUsage = transcript.KindAssistant, true
-			r.Usage = transcript.Usage{InputTokens: max(u.InputTokens-u.CachedInputTokens, 0), CacheReadTokens: u.CachedInputTokens,
+			r.Usage = session.Usage{InputTokens: max(u.InputTokens-u.CachedInputTokens, 0), CacheReadTokens: u.CachedInputTokens,
 				CacheCreationTokens: u.CacheWriteTokens, OutputTokens: u.OutputTokens}
 			r.UsageID = p.ResponseID
 		}
@@ -135,7 +136,7 @@ func decodeRollout(line []byte, maxText int) transcript.Record {
 		case "turn_aborted":
 			r.Kind = transcript.KindInterrupt
 		case "error":
-			r.Kind, r.APIError = transcript.KindAPIError, &transcript.APIError{Message: transcript.ClipText(p.Message, maxText)}
+			r.Kind, r.APIError = transcript.KindAPIError, &session.APIError{Message: transcript.ClipText(p.Message, maxText)}
 		}
 	}
 	return r

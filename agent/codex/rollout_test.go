@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -33,7 +34,7 @@ func TestCodexRollout(t *testing.T) {
 		t.Errorf("model %q, want mock-model", st.Model)
 	}
 	// Three responses of 1200 input (1000 cached) and 30 output tokens: Codex's total_tokens.
-	want := transcript.Usage{InputTokens: 600, CacheReadTokens: 3000, OutputTokens: 90}
+	want := session.Usage{InputTokens: 600, CacheReadTokens: 3000, OutputTokens: 90}
 	if st.Usage != want || st.Usage.Total() != 3690 || st.Messages != 3 {
 		t.Errorf("usage %+v (total %d) over %d messages, want %+v (3690) over 3", st.Usage, st.Usage.Total(), st.Messages, want)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -138,7 +139,7 @@ func TestCopilotTranscript(t *testing.T) {
 	p.Feed([]byte(`{"type":"assistant.message","agentId":"sub1","data":{"model":"gpt-4.1","content":"sub's","toolRequests":[{"toolCallId":"c1","name":"bash","arguments":{}}]},"timestamp":"2026-11-27T15:20:00.000Z"}`))
 	p.Feed([]byte(`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false},"timestamp":"2026-11-27T15:20:00.100Z"}`))
 	s := p.Stats()
-	want := transcript.Usage{InputTokens: 4 * 9, OutputTokens: 4 * 7, CacheReadTokens: 4 * 3}
+	want := session.Usage{InputTokens: 4 * 9, OutputTokens: 4 * 7, CacheReadTokens: 4 * 3}
 	if s.Usage != want || s.Messages != 4 || s.Model != "gpt-4.1" {
 		t.Fatalf("usage %+v (want %+v), messages %d, model %q", s.Usage, want, s.Messages, s.Model)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent/copilot/wire"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -99,7 +100,7 @@ func (d *events) decode(line []byte) transcript.Record {
 		}
 		x := u.Usage
 		r.Kind, r.Model, r.HasUsage = transcript.KindAssistant, x.Model, true
-		r.Usage = transcript.Usage{InputTokens: max(x.InputTokens-x.CacheReadTokens, 0), OutputTokens: x.OutputTokens,
+		r.Usage = session.Usage{InputTokens: max(x.InputTokens-x.CacheReadTokens, 0), OutputTokens: x.OutputTokens,
 			CacheReadTokens: x.CacheReadTokens, CacheCreationTokens: x.CacheWriteTokens}
 	case "assistant.message":
 		var m struct {
@@ -136,7 +137,7 @@ func (d *events) decode(line []byte) transcript.Record {
 		}
 		_ = json.Unmarshal(e.Data, &m)
 		r.Kind = transcript.KindAPIError
-		r.APIError = &transcript.APIError{Status: m.StatusCode, Code: m.ErrorType, Message: transcript.ClipText(m.Message, d.maxText)}
+		r.APIError = &session.APIError{Status: m.StatusCode, Code: m.ErrorType, Message: transcript.ClipText(m.Message, d.maxText)}
 	case "session.start", "session.resume", "session.model_change":
 		var s struct {
 			SelectedModel string `json:"selectedModel"`

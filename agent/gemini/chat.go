@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -85,7 +86,7 @@ func decodeChat(line []byte, maxText int, seen map[string]struct{}) transcript.R
 		}
 		if t := l.Tokens; t != nil {
 			r.HasUsage = true
-			r.Usage = transcript.Usage{InputTokens: max(t.Input-t.Cached, 0), CacheReadTokens: t.Cached, OutputTokens: t.Output + t.Thoughts}
+			r.Usage = session.Usage{InputTokens: max(t.Input-t.Cached, 0), CacheReadTokens: t.Cached, OutputTokens: t.Output + t.Thoughts}
 			r.UsageID = l.ID
 		}
 		for _, c := range l.ToolCalls {
@@ -99,7 +100,7 @@ func decodeChat(line []byte, maxText int, seen map[string]struct{}) transcript.R
 		r.Kind = transcript.KindAPIError
 		var s string
 		_ = json.Unmarshal(l.Content, &s)
-		r.APIError = &transcript.APIError{Message: transcript.ClipText(s, maxText)}
+		r.APIError = &session.APIError{Message: transcript.ClipText(s, maxText)}
 	}
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -28,7 +29,7 @@ func TestGeminiChat(t *testing.T) {
 		t.Errorf("model %q", st.Model)
 	}
 	// Three replies of 12 input and 7 output tokens; the rewritten record is counted once.
-	want := transcript.Usage{InputTokens: 36, OutputTokens: 21}
+	want := session.Usage{InputTokens: 36, OutputTokens: 21}
 	if st.Usage != want || st.Messages != 3 {
 		t.Errorf("usage %+v over %d messages, want %+v over 3", st.Usage, st.Messages, want)
 	}
@@ -62,7 +63,7 @@ func TestGeminiTokens(t *testing.T) {
 	if r.Kind != transcript.KindAssistant || r.Text != "hi" {
 		t.Fatalf("record %+v", r)
 	}
-	if got, want := p.Stats().Usage, (transcript.Usage{InputTokens: 40, CacheReadTokens: 60, OutputTokens: 15}); got != want {
+	if got, want := p.Stats().Usage, (session.Usage{InputTokens: 40, CacheReadTokens: 60, OutputTokens: 15}); got != want {
 		t.Fatalf("usage %+v, want %+v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -82,7 +83,7 @@ func decodeChat(line []byte, maxText int) transcript.Record {
 		r.Text = transcript.ClipText(strings.Join(text, ""), maxText)
 		if u := l.Usage; u != nil {
 			r.HasUsage = true
-			r.Usage = transcript.Usage{InputTokens: max(u.Prompt-u.Cached, 0), CacheReadTokens: u.Cached, OutputTokens: u.Candidates + u.Thoughts}
+			r.Usage = session.Usage{InputTokens: max(u.Prompt-u.Cached, 0), CacheReadTokens: u.Cached, OutputTokens: u.Candidates + u.Thoughts}
 			r.UsageID = l.UUID
 		}
 		for _, p := range l.Message.Parts {

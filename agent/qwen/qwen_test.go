@@ -14,6 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -105,7 +106,7 @@ func TestChatDecoder(t *testing.T) {
 	}
 	d := Agent{}.Transcript()(1000)
 	var got []string
-	var usage transcript.Usage
+	var usage session.Usage
 	for _, l := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
 		r := d.Decode(l)
 		switch r.Kind {

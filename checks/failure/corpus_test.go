@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/checks/failure"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/session"
 )
 
 // corpusCase is one tool's output (testdata/corpus/NAME.out) and what the reason must say
@@ -76,8 +76,8 @@ func (c corpusCase) missing(quoted string) (lacks, has []string) {
 	return lacks, has
 }
 
-func result(output string) checks.Result {
-	return checks.Result{Name: "check", Command: "make check", ExitCode: 1, Output: []byte(output),
+func result(output string) session.CheckResult {
+	return session.CheckResult{Name: "check", Command: "make check", ExitCode: 1, Output: []byte(output),
 		Written: int64(len(output)), Lines: strings.Count(output, "\n")}
 }
 

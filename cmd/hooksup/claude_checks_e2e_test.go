@@ -14,7 +14,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -55,7 +55,7 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 	}
 	go func() {
 		for ev := range sup.Events() {
-			if _, ok := ev.(engine.CheckStarted); ok {
+			if _, ok := ev.(session.CheckStarted); ok {
 				go func() {
 					waitFile(t, pidFile)
 					sup.Interrupt()

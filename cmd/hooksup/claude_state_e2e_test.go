@@ -17,6 +17,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -45,7 +46,7 @@ func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
 		t.Fatalf("summaries: %v", paths)
 	}
 	b, _ := os.ReadFile(paths[0])
-	var sum supervisor.Summary
+	var sum session.Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -104,9 +105,9 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 	go func() {
 		for ev := range sup.Events() {
 			switch e := ev.(type) {
-			case supervisor.HookReceived:
+			case session.HookReceived:
 				stamps <- stamp{"hook " + e.Input.HookEventName + " " + e.Input.NotificationType, e.Time}
-			case supervisor.StateChanged:
+			case session.StateChanged:
 				stamps <- stamp{"state " + string(e.State), e.Time}
 			}
 		}

@@ -6,14 +6,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/engine"
-	"github.com/hooksup/hooksup/event"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -22,19 +19,19 @@ import (
 // for: the bell or a desktop notification, which n carries through the terminal or the
 // system's notifier (the bell if that fails); a nudge, which only the TUI can type into claude,
 // rings the bell.
-func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event) {
+func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Event) {
 	// A notification the system's notifier is still showing when the events end is waited for
 	// (a few seconds at most), so the last one before claude exits is not lost.
 	var sending sync.WaitGroup
 	defer sending.Wait()
 	for ev := range events {
 		switch e := ev.(type) {
-		case supervisor.Alert:
+		case session.Alert:
 			if term == nil {
 				continue
 			}
-			if e.Action == config.ActionNudge {
-				e.Action = config.ActionBell
+			if e.Action == session.ActionNudge {
+				e.Action = session.ActionBell
 			}
 			seq, send := present.Alert(e, n)
 			if seq != "" {
@@ -47,19 +44,19 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan event.Event
 					}
 				})
 			}
-		case engine.VerdictDecided:
+		case session.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
-		case supervisor.OtherHooksReported:
+		case session.OtherHooksReported:
 			for _, l := range otherHooksLines(e.Entry, true) {
 				fmt.Fprintf(w, "hooksup: %s\n", l)
 			}
-		case event.Notice:
-			if e.Level != event.NoticeInfo {
+		case session.Notice:
+			if e.Level != session.NoticeInfo {
 				fmt.Fprintf(w, "hooksup: %s\n", termsafe.Text(e.Text))
 			}
-		case engine.Interrupted:
+		case session.Interrupted:
 			fmt.Fprintf(w, "hooksup: interrupted (turn %d): further stops this turn are allowed\n", e.Turn)
-		case supervisor.SessionSummary:
+		case session.SessionSummary:
 			fmt.Fprintf(w, "hooksup: %s\n", present.SessionLine(e.Summary))
 		}
 	}

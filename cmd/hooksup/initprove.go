@@ -191,7 +191,7 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 	case !r.Passed():
 		fmt.Fprintf(pv.w, "  ✗ %s: %s (%s), commented out\n", name, present.CheckFailure(r), took)
 		why := fmt.Sprintf("it fails on the untouched tree (%s)\nso the agent would be made to fix what it did not break; its output:", present.CheckFailure(r))
-		for _, l := range quoteOutput(r.Text()) {
+		for _, l := range quoteOutput(checks.Text(r)) {
 			why += "\n  " + l
 		}
 		return off(why)
@@ -202,7 +202,7 @@ func (pv *prover) prove(p project.Proposal, stand string) proof {
 		}
 		return proven
 	}
-	n := testcount.Read(r.Text())
+	n := testcount.Read(checks.Text(r))
 	if !n.Ran() {
 		// What it says of the tests: none ran, by the runner's own summary; or hooksup cannot
 		// tell, its output holding no summary it knows.

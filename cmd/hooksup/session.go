@@ -19,11 +19,11 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 )
 
-// A session is one supervised agent, assembled here for a front end: the supervisor, how the
+// An agentSession is one supervised agent, assembled here for a front end: the supervisor, how the
 // agent starts (in a pty the TUI shows, or on hooksup's own stdio) and the environment it gets.
 // The TUI and the headless printer are two front ends over the same assembly; `hooksup demo`
 // is the TUI's with the simulated agent.
-type session struct {
+type agentSession struct {
 	sup    *supervisor.Supervisor
 	logger *slog.Logger
 	pty    *supervisor.PTY // the agent's terminal in a pane; nil headless
@@ -57,7 +57,7 @@ func (h hubSession) Interrupt() {
 }
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
-func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
+func newPaneSession(so supervisor.Options, cols, rows int) (*agentSession, error) {
 	if so.Agent == nil {
 		so.Agent = agents.Default()
 	}
@@ -81,7 +81,7 @@ func newPaneSession(so supervisor.Options, cols, rows int) (*session, error) {
 
 // newHeadlessSession assembles a session whose agent runs on stdin, stdout and stderr and gets
 // the signals hooksup gets; nobody answers questions, so ask and manual apply the proposal.
-func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (*session, error) {
+func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (*agentSession, error) {
 	so.Interactive = false
 	so.Stdin, so.Stdout, so.Stderr = stdin, stdout, stderr
 	so.ForwardSignals = true
@@ -89,7 +89,7 @@ func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (
 	return newSession(so)
 }
 
-func newSession(so supervisor.Options) (*session, error) {
+func newSession(so supervisor.Options) (*agentSession, error) {
 	// What sessions killed with SIGKILL left in the runtime directory goes as the next one
 	// starts: their registrations and control sockets here, their hook sockets and settings
 	// files in supervisor.New.
@@ -102,7 +102,7 @@ func newSession(so supervisor.Options) (*session, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &session{sup: sup, logger: logger, o: so}, nil
+	return &agentSession{sup: sup, logger: logger, o: so}, nil
 }
 
 // run runs the agent until it exits while front shows the session, and returns the agent's
@@ -110,7 +110,7 @@ func newSession(so supervisor.Options) (*session, error) {
 // events ended (headless); if the agent still runs then, it is ended: SIGTERM, or SIGHUP when
 // the terminal hung up (front's error wraps supervisor.ErrHangup), then SIGKILL after a grace
 // period.
-func (s *session) run(ctx context.Context, front func(context.Context) error) (int, error) {
+func (s *agentSession) run(ctx context.Context, front func(context.Context) error) (int, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	type result struct {
@@ -142,7 +142,7 @@ func (s *session) run(ctx context.Context, front func(context.Context) error) (i
 // announce serves the session's control socket beside its hook socket and registers it in the
 // runtime directory, for hooksup ls, approve, deny and halt; the function returned undoes both.
 // A session that cannot be announced runs on unlisted (and the log says why).
-func (s *session) announce() func() {
+func (s *agentSession) announce() func() {
 	hookSock := s.sup.SocketPath()
 	id := strings.TrimSuffix(filepath.Base(hookSock), ".sock")
 	e := hub.Entry{ID: id, Agent: s.sup.Agent().Name(), Cwd: s.o.ProjectDir, PID: os.Getpid(),
@@ -178,7 +178,7 @@ func newNotifier(cfg config.Config, so supervisor.Options) notify.Notifier {
 
 // printVerdicts is the headless front end: one line per verdict on w until the events end,
 // and the alerts on term (nil: none), notifications carried by n.
-func (s *session) printVerdicts(w, term io.Writer, n notify.Notifier) func(context.Context) error {
+func (s *agentSession) printVerdicts(w, term io.Writer, n notify.Notifier) func(context.Context) error {
 	return func(context.Context) error {
 		printEvents(w, term, n, s.sup.Events())
 		return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/hub"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 )
 
 // statusCounts sorts the live sessions for `hooksup status`.
@@ -26,9 +26,9 @@ func countSessions(live []hub.Live) statusCounts {
 		c.sessions++
 		c.pending += len(s.Pending)
 		switch {
-		case len(s.Pending) > 0 || s.State == string(supervisor.StatePermission) || s.State == string(supervisor.StateQuestion):
+		case len(s.Pending) > 0 || s.State == string(session.StatePermission) || s.State == string(session.StateQuestion):
 			c.waiting++
-		case s.State == string(supervisor.StateWorking) || s.State == string(supervisor.StateStopping) || s.State == string(supervisor.StateStarting):
+		case s.State == string(session.StateWorking) || s.State == string(session.StateStopping) || s.State == string(session.StateStarting):
 			c.working++
 		default:
 			c.idle++

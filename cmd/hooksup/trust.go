@@ -13,6 +13,7 @@ import (
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 )
 
 // runTrust is `hooksup trust [FILE…]`: it shows what each file would run, exactly as the first
@@ -149,7 +150,7 @@ func describeProjectFile(w io.Writer, path string, c config.Config) {
 			}
 		}
 	}
-	if c.Notifications.OnIdle == config.ActionNudge || c.Notifications.OnPermission == config.ActionNudge {
+	if c.Notifications.OnIdle == session.ActionNudge || c.Notifications.OnPermission == session.ActionNudge {
 		fmt.Fprintf(w, "  It types into the agent when it waits: %s\n", termsafe.String(c.Notifications.NudgeText))
 		if termsafe.HasControl(c.Notifications.NudgeText) {
 			hidden = append(hidden, "notifications.nudge_text")

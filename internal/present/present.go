@@ -16,13 +16,12 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/internal/termsafe"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -40,7 +39,7 @@ func Count(n int64) string {
 // CheckFailure says how a check failed: "exit 1", "timed out after 2m0s", "could not start:
 // …", "interrupted"; and, when it left processes running, "exit 1; left background processes
 // running, killed after 1s".
-func CheckFailure(r checks.Result) string {
+func CheckFailure(r session.CheckResult) string {
 	switch {
 	case r.StartErr != nil:
 		return "could not start: " + termsafe.String(r.StartErr.Error())
@@ -63,7 +62,7 @@ func CheckLeftRunning(left bool) string {
 
 // SessionLine is a session's summary in one line, e.g. "session 4312ba3d: 12.3k tokens (in
 // 1.2k · out 3.4k · cache read 7.0k · cache write 700) · tools Bash×2 · 1 turns · 2 verdicts".
-func SessionLine(s supervisor.Summary) string {
+func SessionLine(s session.Summary) string {
 	id := s.SessionID
 	if i := strings.IndexByte(id, '-'); i > 0 {
 		id = id[:i]
@@ -315,12 +314,12 @@ func NotificationTitle(projectDir string) string {
 }
 
 // AlertBody words an alert for a desktop notification.
-func AlertBody(a supervisor.Alert) string {
+func AlertBody(a session.Alert) string {
 	name := AgentName(a.Agent)
 	switch a.Cause {
-	case supervisor.CausePermission:
+	case session.CausePermission:
 		return name + " needs your permission (" + a.Detail + ")"
-	case supervisor.CauseIdle:
+	case session.CauseIdle:
 		return name + " is waiting for your input"
 	}
 	return name + " needs you"
@@ -331,11 +330,11 @@ func AlertBody(a supervisor.Alert) string {
 // that runs the system's notifier, to call off the UI's thread; never both (see notify.Choose).
 // Write the bytes only to a terminal. Both are empty for the other actions (a nudge is typed
 // into claude).
-func Alert(a supervisor.Alert, n notify.Notifier) (sequence string, send func() error) {
+func Alert(a session.Alert, n notify.Notifier) (sequence string, send func() error) {
 	switch a.Action {
-	case config.ActionBell:
+	case session.ActionBell:
 		return "\a", nil
-	case config.ActionNotify:
+	case session.ActionNotify:
 		title := n.Title
 		if title == "" {
 			title = "hooksup"

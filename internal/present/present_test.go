@@ -7,11 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hooksup/hooksup/checks"
-	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
-	"github.com/hooksup/hooksup/supervisor"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -34,14 +32,14 @@ func TestAge(t *testing.T) {
 
 func TestCheckFailure(t *testing.T) {
 	for _, tc := range []struct {
-		r    checks.Result
+		r    session.CheckResult
 		want string
 	}{
-		{checks.Result{ExitCode: 1}, "exit 1"},
-		{checks.Result{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
-		{checks.Result{ExitCode: -1, Canceled: true}, "interrupted"},
-		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
-		{checks.Result{ExitCode: 127, StartErr: errors.New("sh: \x1b[2Jx\u202e: not found")}, `could not start: sh: \e[2Jx<U+202E>: not found`},
+		{session.CheckResult{ExitCode: 1}, "exit 1"},
+		{session.CheckResult{ExitCode: -1, TimedOut: true, Duration: 120400 * time.Millisecond}, "timed out after 2m0s"},
+		{session.CheckResult{ExitCode: -1, Canceled: true}, "interrupted"},
+		{session.CheckResult{ExitCode: 127, StartErr: errors.New("sh: nope: not found")}, "could not start: sh: nope: not found"},
+		{session.CheckResult{ExitCode: 127, StartErr: errors.New("sh: \x1b[2Jx\u202e: not found")}, `could not start: sh: \e[2Jx<U+202E>: not found`},
 	} {
 		if got := CheckFailure(tc.r); got != tc.want {
 			t.Errorf("CheckFailure(%+v) = %q, want %q", tc.r, got, tc.want)
@@ -104,21 +102,21 @@ func TestAlert(t *testing.T) {
 		Run: func(_ context.Context, argv []string) error { sent = append(sent, strings.Join(argv, " ")); return nil }}
 	osc777 := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}}
 	for _, tc := range []struct {
-		a    supervisor.Alert
+		a    session.Alert
 		n    notify.Notifier
 		want string // written to the terminal
 		sent string // run as the system's notifier
 	}{
-		{supervisor.Alert{Action: config.ActionBell, Cause: supervisor.CauseIdle}, system, "\a", ""},
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle, Agent: "codex"}, osc777,
+		{session.Alert{Action: session.ActionBell, Cause: session.CauseIdle}, system, "\a", ""},
+		{session.Alert{Action: session.ActionNotify, Cause: session.CauseIdle, Agent: "codex"}, osc777,
 			"\x1b]777;notify;hooksup;codex is waiting for your input\a", ""},
 		// What claude named cannot end the sequence early or add fields.
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
+		{session.Alert{Action: session.ActionNotify, Cause: session.CausePermission, Detail: "PermissionRequest a;b\a\x1b\u009c"}, osc777,
 			"\x1b]777;notify;hooksup;the agent needs your permission (PermissionRequest a b   )\a", ""},
-		{supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CausePermission, Detail: "PermissionRequest Bash", Agent: "claude"}, system,
+		{session.Alert{Action: session.ActionNotify, Cause: session.CausePermission, Detail: "PermissionRequest Bash", Agent: "claude"}, system,
 			"", "notify-send -- hooksup claude needs your permission (PermissionRequest Bash)"},
-		{supervisor.Alert{Action: config.ActionNudge, Cause: supervisor.CauseIdle, Text: "continue"}, osc777, "", ""},
-		{supervisor.Alert{Action: config.ActionNone}, system, "", ""},
+		{session.Alert{Action: session.ActionNudge, Cause: session.CauseIdle, Text: "continue"}, osc777, "", ""},
+		{session.Alert{Action: session.ActionNone}, system, "", ""},
 	} {
 		sent = nil
 		seq, send := Alert(tc.a, tc.n)
@@ -141,7 +139,7 @@ func TestNotificationTitleNamesTheProject(t *testing.T) {
 		}
 	}
 	n := notify.Notifier{Choice: notify.Choice{Method: notify.OSC777}, Title: NotificationTitle("/home/dev/src/api")}
-	seq, _ := Alert(supervisor.Alert{Action: config.ActionNotify, Cause: supervisor.CauseIdle, Agent: "claude"}, n)
+	seq, _ := Alert(session.Alert{Action: session.ActionNotify, Cause: session.CauseIdle, Agent: "claude"}, n)
 	if want := "\x1b]777;notify;hooksup · api;claude is waiting for your input\a"; seq != want {
 		t.Fatalf("%q, want %q", seq, want)
 	}
@@ -171,7 +169,7 @@ func TestWordsForPeopleShowControls(t *testing.T) {
 			"approve: approved the continuation Stop in session 1a2b (~/a): The check\\e[2J failed"},
 		{"Answered", Answered("halt", "SubagentStop", "ag\u202ent", "session 1a2b (~/a)", "stop\a now", ""),
 			"halt: halted the turn SubagentStop of subagent ag<U+202E>nt in session 1a2b (~/a): stop\\a now"},
-		{"SessionLine", SessionLine(supervisor.Summary{SessionID: "4312\x1bba3d-1", ToolCalls: map[string]int64{"Bash\u202e": 2}, Turns: 1}),
+		{"SessionLine", SessionLine(session.Summary{SessionID: "4312\x1bba3d-1", ToolCalls: map[string]int64{"Bash\u202e": 2}, Turns: 1}),
 			"session 4312\\eba3d: 0 tokens (in 0 · out 0 · cache read 0 · cache write 0) · tools Bash<U+202E>×2 · 1 turns · 0 verdicts"},
 	} {
 		if tc.got != tc.want {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/transcript"
 )
 
@@ -22,15 +23,15 @@ func main() {
 }
 
 type result struct {
-	Files     int              `json:"files"`
-	Bytes     int64            `json:"bytes"`
-	Lines     int64            `json:"lines"`
-	Malformed int64            `json:"malformed"`
-	Messages  int64            `json:"messages"`
-	Usage     transcript.Usage `json:"usage"`
-	Seconds   float64          `json:"seconds"`
-	MBPerSec  float64          `json:"mb_per_s"`
-	HeapMB    float64          `json:"heap_after_mb"` // live heap after a GC, parsers still held
+	Files     int           `json:"files"`
+	Bytes     int64         `json:"bytes"`
+	Lines     int64         `json:"lines"`
+	Malformed int64         `json:"malformed"`
+	Messages  int64         `json:"messages"`
+	Usage     session.Usage `json:"usage"`
+	Seconds   float64       `json:"seconds"`
+	MBPerSec  float64       `json:"mb_per_s"`
+	HeapMB    float64       `json:"heap_after_mb"` // live heap after a GC, parsers still held
 }
 
 func run(files []string) error {

@@ -1,8 +1,4 @@
-// Package event is what a session tells its front ends (the TUI, the headless printer, the hub):
-// the Event every message is, the time each carries, and the Notice that is not a verdict. The
-// events themselves are declared where they arise: the engine's decisions in package engine, the
-// session's state and transcript in package supervisor.
-package event
+package session
 
 import "time"
 

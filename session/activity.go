@@ -1,0 +1,16 @@
+package session
+
+// Activity is what the agent said and asked last, for a front end away from its terminal
+// (hooksup watch, hooksup web): the text of its last message, and while it needs permission,
+// the tool it asks to run and with what. Both are the agent's own text, untrusted.
+type Activity struct {
+	LastMessage string      `json:"last_message,omitempty"`
+	Permission  *Permission `json:"permission,omitempty"`
+}
+
+// Permission is what an agent that needs permission asks to run: the tool, and its command (or
+// the file, path, URL or pattern it acts on) when the hook's input or the transcript says.
+type Permission struct {
+	Tool    string `json:"tool"`
+	Command string `json:"command,omitempty"`
+}
