@@ -54,6 +54,10 @@ func LeftRunningNote() string {
 	return "left background processes running, killed after " + LeftoverGrace.String()
 }
 
+// Interrupted is the verdict log's error of a check an interrupt stopped (Escape, the hook gone):
+// it neither passed nor failed.
+const Interrupted = "interrupted"
+
 // Record is the verdict log's view of the result.
 func (r Result) Record() verdictlog.CheckRecord {
 	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut,
@@ -62,7 +66,7 @@ func (r Result) Record() verdictlog.CheckRecord {
 	case r.StartErr != nil:
 		rec.Error = r.StartErr.Error()
 	case r.Canceled:
-		rec.Error = "interrupted"
+		rec.Error = Interrupted
 	}
 	if !r.Passed() {
 		rec.Output = r.Text()

@@ -93,8 +93,11 @@ type UIConfig struct {
 
 // StopConfig is the [stop] table.
 type StopConfig struct {
-	MaxContinuations int     `toml:"max_continuations"`
-	Checks           []Check `toml:"checks"`
+	MaxContinuations int `toml:"max_continuations"`
+	// Strict: a headless run whose agent stopped for the last time with its checks failing (let
+	// go by the limit, or by a person) exits 3 instead of the agent's 0, as --strict does.
+	Strict bool    `toml:"strict"`
+	Checks []Check `toml:"checks"`
 }
 
 // SubagentStopConfig is the [subagent_stop] table.

@@ -18,6 +18,7 @@ var keyDocs = map[string]string{
 
 	"stop":                   "what happens when the agent wants to stop",
 	"stop.max_continuations": "forced continuations per turn (a turn ends at your next prompt); 0 is no limit",
+	"stop.strict":            "true: a headless run exits 3 when the agent stopped for the last time with a check failing (let go by max_continuations, or by you), unless the agent itself failed (as --strict)",
 	"stop.checks":            "the checks run, in order, when the agent wants to stop ([[stop.checks]])",
 
 	"subagent_stop":            "what happens when a subagent wants to stop",

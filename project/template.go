@@ -35,6 +35,7 @@ reason_lines = 40         # a failed check's last lines the agent reads (the ver
 # Forced continuations per turn (a turn ends at your next prompt). Claude Code itself ends a
 # turn after 8 consecutive blocks.
 max_continuations = 3
+strict = false                  # true: a headless run (-p, CI) exits 3 when the agent stops with a check failing
 
 # {checks}
 

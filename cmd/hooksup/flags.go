@@ -54,7 +54,7 @@ func unknownCommand(name string) error {
 
 // hooksupOnlyFlags are hooksup's global flags that no agent has: given after the agent's name
 // they would reach the agent, which refuses them ("unknown option '--mode'").
-var hooksupOnlyFlags = []string{"mode", "theme", "no-tui"}
+var hooksupOnlyFlags = []string{"mode", "theme", "no-tui", "strict"}
 
 // misplacedFlag says so when args, an agent's arguments, hold one of hooksup's own flags
 // before a "--": hooksup's flags go before the agent's name.
@@ -65,7 +65,7 @@ func misplacedFlag(agentName string, args []string) error {
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && slices.Contains(hooksupOnlyFlags, name) {
-			return fmt.Errorf("%s is hooksup's flag, not %s's: hooksup's flags go before the agent's name, e.g. hooksup %s %s … (hooksup's flags: --config, --mode, --theme, --no-tui, --debug)",
+			return fmt.Errorf("%s is hooksup's flag, not %s's: hooksup's flags go before the agent's name, e.g. hooksup %s %s … (hooksup's flags: --config, --mode, --theme, --no-tui, --strict, --debug)",
 				dashes(name), agentName, a, agentName)
 		}
 	}

@@ -38,6 +38,8 @@ type globalFlags struct {
 	mode   string
 	theme  string
 	noTUI  bool
+	// strict: a headless run whose agent stopped last with a check failing exits 3.
+	strict bool
 	// bins are the --NAME-bin flags, by agent name (agents.All).
 	bins    map[string]*string
 	debug   bool
@@ -52,6 +54,7 @@ func globalFlagSet(g *globalFlags) *flag.FlagSet {
 	fs.StringVar(&g.mode, "mode", "", "")
 	fs.StringVar(&g.theme, "theme", "", "")
 	fs.BoolVar(&g.noTUI, "no-tui", false, "")
+	fs.BoolVar(&g.strict, "strict", false, "")
 	g.bins = map[string]*string{}
 	for _, a := range agents.All() {
 		g.bins[a.Name()] = fs.String(a.Name()+"-bin", "", "")
