@@ -182,7 +182,7 @@ found from a subdirectory too (the nearest from here up to the repository's root
 $XDG_CONFIG_HOME/hooksup (default ~/.config/hooksup); verdict logs, trust records and hooksup.log
 in $XDG_STATE_HOME/hooksup (default ~/.local/state/hooksup); sockets in $XDG_RUNTIME_DIR/hooksup,
 else hooksup-UID in $TMPDIR or /tmp. Never a relative directory: a relative XDG variable is
-ignored, and with no absolute HOME a command that needs them exits 1.`},
+ignored (and said once on stderr), and with no absolute HOME a command that needs them exits 1.`},
 			keysSection(),
 			{Title: "Configuration keys", ManOnly: true, Text: `every key hooksup reads, with its default; hooksup init
 writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},

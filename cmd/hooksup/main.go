@@ -21,6 +21,7 @@ import (
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/internal/userdirs"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -113,6 +114,11 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		fmt.Fprint(stdout, program().CommandHelp(c))
 		return 0, nil
 	}
+	if usesUserDirs(cmd) {
+		for _, v := range userdirs.IgnoredVars(os.Getenv) {
+			fmt.Fprintf(stderr, "hooksup: %s\n", v)
+		}
+	}
 	if a, ok := agents.ByName(cmd); ok {
 		return runAgent(ctx, g, a, cargs, stdin, stdout, stderr)
 	}
@@ -198,6 +204,19 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	default:
 		return 2, unknownCommand(cmd)
 	}
+}
+
+// usesUserDirs reports whether cmd may read or write hooksup's directories (state,
+// configuration, sockets): before it runs, the person is told of each XDG variable hooksup
+// ignores, once. Not the hook client's (the agent reads its output: the standalone hook logs
+// it), nor where no directory is read or the output is another program's: the completion
+// scripts' values, hub-stdio's wire.
+func usesUserDirs(cmd string) bool {
+	switch cmd {
+	case "hook", completeCommand, hub.StdioCommand, "version", "help", "man", "completion":
+		return false
+	}
+	return true
 }
 
 // signalContext is ctx ended by the first of sigs, with the signal as its cause; SIGHUP's
