@@ -149,7 +149,7 @@ wait; it prints a URL that pairs one browser, once, within 10 minutes (docs/web.
 prints another for each running server (--listen ADDR: that one's); devices lists the paired
 browsers, where they were last seen from; revoke ends one, or --all; token prints the API token
 for scripts`},
-			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
+			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with " + statusFieldList() + " replaced by their counts (another\n{field} is refused)"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "each agent's version and the hooks of its settings (" + names[0] + "'s by source: disableAllHooks, risky Stop\nhooks), trust, checks' missing programs"},
 			{Name: "themes", Args: "[NAME...]", ArgValues: themeNames, Help: "list and preview the colour themes"},
