@@ -93,7 +93,7 @@ func (r Result) Text() string {
 func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // outputKeep is how much of a check's output is kept for the reason and the verdict log: the
-// end, where test runners say what failed. The TUI's check pane shows it all as it streams.
+// end, where test runners say what failed (reason_lines' words say "its last MiB"). The TUI's check pane shows it all as it streams.
 const outputKeep = 1 << 20
 
 // ErrCannotStart marks a check whose command could not be started.

@@ -29,7 +29,7 @@ mode = "ask"
 theme = "auto"            # auto, dark, light, high-contrast, mono, … (hooksup themes)
 decision_timeout = "5m"   # how long ask/manual wait for you
 on_timeout = "proposal"   # when nobody answers: "proposal" (what the checks said) or "allow"
-reason_lines = 40         # a failed check's last lines the agent reads (the verdict log keeps all)
+reason_lines = 40         # a failed check's last lines the agent reads (the verdict log keeps its last MiB)
 
 [stop]
 # Forced continuations per turn (a turn ends at your next prompt). Claude Code itself ends a

@@ -389,7 +389,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 				note = "; retry_on_failure = false: the agent is only warned"
 			}
 			// What the agent reads when this check makes it continue (the verdict log keeps the
-			// whole output), its controls shown: the reason quotes the check's command as it is.
+			// output's last MiB), its controls shown: the reason quotes the check's command as it is.
 			fmt.Fprintf(stdout, "✗ %s: %s (%s%s)\n%s\n\n", name, present.CheckFailure(r), took, note,
 				termsafe.Text(engine.BlockReason(r, cfg.ReasonLines)))
 		}
