@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/internal/tomltext"
 	"github.com/hooksup/hooksup/internal/userdirs"
 )
@@ -505,11 +506,11 @@ func (c *Config) problems() []*ConfigError {
 			case strings.TrimSpace(ch.Name) == "":
 				bad(key+".name", "every check needs a name")
 			case seen[ch.Name]:
-				bad(key+".name", fmt.Sprintf("two checks are named %q", ch.Name))
+				bad(key+".name", fmt.Sprintf("two checks are named \"%s\"", termsafe.String(ch.Name)))
 			}
 			seen[ch.Name] = true
 			if strings.TrimSpace(ch.Command) == "" {
-				bad(key+".command", fmt.Sprintf("check %q has no command", ch.Name))
+				bad(key+".command", fmt.Sprintf("check \"%s\" has no command", termsafe.String(ch.Name)))
 			}
 			if ch.MaxRetries < 0 {
 				bad(key+".max_retries", "must be 0 (unlimited) or more")

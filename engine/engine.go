@@ -23,6 +23,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -678,7 +679,7 @@ func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 	case res.Passed() || res.Canceled:
 		return false
 	case res.StartErr != nil:
-		msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
+		msg := fmt.Sprintf("hooksup: check \"%s\" could not start: %v", termsafe.String(c.Name), res.StartErr)
 		if c.Required {
 			msg += " (required: fix the command in your hooksup config)"
 			e.emit(event.Notice{At: event.At{Time: e.now()}, Level: event.NoticeError, Text: msg})
@@ -686,14 +687,14 @@ func (e *Engine) judge(p *proposal, c config.Check, res checks.Result) bool {
 		p.warnings = append(p.warnings, msg)
 		return false
 	case !c.Retries():
-		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, howFailed(res)))
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check \"%s\" failed (%s)", termsafe.String(c.Name), howFailed(res)))
 		return false
 	}
 	e.mu.Lock()
 	blocked := e.checkBlocks[c.Name]
 	e.mu.Unlock()
 	if c.MaxRetries > 0 && blocked >= c.MaxRetries {
-		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, howFailed(res), c.MaxRetries))
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check \"%s\" still fails (%s); its %d retries are used up", termsafe.String(c.Name), howFailed(res), c.MaxRetries))
 		return false
 	}
 	p.decision, p.source, p.blocking = hooks.Block, verdictlog.CheckSource(c.Name), c.Name
@@ -761,7 +762,7 @@ func BlockReason(r checks.Result, maxLines int) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The check %q", r.Name)
+	fmt.Fprintf(&b, "The check \"%s\"", termsafe.String(r.Name))
 	cmd := oneLine(r.Command)
 	if len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
 		fmt.Fprintf(&b, " (`%s`)", clip.Head(cmd, 300))

@@ -243,9 +243,9 @@ func missingProblem(c config.Check, dir string) string {
 	case m == "":
 		return ""
 	case strings.Contains(m, "/"):
-		return fmt.Sprintf("check %q: %s not found", c.Name, termsafe.String(m))
+		return fmt.Sprintf("check \"%s\": %s not found", termsafe.String(c.Name), termsafe.String(m))
 	}
-	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, termsafe.String(m))
+	return fmt.Sprintf("check \"%s\": %s not found on the PATH", termsafe.String(c.Name), termsafe.String(m))
 }
 
 // printFound tells the person what init recognised.
