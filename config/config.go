@@ -469,7 +469,7 @@ func (c *Config) problems() []*ConfigError {
 	}
 	for _, h := range c.Hub.Hosts {
 		if h == "" || strings.HasPrefix(h, "-") {
-			bad("hub.hosts", fmt.Sprintf("%q is not a host ssh accepts", h))
+			bad("hub.hosts", fmt.Sprintf("\"%s\" is not a host ssh accepts", termsafe.String(h)))
 		}
 	}
 	if c.Hub.Timeout.D <= 0 {

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hooksup/hooksup/internal/suggest"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // parseFlags is fs.Parse, with an unknown flag said as the person typed it and with the flag
@@ -16,6 +18,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	err := fs.Parse(args)
 	if err == nil {
 		return nil
+	}
+	if e, ok := invalidValue(err); ok {
+		return e
 	}
 	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
@@ -28,6 +33,24 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		msg += ": did you mean " + dashes(c) + "?"
 	}
 	return errors.New(msg)
+}
+
+// invalidValue rewords the flag package's "invalid value "x\x1b" for flag -host: …", which
+// Go-quotes the value, as hooksup names what the person typed everywhere: `--host "x\e": …`
+// (termsafe.String), the flag as --help writes it.
+func invalidValue(err error) (error, bool) {
+	rest, ok := strings.CutPrefix(err.Error(), "invalid value ")
+	if !ok {
+		return nil, false
+	}
+	q, qerr := strconv.QuotedPrefix(rest)
+	v, verr := strconv.Unquote(q)
+	after, ok := strings.CutPrefix(rest[len(q):], " for flag -")
+	if qerr != nil || verr != nil || !ok {
+		return nil, false
+	}
+	name, msg, _ := strings.Cut(after, ": ")
+	return fmt.Errorf("%s \"%s\": %s", dashes(name), termsafe.String(v), msg), true
 }
 
 // dashes is a flag as --help writes it: -f, --mode.

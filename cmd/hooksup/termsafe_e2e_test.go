@@ -244,3 +244,27 @@ func TestHostileCheckNameShownOneWay(t *testing.T) {
 	assertVisible(t, "hooksup doctor", out, "check "+quoted+": no-such-tool-xyz not found on the PATH")
 	noOtherWay("hooksup doctor", out)
 }
+
+// A session or host the person typed with a control in it is named back the same way too.
+func TestHostileSessionAndHostShownOneWay(t *testing.T) {
+	s := newSandbox(t)
+	const typed, shown = "x\x1b[2J\u202E", `"x\e[2J<U+202E>"`
+	for _, args := range [][]string{
+		{"approve", "--local", typed},
+		{"log", "--session", typed},
+		{"ls", "--host", "-" + typed},
+	} {
+		_, out := s.hooksup(t, args...)
+		want := shown
+		if args[0] == "ls" {
+			want = `"-x\e[2J<U+202E>"`
+		}
+		assertVisible(t, "hooksup "+args[0], out, want)
+		if strings.Contains(out, `\x1b`) || strings.Contains(strings.ToLower(out), `\u202e`) {
+			t.Errorf("hooksup %s shows what was typed another way:\n%s", args[0], out)
+		}
+	}
+	cfg := s.config("[hub]\nhosts = [" + tomltext.Quote("-"+typed) + "]\n")
+	_, out := s.hooksup(t, "--config", cfg, "ls")
+	assertVisible(t, "a [hub] hosts error", out, `"-x\e[2J<U+202E>" is not a host ssh accepts`)
+}
