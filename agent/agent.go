@@ -140,6 +140,10 @@ type Install struct {
 	// hooksup), and Timeout the stop hook's timeout: install only asks for them.
 	Bin     func() (string, error)
 	Timeout func() time.Duration
+	// SharedBin is the program the hook runs from a settings file that others share (a
+	// project's, kept in git): hooksup by name, as each machine finds it on its PATH, never this
+	// machine's path to it. Nil: Bin.
+	SharedBin func() string
 }
 
 // ScopeError is an install scope the agent does not take: a usage error.

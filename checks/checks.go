@@ -33,6 +33,10 @@ func LeftRunningNote() string {
 	return "left background processes running, killed after " + LeftoverGrace.String()
 }
 
+// Interrupted is the verdict log's error of a check an interrupt stopped (Escape, the hook gone):
+// it neither passed nor failed.
+const Interrupted = "interrupted"
+
 // Record is the verdict log's view of a check's result.
 func Record(r session.CheckResult) verdictlog.CheckRecord {
 	rec := verdictlog.CheckRecord{Name: r.Name, ExitCode: r.ExitCode, DurationMS: Millis(r.Duration), TimedOut: r.TimedOut,
@@ -41,7 +45,7 @@ func Record(r session.CheckResult) verdictlog.CheckRecord {
 	case r.StartErr != nil:
 		rec.Error = r.StartErr.Error()
 	case r.Canceled:
-		rec.Error = "interrupted"
+		rec.Error = Interrupted
 	}
 	if !r.Passed() {
 		rec.Output = Text(r)
@@ -68,7 +72,7 @@ func Text(r session.CheckResult) string {
 func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // outputKeep is how much of a check's output is kept for the reason and the verdict log: the
-// end, where test runners say what failed. The TUI's check pane shows it all as it streams.
+// end, where test runners say what failed (reason_lines' words say "its last MiB"). The TUI's check pane shows it all as it streams.
 const outputKeep = 1 << 20
 
 // ErrCannotStart marks a check whose command could not be started.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/internal/tomltext"
 	"github.com/hooksup/hooksup/internal/userdirs"
 	"github.com/hooksup/hooksup/session"
@@ -83,8 +84,11 @@ type UIConfig struct {
 
 // StopConfig is the [stop] table.
 type StopConfig struct {
-	MaxContinuations int     `toml:"max_continuations"`
-	Checks           []Check `toml:"checks"`
+	MaxContinuations int `toml:"max_continuations"`
+	// Strict: a headless run whose agent stopped for the last time with its checks failing (let
+	// go by the limit, or by a person) exits 3 instead of the agent's 0, as --strict does.
+	Strict bool    `toml:"strict"`
+	Checks []Check `toml:"checks"`
 }
 
 // SubagentStopConfig is the [subagent_stop] table.
@@ -455,7 +459,7 @@ func (c *Config) problems() []*ConfigError {
 	}
 	for _, h := range c.Hub.Hosts {
 		if h == "" || strings.HasPrefix(h, "-") {
-			bad("hub.hosts", fmt.Sprintf("%q is not a host ssh accepts", h))
+			bad("hub.hosts", fmt.Sprintf("\"%s\" is not a host ssh accepts", termsafe.String(h)))
 		}
 	}
 	if c.Hub.Timeout.D <= 0 {
@@ -492,11 +496,11 @@ func (c *Config) problems() []*ConfigError {
 			case strings.TrimSpace(ch.Name) == "":
 				bad(key+".name", "every check needs a name")
 			case seen[ch.Name]:
-				bad(key+".name", fmt.Sprintf("two checks are named %q", ch.Name))
+				bad(key+".name", fmt.Sprintf("two checks are named \"%s\"", termsafe.String(ch.Name)))
 			}
 			seen[ch.Name] = true
 			if strings.TrimSpace(ch.Command) == "" {
-				bad(key+".command", fmt.Sprintf("check %q has no command", ch.Name))
+				bad(key+".command", fmt.Sprintf("check \"%s\" has no command", termsafe.String(ch.Name)))
 			}
 			if ch.MaxRetries < 0 {
 				bad(key+".max_retries", "must be 0 (unlimited) or more")

@@ -14,10 +14,11 @@ var keyDocs = map[string]string{
 	"theme":            "the colour theme: auto, or a name `hooksup themes` lists",
 	"decision_timeout": "how long ask and manual wait for you",
 	"on_timeout":       "when nobody answers: proposal (what the checks said) or allow",
-	"reason_lines":     "how many lines of a failed check's output the agent reads (the verdict log keeps all)",
+	"reason_lines":     "how many lines of a failed check's output the agent reads (the verdict log keeps its last MiB)",
 
 	"stop":                   "what happens when the agent wants to stop",
 	"stop.max_continuations": "forced continuations per turn (a turn ends at your next prompt); 0 is no limit",
+	"stop.strict":            "true: a headless run exits 3 when the agent stopped for the last time with a check failing (let go by max_continuations, or by you), unless the agent itself failed (as --strict)",
 	"stop.checks":            "the checks run, in order, when the agent wants to stop ([[stop.checks]])",
 
 	"subagent_stop":            "what happens when a subagent wants to stop",

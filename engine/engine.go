@@ -22,6 +22,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/clip"
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -660,7 +661,7 @@ func (e *Engine) judge(p *proposal, c config.Check, res session.CheckResult) boo
 	case res.Passed() || res.Canceled:
 		return false
 	case res.StartErr != nil:
-		msg := fmt.Sprintf("hooksup: check %q could not start: %v", c.Name, res.StartErr)
+		msg := fmt.Sprintf("hooksup: check \"%s\" could not start: %v", termsafe.String(c.Name), res.StartErr)
 		if c.Required {
 			msg += " (required: fix the command in your hooksup config)"
 			e.emit(session.Notice{At: session.At{Time: e.now()}, Level: session.NoticeError, Text: msg})
@@ -668,14 +669,14 @@ func (e *Engine) judge(p *proposal, c config.Check, res session.CheckResult) boo
 		p.warnings = append(p.warnings, msg)
 		return false
 	case !c.Retries():
-		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q failed (%s)", c.Name, howFailed(res)))
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check \"%s\" failed (%s)", termsafe.String(c.Name), howFailed(res)))
 		return false
 	}
 	e.mu.Lock()
 	blocked := e.checkBlocks[c.Name]
 	e.mu.Unlock()
 	if c.MaxRetries > 0 && blocked >= c.MaxRetries {
-		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check %q still fails (%s); its %d retries are used up", c.Name, howFailed(res), c.MaxRetries))
+		p.warnings = append(p.warnings, fmt.Sprintf("hooksup: check \"%s\" still fails (%s); its %d retries are used up", termsafe.String(c.Name), howFailed(res), c.MaxRetries))
 		return false
 	}
 	p.decision, p.source, p.blocking = hooks.Block, verdictlog.CheckSource(c.Name), c.Name
@@ -743,7 +744,7 @@ func BlockReason(r session.CheckResult, maxLines int) string {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "The check %q", r.Name)
+	fmt.Fprintf(&b, "The check \"%s\"", termsafe.String(r.Name))
 	cmd := oneLine(r.Command)
 	if len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
 		fmt.Fprintf(&b, " (`%s`)", clip.Head(cmd, 300))

@@ -61,6 +61,11 @@ func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (co
 	}
 	if sock == "" {
 		if c.Standalone != nil {
+			// It finds its directories itself: a relative XDG variable it ignores is logged,
+			// never printed, for the agent reads what the hook prints.
+			for _, v := range userdirs.IgnoredVars(getenv) {
+				c.logf(getenv, "hook %s: %s", event, v)
+			}
 			return c.Standalone(event, payload, stdout, stderr)
 		}
 		return 0

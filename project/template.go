@@ -17,7 +17,7 @@ const Template = `# hooksup configuration for this project.
 #   hooksup trust        (again after every change)
 # Personal overrides go in .hooksup.local.toml (keep it out of git); your defaults for every
 # project in ~/.config/hooksup/config.toml. Later files win; --config and flags win over all.
-# The same file serves hooksup claude, hooksup codex and hooksup gemini: "the agent" below is any of them.
+# The same file serves hooksup claude, codex, gemini, copilot and qwen: "the agent" below is any of them.
 
 # When the agent wants to stop, who decides whether it may?
 #   auto     the checks decide
@@ -29,12 +29,13 @@ mode = "ask"
 theme = "auto"            # auto, dark, light, high-contrast, mono, … (hooksup themes)
 decision_timeout = "5m"   # how long ask/manual wait for you
 on_timeout = "proposal"   # when nobody answers: "proposal" (what the checks said) or "allow"
-reason_lines = 40         # a failed check's last lines the agent reads (the verdict log keeps all)
+reason_lines = 40         # a failed check's last lines the agent reads (the verdict log keeps its last MiB)
 
 [stop]
 # Forced continuations per turn (a turn ends at your next prompt). Claude Code itself ends a
 # turn after 8 consecutive blocks.
 max_continuations = 3
+strict = false                  # true: a headless run (-p, CI) exits 3 when the agent stops with a check failing
 
 # {checks}
 
@@ -56,14 +57,14 @@ notifier = "auto"               # how notify reaches you: auto (your terminal's 
                                 # Linux), osc9, osc777, osc99 or system
 
 [keys]
-prefix = "ctrl+]"               # the key that reaches hooksup instead of claude
+prefix = "ctrl+]"               # the key that reaches hooksup instead of the agent
 # Each binding replaces the action's default key. After the prefix: approve, deny, edit, halt,
 # focus, focus_previous, zoom, help, quit; in a focused pane: up, down, page_up, page_down, open;
 # in the reason editor: send, newline, clear, cancel. Keys: "y", "?", "enter", "pgdown", "ctrl+g", "alt+enter".
 # bindings = { approve = "a", deny = "d", edit = "e", halt = "x", zoom = "z", quit = "q" }
 
 [ui]
-hold_on_exit = true             # keep claude's last screen after it exits, until a key
+hold_on_exit = true             # keep the agent's last screen after it exits, until a key
 
 # Other machines' sessions, reached over ssh: read from your own config.toml
 # ($XDG_CONFIG_HOME/hooksup) or --config, never from a project's file.

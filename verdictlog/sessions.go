@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // verdictsFile is a session's verdict log, in its directory under SessionsDir.
@@ -54,14 +56,14 @@ func FindSession(sessionsDir, id string) (string, error) {
 	}
 	switch len(match) {
 	case 0:
-		return "", fmt.Errorf("no session %q has verdicts (looked in %s): hooksup log without --session shows the latest", id, sessionsDir)
+		return "", fmt.Errorf("no session \"%s\" has verdicts (looked in %s): hooksup log without --session shows the latest", termsafe.String(id), termsafe.String(sessionsDir))
 	case 1:
 		return match[0], nil
 	}
 	if len(match) > 5 {
 		match = append(match[:5], "…")
 	}
-	return "", fmt.Errorf("%q names %d sessions (%s): give more of the id", id, len(match), strings.Join(match, ", "))
+	return "", fmt.Errorf("\"%s\" names %d sessions (%s): give more of the id", termsafe.String(id), len(match), strings.Join(match, ", "))
 }
 
 // SessionInfo is a session with a verdict log.

@@ -9,14 +9,19 @@ import (
 )
 
 // Install registers hooksup's Stop and SubagentStop hooks in the settings file of the scope
-// (local by default), keeping everything else there.
+// (local by default), keeping everything else there. The project's file is the team's, in git:
+// its hooks run hooksup as each machine finds it on its PATH (o.SharedBin), not this machine's
+// path to it.
 func (Agent) Install(o agent.Install) error {
 	path, err := scopePath(o)
 	if err != nil {
 		return err
 	}
-	bin, err := o.Bin()
-	if err != nil {
+	shared := o.Scope == "project" && o.SharedBin != nil
+	var bin string
+	if shared {
+		bin = o.SharedBin()
+	} else if bin, err = o.Bin(); err != nil {
 		return err
 	}
 	timeout := o.Timeout()
@@ -28,6 +33,10 @@ func (Agent) Install(o agent.Install) error {
 		fmt.Fprintf(o.Stdout, "installed hooksup's Stop and SubagentStop hooks in %s\n", termsafe.String(path))
 	} else {
 		fmt.Fprintf(o.Stdout, "hooksup's hooks are already installed in %s\n", termsafe.String(path))
+	}
+	if shared {
+		fmt.Fprintf(o.Stdout, "they run `%s`, the hooksup on each machine's PATH: commit the file, and every clone with hooksup installed runs your checks\n",
+			termsafe.String(hooks.InstalledCommand(bin, Agent{}.Name(), hooks.Stop)))
 	}
 	fmt.Fprintln(o.Stdout, "plain `claude` in this project now runs your checks when it wants to stop (see .hooksup.toml; `hooksup init` writes one)")
 	return nil
@@ -46,7 +55,7 @@ func (Agent) Uninstall(o agent.Install) error {
 func (Agent) Scopes() []string { return Scopes() }
 
 func (Agent) ScopeHelp() string {
-	return ".claude/settings.local.json (local, the default), .claude/settings.json (project), ~/.claude/settings.json (user)"
+	return ".claude/settings.local.json (local, the default), .claude/settings.json (project: shared, its hook runs\nthe hooksup on each machine's PATH), ~/.claude/settings.json (user)"
 }
 
 func (Agent) InstallHelp() string { return "Claude Code's settings file of --scope" }

@@ -157,7 +157,8 @@ func agentBin(g globalFlags, a agent.Agent) string {
 }
 
 // runAgent is `hooksup [flags] AGENT [args...]`: a's session, the TUI in a terminal, headless
-// otherwise. The agent's exit status is hooksup's.
+// otherwise. The agent's exit status is hooksup's, but for a strict headless run (--strict,
+// [stop] strict) whose agent exited 0 having stopped last with a check failing: 3.
 func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, stdin, stdout, stderr *os.File) (int, error) {
 	if err := misplacedFlag(a.Name(), args); err != nil {
 		return 2, err
@@ -226,10 +227,17 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	if term.IsTerminal(stderr.Fd()) {
 		alerts = stderr
 	}
-	code, err := s.run(ctx, s.printVerdicts(out, alerts, newNotifier(cfg, so)))
+	var stops lastStop
+	code, err := s.run(ctx, s.printVerdicts(out, alerts, newNotifier(cfg, so), &stops))
 	if interactive && !a.Headless(args) {
 		// the agent's own resume command, above, would run it without hooksup.
 		printResume(stderr, s.sup)
+	}
+	// Strict, a script or CI learns that the agent gave up on failing checks: the agent's own
+	// failure, and hooksup's, come first.
+	if note := stops.strictNote(); note != "" && (g.strict || cfg.Stop.Strict) && code == 0 && err == nil {
+		fmt.Fprintf(stderr, "hooksup: %s\n", note)
+		code = strictExit
 	}
 	return code, err
 }

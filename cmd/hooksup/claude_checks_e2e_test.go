@@ -187,7 +187,7 @@ exit 1
 }
 
 // A check that prints 3,000 lines: claude reads the check's name, its exit code and the last
-// 40 lines (reason_lines' default); the verdict log keeps the whole output.
+// 40 lines (reason_lines' default); the verdict log keeps the whole output (under its MiB).
 func TestClaudeLongFailureIsConcise(t *testing.T) {
 	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
 	marker := filepath.Join(rc.env.Home, "once")

@@ -149,7 +149,7 @@ wait; it prints a URL that pairs one browser, once, within 10 minutes (docs/web.
 prints another for each running server (--listen ADDR: that one's); devices lists the paired
 browsers, where they were last seen from; revoke ends one, or --all; token prints the API token
 for scripts`},
-			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with {sessions} {working} {waiting} {idle} {pending} replaced by their counts"}}, hostFlags...),
+			{Name: "status", Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with " + statusFieldList() + " replaced by their counts (another\n{field} is refused)"}}, hostFlags...),
 				Help: "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
 			{Name: "doctor", Help: "each agent's version and the hooks of its settings (" + names[0] + "'s by source: disableAllHooks, risky Stop\nhooks), trust, checks' missing programs"},
 			{Name: "themes", Args: "[NAME...]", ArgValues: themeNames, Help: "list and preview the colour themes"},
@@ -168,6 +168,7 @@ for scripts`},
 			{Name: "mode", Arg: "MODE", Values: cli.Values{Words: modes}, Help: "auto | ask | manual | observe"},
 			{Name: "theme", Arg: "NAME", Values: themeNames, Help: "colour theme"},
 			{Name: "no-tui", Help: "run headless even in a terminal"},
+			{Name: "strict", Help: "headless: exit 3 when the agent stopped for the last time with a check failing\n(let go by the limit, or by you) and exited 0 itself ([stop] strict)"},
 		}, binFlags, []cli.Flag{
 			{Name: "debug", Help: "verbose log in the state directory"},
 			{Name: "version", Help: "print the version and exit"},
@@ -181,16 +182,17 @@ found from a subdirectory too (the nearest from here up to the repository's root
 $XDG_CONFIG_HOME/hooksup (default ~/.config/hooksup); verdict logs, trust records and hooksup.log
 in $XDG_STATE_HOME/hooksup (default ~/.local/state/hooksup); sockets in $XDG_RUNTIME_DIR/hooksup,
 else hooksup-UID in $TMPDIR or /tmp. Never a relative directory: a relative XDG variable is
-ignored, and with no absolute HOME a command that needs them exits 1.`},
+ignored (and said once on stderr), and with no absolute HOME a command that needs them exits 1.`},
 			keysSection(),
 			{Title: "Configuration keys", ManOnly: true, Text: `every key hooksup reads, with its default; hooksup init
 writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
 			{Title: "Environment", ManOnly: true, Items: environmentItems(list)},
 			{Title: "Exit status", ManOnly: true, Items: []cli.Item{
-				{Term: "the agent's", Text: "hooksup " + andList(names) + " exit with the agent's own status"},
+				{Term: "the agent's", Text: "hooksup " + andList(names) + " exit with the agent's own status; when it is 0, a headless run with --strict (or [stop] strict) exits 3 if the agent stopped for the last time with a check failing"},
 				{Term: "0", Text: "done; hooksup check: every check passed"},
 				{Term: "1", Text: "an error, named on stderr with its fix; hooksup check: a check failed, or the project's file is not trusted"},
 				{Term: "2", Text: "a command, flag or argument hooksup does not know (it says which, and what you may have meant)"},
+				{Term: "3", Text: "--strict (or [stop] strict), headless: the agent exited 0, but stopped for the last time with a check failing, let go by max_continuations or by you (stderr names the checks)"},
 			}},
 			{Title: "Examples", ManOnly: true, Items: []cli.Item{
 				{Term: "hooksup demo", Text: "a simulated session with a failing check, no API key needed"},

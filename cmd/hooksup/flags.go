@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hooksup/hooksup/internal/suggest"
+	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
 // parseFlags is fs.Parse, with an unknown flag said as the person typed it and with the flag
@@ -16,6 +18,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	err := fs.Parse(args)
 	if err == nil {
 		return nil
+	}
+	if e, ok := invalidValue(err); ok {
+		return e
 	}
 	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
@@ -28,6 +33,24 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		msg += ": did you mean " + dashes(c) + "?"
 	}
 	return errors.New(msg)
+}
+
+// invalidValue rewords the flag package's "invalid value "x\x1b" for flag -host: …", which
+// Go-quotes the value, as hooksup names what the person typed everywhere: `--host "x\e": …`
+// (termsafe.String), the flag as --help writes it.
+func invalidValue(err error) (error, bool) {
+	rest, ok := strings.CutPrefix(err.Error(), "invalid value ")
+	if !ok {
+		return nil, false
+	}
+	q, qerr := strconv.QuotedPrefix(rest)
+	v, verr := strconv.Unquote(q)
+	after, ok := strings.CutPrefix(rest[len(q):], " for flag -")
+	if qerr != nil || verr != nil || !ok {
+		return nil, false
+	}
+	name, msg, _ := strings.Cut(after, ": ")
+	return fmt.Errorf("%s \"%s\": %s", dashes(name), termsafe.String(v), msg), true
 }
 
 // dashes is a flag as --help writes it: -f, --mode.
@@ -54,7 +77,7 @@ func unknownCommand(name string) error {
 
 // hooksupOnlyFlags are hooksup's global flags that no agent has: given after the agent's name
 // they would reach the agent, which refuses them ("unknown option '--mode'").
-var hooksupOnlyFlags = []string{"mode", "theme", "no-tui"}
+var hooksupOnlyFlags = []string{"mode", "theme", "no-tui", "strict"}
 
 // misplacedFlag says so when args, an agent's arguments, hold one of hooksup's own flags
 // before a "--": hooksup's flags go before the agent's name.
@@ -65,7 +88,7 @@ func misplacedFlag(agentName string, args []string) error {
 		}
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if strings.HasPrefix(a, "-") && slices.Contains(hooksupOnlyFlags, name) {
-			return fmt.Errorf("%s is hooksup's flag, not %s's: hooksup's flags go before the agent's name, e.g. hooksup %s %s … (hooksup's flags: --config, --mode, --theme, --no-tui, --debug)",
+			return fmt.Errorf("%s is hooksup's flag, not %s's: hooksup's flags go before the agent's name, e.g. hooksup %s %s … (hooksup's flags: --config, --mode, --theme, --no-tui, --strict, --debug)",
 				dashes(name), agentName, a, agentName)
 		}
 	}

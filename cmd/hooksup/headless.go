@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -19,7 +21,8 @@ import (
 // for: the bell or a desktop notification, which n carries through the terminal or the
 // system's notifier (the bell if that fails); a nudge, which only the TUI can type into claude,
 // rings the bell.
-func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Event) {
+// The main agent's Stop verdicts go to stops (nil: nowhere), for --strict.
+func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Event, stops *lastStop) {
 	// A notification the system's notifier is still showing when the events end is waited for
 	// (a few seconds at most), so the last one before claude exits is not lost.
 	var sending sync.WaitGroup
@@ -46,6 +49,9 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Eve
 			}
 		case session.VerdictDecided:
 			fmt.Fprintf(w, "hooksup: %s\n", verdictSummary(e.Verdict))
+			if stops != nil {
+				stops.add(e.Verdict)
+			}
 		case session.OtherHooksReported:
 			for _, l := range otherHooksLines(e.Entry, true) {
 				fmt.Fprintf(w, "hooksup: %s\n", l)
@@ -103,4 +109,73 @@ func otherHooksLines(e verdictlog.Verdict, short bool) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// strictExit is a headless run's exit status under --strict ([stop] strict) when the agent
+// stopped for the last time with a check failing and exited 0.
+const strictExit = 3
+
+// lastStop is what the headless front end keeps of the main agent's stops: the checks that
+// still failed when it stopped last.
+type lastStop struct {
+	turn    int
+	failing []string
+}
+
+// add takes a verdict in: a Stop's makes its failing checks the session's. When the limit or
+// Escape let the agent stop, its checks did not run (or not to their end): those that failed at
+// the turn's stop before still fail.
+func (l *lastStop) add(v verdictlog.Verdict) {
+	if v.Event != hooks.Stop {
+		return // a subagent's stop, Escape's entry, the other hooks'
+	}
+	failing := failingChecks(v)
+	if len(failing) == 0 && (v.Source == verdictlog.SourceLimit || v.Source == verdictlog.SourceEscape) && v.Turn == l.turn {
+		failing = l.failing
+	}
+	l.turn, l.failing = v.Turn, failing
+}
+
+// failingChecks are the checks that failed at a stop: the one that made the agent continue,
+// the one whose block a person (or the timeout, Escape, a vanished hook) turned into a stop,
+// and every other that failed, which only warns (retry_on_failure = false, its retries used up).
+// A check an interrupt stopped neither passed nor failed.
+func failingChecks(v verdictlog.Verdict) []string {
+	var names []string
+	add := func(n string) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if n, ok := v.Source.Check(); ok {
+		add(n)
+	}
+	if p := v.Proposal; p != nil && p.Decision == hooks.Block {
+		if n, ok := p.Source.Check(); ok {
+			add(n)
+		}
+	}
+	for _, r := range v.Checks {
+		if r.Error != checks.Interrupted && (r.ExitCode != 0 || r.TimedOut || r.Error != "") {
+			add(r.Name)
+		}
+	}
+	return names
+}
+
+// strictNote says why a strict run exits 3: "the agent stopped with the check lint still
+// failing (strict: exit 3)"; "" when its last stop had no check failing.
+func (l *lastStop) strictNote() string {
+	if len(l.failing) == 0 {
+		return ""
+	}
+	names := make([]string, len(l.failing))
+	for i, n := range l.failing {
+		names[i] = termsafe.String(n)
+	}
+	what := "the check " + names[0]
+	if len(names) > 1 {
+		what = "the checks " + andList(names)
+	}
+	return fmt.Sprintf("the agent stopped with %s still failing (strict: exit %d)", what, strictExit)
 }

@@ -238,11 +238,11 @@ func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, st
 		}
 		switch len(matches) {
 		case 0:
-			return 1, fmt.Errorf("no session matches %q (hooksup ls lists them)", pos[0])
+			return 1, fmt.Errorf("no session matches \"%s\" (hooksup ls lists them)", termsafe.String(pos[0]))
 		case 1:
 			target = matches[0]
 		default:
-			return 1, fmt.Errorf("%q matches %d sessions: %s; give more of the session id", pos[0], len(matches), names(matches))
+			return 1, fmt.Errorf("\"%s\" matches %d sessions: %s; give more of the session id", termsafe.String(pos[0]), len(matches), names(matches))
 		}
 	}
 	s := target.Snapshot

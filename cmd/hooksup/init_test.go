@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/project"
 )
@@ -569,5 +570,28 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The file init writes serves every agent hooksup supervises, and says so at its top, naming
+// each of the agents' list; what it says of "the agent" is no one agent's.
+func TestInitFileNamesEveryAgent(t *testing.T) {
+	s := newSandbox(t)
+	if code, out := s.hooksup(t, "init", "--no-run"); code != 0 {
+		t.Fatalf("%d %s", code, out)
+	}
+	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	var names []string
+	for _, a := range agents.All() {
+		names = append(names, a.Name())
+	}
+	head, _, _ := strings.Cut(string(b), "\nmode = ")
+	if want := "# The same file serves hooksup " + andList(names) + ": \"the agent\" below is any of them."; !strings.Contains(head, want) {
+		t.Errorf("the top of .hooksup.toml does not say %q:\n%s", want, head)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "claude's last screen") || strings.Contains(l, "instead of claude") {
+			t.Errorf("a line speaks of claude alone: %q", l)
+		}
 	}
 }

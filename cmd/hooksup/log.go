@@ -138,7 +138,7 @@ func (t *logTail) open(dir, id string, w *fsnotify.Watcher) error {
 	path := verdictlog.Path(dir, id)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("no verdicts for session %q (looked in %s)", termsafe.String(id), termsafe.String(path))
+		return fmt.Errorf("no verdicts for session \"%s\" (looked in %s)", termsafe.String(id), termsafe.String(path))
 	}
 	if err != nil {
 		return err

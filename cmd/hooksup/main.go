@@ -21,6 +21,7 @@ import (
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/internal/userdirs"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -38,6 +39,8 @@ type globalFlags struct {
 	mode   string
 	theme  string
 	noTUI  bool
+	// strict: a headless run whose agent stopped last with a check failing exits 3.
+	strict bool
 	// bins are the --NAME-bin flags, by agent name (agents.All).
 	bins    map[string]*string
 	debug   bool
@@ -52,6 +55,7 @@ func globalFlagSet(g *globalFlags) *flag.FlagSet {
 	fs.StringVar(&g.mode, "mode", "", "")
 	fs.StringVar(&g.theme, "theme", "", "")
 	fs.BoolVar(&g.noTUI, "no-tui", false, "")
+	fs.BoolVar(&g.strict, "strict", false, "")
 	g.bins = map[string]*string{}
 	for _, a := range agents.All() {
 		g.bins[a.Name()] = fs.String(a.Name()+"-bin", "", "")
@@ -109,6 +113,11 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	if c, ok := program().Lookup(cmd); ok && !c.Hidden && !c.Passthrough && cmd != "watch" && cli.WantsHelp(cargs) {
 		fmt.Fprint(stdout, program().CommandHelp(c))
 		return 0, nil
+	}
+	if usesUserDirs(cmd) {
+		for _, v := range userdirs.IgnoredVars(os.Getenv) {
+			fmt.Fprintf(stderr, "hooksup: %s\n", v)
+		}
 	}
 	if a, ok := agents.ByName(cmd); ok {
 		return runAgent(ctx, g, a, cargs, stdin, stdout, stderr)
@@ -195,6 +204,19 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	default:
 		return 2, unknownCommand(cmd)
 	}
+}
+
+// usesUserDirs reports whether cmd may read or write hooksup's directories (state,
+// configuration, sockets): before it runs, the person is told of each XDG variable hooksup
+// ignores, once. Not the hook client's (the agent reads its output: the standalone hook logs
+// it), nor where no directory is read or the output is another program's: the completion
+// scripts' values, hub-stdio's wire.
+func usesUserDirs(cmd string) bool {
+	switch cmd {
+	case "hook", completeCommand, hub.StdioCommand, "version", "help", "man", "completion":
+		return false
+	}
+	return true
 }
 
 // signalContext is ctx ended by the first of sigs, with the signal as its cause; SIGHUP's

@@ -100,11 +100,17 @@ type result struct {
 // runSim runs `hooksup --config CFG claude -p PROMPT` with the simulated claude.
 func (s *sandbox) runSim(cfg string, sc agentsim.Scenario, args ...string) result {
 	s.t.Helper()
+	return s.runSimFlags(nil, cfg, sc, args...)
+}
+
+// runSimFlags is runSim with hooksup's flags before the agent's name.
+func (s *sandbox) runSimFlags(flags []string, cfg string, sc agentsim.Scenario, args ...string) result {
+	s.t.Helper()
 	tracePath := filepath.Join(s.project, "trace.jsonl")
 	os.Remove(tracePath)
 	scb, _ := json.Marshal(sc)
 	self, _ := os.Executable()
-	full := append([]string{"--config", cfg, "--claude-bin", self, "claude"}, args...)
+	full := append(append(append([]string{}, flags...), "--config", cfg, "--claude-bin", self, "claude"), args...)
 	cmd := exec.Command(hooksupBin, full...)
 	cmd.Dir = s.project
 	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvScenario+"="+string(scb), agentsim.EnvTrace+"="+tracePath)

@@ -50,7 +50,7 @@ type hostList struct{ hosts *[]string }
 func (h hostList) String() string { return "" }
 func (h hostList) Set(v string) error {
 	if v == "" || strings.HasPrefix(v, "-") {
-		return fmt.Errorf("--host takes a host ssh accepts, got %q", v)
+		return errors.New("--host takes a host ssh accepts") // parseFlags names the value
 	}
 	*h.hosts = append(*h.hosts, v)
 	return nil

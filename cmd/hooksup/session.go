@@ -177,10 +177,11 @@ func newNotifier(cfg config.Config, so supervisor.Options) notify.Notifier {
 }
 
 // printVerdicts is the headless front end: one line per verdict on w until the events end,
-// and the alerts on term (nil: none), notifications carried by n.
-func (s *agentSession) printVerdicts(w, term io.Writer, n notify.Notifier) func(context.Context) error {
+// and the alerts on term (nil: none), notifications carried by n; the main agent's stops go to
+// stops (nil: nowhere).
+func (s *agentSession) printVerdicts(w, term io.Writer, n notify.Notifier, stops *lastStop) func(context.Context) error {
 	return func(context.Context) error {
-		printEvents(w, term, n, s.sup.Events())
+		printEvents(w, term, n, s.sup.Events(), stops)
 		return nil
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -84,7 +85,8 @@ func runInstall(g globalFlags, args []string, stdout, stderr io.Writer, uninstal
 		return 2, fmt.Errorf("--agent %q: hooksup installs for %s", agentName, orList(names))
 	}
 	o := agent.Install{Scope: scope, ProjectDir: env.cwd, Home: env.home, Getenv: os.Getenv, Stdout: stdout,
-		Bin: hookBin, Timeout: func() time.Duration { return installedHookTimeout(g, env) }}
+		Bin: hookBin, Timeout: func() time.Duration { return installedHookTimeout(g, env) },
+		SharedBin: func() string { return sharedHookBin(stderr) }}
 	if uninstall {
 		err = in.Uninstall(o)
 	} else {
@@ -113,6 +115,30 @@ func hookBin() (string, error) {
 		bin = c
 	}
 	return bin, hooks.CheckProgramPath(bin)
+}
+
+// sharedHookBin is the program the hooks of a settings file shared with others run: hooksup by
+// name, which each machine finds on its PATH, so that the file holds no path of this machine.
+// The hook client beside hooksup would start faster, but not every install has it (go install
+// of cmd/hooksup alone). stderr is told when this machine's PATH finds no hooksup, or another
+// one than this.
+func sharedHookBin(stderr io.Writer) string {
+	const name = "hooksup"
+	found, err := exec.LookPath(name)
+	if err != nil {
+		fmt.Fprintf(stderr, "hooksup: warning: no hooksup on your PATH, so the hook does not run here: put hooksup's directory on your PATH, or install with --scope local (this machine only)\n")
+		return name
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return name
+	}
+	a, errA := os.Stat(found)
+	b, errB := os.Stat(self)
+	if errA == nil && errB == nil && !os.SameFile(a, b) {
+		fmt.Fprintf(stderr, "hooksup: warning: the hook runs the hooksup on your PATH, %s, not this one (%s)\n", termsafe.String(found), termsafe.String(self))
+	}
+	return name
 }
 
 // initTryTimeout is how long init lets each check run when it tries it on the untouched tree.
@@ -217,9 +243,9 @@ func missingProblem(c config.Check, dir string) string {
 	case m == "":
 		return ""
 	case strings.Contains(m, "/"):
-		return fmt.Sprintf("check %q: %s not found", c.Name, termsafe.String(m))
+		return fmt.Sprintf("check \"%s\": %s not found", termsafe.String(c.Name), termsafe.String(m))
 	}
-	return fmt.Sprintf("check %q: %s not found on the PATH", c.Name, termsafe.String(m))
+	return fmt.Sprintf("check \"%s\": %s not found on the PATH", termsafe.String(c.Name), termsafe.String(m))
 }
 
 // printFound tells the person what init recognised.
@@ -363,7 +389,7 @@ func runCheck(ctx context.Context, g globalFlags, args []string, stdout, stderr 
 				note = "; retry_on_failure = false: the agent is only warned"
 			}
 			// What the agent reads when this check makes it continue (the verdict log keeps the
-			// whole output), its controls shown: the reason quotes the check's command as it is.
+			// output's last MiB), its controls shown: the reason quotes the check's command as it is.
 			fmt.Fprintf(stdout, "✗ %s: %s (%s%s)\n%s\n\n", name, present.CheckFailure(r), took, note,
 				termsafe.Text(engine.BlockReason(r, cfg.ReasonLines)))
 		}

@@ -672,3 +672,79 @@ func TestLogReadsAnOldLog(t *testing.T) {
 		t.Fatalf("hooksup log --json of an old log (err %v):\n%s\nwant:\n%s", err, out, old)
 	}
 }
+
+// install --scope project writes the settings file the team shares (.claude/settings.json, in
+// git): its hook names hooksup as every machine finds it on its PATH, never this machine's path
+// to it, and runs the checks wherever hooksup is installed. Where this machine's PATH has no
+// hooksup, install says so on stderr, with the way out.
+func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
+	s := newSandbox(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestZ; exit 1\"\n"), 0o644)
+	s.hooksup(t, "trust")
+	settings := filepath.Join(s.project, ".claude", "settings.json")
+	// An earlier install from this machine named its own path: it is replaced.
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/old/bin/hooksup-hook --agent claude Stop --installed"}]}]}}`), 0o644)
+	bin := t.TempDir()
+	if err := os.Symlink(hooksupBin, filepath.Join(bin, "hooksup")); err != nil {
+		t.Fatal(err)
+	}
+	env := append(append([]string{}, s.env...), "PATH="+bin+":/usr/bin:/bin")
+	cmd := execHooksup(s, "install", "--scope", "project")
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("install --scope project: %v\nstdout:\n%s\nstderr:\n%s", err, &stdout, &stderr)
+	}
+	b, _ := os.ReadFile(settings)
+	want := map[string]string{"Stop": "hooksup hook --agent claude Stop --installed", "SubagentStop": "hooksup hook --agent claude SubagentStop --installed"}
+	var got struct {
+		Hooks map[string][]hooks.MatcherGroup `json:"hooks"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	for ev, w := range want {
+		if g := got.Hooks[ev]; len(g) != 1 || len(g[0].Hooks) != 1 || g[0].Hooks[0].Command != w {
+			t.Errorf("%s hooks %+v, want the one command %q", ev, g, w)
+		}
+	}
+	if strings.Contains(string(b), s.project) || strings.Contains(string(b), filepath.Dir(hooksupBin)) || strings.Contains(string(b), "/old/") {
+		t.Errorf("the shared settings name a path of this machine:\n%s", b)
+	}
+	if !strings.Contains(stdout.String(), "PATH") {
+		t.Errorf("install does not say the hook runs hooksup from each machine's PATH:\n%s", &stdout)
+	}
+	// The hook runs the checks, through the hooksup on the PATH.
+	hook := exec.Command("/bin/sh", "-c", want["Stop"])
+	hook.Dir, hook.Env = s.project, env
+	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
+	if out, err := hook.Output(); err != nil || !strings.Contains(string(out), `"decision":"block"`) || !strings.Contains(string(out), "FAIL: TestZ") {
+		t.Fatalf("the installed hook: %v: %s", err, out)
+	}
+
+	// No hooksup on this machine's PATH: the same file, and a warning.
+	cmd = execHooksup(s, "install", "--scope", "project")
+	cmd.Env = append(append([]string{}, s.env...), "PATH=/usr/bin:/bin")
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("install --scope project without hooksup on the PATH: %v\n%s%s", err, &stdout, &stderr)
+	}
+	if w := "hooksup: warning: no hooksup on your PATH"; !strings.Contains(stderr.String(), w) || !strings.Contains(stderr.String(), "--scope local") {
+		t.Errorf("stderr does not warn %q and name --scope local:\n%s", w, &stderr)
+	}
+	if again, _ := os.ReadFile(settings); !bytes.Equal(again, b) {
+		t.Errorf("the second install changed the file:\n%s", again)
+	}
+
+	// uninstall removes it, and nothing else is left.
+	if code, out := s.hooksup(t, "uninstall", "--scope", "project"); code != 0 || !strings.Contains(out, "removed") {
+		t.Fatalf("uninstall: %d %s", code, out)
+	}
+	if b, err := os.ReadFile(settings); err == nil && strings.Contains(string(b), "--installed") {
+		t.Fatalf("uninstall left:\n%s", b)
+	}
+}

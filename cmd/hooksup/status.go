@@ -5,9 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
 )
 
@@ -37,13 +40,46 @@ func countSessions(live []hub.Live) statusCounts {
 	return c
 }
 
+// statusFields are the {fields} of status --format, in the order the help names them.
+var statusFields = []string{"sessions", "working", "waiting", "idle", "pending"}
+
+// values are c's counts by field.
+func (c statusCounts) values() []int {
+	return []int{c.sessions, c.working, c.waiting, c.idle, c.pending}
+}
+
+// formatField is a {field} of a format: a word in braces (other braces are the format's text).
+var formatField = regexp.MustCompile(`\{[A-Za-z0-9_]+\}`)
+
+// checkStatusFormat refuses a format naming a field status does not know, naming those it does.
+func checkStatusFormat(format string) error {
+	for _, f := range formatField.FindAllString(format, -1) {
+		if !slices.Contains(statusFields, strings.Trim(f, "{}")) {
+			return fmt.Errorf("status --format: no field %s: the fields are %s", termsafe.String(f), statusFieldList())
+		}
+	}
+	return nil
+}
+
+// statusFieldList is "{sessions}, {working}, {waiting}, {idle} and {pending}".
+func statusFieldList() string {
+	braced := make([]string, len(statusFields))
+	for i, f := range statusFields {
+		braced[i] = "{" + f + "}"
+	}
+	return andList(braced)
+}
+
 // statusLine words c: format's {sessions}, {working}, {waiting}, {idle} and {pending} replaced
 // by their counts, or, without a format, "2 working · 1 waiting on you" (the parts that are
 // not 0; nothing at all when no session runs).
 func statusLine(c statusCounts, format string) string {
 	if format != "" {
-		return strings.NewReplacer("{sessions}", fmt.Sprint(c.sessions), "{working}", fmt.Sprint(c.working),
-			"{waiting}", fmt.Sprint(c.waiting), "{idle}", fmt.Sprint(c.idle), "{pending}", fmt.Sprint(c.pending)).Replace(format)
+		var pairs []string
+		for i, n := range c.values() {
+			pairs = append(pairs, "{"+statusFields[i]+"}", fmt.Sprint(n))
+		}
+		return strings.NewReplacer(pairs...).Replace(format)
 	}
 	var parts []string
 	if c.working > 0 {
@@ -79,6 +115,9 @@ func runStatus(ctx context.Context, g globalFlags, args []string, stdout, stderr
 	}
 	if fs.NArg() > 0 {
 		return 2, fmt.Errorf("status takes no arguments, got %q (%s)", fs.Args(), usage)
+	}
+	if err := checkStatusFormat(*format); err != nil {
+		return 2, err
 	}
 	live, scope, err := hubSessions(ctx, g, "status", hf, stderr)
 	if err != nil {

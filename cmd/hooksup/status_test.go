@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hooksup/hooksup/hub"
@@ -25,5 +26,18 @@ func TestStatusLine(t *testing.T) {
 	}
 	if got := statusLine(countSessions(nil), ""); got != "" {
 		t.Errorf("no sessions: %q, want nothing", got)
+	}
+}
+
+// A format's {field} that status does not know is refused, naming the fields it knows, rather
+// than printed as it is in someone's prompt.
+func TestStatusFormatRefusesAnUnknownField(t *testing.T) {
+	s := newSandbox(t)
+	code, out := s.hooksup(t, "status", "--local", "--format", "{working} {nope}")
+	if code != 2 || !strings.Contains(out, "{nope}") || !strings.Contains(out, "{sessions}, {working}, {waiting}, {idle} and {pending}") {
+		t.Fatalf("exit %d, want 2 naming {nope} and the known fields:\n%s", code, out)
+	}
+	if code, out := s.hooksup(t, "status", "--local", "--format", "{working}/{waiting} {x y} {}"); code != 0 || out != "0/0 {x y} {}\n" {
+		t.Fatalf("a format of known fields: exit %d %q", code, out)
 	}
 }

@@ -203,3 +203,68 @@ func TestHostileProjectSessionTUI(t *testing.T) {
 		t.Errorf("the check set the terminal's title: %q", title)
 	}
 }
+
+// The hostile check's name is shown one way wherever hooksup names it — in the ✗ line, in the
+// reason the agent reads, in a warning, in a configuration error, in doctor — never Go's
+// quoting (\x1b, \u202e) in one place and \e, <U+202E> in another.
+func TestHostileCheckNameShownOneWay(t *testing.T) {
+	s := newSandbox(t)
+	quoted := `"` + hostileCheckShown + `"`
+	noOtherWay := func(what, out string) {
+		t.Helper()
+		if strings.Contains(out, `\x1b`) || strings.Contains(strings.ToLower(out), `\u202e`) {
+			t.Errorf("%s shows the name another way:\n%s", what, out)
+		}
+	}
+	check := "[[stop.checks]]\nname = " + tomltext.Quote(hostileCheck) + "\ncommand = \"echo no; exit 1\"\n"
+
+	cfg := s.config("mode = \"auto\"\n" + check)
+	_, out := s.hooksup(t, "--config", cfg, "check")
+	assertVisible(t, "hooksup check", out, "✗ "+hostileCheckShown+": exit 1", "The check "+quoted)
+	noOtherWay("hooksup check", out)
+
+	// A check that only warns, in a headless session and in its log.
+	cfg = s.config("mode = \"auto\"\n" + check + "retry_on_failure = false\n")
+	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "go")
+	assertVisible(t, "the headless session's stderr", r.stderr, "check "+quoted+" failed (exit 1)")
+	noOtherWay("the headless session's stderr", r.stderr)
+	out = hooksupOut(t, s, "log")
+	assertVisible(t, "hooksup log", out, "check "+quoted+" failed (exit 1)")
+	noOtherWay("hooksup log", out)
+
+	// Two checks of that name: the configuration's error.
+	cfg = s.config(check + check)
+	_, out = s.hooksup(t, "--config", cfg, "check")
+	assertVisible(t, "the configuration's error", out, "two checks are named "+quoted)
+	noOtherWay("the configuration's error", out)
+
+	// doctor: the check's program is not installed.
+	cfg = s.config("[[stop.checks]]\nname = " + tomltext.Quote(hostileCheck) + "\ncommand = \"no-such-tool-xyz --all\"\n")
+	_, out = s.hooksup(t, "--config", cfg, "doctor")
+	assertVisible(t, "hooksup doctor", out, "check "+quoted+": no-such-tool-xyz not found on the PATH")
+	noOtherWay("hooksup doctor", out)
+}
+
+// A session or host the person typed with a control in it is named back the same way too.
+func TestHostileSessionAndHostShownOneWay(t *testing.T) {
+	s := newSandbox(t)
+	const typed, shown = "x\x1b[2J\u202E", `"x\e[2J<U+202E>"`
+	for _, args := range [][]string{
+		{"approve", "--local", typed},
+		{"log", "--session", typed},
+		{"ls", "--host", "-" + typed},
+	} {
+		_, out := s.hooksup(t, args...)
+		want := shown
+		if args[0] == "ls" {
+			want = `"-x\e[2J<U+202E>"`
+		}
+		assertVisible(t, "hooksup "+args[0], out, want)
+		if strings.Contains(out, `\x1b`) || strings.Contains(strings.ToLower(out), `\u202e`) {
+			t.Errorf("hooksup %s shows what was typed another way:\n%s", args[0], out)
+		}
+	}
+	cfg := s.config("[hub]\nhosts = [" + tomltext.Quote("-"+typed) + "]\n")
+	_, out := s.hooksup(t, "--config", cfg, "ls")
+	assertVisible(t, "a [hub] hosts error", out, `"-x\e[2J<U+202E>" is not a host ssh accepts`)
+}

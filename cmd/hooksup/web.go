@@ -47,7 +47,7 @@ func (h allowHostList) Set(v string) error {
 		return nil
 	}
 	if v == "" || strings.ContainsAny(v, "/:@ []%") {
-		return fmt.Errorf("--%s takes a host name or address (devbox.example, 100.64.0.5, fd00::5), got %q", web.AllowHostFlag, v)
+		return fmt.Errorf("--%s takes a host name or address (devbox.example, 100.64.0.5, fd00::5)", web.AllowHostFlag) // parseFlags names the value
 	}
 	*h.hosts = append(*h.hosts, v)
 	return nil

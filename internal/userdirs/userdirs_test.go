@@ -2,6 +2,7 @@ package userdirs
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +41,32 @@ func TestDirsFollowXDGAndAreNeverRelative(t *testing.T) {
 			if err != nil || got != d.want {
 				t.Errorf("%s: %s = %q, %v; want %q", tc.name, d.what, got, err, d.want)
 			}
+		}
+	}
+}
+
+// A relative XDG variable is named, with where hooksup looks instead, for the person to be told.
+func TestIgnoredVars(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"absolute or unset", map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/st"}, nil},
+		{"relative", map[string]string{"HOME": "/h", "XDG_STATE_HOME": "state", "XDG_CONFIG_HOME": "./cfg", "XDG_RUNTIME_DIR": "run"}, []string{
+			"XDG_STATE_HOME=state is relative: ignored, using ~/.local/state",
+			"XDG_CONFIG_HOME=./cfg is relative: ignored, using ~/.config",
+			"XDG_RUNTIME_DIR=run is relative: ignored, using hooksup-UID in $TMPDIR, else /tmp",
+		}},
+		{"no home", map[string]string{"XDG_STATE_HOME": "state"}, []string{"XDG_STATE_HOME=state is relative: ignored"}},
+		{"a control", map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "c\x1b]0;x\a"}, []string{`XDG_CONFIG_HOME=c\e]0;x\a is relative: ignored, using ~/.config`}},
+	} {
+		var got []string
+		for _, v := range IgnoredVars(func(k string) string { return tc.env[k] }) {
+			got = append(got, v.String())
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
