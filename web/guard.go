@@ -236,6 +236,7 @@ func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 			s.refuse(w, r, "token", needsCredential)
 			return
 		}
+		markCredentialed(r.Context())
 		f(w, r.WithContext(context.WithValue(r.Context(), credentialKey{}, given)))
 	}
 }
