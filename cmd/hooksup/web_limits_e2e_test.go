@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -151,5 +153,72 @@ func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 			t.Logf("slowest owner's answer %v; the flood dialled %d connections and got %d answers",
 				worst.Round(time.Millisecond), f.dials.Load(), f.answers.Load())
 		})
+	}
+}
+
+// wrongCredentialLines are hooksup.log's lines about wrong credentials.
+func wrongCredentialLines(t *testing.T, s *sandbox) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "wrong credential") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// A local user who picks among 127/8's addresses guesses pairing codes no faster: 2,000 wrong
+// codes from 200 addresses draw on one budget, so most are 429, and hooksup.log gains a line
+// or two, not one per address. The printed code still pairs right after, and the API token
+// is still served.
+func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
+	s := newSandbox(t)
+	w := startWeb(t, s)
+	before := len(wrongCredentialLines(t, s))
+	addrs := loopbackAddrs(200)
+	var mu sync.Mutex
+	status := map[int]int{}
+	var wg sync.WaitGroup
+	for i, ip := range addrs {
+		client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+			DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}}).DialContext,
+		}}
+		wg.Go(func() {
+			defer client.CloseIdleConnections()
+			for j := range 10 {
+				body := fmt.Sprintf(`{"code": "wrong-%d-%d"}`, i, j)
+				resp, err := client.Post(w.base+"api/pair", "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Errorf("a wrong code from %s: %v", ip, err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				mu.Lock()
+				status[resp.StatusCode]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("2000 wrong pairing codes from 200 addresses: %v", status)
+	if status[http.StatusTooManyRequests] < 1500 || status[http.StatusUnauthorized]+status[http.StatusTooManyRequests] != 2000 {
+		t.Fatalf("2000 wrong pairing codes from 200 addresses: %v, want most 429 and the rest 401", status)
+	}
+	lines := wrongCredentialLines(t, s)
+	t.Logf("hooksup.log gained %d lines of wrong credentials", len(lines)-before)
+	if len(lines)-before > 3 {
+		t.Fatalf("hooksup.log gained %d lines on 2000 wrong codes from 200 addresses:\n%s", len(lines)-before, strings.Join(lines, "\n"))
+	}
+	if resp, body := w.do(t, "POST", "/api/pair", `{"code": "`+w.code+`"}`, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the printed code right after the wrong ones: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the API token right after the wrong codes: %d %s", resp.StatusCode, body)
 	}
 }
