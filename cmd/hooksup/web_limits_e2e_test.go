@@ -222,3 +222,30 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 		t.Fatalf("the API token right after the wrong codes: %d %s", resp.StatusCode, body)
 	}
 }
+
+// A hooksup.log already past its bound is rotated when hooksup web writes to it: the old
+// lines move to hooksup.log.1, and hooksup.log starts again.
+func TestWebRotatesAFullLog(t *testing.T) {
+	s := newSandbox(t)
+	os.MkdirAll(s.stateDir(), 0o700)
+	path := filepath.Join(s.stateDir(), "hooksup.log")
+	old := strings.Repeat("time=2025-01-01T00:00:00Z level=INFO msg=\"an old line\"\n", 12<<20/56)
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := startWeb(t, s)
+	if resp, _ := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer wrong"}); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a wrong token: %d", resp.StatusCode)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotated, err := os.ReadFile(path + ".1")
+	if err != nil || string(rotated) != old {
+		t.Fatalf("hooksup.log.1 does not hold the old log (%d bytes, %v)", len(rotated), err)
+	}
+	if fi.Size() > 1<<20 || len(wrongCredentialLines(t, s)) != 1 {
+		t.Fatalf("hooksup.log after rotation: %d bytes, %d lines of wrong credentials", fi.Size(), len(wrongCredentialLines(t, s)))
+	}
+}
