@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,10 +35,11 @@ const (
 // token, which the API's guard accepted) is bounded apart, far below the connections in all:
 // anyone can open one, and a credential must always get in. A new connection over these caps
 // closes the oldest connection without a credential (from its address, when that address is
-// over its cap) to make room, so a flood churns through its own connections while a person's
-// fresh one, whose request comes at once, is read and served. One also lives at most
-// UncredentialedLifetime from its accept unless a request on it brings a credential: keeping
-// it alive with a request now and then does not keep it.
+// over its cap; one idle between requests first, one the server has yet to read last) to make
+// room, so a flood churns through its own connections while a person's fresh one, whose
+// request comes at once, is read and served. One also lives at most UncredentialedLifetime
+// from its accept unless a request on it brings a credential: keeping it alive with a request
+// now and then does not keep it.
 //
 // A browser opens at most 6 connections to a host; the page's own files and its first API
 // request come over a handful. 64 from one address leaves room for ten devices behind one
@@ -102,6 +104,14 @@ func HTTPServer(handler http.Handler) *http.Server {
 			}
 			return ctx
 		},
+		ConnState: func(c net.Conn, st http.ConnState) {
+			if tc, ok := c.(interface{ NetConn() net.Conn }); ok { // TLS
+				c = tc.NetConn()
+			}
+			if lc, ok := c.(*limitConn); ok {
+				lc.l.setState(lc, st)
+			}
+		},
 	}
 }
 
@@ -137,13 +147,16 @@ type limits struct {
 func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 func newLimitListener(ln net.Listener, lim limits, after func(time.Duration, func()) func() bool) *limitListener {
-	return &limitListener{Listener: ln, limits: lim, after: after, open: map[string]int{}, waitingFrom: map[string]int{}}
+	return &limitListener{Listener: ln, limits: lim, after: after, unread: make(chan struct{}, maxUnread),
+		open: map[string]int{}, waitingFrom: map[string]int{}}
 }
 
 type limitListener struct {
 	net.Listener
 	limits
 	after func(time.Duration, func()) func() bool
+	// unread holds a place for each connection accepted that the server has not read yet.
+	unread chan struct{}
 
 	mu          sync.Mutex
 	all         int
@@ -152,15 +165,24 @@ type limitListener struct {
 	waitingFrom map[string]int // by address
 }
 
+// maxUnread is how many accepted connections may wait for the server to start reading them
+// before Accept waits: a flood's new connections cannot push out the one accepted before them
+// faster than the server reads it.
+const maxUnread = 16
+
 func (l *limitListener) Accept() (net.Conn, error) {
 	for {
+		l.unread <- struct{}{}
 		c, err := l.Listener.Accept()
 		if err != nil {
+			<-l.unread
 			return nil, err
 		}
 		if lc := l.admit(c); lc != nil {
+			lc.unread = true
 			return lc, nil
 		}
+		<-l.unread
 	}
 }
 
@@ -193,13 +215,28 @@ func (l *limitListener) admit(c net.Conn) *limitConn {
 // within the bounds, and returns them for the caller to close once l.mu is unlocked.
 func (l *limitListener) makeRoom(addr string) []*limitConn {
 	var closing []*limitConn
+	// The oldest of the first kind there is goes: one idle between requests (answered
+	// already), one the server reads, and last one the server has not started to read (a new
+	// connection's request may be waiting in it: at most maxUnread are).
+	rank := func(c *limitConn) int {
+		switch {
+		case !c.read.Load():
+			return 2
+		case c.state == http.StateIdle:
+			return 0
+		}
+		return 1
+	}
 	oldest := func(from string) *limitConn {
+		var best *limitConn
 		for e := l.waiting.Front(); e != nil; e = e.Next() {
-			if c := e.Value.(*limitConn); from == "" || c.addr == from {
-				return c
+			if c := e.Value.(*limitConn); (from == "" || c.addr == from) && (best == nil || rank(c) < rank(best)) {
+				if best = c; rank(c) == 0 {
+					break
+				}
 			}
 		}
-		return nil
+		return best
 	}
 	for {
 		var c *limitConn
@@ -222,6 +259,13 @@ func (l *limitListener) credentialed(c *limitConn) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.unwait(c)
+}
+
+// setState is c's http.ConnState.
+func (l *limitListener) setState(c *limitConn, st http.ConnState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c.state = st
 }
 
 // expire closes c, UncredentialedLifetime after its accept, unless it carried a credential.
@@ -281,10 +325,26 @@ type limitConn struct {
 	addr     string
 	waiting  *list.Element // in l.waiting while it has carried no credential
 	stop     func() bool   // its lifetime's timer
+	state    http.ConnState
 	released bool
+	unread   bool        // it holds a place in l.unread (set before Accept returns it)
+	read     atomic.Bool // the server has started reading it
+}
+
+func (c *limitConn) Read(p []byte) (int, error) {
+	c.reading()
+	return c.Conn.Read(p)
+}
+
+// reading gives back c's place among the unread connections, once.
+func (c *limitConn) reading() {
+	if c.read.CompareAndSwap(false, true) && c.unread {
+		<-c.l.unread
+	}
 }
 
 func (c *limitConn) Close() error {
+	c.reading()
 	c.l.mu.Lock()
 	c.l.release(c)
 	c.l.mu.Unlock()

@@ -72,8 +72,9 @@ type fakeConn struct {
 	closed bool
 }
 
-func (c *fakeConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: c.from, Port: 40000} }
-func (c *fakeConn) Close() error         { c.closed = true; return nil }
+func (c *fakeConn) RemoteAddr() net.Addr     { return &net.TCPAddr{IP: c.from, Port: 40000} }
+func (c *fakeConn) Close() error             { c.closed = true; return nil }
+func (c *fakeConn) Read([]byte) (int, error) { return 0, io.EOF }
 
 // fakeTimers are a limitListener's lifetimes, fired by hand.
 type fakeTimers struct{ fire []func() }
@@ -187,6 +188,24 @@ func TestLimitListenerClosesTheOldestUncredentialed(t *testing.T) {
 	held[0].Close()
 	if again := conn("again", b); h.accept(again) == nil {
 		t.Fatal("no room after a connection closed")
+	}
+}
+
+// Among those without a credential, one idle between requests (answered already) is closed
+// before older ones the server has not read yet.
+func TestLimitListenerClosesAnIdleOneFirst(t *testing.T) {
+	h := newLimitHarness(limits{total: 10, perAddr: 10, uncredentialed: 3, uncredentialedPerAddr: 3, lifetime: time.Minute})
+	from := net.IPv4(127, 0, 0, 1)
+	a1, a2, a3, a4 := &fakeConn{name: "a1", from: from}, &fakeConn{name: "a2", from: from}, &fakeConn{name: "a3", from: from}, &fakeConn{name: "a4", from: from}
+	h.accept(a1)
+	answered := h.accept(a2)
+	h.accept(a3)
+	answered.Read(nil) // the server reads it and answers its request
+	h.hs.ConnState(answered, http.StateActive)
+	h.hs.ConnState(answered, http.StateIdle)
+	h.accept(a4)
+	if got := closedOnes(a1, a2, a3, a4); len(got) != 1 || got[0] != "a2" {
+		t.Fatalf("a fourth connection (cap 3) closed %v, want a2, the idle one", got)
 	}
 }
 
