@@ -67,38 +67,56 @@ func (s *Server) hostAllowed(r *http.Request) bool {
 	return ok || (s.localAddrs && isLocalAddr(h))
 }
 
-// Failures (a wrong token or pairing code) are counted per client address: each draws on its
-// address's budget of failureBurst, which refills one every failureRefill. While it is spent,
-// that address's failures are 429 instead of 401. A valid credential is always served.
+// Failures are limited so that they cost little and say little: a wrong token draws on its
+// client address's budget, a wrong pairing code on one budget for every address (a local user
+// can pick any of 127/8's addresses, and a code's 128 bits need no budget of their own to be
+// safe from guessing). A budget holds failureBurst and refills one every failureRefill; while
+// it is spent, those failures are 429 instead of 401. A valid credential is always served.
 const (
 	failureBurst  = 10
 	failureRefill = time.Second
-	// logEvery is how often one address's failures are logged at most; the line counts them.
+	// logEvery is how often wrong credentials are logged at most, from every address in all:
+	// the first at once, then a line that counts those since.
 	logEvery = time.Minute
 	// maxClients bounds the addresses remembered; full buckets go first.
 	maxClients = 4096
 )
 
-type client struct {
-	left     float64
-	at       time.Time
-	loggedAt time.Time
-	unlogged int
+// What a failure was: the kinds of refuse.
+const (
+	wrongToken = "token"
+	wrongCode  = "pairing code"
+)
+
+type bucket struct {
+	left float64
+	at   time.Time
 }
 
-func (c *client) fill(now time.Time) {
-	c.left = min(failureBurst, c.left+float64(now.Sub(c.at))/float64(failureRefill))
-	c.at = now
+func (b *bucket) fill(now time.Time) {
+	b.left = min(failureBurst, b.left+float64(now.Sub(b.at))/float64(failureRefill))
+	b.at = now
+}
+
+// take draws one failure and reports how long until the bucket has one again (0: it had one).
+func (b *bucket) take(now time.Time) time.Duration {
+	b.fill(now)
+	if b.left >= 1 {
+		b.left--
+		return 0
+	}
+	return time.Duration((1 - b.left) * float64(failureRefill))
 }
 
 type failures struct {
-	mu     sync.Mutex
-	by     map[string]*client
-	logger *slog.Logger
+	mu    sync.Mutex
+	by    map[string]*bucket // wrong tokens, by address
+	codes bucket             // wrong pairing codes, from every address
+	log   failureLog
 }
 
 func newFailures(logger *slog.Logger) *failures {
-	return &failures{by: map[string]*client{}, logger: logger}
+	return &failures{by: map[string]*bucket{}, codes: bucket{left: failureBurst, at: time.Now()}, log: failureLog{logger: logger, every: logEvery}}
 }
 
 // clientAddr is the request's remote IP.
@@ -109,17 +127,21 @@ func clientAddr(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// failed counts a failure of addr and reports how long until addr may fail again without
-// being limited (0: not limited). It logs at most one line per address per logEvery.
+// failed counts a failure (wrongToken or wrongCode) of addr and reports how long until
+// another may fail without being limited (0: not limited).
 func (f *failures) failed(addr, what, path string) time.Duration {
 	now := time.Now()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	c, ok := f.by[addr]
+	f.log.note(f, now, addr, what, path)
+	if what == wrongCode {
+		return f.codes.take(now)
+	}
+	b, ok := f.by[addr]
 	if !ok {
 		if len(f.by) >= maxClients {
 			for a, o := range f.by {
-				if o.fill(now); o.left >= failureBurst && now.Sub(o.loggedAt) >= logEvery {
+				if o.fill(now); o.left >= failureBurst {
 					delete(f.by, a)
 				}
 			}
@@ -127,21 +149,65 @@ func (f *failures) failed(addr, what, path string) time.Duration {
 				clear(f.by)
 			}
 		}
-		c = &client{left: failureBurst, at: now}
-		f.by[addr] = c
+		b = &bucket{left: failureBurst, at: now}
+		f.by[addr] = b
 	}
-	c.fill(now)
-	c.unlogged++
-	if now.Sub(c.loggedAt) >= logEvery {
-		f.logger.Warn("web: wrong credentials", "remote", addr, "what", what, "path", path, "count", c.unlogged,
-			"since", c.loggedAt.Format(time.RFC3339))
-		c.loggedAt, c.unlogged = now, 0
+	return b.take(now)
+}
+
+// failureLog writes wrong credentials to the log, at most one line every logEvery whatever
+// the addresses: the first failure after a quiet logEvery at once, the others counted in a
+// line at the end of the logEvery (a timer), with how many addresses they came from.
+type failureLog struct {
+	logger       *slog.Logger
+	every        time.Duration // logEvery
+	at           time.Time     // of the last line
+	tokens       int           // not yet logged
+	codes        int
+	addrs        map[string]struct{} // of those, at most maxClients
+	last         string              // the address of the latest
+	flushPending bool
+}
+
+// note counts one failure; f.mu is held.
+func (l *failureLog) note(f *failures, now time.Time, addr, what, path string) {
+	if !l.flushPending && now.Sub(l.at) >= l.every {
+		l.logger.Warn("web: wrong credentials", "remote", addr, "what", what, "path", path)
+		l.at = now
+		return
 	}
-	if c.left >= 1 {
-		c.left--
-		return 0
+	if what == wrongCode {
+		l.codes++
+	} else {
+		l.tokens++
 	}
-	return time.Duration((1 - c.left) * float64(failureRefill))
+	if l.addrs == nil {
+		l.addrs = map[string]struct{}{}
+	}
+	if len(l.addrs) < maxClients {
+		l.addrs[addr] = struct{}{}
+	}
+	l.last = addr
+	if !l.flushPending {
+		l.flushPending = true
+		time.AfterFunc(l.at.Add(l.every).Sub(now), func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			l.flush(time.Now())
+		})
+	}
+}
+
+// flush writes the line that counts the failures since the last; f.mu is held.
+func (l *failureLog) flush(now time.Time) {
+	addrs := strconv.Itoa(len(l.addrs))
+	if len(l.addrs) >= maxClients {
+		addrs += " or more"
+	}
+	l.logger.Warn("web: wrong credentials", "tokens", l.tokens, "pairing_codes", l.codes, "addresses", addrs,
+		"last_remote", l.last, "since", l.at.Format(time.RFC3339))
+	l.at, l.tokens, l.codes, l.last, l.flushPending = now, 0, 0, "", false
+	clear(l.addrs)
 }
 
 // bearer is the request's Authorization: Bearer credential, the scheme in any case (RFC 9110
@@ -215,11 +281,16 @@ func sameOrigin(r *http.Request) bool {
 
 type credentialKey struct{}
 
-// refuse answers a failed attempt: 429 while the address's failures are limited, else 401.
+// refuse answers a failed attempt (what: wrongToken or wrongCode): 429 while such failures
+// are limited, else 401.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, what, msg string) {
 	if wait := s.fails.failed(clientAddr(r), what, r.URL.Path); wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)+1))
-		writeError(w, http.StatusTooManyRequests, "rate_limited", "too many wrong credentials from "+clientAddr(r)+": try again later")
+		from := "from " + clientAddr(r)
+		if what == wrongCode {
+			from = "from any address"
+		}
+		writeError(w, http.StatusTooManyRequests, "rate_limited", "too many wrong "+what+"s "+from+": try again later")
 		return
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="hooksup"`)
@@ -230,8 +301,8 @@ const needsCredential = "this needs a paired browser's login or the API token as
 	"(pair a browser with hooksup web pair; scripts use hooksup web token)"
 
 // api guards an API handler: a write from the page's origin only (403); a paired browser's
-// login token or the API token (Bearer) else 401, or 429 while this address's failures are
-// limited.
+// login token or the API token (Bearer) else 401, or 429 while this address's wrong tokens are
+// limited. A connection that brings a valid credential is marked credentialed (LimitListener).
 func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		write := r.Method != http.MethodGet && r.Method != http.MethodHead
@@ -252,9 +323,10 @@ func (s *Server) api(f http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if !ok {
-			s.refuse(w, r, "token", needsCredential)
+			s.refuse(w, r, wrongToken, needsCredential)
 			return
 		}
+		markCredentialed(r.Context())
 		f(w, r.WithContext(context.WithValue(r.Context(), credentialKey{}, given)))
 	}
 }
@@ -321,7 +393,7 @@ func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.store == nil {
-		s.refuse(w, r, "pairing code", "this server pairs no devices")
+		s.refuse(w, r, wrongCode, "this server pairs no devices")
 		return
 	}
 	d, ok, err := s.store.Pair(body.Code, DeviceName(r.UserAgent()), body.Key, origin, s.listen, body.Replaces, time.Now())
@@ -331,7 +403,7 @@ func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		s.refuse(w, r, "pairing code", fmt.Sprintf("this pairing code is used, expired (after %v) or wrong: run hooksup web pair for a new one", PairingTTL))
+		s.refuse(w, r, wrongCode, fmt.Sprintf("this pairing code is used, expired (after %v) or wrong: run hooksup web pair for a new one", PairingTTL))
 		return
 	}
 	s.logger.Info("web: paired a device", "device", d.ID, "name", d.Name, "origin", origin, "remote", clientAddr(r))
@@ -372,7 +444,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	const refused = "this browser's login is refused: its device is not paired (revoked, or paired with another hooksup web), " +
 		"or the challenge is not this server's: run hooksup web pair and open the URL it prints here"
 	if s.store == nil || !s.logins.use(body.Challenge, time.Now()) {
-		s.refuse(w, r, "login", refused)
+		s.refuse(w, r, wrongToken, refused)
 		return
 	}
 	d, ok, err := s.store.Lookup(body.Device)
@@ -383,7 +455,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok || d.Origin != origin || (d.Server != "" && d.Server != s.listen) ||
 		!verifyLogin(d.Key, loginMessage(origin, d.ID, body.Challenge), body.Signature) {
-		s.refuse(w, r, "login", refused)
+		s.refuse(w, r, wrongToken, refused)
 		return
 	}
 	tok, err := s.logins.login(d.ID, d.Key)

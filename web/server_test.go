@@ -263,6 +263,57 @@ func TestFailuresAreCountedPerAddress(t *testing.T) {
 	}
 }
 
+// Wrong pairing codes draw on one budget whatever their address: 10 from 10 addresses spend
+// it, and the next, from an eleventh, is limited; wrong tokens from that address are not.
+func TestWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
+	f := newFailures(slog.New(slog.DiscardHandler))
+	for i := range failureBurst {
+		if wait := f.failed(fmt.Sprintf("127.0.0.%d", i+2), wrongCode, "/api/pair"); wait != 0 {
+			t.Fatalf("a wrong code within the burst limited: %v", wait)
+		}
+	}
+	if wait := f.failed("127.9.9.9", wrongCode, "/api/pair"); wait == 0 {
+		t.Fatal("a wrong code from a new address past the burst: not limited")
+	}
+	if wait := f.failed("127.9.9.9", wrongToken, "/api/sessions"); wait != 0 {
+		t.Fatalf("a wrong token from that address limited: %v", wait)
+	}
+}
+
+// Wrong credentials from any number of addresses make one line at once and then one line a
+// logEvery in all, which counts them and their addresses.
+func TestWrongCredentialsAreLoggedAtARateInAll(t *testing.T) {
+	lines := make(chan string, 2000) // room for a line per failure: a test that fails does not hang
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		lines <- string(p)
+		return len(p), nil
+	}), nil))
+	f := newFailures(logger)
+	f.log.every = 200 * time.Millisecond
+	for i := range 1000 {
+		what := wrongToken
+		if i%2 == 0 {
+			what = wrongCode
+		}
+		f.failed(fmt.Sprintf("127.0.%d.%d", i/250, i%250+1), what, "/api/pair")
+	}
+	first := <-lines
+	if !strings.Contains(first, "wrong credentials") || !strings.Contains(first, "remote=127.0.0.1 ") {
+		t.Fatalf("the first line: %s", first)
+	}
+	select {
+	case l := <-lines:
+		if !strings.Contains(l, "tokens=500") || !strings.Contains(l, "pairing_codes=499") || !strings.Contains(l, "addresses=999") {
+			t.Fatalf("the line after logEvery: %s", l)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no line counting the failures after the first")
+	}
+	if len(lines) > 0 {
+		t.Fatalf("more lines: %s", <-lines)
+	}
+}
+
 // A write from another origin is refused, whatever its credentials; nothing is answered, and
 // no pairing code is taken.
 func TestCrossOriginWritesAreRefused(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/logfile"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/internal/userdirs"
@@ -131,14 +132,15 @@ func loadLayers(g globalFlags, env environment) (config.Config, []config.Layer, 
 	return cfg, layers, nil
 }
 
-// openLogger opens hooksup's own log in the state directory. Nothing is logged to the terminal.
+// openLogger opens hooksup's own log in the state directory, rotated past logfile.MaxSize.
+// Nothing is logged to the terminal.
 func openLogger(stateDir string, debug bool) (*slog.Logger, func()) {
 	level := slog.LevelInfo
 	if debug {
 		level = slog.LevelDebug
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err == nil {
-		f, err := os.OpenFile(filepath.Join(stateDir, "hooksup.log"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := logfile.Open(filepath.Join(stateDir, "hooksup.log"), logfile.MaxSize)
 		if err == nil {
 			return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: level})), func() { f.Close() }
 		}
