@@ -2,83 +2,68 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
-// flood is an attacker's connections to hooksup web: each kept alive with a cheap GET every
-// 5 s, and dialled again the moment the server closes it.
+// flood is an attacker's connections to hooksup web, in a process of its own
+// (testdata/flood): each kept alive with a cheap GET every 5 s, and dialled again the moment
+// the server closes it.
 type flood struct {
 	dials, answers atomic.Int64
 }
 
 // startFlood holds n unauthenticated connections to host (HOST:PORT) open until the test ends,
-// from the local addresses from, in turn (nil: the system's choice, 127.0.0.1).
-func startFlood(t *testing.T, host string, n int, from []net.IP) *flood {
+// spread over addrs addresses of 127/8 (0: the system's choice, 127.0.0.1).
+func startFlood(t *testing.T, host string, n, addrs int) *flood {
 	t.Helper()
-	f := &flood{}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	t.Cleanup(func() { cancel(); wg.Wait() })
-	for i := range n {
-		d := net.Dialer{Timeout: 5 * time.Second}
-		if from != nil {
-			d.LocalAddr = &net.TCPAddr{IP: from[i%len(from)]}
-		}
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				c, err := d.DialContext(ctx, "tcp", host)
-				if err != nil {
-					select { // ports run short under the churn: a moment, then again
-					case <-ctx.Done():
-					case <-time.After(10 * time.Millisecond):
-					}
-					continue
-				}
-				f.dials.Add(1)
-				stop := context.AfterFunc(ctx, func() { c.Close() })
-				br := bufio.NewReader(c)
-				for ctx.Err() == nil {
-					if _, err := fmt.Fprintf(c, "GET /icon.svg HTTP/1.1\r\nHost: %s\r\n\r\n", host); err != nil {
-						break
-					}
-					resp, err := http.ReadResponse(br, nil)
-					if err != nil {
-						break
-					}
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					f.answers.Add(1)
-					// Another GET in 5 s, unless the server closes the connection first.
-					c.SetReadDeadline(time.Now().Add(5 * time.Second))
-					if _, err := br.Peek(1); !errors.Is(err, os.ErrDeadlineExceeded) {
-						break
-					}
-					c.SetReadDeadline(time.Time{})
-				}
-				stop()
-				c.Close()
-			}
-		})
+	bin := filepath.Join(t.TempDir(), "flood")
+	if out, err := e2e.GoBuild(bin, "./testdata/flood").CombinedOutput(); err != nil {
+		t.Fatalf("build the flood: %v\n%s", err, out)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for f.dials.Load() < int64(n) || f.answers.Load() < int64(n/2) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the flood of %d connections never took hold: %d dials, %d answers", n, f.dials.Load(), f.answers.Load())
+	cmd := exec.Command(bin, "-host", host, "-n", fmt.Sprint(n), "-addrs", fmt.Sprint(addrs))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	f := &flood{}
+	held := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		once := sync.Once{}
+		for sc.Scan() {
+			var d, a int64
+			if _, err := fmt.Sscanf(sc.Text(), "dials %d answers %d", &d, &a); err == nil {
+				f.dials.Store(d)
+				f.answers.Store(a)
+				if d >= int64(n) && a >= int64(n/2) {
+					once.Do(func() { close(held) })
+				}
+			}
 		}
-		time.Sleep(20 * time.Millisecond)
+	}()
+	select {
+	case <-held:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the flood of %d connections never took hold: %d dials, %d answers", n, f.dials.Load(), f.answers.Load())
 	}
 	return f
 }
@@ -121,10 +106,9 @@ func answeredWithin(t *testing.T, method, rawURL, auth string) (int, time.Durati
 // within 2 s, and the page's own files still load.
 func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		n    int
-		from []net.IP
-	}{{"600 from one address", 600, nil}, {"1200 from 600 addresses", 1200, loopbackAddrs(600)}} {
+		name     string
+		n, addrs int
+	}{{"600 from one address", 600, 0}, {"1200 from 600 addresses", 1200, 600}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
 			w := startWeb(t, s)
@@ -132,7 +116,7 @@ func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := startFlood(t, u.Host, tc.n, tc.from)
+			f := startFlood(t, u.Host, tc.n, tc.addrs)
 			var worst time.Duration
 			for i := range 5 {
 				code, took := answeredWithin(t, "GET", w.base+"api/sessions", w.token)
@@ -181,6 +165,7 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 	w := startWeb(t, s)
 	before := len(wrongCredentialLines(t, s))
 	addrs := loopbackAddrs(200)
+	key := w.device(t).PublicKey()
 	var mu sync.Mutex
 	status := map[int]int{}
 	var wg sync.WaitGroup
@@ -191,8 +176,11 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 		wg.Go(func() {
 			defer client.CloseIdleConnections()
 			for j := range 10 {
-				body := fmt.Sprintf(`{"code": "wrong-%d-%d"}`, i, j)
-				resp, err := client.Post(w.base+"api/pair", "application/json", strings.NewReader(body))
+				body := fmt.Sprintf(`{"code": "wrong-%d-%d", "key": "%s"}`, i, j, key)
+				r, _ := http.NewRequest("POST", w.base+"api/pair", strings.NewReader(body))
+				r.Header.Set("Content-Type", "application/json")
+				r.Header.Set("Origin", strings.TrimSuffix(w.base, "/"))
+				resp, err := client.Do(r)
 				if err != nil {
 					t.Errorf("a wrong code from %s: %v", ip, err)
 					return
@@ -215,8 +203,8 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 	if len(lines)-before > 3 {
 		t.Fatalf("hooksup.log gained %d lines on 2000 wrong codes from 200 addresses:\n%s", len(lines)-before, strings.Join(lines, "\n"))
 	}
-	if resp, body := w.do(t, "POST", "/api/pair", `{"code": "`+w.code+`"}`, nil); resp.StatusCode != http.StatusOK {
-		t.Fatalf("the printed code right after the wrong ones: %d %s", resp.StatusCode, body)
+	if status, body, _ := w.device(t).Pair(w.code, ""); status != http.StatusOK {
+		t.Fatalf("the printed code right after the wrong ones: %d %s", status, body)
 	}
 	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("the API token right after the wrong codes: %d %s", resp.StatusCode, body)
