@@ -470,7 +470,7 @@ func answer(v verdictlog.Verdict) hooks.Answer {
 	return a
 }
 
-// observation is the neovate payload of a stop's verdict: what the transcript knows at this
+// observation is the session as a stop's verdict records it: what the transcript knows at this
 // moment (it lags: the final text comes from the hook input), with what the engine knew at the
 // decision: the model, the turn's duration up to it.
 func (e *Engine) observation(s *stop) *verdictlog.Observation {
