@@ -10,11 +10,17 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agents"
+	"github.com/hooksup/hooksup/agent/agents/dialects"
 )
 
 const module = "github.com/hooksup/hooksup"
@@ -174,12 +180,44 @@ func TestHookClientLinksOnlyWhatAHookNeeds(t *testing.T) {
 }
 
 // agentHomes are the folders where an agent may be named: each agent's own package (and the
-// packages under it), and the one list of them. Everywhere else an agent is known through the
-// agent.Agent interface, so that adding one is a folder and a line in the list.
-var agentHomes = []string{"agent/claude/", "agent/codex/", "agent/gemini/", "agent/copilot/", "agent/qwen/", "agent/agents/"}
+// packages under it) and the one list of them, agent/agents. Everywhere else an agent is known
+// through the agent.Agent interface, so that adding one is a folder and a line in the list. The
+// folders are drawn from the list: an agent's is where its Agent type is declared.
+func agentHomes(all []agent.Agent) []string {
+	homes := []string{"agent/agents/"}
+	for _, a := range all {
+		if rel, ok := strings.CutPrefix(reflect.TypeOf(a).PkgPath(), module+"/"); ok && strings.HasPrefix(rel, "agent/") {
+			homes = append(homes, rel+"/")
+		}
+	}
+	return homes
+}
 
-// agentNames are the agents' names as code would spell them, in any case.
-var agentNames = regexp.MustCompile(`(?i)claude|codex|gemini|copilot|qwen`)
+// agentWords are the words code would name each agent of all by: its command, which is also its
+// dialect's name and the binary hooksup looks for on PATH; the middle of its binary's variable
+// (HOOKSUP_NAME_BIN); and the name of its package. Each agent's product (Product) holds one of
+// them (TestAgentWordsAreDrawnFromTheList), so a string naming the product is caught too.
+func agentWords(all []agent.Agent) []string {
+	var words []string
+	for _, a := range all {
+		words = append(words, a.Name(), strings.TrimSuffix(strings.TrimPrefix(a.BinEnv(), "HOOKSUP_"), "_BIN"))
+		if pkg := reflect.TypeOf(a).PkgPath(); strings.HasPrefix(pkg, module+"/agent/") {
+			words = append(words, path.Base(pkg))
+		}
+	}
+	slices.SortFunc(words, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
+	return slices.CompactFunc(words, strings.EqualFold)
+}
+
+// agentPattern matches any of all's agentWords, in any case, anywhere in an identifier or a
+// literal.
+func agentPattern(all []agent.Agent) *regexp.Regexp {
+	quoted := make([]string, 0, len(all))
+	for _, w := range agentWords(all) {
+		quoted = append(quoted, regexp.QuoteMeta(w))
+	}
+	return regexp.MustCompile(`(?i)` + strings.Join(quoted, "|"))
+}
 
 // namesAllowed are the files outside agentHomes whose code may still name an agent, each with
 // why; a file not named here that names an agent fails TestOnlyAgentHomesNameAgents.
@@ -207,8 +245,9 @@ var namesAllowed = map[string]string{
 }
 
 // Outside an agent's own folder and the list, no Go file's code names an agent: no identifier
-// and no string holds claude, codex, gemini or qwen (comments may, and tests may).
+// and no string holds a word of agentWords, drawn from agents.All (comments may, and tests may).
 func TestOnlyAgentHomesNameAgents(t *testing.T) {
+	homes, names := agentHomes(agents.All()), agentPattern(agents.All())
 	var offenders []string
 	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -218,7 +257,7 @@ func TestOnlyAgentHomesNameAgents(t *testing.T) {
 			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "third_party") {
 				return filepath.SkipDir
 			}
-			if slices.ContainsFunc(agentHomes, func(h string) bool { return path+"/" == h }) {
+			if slices.ContainsFunc(homes, func(h string) bool { return path+"/" == h }) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -226,15 +265,19 @@ func TestOnlyAgentHomesNameAgents(t *testing.T) {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		names := agentNamesIn(t, path)
-		if len(names) == 0 {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		found := agentNamesIn(names, path, src)
+		if len(found) == 0 {
 			if _, ok := namesAllowed[path]; ok {
 				t.Errorf("%s is in namesAllowed but names no agent: take it out", path)
 			}
 			return nil
 		}
 		if _, ok := namesAllowed[path]; !ok {
-			offenders = append(offenders, path+": "+strings.Join(names, ", "))
+			offenders = append(offenders, path+": "+strings.Join(found, ", "))
 		}
 		return nil
 	})
@@ -248,17 +291,13 @@ func TestOnlyAgentHomesNameAgents(t *testing.T) {
 	}
 	if len(offenders) > 0 {
 		t.Errorf("%d files outside %s name an agent in code (name it through agent.Agent instead):\n%s",
-			len(offenders), strings.Join(agentHomes, ", "), strings.Join(offenders, "\n"))
+			len(offenders), strings.Join(homes, ", "), strings.Join(offenders, "\n"))
 	}
 }
 
-// agentNamesIn lists the identifiers and literals of the Go file at path that name an agent.
-func agentNamesIn(t *testing.T, path string) []string {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+// agentNamesIn lists the identifiers and literals of the Go source src (the file at path) that
+// names matches, each with its line.
+func agentNamesIn(names *regexp.Regexp, path string, src []byte) []string {
 	fset := token.NewFileSet()
 	var s scanner.Scanner
 	s.Init(fset.AddFile(path, -1, len(src)), src, nil, 0) // comments are skipped
@@ -268,8 +307,53 @@ func agentNamesIn(t *testing.T, path string) []string {
 		if tok == token.EOF {
 			return out
 		}
-		if (tok == token.IDENT || tok == token.STRING || tok == token.CHAR) && agentNames.MatchString(lit) {
+		if (tok == token.IDENT || tok == token.STRING || tok == token.CHAR) && names.MatchString(lit) {
 			out = append(out, fmt.Sprintf("%d:%s", fset.Position(pos).Line, lit))
+		}
+	}
+}
+
+// zed is an agent in no list but this file's: everything but its names is the default agent's.
+type zed struct{ agent.Agent }
+
+func (zed) Name() string    { return "zed" }
+func (zed) Product() string { return "Zed Agent CLI" }
+func (zed) BinEnv() string  { return "HOOKSUP_ZED_BIN" }
+
+// The guard's words are drawn from the list: every agent's command, product, binary's variable,
+// package and dialect is matched, and an agent added to the list (zed here) is guarded with no
+// change to the test.
+func TestAgentWordsAreDrawnFromTheList(t *testing.T) {
+	names := agentPattern(agents.All())
+	for _, a := range agents.All() {
+		pkg := path.Base(reflect.TypeOf(a).PkgPath())
+		for _, s := range []string{a.Name(), a.Product(), a.BinEnv(), pkg, pkg + ".Agent{}", `"` + a.Name() + `"`} {
+			if !names.MatchString(s) {
+				t.Errorf("the guard's pattern %s misses %q", names, s)
+			}
+		}
+	}
+	for _, d := range dialects.All() {
+		if !names.MatchString(d.Name()) {
+			t.Errorf("the guard's pattern %s misses the dialect %q", names, d.Name())
+		}
+	}
+	if len(agentHomes(agents.All())) != len(agents.All())+1 {
+		t.Errorf("agent homes %v: not one for each of %d agents and the list", agentHomes(agents.All()), len(agents.All()))
+	}
+
+	src := []byte("package tui\n\n// zed is named in a comment, which is fine.\nvar bin = \"zed\"\n\nfunc zedArgs() {}\nvar product = \"Zed Agent CLI\"\n")
+	if found := agentNamesIn(names, "tui/x.go", src); len(found) != 0 {
+		t.Fatalf("zed is named before it is in the list: %v", found)
+	}
+	withZed := append(agents.All(), zed{agents.Default()})
+	found := agentNamesIn(agentPattern(withZed), "tui/x.go", src)
+	if want := []string{`4:"zed"`, "6:zedArgs", `7:"Zed Agent CLI"`}; !slices.Equal(found, want) {
+		t.Errorf("with zed in the list, the guard finds %q in code naming it; want %q", found, want)
+	}
+	for _, a := range agents.All() {
+		if !agentPattern(withZed).MatchString(a.Name()) {
+			t.Errorf("with zed in the list, the guard misses %s", a.Name())
 		}
 	}
 }
