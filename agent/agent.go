@@ -1,6 +1,7 @@
 // Package agent describes what differs between the coding agents hooksup supervises: the Agent
 // interface, and the few helpers their packages share. Each agent is a package of its own under
-// agent/ (agent/claude, agent/codex, agent/gemini), and agent/agents is the one list of them.
+// agent/ (agent/claude, agent/codex, agent/gemini, agent/copilot, agent/qwen), and agent/agents
+// is the one list of them.
 // Everything else — the socket, the engine, the checks, the questions, the verdict log, the
 // front ends — is shared and knows an agent only through this interface.
 //

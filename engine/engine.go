@@ -117,7 +117,8 @@ type Options struct {
 	Outbox *Outbox
 	// LockDir is where the project locks are (the runtime directory): the checks of a stop run
 	// while no other hooksup runs checks in the project (ProjectDir). Empty: no lock is taken.
-	// Agent (claude, codex, gemini) and PID (this process's when 0) say who holds it.
+	// Agent (the agent's name, as `hooksup NAME` takes it: claude, codex, …) and PID (this
+	// process's when 0) say who holds it.
 	LockDir string
 	Agent   string
 	PID     int

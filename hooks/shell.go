@@ -10,13 +10,16 @@ import (
 	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
-// How the agents run a hook's command (seen with the real binaries, whatever $SHELL says):
-// Claude Code 2.1.330 as `/bin/sh -c COMMAND`, Codex 0.169.0 as `/bin/bash -c COMMAND`, Gemini
-// CLI 0.61.0 as `bash -c COMMAND`. Two agents read the command's text before the shell does:
-// claude expands `${CLAUDE_PLUGIN_ROOT}` (and runs no hook naming it outside a plugin), and
-// gemini replaces $GEMINI_PROJECT_DIR, $GEMINI_CWD, $GEMINI_PLANS_DIR, $GEMINI_SESSION_ID and
-// $CLAUDE_PROJECT_DIR wherever they appear, inside quotes too. ShellQuote is the one quoting
-// for all three; SplitCommand reads back what it wrote.
+// How the agents run a hook's command (whatever $SHELL says): Claude Code 2.1.330 as
+// `/bin/sh -c COMMAND`, Codex 0.169.0 as `/bin/bash -c COMMAND`, Gemini CLI 0.61.0 and Qwen Code
+// 0.24.4 as `bash -c COMMAND`, GitHub Copilot CLI 1.0.102 a hook's `bash` entry with bash. Some
+// read the command's text before the shell does: claude expands `${CLAUDE_PLUGIN_ROOT}` (and
+// runs no hook naming it outside a plugin); gemini replaces $GEMINI_PROJECT_DIR, $GEMINI_CWD,
+// $GEMINI_PLANS_DIR, $GEMINI_SESSION_ID and $CLAUDE_PROJECT_DIR wherever they appear, inside
+// quotes too; copilot has plugin placeholders of its own (${COPILOT_PLUGIN_ROOT},
+// ${COPILOT_PROJECT_DIR}, and claude's names for them); qwen replaces its $QWEN_PROJECT_DIR and
+// gemini's and claude's only for a shell that is not bash. ShellQuote is the one quoting for all
+// five, leaving no `$NAME` or `${NAME}` in the text; SplitCommand reads back what it wrote.
 
 // ShellQuote quotes s as one word for sh, bash and zsh, when it holds anything but safe
 // characters: in single quotes, with each `'` written \' and each `$` written \$ outside

@@ -29,8 +29,8 @@ var hostileDirs = []string{
 }
 
 // agentShells are the shells the agents run a hook's command with (`SHELL -c COMMAND`): claude
-// 2.1.330 runs /bin/sh whatever $SHELL says, codex 0.169.0 and gemini 0.61.0 run bash. zsh is
-// there for a person's own sh being zsh.
+// 2.1.330 runs /bin/sh whatever $SHELL says; codex 0.169.0, gemini 0.61.0, copilot 1.0.102 and
+// qwen 0.24.4 run bash. zsh is there for a person's own sh being zsh.
 func agentShells(t *testing.T) []string {
 	var out []string
 	for _, sh := range []string{"sh", "bash", "zsh"} {

@@ -32,8 +32,8 @@ on_timeout = "proposal"   # when nobody answers: "proposal" (what the checks sai
 reason_lines = 40         # a failed check's last lines the agent reads (the verdict log keeps its last MiB)
 
 [stop]
-# Forced continuations per turn (a turn ends at your next prompt). Claude Code itself ends a
-# turn after 8 consecutive blocks.
+# Forced continuations per turn (a turn ends at your next prompt). Some agents end a turn
+# themselves: Claude Code and Copilot CLI after 8 blocks in a row, Qwen Code at the 8th block.
 max_continuations = 3
 strict = false                  # true: a headless run (-p, CI) exits 3 when the agent stops with a check failing
 

@@ -48,7 +48,7 @@ func TestHelpForACommandFitsEightyColumns(t *testing.T) {
 	helps := map[string]string{"--help": global}
 	for _, c := range program().Visible() {
 		if c.Passthrough || c.Name == "watch" {
-			// claude's, codex's and gemini's --help are the agent's; watch's lists its keys.
+			// an agent's --help is the agent's own; watch's lists its keys.
 			code, out := s.hooksup(t, "help", c.Name)
 			if code != 0 || !strings.HasPrefix(out, "usage: hooksup") {
 				t.Errorf("help %s: %d %s", c.Name, code, out)

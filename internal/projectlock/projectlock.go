@@ -32,7 +32,7 @@ import (
 // Holder is who holds a project's lock, as the file tells it.
 type Holder struct {
 	SessionID string    `json:"session_id,omitempty"` // the agent's session; none for `hooksup check`
-	Agent     string    `json:"agent"`                // claude, codex, gemini, or "hooksup check"
+	Agent     string    `json:"agent"`                // the agent's name (claude, codex, …), or "hooksup check"
 	PID       int       `json:"pid"`                  // the process holding it
 	Check     string    `json:"check,omitempty"`      // the check it runs now
 	Since     time.Time `json:"since"`                // when it took the lock
