@@ -1,5 +1,5 @@
-// Package supervisor runs one supervised agent session (Claude Code, Codex: package agent says
-// what differs between them): it starts the agent, owns the hook
+// Package supervisor runs one supervised agent session (any agent of agent/agents: package
+// agent says what differs between them): it starts the agent, owns the hook
 // socket, decides every stop (checks, counters, questions, the Escape override), writes the
 // verdict log and publishes events for a front end. It imports no UI package.
 package supervisor
