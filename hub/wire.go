@@ -100,7 +100,7 @@ type Snapshot struct {
 // Waiting is whom a session's checks wait for: the hooksup running checks in its project.
 type Waiting struct {
 	SessionID string    `json:"session_id,omitempty"` // the holder's agent session; none for `hooksup check`
-	Agent     string    `json:"agent"`                // claude, codex, gemini, or "hooksup check"
+	Agent     string    `json:"agent"`                // the agent's name (claude, codex, gemini, copilot, qwen), or "hooksup check"
 	PID       int       `json:"pid"`                  // the holder's process
 	Check     string    `json:"check,omitempty"`      // the check it runs
 	Since     time.Time `json:"since"`                // when this session began to wait
