@@ -42,7 +42,9 @@ func TestPlainLines(t *testing.T) {
 		p.write(c.name, []byte(c.chunk))
 	}
 	p.flush()
-	want := "one red\n<U+202E>two\ndone\nlast\n\tb says hi\n"
+	// A colour is taken out, a CRLF ends a line; a lone carriage return or bell is shown, not
+	// obeyed, as in the reason the agent reads.
+	want := "one red\n<U+202E>two\nprogress 1\\rdone\nlast\n\tb says\\a hi\n"
 	if b.String() != want {
 		t.Errorf("check -v printed %q, want %q", b.String(), want)
 	}

@@ -57,16 +57,15 @@ func evalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js s
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {
+		// An exception is "not yet": the page may be loading itself again (to log in anew), and
+		// what js reads is not there for a moment.
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, opts...))
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if ok {
+		if err == nil && ok {
 			return
 		}
 		if time.Now().After(deadline) {
 			body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-			t.Fatalf("%s: not after %v; the page says:\n%s", what, wait, body)
+			t.Fatalf("%s: not after %v (%v); the page says:\n%s", what, wait, err, body)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
