@@ -399,6 +399,17 @@ func TestArchitectureFrontEndsLinkNoSupervisor(t *testing.T) {
 	}
 }
 
+// The supervisor runs the agent it is given: it knows an agent through the agent.Agent interface
+// alone, neither the list of them (agent/agents) nor any one agent's package; the command layer
+// picks the agent.
+func TestArchitectureSupervisorIsGivenItsAgent(t *testing.T) {
+	for _, dep := range linked(t, "supervisor") {
+		if rel, ok := strings.CutPrefix(dep, module+"/"); ok && strings.HasPrefix(rel, "agent/") {
+			t.Errorf("supervisor links %s", rel)
+		}
+	}
+}
+
 // Package session is data: it links the standard library and the few packages of data it
 // names (the hook protocol's input, the verdict log's line, the project lock's holder), and
 // nothing that runs a session.

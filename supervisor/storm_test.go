@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/session"
@@ -48,7 +49,7 @@ func startStorm(tb testing.TB) *stormSession {
 	os.WriteFile(filepath.Join(dir, "transcript.jsonl"), nil, 0o600)
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto
-	sup, err := New(Options{Config: cfg, Bin: agent, HooksupBin: "/bin/false", ProjectDir: dir,
+	sup, err := New(Options{Config: cfg, Agent: claude.Agent{}, Bin: agent, HooksupBin: "/bin/false", ProjectDir: dir,
 		StateDir: filepath.Join(dir, "state"), RuntimeDir: run, Start: (*exec.Cmd).Start})
 	if err != nil {
 		tb.Fatal(err)

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
-	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
@@ -36,7 +35,7 @@ import (
 // Options configure a Supervisor.
 type Options struct {
 	Config     config.Config
-	Agent      agent.Agent // which agent runs; nil is the list's default (agents.Default)
+	Agent      agent.Agent // which agent runs; required
 	Bin        string      // the agent's binary (already resolved, or a name found on PATH)
 	Args       []string    // passed to the agent, with hooksup's hooks injected as the agent takes them
 	HooksupBin string      // hooksup itself: the injected hooks run `HooksupBin hook EVENT`…
@@ -92,6 +91,9 @@ var ErrHangup = hangup.ErrHangup
 // ErrAgentNotFound is returned when the agent's binary cannot be found.
 var ErrAgentNotFound = agent.ErrNotFound
 
+// ErrNoAgent is returned by New when Options name no agent: the caller picks it.
+var ErrNoAgent = errors.New("no agent given to the session")
+
 // New prepares a session: the socket, the token and the injected settings. Nothing runs yet.
 func New(o Options) (*Supervisor, error) {
 	logger := o.Logger
@@ -99,7 +101,7 @@ func New(o Options) (*Supervisor, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if o.Agent == nil {
-		o.Agent = agents.Default()
+		return nil, ErrNoAgent
 	}
 	// The hooks run hooksup's binaries by their paths: a path no agent's settings can hold is
 	// refused before the agent starts, naming it and the fix.
@@ -117,7 +119,6 @@ func New(o Options) (*Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	runtimedir.SweepStale(o.RuntimeDir, agents.Leftovers()...)
 	swept := checks.Sweep(o.RuntimeDir, logger)
 	idb := make([]byte, runtimedir.IDBytes)
 	_, _ = rand.Read(idb)

@@ -25,22 +25,6 @@ import (
 // WatchBy is where `hooksup watch` answers: its verdicts' source is "manual (hooksup watch)".
 const WatchBy = "hooksup watch"
 
-// Hub is what `hooksup watch` needs of the machine's sessions. Every call is I/O: the model
-// makes them in commands, never in Update or View.
-type Hub interface {
-	// List returns the live sessions, oldest first.
-	List() ([]hub.Live, error)
-	// Snapshot asks one session how it is.
-	Snapshot(l hub.Live) (hub.Snapshot, error)
-	// Resolve answers one of its questions, as hooksup watch.
-	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
-	// Events streams its events to f until it ends or f returns false.
-	Events(l hub.Live, f func(hub.Event) bool) error
-	// Interrupt is Escape pressed in the session: its pending questions, and the rest of its
-	// turn, may stop; its agent at work is interrupted.
-	Interrupt(l hub.Live) error
-}
-
 // Watch intervals: the list is read again this often (sessions come and go); while a question
 // waits its countdown is redrawn every second. Nothing ticks faster.
 const (
@@ -62,7 +46,7 @@ type watchSession struct {
 // the latest verdicts; the selected session's oldest question is answered with the session
 // TUI's keys.
 type watchModel struct {
-	hub      Hub
+	hub      hub.Sessions // every call made in a command, never in Update or View
 	styles   Styles
 	keys     keyMap
 	escape   key.Binding // the session TUI's Escape: the selected session's turn may stop
@@ -110,7 +94,7 @@ type (
 	}
 )
 
-func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
+func newWatchModel(h hub.Sessions, st Styles, k keyMap) *watchModel {
 	escape := key.NewBinding(key.WithKeys(keymap.Escape), key.WithHelp(keymap.Escape, "interrupt"))
 	return &watchModel{hub: h, styles: st, keys: k, escape: escape, editor: newReasonEditor(k.Editor), w: 80, h: 24}
 }
@@ -119,7 +103,7 @@ func newWatchModel(h Hub, st Styles, k keyMap) *watchModel {
 // signals, and when the terminal goes away (its input ends or fails) it returns an error that
 // wraps hangup.ErrHangup.
 // start is the command the empty screen suggests to start a session ("hooksup claude").
-func RunWatch(ctx context.Context, h Hub, theme themes.Theme, prefix string, bindings map[string]string, start string) error {
+func RunWatch(ctx context.Context, h hub.Sessions, theme themes.Theme, prefix string, bindings map[string]string, start string) error {
 	km, err := keymap.Resolve(prefix, bindings)
 	if err != nil {
 		return fmt.Errorf("[keys] %w", err)

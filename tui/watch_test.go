@@ -15,7 +15,7 @@ import (
 	"github.com/hooksup/hooksup/themes"
 )
 
-// fakeHub is two sessions; it records the answers and counts the lists.
+// fakeHub is two sessions (hub.Sessions); it records the answers and counts the lists.
 type fakeHub struct {
 	lives   []hub.Live
 	answers []string
@@ -24,6 +24,15 @@ type fakeHub struct {
 }
 
 func (f *fakeHub) List() ([]hub.Live, error) { f.lists++; return f.lives, nil }
+func (f *fakeHub) ListHost(host string) ([]hub.Live, error) {
+	var out []hub.Live
+	for _, l := range f.lives {
+		if l.Host == host {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
 func (f *fakeHub) Snapshot(l hub.Live) (hub.Snapshot, error) {
 	return l.Snapshot, nil
 }

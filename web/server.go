@@ -1,6 +1,6 @@
 // Package web serves `hooksup web`: a page and a JSON API over every session the hub sees, for
-// a browser or a phone (docs/web.md). It talks to the sessions only through a Hub (cmd/hooksup
-// implements it with hub.List and hub.Client), and everything it serves is embedded.
+// a browser or a phone (docs/web.md). It talks to the sessions only through hub.Sessions
+// (cmd/hooksup hands it a hub.MultiHost), and everything it serves is embedded.
 package web
 
 import (
@@ -20,21 +20,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 )
-
-// Hub is what the server needs of the machine's sessions.
-type Hub interface {
-	// List is every host's sessions, each host that cannot be reached as an entry with Err.
-	List() ([]hub.Live, error)
-	// ListHost is one host's ("" for this machine): an answer reaches no other host.
-	ListHost(host string) ([]hub.Live, error)
-	Resolve(l hub.Live, id int, d hooks.Decision, reason string) error
-	Interrupt(l hub.Live) error
-	Events(l hub.Live, f func(hub.Event) bool) error
-}
 
 // By is where the server's answers say they were given: their verdicts' source is
 // "manual (hooksup web)".
@@ -45,7 +33,8 @@ var static embed.FS
 
 // Options configure a Server.
 type Options struct {
-	Hub Hub
+	// Sessions are every host's sessions, answered as By.
+	Sessions hub.Sessions
 	// Token is the API token (scripts'); Store the paired devices and pairing codes (nil: none).
 	Token string
 	Store *Store
@@ -64,9 +53,9 @@ type Options struct {
 	ListEvery time.Duration
 }
 
-// Server is the web server over the hub.
+// Server is the web server over every host's sessions.
 type Server struct {
-	hub        Hub
+	hub        hub.Sessions
 	token      string
 	store      *Store
 	hosts      map[string]struct{}
@@ -89,7 +78,7 @@ func New(o Options) *Server {
 	if o.ListEvery == 0 {
 		o.ListEvery = 2 * time.Second
 	}
-	s := &Server{hub: o.Hub, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, localAddrs: o.LocalAddrs, logger: o.Logger,
+	s := &Server{hub: o.Sessions, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, localAddrs: o.LocalAddrs, logger: o.Logger,
 		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins()}
 	for _, h := range o.AllowHosts {
 		if h = hostName(h); h != "" {

@@ -76,6 +76,9 @@ func (f *fakeHub) ListHost(host string) ([]hub.Live, error) {
 	return out, nil
 }
 
+// Snapshot is the session as it was listed (the server asks none).
+func (f *fakeHub) Snapshot(l hub.Live) (hub.Snapshot, error) { return l.Snapshot, nil }
+
 func (f *fakeHub) Resolve(l hub.Live, id int, d hooks.Decision, reason string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -136,7 +139,7 @@ func newTestServer(t *testing.T) (*httptest.Server, *fakeHub) {
 // newTestServerWith serves f with o (its Hub, Token and Store filled in when unset).
 func newTestServerWith(t *testing.T, f *fakeHub, o Options) (*httptest.Server, *Store) {
 	t.Helper()
-	o.Hub, o.ListEvery = f, 50*time.Millisecond
+	o.Sessions, o.ListEvery = f, 50*time.Millisecond
 	if o.Token == "" {
 		o.Token = testToken
 	}
@@ -750,7 +753,7 @@ func newHostsTestServer(t *testing.T) (*httptest.Server, *fakeHub) {
 	t.Helper()
 	f := newFakeHub()
 	withHosts(f)
-	s := New(Options{Hub: f, Token: testToken, ListEvery: 50 * time.Millisecond})
+	s := New(Options{Sessions: f, Token: testToken, ListEvery: 50 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	go s.Run(ctx)
 	ts := httptest.NewServer(s.Handler())

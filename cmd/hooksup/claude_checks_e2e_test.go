@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/session"
@@ -46,7 +47,7 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 	defer cancel()
 	env := append(rc.env.Environ(), "XDG_STATE_HOME="+rc.state)
 	sup, err := supervisor.New(supervisor.Options{
-		Config: cfg, Bin: rc.env.Claude, Args: []string{"-p", "go"}, HooksupBin: hooksupBin, Events: rc.events("-p"),
+		Config: cfg, Agent: claude.Agent{}, Bin: rc.env.Claude, Args: []string{"-p", "go"}, HooksupBin: hooksupBin, Events: rc.events("-p"),
 		ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"), RuntimeDir: rc.run, Env: env,
 		Start: func(cmd *exec.Cmd) error { return rc.srv.Start(cmd) },
 	})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/session"
@@ -76,7 +77,7 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 	defer cancel()
 	ptys := make(chan *os.File, 1)
 	sup, err := supervisor.New(supervisor.Options{
-		Config: cfg, Bin: rc.env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: hooksupBin, Events: rc.events(),
+		Config: cfg, Agent: claude.Agent{}, Bin: rc.env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: hooksupBin, Events: rc.events(),
 		HookClient: hookClientBin, ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"),
 		RuntimeDir: rc.run, Env: append(rc.env.Environ(), "TERM=xterm-256color"), Interactive: true,
 		Start: func(cmd *exec.Cmd) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/runtimedir"
@@ -66,8 +67,10 @@ func runDemo(ctx context.Context, g globalFlags, stdin, stdout, stderr *os.File)
 	if err != nil {
 		return 1, err
 	}
+	// The simulated agent behaves as the list's default does at the hook boundary: the demo
+	// runs it as that agent.
 	return runTUI(ctx, cfg, supervisor.Options{
-		Config: cfg, Bin: self, Args: nil, HooksupBin: self, HookClient: hookClient(self), ProjectDir: dir,
+		Config: cfg, Agent: agents.Default(), Bin: self, Args: nil, HooksupBin: self, HookClient: hookClient(self), ProjectDir: dir,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
 		Env: append(os.Environ(), envDemoAgent+"=1", agentsim.EnvDemoHome+"="+dir),
 	}, "", nil, nil) // the demo agent keeps no session to resume

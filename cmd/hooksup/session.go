@@ -16,6 +16,7 @@ import (
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
@@ -58,9 +59,6 @@ func (h hubSession) Interrupt() {
 
 // newPaneSession assembles a session whose agent runs in a cols×rows pty, answered by a person.
 func newPaneSession(so supervisor.Options, cols, rows int) (*agentSession, error) {
-	if so.Agent == nil {
-		so.Agent = agents.Default()
-	}
 	pt, err := supervisor.OpenPTY(so.Agent.Name(), cols, rows)
 	if err != nil {
 		return nil, err
@@ -90,10 +88,7 @@ func newHeadlessSession(so supervisor.Options, stdin, stdout, stderr *os.File) (
 }
 
 func newSession(so supervisor.Options) (*agentSession, error) {
-	// What sessions killed with SIGKILL left in the runtime directory goes as the next one
-	// starts: their registrations and control sockets here, their hook sockets and settings
-	// files in supervisor.New.
-	hub.Sweep(so.RuntimeDir)
+	sweepRuntimeDir(so.RuntimeDir)
 	sup, err := supervisor.New(so)
 	if err != nil {
 		return nil, err
@@ -103,6 +98,15 @@ func newSession(so supervisor.Options) (*agentSession, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &agentSession{sup: sup, logger: logger, o: so}, nil
+}
+
+// sweepRuntimeDir removes what sessions killed with SIGKILL left in the runtime directory, as
+// the next one starts: their registrations and control sockets, their hook sockets and what any
+// agent's injection wrote beside them (the list's leftovers: the dead session's agent may be
+// another than this one's). Their checks' process groups go in supervisor.New.
+func sweepRuntimeDir(dir string) {
+	hub.Sweep(dir)
+	runtimedir.SweepStale(dir, agents.Leftovers()...)
 }
 
 // run runs the agent until it exits while front shows the session, and returns the agent's

@@ -19,6 +19,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/portowner"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -156,9 +157,9 @@ func runWeb(ctx context.Context, g globalFlags, args []string, stdout, stderr io
 		base = public.String()
 		allow = append(allow, public.Hostname())
 	}
-	wh := newWatchHub(dir, hc, hosts, web.By)
-	defer wh.close()
-	srv := web.New(web.Options{Hub: wh, Token: token, Store: store, Listen: ln.Addr().String(), AllowHosts: allow,
+	sessions := hub.NewMultiHost(dir, transport(hc), hosts, web.By)
+	defer sessions.Close()
+	srv := web.New(web.Options{Sessions: sessions, Token: token, Store: store, Listen: ln.Addr().String(), AllowHosts: allow,
 		LocalAddrs: everyInterface(a.listen), Logger: logger})
 	hs := web.HTTPServer(srv.Handler())
 	ln = web.LimitListener(ln, web.MaxConns, web.MaxConnsPerAddr)
