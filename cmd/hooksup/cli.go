@@ -105,8 +105,12 @@ Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo
 each proven once on the untouched tree: it passes, changes no file, and a test check runs
 tests; what is not, or whose program is missing, is written commented out, with why; never
 overwrites`},
-			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
-				Help: "show what a project's .hooksup.toml (and .hooksup.local.toml) runs and trust its exact\ncontent"},
+			{Name: "trust", Args: "[FILE...]", ArgValues: cli.Values{Files: true}, Flags: []cli.Flag{
+				{Name: "show", Help: "only show it; trust nothing"},
+				{Name: "yes", Help: "trust without asking (for scripts; on a terminal a file with control characters in\nwhat it runs is asked about all the same)"},
+			}, Help: `show what a project's .hooksup.toml (and .hooksup.local.toml) runs and, once you answer y,
+trust its exact content; without a terminal it trusts only with --yes, and otherwise exits 1
+saying so`},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
 				Help: "register hooksup's Stop hooks so the plain agent (" + orList(names) + ") runs the checks"},
 			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},

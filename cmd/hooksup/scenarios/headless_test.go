@@ -207,7 +207,7 @@ func TestScenarioInstalledStandalone(t *testing.T) {
 			a.theirs(t, e)
 		}
 		before := readAll(a.settings(e))
-		for _, args := range [][]string{{"trust"}, {"install", "--agent", a.name}} {
+		for _, args := range [][]string{{"trust", "--yes"}, {"install", "--agent", a.name}} {
 			if res := e.hooksup(args...); res.ExitCode != 0 {
 				t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
 			}
