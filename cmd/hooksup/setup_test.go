@@ -658,7 +658,7 @@ func TestLogReadsAnOldLog(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := execHooksup(s, "log")
+	cmd := execHooksup(s, "log", "--session", "4312ba3d") // of no project: an old log names none
 	cmd.Env = append(cmd.Env, "TZ=UTC")
 	out, err := cmd.Output()
 	if err != nil {

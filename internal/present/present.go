@@ -110,6 +110,38 @@ func Source(s verdictlog.Source) string {
 // Decision words a verdict's decision: the log's own word (block, allow, halt), shown visibly.
 func Decision(d hooks.Decision) string { return termsafe.String(string(d)) }
 
+// Did words what a decision did to the agent, as the person acts on it: block "continued",
+// allow "let stop", halt "turn ended" (the TUI's keys say "continue", "let it stop", "halt").
+func Did(d hooks.Decision) string {
+	switch d {
+	case hooks.Block:
+		return "continued"
+	case hooks.Allow:
+		return "let stop"
+	case hooks.Halt:
+		return "turn ended"
+	}
+	return Decision(d)
+}
+
+// Counts words a session's verdicts by decision, and its Escapes: "2 continued · 1 let stop ·
+// 1 interrupted"; "no stop" when there are none.
+func Counts(decisions map[hooks.Decision]int, interrupted int) string {
+	var parts []string
+	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Halt} {
+		if n := decisions[d]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, Did(d)))
+		}
+	}
+	if interrupted > 0 {
+		parts = append(parts, fmt.Sprintf("%d interrupted", interrupted))
+	}
+	if len(parts) == 0 {
+		return "no stop"
+	}
+	return strings.Join(parts, " · ")
+}
+
 // Proposal words what the checks propose for a question: "the checks say continue", "the
 // checks say it may stop", "no checks: it may stop"; the TUI's banner and hooksup web's page
 // say it alike.
