@@ -561,11 +561,11 @@ func TestLogFollow(t *testing.T) {
 	}
 	os.WriteFile(path, []byte(line("block", "check:tests")), 0o600)
 	waitOut := startLogFollow(t, s)
-	waitOut("Stop → block (check tests)")
+	waitOut("Stop → block: continued (check tests failed)")
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(line("allow", "limit"))
 	f.Close()
-	waitOut("Stop → allow (limit)")
+	waitOut("Stop → allow: let stop (limit reached)")
 }
 
 // hooksup log -f, following the latest session, moves on to a newer one when it starts, with
@@ -584,15 +584,15 @@ func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
 	}
 	write("1a2b3c4d-0000-4000-8000-000000000001", "block", "check:tests")
 	waitOut := startLogFollow(t, s)
-	waitOut("Stop → block (check tests)")
+	waitOut("Stop → block: continued (check tests failed)")
 	write("9f8e7d6c-0000-4000-8000-000000000002", "allow", "checks")
 	waitOut("session 9f8e7d6c-0000-4000-8000-000000000002")
-	waitOut("Stop → allow (checks)")
+	waitOut("Stop → allow: let stop (checks passed)")
 	write("9f8e7d6c-0000-4000-8000-000000000002", "block", "manual")
-	waitOut("Stop → block (manual)")
+	waitOut("Stop → block: continued by you")
 
 	code, text := s.hooksup(t, "log", "--session", "1a2b3c4d")
-	if code != 0 || !strings.Contains(text, "session 1a2b3c4d-0000-4000-8000-000000000001") || !strings.Contains(text, "Stop → block (check tests)") {
+	if code != 0 || !strings.Contains(text, "session 1a2b3c4d-0000-4000-8000-000000000001") || !strings.Contains(text, "Stop → block: continued (check tests failed)") {
 		t.Errorf("log --session with the short id: %d %s", code, text)
 	}
 	write("1a2b3c4d-ffff-4000-8000-000000000003", "allow", "checks")

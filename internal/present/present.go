@@ -377,17 +377,53 @@ func Alert(a session.Alert, n notify.Notifier) (sequence string, send func() err
 }
 
 // Answer is what `hooksup approve`, `deny` and `halt`, and hooksup web's actions of those names,
-// decide, and the words for what each did; ok is false for any other action.
+// decide, and the words for what each did, to go before the stop they answered (as the TUI's
+// keys say it: continue, let it stop, halt); ok is false for any other action.
 func Answer(action string) (d hooks.Decision, did string, ok bool) {
 	switch action {
 	case "approve":
-		return hooks.Block, "approved the continuation", true
+		return hooks.Block, "the agent continues after", true
 	case "deny":
-		return hooks.Allow, "denied the continuation", true
+		return hooks.Allow, "the agent may stop at", true
 	case "halt":
-		return hooks.Halt, "halted the turn", true
+		return hooks.Halt, "the turn ends at", true
 	}
 	return "", "", false
+}
+
+// Outcome says what a verdict did to the agent, and who or what decided it, in the words the
+// person acts in (the TUI's keys: continue, let it stop, halt): "continued (check tests
+// failed)", "let stop (checks passed)", "continued by you (hooksup approve)", "let stop by
+// you", "turn ended by you (hooksup halt)", "let stop (Escape)". hooksup log and the headless
+// printer put it after the decision the log records ("Stop → block: continued by you …").
+func Outcome(v verdictlog.Verdict) string {
+	did := Did(v.Decision)
+	if name, ok := v.Source.Check(); ok {
+		if v.Decision == hooks.Block {
+			return did + " (check " + termsafe.String(name) + " failed)"
+		}
+		return did + " (check " + termsafe.String(name) + ")"
+	}
+	manual := string(verdictlog.SourceManual)
+	if src := string(v.Source); src == manual {
+		return did + " by you"
+	} else if where, ok := strings.CutPrefix(src, manual+" "); ok {
+		return did + " by you " + termsafe.String(where)
+	}
+	why := map[verdictlog.Source]string{
+		verdictlog.SourceChecks:     "checks passed",
+		verdictlog.SourceNoChecks:   "no checks",
+		verdictlog.SourceEscape:     "Escape",
+		verdictlog.SourceLimit:      "limit reached",
+		verdictlog.SourceTimeout:    "no answer in time",
+		verdictlog.SourceObserve:    "observe mode",
+		verdictlog.SourceFailOpen:   "the hook failed open",
+		verdictlog.SourceOtherHooks: "other hooks",
+	}[v.Source]
+	if why == "" {
+		why = termsafe.String(string(v.Source))
+	}
+	return did + " (" + why + ")"
 }
 
 // AnswerWords are one way to answer a question as the TUI words it: its key hint (Label) and

@@ -41,7 +41,7 @@ func TestScenarioNoChecks(t *testing.T) {
 		if v.SessionID == "" || v.Agent != a.name || v.Observation == nil || v.Observation.LastMessage != "The answer is 42." {
 			t.Fatalf("verdict %+v, observation %+v", v, v.Observation)
 		}
-		if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
+		if !strings.Contains(res.Stderr, "hooksup: Stop → allow: let stop (no checks) 0/3") {
 			t.Fatalf("stderr %q", res.Stderr)
 		}
 		if _, err := os.Stat(filepath.Join(e.state, "hooksup", "sessions", v.SessionID, "summary.json")); err != nil {
