@@ -201,7 +201,7 @@ func TestProjectConfigFoundFromASubdirectory(t *testing.T) {
 	cmd.Dir = deep
 	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
 	sess, _ := cmd.CombinedOutput()
-	if !strings.Contains(string(sess), "block (check where)") || !strings.Contains(string(sess), "hooksup: checks from "+file) {
+	if !strings.Contains(string(sess), "block: continued (check where failed)") || !strings.Contains(string(sess), "hooksup: checks from "+file) {
 		t.Errorf("a session in a subdirectory was not gated by the project's check:\n%s", sess)
 	}
 }
