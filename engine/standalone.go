@@ -236,6 +236,9 @@ func RunStandalone(ctx context.Context, event string, payload []byte, stdout io.
 		}
 	}
 	vlog := &verdictlog.Writer{Dir: verdictlog.SessionsDir(o.StateDir)}
+	if projectDir != "" { // a session of the plain agent: its start is its first stop's
+		vlog.Meta = verdictlog.Meta{Project: projectDir, Cwd: start, Agent: agentName(o.Dialect)}
+	}
 	defer vlog.Close()
 	groups, runDir, swept := standaloneGroups(&cfg, o.Getenv, logger)
 	for _, s := range swept {

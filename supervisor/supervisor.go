@@ -140,6 +140,7 @@ func New(o Options) (*Supervisor, error) {
 	if checksDir == "" {
 		checksDir = o.ProjectDir
 	}
+	s.vlog.Meta = verdictlog.Meta{Project: checksDir, Cwd: o.ProjectDir, Agent: o.Agent.Name(), Started: time.Now()}
 	s.engine = engine.New(engine.Options{
 		Config: o.Config, ProjectDir: checksDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,

@@ -352,7 +352,7 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 		case editorSend:
 			reason := m.editor.value()
 			m.editor.stop()
-			return m.answer(hooks.Block, reason, "approved the continuation with your reason")
+			return m.answer(hooks.Block, reason, "with your reason, the agent continues after")
 		case editorCancel:
 			m.editor.stop()
 			return nil
@@ -374,11 +374,11 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, p.Down):
 		m.move(1)
 	case key.Matches(k, c.Approve):
-		return m.answer(hooks.Block, "", "approved the continuation")
+		return m.answer(hooks.Block, "", "the agent continues after")
 	case key.Matches(k, c.Deny):
-		return m.answer(hooks.Allow, "", "denied the continuation")
+		return m.answer(hooks.Allow, "", "the agent may stop at")
 	case key.Matches(k, c.Halt):
-		return m.answer(hooks.Halt, "", "halted the turn")
+		return m.answer(hooks.Halt, "", "the turn ends at")
 	case key.Matches(k, c.Edit):
 		if q := m.selectedQuestion(); q != nil {
 			return m.editor.start(q.ID, q.Reason, m.w, m.h)

@@ -203,7 +203,7 @@ func TestWatchKeysAnswerTheSelectedSession(t *testing.T) {
 	if len(f.answers) != 1 || f.answers[0] != "h1 block " {
 		t.Fatalf("answers %q", f.answers)
 	}
-	if scr := watchScreen(m); !strings.Contains(scr, "approved the continuation Stop in api 1a2b3c4d") {
+	if scr := watchScreen(m); !strings.Contains(scr, "the agent continues after Stop in api 1a2b3c4d") {
 		t.Errorf("no word of the answer:\n%s", scr)
 	}
 	m.Update(press(']', tea.ModCtrl, ""))

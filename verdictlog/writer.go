@@ -16,9 +16,14 @@ import (
 // line, so a crash never leaves half a verdict.
 type Writer struct {
 	Dir string // $STATE/sessions
+	// Meta, when its Project is set, describes the sessions it logs: it is written as a new
+	// session's session.json before its first verdict. Its Started is the first session's; a
+	// later one (a new session of the same agent) starts at its first verdict's question.
+	Meta Meta
 
-	mu    sync.Mutex
-	files map[string]*os.File
+	mu      sync.Mutex
+	files   map[string]*os.File
+	started bool // a session of Meta.Started was written
 }
 
 // Append writes v to its session's log.
@@ -36,6 +41,19 @@ func (l *Writer) Append(v Verdict) error {
 		dir := filepath.Join(l.Dir, sid)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("verdict log: %w", err)
+		}
+		if l.Meta.Project != "" {
+			m := l.Meta
+			if l.started || m.Started.IsZero() {
+				m.Started = v.Asked
+				if m.Started.IsZero() {
+					m.Started = v.Time
+				}
+			}
+			l.started = true
+			if err := writeMeta(dir, m); err != nil {
+				return fmt.Errorf("verdict log: %w", err)
+			}
 		}
 		f, err = os.OpenFile(filepath.Join(dir, verdictsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 		if err != nil {

@@ -27,13 +27,13 @@ type pageEvent struct {
 	Session string          `json:"session"`
 	Time    time.Time       `json:"time"`
 	Data    json.RawMessage `json:"data,omitempty"`
-	// Words: a VerdictDecided's verdict as hooksup log words it, for the page to show as it is.
+	// Words: a VerdictDecided's verdict as the TUI words it, for the page to show as it is.
 	Words *Words `json:"words,omitempty"`
 }
 
-// Words are a verdict's decision and source as every front end words them (present.Decision,
-// present.Source): `hooksup log`'s "Stop → block (manual (hooksup web))" is the page's "block
-// manual (hooksup web)".
+// Words are a verdict's decision and source as the TUI and hooksup watch word them
+// (present.Decision, present.Source): the page's "block manual (hooksup web)" is `hooksup
+// log`'s "Stop → block: continued by you (hooksup web)".
 type Words struct {
 	Decision string `json:"decision"`
 	Source   string `json:"source"`

@@ -689,10 +689,10 @@ func TestBadActionsAnswerNothing(t *testing.T) {
 func TestActionsAnswerTheOldestQuestion(t *testing.T) {
 	ts, f := newTestServer(t)
 	for _, c := range []struct{ path, body, says string }{
-		{"/api/sessions/aaaaaaaa-1111/approve", `{"reason": "edited\nreason"}`, "approve: approved the continuation Stop in session aaaaaaaa (/src/one): edited"},
-		{"/api/sessions/h1/approve", ``, "approve: approved the continuation Stop in session aaaaaaaa (/src/one): FAIL: TestX"},
-		{"/api/sessions/h1/deny", `{}`, "deny: denied the continuation Stop in session aaaaaaaa (/src/one)"},
-		{"/api/sessions/h1/halt", `{"reason": "enough"}`, "halt: halted the turn Stop in session aaaaaaaa (/src/one): enough"},
+		{"/api/sessions/aaaaaaaa-1111/approve", `{"reason": "edited\nreason"}`, "approve: the agent continues after Stop in session aaaaaaaa (/src/one): edited"},
+		{"/api/sessions/h1/approve", ``, "approve: the agent continues after Stop in session aaaaaaaa (/src/one): FAIL: TestX"},
+		{"/api/sessions/h1/deny", `{}`, "deny: the agent may stop at Stop in session aaaaaaaa (/src/one)"},
+		{"/api/sessions/h1/halt", `{"reason": "enough"}`, "halt: the turn ends at Stop in session aaaaaaaa (/src/one): enough"},
 		{"/api/sessions/bbbbbbbb-2222/interrupt", ``, "interrupt"},
 	} {
 		resp, body := do(t, ts, req{method: "POST", path: c.path, body: c.body, header: auth(testToken)})
@@ -785,9 +785,9 @@ func TestRemoteSessionsAreListedAndAnswered(t *testing.T) {
 		status int
 		says   string
 	}{
-		{"/api/sessions/h1/approve?host=devbox", 200, "approve: approved the continuation Stop in session devbox:cccccccc (/home/me/far): LINT: remote"},
-		{"/api/sessions/cccccccc-3333/deny?host=devbox", 200, "deny: denied the continuation Stop in session devbox:cccccccc (/home/me/far)"},
-		{"/api/sessions/h1/approve", 200, "approve: approved the continuation Stop in session aaaaaaaa (/src/one): FAIL: TestX"},
+		{"/api/sessions/h1/approve?host=devbox", 200, "approve: the agent continues after Stop in session devbox:cccccccc (/home/me/far): LINT: remote"},
+		{"/api/sessions/cccccccc-3333/deny?host=devbox", 200, "deny: the agent may stop at Stop in session devbox:cccccccc (/home/me/far)"},
+		{"/api/sessions/h1/approve", 200, "approve: the agent continues after Stop in session aaaaaaaa (/src/one): FAIL: TestX"},
 		{"/api/sessions/h1/interrupt?host=devbox", 200, "interrupt: sent Escape to session devbox:cccccccc"},
 		{"/api/sessions/cccccccc-3333/approve", 404, `no session "cccccccc-3333" (it may have ended)`},
 		{"/api/sessions/h1/approve?host=nowhere", 404, `no session "h1" on nowhere (it may have ended)`},

@@ -105,23 +105,31 @@ Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo
 each proven once on the untouched tree: it passes, changes no file, and a test check runs
 tests; what is not, or whose program is missing, is written commented out, with why; never
 overwrites`},
-			{Name: "trust", Args: "[FILE]", ArgValues: cli.Values{Files: true},
-				Help: "show what a project's .hooksup.toml (and .hooksup.local.toml) runs and trust its exact\ncontent"},
+			{Name: "trust", Args: "[FILE...]", ArgValues: cli.Values{Files: true}, Flags: []cli.Flag{
+				{Name: "show", Help: "only show it; trust nothing"},
+				{Name: "yes", Help: "trust without asking (for scripts; on a terminal a file with control characters in\nwhat it runs is asked about all the same)"},
+			}, Help: `show what a project's .hooksup.toml (and .hooksup.local.toml) runs and, once you answer y,
+trust its exact content; without a terminal it trusts only with --yes, and otherwise exits 1
+saying so`},
 			{Name: "install", Flags: []cli.Flag{agentFlag, scope},
 				Help: "register hooksup's Stop hooks so the plain agent (" + orList(names) + ") runs the checks"},
 			{Name: "uninstall", Flags: []cli.Flag{agentFlag, scope}, Help: "remove them again, and nothing else"},
 			{Name: "log", Flags: []cli.Flag{
 				{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts (its id, or the start of it: the 8 characters shown)"},
-				{Name: "json", Help: "the verdicts as JSON lines, as recorded"},
-				{Name: "f", Help: "keep printing verdicts as they come (without --session, moving on to each newer\nsession)"},
-			}, Help: "the verdict history of a session (the latest by default)"},
+				{Name: "list", Help: "list the past sessions instead, the latest first: id, agent, start, what was decided\n(continued, let stop, …), project"},
+				{Name: "json", Help: "the verdicts as JSON lines, as recorded (with --list: an array of sessions)"},
+				{Name: "f", Help: "keep printing verdicts as they come (without --session, moving on to each newer\nsession of the project)"},
+			}, Help: `the verdicts of a session, each with what it did to the agent and why: by default the
+latest of the project here (a directory under its .hooksup.toml's, or where a session ran),
+else, outside any project, the latest of all, its project named`},
 			{Name: "ls", Flags: append([]cli.Flag{{Name: "json", Help: "an array of objects, pending questions included"}}, hostFlags...),
 				Help: "every live hooksup session of this user, here and on the [hub] hosts: state, pending questions,\ncontinuations, tokens (one of another hub protocol version, and a host that fails, is named on stderr)"},
 			{Name: "approve", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "the continuation's reason instead of the checks'"}}, hostFlags...),
-				Help: "let the oldest pending continuation of SESSION (a prefix of its id or project, HOST:PREFIX\non another machine) go ahead"},
-			{Name: "deny", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: hostFlags, Help: "let the agent of SESSION stop: its oldest pending continuation is not forced"},
+				Help: answerHelp(keymap.Approve, "approve the forced continuation: the agent continues") + ", at the oldest pending question of\nSESSION (a prefix of its id or project, HOST:PREFIX on another machine)"},
+			{Name: "deny", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: hostFlags,
+				Help: answerHelp(keymap.Deny, "deny the forced continuation: the agent may stop") + ", at the oldest pending question of SESSION"},
 			{Name: "halt", Args: "[SESSION]", ArgValues: cli.Values{Dynamic: completeLive}, Flags: append([]cli.Flag{{Name: "reason", Arg: "TEXT", Help: "why the turn ends"}}, hostFlags...),
-				Help: "end the turn of SESSION at its oldest pending question"},
+				Help: answerHelp(keymap.Halt, "end the turn now") + ", at the oldest pending question of SESSION"},
 			{Name: "watch", Flags: hostFlags, Help: `every live session in one live screen: their questions with the time left and the end
 of the failed check's output, the latest verdicts; answer the selected session's question with
 the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
@@ -206,6 +214,14 @@ writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
 			}},
 		},
 	}
+}
+
+// answerHelp is what answering a question does, with the hint of the TUI's key for it:
+// "approve the forced continuation: the agent continues (the TUI's "continue")", so that
+// approve, deny and halt are known by the words of the keys they stand for.
+func answerHelp(action, does string) string {
+	k, _ := keymap.Lookup(action)
+	return does + " (the TUI's \"" + k.Hint + "\")"
 }
 
 // keysSection is the manual's list of the TUI's keys, from the keymap the TUI draws its hints

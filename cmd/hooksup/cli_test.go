@@ -17,6 +17,7 @@ func TestCommandLineMatchesFlagSets(t *testing.T) {
 		"check":     checkFlagSet(&checkArgs{}),
 		"init":      initFlagSet(&initArgs{}),
 		"log":       logFlagSet(&logArgs{}),
+		"trust":     trustFlagSet(&trustArgs{}),
 		"install":   installFlagSet("install", &scope, &scope),
 		"uninstall": installFlagSet("uninstall", &scope, &scope),
 		"ls":        lsFlagSet(new(bool), &hostFlags{}),

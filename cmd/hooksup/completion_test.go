@@ -164,7 +164,7 @@ func completionCases(device string) []completionCase {
 		{line: "hooksup install --scope ", want: []string{"local", "project", "user"}, onlyWant: true},
 		{line: "hooksup uninstall --scope p", want: []string{"project"}, onlyWant: true},
 		{line: "hooksup log --session ", want: []string{completionSession}, onlyWant: true},
-		{line: "hooksup log -", want: []string{"--session", "--json", "-f"}, onlyWant: true},
+		{line: "hooksup log -", want: []string{"--session", "--list", "--json", "-f"}, onlyWant: true},
 		{line: "hooksup check -", want: []string{"--subagent", "-v"}, onlyWant: true},
 		{line: "hooksup completion ", want: []string{"bash", "zsh", "fish"}, onlyWant: true},
 		{line: "hooksup web ", want: []string{"pair", "devices", "revoke", "token"}, onlyWant: true},
@@ -364,7 +364,7 @@ func parseHelp(t *testing.T, help string) helpSurface {
 			}
 		}
 	}
-	if len(h.commands) < 10 || len(h.globalFlags) < 5 || len(h.flags["log"]) != 3 {
+	if len(h.commands) < 10 || len(h.globalFlags) < 5 || len(h.flags["log"]) != 4 {
 		t.Fatalf("could not read the commands and flags of --help: %+v\n%s", h, help)
 	}
 	return h

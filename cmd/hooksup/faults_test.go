@@ -235,7 +235,7 @@ func TestFaultStateDirUnwritable(t *testing.T) {
 	if len(stops) != 2 || !stops[0].Block || stops[1].Block {
 		t.Fatalf("claude's stops: %+v", stops)
 	}
-	if !strings.Contains(r.stderr, "Stop → block (check once) 1/3") || !strings.Contains(r.stderr, "Stop → allow (checks)") {
+	if !strings.Contains(r.stderr, "Stop → block: continued (check once failed) 1/3") || !strings.Contains(r.stderr, "Stop → allow: let stop (checks passed)") {
 		t.Fatalf("the verdicts are not reported:\n%s", r.stderr)
 	}
 	// Each verdict it could not record is reported, with the reason, beside the verdict.

@@ -68,8 +68,9 @@ func printEvents(w, term io.Writer, n notify.Notifier, events <-chan session.Eve
 	}
 }
 
-// verdictSummary is the one line for a verdict, e.g. "Stop → block (check tests) 1/3", what
-// the agent and the checks named in it shown visibly.
+// verdictSummary is the one line for a verdict: the decision the log records and what it did
+// to the agent, e.g. "Stop → block: continued (check tests failed) 1/3", "Stop → allow: let
+// stop by you (hooksup deny) 1/3"; what the agent and the checks named in it shown visibly.
 func verdictSummary(v verdictlog.Verdict) string {
 	var b strings.Builder
 	b.WriteString(termsafe.String(v.Event))
@@ -80,7 +81,7 @@ func verdictSummary(v verdictlog.Verdict) string {
 		}
 		b.WriteString("]")
 	}
-	fmt.Fprintf(&b, " → %s (%s)", present.Decision(v.Decision), present.Source(v.Source))
+	fmt.Fprintf(&b, " → %s: %s", present.Decision(v.Decision), present.Outcome(v))
 	if v.Event == hooks.SubagentStop {
 		fmt.Fprintf(&b, " %d/%d", v.Steers, v.MaxSteers)
 	} else {

@@ -135,7 +135,7 @@ func TestClaudeInstalledFromAHostilePath(t *testing.T) {
 	if err := os.WriteFile(settings, mine, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"trust"}, {"install", "--scope", "local"}} {
+	for _, args := range [][]string{{"trust", "--yes"}, {"install", "--scope", "local"}} {
 		if res := rc.runBounded("hooksup", self, args...); res.ExitCode != 0 {
 			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
 		}
@@ -204,7 +204,7 @@ func TestCodexInstalledFromAHostilePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"trust"}, {"install", "--agent", "codex"}} {
+	for _, args := range [][]string{{"trust", "--yes"}, {"install", "--agent", "codex"}} {
 		if res := rc.runBounded("hooksup", self, args...); res.ExitCode != 0 {
 			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
 		}
@@ -262,7 +262,7 @@ func TestGeminiInstalledFromAHostilePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"trust"}, {"install", "--agent", "gemini"}} {
+	for _, args := range [][]string{{"trust", "--yes"}, {"install", "--agent", "gemini"}} {
 		if res := rg.runBounded("hooksup", self, args...); res.ExitCode != 0 {
 			t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
 		}

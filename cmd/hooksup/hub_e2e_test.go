@@ -108,7 +108,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	}
 
 	out, errText, code := hubShell(t, runDir, "approve", first.SessionID[:8])
-	if code != 0 || !strings.Contains(out, "approved the continuation") {
+	if code != 0 || !strings.Contains(out, "the agent continues after") {
 		t.Fatalf("approve: exit %d\n%s%s", code, out, errText)
 	}
 	// The check always fails: after its continuation the first session asks again, a new question.
@@ -125,7 +125,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 		t.Fatalf("deny of an unknown session: exit %d, %q", code, errText)
 	}
 	out, errText, code = hubShell(t, runDir, "deny", second.SessionID[:8])
-	if code != 0 || !strings.Contains(out, "denied the continuation") {
+	if code != 0 || !strings.Contains(out, "the agent may stop at") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
 	scr := tm2.WaitText(wait, "allow manual (hooksup deny)")

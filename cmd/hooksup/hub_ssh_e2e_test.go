@@ -350,7 +350,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	}
 
 	out, errText, code = sshShell(t, localRun, cfg, "approve", "remote:"+first.SessionID[:8])
-	if code != 0 || !strings.Contains(out, "approved the continuation Stop in session remote:"+first.SessionID[:8]) {
+	if code != 0 || !strings.Contains(out, "the agent continues after Stop in session remote:"+first.SessionID[:8]) {
 		t.Fatalf("approve remote:%s: exit %d\n%s%s", first.SessionID[:8], code, out, errText)
 	}
 	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
@@ -361,7 +361,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 
 	// A bare prefix is searched on every host.
 	out, errText, code = sshShell(t, localRun, cfg, "deny", "--host", "remote", second.SessionID[:8])
-	if code != 0 || !strings.Contains(out, "denied the continuation") {
+	if code != 0 || !strings.Contains(out, "the agent may stop at") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
 	scr := tm2.WaitText(wait, "allow manual (hooksup deny)")
@@ -372,7 +372,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	// The first session asks again (its check still fails): halt ends its turn.
 	tm1.WaitText(wait, "⚑ claude wants to stop")
 	out, errText, code = sshShell(t, localRun, cfg, "halt", "remote:"+first.SessionID[:8], "--reason", "wrong branch")
-	if code != 0 || !strings.Contains(out, "halted the turn") || !strings.Contains(out, "wrong branch") {
+	if code != 0 || !strings.Contains(out, "the turn ends at") || !strings.Contains(out, "wrong branch") {
 		t.Fatalf("halt: exit %d\n%s%s", code, out, errText)
 	}
 	tm1.WaitText(wait, "halt  manual (hooksup halt)")

@@ -96,7 +96,7 @@ func (s *sandbox) fileSays(wants ...string) string {
 // exactly the checks want (name | command [| cwd]), in order.
 func (s *sandbox) trustGives(want ...string) {
 	s.t.Helper()
-	s.ok("trust")
+	s.ok("trust", "--yes")
 	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
 		s.t.Fatalf("checks in .hooksup.toml:\n  got  %q\n  want %q", got, want)
 	}
@@ -264,7 +264,7 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 	s.files(tinyModule("", "a - b"))
 	// --no-run: tried on this tree, the failing test would be written commented out.
 	s.ok("init", "--no-run")
-	s.ok("trust")
+	s.ok("trust", "--yes")
 	s.checkGives(1, "", "✗ test: exit 1", "Add(2, 3) = -1") // a failing test
 	s.files(map[string]string{"tiny.go": tinyGo("a + b")})
 	s.checkGives(0, "", "✓ test", "✓ lint", "all 3 checks passed")
@@ -310,7 +310,7 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 				t.Errorf("init named make, which is there:\n%s", out)
 			}
 			s.fileSays("# its program `pnpm` is not installed here (hooksup init --no-run kept it): it fails at every stop until it is\n[[stop.checks]]\nname = \"web: test\"")
-			s.ok("trust")
+			s.ok("trust", "--yes")
 			code, out := s.doctor()
 			says(t, "doctor", out, `✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`)
 			if code != 1 || strings.Contains(out, `"tools: test"`) {
@@ -335,7 +335,7 @@ func TestInitMakeTestInTheVenv(t *testing.T) {
 	})
 	os.WriteFile(filepath.Join(s.project, ".venv", "bin", "python"), []byte("#!/bin/sh\necho '1 passed'\n"), 0o755)
 	s.ok("init")
-	s.ok("trust")
+	s.ok("trust", "--yes")
 	s.checkGives(0, "1 check passed\n")
 }
 
@@ -393,7 +393,7 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 			if len(tc.said) > 0 && !strings.Contains(b, "self-assignment of n") {
 				t.Errorf("the file does not quote vet's complaint:\n%s", b)
 			}
-			s.ok("trust")
+			s.ok("trust", "--yes")
 			s.checkGives(tc.code, tc.last)
 		})
 	}

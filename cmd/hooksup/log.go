@@ -11,9 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -21,8 +24,8 @@ import (
 )
 
 type logArgs struct {
-	session        string
-	asJSON, follow bool
+	session              string
+	asJSON, follow, list bool
 }
 
 // logFlagSet parses log's flags.
@@ -32,6 +35,7 @@ func logFlagSet(a *logArgs) *flag.FlagSet {
 	fs.StringVar(&a.session, "session", "", "")
 	fs.BoolVar(&a.asJSON, "json", false, "")
 	fs.BoolVar(&a.follow, "f", false, "")
+	fs.BoolVar(&a.list, "list", false, "")
 	return fs
 }
 
@@ -39,17 +43,23 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	var a logArgs
 	fs := logFlagSet(&a)
 	if err := parseFlags(fs, args); err != nil {
-		return 2, fmt.Errorf("%v (usage: hooksup log [--session ID] [--json] [-f])", err)
+		return 2, fmt.Errorf("%v (usage: hooksup log [--session ID | --list] [--json] [-f])", err)
+	}
+	if a.list && (a.session != "" || a.follow) {
+		return 2, errors.New("--list goes with --json alone (usage: hooksup log --list [--json])")
 	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
 	}
 	dir := verdictlog.SessionsDir(env.stateDir)
-	latest := a.session == "" // -f then moves on to each newer session
-	var id string
+	if a.list {
+		return listSessions(dir, a.asJSON, stdout)
+	}
+	latest := a.session == "" // -f then moves on to each newer session of the project
+	var id, project, header string
 	if latest {
-		id, err = verdictlog.LatestSession(dir)
+		id, project, header, err = latestSession(dir, env)
 	} else {
 		id, err = verdictlog.FindSession(dir, a.session)
 	}
@@ -69,7 +79,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 			}
 		}
 	}
-	t := &logTail{out: stdout, asJSON: a.asJSON}
+	t := &logTail{out: stdout, asJSON: a.asJSON, header: header}
 	if err := t.open(dir, id, w); err != nil {
 		return 1, err
 	}
@@ -86,7 +96,7 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 		if !latest {
 			return ""
 		}
-		if next, err := verdictlog.LatestSession(dir); err == nil && next != t.id {
+		if next, err := latestOf(dir, project); err == nil && next != t.id {
 			return next
 		}
 		return ""
@@ -124,8 +134,10 @@ func runLog(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 
 // logTail prints one session's verdict log from where it last read.
 type logTail struct {
-	out     io.Writer
-	asJSON  bool
+	out    io.Writer
+	asJSON bool
+	header string // what the first heading adds after the session's project
+
 	id      string
 	path    string
 	f       *os.File
@@ -151,7 +163,12 @@ func (t *logTail) open(dir, id string, w *fsnotify.Watcher) error {
 	}
 	t.id, t.path, t.f, t.br, t.partial = id, path, f, bufio.NewReader(f), nil
 	if !t.asJSON {
-		fmt.Fprintf(t.out, "session %s%s\n", termsafe.String(id), agentOf(path))
+		head := "session " + termsafe.String(id) + agentOf(path)
+		if m, err := verdictlog.ReadMeta(dir, id); err == nil && m.Project != "" {
+			head += " · project " + present.HomeTilde(m.Project)
+		}
+		fmt.Fprintf(t.out, "%s%s\n", head, t.header)
+		t.header = "" // -f's next session is the project's next
 	}
 	return nil
 }
@@ -246,4 +263,135 @@ func agentOf(path string) string {
 		return ""
 	}
 	return " (" + termsafe.String(v.Agent) + ")"
+}
+
+// latestSession is the session hooksup log shows without --session: the latest of the project
+// here — the deepest directory, from here up, that a session ran in (its .hooksup.toml's, else
+// its own), or that holds the .hooksup.toml found from here — else, outside any project, the
+// latest of all, which header says.
+func latestSession(dir string, env environment) (id, project, header string, err error) {
+	if p, found := config.FindProject(env.cwd); found {
+		project = p
+	}
+	ss, err := verdictlog.Sessions(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", "", "", err
+	}
+	metas := make([]verdictlog.Meta, len(ss))
+	for i, s := range ss {
+		metas[i], _ = verdictlog.ReadMeta(dir, s.ID) // none: an older hooksup's, of no project
+		if p := metas[i].Project; len(p) > len(project) && verdictlog.Within(env.cwd, p) {
+			project = p
+		}
+	}
+	if project == "" {
+		id, err := verdictlog.LatestSession(dir)
+		return id, "", " (the latest session of all: none ran in " + present.HomeTilde(env.cwd) + " or above it)", err
+	}
+	for i, s := range ss {
+		if metas[i].Project == project {
+			return s.ID, project, "", nil
+		}
+	}
+	return "", "", "", fmt.Errorf("no session in project %s has verdicts yet: hooksup log --list lists every session, --session ID shows one",
+		present.HomeTilde(project))
+}
+
+// latestOf is the latest session of project, or of all when project is "".
+func latestOf(dir, project string) (string, error) {
+	if project == "" {
+		return verdictlog.LatestSession(dir)
+	}
+	ss, err := verdictlog.Sessions(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, s := range ss {
+		if m, _ := verdictlog.ReadMeta(dir, s.ID); m.Project == project {
+			return s.ID, nil
+		}
+	}
+	return "", fmt.Errorf("no session in project %s has verdicts yet", present.HomeTilde(project))
+}
+
+// pastSession is a session as hooksup log --list shows it; --json writes it as it is.
+type pastSession struct {
+	ID          string    `json:"session_id"`
+	Agent       string    `json:"agent,omitempty"`
+	Project     string    `json:"project,omitempty"` // none for a session an older hooksup logged
+	Cwd         string    `json:"cwd,omitempty"`
+	Started     time.Time `json:"started"`
+	LastVerdict time.Time `json:"last_verdict"`
+	// Decisions counts its stops' verdicts by decision: block, allow, halt.
+	Decisions   map[hooks.Decision]int `json:"decisions"`
+	Interrupted int                    `json:"interrupted"` // Escapes
+}
+
+// listSessions is hooksup log --list: every session with a verdict log, the latest first.
+func listSessions(dir string, asJSON bool, stdout io.Writer) (int, error) {
+	ss, err := verdictlog.Sessions(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 1, err
+	}
+	list := make([]pastSession, 0, len(ss))
+	for _, s := range ss {
+		p := pastSession{ID: s.ID, LastVerdict: s.LastVerdict, Decisions: map[hooks.Decision]int{}}
+		if m, err := verdictlog.ReadMeta(dir, s.ID); err == nil {
+			p.Project, p.Cwd, p.Agent, p.Started = m.Project, m.Cwd, m.Agent, m.Started
+		}
+		f, err := os.Open(verdictlog.Path(dir, s.ID))
+		if err != nil {
+			continue // gone since it was listed
+		}
+		vs, _ := verdictlog.Read(f)
+		f.Close()
+		for i, v := range vs {
+			if i == 0 {
+				if p.Agent == "" {
+					p.Agent = v.Agent
+				}
+				if p.Started.IsZero() {
+					p.Started = v.Asked
+					if p.Started.IsZero() {
+						p.Started = v.Time
+					}
+				}
+			}
+			switch v.Event {
+			case verdictlog.EventOtherHooks:
+			case verdictlog.EventInterrupted:
+				p.Interrupted++
+			default:
+				p.Decisions[v.Decision]++
+			}
+		}
+		list = append(list, p)
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(list, "", "  ")
+		if err != nil {
+			return 1, err
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0, nil
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stdout, "no session has verdicts yet (in %s)\n", termsafe.String(dir))
+		return 0, nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tAGENT\tSTARTED\tVERDICTS\tPROJECT")
+	for _, p := range list {
+		id := p.ID
+		if len(id) > 8 {
+			id = id[:8]
+		}
+		project := "(not recorded)"
+		if p.Project != "" {
+			project = present.HomeTilde(p.Project)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termsafe.String(id), present.AgentName(p.Agent),
+			p.Started.Local().Format("2006-01-02 15:04"), present.Counts(p.Decisions, p.Interrupted), project)
+	}
+	return 0, tw.Flush()
 }

@@ -28,7 +28,7 @@ func TestLogShowsTheWholeReason(t *testing.T) {
 	text := hooksupOut(t, s, "log")
 	const indent = "\n                  "
 	for _, want := range []string{
-		"Stop → block (check tests) 1/1\n          reason: The check \"tests\"",
+		"Stop → block: continued (check tests failed) 1/1\n          reason: The check \"tests\"",
 		indent + "FAIL: TestOne" + indent + "    one_test.go:3: got 2, want 1" + indent + "FAIL: TestTwo\n          check tests: exit 1",
 	} {
 		if !strings.Contains(text, want) {
@@ -55,7 +55,7 @@ func TestLogSaysWhoEditedTheReason(t *testing.T) {
 	tm.WaitText(wait, "block manual", "claude exited with status 0")
 
 	text := hooksupOut(t, s, "log")
-	want := "Stop → block (manual) 1/1\n" +
+	want := "Stop → block: continued by you 1/1\n" +
 		"          reason (edited by you in the TUI): Fix TestOne first.\n" +
 		"                  Then run gofmt.\n" +
 		"          proposed: block (check tests): The check \"tests\""

@@ -179,7 +179,7 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 	case "doctor":
 		return runDoctor(ctx, g, stdout)
 	case "trust":
-		return runTrust(cargs, stdout)
+		return runTrust(cargs, stdin, stdout)
 	case "version":
 		fmt.Fprintln(stdout, versionString())
 		return 0, nil

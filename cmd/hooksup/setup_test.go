@@ -44,7 +44,7 @@ command = "echo 'boom: 2 failures'; exit 3"
 	if code != 1 || !strings.Contains(out, "not trusted") || strings.Contains(out, "✓ ok") {
 		t.Fatalf("untrusted: %d %s", code, out)
 	}
-	if code, out := s.hooksup(t, "trust"); code != 0 {
+	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
 	code, out = s.hooksup(t, "check")
@@ -59,7 +59,7 @@ command = "echo 'boom: 2 failures'; exit 3"
 		last    string
 	}{{"echo fine", 0, "1 check passed"}, {"exit 3", 1, "1 check failed"}} {
 		os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"one\"\ncommand = \""+tc.command+"\"\n"), 0o644)
-		s.hooksup(t, "trust")
+		s.hooksup(t, "trust", "--yes")
 		code, out := s.hooksup(t, "check")
 		if code != tc.code || !strings.HasSuffix(out, "\n"+tc.last+"\n") {
 			t.Errorf("one check, %q: %d %s", tc.command, code, out)
@@ -102,7 +102,7 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 				os.WriteFile(path, []byte(tc.file), 0o644)
 			}
 			if tc.trust {
-				if code, out := s.hooksup(t, "trust"); code != 0 {
+				if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 					t.Fatal(out)
 				}
 			}
@@ -145,7 +145,7 @@ func TestCheckShowsWhatTheAgentReads(t *testing.T) {
 		".hooksup.toml": "mode = \"auto\"\nreason_lines = 30\n[[stop.checks]]\nname = \"test\"\ncommand = \"sh t.sh\"\n" +
 			"[[stop.checks]]\nname = \"lint\"\ncommand = \"nosuchtool-xyz check .\"\n",
 	})
-	if code, out := s.hooksup(t, "trust"); code != 0 {
+	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
 	cmd := execHooksup(s, "hook", "Stop", "--installed")
@@ -199,7 +199,7 @@ func TestCheckReasonNamesTheFailingGoTest(t *testing.T) {
 		"pass_test.go":  passes.String(),
 		".hooksup.toml": "[[stop.checks]]\nname = \"test\"\ncommand = \"go test -count=1 -v ./...\"\ntimeout = \"5m\"\n",
 	})
-	if code, out := s.hooksup(t, "trust"); code != 0 {
+	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
 	code, out := s.hooksup(t, "check")
@@ -331,7 +331,7 @@ mode = "auto"
 name = "tests"
 command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
 `, filepath.Join(s.project, "marker"))), 0o644)
-	if code, out := s.hooksup(t, "trust"); code != 0 {
+	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
 	if code, out := s.hooksup(t, "install"); code != 0 {
@@ -379,7 +379,7 @@ func installedStop(t *testing.T, s *sandbox) string {
 func TestInstallWithoutTheHookClient(t *testing.T) {
 	s := newSandbox(t)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestY; exit 1\"\n"), 0o644)
-	s.hooksup(t, "trust")
+	s.hooksup(t, "trust", "--yes")
 	alone := filepath.Join(t.TempDir(), "hooksup")
 	b, err := os.ReadFile(hooksupBin)
 	if err != nil {
@@ -411,7 +411,7 @@ func TestInstallWithoutTheHookClient(t *testing.T) {
 func TestStandaloneLimitAcrossProcesses(t *testing.T) {
 	s := newSandbox(t)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n"), 0o644)
-	s.hooksup(t, "trust")
+	s.hooksup(t, "trust", "--yes")
 	s.hooksup(t, "install")
 	self, _ := os.Executable()
 	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
@@ -439,7 +439,7 @@ name = "review"
 command = "true"
 timeout = "30m"
 `), 0o644)
-	if code, out := s.hooksup(t, "trust"); code != 0 {
+	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
 	if code, out := s.hooksup(t, "install"); code != 0 {
@@ -494,7 +494,7 @@ func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
 	pidFile := filepath.Join(s.project, "sleep.pid")
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(
 		"[[stop.checks]]\nname = \"slow\"\ncommand = \"sleep 60 & echo $! > %s; wait\"\n", pidFile)), 0o644)
-	s.hooksup(t, "trust")
+	s.hooksup(t, "trust", "--yes")
 	s.hooksup(t, "install")
 	hook := exec.Command("/bin/sh", "-c", "exec "+installedStop(t, s))
 	hook.Dir, hook.Env = s.project, s.env
@@ -537,7 +537,7 @@ func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
 func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 	s := newSandbox(t)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n"), 0o644)
-	s.hooksup(t, "trust")
+	s.hooksup(t, "trust", "--yes")
 	s.hooksup(t, "install")
 	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "x")
 	if got := decisions(r.verdicts); got != "Stop:allow/nochecks" {
@@ -561,11 +561,11 @@ func TestLogFollow(t *testing.T) {
 	}
 	os.WriteFile(path, []byte(line("block", "check:tests")), 0o600)
 	waitOut := startLogFollow(t, s)
-	waitOut("Stop → block (check tests)")
+	waitOut("Stop → block: continued (check tests failed)")
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(line("allow", "limit"))
 	f.Close()
-	waitOut("Stop → allow (limit)")
+	waitOut("Stop → allow: let stop (limit reached)")
 }
 
 // hooksup log -f, following the latest session, moves on to a newer one when it starts, with
@@ -584,15 +584,15 @@ func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
 	}
 	write("1a2b3c4d-0000-4000-8000-000000000001", "block", "check:tests")
 	waitOut := startLogFollow(t, s)
-	waitOut("Stop → block (check tests)")
+	waitOut("Stop → block: continued (check tests failed)")
 	write("9f8e7d6c-0000-4000-8000-000000000002", "allow", "checks")
 	waitOut("session 9f8e7d6c-0000-4000-8000-000000000002")
-	waitOut("Stop → allow (checks)")
+	waitOut("Stop → allow: let stop (checks passed)")
 	write("9f8e7d6c-0000-4000-8000-000000000002", "block", "manual")
-	waitOut("Stop → block (manual)")
+	waitOut("Stop → block: continued by you")
 
 	code, text := s.hooksup(t, "log", "--session", "1a2b3c4d")
-	if code != 0 || !strings.Contains(text, "session 1a2b3c4d-0000-4000-8000-000000000001") || !strings.Contains(text, "Stop → block (check tests)") {
+	if code != 0 || !strings.Contains(text, "session 1a2b3c4d-0000-4000-8000-000000000001") || !strings.Contains(text, "Stop → block: continued (check tests failed)") {
 		t.Errorf("log --session with the short id: %d %s", code, text)
 	}
 	write("1a2b3c4d-ffff-4000-8000-000000000003", "allow", "checks")
@@ -658,7 +658,7 @@ func TestLogReadsAnOldLog(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := execHooksup(s, "log")
+	cmd := execHooksup(s, "log", "--session", "4312ba3d") // of no project: an old log names none
 	cmd.Env = append(cmd.Env, "TZ=UTC")
 	out, err := cmd.Output()
 	if err != nil {
@@ -680,7 +680,7 @@ func TestLogReadsAnOldLog(t *testing.T) {
 func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
 	s := newSandbox(t)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestZ; exit 1\"\n"), 0o644)
-	s.hooksup(t, "trust")
+	s.hooksup(t, "trust", "--yes")
 	settings := filepath.Join(s.project, ".claude", "settings.json")
 	// An earlier install from this machine named its own path: it is replaced.
 	os.MkdirAll(filepath.Dir(settings), 0o755)

@@ -21,7 +21,7 @@ func TestSimNoChecksOneAllowVerdict(t *testing.T) {
 	if got := decisions(r.verdicts); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts: %s", got)
 	}
-	if !strings.Contains(r.stderr, "hooksup: Stop → allow (no checks) 0/3") {
+	if !strings.Contains(r.stderr, "hooksup: Stop → allow: let stop (no checks) 0/3") {
 		t.Fatalf("headless verdict line missing from stderr:\n%s", r.stderr)
 	}
 	// In print mode no SessionStart hook is injected: claude would report it on stdout.
@@ -93,7 +93,7 @@ command = "echo 'lint: 4 problems'; exit 1"
 	if len(stopTrace(r.trace, "Stop")) != 4 {
 		t.Fatalf("claude stopped %d times", len(stopTrace(r.trace, "Stop")))
 	}
-	if !strings.Contains(r.stderr, "Stop → block (check lint) 1/3") || !strings.Contains(r.stderr, "Stop → allow (limit) 3/3") {
+	if !strings.Contains(r.stderr, "Stop → block: continued (check lint failed) 1/3") || !strings.Contains(r.stderr, "Stop → allow: let stop (limit reached) 3/3") {
 		t.Fatalf("stderr:\n%s", r.stderr)
 	}
 }
@@ -185,8 +185,8 @@ func TestLogShowsTheLatestSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(out)
-	if !strings.Contains(text, "session "+r.verdicts[0].SessionID) || !strings.Contains(text, "Stop → block (check lint) 1/1") ||
-		!strings.Contains(text, "Stop → allow (limit) 1/1") || !strings.Contains(text, "reason: The check \"lint\" (`echo nope; exit 1`) failed (exit 1)") {
+	if !strings.Contains(text, "session "+r.verdicts[0].SessionID) || !strings.Contains(text, "Stop → block: continued (check lint failed) 1/1") ||
+		!strings.Contains(text, "Stop → allow: let stop (limit reached) 1/1") || !strings.Contains(text, "reason: The check \"lint\" (`echo nope; exit 1`) failed (exit 1)") {
 		t.Fatalf("hooksup log:\n%s", text)
 	}
 	cmd = execHooksup(s, "log", "--json", "--session", r.verdicts[0].SessionID)

@@ -142,7 +142,7 @@ func TestFaultInstalledHookKilledMidCheckLeavesNoProcess(t *testing.T) {
 	c := newRunningCheck(s)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(
 		"mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.command())), 0o644)
-	if code, out := s.hooksup(t, "trust"); code != 0 {
+	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
 	hook := s.installedHook("s-installed")
@@ -279,7 +279,7 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 		c := newRunningCheck(s)
 		pgid, owner := killedWithItsWatchdog(t, s, c)
 		os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"quick\"\ncommand = \"true\"\n"), 0o644)
-		if code, out := s.hooksup(t, "trust"); code != 0 {
+		if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
 			t.Fatal(out)
 		}
 		answer := func() string {

@@ -116,10 +116,10 @@ func TestHostileProjectHeadlessAndLog(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	assertVisible(t, "the headless session's stderr", r.stderr, "Stop → block (check "+hostileCheckShown+")")
+	assertVisible(t, "the headless session's stderr", r.stderr, "Stop → block: continued (check "+hostileCheckShown+" failed)")
 	assertVisible(t, "the headless session's stdout", r.stdout)
 	out := hooksupOut(t, s, "log")
-	assertVisible(t, "hooksup log", out, "Stop → block (check "+hostileCheckShown+")", "check "+hostileCheckShown+": exit 1",
+	assertVisible(t, "hooksup log", out, "Stop → block: continued (check "+hostileCheckShown+" failed)", "check "+hostileCheckShown+": exit 1",
 		"reason: The check", hostileReasonShown)
 }
 
@@ -165,7 +165,7 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 	}
 
 	_, out = s.hooksup(t, "deny")
-	assertVisible(t, "hooksup deny", out, "deny: denied the continuation Stop in session", hostileDirShown+")")
+	assertVisible(t, "hooksup deny", out, "deny: the agent may stop at Stop in session", hostileDirShown+")")
 }
 
 // A session's TUI shows the hostile check visibly in the banner, the checks pane and the

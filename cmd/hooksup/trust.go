@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,22 +11,51 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
 )
 
-// runTrust is `hooksup trust [FILE…]`: it shows what each file would run, exactly as the first
-// run's question does, and trusts that content. Without FILE, the project's files (the nearest
-// .hooksup.toml and .hooksup.local.toml from here up). A file with a problem that a session or
-// `hooksup check` would refuse is refused here, with the same messages.
-func runTrust(args []string, stdout io.Writer) (int, error) {
+type trustArgs struct {
+	show, yes bool
+}
+
+// trustFlagSet parses trust's flags.
+func trustFlagSet(a *trustArgs) *flag.FlagSet {
+	fs := flag.NewFlagSet("trust", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&a.show, "show", false, "")
+	fs.BoolVar(&a.yes, "yes", false, "")
+	return fs
+}
+
+// runTrust is `hooksup trust [--show | --yes] [FILE…]`: it shows what each file would run,
+// exactly as the first run's question does, and trusts that content once the person says so.
+// Without FILE, the project's files (the nearest .hooksup.toml and .hooksup.local.toml from
+// here up). A file with a problem that a session or `hooksup check` would refuse is refused
+// here, with the same messages.
+//
+// On a terminal it asks [y/N] for each file not yet trusted; --yes trusts without asking, but
+// for a file whose commands hold control characters, which it asks about on a terminal all
+// the same; --show only shows. Without a terminal and without --yes it trusts nothing, says
+// how to, and fails: a script trusts with --yes, so that nothing is trusted unseen by default.
+func runTrust(args []string, stdin *os.File, stdout io.Writer) (int, error) {
+	var a trustArgs
+	fs := trustFlagSet(&a)
+	if err := parseFlags(fs, args); err != nil {
+		return 2, fmt.Errorf("%v (usage: hooksup trust [--show | --yes] [FILE...])", err)
+	}
+	if a.show && a.yes {
+		return 2, errors.New("--show and --yes do not go together: --show trusts nothing")
+	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
 	}
-	files := args
+	files := fs.Args()
 	if len(files) == 0 {
 		for _, name := range config.ProjectFiles {
 			if p := filepath.Join(env.projectDir, name); exists(p) {
@@ -36,7 +66,10 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 			return 1, fmt.Errorf("no .hooksup.toml in %s or above it (up to the repository's root): hooksup init writes one", termsafe.String(env.cwd))
 		}
 	}
+	terminal := term.IsTerminal(stdin.Fd())
+	in := bufio.NewReader(stdin)
 	store := trustStore(env)
+	var untrusted []string
 	for _, f := range files {
 		abs, err := filepath.Abs(f)
 		if err != nil {
@@ -55,13 +88,40 @@ func runTrust(args []string, stdout io.Writer) (int, error) {
 		}
 		c := config.Defaults()
 		_ = config.Decode(abs, content, &c) // no problem: ValidateFile said so
-		describeProjectFile(stdout, abs, c)
+		hidden := describeProjectFile(stdout, abs, c)
+		name := termsafe.String(abs)
+		switch {
+		case store.Trusted(abs, content):
+			fmt.Fprintf(stdout, "%s is already trusted (this exact content)\n", name)
+			continue
+		case a.show:
+			fmt.Fprintf(stdout, "%s is not trusted: hooksup trust trusts it\n", name)
+			continue
+		case terminal && (!a.yes || hidden):
+			fmt.Fprint(stdout, "Trust this exact content? [y/N] ")
+			line, _ := in.ReadString('\n')
+			if ans := strings.ToLower(strings.TrimSpace(line)); ans != "y" && ans != "yes" {
+				fmt.Fprintf(stdout, "%s is not trusted\n", name)
+				untrusted = append(untrusted, name)
+				continue
+			}
+		case !a.yes:
+			untrusted = append(untrusted, name)
+			continue
+		}
 		if err := store.TrustContent(abs, content); err != nil {
 			return 1, err
 		}
-		fmt.Fprintf(stdout, "trusted %s (this exact content; a change needs trusting again)\n", termsafe.String(abs))
+		fmt.Fprintf(stdout, "trusted %s (this exact content; a change needs trusting again)\n", name)
 	}
-	return 0, nil
+	switch {
+	case len(untrusted) == 0:
+		return 0, nil
+	case !terminal && !a.yes:
+		return 1, fmt.Errorf("not trusted: %s: no terminal to ask on; read what it runs above, then hooksup trust --yes trusts it",
+			strings.Join(untrusted, ", "))
+	}
+	return 1, fmt.Errorf("not trusted: %s", strings.Join(untrusted, ", "))
 }
 
 // exists reports whether there is anything at p: a project's file that is not a regular file
@@ -114,7 +174,8 @@ func askTrust(layers []config.Layer, env environment, in io.Reader, out io.Write
 // each check's name, command, directory and environment, with every control character shown
 // visibly (termsafe) and said plainly when there is one, so that nothing a terminal would hide
 // or redraw is trusted unseen; and the settings that act on the agent or switch the gate off.
-func describeProjectFile(w io.Writer, path string, c config.Config) {
+// It reports whether it warned of a control character.
+func describeProjectFile(w io.Writer, path string, c config.Config) bool {
 	dir := filepath.Dir(path)
 	all := slices.Concat(c.Stop.Checks, c.SubagentStop.Checks)
 	if len(all) == 0 {
@@ -163,4 +224,5 @@ func describeProjectFile(w io.Writer, path string, c config.Config) {
 		fmt.Fprintf(w, "  ⚠ Control characters or line breaks in %s: shown above as \\e, \\r, \\n, <U+…>. A terminal would have hidden or redrawn them; they are part of what would run.\n",
 			strings.Join(hidden, ", "))
 	}
+	return len(hidden) > 0
 }

@@ -46,7 +46,7 @@ func TestTrustListsWhatItTrusts(t *testing.T) {
 	s := newSandbox(t)
 	toml := "[[stop.checks]]\nname = \"te\u202Ests\"\ncommand = " + quoteTOML(disguisedCommand) + "\ncwd = \"sub\"\nenv = { CI = \"true\" }\n"
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(toml), 0o644)
-	code, out := s.hooksup(t, "trust")
+	code, out := s.hooksup(t, "trust", "--yes")
 	if code != 0 {
 		t.Fatalf("trust: %d %s", code, out)
 	}
@@ -121,7 +121,7 @@ func TestTrustRoundTripsAPathWithANewline(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		return cmd.ProcessState.ExitCode(), string(out)
 	}
-	if code, out := run(evil, "trust"); code != 0 {
+	if code, out := run(evil, "trust", "--yes"); code != 0 {
 		t.Fatalf("trust: %d %s", code, out)
 	}
 	if code, out := run(evil, "check"); code != 0 || !strings.Contains(out, "✓ ok") {
@@ -146,7 +146,7 @@ func TestTrustRefusesWhatCheckRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSandbox(t)
 			os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(tc.toml), 0o644)
-			code, trustOut := s.hooksup(t, "trust")
+			code, trustOut := s.hooksup(t, "trust", "--yes")
 			if code != 1 || !strings.Contains(trustOut, tc.say) {
 				t.Errorf("trust: exit %d, want 1 saying %q:\n%s", code, tc.say, trustOut)
 			}
@@ -178,7 +178,7 @@ func TestProjectConfigFoundFromASubdirectory(t *testing.T) {
 	if code, out := run("check"); code != 1 || !strings.Contains(out, "not trusted") || !strings.Contains(out, file) {
 		t.Fatalf("check from a subdirectory before trust: %d %s", code, out)
 	}
-	if code, out := run("trust"); code != 0 || !strings.Contains(out, "trusted "+file) {
+	if code, out := run("trust", "--yes"); code != 0 || !strings.Contains(out, "trusted "+file) {
 		t.Fatalf("trust from a subdirectory: %d %s", code, out)
 	}
 	code, out := run("check")
@@ -201,7 +201,7 @@ func TestProjectConfigFoundFromASubdirectory(t *testing.T) {
 	cmd.Dir = deep
 	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
 	sess, _ := cmd.CombinedOutput()
-	if !strings.Contains(string(sess), "block (check where)") || !strings.Contains(string(sess), "hooksup: checks from "+file) {
+	if !strings.Contains(string(sess), "block: continued (check where failed)") || !strings.Contains(string(sess), "hooksup: checks from "+file) {
 		t.Errorf("a session in a subdirectory was not gated by the project's check:\n%s", sess)
 	}
 }

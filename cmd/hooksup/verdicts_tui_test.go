@@ -59,7 +59,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 		t.Fatalf("asked %v, decided %v: the time is not when the person decided", v.Asked, v.Time)
 	}
 	text := hooksupOut(t, s, "log")
-	if !strings.Contains(text, "Stop → allow (manual)") || !strings.Contains(text, "proposed: block (check gate): The check \"gate\"") {
+	if !strings.Contains(text, "Stop → allow: let stop by you") || !strings.Contains(text, "proposed: block (check gate): The check \"gate\"") {
 		t.Fatalf("hooksup log:\n%s", text)
 	}
 }
@@ -83,7 +83,7 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 	if strings.Contains(scr, "allow checks") {
 		t.Fatalf("verdicts pane:\n%s", scr)
 	}
-	if out := hooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow (no checks)") {
+	if out := hooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow: let stop (no checks)") {
 		t.Fatalf("hooksup log:\n%s", out)
 	}
 }

@@ -135,7 +135,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 		t.Fatalf("question still shown after halt in watch:\n%s", scr)
 	}
 	w.WaitFor("the halt in watch", wait, func(s string) bool {
-		return halted.MatchString(s) && strings.Count(s, "⚑ Stop") == 1 && strings.Contains(s, "halted the turn Stop in")
+		return halted.MatchString(s) && strings.Count(s, "⚑ Stop") == 1 && strings.Contains(s, "the turn ends at Stop in")
 	})
 
 	// Deny: down selects the second session; its claude may stop.
@@ -147,7 +147,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 		t.Fatalf("question still shown after deny in watch:\n%s", scr)
 	}
 	w.WaitFor("the deny in watch", wait, func(s string) bool {
-		return strings.Contains(s, "allow manual (hooksup watch)") && strings.Count(s, "⚑ Stop") == 0 && strings.Contains(s, "denied the continuation Stop in")
+		return strings.Contains(s, "allow manual (hooksup watch)") && strings.Count(s, "⚑ Stop") == 0 && strings.Contains(s, "the agent may stop at Stop in")
 	})
 
 	// Escape: the second session's next question is let stop, as Escape in its own TUI would.

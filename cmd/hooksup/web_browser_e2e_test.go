@@ -244,7 +244,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(key), chromedp.KeyEvent("d")); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: denied the continuation")`)
+	evalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: the agent may stop at")`)
 	tm2.WaitText(wait, "allow manual (hooksup web)")
 	evalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
 		return !!c && !c.querySelector("pre.reason") })()`)

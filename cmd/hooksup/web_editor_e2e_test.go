@@ -234,7 +234,7 @@ func TestWebPageSaysWhatTheTUIAndTheLogSay(t *testing.T) {
 	}
 	waitManual(t, s, 1, 20*time.Second)
 	code, log := s.sb.hooksup(t, "log")
-	if code != 0 || !strings.Contains(log, "Stop → block (manual (hooksup web))") {
+	if code != 0 || !strings.Contains(log, "Stop → block: continued by you (hooksup web)") {
 		t.Fatalf("hooksup log: %d %s", code, log)
 	}
 	evalUntil(t, ctx, 20*time.Second, "the verdict in the history in hooksup log's words", `(() => { const c = `+cardJS(s.project)+`;

@@ -110,6 +110,38 @@ func Source(s verdictlog.Source) string {
 // Decision words a verdict's decision: the log's own word (block, allow, halt), shown visibly.
 func Decision(d hooks.Decision) string { return termsafe.String(string(d)) }
 
+// Did words what a decision did to the agent, as the person acts on it: block "continued",
+// allow "let stop", halt "turn ended" (the TUI's keys say "continue", "let it stop", "halt").
+func Did(d hooks.Decision) string {
+	switch d {
+	case hooks.Block:
+		return "continued"
+	case hooks.Allow:
+		return "let stop"
+	case hooks.Halt:
+		return "turn ended"
+	}
+	return Decision(d)
+}
+
+// Counts words a session's verdicts by decision, and its Escapes: "2 continued · 1 let stop ·
+// 1 interrupted"; "no stop" when there are none.
+func Counts(decisions map[hooks.Decision]int, interrupted int) string {
+	var parts []string
+	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Halt} {
+		if n := decisions[d]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, Did(d)))
+		}
+	}
+	if interrupted > 0 {
+		parts = append(parts, fmt.Sprintf("%d interrupted", interrupted))
+	}
+	if len(parts) == 0 {
+		return "no stop"
+	}
+	return strings.Join(parts, " · ")
+}
+
 // Proposal words what the checks propose for a question: "the checks say continue", "the
 // checks say it may stop", "no checks: it may stop"; the TUI's banner and hooksup web's page
 // say it alike.
@@ -345,17 +377,53 @@ func Alert(a session.Alert, n notify.Notifier) (sequence string, send func() err
 }
 
 // Answer is what `hooksup approve`, `deny` and `halt`, and hooksup web's actions of those names,
-// decide, and the words for what each did; ok is false for any other action.
+// decide, and the words for what each did, to go before the stop they answered (as the TUI's
+// keys say it: continue, let it stop, halt); ok is false for any other action.
 func Answer(action string) (d hooks.Decision, did string, ok bool) {
 	switch action {
 	case "approve":
-		return hooks.Block, "approved the continuation", true
+		return hooks.Block, "the agent continues after", true
 	case "deny":
-		return hooks.Allow, "denied the continuation", true
+		return hooks.Allow, "the agent may stop at", true
 	case "halt":
-		return hooks.Halt, "halted the turn", true
+		return hooks.Halt, "the turn ends at", true
 	}
 	return "", "", false
+}
+
+// Outcome says what a verdict did to the agent, and who or what decided it, in the words the
+// person acts in (the TUI's keys: continue, let it stop, halt): "continued (check tests
+// failed)", "let stop (checks passed)", "continued by you (hooksup approve)", "let stop by
+// you", "turn ended by you (hooksup halt)", "let stop (Escape)". hooksup log and the headless
+// printer put it after the decision the log records ("Stop → block: continued by you …").
+func Outcome(v verdictlog.Verdict) string {
+	did := Did(v.Decision)
+	if name, ok := v.Source.Check(); ok {
+		if v.Decision == hooks.Block {
+			return did + " (check " + termsafe.String(name) + " failed)"
+		}
+		return did + " (check " + termsafe.String(name) + ")"
+	}
+	manual := string(verdictlog.SourceManual)
+	if src := string(v.Source); src == manual {
+		return did + " by you"
+	} else if where, ok := strings.CutPrefix(src, manual+" "); ok {
+		return did + " by you " + termsafe.String(where)
+	}
+	why := map[verdictlog.Source]string{
+		verdictlog.SourceChecks:     "checks passed",
+		verdictlog.SourceNoChecks:   "no checks",
+		verdictlog.SourceEscape:     "Escape",
+		verdictlog.SourceLimit:      "limit reached",
+		verdictlog.SourceTimeout:    "no answer in time",
+		verdictlog.SourceObserve:    "observe mode",
+		verdictlog.SourceFailOpen:   "the hook failed open",
+		verdictlog.SourceOtherHooks: "other hooks",
+	}[v.Source]
+	if why == "" {
+		why = termsafe.String(string(v.Source))
+	}
+	return did + " (" + why + ")"
 }
 
 // AnswerWords are one way to answer a question as the TUI words it: its key hint (Label) and

@@ -166,9 +166,9 @@ func TestWordsForPeopleShowControls(t *testing.T) {
 		{"ShortCommand", ShortCommand("/home/u/.claude/check.sh --fast"), "check.sh --fast"},
 		{"ShortCommand", ShortCommand("/x/ev\x1bil.sh \u202e--fast"), "ev\\eil.sh <U+202E>--fast"},
 		{"Answered", Answered("approve", "Stop", "", "session 1a2b (~/a)", "", "The check\x1b[2J failed\nmore"),
-			"approve: approved the continuation Stop in session 1a2b (~/a): The check\\e[2J failed"},
+			"approve: the agent continues after Stop in session 1a2b (~/a): The check\\e[2J failed"},
 		{"Answered", Answered("halt", "SubagentStop", "ag\u202ent", "session 1a2b (~/a)", "stop\a now", ""),
-			"halt: halted the turn SubagentStop of subagent ag<U+202E>nt in session 1a2b (~/a): stop\\a now"},
+			"halt: the turn ends at SubagentStop of subagent ag<U+202E>nt in session 1a2b (~/a): stop\\a now"},
 		{"SessionLine", SessionLine(session.Summary{SessionID: "4312\x1bba3d-1", ToolCalls: map[string]int64{"Bash\u202e": 2}, Turns: 1}),
 			"session 4312\\eba3d: 0 tokens (in 0 · out 0 · cache read 0 · cache write 0) · tools Bash<U+202E>×2 · 1 turns · 0 verdicts"},
 	} {
@@ -206,5 +206,31 @@ func TestLines(t *testing.T) {
 	got := Lines("first\r\n\tsecond\x1b[2K\nexpected 1\b\n\n", "  ")
 	if want := "first\n  \tsecond\\e[2K\n  expected 1\\b"; got != want {
 		t.Errorf("Lines = %q, want %q", got, want)
+	}
+}
+
+// Each verdict says what it did to the agent in the words the person acts in, and who decided.
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		d    hooks.Decision
+		src  verdictlog.Source
+		want string
+	}{
+		{hooks.Block, verdictlog.CheckSource("tests"), "continued (check tests failed)"},
+		{hooks.Allow, verdictlog.SourceChecks, "let stop (checks passed)"},
+		{hooks.Block, verdictlog.SourceManual, "continued by you"},
+		{hooks.Block, "manual (hooksup approve)", "continued by you (hooksup approve)"},
+		{hooks.Allow, "manual (hooksup deny)", "let stop by you (hooksup deny)"},
+		{hooks.Halt, "manual (hooksup halt)", "turn ended by you (hooksup halt)"},
+		{hooks.Allow, verdictlog.SourceLimit, "let stop (limit reached)"},
+		{hooks.Allow, verdictlog.SourceEscape, "let stop (Escape)"},
+		{hooks.Block, "check:a\x1b[2Jb", `continued (check a\e[2Jb failed)`},
+	} {
+		if got := Outcome(verdictlog.Verdict{Decision: tc.d, Source: tc.src}); got != tc.want {
+			t.Errorf("Outcome(%s, %s) = %q, want %q", tc.d, tc.src, got, tc.want)
+		}
+	}
+	if got := Counts(map[hooks.Decision]int{hooks.Block: 2, hooks.Allow: 1}, 1); got != "2 continued · 1 let stop · 1 interrupted" {
+		t.Errorf("Counts = %q", got)
 	}
 }

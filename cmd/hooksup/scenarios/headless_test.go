@@ -41,7 +41,7 @@ func TestScenarioNoChecks(t *testing.T) {
 		if v.SessionID == "" || v.Agent != a.name || v.Observation == nil || v.Observation.LastMessage != "The answer is 42." {
 			t.Fatalf("verdict %+v, observation %+v", v, v.Observation)
 		}
-		if !strings.Contains(res.Stderr, "hooksup: Stop → allow (no checks) 0/3") {
+		if !strings.Contains(res.Stderr, "hooksup: Stop → allow: let stop (no checks) 0/3") {
 			t.Fatalf("stderr %q", res.Stderr)
 		}
 		if _, err := os.Stat(filepath.Join(e.state, "hooksup", "sessions", v.SessionID, "summary.json")); err != nil {
@@ -207,7 +207,7 @@ func TestScenarioInstalledStandalone(t *testing.T) {
 			a.theirs(t, e)
 		}
 		before := readAll(a.settings(e))
-		for _, args := range [][]string{{"trust"}, {"install", "--agent", a.name}} {
+		for _, args := range [][]string{{"trust", "--yes"}, {"install", "--agent", a.name}} {
 			if res := e.hooksup(args...); res.ExitCode != 0 {
 				t.Fatalf("hooksup %v: %s %s", args, res.Stdout, res.Stderr)
 			}

@@ -102,7 +102,7 @@ retry_on_failure = true
 		tm := e.tui(cfg)
 		e.promptTUI(tm, "first prompt")
 		tm.WaitText(tuiWait, "ANSWER-ONE", "⚑ "+a.name+" wants to stop", "FAIL: TestHalt")
-		if h := e.hooksup("halt", "--reason", "wrong branch"); h.ExitCode != 0 || !strings.Contains(h.Stdout, "halted the turn") {
+		if h := e.hooksup("halt", "--reason", "wrong branch"); h.ExitCode != 0 || !strings.Contains(h.Stdout, "the turn ends at") {
 			t.Fatalf("halt: exit %d\n%s%s", h.ExitCode, h.Stdout, h.Stderr)
 		}
 		if a.halted != nil {
