@@ -204,7 +204,8 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// relayout recomputes the layout and resizes claude's terminal to its pane.
+// relayout recomputes the layout and resizes claude's terminal to its pane, unless the pane
+// is too small to draw.
 func (m *model) relayout() tea.Cmd {
 	if m.editor.open {
 		m.editor.setSize(m.w, m.h)
@@ -219,7 +220,11 @@ func (m *model) relayout() tea.Cmd {
 	if m.lay.kind == layoutSolo && m.focus != paneAgent {
 		m.focus = paneAgent // the focused pane is hidden: keys go to claude again
 	}
-	m.io.resize(m.lay.agentInner()) // hands the size to the resizer goroutine; never waits
+	if !m.isTooSmall() {
+		// Below the smallest pane the agent keeps its size: its pane is not drawn, and resized
+		// to a few cells it would lose what it drew (each line is cut to the width).
+		m.io.resize(m.lay.agentInner()) // hands the size to the resizer goroutine; never waits
+	}
 	return nil
 }
 

@@ -692,3 +692,42 @@ func TestEditOpensInEveryState(t *testing.T) {
 		})
 	}
 }
+
+// Shrunk below the smallest pane it draws and grown back, the TUI shows the agent's screen as it
+// was: while it says the terminal is too small, the agent keeps its size (resized to a few
+// cells, every line it drew would be cut to their width).
+func TestTooSmallAndBackKeepsTheAgentsScreen(t *testing.T) {
+	th, err := themes.Get("mono")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeSession()
+	a := newAgentIOAlone(80, 24, "test", nil, nil)
+	t.Cleanup(a.close)
+	var lines []string
+	for i := range 12 {
+		lines = append(lines, fmt.Sprintf("agent line %02d, long enough to be cut at a small width", i))
+	}
+	a.term.Write([]byte(strings.Join(lines, "\r\n")))
+	var m tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, claude.DefaultBlockCap)
+	resize := func(w, h int) string {
+		t.Helper()
+		m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		select {
+		case sz := <-a.resizes: // what the resizer would apply
+			a.applySize(sz[0], sz[1])
+		default:
+		}
+		return ansi.Strip(m.(model).render())
+	}
+	resize(100, 30)
+	if scr := resize(20, 5); !strings.Contains(scr, "terminal too small") {
+		t.Fatalf("at 20×5:\n%s", scr)
+	}
+	scr := resize(100, 30)
+	for _, l := range lines {
+		if !strings.Contains(scr, l) {
+			t.Errorf("grown back, the pane lacks %q:\n%s", l, scr)
+		}
+	}
+}

@@ -117,6 +117,24 @@ func TestDemoInTmux(t *testing.T) {
 	tm.WaitText(wait, "[exited 0]")
 }
 
+// Shrunk below the smallest pane hooksup draws and grown back, the demo's pane shows the agent's
+// text again, whole: its agent does not repaint on a resize, so what it drew must survive it.
+func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 100, 30, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	agentText := []string{"hooksup demo agent", "Add a --verbose flag to the CLI", "Allow Bash(go test ./...)?"}
+	tm.WaitText(wait, agentText...)
+	tm.Resize(20, 5)
+	tm.WaitText(wait, "too small")
+	tm.Resize(100, 30)
+	tm.WaitText(wait, agentText...)
+	// The agent still answers in its pane.
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop")
+}
+
 // The reason editor's clear key, named in its hints, empties it whatever the checks' reason
 // holds (several lines here): the reason claude reads is only what is typed after it.
 func TestDemoEditorClearsTheReason(t *testing.T) {
