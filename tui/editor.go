@@ -61,10 +61,10 @@ func (e *reasonEditor) start(id int, reason string, w, h int) tea.Cmd {
 	if strings.TrimSpace(text) != "" {
 		text = strings.TrimRight(text, "\n") + "\n"
 	}
-	e.area.SetValue(text)
+	e.area.SetValue(text) // the cursor at its end
+	cmd := e.area.Focus()
 	e.setSize(w, h)
-	e.area.MoveToEnd()
-	return e.area.Focus()
+	return cmd
 }
 
 // stop closes the editor.
@@ -83,6 +83,30 @@ func (e *reasonEditor) setSize(w, h int) {
 		rows += max((ansi.StringWidth(l)+width-1)/width, 1)
 	}
 	e.area.SetHeight(min(max(rows+1, editorMinRows), max(h/3, editorMinRows)))
+	e.scrollToCursor()
+}
+
+// editorLaidOut is the message that makes the textarea lay its rows out again: it does so only
+// in its Update, and nothing else there.
+type editorLaidOut struct{}
+
+// scrollToCursor shows the cursor's row and as much of the text above it as fits: after a
+// resize, the textarea would keep its old scroll (the rows above the cursor hidden although
+// they fit, or the cursor below its last row). The textarea scrolls only enough to show the
+// cursor, over the rows it laid out last: laid out at the new size, it is scrolled to the top
+// and the cursor brought back down to where it was.
+func (e *reasonEditor) scrollToCursor() {
+	if !e.area.Focused() {
+		return // the textarea lays nothing out then; start focuses it before sizing
+	}
+	row, col := e.area.Line(), e.area.Column()
+	e.area, _ = e.area.Update(editorLaidOut{})
+	e.area.MoveToBegin()
+	for i := 0; e.area.Line() < row && i < hooks.MaxOutputChars; i++ {
+		e.area.CursorDown() // a row of the screen at a time: scrolls as the cursor goes
+	}
+	e.area.SetCursorColumn(col)
+	e.area, _ = e.area.Update(editorLaidOut{}) // the column may be on a wrapped row further down
 }
 
 // update handles a key or a paste while the editor is open.
