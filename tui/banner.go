@@ -60,6 +60,9 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	}
 
 	if m.editor.open {
+		if n := m.editor.notice(); n != "" {
+			tail = append(wrapIndented("⚠ "+n, w, 2), tail...)
+		}
 		tail = append(m.editor.rows(), tail...)
 	}
 	room := max(maxRows-len(tail), 1)

@@ -19,11 +19,20 @@ const editorMinRows = 3
 // the reason's line breaks: its send key sends, its newline keys break the line, its clear key
 // empties it (to write another reason than the checks'), its cancel key closes it and leaves the
 // question open. Escape is not its key: it always interrupts claude.
+//
+// An empty reason is not sent. Sent, it would mean the checks' reason (as the approve key's
+// answer does): the very text the person just cleared away, behind their back. Nor is "continue"
+// with no reason at all what they asked for: the agent would continue without knowing why. The
+// editor stays open and says so (notice); the checks' reason is the cancel key and the approve
+// key away.
 type reasonEditor struct {
 	keys editorKeys
 	area textarea.Model
 	id   int // the question whose reason is edited
 	open bool
+	// empty: the send key was pressed on an empty reason, which is not sent (notice says why);
+	// until the next key.
+	empty bool
 }
 
 // editorResult is what a key did in the editor.
@@ -50,7 +59,7 @@ func newReasonEditor(k editorKeys) reasonEditor {
 
 // start opens the editor on question id's reason, in w×h cells of screen.
 func (e *reasonEditor) start(id int, reason string, w, h int) tea.Cmd {
-	e.open, e.id = true, id
+	e.open, e.id, e.empty = true, id, false
 	e.area.SetWidth(max(w-1, 10))
 	// What the person edits is what they see: the reason's controls (a check's command quoted in
 	// it) shown visibly, never drawn raw by the editor.
@@ -111,9 +120,17 @@ func (e *reasonEditor) scrollToCursor() {
 
 // update handles a key or a paste while the editor is open.
 func (e *reasonEditor) update(msg tea.Msg) (editorResult, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		e.empty = false // what the notice said is answered
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, e.keys.Send):
+			if e.value() == "" {
+				e.empty = true
+				return editorTyping, nil
+			}
 			return editorSend, nil
 		case key.Matches(k, e.keys.Cancel):
 			return editorCancel, nil
@@ -125,6 +142,15 @@ func (e *reasonEditor) update(msg tea.Msg) (editorResult, tea.Cmd) {
 	var cmd tea.Cmd
 	e.area, cmd = e.area.Update(msg)
 	return editorTyping, cmd
+}
+
+// notice is what the editor has to say under its rows: why the reason was not sent. Empty when
+// nothing.
+func (e *reasonEditor) notice() string {
+	if !e.empty {
+		return ""
+	}
+	return "the reason is empty: type one, or " + e.keys.Cancel.Help().Key + " to cancel"
 }
 
 // value is the reason as edited, its line breaks kept.

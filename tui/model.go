@@ -171,7 +171,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		m.typedInWait = true
 		if m.editor.open {
-			_, cmd := m.editor.update(msg)
+			_, cmd := m.editorUpdate(msg)
 			return m, cmd
 		}
 		if m.focus == paneAgent && !m.exited {
@@ -198,10 +198,21 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.remoteEscape()
 	}
 	if m.editor.open {
-		_, cmd := m.editor.update(msg)
+		_, cmd := m.editorUpdate(msg)
 		return m, cmd
 	}
 	return m, nil
+}
+
+// editorUpdate hands msg to the open reason editor, and lays the screen out again when the
+// editor's notice comes or goes (the banner's rows change).
+func (m *model) editorUpdate(msg tea.Msg) (editorResult, tea.Cmd) {
+	said := m.editor.notice()
+	res, cmd := m.editor.update(msg)
+	if m.editor.notice() != said {
+		m.relayout()
+	}
+	return res, cmd
 }
 
 // relayout recomputes the layout and resizes claude's terminal to its pane, unless the pane
@@ -373,7 +384,7 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.escape(vk)
 	}
 	if m.editor.open {
-		res, cmd := m.editor.update(msg)
+		res, cmd := m.editorUpdate(msg)
 		switch res {
 		case editorSend:
 			return m, m.resolveID(m.editor.id, hooks.Block, m.editor.value())

@@ -731,3 +731,33 @@ func TestTooSmallAndBackKeepsTheAgentsScreen(t *testing.T) {
 		}
 	}
 }
+
+// An emptied reason is not sent: the checks' reason would go in its place, which the person
+// just cleared away, and a continuation with no reason tells the agent nothing. The banner
+// says so and names the way out; the question stays open; typing a reason sends it.
+func TestEmptyReasonIsNotSent(t *testing.T) {
+	m, f, _ := newTestModel(t, "dark")
+	fm := run(t, m, f, 160, 44, press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('l', tea.ModCtrl, ""), press(' ', 0, " "),
+		press(tea.KeyEnter, 0, ""))
+	if got := f.answers(); len(got) != 0 {
+		t.Fatalf("an empty reason was sent: %q", got)
+	}
+	out := ansi.Strip(fm.render())
+	banner := strings.Join(strings.Split(out, "\n")[1:fm.lay.agent.y], "\n")
+	if !fm.editor.open || !strings.Contains(banner, "the reason is empty: type one, or ctrl+c to cancel") || !strings.Contains(banner, "enter send") {
+		t.Fatalf("editing %v; the banner does not say the reason is empty, or lost its hints:\n%s", fm.editor.open, banner)
+	}
+	var next tea.Model = fm
+	for _, r := range "mine" {
+		next, _ = next.Update(press(r, 0, string(r)))
+	}
+	if banner := ansi.Strip(next.(model).render()); strings.Contains(banner, "the reason is empty") {
+		t.Errorf("still says the reason is empty after typing one:\n%s", banner)
+	}
+	if _, cmd := next.Update(press(tea.KeyEnter, 0, "")); cmd != nil {
+		cmd()
+	}
+	if got := f.answers(); len(got) != 1 || got[0] != "block:mine" {
+		t.Errorf("the answers %q, want the reason typed", got)
+	}
+}

@@ -517,3 +517,21 @@ func TestWatchEditorScrollsWithAResize(t *testing.T) {
 		}
 	}
 }
+
+// In watch too, an emptied reason is not sent: the screen says so and the editor stays open.
+func TestWatchEmptyReasonIsNotSent(t *testing.T) {
+	f := fakeSessions()
+	m := newTestWatch(t, f)
+	m.Update(press('e', 0, "e"))
+	m.Update(press('l', tea.ModCtrl, ""))
+	if _, cmd := m.Update(press(tea.KeyEnter, 0, "")); cmd != nil {
+		runCmd(t, m, cmd)
+	}
+	scr := watchScreen(m)
+	if len(f.answers) != 0 || !m.editor.open || !strings.Contains(scr, "⚠ the reason is empty: type one, or ctrl+c to cancel") {
+		t.Fatalf("answers %q, editing %v:\n%s", f.answers, m.editor.open, scr)
+	}
+	if y := m.View().Cursor.Position.Y; strings.TrimSpace(strings.Split(scr, "\n")[y]) != "›" {
+		t.Errorf("the cursor is not on the editor's row (%d):\n%s", y, scr)
+	}
+}

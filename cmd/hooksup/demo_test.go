@@ -183,6 +183,41 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	}
 }
 
+// An emptied reason is not sent (it would be the checks' reason the person cleared away): the
+// banner says so and names the way out, and nothing reaches the agent; a reason typed then is.
+func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	tm.Keys("C-]", "e")
+	tm.WaitText(wait, "enter send")
+	tm.Keys("C-l")
+	tm.Keys("Enter")
+	scr := tm.WaitText(wait, "the reason is empty: type one, or ctrl+c to cancel")
+	if !strings.Contains(scr, "⚑ claude wants to stop") || !strings.Contains(scr, "enter send") || strings.Contains(scr, "Stop hook feedback") {
+		t.Fatalf("the empty reason left the question, or reached the agent:\n%s", scr)
+	}
+	tm.Text("MY OWN REASON")
+	tm.WaitFor("the notice gone once a reason is typed", wait, func(scr string) bool {
+		return !strings.Contains(scr, "the reason is empty") && strings.Contains(scr, "MY OWN REASON")
+	})
+	tm.Keys("Enter")
+	tm.WaitText(wait, "Stop hook feedback: MY OWN REASON", "block manual")
+	var reasons []string
+	for _, v := range s.verdicts() {
+		if v.Decision == hooks.Block {
+			reasons = append(reasons, v.Reason)
+		}
+	}
+	if len(reasons) != 1 || reasons[0] != "MY OWN REASON" {
+		t.Fatalf("the continuation's reasons %q, want only the one typed", reasons)
+	}
+}
+
 // Text typed into the editor starts on a line of its own below the checks' reason, where the
 // editor shows the cursor: the agent reads the reason, a line break, and what was typed, never
 // the typed words glued to the reason's last word.
