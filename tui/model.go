@@ -83,6 +83,7 @@ type model struct {
 	checks    checksPane
 	subs      subagentsPane
 	questions []session.Question
+	failed    map[int]whatFailed // what the banner quotes of each pending question's reason
 	editor    reasonEditor
 	notices   []session.Notice // the last warnings and errors, newest last
 	tally     tally            // for the summary at claude's exit
@@ -107,7 +108,8 @@ type model struct {
 func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode config.Mode, holdOnExit bool, blockCap int) model {
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: present.AgentName(""),
 		header: header{mode: mode, blockCap: blockCap, agent: present.AgentName("")}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
-		checks: checksPane{keys: keys.Pane, agent: present.AgentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now()}
+		checks: checksPane{keys: keys.Pane, agent: present.AgentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now(),
+		failed: map[int]whatFailed{}}
 }
 
 func waitEvent(s Session) tea.Cmd {
@@ -257,6 +259,9 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.now = e.Time // the banner's first frame counts from here, not from the last tick
 		}
 		m.questions = append(m.questions, e.Question)
+		if e.Question.Proposal == hooks.Block {
+			m.failed[e.Question.ID] = readWhatFailed(e.Question.Reason)
+		}
 		cmds = append(cmds, m.relayout(), tea.Raw("\a")) // ring once per question
 	case session.QuestionResolved:
 		for i, q := range m.questions {
@@ -265,6 +270,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 				break
 			}
 		}
+		delete(m.failed, e.ID)
 		if m.editor.open && m.editor.id == e.ID {
 			m.stopEditing() // answered elsewhere (timeout, Escape): the edit is moot
 		}

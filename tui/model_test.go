@@ -761,3 +761,58 @@ func TestEmptyReasonIsNotSent(t *testing.T) {
 		t.Errorf("the answers %q, want the reason typed", got)
 	}
 }
+
+// The banner never breaks a check's name, at its hyphen or anywhere: at every width the name is
+// whole on one row.
+func TestBannerKeepsACheckNameWhole(t *testing.T) {
+	reason := "The check \"demo-tests\" failed (exit 1). Fix what it reports, then finish. Its output:\n--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\nFAIL"
+	m, _, _ := newTestModel(t, "mono")
+	m.now = t0
+	next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{
+		ID: 1, Event: "Stop", Proposal: hooks.Block, Source: "check:demo-tests", Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
+	for w := 30; w <= 200; w++ {
+		sized, _ := next.Update(tea.WindowSizeMsg{Width: w, Height: 40})
+		fm := sized.(model)
+		rows := strings.Split(ansi.Strip(fm.render()), "\n")[1:fm.lay.agent.y]
+		banner := strings.Join(rows, "\n")
+		if !strings.Contains(banner, `"demo-tests"`) {
+			t.Errorf("%d columns: the check's name is broken:\n%s", w, banner)
+		}
+	}
+}
+
+// Where the checks pane is hidden and the banner has room for a row or two of what failed, it
+// quotes the failing test's first message, as the reason does, not the runner's last word
+// ("FAIL"): on one row the message, on two the test's name and the message. So too when the
+// reason quotes what failed read from a long output.
+func TestBannerQuotesTheFirstFailure(t *testing.T) {
+	short := "The check \"demo-tests\" failed (exit 1). Fix what it reports, then finish. Its output:\n=== RUN   TestVerboseFlag\n--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\nFAIL"
+	long := "The check \"tests\" (`go test ./...`) failed (exit 1). Fix what it reports, then finish. What failed (go test), from its 90 lines of output:\n--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\n--- FAIL: TestQuiet (0.00s)\n    main_test.go:50: -q printed 3 lines\nFAIL\nFAIL\texample.com/cli\t0.01s"
+	for _, c := range []struct {
+		reason string
+		w, h   int
+		want   []string
+	}{
+		{short, 58, 18, []string{"main_test.go:42: -v did not enable verbose output"}},
+		{short, 58, 21, []string{"--- FAIL: TestVerboseFlag (0.00s)", "main_test.go:42: -v did not enable verbose output"}},
+		{long, 58, 18, []string{"main_test.go:42: -v did not enable verbose output"}},
+		{long, 58, 21, []string{"--- FAIL: TestVerboseFlag (0.00s)", "main_test.go:42: -v did not enable verbose output"}},
+	} {
+		m, _, _ := newTestModel(t, "mono")
+		m.w, m.h, m.now = c.w, c.h, t0
+		next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{
+			ID: 1, Event: "Stop", Proposal: hooks.Block, Source: "check:tests", Reason: c.reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
+		fm := next.(model)
+		rows := strings.Split(ansi.Strip(fm.render()), "\n")[1:fm.lay.agent.y]
+		var detail []string
+		for _, r := range rows {
+			// The detail rows: under the headline, before the hints.
+			if strings.HasPrefix(r, "   ") && !strings.Contains(r, "failed (exit 1)") && !strings.Contains(r, "finish") && !strings.Contains(r, "output:") {
+				detail = append(detail, strings.TrimSpace(r))
+			}
+		}
+		if strings.Join(detail, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%d×%d: the banner quotes %q, want %q:\n%s", c.w, c.h, detail, c.want, strings.Join(rows, "\n"))
+		}
+	}
+}
