@@ -717,8 +717,9 @@ const maxReasonOutput = 8000
 // output (each failing test's name and first message, the linters' findings, the runner's
 // summary; what passed left out), within failure.DefaultBudget or maxLines lines if more, when
 // the output is longer than maxLines (DefaultReasonLines when 0); else, or when no runner's
-// output is recognised, at most maxLines lines of the end of the output. The command is named when it helps: when it is short
-// enough to run again by hand, when it printed nothing, when it timed out.
+// output is recognised, at most maxLines lines of the end of the output. The command is named,
+// as hooksup trust shows it, when it helps: when it is short enough to run again by hand, when
+// it printed nothing, when it timed out.
 func BlockReason(r session.CheckResult, maxLines int) string {
 	if maxLines <= 0 {
 		maxLines = config.DefaultReasonLines
@@ -746,9 +747,10 @@ func BlockReason(r session.CheckResult, maxLines int) string {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "The check \"%s\"", termsafe.String(r.Name))
-	cmd := oneLine(r.Command)
-	if len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
-		fmt.Fprintf(&b, " (`%s`)", clip.Head(cmd, 300))
+	// The command as hooksup trust shows it: on one line, its line breaks as \n. Joined with
+	// " ; " it read as another command ("make lint && ; make test" is not even shell).
+	if cmd := termsafe.String(r.Command); len(cmd) <= 60 || len(lines) == 0 || r.TimedOut {
+		fmt.Fprintf(&b, " (`%s`)", termsafe.String(clip.Head(r.Command, 300)))
 	}
 	fmt.Fprintf(&b, " failed (%s)", howFailed(r))
 	switch {
@@ -784,9 +786,4 @@ func lastLines(lines []string, maxLines int) []string {
 		}
 	}
 	return shown
-}
-
-// oneLine puts a command of several lines on one.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ; ")), " ")
 }

@@ -582,8 +582,12 @@ func TestBlockReasonIsConcise(t *testing.T) {
 			[]string{"some-long-linter", "printed nothing"}, nil, ""},
 		{"timed out", session.CheckResult{Name: "lint", Command: long, ExitCode: -1, TimedOut: true, Duration: 2 * time.Minute, Output: []byte("waiting\n"), Lines: 1}, 40, 2,
 			[]string{"some-long-linter", "timed out after 2m0s"}, nil, "waiting"},
+		// A command of several lines is shown as hooksup trust shows it (termsafe.String): its
+		// line breaks as \n, never joined into another command ("make lint && ; make test").
 		{"multi-line command", session.CheckResult{Name: "m", Command: "set -e\ngo vet ./...\n", ExitCode: 1}, 40, 1,
-			[]string{"`set -e ; go vet ./...`"}, nil, ""},
+			[]string{"(`set -e\\ngo vet ./...\\n`)"}, []string{" ; "}, ""},
+		{"two-line command", session.CheckResult{Name: "m", Command: "make lint &&\nmake test", ExitCode: 1, Output: []byte("lint: 2 problems\n"), Lines: 1}, 40, 2,
+			[]string{"(`make lint &&\\nmake test`)"}, []string{" ; "}, "lint: 2 problems"},
 	} {
 		reason := BlockReason(tc.r, tc.maxLines)
 		lines := strings.Split(reason, "\n")

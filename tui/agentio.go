@@ -38,14 +38,21 @@ type agentIO struct {
 // Status Protocol reports go to onStatus (nil: the emulator does not speak it), its window
 // titles to onTitle (nil: nowhere but the pane's border).
 func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatus), onTitle func(string)) *agentIO {
-	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[ptyWrite]()}
-	a.term = vterm.New(cols, rows, vterm.Options{Replies: a, Version: version,
-		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus, OnTitle: onTitle})
+	a := newAgentIOAlone(cols, rows, version, onStatus, onTitle)
 	go func() {
 		for sz := range a.resizes {
 			a.applySize(sz[0], sz[1])
 		}
 	}()
+	return a
+}
+
+// newAgentIOAlone is newAgentIO without its resizer: the sizes asked wait in resizes (tests
+// apply them themselves, to see each one).
+func newAgentIOAlone(cols, rows int, version string, onStatus func(vterm.ProgramStatus), onTitle func(string)) *agentIO {
+	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[ptyWrite]()}
+	a.term = vterm.New(cols, rows, vterm.Options{Replies: a, Version: version,
+		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus, OnTitle: onTitle})
 	return a
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/checks/failure"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -60,6 +61,9 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	}
 
 	if m.editor.open {
+		if n := m.editor.notice(); n != "" {
+			tail = append(wrapIndented("⚠ "+n, w, 2), tail...)
+		}
 		tail = append(m.editor.rows(), tail...)
 	}
 	room := max(maxRows-len(tail), 1)
@@ -67,7 +71,7 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 	room -= len(head)
 	lines = append(lines, head...)
 	if detail && !m.editor.open && q.Proposal == hooks.Block && room > 0 {
-		for _, l := range failureLines(q.Reason, min(room, bannerDetailRows)) {
+		for _, l := range m.whatFailed(q).lines(room) {
 			lines = append(lines, fit("   "+l, w))
 		}
 	}
@@ -76,9 +80,10 @@ func (m model) bannerLines(w, maxRows int, left string, detail bool) (lines []st
 
 // wrapIndented wraps s to w cells as banner rows: one space before the first row, three
 // before the others (under the text after the flag), at most rows rows, the last cut with an
-// ellipsis when s goes on.
+// ellipsis when s goes on. What s quotes (a check's name: "demo-tests") is never broken, at a
+// hyphen or a space, unless it is wider than a row.
 func wrapIndented(s string, w, rows int) []string {
-	wrapped := strings.Split(ansi.Wrap(s, max(w-3, 1), " "), "\n")
+	wrapped := strings.Split(wrapQuotesWhole(s, max(w-3, 1)), "\n")
 	var out []string
 	for i, l := range wrapped {
 		indent := "   "
@@ -92,6 +97,35 @@ func wrapIndented(s string, w, rows int) []string {
 		out = append(out, indent+l)
 	}
 	return out
+}
+
+// Stand-ins that ansi.Wrap does not break at, for the spaces and hyphens of what s quotes.
+const (
+	noBreakSpace  = "\u00a0"
+	noBreakHyphen = "\u2011"
+)
+
+// wrapQuotesWhole is ansi.Wrap at spaces and hyphens, but for what s quotes ("…"), which is
+// kept on one row: its spaces and hyphens are swapped for stand-ins that do not break (as wide)
+// for the wrap, and back after it. A text that holds a stand-in already wraps as ansi.Wrap does,
+// so that nothing of it is changed.
+func wrapQuotesWhole(s string, w int) string {
+	if strings.Contains(s, noBreakSpace) || strings.Contains(s, noBreakHyphen) || strings.Count(s, `"`) < 2 {
+		return ansi.Wrap(s, w, " ")
+	}
+	var b strings.Builder
+	quoted := false
+	for _, part := range strings.SplitAfter(s, `"`) {
+		if quoted {
+			part = strings.NewReplacer(" ", noBreakSpace, "-", noBreakHyphen).Replace(part)
+		}
+		b.WriteString(part)
+		quoted = !quoted
+	}
+	if !quoted { // an odd quote: its text goes on to the end, which is not a name
+		return ansi.Wrap(s, w, " ")
+	}
+	return strings.NewReplacer(noBreakSpace, " ", noBreakHyphen, "-").Replace(ansi.Wrap(b.String(), w, " "))
 }
 
 // wrapItems joins items with sep into rows of at most w cells, breaking only between items.
@@ -118,19 +152,80 @@ func wrapItems(items []string, sep string, w int) []string {
 	return rows
 }
 
-// failureLines are n lines of a check's output as its block reason quotes it (the first when it
-// quotes what failed, quotesFailures; else the last): what failed, for the banner when the
-// checks pane is hidden and for hooksup watch. They are plain text to draw (plainLine). Only the
-// lines kept are cleaned (it runs at every frame while a question waits).
-func failureLines(reason string, n int) []string {
+// whatFailed is what the banner quotes of a block reason where the checks pane is hidden: for
+// each number of rows it may have, up to bannerDetailRows, the lines to show. The reason is read
+// once, as its question comes (readWhatFailed costs a millisecond on a long reason), not at
+// every frame.
+type whatFailed [bannerDetailRows][]string
+
+// lines are the lines to show in n rows.
+func (wf whatFailed) lines(n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	return wf[min(n, bannerDetailRows)-1]
+}
+
+// readWhatFailed reads what failed out of a block reason as the reason itself does
+// (failure.Read, as engine.BlockReason reads the check's output): the failing tests' names and
+// first messages before anything else, the runner's summary after them. In a single row, the
+// first failure's first message, which says more than its name ("main_test.go:42: -v did not
+// enable verbose output", not "--- FAIL: TestVerboseFlag"). Output in which no failure is
+// recognised is quoted as failureLines quotes it.
+func readWhatFailed(reason string) whatFailed {
+	var wf whatFailed
+	r := failure.Read(strings.Join(reasonOutput(reason), "\n"))
+	for n := 1; n <= bannerDetailRows; n++ {
+		if !r.Found() {
+			wf[n-1] = failureLines(reason, n)
+			continue
+		}
+		lines := r.Lines(failure.Budget{Lines: n + 1, Bytes: failure.DefaultBudget.Bytes}) // n lines (one is kept for "… more")
+		if n == 1 {
+			for _, l := range r.Failures[0].Lines[1:] {
+				if strings.TrimSpace(l) != "" {
+					lines = []string{l}
+					break
+				}
+			}
+		}
+		for _, l := range lines {
+			if l := strings.TrimSpace(plainLine(l)); l != "" && len(wf[n-1]) < n {
+				wf[n-1] = append(wf[n-1], l)
+			}
+		}
+	}
+	return wf
+}
+
+// whatFailed is what the banner quotes of q's reason: read as q came (event), else now.
+func (m model) whatFailed(q session.Question) whatFailed {
+	if wf, ok := m.failed[q.ID]; ok {
+		return wf
+	}
+	return readWhatFailed(q.Reason)
+}
+
+// reasonOutput are the lines of a block reason that quote the check's output: after its
+// heading, and after the command when the reason names it on a line of its own.
+func reasonOutput(reason string) []string {
 	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
-	extract := quotesFailures(reason)
 	if len(lines) > 0 {
 		lines = lines[1:] // the heading, shown already
 	}
 	if len(lines) > 0 && strings.HasPrefix(lines[0], "$ ") {
 		lines = lines[1:] // the command
 	}
+	return lines
+}
+
+// failureLines are n lines of a check's output as its block reason quotes it (the first when it
+// quotes what failed, quotesFailures; else the last): what failed, for the banner when the
+// checks pane is hidden and for hooksup watch. They are plain text to draw (plainLine). Only the
+// lines kept are cleaned (it runs at every frame while a question waits).
+func failureLines(reason string, n int) []string {
+	lines := reasonOutput(reason)
+	extract := quotesFailures(reason)
 	var out []string
 	if extract {
 		// What failed, read from the output: the first failure comes first.

@@ -83,6 +83,7 @@ type model struct {
 	checks    checksPane
 	subs      subagentsPane
 	questions []session.Question
+	failed    map[int]whatFailed // what the banner quotes of each pending question's reason
 	editor    reasonEditor
 	notices   []session.Notice // the last warnings and errors, newest last
 	tally     tally            // for the summary at claude's exit
@@ -107,7 +108,8 @@ type model struct {
 func newModel(sess Session, io *agentIO, st Styles, keys keyMap, mode config.Mode, holdOnExit bool, blockCap int) model {
 	return model{sess: sess, io: io, st: st, keys: keys, holdOnExit: holdOnExit, name: present.AgentName(""),
 		header: header{mode: mode, blockCap: blockCap, agent: present.AgentName("")}, agent: agentPane{keys: keys.Pane}, verdicts: newVerdictsPane(keys.Pane),
-		checks: checksPane{keys: keys.Pane, agent: present.AgentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now()}
+		checks: checksPane{keys: keys.Pane, agent: present.AgentName("")}, editor: newReasonEditor(keys.Editor), now: time.Now(),
+		failed: map[int]whatFailed{}}
 }
 
 func waitEvent(s Session) tea.Cmd {
@@ -171,7 +173,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		m.typedInWait = true
 		if m.editor.open {
-			_, cmd := m.editor.update(msg)
+			_, cmd := m.editorUpdate(msg)
 			return m, cmd
 		}
 		if m.focus == paneAgent && !m.exited {
@@ -198,13 +200,25 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.remoteEscape()
 	}
 	if m.editor.open {
-		_, cmd := m.editor.update(msg)
+		_, cmd := m.editorUpdate(msg)
 		return m, cmd
 	}
 	return m, nil
 }
 
-// relayout recomputes the layout and resizes claude's terminal to its pane.
+// editorUpdate hands msg to the open reason editor, and lays the screen out again when the
+// editor's notice comes or goes (the banner's rows change).
+func (m *model) editorUpdate(msg tea.Msg) (editorResult, tea.Cmd) {
+	said := m.editor.notice()
+	res, cmd := m.editor.update(msg)
+	if m.editor.notice() != said {
+		m.relayout()
+	}
+	return res, cmd
+}
+
+// relayout recomputes the layout and resizes claude's terminal to its pane, unless the pane
+// is too small to draw.
 func (m *model) relayout() tea.Cmd {
 	if m.editor.open {
 		m.editor.setSize(m.w, m.h)
@@ -219,7 +233,11 @@ func (m *model) relayout() tea.Cmd {
 	if m.lay.kind == layoutSolo && m.focus != paneAgent {
 		m.focus = paneAgent // the focused pane is hidden: keys go to claude again
 	}
-	m.io.resize(m.lay.agentInner()) // hands the size to the resizer goroutine; never waits
+	if !m.isTooSmall() {
+		// Below the smallest pane the agent keeps its size: its pane is not drawn, and resized
+		// to a few cells it would lose what it drew (each line is cut to the width).
+		m.io.resize(m.lay.agentInner()) // hands the size to the resizer goroutine; never waits
+	}
 	return nil
 }
 
@@ -241,6 +259,9 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.now = e.Time // the banner's first frame counts from here, not from the last tick
 		}
 		m.questions = append(m.questions, e.Question)
+		if e.Question.Proposal == hooks.Block {
+			m.failed[e.Question.ID] = readWhatFailed(e.Question.Reason)
+		}
 		cmds = append(cmds, m.relayout(), tea.Raw("\a")) // ring once per question
 	case session.QuestionResolved:
 		for i, q := range m.questions {
@@ -249,6 +270,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 				break
 			}
 		}
+		delete(m.failed, e.ID)
 		if m.editor.open && m.editor.id == e.ID {
 			m.stopEditing() // answered elsewhere (timeout, Escape): the edit is moot
 		}
@@ -368,7 +390,7 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.escape(vk)
 	}
 	if m.editor.open {
-		res, cmd := m.editor.update(msg)
+		res, cmd := m.editorUpdate(msg)
 		switch res {
 		case editorSend:
 			return m, m.resolveID(m.editor.id, hooks.Block, m.editor.value())

@@ -692,3 +692,127 @@ func TestEditOpensInEveryState(t *testing.T) {
 		})
 	}
 }
+
+// Shrunk below the smallest pane it draws and grown back, the TUI shows the agent's screen as it
+// was: while it says the terminal is too small, the agent keeps its size (resized to a few
+// cells, every line it drew would be cut to their width).
+func TestTooSmallAndBackKeepsTheAgentsScreen(t *testing.T) {
+	th, err := themes.Get("mono")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeSession()
+	a := newAgentIOAlone(80, 24, "test", nil, nil)
+	t.Cleanup(a.close)
+	var lines []string
+	for i := range 12 {
+		lines = append(lines, fmt.Sprintf("agent line %02d, long enough to be cut at a small width", i))
+	}
+	a.term.Write([]byte(strings.Join(lines, "\r\n")))
+	var m tea.Model = newModel(f, a, NewStyles(th), defaultKeyMap(), "ask", true, claude.DefaultBlockCap)
+	resize := func(w, h int) string {
+		t.Helper()
+		m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		select {
+		case sz := <-a.resizes: // what the resizer would apply
+			a.applySize(sz[0], sz[1])
+		default:
+		}
+		return ansi.Strip(m.(model).render())
+	}
+	resize(100, 30)
+	if scr := resize(20, 5); !strings.Contains(scr, "terminal too small") {
+		t.Fatalf("at 20×5:\n%s", scr)
+	}
+	scr := resize(100, 30)
+	for _, l := range lines {
+		if !strings.Contains(scr, l) {
+			t.Errorf("grown back, the pane lacks %q:\n%s", l, scr)
+		}
+	}
+}
+
+// An emptied reason is not sent: the checks' reason would go in its place, which the person
+// just cleared away, and a continuation with no reason tells the agent nothing. The banner
+// says so and names the way out; the question stays open; typing a reason sends it.
+func TestEmptyReasonIsNotSent(t *testing.T) {
+	m, f, _ := newTestModel(t, "dark")
+	fm := run(t, m, f, 160, 44, press(']', tea.ModCtrl, ""), press('e', 0, "e"), press('l', tea.ModCtrl, ""), press(' ', 0, " "),
+		press(tea.KeyEnter, 0, ""))
+	if got := f.answers(); len(got) != 0 {
+		t.Fatalf("an empty reason was sent: %q", got)
+	}
+	out := ansi.Strip(fm.render())
+	banner := strings.Join(strings.Split(out, "\n")[1:fm.lay.agent.y], "\n")
+	if !fm.editor.open || !strings.Contains(banner, "the reason is empty: type one, or ctrl+c to cancel") || !strings.Contains(banner, "enter send") {
+		t.Fatalf("editing %v; the banner does not say the reason is empty, or lost its hints:\n%s", fm.editor.open, banner)
+	}
+	var next tea.Model = fm
+	for _, r := range "mine" {
+		next, _ = next.Update(press(r, 0, string(r)))
+	}
+	if banner := ansi.Strip(next.(model).render()); strings.Contains(banner, "the reason is empty") {
+		t.Errorf("still says the reason is empty after typing one:\n%s", banner)
+	}
+	if _, cmd := next.Update(press(tea.KeyEnter, 0, "")); cmd != nil {
+		cmd()
+	}
+	if got := f.answers(); len(got) != 1 || got[0] != "block:mine" {
+		t.Errorf("the answers %q, want the reason typed", got)
+	}
+}
+
+// The banner never breaks a check's name, at its hyphen or anywhere: at every width the name is
+// whole on one row.
+func TestBannerKeepsACheckNameWhole(t *testing.T) {
+	reason := "The check \"demo-tests\" failed (exit 1). Fix what it reports, then finish. Its output:\n--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\nFAIL"
+	m, _, _ := newTestModel(t, "mono")
+	m.now = t0
+	next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{
+		ID: 1, Event: "Stop", Proposal: hooks.Block, Source: "check:demo-tests", Reason: reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
+	for w := 30; w <= 200; w++ {
+		sized, _ := next.Update(tea.WindowSizeMsg{Width: w, Height: 40})
+		fm := sized.(model)
+		rows := strings.Split(ansi.Strip(fm.render()), "\n")[1:fm.lay.agent.y]
+		banner := strings.Join(rows, "\n")
+		if !strings.Contains(banner, `"demo-tests"`) {
+			t.Errorf("%d columns: the check's name is broken:\n%s", w, banner)
+		}
+	}
+}
+
+// Where the checks pane is hidden and the banner has room for a row or two of what failed, it
+// quotes the failing test's first message, as the reason does, not the runner's last word
+// ("FAIL"): on one row the message, on two the test's name and the message. So too when the
+// reason quotes what failed read from a long output.
+func TestBannerQuotesTheFirstFailure(t *testing.T) {
+	short := "The check \"demo-tests\" failed (exit 1). Fix what it reports, then finish. Its output:\n=== RUN   TestVerboseFlag\n--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\nFAIL"
+	long := "The check \"tests\" (`go test ./...`) failed (exit 1). Fix what it reports, then finish. What failed (go test), from its 90 lines of output:\n--- FAIL: TestVerboseFlag (0.00s)\n    main_test.go:42: -v did not enable verbose output\n--- FAIL: TestQuiet (0.00s)\n    main_test.go:50: -q printed 3 lines\nFAIL\nFAIL\texample.com/cli\t0.01s"
+	for _, c := range []struct {
+		reason string
+		w, h   int
+		want   []string
+	}{
+		{short, 58, 18, []string{"main_test.go:42: -v did not enable verbose output"}},
+		{short, 58, 21, []string{"--- FAIL: TestVerboseFlag (0.00s)", "main_test.go:42: -v did not enable verbose output"}},
+		{long, 58, 18, []string{"main_test.go:42: -v did not enable verbose output"}},
+		{long, 58, 21, []string{"--- FAIL: TestVerboseFlag (0.00s)", "main_test.go:42: -v did not enable verbose output"}},
+	} {
+		m, _, _ := newTestModel(t, "mono")
+		m.w, m.h, m.now = c.w, c.h, t0
+		next, _ := m.Update(eventMsg{ev: session.QuestionAsked{At: session.At{Time: t0}, Question: session.Question{
+			ID: 1, Event: "Stop", Proposal: hooks.Block, Source: "check:tests", Reason: c.reason, Asked: t0, Deadline: t0.Add(5 * time.Minute)}}})
+		fm := next.(model)
+		rows := strings.Split(ansi.Strip(fm.render()), "\n")[1:fm.lay.agent.y]
+		var detail []string
+		for _, r := range rows {
+			// The detail rows: under the headline, before the hints.
+			if strings.HasPrefix(r, "   ") && !strings.Contains(r, "failed (exit 1)") && !strings.Contains(r, "finish") && !strings.Contains(r, "output:") {
+				detail = append(detail, strings.TrimSpace(r))
+			}
+		}
+		if strings.Join(detail, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%d×%d: the banner quotes %q, want %q:\n%s", c.w, c.h, detail, c.want, strings.Join(rows, "\n"))
+		}
+	}
+}

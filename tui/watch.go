@@ -497,6 +497,9 @@ func (m *watchModel) footer() []string {
 	if m.editor.open {
 		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
 		out = append(out, m.editor.rows()...)
+		if n := m.editor.notice(); n != "" {
+			out = append(out, fit(" "+m.styles.Warn.Render("⚠ "+n), m.w))
+		}
 		e := m.keys.Editor
 		return append(out, m.hints(hintText(e.Send), hintText(e.Newline), hintText(e.Clear), hintText(e.Cancel), hintText(m.escape))...)
 	}

@@ -479,3 +479,68 @@ func TestWatchShowsEachHost(t *testing.T) {
 		t.Fatalf("answers %q", f.answers)
 	}
 }
+
+// The reason editor follows the terminal's size: after each resize it shows the cursor on the
+// row it writes to, and as much of the reason above it as fits; the whole reason when it fits.
+func TestWatchEditorScrollsWithAResize(t *testing.T) {
+	f := fakeSessions()
+	var lines []string
+	for i := range 14 {
+		lines = append(lines, fmt.Sprintf("reason line %02d with a few words to wrap at narrow widths", i))
+	}
+	f.lives[0].Snapshot.Pending[0].Reason = strings.Join(lines, "\n")
+	m := newTestWatch(t, f)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	m.Update(press('e', 0, "e"))
+	for _, size := range []struct {
+		w, h int
+		fits bool // the whole reason fits in the editor
+	}{{100, 40, false}, {50, 40, false}, {100, 60, true}, {100, 20, false}, {50, 60, false}, {120, 64, true}} {
+		m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+		v := m.View()
+		scr := strings.Split(ansi.Strip(v.Content), "\n")
+		title, hints := -1, -1
+		for i, l := range scr {
+			switch {
+			case strings.HasPrefix(l, " the reason the agent will read:"):
+				title = i
+			case strings.HasPrefix(l, " enter send") && hints < 0 && title >= 0:
+				hints = i
+			}
+		}
+		if title < 0 || hints < 0 || v.Cursor == nil {
+			t.Fatalf("%dx%d: no editor, or no cursor:\n%s", size.w, size.h, strings.Join(scr, "\n"))
+		}
+		rows := scr[title+1 : hints]
+		editor := strings.Join(rows, "\n")
+		if y := v.Cursor.Position.Y; y <= title || y >= hints || strings.TrimSpace(scr[y]) != "›" {
+			t.Errorf("%dx%d: the cursor is on row %d, not on the editor's empty row:\n%s", size.w, size.h, y, strings.Join(scr, "\n"))
+		}
+		if !strings.Contains(editor, "reason line 13") || strings.TrimSpace(rows[len(rows)-1]) != "›" {
+			t.Errorf("%dx%d: the editor does not end on the reason's last line and the row to write in:\n%s", size.w, size.h, editor)
+		}
+		for _, l := range lines {
+			if size.fits && !strings.Contains(editor, l) {
+				t.Errorf("%dx%d: the whole reason fits, but the editor lacks %q:\n%s", size.w, size.h, l, editor)
+			}
+		}
+	}
+}
+
+// In watch too, an emptied reason is not sent: the screen says so and the editor stays open.
+func TestWatchEmptyReasonIsNotSent(t *testing.T) {
+	f := fakeSessions()
+	m := newTestWatch(t, f)
+	m.Update(press('e', 0, "e"))
+	m.Update(press('l', tea.ModCtrl, ""))
+	if _, cmd := m.Update(press(tea.KeyEnter, 0, "")); cmd != nil {
+		runCmd(t, m, cmd)
+	}
+	scr := watchScreen(m)
+	if len(f.answers) != 0 || !m.editor.open || !strings.Contains(scr, "⚠ the reason is empty: type one, or ctrl+c to cancel") {
+		t.Fatalf("answers %q, editing %v:\n%s", f.answers, m.editor.open, scr)
+	}
+	if y := m.View().Cursor.Position.Y; strings.TrimSpace(strings.Split(scr, "\n")[y]) != "›" {
+		t.Errorf("the cursor is not on the editor's row (%d):\n%s", y, scr)
+	}
+}

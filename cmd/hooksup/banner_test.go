@@ -74,3 +74,45 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 		})
 	}
 }
+
+// The banner never breaks the check's name: at widths where a wrap at its hyphen would have
+// put "demo-" on one row and "tests" on the next, the name is whole on one row. Where the checks
+// pane is hidden and the banner has room for one row of what failed, it quotes the failing
+// test's message, as the reason does, not the runner's last word ("FAIL").
+func TestBannerKeepsTheCheckNameAndQuotesTheFailure(t *testing.T) {
+	for _, size := range []struct {
+		w, h  int
+		quote string // what the banner quotes of the failure ("": the checks pane shows it)
+	}{{70, 40, ""}, {74, 40, ""}, {58, 18, "main_test.go:42: -v did not enable verbose output"}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			s := newSandbox(t)
+			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+			tm := e2e.StartTmux(t, size.w, size.h, env, s.project, hooksupBin, "demo")
+			const wait = 20 * time.Second
+			tm.WaitText(wait, "Allow Bash(go test ./...)?")
+			tm.Text("y")
+			scr := tm.WaitFor("the banner with the check's name", wait, func(scr string) bool {
+				return strings.Contains(strings.Join(bannerRows(scr), " "), "the checks say continue: The check")
+			})
+			rows := bannerRows(scr)
+			named := false
+			for _, r := range rows {
+				named = named || strings.Contains(r, `"demo-tests"`)
+			}
+			if !named {
+				t.Errorf("the check's name is broken across rows:\n%s", strings.Join(rows, "\n"))
+			}
+			if size.quote != "" {
+				var detail []string
+				for _, r := range rows {
+					if r == "FAIL" || strings.Contains(r, "main_test.go") || strings.HasPrefix(r, "--- FAIL") {
+						detail = append(detail, r)
+					}
+				}
+				if len(detail) != 1 || detail[0] != size.quote {
+					t.Errorf("the banner quotes %q of what failed, want %q:\n%s", detail, size.quote, strings.Join(rows, "\n"))
+				}
+			}
+		})
+	}
+}

@@ -117,6 +117,24 @@ func TestDemoInTmux(t *testing.T) {
 	tm.WaitText(wait, "[exited 0]")
 }
 
+// Shrunk below the smallest pane hooksup draws and grown back, the demo's pane shows the agent's
+// text again, whole: its agent does not repaint on a resize, so what it drew must survive it.
+func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 100, 30, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	agentText := []string{"hooksup demo agent", "Add a --verbose flag to the CLI", "Allow Bash(go test ./...)?"}
+	tm.WaitText(wait, agentText...)
+	tm.Resize(20, 5)
+	tm.WaitText(wait, "too small")
+	tm.Resize(100, 30)
+	tm.WaitText(wait, agentText...)
+	// The agent still answers in its pane.
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop")
+}
+
 // The reason editor's clear key, named in its hints, empties it whatever the checks' reason
 // holds (several lines here): the reason claude reads is only what is typed after it.
 func TestDemoEditorClearsTheReason(t *testing.T) {
@@ -162,6 +180,41 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	}
 	if len(reasons) != 1 || reasons[0] != "ONLY THESE WORDS" {
 		t.Fatalf("the continuation's reasons %q, want only the words typed after clearing", reasons)
+	}
+}
+
+// An emptied reason is not sent (it would be the checks' reason the person cleared away): the
+// banner says so and names the way out, and nothing reaches the agent; a reason typed then is.
+func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
+	s := newSandbox(t)
+	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	const wait = 20 * time.Second
+	tm.WaitText(wait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	tm.Keys("C-]", "e")
+	tm.WaitText(wait, "enter send")
+	tm.Keys("C-l")
+	tm.Keys("Enter")
+	scr := tm.WaitText(wait, "the reason is empty: type one, or ctrl+c to cancel")
+	if !strings.Contains(scr, "⚑ claude wants to stop") || !strings.Contains(scr, "enter send") || strings.Contains(scr, "Stop hook feedback") {
+		t.Fatalf("the empty reason left the question, or reached the agent:\n%s", scr)
+	}
+	tm.Text("MY OWN REASON")
+	tm.WaitFor("the notice gone once a reason is typed", wait, func(scr string) bool {
+		return !strings.Contains(scr, "the reason is empty") && strings.Contains(scr, "MY OWN REASON")
+	})
+	tm.Keys("Enter")
+	tm.WaitText(wait, "Stop hook feedback: MY OWN REASON", "block manual")
+	var reasons []string
+	for _, v := range s.verdicts() {
+		if v.Decision == hooks.Block {
+			reasons = append(reasons, v.Reason)
+		}
+	}
+	if len(reasons) != 1 || reasons[0] != "MY OWN REASON" {
+		t.Fatalf("the continuation's reasons %q, want only the one typed", reasons)
 	}
 }
 

@@ -76,3 +76,32 @@ func TestPytestReasonLeadsWithTheTestsNames(t *testing.T) {
 		t.Errorf("%d mentions of a failing test:\n%s", n, reason)
 	}
 }
+
+// A check's command of two lines is named in the reason as hooksup trust shows it, its line
+// break as \n: never joined with " ; " into another command ("… && ; exit 1" is not shell).
+func TestReasonShowsAMultiLineCommandAsTrustDoes(t *testing.T) {
+	s := newSandbox(t)
+	cfg := s.config("mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"lint\"\n" +
+		"command = \"\"\"echo 2 problems &&\nexit 1\"\"\"\n")
+	var shown string
+	for _, l := range strings.Split(hooksupOut(t, s, "trust", cfg), "\n") {
+		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "command:"); ok {
+			shown = strings.TrimSpace(c)
+		}
+	}
+	if shown != `echo 2 problems &&\nexit 1` {
+		t.Fatalf("hooksup trust shows the command as %q", shown)
+	}
+	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
+	stops := stopTrace(r.trace, "Stop")
+	if len(stops) == 0 || len(stops[0].Reasons) == 0 {
+		t.Fatalf("the agent read no reason: %+v\n%s", stops, r.stderr)
+	}
+	reason := stops[0].Reasons[0]
+	if heading, _, _ := strings.Cut(reason, "\n"); !strings.Contains(heading, "(`"+shown+"`)") || strings.Contains(heading, " ; ") {
+		t.Errorf("the reason's heading %q does not name the command as trust shows it, %q", heading, shown)
+	}
+	if len(r.verdicts) == 0 || r.verdicts[0].Reason != reason {
+		t.Errorf("the verdict log keeps another reason: %+v", r.verdicts)
+	}
+}

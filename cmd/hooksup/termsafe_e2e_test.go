@@ -25,9 +25,8 @@ const (
 	// reverse the text.
 	hostileCommand      = "sh ./check.sh # \x1b]0;PWNED\a\r\u009b\u202E"
 	hostileCommandShown = `sh ./check.sh # \e]0;PWNED\a\r<U+009B><U+202E>`
-	// hostileReasonShown is the command as the reason quotes it (on one line: the carriage
-	// return a space), shown.
-	hostileReasonShown = "(`" + `sh ./check.sh # \e]0;PWNED\a <U+009B><U+202E>` + "`)"
+	// hostileReasonShown is the command as the reason quotes it: as hooksup trust shows it.
+	hostileReasonShown = "(`" + hostileCommandShown + "`)"
 	// hostileDir is a project directory's name with a newline, an escape and a bidi override.
 	hostileDir      = "proj\x1b[31m\nline\u202Etxt"
 	hostileDirShown = `proj\e[31m\nline<U+202E>txt`

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -270,5 +271,62 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 	scr = w.WaitFor("the questions without the output", wait, func(s string) bool { return !strings.Contains(s, "WATCH-LINE") })
 	if strings.Count(scr, "⚑ Stop block check tests") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
 		t.Errorf("at 10 rows the questions or the keys are missing:\n%s", scr)
+	}
+}
+
+// The reason editor in watch follows the terminal's size: after each resize the cursor is on the
+// editor's row to write in, the reason's last line above it, and the whole reason shows when it
+// fits.
+func TestWatchEditorAfterAResize(t *testing.T) {
+	const cfgText = `
+mode = "ask"
+decision_timeout = "10m"
+[[stop.checks]]
+name = "tests"
+command = "i=1; while [ $i -le 12 ]; do echo \"EDIT-LINE-$i: words enough to wrap in a narrow terminal\"; i=$((i+1)); done; exit 1"
+`
+	s := newSandbox(t)
+	runDir := ""
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			runDir = v
+		}
+	}
+	self, _ := os.Executable()
+	const wait = 30 * time.Second
+	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+	tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfgText), "--claude-bin", self, "claude")
+	tm.WaitText(wait, "⚑ claude wants to stop", "EDIT-LINE-12")
+
+	home, wenv := otherTerminal(t, runDir)
+	w := e2e.StartTmux(t, 120, 45, append(wenv, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	w.WaitText(wait, "⚑ Stop", "EDIT-LINE-12")
+	w.Keys("e")
+	w.WaitText(wait, "the reason the agent will read:", "enter send")
+	for _, size := range []struct {
+		w, h int
+		fits bool
+	}{{60, 45, false}, {120, 60, true}, {120, 24, false}, {120, 45, true}} {
+		w.Resize(size.w, size.h)
+		w.WaitFor("the editor at its new size, its cursor on the row to write in", wait, func(scr string) bool {
+			lines := strings.Split(scr, "\n")
+			title, hints := -1, -1
+			for i, l := range lines {
+				if strings.HasPrefix(l, " the reason the agent will read:") {
+					title = i
+				} else if strings.HasPrefix(l, " enter send") && title >= 0 && hints < 0 {
+					hints = i
+				}
+			}
+			if title < 0 || hints < 0 {
+				return false
+			}
+			editor := strings.Join(lines[title+1:hints], "\n")
+			y, err := strconv.Atoi(w.Display("#{cursor_y}"))
+			return err == nil && y > title && y < hints && strings.TrimSpace(lines[y]) == "›" &&
+				strings.HasSuffix(strings.TrimSpace(lines[y-1]), "terminal") && strings.Contains(editor, "EDIT-LINE-12") &&
+				(!size.fits || strings.Contains(editor, "EDIT-LINE-1:"))
+		})
 	}
 }

@@ -303,7 +303,11 @@ func (t *Terminal) clampCursor() {
 // before resizing the pty, so the child's repaint finds the new size. When
 // the screen gets shorter, the content first scrolls up so the cursor line
 // stays on screen (x/vt would drop the bottom rows, cursor line included);
-// on the main screen the lines scrolled off go to the scrollback.
+// on the main screen the lines scrolled off go to the scrollback. When the
+// main screen gets taller, the newest lines of the scrollback come back down
+// above the content, as in tmux and xterm (x/vt would add blank rows below):
+// shrunk and grown back, the screen shows what it showed, even for a child
+// that does not repaint.
 func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = max(cols, 1), max(rows, 1)
 	t.mu.Lock()
@@ -320,6 +324,7 @@ func (t *Terminal) Resize(cols, rows int) {
 			}
 		}()
 		e := t.emu
+		grown := rows - e.Height()
 		if p := e.CursorPosition(); rows < e.Height() && p.Y >= rows {
 			n := p.Y - rows + 1
 			// Reset the margins (this homes the cursor), scroll the whole
@@ -327,11 +332,37 @@ func (t *Terminal) Resize(cols, rows int) {
 			_, _ = fmt.Fprintf(e, "\x1b[r\x1b[%dS\x1b[%d;%dH", n, p.Y-n+1, p.X+1)
 		}
 		e.Resize(cols, rows)
+		if grown > 0 && !e.IsAltScreen() {
+			pullScrollback(e, grown)
+		}
 	}()
 	t.gen.Add(1)
 	r := t.takeReset()
 	t.mu.Unlock()
 	t.report(r)
+}
+
+// pullScrollback brings up to n of the newest lines of e's scrollback back
+// onto the top of its screen, which just grew by n blank rows at the bottom:
+// the screen scrolls down over them and the cursor moves down with its line.
+func pullScrollback(e *vt.Emulator, n int) {
+	lines := e.Scrollback().PopNewest(n)
+	if len(lines) == 0 {
+		return
+	}
+	p := e.CursorPosition()
+	// Reset the margins (this homes the cursor) and scroll the whole screen
+	// down: the blank rows at the bottom go, blank rows come at the top.
+	_, _ = fmt.Fprintf(e, "\x1b[r\x1b[%dT", len(lines))
+	for y, l := range lines {
+		for x := range min(len(l), e.Width()) {
+			if l[x].IsZero() {
+				continue // a wide character's placeholder: SetCell places it
+			}
+			e.SetCell(x, y, &l[x])
+		}
+	}
+	_, _ = fmt.Fprintf(e, "\x1b[%d;%dH", p.Y+len(lines)+1, p.X+1)
 }
 
 // Size returns the terminal size in cells.

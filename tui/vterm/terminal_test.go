@@ -745,13 +745,59 @@ func TestResizeKeepsCursorLine(t *testing.T) {
 	if got := term.ScrollbackLen(); got != 14 {
 		t.Errorf("scrollback = %d lines, want the 14 scrolled off", got)
 	}
-	// Growing again adds blank rows below.
+	// Growing again brings back the two lines above the screen (as tmux and xterm do).
 	term.Resize(50, 12)
-	if lines := strings.Split(term.Text(), "\n"); len(lines) != 12 || lines[9] != "prompt>" {
+	if lines := strings.Split(term.Text(), "\n"); len(lines) != 12 || lines[11] != "prompt>" || lines[0] != "line 12" {
 		t.Errorf("after growing:\n%s", term.Text())
 	}
 	if c, r := term.Size(); c != 50 || r != 12 {
 		t.Errorf("Size = %d,%d", c, r)
+	}
+}
+
+// A screen that shrinks and grows back shows what it showed before: the lines the shrink
+// scrolled off come back from the scrollback, whole, with their styles and wide characters, and
+// the cursor stays on its line. An agent that does not repaint on a resize (hooksup demo's) is
+// otherwise left with a blank pane. Only the lines there are come back; the alternate screen,
+// which keeps none, grows with blank rows.
+func TestResizeGrowingPullsScrollbackDown(t *testing.T) {
+	term, _ := newTerm(t, 60, 10, Options{})
+	for i := range 9 {
+		write(t, term, "\x1b[1mline "+strconv.Itoa(i)+"\x1b[m — 漢字 and the rest of the line\r\n")
+	}
+	write(t, term, "prompt> ")
+	before := term.Text()
+	term.Resize(18, 1) // below any pane hooksup draws
+	if x, y, _ := term.Cursor(); y != 0 || x != 8 || term.ScrollbackLen() != 9 {
+		t.Fatalf("shrunk: cursor (%d,%d), %d lines of scrollback:\n%s", x, y, term.ScrollbackLen(), term.Text())
+	}
+	term.Resize(60, 10)
+	if got := term.Text(); got != before {
+		t.Errorf("grown back, the screen is\n%s\nwant\n%s", got, before)
+	}
+	if x, y, _ := term.Cursor(); x != 8 || y != 9 {
+		t.Errorf("grown back, the cursor is at (%d,%d), want (8,9)", x, y)
+	}
+	if got := term.ScrollbackLen(); got != 0 {
+		t.Errorf("%d lines left in the scrollback, want 0: they are on the screen again", got)
+	}
+	if first := term.RenderLines(60, 1, 0)[0]; !strings.Contains(first, "\x1b[1m") {
+		t.Errorf("the first line lost its style: %q", first)
+	}
+	// Taller than what there is: the lines there are, then blank rows below.
+	term.Resize(60, 14)
+	if lines := strings.Split(term.Text(), "\n"); len(lines) != 14 || lines[0] != "line 0 — 漢字 and the rest of the line" || lines[9] != "prompt>" {
+		t.Errorf("taller than the history:\n%s", term.Text())
+	}
+
+	alt, _ := newTerm(t, 40, 6, Options{})
+	for i := range 12 {
+		write(t, alt, "main "+strconv.Itoa(i)+"\r\n")
+	}
+	write(t, alt, "\x1b[?1049h\x1b[Halt screen")
+	alt.Resize(40, 10)
+	if lines := strings.Split(alt.Text(), "\n"); len(lines) != 10 || lines[0] != "alt screen" {
+		t.Errorf("the alternate screen grown:\n%s", alt.Text())
 	}
 }
 

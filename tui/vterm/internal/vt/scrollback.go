@@ -299,6 +299,25 @@ func (s *Scrollback) Lines() []uv.Line {
 	return lines
 }
 
+// PopNewest removes the n most recent lines (fewer if there are not as many) and returns them,
+// the oldest first.
+//
+// hooksup: added, for a screen that grows to take back the lines it scrolled off.
+func (s *Scrollback) PopNewest(n int) []uv.Line {
+	if s == nil || n <= 0 {
+		return nil
+	}
+	n = min(n, len(s.lines))
+	start := len(s.lines) - n
+	lines := make([]uv.Line, n)
+	for i := range lines {
+		lines[i] = s.Line(start + i)
+	}
+	clear(s.lines[start:]) // so they can be collected
+	s.lines = s.lines[:start]
+	return lines
+}
+
 // Clear removes all lines from the scrollback buffer.
 func (s *Scrollback) Clear() {
 	if s == nil {
