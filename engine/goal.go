@@ -34,7 +34,8 @@ type Goal struct {
 type goalRun struct {
 	Goal
 	started time.Time
-	turns   int // forced continuations so far
+	turns   int              // forced continuations so far
+	last    *verdictlog.Goal // the latest stop's record
 	// failure is the last stop's failure, times and counts aside; repeats how many stops in a
 	// row had it, and repeated what it was, in words.
 	failure  string
@@ -98,7 +99,10 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 	end := func(e verdictlog.GoalEnd) goalVerdict {
 		rec.Undone = undone
 		p.decision, p.source, p.reason, p.final = hooks.Allow, verdictlog.SourceGoal, "", true
-		p.warnings = append(p.warnings, "hooksup: "+goalEndWords(rec, e, g.repeated))
+		if e == verdictlog.GoalNoProgress {
+			rec.Repeated = g.repeated
+		}
+		p.warnings = append(p.warnings, "hooksup: the goal ended: "+GoalWhy(rec, e))
 		return goalVerdict{record: rec, end: e}
 	}
 	switch {
@@ -112,7 +116,6 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 		rec.Budget = verdictlog.BudgetTokens
 		return end(verdictlog.GoalBudget)
 	case g.NoProgress > 0 && g.repeats >= g.NoProgress:
-		rec.Repeated = g.repeated
 		return end(verdictlog.GoalNoProgress)
 	}
 	turn := g.turns + 1
@@ -170,13 +173,21 @@ func (g *goalRun) donePrompt(turn int, done session.CheckResult, maxLines int) s
 	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
 }
 
-// goalEndWords says why a goal ended without being reached, for the verdict's warning: "the goal
-// ended: its budget of turns (20) ran out; left undone: the check tests still fails".
-func goalEndWords(rec *verdictlog.Goal, e verdictlog.GoalEnd, repeated string) string {
+// GoalWhy says how a goal ended (e: rec.End, or the end about to be recorded) as the verdict's
+// warning, the headless printer and hooksup log say it: "its budget of turns (20) ran out; left
+// undone: the check tests still fails"; "reached after 2 turns".
+func GoalWhy(rec *verdictlog.Goal, e verdictlog.GoalEnd) string {
 	why := ""
 	switch {
+	case e == verdictlog.GoalReached:
+		if rec.Turn == 1 {
+			return "reached after 1 turn"
+		}
+		return fmt.Sprintf("reached after %d turns", rec.Turn)
+	case e == verdictlog.GoalHalted:
+		why = "halted: Escape, a halt, or a person let the agent stop"
 	case e == verdictlog.GoalNoProgress:
-		why = "no progress: " + repeated
+		why = "no progress: " + termsafe.String(rec.Repeated)
 	case rec.Budget == verdictlog.BudgetTurns:
 		why = fmt.Sprintf("its budget of turns (%d) ran out", rec.MaxTurns)
 	case rec.Budget == verdictlog.BudgetTime:
@@ -184,7 +195,10 @@ func goalEndWords(rec *verdictlog.Goal, e verdictlog.GoalEnd, repeated string) s
 	case rec.Budget == verdictlog.BudgetTokens:
 		why = fmt.Sprintf("its budget of tokens (%d) ran out, at %d", rec.MaxTokens, rec.Tokens)
 	}
-	return "the goal ended: " + why + "; left undone: " + rec.Undone
+	if rec.Undone != "" {
+		why += "; left undone: " + termsafe.String(rec.Undone)
+	}
+	return why
 }
 
 // Normalising a failure's output before comparing it: durations, hexadecimal numbers and every
@@ -242,7 +256,24 @@ func (e *Engine) concludeGoal(s *stop, p proposal, o outcome) *verdictlog.Goal {
 			rec.Undone = stillFailing(p)
 		}
 	}
+	last := *rec
+	g.last = &last
 	return rec
+}
+
+// GoalState is the goal's latest record (its end once it ended), and whether the session is in
+// goal mode; before its first stop the record has the goal's text and budgets alone.
+func (e *Engine) GoalState() (verdictlog.Goal, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.goal
+	if g == nil {
+		return verdictlog.Goal{}, false
+	}
+	if g.last != nil {
+		return *g.last, true
+	}
+	return verdictlog.Goal{Text: clip.Head(g.Text, 500), MaxTurns: g.MaxTurns, MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}, true
 }
 
 // stillFailing words what a proposal that would have the agent continue was about, for a halted
