@@ -248,7 +248,7 @@ func (e *Engine) concludeGoal(s *stop, p proposal, o outcome) *verdictlog.Goal {
 	case o.decision == hooks.Block:
 		g.turns++
 		rec.Turn, rec.End = g.turns, ""
-	case o.decision == hooks.Allow && end != "" && o.source == p.source:
+	case o.decision == hooks.Allow && end != "": // whoever let it stop, the goal's say stands
 		g.end, rec.End = end, end
 	default:
 		g.end, rec.End = verdictlog.GoalHalted, verdictlog.GoalHalted

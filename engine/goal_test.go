@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -213,5 +214,33 @@ func TestGoalEscapeHalts(t *testing.T) {
 	last := vs[len(vs)-1]
 	if last.Source != verdictlog.SourceEscape || last.Goal == nil || last.Goal.End != verdictlog.GoalHalted {
 		t.Fatalf("%+v %+v", last, last.Goal)
+	}
+}
+
+// In manual mode the person has the say on a goal's stop: letting it stop where the done command
+// passed is the goal reached; letting it stop where it failed is the goal halted.
+func TestGoalManualMode(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "pass")
+	for _, tc := range []struct {
+		passes bool
+		want   verdictlog.GoalEnd
+	}{{true, verdictlog.GoalReached}, {false, verdictlog.GoalHalted}} {
+		e, r, asked := askEngine(t, config.ModeManual, time.Minute)
+		g := Goal{Text: "t", GoalConfig: config.Defaults().Goal}
+		g.Done = "test -f " + f
+		e.goal = &goalRun{Goal: g, started: time.Now()}
+		if tc.passes {
+			if err := os.WriteFile(f, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ans := decideAsync(e, stopIn(false))
+		e.Resolve((<-asked).ID, hooks.Allow, "")
+		<-ans
+		vs, _ := r.waitVerdicts(t, 1)
+		if vs[0].Goal == nil || vs[0].Goal.End != tc.want {
+			t.Errorf("done passes %v: %+v", tc.passes, vs[0].Goal)
+		}
+		os.Remove(f)
 	}
 }
