@@ -61,6 +61,39 @@ type Config struct {
 	Keys          KeysConfig          `toml:"keys"`
 	UI            UIConfig            `toml:"ui"`
 	Hub           HubConfig           `toml:"hub"`
+	Goal          GoalConfig          `toml:"goal"`
+}
+
+// GoalConfig is the [goal] table: goal mode's defaults, which --done, --max-turns, --max-time
+// and --max-tokens override. Goal mode itself is on only with --goal TEXT.
+type GoalConfig struct {
+	// Done is the shell command, run in the project's root once the checks pass, whose exit 0
+	// says the goal is reached ("": the checks alone).
+	Done string `toml:"done"`
+	// DoneTimeout bounds one run of Done, as a check's timeout does.
+	DoneTimeout Duration `toml:"done_timeout"`
+	// MaxTurns is how many continuations the goal may force (at least 1).
+	MaxTurns int `toml:"max_turns"`
+	// MaxTime ends the goal at the first stop past it, from the session's start (0: no limit).
+	MaxTime Duration `toml:"max_time"`
+	// MaxTokens ends the goal at the first stop past it, the session's tokens as the agent's
+	// transcript counts them (0: no limit).
+	MaxTokens int `toml:"max_tokens"`
+	// NoProgress ends the goal when the same failure (the same check's output, or the done
+	// command's, times and counts aside) comes this many stops in a row (0: never).
+	NoProgress int `toml:"no_progress"`
+}
+
+// DefaultGoalTurns is the goal's budget of turns when neither --max-turns nor [goal] max_turns
+// sets it.
+const DefaultGoalTurns = 20
+
+// DefaultNoProgress is how many stops in a row with the same failure end a goal.
+const DefaultNoProgress = 3
+
+// DoneCheck is the done command as the checks run it: in its own process group, to its timeout.
+func (g GoalConfig) DoneCheck() Check {
+	return Check{Name: "done", Command: g.Done, Timeout: g.DoneTimeout}
 }
 
 // HubConfig is the [hub] table: the other machines whose sessions hooksup ls, status, approve,
@@ -193,6 +226,7 @@ func Defaults() Config {
 		Notifications:   NotificationsConfig{OnIdle: session.ActionNone, OnPermission: session.ActionBell, NudgeText: "continue", Notifier: notify.Auto},
 		UI:              UIConfig{HoldOnExit: true},
 		Hub:             HubConfig{SSH: []string{"ssh"}, RemoteCommand: "hooksup", Timeout: Duration{10 * time.Second}},
+		Goal:            GoalConfig{DoneTimeout: Duration{DefaultCheckTimeout}, MaxTurns: DefaultGoalTurns, NoProgress: DefaultNoProgress},
 	}
 }
 
@@ -465,6 +499,7 @@ func (c *Config) problems() []*ConfigError {
 	if c.Hub.Timeout.D <= 0 {
 		bad("hub.timeout", "must be more than 0")
 	}
+	out = append(out, c.Goal.problems()...)
 	if _, err := keymap.Resolve(c.Keys.Prefix, c.Keys.Bindings); err != nil {
 		out = append(out, keysError(err))
 	}
@@ -513,12 +548,38 @@ func (c *Config) problems() []*ConfigError {
 	return out
 }
 
+// problems lists every value of the [goal] table out of range, each with its key.
+func (g GoalConfig) problems() []*ConfigError {
+	var out []*ConfigError
+	bad := func(key, msg string) { out = append(out, &ConfigError{File: "config", Key: key, Msg: msg}) }
+	if g.Done != "" && strings.TrimSpace(g.Done) == "" {
+		bad("goal.done", "is empty: leave it out for the checks alone")
+	}
+	if g.DoneTimeout.D <= 0 {
+		bad("goal.done_timeout", "must be more than 0")
+	}
+	if g.MaxTurns < 1 {
+		bad("goal.max_turns", "must be 1 or more")
+	}
+	if g.MaxTokens < 0 {
+		bad("goal.max_tokens", "must be 0 (no limit) or more")
+	}
+	if g.NoProgress < 0 || g.NoProgress == 1 {
+		bad("goal.no_progress", "must be 0 (off) or 2 or more")
+	}
+	return out
+}
+
 // StopHookTimeout is the timeout injected for Stop and SubagentStop hooks: long enough for the
 // checks to wait for another session's run in the project (ChecksTimeout), for every check to
 // run to its own timeout and for a person to answer, so claude never kills a hook that is still
 // deciding.
 func (c *Config) StopHookTimeout() time.Duration {
-	return 2*c.ChecksTimeout() + c.DecisionTimeout.D + time.Minute
+	t := 2*c.ChecksTimeout() + c.DecisionTimeout.D + time.Minute
+	if c.Goal.Done != "" { // a goal's done command runs after the checks, in the same stop
+		t += c.Goal.DoneTimeout.D
+	}
+	return t
 }
 
 // ChecksTimeout is the longest one run of the checks may take: the stop's or the subagent

@@ -53,6 +53,14 @@ var keyDocs = map[string]string{
 	"hub.ssh":            "the command line before the host, e.g. [\"ssh\", \"-F\", \"~/.ssh/hooksup\"]",
 	"hub.remote_command": "the hooksup the remote runs",
 	"hub.timeout":        "bound on connecting to a host and on each of its answers",
+
+	"goal":              "goal mode's defaults (docs/goal.md): with --goal TEXT the agent works until the checks pass and the done command says the goal is reached, within the budgets",
+	"goal.done":         "the shell command, run in the project's root once the checks pass, whose exit 0 says the goal is reached (--done; none: the checks alone)",
+	"goal.done_timeout": "the done command is killed, with everything it started, when it runs longer",
+	"goal.max_turns":    "how many continuations the goal may force (--max-turns); 1 or more",
+	"goal.max_time":     "the goal ends at the first stop past this time from the session's start (--max-time); 0 is no limit",
+	"goal.max_tokens":   "the goal ends at the first stop past this many of the session's tokens (--max-tokens); 0 is no limit",
+	"goal.no_progress":  "the goal ends when the same failure (times and counts aside) comes this many stops in a row; 0 is never",
 }
 
 // KeyDoc is one key of the configuration, as the manual lists it.

@@ -78,6 +78,7 @@ type Engine struct {
 	questionSeq  int
 	pending      map[int]*pendingQuestion
 	waiting      *session.Waiting // the checks wait for another run of checks in the project
+	goal         *goalRun         // goal mode's goal (nil: none)
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
 	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back,
@@ -122,6 +123,9 @@ type Options struct {
 	LockDir string
 	Agent   string
 	PID     int
+	// Goal puts the session in goal mode (nil: none): the main agent's stops are decided for
+	// the goal until it ends (goal.go).
+	Goal *Goal
 }
 
 // New makes an engine.
@@ -155,6 +159,9 @@ func New(o Options) *Engine {
 	}
 	if e.now == nil {
 		e.now = time.Now
+	}
+	if o.Goal != nil {
+		e.goal = &goalRun{Goal: *o.Goal, started: e.now()}
 	}
 	return e
 }
@@ -231,6 +238,7 @@ type stop struct {
 	turn    int
 	escaped bool // Escape was pressed in this turn already
 	limited bool // the turn's continuations (or this subagent's steers) are used up
+	goal    bool // the goal decides it (goal mode's main agent, before the goal's end)
 	seq     int  // its key in e.deciding
 	// caughtUp is closed once the transcript has the stop's last message, or the wait for it
 	// is over; stopWait ends the wait.
@@ -254,8 +262,11 @@ type proposal struct {
 	warnings []string
 	blocking string // the check that proposes the block
 	records  []verdictlog.CheckRecord
-	waited   *verdictlog.Waited // the checks waited for another run of checks in the project
-	final    bool               // Escape, observe mode or the limit: no mode or person changes it
+	waited   *verdictlog.Waited   // the checks waited for another run of checks in the project
+	final    bool                 // Escape, observe mode, the limit or a goal's end: no mode or person changes it
+	done     *session.CheckResult // a goal's done command's run, once the checks passed
+	// goal is the goal's say, in goal mode (nil: none).
+	goal *goalVerdict
 }
 
 // outcome is the decision after the mode (and perhaps the person) had their say.
@@ -294,9 +305,12 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 	}
 	s.turn = e.turn
 	s.escaped = e.escapedTurn == e.turn
-	if s.sub {
+	s.goal = e.goal.active(s.sub)
+	switch {
+	case s.sub:
 		s.limited = e.steers[in.AgentID] >= e.cfg.SubagentStop.MaxSteers
-	} else {
+	case s.goal: // the goal's budget bounds it, not max_continuations
+	default:
 		s.limited = e.turnConts >= e.cfg.Stop.MaxContinuations
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
@@ -380,7 +394,24 @@ func (e *Engine) propose(s *stop) proposal {
 		return proposal{decision: hooks.Allow, source: verdictlog.SourceLimit, final: true,
 			warnings: []string{"hooksup: reached " + what + "; letting it stop"}}
 	}
-	return e.runChecks(s.ctx, s.in)
+	if !s.goal {
+		return e.runChecks(s.ctx, s.in, nil)
+	}
+	var done *config.Check
+	if e.goal.Done != "" {
+		c := e.goal.DoneCheck()
+		done = &c
+	}
+	p := e.runChecks(s.ctx, s.in, done)
+	tokens := int64(0)
+	if e.observe != nil {
+		tokens = goalTokens(e.observe())
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.goal.judge(&p, p.done, e.now().Sub(e.goal.started), tokens, e.cfg.ReasonLines)
+	p.goal = &g
+	return p
 }
 
 // ask gives the mode its say on the proposal, asking the person when it says so.
@@ -406,6 +437,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 		o = outcome{hooks.Allow, verdictlog.SourceFailOpen, ""}
 		p.warnings = append(p.warnings, "hooksup: the hook went away before the stop was decided")
 	}
+	goal := e.concludeGoal(s, p, o)
 	if o.decision == hooks.Block {
 		e.sessionConts++
 		if s.sub {
@@ -425,7 +457,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 		AgentType: in.AgentType, Turn: s.turn, Stop: s.seq, Decision: o.decision, Source: o.source,
 		Reason: o.reason, Warning: strings.Join(p.warnings, "\n"), StopHookActive: in.Active(),
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
-		SessionContinuations: e.sessionConts, Checks: p.records, Waited: p.waited,
+		SessionContinuations: e.sessionConts, Checks: p.records, Waited: p.waited, Goal: goal,
 	}
 	if !p.final && o.source != p.source {
 		// The person (or the timeout, Escape, a vanished hook) decided, not the checks: keep
@@ -528,12 +560,15 @@ func (e *Engine) applyMode(ctx context.Context, in *hooks.Input, p proposal) out
 // runChecks runs the checks that apply, in order, and proposes what they say: block on the
 // first failing check that may still make the agent continue, allow otherwise. They run one
 // run at a time in the session, and in the project (lockProject).
-func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
+func (e *Engine) runChecks(ctx context.Context, in *hooks.Input, done *config.Check) proposal {
 	list := e.checksFor(in)
-	if len(list) == 0 {
-		return proposal{decision: hooks.Allow, source: verdictlog.SourceNoChecks}
-	}
 	p := proposal{decision: hooks.Allow, source: verdictlog.SourceChecks}
+	if len(list) == 0 {
+		p.source = verdictlog.SourceNoChecks
+		if done == nil {
+			return p
+		}
+	}
 	select {
 	case e.checkSlot <- struct{}{}:
 		defer func() { <-e.checkSlot }()
@@ -558,6 +593,12 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input) proposal {
 		if e.judge(&p, c, res) {
 			return p
 		}
+	}
+	if done != nil && ctx.Err() == nil {
+		// A goal's done command runs once the checks pass, under the same lock.
+		lock.Running(done.Name)
+		res := e.runOne(ctx, *done, dir, in)
+		p.done = &res
 	}
 	return p
 }

@@ -73,6 +73,16 @@ hold_on_exit = true             # keep the agent's last screen after it exits, u
 # ssh = ["ssh"]                 # the command line before the host, e.g. ["ssh", "-F", "~/.ssh/hooksup"]
 # remote_command = "hooksup"    # the hooksup the remote runs (its PATH's)
 # timeout = "10s"               # bound on connecting to a host and on each of its answers
+
+# Goal mode's defaults, used only with hooksup --goal TEXT (docs/goal.md): the agent works until
+# the checks pass and the done command exits 0, within the budgets.
+# [goal]
+# done = "make e2e"             # run in the project's root once the checks pass; exit 0: the goal is reached
+# done_timeout = "2m"           # the done command is killed, with everything it started, when it runs longer
+# max_turns = 20                # continuations the goal may force (--max-turns)
+# max_time = "0s"               # ends the goal at the first stop past it (--max-time); 0 is no limit
+# max_tokens = 0                # ends the goal at the first stop past this many tokens (--max-tokens); 0 is no limit
+# no_progress = 3               # ends the goal when the same failure comes this many stops in a row; 0 is never
 `
 
 // checksMarker is the line of Template that InitFile replaces with the checks.

@@ -60,6 +60,9 @@ type Options struct {
 	// Interactive: a person answers questions through Resolve (the TUI). Headless, ask and
 	// manual apply the checks' proposal.
 	Interactive bool
+	// Goal puts the session in goal mode (nil: none): the main agent's stops are decided for
+	// the goal until it ends (engine.Goal).
+	Goal *engine.Goal
 }
 
 // Supervisor is one supervised session.
@@ -145,7 +148,7 @@ func New(o Options) (*Supervisor, error) {
 		Config: o.Config, ProjectDir: checksDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
 		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
 		Groups: checks.NewGroups(o.RuntimeDir, logger), Outbox: s.out,
-		LockDir: o.RuntimeDir, Agent: o.Agent.Name(),
+		LockDir: o.RuntimeDir, Agent: o.Agent.Name(), Goal: o.Goal,
 	})
 
 	command := func(ev string) string { return hooks.Command(o.HooksupBin, ev) }
@@ -206,6 +209,9 @@ func (s *Supervisor) Interrupt() {
 func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
 	return s.engine.Resolve(id, d, reason)
 }
+
+// Goal is the goal's latest record, its end once it ended; false outside goal mode.
+func (s *Supervisor) Goal() (verdictlog.Goal, bool) { return s.engine.GoalState() }
 
 // Pending returns the questions waiting for the person.
 func (s *Supervisor) Pending() []session.Question { return s.engine.Pending() }

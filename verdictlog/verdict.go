@@ -26,6 +26,9 @@ const (
 	// SourceOtherHooks: hooks other than hooksup's, which claude ran at the same stop (an
 	// OtherHooks entry).
 	SourceOtherHooks Source = "hooks"
+	// SourceGoal: goal mode decided, once the checks passed: the done command (not reached:
+	// continue; reached: stop), or the goal's end (a budget, no progress).
+	SourceGoal Source = "goal"
 )
 
 const checkSourcePrefix = "check:"
@@ -88,6 +91,53 @@ type Verdict struct {
 	// OtherHooks is what the other hooks at this stop did (OtherHooks entries; the front ends
 	// also attach it to the verdict it names).
 	OtherHooks []OtherHook `json:"other_hooks,omitempty"`
+
+	// Goal is the goal's state at a stop of the main agent in goal mode (none outside one):
+	// each goal turn, and the stop that ended the goal, with why.
+	Goal *Goal `json:"goal,omitempty"`
+}
+
+// GoalEnd says how a goal ended; "" while it goes on.
+type GoalEnd string
+
+// How a goal ends.
+const (
+	GoalReached    GoalEnd = "reached"     // the checks passed and the done command exited 0
+	GoalBudget     GoalEnd = "budget"      // a budget ran out (Goal.Budget names it)
+	GoalNoProgress GoalEnd = "no_progress" // the same failure came again and again (Goal.Repeated)
+	GoalHalted     GoalEnd = "halted"      // Escape, a halt, or a person let the agent stop
+)
+
+// Reached reports whether the goal was reached.
+func (e GoalEnd) Reached() bool { return e == GoalReached }
+
+// Budgets a goal may run out of (Goal.Budget).
+const (
+	BudgetTurns  = "turns"
+	BudgetTime   = "time"
+	BudgetTokens = "tokens"
+)
+
+// Goal is a goal's state at one stop of the main agent: the turn it forced (or the last, at its
+// end) against its budgets, the done command's run, and how it ended.
+type Goal struct {
+	Text      string `json:"text"`                  // the person's objective (its start, for a long one)
+	Turn      int    `json:"turn"`                  // the goal's forced continuations, this one included
+	MaxTurns  int    `json:"max_turns"`             // its budget of turns
+	ElapsedMS int64  `json:"elapsed_ms"`            // since the session started
+	MaxTimeMS int64  `json:"max_time_ms,omitempty"` // its budget of time (none: no limit)
+	Tokens    int64  `json:"tokens,omitempty"`      // the session's tokens, as the agent's transcript counts them so far
+	MaxTokens int64  `json:"max_tokens,omitempty"`  // its budget of tokens (none: no limit)
+	// Done is the done command's run at this stop: none when a check failed first, or there is
+	// no done command.
+	Done *CheckRecord `json:"done,omitempty"`
+	End  GoalEnd      `json:"end,omitempty"`
+	// Budget names the budget that ran out (BudgetTurns, BudgetTime, BudgetTokens); Repeated
+	// what came again and again without progress; Undone what is left undone when the goal
+	// ended without being reached.
+	Budget   string `json:"budget,omitempty"`
+	Repeated string `json:"repeated,omitempty"`
+	Undone   string `json:"undone,omitempty"`
 }
 
 // OtherHook is one hook other than hooksup's that claude ran at a stop, as claude recorded it.

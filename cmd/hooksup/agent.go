@@ -125,9 +125,10 @@ func loadLayers(g globalFlags, env environment) (config.Config, []config.Layer, 
 	if g.theme != "" {
 		cfg.Theme = g.theme
 	}
+	g.goal.apply(&cfg.Goal)
 	var ces config.Errors
 	if err := cfg.Validate(); errors.As(err, &ces) {
-		return cfg, layers, fmt.Errorf("--%s: %s", ces[0].Key, ces[0].Msg) // the flags' values
+		return cfg, layers, fmt.Errorf("--%s: %s", flagOfKey(ces[0].Key), ces[0].Msg) // the flags' values
 	}
 	return cfg, layers, nil
 }
@@ -165,6 +166,9 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	if err := misplacedFlag(a.Name(), args); err != nil {
 		return 2, err
 	}
+	if err := g.goal.check(); err != nil {
+		return 2, err
+	}
 	env, err := loadEnvironment()
 	if err != nil {
 		return 1, err
@@ -173,6 +177,10 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	cfg, layers, err := loadLayers(g, env)
 	if err != nil {
 		return 1, err
+	}
+	goal, err := g.goal.goal(cfg)
+	if err != nil {
+		return 2, err
 	}
 	logger, closeLog := openLogger(env.stateDir, g.debug)
 	defer closeLog()
@@ -207,7 +215,7 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	}
 	so := supervisor.Options{
 		Config: cfg, Agent: a, Bin: agentBin(g, a), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd, ChecksDir: env.projectDir,
-		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger,
+		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger, Goal: goal,
 	}
 	if interactive && !g.noTUI {
 		return runTUI(ctx, cfg, so, a.Resume(), ignoredFiles(layers, env.cwd), checkFiles(layers, env.cwd))
@@ -241,7 +249,7 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 		fmt.Fprintf(stderr, "hooksup: %s\n", note)
 		code = strictExit
 	}
-	return code, err
+	return goalExit(stderr, s.sup, code, err), err
 }
 
 // printResume tells the person how to resume the session under hooksup once the agent has

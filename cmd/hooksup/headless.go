@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/present"
@@ -82,13 +83,20 @@ func verdictSummary(v verdictlog.Verdict) string {
 		b.WriteString("]")
 	}
 	fmt.Fprintf(&b, " → %s: %s", present.Decision(v.Decision), present.Outcome(v))
-	if v.Event == hooks.SubagentStop {
+	switch {
+	case v.Event == hooks.SubagentStop:
 		fmt.Fprintf(&b, " %d/%d", v.Steers, v.MaxSteers)
-	} else {
+	case v.Goal != nil:
+		fmt.Fprintf(&b, " goal turn %d/%d", v.Goal.Turn, v.Goal.MaxTurns)
+	default:
 		fmt.Fprintf(&b, " %d/%d", v.Continuations, v.MaxContinuations)
 	}
-	if v.Warning != "" {
+	switch {
+	case v.Warning != "":
 		fmt.Fprintf(&b, " — %s", present.FirstLine(v.Warning))
+	case v.Goal != nil && v.Goal.End != "":
+		// the goal's end without a warning: reached, or halted
+		fmt.Fprintf(&b, " — the goal is %s", engine.GoalWhy(v.Goal, v.Goal.End))
 	}
 	return b.String()
 }

@@ -41,6 +41,8 @@ type globalFlags struct {
 	noTUI  bool
 	// strict: a headless run whose agent stopped last with a check failing exits 3.
 	strict bool
+	// goal is --goal TEXT and its limits, each nil when not given (goal.go).
+	goal goalFlags
 	// bins are the --NAME-bin flags, by agent name (agents.All).
 	bins    map[string]*string
 	debug   bool
@@ -56,6 +58,7 @@ func globalFlagSet(g *globalFlags) *flag.FlagSet {
 	fs.StringVar(&g.theme, "theme", "", "")
 	fs.BoolVar(&g.noTUI, "no-tui", false, "")
 	fs.BoolVar(&g.strict, "strict", false, "")
+	g.goal.define(fs)
 	g.bins = map[string]*string{}
 	for _, a := range agents.All() {
 		g.bins[a.Name()] = fs.String(a.Name()+"-bin", "", "")

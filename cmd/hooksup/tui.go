@@ -100,7 +100,7 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 	if resume != "" {
 		printResume(os.Stdout, s.sup)
 	}
-	return code, err
+	return goalExit(os.Stderr, s.sup, code, err), err
 }
 
 // runThemes is `hooksup themes [NAME...]`: every theme (built-in and custom), each previewed

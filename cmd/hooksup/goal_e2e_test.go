@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/verdictlog"
+)
+
+// Goal mode with the real claude, headless, on its default settings: the done command says
+// when the goal is reached. Until its third run it fails, and claude continues with the goal
+// restated; then the goal is reached after exactly three requests, and hooksup exits 0.
+func TestGoalDoneReachedAfterThreeRequests(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two"), mockapi.Text("three"), mockapi.Text("four")}})
+	runs := filepath.Join(rc.env.Home, "runs")
+	done := fmt.Sprintf(`echo x >> %[1]s; n=$(wc -l < %[1]s); echo "scenario $n of 3 still fails"; test $n -ge 3`, runs)
+	res := rc.hooksup("--goal", "make the e2e suite pass", "--done", done, "claude", "-p", "go")
+	if res.ExitCode != 0 || res.Stdout != "three\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	main := rc.srv.Main()
+	if len(main) != 3 {
+		t.Fatalf("%d model requests, want 3; stderr %q", len(main), res.Stderr)
+	}
+	for i, r := range main[1:] {
+		fb := stopFeedback(t, r)
+		for _, want := range []string{"> make the e2e suite pass", fmt.Sprintf("Goal turn %d of 20", i+1), fmt.Sprintf("scenario %d of 3 still fails", i+1)} {
+			if !strings.Contains(fb, want) {
+				t.Errorf("continuation %d lacks %q:\n%s", i+1, want, fb)
+			}
+		}
+	}
+	if !strings.Contains(res.Stderr, "hooksup: the goal is reached after 2 turns\n") {
+		t.Errorf("stderr %q", res.Stderr)
+	}
+	vs := rc.verdictsJSON()
+	if got := decisions(vs); got != "Stop:block/goal Stop:block/goal Stop:allow/goal" {
+		t.Fatalf("verdicts %s", got)
+	}
+	if g := vs[2].Goal; g == nil || g.End != verdictlog.GoalReached || g.Turn != 2 || g.Done == nil || g.Done.ExitCode != 0 || vs[1].Goal.Turn != 2 || vs[1].Goal.Done.ExitCode != 1 {
+		t.Fatalf("goal records %+v %+v", vs[1].Goal, vs[2].Goal)
+	}
+}
+
+// --max-turns 2 and a done command that never passes: two goal turns, then the budget ends the
+// goal; three requests, exit 3, the budget named on stderr and in the log.
+func TestGoalTurnBudgetExits3(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two"), mockapi.Text("three"), mockapi.Text("four")}})
+	runs := filepath.Join(rc.env.Home, "runs")
+	done := fmt.Sprintf(`echo x >> %[1]s; echo "check $(wc -l < %[1]s | tr 0-9 a-j) fails"; exit 1`, runs)
+	res := rc.hooksup("--goal", "ship it", "--done", done, "--max-turns", "2", "claude", "-p", "go")
+	if res.ExitCode != 3 {
+		t.Fatalf("exit %d, want 3; stderr %q", res.ExitCode, res.Stderr)
+	}
+	if n := len(rc.srv.Main()); n != 3 {
+		t.Fatalf("%d model requests, want 3", n)
+	}
+	if !strings.Contains(res.Stderr, "hooksup: the goal was not reached: its budget of turns (2) ran out; left undone: the done command still fails (exit 1)") {
+		t.Errorf("stderr %q", res.Stderr)
+	}
+	vs := rc.verdictsJSON()
+	if got := decisions(vs); got != "Stop:block/goal Stop:block/goal Stop:allow/goal" {
+		t.Fatalf("verdicts %s", got)
+	}
+	if g := vs[2].Goal; g.End != verdictlog.GoalBudget || g.Budget != verdictlog.BudgetTurns || g.Turn != 2 || g.MaxTurns != 2 {
+		t.Fatalf("end %+v", g)
+	}
+	// hooksup log says each goal turn and the end.
+	log := rc.hooksup("log")
+	for _, want := range []string{"Stop → block (goal) goal turn 1/2", "Stop → block (goal) goal turn 2/2",
+		"Stop → allow (goal) goal turn 2/2 — hooksup: the goal ended: its budget of turns (2) ran out"} {
+		if !strings.Contains(log.Stdout, want) {
+			t.Errorf("hooksup log lacks %q:\n%s", want, log.Stdout)
+		}
+	}
+}
+
+// The same failing check with the same output but for its times, stop after stop: the goal
+// ends for no progress within four requests, exit 3.
+func TestGoalNoProgressExits3(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two"), mockapi.Text("three"), mockapi.Text("four"), mockapi.Text("five")}})
+	cfg := rc.config("[[stop.checks]]\nname = \"tests\"\ncommand = 'echo \"--- FAIL: TestAdd ($(date +%N)s)\"; exit 1'\n")
+	res := rc.hooksup("--config", cfg, "--goal", "fix TestAdd", "claude", "-p", "go")
+	if res.ExitCode != 3 {
+		t.Fatalf("exit %d, want 3; stderr %q", res.ExitCode, res.Stderr)
+	}
+	if n := len(rc.srv.Main()); n > 4 {
+		t.Fatalf("%d model requests, want at most 4", n)
+	}
+	if !strings.Contains(res.Stderr, "hooksup: the goal was not reached: no progress: the check tests failing with the same output, 3 stops in a row") {
+		t.Errorf("stderr %q", res.Stderr)
+	}
+	vs := rc.verdictsJSON()
+	last := vs[len(vs)-1]
+	if last.Goal == nil || last.Goal.End != verdictlog.GoalNoProgress || !strings.Contains(last.Goal.Repeated, "the check tests") {
+		t.Fatalf("last %+v goal %+v", last, last.Goal)
+	}
+}

@@ -1,0 +1,286 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/clip"
+	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
+	"github.com/hooksup/hooksup/verdictlog"
+)
+
+// Goal is what goal mode pursues: the person's objective, in their words, and how it is judged
+// and bounded ([goal] and its flags: the done command, the budgets, no progress).
+//
+// In goal mode the main agent's stops are decided for the goal until it ends: the checks run
+// as at any stop (a failing one makes the agent continue, a goal turn); once they pass, the
+// done command runs (goalRun.judge); exit 0, or no done command, and the goal is reached. Else
+// the agent continues with the goal restated, while the budgets last (turns, time, tokens) and
+// the failure changes (no progress). The per-turn max_continuations does not apply to its
+// stops: the goal's budget does. Subagents' stops are decided as ever.
+type Goal struct {
+	Text string
+	config.GoalConfig
+}
+
+// goalRun is a goal as it goes on: its turns, what failed last and how often in a row, its end.
+// The engine's mu guards it.
+type goalRun struct {
+	Goal
+	started time.Time
+	turns   int              // forced continuations so far
+	last    *verdictlog.Goal // the latest stop's record
+	// failure is the last stop's failure, times and counts aside; repeats how many stops in a
+	// row had it, and repeated what it was, in words.
+	failure  string
+	repeats  int
+	repeated string
+	end      verdictlog.GoalEnd
+}
+
+// active reports whether the goal decides a stop: the main agent's, before the goal's end.
+func (g *goalRun) active(sub bool) bool { return g != nil && !sub && g.end == "" }
+
+// goalVerdict is a goal's say on a stop, made once the checks (and the done command) ran: what
+// the proposal becomes, and the record for the verdict log.
+type goalVerdict struct {
+	record *verdictlog.Goal
+	// end is how the goal ends should the agent stop at this verdict: reached, or a budget, or
+	// no progress; "" when the goal would have it continue (a stop there is a halt).
+	end verdictlog.GoalEnd
+}
+
+// judge weighs the stop's proposal (the checks' and the done command's) for the goal and
+// rewrites it: a goal turn (block) with the goal restated, or the goal's end (allow). elapsed
+// and tokens are the session's so far. The caller holds the engine's lock.
+func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Duration, tokens int64, reasonLines int) goalVerdict {
+	rec := &verdictlog.Goal{Text: clip.Head(g.Text, 500), Turn: g.turns, MaxTurns: g.MaxTurns, ElapsedMS: elapsed.Milliseconds(),
+		MaxTimeMS: g.MaxTime.D.Milliseconds(), Tokens: tokens, MaxTokens: int64(g.MaxTokens)}
+	if done != nil {
+		r := checks.Record(*done)
+		rec.Done = &r
+	}
+	var failure, what, undone string
+	switch {
+	case p.decision == hooks.Block: // a check failed
+		name := p.blocking
+		out := ""
+		if n := len(p.records); n > 0 {
+			out = fmt.Sprintf("exit %d\n%s", p.records[n-1].ExitCode, p.records[n-1].Output)
+		}
+		failure = "check " + name + "\n" + normalizeOutput(out)
+		what = fmt.Sprintf("the check %s failing with the same output", termsafe.String(name))
+		undone = fmt.Sprintf("the check %s still fails", termsafe.String(name))
+	case done != nil && !done.Passed() && !done.Canceled:
+		failure = "done\n" + normalizeOutput(fmt.Sprintf("exit %d\n%s", done.ExitCode, checks.Text(*done)))
+		what = "the done command's same output"
+		undone = "the done command still fails (" + howFailed(*done) + ")"
+	case done != nil && done.Canceled:
+		return goalVerdict{record: rec} // Escape or the hook gone: conclude says which
+	default: // the checks pass, and the done command (if any)
+		if done != nil {
+			p.source = verdictlog.SourceGoal
+		}
+		return goalVerdict{record: rec, end: verdictlog.GoalReached}
+	}
+	if failure == g.failure {
+		g.repeats++
+	} else {
+		g.failure, g.repeats = failure, 1
+	}
+	g.repeated = fmt.Sprintf("%s, %d stops in a row", what, g.repeats)
+
+	end := func(e verdictlog.GoalEnd) goalVerdict {
+		rec.Undone = undone
+		p.decision, p.source, p.reason, p.final = hooks.Allow, verdictlog.SourceGoal, "", true
+		if e == verdictlog.GoalNoProgress {
+			rec.Repeated = g.repeated
+		}
+		p.warnings = append(p.warnings, "hooksup: the goal ended: "+GoalWhy(rec, e))
+		return goalVerdict{record: rec, end: e}
+	}
+	switch {
+	case g.turns >= g.MaxTurns:
+		rec.Budget = verdictlog.BudgetTurns
+		return end(verdictlog.GoalBudget)
+	case g.MaxTime.D > 0 && elapsed >= g.MaxTime.D:
+		rec.Budget = verdictlog.BudgetTime
+		return end(verdictlog.GoalBudget)
+	case g.MaxTokens > 0 && tokens >= int64(g.MaxTokens):
+		rec.Budget = verdictlog.BudgetTokens
+		return end(verdictlog.GoalBudget)
+	case g.NoProgress > 0 && g.repeats >= g.NoProgress:
+		return end(verdictlog.GoalNoProgress)
+	}
+	turn := g.turns + 1
+	if p.decision == hooks.Block {
+		footer := g.restated(turn, "Then keep working toward the objective the person set")
+		p.reason = hooks.Truncate(p.reason, hooks.MaxOutputChars-len(footer)-2) + "\n\n" + footer
+	} else {
+		p.decision, p.source, p.blocking = hooks.Block, verdictlog.SourceGoal, ""
+		p.reason = g.donePrompt(turn, *done, reasonLines)
+	}
+	rec.Turn = turn
+	return goalVerdict{record: rec}
+}
+
+// restated is the goal as the agent reads it at a goal turn: the turn against its budget, then
+// the person's objective quoted, so that it reads as theirs and not as hooksup's instructions.
+func (g *goalRun) restated(turn int, lead string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Goal turn %d of %d. %s (their words, quoted; an objective, not instructions from hooksup):\n", turn, g.MaxTurns, lead)
+	for _, l := range strings.Split(clip.Head(strings.TrimSpace(termsafe.Text(g.Text)), maxGoalText), "\n") {
+		b.WriteString("> ")
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// maxGoalText bounds the goal's text as the agent reads it at each turn.
+const maxGoalText = 2000
+
+// donePrompt is what the agent reads when the checks pass but the done command says the goal is
+// not reached: the goal restated, and what the done command said (its last lines, plain text).
+func (g *goalRun) donePrompt(turn int, done session.CheckResult, maxLines int) string {
+	var b strings.Builder
+	b.WriteString(g.restated(turn, "The project's checks pass, but the goal is not reached yet. The objective the person set"))
+	// The command as hooksup trust shows it (and a check's in BlockReason): its line breaks as \n.
+	fmt.Fprintf(&b, "\n\nIts done command (`%s`) failed (%s)", termsafe.String(clip.Head(done.Command, 300)), howFailed(done))
+	text := checks.Text(done)
+	if text == "" {
+		b.WriteString(" and printed nothing.")
+	} else {
+		lines := strings.Split(text, "\n")
+		shown := lastLines(lines, maxLines)
+		if len(shown) < len(lines) {
+			fmt.Fprintf(&b, "; the last %d of its %d lines of output:", len(shown), len(lines))
+		} else {
+			b.WriteString("; its output:")
+		}
+		for _, l := range shown {
+			b.WriteString("\n")
+			b.WriteString(termsafe.Text(l))
+		}
+	}
+	b.WriteString("\n\nKeep working toward the objective, then finish: at your next stop the checks and the done command run again.")
+	return hooks.Truncate(b.String(), hooks.MaxOutputChars)
+}
+
+// GoalWhy says how a goal ended (e: rec.End, or the end about to be recorded) as the verdict's
+// warning, the headless printer and hooksup log say it: "its budget of turns (20) ran out; left
+// undone: the check tests still fails"; "reached after 2 turns".
+func GoalWhy(rec *verdictlog.Goal, e verdictlog.GoalEnd) string {
+	why := ""
+	switch {
+	case e == verdictlog.GoalReached:
+		if rec.Turn == 1 {
+			return "reached after 1 turn"
+		}
+		return fmt.Sprintf("reached after %d turns", rec.Turn)
+	case e == verdictlog.GoalHalted:
+		why = "halted: Escape, a halt, or a person let the agent stop"
+	case e == verdictlog.GoalNoProgress:
+		why = "no progress: " + termsafe.String(rec.Repeated)
+	case rec.Budget == verdictlog.BudgetTurns:
+		why = fmt.Sprintf("its budget of turns (%d) ran out", rec.MaxTurns)
+	case rec.Budget == verdictlog.BudgetTime:
+		why = fmt.Sprintf("its budget of time (%s) ran out", time.Duration(rec.MaxTimeMS)*time.Millisecond)
+	case rec.Budget == verdictlog.BudgetTokens:
+		why = fmt.Sprintf("its budget of tokens (%d) ran out, at %d", rec.MaxTokens, rec.Tokens)
+	}
+	if rec.Undone != "" {
+		why += "; left undone: " + termsafe.String(rec.Undone)
+	}
+	return why
+}
+
+// Normalising a failure's output before comparing it: durations, hexadecimal numbers and every
+// other run of digits become one mark each, trailing blanks go.
+var (
+	durationRE = regexp.MustCompile(`\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m))*\b`)
+	hexRE      = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`)
+	digitsRE   = regexp.MustCompile(`\d+`)
+	blanksRE   = regexp.MustCompile(`[ \t]+\n`)
+)
+
+// normalizeOutput is a failure's output with its times and counts taken out, so that two runs
+// of the same failure compare equal: "FAIL pkg 0.12s" and "FAIL pkg 3ms" alike.
+func normalizeOutput(s string) string {
+	s = durationRE.ReplaceAllString(s, "<t>")
+	s = hexRE.ReplaceAllString(s, "0x#")
+	s = digitsRE.ReplaceAllString(s, "#")
+	s = blanksRE.ReplaceAllString(s, "\n")
+	return strings.TrimRight(s, " \t\n")
+}
+
+// goalTokens is the session's tokens so far, as the agent's transcript counts them (all four
+// counts, as Codex's total): 0 when nothing is known.
+func goalTokens(o *verdictlog.Observation) int64 {
+	if o == nil {
+		return 0
+	}
+	return o.InputTokens + o.OutputTokens + o.CacheRead + o.CacheCreate
+}
+
+// concludeGoal keeps the goal's count in step with a stop's outcome and returns the verdict's
+// goal record (nil outside a goal): a forced continuation is a goal turn; a stop ends the goal,
+// as the goal's say had it (reached, a budget, no progress) or else halted (Escape, a halt, a
+// person or a vanished hook let it stop). The caller holds the engine's lock.
+func (e *Engine) concludeGoal(s *stop, p proposal, o outcome) *verdictlog.Goal {
+	if !s.goal || !e.goal.active(false) {
+		return nil
+	}
+	g := e.goal
+	rec := &verdictlog.Goal{Text: clip.Head(g.Text, 500), Turn: g.turns, MaxTurns: g.MaxTurns, ElapsedMS: e.now().Sub(g.started).Milliseconds(),
+		MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}
+	end := verdictlog.GoalEnd("")
+	if p.goal != nil {
+		rec, end = p.goal.record, p.goal.end
+	}
+	switch {
+	case o.decision == hooks.Block:
+		g.turns++
+		rec.Turn, rec.End = g.turns, ""
+	case o.decision == hooks.Allow && end != "": // whoever let it stop, the goal's say stands
+		g.end, rec.End = end, end
+	default:
+		g.end, rec.End = verdictlog.GoalHalted, verdictlog.GoalHalted
+		if rec.Undone == "" && p.decision == hooks.Block {
+			rec.Undone = stillFailing(p)
+		}
+	}
+	last := *rec
+	g.last = &last
+	return rec
+}
+
+// GoalState is the goal's latest record (its end once it ended), and whether the session is in
+// goal mode; before its first stop the record has the goal's text and budgets alone.
+func (e *Engine) GoalState() (verdictlog.Goal, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.goal
+	if g == nil {
+		return verdictlog.Goal{}, false
+	}
+	if g.last != nil {
+		return *g.last, true
+	}
+	return verdictlog.Goal{Text: clip.Head(g.Text, 500), MaxTurns: g.MaxTurns, MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}, true
+}
+
+// stillFailing words what a proposal that would have the agent continue was about, for a halted
+// goal's record.
+func stillFailing(p proposal) string {
+	if p.blocking != "" {
+		return "the check " + termsafe.String(p.blocking) + " still fails"
+	}
+	return "the done command still fails"
+}
