@@ -70,8 +70,8 @@ func TestGoalTurnBudgetExits3(t *testing.T) {
 	}
 	// hooksup log says each goal turn and the end.
 	log := rc.hooksup("log")
-	for _, want := range []string{"Stop → block (goal) goal turn 1/2", "Stop → block (goal) goal turn 2/2",
-		"Stop → allow (goal) goal turn 2/2 — hooksup: the goal ended: its budget of turns (2) ran out"} {
+	for _, want := range []string{"Stop → block: continued (goal) goal turn 1/2", "Stop → block: continued (goal) goal turn 2/2",
+		"Stop → allow: let stop (goal) goal turn 2/2 — hooksup: the goal ended: its budget of turns (2) ran out"} {
 		if !strings.Contains(log.Stdout, want) {
 			t.Errorf("hooksup log lacks %q:\n%s", want, log.Stdout)
 		}
