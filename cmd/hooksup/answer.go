@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 )
@@ -138,4 +139,12 @@ func names(ls []hostLive) string {
 		out = append(out, fmt.Sprintf("%s (%s)", l.name(), l.cwd()))
 	}
 	return strings.Join(out, ", ")
+}
+
+// answerHelp is what answering a question does, with the hint of the TUI's key for it:
+// "approve the forced continuation: the agent continues (the TUI's "continue")", so that
+// approve, deny and halt are known by the words of the keys they stand for.
+func answerHelp(action, does string) string {
+	k, _ := keymap.Lookup(action)
+	return does + " (the TUI's \"" + k.Hint + "\")"
 }

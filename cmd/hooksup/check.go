@@ -8,12 +8,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strings"
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/engine"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/internal/runtimedir"
@@ -230,4 +232,21 @@ func noChecksHint(layers []config.Layer) string {
 		}
 	}
 	return " (hooksup init writes a .hooksup.toml with the checks this project runs)"
+}
+
+func checkCommand() command {
+	return command{
+		Command: cli.Command{Name: "check", Group: groupProject, Flags: []cli.Flag{
+			{Name: "subagent", Help: "run the [[subagent_stop.checks]] instead"},
+			{Name: "v", Help: "show the checks' output as they run"},
+		}, Summary: "run the project's checks now, as a stop would",
+			Help: "run the configured checks now (exit 0 when all pass; 1 when one fails, or a project file\nis untrusted or broken, which runs none)"},
+		flagSet: func() *flag.FlagSet { return checkFlagSet(&checkArgs{}) },
+		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			// Ctrl-C ends the checks too: they run in their own process groups.
+			cctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+			defer stop()
+			return runCheck(cctx, g, args, std.out, std.err)
+		},
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -104,4 +105,14 @@ func missingProblem(c config.Check, dir string) string {
 		return fmt.Sprintf("check \"%s\": %s not found", termsafe.String(c.Name), termsafe.String(m))
 	}
 	return fmt.Sprintf("check \"%s\": %s not found on the PATH", termsafe.String(c.Name), termsafe.String(m))
+}
+
+func doctorCommand(s shared) command {
+	return command{
+		Command: cli.Command{Name: "doctor", Group: groupProject, Summary: "check the agents, their hooks and the configuration",
+			Help: "each agent's version and the hooks of its settings (" + s.names[0] + "'s by source: disableAllHooks, risky Stop\nhooks), trust, checks' missing programs"},
+		run: func(ctx context.Context, g globalFlags, _ []string, std stdio) (int, error) {
+			return runDoctor(ctx, g, std.out)
+		},
+	}
 }

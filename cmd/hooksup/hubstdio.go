@@ -7,6 +7,7 @@ import (
 
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 )
@@ -28,4 +29,15 @@ func runHubStdio(ctx context.Context, args []string, stdin, stdout, stderr *os.F
 		return 1, err
 	}
 	return 0, nil
+}
+
+func hubStdioCommand() command {
+	return command{
+		Command: cli.Command{Name: hub.StdioCommand, Hidden: true},
+		ownHelp: true,
+		noDirs:  true,
+		run: func(ctx context.Context, _ globalFlags, args []string, std stdio) (int, error) {
+			return runHubStdio(ctx, args, std.in, std.out, std.err)
+		},
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/project"
@@ -177,4 +179,25 @@ func printDetection(w io.Writer, det project.Detection, path string) {
 // pad is s followed by spaces up to w characters.
 func pad(s string, w int) string {
 	return s + strings.Repeat(" ", max(0, w-utf8.RuneCountInString(s)))
+}
+
+func initCommand() command {
+	return command{
+		Command: cli.Command{Name: "init", Group: groupProject, Flags: []cli.Flag{
+			{Name: "no-run", Help: "write the checks without proving them on the untouched tree"},
+			{Name: "run-timeout", Arg: "DURATION", Help: "how long each check may run when proven (default 2m)"},
+		}, Summary: "write a .hooksup.toml with the checks this project runs",
+			Help: `write a commented .hooksup.toml with the checks this project runs (its GitHub
+Actions' steps, tox, nox, pre-commit, go, npm/pnpm/yarn/bun, pytest, ruff, cargo, make test),
+each proven once on the untouched tree: it passes, changes no file, and a test check runs
+tests; what is not, or whose program is missing, is written commented out, with why; never
+overwrites`},
+		flagSet: func() *flag.FlagSet { return initFlagSet(&initArgs{}) },
+		run: func(ctx context.Context, _ globalFlags, args []string, std stdio) (int, error) {
+			// Ctrl-C ends the checks init tries.
+			ictx, stop := signal.NotifyContext(ctx, os.Interrupt)
+			defer stop()
+			return runInit(ictx, args, std.out)
+		},
+	}
 }

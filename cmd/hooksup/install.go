@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
@@ -126,4 +128,16 @@ func sharedHookBin(stderr io.Writer) string {
 		fmt.Fprintf(stderr, "hooksup: warning: the hook runs the hooksup on your PATH, %s, not this one (%s)\n", termsafe.String(found), termsafe.String(self))
 	}
 	return name
+}
+
+func installCommand(s shared) command {
+	return command{
+		Command: cli.Command{Name: "install", Group: groupProject, Flags: []cli.Flag{s.agentFlag, s.scope},
+			Summary: "make the plain agent run the checks too",
+			Help:    "register hooksup's Stop hooks so the plain agent (" + orList(s.names) + ") runs the checks"},
+		flagSet: func() *flag.FlagSet { var v string; return installFlagSet("install", &v, &v) },
+		run: func(_ context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			return runInstall(g, args, std.out, std.err, false)
+		},
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/web"
@@ -108,4 +109,16 @@ func since(now, t time.Time) string {
 		return "-"
 	}
 	return present.Age(now.Sub(t))
+}
+
+func lsCommand(s shared) command {
+	return command{
+		Command: cli.Command{Name: "ls", Group: groupSessions, Flags: append([]cli.Flag{{Name: "json", Help: "an array of objects, pending questions included"}}, s.hostFlags...),
+			Summary: "every live session, here and on the [hub] hosts",
+			Help:    "every live hooksup session of this user, here and on the [hub] hosts: state, pending questions,\ncontinuations, tokens (one of another hub protocol version, and a host that fails, is named on stderr)"},
+		flagSet: func() *flag.FlagSet { return lsFlagSet(new(bool), &hostFlags{}) },
+		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			return runLs(ctx, g, args, std.out, std.err)
+		},
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/agent/agents"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/tui"
 )
@@ -77,4 +79,14 @@ func previewSize(stdout io.Writer) (w, h int) {
 		}
 	}
 	return tui.PreviewWidth, tui.PreviewHeight
+}
+
+func themesCommand() command {
+	return command{
+		Command: cli.Command{Name: "themes", Group: groupMore, Args: "[NAME...]", ArgValues: cli.Values{Dynamic: completeThemes},
+			Summary: "list and preview the colour themes", Help: "list and preview the colour themes"},
+		run: func(_ context.Context, _ globalFlags, args []string, std stdio) (int, error) {
+			return runThemes(args, std.out)
+		},
+	}
 }
