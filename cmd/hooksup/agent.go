@@ -15,6 +15,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/logfile"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -270,4 +271,16 @@ func hookClient(self string) string {
 		return p
 	}
 	return ""
+}
+
+// agentCommand is `hooksup [flags] NAME [NAME's args...]`: the agent a runs under supervision.
+func agentCommand(a agent.Agent) command {
+	return command{
+		Command: cli.Command{Name: a.Name(), GlobalsFirst: true, Args: "[" + a.Name() + " args...]", Passthrough: true,
+			Group: groupAgents, Summary: "run " + a.Product() + " under supervision", Help: a.Help()},
+		ownHelp: true,
+		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			return runAgent(ctx, g, a, args, std.in, std.out, std.err)
+		},
+	}
 }

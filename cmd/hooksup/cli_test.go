@@ -9,24 +9,14 @@ import (
 )
 
 // The command line that --help, the man page and the completions are drawn from names exactly
-// the flags the commands parse, each taking a value exactly when the parser expects one.
+// the flags the commands parse, each taking a value exactly when the parser expects one: each
+// command's description against the flag set declared beside it.
 func TestCommandLineMatchesFlagSets(t *testing.T) {
-	var scope string
-	parsers := map[string]*flag.FlagSet{
-		"":          globalFlagSet(&globalFlags{}),
-		"check":     checkFlagSet(&checkArgs{}),
-		"init":      initFlagSet(&initArgs{}),
-		"log":       logFlagSet(&logArgs{}),
-		"trust":     trustFlagSet(&trustArgs{}),
-		"install":   installFlagSet("install", &scope, &scope),
-		"uninstall": installFlagSet("uninstall", &scope, &scope),
-		"ls":        lsFlagSet(new(bool), &hostFlags{}),
-		"approve":   answerFlagSet("approve", &scope, &hostFlags{}),
-		"deny":      answerFlagSet("deny", &scope, &hostFlags{}),
-		"halt":      answerFlagSet("halt", &scope, &hostFlags{}),
-		"status":    statusFlagSet(&scope, &hostFlags{}),
-		"watch":     watchFlagSet(&hostFlags{}),
-		"web":       webFlagSet(&webArgs{}),
+	parsers := map[string]*flag.FlagSet{"": globalFlagSet(&globalFlags{})}
+	for _, c := range commands() {
+		if c.flagSet != nil {
+			parsers[c.Name] = c.flagSet()
+		}
 	}
 	p := program()
 	described := map[string][]cli.Flag{"": p.Flags}

@@ -17,6 +17,7 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/webtest"
 	"github.com/hooksup/hooksup/web"
@@ -154,7 +155,14 @@ type completionCase struct {
 // completionCases are what the scripts must complete; device is a paired browser's id.
 func completionCases(device string) []completionCase {
 	modes := []string{"auto", "ask", "manual", "observe"}
+	var commands []string
+	for _, c := range program().Visible() {
+		commands = append(commands, c.Name)
+	}
 	return []completionCase{
+		{line: "hooksup ma", want: []string{"man"}, onlyWant: true},
+		{line: "hooksup help ", want: commands, onlyWant: true},
+		{line: "hooksup help uni", want: []string{"uninstall"}, onlyWant: true},
 		{line: "hooksup --mode ", want: modes, onlyWant: true},
 		{line: "hooksup --mode=", want: modes, onlyWant: true},
 		{line: "hooksup --mode a", want: []string{"auto", "ask"}, onlyWant: true},
@@ -306,6 +314,8 @@ func TestCompletionInteractive(t *testing.T) {
 				{"hooksup --mode ob", "hooksup --mode observe"},
 				{"hooksup web rev", "hooksup web revoke"},
 				{"hooksup web revoke ", "hooksup web revoke " + device},
+				{"hooksup ma", "hooksup man"},
+				{"hooksup help unin", "hooksup help uninstall"},
 			} {
 				tm.Keys("C-u")
 				tm.Text(step.typed)
@@ -325,42 +335,44 @@ type helpSurface struct {
 	globalFlags []string
 }
 
-func parseHelp(t *testing.T, help string) helpSurface {
+func parseHelp(t *testing.T, s *sandbox) helpSurface {
 	t.Helper()
 	h := helpSurface{flags: map[string][]string{}}
-	cmdLine := regexp.MustCompile(`^  hooksup (?:\[flags\] )?([a-z]+)(.*)`)
-	flagInSynopsis := regexp.MustCompile(`\[(--?[a-z-]+)`)
+	help := hooksupHelp(t, s)
+	cmdLine := regexp.MustCompile(`^  ([a-z]+)  +\S`)
 	globalFlag := regexp.MustCompile(`^  (--[a-z-]+)`)
-	section, last := "", ""
-	synopsisMore := regexp.MustCompile(`^      (\[.*)`) // a long synopsis wrapped: its next line
+	section := ""
 	for _, l := range strings.Split(help, "\n") {
-		if m := synopsisMore.FindStringSubmatch(l); m != nil && section == "usage" && last != "" {
-			synopsis, _, _ := strings.Cut(m[1], "   ")
-			for _, f := range flagInSynopsis.FindAllStringSubmatch(synopsis, -1) {
-				h.flags[last] = append(h.flags[last], f[1])
-			}
-			continue
-		}
 		switch {
-		case strings.HasPrefix(l, "Usage:"):
-			section = "usage"
 		case strings.HasPrefix(l, "Flags"):
 			section = "flags"
-		case l != "" && !strings.HasPrefix(l, " "):
-			section = ""
-		case section == "usage":
-			last = ""
+		case l != "" && !strings.HasPrefix(l, " ") && section != "flags":
+			section = "commands"
+		case section == "commands":
 			if m := cmdLine.FindStringSubmatch(l); m != nil {
-				last = m[1]
 				h.commands = append(h.commands, m[1])
-				synopsis, _, _ := strings.Cut(m[2], "   ")
-				for _, f := range flagInSynopsis.FindAllStringSubmatch(synopsis, -1) {
-					h.flags[m[1]] = append(h.flags[m[1]], f[1])
-				}
 			}
 		case section == "flags":
 			if m := globalFlag.FindStringSubmatch(l); m != nil {
 				h.globalFlags = append(h.globalFlags, m[1])
+			}
+		}
+	}
+	// Each command's flags are its help's.
+	flagLine := regexp.MustCompile(`^  (--?[a-z-]+)`)
+	for _, c := range h.commands {
+		code, out := s.hooksup(t, "help", c)
+		if code != 0 {
+			t.Fatalf("hooksup help %s: exit %d\n%s", c, code, out)
+		}
+		_, flags, ok := strings.Cut(out, "\nFlags:\n")
+		if !ok {
+			continue
+		}
+		flags, _, _ = strings.Cut(flags, "\n\n")
+		for _, l := range strings.Split(flags, "\n") {
+			if m := flagLine.FindStringSubmatch(l); m != nil {
+				h.flags[c] = append(h.flags[c], m[1])
 			}
 		}
 	}
@@ -383,7 +395,7 @@ func hooksupHelp(t *testing.T, s *sandbox) string {
 // README or the docs.
 func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 	s, env, _ := completionSandbox(t)
-	h := parseHelp(t, hooksupHelp(t, s))
+	h := parseHelp(t, s)
 	commandCase := completionCase{line: "hooksup ", want: h.commands, onlyWant: true}
 	cases := []completionCase{commandCase, {line: "hooksup -", want: h.globalFlags, onlyWant: true}}
 	for _, c := range h.commands {
@@ -467,9 +479,9 @@ func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 	})
 }
 
-// The man page says what --help says: rendered by groff, it holds the intro, every command
-// with its synopsis and help, every flag and the closing sections, word for word; groff has
-// nothing to warn about.
+// The man page says what --help and help COMMAND say: rendered by groff, it holds every command
+// with its synopsis and whole help, and every global flag with its help (but where --help gives
+// its summary), word for word; groff has nothing to warn about.
 func TestManPageMatchesHelp(t *testing.T) {
 	if _, err := exec.LookPath("groff"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -498,29 +510,34 @@ func TestManPageMatchesHelp(t *testing.T) {
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	man := norm(string(text))
-	help := hooksupHelp(t, s)
-	// The items of --help: a paragraph, or a command or flag with its indented continuation.
-	var items []string
-	for _, block := range regexp.MustCompile(`\n(?:  (?:hooksup|--))|\n\n`).Split("\n"+help, -1) {
-		block = norm(block)
-		if block == "" || block == "Usage:" || strings.HasPrefix(block, "Flags (before the command):") {
-			continue
-		}
-		items = append(items, block)
+	h := parseHelp(t, s)
+	if intro, _, _ := strings.Cut(hooksupHelp(t, s), "\n\n"); !strings.Contains(man, norm(intro)) {
+		t.Errorf("the man page lacks the intro %q", norm(intro))
 	}
-	if len(items) < 20 {
-		t.Fatalf("could not split --help into items: %q", items)
-	}
-	for _, it := range items {
-		// A section's title is the man page's heading; the text follows it.
-		if title, text, ok := strings.Cut(it, ": "); ok && !strings.Contains(title, " ") && title != "hooksup" {
-			if !strings.Contains(man, strings.ToUpper(title)+" "+text) {
-				t.Errorf("the man page lacks the section %q", it)
+	// Each command's synopsis and whole help, as help COMMAND gives them.
+	for _, c := range h.commands {
+		_, out := s.hooksup(t, "help", c)
+		usage, rest, _ := strings.Cut(out, "\n\n")
+		help, _, _ := strings.Cut(rest, "\n\n")
+		for _, it := range []string{norm(strings.TrimPrefix(usage, "usage: ")), norm(help)} {
+			if !strings.Contains(man, it) {
+				t.Errorf("the man page lacks %s's %q", c, it)
 			}
+		}
+	}
+	// Each global flag --help lists, with its value, and the whole help where --help shows it.
+	for _, l := range strings.Split(hooksupHelp(t, s), "\n") {
+		if !strings.HasPrefix(l, "  --") {
 			continue
 		}
-		if !strings.Contains(man, it) && !strings.Contains(man, "hooksup "+it) && !strings.Contains(man, "--"+it) {
-			t.Errorf("the man page lacks %q", it)
+		synopsis, help, _ := strings.Cut(strings.TrimSpace(l), "  ")
+		if !strings.Contains(man, synopsis+" ") {
+			t.Errorf("the man page lacks %q", synopsis)
+		}
+		if f := strings.Fields(synopsis)[0]; !strings.Contains(man, strings.TrimSpace(help)) && !slices.ContainsFunc(program().Flags, func(fl cli.Flag) bool {
+			return fl.Spelling() == f && fl.Summary == strings.TrimSpace(help)
+		}) {
+			t.Errorf("the man page lacks %s's %q", f, strings.TrimSpace(help))
 		}
 	}
 	if t.Failed() {

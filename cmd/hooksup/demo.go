@@ -13,6 +13,7 @@ import (
 	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/supervisor"
 )
@@ -88,4 +89,14 @@ func runDemoAgent(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return agentsim.DemoMainSpeed(ctx, args, demoPrompt, speed)
+}
+
+func demoCommand() command {
+	return command{
+		Command: cli.Command{Name: "demo", Group: groupAgents, Summary: "the TUI against a simulated agent, no API key needed",
+			Help: "the TUI against a built-in simulated agent (no API key)"},
+		run: func(ctx context.Context, g globalFlags, _ []string, std stdio) (int, error) {
+			return runDemo(ctx, g, std.in, std.out, std.err)
+		},
+	}
 }

@@ -22,10 +22,13 @@ func (fifth) Help() string    { return "run zed under hooksup" }
 func TestAFifthAgentAppearsThroughTheListAlone(t *testing.T) {
 	p := programOf(append(agents.All(), fifth{agents.Default()}))
 	help := p.Help()
-	for _, want := range []string{"zed", "run zed under hooksup", "--zed-bin", "Zed Agent CLI"} {
+	for _, want := range []string{"zed", "run Zed Agent CLI under supervision", "--zed-bin", "Zed Agent CLI"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("--help lacks %q:\n%s", want, help)
 		}
+	}
+	if c, ok := p.Lookup("zed"); !ok || !strings.Contains(p.CommandHelp(c), "run zed under hooksup") {
+		t.Errorf("help zed lacks the agent's help")
 	}
 	man := p.Man()
 	for _, want := range []string{"run zed under hooksup", "zed\\-bin", "HOOKSUP_ZED", "Zed Agent CLI"} {

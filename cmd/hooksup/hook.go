@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"os"
 
 	"github.com/hooksup/hooksup/agent/agents/dialects"
+	"github.com/hooksup/hooksup/internal/cli"
 
 	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
@@ -30,4 +33,20 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return engine.StandaloneHook(d, event, payload, stdout)
 	}}
 	return c.Run(event, stdin, stdout, stderr)
+}
+
+func hookCommand() command {
+	return command{
+		Command: cli.Command{Name: "hook", Hidden: true},
+		ownHelp: true,
+		noDirs:  true,
+		run: func(_ context.Context, _ globalFlags, args []string, std stdio) (int, error) {
+			if len(args) < 1 {
+				// Never exit 2 here: to claude that would block a stop.
+				fmt.Fprintln(std.err, "usage: hooksup hook EVENT [--installed] (reads the hook JSON on stdin)")
+				return 0, nil
+			}
+			return runHook(args, std.in, std.out, std.err), nil
+		},
+	}
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/internal/cli"
+	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -394,4 +396,25 @@ func listSessions(dir string, asJSON bool, stdout io.Writer) (int, error) {
 			p.Started.Local().Format("2006-01-02 15:04"), present.Counts(p.Decisions, p.Interrupted), project)
 	}
 	return 0, tw.Flush()
+}
+
+func logCommand() command {
+	return command{
+		Command: cli.Command{Name: "log", Group: groupSessions, Flags: []cli.Flag{
+			{Name: "session", Arg: "ID", Values: cli.Values{Dynamic: completeSessions}, Help: "this session's verdicts (its id, or the start of it: the 8 characters shown)"},
+			{Name: "list", Help: "list the past sessions instead, the latest first: id, agent, start, what was decided\n(continued, let stop, …), project"},
+			{Name: "json", Help: "the verdicts as JSON lines, as recorded (with --list: an array of sessions)"},
+			{Name: "f", Help: "keep printing verdicts as they come (without --session, moving on to each newer\nsession of the project)"},
+		}, Summary: "the verdicts of a session, and why each was taken",
+			Help: `the verdicts of a session, each with what it did to the agent and why: by default the
+latest of the project here (a directory under its .hooksup.toml's, or where a session ran),
+else, outside any project, the latest of all, its project named`},
+		flagSet: func() *flag.FlagSet { return logFlagSet(&logArgs{}) },
+		run: func(ctx context.Context, _ globalFlags, args []string, std stdio) (int, error) {
+			// -f follows the log until it is interrupted or its terminal goes.
+			ctx, stop := hangup.Context(ctx, std.in, std.out, std.err)
+			defer stop()
+			return runLog(ctx, args, std.out)
+		},
+	}
 }

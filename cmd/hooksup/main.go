@@ -16,10 +16,8 @@ import (
 
 	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/config"
-	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 	"github.com/hooksup/hooksup/internal/cli"
-	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/internal/userdirs"
 	"github.com/hooksup/hooksup/supervisor"
@@ -110,116 +108,25 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr *os.
 		fmt.Fprint(stderr, program().Help())
 		return 2, nil
 	}
-	cmd, cargs := rest[0], rest[1:]
-	// Any command's --help is its usage, and nothing is done. claude's and codex's arguments
-	// are the agent's, hook's are the agent's call, and watch's help lists its keys.
-	if c, ok := program().Lookup(cmd); ok && !c.Hidden && !c.Passthrough && cmd != "watch" && cli.WantsHelp(cargs) {
-		fmt.Fprint(stdout, program().CommandHelp(c))
+	c, known := lookup(rest[0])
+	args = rest[1:]
+	// Any command's --help is its usage, and nothing is done, but where the arguments are not
+	// hooksup's to read or the command answers --help itself.
+	if known && !c.ownHelp && cli.WantsHelp(args) {
+		fmt.Fprint(stdout, program().CommandHelp(c.Command))
 		return 0, nil
 	}
-	if usesUserDirs(cmd) {
+	// Before a command that may read or write hooksup's directories (state, configuration,
+	// sockets), the person is told of each XDG variable hooksup ignores, once.
+	if !known || !c.noDirs {
 		for _, v := range userdirs.IgnoredVars(os.Getenv) {
 			fmt.Fprintf(stderr, "hooksup: %s\n", v)
 		}
 	}
-	if a, ok := agents.ByName(cmd); ok {
-		return runAgent(ctx, g, a, cargs, stdin, stdout, stderr)
+	if !known {
+		return 2, unknownCommand(rest[0])
 	}
-	switch cmd {
-	case "demo":
-		return runDemo(ctx, g, stdin, stdout, stderr)
-	case "themes":
-		return runThemes(cargs, stdout)
-	case "hook":
-		if len(cargs) < 1 {
-			// Never exit 2 here: to claude that would block a stop.
-			fmt.Fprintln(stderr, "usage: hooksup hook EVENT [--installed] (reads the hook JSON on stdin)")
-			return 0, nil
-		}
-		return runHook(cargs, stdin, stdout, stderr), nil
-	case "log":
-		// -f follows the log until it is interrupted or its terminal goes.
-		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
-		defer stop()
-		return runLog(ctx, cargs, stdout)
-	case "ls":
-		return runLs(ctx, g, cargs, stdout, stderr)
-	case "approve", "deny", "halt":
-		return runAnswer(ctx, g, cmd, cargs, stdout, stderr)
-	case "status":
-		return runStatus(ctx, g, cargs, stdout, stderr)
-	case hub.StdioCommand:
-		return runHubStdio(ctx, cargs, stdin, stdout, stderr)
-	case "watch":
-		// Besides its quit key, only its context ends the watch: SIGINT, SIGTERM, SIGHUP, or
-		// its terminal going.
-		ctx, stopInt := signal.NotifyContext(ctx, os.Interrupt)
-		defer stopInt()
-		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
-		defer stop()
-		return runWatch(ctx, g, cargs, stdout, stderr)
-	case "web":
-		// Only its context ends the server: SIGINT, SIGTERM, SIGHUP, or its terminal going.
-		ctx, stopInt := signal.NotifyContext(ctx, os.Interrupt)
-		defer stopInt()
-		ctx, stop := hangup.Context(ctx, stdin, stdout, stderr)
-		defer stop()
-		return runWeb(ctx, g, cargs, stdout, stderr)
-	case "install":
-		return runInstall(g, cargs, stdout, stderr, false)
-	case "uninstall":
-		return runInstall(g, cargs, stdout, stderr, true)
-	case "init":
-		// Ctrl-C ends the checks init tries.
-		ictx, stop := signal.NotifyContext(ctx, os.Interrupt)
-		defer stop()
-		return runInit(ictx, cargs, stdout)
-	case "check":
-		// Ctrl-C ends the checks too: they run in their own process groups.
-		cctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-		defer stop()
-		return runCheck(cctx, g, cargs, stdout, stderr)
-	case "doctor":
-		return runDoctor(ctx, g, stdout)
-	case "trust":
-		return runTrust(cargs, stdin, stdout)
-	case "version":
-		fmt.Fprintln(stdout, versionString())
-		return 0, nil
-	case "completion":
-		return runCompletion(cargs, stdout)
-	case completeCommand:
-		return runComplete(cargs, stdout)
-	case "man":
-		return runMan(stdout)
-	case "help":
-		if len(cargs) == 0 {
-			fmt.Fprint(stdout, program().Help())
-			return 0, nil
-		}
-		// hooksup help CMD is CMD's help, as hooksup CMD --help.
-		c, ok := program().Lookup(cargs[0])
-		if !ok || c.Hidden {
-			return 2, unknownCommand(cargs[0])
-		}
-		fmt.Fprint(stdout, program().CommandHelp(c))
-		return 0, nil
-	default:
-		return 2, unknownCommand(cmd)
-	}
-}
-
-// usesUserDirs reports whether cmd may read or write hooksup's directories (state,
-// configuration, sockets): before it runs, the person is told of each XDG variable hooksup
-// ignores, once. Not the hook client's (the agent reads its output: the standalone hook logs
-// it), nor where no directory is read or the output is another program's: the completion
-// scripts' values, hub-stdio's wire.
-func usesUserDirs(cmd string) bool {
-	switch cmd {
-	case "hook", completeCommand, hub.StdioCommand, "version", "help", "man", "completion":
-		return false
-	}
-	return true
+	return c.run(ctx, g, args, stdio{stdin, stdout, stderr})
 }
 
 // signalContext is ctx ended by the first of sigs, with the signal as its cause; SIGHUP's

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
 )
@@ -133,4 +134,18 @@ func runStatus(ctx context.Context, g globalFlags, args []string, stdout, stderr
 		fmt.Fprintln(stdout, line)
 	}
 	return 0, nil
+}
+
+func statusCommand(s shared) command {
+	return command{
+		Command: cli.Command{Name: "status", Group: groupSessions,
+			Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with " + statusFieldList() + " replaced by their counts (another\n{field} is refused)",
+				Summary: "the line, its {fields} replaced by their counts"}}, s.hostFlags...),
+			Summary: "count the sessions for a status bar or a prompt",
+			Help:    "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
+		flagSet: func() *flag.FlagSet { var v string; return statusFlagSet(&v, &hostFlags{}) },
+		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			return runStatus(ctx, g, args, std.out, std.err)
+		},
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/checks"
 	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
 )
@@ -225,4 +227,20 @@ func describeProjectFile(w io.Writer, path string, c config.Config) bool {
 			strings.Join(hidden, ", "))
 	}
 	return len(hidden) > 0
+}
+
+func trustCommand() command {
+	return command{
+		Command: cli.Command{Name: "trust", Group: groupProject, Args: "[FILE...]", ArgValues: cli.Values{Files: true}, Flags: []cli.Flag{
+			{Name: "show", Help: "only show it; trust nothing"},
+			{Name: "yes", Help: "trust without asking (for scripts; on a terminal a file with control characters in\nwhat it runs is asked about all the same)"},
+		}, Summary: "show a project's checks, then let hooksup run them",
+			Help: `show what a project's .hooksup.toml (and .hooksup.local.toml) runs and, once you answer y,
+trust its exact content; without a terminal it trusts only with --yes, and otherwise exits 1
+saying so`},
+		flagSet: func() *flag.FlagSet { return trustFlagSet(&trustArgs{}) },
+		run: func(_ context.Context, _ globalFlags, args []string, std stdio) (int, error) {
+			return runTrust(args, std.in, std.out)
+		},
+	}
 }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 
 	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/runtimedir"
@@ -109,4 +111,26 @@ func watchHelp() string {
 	}
 	b.WriteString("\nThe verdicts' source is manual (hooksup watch); Escape's is escape.\n")
 	return b.String()
+}
+
+func watchCommand(s shared) command {
+	return command{
+		Command: cli.Command{Name: "watch", Group: groupSessions, Flags: s.hostFlags,
+			Summary: "every live session in one screen, answered there",
+			Help: `every live session in one live screen: their questions with the time left and the end
+of the failed check's output, the latest verdicts; answer the selected session's question with
+the session TUI's keys (Esc interrupts it); a card per host that is disconnected, tried again
+with a growing wait`},
+		flagSet: func() *flag.FlagSet { return watchFlagSet(&hostFlags{}) },
+		ownHelp: true, // its help lists its keys
+		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			// Besides its quit key, only its context ends the watch: SIGINT, SIGTERM, SIGHUP, or
+			// its terminal going.
+			ctx, stopInt := signal.NotifyContext(ctx, os.Interrupt)
+			defer stopInt()
+			ctx, stop := hangup.Context(ctx, std.in, std.out, std.err)
+			defer stop()
+			return runWatch(ctx, g, args, std.out, std.err)
+		},
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -20,6 +21,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/cli"
+	"github.com/hooksup/hooksup/internal/hangup"
 	"github.com/hooksup/hooksup/internal/portowner"
 	"github.com/hooksup/hooksup/internal/runtimedir"
 	"github.com/hooksup/hooksup/internal/termsafe"
@@ -434,4 +437,46 @@ func qrRows(bits [][]bool) string {
 		b.WriteString(reset + "\n")
 	}
 	return b.String()
+}
+
+func webCommand(s shared) command {
+	return command{
+		Command: cli.Command{Name: "web", Group: groupSessions, Args: "[pair | devices | revoke ID|--all | token]", Subcommands: []cli.Command{
+			{Name: "pair", Flags: []cli.Flag{{Name: "listen", Arg: "ADDR", Values: cli.Values{Dynamic: completeServers},
+				Help: "only the server listening on ADDR, when several run"}},
+				Summary: "a new pairing URL for each running server",
+				Help:    "a new pairing URL for each running server, naming its address"},
+			{Name: "devices", Summary: "list the paired browsers", Help: "the paired browsers"},
+			{Name: "revoke", Args: "ID", ArgValues: cli.Values{Dynamic: completeDevices},
+				Flags: []cli.Flag{{Name: "all", Help: "every paired browser"}}, Summary: "end a paired browser's access, or every one",
+				Help: "end a paired browser's access, or every one's"},
+			{Name: "token", Summary: "print the API token for scripts", Help: "the API token for scripts"},
+		},
+			Flags: append([]cli.Flag{
+				{Name: "listen", Arg: "ADDR", Help: "the address to serve (default " + defaultWebListen + ", loopback only)"},
+				{Name: "public-url", Arg: "URL", Help: "the URL the page is reached at (tailscale serve, a proxy): printed, in the QR code, and its host served",
+					Summary: "the page's public URL"},
+				{Name: web.AllowHostFlag, Arg: "HOST", Help: "also answer requests that name HOST, a name or an address (repeatable; loopback's\nnames always, and on every interface this machine's)"},
+				{Name: "new-token", Help: "make a new API token (scripts' old token stops working)"},
+				{Name: "tls-cert", Arg: "FILE", Values: cli.Values{Files: true}, Help: "serve HTTPS with this certificate"},
+				{Name: "tls-key", Arg: "FILE", Values: cli.Values{Files: true}, Help: "and this key", Summary: "the key of the TLS certificate"},
+				{Name: web.PlainHTTPFlag, Help: "accept plain HTTP beyond loopback"},
+			}, s.hostFlags...),
+			Summary: "every live session in a browser or on a phone",
+			Help: `a page and a JSON API over every live session, here and on the [hub] hosts, to answer them
+from a browser or a phone; a card per host that is disconnected, tried again with a growing
+wait; it prints a URL that pairs one browser, once, within 10 minutes (docs/web.md). pair
+prints another for each running server (--listen ADDR: that one's); devices lists the paired
+browsers, where they were last seen from; revoke ends one, or --all; token prints the API token
+for scripts`},
+		flagSet: func() *flag.FlagSet { return webFlagSet(&webArgs{}) },
+		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
+			// Only its context ends the server: SIGINT, SIGTERM, SIGHUP, or its terminal going.
+			ctx, stopInt := signal.NotifyContext(ctx, os.Interrupt)
+			defer stopInt()
+			ctx, stop := hangup.Context(ctx, std.in, std.out, std.err)
+			defer stop()
+			return runWeb(ctx, g, args, std.out, std.err)
+		},
+	}
 }

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -37,8 +38,14 @@ type Command struct {
 	// Passthrough: every argument after the command belongs to another program (claude's own
 	// flags): the completions offer files there, and nothing of this program's.
 	Passthrough bool
-	Help        string // what it does; wrapped in --help
-	Hidden      bool   // left out of --help, the man page and the completions
+	// Summary is the command's line in --help and its description in the completion menus: a
+	// whole phrase of at most 60 columns, written for that purpose.
+	Summary string
+	// Group titles the commands --help lists together ("Sessions"), in the order each group
+	// first appears.
+	Group  string
+	Help   string // what it does, whole: help COMMAND and the man page
+	Hidden bool   // left out of --help, the man page and the completions
 	// Subcommands are the words the command's first argument may be, each with its own flags
 	// and arguments (hooksup web revoke ID|--all); the completions offer them, and after one,
 	// what it takes. Args says them in --help.
@@ -51,6 +58,18 @@ type Flag struct {
 	Arg    string // the value's name in --help ("FILE"); "" for a flag without a value unless Values.Words is set
 	Values Values
 	Help   string
+	// Summary is the flag's description in the completion menus, and a global flag's in --help
+	// when Help does not fit its line: a whole phrase; "" when Help's first clause (up to " (",
+	// ": " or "; ") is one.
+	Summary string
+}
+
+// summary is the flag's description for a completion menu or --help's one line.
+func (f Flag) summary() string {
+	if f.Summary != "" {
+		return f.Summary
+	}
+	return short(f.Help)
 }
 
 // Values says what a flag's value or a command's arguments complete to.
@@ -58,6 +77,8 @@ type Values struct {
 	Words   []string // a fixed set: auto ask manual observe
 	Dynamic string   // a kind asked of the program itself at completion time (see Program.Complete)
 	Files   bool     // file names
+	// Notes describe Words in the zsh and fish menus: "claude" is "Claude Code".
+	Notes map[string]string
 }
 
 func (v Values) none() bool { return len(v.Words) == 0 && v.Dynamic == "" && !v.Files }
@@ -144,22 +165,46 @@ type Item struct {
 	Term, Text string
 }
 
-// Help is the --help text.
+// Help is the --help text, one screen as git's and gh's: the intro, the usage, one line per
+// command under its group's title, one line per global flag, and the sections that are not the
+// manual's alone. A command's flags and whole help are CommandHelp's.
 func (p Program) Help() string {
 	const (
 		width   = 80 // a terminal's default width
-		descCol = 44 // where a command's help starts
 		flagCol = 22 // where a flag's help starts
 	)
 	var b strings.Builder
 	b.WriteString(wrap(p.Intro, width, 0))
-	b.WriteString("\nUsage:\n")
+	b.WriteString("\nUsage: " + p.Name + " " + p.Usage + "\n")
+	nameCol := 0
 	for _, c := range p.Visible() {
-		writeItem(&b, p.Synopsis(c), c.Help, descCol, width)
+		nameCol = max(nameCol, cols(c.Name)+5)
+	}
+	var groups []string
+	for _, c := range p.Visible() {
+		if !slices.Contains(groups, c.Group) {
+			groups = append(groups, c.Group)
+		}
+	}
+	for _, g := range groups {
+		b.WriteString("\n")
+		if g != "" {
+			b.WriteString(g + ":\n")
+		}
+		for _, c := range p.Visible() {
+			if c.Group == g {
+				writeItem(&b, c.Name, c.Summary, nameCol, width)
+			}
+		}
 	}
 	b.WriteString("\n" + p.FlagsTitle + ":\n")
 	for _, f := range p.Flags {
-		writeItem(&b, f.Synopsis(), f.Help, flagCol, width)
+		// The whole help where it fits the line, else the summary.
+		line := f.Help
+		if strings.Contains(line, "\n") || max(flagCol, cols(f.Synopsis())+4)+cols(line) > width {
+			line = f.summary()
+		}
+		writeItem(&b, f.Synopsis(), line, flagCol, width)
 	}
 	for _, s := range p.Sections {
 		if s.ManOnly {

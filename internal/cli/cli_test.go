@@ -19,29 +19,36 @@ func TestRoff(t *testing.T) {
 	}
 }
 
+// --help is one line per command under its group's title, a global flag's whole help where it
+// fits its line and its summary where not, and the sections that are not the manual's alone.
 func TestHelpLayout(t *testing.T) {
 	p := Program{
-		Name: "tool", Intro: "tool does things.", FlagsTitle: "Flags",
+		Name: "tool", Intro: "tool does things.", Usage: "[flags] command", FlagsTitle: "Flags",
 		Command: []Command{
-			{Name: "short", Help: "fits on its line"},
-			{Name: "long", Flags: []Flag{{Name: "scope", Values: Values{Words: []string{"here", "there", "everywhere"}}}, {Name: "v"}},
-				Args: "[FILE...]", Help: strings.Repeat("word ", 20)},
+			{Name: "short", Group: "Basic", Summary: "fits on its line", Help: "the whole help, not shown"},
+			{Name: "long", Group: "Basic", Flags: []Flag{{Name: "scope", Values: Values{Words: []string{"here", "there", "everywhere"}}}, {Name: "v"}},
+				Args: "[FILE...]", Summary: "its summary", Help: strings.Repeat("word ", 20)},
+			{Name: "other", Group: "More", Summary: "another"},
 			{Name: "secret", Hidden: true},
 		},
-		Flags:    []Flag{{Name: "config", Arg: "FILE", Help: "read FILE"}},
-		Sections: []Section{{Title: "Files", Text: "none"}},
+		Flags: []Flag{{Name: "config", Arg: "FILE", Help: "read FILE (and nothing else)"},
+			{Name: "strict", Help: strings.Repeat("word ", 20), Summary: "in short"}},
+		Sections: []Section{{Title: "Files", Text: "none"}, {Title: "Manual", Text: "only there", ManOnly: true}},
 	}
 	want := `tool does things.
 
-Usage:
-  tool short                                fits on its line
-  tool long [--scope here|there|everywhere] [-v] [FILE...]
-                                            word word word word word word word
-                                            word word word word word word word
-                                            word word word word word word
+Usage: tool [flags] command
+
+Basic:
+  short   fits on its line
+  long    its summary
+
+More:
+  other   another
 
 Flags:
-  --config FILE       read FILE
+  --config FILE       read FILE (and nothing else)
+  --strict            in short
 
 Files: none
 `

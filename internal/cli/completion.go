@@ -221,11 +221,22 @@ func zdesc(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, ":", `\:`).Replace(s)
 }
 
+// zdquote is a description in double quotes, for a ((value\:"description") action.
+func zdquote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(zdesc(s)) + `"`
+}
+
 // zaction is the _arguments action completing v.
 func (p Program) zaction(v Values) string {
 	switch {
 	case v.Files:
 		return "_files"
+	case len(v.Words) > 0 && len(v.Notes) > 0:
+		var ws []string
+		for _, w := range v.Words {
+			ws = append(ws, zdesc(w)+`\:`+zdquote(v.Notes[w]))
+		}
+		return "((" + strings.Join(ws, " ") + "))"
 	case len(v.Words) > 0:
 		return "(" + strings.Join(v.Words, " ") + ")"
 	case v.Dynamic != "":
@@ -239,7 +250,7 @@ func (p Program) zaction(v Values) string {
 func (p Program) zflags(flags []Flag) []string {
 	var out []string
 	for _, f := range flags {
-		desc := "[" + zdesc(short(f.Help)) + "]"
+		desc := "[" + zdesc(f.summary()) + "]"
 		if !f.TakesValue() {
 			out = append(out, zq(f.Spelling()+desc))
 			continue
@@ -284,7 +295,7 @@ func (p Program) zsh() string {
 	b.WriteString("        '1:command:->command' \\\n        '*::argument:->argument' && ret=0\n")
 	b.WriteString("    case $state in\n        command)\n            local -a commands\n            commands=(\n")
 	for _, c := range p.completable() {
-		fmt.Fprintf(&b, "                %s\n", zq(zdesc(c.Name)+":"+zdesc(short(c.Help))))
+		fmt.Fprintf(&b, "                %s\n", zq(zdesc(c.Name)+":"+zdesc(c.Summary)))
 	}
 	fmt.Fprintf(&b, "            )\n            _describe -t commands %s commands && ret=0\n            ;;\n", zq(p.Name+" command"))
 	b.WriteString("        argument)\n            curcontext=${curcontext%:*:*}:" + p.Name + "-$words[1]:\n            case $words[1] in\n")
@@ -337,7 +348,7 @@ func (p Program) zargs(c Command) []string {
 func (p Program) zshSubcommands(b *strings.Builder, c Command, indent string) {
 	var subs []string
 	for _, sc := range c.Subcommands {
-		subs = append(subs, zdesc(sc.Name)+`\:"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(zdesc(short(sc.Help)))+`"`)
+		subs = append(subs, zdesc(sc.Name)+`\:`+zdquote(sc.Summary))
 	}
 	fmt.Fprintf(b, "%[1]s%[2]s)\n%[1]s    _arguments -C \\\n", indent, c.Name)
 	for _, spec := range p.zflags(c.Flags) {
@@ -436,7 +447,7 @@ complete -c %[1]s -f
 		fmt.Fprintf(&b, "complete -c %s -n %s %s\n", p.Name, fq(noCmd), p.fishFlag(f))
 	}
 	for _, c := range p.completable() {
-		fmt.Fprintf(&b, "complete -c %s -n %s -a %s -d %s\n", p.Name, fq(noCmd), c.Name, fq(short(c.Help)))
+		fmt.Fprintf(&b, "complete -c %s -n %s -a %s -d %s\n", p.Name, fq(noCmd), c.Name, fq(c.Summary))
 	}
 	for _, c := range p.completable() {
 		cond := fq(usingFn + " " + c.Name)
@@ -449,7 +460,7 @@ complete -c %[1]s -f
 		}
 		if len(c.Subcommands) > 0 {
 			for _, sc := range c.Subcommands {
-				fmt.Fprintf(&b, "complete -c %s -n %s -a %s -d %s\n", p.Name, cond, sc.Name, fq(short(sc.Help)))
+				fmt.Fprintf(&b, "complete -c %s -n %s -a %s -d %s\n", p.Name, cond, sc.Name, fq(sc.Summary))
 			}
 			for _, sc := range c.Subcommands {
 				given := fq(usingFn + " " + c.Name + "; and contains -- " + sc.Name + " (" + p.fn("subcommand") + ")")
@@ -523,12 +534,19 @@ func (p Program) fishFlag(f Flag) string {
 	default:
 		opt += " -x"
 	}
-	return opt + " -d " + fq(short(f.Help))
+	return opt + " -d " + fq(f.summary())
 }
 
 func (p Program) fishArgs(v Values) string {
 	if v.Dynamic != "" {
 		return "(" + p.fn("dynamic") + " " + v.Dynamic + ")"
+	}
+	if len(v.Notes) > 0 {
+		var ws []string
+		for _, w := range v.Words {
+			ws = append(ws, w+`\t`+fq(v.Notes[w]))
+		}
+		return strings.Join(ws, " ")
 	}
 	return strings.Join(v.Words, " ")
 }
