@@ -54,7 +54,11 @@ func newWatchFixture(t *testing.T, content string) *watchFixture {
 	return f
 }
 
-func (f *watchFixture) publish(ev session.Event) { f.mu.Lock(); f.events = append(f.events, ev); f.mu.Unlock() }
+func (f *watchFixture) publish(ev session.Event) {
+	f.mu.Lock()
+	f.events = append(f.events, ev)
+	f.mu.Unlock()
+}
 func (f *watchFixture) switchTo(c config.Config, _ func()) {
 	f.mu.Lock()
 	f.switched = append(f.switched, c)
