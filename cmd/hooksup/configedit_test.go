@@ -1,12 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -142,5 +144,79 @@ func TestConfigEditBrokenNamesTheLine(t *testing.T) {
 	}
 	if n := strings.Count(ls.errText(), "comand"); n != 1 {
 		t.Errorf("the broken edit was told %d times, want once:\n%s", n, ls.errText())
+	}
+}
+
+// startConfigTUI starts a TUI session of the simulated claude in a project whose trusted
+// .hooksup.toml runs a passing check, with two turns, the second held by gate; it returns once
+// the first stop was let through.
+func startConfigTUI(t *testing.T, s *sandbox) (tm *e2e.Tmux, gate, trace string) {
+	e2e.RequireTmux(t)
+	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(passingConfig), 0o644)
+	s.ok("trust", "--yes")
+	gate, trace = filepath.Join(s.project, "gate"), filepath.Join(s.project, "trace.jsonl")
+	self, _ := os.Executable()
+	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"one", "two"}, TurnGate: gate})
+	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1",
+		agentsim.EnvScenario+"="+string(sc), agentsim.EnvTrace+"="+trace)
+	tm = e2e.StartTmux(t, 160, 44, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	waitTraceStops(t, trace, 1)
+	return tm, gate, trace
+}
+
+// waitTraceStops waits until the simulated claude finished n Stop hooks, and returns them.
+func waitTraceStops(t *testing.T, trace string, n int) []agentsim.TraceEntry {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var entries []agentsim.TraceEntry
+		if b, err := os.ReadFile(trace); err == nil {
+			for _, l := range strings.Split(string(b), "\n") {
+				var e agentsim.TraceEntry
+				if json.Unmarshal([]byte(l), &e) == nil {
+					entries = append(entries, e)
+				}
+			}
+		}
+		if st := stopTrace(entries, "Stop"); len(st) >= n {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("claude never finished %d Stop hooks", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// In the TUI, an untrusted edit asks; y trusts exactly what was shown, and the next stop runs
+// the new checks.
+func TestConfigEditTUIAsksAndYesTrusts(t *testing.T) {
+	s := newSandbox(t)
+	tm, gate, trace := startConfigTUI(t, s)
+	s.editProject(failingConfig)
+	tm.WaitText(20*time.Second, "Trust this exact content?", "Stop check lint", "command: echo 'lint: main.go:3: unused x'; exit 1")
+	tm.Keys("C-]", "y")
+	tm.WaitText(20*time.Second, "runs the checks ok, lint")
+	if err := os.WriteFile(gate+".2", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitTraceStops(t, trace, 2); !st[1].Block || !strings.Contains(st[1].Reasons[0], `The check "lint"`) {
+		t.Fatalf("the stop after y did not run the new check: %+v", st[1])
+	}
+}
+
+// n keeps the checks the session runs: the next stop is let through by them.
+func TestConfigEditTUINoKeepsTheOldChecks(t *testing.T) {
+	s := newSandbox(t)
+	tm, gate, trace := startConfigTUI(t, s)
+	s.editProject(failingConfig)
+	tm.WaitText(20*time.Second, "Trust this exact content?")
+	tm.Keys("C-]", "n")
+	tm.WaitText(20*time.Second, "is not trusted: the session still runs the checks it ran")
+	if err := os.WriteFile(gate+".2", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitTraceStops(t, trace, 2); st[1].Block {
+		t.Fatalf("n changed the checks: %+v", st[1])
 	}
 }
