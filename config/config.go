@@ -312,7 +312,9 @@ type LoadOptions struct {
 	// Trusted reports whether a project file's exact content may be used. Nil trusts nothing.
 	Trusted func(path string, content []byte) bool
 
-	read func(path string) ([]byte, error) // ReadFile unless set (ValidateFile)
+	// Read reads a file in place of ReadFile when set: ValidateFile's one content, a session's
+	// project files as it uses them (what it trusted, not what they hold now).
+	Read func(path string) ([]byte, error)
 }
 
 // Load merges the layers over Defaults and validates the result. A missing file is
@@ -338,7 +340,7 @@ func Load(o LoadOptions) (Config, []Layer, error) {
 		probs   Errors
 		decoded []layerFile
 	)
-	read := o.read
+	read := o.Read
 	if read == nil {
 		read = ReadFile
 	}
@@ -436,7 +438,7 @@ func blame(p *ConfigError, files []layerFile, unknown int) *ConfigError {
 // line and key). `hooksup trust` refuses a file with problems, so that nothing is trusted that a
 // session or `hooksup check` would then refuse.
 func ValidateFile(path string, data []byte) error {
-	_, _, err := Load(LoadOptions{ExplicitFile: path, read: func(string) ([]byte, error) { return data, nil }})
+	_, _, err := Load(LoadOptions{ExplicitFile: path, Read: func(string) ([]byte, error) { return data, nil }})
 	return err
 }
 

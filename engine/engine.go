@@ -79,6 +79,7 @@ type Engine struct {
 	pending      map[int]*pendingQuestion
 	waiting      *session.Waiting // the checks wait for another run of checks in the project
 	goal         *goalRun         // goal mode's goal (nil: none)
+	next         *nextConfig      // the configuration the next stop switches to (Reconfigure)
 
 	// sentBack is the reason of the main agent's latest block as the agent received it, until
 	// its next prompt: an agent that fires UserPromptSubmit for the reason it is sent back,
@@ -303,6 +304,7 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 	if in.SessionID != "" {
 		e.sessionID = in.SessionID
 	}
+	e.takeNext()
 	s.turn = e.turn
 	s.escaped = e.escapedTurn == e.turn
 	s.goal = e.goal.active(s.sub)

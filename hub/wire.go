@@ -166,6 +166,8 @@ const (
 	EventStateChanged       = "StateChanged"
 	EventTranscriptUpdated  = "TranscriptUpdated"
 	EventSessionSummary     = "SessionSummary"
+	EventConfigTrustAsked   = "ConfigTrustAsked"
+	EventConfigTrustSettled = "ConfigTrustSettled"
 )
 
 // eventNames names each event type on the wire. An event missing here is never sent (the
@@ -189,6 +191,8 @@ var eventNames = map[reflect.Type]string{
 	reflect.TypeFor[session.StateChanged]():       EventStateChanged,
 	reflect.TypeFor[session.TranscriptUpdated]():  EventTranscriptUpdated,
 	reflect.TypeFor[session.SessionSummary]():     EventSessionSummary,
+	reflect.TypeFor[session.ConfigTrustAsked]():   EventConfigTrustAsked,
+	reflect.TypeFor[session.ConfigTrustSettled](): EventConfigTrustSettled,
 }
 
 // EventName is ev's name on the wire; false for an event the wire has no name for.

@@ -28,7 +28,7 @@ var everyEvent = []session.Event{
 	session.VerdictDecided{}, session.OtherHooksReported{}, session.Interrupted{}, session.Notice{},
 	session.AgentExited{}, session.Alert{}, session.SubagentsChanged{}, session.QuestionAsked{},
 	session.QuestionResolved{}, session.StateChanged{}, session.TranscriptUpdated{}, session.SessionSummary{},
-	session.CheckWaiting{}, session.CheckWaitEnded{},
+	session.CheckWaiting{}, session.CheckWaitEnded{}, session.ConfigTrustAsked{}, session.ConfigTrustSettled{},
 }
 
 // endOfEvents is the last event a test publishes: the stream is read up to it.

@@ -63,6 +63,9 @@ type Options struct {
 	// Goal puts the session in goal mode (nil: none): the main agent's stops are decided for
 	// the goal until it ends (engine.Goal).
 	Goal *engine.Goal
+	// ConfigWatch, when set, follows the project's configuration files during the session
+	// (configwatch.go).
+	ConfigWatch *ConfigWatch
 }
 
 // Supervisor is one supervised session.
@@ -84,6 +87,7 @@ type Supervisor struct {
 	agent    agent.Agent
 	launch   agent.Launch
 	watch    *hookWatch
+	config   *configWatch // nil: the configuration stays as the session started
 }
 
 // ErrHangup is the cause to end Run's context with when the person's terminal went away: the
@@ -179,6 +183,9 @@ func New(o Options) (*Supervisor, error) {
 	s.watch = newHookWatch(o.Agent.Transcripts(func(k string) string { return envValue(s.agentEnv(), k) }, o.ProjectDir), o.Agent.Reply)
 	s.server.OnProblem = func(msg string) {
 		s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeError, Text: msg})
+	}
+	if o.ConfigWatch != nil {
+		s.config = newConfigWatch(*o.ConfigWatch, o.ProjectDir, o.Config, logger, s.publish, s.engine.Reconfigure)
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
@@ -341,6 +348,9 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.activity.hook(in)
 	s.state.hook(in)
 	s.ledger.hook(in)
+	if s.config != nil {
+		s.config.check() // what the watch has not told yet (or cannot, where it misses events)
+	}
 	return s.agent.Answer(s.engine.Decide(ctx, in))
 }
 
@@ -436,6 +446,9 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 	}
 	s.logger.Info("agent started", "pid", cmd.Process.Pid, "bin", s.o.Bin, "args", redactArgs(cmd.Args))
 	go s.watch.run(sctx, s.hooksNotRunning)
+	if s.config != nil {
+		go s.config.run(sctx)
+	}
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()

@@ -85,9 +85,10 @@ type model struct {
 	questions []session.Question
 	failed    map[int]whatFailed // what the banner quotes of each pending question's reason
 	editor    reasonEditor
-	notices   []session.Notice // the last warnings and errors, newest last
-	tally     tally            // for the summary at claude's exit
-	resume    string           // the command that resumes a session, before its id
+	notices   []session.Notice          // the last warnings and errors, newest last
+	trust     *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
+	tally     tally                     // for the summary at claude's exit
+	resume    string                    // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
@@ -158,6 +159,9 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmd, waitEvent(m.sess))
 	case eventsClosedMsg:
 		return m, nil
+	case trustDoneMsg:
+		m.trustDone(msg)
+		return m, nil
 	case screenMsg:
 		m.lastFrame = time.Now()
 		m.header.title = m.io.term.Title()
@@ -226,6 +230,8 @@ func (m *model) relayout() tea.Cmd {
 	m.lay = computeLayout(m.w, m.h, m.zoom, 0)
 	if len(m.questions) > 0 {
 		m.lay = computeLayout(m.w, m.h, m.zoom, m.bannerRowsFor(m.lay.kind))
+	} else if m.trust != nil {
+		m.lay = computeLayout(m.w, m.h, m.zoom, m.trustRows())
 	}
 	_, m.agent.rows = m.lay.agentInner()
 	m.verdicts.rows = max(m.lay.verdicts.h-2, 0)
@@ -283,6 +289,8 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			m.quitting = true
 			return tea.Quit
 		}
+	case session.ConfigTrustAsked, session.ConfigTrustSettled:
+		cmds = append(cmds, m.trustEvent(e))
 	case session.Notice:
 		if e.Level != session.NoticeInfo {
 			m.notices = append(m.notices, e)
@@ -385,6 +393,12 @@ func (m model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.help = false
 		return m, nil
 	}
+	if m.trust != nil && len(m.questions) == 0 && isEscape(msg) {
+		// Escape dismisses the trust prompt as it closes the help: the next one reaches the agent.
+		m.dismissTrust()
+		cmd := m.relayout()
+		return m, cmd
+	}
 	if isEscape(msg) {
 		vk, _ := vterm.KeyFromTea(tea.Key(msg))
 		return m, m.escape(vk)
@@ -471,6 +485,9 @@ func (m model) command(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.quit()
 	default:
+		if cmd, ok := m.trustKey(msg.String()); ok {
+			return m, cmd
+		}
 		return m.navigate(msg)
 	}
 	return m, nil

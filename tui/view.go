@@ -52,7 +52,11 @@ func (m model) render() string {
 	rows := make([]string, 0, 4)
 	rows = append(rows, m.statusLine())
 	if !m.lay.banner.empty() {
-		rows = append(rows, m.banner())
+		if len(m.questions) > 0 {
+			rows = append(rows, m.banner())
+		} else {
+			rows = append(rows, m.trustBanner())
+		}
 	}
 	agent := m.agentBox()
 	switch m.lay.kind {

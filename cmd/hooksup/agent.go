@@ -217,6 +217,7 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	so := supervisor.Options{
 		Config: cfg, Agent: a, Bin: agentBin(g, a), Args: args, Events: events, HooksupBin: self, HookClient: hookClient(self), ProjectDir: env.cwd, ChecksDir: env.projectDir,
 		StateDir: env.stateDir, RuntimeDir: rdir, Logger: logger, Goal: goal,
+		ConfigWatch: configWatch(g, env, layers),
 	}
 	if interactive && !g.noTUI {
 		return runTUI(ctx, cfg, so, a.Resume(), ignoredFiles(layers, env.cwd), checkFiles(layers, env.cwd))

@@ -42,6 +42,9 @@ type Scenario struct {
 	Permission bool `json:"permission"`
 	// PermissionWait is how long the permission dialog waits for the person (WorkDelay when 0).
 	PermissionWait Duration `json:"permission_wait"`
+	// TurnGate, when set, holds each turn after the first until the file TurnGate.N exists (N
+	// the turn's number, from 1), so that a test acts on the session between two turns.
+	TurnGate string `json:"turn_gate"`
 }
 
 // Duration is a time.Duration in JSON as "1s".
@@ -274,12 +277,29 @@ func (a *Agent) Run(ctx context.Context, sc Scenario) int {
 		if ctx.Err() != nil {
 			break
 		}
+		if i > 0 && sc.TurnGate != "" && !waitFile(ctx, fmt.Sprintf("%s.%d", sc.TurnGate, i+1)) {
+			break
+		}
 		a.turn(ctx, sc, i+1, prompt)
 	}
 	end := a.base("SessionEnd")
 	end["reason"] = "other"
 	a.Fire(ctx, "SessionEnd", end)
 	return sc.ExitCode
+}
+
+// waitFile waits until path exists, or ctx ends (false).
+func waitFile(ctx context.Context, path string) bool {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 func (a *Agent) turn(ctx context.Context, sc Scenario, n int, prompt string) {

@@ -1,0 +1,4 @@
+package supervisor
+
+// watchesDirs: inotify reports the writes to the files of a watched directory.
+const watchesDirs = true
