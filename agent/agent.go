@@ -177,6 +177,11 @@ type Hooks struct {
 	StopTimeout, OtherTimeout time.Duration
 	// Getenv reads the agent's environment (os.Getenv when nil): where its own files are.
 	Getenv func(string) string
+	// Blocks is the most stops hooksup will block in a row in the session, its own budget (the
+	// goal's turns, max_continuations, max_steers): an agent whose cap on blocked stops can be
+	// set at launch has it raised in Launch.Env so that hooksup's budget decides, unless the
+	// person set the cap themselves. 0 leaves the cap as it is.
+	Blocks int
 }
 
 // Launch is how the agent starts for one session.

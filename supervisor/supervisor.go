@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -161,7 +162,7 @@ func New(o Options) (*Supervisor, error) {
 	}
 	s.launch, err = o.Agent.Inject(agent.Hooks{Events: o.Events, Command: command,
 		StopTimeout: o.Config.StopHookTimeout(), OtherTimeout: 30 * time.Second,
-		Getenv: func(k string) string { return envValue(s.agentEnv(), k) }}, o.Args, o.RuntimeDir, id)
+		Getenv: func(k string) string { return envValue(s.agentEnv(), k) }, Blocks: blockBudget(o.Config, o.Goal)}, o.Args, o.RuntimeDir, id)
 	if err != nil {
 		stopFeed()
 		return nil, err
@@ -405,10 +406,23 @@ func (s *Supervisor) Command() *exec.Cmd {
 	return cmd
 }
 
-// BlockCap is the agent's limit on stops blocked in a row, as the agent's environment sets it.
+// BlockCap is the agent's limit on stops blocked in a row, as the agent's environment sets it
+// (hooksup's launch included: it may raise the cap to its budget).
 func (s *Supervisor) BlockCap() int {
-	env := s.agentEnv()
+	env := append(slices.Clip(s.agentEnv()), s.launch.Env...)
 	return s.agent.BlockCap(func(k string) string { return envValue(env, k) })
+}
+
+// blockBudget is the most stops hooksup blocks in a row in a session of cfg (and goal): the
+// goal's turns, max_continuations per turn, max_steers per subagent. The agent's own cap is
+// raised to it at launch where it can be (agent.Hooks.Blocks): hooksup's budget decides. A
+// change of the configuration during the session does not reach the running agent.
+func blockBudget(cfg config.Config, goal *engine.Goal) int {
+	n := max(cfg.Stop.MaxContinuations, cfg.SubagentStop.MaxSteers)
+	if goal != nil {
+		n = max(n, goal.MaxTurns)
+	}
+	return n
 }
 
 // hooksNotRunning tells the person that the agent replied without running hooksup's hooks.

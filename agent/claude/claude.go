@@ -83,7 +83,24 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 	if err := os.WriteFile(path, settings, 0o600); err != nil {
 		return agent.Launch{}, fmt.Errorf("write injected settings: %w", err)
 	}
-	return agent.Launch{Args: append([]string{"--settings", path}, rest...), Files: []string{path}}, nil
+	return agent.Launch{Args: append([]string{"--settings", path}, rest...), Files: []string{path}, Env: capEnv(h)}, nil
+}
+
+// capEnv raises claude's cap on blocked stops (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) to hooksup's
+// budget when that is larger than claude's default, so that hooksup's budget decides; a cap the
+// person set stays theirs.
+func capEnv(h agent.Hooks) []string {
+	getenv := h.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv(BlockCapEnv) != "" {
+		return nil
+	}
+	if h.Blocks <= DefaultBlockCap {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s=%d", BlockCapEnv, h.Blocks)}
 }
 
 // Headless reports claude's -p/--print: no full-screen UI of its own.

@@ -90,10 +90,13 @@ func InjectedSettings(base []byte, groups map[string][]hooks.MatcherGroup) ([]by
 // it overrides the next one and ends the turn.
 const DefaultBlockCap = 8
 
+// BlockCapEnv is the variable that sets claude's loop cap.
+const BlockCapEnv = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+
 // BlockCap is claude's loop cap as its environment sets it (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP;
 // 0 turns it off).
 func BlockCap(getenv func(string) string) int {
-	if v := getenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"); v != "" {
+	if v := getenv(BlockCapEnv); v != "" {
 		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
 			return n
 		}

@@ -175,8 +175,32 @@ func (Agent) Inject(h agent.Hooks, args []string, dir, id string) (agent.Launch,
 		return agent.Launch{}, fmt.Errorf("qwen's settings for the session: %w", err)
 	}
 	cwd, _ := os.Getwd()
-	return agent.Launch{Args: args, Files: []string{path}, Env: []string{defaultsVar + "=" + path},
+	return agent.Launch{Args: args, Files: []string{path}, Env: append([]string{defaultsVar + "=" + path}, capEnv(h.Blocks, getenv)...),
 		Warnings: Warnings(args, getenv, cwd)}, nil
+}
+
+// blockCapVar sets qwen's cap on blocked stops (1 to 100): the block that reaches it ends the turn.
+const blockCapVar = "QWEN_CODE_STOP_HOOK_BLOCK_CAP"
+
+// maxBlockCap is the highest cap qwen takes: it cannot be turned off, so a budget beyond 99 in
+// a row is qwen's to end.
+const maxBlockCap = 100
+
+// capEnv raises qwen's cap so that it honours hooksup's budget of blocks in a row (blocks; one
+// more, as qwen's last block ends the turn; 100 at most) when that is larger than qwen's
+// default. A cap the person set (the variable, or
+// stopHookBlockingCap in their settings) stays theirs.
+func capEnv(blocks int, getenv func(string) string) []string {
+	if getenv(blockCapVar) != "" {
+		return nil
+	}
+	if _, ok := userSettings(getenv).blockCap(); ok {
+		return nil
+	}
+	if blocks < DefaultBlockCap {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s=%d", blockCapVar, min(blocks+1, maxBlockCap))}
 }
 
 // defaultsWithHooks is the system defaults (JSON with comments; empty when there are none)
@@ -258,7 +282,7 @@ const DefaultBlockCap = 8
 // block ends the turn instead.
 func (Agent) BlockCap(getenv func(string) string) int {
 	cap := DefaultBlockCap
-	if v := strings.TrimSpace(getenv("QWEN_CODE_STOP_HOOK_BLOCK_CAP")); v != "" {
+	if v := strings.TrimSpace(getenv(blockCapVar)); v != "" {
 		if n, err := strconv.Atoi(v); err == nil && n >= 1 {
 			cap = min(n, 100)
 		}

@@ -321,3 +321,42 @@ func TestInstallUninstall(t *testing.T) {
 		t.Error("--scope project accepted")
 	}
 }
+
+// hooksup raises qwen's cap on blocked stops (QWEN_CODE_STOP_HOOK_BLOCK_CAP, one more than the
+// continuations it honours, 100 at most) to its own budget when that is larger than qwen's
+// default; a cap the person set, in the environment or their settings, stays theirs.
+func TestQwenCapEnv(t *testing.T) {
+	home := t.TempDir()
+	withSetting := t.TempDir()
+	os.MkdirAll(filepath.Join(withSetting, ".qwen"), 0o755)
+	os.WriteFile(filepath.Join(withSetting, ".qwen", "settings.json"), []byte(`{"stopHookBlockingCap": 5}`), 0o644)
+	for _, c := range []struct {
+		name   string
+		blocks int
+		env    map[string]string
+		want   string
+	}{
+		{"goal of 12 turns", 12, map[string]string{"HOME": home}, "QWEN_CODE_STOP_HOOK_BLOCK_CAP=13"},
+		{"budget within qwen's cap", 7, map[string]string{"HOME": home}, ""},
+		{"beyond qwen's highest", 500, map[string]string{"HOME": home}, "QWEN_CODE_STOP_HOOK_BLOCK_CAP=100"},
+		{"the person's variable", 12, map[string]string{"HOME": home, "QWEN_CODE_STOP_HOOK_BLOCK_CAP": "3"}, ""},
+		{"the person's setting", 12, map[string]string{"HOME": withSetting}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := agent.Hooks{Events: []string{hooks.Stop}, Command: func(string) string { return "h" }, Getenv: envOf(c.env), Blocks: c.blocks}
+			l, err := Agent{}.Inject(h, []string{"-p", "hi"}, t.TempDir(), "abc")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			for _, e := range l.Env {
+				if strings.HasPrefix(e, "QWEN_CODE_STOP_HOOK_BLOCK_CAP=") {
+					got = e
+				}
+			}
+			if got != c.want {
+				t.Fatalf("env %q, want %q", l.Env, c.want)
+			}
+		})
+	}
+}

@@ -99,3 +99,33 @@ func TestGoalNoProgressExits3(t *testing.T) {
 		t.Fatalf("last %+v goal %+v", last, last.Goal)
 	}
 }
+
+// texts are n plain replies: "reply 1", "reply 2", …
+func texts(n int) []mockapi.Reply {
+	rs := make([]mockapi.Reply, n)
+	for i := range rs {
+		rs[i] = mockapi.Text(fmt.Sprintf("reply %d", i+1))
+	}
+	return rs
+}
+
+// A goal of 12 turns outlasts claude's own cap of 8 blocked stops in a row: hooksup raises the
+// cap at launch, so its budget decides: 13 requests (not the 9 claude's cap would allow), exit
+// 3 naming the budget.
+func TestGoalRaisesClaudeCap(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: texts(16)})
+	res := rc.hooksup("--goal", "ship it", "--done", changingFailure(rc), "--max-turns", "12", "claude", "-p", "go")
+	if n := len(rc.srv.Main()); n != 13 {
+		t.Fatalf("%d model requests, want 13; exit %d stderr %q", n, res.ExitCode, res.Stderr)
+	}
+	if res.ExitCode != 3 || !strings.Contains(res.Stderr, "hooksup: the goal was not reached: its budget of turns (12) ran out") {
+		t.Fatalf("exit %d, want 3; stderr %q", res.ExitCode, res.Stderr)
+	}
+}
+
+// changingFailure is a done command that never passes and says something new each run (its
+// count in letters): no progress never ends the goal.
+func changingFailure(rc *realClaude) string {
+	runs := filepath.Join(rc.env.Home, "runs")
+	return fmt.Sprintf(`echo x >> %[1]s; echo "check $(wc -l < %[1]s | tr 0-9 a-j) fails"; exit 1`, runs)
+}
