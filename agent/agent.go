@@ -86,6 +86,12 @@ type Agent interface {
 	ResumeHint(line string) (string, bool)
 }
 
+// CapEnd is an Agent whose transcript says when its own cap on blocked stops ended a turn that
+// hooksup had it continue: CapEnded reports a record of its main transcript that says so.
+type CapEnd interface {
+	CapEnded(r transcript.Record) bool
+}
+
 // NoHooksExit is an Agent that can tell, from the exit status of a run in which none of
 // hooksup's hooks arrived, why it ran none: NoHooksWhy returns the reason, or "" when the status says
 // nothing of it.

@@ -41,6 +41,7 @@ type goalRun struct {
 	failure  string
 	repeats  int
 	repeated string
+	undone   string // what the latest goal turn was about, in words
 	end      verdictlog.GoalEnd
 }
 
@@ -119,6 +120,7 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 		return end(verdictlog.GoalNoProgress)
 	}
 	turn := g.turns + 1
+	g.undone = undone
 	if p.decision == hooks.Block {
 		footer := g.restated(turn, "Then keep working toward the objective the person set")
 		p.reason = hooks.Truncate(p.reason, hooks.MaxOutputChars-len(footer)-2) + "\n\n" + footer
@@ -188,6 +190,12 @@ func GoalWhy(rec *verdictlog.Goal, e verdictlog.GoalEnd) string {
 		why = "halted: Escape, a halt, or a person let the agent stop"
 	case e == verdictlog.GoalNoProgress:
 		why = "no progress: " + termsafe.String(rec.Repeated)
+	case e == verdictlog.GoalCapped:
+		by := "the agent"
+		if rec.CappedBy != "" {
+			by = termsafe.String(rec.CappedBy)
+		}
+		why = by + "'s own cap on blocked stops ended its turn"
 	case rec.Budget == verdictlog.BudgetTurns:
 		why = fmt.Sprintf("its budget of turns (%d) ran out", rec.MaxTurns)
 	case rec.Budget == verdictlog.BudgetTime:
@@ -259,6 +267,30 @@ func (e *Engine) concludeGoal(s *stop, p proposal, o outcome) *verdictlog.Goal {
 	last := *rec
 	g.last = &last
 	return rec
+}
+
+// Capped is the agent's own cap on blocked stops ending the turn that the goal's latest stop
+// had it continue (agent: its name, for the record): that turn never ran. The goal ends capped,
+// never reached, and an entry of its own in the verdict log says so. Outside a goal, or once it
+// ended, it does nothing.
+func (e *Engine) Capped(agent string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.goal
+	if !g.active(false) || g.last == nil || g.last.End != "" || g.turns == 0 {
+		return
+	}
+	g.turns--
+	rec := *g.last
+	rec.Turn, rec.End, rec.CappedBy, rec.Done, rec.Undone = g.turns, verdictlog.GoalCapped, agent, nil, g.undone
+	rec.ElapsedMS = e.now().Sub(g.started).Milliseconds()
+	g.end = verdictlog.GoalCapped
+	last := rec
+	g.last = &last
+	v := verdictlog.Verdict{Time: e.now(), SessionID: e.sessionID, Event: verdictlog.EventCapped, Turn: e.turn, Decision: hooks.Allow,
+		Source: verdictlog.SourceAgentCap, Warning: "hooksup: the goal ended: " + GoalWhy(&rec, rec.End), Continuations: e.turnConts,
+		MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts, Goal: &rec}
+	e.out.Do(func() { e.publish(v) })
 }
 
 // GoalState is the goal's latest record (its end once it ended), and whether the session is in

@@ -244,3 +244,30 @@ func TestGoalManualMode(t *testing.T) {
 		os.Remove(f)
 	}
 }
+
+// The agent's own cap ends a turn hooksup had it continue: the goal ends capped, never reached,
+// its last turn not counted, logged as such; later stops are ordinary ones.
+func TestGoalCapped(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "n")
+	e, r := goalEngine(t, Goal{Text: "ship it"}, check("tests", fmt.Sprintf(`echo x >> %[1]s; echo "--- FAIL: Test$(wc -l < %[1]s | tr 0-9 a-j)"; exit 1`, f)))
+	for i := range 3 {
+		if a := e.Decide(context.Background(), stopIn(i > 0)); a.Decision != hooks.Block {
+			t.Fatalf("stop %d: %+v", i, a)
+		}
+	}
+	e.Capped("Claude Code")
+	vs, _ := r.waitVerdicts(t, 4)
+	c := vs[3]
+	if c.Event != verdictlog.EventCapped || c.Decision != hooks.Allow || c.Source != verdictlog.SourceAgentCap || c.Goal == nil ||
+		c.Goal.End != verdictlog.GoalCapped || c.Goal.Turn != 2 || !strings.Contains(c.Goal.Undone, "the check tests still fails") {
+		t.Fatalf("capped %+v goal %+v", c, c.Goal)
+	}
+	rec, _ := e.GoalState()
+	if rec.End != verdictlog.GoalCapped || !strings.Contains(GoalWhy(&rec, rec.End), "Claude Code's own cap on blocked stops ended its turn") {
+		t.Fatalf("state %+v: %s", rec, GoalWhy(&rec, rec.End))
+	}
+	e.Capped("Claude Code") // once ended, a cap says nothing more
+	if vs, _ := r.snapshot(); len(vs) != 4 {
+		t.Fatalf("%d verdicts", len(vs))
+	}
+}

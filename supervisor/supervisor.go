@@ -139,9 +139,14 @@ func New(o Options) (*Supervisor, error) {
 	feedCtx, stopFeed := context.WithCancel(context.Background())
 	s.feed, s.stopFeed = newTranscriptFeed(feedCtx, s.publish, logger, o.Agent.Transcript(), o.HooksupBin, o.HookClient), stopFeed
 	s.others = newStopHooks()
+	capEnd, _ := o.Agent.(agent.CapEnd)
 	s.feed.onRecord = func(r transcript.Record) {
 		s.activity.record(r)
 		s.state.record(r)
+		if capEnd != nil && capEnd.CapEnded(r) {
+			s.logger.Info("the agent's own cap ended a turn", "text", r.Text)
+			s.engine.Capped(o.Agent.Product())
+		}
 	}
 	s.feed.onSnapshot, s.feed.onStopHooks = s.ledger.usage, s.otherHooks
 	checksDir := o.ChecksDir

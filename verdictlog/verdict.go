@@ -29,6 +29,8 @@ const (
 	// SourceGoal: goal mode decided, once the checks passed: the done command (not reached:
 	// continue; reached: stop), or the goal's end (a budget, no progress).
 	SourceGoal Source = "goal"
+	// SourceAgentCap: the agent's own cap on blocked stops let it stop (EventCapped).
+	SourceAgentCap Source = "agentcap"
 )
 
 const checkSourcePrefix = "check:"
@@ -43,6 +45,10 @@ func (s Source) Check() (string, bool) {
 
 // EventInterrupted is the verdict log's event for Escape, which no hook reports.
 const EventInterrupted = "Interrupted"
+
+// EventCapped is the verdict log's event for the agent's own cap on blocked stops ending a
+// turn that hooksup had it continue: no hook reports it; the agent's transcript says so.
+const EventCapped = "Capped"
 
 // EventOtherHooks is the verdict log's event for what the other hooks claude ran at a stop
 // did: the user's own Stop hooks, a plugin's. Claude records them in its transcript once every
@@ -106,6 +112,9 @@ const (
 	GoalBudget     GoalEnd = "budget"      // a budget ran out (Goal.Budget names it)
 	GoalNoProgress GoalEnd = "no_progress" // the same failure came again and again (Goal.Repeated)
 	GoalHalted     GoalEnd = "halted"      // Escape, a halt, or a person let the agent stop
+	// GoalCapped: the agent's own cap on blocked stops ended a turn hooksup had it continue
+	// (Goal.CappedBy names the agent): the end looked like a pass to every hook, and is not one.
+	GoalCapped GoalEnd = "capped"
 )
 
 // Reached reports whether the goal was reached.
@@ -138,6 +147,7 @@ type Goal struct {
 	Budget   string `json:"budget,omitempty"`
 	Repeated string `json:"repeated,omitempty"`
 	Undone   string `json:"undone,omitempty"`
+	CappedBy string `json:"capped_by,omitempty"` // the agent whose own cap ended the goal (End capped)
 }
 
 // OtherHook is one hook other than hooksup's that claude ran at a stop, as claude recorded it.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/transcript"
 )
 
 // hooksup raises claude's cap on blocked stops to its own budget when that is larger than
@@ -38,5 +39,19 @@ func TestClaudeCapEnv(t *testing.T) {
 				t.Fatalf("env %q, want %q", l.Env, c.want)
 			}
 		})
+	}
+}
+
+// claude's line when its cap overrides a blocked stop (2.1.330's words) is a capped end; other
+// informational lines are not.
+func TestClaudeCapEnded(t *testing.T) {
+	capped := transcript.Record{Kind: transcript.KindInformational, Text: "A hook blocked the turn from ending 9 consecutive times—overriding and ending turn. For Stop/SubagentStop hooks, check stop_hook_active in the input and return success while it's true. Set CLAUDE_CODE_STOP_HOOK_BLOCK_CAP to raise this limit."}
+	if !(Agent{}).CapEnded(capped) {
+		t.Fatal("the cap's line is not a capped end")
+	}
+	for _, r := range []transcript.Record{{Kind: transcript.KindInformational, Text: "Conversation compacted"}, {Kind: transcript.KindMeta, Text: capped.Text}} {
+		if (Agent{}).CapEnded(r) {
+			t.Fatalf("%+v is a capped end", r)
+		}
 	}
 }

@@ -119,6 +119,12 @@ func (Agent) Headless(args []string) bool {
 // BlockCap is claude's loop cap (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, 8 by default).
 func (Agent) BlockCap(getenv func(string) string) int { return BlockCap(getenv) }
 
+// CapEnded: claude writes a system informational line when its cap overrides a blocked stop
+// ("A hook blocked the turn from ending 9 consecutive times—overriding and ending turn. …").
+func (Agent) CapEnded(r transcript.Record) bool {
+	return r.Kind == transcript.KindInformational && strings.Contains(r.Text, "overriding and ending turn")
+}
+
 // Transcripts are the session files in claude's project directory for projectDir.
 func (Agent) Transcripts(getenv func(string) string, projectDir string) string {
 	return filepath.Join(transcript.ProjectDir(transcript.ConfigDir(getenv), projectDir), "*.jsonl")

@@ -129,3 +129,23 @@ func changingFailure(rc *realClaude) string {
 	runs := filepath.Join(rc.env.Home, "runs")
 	return fmt.Sprintf(`echo x >> %[1]s; echo "check $(wc -l < %[1]s | tr 0-9 a-j) fails"; exit 1`, runs)
 }
+
+// The person's own CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=3 stays theirs: claude's cap ends the turn
+// after 4 requests, and hooksup records the goal's end as capped, never a pass: in the log and
+// on stderr, exit 3.
+func TestGoalClaudeCapEndsGoalCapped(t *testing.T) {
+	rc := newRealClaude(t, &mockapi.Script{Main: texts(8)})
+	rc.env.Setenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "3")
+	res := rc.hooksup("--goal", "ship it", "--done", changingFailure(rc), "--max-turns", "12", "claude", "-p", "go")
+	if n := len(rc.srv.Main()); n != 4 {
+		t.Fatalf("%d model requests, want 4; stderr %q", n, res.Stderr)
+	}
+	if res.ExitCode != 3 || !strings.Contains(res.Stderr, "hooksup: the goal was not reached: Claude Code's own cap on blocked stops ended its turn; left undone: the done command still fails (exit 1)\n") {
+		t.Fatalf("exit %d, want 3; stderr %q", res.ExitCode, res.Stderr)
+	}
+	vs := rc.verdictsJSON()
+	last := vs[len(vs)-1]
+	if last.Event != verdictlog.EventCapped || last.Goal == nil || last.Goal.End != verdictlog.GoalCapped || last.Goal.Turn != 3 {
+		t.Fatalf("last %+v goal %+v", last, last.Goal)
+	}
+}
