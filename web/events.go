@@ -31,9 +31,9 @@ type pageEvent struct {
 	Words *Words `json:"words,omitempty"`
 }
 
-// Words are a verdict's decision and source as the TUI and hooksup watch word them
-// (present.Decision, present.Source): the page's "block manual (hooksup web)" is `hooksup
-// log`'s "Stop → block: continued by you (hooksup web)".
+// Words are a verdict's decision and what it did as hooksup log words them (present.Decision,
+// present.Outcome): the page's "block: continued by you (hooksup web)" is `hooksup log`'s
+// "Stop → block: continued by you (hooksup web)".
 type Words struct {
 	Decision string `json:"decision"`
 	Source   string `json:"source"`
@@ -41,7 +41,7 @@ type Words struct {
 
 // VerdictWords are v's Words.
 func VerdictWords(v verdictlog.Verdict) Words {
-	return Words{Decision: present.Decision(v.Decision), Source: present.Source(v.Source)}
+	return Words{Decision: present.Decision(v.Decision), Source: present.Outcome(v)}
 }
 
 // pageEventOf is a session's event for the page: its data with the keys of this hooksup's

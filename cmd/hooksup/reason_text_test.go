@@ -84,7 +84,7 @@ func TestReasonShowsAMultiLineCommandAsTrustDoes(t *testing.T) {
 	cfg := s.config("mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"lint\"\n" +
 		"command = \"\"\"echo 2 problems &&\nexit 1\"\"\"\n")
 	var shown string
-	for _, l := range strings.Split(hooksupOut(t, s, "trust", cfg), "\n") {
+	for _, l := range strings.Split(hooksupOut(t, s, "trust", "--show", cfg), "\n") {
 		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "command:"); ok {
 			shown = strings.TrimSpace(c)
 		}

@@ -31,8 +31,8 @@ func TestWebWordsAVerdictAsTheLogDoes(t *testing.T) {
 			var out bytes.Buffer
 			printVerdictLine(&out, line, false)
 			w := web.VerdictWords(v)
-			if logSays := "→ " + w.Decision + " (" + w.Source + ")"; !strings.Contains(out.String(), logSays) {
-				t.Errorf("%s %s: hooksup log prints %q, the page would say %q", d, src, out.String(), w.Decision+" "+w.Source)
+			if logSays := "→ " + w.Decision + ": " + w.Source + " "; !strings.Contains(out.String(), logSays) {
+				t.Errorf("%s %s: hooksup log prints %q, the page would say %q", d, src, out.String(), w.Decision+": "+w.Source)
 			}
 		}
 	}
@@ -69,7 +69,7 @@ func TestWebWordsAnAnswerAsTheTUIAndTheLogDo(t *testing.T) {
 		line, _ := json.Marshal(verdictlog.Verdict{Event: hooks.Stop, Decision: d, Source: "manual (hooksup web)"})
 		var out bytes.Buffer
 		printVerdictLine(&out, line, false)
-		if !strings.Contains(out.String(), "→ "+w.Decision+" (") {
+		if !strings.Contains(out.String(), "→ "+w.Decision+": ") {
 			t.Errorf("%s: hooksup log prints %q, the page would say it records %q", name, out.String(), w.Decision)
 		}
 	}

@@ -418,7 +418,7 @@ function card(s) {
       // A verdict in hooksup log's words, as the server words it (never the log's raw values).
       const w = v.words || { decision: "", source: "" };
       li.append(el("span", "", isNaN(t) ? "" : t.toLocaleTimeString() + " "),
-        el("span", "d-" + v.decision, w.decision), " " + (w.source || "") + (v.reason ? " · " + firstLine(v.reason) : ""));
+        el("span", "d-" + v.decision, w.decision), (w.source ? ": " + w.source : "") + (v.reason ? " · " + firstLine(v.reason) : ""));
       ul.append(li);
     }
     c.append(ul);
