@@ -42,6 +42,8 @@ func (h *header) event(ev session.Event) {
 		}
 	case session.StateChanged:
 		h.state = e.State
+	case session.ConfigApplied:
+		h.mode = config.Mode(e.Mode) // a trusted edit of the configuration took effect
 	case session.Interrupted:
 		h.interrupted = true
 	case session.TranscriptUpdated:
