@@ -168,6 +168,7 @@ const (
 	EventSessionSummary     = "SessionSummary"
 	EventConfigTrustAsked   = "ConfigTrustAsked"
 	EventConfigTrustSettled = "ConfigTrustSettled"
+	EventConfigApplied      = "ConfigApplied"
 )
 
 // eventNames names each event type on the wire. An event missing here is never sent (the
@@ -193,6 +194,7 @@ var eventNames = map[reflect.Type]string{
 	reflect.TypeFor[session.SessionSummary]():     EventSessionSummary,
 	reflect.TypeFor[session.ConfigTrustAsked]():   EventConfigTrustAsked,
 	reflect.TypeFor[session.ConfigTrustSettled](): EventConfigTrustSettled,
+	reflect.TypeFor[session.ConfigApplied]():      EventConfigApplied,
 }
 
 // EventName is ev's name on the wire; false for an event the wire has no name for.

@@ -29,6 +29,7 @@ var everyEvent = []session.Event{
 	session.AgentExited{}, session.Alert{}, session.SubagentsChanged{}, session.QuestionAsked{},
 	session.QuestionResolved{}, session.StateChanged{}, session.TranscriptUpdated{}, session.SessionSummary{},
 	session.CheckWaiting{}, session.CheckWaitEnded{}, session.ConfigTrustAsked{}, session.ConfigTrustSettled{},
+	session.ConfigApplied{},
 }
 
 // endOfEvents is the last event a test publishes: the stream is read up to it.

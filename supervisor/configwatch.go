@@ -252,9 +252,32 @@ func (w *configWatch) check() {
 	}
 	w.notice(msg)
 	w.logger.Info("configuration changed", "files", names)
+	applied := w.appliedEvent(cfg, target)
 	w.switchTo(cfg, func() {
 		w.logger.Info("the new configuration decides from this stop on", "files", names)
+		applied.Time = time.Now()
+		w.publish(applied)
 	})
+}
+
+// appliedEvent is what the front ends are told as cfg, made of the files' contents in target,
+// takes effect: its mode, its checks, the files in use.
+func (w *configWatch) appliedEvent(cfg config.Config, target map[string][]byte) session.ConfigApplied {
+	ev := session.ConfigApplied{Mode: termsafe.String(string(cfg.Mode))}
+	list := func(cs []config.Check) []session.ConfiguredCheck {
+		var out []session.ConfiguredCheck
+		for _, c := range cs {
+			out = append(out, session.ConfiguredCheck{Name: termsafe.String(c.Name), Command: termsafe.String(c.Command)})
+		}
+		return out
+	}
+	ev.Checks, ev.SubagentChecks = list(cfg.Stop.Checks), list(cfg.SubagentStop.Checks)
+	for _, f := range w.o.Files {
+		if _, ok := target[f]; ok {
+			ev.Files = append(ev.Files, w.name(f))
+		}
+	}
+	return ev
 }
 
 // targetKey names the contents of files in target, for telling a failure once.

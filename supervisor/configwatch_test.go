@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +27,7 @@ type watchFixture struct {
 	mu       sync.Mutex
 	events   []session.Event
 	switched []config.Config
+	applied  []func() // what each switch calls as it takes effect at a stop
 }
 
 func newWatchFixture(t *testing.T, content string) *watchFixture {
@@ -59,9 +61,10 @@ func (f *watchFixture) publish(ev session.Event) {
 	f.events = append(f.events, ev)
 	f.mu.Unlock()
 }
-func (f *watchFixture) switchTo(c config.Config, _ func()) {
+func (f *watchFixture) switchTo(c config.Config, applied func()) {
 	f.mu.Lock()
 	f.switched = append(f.switched, c)
+	f.applied = append(f.applied, applied)
 	f.mu.Unlock()
 }
 
@@ -196,5 +199,47 @@ func TestConfigWatchTrustedBrokenRemoved(t *testing.T) {
 	}
 	if len(f.switched) != 1 {
 		t.Errorf("switched %d times", len(f.switched))
+	}
+}
+
+// A trusted edit is told twice: when it is seen (a notice: from the next stop), and when it
+// takes effect at that stop (ConfigApplied, with the mode and the checks the front ends show
+// from then on), never before.
+func TestConfigWatchSaysWhenTheSwitchTakesEffect(t *testing.T) {
+	f := newWatchFixture(t, oneCheck)
+	f.replace("mode = \"observe\"\n" + oneCheck + "[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"\n" +
+		"[[subagent_stop.checks]]\nname = \"review\"\ncommand = \"true\"\n")
+	if err := f.w.o.Trust.Trust(f.file); err != nil {
+		t.Fatal(err)
+	}
+	f.w.check()
+	applied := func() []session.ConfigApplied {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		var out []session.ConfigApplied
+		for _, ev := range f.events {
+			if a, ok := ev.(session.ConfigApplied); ok {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	if a := applied(); len(a) != 0 {
+		t.Fatalf("told as applied before any stop: %+v", a)
+	}
+	if len(f.applied) != 1 || f.applied[0] == nil {
+		t.Fatalf("switches %d, applied %v", len(f.switched), f.applied)
+	}
+	f.applied[0]() // the engine, at the next stop
+	a := applied()
+	if len(a) != 1 {
+		t.Fatalf("applied told %d times", len(a))
+	}
+	want := session.ConfigApplied{At: a[0].At, Mode: "observe",
+		Checks:         []session.ConfiguredCheck{{Name: "ok", Command: "true"}, {Name: "lint", Command: "go vet ./..."}},
+		SubagentChecks: []session.ConfiguredCheck{{Name: "review", Command: "true"}},
+		Files:          []string{".hooksup.toml"}}
+	if a[0].Time.IsZero() || !reflect.DeepEqual(a[0], want) {
+		t.Errorf("applied %+v, want %+v", a[0], want)
 	}
 }

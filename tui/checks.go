@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,6 +68,31 @@ func (p *checksPane) event(ev session.Event) {
 			r := e.Result
 			p.running, p.result, p.finished = false, &r, e.Time
 		}
+	case session.ConfigApplied:
+		p.configApplied(e)
+	}
+}
+
+// configApplied lists the checks a trusted edit switched to, from the stop it took effect at:
+// a run shown before it was the old configuration's (none runs as it takes effect), and a file
+// now in use is no longer ignored.
+func (p *checksPane) configApplied(e session.ConfigApplied) {
+	configured := func(cs []session.ConfiguredCheck) []config.Check {
+		var out []config.Check
+		for _, c := range cs {
+			out = append(out, config.Check{Name: c.Name, Command: c.Command})
+		}
+		return out
+	}
+	p.configured, p.subConfigured = configured(e.Checks), configured(e.SubagentChecks)
+	p.ignored = slices.DeleteFunc(slices.Clone(p.ignored), func(f string) bool { return slices.Contains(e.Files, f) })
+	for _, f := range e.Files {
+		if !slices.Contains(p.from, f) {
+			p.from = append(slices.Clone(p.from), f)
+		}
+	}
+	if !p.running {
+		p.name, p.command, p.result, p.output, p.scroll = "", "", nil, p.output[:0], 0
 	}
 }
 

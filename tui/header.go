@@ -8,6 +8,7 @@ import (
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // header is the one-line status bar: agent state, mode, the continuations, tokens, model and
@@ -26,6 +27,10 @@ type header struct {
 	tokens      int64  // in + out + cache, main and subagents, from the transcript
 	toolCalls   int64
 	ignored     bool // the project's config is not trusted: its checks are ignored
+	// goal is goal mode's latest record (nil: no goal), from the main agent's verdicts (goal.go);
+	// goalFailed the first line of what failed at its latest turn.
+	goal       *verdictlog.Goal
+	goalFailed string
 }
 
 func (h *header) event(ev session.Event) {
@@ -42,6 +47,10 @@ func (h *header) event(ev session.Event) {
 		}
 	case session.StateChanged:
 		h.state = e.State
+	case session.VerdictDecided:
+		h.goalVerdict(e.Verdict)
+	case session.ConfigApplied:
+		h.mode = config.Mode(e.Mode) // a trusted edit of the configuration took effect
 	case session.Interrupted:
 		h.interrupted = true
 	case session.TranscriptUpdated:
@@ -80,8 +89,14 @@ func (h *header) view(st Styles, w int) string {
 	if h.agent != h.plain && h.agent != present.AgentName("") {
 		title += " " + st.Title.Render(h.agent) // hooksup's first agent goes unnamed; any other is named
 	}
-	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode),
-		continuations(h.counts, h.blockCap, present.AgentName(h.agent))}
+	parts := []string{title, stateLabel(st, h.state, h.interrupted), "mode " + string(h.mode)}
+	if g := h.goal; g != nil {
+		parts = append(parts, goalLine(st, g, h.goalFailed))
+	}
+	if h.goal == nil || h.goal.End != "" {
+		// A goal's stops are bounded by its turns, not by max_continuations.
+		parts = append(parts, continuations(h.counts, h.blockCap, present.AgentName(h.agent)))
+	}
 	if w := h.counts.Waiting; w != nil {
 		// Also where the checks pane is hidden (a small window, zoomed).
 		parts = append(parts[:2], append([]string{st.Warn.Render("⧗ " + present.WaitingFor(w.Holder))}, parts[2:]...)...)

@@ -291,6 +291,11 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 		}
 	case session.ConfigTrustAsked, session.ConfigTrustSettled:
 		cmds = append(cmds, m.trustEvent(e))
+	case session.ConfigApplied:
+		// The notices said what would change at the next stop; it has: the header, which shows
+		// the new mode, takes the status line again.
+		m.notices = nil
+		m.header.ignored = len(m.checks.ignored) > 0
 	case session.Notice:
 		if e.Level != session.NoticeInfo {
 			m.notices = append(m.notices, e)

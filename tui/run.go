@@ -12,6 +12,7 @@ import (
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
 	"github.com/hooksup/hooksup/themes"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Options configure the TUI.
@@ -36,8 +37,11 @@ type Options struct {
 	// ConfigFiles are the configuration files in use that set checks (the project's, found from
 	// a subdirectory too): the checks pane says where its checks come from.
 	ConfigFiles []string
-	HoldOnExit  bool   // after claude exits, show its last screen until a key
-	Resume      string // the command that resumes a session, before its id; "" when none does
+	// Goal is goal mode's record as the session starts (nil: no goal): the header shows the goal
+	// from the start, then from each of its verdicts.
+	Goal       *verdictlog.Goal
+	HoldOnExit bool   // after claude exits, show its last screen until a key
+	Resume     string // the command that resumes a session, before its id; "" when none does
 	// ResumeHint rewrites a line of the agent's last screen that names its own resume command
 	// into hooksup's (agent.Agent.ResumeHint); nil: none is rewritten.
 	ResumeHint func(line string) (string, bool)
@@ -89,6 +93,7 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.checks.from = o.ConfigFiles
 	m.header.ignored = len(o.Ignored) > 0
+	m.header.goal = o.Goal
 	m.notifier = o.Notifier
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the forwarding of Escapes

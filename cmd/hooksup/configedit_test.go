@@ -148,15 +148,18 @@ func TestConfigEditBrokenNamesTheLine(t *testing.T) {
 }
 
 // startConfigTUI starts a TUI session of the simulated claude in a project whose trusted
-// .hooksup.toml runs a passing check, with two turns, the second held by gate; it returns once
-// the first stop was let through.
-func startConfigTUI(t *testing.T, s *sandbox) (tm *e2e.Tmux, gate, trace string) {
+// .hooksup.toml runs a passing check, with the turns prompts (two when none), each after the
+// first held by gate; it returns once the first stop was let through.
+func startConfigTUI(t *testing.T, s *sandbox, prompts ...string) (tm *e2e.Tmux, gate, trace string) {
 	e2e.RequireTmux(t)
 	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(passingConfig), 0o644)
 	s.ok("trust", "--yes")
 	gate, trace = filepath.Join(s.project, "gate"), filepath.Join(s.project, "trace.jsonl")
 	self, _ := os.Executable()
-	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"one", "two"}, TurnGate: gate})
+	if len(prompts) == 0 {
+		prompts = []string{"one", "two"}
+	}
+	sc, _ := json.Marshal(agentsim.Scenario{Prompts: prompts, TurnGate: gate})
 	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1",
 		agentsim.EnvScenario+"="+string(sc), agentsim.EnvTrace+"="+trace)
 	tm = e2e.StartTmux(t, 160, 44, env, s.project, hooksupBin, "--claude-bin", self, "claude")
@@ -218,5 +221,28 @@ func TestConfigEditTUINoKeepsTheOldChecks(t *testing.T) {
 	}
 	if st := waitTraceStops(t, trace, 2); st[1].Block {
 		t.Fatalf("n changed the checks: %+v", st[1])
+	}
+}
+
+// A trusted edit shows in the TUI once it took effect at a stop: until then the header and the
+// checks pane show what still runs; from that stop, the new mode and the new checks.
+func TestConfigEditTUIShowsTheNewChecksOnceInEffect(t *testing.T) {
+	s := newSandbox(t)
+	tm, gate, trace := startConfigTUI(t, s, "one", "two", "three") // the third turn never comes: the screen stays
+	tm.WaitText(20*time.Second, "✓ ok")
+	s.editProject("mode = \"observe\"\n[[subagent_stop.checks]]\nname = \"review\"\ncommand = \"true\"\n")
+	tm.WaitText(20*time.Second, "Trust this exact content?")
+	tm.Keys("C-]", "y")
+	scr := tm.WaitText(20*time.Second, "from the next stop, hooksup runs no checks (at a subagent's stop: review)", "✓ ok")
+	if strings.Contains(scr, "○ review") || strings.Contains(scr, "mode observe") {
+		t.Fatalf("the new configuration is shown before it took effect:\n%s", scr)
+	}
+	if err := os.WriteFile(gate+".2", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitTraceStops(t, trace, 2)
+	scr = tm.WaitText(20*time.Second, "mode observe", "when a subagent stops:", "○ review  $ true")
+	if strings.Contains(scr, "✓ ok") {
+		t.Errorf("the checks pane still shows the old configuration's run:\n%s", scr)
 	}
 }

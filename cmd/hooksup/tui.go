@@ -15,6 +15,7 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/tui"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // customThemes loads the theme files in $XDG_CONFIG_HOME/hooksup/themes.
@@ -66,6 +67,10 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 		return 1, err
 	}
 	s.escapes = make(chan struct{})
+	var goal *verdictlog.Goal
+	if g, ok := s.sup.Goal(); ok {
+		goal = &g
+	}
 	// The TUI runs without Bubble Tea's signal handler, and the terminal in raw mode sends no
 	// SIGINT: one from elsewhere ends the session here (SIGTERM and SIGHUP do in main).
 	ctx, stop := signalContext(ctx, syscall.SIGINT)
@@ -87,6 +92,7 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 			SubagentChecks: cfg.SubagentStop.Checks,
 			Ignored:        ignored,
 			ConfigFiles:    configFiles,
+			Goal:           goal,
 			Version:        versionString(),
 			Notifier:       newNotifier(cfg, so),
 			Escapes:        s.escapes,

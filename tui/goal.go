@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/hooksup/hooksup/internal/present"
+	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/verdictlog"
+)
+
+// goalTextCells bounds the goal's text in the header: its start says which goal it is.
+const goalTextCells = 32
+
+// goalVerdict takes a main agent's verdict in goal mode: its goal record, and the first line of
+// what failed at that stop (the done command, else the check that failed). A verdict without a
+// goal (a subagent's, the ordinary stops after the goal's end) changes nothing.
+func (h *header) goalVerdict(v verdictlog.Verdict) {
+	if v.Goal == nil {
+		return
+	}
+	g := *v.Goal
+	h.goal = &g
+	switch failed := goalFailure(v); {
+	case failed != "":
+		h.goalFailed = failed
+	case g.End == verdictlog.GoalReached:
+		h.goalFailed = ""
+	}
+}
+
+// goalFailure is the first line of what failed at a goal's stop: "done exit 1: FAIL TestLogin",
+// "tests exit 1: --- FAIL: TestAdd"; "" when nothing did.
+func goalFailure(v verdictlog.Verdict) string {
+	failed := func(r verdictlog.CheckRecord) bool { return r.ExitCode != 0 || r.TimedOut || r.Error != "" }
+	var r *verdictlog.CheckRecord
+	if d := v.Goal.Done; d != nil && failed(*d) {
+		r = d
+	} else {
+		for i := range v.Checks {
+			if failed(v.Checks[i]) {
+				r = &v.Checks[i]
+				break
+			}
+		}
+	}
+	if r == nil {
+		return ""
+	}
+	how := fmt.Sprintf("exit %d", r.ExitCode)
+	switch {
+	case r.TimedOut:
+		how = "timed out"
+	case r.Error != "":
+		how = present.FirstLine(r.Error)
+	}
+	s := termsafe.String(r.Name) + " " + how
+	for _, l := range strings.Split(r.Output, "\n") {
+		if l = strings.TrimSpace(ansi.Strip(l)); l != "" {
+			return s + ": " + termsafe.String(l)
+		}
+	}
+	return s
+}
+
+// goalLine is the goal as the header shows it: while it goes on, `goal turn 2/5 "make the e2e
+// suite…" · 4m/3h · 12.3k/200.0k tokens · ✗ done exit 1: FAIL TestLogin` (time and tokens where
+// they have a budget); once it ended, how: `goal reached after 2 turns "…"`, `goal ended: its
+// budget of turns (5) ran out "…"`.
+func goalLine(st Styles, g *verdictlog.Goal, failed string) string {
+	text := strings.TrimSpace(g.Text)
+	text, _, _ = strings.Cut(text, "\n")
+	quoted := `"` + ansi.Truncate(termsafe.String(text), goalTextCells, "…") + `"`
+	if g.End != "" {
+		s := st.Title.Render("goal "+goalEnd(g)) + " " + quoted
+		if failed != "" && !g.End.Reached() {
+			s += " · " + st.CheckFail.Render("✗ "+failed)
+		}
+		return s
+	}
+	parts := []string{st.Title.Render(fmt.Sprintf("goal turn %d/%d", g.Turn, g.MaxTurns)) + " " + quoted}
+	if g.MaxTimeMS > 0 {
+		parts = append(parts, present.Age(ms(g.ElapsedMS))+"/"+present.Age(ms(g.MaxTimeMS)))
+	}
+	if g.MaxTokens > 0 {
+		parts = append(parts, present.Count(g.Tokens)+"/"+present.Count(g.MaxTokens)+" tokens")
+	}
+	if failed != "" {
+		parts = append(parts, st.CheckFail.Render("✗ "+failed))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// goalEnd says how a goal ended: "reached after 2 turns", "ended: its budget of turns (5) ran
+// out", "ended: no progress: …", "ended: halted".
+func goalEnd(g *verdictlog.Goal) string {
+	switch {
+	case g.End == verdictlog.GoalReached && g.Turn == 1:
+		return "reached after 1 turn"
+	case g.End == verdictlog.GoalReached:
+		return fmt.Sprintf("reached after %d turns", g.Turn)
+	case g.End == verdictlog.GoalHalted:
+		return "ended: halted"
+	case g.End == verdictlog.GoalNoProgress:
+		return "ended: no progress: " + termsafe.String(g.Repeated)
+	case g.Budget == verdictlog.BudgetTurns:
+		return fmt.Sprintf("ended: its budget of turns (%d) ran out", g.MaxTurns)
+	case g.Budget == verdictlog.BudgetTime:
+		return "ended: its budget of time (" + present.Age(ms(g.MaxTimeMS)) + ") ran out"
+	case g.Budget == verdictlog.BudgetTokens:
+		return "ended: its budget of tokens (" + present.Count(g.MaxTokens) + ") ran out"
+	}
+	return "ended: " + termsafe.String(string(g.End))
+}
+
+func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
