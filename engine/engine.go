@@ -313,7 +313,7 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 		s.limited = e.steers[in.AgentID] >= e.cfg.SubagentStop.MaxSteers
 	case s.goal: // the goal's budget bounds it, not max_continuations
 	default:
-		s.limited = e.turnConts >= e.cfg.Stop.MaxContinuations
+		s.limited = e.cfg.Stop.MaxContinuations > 0 && e.turnConts >= e.cfg.Stop.MaxContinuations // 0: no limit
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	e.decideSeq++

@@ -268,6 +268,19 @@ func TestContinuationLimitPerTurn(t *testing.T) {
 	}
 }
 
+// max_continuations = 0 is no limit, as the manual says: a check that keeps failing keeps the
+// agent working, turn after turn, never let stop by a limit.
+func TestNoContinuationLimitAtZero(t *testing.T) {
+	cfg := cfgWith(config.ModeAuto, check("lint", "echo bad; exit 1"))
+	cfg.Stop.MaxContinuations = 0
+	e, r := newTestEngine(t, cfg)
+	for i := range 12 {
+		if a := e.Decide(context.Background(), stopIn(i > 0)); a.Decision != hooks.Block {
+			t.Fatalf("stop %d with max_continuations = 0: %+v (%+v)", i+1, a, r.verdicts[len(r.verdicts)-1])
+		}
+	}
+}
+
 // An agent that fires UserPromptSubmit for the reason a block sent it (Gemini CLI's BeforeAgent)
 // continues its turn: the limit still holds. A prompt of the person's starts a new turn.
 func TestPromptOfTheBlocksReasonContinuesTheTurn(t *testing.T) {
