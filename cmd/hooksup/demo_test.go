@@ -314,14 +314,20 @@ func TestSIGTERMRestoresTheTerminal(t *testing.T) {
 	}
 }
 
-// Where claude's own limit on blocks in a row (8) ends a turn before hooksup's does, the header
-// says so in words.
+// Where claude's own limit on blocks in a row ends a turn before hooksup's does (the person set
+// it lower: hooksup raises claude's default 8 to its own budget at launch), the header says so
+// in words.
 func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
 	s := newSandbox(t)
 	cfg := s.config("[stop]\nmax_continuations = 10\n")
+	// hooksup raises claude's own cap to its budget at launch: no limit of claude's to name.
 	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
-	tm.WaitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 8 in a row) · 0 this session")
+	tm.WaitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn · 0 this session")
+	// The person's own cap, below the budget, is kept, and named.
+	env = append(env, "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=5")
+	tm = e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
+	tm.WaitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 5 in a row) · 0 this session")
 }
 
 // The demo is self-contained and consistent: its header counts the tools its agent shows and

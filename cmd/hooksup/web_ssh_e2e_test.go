@@ -83,7 +83,7 @@ command = "echo 'FAIL: TestWebSSH'; exit 1"
 	}
 	// The verdict came over ssh on the event stream: only the stream fills a card's verdicts.
 	evalUntil(t, ctx, wait, "the remote card's verdict from the event stream", `(() => { const c = `+card+`;
-		return !!c && !!c.querySelector("ul.verdicts") && c.querySelector("ul.verdicts").textContent.includes("manual (hooksup web)") })()`)
+		return !!c && !!c.querySelector("ul.verdicts") && c.querySelector("ul.verdicts").textContent.includes("continued by you (hooksup web)") })()`)
 
 	srv.stop()
 	evalUntil(t, ctx, wait, "the host's card saying it is disconnected", `(() => {
