@@ -259,6 +259,11 @@ async function refresh() {
   const waitedSince = (s) => (s.pending && s.pending.length ? Date.parse(s.pending[0].asked) || 0 : Infinity);
   state.sessions = (await r.json()).map((s, i) => [s, i])
     .sort((a, b) => waitedSince(a[0]) - waitedSince(b[0]) || a[1] - b[1]).map((p) => p[0]);
+  // A session's verdicts stay as long as its card: a stream that ended (the agent exited, the
+  // session still listed) takes none of them away.
+  for (const k of [...state.verdicts.keys()]) {
+    if (!state.sessions.some((s) => key(s) === k)) state.verdicts.delete(k);
+  }
   if (!state.sessions.some((s) => key(s) === state.selected)) {
     state.selected = state.sessions.length ? key(state.sessions[0]) : null;
   }
@@ -711,7 +716,6 @@ function message(data) {
     vs.push(Object.assign({}, ev.data.verdict, { words: ev.words }));
     state.verdicts.set(eventKey(ev), vs.slice(-5));
   }
-  if (ev.type === "SessionEnded") state.verdicts.delete(eventKey(ev));
   if (ev.type === "QuestionAsked") notifyQuestion(ev);
   if (refreshOn.has(ev.type)) refreshSoon();
 }
