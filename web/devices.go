@@ -25,8 +25,6 @@ const (
 	DevicesFile = "web-devices.json"
 	PairingFile = "web-pairing.json"
 	LockFile    = "web.lock"
-	// URLFile holds the running server's URL, for hooksup web pair.
-	URLFile = "web-url"
 )
 
 // PairingTTL is how long a pairing code may be used, once.

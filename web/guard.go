@@ -356,7 +356,7 @@ func browserOrigin(w http.ResponseWriter, r *http.Request) string {
 	}
 	o := normalOrigin(r.Header.Get("Origin"))
 	if o == "" {
-		writeError(w, http.StatusBadRequest, "origin", errNoOrigin.Error())
+		writeError(w, http.StatusBadRequest, "origin", noOrigin)
 	}
 	return o
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/elliptic"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -169,5 +168,5 @@ func (l *logins) device(tok string) (loggedIn, bool) {
 	return d, ok
 }
 
-// errNoOrigin is a pairing or login without the Origin a browser sends.
-var errNoOrigin = errors.New("no Origin: pairing and logging in are a browser page's (scripts use the API token, hooksup web token)")
+// noOrigin is the error of a pairing or login without the Origin a browser sends.
+const noOrigin = "no Origin: pairing and logging in are a browser page's (scripts use the API token, hooksup web token)"
