@@ -32,8 +32,9 @@ func TestDemoAnimatesAfterIdle(t *testing.T) {
 	tm := e2e.StartTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
 	const wait = 20 * time.Second
 
-	// claude asks for permission and waits: nothing changes on the screen from here on.
-	idle := tm.WaitText(wait, "Allow Bash(go test ./...)?", "needs permission")
+	// claude asks for permission and waits: once the header counts what the transcript says so
+	// far (it follows the dialog by a moment), nothing changes on the screen from here on.
+	idle := tm.WaitText(wait, "Allow Bash(go test ./...)?", "needs permission", "15 tokens · 1 tool call")
 	time.Sleep(3 * time.Second)
 	if scr := tm.Screen(); scr != idle {
 		t.Fatalf("the screen changed while nothing happened:\n%s\nwas:\n%s", scr, idle)
