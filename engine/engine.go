@@ -481,7 +481,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 	}
 	delete(e.deciding, s.seq)
 	e.verdicts++
-	return v, e.out.hold()
+	return v, e.out.hold(s.seq)
 }
 
 // publish writes the verdict to the log and tells the front end; it runs in the outbox.

@@ -298,7 +298,9 @@ func (s *Supervisor) joinedStopReasons(in *hooks.Input) {
 // (latestMain: the entry is of that stop), the agent works on.
 func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool) {
 	entry.Agent = s.agent.Name()
-	s.out.Do(func() {
+	// Its stop's verdict is written; a later stop's may be waiting for its observation: the
+	// entry goes before it.
+	s.out.DoForStop(entry.Stop, func() {
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
 		}
