@@ -358,7 +358,7 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.state.hook(in)
 	s.ledger.hook(in)
 	if s.config != nil {
-		s.config.check() // what the watch has not told yet (or cannot, where it misses events)
+		s.config.atStop() // what the watch has not told yet (or cannot, where it misses events)
 	}
 	r := s.engine.Stop(ctx, in)
 	s.decided(r.Verdict)
