@@ -5,13 +5,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 // BenchmarkStopPath times the supervisor's part of a Stop that runs no checks: one call through
@@ -68,4 +71,55 @@ func BenchmarkStopPath(b *testing.B) {
 	b.ReportMetric(float64(s.Microseconds()), "session-p50-µs")
 	b.ReportMetric(float64(f.Microseconds()), "bare-p50-µs")
 	b.ReportMetric(float64((s - f).Microseconds()), "added-p50-µs")
+}
+
+// BenchmarkStopHops times, in this process, each hop of a Stop that runs no checks inside the
+// supervisor (ARCHITECTURE.md, "How a Stop travels"): the input's parse and the agent's mapping,
+// the supervisor's bookkeeping before the engine, the engine's decision and the reply's
+// encoding, and the configuration files looked at by their stamps (atStop) against read
+// (check). It reports each hop's p50.
+func BenchmarkStopHops(b *testing.B) {
+	ss := startStorm(b)
+	defer ss.stop(b)
+	path := filepath.Join(ss.dir, "transcript.jsonl")
+	if err := os.WriteFile(path, assistantLine("First final answer.", time.Now()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	proj := filepath.Join(ss.dir, ".hooksup.toml")
+	content := []byte("mode = \"auto\"\n")
+	if err := os.WriteFile(proj, content, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(proj, old, old)
+	ss.sup.config = newConfigWatch(ConfigWatch{Files: []string{proj, filepath.Join(ss.dir, ".hooksup.local.toml")},
+		InUse: map[string][]byte{proj: content}, Trust: config.TrustStore{Path: filepath.Join(ss.dir, "state", "trusted")},
+		Load: func(map[string][]byte) (config.Config, error) { return config.Defaults(), nil }},
+		ss.dir, config.Defaults(), slog.New(slog.DiscardHandler), func(session.Event) {}, func(config.Config, func()) {})
+	payload := fmt.Appendf(nil, `{"session_id":"bench","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"First final answer."}`,
+		path, ss.dir)
+	hops := map[string][]time.Duration{}
+	timed := func(name string, f func()) {
+		start := time.Now()
+		f()
+		hops[name] = append(hops[name], time.Since(start))
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for range b.N {
+		var in *hooks.Input
+		timed("parse", func() {
+			in, _ = hooks.ParseInput(payload)
+			ss.sup.server.Adapt(in)
+		})
+		timed("decide", func() { ss.sup.decide(ctx, in) })
+		timed("engine-stop", func() { ss.sup.engine.Stop(ctx, in) })
+		timed("config-atstop", ss.sup.config.atStop)
+		timed("config-check", ss.sup.config.check)
+	}
+	b.StopTimer()
+	for name, d := range hops {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		b.ReportMetric(float64(d[len(d)/2].Nanoseconds())/1000, name+"-p50-µs")
+	}
 }
