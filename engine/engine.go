@@ -38,17 +38,17 @@ type Engine struct {
 	emit    func(session.Event)
 	emitNow func(session.Event)
 	record  func(verdictlog.Verdict) error
-	decided func(verdictlog.Verdict)
 	out     *Outbox
 	logger  *slog.Logger
 	now     func() time.Time
+	// dialect encodes the answer as the agent reads it (nil: hooks' own codec).
+	dialect hooks.Dialect
 	// interactive: a person can answer questions (the TUI); otherwise proposals apply.
 	interactive bool
-	// observe reports what the transcript says now (nil: nothing).
-	observe func() *verdictlog.Observation
-	// catchUp returns once the transcript has the message a stop names, or ctx ends.
-	catchUp func(ctx context.Context, in *hooks.Input)
-	groups  *checks.Groups // records the checks' process groups while they run
+	// transcript waits until the transcript has the message a stop names, or ctx ends, and
+	// returns what it says then (nil: no transcript is followed).
+	transcript func(ctx context.Context, in *hooks.Input) *verdictlog.Observation
+	groups     *checks.Groups // records the checks' process groups while they run
 	// flushed ends when Flush is called: every wait for the transcript ends with it.
 	flushed context.Context
 	flush   context.CancelFunc
@@ -98,20 +98,19 @@ type Options struct {
 	// after the decision comes after them.
 	Emit   func(session.Event)
 	Record func(verdictlog.Verdict) error
-	// Decided hears of each verdict as it is decided, before the agent has its answer and
-	// before its observation is complete (Observation is nil): what keeps count of the agent's
-	// state goes here, in step with the hooks.
-	Decided func(verdictlog.Verdict)
-	Logger  *slog.Logger
-	Now     func() time.Time
+	Logger *slog.Logger
+	Now    func() time.Time
+	// Dialect is the agent's: Stop's reply is its answer as that agent reads it (nil: hooks'
+	// own codec).
+	Dialect hooks.Dialect
 	// Interactive says a person can answer questions; without one, ask and manual apply the
 	// checks' proposal.
 	Interactive bool
-	// Observe reports what the transcript says at the moment of a verdict.
-	Observe func() *verdictlog.Observation
-	// CatchUp returns once the transcript has the message a stop names (it lags behind the
-	// hook), or ctx ends. The engine waits for it at most catchUpWait.
-	CatchUp func(ctx context.Context, in *hooks.Input)
+	// Transcript is the one read of the transcript for a stop: it returns once the transcript
+	// has the message the stop names (it lags behind the hook), or ctx ends, with what the
+	// transcript says then. The engine waits for it at most catchUpWait, and never before the
+	// answer; with ctx ended already, it is what the transcript says now.
+	Transcript func(ctx context.Context, in *hooks.Input) *verdictlog.Observation
 	// Groups records the checks' process groups while they run (nil: not recorded).
 	Groups *checks.Groups
 	// Outbox orders the engine's events and log lines with the rest of the session's (nil: the
@@ -132,8 +131,8 @@ type Options struct {
 // New makes an engine.
 func New(o Options) *Engine {
 	e := &Engine{
-		cfg: o.Config, projectDir: o.ProjectDir, emitNow: o.Emit, record: o.Record, decided: o.Decided, out: o.Outbox,
-		logger: o.Logger, now: o.Now, interactive: o.Interactive, observe: o.Observe, catchUp: o.CatchUp, groups: o.Groups,
+		cfg: o.Config, projectDir: o.ProjectDir, emitNow: o.Emit, record: o.Record, out: o.Outbox, dialect: o.Dialect,
+		logger: o.Logger, now: o.Now, interactive: o.Interactive, transcript: o.Transcript, groups: o.Groups,
 		escapedTurn: -1, steers: map[string]int{}, checkBlocks: map[string]int{},
 		pending: map[int]*pendingQuestion{}, deciding: map[int]context.CancelFunc{}, checkSlot: make(chan struct{}, 1),
 		lockDir: o.LockDir, agent: o.Agent, pid: o.PID,
@@ -147,9 +146,6 @@ func New(o Options) *Engine {
 	}
 	if e.record == nil {
 		e.record = func(verdictlog.Verdict) error { return nil }
-	}
-	if e.decided == nil {
-		e.decided = func(verdictlog.Verdict) {}
 	}
 	if e.out == nil {
 		e.out = NewOutbox()
@@ -242,8 +238,9 @@ type stop struct {
 	goal    bool // the goal decides it (goal mode's main agent, before the goal's end)
 	seq     int  // its key in e.deciding
 	// caughtUp is closed once the transcript has the stop's last message, or the wait for it
-	// is over; stopWait ends the wait.
+	// is over, seen then being what it said; stopWait ends the wait.
 	caughtUp chan struct{}
+	seen     *verdictlog.Observation
 	stopWait context.CancelFunc
 	// known is what the engine knew of the observation at the decision: the model the session
 	// started with, the final text and, when timed, the turn's duration.
@@ -284,15 +281,34 @@ type outcome struct {
 // verdict log and the front end): at once when the transcript has caught up, else after the
 // answer, which never waits for it.
 func (e *Engine) Decide(ctx context.Context, in *hooks.Input) hooks.Answer {
+	return answer(e.decide(ctx, in))
+}
+
+// Reply is a stop's answer as the hook prints it for the agent, and the verdict it answers
+// (its Observation not yet complete: nil), for what keeps count of the agent's state in step
+// with the hooks.
+type Reply struct {
+	Stdout  []byte
+	Exit    int
+	Verdict verdictlog.Verdict
+}
+
+// Stop decides a stop as Decide does and returns the hook's reply in the agent's dialect.
+func (e *Engine) Stop(ctx context.Context, in *hooks.Input) Reply {
+	v := e.decide(ctx, in)
+	out, code := encode(e.dialect, answer(v))
+	return Reply{Stdout: out, Exit: code, Verdict: v}
+}
+
+func (e *Engine) decide(ctx context.Context, in *hooks.Input) verdictlog.Verdict {
 	s := e.admit(ctx, in)
 	defer s.cancel()
 	p := e.propose(s)
 	o := e.ask(s, p)
 	v, place := e.conclude(ctx, s, p, o)
-	e.decided(v)
 	// Escape's verdict does not wait for the transcript.
 	e.complete(s, v, place, o.source != verdictlog.SourceEscape)
-	return answer(v)
+	return v
 }
 
 // admit notes the stop as being decided and takes what it is decided on: the turn, Escape,
@@ -320,7 +336,7 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 	s.seq = e.decideSeq
 	e.deciding[s.seq] = s.cancel
 	s.caughtUp = make(chan struct{})
-	if e.catchUp == nil {
+	if e.transcript == nil {
 		s.stopWait = func() {}
 		close(s.caughtUp)
 		return s
@@ -338,12 +354,12 @@ func (e *Engine) admit(ctx context.Context, in *hooks.Input) *stop {
 const catchUpWait = 500 * time.Millisecond
 
 // awaitTranscript waits, from the stop's arrival, until the transcript has the message the
-// stop names, or ctx ends, and closes s.caughtUp.
+// stop names, or ctx ends, keeps what it says then and closes s.caughtUp.
 func (e *Engine) awaitTranscript(ctx context.Context, s *stop) {
 	defer close(s.caughtUp)
 	defer s.stopWait()
 	start := e.now()
-	e.catchUp(ctx, s.in)
+	s.seen = e.transcript(ctx, s.in)
 	e.logger.Debug("transcript caught up", "event", s.in.HookEventName, "waited", e.now().Sub(start), "timed_out", ctx.Err() != nil)
 }
 
@@ -356,7 +372,8 @@ func (e *Engine) complete(s *stop, v verdictlog.Verdict, place *outItem, wait bo
 		e.out.fill(place, func() { e.publish(v) })
 	}
 	if !wait {
-		s.stopWait()
+		s.stopWait() // the read returns what the transcript says now
+		<-s.caughtUp
 		finish()
 		return
 	}
@@ -405,9 +422,13 @@ func (e *Engine) propose(s *stop) proposal {
 		done = &c
 	}
 	p := e.runChecks(s.ctx, s.in, done)
+	// The goal's budget counts the tokens the transcript has now: the stop's own read comes
+	// after the answer.
 	tokens := int64(0)
-	if e.observe != nil {
-		tokens = goalTokens(e.observe())
+	if e.transcript != nil {
+		now, cancel := context.WithCancel(context.Background())
+		cancel()
+		tokens = goalTokens(e.transcript(now, s.in))
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -481,7 +502,7 @@ func (e *Engine) conclude(ctx context.Context, s *stop, p proposal, o outcome) (
 	}
 	delete(e.deciding, s.seq)
 	e.verdicts++
-	return v, e.out.hold()
+	return v, e.out.hold(s.seq)
 }
 
 // publish writes the verdict to the log and tells the front end; it runs in the outbox.
@@ -493,7 +514,16 @@ func (e *Engine) publish(v verdictlog.Verdict) {
 	e.emitNow(session.VerdictDecided{At: session.At{Time: e.now()}, Verdict: v})
 }
 
-// answer is what the hook prints for a verdict.
+// encode is a's answer as d's agent reads it (hooks' codec when d is nil): the one place the
+// hook's reply is written, for a supervised stop and a standalone one alike.
+func encode(d hooks.Dialect, a hooks.Answer) ([]byte, int) {
+	if d == nil {
+		return a.Encode()
+	}
+	return d.Answer(a)
+}
+
+// answer is what the hook answers for a verdict, before its agent's encoding.
 func answer(v verdictlog.Verdict) hooks.Answer {
 	a := hooks.Answer{Decision: v.Decision, Reason: v.Reason, SystemMessage: v.Warning}
 	if v.Decision == hooks.Halt {
@@ -510,10 +540,8 @@ func answer(v verdictlog.Verdict) hooks.Answer {
 // decision: the model, the turn's duration up to it.
 func (e *Engine) observation(s *stop) *verdictlog.Observation {
 	o := &verdictlog.Observation{}
-	if e.observe != nil {
-		if t := e.observe(); t != nil {
-			o = t
-		}
+	if s.seen != nil {
+		o = s.seen
 	}
 	if o.Model == "" {
 		o.Model = s.known.Model

@@ -147,12 +147,12 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 	t.Cleanup(show)
 	r := &recorder{}
 	e := New(Options{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
-		Observe: func() *verdictlog.Observation {
+		Transcript: func(ctx context.Context, in *hooks.Input) *verdictlog.Observation {
+			<-shown
 			mu.Lock()
 			defer mu.Unlock()
 			return &verdictlog.Observation{OutputTokens: tokens}
-		},
-		CatchUp: func(ctx context.Context, in *hooks.Input) { <-shown }})
+		}})
 	e.Observe(&hooks.Input{HookEventName: hooks.UserPromptSubmit, SessionID: "s"})
 	in := stopIn(false)
 	in.LastAssistantMessage = "Done."
@@ -199,7 +199,7 @@ func TestAnswerDoesNotWaitForTheTranscript(t *testing.T) {
 func TestVerdictCompletesWithoutTheTranscript(t *testing.T) {
 	r := &recorder{}
 	e := New(Options{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record,
-		CatchUp: func(ctx context.Context, in *hooks.Input) { <-ctx.Done() }})
+		Transcript: func(ctx context.Context, in *hooks.Input) *verdictlog.Observation { <-ctx.Done(); return nil }})
 	e.Decide(context.Background(), stopIn(false))
 	r.waitVerdicts(t, 1)
 	e.Decide(context.Background(), stopIn(false))
@@ -211,7 +211,13 @@ func TestVerdictCompletesWithoutTheTranscript(t *testing.T) {
 	e.Interrupt()
 	never := make(chan struct{})
 	t.Cleanup(func() { close(never) })
-	e.catchUp = func(ctx context.Context, in *hooks.Input) { <-never }
+	e.transcript = func(ctx context.Context, in *hooks.Input) *verdictlog.Observation {
+		select { // a transcript that never shows the message: Escape's verdict ends the wait
+		case <-never:
+		case <-ctx.Done():
+		}
+		return nil
+	}
 	if a := e.Decide(context.Background(), stopIn(false)); a.Decision != hooks.Allow {
 		t.Fatalf("%+v", a)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hooksup/hooksup/checks"
@@ -210,21 +211,25 @@ func GoalWhy(rec *verdictlog.Goal, e verdictlog.GoalEnd) string {
 }
 
 // Normalising a failure's output before comparing it: durations, hexadecimal numbers and every
-// other run of digits become one mark each, trailing blanks go.
-var (
-	durationRE = regexp.MustCompile(`\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m))*\b`)
-	hexRE      = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`)
-	digitsRE   = regexp.MustCompile(`\d+`)
-	blanksRE   = regexp.MustCompile(`[ \t]+\n`)
-)
+// other run of digits become one mark each, trailing blanks go. Compiled on first use: the hook
+// client links the engine, and most of its runs never compare a failure.
+var normalizers = sync.OnceValue(func() [4]*regexp.Regexp {
+	return [4]*regexp.Regexp{
+		regexp.MustCompile(`\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m))*\b`),
+		regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`),
+		regexp.MustCompile(`\d+`),
+		regexp.MustCompile(`[ \t]+\n`),
+	}
+})
 
 // normalizeOutput is a failure's output with its times and counts taken out, so that two runs
 // of the same failure compare equal: "FAIL pkg 0.12s" and "FAIL pkg 3ms" alike.
 func normalizeOutput(s string) string {
-	s = durationRE.ReplaceAllString(s, "<t>")
-	s = hexRE.ReplaceAllString(s, "0x#")
-	s = digitsRE.ReplaceAllString(s, "#")
-	s = blanksRE.ReplaceAllString(s, "\n")
+	re := normalizers()
+	s = re[0].ReplaceAllString(s, "<t>")
+	s = re[1].ReplaceAllString(s, "0x#")
+	s = re[2].ReplaceAllString(s, "#")
+	s = re[3].ReplaceAllString(s, "\n")
 	return strings.TrimRight(s, " \t\n")
 }
 

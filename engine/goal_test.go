@@ -184,7 +184,7 @@ func TestGoalTimeAndTokenBudgets(t *testing.T) {
 	var tokens int64 = 400
 	r = &recorder{}
 	e = New(Options{Config: cfgWith(config.ModeAuto), ProjectDir: t.TempDir(), Emit: r.emit, Record: r.record, Goal: &g,
-		Observe: func() *verdictlog.Observation {
+		Transcript: func(context.Context, *hooks.Input) *verdictlog.Observation {
 			mu.Lock()
 			defer mu.Unlock()
 			return &verdictlog.Observation{InputTokens: tokens, CacheRead: tokens, OutputTokens: 10}

@@ -1,12 +1,17 @@
 package engine
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Outbox keeps what a session tells the world, its verdict log lines and its events, in the
 // order things happened, although a verdict's observation is completed after the agent has its
 // answer: the verdict takes its place as it is decided (hold), and what comes after it waits
-// until it is complete (fill). Items run one at a time, in order; an item that adds another
-// queues it behind itself.
+// until it is complete (fill). What is told of a stop after its verdict (what the agent's other
+// hooks did there, read from its transcript later) goes before the verdict of any later stop
+// still waiting (DoForStop), so each stop's lines come in order. Items run one at a time, in
+// order; an item that adds another queues it behind itself.
 type Outbox struct {
 	mu      sync.Mutex
 	items   []*outItem
@@ -18,6 +23,7 @@ type Outbox struct {
 type outItem struct {
 	run   func()
 	ready bool
+	stop  int // the verdict's stop (Verdict.Stop) this place is held for; 0 for anything else
 }
 
 func NewOutbox() *Outbox {
@@ -35,12 +41,26 @@ func (o *Outbox) Do(f func()) {
 	o.drain()
 }
 
-// hold takes the next place for something not complete yet: what comes after it waits for
-// its fill.
-func (o *Outbox) hold() *outItem {
+// DoForStop runs f, which tells more of stop (a Verdict.Stop already decided), in its turn:
+// before the verdict of any later stop still waiting, else as Do does.
+func (o *Outbox) DoForStop(stop int, f func()) {
+	o.mu.Lock()
+	it := &outItem{run: f, ready: true}
+	i := slices.IndexFunc(o.items, func(it *outItem) bool { return it.stop > stop })
+	if i < 0 {
+		i = len(o.items)
+	}
+	o.items = slices.Insert(o.items, i, it)
+	o.mu.Unlock()
+	o.drain()
+}
+
+// hold takes the next place for the verdict of stop, not complete yet: what comes after it
+// waits for its fill.
+func (o *Outbox) hold(stop int) *outItem {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	it := &outItem{}
+	it := &outItem{stop: stop}
 	o.items = append(o.items, it)
 	return it
 }

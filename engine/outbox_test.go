@@ -21,9 +21,9 @@ func TestOutboxKeepsTheOrder(t *testing.T) {
 		}
 	}
 	o.Do(say("before"))
-	first := o.hold()
+	first := o.hold(1)
 	o.Do(say("after first"))
-	second := o.hold()
+	second := o.hold(2)
 	o.Do(func() {
 		say("after second")()
 		o.Do(say("added by an item"))
@@ -42,6 +42,27 @@ func TestOutboxKeepsTheOrder(t *testing.T) {
 	o.fill(first, say("first"))
 	o.wait()
 	want := []string{"before", "first", "after first", "second", "after second", "added by an item"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// What is told of a stop after its verdict goes before the verdict of a later stop that waits
+// for its observation, not after it.
+func TestOutboxTellsOfAStopBeforeTheNext(t *testing.T) {
+	o := NewOutbox()
+	var got []string
+	say := func(s string) func() { return func() { got = append(got, s) } }
+	first := o.hold(1)
+	o.fill(first, say("stop 1"))
+	o.Do(say("hook of stop 2"))
+	second := o.hold(2)
+	o.Do(say("after stop 2"))
+	o.DoForStop(1, say("other hooks of stop 1"))
+	o.DoForStop(2, say("other hooks of stop 2"))
+	o.fill(second, say("stop 2"))
+	o.wait()
+	want := []string{"stop 1", "hook of stop 2", "other hooks of stop 1", "stop 2", "after stop 2", "other hooks of stop 2"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %q, want %q", got, want)
 	}

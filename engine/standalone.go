@@ -69,14 +69,6 @@ type StandaloneOptions struct {
 	Dialect hooks.Dialect
 }
 
-// encode is a's answer as d's agent reads it (hooks' codec when d is nil).
-func encode(d hooks.Dialect, a hooks.Answer) ([]byte, int) {
-	if d == nil {
-		return a.Encode()
-	}
-	return d.Answer(a)
-}
-
 // StandaloneHook is the installed Stop and SubagentStop hook with no supervisor running, as
 // hooksup-hook and `hooksup hook` run it: RunStandalone with the state and configuration
 // directories of the environment, hooksup's log for warnings and errors (opened only when there is

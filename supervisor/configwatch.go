@@ -59,6 +59,67 @@ type configWatch struct {
 	asked map[string][]byte // per file, the content a front end was asked to trust
 	// failed is the files' contents whose configuration could not be loaded, told once.
 	failed string
+	// looked is what the files and the trust store were (stamps) as check last read them.
+	looked stamps
+}
+
+// stamps is what stat says of each file followed and the trust store (nil: absent), and when.
+type stamps struct {
+	at    time.Time
+	files []os.FileInfo
+}
+
+// racyStamp is how recent a file's modification time may be, measured from the look before, for
+// its stamp to be trusted to change with its content: a file written again within its
+// filesystem's time granularity keeps its stamp (git's "racily clean" entries).
+const racyStamp = 2 * time.Second
+
+// stamp stats the files followed and the trust store.
+func (w *configWatch) stamp() stamps {
+	s := stamps{at: time.Now()}
+	for _, f := range append(slices.Clone(w.o.Files), w.o.Trust.Path) {
+		fi, err := os.Stat(f)
+		if err != nil {
+			fi = nil
+		}
+		s.files = append(s.files, fi)
+	}
+	return s
+}
+
+// unchangedSince reports whether s says of every file what before did, and before's look came
+// late enough after each file's last write for its stamp to tell.
+func (s stamps) unchangedSince(before stamps) bool {
+	if before.at.IsZero() || len(s.files) != len(before.files) {
+		return false
+	}
+	for i, a := range s.files {
+		b := before.files[i]
+		switch {
+		case a == nil && b == nil:
+			continue
+		case a == nil || b == nil:
+			return false
+		case !os.SameFile(a, b) || a.Size() != b.Size() || a.Mode() != b.Mode() || !a.ModTime().Equal(b.ModTime()):
+			return false
+		case !a.ModTime().Before(before.at.Add(-racyStamp)):
+			return false
+		}
+	}
+	return true
+}
+
+// atStop looks at the files as a stop comes, for what the watch has not told yet (or cannot,
+// where it misses events): their stamps alone, and check reads them only when a stamp changed
+// since check last read them. A stop that finds them as they were reads no file.
+func (w *configWatch) atStop() {
+	now := w.stamp()
+	w.mu.Lock()
+	same := now.unchangedSince(w.looked)
+	w.mu.Unlock()
+	if !same {
+		w.check()
+	}
 }
 
 func newConfigWatch(o ConfigWatch, dir string, cfg config.Config, logger *slog.Logger, publish func(session.Event), switchTo func(config.Config, func())) *configWatch {
@@ -183,8 +244,10 @@ const (
 // next stop to the configuration made of each file's trusted content. It never fails: a file
 // that cannot be used keeps what the session runs, and says why.
 func (w *configWatch) check() {
+	looked := w.stamp() // before the files are read: a write after it changes the stamp
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.looked = looked
 	target := map[string][]byte{}
 	for f, c := range w.inUse {
 		target[f] = c

@@ -243,3 +243,42 @@ func TestConfigWatchSaysWhenTheSwitchTakesEffect(t *testing.T) {
 		t.Errorf("applied %+v, want %+v", a[0], want)
 	}
 }
+
+// A stop reads the files only when one's stamp changed since they were last read: a file edited
+// (and trusted) is seen at the next stop without the watch; one whose stamp is as it was, long
+// enough after its last write for the stamp to tell, is not read again.
+func TestConfigWatchAtAStopReadsOnlyWhatChanged(t *testing.T) {
+	f := newWatchFixture(t, oneCheck)
+	old := time.Now().Add(-time.Hour)
+	age := func() {
+		for _, p := range []string{f.file, f.w.o.Trust.Path} {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	age()
+	f.w.atStop() // the first stop reads them: nothing changed, nothing said
+	if n := f.notices(); len(n) != 0 {
+		t.Fatalf("notices %q", n)
+	}
+	// The same size, written back with the same time: a stop takes the file for the one it read.
+	swapped := strings.Replace(oneCheck, "true", "echo", 1)[:len(oneCheck)]
+	if err := os.WriteFile(f.file, []byte(swapped), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	age()
+	f.w.atStop()
+	if n := f.notices(); len(n) != 0 {
+		t.Fatalf("a stop read a file whose stamp had not changed: %q", n)
+	}
+	// An editor's save changes the stamp: the next stop reads it, without the watch.
+	f.replace(oneCheck + "[[stop.checks]]\nname = \"lint\"\ncommand = \"false\"\n")
+	if err := f.w.o.Trust.Trust(f.file); err != nil {
+		t.Fatal(err)
+	}
+	f.w.atStop()
+	if len(f.switched) != 1 || len(f.switched[0].Stop.Checks) != 2 {
+		t.Fatalf("switched %+v, notices %q", f.switched, f.notices())
+	}
+}

@@ -155,8 +155,8 @@ func New(o Options) (*Supervisor, error) {
 	}
 	s.vlog.Meta = verdictlog.Meta{Project: checksDir, Cwd: o.ProjectDir, Agent: o.Agent.Name(), Started: time.Now()}
 	s.engine = engine.New(engine.Options{
-		Config: o.Config, ProjectDir: checksDir, Emit: s.bus.publish, Record: s.record, Decided: s.decided,
-		Logger: logger, Interactive: o.Interactive, Observe: s.feed.observation, CatchUp: s.feed.catchUp,
+		Config: o.Config, ProjectDir: checksDir, Emit: s.bus.publish, Record: s.record, Dialect: o.Agent,
+		Logger: logger, Interactive: o.Interactive, Transcript: s.feed.read,
 		Groups: checks.NewGroups(o.RuntimeDir, logger), Outbox: s.out,
 		LockDir: o.RuntimeDir, Agent: o.Agent.Name(), Goal: o.Goal,
 	})
@@ -256,7 +256,8 @@ func (s *Supervisor) ResumeID() string {
 func (s *Supervisor) publish(ev session.Event) { s.out.Do(func() { s.bus.publish(ev) }) }
 
 // decided keeps the agent state, the subagent ledger and the other hooks' record in step with
-// a verdict as it is decided, before the agent has its answer.
+// a verdict as it is decided, before the agent has its answer (its place in the outbox is held
+// already: what they publish comes after it).
 func (s *Supervisor) decided(v verdictlog.Verdict) {
 	s.state.verdict(v)
 	s.ledger.verdict(v)
@@ -298,7 +299,9 @@ func (s *Supervisor) joinedStopReasons(in *hooks.Input) {
 // (latestMain: the entry is of that stop), the agent works on.
 func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool) {
 	entry.Agent = s.agent.Name()
-	s.out.Do(func() {
+	// Its stop's verdict is written; a later stop's may be waiting for its observation: the
+	// entry goes before it.
+	s.out.DoForStop(entry.Stop, func() {
 		if err := s.vlog.Append(entry); err != nil {
 			s.logger.Error("verdict log", "err", err)
 		}
@@ -332,7 +335,7 @@ func (s *Supervisor) track(in *hooks.Input) {
 		s.feed.follow(in.TranscriptPath)
 		return
 	}
-	if _, ok := s.feed.snapshot(); !ok {
+	if s.feed.watcher() == nil {
 		s.feed.follow(in.TranscriptPath)
 	}
 	switch {
@@ -355,9 +358,11 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	s.state.hook(in)
 	s.ledger.hook(in)
 	if s.config != nil {
-		s.config.check() // what the watch has not told yet (or cannot, where it misses events)
+		s.config.atStop() // what the watch has not told yet (or cannot, where it misses events)
 	}
-	return s.agent.Answer(s.engine.Decide(ctx, in))
+	r := s.engine.Stop(ctx, in)
+	s.decided(r.Verdict)
+	return r.Stdout, r.Exit
 }
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {

@@ -105,7 +105,21 @@ func (f *transcriptFeed) consume(w *transcript.Watcher) {
 		f.busy.Store(1)
 		f.handle(w, u)
 		f.busy.Store(0)
+		f.notify() // a stop's read waits until what was read before its message is handled
 	}
+}
+
+// notify wakes whoever awaits a change of the feed.
+func (f *transcriptFeed) notify() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+// idle reports whether every line w has read is handled.
+func (f *transcriptFeed) idle(w *transcript.Watcher) bool {
+	return len(w.Updates()) == 0 && f.busy.Load() == 0
 }
 
 // handle passes one update on and schedules a snapshot.
@@ -167,12 +181,8 @@ func (f *transcriptFeed) snapshot() (session.Transcript, bool) {
 	return w.Snapshot(), true
 }
 
-// observation is what the transcript says at the moment of a verdict.
-func (f *transcriptFeed) observation() *verdictlog.Observation {
-	s, ok := f.snapshot()
-	if !ok {
-		return nil
-	}
+// observation is what a transcript's aggregates say for a verdict.
+func observation(s session.Transcript) *verdictlog.Observation {
 	o := &verdictlog.Observation{
 		Model:        s.Main.Model,
 		InputTokens:  s.Usage.InputTokens,
@@ -216,17 +226,29 @@ func (f *transcriptFeed) watcher() *transcript.Watcher {
 	return f.w
 }
 
-// catchUp returns once the transcript has the last message a stop names (the main transcript's
-// for a Stop, the subagent's for a SubagentStop), or ctx ends.
-func (f *transcriptFeed) catchUp(ctx context.Context, in *hooks.Input) {
+// read is a stop's one read of the transcript (engine.Options.Transcript): it returns once the
+// transcript has the last message the stop names (the main transcript's for a Stop, the
+// subagent's for a SubagentStop) and every line read before it is handled (what the other hooks
+// did at the stop before is told before this stop's verdict), or ctx ends, with what the
+// transcript says then; nil before a hook named one.
+func (f *transcriptFeed) read(ctx context.Context, in *hooks.Input) *verdictlog.Observation {
 	want := strings.TrimSpace(in.LastAssistantMessage)
-	if want == "" {
-		return
-	}
+	var snap session.Transcript
+	var w *transcript.Watcher
 	f.await(ctx, func() bool {
-		w := f.watcher()
-		return w != nil && hasMessage(lastText(w.Snapshot(), in), want)
+		if w = f.watcher(); w == nil {
+			return want == ""
+		}
+		snap = w.Snapshot()
+		return want == "" || hasMessage(lastText(snap, in), want) && f.idle(w)
 	})
+	if w == nil {
+		return nil
+	}
+	if ctx.Err() != nil { // the wait is over: what the transcript says now
+		snap = w.Snapshot()
+	}
+	return observation(snap)
 }
 
 // stopReplyWait bounds how long a stop waits for the transcript to reach it

@@ -1,15 +1,14 @@
 package failure
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	goRunRE    = regexp.MustCompile(`^=== (RUN|CONT|NAME|PAUSE)\s+(\S+)`)
-	goResultRE = regexp.MustCompile(`^\s*--- (FAIL|PASS|SKIP): (\S+)`)
-	goPkgRE    = regexp.MustCompile(`^(ok|FAIL|\?)\s+\S+\s+(\d[\d.]*s|\(cached\)|\[[^\]]+\])`)
-	goFrameRE  = regexp.MustCompile(`^\t\S.*:\d+( \+0x[0-9a-f]+)?$`)
+	goRunRE    = lazy(`^=== (RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	goResultRE = lazy(`^\s*--- (FAIL|PASS|SKIP): (\S+)`)
+	goPkgRE    = lazy(`^(ok|FAIL|\?)\s+\S+\s+(\d[\d.]*s|\(cached\)|\[[^\]]+\])`)
+	goFrameRE  = lazy(`^\t\S.*:\d+( \+0x[0-9a-f]+)?$`)
 )
 
 // goTest reads go test's output, -v or not: each "--- FAIL: TestX" with its messages (printed
@@ -165,7 +164,7 @@ func goPanic(p *parse) {
 	}
 }
 
-var goRaceAccessRE = regexp.MustCompile(`^(Read|Write|Previous read|Previous write|Goroutine \d+) .*:$`)
+var goRaceAccessRE = lazy(`^(Read|Write|Previous read|Previous write|Goroutine \d+) .*:$`)
 
 // goRace reads the race detector's report: the accesses and, for each, its first frame.
 func goRace(p *parse) {

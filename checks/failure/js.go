@@ -1,29 +1,28 @@
 package failure
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	jestHeadRE     = regexp.MustCompile(`^\s*● (.+)$`)
-	jestFileRE     = regexp.MustCompile(`^(PASS|FAIL) \S`)
-	jestCountsRE   = regexp.MustCompile(`^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b`)
-	jsPassRE       = regexp.MustCompile(`^\s*[✓✔√] `)
-	jsAtRE         = regexp.MustCompile(`^\s*at .+:\d+(:\d+)?\)?( \{)?$`)
-	jsInternalRE   = regexp.MustCompile(`\(?node:|node_modules/`)
-	vitestHeadRE   = regexp.MustCompile(`^\s*FAIL\s+(\S+ > .+)$`)
-	vitestSepRE    = regexp.MustCompile(`^\s*⎯+`)
-	vitestLocRE    = regexp.MustCompile(`^\s*❯ \S+:\d+:\d+$`)
-	vitestFileRE   = regexp.MustCompile(`^\s*[❯✓×] \S+ \(\d+ tests?`)
-	vitestCountsRE = regexp.MustCompile(`^\s*(Test Files|Tests|Start at|Duration|Errors)\s\s`)
-	mochaCountsRE  = regexp.MustCompile(`^\s+\d+ (passing|failing|pending)\b`)
-	mochaHeadRE    = regexp.MustCompile(`^\s+(\d+)\) (.+)$`)
-	tapNotOKRE     = regexp.MustCompile(`^(\s*)not ok \d+ - (.+?)(?: # .*)?$`)
-	tapOKRE        = regexp.MustCompile(`^\s*ok \d+ - `)
-	tapCountsRE    = regexp.MustCompile(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) `)
-	specFailRE     = regexp.MustCompile(`^(\s*)✖ (.+?)(?: \([\d.]+m?s\))?$`)
-	specCountsRE   = regexp.MustCompile(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) `)
+	jestHeadRE     = lazy(`^\s*● (.+)$`)
+	jestFileRE     = lazy(`^(PASS|FAIL) \S`)
+	jestCountsRE   = lazy(`^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b`)
+	jsPassRE       = lazy(`^\s*[✓✔√] `)
+	jsAtRE         = lazy(`^\s*at .+:\d+(:\d+)?\)?( \{)?$`)
+	jsInternalRE   = lazy(`\(?node:|node_modules/`)
+	vitestHeadRE   = lazy(`^\s*FAIL\s+(\S+ > .+)$`)
+	vitestSepRE    = lazy(`^\s*⎯+`)
+	vitestLocRE    = lazy(`^\s*❯ \S+:\d+:\d+$`)
+	vitestFileRE   = lazy(`^\s*[❯✓×] \S+ \(\d+ tests?`)
+	vitestCountsRE = lazy(`^\s*(Test Files|Tests|Start at|Duration|Errors)\s\s`)
+	mochaCountsRE  = lazy(`^\s+\d+ (passing|failing|pending)\b`)
+	mochaHeadRE    = lazy(`^\s+(\d+)\) (.+)$`)
+	tapNotOKRE     = lazy(`^(\s*)not ok \d+ - (.+?)(?: # .*)?$`)
+	tapOKRE        = lazy(`^\s*ok \d+ - `)
+	tapCountsRE    = lazy(`^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) `)
+	specFailRE     = lazy(`^(\s*)✖ (.+?)(?: \([\d.]+m?s\))?$`)
+	specCountsRE   = lazy(`^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) `)
 )
 
 // jsKey marks the key lines of a JS test's message: the first line, the expected and received

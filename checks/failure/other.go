@@ -1,23 +1,22 @@
 package failure
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	ctestStartRE  = regexp.MustCompile(`^\s+Start\s+\d+: `)
-	ctestResultRE = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?(\w[\w ]*?)\s+[\d.]+ sec`)
-	ctestCountsRE = regexp.MustCompile(`^\d+% tests passed, \d+ tests? failed out of \d+`)
-	rspecHeadRE   = regexp.MustCompile(`^\s+\d+\) (.+)$`)
-	rspecCountsRE = regexp.MustCompile(`^\d+ examples?, \d+ failures?`)
-	eslintFileRE  = regexp.MustCompile(`^(/|\.|[A-Za-z]:\\|\w)\S*\.\w+$`)
-	eslintProbRE  = regexp.MustCompile(`^\s+\d+:\d+\s+(error|warning)\s+`)
-	findingRE     = regexp.MustCompile(`^(?:vet: )?((?:[A-Za-z]:)?[^\s:()]*[^\s:()/]\.[A-Za-z0-9]+)(?::(\d+))(?::(\d+))?:? ?(.*)$`)
-	tscRE         = regexp.MustCompile(`^(\S+\.\w+)\((\d+),(\d+)\): (error|warning) (.+)$`)
-	tscPrettyRE   = regexp.MustCompile(`^(\S+\.\w+):(\d+):(\d+) - (error|warning) (.+)$`)
-	goPkgHeadRE   = regexp.MustCompile(`^# \S+`)
-	foundRE       = regexp.MustCompile(`^Found \d+ (errors?|problems?|issues?)\b`)
+	ctestStartRE  = lazy(`^\s+Start\s+\d+: `)
+	ctestResultRE = lazy(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(\*\*\*)?(\w[\w ]*?)\s+[\d.]+ sec`)
+	ctestCountsRE = lazy(`^\d+% tests passed, \d+ tests? failed out of \d+`)
+	rspecHeadRE   = lazy(`^\s+\d+\) (.+)$`)
+	rspecCountsRE = lazy(`^\d+ examples?, \d+ failures?`)
+	eslintFileRE  = lazy(`^(/|\.|[A-Za-z]:\\|\w)\S*\.\w+$`)
+	eslintProbRE  = lazy(`^\s+\d+:\d+\s+(error|warning)\s+`)
+	findingRE     = lazy(`^(?:vet: )?((?:[A-Za-z]:)?[^\s:()]*[^\s:()/]\.[A-Za-z0-9]+)(?::(\d+))(?::(\d+))?:? ?(.*)$`)
+	tscRE         = lazy(`^(\S+\.\w+)\((\d+),(\d+)\): (error|warning) (.+)$`)
+	tscPrettyRE   = lazy(`^(\S+\.\w+):(\d+):(\d+) - (error|warning) (.+)$`)
+	goPkgHeadRE   = lazy(`^# \S+`)
+	foundRE       = lazy(`^Found \d+ (errors?|problems?|issues?)\b`)
 )
 
 // ctest reads CTest: each "N/M Test #N: name ....***Failed" with the output that follows it

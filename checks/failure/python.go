@@ -1,21 +1,20 @@
 package failure
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	pyRuleRE      = regexp.MustCompile(`^=+ ?(.*?) ?=+$`)
-	pyHeadRE      = regexp.MustCompile(`^_{3,} (.+?) _{3,}$`)
-	pyLocRE       = regexp.MustCompile(`^\S+:\d+: (\w+|in .+)$`)
-	pyShortRE     = regexp.MustCompile(`^(FAILED|ERROR) (\S+)(?: - (.*))?$`)
-	pyCountsRE    = regexp.MustCompile(`^=* ?(\d+ (failed|passed|error|errors|skipped|xfailed|xpassed|warnings?|deselected)\b.* in [\d.]+s.*?) ?=*$`)
-	pyProgressRE  = regexp.MustCompile(`^\S+\.py [.FEsxX]+\s*(\[\s*\d+%\])?$|^[.FEsxX]+\s*(\[\s*\d+%\])?$`)
-	unittestSepRE = regexp.MustCompile(`^(=|-){40,}$`)
-	unittestHead  = regexp.MustCompile(`^(FAIL|ERROR): (\S+)`)
-	unittestVerb  = regexp.MustCompile(`^\S+ \(\S+\)( \.\.\.)? .*\b(ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$`)
-	unittestRan   = regexp.MustCompile(`^Ran \d+ tests? in `)
+	pyRuleRE      = lazy(`^=+ ?(.*?) ?=+$`)
+	pyHeadRE      = lazy(`^_{3,} (.+?) _{3,}$`)
+	pyLocRE       = lazy(`^\S+:\d+: (\w+|in .+)$`)
+	pyShortRE     = lazy(`^(FAILED|ERROR) (\S+)(?: - (.*))?$`)
+	pyCountsRE    = lazy(`^=* ?(\d+ (failed|passed|error|errors|skipped|xfailed|xpassed|warnings?|deselected)\b.* in [\d.]+s.*?) ?=*$`)
+	pyProgressRE  = lazy(`^\S+\.py [.FEsxX]+\s*(\[\s*\d+%\])?$|^[.FEsxX]+\s*(\[\s*\d+%\])?$`)
+	unittestSepRE = lazy(`^(=|-){40,}$`)
+	unittestHead  = lazy(`^(FAIL|ERROR): (\S+)`)
+	unittestVerb  = lazy(`^\S+ \(\S+\)( \.\.\.)? .*\b(ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$`)
+	unittestRan   = lazy(`^Ran \d+ tests? in `)
 )
 
 // pytest reads pytest's FAILURES and ERRORS sections, one failure a "____ test ____" heading,

@@ -1,20 +1,19 @@
 package failure
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
-	cargoSectionRE = regexp.MustCompile(`^---- (\S+) std(out|err) ----$`)
-	cargoTestRE    = regexp.MustCompile(`^test (\S+) \.\.\. (ok|FAILED|ignored.*|bench:.*)$`)
-	cargoResultRE  = regexp.MustCompile(`^test result: (ok|FAILED)\.`)
-	cargoNoiseRE   = regexp.MustCompile(`^\s*(Compiling|Finished|Running|Doc-tests|Downloaded|Downloading|Updating|Locking|Checking|Blocking|Fresh) |^running \d+ tests?$|^failures:$|^note: run with .RUST_BACKTRACE`)
-	panickedRE     = regexp.MustCompile(`^thread '([^']*)'.* panicked at `)
-	nextestStatRE  = regexp.MustCompile(`^\s*(PASS|FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|SKIP|START|SLOW|TRY \d+ FAIL|RETRY \d+/\d+ FAIL|ABORT)\s+\[\s*[\d.]+s[^\]]*\]\s+(.+)$`)
-	nextestSectRE  = regexp.MustCompile(`^\s*(?:---|───+) STD(?:OUT|ERR):\s+(.+?)\s*(?:---)?$`)
-	rustDiagRE     = regexp.MustCompile(`^(error|warning)(\[\w+\])?: (.+)$`)
-	rustArrowRE    = regexp.MustCompile(`^\s*--> (\S+)$`)
+	cargoSectionRE = lazy(`^---- (\S+) std(out|err) ----$`)
+	cargoTestRE    = lazy(`^test (\S+) \.\.\. (ok|FAILED|ignored.*|bench:.*)$`)
+	cargoResultRE  = lazy(`^test result: (ok|FAILED)\.`)
+	cargoNoiseRE   = lazy(`^\s*(Compiling|Finished|Running|Doc-tests|Downloaded|Downloading|Updating|Locking|Checking|Blocking|Fresh) |^running \d+ tests?$|^failures:$|^note: run with .RUST_BACKTRACE`)
+	panickedRE     = lazy(`^thread '([^']*)'.* panicked at `)
+	nextestStatRE  = lazy(`^\s*(PASS|FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|SKIP|START|SLOW|TRY \d+ FAIL|RETRY \d+/\d+ FAIL|ABORT)\s+\[\s*[\d.]+s[^\]]*\]\s+(.+)$`)
+	nextestSectRE  = lazy(`^\s*(?:---|───+) STD(?:OUT|ERR):\s+(.+?)\s*(?:---)?$`)
+	rustDiagRE     = lazy(`^(error|warning)(\[\w+\])?: (.+)$`)
+	rustArrowRE    = lazy(`^\s*--> (\S+)$`)
 )
 
 // cargoTest reads cargo test (libtest): each "---- test stdout ----" section, whose key lines

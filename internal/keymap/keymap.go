@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hooksup/hooksup/internal/suggest"
 )
@@ -264,8 +265,9 @@ func didYouMean(name string) string {
 // modifiers in the order Bubble Tea writes them.
 var modifiers = []string{"ctrl", "alt", "shift", "meta", "hyper", "super"}
 
-// named are the keys Bubble Tea reports by name.
-var named = func() map[string]bool {
+// named are the keys Bubble Tea reports by name: made when a key is first parsed, not at the
+// start of every program that links the configuration (the hook client among them).
+var named = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"enter", "tab", "backspace", "esc", "space", "up", "down", "left", "right",
 		"home", "end", "pgup", "pgdown", "insert", "delete", "begin", "find", "select"} {
@@ -275,7 +277,7 @@ var named = func() map[string]bool {
 		m[fmt.Sprintf("f%d", i)] = true
 	}
 	return m
-}()
+})
 
 // aliases are spellings people write for a named key.
 var aliases = map[string]string{
@@ -342,7 +344,7 @@ func ParseKey(s string) (string, error) {
 		if a, ok := aliases[name]; ok {
 			name = a
 		}
-		if !named[name] {
+		if !named()[name] {
 			return "", fmt.Errorf("%q is not a key: %s", s, keySyntax)
 		}
 		b.WriteString(name)

@@ -40,26 +40,11 @@ func TestScenarioOrdinaryUserKeepsTheirFiles(t *testing.T) {
 			t.Fatalf("exit %d stdout %q\nstderr: %s\nlog: %s", res.ExitCode, res.Stdout, res.Stderr, e.log())
 		}
 		e.checkStdout(res, "Done, I think.", "Fixed it.")
-		// The stops' verdicts in order; where the agent's transcript says what the other hooks
-		// did, one OtherHooks entry per stop, after the first stop. (The first stop's entry may
-		// come after the second stop's verdict: that verdict holds its place in the log from its
-		// decision, and the transcript's line of the first stop's hooks can be read after it.)
-		got := e.decisions()
-		var stops, others []string
-		for _, d := range strings.Fields(got) {
-			if strings.HasPrefix(d, "OtherHooks:") {
-				others = append(others, d)
-			} else {
-				stops = append(stops, d)
-			}
-		}
-		wantOthers := 0
+		want := "Stop:block/check:once Stop:allow/checks"
 		if a.logsOtherHooks {
-			wantOthers = 2
+			want = "Stop:block/check:once OtherHooks:allow/hooks Stop:allow/checks OtherHooks:allow/hooks"
 		}
-		if strings.Join(stops, " ") != "Stop:block/check:once Stop:allow/checks" || len(others) != wantOthers ||
-			strings.Join(others, " ") != strings.TrimSpace(strings.Repeat("OtherHooks:allow/hooks ", wantOthers)) ||
-			strings.HasPrefix(got, "OtherHooks") {
+		if got := e.decisions(); got != want {
 			t.Fatalf("verdicts: %s\nstderr: %s\nlog: %s", got, res.Stderr, e.log())
 		}
 		if turns := e.turns(); len(turns) != 2 || !strings.Contains(turns[1], "CHECK-REASON-7Q") {
