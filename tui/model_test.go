@@ -58,6 +58,7 @@ func (f *fakeSession) Interrupt() {
 		f.onInterrupt()
 	}
 }
+func (f *fakeSession) Typed(time.Time) {}
 func (f *fakeSession) TerminalStatus(ts session.TerminalStatus) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

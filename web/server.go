@@ -66,6 +66,7 @@ type Server struct {
 	listen     string
 	logins     *logins
 	events     *broker
+	push       *pusher
 	streams    streamCount
 	mux        *http.ServeMux
 }
@@ -79,7 +80,7 @@ func New(o Options) *Server {
 		o.ListEvery = 2 * time.Second
 	}
 	s := &Server{hub: o.Sessions, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, localAddrs: o.LocalAddrs, logger: o.Logger,
-		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins()}
+		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins(), push: newPusher()}
 	for _, h := range o.AllowHosts {
 		if h = hostName(h); h != "" {
 			s.hosts[h] = struct{}{}
@@ -124,6 +125,9 @@ func New(o Options) *Server {
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
 	mux.HandleFunc("GET /api/devices", s.api(s.devices))
+	mux.HandleFunc("GET /api/push/key", s.api(s.pushKey))
+	mux.HandleFunc("POST /api/push", s.api(s.subscribe))
+	mux.HandleFunc("DELETE /api/push", s.api(s.unsubscribe))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API: "+r.Method+" "+r.URL.Path)
 	})
@@ -412,6 +416,9 @@ func (s *Server) Run(ctx context.Context) {
 			go func() {
 				err := s.hub.Events(l, func(ev hub.Event) bool {
 					s.events.publish(key, pageEventOf(host, id, ev))
+					if ev.Type == hub.EventQuestionAsked {
+						s.questionAsked(host, id, ev)
+					}
 					return ctx.Err() == nil
 				})
 				if err != nil {
