@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -187,7 +188,11 @@ func (s *Server) questionAsked(host, id string, ev hub.Event) {
 		return
 	}
 	q, ok := e.(session.QuestionAsked)
-	if !ok || !s.push.once(fmt.Sprintf("%s\x00%s\x00%d", host, id, q.Question.ID)) {
+	if !ok {
+		return
+	}
+	if !s.push.once(fmt.Sprintf("%s\x00%s\x00%d", host, id, q.Question.ID)) {
+		s.logger.Debug("web: no push: the question was pushed before", "host", host, "session", id, "question", q.Question.ID)
 		return
 	}
 	s.Waiting(host, id, KindQuestion)
@@ -247,6 +252,8 @@ func (s *Server) send(sub Subscription, keys vapidKeys, payload []byte, topic st
 	defer func() { <-s.push.slots }()
 	ctx, cancel := context.WithTimeout(context.Background(), pushTimeout)
 	defer cancel()
+	// webpush-go appends the padding to the message it is given: each send has its own.
+	payload = bytes.Clone(payload)
 	ws := &webpush.Subscription{Endpoint: sub.Endpoint, Keys: webpush.Keys{P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth}}
 	resp, err := webpush.SendNotificationWithContext(ctx, payload, ws, &webpush.Options{
 		HTTPClient: s.push.client, Subscriber: pushSubscriber, TTL: pushTTL, Urgency: webpush.UrgencyHigh, Topic: topic,
