@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -407,5 +408,43 @@ func TestNoPushWhileThePersonTypesAtTheTerminal(t *testing.T) {
 	f.events <- asked(9)
 	if ps, ok := svc.Wait(5*time.Second, func(ps []pushtest.Push) bool { return len(ps) >= 1 }); !ok || len(ps) != 1 {
 		t.Fatalf("pushes: %d, want 1 (the second question's)", len(ps))
+	}
+}
+
+// hooksup's push worker is served as a worker's script at its one path, exactly: any other path
+// (a query, a trailing slash, another case, the file's own name, its folder), another method or a
+// foreign host is given the worker that removes itself (or 421), and the push worker's file is
+// no page's script either.
+func TestOnlyThePushWorkerIsExemptFromTheWorkerRemover(t *testing.T) {
+	ts, _ := newTestServer(t)
+	worker := pushWorker
+	sw := map[string]string{"Service-Worker": "script"}
+	resp, body := do(t, ts, req{method: "GET", path: PushWorkerPath, header: sw})
+	if resp.StatusCode != 200 || body != string(worker) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") ||
+		resp.Header.Get("Clear-Site-Data") != "" || resp.Header.Get("Service-Worker-Allowed") != "" {
+		t.Fatalf("the push worker: %d %v\n%s", resp.StatusCode, resp.Header, body)
+	}
+	for _, path := range []string{PushWorkerPath + "?v=2", PushWorkerPath + "/", "/push/Worker.js", "/PUSH/worker.js", "/push/./worker.js",
+		"/push//worker.js", "/x/../push/worker.js", "/pushworker.js", "/static/pushworker.js", "/push/", "/push/worker.jsx", "/sw.js"} {
+		resp, body := do(t, ts, req{method: "GET", path: path, header: sw})
+		if resp.StatusCode != 200 || body != workerRemover || resp.Header.Get("Clear-Site-Data") != `"cache", "storage"` {
+			t.Errorf("GET %s as a worker's script: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	if resp, body := do(t, ts, req{method: "POST", path: PushWorkerPath, header: sw}); body != workerRemover {
+		t.Errorf("POST %s as a worker's script: %d %s", PushWorkerPath, resp.StatusCode, body)
+	}
+	r, _ := http.NewRequest("GET", ts.URL+PushWorkerPath, nil)
+	r.Host = "evil.example"
+	r.Header.Set("Service-Worker", "script")
+	if resp, err := ts.Client().Do(r); err != nil || resp.StatusCode != 200 {
+		t.Errorf("a foreign host's worker: %v %v", resp, err)
+	} else if b, _ := io.ReadAll(resp.Body); string(b) != workerRemover {
+		t.Errorf("a foreign host's fetch of the push worker: %s", b)
+	}
+	for _, path := range []string{PushWorkerPath, "/pushworker.js"} {
+		if resp, _ := do(t, ts, req{method: "GET", path: path}); resp.StatusCode != 404 {
+			t.Errorf("GET %s as no worker: %d", path, resp.StatusCode)
+		}
 	}
 }

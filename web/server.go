@@ -136,12 +136,18 @@ func New(o Options) *Server {
 }
 
 // Handler answers every request, with the security headers; a request naming a host the
-// server does not answer to is 421; a browser's fetch of a service worker's script, whatever
-// its path, is given the worker that removes itself.
+// server does not answer to is 421; a browser's fetch of a service worker's script is given the
+// worker that removes itself, whatever its path but one: hooksup's push worker's, PushWorkerPath,
+// exactly (docs/security.md says what a holder of the port can and cannot do with it).
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secure(w.Header())
 		if r.Header.Get("Service-Worker") == "script" {
+			if r.Method == http.MethodGet && r.URL.Path == PushWorkerPath && r.URL.RawQuery == "" && s.hostAllowed(r) {
+				w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+				w.Write(pushWorker)
+				return
+			}
 			removeWorker(w)
 			return
 		}
@@ -183,13 +189,22 @@ func indexPage(page fs.FS) []byte {
 	return b
 }
 
-// workerRemover is what hooksup web answers for any service worker's script. hooksup web
-// registers none: a worker registered on this address was another program's, one that held
+// PushWorkerPath is where hooksup's push worker is registered from, with the scope /push/ (its
+// folder, which holds no page): the one path whose worker script is not the worker remover.
+const PushWorkerPath = "/push/worker.js"
+
+// pushWorker is the push worker's script, served as a worker's script only (never a page's).
+//
+//go:embed pushworker.js
+var pushWorker []byte
+
+// workerRemover is what hooksup web answers for any service worker's script but its push
+// worker's. A worker registered on this address at any other path was another program's, one that held
 // the port while hooksup web did not (a worker outlives its server and answers the page's
 // requests itself). When the browser checks that worker for an update, it is given this one,
 // which unregisters itself and reloads the pages it held, from hooksup web.
-const workerRemover = `// hooksup web registers no service worker: this one removes the worker another program left
-// on this address, and reloads the pages it held.
+const workerRemover = `// hooksup web registers no service worker here: this one removes the worker another program
+// left on this address, and reloads the pages it held.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (e) => e.waitUntil((async () => {
   await self.clients.claim();
