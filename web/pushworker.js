@@ -31,13 +31,15 @@ self.addEventListener("push", (e) => {
   const host = clean(d.host, /[^A-Za-z0-9._:@[\]-]/g, 255);
   const title = "hooksup: " + (kind === "permission" ? "permission asked" : kind === "question" ? "a question waits" : kind);
   const body = "session " + id.slice(0, 8) + (host ? " on " + host : "") + " " + KINDS[kind];
-  e.waitUntil(self.registration.showNotification(title, { body, tag: host + " " + id, icon: "/icon.svg", data: { id, host, kind } }));
+  // A tap opens the page at the session's card.
+  let url = "/#session=" + encodeURIComponent(id);
+  if (host) url += "&host=" + encodeURIComponent(host);
+  e.waitUntil(self.registration.showNotification(title, { body, tag: host + " " + id, icon: "/icon.svg", data: { id, host, kind, url } }));
 });
 
 self.addEventListener("notificationclick", (e) => {
   e.notification.close();
   const d = e.notification.data || {};
-  let url = "/#session=" + encodeURIComponent(d.id || "");
-  if (d.host) url += "&host=" + encodeURIComponent(d.host);
-  e.waitUntil(self.clients.openWindow(url));
+  const url = new URL(typeof d.url === "string" ? d.url : "/", self.location.origin);
+  e.waitUntil(self.clients.openWindow(url.origin === self.location.origin ? url.href : "/"));
 });
