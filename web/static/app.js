@@ -247,10 +247,11 @@ async function removeWorkers() {
 
 // The card a notification opened the page at: "#session=ID&host=HOST" (the fragment is cleared
 // before anything else, with pair's).
-let wantedCard = (() => {
+function cardOfHash() {
   const m = /(?:^|[#&])session=([^&]*)(?:&host=([^&]*))?/.exec(location.hash);
   try { return m ? decodeURIComponent(m[2] || "") + " " + decodeURIComponent(m[1]) : null; } catch (e) { return null; }
-})();
+}
+let wantedCard = cardOfHash();
 
 let refreshing = null;
 function refreshSoon() {
@@ -853,7 +854,10 @@ async function start() {
   } catch (e) { /* no service workers here */ }
   document.addEventListener("keydown", keys);
   // A new pairing URL pasted into this tab changes its fragment only: it pairs this tab.
-  window.addEventListener("hashchange", () => { if (/pair=/.test(location.hash)) signIn(); });
+  window.addEventListener("hashchange", () => {
+    if (/pair=/.test(location.hash)) signIn();
+    else if ((wantedCard = cardOfHash())) { history.replaceState(null, "", location.pathname + location.search); refresh(); }
+  });
   notifications();
   setInterval(tick, 1000);
   setInterval(refresh, 5000);
