@@ -260,7 +260,7 @@ func (l *logLines) String() string {
 
 func (l *logLines) waitFor(t *testing.T, s string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(2 * pushTimeout) // past a push's timeout, which some wait for
 	for !strings.Contains(l.String(), s) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the log never said %q:\n%s", s, l.String())
