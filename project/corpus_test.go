@@ -26,6 +26,11 @@ type corpusExpect struct {
 	// Runs says what the seeded-bug test needs on the PATH to run its test checks: .ci/run
 	// installs them, and in CI a missing one fails the test.
 	Runs []string `toml:"runs"`
+	// NodeModules names the project's directories whose test checks need its npm dependencies
+	// (vitest and the like): the seeded-bug test links the node_modules .ci/run installed, from
+	// the npm registry, at $HOOKSUP_TEST_CORPUS_NODE (whose .bin, pnpm's included, goes on the
+	// PATH) into each.
+	NodeModules []string `toml:"node_modules"`
 	// Cannot says why a project without a seeded bug cannot run on the machines this
 	// project's CI has.
 	Cannot string `toml:"cannot"`
@@ -158,6 +163,16 @@ func TestCorpusCatchesSeededBugs(t *testing.T) {
 // seededBugCaught runs one corpus project's test checks on its tree, then on its seeded tree,
 // and counts it runnable and, when a check fails on the seeded tree, caught.
 func seededBugCaught(t *testing.T, name string, want corpusExpect, pathEnv string, mu *sync.Mutex, runnable, caught *[]string) {
+	nodeDeps := os.Getenv("HOOKSUP_TEST_CORPUS_NODE")
+	if len(want.NodeModules) > 0 {
+		if nodeDeps == "" {
+			if os.Getenv("CI") != "" {
+				t.Fatal("HOOKSUP_TEST_CORPUS_NODE is not set: .ci/run must install the corpus's npm dependencies")
+			}
+			t.Skip("HOOKSUP_TEST_CORPUS_NODE is not set: no npm dependencies for its test checks")
+		}
+		pathEnv = filepath.Join(nodeDeps, "node_modules", ".bin") + string(os.PathListSeparator) + pathEnv
+	}
 	for _, tool := range want.Runs {
 		if _, err := lookPathIn(tool, pathEnv); err != nil {
 			if os.Getenv("CI") != "" {
@@ -186,6 +201,12 @@ func seededBugCaught(t *testing.T, name string, want corpusExpect, pathEnv strin
 	}
 	if len(tests) == 0 {
 		t.Fatal("init proposes no test check")
+	}
+	// Linked once init has read the tree, as a clone's are installed after it is made.
+	for _, d := range want.NodeModules {
+		if err := os.Symlink(filepath.Join(nodeDeps, "node_modules"), filepath.Join(dir, d, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	run := func(c config.Check) (string, error) {
 		cmd := exec.Command("sh", "-c", c.Command)

@@ -64,7 +64,7 @@ func (s *Server) hostAllowed(r *http.Request) bool {
 		return true
 	}
 	_, ok := s.hosts[h]
-	return ok || (s.localAddrs && isLocalAddr(h))
+	return ok || (s.ownAddrs != nil && s.ownAddrs.has(h))
 }
 
 // Failures are limited so that they cost little and say little: a wrong token draws on its

@@ -55,20 +55,20 @@ type Options struct {
 
 // Server is the web server over every host's sessions.
 type Server struct {
-	hub        hub.Sessions
-	token      string
-	store      *Store
-	hosts      map[string]struct{}
-	localAddrs bool
-	logger     *slog.Logger
-	listEvery  time.Duration
-	fails      *failures
-	listen     string
-	logins     *logins
-	events     *broker
-	push       *pusher
-	streams    streamCount
-	mux        *http.ServeMux
+	hub       hub.Sessions
+	token     string
+	store     *Store
+	hosts     map[string]struct{}
+	ownAddrs  *localAddrs // the machine's addresses, when it listens on every interface
+	logger    *slog.Logger
+	listEvery time.Duration
+	fails     *failures
+	listen    string
+	logins    *logins
+	events    *broker
+	push      *pusher
+	streams   streamCount
+	mux       *http.ServeMux
 }
 
 // New returns a server; Run follows the sessions' events, Handler answers requests.
@@ -79,8 +79,11 @@ func New(o Options) *Server {
 	if o.ListEvery == 0 {
 		o.ListEvery = 2 * time.Second
 	}
-	s := &Server{hub: o.Sessions, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, localAddrs: o.LocalAddrs, logger: o.Logger,
+	s := &Server{hub: o.Sessions, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, logger: o.Logger,
 		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins(), push: newPusher()}
+	if o.LocalAddrs {
+		s.ownAddrs = newLocalAddrs()
+	}
 	for _, h := range o.AllowHosts {
 		if h = hostName(h); h != "" {
 			s.hosts[h] = struct{}{}

@@ -357,6 +357,12 @@ func runWebCommand(cmd string, args []string, stdout io.Writer) (int, error) {
 				d.LastSeen.Local().Format(time.DateTime), termsafe.String(from))
 		}
 		tw.Flush()
+		for _, d := range ds {
+			if d.Key == "" {
+				fmt.Fprintf(&b, "\n%s (%s) was paired before device keys and logs in no more: pair it again (open the page there and run hooksup web pair), or hooksup web revoke %s\n",
+					termsafe.String(d.ID), termsafe.String(d.Name), termsafe.String(d.ID))
+			}
+		}
 		stdout.Write(b.Bytes())
 	case "revoke":
 		const usage = "usage: hooksup web revoke ID|--all (hooksup web devices lists the IDs)"

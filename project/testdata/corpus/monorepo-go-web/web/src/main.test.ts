@@ -1,0 +1,6 @@
+import { expect, it } from "vitest";
+import { title } from "./main";
+
+it("names the app", () => {
+  expect(title).toBe("web");
+});
