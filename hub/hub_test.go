@@ -186,7 +186,8 @@ func TestConcurrentApproveDenyOneVerdict(t *testing.T) {
 func TestSnapshotAndList(t *testing.T) {
 	dir := shortDir(t)
 	sess := newEngineSession(t)
-	sess.act = session.Activity{LastMessage: "All done.\nThe tests pass.", Permission: &session.Permission{Tool: "Bash", Command: "go test ./..."}}
+	sess.act = session.Activity{LastMessage: "All done.\nThe tests pass.", Permission: &session.Permission{Tool: "Bash", Command: "go test ./..."},
+		LastKey: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	_, e := serve(t, dir, "bbbb", sess, nil)
 	go sess.Decide(context.Background(), stopIn())
 	q := <-sess.asked
@@ -201,7 +202,7 @@ func TestSnapshotAndList(t *testing.T) {
 	}
 	s := live[0].Snapshot
 	if s.SessionID != "sess-1" || s.Agent != "claude" || s.Cwd != "/src/bbbb" || len(s.Pending) != 1 ||
-		s.LastMessage != sess.act.LastMessage || s.Permission == nil || *s.Permission != *sess.act.Permission {
+		s.LastMessage != sess.act.LastMessage || s.Permission == nil || *s.Permission != *sess.act.Permission || !s.LastKey.Equal(sess.act.LastKey) {
 		t.Fatalf("snapshot %+v", s)
 	}
 	p := s.Pending[0]

@@ -181,7 +181,7 @@ func (s *Server) snapshot() Snapshot {
 		Pending: []Question{}}
 	s.mu.Unlock()
 	act := s.sess.Activity()
-	snap.LastMessage, snap.Permission = act.LastMessage, act.Permission
+	snap.LastMessage, snap.Permission, snap.LastKey = act.LastMessage, act.Permission, act.LastKey
 	if w := counts.Waiting; w != nil {
 		snap.Waiting = &Waiting{SessionID: w.Holder.SessionID, Agent: w.Holder.Agent, PID: w.Holder.PID, Check: w.Holder.Check, Since: w.Since}
 	}

@@ -95,6 +95,9 @@ type Snapshot struct {
 	// its command. The agent's text: show it as text, its controls visibly.
 	LastMessage string              `json:"last_message,omitempty"`
 	Permission  *session.Permission `json:"permission,omitempty"`
+	// LastKey is when the person last pressed a key at the session's terminal (absent: never,
+	// or a session without one, or from an older hooksup).
+	LastKey time.Time `json:"last_key,omitzero"`
 }
 
 // Waiting is whom a session's checks wait for: the hooksup running checks in its project.

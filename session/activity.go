@@ -1,11 +1,16 @@
 package session
 
+import "time"
+
 // Activity is what the agent said and asked last, for a front end away from its terminal
 // (hooksup watch, hooksup web): the text of its last message, and while it needs permission,
 // the tool it asks to run and with what. Both are the agent's own text, untrusted.
 type Activity struct {
 	LastMessage string      `json:"last_message,omitempty"`
 	Permission  *Permission `json:"permission,omitempty"`
+	// LastKey is when the person last pressed a key at the session's terminal (zero: never, or
+	// no terminal): a front end away from it tells no one of a wait while they are at it.
+	LastKey time.Time `json:"last_key,omitzero"`
 }
 
 // Permission is what an agent that needs permission asks to run: the tool, and its command (or

@@ -87,4 +87,8 @@ func (a *activity) get(state session.AgentState) session.Activity {
 }
 
 // Activity is what the agent said last and, while it needs permission, what it asks to run.
-func (s *Supervisor) Activity() session.Activity { return s.activity.get(s.state.get()) }
+func (s *Supervisor) Activity() session.Activity {
+	act := s.activity.get(s.state.get())
+	act.LastKey = s.lastKeyAt()
+	return act
+}

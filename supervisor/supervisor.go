@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -80,6 +81,7 @@ type Supervisor struct {
 	vlog     *verdictlog.Writer
 	state    *stateTracker
 	activity activity
+	lastKey  atomic.Int64 // unix nanoseconds of the person's last key at the terminal (Typed)
 	ledger   *ledger
 	others   *stopHooks
 	feed     *transcriptFeed

@@ -23,6 +23,8 @@ type Session interface {
 	Counts() session.Counts
 	// TerminalStatus takes what the agent told its terminal (the pane) about itself.
 	TerminalStatus(session.TerminalStatus)
+	// Typed says the person pressed a key (or pasted) at the terminal at that time.
+	Typed(at time.Time)
 }
 
 // pane identifies a focusable pane.
@@ -176,6 +178,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.PasteMsg:
 		m.typedInWait = true
+		m.sess.Typed(time.Now())
 		if m.editor.open {
 			_, cmd := m.editorUpdate(msg)
 			return m, cmd
@@ -199,6 +202,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.mouse(msg)
 	case tea.KeyPressMsg:
 		m.typedInWait = true
+		m.sess.Typed(time.Now())
 		return m.key(msg)
 	case escapeMsg:
 		return m, m.remoteEscape()

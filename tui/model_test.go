@@ -37,6 +37,7 @@ type fakeSession struct {
 	resolved   []string
 	interrupts int
 	statuses   []session.TerminalStatus
+	typed      []time.Time
 	// onInterrupt, when set, is called by Interrupt (with mu held).
 	onInterrupt func()
 }
@@ -57,6 +58,11 @@ func (f *fakeSession) Interrupt() {
 	if f.onInterrupt != nil {
 		f.onInterrupt()
 	}
+}
+func (f *fakeSession) Typed(at time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.typed = append(f.typed, at)
 }
 func (f *fakeSession) TerminalStatus(ts session.TerminalStatus) {
 	f.mu.Lock()

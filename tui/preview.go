@@ -137,6 +137,7 @@ func (sampleSession) Resolve(int, hooks.Decision, string) error { return nil }
 func (sampleSession) Interrupt()                                {}
 func (sampleSession) Counts() session.Counts                    { return sampleCounts }
 func (sampleSession) TerminalStatus(session.TerminalStatus)     {}
+func (sampleSession) Typed(time.Time)                           {}
 
 // sampleChecks are a check still running, one that passed and one that failed.
 func sampleChecks() []session.CheckResult {

@@ -77,7 +77,7 @@ func (s *Store) path(name string) string { return filepath.Join(s.dir, name) }
 
 // Check refuses the store's files (and the API token's) when others may read or change them.
 func (s *Store) Check() error {
-	for _, name := range []string{TokenFile, DevicesFile, PairingFile, LockFile} {
+	for _, name := range []string{TokenFile, DevicesFile, PairingFile, LockFile, VAPIDFile, PushFile} {
 		if err := checkPrivate(s.path(name)); err != nil {
 			return err
 		}
@@ -200,8 +200,9 @@ func (s *Store) Seen(d Device, addr string, now time.Time) error {
 	})
 }
 
-// Revoke ends the device id ("" for every device) and returns those it ended; an id that is
-// no device is an error.
+// Revoke ends the device id ("" for every device) and returns those it ended, with their push
+// subscriptions (every subscription when all end, the API token's too); an id that is no device
+// is an error.
 func (s *Store) Revoke(id string) ([]Device, error) {
 	var gone []Device
 	err := s.locked(func() error {
@@ -222,6 +223,9 @@ func (s *Store) Revoke(id string) ([]Device, error) {
 		}
 		if kept == nil {
 			kept = []Device{}
+		}
+		if err := s.dropSubscriptionsOf(gone, id == ""); err != nil {
+			return err
 		}
 		return writeList(s.path(DevicesFile), kept)
 	})

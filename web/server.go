@@ -66,6 +66,7 @@ type Server struct {
 	listen    string
 	logins    *logins
 	events    *broker
+	push      *pusher
 	streams   streamCount
 	mux       *http.ServeMux
 }
@@ -79,7 +80,7 @@ func New(o Options) *Server {
 		o.ListEvery = 2 * time.Second
 	}
 	s := &Server{hub: o.Sessions, token: o.Token, store: o.Store, hosts: map[string]struct{}{}, logger: o.Logger,
-		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins()}
+		listEvery: o.ListEvery, fails: newFailures(o.Logger), events: newBroker(), listen: o.Listen, logins: newLogins(), push: newPusher()}
 	if o.LocalAddrs {
 		s.ownAddrs = newLocalAddrs()
 	}
@@ -127,6 +128,9 @@ func New(o Options) *Server {
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
 	mux.HandleFunc("GET /api/devices", s.api(s.devices))
+	mux.HandleFunc("GET /api/push/key", s.api(s.pushKey))
+	mux.HandleFunc("POST /api/push", s.api(s.subscribe))
+	mux.HandleFunc("DELETE /api/push", s.api(s.unsubscribe))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such API: "+r.Method+" "+r.URL.Path)
 	})
@@ -135,12 +139,18 @@ func New(o Options) *Server {
 }
 
 // Handler answers every request, with the security headers; a request naming a host the
-// server does not answer to is 421; a browser's fetch of a service worker's script, whatever
-// its path, is given the worker that removes itself.
+// server does not answer to is 421; a browser's fetch of a service worker's script is given the
+// worker that removes itself, whatever its path but one: hooksup's push worker's, PushWorkerPath,
+// exactly (docs/security.md says what a holder of the port can and cannot do with it).
 func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secure(w.Header())
 		if r.Header.Get("Service-Worker") == "script" {
+			if r.Method == http.MethodGet && r.URL.Path == PushWorkerPath && r.URL.RawQuery == "" && s.hostAllowed(r) {
+				w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+				w.Write(pushWorker)
+				return
+			}
 			removeWorker(w)
 			return
 		}
@@ -182,13 +192,22 @@ func indexPage(page fs.FS) []byte {
 	return b
 }
 
-// workerRemover is what hooksup web answers for any service worker's script. hooksup web
-// registers none: a worker registered on this address was another program's, one that held
+// PushWorkerPath is where hooksup's push worker is registered from, with the scope /push/ (its
+// folder, which holds no page): the one path whose worker script is not the worker remover.
+const PushWorkerPath = "/push/worker.js"
+
+// pushWorker is the push worker's script, served as a worker's script only (never a page's).
+//
+//go:embed pushworker.js
+var pushWorker []byte
+
+// workerRemover is what hooksup web answers for any service worker's script but its push
+// worker's. A worker registered on this address at any other path was another program's, one that held
 // the port while hooksup web did not (a worker outlives its server and answers the page's
 // requests itself). When the browser checks that worker for an update, it is given this one,
 // which unregisters itself and reloads the pages it held, from hooksup web.
-const workerRemover = `// hooksup web registers no service worker: this one removes the worker another program left
-// on this address, and reloads the pages it held.
+const workerRemover = `// hooksup web registers no service worker here: this one removes the worker another program
+// left on this address, and reloads the pages it held.
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (e) => e.waitUntil((async () => {
   await self.clients.claim();
@@ -415,6 +434,9 @@ func (s *Server) Run(ctx context.Context) {
 			go func() {
 				err := s.hub.Events(l, func(ev hub.Event) bool {
 					s.events.publish(key, pageEventOf(host, id, ev))
+					if ev.Type == hub.EventQuestionAsked {
+						s.questionAsked(host, id, ev)
+					}
 					return ctx.Err() == nil
 				})
 				if err != nil {

@@ -23,6 +23,7 @@ const state = {
   reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
   expanded: new Set(), // session keys whose last message is shown whole
   loggedIn: false,
+  push: false, // this device is subscribed to pushes (notify this device)
 };
 const $ = (id) => document.getElementById(id);
 
@@ -187,6 +188,7 @@ function signedOut() {
   session.device = null;
   showDevice();
   state.loggedIn = false;
+  showNotify();
   state.sessions = [];
   if (stream) { stream.abort(); stream = null; }
   connection(false, "not paired");
@@ -224,15 +226,32 @@ async function pair() {
   return false;
 }
 
-// A service worker on this address is not hooksup's (the page registers none): it was left by
-// whatever held the port while hooksup web did not. It is removed, and the page loaded again
-// without it.
+// The page registers one service worker, hooksup's push worker, from PUSH_WORKER for the scope
+// /push/, which holds no page: it never controls the page. Any other worker on this address was
+// left by whatever held the port while hooksup web did not: it is removed, and the page loaded
+// again without it. The push worker is checked for an update at once: a script of that name
+// another program left is replaced by hooksup's, which the server gives there.
+const PUSH_WORKER = "/push/worker.js";
+const PUSH_SCOPE = "/push/";
+function isPushWorker(r) {
+  const w = r.active || r.waiting || r.installing;
+  return r.scope === location.origin + PUSH_SCOPE && !!w && w.scriptURL === location.origin + PUSH_WORKER;
+}
+
 async function removeWorkers() {
   if (!("serviceWorker" in navigator)) return false;
   const regs = await navigator.serviceWorker.getRegistrations();
-  await Promise.all(regs.map((r) => r.unregister()));
+  await Promise.all(regs.map((r) => (isPushWorker(r) ? r.update().catch(() => {}) : r.unregister())));
   return !!navigator.serviceWorker.controller;
 }
+
+// The card a notification opened the page at: "#session=ID&host=HOST" (the fragment is cleared
+// before anything else, with pair's).
+function cardOfHash() {
+  const m = /(?:^|[#&])session=([^&]*)(?:&host=([^&]*))?/.exec(location.hash);
+  try { return m ? decodeURIComponent(m[2] || "") + " " + decodeURIComponent(m[1]) : null; } catch (e) { return null; }
+}
+let wantedCard = cardOfHash();
 
 let refreshing = null;
 function refreshSoon() {
@@ -267,7 +286,13 @@ async function refresh() {
   if (!state.sessions.some((s) => key(s) === state.selected)) {
     state.selected = state.sessions.length ? key(state.sessions[0]) : null;
   }
+  const opened = wantedCard && state.sessions.some((s) => key(s) === wantedCard) ? wantedCard : null;
+  if (opened) { state.selected = opened; wantedCard = null; }
   render();
+  if (opened) {
+    const c = document.querySelector('.card[data-key="' + CSS.escape(opened) + '"]');
+    if (c) { c.focus(); c.scrollIntoView({ block: "center" }); }
+  }
 }
 
 // staleEdits closes each editor whose question is no longer the one pending: its text is kept
@@ -640,19 +665,105 @@ function keys(e) {
   e.preventDefault();
 }
 
-// A new question asks the browser for a notification, once the person allowed them with the
-// button (browsers ask for the permission only after a click).
+// "notify this device": Web Push, through the browser's push service, to this device even
+// with the page closed. The page subscribes with the server's VAPID key and gives the server the
+// subscription; the server sends each one a push, encrypted to it, when a question starts
+// waiting, and hooksup's push worker shows it. Where the browser has no push (plain HTTP beyond
+// loopback; iPhone and iPad until the page is added to the Home Screen) the page notifies while
+// it is open. Browsers ask for the permission only after a click.
+const pushable = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window && window.isSecureContext;
+const appleMobile = () => /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+
+function fromB64url(s) {
+  const b = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
+  return Uint8Array.from(b, (c) => c.charCodeAt(0));
+}
+
+// pushWorker is the push worker's registration, active.
+async function pushWorker() {
+  const reg = await navigator.serviceWorker.register(PUSH_WORKER, { scope: PUSH_SCOPE, updateViaCache: "none" });
+  const w = reg.installing || reg.waiting;
+  if (w && !reg.active) {
+    await new Promise((resolve) => w.addEventListener("statechange", () => { if (w.state === "activated" || w.state === "redundant") resolve(); }));
+  }
+  return reg;
+}
+
+// pushOn subscribes this device (again: a subscription to another key is replaced) and gives
+// the server the subscription.
+async function pushOn() {
+  const r = await api("/api/push/key");
+  if (!r.ok) throw new Error(await errorText(r));
+  const key = (await r.json()).key;
+  const reg = await pushWorker();
+  let sub = await reg.pushManager.getSubscription();
+  if (sub && (!sub.options.applicationServerKey || b64url(sub.options.applicationServerKey) !== key)) {
+    await sub.unsubscribe();
+    sub = null;
+  }
+  if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64url(key) });
+  const p = await api("/api/push", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(sub.toJSON()) });
+  if (p.status !== 201) throw new Error(await errorText(p));
+  state.push = true;
+}
+
+async function pushOff() {
+  const reg = await navigator.serviceWorker.getRegistration(PUSH_SCOPE);
+  const sub = reg && isPushWorker(reg) ? await reg.pushManager.getSubscription() : null;
+  if (sub) {
+    await api("/api/push", { method: "DELETE", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ endpoint: sub.endpoint }) });
+    await sub.unsubscribe();
+  }
+  state.push = false;
+}
+
+function showNotify() {
+  const b = $("notify");
+  if (pushable()) {
+    b.textContent = state.push ? "notifications on · turn off" : "notify this device";
+    b.title = state.push ? "this device is notified when a question waits, even with the page closed" : "a notification on this device when a question waits, even with the page closed";
+    b.hidden = !state.loggedIn;
+  } else {
+    b.textContent = "notify me of questions";
+    b.title = appleMobile() ? "to be notified with the page closed, add this page to the Home Screen (Share, Add to Home Screen) and open it from there" : "while this page is open";
+    b.hidden = !("Notification" in window) || Notification.permission !== "default";
+  }
+}
+
 function notifications() {
   const b = $("notify");
-  if (!("Notification" in window) || Notification.permission !== "default") return;
-  b.hidden = false;
   b.addEventListener("click", async () => {
-    await Notification.requestPermission();
-    b.hidden = Notification.permission === "default";
+    if (!("Notification" in window)) return;
+    b.disabled = true;
+    try {
+      if (!pushable()) { await Notification.requestPermission(); return; }
+      if (state.push) { await pushOff(); return; }
+      if ((await Notification.requestPermission()) !== "granted") { notice("Notifications are blocked for this page in the browser's settings."); return; }
+      await pushOn();
+      notice("");
+    } catch (e) {
+      if (e.message !== "not paired") notice("notify this device: " + e.message);
+    } finally {
+      b.disabled = false;
+      showNotify();
+    }
   });
+  showNotify();
+}
+
+// pushAgain gives the server this device's subscription again once signed in (a server whose
+// files were reset has lost it), when the person turned notifications on before.
+async function pushAgain() {
+  if (!pushable() || Notification.permission !== "granted") return;
+  try {
+    const reg = await navigator.serviceWorker.getRegistration(PUSH_SCOPE);
+    if (reg && isPushWorker(reg) && (await reg.pushManager.getSubscription())) await pushOn();
+  } catch (e) { /* the button says it is off */ }
+  showNotify();
 }
 
 function notifyQuestion(ev) {
+  if (state.push) return; // the push worker tells of it
   if (!("Notification" in window) || Notification.permission !== "granted" || !document.hidden) return;
   const s = state.sessions.find((x) => key(x) === eventKey(ev));
   const q = (ev.data && ev.data.question) || {};
@@ -733,6 +844,7 @@ async function signIn() {
   state.loggedIn = true;
   await refresh();
   if (!stream) listen();
+  pushAgain();
 }
 
 async function start() {
@@ -742,7 +854,10 @@ async function start() {
   } catch (e) { /* no service workers here */ }
   document.addEventListener("keydown", keys);
   // A new pairing URL pasted into this tab changes its fragment only: it pairs this tab.
-  window.addEventListener("hashchange", () => { if (/pair=/.test(location.hash)) signIn(); });
+  window.addEventListener("hashchange", () => {
+    if (/pair=/.test(location.hash)) signIn();
+    else if ((wantedCard = cardOfHash())) { history.replaceState(null, "", location.pathname + location.search); refresh(); }
+  });
   notifications();
   setInterval(tick, 1000);
   setInterval(refresh, 5000);
