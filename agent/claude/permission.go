@@ -30,18 +30,34 @@ type permissionUpdate struct {
 	Destination string   `json:"destination"`
 }
 
-// AlwaysRule is claude's first suggestion for the call (its input's permission_suggestions),
-// what its dialog's "Yes, and don't ask again" stands for; without one, a Bash command is
-// allowed from now on by its exact text, in the project's local settings.
+// AlwaysRule is claude's first suggestion of a rule for the call (its input's
+// permission_suggestions); without one, a Bash command is allowed from now on by its exact text
+// in the project's local settings (claude's own "don't ask again" for a command), and another
+// tool takes claude's first suggestion of any kind (a directory added, a mode for the session).
+// A suggested directory alone would not spare the next Bash command its dialog.
 func (Agent) AlwaysRule(in *hooks.Input) (string, json.RawMessage, bool) {
 	var sugg []json.RawMessage
-	if json.Unmarshal(in.PermissionSuggestions, &sugg) == nil && len(sugg) > 0 {
+	_ = json.Unmarshal(in.PermissionSuggestions, &sugg)
+	var first json.RawMessage
+	var firstWords string
+	for _, raw := range sugg {
 		var u permissionUpdate
-		if json.Unmarshal(sugg[0], &u) == nil {
-			if words := u.words(); words != "" {
-				return words, sugg[0], true
-			}
+		if json.Unmarshal(raw, &u) != nil {
+			continue
 		}
+		words := u.words()
+		if words == "" {
+			continue
+		}
+		if u.Type == "addRules" {
+			return words, raw, true
+		}
+		if first == nil {
+			first, firstWords = raw, words
+		}
+	}
+	if in.ToolName != "Bash" {
+		return firstWords, first, first != nil
 	}
 	if in.ToolName != "Bash" {
 		return "", nil, false

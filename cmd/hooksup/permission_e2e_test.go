@@ -146,3 +146,27 @@ func TestPermissionAnsweredAtTerminalIsWithdrawn(t *testing.T) {
 		t.Fatalf("the command allowed at the terminal did not run: %v", err)
 	}
 }
+
+// approve --always shows the rule it writes first, then allows the call as claude's own
+// "always" would: the same command asked again runs without a dialog.
+func TestPermissionAllowedAlwaysFromCLI(t *testing.T) {
+	rc, tm, s := permissionSession(t, mockapi.Bash("touch created.txt", "Create it again"), mockapi.Text("BOTH-RAN"))
+	rule := s.Pending[0].Permission.Always
+	if rule == "" {
+		t.Fatalf("the question offers no rule for always: %+v", s.Pending[0])
+	}
+	out, errText, code := hubShell(t, rc.run, "approve", "--always")
+	want := "writes: " + rule + "\napprove: allowed Bash: touch created.txt in session "
+	if code != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, ", and from now on: "+rule) {
+		t.Fatalf("approve --always: exit %d\n%s%s\nwant it to start %q", code, out, errText, want)
+	}
+	scr := tm.WaitText(45*time.Second, "BOTH-RAN")
+	main := rc.srv.Main()
+	if len(main) != 3 || len(main[2].ToolResults()) != 1 || main[2].ToolResults()[0].IsError {
+		t.Fatalf("the second call did not run unasked: %d requests\n%s", len(main), scr)
+	}
+	vs := permissionVerdicts(rc)
+	if len(vs) != 1 || vs[0].Decision != "always" || vs[0].Permission.Rule != rule {
+		t.Fatalf("the verdict log's permission answers (one: the second call was not asked): %+v", vs)
+	}
+}
