@@ -270,9 +270,9 @@ type actionResult struct {
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	id, action, host := r.PathValue("id"), r.PathValue("action"), r.URL.Query().Get("host")
 	decision, _, isAnswer := present.Answer(action)
-	if !isAnswer && action != "interrupt" {
+	if !isAnswer && action != "interrupt" && action != "always" {
 		writeError(w, http.StatusNotFound, "unknown_action",
-			fmt.Sprintf("unknown action %q: approve, deny, halt or interrupt", action))
+			fmt.Sprintf("unknown action %q: approve, deny, halt, always or interrupt", action))
 		return
 	}
 	var body actionBody
@@ -289,11 +289,6 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	if dec.More() {
 		writeError(w, http.StatusBadRequest, "bad_request", "the body is not one JSON object")
-		return
-	}
-	if action == "deny" && body.Reason != "" {
-		writeError(w, http.StatusBadRequest, "bad_request",
-			"deny takes no reason: the agent is let stop (approve with a reason replaces the continuation's reason, halt's says why the turn ends)")
 		return
 	}
 	if action == "interrupt" && body.Reason != "" {
@@ -361,6 +356,47 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		q = snap.Pending[i]
+	}
+	if p := q.Permission; p != nil {
+		// The agent's permission dialog: approve allows it once, always from now on by the rule
+		// the question shows, deny refuses it (the reason is what the agent is told).
+		verb, always := action, action == "always"
+		if always {
+			verb = "approve"
+		}
+		d, ok := present.PermissionDecision(verb, always)
+		switch {
+		case !ok:
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s waits on a permission: approve, always or deny answer it, not %s", name, action))
+			return
+		case d == "always" && p.Always == "":
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s offers no rule to allow %s always: approve allows it once", name, p.Tool))
+			return
+		case d != "deny" && body.Reason != "":
+			writeError(w, http.StatusBadRequest, "bad_request", "a permission allowed takes no reason: the agent is told nothing when its tool runs")
+			return
+		}
+		err = s.hub.Resolve(*target, q.ID, d, body.Reason)
+		if errors.Is(err, hub.ErrAnswered) {
+			current = current[min(1, len(current)):]
+			stale("the permission in " + name + " was already answered")
+			return
+		}
+		if err != nil {
+			writeError(w, http.StatusBadGateway, "session", fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		writeJSON(w, http.StatusOK, actionResult{Message: action + ": " + present.PermissionAnswered(d, p.Tool, p.Command, p.Always, name, body.Reason)})
+		return
+	}
+	switch {
+	case action == "always":
+		writeError(w, http.StatusBadRequest, "bad_request", "always answers a permission, and "+name+" waits on a stop")
+		return
+	case action == "deny" && body.Reason != "":
+		writeError(w, http.StatusBadRequest, "bad_request",
+			"deny takes no reason: the agent is let stop (approve with a reason replaces the continuation's reason, halt's says why the turn ends)")
+		return
 	}
 	err = s.hub.Resolve(*target, q.ID, decision, body.Reason)
 	if errors.Is(err, hub.ErrAnswered) {
