@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 )
@@ -376,7 +377,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "bad_request", "a permission allowed takes no reason: the agent is told nothing when its tool runs")
 			return
 		}
-		err = s.hub.Resolve(*target, q.ID, d, body.Reason)
+		err = s.resolvePermission(r, *target, q.ID, d, body.Reason)
 		if errors.Is(err, hub.ErrAnswered) {
 			current = current[min(1, len(current)):]
 			stale("the permission in " + name + " was already answered")
@@ -410,6 +411,20 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := present.Answered(action, q.Event, q.AgentID, name, body.Reason, q.Reason)
 	writeJSON(w, http.StatusOK, actionResult{Message: msg})
+}
+
+// resolvePermission answers a permission question; the verdict log names the paired browser
+// that answered ("manual (hooksup web device 3f9c2a1e)"), or hooksup web for the API token.
+func (s *Server) resolvePermission(r *http.Request, l hub.Live, id int, d hooks.Decision, reason string) error {
+	as, ok := s.hub.(interface {
+		ResolveAs(l hub.Live, id int, d hooks.Decision, reason, by string) error
+	})
+	given, _ := r.Context().Value(credentialKey{}).(string)
+	who, _ := s.logins.device(given) // none for the API token
+	if !ok || who.device == "" {
+		return s.hub.Resolve(l, id, d, reason)
+	}
+	return as.ResolveAs(l, id, d, reason, By+" device "+who.device)
 }
 
 // sessionKey tells sessions apart across hosts: one machine reached under two names lists

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -54,7 +55,9 @@ func TestPermissionDeniedFromThePage(t *testing.T) {
 	if len(main) < 2 || len(main[1].ToolResults()) != 1 || !main[1].ToolResults()[0].IsError {
 		t.Fatalf("the model did not get the refusal: %d requests", len(main))
 	}
-	if vs := permissionVerdicts(rc); len(vs) != 1 || vs[0].Decision != "deny" || vs[0].Source != "manual (hooksup web)" {
+	// The paired browser that answered is named: its device id, as hooksup web devices lists it.
+	if vs := permissionVerdicts(rc); len(vs) != 1 || vs[0].Decision != "deny" ||
+		!regexp.MustCompile(`^manual \(hooksup web device [0-9a-f]{8,}\)$`).MatchString(string(vs[0].Source)) {
 		t.Fatalf("the verdict log's permission answers: %+v", vs)
 	}
 }
