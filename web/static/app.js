@@ -471,7 +471,8 @@ function permissionQuestion(s, q) {
   const box = el("div", "question permission");
   box.dataset.question = q.id;
   box.dataset.asked = q.asked;
-  box.append(el("strong", "", "⚑ " + s.agent + " asks to run " + q.permission.tool + (q.agent_id ? " (subagent " + q.agent_id + ")" : "")));
+  box.append(el("strong", "", "⚠ asks to run " + q.permission.tool));
+  if (q.agent_id) box.append(" (subagent " + q.agent_id + ")");
   if (q.permission.command) box.append(el("pre", "command", q.permission.command));
   if (state.always.get(key(s)) === q.id) box.append(el("div", "rule", "Always writes: " + q.permission.always));
   return box;
