@@ -123,6 +123,23 @@ type JoinedStopReasons interface {
 	OtherStopReasons(prompt, sent string) string
 }
 
+// Permissions is an Agent whose PermissionRequest hook can answer the agent's own permission
+// dialog while the dialog is shown beside it: the supervisor holds that hook until a person
+// answers from elsewhere (hooksup approve or deny, watch, the page), and answers nothing when the
+// person answered at the dialog first. An agent whose dialog waits for its hook (Codex) is not
+// one: the hook would hide the dialog while it waits.
+type Permissions interface {
+	// AnswersPermission reports whether the dialog that a PermissionRequest with input in
+	// announces can be answered by its hook.
+	AnswersPermission(in *hooks.Input) bool
+	// AlwaysRule is what answering "always" writes, in the person's words, and as the answer
+	// carries it; ok is false when the input offers no rule.
+	AlwaysRule(in *hooks.Input) (words string, rule json.RawMessage, ok bool)
+	// PermissionAnswer encodes an answer (allow, deny with message for the agent, always with
+	// rule) as the hook prints it.
+	PermissionAnswer(decision, message string, rule json.RawMessage) []byte
+}
+
 // Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,
 // so that the agent run without hooksup has its stops decided by the project's checks
 // (engine.StandaloneHook), and `hooksup uninstall` removes it again, and nothing else.

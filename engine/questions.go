@@ -121,3 +121,13 @@ func (e *Engine) Pending() []session.Question {
 	slices.SortFunc(out, func(a, b session.Question) int { return a.ID - b.ID })
 	return out
 }
+
+// NextQuestionID takes the next question id, for a question put to the person outside the
+// engine (an agent's permission dialog): every question of the session has an id of its own,
+// and Resolve of an id taken here and no longer pending says ErrAnswered.
+func (e *Engine) NextQuestionID() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.questionSeq++
+	return e.questionSeq
+}

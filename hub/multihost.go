@@ -108,14 +108,20 @@ func (m *MultiHost) Snapshot(l Live) (Snapshot, error) {
 }
 
 func (m *MultiHost) Resolve(l Live, id int, d hooks.Decision, reason string) error {
+	return m.ResolveAs(l, id, d, reason, m.by)
+}
+
+// ResolveAs is Resolve with the verdict saying where the person answered in words of its own:
+// "hooksup web device 3f9c2a1e", the paired browser that answered.
+func (m *MultiHost) ResolveAs(l Live, id int, d hooks.Decision, reason, by string) error {
 	r, err := m.remote(l)
 	if err != nil {
 		return err
 	}
 	if r != nil {
-		return r.Resolve(l.Entry.ID, id, string(d), reason, m.by)
+		return r.Resolve(l.Entry.ID, id, string(d), reason, by)
 	}
-	return Client{Path: l.Entry.Control}.Resolve(id, string(d), reason, m.by)
+	return Client{Path: l.Entry.Control}.Resolve(id, string(d), reason, by)
 }
 
 func (m *MultiHost) Interrupt(l Live) error {

@@ -188,7 +188,7 @@ func (s *Server) snapshot() Snapshot {
 	for _, q := range s.sess.Pending() {
 		snap.Pending = append(snap.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
 			AgentType: q.AgentType, Proposal: string(q.Proposal), Source: string(q.Source), Reason: q.Reason,
-			Asked: q.Asked, Deadline: q.Deadline})
+			Asked: q.Asked, Deadline: q.Deadline, Permission: q.Permission})
 	}
 	return snap
 }

@@ -47,7 +47,7 @@ type Request struct {
 	Protocol int    `json:"protocol"`
 	Op       string `json:"op"`
 	Question int    `json:"question,omitempty"` // resolve: the question's id
-	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt
+	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt; a permission's allow, deny or always
 	Reason   string `json:"reason,omitempty"`   // resolve: a block's reason (the checks' when empty)
 	By       string `json:"by,omitempty"`       // resolve: where the person answered, e.g. "hooksup approve"
 }
@@ -127,10 +127,11 @@ func (w Waiting) Holder() projectlock.Holder {
 	return projectlock.Holder{SessionID: w.SessionID, Agent: w.Agent, PID: w.PID, Check: w.Check}
 }
 
-// Question is a stop decision waiting for a person.
+// Question is a stop decision waiting for a person, or the agent's permission dialog (Event
+// PermissionRequest, with Permission: answered allow, deny or always).
 type Question struct {
 	ID        int       `json:"id"`
-	Event     string    `json:"event"` // Stop or SubagentStop
+	Event     string    `json:"event"` // Stop, SubagentStop or PermissionRequest
 	AgentID   string    `json:"agent_id"`
 	AgentType string    `json:"agent_type,omitempty"`
 	Proposal  string    `json:"proposal"` // what the checks said: block or allow
@@ -138,6 +139,9 @@ type Question struct {
 	Reason    string    `json:"reason"`
 	Asked     time.Time `json:"asked"`
 	Deadline  time.Time `json:"deadline"`
+	// Permission is what a PermissionRequest question asks to run (the agent's text, made
+	// terminal-safe), and what "always" writes.
+	Permission *session.Permission `json:"permission,omitempty"`
 }
 
 // Event is one of the session's events: its name on the wire (one of the Event… constants),

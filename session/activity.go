@@ -18,4 +18,8 @@ type Activity struct {
 type Permission struct {
 	Tool    string `json:"tool"`
 	Command string `json:"command,omitempty"`
+	// Always, in a permission question whose agent can be answered "always", is the rule that
+	// answer writes, in the person's words: "allow Bash(touch created.txt) in
+	// .claude/settings.local.json".
+	Always string `json:"always,omitempty"`
 }

@@ -82,6 +82,7 @@ type Supervisor struct {
 	state    *stateTracker
 	activity activity
 	lastKey  atomic.Int64 // unix nanoseconds of the person's last key at the terminal (Typed)
+	perms    permissions
 	ledger   *ledger
 	others   *stopHooks
 	feed     *transcriptFeed
@@ -197,6 +198,7 @@ func New(o Options) (*Supervisor, error) {
 	}
 	s.server.Handle(hooks.Stop, s.decide)
 	s.server.Handle(hooks.SubagentStop, s.decide)
+	s.server.Handle(hooks.PermissionRequest, s.permissionRequest)
 	s.server.HandleDefault(s.observe)
 	return s, nil
 }
@@ -220,16 +222,14 @@ func (s *Supervisor) Interrupt() {
 	s.state.set(session.StateInterrupted, "Escape", fromKeyboard)
 }
 
-// Resolve answers a pending question (see Engine.Resolve).
+// Resolve answers a pending question (see Engine.Resolve; a permission question takes allow,
+// deny or always).
 func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
-	return s.engine.Resolve(id, d, reason)
+	return s.ResolveBy(id, d, reason, verdictlog.SourceManual)
 }
 
 // Goal is the goal's latest record, its end once it ended; false outside goal mode.
 func (s *Supervisor) Goal() (verdictlog.Goal, bool) { return s.engine.GoalState() }
-
-// Pending returns the questions waiting for the person.
-func (s *Supervisor) Pending() []session.Question { return s.engine.Pending() }
 
 // Counts returns the engine's counters.
 func (s *Supervisor) Counts() session.Counts { return s.engine.Counts() }
@@ -318,6 +318,10 @@ func (s *Supervisor) reportOtherHooks(entry verdictlog.Verdict, latestMain bool)
 func (s *Supervisor) stateChanged(ev session.Event) {
 	s.publish(ev)
 	if c, ok := ev.(session.StateChanged); ok {
+		if c.State != session.StatePermission {
+			// The dialog closed: answered at the agent's terminal, or the turn moved on.
+			s.withdrawPermissions("state " + string(c.State) + ": " + c.Reason)
+		}
 		s.logger.Debug("state", "state", c.State, "source", c.Source, "reason", c.Reason)
 		if a, ok := alertFor(s.o.Config.Notifications, c); ok {
 			if s.agent != nil {

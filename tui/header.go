@@ -31,6 +31,9 @@ type header struct {
 	// goalFailed the first line of what failed at its latest turn.
 	goal       *verdictlog.Goal
 	goalFailed string
+	// permission is the agent's permission dialog while it is a question of the session: it is
+	// answered at the dialog or from anywhere (hooksup approve or deny, watch, the page).
+	permission *session.Question
 }
 
 func (h *header) event(ev session.Event) {
@@ -47,6 +50,15 @@ func (h *header) event(ev session.Event) {
 		}
 	case session.StateChanged:
 		h.state = e.State
+	case session.QuestionAsked:
+		if e.Question.Permission != nil {
+			q := e.Question
+			h.permission = &q
+		}
+	case session.QuestionResolved:
+		if h.permission != nil && h.permission.ID == e.ID {
+			h.permission = nil
+		}
 	case session.VerdictDecided:
 		h.goalVerdict(e.Verdict)
 	case session.ConfigApplied:
@@ -96,6 +108,18 @@ func (h *header) view(st Styles, w int) string {
 	if h.goal == nil || h.goal.End != "" {
 		// A goal's stops are bounded by its turns, not by max_continuations.
 		parts = append(parts, continuations(h.counts, h.blockCap, present.AgentName(h.agent)))
+	}
+	if q := h.permission; q != nil {
+		// The agent's text, shown visibly (it was made so), its first line's start: its dialog
+		// shows it whole.
+		what := "⚑ " + q.Permission.Tool
+		if c := present.FirstLine(q.Permission.Command); c != "" {
+			if r := []rune(c); len(r) > 60 {
+				c = string(r[:59]) + "…"
+			}
+			what += ": " + c
+		}
+		parts = append(parts, st.Pending.Render(what)+st.Muted.Render(fmt.Sprintf(" (question %d)", q.ID)))
 	}
 	if w := h.counts.Waiting; w != nil {
 		// Also where the checks pane is hidden (a small window, zoomed).

@@ -265,6 +265,9 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	switch e := ev.(type) {
 	case session.QuestionAsked:
+		if e.Question.Permission != nil {
+			break // the agent's own dialog asks, in its pane; the header says it is a question
+		}
 		if e.Time.After(m.now) {
 			m.now = e.Time // the banner's first frame counts from here, not from the last tick
 		}

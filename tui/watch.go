@@ -398,6 +398,16 @@ func (m *watchModel) move(d int) {
 	}
 }
 
+// permissionPending reports a permission question among qs: its line tells what the agent asks.
+func permissionPending(qs []hub.Question) bool {
+	for _, q := range qs {
+		if q.Permission != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // answer resolves the selected session's oldest question.
 func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	s := m.selectedSession()
@@ -410,6 +420,18 @@ func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	}
 	q, l, h := s.live.Snapshot.Pending[0], s.live, m.hub
 	name := watchName(l.Snapshot)
+	if p := q.Permission; p != nil {
+		// The agent's permission dialog: approve allows it, deny refuses it.
+		switch d {
+		case hooks.Block:
+			d, did = session.PermissionAllow, "allowed "+termsafe.String(p.Tool)
+		case hooks.Allow:
+			d, did = session.PermissionDeny, "denied "+termsafe.String(p.Tool)
+		default:
+			m.status, m.failed = "a permission is allowed (approve) or denied (deny)", true
+			return nil
+		}
+	}
 	return func() tea.Msg {
 		err := h.Resolve(l, q.ID, d, reason)
 		if errors.Is(err, hub.ErrAnswered) {
@@ -417,6 +439,9 @@ func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 		}
 		if err != nil {
 			return watchAnswered{err: fmt.Errorf("%s: %w", name, err)}
+		}
+		if q.Permission != nil {
+			return watchAnswered{text: fmt.Sprintf("%s in %s", did, name)}
 		}
 		return watchAnswered{text: fmt.Sprintf("%s %s in %s", did, q.Event, name)}
 	}
@@ -658,7 +683,7 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 			body = append(body, fit(" "+st.Warn.Render(l), inner))
 		}
 	}
-	if p := snap.Permission; p != nil && state == session.StatePermission {
+	if p := snap.Permission; p != nil && state == session.StatePermission && !permissionPending(snap.Pending) {
 		text := "⚠ asks to run " + safe(p.Tool)
 		if p.Command != "" {
 			text += ": " + present.FirstLine(p.Command)
@@ -675,6 +700,14 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 		}
 	}
 	for j, q := range snap.Pending {
+		if p := q.Permission; p != nil {
+			text := "⚑ permission: " + safe(p.Tool)
+			if p.Command != "" {
+				text += ": " + present.FirstLine(p.Command)
+			}
+			body = append(body, fit(" "+st.Pending.Render(text)+st.Muted.Render(" · approve allows it, deny refuses it"), inner))
+			continue
+		}
 		what := "⚑ " + safe(q.Event)
 		if q.AgentID != "" {
 			what += " of " + safe(shortID(q.AgentID))

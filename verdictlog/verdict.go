@@ -31,6 +31,9 @@ const (
 	SourceGoal Source = "goal"
 	// SourceAgentCap: the agent's own cap on blocked stops let it stop (EventCapped).
 	SourceAgentCap Source = "agentcap"
+	// SourceTerminal: the person answered a permission at the agent's own dialog, before
+	// anyone answered it through hooksup (the question is withdrawn).
+	SourceTerminal Source = "terminal"
 )
 
 const checkSourcePrefix = "check:"
@@ -56,6 +59,20 @@ const EventCapped = "Capped"
 // names the verdict's Stop number. Its Decision is what they made claude do: block when one
 // made it continue, halt when one ended the turn, else allow.
 const EventOtherHooks = "OtherHooks"
+
+// EventPermission is the verdict log's event for the agent's permission dialog answered
+// through hooksup (hooksup approve or deny, watch, the page, the TUI): Decision is allow, deny
+// or always, Source who answered ("manual (hooksup approve)"), Reason a denial's message to the
+// agent, Permission what was asked.
+const EventPermission = "PermissionRequest"
+
+// Permission is what an answered permission dialog asked: the tool, its command (or path), and
+// for an "always", the rule that was written.
+type Permission struct {
+	Tool    string `json:"tool"`
+	Command string `json:"command,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+}
 
 // Verdict is one decided Stop or SubagentStop: a line of the verdict log.
 type Verdict struct {
@@ -101,6 +118,9 @@ type Verdict struct {
 	// Goal is the goal's state at a stop of the main agent in goal mode (none outside one):
 	// each goal turn, and the stop that ended the goal, with why.
 	Goal *Goal `json:"goal,omitempty"`
+
+	// Permission is what a PermissionRequest entry answered.
+	Permission *Permission `json:"permission,omitempty"`
 }
 
 // GoalEnd says how a goal ended; "" while it goes on.

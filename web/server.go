@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 )
@@ -292,9 +293,9 @@ type actionResult struct {
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	id, action, host := r.PathValue("id"), r.PathValue("action"), r.URL.Query().Get("host")
 	decision, _, isAnswer := present.Answer(action)
-	if !isAnswer && action != "interrupt" {
+	if !isAnswer && action != "interrupt" && action != "always" {
 		writeError(w, http.StatusNotFound, "unknown_action",
-			fmt.Sprintf("unknown action %q: approve, deny, halt or interrupt", action))
+			fmt.Sprintf("unknown action %q: approve, deny, halt, always or interrupt", action))
 		return
 	}
 	var body actionBody
@@ -311,11 +312,6 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	if dec.More() {
 		writeError(w, http.StatusBadRequest, "bad_request", "the body is not one JSON object")
-		return
-	}
-	if action == "deny" && body.Reason != "" {
-		writeError(w, http.StatusBadRequest, "bad_request",
-			"deny takes no reason: the agent is let stop (approve with a reason replaces the continuation's reason, halt's says why the turn ends)")
 		return
 	}
 	if action == "interrupt" && body.Reason != "" {
@@ -384,6 +380,47 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		}
 		q = snap.Pending[i]
 	}
+	if p := q.Permission; p != nil {
+		// The agent's permission dialog: approve allows it once, always from now on by the rule
+		// the question shows, deny refuses it (the reason is what the agent is told).
+		verb, always := action, action == "always"
+		if always {
+			verb = "approve"
+		}
+		d, ok := present.PermissionDecision(verb, always)
+		switch {
+		case !ok:
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s waits on a permission: approve, always or deny answer it, not %s", name, action))
+			return
+		case d == "always" && p.Always == "":
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s offers no rule to allow %s always: approve allows it once", name, p.Tool))
+			return
+		case d != "deny" && body.Reason != "":
+			writeError(w, http.StatusBadRequest, "bad_request", "a permission allowed takes no reason: the agent is told nothing when its tool runs")
+			return
+		}
+		err = s.resolvePermission(r, *target, q.ID, d, body.Reason)
+		if errors.Is(err, hub.ErrAnswered) {
+			current = current[min(1, len(current)):]
+			stale("the permission in " + name + " was already answered")
+			return
+		}
+		if err != nil {
+			writeError(w, http.StatusBadGateway, "session", fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		writeJSON(w, http.StatusOK, actionResult{Message: action + ": " + present.PermissionAnswered(d, p.Tool, p.Command, p.Always, name, body.Reason)})
+		return
+	}
+	switch {
+	case action == "always":
+		writeError(w, http.StatusBadRequest, "bad_request", "always answers a permission, and "+name+" waits on a stop")
+		return
+	case action == "deny" && body.Reason != "":
+		writeError(w, http.StatusBadRequest, "bad_request",
+			"deny takes no reason: the agent is let stop (approve with a reason replaces the continuation's reason, halt's says why the turn ends)")
+		return
+	}
 	err = s.hub.Resolve(*target, q.ID, decision, body.Reason)
 	if errors.Is(err, hub.ErrAnswered) {
 		current = current[min(1, len(current)):] // the one answered is gone
@@ -396,6 +433,20 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := present.Answered(action, q.Event, q.AgentID, name, body.Reason, q.Reason)
 	writeJSON(w, http.StatusOK, actionResult{Message: msg})
+}
+
+// resolvePermission answers a permission question; the verdict log names the paired browser
+// that answered ("manual (hooksup web device 3f9c2a1e)"), or hooksup web for the API token.
+func (s *Server) resolvePermission(r *http.Request, l hub.Live, id int, d hooks.Decision, reason string) error {
+	as, ok := s.hub.(interface {
+		ResolveAs(l hub.Live, id int, d hooks.Decision, reason, by string) error
+	})
+	given, _ := r.Context().Value(credentialKey{}).(string)
+	who, _ := s.logins.device(given) // none for the API token
+	if !ok || who.device == "" {
+		return s.hub.Resolve(l, id, d, reason)
+	}
+	return as.ResolveAs(l, id, d, reason, By+" device "+who.device)
 }
 
 // sessionKey tells sessions apart across hosts: one machine reached under two names lists

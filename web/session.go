@@ -38,10 +38,12 @@ type Session struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Permission is what a session that needs permission asks to run.
+// Permission is what a session that needs permission asks to run; in a permission question,
+// also what answering "always" writes (Always).
 type Permission struct {
 	Tool    string `json:"tool"`
 	Command string `json:"command,omitempty"`
+	Always  string `json:"always,omitempty"`
 }
 
 // Question is a pending question in a Session.
@@ -60,6 +62,8 @@ type Question struct {
 	// Answers are the ways to answer it in the TUI's words (present.Answers): the page's
 	// buttons say them, and the verdict each records as hooksup log says it.
 	Answers []present.AnswerWords `json:"answers"`
+	// Permission, in a PermissionRequest question, is what the agent asks to run.
+	Permission *Permission `json:"permission,omitempty"`
 }
 
 // Sessions are the live sessions that answered, each with its host, as GET /api/sessions gives
@@ -88,6 +92,11 @@ func SessionOf(l hub.Live) Session {
 		j.Permission = &Permission{Tool: p.Tool, Command: p.Command}
 	}
 	for _, q := range s.Pending {
+		if p := q.Permission; p != nil {
+			j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID, Says: present.PermissionAsks(s.Agent, p.Tool, p.Command),
+				Asked: q.Asked, Answers: present.PermissionAnswers(p.Always != ""), Permission: &Permission{Tool: p.Tool, Command: p.Command, Always: p.Always}})
+			continue
+		}
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
 			Proposal: q.Proposal, Source: q.Source, Says: says(q), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline,
 			Answers: present.Answers(s.Agent)})

@@ -23,6 +23,11 @@ var InjectedEvents = []string{
 // wait for the person, so ordinary tool calls do not start a hook process.
 var injectedMatchers = map[string]string{hooks.PreToolUse: "AskUserQuestion|ExitPlanMode"}
 
+// PermissionTimeout is the PermissionRequest hook's timeout: claude shows its dialog beside the
+// hook, which waits for an answer from elsewhere as long as the dialog may stay open (it has no
+// timeout of its own), and is answered at once when the person answers at the dialog.
+const PermissionTimeout = 24 * time.Hour
+
 // Groups builds hooksup's matcher group for each of events (see EventsFor), running
 // command(event), with stopTimeout for Stop and SubagentStop (they may wait for checks and a
 // person) and otherTimeout for the rest (answered at once).
@@ -30,8 +35,11 @@ func Groups(events []string, command func(event string) string, stopTimeout, oth
 	m := make(map[string][]hooks.MatcherGroup, len(events))
 	for _, ev := range events {
 		t := otherTimeout
-		if hooks.IsStop(ev) {
+		switch {
+		case hooks.IsStop(ev):
 			t = stopTimeout
+		case ev == hooks.PermissionRequest:
+			t = PermissionTimeout
 		}
 		m[ev] = []hooks.MatcherGroup{{Matcher: injectedMatchers[ev], Hooks: []hooks.HookCommand{{
 			Type: "command", Command: command(ev), Timeout: seconds(t),

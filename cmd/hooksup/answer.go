@@ -16,11 +16,12 @@ import (
 	"github.com/hooksup/hooksup/internal/termsafe"
 )
 
-func answerFlagSet(cmd string, reason *string, hf *hostFlags) *flag.FlagSet {
+func answerFlagSet(cmd string, reason *string, always *bool, hf *hostFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	if cmd != "deny" {
-		fs.StringVar(reason, "reason", "", "")
+	fs.StringVar(reason, "reason", "", "")
+	if cmd == "approve" {
+		fs.BoolVar(always, "always", false, "")
 	}
 	hostFlagsOn(fs, hf)
 	return fs
@@ -32,17 +33,12 @@ func answerFlagSet(cmd string, reason *string, hf *hostFlags) *flag.FlagSet {
 // every machine), or, without SESSION, the one question pending on all of them.
 func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, stdout, stderr io.Writer) (int, error) {
 	usage := fmt.Sprintf("usage: hooksup %s [SESSION] [--reason TEXT] [--host DEST]...", cmd)
-	if cmd == "deny" {
-		usage = "usage: hooksup deny [SESSION] [--host DEST]..."
-		for _, a := range args {
-			if n := strings.TrimLeft(a, "-"); a != n && (n == "reason" || strings.HasPrefix(n, "reason=")) {
-				return 2, errors.New("deny takes no --reason: the agent is let stop (approve --reason replaces the continuation's reason, halt --reason says why the turn ends)")
-			}
-		}
+	if cmd == "approve" {
+		usage = "usage: hooksup approve [SESSION] [--reason TEXT | --always] [--host DEST]..."
 	}
-	reason := new(string)
+	reason, always := new(string), new(bool)
 	var hf hostFlags
-	fs := answerFlagSet(cmd, reason, &hf)
+	fs := answerFlagSet(cmd, reason, always, &hf)
 	var pos []string
 	for {
 		if err := parseFlags(fs, args); err != nil {
@@ -119,6 +115,15 @@ func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, st
 		return 1, fmt.Errorf("%s has no pending question", where)
 	}
 	q := s.Pending[0]
+	if q.Permission != nil {
+		return answerPermission(target, q, cmd, *reason, *always, where, stdout)
+	}
+	switch {
+	case cmd == "deny" && *reason != "":
+		return 2, errors.New("deny of a stop takes no --reason: the agent is let stop (approve --reason replaces the continuation's reason, halt --reason says why the turn ends)")
+	case *always:
+		return 2, fmt.Errorf("--always answers a permission, and %s waits on a stop", where)
+	}
 	decision, _, _ := present.Answer(cmd)
 	err = target.resolve(q.ID, string(decision), *reason, "hooksup "+cmd)
 	if errors.Is(err, hub.ErrAnswered) {
@@ -129,6 +134,33 @@ func runAnswer(ctx context.Context, g globalFlags, cmd string, args []string, st
 	}
 	line := present.Answered(cmd, q.Event, q.AgentID, where, *reason, q.Reason)
 	fmt.Fprintln(stdout, line)
+	return 0, nil
+}
+
+// answerPermission answers the agent's permission dialog q: approve allows it once (--always:
+// and from now on, by the rule it shows first), deny refuses it (--reason: what the agent is
+// told).
+func answerPermission(target hostLive, q hub.Question, cmd, reason string, always bool, where string, stdout io.Writer) (int, error) {
+	p := q.Permission
+	d, ok := present.PermissionDecision(cmd, always)
+	switch {
+	case !ok:
+		return 2, fmt.Errorf("%s waits on a permission: hooksup approve allows it, hooksup deny refuses it", where)
+	case cmd == "approve" && reason != "":
+		return 2, errors.New("approve of a permission takes no --reason: the agent is told nothing when its tool runs (deny --reason tells it why not)")
+	case always && p.Always == "":
+		return 1, fmt.Errorf("%s offers no rule to allow %s always: hooksup approve allows it once", where, termsafe.String(p.Tool))
+	case always:
+		fmt.Fprintf(stdout, "writes: %s\n", p.Always)
+	}
+	err := target.resolve(q.ID, string(d), reason, "hooksup "+cmd)
+	if errors.Is(err, hub.ErrAnswered) {
+		return 1, fmt.Errorf("the permission in %s was already answered", where)
+	}
+	if err != nil {
+		return 1, fmt.Errorf("%s: %w", where, err)
+	}
+	fmt.Fprintln(stdout, cmd+": "+present.PermissionAnswered(d, p.Tool, p.Command, p.Always, where, reason))
 	return 0, nil
 }
 

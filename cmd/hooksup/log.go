@@ -212,6 +212,15 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 		fmt.Fprintf(w, "(unreadable line: %s)\n", termsafe.String(err.Error()))
 		return
 	}
+	if v.Event == verdictlog.EventPermission && v.Permission != nil {
+		p := v.Permission
+		line := present.PermissionAnswered(v.Decision, p.Tool, p.Command, p.Rule, "", "")
+		fmt.Fprintf(w, "%s  permission  %s by %s\n", v.Time.Local().Format("15:04:05"), line, present.Source(v.Source))
+		if v.Reason != "" {
+			fmt.Fprintf(w, "          told %s: %s\n", present.AgentName(v.Agent), present.Lines(v.Reason, "                  "))
+		}
+		return
+	}
 	if v.Event == verdictlog.EventOtherHooks {
 		for _, l := range otherHooksLines(v, false) {
 			fmt.Fprintf(w, "%s  turn %d  %s\n", v.Time.Local().Format("15:04:05"), v.Turn, l)
@@ -360,7 +369,7 @@ func listSessions(dir string, asJSON bool, stdout io.Writer) (int, error) {
 				}
 			}
 			switch v.Event {
-			case verdictlog.EventOtherHooks:
+			case verdictlog.EventOtherHooks, verdictlog.EventPermission:
 			case verdictlog.EventInterrupted:
 				p.Interrupted++
 			default:

@@ -76,7 +76,7 @@ command = "echo 'FAIL: TestPage'; exit 1"
 `
 
 // A session that needs permission says which tool it asks to run and its command; one that
-// waits on a question shows what the agent said last, and comes first though it started later.
+// waits on a question shows what the agent said last; the one waiting longest comes first.
 func TestWebPageShowsWhatTheAgentSaidAndAsks(t *testing.T) {
 	projects, w := simSessions(t, []string{`mode = "auto"`, askCfg},
 		[]agentsim.Scenario{{Prompts: []string{"go"}, Permission: true, PermissionWait: agentsim.Duration{Duration: 10 * time.Minute}}, {Prompts: []string{"go"}}},
@@ -91,8 +91,9 @@ func TestWebPageShowsWhatTheAgentSaidAndAsks(t *testing.T) {
 		return !!p && p.querySelector("strong").textContent === "⚠ asks to run Bash" && p.querySelector("pre.command").textContent === "touch demo.txt" })()`)
 	evalUntil(t, ctx, wait, "the waiting session's last message", `(() => { const c = `+cardJS(waiting)+`; const m = c && c.querySelector(".said pre.message");
 		return !!m && m.textContent === "Answer to turn 1, attempt 1." })()`)
-	// Waiting on the person first, though it started second.
-	evalUntil(t, ctx, wait, "the waiting session first", `document.querySelector(".card") === `+cardJS(waiting))
+	// Both wait on the person (a permission dialog is a question too): the longest waiting first.
+	evalUntil(t, ctx, wait, "the longest waiting first", `(() => { const a = [...document.querySelectorAll(".card")].map(c =>
+		Date.parse((c.querySelector(".question") || { dataset: {} }).dataset.asked)); return a.length === 2 && a[0] <= a[1] })()`)
 	// The proposal in the TUI banner's words.
 	evalUntil(t, ctx, wait, "the proposal in the banner's words", `(() => { const c = `+cardJS(waiting)+`;
 		return !!c && c.querySelector(".question .proposal").textContent === "the checks say continue (check tests)" })()`)

@@ -315,7 +315,9 @@ func (a *Agent) turn(ctx context.Context, sc Scenario, n int, prompt string) {
 		pr["prompt_id"], pr["permission_mode"] = promptID, "default"
 		pr["tool_name"], pr["tool_input"] = "Bash", map[string]any{"command": "touch demo.txt", "description": "Create a file"}
 		pr["permission_suggestions"] = []any{}
-		a.Fire(ctx, "PermissionRequest", pr)
+		// As claude does, the dialog shows beside the hook, which may wait for an answer from
+		// elsewhere.
+		go a.Fire(ctx, "PermissionRequest", pr)
 		nt := a.base("Notification")
 		nt["prompt_id"], nt["message"], nt["notification_type"] = promptID, "Claude needs your permission", "permission_prompt"
 		a.Fire(ctx, "Notification", nt)

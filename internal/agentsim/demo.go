@@ -341,7 +341,9 @@ func (d *Demo) permission(ctx context.Context, promptID string) bool {
 	pr["prompt_id"], pr["permission_mode"] = promptID, "default"
 	pr["tool_name"], pr["tool_input"] = "Bash", map[string]any{"command": "go test ./...", "description": "Run the tests"}
 	pr["permission_suggestions"] = []any{}
-	d.agent.Fire(ctx, "PermissionRequest", pr)
+	// As claude does, the dialog shows beside the hook, which may wait for an answer from
+	// elsewhere: the answer at the dialog comes first here.
+	go d.agent.Fire(ctx, "PermissionRequest", pr)
 	d.printf("\x1b[1;33m?\x1b[0m Allow \x1b[1mBash\x1b[0m(go test ./...)? \x1b[2m[y/n]\x1b[0m ")
 	d.mu.Lock()
 	d.asking = true

@@ -22,6 +22,7 @@ const state = {
   busy: new Set(), // session keys with an action on the way
   reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
   expanded: new Set(), // session keys whose last message is shown whole
+  always: new Map(), // session key -> the permission question whose "always" rule is shown, to confirm
   loggedIn: false,
   push: false, // this device is subscribed to pushes (notify this device)
 };
@@ -403,7 +404,8 @@ function card(s) {
   meta.append(st, " for ", since, " · continued " + s.continuations + " · " + count(s.tokens) + " tokens · " + s.mode);
   c.append(meta);
   c.append(el("div", "meta cwd", s.cwd));
-  if (s.permission && s.state === "needs permission") {
+  const pq = (s.pending || [])[0];
+  if (s.permission && s.state === "needs permission" && !(pq && pq.permission)) {
     // What it asks to run: the agent's text, shown as text (showAll), the command whole.
     const p = el("div", "permission");
     p.append(el("strong", "", "⚠ asks to run " + s.permission.tool));
@@ -412,7 +414,8 @@ function card(s) {
   }
   if (s.last_message) c.append(said(s));
   const q = (s.pending || [])[0];
-  if (q) c.append(question(s, q));
+  if (q && q.permission) c.append(permissionQuestion(s, q));
+  else if (q) c.append(question(s, q));
   const ed = state.editing.get(k);
   if (ed && ed.stale) c.append(kept(s, q, ed));
   const actions = el("div", "actions");
@@ -427,7 +430,18 @@ function card(s) {
       if (w.decision) b.dataset.decision = w.decision;
       return b;
     };
-    if (ed && !ed.stale) {
+    if (q.permission) {
+      // The agent's own permission dialog: Allow once · Always… (the rule it writes is shown
+      // first, to confirm) · Deny. The first answer wins, here, at the terminal or elsewhere.
+      if (state.always.get(k) === q.id) {
+        actions.append(answer("always", "approve", "writes the rule shown", () => { state.always.delete(k); act(s, "always", undefined, q); }),
+          button("cancel", "", "keep the question", busy, () => { state.always.delete(k); render(); }));
+      } else {
+        actions.append(answer("allow", "approve", "a", () => act(s, "approve", undefined, q)));
+        if (q.permission.always) actions.append(answer("always", "", "shows the rule first", () => { state.always.set(k, q.id); render(); }));
+        actions.append(answer("deny", "deny", "d", () => act(s, "deny", undefined, q)));
+      }
+    } else if (ed && !ed.stale) {
       actions.append(answer("send", "approve", "Ctrl+Enter", () => send(s)),
         answer("cancel", "", "Esc", () => { state.editing.delete(k); render(); }));
     } else {
@@ -473,6 +487,20 @@ function said(s) {
 
 function firstLine(s) {
   return String(s).trim().split("\n")[0];
+}
+
+// permissionQuestion is the agent's permission dialog as a question of the card: what it asks
+// to run (the agent's text, shown as text), and, while "Always…" waits to be confirmed, the
+// rule it writes.
+function permissionQuestion(s, q) {
+  const box = el("div", "question permission");
+  box.dataset.question = q.id;
+  box.dataset.asked = q.asked;
+  box.append(el("strong", "", "⚠ asks to run " + q.permission.tool));
+  if (q.agent_id) box.append(" (subagent " + q.agent_id + ")");
+  if (q.permission.command) box.append(el("pre", "command", q.permission.command));
+  if (state.always.get(key(s)) === q.id) box.append(el("div", "rule", "Always writes: " + q.permission.always));
+  return box;
 }
 
 function question(s, q) {
