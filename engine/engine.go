@@ -268,6 +268,8 @@ type proposal struct {
 	done     *session.CheckResult // a goal's done command's run, once the checks passed
 	// goal is the goal's say, in goal mode (nil: none).
 	goal *goalVerdict
+	// tests is, in goal mode, how many tests each check that ran said it ran (goalguard.go).
+	tests map[string]testsRun
 }
 
 // outcome is the decision after the mode (and perhaps the person) had their say.
@@ -409,11 +411,7 @@ func (e *Engine) propose(s *stop) proposal {
 	if e.observe != nil {
 		tokens = goalTokens(e.observe())
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	g := e.goal.judge(&p, p.done, e.now().Sub(e.goal.started), tokens, e.cfg.ReasonLines)
-	p.goal = &g
-	return p
+	return e.decideGoal(s, p, tokens)
 }
 
 // ask gives the mode its say on the proposal, asking the person when it says so.
@@ -592,6 +590,7 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input, done *config.Ch
 		lock.Running(c.Name)
 		res := e.runOne(ctx, c, dir, in)
 		p.records = append(p.records, checks.Record(res))
+		e.noteTests(&p, res)
 		if e.judge(&p, c, res) {
 			return p
 		}

@@ -27,6 +27,9 @@ import (
 type Goal struct {
 	Text string
 	config.GoalConfig
+	// Files are the project's configuration files: a change to one pauses the goal, as a change
+	// to a file the goal protects does (GoalConfig.Protect).
+	Files []string
 }
 
 // goalRun is a goal as it goes on: its turns, what failed last and how often in a row, its end.
@@ -43,6 +46,11 @@ type goalRun struct {
 	repeated string
 	undone   string // what the latest goal turn was about, in words
 	end      verdictlog.GoalEnd
+	// What the goal is held to from its start (StartGoal, goalguard.go): the protected files'
+	// content, and the tests each test check ran, by check (testNames in the checks' order).
+	guard     *guard
+	tests     map[string]testsRun
+	testNames []string
 }
 
 // active reports whether the goal decides a stop: the main agent's, before the goal's end.
@@ -68,6 +76,7 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 		rec.Done = &r
 	}
 	var failure, what, undone string
+	fewer := g.fewerTests(p.tests)
 	switch {
 	case p.decision == hooks.Block: // a check failed
 		name := p.blocking
@@ -78,6 +87,15 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 		failure = "check " + name + "\n" + normalizeOutput(out)
 		what = fmt.Sprintf("the check %s failing with the same output", termsafe.String(name))
 		undone = fmt.Sprintf("the check %s still fails", termsafe.String(name))
+	case fewer != "" && (done == nil || !done.Canceled):
+		// The checks pass, with fewer tests than at the goal's start: not done, whatever the
+		// done command says.
+		failure = "fewer tests\n" + fewer
+		what = "the same fall in the tests run"
+		undone = fewer
+		p.decision, p.source, p.blocking = hooks.Block, verdictlog.SourceGoal, ""
+		p.reason = "The project's checks pass, but they ran fewer tests than at the start of the goal: " + fewer +
+			". A test removed, skipped or narrowed does not reach the goal: bring the tests back and make them pass."
 	case done != nil && !done.Passed() && !done.Canceled:
 		failure = "done\n" + normalizeOutput(fmt.Sprintf("exit %d\n%s", done.ExitCode, checks.Text(*done)))
 		what = "the done command's same output"
@@ -145,6 +163,56 @@ func (g *goalRun) restated(turn int, lead string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// decideGoal is the goal's say on a stop whose checks (and done command) ran (judge), then the
+// files the goal protects: when the agent changed one, the goal pauses. A person is asked
+// whether it goes on (the changes then taken as its new start); without one, or when they let
+// the agent stop, the goal ends paused.
+func (e *Engine) decideGoal(s *stop, p proposal, tokens int64) proposal {
+	e.mu.Lock()
+	g := e.goal.judge(&p, p.done, e.now().Sub(e.goal.started), tokens, e.cfg.ReasonLines)
+	gd := e.goal.guard
+	e.mu.Unlock()
+	p.goal = &g
+	if g.end != "" && g.end != verdictlog.GoalReached || s.ctx.Err() != nil {
+		return p
+	}
+	what, next := gd.changed(s.ctx)
+	if what == "" {
+		return p
+	}
+	if e.interactive {
+		q := session.Question{Event: s.in.HookEventName, Proposal: hooks.Allow, Source: verdictlog.SourceGoal, Reason: p.reason,
+			Warning: "hooksup: the goal is paused: the agent changed what the goal protects: " + what +
+				". Continue: the goal goes on, from the files as they are now; let it stop: the goal ends.",
+			LastMessage: clip.Head(s.in.LastAssistantMessage, 2000)}
+		if p.decision != hooks.Block {
+			q.Reason = "The person supervising you asks you to continue."
+		}
+		r := e.askPerson(s.ctx, q)
+		if r.decision == hooks.Block && r.by != verdictlog.SourceTimeout {
+			e.mu.Lock()
+			e.goal.guard = next
+			e.mu.Unlock()
+			if r.reason != "" && p.decision == hooks.Block {
+				p.reason = r.reason
+			}
+			p.final = true
+			return p
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g.record.Paused, g.record.Undone, g.end = what, "", verdictlog.GoalPaused
+	if p.decision == hooks.Block {
+		g.record.Undone = e.goal.undone
+	}
+	g.record.Turn = e.goal.turns
+	p.decision, p.source, p.reason, p.blocking, p.final = hooks.Allow, verdictlog.SourceGoal, "", "", true
+	p.warnings = append(p.warnings, "hooksup: the goal ended: "+GoalWhy(g.record, g.end))
+	p.goal = &g
+	return p
+}
+
 // maxGoalText bounds the goal's text as the agent reads it at each turn.
 const maxGoalText = 2000
 
@@ -190,6 +258,8 @@ func GoalWhy(rec *verdictlog.Goal, e verdictlog.GoalEnd) string {
 		why = "halted: Escape, a halt, or a person let the agent stop"
 	case e == verdictlog.GoalNoProgress:
 		why = "no progress: " + termsafe.String(rec.Repeated)
+	case e == verdictlog.GoalPaused:
+		why = "paused: the agent changed what the goal protects: " + termsafe.String(rec.Paused)
 	case e == verdictlog.GoalCapped:
 		by := "the agent"
 		if rec.CappedBy != "" {

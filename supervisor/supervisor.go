@@ -452,6 +452,8 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 		}
 	}()
 
+	// A goal is held to what it starts from: taken before the agent can change it.
+	s.engine.StartGoal(sctx)
 	cmd := s.Command()
 	start := s.o.Start
 	if start == nil {

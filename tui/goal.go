@@ -106,6 +106,8 @@ func goalEnd(g *verdictlog.Goal) string {
 		return "ended: halted"
 	case g.End == verdictlog.GoalNoProgress:
 		return "ended: no progress: " + termsafe.String(g.Repeated)
+	case g.End == verdictlog.GoalPaused:
+		return "ended: paused: " + termsafe.String(g.Paused) + " changed"
 	case g.Budget == verdictlog.BudgetTurns:
 		return fmt.Sprintf("ended: its budget of turns (%d) ran out", g.MaxTurns)
 	case g.Budget == verdictlog.BudgetTime:

@@ -65,6 +65,8 @@ state live.`,
 			{Name: "max-time", Arg: "DURATION", Help: "a goal ends at the first stop past this time, e.g. 2h ([goal] max_time)"},
 			{Name: "max-tokens", Arg: "N", Help: "a goal ends at the first stop past this many tokens of the session ([goal] max_tokens)",
 				Summary: "a goal ends past this many tokens"},
+			{Name: "protect", Arg: "GLOB", Help: "a goal pauses when the agent changes files matching GLOB, e.g. '*_test.go'\n(repeatable; [goal] protect)",
+				Summary: "a goal pauses when the agent changes these files"},
 		}, binFlags, []cli.Flag{
 			{Name: "debug", Help: "verbose log in the state directory"},
 			{Name: "version", Help: "print the version and exit"},

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A test check's count is read from its runner's summary; go test without -v counts its
+// packages, with -v its tests.
+func TestRanTests(t *testing.T) {
+	for out, want := range map[string]string{
+		"Ran 14 tests in 0.010s":                                 "14 tests",
+		"Ran 1 test in 0.010s":                                   "1 test",
+		"ok  \texample.com/a\t0.01s\nok  \texample.com/b\t0.02s": "tests in 2 Go packages",
+		"=== RUN   TestA\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nok  \texample.com/a\t0.01s": "2 tests",
+	} {
+		got, ok := ranTests(out)
+		if !ok || got.what != want {
+			t.Errorf("ranTests(%q) = %+v %v, want %q", out, got, ok, want)
+		}
+	}
+	if _, ok := ranTests("all good"); ok {
+		t.Error("an output with no runner's summary was counted")
+	}
+}
+
+// A count that fell below the goal's start is named with both counts; one that held or grew,
+// or a check that did not run at this stop, is not.
+func TestFewerTests(t *testing.T) {
+	g := &goalRun{tests: map[string]testsRun{"unit": {14, "14 tests"}, "e2e": {3, "3 tests"}}, testNames: []string{"unit", "e2e"}}
+	if got := g.fewerTests(map[string]testsRun{"unit": {14, "14 tests"}, "e2e": {4, "4 tests"}}); got != "" {
+		t.Errorf("no fall: %q", got)
+	}
+	if got := g.fewerTests(map[string]testsRun{"unit": {12, "12 tests"}}); got != "the check unit ran 12 tests, 14 tests at the goal's start" {
+		t.Errorf("fall: %q", got)
+	}
+	if got := g.fewerTests(map[string]testsRun{"e2e": {0, "no tests hooksup can count"}}); got != "the check e2e ran no tests hooksup can count, 3 tests at the goal's start" {
+		t.Errorf("summary gone: %q", got)
+	}
+}
+
+// Protected files: a glob without a slash matches a base name at any depth, one with a slash a
+// path from the root; a change, a deletion, a new file that matches are named, others not; a
+// configuration file's change is named as such.
+func TestGuardChanged(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/x_test.go", "1")
+	write("a/x.go", "1")
+	write("tests/t.py", "1")
+	write(".hooksup.toml", "mode = \"auto\"\n")
+	ctx := context.Background()
+	g := takeGuard(ctx, dir, []string{"*_test.go", "tests/*.py"}, []string{filepath.Join(dir, ".hooksup.toml"), filepath.Join(dir, ".hooksup.local.toml")}, nil)
+	if what, _ := g.changed(ctx); what != "" {
+		t.Fatalf("unchanged: %q", what)
+	}
+	write("a/x.go", "2")
+	if what, _ := g.changed(ctx); what != "" {
+		t.Fatalf("an unprotected file: %q", what)
+	}
+	write("a/x_test.go", "22")
+	os.Remove(filepath.Join(dir, "tests/t.py"))
+	write("b/y_test.go", "1")
+	what, next := g.changed(ctx)
+	if what != "a/x_test.go, b/y_test.go (created), tests/t.py (deleted)" {
+		t.Fatalf("changes: %q", what)
+	}
+	if w, _ := next.changed(ctx); w != "" {
+		t.Fatalf("the new start: %q", w)
+	}
+	write(".hooksup.local.toml", "mode = \"observe\"\n")
+	if what, _ := next.changed(ctx); what != "the configuration .hooksup.local.toml" {
+		t.Fatalf("configuration: %q", what)
+	}
+}
