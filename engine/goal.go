@@ -350,6 +350,10 @@ func (e *Engine) Capped(agent string) {
 	if !g.active(false) || g.last == nil || g.last.End != "" || g.turns == 0 {
 		return
 	}
+	if e.interactive {
+		e.typeNextTurn(agent)
+		return
+	}
 	g.turns--
 	rec := *g.last
 	rec.Turn, rec.End, rec.CappedBy, rec.Done, rec.Undone = g.turns, verdictlog.GoalCapped, agent, nil, g.undone
@@ -361,6 +365,40 @@ func (e *Engine) Capped(agent string) {
 		Source: verdictlog.SourceAgentCap, Warning: "hooksup: the goal ended: " + GoalWhy(&rec, rec.End), Continuations: e.turnConts,
 		MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts, Goal: &rec}
 	e.out.Do(func() { e.publish(v) })
+}
+
+// typeNextTurn is Capped in a session whose terminal a front end owns: the goal goes on, its
+// turn that the cap cut short started again by the front end, which types the goal's prompt
+// into the agent's (GoalTurnTyped). An entry in the verdict log says so. The caller holds the
+// engine's lock.
+func (e *Engine) typeNextTurn(agent string) {
+	g := e.goal
+	rec := *g.last
+	rec.CappedBy, rec.Done, rec.Undone = agent, nil, g.undone
+	rec.ElapsedMS = e.now().Sub(g.started).Milliseconds()
+	by := "the agent"
+	if agent != "" {
+		by = termsafe.String(agent)
+	}
+	v := verdictlog.Verdict{Time: e.now(), SessionID: e.sessionID, Event: verdictlog.EventCapped, Turn: e.turn, Decision: hooks.Allow,
+		Source: verdictlog.SourceAgentCap, Warning: "hooksup: " + by + "'s own cap on blocked stops ended its turn: hooksup types the goal's next turn into its prompt",
+		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts, Goal: &rec}
+	text := g.typed(rec.Turn)
+	e.out.Do(func() {
+		e.publish(v)
+		e.emitNow(session.GoalTurnTyped{At: session.At{Time: e.now()}, Text: text})
+	})
+}
+
+// typed is the goal's turn as hooksup types it into the agent's prompt: one line, the person's
+// objective quoted and what is left undone.
+func (g *goalRun) typed(turn int) string {
+	text := strings.Join(strings.Fields(termsafe.Text(clip.Head(g.Text, 500))), " ")
+	s := fmt.Sprintf("Goal turn %d of %d (typed by hooksup: your own limit on stop hooks ended the last turn). Keep working toward the objective the person set, their words quoted: \"%s\"", turn, g.MaxTurns, text)
+	if g.undone != "" {
+		s += "; still undone: " + strings.Join(strings.Fields(g.undone), " ")
+	}
+	return s + "."
 }
 
 // GoalState is the goal's latest record (its end once it ended), and whether the session is in

@@ -169,6 +169,7 @@ const (
 	EventConfigTrustAsked   = "ConfigTrustAsked"
 	EventConfigTrustSettled = "ConfigTrustSettled"
 	EventConfigApplied      = "ConfigApplied"
+	EventGoalTurnTyped      = "GoalTurnTyped"
 )
 
 // eventNames names each event type on the wire. An event missing here is never sent (the
@@ -195,6 +196,7 @@ var eventNames = map[reflect.Type]string{
 	reflect.TypeFor[session.ConfigTrustAsked]():   EventConfigTrustAsked,
 	reflect.TypeFor[session.ConfigTrustSettled](): EventConfigTrustSettled,
 	reflect.TypeFor[session.ConfigApplied]():      EventConfigApplied,
+	reflect.TypeFor[session.GoalTurnTyped]():      EventGoalTurnTyped,
 }
 
 // EventName is ev's name on the wire; false for an event the wire has no name for.

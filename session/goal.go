@@ -1,0 +1,10 @@
+package session
+
+// GoalTurnTyped asks the front end that owns the agent's terminal (the TUI) to start the goal's
+// next turn itself: the agent's own cap on blocked stops ended the turn that the goal had it
+// continue. The front end types Text (one line) and Enter into the agent's prompt once the
+// agent waits for input with its prompt box empty; another front end only shows it.
+type GoalTurnTyped struct {
+	At
+	Text string `json:"text"`
+}
