@@ -86,12 +86,12 @@ type model struct {
 	// goalTurn is the goal's next turn that hooksup is to type into the agent's prompt once it
 	// waits with the box empty ("": none; goal.go).
 	goalTurn string
-	failed    map[int]whatFailed // what the banner quotes of each pending question's reason
-	editor    reasonEditor
-	notices   []session.Notice          // the last warnings and errors, newest last
-	trust     *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
-	tally     tally                     // for the summary at claude's exit
-	resume    string                    // the command that resumes a session, before its id
+	failed   map[int]whatFailed // what the banner quotes of each pending question's reason
+	editor   reasonEditor
+	notices  []session.Notice          // the last warnings and errors, newest last
+	trust    *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
+	tally    tally                     // for the summary at claude's exit
+	resume   string                    // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
