@@ -228,7 +228,7 @@ func (e *Engine) Counts() session.Counts {
 	defer e.mu.Unlock()
 	return session.Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, SubagentContinuations: e.subConts, MaxSteers: e.cfg.SubagentStop.MaxSteers,
-		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting}
+		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting, Goal: e.goalRecord()}
 }
 
 // stop is one Stop or SubagentStop being decided, with what the engine knew as it arrived.

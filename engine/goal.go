@@ -406,14 +406,24 @@ func (g *goalRun) typed(turn int) string {
 func (e *Engine) GoalState() (verdictlog.Goal, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if r := e.goalRecord(); r != nil {
+		return *r, true
+	}
+	return verdictlog.Goal{}, false
+}
+
+// goalRecord is GoalState's record, a copy (nil outside goal mode). The caller holds the
+// engine's lock.
+func (e *Engine) goalRecord() *verdictlog.Goal {
 	g := e.goal
-	if g == nil {
-		return verdictlog.Goal{}, false
+	switch {
+	case g == nil:
+		return nil
+	case g.last != nil:
+		r := *g.last
+		return &r
 	}
-	if g.last != nil {
-		return *g.last, true
-	}
-	return verdictlog.Goal{Text: clip.Head(g.Text, 500), MaxTurns: g.MaxTurns, MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}, true
+	return &verdictlog.Goal{Text: clip.Head(g.Text, 500), MaxTurns: g.MaxTurns, MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}
 }
 
 // stillFailing words what a proposal that would have the agent continue was about, for a halted

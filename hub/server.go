@@ -182,6 +182,7 @@ func (s *Server) snapshot() Snapshot {
 	s.mu.Unlock()
 	act := s.sess.Activity()
 	snap.LastMessage, snap.Permission = act.LastMessage, act.Permission
+	snap.Goal = counts.Goal
 	if w := counts.Waiting; w != nil {
 		snap.Waiting = &Waiting{SessionID: w.Holder.SessionID, Agent: w.Holder.Agent, PID: w.Holder.PID, Check: w.Holder.Check, Since: w.Since}
 	}

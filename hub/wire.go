@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/session"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Protocol is the version of this wire. The client says it in its request, the server on every
@@ -95,6 +96,10 @@ type Snapshot struct {
 	// its command. The agent's text: show it as text, its controls visibly.
 	LastMessage string              `json:"last_message,omitempty"`
 	Permission  *session.Permission `json:"permission,omitempty"`
+	// Goal is the session's goal in goal mode, as its latest stop left it: the turn against the
+	// budgets, the done command's last run, its end once it ended (absent outside goal mode,
+	// and from a session before goal mode).
+	Goal *verdictlog.Goal `json:"goal,omitempty"`
 }
 
 // Waiting is whom a session's checks wait for: the hooksup running checks in its project.

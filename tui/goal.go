@@ -146,3 +146,12 @@ func promptBoxEmpty(screen string) bool {
 	}
 	return false
 }
+
+// goalRecordFailure is the first line of what failed last, as a goal's record alone tells it
+// (a session's snapshot): the done command's failing run, else what is left undone.
+func goalRecordFailure(g *verdictlog.Goal) string {
+	if d := g.Done; d != nil && (d.ExitCode != 0 || d.TimedOut || d.Error != "") {
+		return goalFailure(verdictlog.Verdict{Goal: g})
+	}
+	return termsafe.String(present.FirstLine(g.Undone))
+}
