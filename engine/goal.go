@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -383,22 +384,87 @@ func (e *Engine) typeNextTurn(agent string) {
 	v := verdictlog.Verdict{Time: e.now(), SessionID: e.sessionID, Event: verdictlog.EventCapped, Turn: e.turn, Decision: hooks.Allow,
 		Source: verdictlog.SourceAgentCap, Warning: "hooksup: " + by + "'s own cap on blocked stops ended its turn: hooksup types the goal's next turn into its prompt",
 		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts, Goal: &rec}
-	text := g.typed(rec.Turn)
+	text := g.typed(rec.Turn, "your own limit on stop hooks ended the last turn")
 	e.out.Do(func() {
 		e.publish(v)
 		e.emitNow(session.GoalTurnTyped{At: session.At{Time: e.now()}, Text: text})
 	})
 }
 
-// typed is the goal's turn as hooksup types it into the agent's prompt: one line, the person's
-// objective quoted and what is left undone.
-func (g *goalRun) typed(turn int) string {
+// typed is the goal's turn as hooksup types it into the agent's prompt: one line, why hooksup
+// types it, the person's objective quoted and what is left undone.
+func (g *goalRun) typed(turn int, why string) string {
 	text := strings.Join(strings.Fields(termsafe.Text(clip.Head(g.Text, 500))), " ")
-	s := fmt.Sprintf("Goal turn %d of %d (typed by hooksup: your own limit on stop hooks ended the last turn). Keep working toward the objective the person set, their words quoted: \"%s\"", turn, g.MaxTurns, text)
+	s := fmt.Sprintf("Goal turn %d of %d (typed by hooksup: %s). Keep working toward the objective the person set, their words quoted: \"%s\"", turn, g.MaxTurns, why, text)
 	if g.undone != "" {
 		s += "; still undone: " + strings.Join(strings.Fields(g.undone), " ")
 	}
 	return s + "."
+}
+
+// ResumeGoal continues a goal that ended out of budget, for no progress or paused, in a session
+// whose terminal a front end owns: its budgets become b's (each 0 keeps the goal's own, and the
+// one that ended it must grow), a paused goal takes the files as they are now as its start, and
+// the goal's next turn is typed into the agent's prompt (GoalTurnTyped). It says why not
+// otherwise.
+func (e *Engine) ResumeGoal(b session.GoalBudget) error {
+	e.mu.Lock()
+	g := e.goal
+	switch {
+	case g == nil:
+		e.mu.Unlock()
+		return fmt.Errorf("this session has no goal")
+	case !e.interactive:
+		e.mu.Unlock()
+		return fmt.Errorf("this session has no terminal to type the goal's next turn into: only a session in hooksup's TUI resumes its goal")
+	case g.end == "":
+		e.mu.Unlock()
+		return fmt.Errorf("the goal is under way: give it a larger budget once it has run out")
+	case g.end != verdictlog.GoalBudget && g.end != verdictlog.GoalPaused && g.end != verdictlog.GoalNoProgress:
+		e.mu.Unlock()
+		return fmt.Errorf("the goal ended %s: only a goal out of budget, paused or without progress resumes", g.end)
+	}
+	turns, maxTime, tokens := g.MaxTurns, g.MaxTime.D, g.MaxTokens
+	if b.MaxTurns > 0 {
+		turns = b.MaxTurns
+	}
+	if b.MaxTime > 0 {
+		maxTime = b.MaxTime
+	}
+	if b.MaxTokens > 0 {
+		tokens = b.MaxTokens
+	}
+	last := g.last
+	e.mu.Unlock()
+	switch {
+	case turns <= g.turns:
+		return fmt.Errorf("--max-turns %d: the goal has had %d turns: give more", turns, g.turns)
+	case maxTime > 0 && last != nil && maxTime.Milliseconds() <= e.now().Sub(g.started).Milliseconds():
+		return fmt.Errorf("--max-time %s: the goal has run %s: give more", maxTime, e.now().Sub(g.started).Round(time.Second))
+	case tokens > 0 && last != nil && int64(tokens) <= last.Tokens:
+		return fmt.Errorf("--max-tokens %d: the session has used %d tokens: give more", tokens, last.Tokens)
+	}
+	var gd *guard
+	if g.end == verdictlog.GoalPaused {
+		gd = takeGuard(context.Background(), e.projectDir, g.Protect, g.Files, nil)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if gd != nil {
+		g.guard = gd
+	}
+	g.MaxTurns, g.MaxTime.D, g.MaxTokens = turns, maxTime, tokens
+	g.end, g.failure, g.repeats, g.repeated = "", "", 0, ""
+	g.turns++
+	rec := verdictlog.Goal{Text: clip.Head(g.Text, 500), Turn: g.turns, MaxTurns: g.MaxTurns, ElapsedMS: e.now().Sub(g.started).Milliseconds(),
+		MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}
+	if last != nil {
+		rec.Tokens = last.Tokens
+	}
+	g.last = &rec
+	text := g.typed(g.turns, "the person resumed the goal with a larger budget")
+	e.out.Do(func() { e.emitNow(session.GoalTurnTyped{At: session.At{Time: e.now()}, Text: text}) })
+	return nil
 }
 
 // GoalState is the goal's latest record (its end once it ended), and whether the session is in

@@ -41,6 +41,8 @@ const (
 	OpResolve   = "resolve"   // answer a pending question
 	OpInterrupt = "interrupt" // Escape, as if pressed in the session: the rest of the turn may stop
 	OpEvents    = "events"    // a stream of the session's events
+	// OpGoalResume continues the session's goal, out of budget or paused, with a larger budget.
+	OpGoalResume = "goal_resume"
 )
 
 // Request is what a client asks of a session.
@@ -51,6 +53,8 @@ type Request struct {
 	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt
 	Reason   string `json:"reason,omitempty"`   // resolve: a block's reason (the checks' when empty)
 	By       string `json:"by,omitempty"`       // resolve: where the person answered, e.g. "hooksup approve"
+	// goal_resume: the goal's new budget (each 0 keeps its own).
+	Goal *session.GoalBudget `json:"goal,omitempty"`
 }
 
 // Error codes a Response may carry.

@@ -223,6 +223,9 @@ func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
 	return s.engine.Resolve(id, d, reason)
 }
 
+// ResumeGoal continues the goal, out of budget or paused, with a larger budget (engine.ResumeGoal).
+func (s *Supervisor) ResumeGoal(b session.GoalBudget) error { return s.engine.ResumeGoal(b) }
+
 // Goal is the goal's latest record, its end once it ended; false outside goal mode.
 func (s *Supervisor) Goal() (verdictlog.Goal, bool) { return s.engine.GoalState() }
 

@@ -31,6 +31,14 @@ func (g *goalFlags) define(fs *flag.FlagSet) {
 	str := func(p **string) func(string) error {
 		return func(v string) error { *p = &v; return nil }
 	}
+	fs.Func("goal", "", str(&g.text))
+	fs.Func("done", "", str(&g.done))
+	g.defineBudget(fs)
+	fs.Func("protect", "", func(v string) error { g.protect = append(g.protect, v); return nil })
+}
+
+// defineBudget adds the flags of the goal's budget to fs: --max-turns, --max-time, --max-tokens.
+func (g *goalFlags) defineBudget(fs *flag.FlagSet) {
 	count := func(p **int) func(string) error {
 		return func(v string) error {
 			n, err := strconv.Atoi(v)
@@ -41,8 +49,6 @@ func (g *goalFlags) define(fs *flag.FlagSet) {
 			return nil
 		}
 	}
-	fs.Func("goal", "", str(&g.text))
-	fs.Func("done", "", str(&g.done))
 	fs.Func("max-turns", "", count(&g.maxTurns))
 	fs.Func("max-time", "", func(v string) error {
 		d, err := time.ParseDuration(v)
@@ -53,7 +59,6 @@ func (g *goalFlags) define(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.Func("max-tokens", "", count(&g.maxTokens))
-	fs.Func("protect", "", func(v string) error { g.protect = append(g.protect, v); return nil })
 }
 
 // apply sets the goal's limits given on the command line over the [goal] table's.
