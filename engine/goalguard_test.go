@@ -4,7 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/config"
+	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // A test check's count is read from its runner's summary; go test without -v counts its
@@ -78,5 +84,52 @@ func TestGuardChanged(t *testing.T) {
 	write(".hooksup.local.toml", "mode = \"observe\"\n")
 	if what, _ := next.changed(ctx); what != "the configuration .hooksup.local.toml" {
 		t.Fatalf("configuration: %q", what)
+	}
+}
+
+// With a person to ask, an edit to a protected file pauses the goal with a question, whatever
+// the mode: continuing takes the files as they are as the goal's new start (the goal goes on,
+// the next stop asks nothing); letting it stop ends the goal paused.
+func TestGoalPausedAsks(t *testing.T) {
+	for _, cont := range []bool{true, false} {
+		e, r, asked := askEngine(t, config.ModeAuto, time.Minute)
+		dir := e.projectDir
+		if err := os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("1"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g := Goal{Text: "ship it", GoalConfig: config.Defaults().Goal}
+		g.Done, g.Protect = "exit 1", []string{"*_test.go"}
+		e.goal = &goalRun{Goal: g, started: time.Now()}
+		e.StartGoal(context.Background())
+		if err := os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("2"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ans := decideAsync(e, stopIn(false))
+		q := <-asked
+		if q.Proposal != hooks.Allow || !strings.Contains(q.Warning, "the goal is paused: the agent changed what the goal protects: a_test.go") {
+			t.Fatalf("question %+v", q)
+		}
+		if cont {
+			e.Resolve(q.ID, hooks.Block, "")
+			if a := <-ans; a.Decision != hooks.Block || !strings.Contains(a.Reason, "> ship it") {
+				t.Fatalf("continued: %+v", a)
+			}
+			if a := e.Decide(context.Background(), stopIn(true)); a.Decision != hooks.Block {
+				t.Fatalf("the next stop: %+v", a)
+			}
+			vs, _ := r.waitVerdicts(t, 2)
+			if vs[1].Goal == nil || vs[1].Goal.Turn != 2 || vs[1].Goal.End != "" {
+				t.Fatalf("the goal after the pause: %+v", vs[1].Goal)
+			}
+			continue
+		}
+		e.Resolve(q.ID, hooks.Allow, "")
+		if a := <-ans; a.Decision != hooks.Allow {
+			t.Fatalf("let stop: %+v", a)
+		}
+		vs, _ := r.waitVerdicts(t, 1)
+		if g := vs[0].Goal; g == nil || g.End != verdictlog.GoalPaused || g.Paused != "a_test.go" {
+			t.Fatalf("paused: %+v", g)
+		}
 	}
 }
