@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // A goal under way is seen from another terminal: `hooksup status` counts it, and `hooksup
@@ -35,6 +37,15 @@ func TestGoalSeenInStatusAndWatch(t *testing.T) {
 	}
 	if out, _, code := hubShell(t, rc.run, "status", "--format", "{goals}/{sessions}"); code != 0 || out != "1/1\n" {
 		t.Fatalf("status --format: exit %d %q", code, out)
+	}
+	// hooksup ls --json (and the page's API) carries the goal's record.
+	out, _, code := hubShell(t, rc.run, "ls", "--json")
+	var ls []struct {
+		Goal *verdictlog.Goal `json:"goal"`
+	}
+	if err := json.Unmarshal([]byte(out), &ls); code != 0 || err != nil || len(ls) != 1 || ls[0].Goal == nil ||
+		ls[0].Goal.Turn != 1 || ls[0].Goal.MaxTurns != 2 || ls[0].Goal.Text != "ship the release" {
+		t.Fatalf("ls --json: exit %d %v %s", code, err, out)
 	}
 	home, env := otherTerminal(t, rc.run)
 	w := e2e.StartTmux(t, 160, 30, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
