@@ -174,6 +174,9 @@ func (e *Engine) decideGoal(s *stop, p proposal, tokens int64) proposal {
 	gd := e.goal.guard
 	e.mu.Unlock()
 	p.goal = &g
+	if g.end == verdictlog.GoalNoProgress && e.interactive && s.ctx.Err() == nil {
+		return e.askNoProgress(s, p)
+	}
 	if g.end != "" && g.end != verdictlog.GoalReached || s.ctx.Err() != nil {
 		return p
 	}
@@ -211,6 +214,37 @@ func (e *Engine) decideGoal(s *stop, p proposal, tokens int64) proposal {
 	p.decision, p.source, p.reason, p.blocking, p.final = hooks.Allow, verdictlog.SourceGoal, "", "", true
 	p.warnings = append(p.warnings, "hooksup: the goal ended: "+GoalWhy(g.record, g.end))
 	p.goal = &g
+	return p
+}
+
+// askNoProgress asks the person, when the goal would end for no progress, whether it goes on:
+// continuing (with their hint as the agent's reason, or a plain request) is a goal turn, the
+// count of repeats started again; letting the agent stop (or no answer in time) ends the goal
+// for no progress.
+func (e *Engine) askNoProgress(s *stop, p proposal) proposal {
+	g := p.goal
+	q := session.Question{Event: s.in.HookEventName, Proposal: hooks.Allow, Source: verdictlog.SourceGoal,
+		Reason:      "The person supervising you asks you to continue, another way: the same failure came again and again.",
+		Warning:     "hooksup: no progress: " + termsafe.String(g.record.Repeated) + ". Continue, with a hint for the agent: the goal goes on; let it stop: the goal ends.",
+		LastMessage: clip.Head(s.in.LastAssistantMessage, 2000)}
+	r := e.askPerson(s.ctx, q)
+	if r.decision != hooks.Block || r.by == verdictlog.SourceTimeout {
+		return p
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	run := e.goal
+	run.repeats, run.failure = 0, ""
+	turn := run.turns + 1
+	hint := r.reason
+	if hint == "" {
+		hint = q.Reason
+	}
+	p.decision, p.source, p.final = hooks.Block, verdictlog.SourceGoal, true
+	p.reason = hooks.Truncate(hint, hooks.MaxOutputChars/2) + "\n\n" + run.restated(turn, "Then keep working toward the objective the person set")
+	p.warnings = p.warnings[:len(p.warnings)-1] // the goal goes on: no "the goal ended"
+	g.record.Turn, g.record.Repeated, g.record.Undone = turn, "", ""
+	g.end = ""
 	return p
 }
 

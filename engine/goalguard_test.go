@@ -133,3 +133,47 @@ func TestGoalPausedAsks(t *testing.T) {
 		}
 	}
 }
+
+// With a person to ask, no progress is a question: continuing with a hint makes the agent
+// continue with it and the goal go on, its count of repeats started again; letting it stop ends
+// the goal for no progress.
+func TestGoalNoProgressAsks(t *testing.T) {
+	for _, cont := range []bool{true, false} {
+		e, r, asked := askEngine(t, config.ModeAuto, time.Minute, check("tests", "echo '--- FAIL: TestAdd'; exit 1"))
+		g := Goal{Text: "fix TestAdd", GoalConfig: config.Defaults().Goal}
+		e.goal = &goalRun{Goal: g, started: time.Now()}
+		for i := range 2 {
+			if a := e.Decide(context.Background(), stopIn(i > 0)); a.Decision != hooks.Block {
+				t.Fatalf("stop %d: %+v", i, a)
+			}
+		}
+		ans := decideAsync(e, stopIn(true))
+		q := <-asked
+		if !strings.Contains(q.Warning, "no progress: the check tests failing with the same output, 3 stops in a row") {
+			t.Fatalf("question %+v", q)
+		}
+		if !cont {
+			e.Resolve(q.ID, hooks.Allow, "")
+			<-ans
+			vs, _ := r.waitVerdicts(t, 3)
+			if g := vs[2].Goal; g == nil || g.End != verdictlog.GoalNoProgress {
+				t.Fatalf("let stop: %+v", g)
+			}
+			continue
+		}
+		e.Resolve(q.ID, hooks.Block, "try the other branch of Add")
+		if a := <-ans; a.Decision != hooks.Block || !strings.Contains(a.Reason, "try the other branch of Add") || !strings.Contains(a.Reason, "> fix TestAdd") {
+			t.Fatalf("continued: %+v", a)
+		}
+		// The count starts again: the next two stops with the same failure ask nothing.
+		for i := range 2 {
+			if a := e.Decide(context.Background(), stopIn(true)); a.Decision != hooks.Block {
+				t.Fatalf("stop %d after the hint: %+v", i, a)
+			}
+		}
+		vs, _ := r.waitVerdicts(t, 5)
+		if g := vs[2].Goal; g == nil || g.End != "" || g.Turn != 3 {
+			t.Fatalf("the goal after the hint: %+v", g)
+		}
+	}
+}
