@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -82,6 +83,10 @@ type GoalConfig struct {
 	// NoProgress ends the goal when the same failure (the same check's output, or the done
 	// command's, times and counts aside) comes this many stops in a row (0: never).
 	NoProgress int `toml:"no_progress"`
+	// Protect are globs of files the agent must not change while the goal goes on ("*_test.go":
+	// a base name at any depth; "tests/*.py": a path from the project's root): a change pauses
+	// the goal (--protect adds to them).
+	Protect []string `toml:"protect"`
 }
 
 // DefaultGoalTurns is the goal's budget of turns when neither --max-turns nor [goal] max_turns
@@ -568,6 +573,13 @@ func (g GoalConfig) problems() []*ConfigError {
 	}
 	if g.NoProgress < 0 || g.NoProgress == 1 {
 		bad("goal.no_progress", "must be 0 (off) or 2 or more")
+	}
+	for _, glob := range g.Protect {
+		if strings.TrimSpace(glob) == "" {
+			bad("goal.protect", "holds an empty glob: give one like '*_test.go'")
+		} else if _, err := path.Match(glob, ""); err != nil {
+			bad("goal.protect", fmt.Sprintf("%q is not a glob (%v): give one like '*_test.go'", glob, err))
+		}
 	}
 	return out
 }

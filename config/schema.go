@@ -61,6 +61,7 @@ var keyDocs = map[string]string{
 	"goal.max_time":     "the goal ends at the first stop past this time from the session's start (--max-time); 0 is no limit",
 	"goal.max_tokens":   "the goal ends at the first stop past this many of the session's tokens (--max-tokens); 0 is no limit",
 	"goal.no_progress":  "the goal ends when the same failure (times and counts aside) comes this many stops in a row; 0 is never",
+	"goal.protect":      "globs of files the agent must not change while the goal goes on (--protect): a change pauses the goal; '*_test.go' names a base name at any depth, 'tests/*.py' a path from the project's root",
 }
 
 // KeyDoc is one key of the configuration, as the manual lists it.

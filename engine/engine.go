@@ -224,7 +224,7 @@ func (e *Engine) Counts() session.Counts {
 	defer e.mu.Unlock()
 	return session.Counts{SessionID: e.sessionID, Verdicts: e.verdicts, Turn: e.turn, TurnContinuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations,
 		SessionContinuations: e.sessionConts, SubagentContinuations: e.subConts, MaxSteers: e.cfg.SubagentStop.MaxSteers,
-		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting}
+		Escaped: e.escapedTurn == e.turn, Waiting: e.waiting, Goal: e.goalRecord()}
 }
 
 // stop is one Stop or SubagentStop being decided, with what the engine knew as it arrived.
@@ -265,6 +265,8 @@ type proposal struct {
 	done     *session.CheckResult // a goal's done command's run, once the checks passed
 	// goal is the goal's say, in goal mode (nil: none).
 	goal *goalVerdict
+	// tests is, in goal mode, how many tests each check that ran said it ran (goalguard.go).
+	tests map[string]testsRun
 }
 
 // outcome is the decision after the mode (and perhaps the person) had their say.
@@ -430,11 +432,7 @@ func (e *Engine) propose(s *stop) proposal {
 		cancel()
 		tokens = goalTokens(e.transcript(now, s.in))
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	g := e.goal.judge(&p, p.done, e.now().Sub(e.goal.started), tokens, e.cfg.ReasonLines)
-	p.goal = &g
-	return p
+	return e.decideGoal(s, p, tokens)
 }
 
 // ask gives the mode its say on the proposal, asking the person when it says so.
@@ -620,6 +618,7 @@ func (e *Engine) runChecks(ctx context.Context, in *hooks.Input, done *config.Ch
 		lock.Running(c.Name)
 		res := e.runOne(ctx, c, dir, in)
 		p.records = append(p.records, checks.Record(res))
+		e.noteTests(&p, res)
 		if e.judge(&p, c, res) {
 			return p
 		}

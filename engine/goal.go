@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -28,6 +29,9 @@ import (
 type Goal struct {
 	Text string
 	config.GoalConfig
+	// Files are the project's configuration files: a change to one pauses the goal, as a change
+	// to a file the goal protects does (GoalConfig.Protect).
+	Files []string
 }
 
 // goalRun is a goal as it goes on: its turns, what failed last and how often in a row, its end.
@@ -44,6 +48,11 @@ type goalRun struct {
 	repeated string
 	undone   string // what the latest goal turn was about, in words
 	end      verdictlog.GoalEnd
+	// What the goal is held to from its start (StartGoal, goalguard.go): the protected files'
+	// content, and the tests each test check ran, by check (testNames in the checks' order).
+	guard     *guard
+	tests     map[string]testsRun
+	testNames []string
 }
 
 // active reports whether the goal decides a stop: the main agent's, before the goal's end.
@@ -69,6 +78,7 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 		rec.Done = &r
 	}
 	var failure, what, undone string
+	fewer := g.fewerTests(p.tests)
 	switch {
 	case p.decision == hooks.Block: // a check failed
 		name := p.blocking
@@ -79,6 +89,15 @@ func (g *goalRun) judge(p *proposal, done *session.CheckResult, elapsed time.Dur
 		failure = "check " + name + "\n" + normalizeOutput(out)
 		what = fmt.Sprintf("the check %s failing with the same output", termsafe.String(name))
 		undone = fmt.Sprintf("the check %s still fails", termsafe.String(name))
+	case fewer != "" && (done == nil || !done.Canceled):
+		// The checks pass, with fewer tests than at the goal's start: not done, whatever the
+		// done command says.
+		failure = "fewer tests\n" + fewer
+		what = "the same fall in the tests run"
+		undone = fewer
+		p.decision, p.source, p.blocking = hooks.Block, verdictlog.SourceGoal, ""
+		p.reason = "The project's checks pass, but they ran fewer tests than at the start of the goal: " + fewer +
+			". A test removed, skipped or narrowed does not reach the goal: bring the tests back and make them pass."
 	case done != nil && !done.Passed() && !done.Canceled:
 		failure = "done\n" + normalizeOutput(fmt.Sprintf("exit %d\n%s", done.ExitCode, checks.Text(*done)))
 		what = "the done command's same output"
@@ -146,6 +165,90 @@ func (g *goalRun) restated(turn int, lead string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// decideGoal is the goal's say on a stop whose checks (and done command) ran (judge), then the
+// files the goal protects: when the agent changed one, the goal pauses. A person is asked
+// whether it goes on (the changes then taken as its new start); without one, or when they let
+// the agent stop, the goal ends paused.
+func (e *Engine) decideGoal(s *stop, p proposal, tokens int64) proposal {
+	e.mu.Lock()
+	g := e.goal.judge(&p, p.done, e.now().Sub(e.goal.started), tokens, e.cfg.ReasonLines)
+	gd := e.goal.guard
+	e.mu.Unlock()
+	p.goal = &g
+	if g.end == verdictlog.GoalNoProgress && e.interactive && s.ctx.Err() == nil {
+		return e.askNoProgress(s, p)
+	}
+	if g.end != "" && g.end != verdictlog.GoalReached || s.ctx.Err() != nil {
+		return p
+	}
+	what, next := gd.changed(s.ctx)
+	if what == "" {
+		return p
+	}
+	if e.interactive {
+		q := session.Question{Event: s.in.HookEventName, Proposal: hooks.Allow, Source: verdictlog.SourceGoal, Reason: p.reason,
+			Warning: "hooksup: the goal is paused: the agent changed what the goal protects: " + what +
+				". Continue: the goal goes on, from the files as they are now; let it stop: the goal ends.",
+			LastMessage: clip.Head(s.in.LastAssistantMessage, 2000)}
+		if p.decision != hooks.Block {
+			q.Reason = "The person supervising you asks you to continue."
+		}
+		r := e.askPerson(s.ctx, q)
+		if r.decision == hooks.Block && r.by != verdictlog.SourceTimeout {
+			e.mu.Lock()
+			e.goal.guard = next
+			e.mu.Unlock()
+			if r.reason != "" && p.decision == hooks.Block {
+				p.reason = r.reason
+			}
+			p.final = true
+			return p
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g.record.Paused, g.record.Undone, g.end = what, "", verdictlog.GoalPaused
+	if p.decision == hooks.Block {
+		g.record.Undone = e.goal.undone
+	}
+	g.record.Turn = e.goal.turns
+	p.decision, p.source, p.reason, p.blocking, p.final = hooks.Allow, verdictlog.SourceGoal, "", "", true
+	p.warnings = append(p.warnings, "hooksup: the goal ended: "+GoalWhy(g.record, g.end))
+	p.goal = &g
+	return p
+}
+
+// askNoProgress asks the person, when the goal would end for no progress, whether it goes on:
+// continuing (with their hint as the agent's reason, or a plain request) is a goal turn, the
+// count of repeats started again; letting the agent stop (or no answer in time) ends the goal
+// for no progress.
+func (e *Engine) askNoProgress(s *stop, p proposal) proposal {
+	g := p.goal
+	q := session.Question{Event: s.in.HookEventName, Proposal: hooks.Allow, Source: verdictlog.SourceGoal,
+		Reason:      "The person supervising you asks you to continue, another way: the same failure came again and again.",
+		Warning:     "hooksup: no progress: " + termsafe.String(g.record.Repeated) + ". Continue, with a hint for the agent: the goal goes on; let it stop: the goal ends.",
+		LastMessage: clip.Head(s.in.LastAssistantMessage, 2000)}
+	r := e.askPerson(s.ctx, q)
+	if r.decision != hooks.Block || r.by == verdictlog.SourceTimeout {
+		return p
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	run := e.goal
+	run.repeats, run.failure = 0, ""
+	turn := run.turns + 1
+	hint := r.reason
+	if hint == "" {
+		hint = q.Reason
+	}
+	p.decision, p.source, p.final = hooks.Block, verdictlog.SourceGoal, true
+	p.reason = hooks.Truncate(hint, hooks.MaxOutputChars/2) + "\n\n" + run.restated(turn, "Then keep working toward the objective the person set")
+	p.warnings = p.warnings[:len(p.warnings)-1] // the goal goes on: no "the goal ended"
+	g.record.Turn, g.record.Repeated, g.record.Undone = turn, "", ""
+	g.end = ""
+	return p
+}
+
 // maxGoalText bounds the goal's text as the agent reads it at each turn.
 const maxGoalText = 2000
 
@@ -191,6 +294,8 @@ func GoalWhy(rec *verdictlog.Goal, e verdictlog.GoalEnd) string {
 		why = "halted: Escape, a halt, or a person let the agent stop"
 	case e == verdictlog.GoalNoProgress:
 		why = "no progress: " + termsafe.String(rec.Repeated)
+	case e == verdictlog.GoalPaused:
+		why = "paused: the agent changed what the goal protects: " + termsafe.String(rec.Paused)
 	case e == verdictlog.GoalCapped:
 		by := "the agent"
 		if rec.CappedBy != "" {
@@ -285,6 +390,10 @@ func (e *Engine) Capped(agent string) {
 	if !g.active(false) || g.last == nil || g.last.End != "" || g.turns == 0 {
 		return
 	}
+	if e.interactive {
+		e.typeNextTurn(agent)
+		return
+	}
 	g.turns--
 	rec := *g.last
 	rec.Turn, rec.End, rec.CappedBy, rec.Done, rec.Undone = g.turns, verdictlog.GoalCapped, agent, nil, g.undone
@@ -298,19 +407,128 @@ func (e *Engine) Capped(agent string) {
 	e.out.Do(func() { e.publish(v) })
 }
 
+// typeNextTurn is Capped in a session whose terminal a front end owns: the goal goes on, its
+// turn that the cap cut short started again by the front end, which types the goal's prompt
+// into the agent's (GoalTurnTyped). An entry in the verdict log says so. The caller holds the
+// engine's lock.
+func (e *Engine) typeNextTurn(agent string) {
+	g := e.goal
+	rec := *g.last
+	rec.CappedBy, rec.Done, rec.Undone = agent, nil, g.undone
+	rec.ElapsedMS = e.now().Sub(g.started).Milliseconds()
+	by := "the agent"
+	if agent != "" {
+		by = termsafe.String(agent)
+	}
+	v := verdictlog.Verdict{Time: e.now(), SessionID: e.sessionID, Event: verdictlog.EventCapped, Turn: e.turn, Decision: hooks.Allow,
+		Source: verdictlog.SourceAgentCap, Warning: "hooksup: " + by + "'s own cap on blocked stops ended its turn: hooksup types the goal's next turn into its prompt",
+		Continuations: e.turnConts, MaxContinuations: e.cfg.Stop.MaxContinuations, SessionContinuations: e.sessionConts, Goal: &rec}
+	text := g.typed(rec.Turn, "your own limit on stop hooks ended the last turn")
+	e.out.Do(func() {
+		e.publish(v)
+		e.emitNow(session.GoalTurnTyped{At: session.At{Time: e.now()}, Text: text})
+	})
+}
+
+// typed is the goal's turn as hooksup types it into the agent's prompt: one line, why hooksup
+// types it, the person's objective quoted and what is left undone.
+func (g *goalRun) typed(turn int, why string) string {
+	text := strings.Join(strings.Fields(termsafe.Text(clip.Head(g.Text, 500))), " ")
+	s := fmt.Sprintf("Goal turn %d of %d (typed by hooksup: %s). Keep working toward the objective the person set, their words quoted: \"%s\"", turn, g.MaxTurns, why, text)
+	if g.undone != "" {
+		s += "; still undone: " + strings.Join(strings.Fields(g.undone), " ")
+	}
+	return s + "."
+}
+
+// ResumeGoal continues a goal that ended out of budget, for no progress or paused, in a session
+// whose terminal a front end owns: its budgets become b's (each 0 keeps the goal's own, and the
+// one that ended it must grow), a paused goal takes the files as they are now as its start, and
+// the goal's next turn is typed into the agent's prompt (GoalTurnTyped). It says why not
+// otherwise.
+func (e *Engine) ResumeGoal(b session.GoalBudget) error {
+	e.mu.Lock()
+	g := e.goal
+	switch {
+	case g == nil:
+		e.mu.Unlock()
+		return fmt.Errorf("this session has no goal")
+	case !e.interactive:
+		e.mu.Unlock()
+		return fmt.Errorf("this session has no terminal to type the goal's next turn into: only a session in hooksup's TUI resumes its goal")
+	case g.end == "":
+		e.mu.Unlock()
+		return fmt.Errorf("the goal is under way: give it a larger budget once it has run out")
+	case g.end != verdictlog.GoalBudget && g.end != verdictlog.GoalPaused && g.end != verdictlog.GoalNoProgress:
+		e.mu.Unlock()
+		return fmt.Errorf("the goal ended %s: only a goal out of budget, paused or without progress resumes", g.end)
+	}
+	turns, maxTime, tokens := g.MaxTurns, g.MaxTime.D, g.MaxTokens
+	if b.MaxTurns > 0 {
+		turns = b.MaxTurns
+	}
+	if b.MaxTime > 0 {
+		maxTime = b.MaxTime
+	}
+	if b.MaxTokens > 0 {
+		tokens = b.MaxTokens
+	}
+	last := g.last
+	e.mu.Unlock()
+	switch {
+	case turns <= g.turns:
+		return fmt.Errorf("--max-turns %d: the goal has had %d turns: give more", turns, g.turns)
+	case maxTime > 0 && last != nil && maxTime.Milliseconds() <= e.now().Sub(g.started).Milliseconds():
+		return fmt.Errorf("--max-time %s: the goal has run %s: give more", maxTime, e.now().Sub(g.started).Round(time.Second))
+	case tokens > 0 && last != nil && int64(tokens) <= last.Tokens:
+		return fmt.Errorf("--max-tokens %d: the session has used %d tokens: give more", tokens, last.Tokens)
+	}
+	var gd *guard
+	if g.end == verdictlog.GoalPaused {
+		gd = takeGuard(context.Background(), e.projectDir, g.Protect, g.Files, nil)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if gd != nil {
+		g.guard = gd
+	}
+	g.MaxTurns, g.MaxTime.D, g.MaxTokens = turns, maxTime, tokens
+	g.end, g.failure, g.repeats, g.repeated = "", "", 0, ""
+	g.turns++
+	rec := verdictlog.Goal{Text: clip.Head(g.Text, 500), Turn: g.turns, MaxTurns: g.MaxTurns, ElapsedMS: e.now().Sub(g.started).Milliseconds(),
+		MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}
+	if last != nil {
+		rec.Tokens = last.Tokens
+	}
+	g.last = &rec
+	text := g.typed(g.turns, "the person resumed the goal with a larger budget")
+	e.out.Do(func() { e.emitNow(session.GoalTurnTyped{At: session.At{Time: e.now()}, Text: text}) })
+	return nil
+}
+
 // GoalState is the goal's latest record (its end once it ended), and whether the session is in
 // goal mode; before its first stop the record has the goal's text and budgets alone.
 func (e *Engine) GoalState() (verdictlog.Goal, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if r := e.goalRecord(); r != nil {
+		return *r, true
+	}
+	return verdictlog.Goal{}, false
+}
+
+// goalRecord is GoalState's record, a copy (nil outside goal mode). The caller holds the
+// engine's lock.
+func (e *Engine) goalRecord() *verdictlog.Goal {
 	g := e.goal
-	if g == nil {
-		return verdictlog.Goal{}, false
+	switch {
+	case g == nil:
+		return nil
+	case g.last != nil:
+		r := *g.last
+		return &r
 	}
-	if g.last != nil {
-		return *g.last, true
-	}
-	return verdictlog.Goal{Text: clip.Head(g.Text, 500), MaxTurns: g.MaxTurns, MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}, true
+	return &verdictlog.Goal{Text: clip.Head(g.Text, 500), MaxTurns: g.MaxTurns, MaxTimeMS: g.MaxTime.D.Milliseconds(), MaxTokens: int64(g.MaxTokens)}
 }
 
 // stillFailing words what a proposal that would have the agent continue was about, for a halted

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 // Client talks to one session's control socket.
@@ -122,6 +124,12 @@ func (c Client) Resolve(id int, decision, reason, by string) error {
 // work, is sent the key where the session has a TUI.
 func (c Client) Interrupt() error {
 	_, err := c.call(Request{Op: OpInterrupt})
+	return err
+}
+
+// ResumeGoal continues the session's goal, out of budget or paused, with budget b.
+func (c Client) ResumeGoal(b session.GoalBudget) error {
+	_, err := c.call(Request{Op: OpGoalResume, Goal: &b})
 	return err
 }
 

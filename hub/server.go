@@ -143,6 +143,8 @@ func (s *Server) serveConn(c *net.UnixConn) {
 		_ = send(enc, Response{})
 	case OpEvents:
 		s.stream(c, enc)
+	case OpGoalResume:
+		_ = send(enc, s.resumeGoal(req))
 	default:
 		_ = send(enc, Response{Error: fmt.Sprintf("unknown op %q", req.Op), Code: CodeBadRequest})
 	}
@@ -171,6 +173,22 @@ func (s *Server) resolve(req Request) Response {
 	return Response{Error: err.Error(), Code: CodeBadRequest}
 }
 
+// GoalResumer is a session in which a goal can be resumed (OpGoalResume).
+type GoalResumer interface {
+	ResumeGoal(session.GoalBudget) error
+}
+
+func (s *Server) resumeGoal(req Request) Response {
+	r, ok := s.sess.(GoalResumer)
+	if !ok || req.Goal == nil {
+		return Response{Error: "this session resumes no goal", Code: CodeBadRequest}
+	}
+	if err := r.ResumeGoal(*req.Goal); err != nil {
+		return Response{Error: err.Error(), Code: CodeBadRequest}
+	}
+	return Response{}
+}
+
 func (s *Server) snapshot() Snapshot {
 	counts := s.sess.Counts()
 	s.mu.Lock()
@@ -182,6 +200,7 @@ func (s *Server) snapshot() Snapshot {
 	s.mu.Unlock()
 	act := s.sess.Activity()
 	snap.LastMessage, snap.Permission, snap.LastKey = act.LastMessage, act.Permission, act.LastKey
+	snap.Goal = counts.Goal
 	if w := counts.Waiting; w != nil {
 		snap.Waiting = &Waiting{SessionID: w.Holder.SessionID, Agent: w.Holder.Agent, PID: w.Holder.PID, Check: w.Holder.Check, Since: w.Since}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/internal/projectlock"
 	"github.com/hooksup/hooksup/session"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Protocol is the version of this wire. The client says it in its request, the server on every
@@ -40,6 +41,8 @@ const (
 	OpResolve   = "resolve"   // answer a pending question
 	OpInterrupt = "interrupt" // Escape, as if pressed in the session: the rest of the turn may stop
 	OpEvents    = "events"    // a stream of the session's events
+	// OpGoalResume continues the session's goal, out of budget or paused, with a larger budget.
+	OpGoalResume = "goal_resume"
 )
 
 // Request is what a client asks of a session.
@@ -50,6 +53,8 @@ type Request struct {
 	Decision string `json:"decision,omitempty"` // resolve: allow, block or halt; a permission's allow, deny or always
 	Reason   string `json:"reason,omitempty"`   // resolve: a block's reason (the checks' when empty)
 	By       string `json:"by,omitempty"`       // resolve: where the person answered, e.g. "hooksup approve"
+	// goal_resume: the goal's new budget (each 0 keeps its own).
+	Goal *session.GoalBudget `json:"goal,omitempty"`
 }
 
 // Error codes a Response may carry.
@@ -98,6 +103,10 @@ type Snapshot struct {
 	// LastKey is when the person last pressed a key at the session's terminal (absent: never,
 	// or a session without one, or from an older hooksup).
 	LastKey time.Time `json:"last_key,omitzero"`
+	// Goal is the session's goal in goal mode, as its latest stop left it: the turn against the
+	// budgets, the done command's last run, its end once it ended (absent outside goal mode,
+	// and from a session before goal mode).
+	Goal *verdictlog.Goal `json:"goal,omitempty"`
 }
 
 // Waiting is whom a session's checks wait for: the hooksup running checks in its project.
@@ -176,6 +185,7 @@ const (
 	EventConfigTrustAsked   = "ConfigTrustAsked"
 	EventConfigTrustSettled = "ConfigTrustSettled"
 	EventConfigApplied      = "ConfigApplied"
+	EventGoalTurnTyped      = "GoalTurnTyped"
 )
 
 // eventNames names each event type on the wire. An event missing here is never sent (the
@@ -202,6 +212,7 @@ var eventNames = map[reflect.Type]string{
 	reflect.TypeFor[session.ConfigTrustAsked]():   EventConfigTrustAsked,
 	reflect.TypeFor[session.ConfigTrustSettled](): EventConfigTrustSettled,
 	reflect.TypeFor[session.ConfigApplied]():      EventConfigApplied,
+	reflect.TypeFor[session.GoalTurnTyped]():      EventGoalTurnTyped,
 }
 
 // EventName is ev's name on the wire; false for an event the wire has no name for.

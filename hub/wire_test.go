@@ -30,6 +30,7 @@ var everyEvent = []session.Event{
 	session.QuestionResolved{}, session.StateChanged{}, session.TranscriptUpdated{}, session.SessionSummary{},
 	session.CheckWaiting{}, session.CheckWaitEnded{}, session.ConfigTrustAsked{}, session.ConfigTrustSettled{},
 	session.ConfigApplied{},
+	session.GoalTurnTyped{},
 }
 
 // endOfEvents is the last event a test publishes: the stream is read up to it.

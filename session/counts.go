@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/internal/projectlock"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Counts is a snapshot of the engine's counters, for display.
@@ -16,6 +17,9 @@ type Counts struct {
 	Escaped                                                         bool
 	// Waiting: a stop's checks wait for another run of checks in the project (nil: none do).
 	Waiting *Waiting
+	// Goal is the goal's latest record in goal mode: its turn against its budgets, the done
+	// command's last run, and its end once it ended (nil outside goal mode).
+	Goal *verdictlog.Goal
 }
 
 // Waiting is a stop's checks waiting for another hooksup's run of checks in the same project.

@@ -228,6 +228,9 @@ func (s *Supervisor) Resolve(id int, d hooks.Decision, reason string) error {
 	return s.ResolveBy(id, d, reason, verdictlog.SourceManual)
 }
 
+// ResumeGoal continues the goal, out of budget or paused, with a larger budget (engine.ResumeGoal).
+func (s *Supervisor) ResumeGoal(b session.GoalBudget) error { return s.engine.ResumeGoal(b) }
+
 // Goal is the goal's latest record, its end once it ended; false outside goal mode.
 func (s *Supervisor) Goal() (verdictlog.Goal, bool) { return s.engine.GoalState() }
 
@@ -463,6 +466,8 @@ func (s *Supervisor) Run(ctx context.Context) (int, error) {
 		}
 	}()
 
+	// A goal is held to what it starts from: taken before the agent can change it.
+	s.engine.StartGoal(sctx)
 	cmd := s.Command()
 	start := s.o.Start
 	if start == nil {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
+	"github.com/hooksup/hooksup/tui/vterm"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -106,6 +108,8 @@ func goalEnd(g *verdictlog.Goal) string {
 		return "ended: halted"
 	case g.End == verdictlog.GoalNoProgress:
 		return "ended: no progress: " + termsafe.String(g.Repeated)
+	case g.End == verdictlog.GoalPaused:
+		return "ended: paused: " + termsafe.String(g.Paused) + " changed"
 	case g.Budget == verdictlog.BudgetTurns:
 		return fmt.Sprintf("ended: its budget of turns (%d) ran out", g.MaxTurns)
 	case g.Budget == verdictlog.BudgetTime:
@@ -117,3 +121,37 @@ func goalEnd(g *verdictlog.Goal) string {
 }
 
 func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// typeGoalTurn types the goal's next turn into the agent's prompt (m.goalTurn), once the agent
+// waits for input, no question is pending and its prompt box is empty on the screen: what the
+// person typed there is never mixed with it.
+func (m *model) typeGoalTurn() {
+	if m.goalTurn == "" || m.exited || m.header.state != session.StateWaiting || len(m.questions) > 0 || !promptBoxEmpty(m.io.term.Text()) {
+		return
+	}
+	m.write(vterm.EncodePaste(m.goalTurn, m.io.term.Modes()))
+	m.write([]byte("\r"))
+	m.goalTurn = ""
+}
+
+// promptBoxEmpty reports whether the agent's screen shows its prompt box empty: a line holding
+// its prompt mark alone (Claude Code's "❯", Gemini CLI's and Qwen Code's ">"), inside the box's
+// borders or not.
+func promptBoxEmpty(screen string) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		l = strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "│┃|"))
+		if l == "❯" || l == ">" {
+			return true
+		}
+	}
+	return false
+}
+
+// goalRecordFailure is the first line of what failed last, as a goal's record alone tells it
+// (a session's snapshot): the done command's failing run, else what is left undone.
+func goalRecordFailure(g *verdictlog.Goal) string {
+	if d := g.Done; d != nil && (d.ExitCode != 0 || d.TimedOut || d.Error != "") {
+		return goalFailure(verdictlog.Verdict{Goal: g})
+	}
+	return termsafe.String(present.FirstLine(g.Undone))
+}

@@ -85,12 +85,15 @@ type model struct {
 	checks    checksPane
 	subs      subagentsPane
 	questions []session.Question
-	failed    map[int]whatFailed // what the banner quotes of each pending question's reason
-	editor    reasonEditor
-	notices   []session.Notice          // the last warnings and errors, newest last
-	trust     *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
-	tally     tally                     // for the summary at claude's exit
-	resume    string                    // the command that resumes a session, before its id
+	// goalTurn is the goal's next turn that hooksup is to type into the agent's prompt once it
+	// waits with the box empty ("": none; goal.go).
+	goalTurn string
+	failed   map[int]whatFailed // what the banner quotes of each pending question's reason
+	editor   reasonEditor
+	notices  []session.Notice          // the last warnings and errors, newest last
+	trust    *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
+	tally    tally                     // for the summary at claude's exit
+	resume   string                    // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
@@ -167,11 +170,13 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case screenMsg:
 		m.lastFrame = time.Now()
 		m.header.title = m.io.term.Title()
+		m.typeGoalTurn()
 		return m, waitScreen(m.io, m.lastFrame)
 	case tickMsg:
 		m.now = time.Time(msg)
 		m.checks.spinner++
-		if m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 {
+		m.typeGoalTurn()
+		if m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 || m.goalTurn != "" {
 			return m, tick()
 		}
 		m.ticking = false
@@ -290,6 +295,9 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 		cmds = append(cmds, m.relayout())
 	case session.Alert:
 		cmds = append(cmds, m.alert(e))
+	case session.GoalTurnTyped:
+		m.goalTurn = e.Text
+		m.typeGoalTurn()
 	case session.AgentExited:
 		m.exited, m.exitCode, m.exitErr = true, e.Code, e.Err
 		if !m.holdOnExit {
@@ -311,7 +319,8 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 			}
 		}
 	}
-	if (m.checks.running || m.checks.waiting != nil || len(m.questions) > 0) && !m.ticking {
+	m.typeGoalTurn() // the agent's state may have changed
+	if (m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 || m.goalTurn != "") && !m.ticking {
 		m.ticking = true
 		cmds = append(cmds, tick())
 	}

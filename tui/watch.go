@@ -683,6 +683,9 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 			body = append(body, fit(" "+st.Warn.Render(l), inner))
 		}
 	}
+	if g := snap.Goal; g != nil {
+		body = append(body, fit(" "+goalLine(st, g, goalRecordFailure(g)), inner))
+	}
 	if p := snap.Permission; p != nil && state == session.StatePermission && !permissionPending(snap.Pending) {
 		text := "⚠ asks to run " + safe(p.Tool)
 		if p.Command != "" {

@@ -135,6 +135,9 @@ const (
 	// GoalCapped: the agent's own cap on blocked stops ended a turn hooksup had it continue
 	// (Goal.CappedBy names the agent): the end looked like a pass to every hook, and is not one.
 	GoalCapped GoalEnd = "capped"
+	// GoalPaused: the agent changed a file the goal protects (Goal.Paused says which), and no
+	// person let the goal go on.
+	GoalPaused GoalEnd = "paused"
 )
 
 // Reached reports whether the goal was reached.
@@ -168,6 +171,7 @@ type Goal struct {
 	Repeated string `json:"repeated,omitempty"`
 	Undone   string `json:"undone,omitempty"`
 	CappedBy string `json:"capped_by,omitempty"` // the agent whose own cap ended the goal (End capped)
+	Paused   string `json:"paused,omitempty"`    // what the agent changed of the files the goal protects (End paused)
 }
 
 // OtherHook is one hook other than hooksup's that claude ran at a stop, as claude recorded it.

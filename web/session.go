@@ -32,6 +32,8 @@ type Session struct {
 	// unknown, and are the agent's text: shown as text, never markup.
 	LastMessage string      `json:"last_message,omitempty"`
 	Permission  *Permission `json:"permission,omitempty"`
+	// Goal is the session's goal in goal mode, as its latest stop left it (left out otherwise).
+	Goal *verdictlog.Goal `json:"goal,omitempty"`
 	// Error says why the host's sessions are not listed (hooksup web's card of a host that
 	// cannot be reached or dropped: "disconnected: …; trying again in 4s"), or why a session
 	// cannot be answered. It is left out when there is none.
@@ -87,7 +89,7 @@ func SessionOf(l hub.Live) Session {
 	s := l.Snapshot
 	j := Session{Host: l.Host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
 		StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting, LastMessage: s.LastMessage}
+		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting, LastMessage: s.LastMessage, Goal: s.Goal}
 	if p := s.Permission; p != nil {
 		j.Permission = &Permission{Tool: p.Tool, Command: p.Command}
 	}

@@ -179,7 +179,7 @@ func runAgent(ctx context.Context, g globalFlags, a agent.Agent, args []string, 
 	if err != nil {
 		return 1, err
 	}
-	goal, err := g.goal.goal(cfg)
+	goal, err := g.goal.goal(cfg, projectFiles(env))
 	if err != nil {
 		return 2, err
 	}

@@ -17,10 +17,7 @@ import (
 // its configuration is made again from other contents of those files, every other layer and
 // flag as they are.
 func configWatch(g globalFlags, env environment, layers []config.Layer) *supervisor.ConfigWatch {
-	w := &supervisor.ConfigWatch{Trust: trustStore(env), InUse: map[string][]byte{}}
-	for _, name := range config.ProjectFiles {
-		w.Files = append(w.Files, filepath.Join(env.projectDir, name))
-	}
+	w := &supervisor.ConfigWatch{Trust: trustStore(env), InUse: map[string][]byte{}, Files: projectFiles(env)}
 	for _, l := range layers {
 		if !l.Used || !slices.Contains(w.Files, l.Path) {
 			continue
@@ -40,6 +37,15 @@ func configWatch(g globalFlags, env environment, layers []config.Layer) *supervi
 		return b.String()
 	}
 	return w
+}
+
+// projectFiles are the project's configuration files, whether they exist or not.
+func projectFiles(env environment) []string {
+	var out []string
+	for _, name := range config.ProjectFiles {
+		out = append(out, filepath.Join(env.projectDir, name))
+	}
+	return out
 }
 
 // loadWithProject is the configuration with the project's files holding what project says

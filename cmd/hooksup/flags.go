@@ -77,7 +77,7 @@ func unknownCommand(name string) error {
 
 // hooksupOnlyFlags are hooksup's global flags that no agent has: given after the agent's name
 // they would reach the agent, which refuses them ("unknown option '--mode'").
-var hooksupOnlyFlags = []string{"mode", "theme", "no-tui", "strict", "goal", "done"}
+var hooksupOnlyFlags = []string{"mode", "theme", "no-tui", "strict", "goal", "done", "protect"}
 
 // misplacedFlag says so when args, an agent's arguments, hold one of hooksup's own flags
 // before a "--": hooksup's flags go before the agent's name.

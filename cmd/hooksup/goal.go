@@ -23,6 +23,7 @@ type goalFlags struct {
 	maxTurns  *int
 	maxTime   *time.Duration
 	maxTokens *int
+	protect   []string // --protect GLOB, each time it is given
 }
 
 // define adds the goal's flags to fs.
@@ -30,6 +31,14 @@ func (g *goalFlags) define(fs *flag.FlagSet) {
 	str := func(p **string) func(string) error {
 		return func(v string) error { *p = &v; return nil }
 	}
+	fs.Func("goal", "", str(&g.text))
+	fs.Func("done", "", str(&g.done))
+	g.defineBudget(fs)
+	fs.Func("protect", "", func(v string) error { g.protect = append(g.protect, v); return nil })
+}
+
+// defineBudget adds the flags of the goal's budget to fs: --max-turns, --max-time, --max-tokens.
+func (g *goalFlags) defineBudget(fs *flag.FlagSet) {
 	count := func(p **int) func(string) error {
 		return func(v string) error {
 			n, err := strconv.Atoi(v)
@@ -40,8 +49,6 @@ func (g *goalFlags) define(fs *flag.FlagSet) {
 			return nil
 		}
 	}
-	fs.Func("goal", "", str(&g.text))
-	fs.Func("done", "", str(&g.done))
 	fs.Func("max-turns", "", count(&g.maxTurns))
 	fs.Func("max-time", "", func(v string) error {
 		d, err := time.ParseDuration(v)
@@ -68,6 +75,7 @@ func (g goalFlags) apply(c *config.GoalConfig) {
 	if g.maxTokens != nil {
 		c.MaxTokens = *g.maxTokens
 	}
+	c.Protect = append(c.Protect, g.protect...)
 }
 
 // check refuses a goal's limit without a goal, and a goal without its text.
@@ -77,7 +85,7 @@ func (g goalFlags) check() error {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"--done", g.done != nil}, {"--max-turns", g.maxTurns != nil}, {"--max-time", g.maxTime != nil}, {"--max-tokens", g.maxTokens != nil}} {
+		}{{"--done", g.done != nil}, {"--max-turns", g.maxTurns != nil}, {"--max-time", g.maxTime != nil}, {"--max-tokens", g.maxTokens != nil}, {"--protect", g.protect != nil}} {
 			if f.set {
 				set = append(set, f.name)
 			}
@@ -93,15 +101,16 @@ func (g goalFlags) check() error {
 	return nil
 }
 
-// goal is the session's goal (nil without --goal), its limits from cfg's [goal] and the flags.
-func (g goalFlags) goal(cfg config.Config) (*engine.Goal, error) {
+// goal is the session's goal (nil without --goal), its limits from cfg's [goal] and the flags;
+// a change to one of the project's configuration files (files) pauses it.
+func (g goalFlags) goal(cfg config.Config, files []string) (*engine.Goal, error) {
 	if g.text == nil {
 		return nil, nil
 	}
 	if cfg.Mode == config.ModeObserve {
 		return nil, errors.New("--goal needs a mode that can make the agent continue (auto, ask or manual): observe never does")
 	}
-	return &engine.Goal{Text: *g.text, GoalConfig: cfg.Goal}, nil
+	return &engine.Goal{Text: *g.text, GoalConfig: cfg.Goal, Files: files}, nil
 }
 
 // flagOfKey is the flag that sets a configuration key: --max-turns for goal.max_turns.

@@ -18,6 +18,7 @@ import (
 // statusCounts sorts the live sessions for `hooksup status`.
 type statusCounts struct {
 	sessions, working, waiting, idle, pending int
+	goals                                     int // goals under way (goal mode, not ended)
 }
 
 func countSessions(live []hub.Live) statusCounts {
@@ -29,6 +30,9 @@ func countSessions(live []hub.Live) statusCounts {
 		s := l.Snapshot
 		c.sessions++
 		c.pending += len(s.Pending)
+		if s.Goal != nil && s.Goal.End == "" {
+			c.goals++
+		}
 		switch {
 		case len(s.Pending) > 0 || s.State == string(session.StatePermission) || s.State == string(session.StateQuestion):
 			c.waiting++
@@ -42,11 +46,11 @@ func countSessions(live []hub.Live) statusCounts {
 }
 
 // statusFields are the {fields} of status --format, in the order the help names them.
-var statusFields = []string{"sessions", "working", "waiting", "idle", "pending"}
+var statusFields = []string{"sessions", "working", "waiting", "idle", "pending", "goals"}
 
 // values are c's counts by field.
 func (c statusCounts) values() []int {
-	return []int{c.sessions, c.working, c.waiting, c.idle, c.pending}
+	return []int{c.sessions, c.working, c.waiting, c.idle, c.pending, c.goals}
 }
 
 // formatField is a {field} of a format: a word in braces (other braces are the format's text).
@@ -62,7 +66,7 @@ func checkStatusFormat(format string) error {
 	return nil
 }
 
-// statusFieldList is "{sessions}, {working}, {waiting}, {idle} and {pending}".
+// statusFieldList is "{sessions}, {working}, {waiting}, {idle}, {pending} and {goals}".
 func statusFieldList() string {
 	braced := make([]string, len(statusFields))
 	for i, f := range statusFields {
@@ -71,7 +75,7 @@ func statusFieldList() string {
 	return andList(braced)
 }
 
-// statusLine words c: format's {sessions}, {working}, {waiting}, {idle} and {pending} replaced
+// statusLine words c: format's {sessions}, {working}, {waiting}, {idle}, {pending} and {goals} replaced
 // by their counts, or, without a format, "2 working · 1 waiting on you" (the parts that are
 // not 0; nothing at all when no session runs).
 func statusLine(c statusCounts, format string) string {
@@ -91,6 +95,12 @@ func statusLine(c statusCounts, format string) string {
 	}
 	if c.idle > 0 {
 		parts = append(parts, fmt.Sprintf("%d idle", c.idle))
+	}
+	switch {
+	case c.goals == 1:
+		parts = append(parts, "1 goal under way")
+	case c.goals > 1:
+		parts = append(parts, fmt.Sprintf("%d goals under way", c.goals))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -142,7 +152,7 @@ func statusCommand(s shared) command {
 			Flags: append([]cli.Flag{{Name: "format", Arg: "FORMAT", Help: "with " + statusFieldList() + " replaced by their counts (another\n{field} is refused)",
 				Summary: "the line, its {fields} replaced by their counts"}}, s.hostFlags...),
 			Summary: "count the sessions for a status bar or a prompt",
-			Help:    "one line for a status bar or a prompt: how many sessions work, wait on you, are idle"},
+			Help:    "one line for a status bar or a prompt: how many sessions work, wait on you, are idle, and the goals under way"},
 		flagSet: func() *flag.FlagSet { var v string; return statusFlagSet(&v, &hostFlags{}) },
 		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
 			return runStatus(ctx, g, args, std.out, std.err)

@@ -34,7 +34,7 @@ func TestStatusLine(t *testing.T) {
 func TestStatusFormatRefusesAnUnknownField(t *testing.T) {
 	s := newSandbox(t)
 	code, out := s.hooksup(t, "status", "--local", "--format", "{working} {nope}")
-	if code != 2 || !strings.Contains(out, "{nope}") || !strings.Contains(out, "{sessions}, {working}, {waiting}, {idle} and {pending}") {
+	if code != 2 || !strings.Contains(out, "{nope}") || !strings.Contains(out, "{sessions}, {working}, {waiting}, {idle}, {pending} and {goals}") {
 		t.Fatalf("exit %d, want 2 naming {nope} and the known fields:\n%s", code, out)
 	}
 	if code, out := s.hooksup(t, "status", "--local", "--format", "{working}/{waiting} {x y} {}"); code != 0 || out != "0/0 {x y} {}\n" {
