@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/SherClockHolmes/webpush-go"
+	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/session"
 )
@@ -195,7 +196,11 @@ func (s *Server) questionAsked(host, id string, ev hub.Event) {
 		s.logger.Debug("web: no push: the question was pushed before", "host", host, "session", id, "question", q.Question.ID)
 		return
 	}
-	s.Waiting(host, id, KindQuestion)
+	kind := KindQuestion
+	if q.Question.Event == hooks.PermissionRequest {
+		kind = KindPermission
+	}
+	s.Waiting(host, id, kind)
 }
 
 // Waiting tells every push subscription that the session id of host ("" for this machine) waits
