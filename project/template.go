@@ -83,6 +83,7 @@ hold_on_exit = true             # keep the agent's last screen after it exits, u
 # max_time = "0s"               # ends the goal at the first stop past it (--max-time); 0 is no limit
 # max_tokens = 0                # ends the goal at the first stop past this many tokens (--max-tokens); 0 is no limit
 # no_progress = 3               # ends the goal when the same failure comes this many stops in a row; 0 is never
+# protect = ["*_test.go"]       # a change to matching files pauses the goal (--protect); the config files always do
 `
 
 // checksMarker is the line of Template that InitFile replaces with the checks.
