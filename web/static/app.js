@@ -681,7 +681,11 @@ function keys(e) {
     case "ArrowDown": case "j": move(1); break;
     case "a": if (pending) act(s, "approve", undefined, pending); break;
     case "d": if (pending) act(s, "deny", undefined, pending); break;
-    case "e": if (pending) edit(s, pending, true); break;
+    case "e":
+      // Its character is never typed into the editor it opens, whatever the opening does.
+      e.preventDefault();
+      if (pending) edit(s, pending, true);
+      break;
     case "x": if (pending) act(s, "halt", undefined, pending); break;
     case "Escape":
       // Escape interrupts only the card that has the focus, never whatever was selected last.
