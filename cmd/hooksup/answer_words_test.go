@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/internal/agentsim"
+	"github.com/hooksup/hooksup/web"
 )
 
 // hooksup approve and deny say what they did in the words the TUI's keys use, and hooksup log
@@ -61,7 +62,7 @@ func pendingQuestion(t *testing.T, s *sandbox, not int, timeout time.Duration) i
 	deadline := time.Now().Add(timeout)
 	for {
 		out, err := execHooksup(s, "ls", "--json", "--local").Output()
-		var ls []lsJSON
+		var ls []web.Session
 		if err == nil && json.Unmarshal(out, &ls) == nil && len(ls) == 1 && len(ls[0].Pending) > 0 && ls[0].Pending[0].ID != not {
 			return ls[0].Pending[0].ID
 		}

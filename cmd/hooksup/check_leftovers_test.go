@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -98,7 +99,7 @@ command = "test -f %[3]s && exit 0; touch %[3]s; sleep 30 & echo $! > %[2]s; ech
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
-	if got := decisions(r.verdicts); got != "Stop:block/check:fails Stop:allow/checks" {
+	if got := e2e.Decisions(r.verdicts); got != "Stop:block/check:fails Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	first := r.verdicts[0].Checks

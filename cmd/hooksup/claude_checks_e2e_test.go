@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/session"
@@ -29,7 +30,7 @@ func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
 	if res.ExitCode != 0 || res.Stdout != "two\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:t Stop:allow/checks" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/check:t Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 }
@@ -73,7 +74,7 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 		t.Fatalf("claude waited for the check: %v", d)
 	}
 	vs := rc.verdicts()
-	if got := decisions(vs); got != "Interrupted:allow/escape Stop:allow/escape" {
+	if got := e2e.Decisions(vs); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if len(vs[1].Checks) != 1 || vs[1].Checks[0].Error != "interrupted" {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -143,7 +144,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'subagent: cite the file names';
 		t.Fatalf("the main agent made %d requests, want 2 (it must not be steered)", n)
 	}
 	vs := rc.verdicts()
-	if got := decisions(vs); got != "SubagentStop:block/check:sub-review SubagentStop:allow/checks Stop:allow/nochecks" {
+	if got := e2e.Decisions(vs); got != "SubagentStop:block/check:sub-review SubagentStop:allow/checks Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if vs[0].AgentID == "" || vs[0].AgentID != vs[1].AgentID || vs[0].Steers != 1 || vs[0].AgentType != "general-purpose" {

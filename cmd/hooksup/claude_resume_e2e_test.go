@@ -68,7 +68,7 @@ command = "test -f ` + marker + ` || { touch ` + marker + `; echo 'FAIL: resumed
 	}
 
 	logged := rc.logVerdicts(id)
-	if got := decisions(logged); got != "Stop:allow/nochecks Stop:block/check:tests Stop:allow/checks Stop:allow/nochecks" {
+	if got := e2e.Decisions(logged); got != "Stop:allow/nochecks Stop:block/check:tests Stop:allow/checks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)
 	}
 	for i, v := range logged {
@@ -122,7 +122,7 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	tm2.Keys("Enter")
 	tm2.WaitText(wait, "RESUMED-ANSWER", "allow no checks")
 	logged := rc.logVerdicts(id)
-	if got := decisions(logged); got != "Stop:allow/nochecks Stop:allow/nochecks" {
+	if got := e2e.Decisions(logged); got != "Stop:allow/nochecks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)
 	}
 }

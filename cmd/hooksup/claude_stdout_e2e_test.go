@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -27,7 +28,7 @@ func plainAndSupervised(t *testing.T, script func() mockapi.Handler, args ...str
 	if supervised.ExitCode != 0 {
 		t.Fatalf("hooksup claude %v: exit %d stderr %q", args, supervised.ExitCode, supervised.Stderr)
 	}
-	if got := decisions(rc2.verdicts()); got != "Stop:allow/nochecks" {
+	if got := e2e.Decisions(rc2.verdicts()); got != "Stop:allow/nochecks" {
 		t.Fatalf("hooksup did not supervise the run: verdicts %q", got)
 	}
 	return plain, supervised

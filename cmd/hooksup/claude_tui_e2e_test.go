@@ -98,7 +98,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	if len(main) != 5 || !strings.Contains(main[4].LastUserText(), "fourth prompt") {
 		t.Fatalf("%d requests, the last's user text %q: want 5, the fourth prompt's after the escaped question's", len(main), lastUser(main))
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
 	tm.Keys("C-]", "d")

@@ -128,9 +128,9 @@ retry_on_failure = true
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
-		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), decisions(rc.verdicts()), tm.Screen(), rc.log())
+		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), e2e.Decisions(rc.verdicts()), tm.Screen(), rc.log())
 	}
-	if got := decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 	tm.Keys("C-]", "d")
@@ -216,7 +216,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 		t.Fatalf("codex read %q: not the edited reason with its line breaks", got)
 	}
 	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rc.verdicts()) == 5 })
-	if got := decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 }
@@ -231,7 +231,7 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 		if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
 			t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
 		}
-		if got := decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
+		if got := e2e.Decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
 			t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
 		}
 		if !strings.Contains(res.Stderr, "is replaced for this run by hooksup's own hooks") {
@@ -247,7 +247,7 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 		if !strings.Contains(res.Stderr, "hooksup: "+supervisor.NotRunning("codex")+": its transcript shows a reply, but no hook reached hooksup") {
 			t.Fatalf("stderr does not say codex is not running hooksup's hooks:\n%s", res.Stderr)
 		}
-		if got := decisions(rc.verdicts()); got != "" {
+		if got := e2e.Decisions(rc.verdicts()); got != "" {
 			t.Fatalf("verdicts: %s", got)
 		}
 		if !strings.Contains(res.Stderr, "your --disable hooks decides whether Codex runs hooks at all, hooksup's too") {

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -32,11 +33,11 @@ func TestCodexSubagentTokens(t *testing.T) {
 	}
 	vs := rc.verdicts()
 	if len(vs) == 0 || vs[len(vs)-1].Event != "Stop" {
-		t.Fatalf("verdicts: %s\nstderr: %s", decisions(vs), res.Stderr)
+		t.Fatalf("verdicts: %s\nstderr: %s", e2e.Decisions(vs), res.Stderr)
 	}
 	o := vs[len(vs)-1].Observation
 	if o == nil || o.OutputTokens != want {
 		t.Fatalf("the Stop verdict's observation %+v: want %d output tokens (the main agent's and the subagent's)\nverdicts: %s\nlog: %s",
-			o, want, decisions(vs), rc.log())
+			o, want, e2e.Decisions(vs), rc.log())
 	}
 }

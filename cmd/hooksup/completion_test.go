@@ -658,7 +658,7 @@ func TestCompletionOffersLiveSessionsAndHosts(t *testing.T) {
 	deadline := time.Now().Add(20 * time.Second)
 	for id == "" && time.Now().Before(deadline) {
 		out, _ := execHooksup(s, "ls", "--json", "--local").Output()
-		var sessions []lsJSON
+		var sessions []web.Session
 		// Once claude's first hook has named its session: the id people see from then on.
 		if json.Unmarshal(out, &sessions) == nil && len(sessions) == 1 && sessions[0].SessionID != "" {
 			id = hub.Snapshot{SessionID: sessions[0].SessionID}.ShortID()

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -155,7 +156,7 @@ retry_on_failure = false
 		if r.code != 0 || r.stdout != "Answer to turn 1.\n" {
 			t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
 		}
-		if got := decisions(r.verdicts); got != "Stop:allow/checks" {
+		if got := e2e.Decisions(r.verdicts); got != "Stop:allow/checks" {
 			t.Fatalf("verdicts %s", got)
 		}
 		v := r.verdicts[0]
@@ -279,7 +280,7 @@ done
 			stops = append(stops, v)
 		}
 	}
-	if got := decisions(stops); got != want {
+	if got := e2e.Decisions(stops); got != want {
 		t.Fatalf("verdicts %s", got)
 	}
 	if n := len(r.verdicts) - len(stops); n != 3 {

@@ -67,7 +67,7 @@ retry_on_failure = true
 	tm.Keys("Escape")
 	tm.WaitText(wait, "allow escape")
 	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rg.verdicts()) == 2 })
-	if got := decisions(rg.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
+	if got := e2e.Decisions(rg.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 	// gemini is back at its prompt, and asked nothing more.
@@ -117,7 +117,7 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	scr = tm.WaitText(wait, "UNGATED-ANSWER", "gemini is not running hooksup's hooks")
 	t.Logf("the notice:\n%s", scr)
 	if vs := rg.verdicts(); len(vs) != 0 {
-		t.Fatalf("verdicts in an untrusted folder: %s", decisions(vs))
+		t.Fatalf("verdicts in an untrusted folder: %s", e2e.Decisions(vs))
 	}
 	// The answer is the person's, kept in their own trusted folders.
 	if b, _ := os.ReadFile(filepath.Join(rg.env.GeminiDir, "trustedFolders.json")); !strings.Contains(string(b), "DO_NOT_TRUST") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -37,7 +38,7 @@ func TestGoalDoneReachedAfterThreeRequests(t *testing.T) {
 		t.Errorf("stderr %q", res.Stderr)
 	}
 	vs := rc.verdictsJSON()
-	if got := decisions(vs); got != "Stop:block/goal Stop:block/goal Stop:allow/goal" {
+	if got := e2e.Decisions(vs); got != "Stop:block/goal Stop:block/goal Stop:allow/goal" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if g := vs[2].Goal; g == nil || g.End != verdictlog.GoalReached || g.Turn != 2 || g.Done == nil || g.Done.ExitCode != 0 || vs[1].Goal.Turn != 2 || vs[1].Goal.Done.ExitCode != 1 {
@@ -62,7 +63,7 @@ func TestGoalTurnBudgetExits3(t *testing.T) {
 		t.Errorf("stderr %q", res.Stderr)
 	}
 	vs := rc.verdictsJSON()
-	if got := decisions(vs); got != "Stop:block/goal Stop:block/goal Stop:allow/goal" {
+	if got := e2e.Decisions(vs); got != "Stop:block/goal Stop:block/goal Stop:allow/goal" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if g := vs[2].Goal; g.End != verdictlog.GoalBudget || g.Budget != verdictlog.BudgetTurns || g.Turn != 2 || g.MaxTurns != 2 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -50,7 +51,7 @@ func TestGoalFewerTestsIsNotDone(t *testing.T) {
 		}
 	}
 	vs := rc.verdictsJSON()
-	if got := decisions(vs); got != "Stop:block/goal Stop:allow/checks" {
+	if got := e2e.Decisions(vs); got != "Stop:block/goal Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if g := vs[0].Goal; g == nil || g.Turn != 1 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -103,7 +104,7 @@ func TestClaudeFromAHostilePath(t *testing.T) {
 			if len(main) != 2 || !strings.Contains(main[1].LastUserText(), "CHECK-REASON-7Q") {
 				t.Fatalf("%d requests; the last ends with %q\nstderr: %s", len(main), lastUser(main), res.Stderr)
 			}
-			if got := decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+			if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
 				t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
 			}
 			if strings.Contains(res.Stderr, "other hook") || strings.Contains(res.Stderr, "another hook") {
@@ -155,7 +156,7 @@ func TestClaudeInstalledFromAHostilePath(t *testing.T) {
 	if main := rc.srv.Main(); len(main) != 2 || !strings.Contains(main[1].LastUserText(), "FAIL-STANDALONE") {
 		t.Fatalf("%d requests; the last ends with %q", len(main), lastUser(main))
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if res := rc.runBounded("hooksup", self, "uninstall", "--scope", "local"); res.ExitCode != 0 {
@@ -182,7 +183,7 @@ func TestCodexFromAHostilePath(t *testing.T) {
 	if len(reqs) != 2 || !strings.Contains(reqs[1].LastHookPrompt(), "CHECK-REASON-7Q") {
 		t.Fatalf("%d model requests; the last hook prompt %q\nstderr: %s", len(reqs), reqs[len(reqs)-1].LastHookPrompt(), res.Stderr)
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
 		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
 	}
 	noOtherHooks(t, &rc.hooksupEnv, self)
@@ -216,7 +217,7 @@ func TestCodexInstalledFromAHostilePath(t *testing.T) {
 	if reqs := rc.srv.Model(); len(reqs) != 2 || !strings.Contains(reqs[1].LastHookPrompt(), "FAIL-STANDALONE") {
 		t.Fatalf("%d requests; the last hook prompt %q", len(reqs), reqs[len(reqs)-1].LastHookPrompt())
 	}
-	if got := decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if res := rc.runBounded("hooksup", self, "uninstall", "--agent", "codex"); res.ExitCode != 0 {
@@ -244,7 +245,7 @@ func TestGeminiFromAHostilePath(t *testing.T) {
 	if len(turns) != 2 || !strings.Contains(turns[1].LastUserText(), "CHECK-REASON-7Q") {
 		t.Fatalf("%d turns; the last ends with %q\nstderr: %s", len(turns), turns[len(turns)-1].LastUserText(), res.Stderr)
 	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+	if got := e2e.Decisions(rg.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
 		t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
 	}
 	noOtherHooks(t, &rg.hooksupEnv, self)
@@ -274,7 +275,7 @@ func TestGeminiInstalledFromAHostilePath(t *testing.T) {
 	if turns := rg.srv.Turns(); len(turns) != 2 || !strings.Contains(turns[1].LastUserText(), "FAIL-STANDALONE") {
 		t.Fatalf("%d turns; the last ends with %q", len(turns), turns[len(turns)-1].LastUserText())
 	}
-	if got := decisions(rg.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
+	if got := e2e.Decisions(rg.verdicts()); got != "Stop:block/check:once Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if res := rg.runBounded("hooksup", self, "uninstall", "--agent", "gemini"); res.ExitCode != 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/web"
 )
 
 // otherTerminal is the environment of a person's other terminal: a HOME of its own, and only the
@@ -39,13 +40,13 @@ func hubShell(t *testing.T, runDir string, args ...string) (string, string, int)
 	return out.String(), errb.String(), code
 }
 
-func hubLs(t *testing.T, runDir string) []lsJSON {
+func hubLs(t *testing.T, runDir string) []web.Session {
 	t.Helper()
 	out, errText, code := hubShell(t, runDir, "ls", "--json")
 	if code != 0 {
 		t.Fatalf("hooksup ls --json: exit %d: %s", code, errText)
 	}
-	var ls []lsJSON
+	var ls []web.Session
 	if err := json.Unmarshal([]byte(out), &ls); err != nil {
 		t.Fatalf("hooksup ls --json: %v\n%s", err, out)
 	}
@@ -85,7 +86,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	if len(ls) != 2 {
 		t.Fatalf("ls lists %d sessions, want 2: %+v", len(ls), ls)
 	}
-	byCwd := map[string]lsJSON{}
+	byCwd := map[string]web.Session{}
 	for _, s := range ls {
 		byCwd[s.Cwd] = s
 		if len(s.Pending) != 1 || s.Pending[0].Event != "Stop" || !strings.Contains(s.Pending[0].Reason, "FAIL: TestHub") ||

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/web"
 )
 
 // sshServer is a real OpenSSH server on 127.0.0.1, for this test alone: its own host key, and
@@ -290,7 +291,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 
 	// This machine alone does not see the remote's sessions.
 	out, errText, code := sshShell(t, localRun, cfg, "ls", "--json")
-	var ls []lsJSON
+	var ls []web.Session
 	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || len(ls) != 1 || ls[0].Host != "" || ls[0].Cwd != local.env.WorkDir {
 		t.Fatalf("ls --json here: exit %d, %s%s", code, out, errText)
 	}
@@ -303,7 +304,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if err := json.Unmarshal([]byte(out), &ls); err != nil {
 		t.Fatalf("ls --json --host remote: %v\n%s", err, out)
 	}
-	byCwd := map[string]lsJSON{}
+	byCwd := map[string]web.Session{}
 	for _, s := range ls {
 		byCwd[s.Cwd] = s
 	}
@@ -311,7 +312,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if len(ls) != 3 || first.Host != "remote" || second.Host != "remote" || here.Host != "" {
 		t.Fatalf("ls --json --host remote: want the two remote sessions and this one:\n%s", out)
 	}
-	for _, s := range []lsJSON{first, second} {
+	for _, s := range []web.Session{first, second} {
 		if len(s.Pending) != 1 || s.Pending[0].Event != "Stop" || !strings.Contains(s.Pending[0].Reason, "FAIL: TestSSH") || s.SessionID == "" {
 			t.Fatalf("remote session %+v: want one pending Stop with the check's reason", s)
 		}

@@ -161,8 +161,6 @@ func (s *sandbox) verdicts() []verdictlog.Verdict {
 	return vs
 }
 
-func decisions(vs []verdictlog.Verdict) string { return e2e.Decisions(vs) }
-
 // stopTrace returns the trace entries of one event.
 func stopTrace(tr []agentsim.TraceEntry, event string) []agentsim.TraceEntry {
 	var out []agentsim.TraceEntry

@@ -10,6 +10,7 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
+	"github.com/hooksup/hooksup/web"
 )
 
 // Claude's permission dialog in --permission-mode default is a question of the session: listed
@@ -19,7 +20,7 @@ import (
 // permissionSession starts the real claude in --permission-mode default under hooksup's TUI,
 // asks it to make a file, and waits until its dialog is on screen and hooksup ls lists the
 // permission question; it returns the question.
-func permissionSession(t *testing.T, replies ...mockapi.Reply) (*realClaude, *e2e.Tmux, lsJSON) {
+func permissionSession(t *testing.T, replies ...mockapi.Reply) (*realClaude, *e2e.Tmux, web.Session) {
 	t.Helper()
 	rc := newRealClaudeTUI(t, &mockapi.Script{Main: append([]mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file")}, replies...)})
 	tm := rc.claudeTUIWith(rc.config(`mode = "auto"`), 160, 45, "--permission-mode", "default")
@@ -32,7 +33,7 @@ func permissionSession(t *testing.T, replies ...mockapi.Reply) (*realClaude, *e2
 }
 
 // waitPermission polls hooksup ls --json until a session lists a pending permission question.
-func waitPermission(t *testing.T, runDir string, wait time.Duration) lsJSON {
+func waitPermission(t *testing.T, runDir string, wait time.Duration) web.Session {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for {

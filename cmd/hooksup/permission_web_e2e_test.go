@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/web"
 )
 
 // hooksup web's API lists claude's permission dialog as the card's question, with the page's
@@ -21,7 +22,7 @@ func TestPermissionDeniedThroughTheWebAPI(t *testing.T) {
 	w := startWebIn(t, t.TempDir(), env)
 	auth := map[string]string{"Authorization": "Bearer " + w.token}
 	resp, body := w.do(t, "GET", "/api/sessions", "", auth)
-	var sessions []lsJSON
+	var sessions []web.Session
 	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &sessions) != nil || len(sessions) != 1 || len(sessions[0].Pending) != 1 {
 		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
 	}

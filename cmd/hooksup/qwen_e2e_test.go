@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -49,7 +50,7 @@ func TestQwenSaysWhenHooksAreOff(t *testing.T) {
 	if res.ExitCode != 0 || !strings.Contains(res.Stderr, "disableAllHooks in "+rq.env.SettingsPath()+" turns every hook of qwen's off, hooksup's too") {
 		t.Fatalf("exit %d\nstderr: %s", res.ExitCode, res.Stderr)
 	}
-	if got := decisions(rq.verdicts()); got != "" {
+	if got := e2e.Decisions(rq.verdicts()); got != "" {
 		t.Fatalf("verdicts with hooks off: %s", got)
 	}
 	os.WriteFile(rq.env.SettingsPath(), []byte(`{"$version": 4}`), 0o644)
@@ -111,7 +112,7 @@ retry_on_failure = true
 		t.Fatalf("turn requests end with %q, want both reasons in the third", texts)
 	}
 	vs := rq.verdicts()
-	if got := decisions(vs); got != "Stop:block/check:once OtherHooks:block/hooks Stop:allow/checks" {
+	if got := e2e.Decisions(vs); got != "Stop:block/check:once OtherHooks:block/hooks Stop:allow/checks" {
 		t.Fatalf("verdicts %s\nstderr: %s", got, res.Stderr)
 	}
 	for _, v := range vs {
@@ -148,7 +149,7 @@ func TestQwenProjectStopHookBlocksAlone(t *testing.T) {
 		t.Fatalf("turn requests end with %q", texts)
 	}
 	vs := rq.verdicts()
-	if got := decisions(vs); got != "Stop:allow/nochecks OtherHooks:block/hooks Stop:allow/nochecks" {
+	if got := e2e.Decisions(vs); got != "Stop:allow/nochecks OtherHooks:block/hooks Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s\nstderr: %s", got, res.Stderr)
 	}
 	if vs[0].Turn != vs[2].Turn {

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/supervisor"
@@ -249,7 +250,7 @@ func TestSecurityWrongOrMissingTokenRefusedAndLogged(t *testing.T) {
 			t.Errorf("%s is in hooksup.log", name)
 		}
 	}
-	if got := decisions(s.verdicts()); got != "Stop:allow/checks" {
+	if got := e2e.Decisions(s.verdicts()); got != "Stop:allow/checks" {
 		t.Fatalf("verdicts %s: a refused call was decided", got)
 	}
 }
@@ -316,7 +317,7 @@ func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stderr, ignoring) {
 				t.Fatalf("hooksup claude: exit %d stderr:\n%s", r.code, r.stderr)
 			}
-			if got := decisions(r.verdicts); got != "SubagentStop:allow/nochecks Stop:allow/nochecks" {
+			if got := e2e.Decisions(r.verdicts); got != "SubagentStop:allow/nochecks Stop:allow/nochecks" {
 				t.Fatalf("verdicts %s", got)
 			}
 
@@ -420,7 +421,7 @@ command = "test -f %[1]s || { touch %[1]s; echo failing once; exit 1; }"
 		t.Fatalf("exit %d", code)
 	}
 	if len(s.verdicts()) < 4 {
-		t.Fatalf("verdicts %s", decisions(s.verdicts()))
+		t.Fatalf("verdicts %s", e2e.Decisions(s.verdicts()))
 	}
 	written := map[string]string{
 		"the injected settings": filepath.Join(ls.rec, "settings.json"), // copied while claude ran

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -353,7 +354,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
 	if len(stops) != 2 || !stops[0].Block || stops[1].Block || !strings.Contains(stops[0].Reasons[0], "FAIL: TestX") {
 		t.Fatalf("stops %+v", stops)
 	}
-	if got := decisions(s.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+	if got := e2e.Decisions(s.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 }
@@ -420,7 +421,7 @@ func TestStandaloneLimitAcrossProcesses(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	if got := decisions(s.verdicts()); got != "Stop:block/check:t Stop:block/check:t Stop:allow/limit" {
+	if got := e2e.Decisions(s.verdicts()); got != "Stop:block/check:t Stop:block/check:t Stop:allow/limit" {
 		t.Fatalf("verdicts %s", got)
 	}
 }
@@ -540,7 +541,7 @@ func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 	s.hooksup(t, "trust", "--yes")
 	s.hooksup(t, "install")
 	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "x")
-	if got := decisions(r.verdicts); got != "Stop:allow/nochecks" {
+	if got := e2e.Decisions(r.verdicts); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s", got)
 	}
 	stops := stopTrace(r.trace, "Stop")

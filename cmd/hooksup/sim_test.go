@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -18,7 +19,7 @@ func TestSimNoChecksOneAllowVerdict(t *testing.T) {
 	if r.stdout != "Answer to turn 1.\n" {
 		t.Fatalf("claude's stdout did not reach the caller unchanged: %q", r.stdout)
 	}
-	if got := decisions(r.verdicts); got != "Stop:allow/nochecks" {
+	if got := e2e.Decisions(r.verdicts); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts: %s", got)
 	}
 	if !strings.Contains(r.stderr, "hooksup: Stop → allow: let stop (no checks) 0/3") {
@@ -54,7 +55,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL TestParse: want 2, got 3';
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	if got := decisions(r.verdicts); got != "Stop:block/check:tests Stop:allow/checks" {
+	if got := e2e.Decisions(r.verdicts); got != "Stop:block/check:tests Stop:allow/checks" {
 		t.Fatalf("verdicts: %s", got)
 	}
 	stops := stopTrace(r.trace, "Stop")
@@ -87,7 +88,7 @@ command = "echo 'lint: 4 problems'; exit 1"
 `)
 	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
 	want := "Stop:block/check:lint Stop:block/check:lint Stop:block/check:lint Stop:allow/limit"
-	if got := decisions(r.verdicts); got != want {
+	if got := e2e.Decisions(r.verdicts); got != want {
 		t.Fatalf("verdicts: %s", got)
 	}
 	if len(stopTrace(r.trace, "Stop")) != 4 {
@@ -141,7 +142,7 @@ func TestSimObserveNeverBlocks(t *testing.T) {
 	s := newSandbox(t)
 	cfg := s.config("mode = \"observe\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n")
 	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
-	if got := decisions(r.verdicts); got != "Stop:allow/observe" {
+	if got := e2e.Decisions(r.verdicts); got != "Stop:allow/observe" {
 		t.Fatalf("verdicts: %s", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -45,7 +46,7 @@ command = "echo 'lint: 4 problems'; exit 1"
 			}
 			r := s.runSimFlags(tc.flags, s.config(cfg), tc.sc, "-p", "x")
 			if r.code != tc.want {
-				t.Fatalf("exit %d, want %d; verdicts %s; stderr:\n%s", r.code, tc.want, decisions(r.verdicts), r.stderr)
+				t.Fatalf("exit %d, want %d; verdicts %s; stderr:\n%s", r.code, tc.want, e2e.Decisions(r.verdicts), r.stderr)
 			}
 			if tc.want == 3 && !strings.Contains(r.stderr, "hooksup: the agent stopped with the check lint still failing (strict: exit 3)") {
 				t.Errorf("stderr does not say why the exit status is 3:\n%s", r.stderr)

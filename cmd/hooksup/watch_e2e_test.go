@@ -188,10 +188,10 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 
 	// No session made a request after it was denied, halted or interrupted: the second's later
 	// requests are its new prompts, not continuations.
-	if got, want := decisions(rc1.verdicts()), "Stop:block/manual (hooksup watch) Stop:block/manual (hooksup watch) Stop:halt/manual (hooksup watch)"; got != want {
+	if got, want := e2e.Decisions(rc1.verdicts()), "Stop:block/manual (hooksup watch) Stop:block/manual (hooksup watch) Stop:halt/manual (hooksup watch)"; got != want {
 		t.Errorf("the first session's verdicts %s, want %s", got, want)
 	}
-	if got, want := decisions(rc2.verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape Interrupted:allow/escape"; got != want {
+	if got, want := e2e.Decisions(rc2.verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape Interrupted:allow/escape"; got != want {
 		t.Errorf("the second session's verdicts %s, want %s", got, want)
 	}
 	if n := len(rc1.srv.Main()); n != 3 {
