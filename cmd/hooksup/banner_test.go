@@ -32,9 +32,9 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 		checksPane bool
 	}{{200, 40, true}, {90, 40, true}, {60, 24, false}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			s := newSandbox(t)
-			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-			tm := e2e.StartTmux(t, size.w, size.h, env, s.project, hooksupBin, "demo")
+			s := e2e.NewSandbox(t)
+			env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+			tm := e2e.StartTmux(t, size.w, size.h, env, s.Project, e2e.HooksupBin, "demo")
 			const wait = 20 * time.Second
 			tm.WaitText(wait, "Allow Bash(go test ./...)?")
 			tm.Text("y")
@@ -85,9 +85,9 @@ func TestBannerKeepsTheCheckNameAndQuotesTheFailure(t *testing.T) {
 		quote string // what the banner quotes of the failure ("": the checks pane shows it)
 	}{{70, 40, ""}, {74, 40, ""}, {58, 18, "main_test.go:42: -v did not enable verbose output"}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			s := newSandbox(t)
-			env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-			tm := e2e.StartTmux(t, size.w, size.h, env, s.project, hooksupBin, "demo")
+			s := e2e.NewSandbox(t)
+			env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+			tm := e2e.StartTmux(t, size.w, size.h, env, s.Project, e2e.HooksupBin, "demo")
 			const wait = 20 * time.Second
 			tm.WaitText(wait, "Allow Bash(go test ./...)?")
 			tm.Text("y")

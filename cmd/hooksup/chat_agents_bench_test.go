@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/agents"
 	"github.com/hooksup/hooksup/hooks"
@@ -26,7 +28,7 @@ func BenchmarkCopilotQwenHookRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	bare := buildBareClient(b, dir)
+	bare := e2e.BuildBareClient(b, dir)
 	inputs := map[string]string{}
 	for name, f := range map[string][2]string{
 		"copilot": {"hook-input-agentStop.json", "transcript-events.jsonl"},
@@ -49,7 +51,7 @@ func BenchmarkCopilotQwenHookRoundTrip(b *testing.B) {
 		}
 		inputs[name] = s
 	}
-	var variants []hookRun
+	var variants []e2e.HookRun
 	for _, name := range []string{agents.Default().Name(), "copilot", "qwen"} {
 		a, ok := agents.ByName(name)
 		if !ok {
@@ -58,17 +60,17 @@ func BenchmarkCopilotQwenHookRoundTrip(b *testing.B) {
 		env := serveAllow(b, dir, a)
 		input := inputs[name]
 		if input == "" {
-			input = claudeStopInput
+			input = e2e.ClaudeStopInput
 		}
-		variants = append(variants, hookRun{name + ": hooksup-hook Stop", []string{hookClientBin, "Stop"}, env, []byte(input), true})
+		variants = append(variants, e2e.HookRun{Name: name + ": hooksup-hook Stop", Argv: []string{e2e.HookClientBin, "Stop"}, Env: env, Input: []byte(input), Allowed: true})
 		if name != agents.Default().Name() {
-			variants = append(variants, hookRun{name + ": bare Go client", []string{bare}, env, []byte(input), true})
+			variants = append(variants, e2e.HookRun{Name: name + ": bare Go client", Argv: []string{bare}, Env: env, Input: []byte(input), Allowed: true})
 		}
 	}
-	samples := timeRoundTrips(b, variants)
+	samples := e2e.TimeRoundTrips(b, variants)
 	fmt.Printf("\nStop hook round trip over %d runs each (exec to exit, allow)\n%-28s %10s %10s\n", b.N, "", "p50", "p99")
 	for j, v := range variants {
-		fmt.Printf("%-28s %10s %10s\n", v.name, pct(samples[j], 0.5).Round(time.Microsecond), pct(samples[j], 0.99).Round(time.Microsecond))
+		fmt.Printf("%-28s %10s %10s\n", v.Name, e2e.Pct(samples[j], 0.5).Round(time.Microsecond), e2e.Pct(samples[j], 0.99).Round(time.Microsecond))
 	}
 }
 

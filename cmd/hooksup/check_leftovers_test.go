@@ -32,7 +32,7 @@ func leftoverPid(t *testing.T, path string) int {
 
 // waitGone waits (bounded) for pid to end; false if it still runs after within.
 func waitGone(pid int, within time.Duration) bool {
-	for deadline := time.Now().Add(within); !gone(pid); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(within); !e2e.Gone(pid); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			return false
 		}
@@ -44,7 +44,7 @@ func waitGone(pid int, within time.Duration) bool {
 // shell's own exit status (0: passed; 3: failed with exit 3, never "exit -1"), the output says
 // the job was left running and killed after the grace, and the job is gone.
 func TestCheckLeavingBackgroundJobIsJudgedByItsExitStatus(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	for _, tc := range []struct {
 		name, command string
 		code          int
@@ -57,13 +57,13 @@ func TestCheckLeavingBackgroundJobIsJudgedByItsExitStatus(t *testing.T) {
 				"The check \"leaves\" failed (exit 3; left background processes running, killed after 1s). Fix what it reports, then finish. Its output:\nFAIL: want 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pidFile := filepath.Join(s.project, tc.name+".pid")
-			cfg := s.config(fmt.Sprintf(`
+			pidFile := filepath.Join(s.Project, tc.name+".pid")
+			cfg := s.Config(fmt.Sprintf(`
 [[stop.checks]]
 name = "leaves"
 command = %q
 `, fmt.Sprintf(tc.command, pidFile)))
-			cmd := execHooksup(s, "--config", cfg, "check")
+			cmd := e2e.ExecHooksup(s, "--config", cfg, "check")
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			out, _ := cmd.Output()
@@ -83,10 +83,10 @@ command = %q
 // In a session, such checks are judged by their shells' exit statuses too: the verdict log's
 // records say what each left running, and the reason the agent reads says exit 3.
 func TestSessionCheckLeavingBackgroundJobs(t *testing.T) {
-	s := newSandbox(t)
-	passPid, failPid := filepath.Join(s.project, "pass.pid"), filepath.Join(s.project, "fail.pid")
-	marker := filepath.Join(s.project, "failed-once")
-	cfg := s.config(fmt.Sprintf(`
+	s := e2e.NewSandbox(t)
+	passPid, failPid := filepath.Join(s.Project, "pass.pid"), filepath.Join(s.Project, "fail.pid")
+	marker := filepath.Join(s.Project, "failed-once")
+	cfg := s.Config(fmt.Sprintf(`
 mode = "auto"
 [[stop.checks]]
 name = "passes"
@@ -95,19 +95,19 @@ command = "sleep 30 & echo $! > %[1]s; echo ok"
 name = "fails"
 command = "test -f %[3]s && exit 0; touch %[3]s; sleep 30 & echo $! > %[2]s; echo 'FAIL: want 2'; exit 3"
 `, passPid, failPid, marker))
-	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "go")
-	if r.code != 0 {
-		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "go")
+	if r.Code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
-	if got := e2e.Decisions(r.verdicts); got != "Stop:block/check:fails Stop:allow/checks" {
+	if got := e2e.Decisions(r.Verdicts); got != "Stop:block/check:fails Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
-	first := r.verdicts[0].Checks
+	first := r.Verdicts[0].Checks
 	if len(first) != 2 || first[0].Name != "passes" || first[0].ExitCode != 0 || !first[0].LeftRunning ||
 		first[1].Name != "fails" || first[1].ExitCode != 3 || !first[1].LeftRunning {
 		t.Fatalf("the first stop's check records: %+v", first)
 	}
-	stops := stopTrace(r.trace, "Stop")
+	stops := e2e.StopTrace(r.Trace, "Stop")
 	if len(stops) != 2 || !stops[0].Block {
 		t.Fatalf("claude saw %+v", stops)
 	}
@@ -121,7 +121,7 @@ command = "test -f %[3]s && exit 0; touch %[3]s; sleep 30 & echo $! > %[2]s; ech
 		}
 	}
 	// hooksup log says it of each check.
-	out, err := execHooksup(s, "log").CombinedOutput()
+	out, err := e2e.ExecHooksup(s, "log").CombinedOutput()
 	log := regexp.MustCompile(`in \d+ ms`).ReplaceAllString(string(out), "in N ms")
 	for _, want := range []string{"check passes: exit 0 in N ms; left background processes running, killed after 1s\n",
 		"check fails: exit 3 in N ms; left background processes running, killed after 1s\n"} {

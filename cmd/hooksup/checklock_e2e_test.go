@@ -60,14 +60,14 @@ func waitRuns(t *testing.T, path string, d time.Duration, what string, ok func([
 
 // twoSimSessions starts two hooksup sessions of the fake claude in one project, each in its own
 // tmux, with the check command; each makes one turn and stops at once.
-func twoSimSessions(t *testing.T, s *sandbox, command string) [2]*e2e.Tmux {
-	cfg := s.config("mode = \"auto\"\n[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + command + "\n'''\n")
+func twoSimSessions(t *testing.T, s *e2e.Sandbox, command string) [2]*e2e.Tmux {
+	cfg := s.Config("mode = \"auto\"\n[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + command + "\n'''\n")
 	self, _ := os.Executable()
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
 	var tms [2]*e2e.Tmux
 	for i := range tms {
-		tms[i] = e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "--claude-bin", self, "claude")
+		tms[i] = e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "--config", cfg, "--claude-bin", self, "claude")
 	}
 	return tms
 }
@@ -75,12 +75,12 @@ func twoSimSessions(t *testing.T, s *sandbox, command string) [2]*e2e.Tmux {
 // holderOf is the session's pid in `hooksup ls --json`.
 func pidOf(t *testing.T, runDir, session string) int {
 	t.Helper()
-	for _, l := range hubLs(t, runDir) {
+	for _, l := range e2e.HubLs(t, runDir) {
 		if l.SessionID == session {
 			return l.PID
 		}
 	}
-	t.Fatalf("ls does not list session %s: %+v", session, hubLs(t, runDir))
+	t.Fatalf("ls does not list session %s: %+v", session, e2e.HubLs(t, runDir))
 	return 0
 }
 
@@ -88,9 +88,9 @@ func pidOf(t *testing.T, runDir, session string) int {
 // second waits, its TUI, `hooksup ls` and `hooksup watch` say for whom; once the first's checks
 // are done the second's run, and its verdict notes the wait.
 func TestChecksOfTwoSessionsInOneProjectTakeTurns(t *testing.T) {
-	s := newSandbox(t)
-	runs, release := filepath.Join(s.project, "runs"), filepath.Join(s.project, "release")
-	runDir := filepath.Join(filepath.Dir(s.home), "run")
+	s := e2e.NewSandbox(t)
+	runs, release := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "release")
+	runDir := filepath.Join(filepath.Dir(s.Home), "run")
 	tms := twoSimSessions(t, s, `echo "start $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs+`
 while [ ! -e `+release+` ]; do sleep 0.05; done
 sleep 0.3
@@ -116,12 +116,12 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 	// The checks pane says it too, with the time waited so far.
 	waiter.WaitText(wait, "waiting for session "+first[:8]+" (claude, pid", "finish its checks in this project (")
 
-	out, errText, code := hubShell(t, runDir, "ls")
+	out, errText, code := e2e.HubShell(t, runDir, "ls")
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("waiting for session %s (claude, pid %d)", first[:8], holderPID)) {
 		t.Fatalf("hooksup ls: exit %d\n%s%s", code, out, errText)
 	}
 	var second string
-	for _, l := range hubLs(t, runDir) {
+	for _, l := range e2e.HubLs(t, runDir) {
 		if l.SessionID != first {
 			second = l.SessionID
 			if l.Waiting == nil || l.Waiting.SessionID != first || l.Waiting.PID != holderPID || l.Waiting.Check != "build" {
@@ -129,8 +129,8 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 			}
 		}
 	}
-	home, env := otherTerminal(t, runDir)
-	w := e2e.StartTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	home, env := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, e2e.HooksupBin, "watch")
 	w.WaitText(wait, "waiting for session "+first[:8])
 
 	if r := readRuns(t, runs); len(r) != 1 {
@@ -149,7 +149,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 		}
 	}
 	var waited *verdictlog.Waited
-	for _, v := range s.verdicts() {
+	for _, v := range s.Verdicts() {
 		if v.SessionID == second && v.Event == "Stop" {
 			waited = v.Waited
 		}
@@ -164,9 +164,9 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 // waiting session takes over at once, ends what the dead one's check left running, and runs its
 // own checks.
 func TestDeadSessionsCheckLockIsTakenOver(t *testing.T) {
-	s := newSandbox(t)
-	runs, firstDir := filepath.Join(s.project, "runs"), filepath.Join(s.project, "first")
-	runDir := filepath.Join(filepath.Dir(s.home), "run")
+	s := e2e.NewSandbox(t)
+	runs, firstDir := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "first")
+	runDir := filepath.Join(filepath.Dir(s.Home), "run")
 	tms := twoSimSessions(t, s, `echo "start $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs+`
 if mkdir `+firstDir+` 2>/dev/null; then echo $$ > `+firstDir+`/pgid; sleep 60; fi
 echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
@@ -224,9 +224,9 @@ func must[T any](v T, err error) T {
 // `hooksup check` takes its turn in the project too: a second one says on stderr that it
 // waits and for whom, and runs once the first is done.
 func TestHooksupCheckWaitsForTheProjectsRun(t *testing.T) {
-	s := newSandbox(t)
-	runs, release := filepath.Join(s.project, "runs"), filepath.Join(s.project, "release")
-	cfg := s.config("[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + `echo "start $$ $(date +%s%N)" >> ` + runs + `
+	s := e2e.NewSandbox(t)
+	runs, release := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "release")
+	cfg := s.Config("[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + `echo "start $$ $(date +%s%N)" >> ` + runs + `
 while [ ! -e ` + release + ` ]; do sleep 0.05; done
 echo "end $$ $(date +%s%N)" >> ` + runs + "\n'''\n")
 	start := func(name string) (*exec.Cmd, string) {
@@ -236,7 +236,7 @@ echo "end $$ $(date +%s%N)" >> ` + runs + "\n'''\n")
 			t.Fatal(err)
 		}
 		defer f.Close()
-		cmd := execHooksup(s, "--config", cfg, "check")
+		cmd := e2e.ExecHooksup(s, "--config", cfg, "check")
 		cmd.Stderr = f
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -273,9 +273,9 @@ echo "end $$ $(date +%s%N)" >> ` + runs + "\n'''\n")
 // Escape in the waiting session's TUI ends its wait at once: its stop is allowed by Escape and
 // its checks never run, while the first session's go on.
 func TestEscapeEndsTheWaitForAnotherSessionsChecks(t *testing.T) {
-	s := newSandbox(t)
-	runs, release := filepath.Join(s.project, "runs"), filepath.Join(s.project, "release")
-	runDir := filepath.Join(filepath.Dir(s.home), "run")
+	s := e2e.NewSandbox(t)
+	runs, release := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "release")
+	runDir := filepath.Join(filepath.Dir(s.Home), "run")
 	tms := twoSimSessions(t, s, `echo "start $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs+`
 while [ ! -e `+release+` ]; do sleep 0.05; done
 echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)

@@ -73,15 +73,15 @@ const hooksupNotify = "\x1b]777;notify;hooksup · work;"
 
 // inTerminal makes rc's commands run as if in the terminal that vars (TERM_PROGRAM=…) name, on a
 // Linux desktop: what the test runner's own terminal, multiplexer or ssh set is removed.
-func inTerminal(rc *realClaude, vars ...string) {
+func inTerminal(rc *e2e.RealClaude, vars ...string) {
 	for _, k := range []string{"TERM_PROGRAM", "LC_TERMINAL", "KITTY_WINDOW_ID", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY", "WAYLAND_DISPLAY"} {
-		rc.env.Unsetenv(k)
+		rc.Env.Unsetenv(k)
 	}
-	rc.env.Setenv("TERM", "xterm-256color")
-	rc.env.Setenv("DISPLAY", ":0")
+	rc.Env.Setenv("TERM", "xterm-256color")
+	rc.Env.Setenv("DISPLAY", ":0")
 	for _, kv := range vars {
 		k, v, _ := strings.Cut(kv, "=")
-		rc.env.Setenv(k, v)
+		rc.Env.Setenv(k, v)
 	}
 }
 
@@ -90,12 +90,12 @@ func inTerminal(rc *realClaude, vars ...string) {
 // reached stderr.
 func headlessWithStderr(t *testing.T, onPermission string, terminal bool, vars ...string) (stdout, stderr string) {
 	t.Helper()
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("rm -rf ./build", "Remove the build"), mockapi.Text("ok")}})
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("rm -rf ./build", "Remove the build"), mockapi.Text("ok")}})
 	inTerminal(rc, vars...)
-	cfg := rc.config("mode = \"auto\"\n[notifications]\non_permission = \"" + onPermission + "\"\n")
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	cfg := rc.Config("mode = \"auto\"\n[notifications]\non_permission = \"" + onPermission + "\"\n")
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
-	cmd := rc.env.Command(ctx, hooksupBin, "--config", cfg, "claude", "-p", "clean up")
+	cmd := rc.Env.Command(ctx, e2e.HooksupBin, "--config", cfg, "claude", "-p", "clean up")
 	var out, errb bytes.Buffer
 	cmd.Stdout = &out
 	var term *ptyOutput
@@ -106,22 +106,22 @@ func headlessWithStderr(t *testing.T, onPermission string, terminal bool, vars .
 		}
 		defer master.Close()
 		cmd.Stderr = tty
-		if err := rc.srv.Start(cmd); err != nil {
+		if err := rc.Srv.Start(cmd); err != nil {
 			t.Fatal(err)
 		}
 		tty.Close()
 		term = readPTY(master)
 	} else {
 		cmd.Stderr = &errb
-		if err := rc.srv.Start(cmd); err != nil {
+		if err := rc.Srv.Start(cmd); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := cmd.Wait(); err != nil || ctx.Err() != nil {
 		t.Fatalf("hooksup: %v %v\nstdout %q", err, ctx.Err(), out.String())
 	}
-	if len(rc.srv.Main()) != 2 {
-		t.Fatalf("%d main requests, want 2", len(rc.srv.Main()))
+	if len(rc.Srv.Main()) != 2 {
+		t.Fatalf("%d main requests, want 2", len(rc.Srv.Main()))
 	}
 	if terminal {
 		select {
@@ -175,15 +175,15 @@ func TestClaudeHeadlessAlertsNeverReachAPipe(t *testing.T) {
 // `hooksup --no-tui claude` with claude's own UI on the terminal: when claude has waited for
 // input a while, on_idle = "notify" reaches the terminal.
 func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
-	rc := newRealClaudeOpts(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("HELLO-THERE")}}, mockapi.WithNetNS())
-	if err := rc.env.UpdateClaudeJSON(func(m map[string]any) { m["messageIdleNotifThresholdMs"] = 1000 }); err != nil {
+	rc := e2e.NewRealClaudeOpts(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("HELLO-THERE")}}, mockapi.WithNetNS())
+	if err := rc.Env.UpdateClaudeJSON(func(m map[string]any) { m["messageIdleNotifThresholdMs"] = 1000 }); err != nil {
 		t.Fatal(err)
 	}
 	inTerminal(rc, "TERM_PROGRAM=ghostty", "TERM=xterm-ghostty")
-	cfg := rc.config("mode = \"auto\"\n[notifications]\non_idle = \"notify\"\n")
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	cfg := rc.Config("mode = \"auto\"\n[notifications]\non_idle = \"notify\"\n")
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
-	cmd := rc.env.Command(ctx, hooksupBin, "--debug", "--no-tui", "--config", cfg, "claude")
+	cmd := rc.Env.Command(ctx, e2e.HooksupBin, "--debug", "--no-tui", "--config", cfg, "claude")
 	master, tty, err := pty.Open()
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 	pty.Setsize(master, &pty.Winsize{Cols: 120, Rows: 40})
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := rc.srv.Start(cmd); err != nil {
+	if err := rc.Srv.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	tty.Close()
@@ -209,7 +209,7 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 		master.Write([]byte("\x15say hello"))
 		time.Sleep(time.Second)
 	}
-	for try := 0; len(rc.srv.Main()) == 0; try++ {
+	for try := 0; len(rc.Srv.Main()) == 0; try++ {
 		if try == 20 {
 			t.Fatal("claude never sent the prompt")
 		}
@@ -220,7 +220,7 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 	deadline := time.Now().Add(wait)
 	for !strings.Contains(term.String(), hooksupNotify+"claude is waiting for your input\a") {
 		if time.Now().After(deadline) {
-			t.Fatalf("the terminal never received the idle notification; hooksup's log:\n%s", rc.log())
+			t.Fatalf("the terminal never received the idle notification; hooksup's log:\n%s", rc.Log())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -240,12 +240,12 @@ func TestClaudeHeadlessNotifiesThroughTheSystem(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notify-send"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("rm -rf ./build", "Remove the build"), mockapi.Text("ok")}})
-	inTerminal(rc, "VTE_VERSION=7600", "PATH="+dir+string(os.PathListSeparator)+rc.env.Getenv("PATH"))
-	cfg := rc.config("mode = \"auto\"\n[notifications]\non_permission = \"notify\"\n")
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("rm -rf ./build", "Remove the build"), mockapi.Text("ok")}})
+	inTerminal(rc, "VTE_VERSION=7600", "PATH="+dir+string(os.PathListSeparator)+rc.Env.Getenv("PATH"))
+	cfg := rc.Config("mode = \"auto\"\n[notifications]\non_permission = \"notify\"\n")
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
-	cmd := rc.env.Command(ctx, hooksupBin, "--config", cfg, "claude", "-p", "clean up")
+	cmd := rc.Env.Command(ctx, e2e.HooksupBin, "--config", cfg, "claude", "-p", "clean up")
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	master, tty, err := pty.Open()
@@ -254,7 +254,7 @@ func TestClaudeHeadlessNotifiesThroughTheSystem(t *testing.T) {
 	}
 	defer master.Close()
 	cmd.Stderr = tty
-	if err := rc.srv.Start(cmd); err != nil {
+	if err := rc.Srv.Start(cmd); err != nil {
 		t.Fatal(err)
 	}
 	tty.Close()

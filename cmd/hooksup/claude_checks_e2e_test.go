@@ -6,9 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,19 +16,18 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/supervisor"
-	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // Headless, nobody can be asked: ask mode applies the checks' proposal and says so.
 func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two")}})
-	marker := filepath.Join(rc.env.Home, "once")
-	cfg := rc.config(fmt.Sprintf("mode = \"ask\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"test -f %[1]s || { touch %[1]s; exit 1; }\"\n", marker))
-	res := rc.hooksup("--config", cfg, "claude", "-p", "go")
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two")}})
+	marker := filepath.Join(rc.Env.Home, "once")
+	cfg := rc.Config(fmt.Sprintf("mode = \"ask\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"test -f %[1]s || { touch %[1]s; exit 1; }\"\n", marker))
+	res := rc.Hooksup("--config", cfg, "claude", "-p", "go")
 	if res.ExitCode != 0 || res.Stdout != "two\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/check:t Stop:allow/checks" {
+	if got := e2e.Decisions(rc.Verdicts()); got != "Stop:block/check:t Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 }
@@ -38,19 +35,19 @@ func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
 // Interrupt() while a check runs: claude is allowed to stop at once (it does not wait for the
 // check), the verdict is escape, and the check's whole process group is gone.
 func TestClaudeInterruptDuringCheck(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("done")}})
-	pidFile := filepath.Join(rc.env.Home, "check.pid")
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("done")}})
+	pidFile := filepath.Join(rc.Env.Home, "check.pid")
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto
 	cfg.Stop.Checks = []config.Check{{Name: "slow", Command: fmt.Sprintf(`sh -c 'echo $$ > %s; exec sleep 300' & sleep 300`, pidFile),
 		Timeout: config.Duration{D: 5 * time.Minute}}}
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
-	env := append(rc.env.Environ(), "XDG_STATE_HOME="+rc.state)
+	env := append(rc.Env.Environ(), "XDG_STATE_HOME="+rc.State)
 	sup, err := supervisor.New(supervisor.Options{
-		Config: cfg, Agent: claude.Agent{}, Bin: rc.env.Claude, Args: []string{"-p", "go"}, HooksupBin: hooksupBin, Events: rc.events("-p"),
-		ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"), RuntimeDir: rc.run, Env: env,
-		Start: func(cmd *exec.Cmd) error { return rc.srv.Start(cmd) },
+		Config: cfg, Agent: claude.Agent{}, Bin: rc.Env.Claude, Args: []string{"-p", "go"}, HooksupBin: e2e.HooksupBin, Events: rc.Events("-p"),
+		ProjectDir: rc.Env.WorkDir, StateDir: filepath.Join(rc.State, "hooksup"), RuntimeDir: rc.Run, Env: env,
+		Start: func(cmd *exec.Cmd) error { return rc.Srv.Start(cmd) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -73,14 +70,14 @@ func TestClaudeInterruptDuringCheck(t *testing.T) {
 	if d := time.Since(start); d > 60*time.Second {
 		t.Fatalf("claude waited for the check: %v", d)
 	}
-	vs := rc.verdicts()
+	vs := rc.Verdicts()
 	if got := e2e.Decisions(vs); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
 	if len(vs[1].Checks) != 1 || vs[1].Checks[0].Error != "interrupted" {
 		t.Fatalf("check record %+v", vs[1].Checks)
 	}
-	assertGoneProc(t, pidFile)
+	e2e.AssertGoneProc(t, pidFile)
 }
 
 func waitFile(t *testing.T, path string) {
@@ -93,61 +90,12 @@ func waitFile(t *testing.T, path string) {
 	t.Errorf("%s never appeared", path)
 }
 
-func assertGoneProc(t *testing.T, pidFile string) {
-	t.Helper()
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	for i := 0; i < 100; i++ {
-		if syscall.Kill(pid, 0) != nil {
-			return
-		}
-		if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); strings.Contains(string(st), ") Z") {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("the check's child %d survived the interrupt", pid)
-}
-
-// stopFeedback is the "Stop hook feedback" text block of the request's last user message.
-func stopFeedback(t *testing.T, r mockapi.Request) string {
-	t.Helper()
-	m, _ := r.LastUser()
-	for _, b := range m.Content {
-		if b.Type == "text" && strings.Contains(b.Text, "Stop hook feedback:") {
-			return b.Text
-		}
-	}
-	t.Fatalf("no Stop hook feedback in the last user message: %q", m.Text())
-	return ""
-}
-
-// verdictsJSON is `hooksup log --json`, decoded.
-func (rc *realClaude) verdictsJSON() []verdictlog.Verdict {
-	rc.t.Helper()
-	res := rc.hooksup("log", "--json")
-	if res.ExitCode != 0 {
-		rc.t.Fatalf("hooksup log --json: exit %d: %s", res.ExitCode, res.Stderr)
-	}
-	if strings.ContainsAny(res.Stdout, "\x1b\x07") || strings.Contains(res.Stdout, `\u001b`) || strings.Contains(res.Stdout, `\u0007`) {
-		rc.t.Fatalf("hooksup log --json has terminal controls:\n%s", res.Stdout)
-	}
-	vs, errs := verdictlog.Read(strings.NewReader(res.Stdout))
-	if len(errs) > 0 {
-		rc.t.Fatalf("hooksup log --json: %v", errs)
-	}
-	return vs
-}
-
 // A check that colours its output, sets a title and links: claude reads plain text, and so
 // does the verdict log.
 func TestClaudeReasonIsPlainText(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
-	marker := filepath.Join(rc.env.Home, "once")
-	script := filepath.Join(rc.env.Home, "colour.sh")
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
+	marker := filepath.Join(rc.Env.Home, "once")
+	script := filepath.Join(rc.Env.Home, "colour.sh")
 	os.WriteFile(script, []byte(`#!/bin/sh
 test -f `+marker+` && exit 0
 touch `+marker+`
@@ -158,16 +106,16 @@ printf 'progress 10%%\rprogress 100%%\n'
 printf 'a lone \033 escape, a bell \007 and a C1 \302\233 control\n'
 exit 1
 `), 0o755)
-	cfg := rc.config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"tests\"\ncommand = %q\n", script))
-	res := rc.hooksup("--config", cfg, "claude", "-p", "go")
+	cfg := rc.Config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"tests\"\ncommand = %q\n", script))
+	res := rc.Hooksup("--config", cfg, "claude", "-p", "go")
 	if res.ExitCode != 0 || res.Stdout != "Fixed.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	main := rc.srv.Main()
+	main := rc.Srv.Main()
 	if len(main) != 2 {
 		t.Fatalf("%d main requests, want 2", len(main))
 	}
-	fb := stopFeedback(t, main[1])
+	fb := e2e.StopFeedback(t, main[1])
 	if strings.ContainsAny(fb, "\x1b\x07\r\u009b") {
 		t.Fatalf("claude read terminal controls: %q", fb)
 	}
@@ -176,7 +124,7 @@ exit 1
 			t.Errorf("claude's feedback lacks %q: %q", want, fb)
 		}
 	}
-	vs := rc.verdictsJSON()
+	vs := rc.VerdictsJSON()
 	if len(vs) != 2 || vs[0].Decision != "block" || len(vs[0].Checks) != 1 {
 		t.Fatalf("verdicts %+v", vs)
 	}
@@ -191,22 +139,22 @@ exit 1
 // A check that prints 3,000 lines: claude reads the check's name, its exit code and the last
 // 40 lines (reason_lines' default); the verdict log keeps the whole output (under its MiB).
 func TestClaudeLongFailureIsConcise(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
-	marker := filepath.Join(rc.env.Home, "once")
-	cfg := rc.config(fmt.Sprintf(`mode = "auto"
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
+	marker := filepath.Join(rc.Env.Home, "once")
+	cfg := rc.Config(fmt.Sprintf(`mode = "auto"
 [[stop.checks]]
 name = "tests"
 command = "test -f %[1]s || { touch %[1]s; i=1; while [ $i -le 3000 ]; do echo \"line $i of the test log\"; i=$((i+1)); done; exit 3; }"
 `, marker))
-	res := rc.hooksup("--config", cfg, "claude", "-p", "go")
+	res := rc.Hooksup("--config", cfg, "claude", "-p", "go")
 	if res.ExitCode != 0 || res.Stdout != "Fixed.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	main := rc.srv.Main()
+	main := rc.Srv.Main()
 	if len(main) != 2 {
 		t.Fatalf("%d main requests, want 2", len(main))
 	}
-	fb := stopFeedback(t, main[1])
+	fb := e2e.StopFeedback(t, main[1])
 	reason := strings.TrimPrefix(fb[strings.Index(fb, "Stop hook feedback:"):], "Stop hook feedback:\n")
 	lines := strings.Split(strings.TrimRight(reason, "\n"), "\n")
 	if len(lines) > 41 {
@@ -219,7 +167,7 @@ command = "test -f %[1]s || { touch %[1]s; i=1; while [ $i -le 3000 ]; do echo \
 		strings.Contains(reason, "line 2960 of the test log") {
 		t.Fatalf("claude did not read the last 40 lines:\n%s", reason)
 	}
-	vs := rc.verdictsJSON()
+	vs := rc.VerdictsJSON()
 	if len(vs) != 2 || len(vs[0].Checks) != 1 {
 		t.Fatalf("verdicts %+v", vs)
 	}
@@ -233,14 +181,14 @@ command = "test -f %[1]s || { touch %[1]s; i=1; while [ $i -le 3000 ]; do echo \
 // observation still has the turn's tokens and its last message's model.
 func TestClaudeObservationHasTheTurnsTokens(t *testing.T) {
 	for i := 0; i < 5; i++ {
-		rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
+		rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 			mockapi.Text("The answer is 42.").WithUsage(mockapi.Usage{InputTokens: 1111, OutputTokens: 222}),
 		}})
-		res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "what is the answer?")
+		res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "what is the answer?")
 		if res.ExitCode != 0 {
 			t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
 		}
-		vs := rc.verdictsJSON()
+		vs := rc.VerdictsJSON()
 		if len(vs) != 1 || vs[0].Observation == nil {
 			t.Fatalf("verdicts %+v", vs)
 		}

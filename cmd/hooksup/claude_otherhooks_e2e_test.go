@@ -18,10 +18,10 @@ import (
 // userStopHook writes the project's .claude/settings.json with a Stop hook of the user's own
 // that blocks once (exit 2, its reason on stderr) and lets claude stop after, and returns the
 // hook's command as claude records it.
-func userStopHook(t *testing.T, rc *realClaude, reason string) string {
+func userStopHook(t *testing.T, rc *e2e.RealClaude, reason string) string {
 	t.Helper()
-	marker := filepath.Join(rc.env.Home, "user-hook-ran")
-	script := filepath.Join(rc.env.Home, "user-stop-hook.sh")
+	marker := filepath.Join(rc.Env.Home, "user-hook-ran")
+	script := filepath.Join(rc.Env.Home, "user-stop-hook.sh")
 	body := fmt.Sprintf("#!/bin/sh\ncat >/dev/null\nif [ -f %[1]s ]; then exit 0; fi\ntouch %[1]s\necho %[2]s >&2\nexit 2\n", e2e.ShellQuote(marker), e2e.ShellQuote(reason))
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
@@ -30,7 +30,7 @@ func userStopHook(t *testing.T, rc *realClaude, reason string) string {
 		"hooks": []any{map[string]any{"type": "command", "command": script}},
 	}}}}
 	b, _ := json.Marshal(settings)
-	dir := filepath.Join(rc.env.WorkDir, ".claude")
+	dir := filepath.Join(rc.Env.WorkDir, ".claude")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +43,14 @@ func userStopHook(t *testing.T, rc *realClaude, reason string) string {
 // The user's own Stop hook blocks once, on claude's default permission mode: claude continues
 // although hooksup allowed, and hooksup's verdict log says which hook made it continue and why.
 func TestClaudeOtherHookBlockIsRecorded(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("First answer."), mockapi.Text("Second answer.")}})
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("First answer."), mockapi.Text("Second answer.")}})
 	const reason = "the user's hook wants the changelog updated"
 	hook := userStopHook(t, rc, reason)
-	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "do it")
+	res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "do it")
 	if res.ExitCode != 0 || res.Stdout != "Second answer.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if n := len(rc.srv.Main()); n != 2 {
+	if n := len(rc.Srv.Main()); n != 2 {
 		t.Fatalf("%d main requests, want 2: the user's hook did not make claude continue", n)
 	}
 	out := runHooksupEnv(t, rc, "log", "--json")
@@ -80,9 +80,9 @@ func TestClaudeOtherHookBlockIsRecorded(t *testing.T) {
 }
 
 // runHooksupEnv runs a hooksup subcommand in the test's environment and returns its stdout.
-func runHooksupEnv(t *testing.T, rc *realClaude, args ...string) string {
+func runHooksupEnv(t *testing.T, rc *e2e.RealClaude, args ...string) string {
 	t.Helper()
-	res := rc.hooksup(args...)
+	res := rc.Hooksup(args...)
 	if res.ExitCode != 0 {
 		t.Fatalf("hooksup %v: exit %d\nstdout %s\nstderr %s", args, res.ExitCode, res.Stdout, res.Stderr)
 	}
@@ -93,21 +93,21 @@ func runHooksupEnv(t *testing.T, rc *realClaude, args ...string) string {
 // hooksup allows; the verdicts pane shows that hook's block beside hooksup's allow, and its
 // detail says claude continued, never that it stopped.
 func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("SECOND-ANSWER")}})
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("SECOND-ANSWER")}})
 	const reason = "update the changelog"
 	userStopHook(t, rc, reason)
-	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	tm := e2e.StartTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", rc.config(`mode = "auto"`), "claude")
+	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
+	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", rc.Config(`mode = "auto"`), "claude")
 	const wait = 45 * time.Second
 	tm.WaitText(wait, "❯", "╭─ verdicts")
-	typeIntoClaude(t, tm, "go")
+	e2e.TypeIntoClaude(t, tm, "go")
 	tm.Keys("Enter")
 	// Both stops are decided, each with what the user's hook did at it, before the pane is
 	// read and navigated: claude prints its second answer before hooksup decides its second
 	// stop, and with one verdict in the pane Up stays on it, and its open detail follows the
 	// newest verdict when the second comes.
 	scr := tm.WaitText(wait, "SECOND-ANSWER", "╭─ verdicts 2 ", "user-stop-hook.sh blocked: "+reason, "user-stop-hook.sh allowed")
-	if n := len(rc.srv.Main()); n != 2 {
+	if n := len(rc.Srv.Main()); n != 2 {
 		t.Fatalf("%d main requests, want 2: the user's hook did not make claude continue\n%s", n, scr)
 	}
 	pane := verdictsPaneText(scr)

@@ -28,7 +28,7 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 			n := 0
 			srv := mockapi.NewServer(b, mockapi.HandlerFunc(func(*mockapi.Request) mockapi.Reply {
 				n++
-				return mockapi.Bash(fmt.Sprintf("%s # %d", riskyCommand, n), "Clean and install")
+				return mockapi.Bash(fmt.Sprintf("%s # %d", e2e.RiskyCommand, n), "Clean and install")
 			}), mockapi.WithQuiet())
 			env := mockapi.NewEnv(b, srv.URL, "")
 			short, err := os.MkdirTemp("", "hb")
@@ -44,7 +44,7 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 			env.Setenv("HOOKSUP_CLAUDE_BIN", env.Claude)
 			cfg := filepath.Join(short, "hooksup.toml")
 			os.WriteFile(cfg, []byte(`mode = "auto"`), 0o600)
-			argv := append([]string{hooksupBin, "--config", cfg, "claude"}, mode.args...)
+			argv := append([]string{e2e.HooksupBin, "--config", cfg, "claude"}, mode.args...)
 			tm := e2e.StartTmux(b, 160, 45, env.Environ(), env.WorkDir, argv...)
 			const wait = 45 * time.Second
 			tm.WaitText(wait, "● waiting for input")
@@ -52,17 +52,17 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 			const dialog, dialogTop = "Do you want to proceed?", "Bash command"
 			if mode.args == nil {
 				// Offline, auto mode first asks what to do about its safety check: stay.
-				typeIntoClaude(b, tm, "go")
+				e2e.TypeIntoClaude(b, tm, "go")
 				tm.Keys("Enter")
 				tm.WaitText(wait, "can't check actions")
-				pressUntil(b, tm, "Enter", dialog)
-				pressUntil(b, tm, "Escape", "● interrupted")
+				e2e.PressUntil(b, tm, "Enter", dialog)
+				e2e.PressUntil(b, tm, "Escape", "● interrupted")
 			}
 			var lat, polls []time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				prompt := fmt.Sprintf("go %d", i)
-				typeIntoClaude(b, tm, prompt)
+				e2e.TypeIntoClaude(b, tm, prompt)
 				tm.Keys("Enter")
 				var dialogAt, headerAt time.Time
 				deadline := time.Now().Add(wait)
@@ -82,7 +82,7 @@ func BenchmarkClaudePermissionLatency(b *testing.B) {
 					}
 				}
 				lat = append(lat, headerAt.Sub(dialogAt))
-				pressUntil(b, tm, "Escape", "● interrupted")
+				e2e.PressUntil(b, tm, "Escape", "● interrupted")
 			}
 			b.StopTimer()
 			pct := func(s []time.Duration, p float64) time.Duration {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,65 +8,45 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
-	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// logVerdicts is `hooksup log --session ID --json`: the session's verdicts as hooksup log
-// reads them.
-func (rc *realClaude) logVerdicts(id string) []verdictlog.Verdict {
-	rc.t.Helper()
-	res := rc.hooksup("log", "--session", id, "--json")
-	if res.ExitCode != 0 {
-		rc.t.Fatalf("hooksup log --session %s: exit %d %s", id, res.ExitCode, res.Stderr)
-	}
-	var vs []verdictlog.Verdict
-	for _, line := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
-		var v verdictlog.Verdict
-		if err := json.Unmarshal([]byte(line), &v); err != nil {
-			rc.t.Fatalf("hooksup log line %q: %v", line, err)
-		}
-		vs = append(vs, v)
-	}
-	return vs
-}
 
 // hooksup claude --resume ID and --continue bring a session back under supervision: the
 // resumed run's stops are decided (a failing check makes claude continue) and logged in the
 // same session, beside the first run's.
 func TestClaudeResumeAndContinueAreSupervised(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Text("FIRST"), mockapi.Text("SECOND"), mockapi.Text("SECOND-FIXED"), mockapi.Text("THIRD"),
 	}})
-	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "one")
+	res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "one")
 	if res.ExitCode != 0 || res.Stdout != "FIRST\n" {
 		t.Fatalf("first run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	vs := rc.verdicts()
+	vs := rc.Verdicts()
 	if len(vs) != 1 || vs[0].SessionID == "" {
 		t.Fatalf("first run's verdicts %+v", vs)
 	}
 	id := vs[0].SessionID
 
 	// Resumed, with a check that fails once: claude continues, in the same session.
-	marker := rc.env.Home + "/once"
-	cfg := rc.config(`mode = "auto"
+	marker := rc.Env.Home + "/once"
+	cfg := rc.Config(`mode = "auto"
 [[stop.checks]]
 name = "tests"
 command = "test -f ` + marker + ` || { touch ` + marker + `; echo 'FAIL: resumed'; exit 1; }"
 `)
-	res = rc.hooksup("--config", cfg, "claude", "-p", "two", "--resume", id)
+	res = rc.Hooksup("--config", cfg, "claude", "-p", "two", "--resume", id)
 	if res.ExitCode != 0 || res.Stdout != "SECOND-FIXED\n" {
 		t.Fatalf("resumed run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	if fb := rc.srv.Main()[2].LastUserText(); !strings.Contains(fb, "FAIL: resumed") {
+	if fb := rc.Srv.Main()[2].LastUserText(); !strings.Contains(fb, "FAIL: resumed") {
 		t.Fatalf("the resumed run's continuation did not carry the check's reason: %q", fb)
 	}
-	res = rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "three", "--continue")
+	res = rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "three", "--continue")
 	if res.ExitCode != 0 || res.Stdout != "THIRD\n" {
 		t.Fatalf("continued run: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
 
-	logged := rc.logVerdicts(id)
+	logged := rc.LogVerdicts(id)
 	if got := e2e.Decisions(logged); got != "Stop:allow/nochecks Stop:block/check:tests Stop:allow/checks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)
 	}
@@ -88,13 +67,13 @@ var resumeLineRE = regexp.MustCompile(`hooksup claude --resume ([0-9a-f-]{36})`)
 // held pane and on the terminal once hooksup has gone — and never the path of hooksup's
 // settings file; that command brings the session back under supervision.
 func TestClaudeTUIResumeHint(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("RESUMED-ANSWER")}})
-	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	cfg := rc.config(`mode = "auto"`)
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("RESUMED-ANSWER")}})
+	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
+	cfg := rc.Config(`mode = "auto"`)
 	const wait = 45 * time.Second
-	tm := e2e.StartTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude")
+	tm := e2e.StartTmux(t, 160, 40, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", cfg, "claude")
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
-	typeIntoClaude(t, tm, "hello")
+	e2e.TypeIntoClaude(t, tm, "hello")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "FIRST-ANSWER", "allow no checks")
 	tm.Text("/exit")
@@ -116,12 +95,12 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	}
 
 	// The command it shows brings the session back under hooksup.
-	tm2 := e2e.StartTmux(t, 160, 40, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--resume", id)
+	tm2 := e2e.StartTmux(t, 160, 40, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", cfg, "claude", "--resume", id)
 	tm2.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") && strings.Contains(s, "FIRST-ANSWER") })
-	typeIntoClaude(t, tm2, "again")
+	e2e.TypeIntoClaude(t, tm2, "again")
 	tm2.Keys("Enter")
 	tm2.WaitText(wait, "RESUMED-ANSWER", "allow no checks")
-	logged := rc.logVerdicts(id)
+	logged := rc.LogVerdicts(id)
 	if got := e2e.Decisions(logged); got != "Stop:allow/nochecks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/creack/pty"
 
 	"github.com/hooksup/hooksup/agent/claude"
@@ -28,7 +30,7 @@ func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
 	u := func(in, out, cw, cr int) mockapi.Usage {
 		return mockapi.Usage{InputTokens: in, OutputTokens: out, CacheCreationInputTokens: cw, CacheReadInputTokens: cr}
 	}
-	rc := newRealClaude(t, &mockapi.Script{
+	rc := e2e.NewRealClaude(t, &mockapi.Script{
 		Main: []mockapi.Reply{
 			mockapi.Bash("echo one", "first").WithUsage(u(101, 11, 1001, 5001)),
 			mockapi.Bash("echo two", "second").WithUsage(u(102, 12, 1002, 5002)),
@@ -37,12 +39,12 @@ func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
 		},
 		Subagent: []mockapi.Reply{mockapi.Text("Sub done.").WithUsage(u(201, 21, 2001, 6001))},
 	})
-	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "work", "--allowedTools", "Bash")
+	res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "work", "--allowedTools", "Bash")
 	if res.ExitCode != 0 || res.Stdout != "All done.\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
-	served := rc.srv.Tokens()
-	paths, _ := filepath.Glob(filepath.Join(rc.state, "hooksup", "sessions", "*", "summary.json"))
+	served := rc.Srv.Tokens()
+	paths, _ := filepath.Glob(filepath.Join(rc.State, "hooksup", "sessions", "*", "summary.json"))
 	if len(paths) != 1 {
 		t.Fatalf("summaries: %v", paths)
 	}
@@ -70,16 +72,16 @@ func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
 // A permission request in claude's TUI (--permission-mode manual) shows as needs-permission as
 // soon as the PermissionRequest hook fires, not after the ~6 s Notification delay.
 func TestClaudePermissionStateIsImmediate(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file"), mockapi.Text("ok")}})
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file"), mockapi.Text("ok")}})
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
 	ptys := make(chan *os.File, 1)
 	sup, err := supervisor.New(supervisor.Options{
-		Config: cfg, Agent: claude.Agent{}, Bin: rc.env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: hooksupBin, Events: rc.events(),
-		HookClient: hookClientBin, ProjectDir: rc.env.WorkDir, StateDir: filepath.Join(rc.state, "hooksup"),
-		RuntimeDir: rc.run, Env: append(rc.env.Environ(), "TERM=xterm-256color"), Interactive: true,
+		Config: cfg, Agent: claude.Agent{}, Bin: rc.Env.Claude, Args: []string{"--permission-mode", "manual"}, HooksupBin: e2e.HooksupBin, Events: rc.Events(),
+		HookClient: e2e.HookClientBin, ProjectDir: rc.Env.WorkDir, StateDir: filepath.Join(rc.State, "hooksup"),
+		RuntimeDir: rc.Run, Env: append(rc.Env.Environ(), "TERM=xterm-256color"), Interactive: true,
 		Start: func(cmd *exec.Cmd) error {
 			var err error
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
@@ -89,7 +91,7 @@ func TestClaudePermissionStateIsImmediate(t *testing.T) {
 			}
 			pty.Setsize(p, &pty.Winsize{Cols: 120, Rows: 40})
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-			err = rc.srv.Start(cmd)
+			err = rc.Srv.Start(cmd)
 			tty.Close()
 			ptys <- p
 			return err

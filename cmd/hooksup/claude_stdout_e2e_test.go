@@ -16,19 +16,19 @@ import (
 // script and returns both results.
 func plainAndSupervised(t *testing.T, script func() mockapi.Handler, args ...string) (plain, supervised mockapi.Result) {
 	t.Helper()
-	rc := newRealClaude(t, script())
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	rc := e2e.NewRealClaude(t, script())
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
-	plain = rc.srv.Run(rc.env.ClaudeCommand(ctx, args...))
+	plain = rc.Srv.Run(rc.Env.ClaudeCommand(ctx, args...))
 	if plain.ExitCode != 0 {
 		t.Fatalf("plain claude %v: exit %d stderr %q", args, plain.ExitCode, plain.Stderr)
 	}
-	rc2 := newRealClaude(t, script())
-	supervised = rc2.hooksup(append([]string{"--config", rc2.config(`mode = "auto"`), "claude"}, args...)...)
+	rc2 := e2e.NewRealClaude(t, script())
+	supervised = rc2.Hooksup(append([]string{"--config", rc2.Config(`mode = "auto"`), "claude"}, args...)...)
 	if supervised.ExitCode != 0 {
 		t.Fatalf("hooksup claude %v: exit %d stderr %q", args, supervised.ExitCode, supervised.Stderr)
 	}
-	if got := e2e.Decisions(rc2.verdicts()); got != "Stop:allow/nochecks" {
+	if got := e2e.Decisions(rc2.Verdicts()); got != "Stop:allow/nochecks" {
 		t.Fatalf("hooksup did not supervise the run: verdicts %q", got)
 	}
 	return plain, supervised

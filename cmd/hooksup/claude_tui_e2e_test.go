@@ -12,41 +12,24 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
-// newRealClaudeTUI is a real-claude environment for tests in tmux: the tmux server cannot join
-// the tests' network namespace, so the mock listens on the host's loopback (claude's other
-// traffic is switched off all the same).
-func newRealClaudeTUI(t *testing.T, h mockapi.Handler) *realClaude {
-	t.Helper()
-	rc := newRealClaudeOpts(t, h)
-	rc.env.Setenv("TERM", "xterm-256color")
-	return rc
-}
-
-// claudeTUI starts `hooksup --config CFG claude --permission-mode manual` in tmux.
-func (rc *realClaude) claudeTUI(cfg string, w, h int) *e2e.Tmux {
-	rc.t.Helper()
-	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	return e2e.StartTmux(rc.t, w, h, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "claude", "--permission-mode", "manual")
-}
-
 func TestClaudeTUIAskApproveDenyEscape(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-ONE-FIXED"),
 		mockapi.Text("ANSWER-TWO"), mockapi.Text("ANSWER-THREE"), mockapi.Text("ANSWER-FOUR"), mockapi.Text("WRONG: A CONTINUATION"),
 	}})
-	cfg := rc.config(`
+	cfg := rc.Config(`
 mode = "ask"
 [[stop.checks]]
 name = "tests"
 command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestTUI'; exit 1; fi"
 `)
-	tm := rc.claudeTUI(cfg, 160, 45)
+	tm := rc.ClaudeTUI(cfg, 160, 45)
 	const wait = 45 * time.Second
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 
 	// Typing a prompt reaches claude; the failing check in ask mode shows the question. Claude
 	// may drop keys typed while it is still starting up: type until the text shows in its box.
-	typeIntoClaude(t, tm, "first prompt")
+	e2e.TypeIntoClaude(t, tm, "first prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "❯ first prompt", "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestTUI")
 
@@ -56,14 +39,14 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after approval:\n%s", scr)
 	}
-	main := rc.srv.Main()
+	main := rc.Srv.Main()
 	if len(main) != 2 || !strings.Contains(main[1].LastUserText(), "Stop hook feedback:") || !strings.Contains(main[1].LastUserText(), "FAIL: TestTUI") {
-		t.Fatalf("%d requests; second's last user text %q", len(main), lastUser(main))
+		t.Fatalf("%d requests; second's last user text %q", len(main), e2e.LastUser(main))
 	}
 
 	// Deny: claude stops; no continuation request. The next prompt's request follows the
 	// denied question's: a continuation would have come before it.
-	typeIntoClaude(t, tm, "second prompt")
+	e2e.TypeIntoClaude(t, tm, "second prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop")
 	tm.Keys("C-]", "d")
@@ -74,12 +57,12 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 
 	// Escape while the question is pending: claude is interrupted, the verdict is escape, and
 	// there is no further continuation in that turn.
-	typeIntoClaude(t, tm, "third prompt")
+	e2e.TypeIntoClaude(t, tm, "third prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-THREE", "⚑ claude wants to stop")
-	main = rc.srv.Main()
+	main = rc.Srv.Main()
 	if len(main) != 4 || !strings.Contains(main[3].LastUserText(), "third prompt") {
-		t.Fatalf("%d requests, the last's user text %q: want 4, the third prompt's after the denied question's", len(main), lastUser(main))
+		t.Fatalf("%d requests, the last's user text %q: want 4, the third prompt's after the denied question's", len(main), e2e.LastUser(main))
 	}
 	tm.Keys("Escape")
 	scr = tm.WaitText(wait, "allow escape", "● interrupted")
@@ -91,14 +74,14 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	}
 	// The next prompt's request follows the escaped question's: a continuation would have come
 	// before it. Its question is let stop.
-	typeIntoClaude(t, tm, "fourth prompt")
+	e2e.TypeIntoClaude(t, tm, "fourth prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-FOUR", "⚑ claude wants to stop")
-	main = rc.srv.Main()
+	main = rc.Srv.Main()
 	if len(main) != 5 || !strings.Contains(main[4].LastUserText(), "fourth prompt") {
-		t.Fatalf("%d requests, the last's user text %q: want 5, the fourth prompt's after the escaped question's", len(main), lastUser(main))
+		t.Fatalf("%d requests, the last's user text %q: want 5, the fourth prompt's after the escaped question's", len(main), e2e.LastUser(main))
 	}
-	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
+	if got := e2e.Decisions(rc.Verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s", got)
 	}
 	tm.Keys("C-]", "d")
@@ -122,27 +105,21 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.WaitText(wait, "[exited 0]")
 }
 
-// typeIntoClaude types text into claude's input box until it shows there.
-func typeIntoClaude(t testing.TB, tm *e2e.Tmux, text string) {
-	t.Helper()
-	tm.TypeAfter("❯ ", text)
-}
-
 // The reason editor: its hints are whole on a wide screen; cancelling an edit neither answers
 // the question nor interrupts claude; a reason of several lines reaches claude with its line
 // breaks.
 func TestClaudeTUIEditReason(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-EDITED")}})
-	cfg := rc.config(`
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-EDITED")}})
+	cfg := rc.Config(`
 mode = "ask"
 [[stop.checks]]
 name = "tests"
 command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestEdit'; echo '    edit_test.go:7: want 1'; exit 1; fi"
 `)
-	tm := rc.claudeTUI(cfg, 200, 45)
+	tm := rc.ClaudeTUI(cfg, 200, 45)
 	const wait = 45 * time.Second
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "first prompt")
+	e2e.TypeIntoClaude(t, tm, "first prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop")
 
@@ -171,7 +148,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.Text("ALSO-LINE-TWO")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-EDITED", "block manual", "allow checks", "waiting for input")
-	main := rc.srv.Main()
+	main := rc.Srv.Main()
 	if len(main) != 2 {
 		t.Fatalf("%d requests, want 2", len(main))
 	}
@@ -187,13 +164,13 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 // conversation the summary counts the verdicts and tokens and gives the command that resumes
 // the session under hooksup.
 func TestClaudeTUIExitSummary(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE")}})
-	cfg := rc.config("mode = \"ask\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"true\"\n")
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE")}})
+	cfg := rc.Config("mode = \"ask\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"true\"\n")
 	const wait = 45 * time.Second
 
-	tm := rc.claudeTUI(cfg, 140, 40)
+	tm := rc.ClaudeTUI(cfg, 140, 40)
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "/exit")
+	e2e.TypeIntoClaude(t, tm, "/exit")
 	tm.Keys("Enter")
 	scr := tm.WaitText(wait, "claude exited with status 0", "no verdicts", "no conversation to resume", "press any key to close")
 	if strings.Contains(scr, "--resume") {
@@ -202,14 +179,14 @@ func TestClaudeTUIExitSummary(t *testing.T) {
 	tm.Keys("x")
 	tm.WaitText(wait, "[exited 0]")
 
-	tm = rc.claudeTUI(cfg, 140, 40)
+	tm = rc.ClaudeTUI(cfg, 140, 40)
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "first prompt")
+	e2e.TypeIntoClaude(t, tm, "first prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-ONE", "allow checks")
-	typeIntoClaude(t, tm, "/exit")
+	e2e.TypeIntoClaude(t, tm, "/exit")
 	tm.Keys("Enter")
-	vs := rc.verdicts()
+	vs := rc.Verdicts()
 	if len(vs) == 0 || vs[0].SessionID == "" {
 		t.Fatalf("verdicts %+v", vs)
 	}
@@ -228,7 +205,7 @@ func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	n := 0
-	rc := newRealClaudeTUI(t, mockapi.HandlerFunc(func(*mockapi.Request) mockapi.Reply {
+	rc := e2e.NewRealClaudeTUI(t, mockapi.HandlerFunc(func(*mockapi.Request) mockapi.Reply {
 		mu.Lock()
 		n++
 		first := n == 1
@@ -242,11 +219,11 @@ func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
 		}
 		return mockapi.Text("SLOW-ANSWER")
 	}))
-	cfg := rc.config("mode = \"ask\"\n")
+	cfg := rc.Config("mode = \"ask\"\n")
 	const wait = 45 * time.Second
-	tm := rc.claudeTUI(cfg, 140, 40)
+	tm := rc.ClaudeTUI(cfg, 140, 40)
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "slow prompt")
+	e2e.TypeIntoClaude(t, tm, "slow prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "● working")
 
@@ -258,13 +235,13 @@ func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
 	// prompt. Had the key ended it, claude would be gone before the reply came.
 	close(release)
 	tm.WaitText(wait, "SLOW-ANSWER", "waiting for input")
-	typeIntoClaude(t, tm, "another slow prompt")
+	e2e.TypeIntoClaude(t, tm, "another slow prompt")
 	tm.Keys("Enter")
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	rs, err := rc.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 2 })
+	rs, err := rc.Srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 2 })
 	if main := mockapi.Filter(rs, mockapi.KindMain); err != nil || len(main) != 2 || !strings.Contains(main[1].LastUserText(), "another slow prompt") {
-		t.Fatalf("%v: %d requests, the last's user text %q: want 2, the second the next prompt's\n%s", err, len(main), lastUser(main), tm.Screen())
+		t.Fatalf("%v: %d requests, the last's user text %q: want 2, the second the next prompt's\n%s", err, len(main), e2e.LastUser(main), tm.Screen())
 	}
 	tm.WaitText(wait, "● working")
 
@@ -273,7 +250,7 @@ func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
 	tm.Keys("q")
 	scr := tm.WaitText(wait, "[exited ")
 	code := regexp.MustCompile(`\[exited (\d+)\]`).FindStringSubmatch(scr)[1]
-	logged := regexp.MustCompile(`msg="agent exited" code=(\d+)`).FindAllStringSubmatch(rc.log(), -1)
+	logged := regexp.MustCompile(`msg="agent exited" code=(\d+)`).FindAllStringSubmatch(rc.Log(), -1)
 	if len(logged) == 0 || logged[len(logged)-1][1] != code {
 		t.Fatalf("hooksup exited with %s; claude's status in hooksup.log: %v", code, logged)
 	}

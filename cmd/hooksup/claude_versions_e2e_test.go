@@ -13,28 +13,11 @@ import (
 	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
-	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/supervisor"
 )
 
 // envTooOldClaude names a Claude Code older than claude.MinVersion (.ci/run installs one).
 const envTooOldClaude = "HOOKSUP_TEST_CLAUDE_TOO_OLD"
-
-// claudeVersion is the version of the claude under test.
-func (rc *realClaude) claudeVersion() hooks.Version {
-	rc.t.Helper()
-	v, err := claude.Version(rc.t.Context(), rc.env.Claude, rc.env.Environ(), 30*time.Second)
-	if err != nil {
-		rc.t.Fatal(err)
-	}
-	return v
-}
-
-// events is what hooksup claude injects into the claude under test (for tests that build a
-// supervisor themselves).
-func (rc *realClaude) events(args ...string) []string {
-	return claude.EventsFor(rc.claudeVersion(), claude.Agent{}.Headless(args))
-}
 
 // A claude older than the minimum is refused before it runs, with its version, its path and
 // the fix; doctor says the same.
@@ -46,14 +29,14 @@ func TestClaudeTooOldIsRefused(t *testing.T) {
 		}
 		t.Skipf("set %s to a Claude Code older than %s", envTooOldClaude, claude.MinVersion)
 	}
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("must not run")}})
-	v, err := claude.Version(t.Context(), old, rc.env.Environ(), 30*time.Second)
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("must not run")}})
+	v, err := claude.Version(t.Context(), old, rc.Env.Environ(), 30*time.Second)
 	if err != nil || claude.Supported(v) {
 		t.Fatalf("%s=%s is %v (%v): not older than %s", envTooOldClaude, old, v, err, claude.MinVersion)
 	}
 	want := []string{fmt.Sprintf("%s is Claude Code %s, older than %s, the oldest hooksup supervises", old, v, claude.MinVersion),
 		"npm install -g @anthropic-ai/claude-code@latest"}
-	res := rc.hooksup("--claude-bin", old, "claude", "-p", "hi")
+	res := rc.Hooksup("--claude-bin", old, "claude", "-p", "hi")
 	if res.ExitCode != 1 || res.Stdout != "" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
@@ -62,10 +45,10 @@ func TestClaudeTooOldIsRefused(t *testing.T) {
 			t.Fatalf("stderr %q lacks %q", res.Stderr, w)
 		}
 	}
-	if n := len(rc.srv.Requests()); n != 0 {
+	if n := len(rc.Srv.Requests()); n != 0 {
 		t.Fatalf("the old claude ran: %d requests", n)
 	}
-	res = rc.hooksup("--claude-bin", old, "doctor")
+	res = rc.Hooksup("--claude-bin", old, "doctor")
 	if res.ExitCode != 1 || !strings.Contains(res.Stdout, "✗ "+want[0]) {
 		t.Fatalf("doctor: exit %d\n%s", res.ExitCode, res.Stdout)
 	}
@@ -73,9 +56,9 @@ func TestClaudeTooOldIsRefused(t *testing.T) {
 
 // doctor names the claude's version against the supported range.
 func TestClaudeDoctorReportsTheVersion(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{})
-	res := rc.hooksup("doctor")
-	want := fmt.Sprintf("✓ %s: Claude Code %s (hooksup supports %s and newer; tested with %s)", filepath.Join(rc.env.BinDir, "claude"), rc.claudeVersion(), claude.MinVersion, claude.TestedVersion)
+	rc := e2e.NewRealClaude(t, &mockapi.Script{})
+	res := rc.Hooksup("doctor")
+	want := fmt.Sprintf("✓ %s: Claude Code %s (hooksup supports %s and newer; tested with %s)", filepath.Join(rc.Env.BinDir, "claude"), rc.ClaudeVersion(), claude.MinVersion, claude.TestedVersion)
 	if !strings.Contains(res.Stdout, want) {
 		t.Fatalf("doctor lacks %q:\n%s", want, res.Stdout)
 	}
@@ -88,7 +71,7 @@ func brokenHookClient(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "hooksup")
-	src, err := os.Open(hooksupBin)
+	src, err := os.Open(e2e.HooksupBin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +92,10 @@ func brokenHookClient(t *testing.T) string {
 
 // Claude replies but no hook reaches hooksup: headless hooksup says so on stderr.
 func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
-	rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("unsupervised")}})
-	ctx, cancel := context.WithTimeout(t.Context(), claudeTimeout)
+	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("unsupervised")}})
+	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
-	res := rc.srv.Run(rc.env.Command(ctx, brokenHookClient(t), "--config", rc.config(`mode = "auto"`), "claude", "-p", "hi"))
+	res := rc.Srv.Run(rc.Env.Command(ctx, brokenHookClient(t), "--config", rc.Config(`mode = "auto"`), "claude", "-p", "hi"))
 	if res.ExitCode != 0 || res.Stdout != "unsupervised\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
 	}
@@ -120,7 +103,7 @@ func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
 		t.Fatalf("stderr %q", res.Stderr)
 	}
 	// With hooks that work, nothing is said.
-	res = rc.hooksup("--config", rc.config(`mode = "auto"`), "claude", "-p", "hi")
+	res = rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "hi")
 	if res.ExitCode != 0 || strings.Contains(res.Stderr, supervisor.NotRunning("claude")) {
 		t.Fatalf("exit %d stderr %q", res.ExitCode, res.Stderr)
 	}
@@ -128,12 +111,12 @@ func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
 
 // The same in the TUI: the notice shows while claude sits at its prompt after replying.
 func TestClaudeHooksNotRunningIsSaidInTheTUI(t *testing.T) {
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("UNSUPERVISED-REPLY")}})
-	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	tm := e2e.StartTmux(t, 200, 45, rc.env.Environ(), rc.env.WorkDir, brokenHookClient(t), "--config", rc.config(`mode = "auto"`), "claude")
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("UNSUPERVISED-REPLY")}})
+	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
+	tm := e2e.StartTmux(t, 200, 45, rc.Env.Environ(), rc.Env.WorkDir, brokenHookClient(t), "--config", rc.Config(`mode = "auto"`), "claude")
 	const wait = 45 * time.Second
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
-	typeIntoClaude(t, tm, "hello")
+	e2e.TypeIntoClaude(t, tm, "hello")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "UNSUPERVISED-REPLY", supervisor.NotRunning("claude"))
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/hooksup/hooksup/agent/claude"
-	"github.com/hooksup/hooksup/agent/codex"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/agent/codex"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
@@ -27,7 +29,7 @@ func BenchmarkCodexHookRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	bare := buildBareClient(b, dir)
+	bare := e2e.BuildBareClient(b, dir)
 	type server struct {
 		name string
 		env  []string
@@ -46,16 +48,16 @@ func BenchmarkCodexHookRoundTrip(b *testing.B) {
 		defer srv.Close()
 		servers = append(servers, server{a.Name(), append(os.Environ(), hooks.EnvSocket+"="+srv.Path, hooks.EnvToken+"=tok", hooks.EnvLog+"="+filepath.Join(dir, "log"))})
 	}
-	variants := []hookRun{
-		{"claude: hooksup-hook Stop", []string{hookClientBin, "Stop"}, servers[0].env, []byte(claudeStopInput), true},
-		{"codex: hooksup-hook Stop", []string{hookClientBin, "Stop"}, servers[1].env, []byte(codexStopInput), true},
-		{"codex: bare Go client", []string{bare}, servers[1].env, []byte(codexStopInput), true},
+	variants := []e2e.HookRun{
+		{Name: "claude: hooksup-hook Stop", Argv: []string{e2e.HookClientBin, "Stop"}, Env: servers[0].env, Input: []byte(e2e.ClaudeStopInput), Allowed: true},
+		{Name: "codex: hooksup-hook Stop", Argv: []string{e2e.HookClientBin, "Stop"}, Env: servers[1].env, Input: []byte(codexStopInput), Allowed: true},
+		{Name: "codex: bare Go client", Argv: []string{bare}, Env: servers[1].env, Input: []byte(codexStopInput), Allowed: true},
 	}
-	samples := timeRoundTrips(b, variants)
+	samples := e2e.TimeRoundTrips(b, variants)
 	fmt.Printf("\nStop hook round trip over %d runs each (exec to exit, allow)\n%-28s %10s %10s\n", b.N, "", "p50", "p99")
 	for j, v := range variants {
-		fmt.Printf("%-28s %10s %10s\n", v.name, pct(samples[j], 0.5).Round(time.Microsecond), pct(samples[j], 0.99).Round(time.Microsecond))
+		fmt.Printf("%-28s %10s %10s\n", v.Name, e2e.Pct(samples[j], 0.5).Round(time.Microsecond), e2e.Pct(samples[j], 0.99).Round(time.Microsecond))
 	}
-	b.ReportMetric(float64(pct(samples[0], 0.5).Microseconds()), "claude-p50-µs")
-	b.ReportMetric(float64(pct(samples[1], 0.5).Microseconds()), "codex-p50-µs")
+	b.ReportMetric(float64(e2e.Pct(samples[0], 0.5).Microseconds()), "claude-p50-µs")
+	b.ReportMetric(float64(e2e.Pct(samples[1], 0.5).Microseconds()), "codex-p50-µs")
 }

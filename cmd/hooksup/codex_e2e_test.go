@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,74 +14,35 @@ import (
 // End-to-end tests with the real Codex CLI (HOOKSUP_TEST_CODEX) offline, against the mock
 // Responses API in a throwaway HOME and CODEX_HOME.
 
-// realCodex is one test's Codex: the mock it talks to, its environment, and hooksup's state and
-// runtime directories.
-type realCodex struct {
-	hooksupEnv
-	srv *mockapi.ResponsesServer
-	env *mockapi.CodexEnv
-}
-
-func newRealCodex(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
-	t.Helper()
-	return newRealCodexOpts(t, h, mockapi.WithNetNS())
-}
-
-func newRealCodexOpts(t *testing.T, h mockapi.ResponsesHandler, opts ...mockapi.Option) *realCodex {
-	t.Helper()
-	srv := mockapi.NewResponsesServer(t, h, append(opts, mockapi.WithQuiet())...)
-	env := mockapi.NewCodexEnv(t, srv.URL, "")
-	return &realCodex{hooksupEnv: newHooksupEnv(t, "hx", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
-}
-
-// codex runs plain codex with args and waits for it.
-func (rc *realCodex) codex(args ...string) mockapi.Result {
-	rc.t.Helper()
-	return rc.runBounded("codex", rc.env.Codex, args...)
-}
-
-// hooksFiles lists the files in CODEX_HOME that a hook registration would leave there: any
-// hooks.json, and any file whose name holds "hooksup". hooksup must leave none.
-func (rc *realCodex) hooksFiles() []string {
-	var out []string
-	filepath.WalkDir(rc.env.CodexHome, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, "hooks.json") || strings.Contains(filepath.Base(p), "hooksup")) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out
-}
-
 // No checks and a model request that fails: codex exec's stdout and exit status are plain
 // codex's, and hooksup leaves no hook file in CODEX_HOME.
 func TestCodexNoChecksModelError(t *testing.T) {
 	reply := mockapi.ResponsesFailure(400, "invalid_request_error", "the mock refuses")
-	plain := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
-	pres := plain.codex("exec", "what is the answer?")
-	rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
-	res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "exec", "what is the answer?")
+	plain := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
+	pres := plain.Codex("exec", "what is the answer?")
+	rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
+	res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "codex", "exec", "what is the answer?")
 	t.Logf("plain codex: exit %d stdout %q; hooksup codex: exit %d stdout %q\nstderr: %s", pres.ExitCode, pres.Stdout, res.ExitCode, res.Stdout, res.Stderr)
 	if res.ExitCode != pres.ExitCode || res.Stdout != pres.Stdout || res.ExitCode == 0 {
 		t.Fatalf("hooksup codex exec: exit %d stdout %q; plain codex exec: exit %d stdout %q",
 			res.ExitCode, res.Stdout, pres.ExitCode, pres.Stdout)
 	}
-	if len(rc.srv.Model()) != len(plain.srv.Model()) {
-		t.Fatalf("%d model requests under hooksup, %d plain", len(rc.srv.Model()), len(plain.srv.Model()))
+	if len(rc.Srv.Model()) != len(plain.Srv.Model()) {
+		t.Fatalf("%d model requests under hooksup, %d plain", len(rc.Srv.Model()), len(plain.Srv.Model()))
 	}
-	if files := rc.hooksFiles(); len(files) > 0 {
+	if files := rc.HooksFiles(); len(files) > 0 {
 		t.Fatalf("hooksup left hook files in CODEX_HOME: %v", files)
 	}
 }
 
 // newRealCodexTUI is a real-Codex environment for tests in tmux: the tmux server cannot join
 // the tests' network namespace, so the mock listens on the host's loopback.
-func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *realCodex {
+func newRealCodexTUI(t *testing.T, h mockapi.ResponsesHandler) *e2e.RealCodex {
 	t.Helper()
 	e2e.RequireTmux(t)
-	rc := newRealCodexOpts(t, h)
-	rc.env.Setenv("TERM", "xterm-256color")
-	rc.env.Setenv("HOOKSUP_CODEX_BIN", rc.env.Codex)
+	rc := e2e.NewRealCodexOpts(t, h)
+	rc.Env.Setenv("TERM", "xterm-256color")
+	rc.Env.Setenv("HOOKSUP_CODEX_BIN", rc.Env.Codex)
 	return rc
 }
 
@@ -99,14 +59,14 @@ func TestCodexTUIAskEscape(t *testing.T) {
 	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
 		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("ANSWER-TWO"), mockapi.OutputText("WRONG: A CONTINUATION"),
 	}})
-	cfg := rc.config(`
+	cfg := rc.Config(`
 mode = "ask"
 [[stop.checks]]
 name = "tests"
 command = "echo 'FAIL: TestCodexTUI'; exit 1"
 retry_on_failure = true
 `)
-	tm := e2e.StartTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
+	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", cfg, "codex")
 	const wait = 45 * time.Second
 	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
 
@@ -124,13 +84,13 @@ retry_on_failure = true
 	typeIntoCodex(t, tm, "second prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
-	if reqs := rc.srv.Model(); len(reqs) != 2 || !strings.Contains(reqs[1].LastInputText("user"), "second prompt") || reqs[1].LastHookPrompt() != "" {
+	if reqs := rc.Srv.Model(); len(reqs) != 2 || !strings.Contains(reqs[1].LastInputText("user"), "second prompt") || reqs[1].LastHookPrompt() != "" {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
-		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), e2e.Decisions(rc.verdicts()), tm.Screen(), rc.log())
+		t.Fatalf("codex made %d model requests, want 2, the second the next prompt's\nverdicts %s\nscreen:\n%s\nlog:\n%s", len(reqs), e2e.Decisions(rc.Verdicts()), tm.Screen(), rc.Log())
 	}
-	if got := e2e.Decisions(rc.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
+	if got := e2e.Decisions(rc.Verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 	tm.Keys("C-]", "d")
@@ -153,13 +113,13 @@ func TestCodexTUIAskApprove(t *testing.T) {
 		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("ANSWER-ONE-FIXED"),
 		mockapi.OutputText("ANSWER-TWO"), mockapi.OutputText("ANSWER-THREE"), mockapi.OutputText("ANSWER-EDITED"),
 	}})
-	cfg := rc.config(`
+	cfg := rc.Config(`
 mode = "ask"
 [[stop.checks]]
 name = "tests"
 command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 'FAIL: TestCodexApprove'; exit 1; fi"
 `)
-	tm := e2e.StartTmux(t, 160, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg, "codex")
+	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", cfg, "codex")
 	const wait = 45 * time.Second
 	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
 
@@ -173,7 +133,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	if strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after approval:\n%s", scr)
 	}
-	reqs := rc.srv.Model()
+	reqs := rc.Srv.Model()
 	if len(reqs) != 2 || !strings.Contains(reqs[1].LastHookPrompt(), "FAIL: TestCodexApprove") || reqs[0].LastHookPrompt() != "" {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
@@ -195,7 +155,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	typeIntoCodex(t, tm, "third prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-THREE", "⚑ codex wants to stop")
-	if reqs = rc.srv.Model(); len(reqs) != 4 || !strings.Contains(reqs[3].LastInputText("user"), "third prompt") || reqs[3].LastHookPrompt() != "" {
+	if reqs = rc.Srv.Model(); len(reqs) != 4 || !strings.Contains(reqs[3].LastInputText("user"), "third prompt") || reqs[3].LastHookPrompt() != "" {
 		for i, r := range reqs {
 			t.Logf("request %d: last input %q, hook prompt %q", i, r.LastInputText(), r.LastHookPrompt())
 		}
@@ -208,15 +168,15 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.Text("ALSO-LINE-TWO")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-EDITED")
-	reqs = rc.srv.Model()
+	reqs = rc.Srv.Model()
 	if len(reqs) != 5 {
 		t.Fatalf("%d model requests after the edit, want 5", len(reqs))
 	}
 	if got := reqs[4].LastHookPrompt(); !strings.Contains(got, "FAIL: TestCodexApprove\nALSO-LINE-ONE\nALSO-LINE-TWO") {
 		t.Fatalf("codex read %q: not the edited reason with its line breaks", got)
 	}
-	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rc.verdicts()) == 5 })
-	if got := e2e.Decisions(rc.verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
+	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rc.Verdicts()) == 5 })
+	if got := e2e.Decisions(rc.Verdicts()); got != "Stop:block/manual Stop:allow/checks Stop:allow/manual Stop:block/manual Stop:allow/checks" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 }
@@ -226,12 +186,12 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 // makes hooksup say that codex is not running its hooks.
 func TestCodexUsersOwnHookOverrides(t *testing.T) {
 	t.Run("hooks.Stop", func(t *testing.T) {
-		rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("The answer is 42.")}})
-		res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "-c", `hooks.Stop=[{hooks=[{type="command",command="true"}]}]`, "exec", "what is the answer?")
+		rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("The answer is 42.")}})
+		res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "codex", "-c", `hooks.Stop=[{hooks=[{type="command",command="true"}]}]`, "exec", "what is the answer?")
 		if res.ExitCode != 0 || res.Stdout != "The answer is 42.\n" {
 			t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
 		}
-		if got := e2e.Decisions(rc.verdicts()); got != "Stop:allow/nochecks" {
+		if got := e2e.Decisions(rc.Verdicts()); got != "Stop:allow/nochecks" {
 			t.Fatalf("verdicts: %s\nstderr: %s", got, res.Stderr)
 		}
 		if !strings.Contains(res.Stderr, "is replaced for this run by hooksup's own hooks") {
@@ -239,15 +199,15 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 		}
 	})
 	t.Run("hooks off", func(t *testing.T) {
-		rc := newRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("UNSUPERVISED-REPLY")}})
-		res := rc.hooksup("--config", rc.config(`mode = "auto"`), "codex", "--disable", "hooks", "exec", "hi")
+		rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("UNSUPERVISED-REPLY")}})
+		res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "codex", "--disable", "hooks", "exec", "hi")
 		if res.ExitCode != 0 || res.Stdout != "UNSUPERVISED-REPLY\n" {
 			t.Fatalf("exit %d stdout %q\nstderr: %s", res.ExitCode, res.Stdout, res.Stderr)
 		}
 		if !strings.Contains(res.Stderr, "hooksup: "+supervisor.NotRunning("codex")+": its transcript shows a reply, but no hook reached hooksup") {
 			t.Fatalf("stderr does not say codex is not running hooksup's hooks:\n%s", res.Stderr)
 		}
-		if got := e2e.Decisions(rc.verdicts()); got != "" {
+		if got := e2e.Decisions(rc.Verdicts()); got != "" {
 			t.Fatalf("verdicts: %s", got)
 		}
 		if !strings.Contains(res.Stderr, "your --disable hooks decides whether Codex runs hooks at all, hooksup's too") {
@@ -259,23 +219,23 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 // hooksup doctor names the codex it would run and its version, and where Codex reads hooks of
 // the person's own.
 func TestCodexDoctor(t *testing.T) {
-	rc := newRealCodex(t, nil)
-	if err := rc.env.AppendConfig("[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"mine.sh\" }]"); err != nil {
+	rc := e2e.NewRealCodex(t, nil)
+	if err := rc.Env.AppendConfig("[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"mine.sh\" }]"); err != nil {
 		t.Fatal(err)
 	}
-	res := rc.hooksup("doctor")
+	res := rc.Hooksup("doctor")
 	for _, want := range []string{
-		"codex\n  ✓ " + rc.env.BinDir + "/codex: Codex 0.169.0 (hooksup supports 0.169.0 and newer)",
+		"codex\n  ✓ " + rc.Env.BinDir + "/codex: Codex 0.169.0 (hooksup supports 0.169.0 and newer)",
 		"hooksup codex defines its own hooks with -c for its session and trusts exactly those (nothing is written): SessionStart,",
-		"Codex reads hooks of its own from " + rc.env.ConfigPath() + " [hooks]",
+		"Codex reads hooks of its own from " + rc.Env.ConfigPath() + " [hooks]",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("doctor does not say %q:\n%s", want, res.Stdout)
 		}
 	}
 	// Without codex, doctor says so, and it is no problem of its own.
-	rc.env.Setenv("HOOKSUP_CODEX_BIN", filepath.Join(rc.env.Home, "no-codex"))
-	res = rc.hooksup("doctor")
+	rc.Env.Setenv("HOOKSUP_CODEX_BIN", filepath.Join(rc.Env.Home, "no-codex"))
+	res = rc.Hooksup("doctor")
 	if !strings.Contains(res.Stdout, "no-codex not found (only hooksup codex needs it") {
 		t.Errorf("doctor without codex:\n%s", res.Stdout)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -11,9 +13,9 @@ import (
 // --config file, unknown keys, wrong types, bad values and bad bindings — each naming the file,
 // the line and the key, near misses with the key that was meant; and nothing runs.
 func TestConfigProblemsAllAtOnce(t *testing.T) {
-	s := newSandbox(t)
-	user := s.userConfig("theme = \"dark\"\n[stop]\nmax_steers = 2\n")
-	cfg := s.config(`mode = "sometimes"
+	s := e2e.NewSandbox(t)
+	user := s.UserConfig("theme = \"dark\"\n[stop]\nmax_steers = 2\n")
+	cfg := s.Config(`mode = "sometimes"
 decision_timeout = "soon"
 
 [stop]
@@ -46,15 +48,15 @@ bindings = { aprove = "y" }
 		cmd  func() (code int, stderr string, ran bool)
 	}{
 		{"check", func() (int, string, bool) {
-			cmd := execHooksup(s, "--config", cfg, "check")
+			cmd := e2e.ExecHooksup(s, "--config", cfg, "check")
 			var errb strings.Builder
 			cmd.Stderr = &errb
 			cmd.Run()
 			return cmd.ProcessState.ExitCode(), errb.String(), false
 		}},
 		{"claude", func() (int, string, bool) {
-			r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
-			return r.code, r.stderr, len(r.trace) > 0
+			r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "x")
+			return r.Code, r.Stderr, len(r.Trace) > 0
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,7 +84,7 @@ bindings = { aprove = "y" }
 
 // A missing --config file and a --claude-bin that does not exist are told as such, once.
 func TestMissingFilesAreToldAsSuch(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -90,14 +92,14 @@ func TestMissingFilesAreToldAsSuch(t *testing.T) {
 		{[]string{"--config", "nope.toml", "check"}, "hooksup: nope.toml: the file does not exist\n"},
 		{[]string{"--claude-bin", "/nonexistent/claude", "claude", "-p", "x"}, `hooksup: claude not found: "/nonexistent/claude" does not exist`},
 	} {
-		cmd := execHooksup(s, c.args...)
+		cmd := e2e.ExecHooksup(s, c.args...)
 		out, _ := cmd.CombinedOutput()
 		if cmd.ProcessState.ExitCode() == 0 || !strings.HasPrefix(string(out), c.want) || strings.Contains(string(out), "PATH") {
 			t.Errorf("hooksup %v: exit %d\n%s\nwant it to start with %q", c.args, cmd.ProcessState.ExitCode(), out, c.want)
 		}
 	}
 	// A bare name is looked up on PATH, and said so.
-	cmd := execHooksup(s, "--claude-bin", "no-such-claude", "claude", "-p", "x")
+	cmd := e2e.ExecHooksup(s, "--claude-bin", "no-such-claude", "claude", "-p", "x")
 	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), `"no-such-claude" is not on PATH`) {
 		t.Errorf("a bare name:\n%s", out)
 	}

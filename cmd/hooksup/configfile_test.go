@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // A .hooksup.toml that is a named pipe, a directory or too large is refused at once, by name and
@@ -28,12 +30,12 @@ func TestConfigThatIsNotARegularFile(t *testing.T) {
 		}, "the file is larger than 1 MiB, the most a configuration file may hold"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSandbox(t)
-			path := filepath.Join(s.project, ".hooksup.toml")
+			s := e2e.NewSandbox(t)
+			path := filepath.Join(s.Project, ".hooksup.toml")
 			if err := c.make(path); err != nil {
 				t.Skip("cannot make one here:", err)
 			}
-			sub := filepath.Join(s.project, "sub") // found from below as well
+			sub := filepath.Join(s.Project, "sub") // found from below as well
 			os.Mkdir(sub, 0o700)
 			want := path + ": " + c.says
 			run := func(name string, cmd *exec.Cmd) (int, string, string) {
@@ -54,9 +56,9 @@ func TestConfigThatIsNotARegularFile(t *testing.T) {
 				}
 				return cmd.ProcessState.ExitCode(), out.String(), errb.String()
 			}
-			for _, dir := range []string{s.project, sub} {
+			for _, dir := range []string{s.Project, sub} {
 				for _, args := range [][]string{{"check"}, {"--claude-bin", "/bin/true", "doctor"}, {"trust"}} {
-					cmd := execHooksup(s, args...)
+					cmd := e2e.ExecHooksup(s, args...)
 					cmd.Dir = dir
 					name := "hooksup " + strings.Join(args, " ") + " in " + dir
 					code, stdout, stderr := run(name, cmd)
@@ -65,12 +67,12 @@ func TestConfigThatIsNotARegularFile(t *testing.T) {
 					}
 				}
 			}
-			hook := s.installedHook("s-" + c.name)
+			hook := s.InstalledHook("s-" + c.name)
 			code, stdout, stderr := run("hooksup-hook", hook)
 			if code != 0 || !strings.Contains(stdout, "checks skipped") || !strings.Contains(stdout, "not a regular file") && !strings.Contains(stdout, "larger than 1 MiB") {
 				t.Errorf("the installed hook: exit %d, want 0 (the stop let through) with a systemMessage saying why\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
-			logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+			logText, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 			if !strings.Contains(string(logText), "standalone: config") || !strings.Contains(string(logText), ".hooksup.toml") {
 				t.Errorf("hooksup.log does not say why the hook ran no check:\n%s", logText)
 			}
@@ -83,10 +85,10 @@ func TestConfigThatIsNotARegularFile(t *testing.T) {
 func TestCheckEndsOnASignal(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			s := newSandbox(t)
-			c := newRunningCheck(s)
-			cfg := s.config(fmt.Sprintf("[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"20m\"\n", c.command()))
-			cmd := execHooksup(s, "--config", cfg, "check")
+			s := e2e.NewSandbox(t)
+			c := e2e.NewRunningCheck(s)
+			cfg := s.Config(fmt.Sprintf("[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"20m\"\n", c.Command()))
+			cmd := e2e.ExecHooksup(s, "--config", cfg, "check")
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
@@ -95,7 +97,7 @@ func TestCheckEndsOnASignal(t *testing.T) {
 			done := make(chan struct{})
 			go func() { cmd.Wait(); close(done) }()
 			defer cmd.Process.Kill()
-			pgid, _ := c.group(t)
+			pgid, _ := c.Group(t)
 			cmd.Process.Signal(sig)
 			select {
 			case <-done:
@@ -105,7 +107,7 @@ func TestCheckEndsOnASignal(t *testing.T) {
 			if cmd.ProcessState.ExitCode() == 0 {
 				t.Errorf("exit 0 after %v:\n%s", sig, out.String())
 			}
-			if left := groupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
+			if left := e2e.GroupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
 				t.Errorf("the check's processes %v outlived hooksup check", left)
 			}
 		})

@@ -19,10 +19,10 @@ import (
 // The demo as a person uses it, in a real tmux: approve a forced continuation, type a prompt,
 // deny one, interrupt one with Escape while the question is pending, resize.
 func TestDemoInTmux(t *testing.T) {
-	s := newSandbox(t)
-	env := append([]string{}, s.env...)
+	s := e2e.NewSandbox(t)
+	env := append([]string{}, s.Env...)
 	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 
 	scr := tm.WaitText(wait, "hooksup demo agent", "Add a --verbose flag", "Allow Bash(go test ./...)?", "needs permission")
@@ -120,9 +120,9 @@ func TestDemoInTmux(t *testing.T) {
 // Shrunk below the smallest pane hooksup draws and grown back, the demo's pane shows the agent's
 // text again, whole: its agent does not repaint on a resize, so what it drew must survive it.
 func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 100, 30, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 100, 30, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	agentText := []string{"hooksup demo agent", "Add a --verbose flag to the CLI", "Allow Bash(go test ./...)?"}
 	tm.WaitText(wait, agentText...)
@@ -138,9 +138,9 @@ func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
 // The reason editor's clear key, named in its hints, empties it whatever the checks' reason
 // holds (several lines here): the reason claude reads is only what is typed after it.
 func TestDemoEditorClearsTheReason(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Text("y")
@@ -160,7 +160,7 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	scr := tm.WaitFor("the editor on the checks' reason", wait, func(scr string) bool {
 		return strings.Contains(strings.Join(editorRows(scr), "\n"), "-v did not enable verbose output")
 	})
-	if hints := lineWith(scr, "enter send"); !strings.Contains(hints, "ctrl+l clear") {
+	if hints := e2e.LineWith(scr, "enter send"); !strings.Contains(hints, "ctrl+l clear") {
 		t.Fatalf("the editor's hints do not name the clear key:\n%s", scr)
 	}
 
@@ -173,7 +173,7 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	tm.Keys("Enter")
 	tm.WaitText(wait, "Stop hook feedback: ONLY THESE WORDS", "block manual")
 	var reasons []string
-	for _, v := range s.verdicts() {
+	for _, v := range s.Verdicts() {
 		if v.Decision == hooks.Block {
 			reasons = append(reasons, v.Reason)
 		}
@@ -186,9 +186,9 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 // An emptied reason is not sent (it would be the checks' reason the person cleared away): the
 // banner says so and names the way out, and nothing reaches the agent; a reason typed then is.
 func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Text("y")
@@ -208,7 +208,7 @@ func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
 	tm.Keys("Enter")
 	tm.WaitText(wait, "Stop hook feedback: MY OWN REASON", "block manual")
 	var reasons []string
-	for _, v := range s.verdicts() {
+	for _, v := range s.Verdicts() {
 		if v.Decision == hooks.Block {
 			reasons = append(reasons, v.Reason)
 		}
@@ -222,9 +222,9 @@ func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
 // editor shows the cursor: the agent reads the reason, a line break, and what was typed, never
 // the typed words glued to the reason's last word.
 func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Text("y")
@@ -235,7 +235,7 @@ func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
 	tm.Keys("Enter")
 	tm.WaitText(wait, "block manual")
 	var reasons []string
-	for _, v := range s.verdicts() {
+	for _, v := range s.Verdicts() {
 		if v.Decision == hooks.Block {
 			reasons = append(reasons, v.Reason)
 		}
@@ -252,13 +252,13 @@ func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
 // The first interactive run with an untrusted project config shows its commands and asks;
 // "y" trusts that exact content and the checks run; the answer is remembered.
 func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
-	s := newSandbox(t)
-	marker := s.project + "/ran"
-	os.WriteFile(s.project+"/.hooksup.toml", []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"test -f "+marker+" || { touch "+marker+"; echo gate failed; exit 1; }\"\n"), 0o644)
+	s := e2e.NewSandbox(t)
+	marker := s.Project + "/ran"
+	os.WriteFile(s.Project+"/.hooksup.toml", []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"test -f "+marker+" || { touch "+marker+"; echo gate failed; exit 1; }\"\n"), 0o644)
 	self, _ := os.Executable()
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 200 * time.Millisecond}})
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
-	tm := e2e.StartTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+	tm := e2e.StartTmux(t, 140, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", self, "claude")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, ".hooksup.toml is not trusted", "gate", "echo gate failed", "Trust this exact content? [y/N]")
 	tm.Text("y")
@@ -267,7 +267,7 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 	tm.Keys("q")
 	tm.WaitText(wait, "[exited 0]")
 	// Remembered: a second run does not ask.
-	tm2 := e2e.StartTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	tm2 := e2e.StartTmux(t, 140, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", self, "claude")
 	scr := tm2.WaitText(wait, "claude exited with status 0")
 	if strings.Contains(scr, "not trusted") {
 		t.Fatalf("asked again:\n%s", scr)
@@ -276,12 +276,12 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 
 // Declining leaves the file untrusted: its commands never run.
 func TestTrustPromptDeclined(t *testing.T) {
-	s := newSandbox(t)
-	evil := s.project + "/pwned"
-	os.WriteFile(s.project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
+	s := e2e.NewSandbox(t)
+	evil := s.Project + "/pwned"
+	os.WriteFile(s.Project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
 	self, _ := os.Executable()
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
-	tm := e2e.StartTmux(t, 140, 40, env, s.project, hooksupBin, "--claude-bin", self, "claude")
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
+	tm := e2e.StartTmux(t, 140, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", self, "claude")
 	tm.WaitText(20*time.Second, "Trust this exact content? [y/N]")
 	tm.Keys("Enter")
 	tm.WaitText(20*time.Second, "claude exited with status 0")
@@ -293,11 +293,11 @@ func TestTrustPromptDeclined(t *testing.T) {
 // SIGTERM to hooksup ends claude and restores the terminal: the alternate screen is left and
 // the shell's own output is visible again.
 func TestSIGTERMRestoresTheTerminal(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 120, 36, env, s.project, "sh", "-c", "echo BEFORE-HOOKSUP; exec "+hooksupBin+" demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 120, 36, env, s.Project, "sh", "-c", "echo BEFORE-HOOKSUP; exec "+e2e.HooksupBin+" demo")
 	tm.WaitText(20*time.Second, "hooksup demo agent", "╭─ verdicts")
-	out, err := exec.Command("pgrep", "-f", "-x", hooksupBin+" demo").Output()
+	out, err := exec.Command("pgrep", "-f", "-x", e2e.HooksupBin+" demo").Output()
 	if err != nil {
 		t.Fatalf("hooksup not found: %v", err)
 	}
@@ -318,15 +318,15 @@ func TestSIGTERMRestoresTheTerminal(t *testing.T) {
 // it lower: hooksup raises claude's default 8 to its own budget at launch), the header says so
 // in words.
 func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config("[stop]\nmax_continuations = 10\n")
+	s := e2e.NewSandbox(t)
+	cfg := s.Config("[stop]\nmax_continuations = 10\n")
 	// hooksup raises claude's own cap to its budget at launch: no limit of claude's to name.
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "--config", cfg, "demo")
 	tm.WaitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn · 0 this session")
 	// The person's own cap, below the budget, is kept, and named.
 	env = append(env, "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=5")
-	tm = e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "--config", cfg, "demo")
+	tm = e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "--config", cfg, "demo")
 	tm.WaitText(20*time.Second, "Allow Bash(go test ./...)?", "continuations 0/10 this turn (claude allows 5 in a row) · 0 this session")
 }
 
@@ -334,9 +334,9 @@ func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
 // names one model, it suggests no resume of a session that was only simulated, and it leaves
 // nothing in the person's home (no transcript under ~/.claude/projects).
 func TestDemoLeavesNothingBehind(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 160, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 160, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Text("y")
@@ -359,8 +359,8 @@ func TestDemoLeavesNothingBehind(t *testing.T) {
 	if strings.Contains(scr, "claude-sim") {
 		t.Errorf("the demo names another model:\n%s", scr)
 	}
-	if _, err := os.Stat(filepath.Join(s.home, ".claude")); !errors.Is(err, os.ErrNotExist) {
-		entries, _ := filepath.Glob(filepath.Join(s.home, ".claude", "*", "*"))
-		t.Errorf("the demo left %s in the home directory: %v", filepath.Join(s.home, ".claude"), entries)
+	if _, err := os.Stat(filepath.Join(s.Home, ".claude")); !errors.Is(err, os.ErrNotExist) {
+		entries, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "*", "*"))
+		t.Errorf("the demo left %s in the home directory: %v", filepath.Join(s.Home, ".claude"), entries)
 	}
 }

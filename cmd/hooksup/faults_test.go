@@ -27,12 +27,12 @@ const failOpenWithin = time.Second
 // one claude runs and two more, through hooksup-hook and `hooksup hook` — exits 0 with nothing
 // on stdout within a second, says why in hooksup's log, and claude goes on to the end.
 func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
-	s := newSandbox(t)
-	cfg, started, _ := s.slowCheck()
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started) // claude's Stop hook waits for the check
-	sock := ls.env("HOOKSUP_SOCKET")
+	s := e2e.NewSandbox(t)
+	cfg, started, _ := s.SlowCheck()
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started) // claude's Stop hook waits for the check
+	sock := ls.Env("HOOKSUP_SOCKET")
 
 	type waiter struct {
 		name   string
@@ -41,10 +41,10 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 		exited chan time.Time
 	}
 	var ws []*waiter
-	for _, argv := range [][]string{{hookClientBin, "Stop"}, {hooksupBin, "hook", "Stop"}} {
+	for _, argv := range [][]string{{e2e.HookClientBin, "Stop"}, {e2e.HooksupBin, "hook", "Stop"}} {
 		w := &waiter{name: filepath.Base(argv[0]), cmd: exec.Command(argv[0], argv[1:]...), exited: make(chan time.Time, 1)}
-		w.cmd.Env = ls.hookEnv()
-		w.cmd.Stdin = strings.NewReader(stopJSON)
+		w.cmd.Env = ls.HookEnv()
+		w.cmd.Stdin = strings.NewReader(e2e.StopJSON)
 		w.cmd.Stdout = &w.out
 		if err := w.cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -53,9 +53,9 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 		t.Cleanup(func() { w.cmd.Process.Kill() })
 		ws = append(ws, w)
 	}
-	waitConns(t, sock, 3) // claude's hook and both of ours are connected and waiting
+	e2e.WaitConns(t, sock, 3) // claude's hook and both of ours are connected and waiting
 
-	if err := ls.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := ls.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()
@@ -76,29 +76,29 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 	}
 
 	// Claude's own hook allowed too, at once, and claude went on to the end of its session.
-	tr := ls.waitTrace("Stop", 10*time.Second)
+	tr := ls.WaitTrace("Stop", 10*time.Second)
 	t.Logf("claude's Stop hook returned %v after the kill", time.Since(killed).Round(time.Millisecond))
-	stop := stopTrace(tr, "Stop")[0]
+	stop := e2e.StopTrace(tr, "Stop")[0]
 	if r := stop.Results[0]; r.Exit != 0 || r.Stdout != "" || r.TimedOut || stop.Block {
 		t.Fatalf("claude's Stop hook: %+v", stop)
 	}
-	tr = ls.waitTrace("SessionEnd", 10*time.Second)
-	if end := stopTrace(tr, "SessionEnd")[0]; len(end.Results) == 0 || end.Results[0].Exit != 0 || end.Results[0].Stdout != "" {
+	tr = ls.WaitTrace("SessionEnd", 10*time.Second)
+	if end := e2e.StopTrace(tr, "SessionEnd")[0]; len(end.Results) == 0 || end.Results[0].Exit != 0 || end.Results[0].Stdout != "" {
 		t.Fatalf("claude's SessionEnd hook without a supervisor: %+v", end)
 	}
-	if code := ls.wait(time.Second); code != 128+9 {
+	if code := ls.Wait(time.Second); code != 128+9 {
 		t.Fatalf("hooksup exit %d", code)
 	}
-	for deadline := time.Now().Add(10 * time.Second); !gone(ls.agentPID()); {
+	for deadline := time.Now().Add(10 * time.Second); !e2e.Gone(ls.AgentPID()); {
 		if time.Now().After(deadline) {
 			t.Fatal("claude did not finish after its supervisor was killed")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if out := ls.outText(); out != "Answer to turn 1.\n" {
+	if out := ls.OutText(); out != "Answer to turn 1.\n" {
 		t.Fatalf("claude's stdout after its supervisor was killed: %q", out)
 	}
-	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	logText, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 	if n := strings.Count(string(logText), "supervisor gave no answer"); n < 3 {
 		t.Fatalf("the log has %d fail-open lines for the 3 waiting hooks:\n%s", n, logText)
 	}
@@ -107,22 +107,22 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 // Claude SIGKILLed while its Stop hook waits for a check: hooksup ends the check, exits 137
 // (128+9, as a shell reports it), and leaves neither its socket nor its settings file behind.
 func TestFaultAgentKilledMidTurn(t *testing.T) {
-	s := newSandbox(t)
-	cfg, started, pidFile := s.slowCheck()
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started)
-	sock, settings := ls.env("HOOKSUP_SOCKET"), ls.settingsPath()
+	s := e2e.NewSandbox(t)
+	cfg, started, pidFile := s.SlowCheck()
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started)
+	sock, settings := ls.Env("HOOKSUP_SOCKET"), ls.SettingsPath()
 	for _, p := range []string{sock, settings} {
 		if _, err := os.Stat(p); err != nil {
 			t.Fatalf("before the kill: %v", err)
 		}
 	}
-	if err := syscall.Kill(ls.agentPID(), syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(ls.AgentPID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	if code := ls.wait(10 * time.Second); code != 137 {
-		t.Fatalf("hooksup exited %d, want 137 (claude's SIGKILL); stderr:\n%s", code, ls.errText())
+	if code := ls.Wait(10 * time.Second); code != 137 {
+		t.Fatalf("hooksup exited %d, want 137 (claude's SIGKILL); stderr:\n%s", code, ls.ErrText())
 	}
 	for _, p := range []string{sock, settings} {
 		if _, err := os.Lstat(p); !os.IsNotExist(err) {
@@ -133,16 +133,16 @@ func TestFaultAgentKilledMidTurn(t *testing.T) {
 	if len(left) != 0 {
 		t.Errorf("left in the socket directory: %v", left)
 	}
-	assertGoneProc(t, pidFile)
+	e2e.AssertGoneProc(t, pidFile)
 }
 
 // A check that forks children and hangs: at its timeout the whole process group dies, the
 // verdict says it timed out, and claude goes on. The same through `hooksup check`.
 func TestFaultHangingCheckWithChildrenKilledAtTimeout(t *testing.T) {
-	s := newSandbox(t)
-	childPid, shPid, pgidFile := filepath.Join(s.project, "child.pid"), filepath.Join(s.project, "sh.pid"), filepath.Join(s.project, "pgid")
-	killGroupOnCleanup(t, shPid)
-	cfg := s.config(fmt.Sprintf(`
+	s := e2e.NewSandbox(t)
+	childPid, shPid, pgidFile := filepath.Join(s.Project, "child.pid"), filepath.Join(s.Project, "sh.pid"), filepath.Join(s.Project, "pgid")
+	e2e.KillGroupOnCleanup(t, shPid)
+	cfg := s.Config(fmt.Sprintf(`
 mode = "auto"
 [[stop.checks]]
 name = "hang"
@@ -152,32 +152,32 @@ retry_on_failure = false
 `, childPid, shPid, pgidFile))
 
 	t.Run("hooksup claude", func(t *testing.T) {
-		r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
-		if r.code != 0 || r.stdout != "Answer to turn 1.\n" {
-			t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
+		r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "x")
+		if r.Code != 0 || r.Stdout != "Answer to turn 1.\n" {
+			t.Fatalf("exit %d stdout %q stderr:\n%s", r.Code, r.Stdout, r.Stderr)
 		}
-		if got := e2e.Decisions(r.verdicts); got != "Stop:allow/checks" {
+		if got := e2e.Decisions(r.Verdicts); got != "Stop:allow/checks" {
 			t.Fatalf("verdicts %s", got)
 		}
-		v := r.verdicts[0]
+		v := r.Verdicts[0]
 		if len(v.Checks) != 1 || !v.Checks[0].TimedOut || !strings.Contains(v.Warning, `"hang" failed (timed out after 1s)`) {
 			t.Fatalf("verdict %+v", v)
 		}
-		assertGoneProc(t, childPid)
-		assertGoneProc(t, shPid)
+		e2e.AssertGoneProc(t, childPid)
+		e2e.AssertGoneProc(t, shPid)
 		assertGroupGone(t, pgidFile)
 	})
 	t.Run("hooksup check", func(t *testing.T) {
 		os.Remove(childPid)
 		os.Remove(shPid)
 		os.Remove(pgidFile)
-		cmd := execHooksup(s, "--config", cfg, "check")
+		cmd := e2e.ExecHooksup(s, "--config", cfg, "check")
 		out, _ := cmd.CombinedOutput()
 		if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "✗ hang: timed out after 1s") {
 			t.Fatalf("exit %d:\n%s", cmd.ProcessState.ExitCode(), out)
 		}
-		assertGoneProc(t, childPid)
-		assertGoneProc(t, shPid)
+		e2e.AssertGoneProc(t, childPid)
+		e2e.AssertGoneProc(t, shPid)
 		assertGroupGone(t, pgidFile)
 	})
 }
@@ -220,41 +220,41 @@ func assertGroupGone(t *testing.T, pgidFile string) {
 // hooksup cannot log or record verdicts, but claude runs, its hooks are still decided (a block,
 // then an allow), and hooksup says so on stderr (in the TUI: a notice) for every verdict lost.
 func TestFaultStateDirUnwritable(t *testing.T) {
-	s := newSandbox(t)
-	blocker := filepath.Join(s.home, "state-is-a-file")
+	s := e2e.NewSandbox(t)
+	blocker := filepath.Join(s.Home, "state-is-a-file")
 	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.env = append(s.env, "XDG_STATE_HOME="+blocker)
-	marker := filepath.Join(s.project, "marker")
-	cfg := s.config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"once\"\ncommand = \"test -f %[1]s || { touch %[1]s; echo not yet; exit 1; }\"\n", marker))
-	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "x")
-	if r.code != 0 || r.stdout != "Answer to turn 1.\n" {
-		t.Fatalf("exit %d stdout %q stderr:\n%s", r.code, r.stdout, r.stderr)
+	s.Env = append(s.Env, "XDG_STATE_HOME="+blocker)
+	marker := filepath.Join(s.Project, "marker")
+	cfg := s.Config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"once\"\ncommand = \"test -f %[1]s || { touch %[1]s; echo not yet; exit 1; }\"\n", marker))
+	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "x")
+	if r.Code != 0 || r.Stdout != "Answer to turn 1.\n" {
+		t.Fatalf("exit %d stdout %q stderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
-	stops := stopTrace(r.trace, "Stop")
+	stops := e2e.StopTrace(r.Trace, "Stop")
 	if len(stops) != 2 || !stops[0].Block || stops[1].Block {
 		t.Fatalf("claude's stops: %+v", stops)
 	}
-	if !strings.Contains(r.stderr, "Stop → block: continued (check once failed) 1/3") || !strings.Contains(r.stderr, "Stop → allow: let stop (checks passed)") {
-		t.Fatalf("the verdicts are not reported:\n%s", r.stderr)
+	if !strings.Contains(r.Stderr, "Stop → block: continued (check once failed) 1/3") || !strings.Contains(r.Stderr, "Stop → allow: let stop (checks passed)") {
+		t.Fatalf("the verdicts are not reported:\n%s", r.Stderr)
 	}
 	// Each verdict it could not record is reported, with the reason, beside the verdict.
 	want := "hooksup: the verdict log cannot be written: verdict log: mkdir " + blocker + ": not a directory"
-	if strings.Count(r.stderr, want) != 2 {
-		t.Fatalf("stderr does not say that the verdicts are not recorded (%q):\n%s", want, r.stderr)
+	if strings.Count(r.Stderr, want) != 2 {
+		t.Fatalf("stderr does not say that the verdicts are not recorded (%q):\n%s", want, r.Stderr)
 	}
 }
 
 // The transcript hooksup tails is deleted, then replaced by another file, while the session
 // goes on: every stop is still decided and recorded, and hooksup exits cleanly.
 func TestFaultTranscriptDeletedAndReplacedMidTail(t *testing.T) {
-	s := newSandbox(t)
-	step := filepath.Join(s.project, "step")
+	s := e2e.NewSandbox(t)
+	step := filepath.Join(s.Project, "step")
 	// On each stop the check acts on the transcripts under the sandbox's HOME: first it deletes
 	// them, then it replaces them with garbage, then it passes. It waits a little after each
 	// act, so that the tail sees every state.
-	cfg := s.config(fmt.Sprintf(`
+	cfg := s.Config(fmt.Sprintf(`
 mode = "auto"
 [[stop.checks]]
 name = "vandal"
@@ -269,13 +269,13 @@ done
 [ "$n" -ge 2 ] || { sleep 0.3; echo "step $n"; exit 1; }
 '''
 `, step))
-	r := s.runSim(cfg, agentsim.Scenario{Prompts: []string{"a", "b"}, Subagents: 1}, "-p", "c")
-	if r.code != 0 {
-		t.Fatalf("exit %d stderr:\n%s", r.code, r.stderr)
+	r := s.RunSim(cfg, agentsim.Scenario{Prompts: []string{"a", "b"}, Subagents: 1}, "-p", "c")
+	if r.Code != 0 {
+		t.Fatalf("exit %d stderr:\n%s", r.Code, r.Stderr)
 	}
 	want := "Stop:block/check:vandal Stop:block/check:vandal Stop:allow/checks Stop:allow/checks Stop:allow/checks"
 	var stops []verdictlog.Verdict
-	for _, v := range r.verdicts {
+	for _, v := range r.Verdicts {
 		if v.Event == "Stop" {
 			stops = append(stops, v)
 		}
@@ -283,10 +283,10 @@ done
 	if got := e2e.Decisions(stops); got != want {
 		t.Fatalf("verdicts %s", got)
 	}
-	if n := len(r.verdicts) - len(stops); n != 3 {
+	if n := len(r.Verdicts) - len(stops); n != 3 {
 		t.Fatalf("%d SubagentStop verdicts, want 3", n)
 	}
-	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	logText, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 	if strings.Contains(string(logText), "panic") || !strings.Contains(string(logText), "agent exited") {
 		t.Fatalf("hooksup.log:\n%s", logText)
 	}
@@ -295,12 +295,12 @@ done
 // The socket path is held by another live hooksup: Listen refuses to take it over, clearly,
 // and that hooksup goes on answering its hooks.
 func TestFaultSocketHeldByAnotherHooksup(t *testing.T) {
-	s := newSandbox(t)
-	cfg, started, _ := s.slowCheck()
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started)
-	sock := ls.env("HOOKSUP_SOCKET")
+	s := e2e.NewSandbox(t)
+	cfg, started, _ := s.SlowCheck()
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started)
+	sock := ls.Env("HOOKSUP_SOCKET")
 	_, err := supervisor.Listen(sock, "other", nil)
 	if err == nil || err.Error() != "socket "+sock+" is in use by another process" {
 		t.Fatalf("took over a live socket: %v", err)
@@ -311,16 +311,10 @@ func TestFaultSocketHeldByAnotherHooksup(t *testing.T) {
 	}
 	defer c.Close()
 	payload := `{"session_id":"x","hook_event_name":"Notification","notification_type":"idle_prompt","message":"m"}`
-	fmt.Fprintf(c, "HOOKSUP/1 %s Notification %d\n%s", ls.env("HOOKSUP_TOKEN"), len(payload), payload)
+	fmt.Fprintf(c, "HOOKSUP/1 %s Notification %d\n%s", ls.Env("HOOKSUP_TOKEN"), len(payload), payload)
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	resp, _ := readAll(c)
+	resp, _ := e2e.ReadAll(c)
 	if resp != "HOOKSUP/1 ok 0 0\n" {
 		t.Fatalf("the first hooksup answered %q", resp)
 	}
-}
-
-func readAll(c net.Conn) (string, error) {
-	var b bytes.Buffer
-	_, err := b.ReadFrom(c)
-	return b.String(), err
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
@@ -24,18 +26,18 @@ func TestFigureStopLatency(t *testing.T) {
 	missing := 0
 	re := regexp.MustCompile(`transcript caught up.*waited=(\S+)`)
 	for range runs {
-		rc := newRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
+		rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 			mockapi.Text("The answer is 42.").WithUsage(mockapi.Usage{InputTokens: 1111, OutputTokens: 222}),
 		}})
-		if res := rc.hooksup("--debug", "--config", rc.config(`mode = "auto"`), "claude", "-p", "what is the answer?"); res.ExitCode != 0 {
+		if res := rc.Hooksup("--debug", "--config", rc.Config(`mode = "auto"`), "claude", "-p", "what is the answer?"); res.ExitCode != 0 {
 			t.Fatalf("exit %d: %s", res.ExitCode, res.Stderr)
 		}
-		v := rc.verdicts()[0]
+		v := rc.Verdicts()[0]
 		latency = append(latency, time.Duration(v.LatencyMS*float64(time.Millisecond)))
 		if v.Observation == nil || v.Observation.OutputTokens < 222 {
 			missing++
 		}
-		if m := re.FindStringSubmatch(rc.log()); m != nil {
+		if m := re.FindStringSubmatch(rc.Log()); m != nil {
 			d, _ := time.ParseDuration(m[1])
 			waited = append(waited, d)
 		}

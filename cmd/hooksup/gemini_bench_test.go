@@ -3,13 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/hooksup/hooksup/agent/claude"
-	"github.com/hooksup/hooksup/agent/gemini"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/agent/gemini"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/hooks"
@@ -30,7 +32,7 @@ func BenchmarkGeminiHookRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	bare := buildBareClient(b, dir)
+	bare := e2e.BuildBareClient(b, dir)
 	chat, err := filepath.Abs("testdata/gemini/chat.jsonl")
 	if err != nil {
 		b.Fatal(err)
@@ -53,16 +55,16 @@ func BenchmarkGeminiHookRoundTrip(b *testing.B) {
 		defer srv.Close()
 		envs = append(envs, append(os.Environ(), hooks.EnvSocket+"="+srv.Path, hooks.EnvToken+"=tok", hooks.EnvLog+"="+filepath.Join(dir, "log")))
 	}
-	variants := []hookRun{
-		{"claude: hooksup-hook Stop", []string{hookClientBin, "Stop"}, envs[0], []byte(claudeStopInput), true},
-		{"gemini: hooksup-hook Stop", []string{hookClientBin, "Stop"}, envs[1], []byte(input), true},
-		{"gemini: bare Go client", []string{bare}, envs[1], []byte(input), true},
+	variants := []e2e.HookRun{
+		{Name: "claude: hooksup-hook Stop", Argv: []string{e2e.HookClientBin, "Stop"}, Env: envs[0], Input: []byte(e2e.ClaudeStopInput), Allowed: true},
+		{Name: "gemini: hooksup-hook Stop", Argv: []string{e2e.HookClientBin, "Stop"}, Env: envs[1], Input: []byte(input), Allowed: true},
+		{Name: "gemini: bare Go client", Argv: []string{bare}, Env: envs[1], Input: []byte(input), Allowed: true},
 	}
-	samples := timeRoundTrips(b, variants)
+	samples := e2e.TimeRoundTrips(b, variants)
 	fmt.Printf("\nStop hook round trip over %d runs each (exec to exit, allow)\n%-28s %10s %10s\n", b.N, "", "p50", "p99")
 	for j, v := range variants {
-		fmt.Printf("%-28s %10s %10s\n", v.name, pct(samples[j], 0.5).Round(time.Microsecond), pct(samples[j], 0.99).Round(time.Microsecond))
+		fmt.Printf("%-28s %10s %10s\n", v.Name, e2e.Pct(samples[j], 0.5).Round(time.Microsecond), e2e.Pct(samples[j], 0.99).Round(time.Microsecond))
 	}
-	b.ReportMetric(float64(pct(samples[0], 0.5).Microseconds()), "claude-p50-µs")
-	b.ReportMetric(float64(pct(samples[1], 0.5).Microseconds()), "gemini-p50-µs")
+	b.ReportMetric(float64(e2e.Pct(samples[0], 0.5).Microseconds()), "claude-p50-µs")
+	b.ReportMetric(float64(e2e.Pct(samples[1], 0.5).Microseconds()), "gemini-p50-µs")
 }

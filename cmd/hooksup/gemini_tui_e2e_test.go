@@ -13,14 +13,14 @@ import (
 
 // newRealGeminiTUI is a real-gemini environment for tests in tmux: the tmux server cannot join
 // the tests' network namespace, so the mock listens on the host's loopback.
-func newRealGeminiTUI(t *testing.T, replies ...mockapi.GeminiReply) *realGemini {
+func newRealGeminiTUI(t *testing.T, replies ...mockapi.GeminiReply) *e2e.RealGemini {
 	t.Helper()
 	e2e.RequireTmux(t)
 	srv := mockapi.NewGeminiServer(t, &mockapi.GeminiScript{Replies: replies}, mockapi.WithQuiet())
 	env := mockapi.NewGeminiEnv(t, srv.URL, "")
 	env.Setenv("TERM", "xterm-256color")
 	env.Setenv("HOOKSUP_GEMINI_BIN", env.Gemini)
-	return &realGemini{hooksupEnv: newHooksupEnv(t, "hg", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
+	return &e2e.RealGemini{HooksupEnv: e2e.NewHooksupEnv(t, "hg", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
 }
 
 // geminiPrompt is what gemini 0.61.0 shows before the text typed into its input line.
@@ -29,17 +29,17 @@ const geminiPrompt = "> "
 // promptGemini types text into gemini's input and sends it, until the mock has the turn request
 // it makes: a busy gemini can lose an Enter (the text then stays in its input), and an Enter
 // more on an empty input sends nothing.
-func promptGemini(t *testing.T, tm *e2e.Tmux, rg *realGemini, text string) {
+func promptGemini(t *testing.T, tm *e2e.Tmux, rg *e2e.RealGemini, text string) {
 	t.Helper()
-	n := len(rg.srv.Turns())
+	n := len(rg.Srv.Turns())
 	tm.TypeAfter(geminiPrompt, text)
 	deadline := time.Now().Add(60 * time.Second)
-	for len(rg.srv.Turns()) == n {
+	for len(rg.Srv.Turns()) == n {
 		if time.Now().After(deadline) {
 			t.Fatalf("gemini sent no request for the prompt; screen:\n%s", tm.Screen())
 		}
 		tm.Keys("Enter")
-		for wait := time.Now().Add(5 * time.Second); len(rg.srv.Turns()) == n && time.Now().Before(wait); {
+		for wait := time.Now().Add(5 * time.Second); len(rg.Srv.Turns()) == n && time.Now().Before(wait); {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
@@ -49,14 +49,14 @@ func promptGemini(t *testing.T, tm *e2e.Tmux, rg *realGemini, text string) {
 // gemini, and the verdict is allow by Escape with no further request.
 func TestGeminiTUIAskEscape(t *testing.T) {
 	rg := newRealGeminiTUI(t, mockapi.GeminiText("ANSWER-ONE"), mockapi.GeminiText("WRONG: A CONTINUATION"))
-	cfg := rg.config(`
+	cfg := rg.Config(`
 mode = "ask"
 [[stop.checks]]
 name = "tests"
 command = "echo 'FAIL: TestGeminiTUI'; exit 1"
 retry_on_failure = true
 `)
-	tm := e2e.StartTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
+	tm := e2e.StartTmux(t, 160, 45, rg.Env.Environ(), rg.Env.WorkDir, e2e.HooksupBin, "--config", cfg, "gemini")
 	const wait = 60 * time.Second
 	tm.WaitText(wait, "hooksup gemini", "Type your message")
 
@@ -66,14 +66,14 @@ retry_on_failure = true
 
 	tm.Keys("Escape")
 	tm.WaitText(wait, "allow escape")
-	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rg.verdicts()) == 2 })
-	if got := e2e.Decisions(rg.verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
+	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rg.Verdicts()) == 2 })
+	if got := e2e.Decisions(rg.Verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())
 	}
 	// gemini is back at its prompt, and asked nothing more.
 	tm.TypeAfter(geminiPrompt, "still here")
-	if n := len(rg.srv.Turns()); n != 1 {
-		t.Fatalf("gemini made %d turn requests after Escape, want 1\nscreen:\n%s\nlog:\n%s", n, tm.Screen(), rg.log())
+	if n := len(rg.Srv.Turns()); n != 1 {
+		t.Fatalf("gemini made %d turn requests after Escape, want 1\nscreen:\n%s\nlog:\n%s", n, tm.Screen(), rg.Log())
 	}
 	if scr = tm.Screen(); strings.Contains(scr, "gemini wants to stop") {
 		t.Fatalf("question still shown after Escape:\n%s", scr)
@@ -86,7 +86,7 @@ retry_on_failure = true
 	tm.WaitText(wait, "gemini exited with status 0", "To resume this session: hooksup gemini --resume ")
 	tm.Keys("q")
 	scr = tm.WaitText(wait, "[exited 0]")
-	id := rg.verdicts()[1].SessionID
+	id := rg.Verdicts()[1].SessionID
 	if !strings.Contains(scr, "Resume this session under hooksup with:\nhooksup gemini --resume "+id) {
 		t.Fatalf("no hooksup gemini --resume %s at the end:\n%s", id, scr)
 	}
@@ -96,11 +96,11 @@ retry_on_failure = true
 // it runs without hooks of its settings, and hooksup says that gemini is not running its hooks.
 func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	rg := newRealGeminiTUI(t, mockapi.GeminiText("UNGATED-ANSWER"))
-	if err := rg.env.Untrust(); err != nil {
+	if err := rg.Env.Untrust(); err != nil {
 		t.Fatal(err)
 	}
-	cfg := rg.config(`mode = "auto"`)
-	tm := e2e.StartTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", cfg, "gemini")
+	cfg := rg.Config(`mode = "auto"`)
+	tm := e2e.StartTmux(t, 160, 45, rg.Env.Environ(), rg.Env.WorkDir, e2e.HooksupBin, "--config", cfg, "gemini")
 	const wait = 60 * time.Second
 	scr := tm.WaitText(wait, "hooksup gemini", "Don't trust")
 	t.Logf("the trust dialog:\n%s", scr)
@@ -116,11 +116,11 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 	promptGemini(t, tm, rg, "hello")
 	scr = tm.WaitText(wait, "UNGATED-ANSWER", "gemini is not running hooksup's hooks")
 	t.Logf("the notice:\n%s", scr)
-	if vs := rg.verdicts(); len(vs) != 0 {
+	if vs := rg.Verdicts(); len(vs) != 0 {
 		t.Fatalf("verdicts in an untrusted folder: %s", e2e.Decisions(vs))
 	}
 	// The answer is the person's, kept in their own trusted folders.
-	if b, _ := os.ReadFile(filepath.Join(rg.env.GeminiDir, "trustedFolders.json")); !strings.Contains(string(b), "DO_NOT_TRUST") {
+	if b, _ := os.ReadFile(filepath.Join(rg.Env.GeminiDir, "trustedFolders.json")); !strings.Contains(string(b), "DO_NOT_TRUST") {
 		t.Fatalf("their trustedFolders.json does not keep the answer: %s", b)
 	}
 	tm.Keys("C-u")
@@ -134,14 +134,14 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 // runs (before the chat has its result, which would also say it).
 func TestGeminiTUIStateFromTitle(t *testing.T) {
 	rg := newRealGeminiTUI(t, mockapi.GeminiShell("sleep 6"), mockapi.GeminiText("SLEPT-WELL"))
-	tm := e2e.StartTmux(t, 160, 45, rg.env.Environ(), rg.env.WorkDir, hooksupBin, "--config", rg.config(`mode = "auto"`), "gemini")
+	tm := e2e.StartTmux(t, 160, 45, rg.Env.Environ(), rg.Env.WorkDir, e2e.HooksupBin, "--config", rg.Config(`mode = "auto"`), "gemini")
 	const wait = 60 * time.Second
 	tm.WaitText(wait, "hooksup gemini", "Type your message")
 	promptGemini(t, tm, rg, "take a nap")
 	tm.WaitText(wait, "Allow once", "● needs permission")
 	tm.Keys("Enter")
 	scr := tm.WaitText(wait, "● working")
-	chats, _ := filepath.Glob(rg.env.ChatsGlob())
+	chats, _ := filepath.Glob(rg.Env.ChatsGlob())
 	for _, c := range chats {
 		if b, _ := os.ReadFile(c); strings.Contains(string(b), "functionResponse") {
 			t.Fatalf("the chat already has the command's result: the state may have come from there\n%s", scr)

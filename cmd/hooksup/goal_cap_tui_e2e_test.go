@@ -15,21 +15,21 @@ import (
 // model's next request carries the goal's text.
 func TestGoalClaudeCapTUITypesNextTurn(t *testing.T) {
 	e2e.RequireTmux(t)
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: texts(12)})
-	rc.env.Setenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "2")
-	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	cfg := rc.config("mode = \"auto\"\n")
-	tm := e2e.StartTmux(t, 180, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", cfg,
-		"--goal", "ship the release", "--done", changingFailure(rc), "--max-turns", "4", "claude", "--permission-mode", "manual")
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: e2e.Texts(12)})
+	rc.Env.Setenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "2")
+	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
+	cfg := rc.Config("mode = \"auto\"\n")
+	tm := e2e.StartTmux(t, 180, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", cfg,
+		"--goal", "ship the release", "--done", e2e.ChangingFailure(rc), "--max-turns", "4", "claude", "--permission-mode", "manual")
 	const wait = 60 * time.Second
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "go")
+	e2e.TypeIntoClaude(t, tm, "go")
 	tm.Keys("Enter")
 	// claude: the first request and two continuations; the third block is its cap's end. Then
 	// hooksup's typed turn is the fourth request.
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	rs, err := rc.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 4 })
+	rs, err := rc.Srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 4 })
 	if err != nil {
 		t.Fatalf("%v; %d requests; screen:\n%s", err, len(mockapi.Filter(rs, mockapi.KindMain)), tm.Screen())
 	}

@@ -17,14 +17,14 @@ import (
 // killed, the agent may stop, the goal ends halted, and no further request is made.
 func TestGoalEscapeEndsGoal(t *testing.T) {
 	e2e.RequireTmux(t)
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: texts(4)})
-	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-	started := filepath.Join(rc.env.Home, "started")
-	tm := e2e.StartTmux(t, 180, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", rc.config("mode = \"auto\"\n"),
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: e2e.Texts(4)})
+	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
+	started := filepath.Join(rc.Env.Home, "started")
+	tm := e2e.StartTmux(t, 180, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--config", rc.Config("mode = \"auto\"\n"),
 		"--goal", "ship the release", "--done", fmt.Sprintf("touch %s; sleep 120; exit 1", started), "claude", "--permission-mode", "manual")
 	const wait = 60 * time.Second
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "go")
+	e2e.TypeIntoClaude(t, tm, "go")
 	tm.Keys("Enter")
 	deadline := time.Now().Add(wait)
 	for {
@@ -40,7 +40,7 @@ func TestGoalEscapeEndsGoal(t *testing.T) {
 	tm.Keys("Escape")
 	tm.WaitText(wait, `goal ended: halted "ship the release"`)
 	t.Logf("Escape to the goal's end in the header: %s", time.Since(pressed).Round(time.Millisecond))
-	vs := rc.verdicts()
+	vs := rc.Verdicts()
 	var last verdictlog.Verdict
 	for _, v := range vs {
 		if v.Goal != nil {
@@ -50,7 +50,7 @@ func TestGoalEscapeEndsGoal(t *testing.T) {
 	if last.Goal == nil || last.Goal.End != verdictlog.GoalHalted || last.Source != verdictlog.SourceEscape {
 		t.Fatalf("the goal's last verdict %+v goal %+v", last, last.Goal)
 	}
-	if n := len(rc.srv.Main()); n != 1 {
+	if n := len(rc.Srv.Main()); n != 1 {
 		t.Errorf("%d requests, want 1: none after Escape", n)
 	}
 }

@@ -177,42 +177,42 @@ func endsWithItsTerminal(t *testing.T, setup func(t *testing.T) deadTerminal) {
 // agent and hooksup are gone, under every wrapper.
 func TestDeadTerminalEndsTheDemo(t *testing.T) {
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
-		s := newSandbox(t)
-		return deadTerminal{name: "demo", env: append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color"),
-			dir: s.project, ready: []string{"hooksup demo agent", "╭─ verdicts"}, grace: sessionGrace,
-			running: []string{hooksupBin + " demo", hooksupBin + " --settings"}, argv: []string{hooksupBin, "demo"}}
+		s := e2e.NewSandbox(t)
+		return deadTerminal{name: "demo", env: append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color"),
+			dir: s.Project, ready: []string{"hooksup demo agent", "╭─ verdicts"}, grace: sessionGrace,
+			running: []string{e2e.HooksupBin + " demo", e2e.HooksupBin + " --settings"}, argv: []string{e2e.HooksupBin, "demo"}}
 	})
 }
 
 // The same with the real claude: neither claude nor hooksup outlives the terminal.
 func TestDeadTerminalEndsClaude(t *testing.T) {
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
-		rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ok")}})
-		rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
-		cfg := rc.config(`mode = "auto"`)
-		return deadTerminal{name: "claude", env: rc.env.Environ(), dir: rc.env.WorkDir, ready: []string{"╭─ verdicts", "❯"},
-			grace: sessionGrace, running: []string{hooksupBin + " --config", rc.env.Claude},
-			argv: []string{hooksupBin, "--config", cfg, "claude"}}
+		rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ok")}})
+		rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
+		cfg := rc.Config(`mode = "auto"`)
+		return deadTerminal{name: "claude", env: rc.Env.Environ(), dir: rc.Env.WorkDir, ready: []string{"╭─ verdicts", "❯"},
+			grace: sessionGrace, running: []string{e2e.HooksupBin + " --config", rc.Env.Claude},
+			argv: []string{e2e.HooksupBin, "--config", cfg, "claude"}}
 	})
 }
 
 // hooksup watch, with a session to watch (its event stream open), ends with its terminal.
 func TestDeadTerminalEndsWatch(t *testing.T) {
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
-		s := newSandbox(t)
-		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-		ls.waitReady()
-		return deadTerminal{name: "watch", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+		s := e2e.NewSandbox(t)
+		ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+		ls.WaitReady()
+		return deadTerminal{name: "watch", env: append(append([]string{}, s.Env...), "TERM=xterm-256color"), dir: s.Project,
 			ready: []string{"hooksup watch · 1 session"}, grace: commandGrace,
-			running: []string{hooksupBin + " watch"}, argv: []string{hooksupBin, "watch"}}
+			running: []string{e2e.HooksupBin + " watch"}, argv: []string{e2e.HooksupBin, "watch"}}
 	})
 }
 
 // hooksup log -f, which reads no input and has nothing to write, ends with its terminal.
 func TestDeadTerminalEndsLogFollow(t *testing.T) {
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
-		s := newSandbox(t)
-		logDir := filepath.Join(s.stateDir(), "sessions", "s-follow")
+		s := e2e.NewSandbox(t)
+		logDir := filepath.Join(s.StateDir(), "sessions", "s-follow")
 		if err := os.MkdirAll(logDir, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -220,20 +220,20 @@ func TestDeadTerminalEndsLogFollow(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(logDir, "verdicts.jsonl"), []byte(line), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		return deadTerminal{name: "log -f", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+		return deadTerminal{name: "log -f", env: append(append([]string{}, s.Env...), "TERM=xterm-256color"), dir: s.Project,
 			ready: []string{"session s-follow", "turn 1"}, grace: commandGrace,
-			running: []string{hooksupBin + " log -f"}, argv: []string{hooksupBin, "log", "-f"}}
+			running: []string{e2e.HooksupBin + " log -f"}, argv: []string{e2e.HooksupBin, "log", "-f"}}
 	})
 }
 
 // hooksup web, with a session to follow (its event stream open), ends with its terminal.
 func TestDeadTerminalEndsWeb(t *testing.T) {
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
-		s := newSandbox(t)
-		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-		ls.waitReady()
-		return deadTerminal{name: "web", env: append(append([]string{}, s.env...), "TERM=xterm-256color"), dir: s.project,
+		s := e2e.NewSandbox(t)
+		ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+		ls.WaitReady()
+		return deadTerminal{name: "web", env: append(append([]string{}, s.Env...), "TERM=xterm-256color"), dir: s.Project,
 			ready: []string{"#pair="}, grace: commandGrace,
-			running: []string{hooksupBin + " web"}, argv: []string{hooksupBin, "web", "--listen", "127.0.0.1:0"}}
+			running: []string{e2e.HooksupBin + " web"}, argv: []string{e2e.HooksupBin, "web", "--listen", "127.0.0.1:0"}}
 	})
 }

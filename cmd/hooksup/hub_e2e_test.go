@@ -1,10 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,45 +9,6 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/web"
 )
-
-// otherTerminal is the environment of a person's other terminal: a HOME of its own, and only the
-// runtime directory shared with the sessions.
-func otherTerminal(t *testing.T, runDir string) (home string, env []string) {
-	t.Helper()
-	home = t.TempDir()
-	return home, []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + runDir,
-		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
-}
-
-// hubShell runs hooksup in a third shell, a person's other terminal (otherTerminal).
-func hubShell(t *testing.T, runDir string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := exec.Command(hooksupBin, args...)
-	_, cmd.Env = otherTerminal(t, runDir)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
-}
-
-func hubLs(t *testing.T, runDir string) []web.Session {
-	t.Helper()
-	out, errText, code := hubShell(t, runDir, "ls", "--json")
-	if code != 0 {
-		t.Fatalf("hooksup ls --json: exit %d: %s", code, errText)
-	}
-	var ls []web.Session
-	if err := json.Unmarshal([]byte(out), &ls); err != nil {
-		t.Fatalf("hooksup ls --json: %v\n%s", err, out)
-	}
-	return ls
-}
 
 // Two sessions of the real claude wait on a question each; a third shell lists them, approves
 // the first (it alone continues, with the check's reason) and denies the second (it stops, no
@@ -65,24 +22,24 @@ decision_timeout = "10m"
 name = "tests"
 command = "echo 'FAIL: TestHub'; exit 1"
 `
-	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
-	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"), mockapi.Text("WRONG: A CONTINUATION")}})
-	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
-	runDir := rc1.run
-	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
-	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
+	rc1 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
+	rc2 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"), mockapi.Text("WRONG: A CONTINUATION")}})
+	rc2.Env.Setenv("XDG_RUNTIME_DIR", rc1.Run)
+	runDir := rc1.Run
+	tm1 := rc1.ClaudeTUI(rc1.Config(cfgText), 160, 45)
+	tm2 := rc2.ClaudeTUI(rc2.Config(cfgText), 160, 45)
 	const wait = 45 * time.Second
 	for _, tm := range []*e2e.Tmux{tm1, tm2} {
 		tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	}
-	typeIntoClaude(t, tm1, "first prompt")
+	e2e.TypeIntoClaude(t, tm1, "first prompt")
 	tm1.Keys("Enter")
-	typeIntoClaude(t, tm2, "second prompt")
+	e2e.TypeIntoClaude(t, tm2, "second prompt")
 	tm2.Keys("Enter")
 	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestHub")
 	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestHub")
 
-	ls := hubLs(t, runDir)
+	ls := e2e.HubLs(t, runDir)
 	if len(ls) != 2 {
 		t.Fatalf("ls lists %d sessions, want 2: %+v", len(ls), ls)
 	}
@@ -94,38 +51,38 @@ command = "echo 'FAIL: TestHub'; exit 1"
 			t.Fatalf("session %+v: want one pending Stop with the check's reason", s)
 		}
 	}
-	first, second := byCwd[rc1.env.WorkDir], byCwd[rc2.env.WorkDir]
+	first, second := byCwd[rc1.Env.WorkDir], byCwd[rc2.Env.WorkDir]
 	if first.SessionID == "" || second.SessionID == "" {
-		t.Fatalf("sessions by cwd: %+v, want %s and %s", ls, rc1.env.WorkDir, rc2.env.WorkDir)
+		t.Fatalf("sessions by cwd: %+v, want %s and %s", ls, rc1.Env.WorkDir, rc2.Env.WorkDir)
 	}
 
-	if out, _, code := hubShell(t, runDir, "status"); code != 0 || out != "2 waiting on you\n" {
+	if out, _, code := e2e.HubShell(t, runDir, "status"); code != 0 || out != "2 waiting on you\n" {
 		t.Fatalf("status: exit %d, %q", code, out)
 	}
 
 	// Without SESSION, two questions pending is ambiguous.
-	if _, errText, code := hubShell(t, runDir, "approve"); code != 1 || !strings.Contains(errText, "2 questions are pending") {
+	if _, errText, code := e2e.HubShell(t, runDir, "approve"); code != 1 || !strings.Contains(errText, "2 questions are pending") {
 		t.Fatalf("approve without SESSION: exit %d, %q", code, errText)
 	}
 
-	out, errText, code := hubShell(t, runDir, "approve", first.SessionID[:8])
+	out, errText, code := e2e.HubShell(t, runDir, "approve", first.SessionID[:8])
 	if code != 0 || !strings.Contains(out, "the agent continues after") {
 		t.Fatalf("approve: exit %d\n%s%s", code, out, errText)
 	}
 	// The check always fails: after its continuation the first session asks again, a new question.
 	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
-	main1 := rc1.srv.Main()
+	main1 := rc1.Srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestHub") {
-		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
+		t.Fatalf("%d requests; the second's last user text %q", len(main1), e2e.LastUser(main1))
 	}
-	if n := len(rc2.srv.Main()); n != 1 {
+	if n := len(rc2.Srv.Main()); n != 1 {
 		t.Fatalf("approving the first session made the second make %d requests", n)
 	}
 
-	if _, errText, code := hubShell(t, runDir, "deny", second.SessionID[:8]+"x"); code != 1 || !strings.Contains(errText, "no session matches") {
+	if _, errText, code := e2e.HubShell(t, runDir, "deny", second.SessionID[:8]+"x"); code != 1 || !strings.Contains(errText, "no session matches") {
 		t.Fatalf("deny of an unknown session: exit %d, %q", code, errText)
 	}
-	out, errText, code = hubShell(t, runDir, "deny", second.SessionID[:8])
+	out, errText, code = e2e.HubShell(t, runDir, "deny", second.SessionID[:8])
 	if code != 0 || !strings.Contains(out, "the agent may stop at") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
@@ -133,7 +90,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after hooksup deny:\n%s", scr)
 	}
-	for _, s := range hubLs(t, runDir) {
+	for _, s := range e2e.HubLs(t, runDir) {
 		switch s.SessionID {
 		case second.SessionID:
 			if len(s.Pending) != 0 {
@@ -146,16 +103,16 @@ command = "echo 'FAIL: TestHub'; exit 1"
 		}
 	}
 	// The same question again: already answered.
-	if _, errText, code := hubShell(t, runDir, "deny", second.SessionID[:8]); code != 1 || !strings.Contains(errText, "has no pending question") {
+	if _, errText, code := e2e.HubShell(t, runDir, "deny", second.SessionID[:8]); code != 1 || !strings.Contains(errText, "has no pending question") {
 		t.Fatalf("deny with nothing pending: exit %d, %q", code, errText)
 	}
 
 	// The second session's next request is the person's next prompt: a continuation, after the
 	// first session's approval or after its own denial, would have come before it.
-	typeIntoClaude(t, tm2, "second prompt again")
+	e2e.TypeIntoClaude(t, tm2, "second prompt again")
 	tm2.Keys("Enter")
 	tm2.WaitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
-	if main2 := rc2.srv.Main(); len(main2) != 2 || !strings.Contains(main2[1].LastUserText(), "second prompt again") {
-		t.Fatalf("the second session made %d requests, the last's user text %q: want 2, the second its next prompt's", len(main2), lastUser(main2))
+	if main2 := rc2.Srv.Main(); len(main2) != 2 || !strings.Contains(main2[1].LastUserText(), "second prompt again") {
+		t.Fatalf("the second session made %d requests, the last's user text %q: want 2, the second its next prompt's", len(main2), e2e.LastUser(main2))
 	}
 }

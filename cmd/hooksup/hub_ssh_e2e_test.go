@@ -3,14 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,240 +17,11 @@ import (
 	"github.com/hooksup/hooksup/web"
 )
 
-// sshServer is a real OpenSSH server on 127.0.0.1, for this test alone: its own host key, and
-// client keys whose sessions get the "remote" runtime directory and a PATH of their own.
-type sshServer struct {
-	dir    string
-	port   int
-	config string // the client's ssh -F file: Host remote, bare, old, down
-	cmd    *exec.Cmd
-
-	sshd, sshdConfig string
-}
-
-// sshdPath is the distribution's sshd; the test is skipped without it, except in CI, where
-// .ci/run installs it.
-func sshdPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/sbin/sshd", "/usr/local/sbin/sshd"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("sshd"); err == nil {
-		return p
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("sshd is not installed (CI must install openssh-server)")
-	}
-	t.Skip("no sshd: install openssh-server")
-	return ""
-}
-
-// freePort is a TCP port on 127.0.0.1 nothing listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// startSSHD starts sshd for the hosts of the client's config: remote, remote2 and remote3 (this
-// hooksup, remoteRun its runtime directory), bare (no hooksup), old (a hooksup that speaks hub protocol 2), down (a
-// port nothing listens on).
-func startSSHD(t *testing.T, remoteRun string) *sshServer {
-	t.Helper()
-	sshd := sshdPath(t)
-	if _, err := exec.LookPath("ssh"); err != nil {
-		t.Fatal("sshd but no ssh: install openssh-client")
-	}
-	if os.Geteuid() == 0 {
-		// sshd needs its privilege separation directory, which its service makes at boot.
-		if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dir := t.TempDir()
-	s := &sshServer{dir: dir, port: freePort(t)}
-	keygen := func(name string) {
-		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(dir, name)).CombinedOutput(); err != nil {
-			t.Fatalf("ssh-keygen: %v\n%s", err, out)
-		}
-	}
-	for _, k := range []string{"host", "remote", "bare", "old"} {
-		keygen(k)
-	}
-	bin := filepath.Join(dir, "bin") // the remote's hooksup
-	oldBin := filepath.Join(dir, "oldbin")
-	for _, d := range []string{bin, oldBin} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink(hooksupBin, filepath.Join(bin, "hooksup")); err != nil {
-		t.Fatal(err)
-	}
-	old := "#!/bin/sh\necho '{\"protocol\":2,\"hello\":{\"hooksup\":\"v9.0.0\"}}'\nexec cat >/dev/null\n"
-	if err := os.WriteFile(filepath.Join(oldBin, "hooksup"), []byte(old), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	pub := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(dir, name+".pub"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.TrimSpace(string(b))
-	}
-	// Each key's sessions name their hooksup's directory in HOOKSUP_TEST_REMOTE, which the
-	// remote_command of hubConfigFile runs: the remote's shell start-up files may set PATH.
-	keys := fmt.Sprintf("environment=\"HOOKSUP_TEST_REMOTE=%s\",environment=\"XDG_RUNTIME_DIR=%s\" %s\n", bin, remoteRun, pub("remote")) +
-		fmt.Sprintf("environment=\"HOOKSUP_TEST_REMOTE=%s\",environment=\"XDG_RUNTIME_DIR=%s\" %s\n", filepath.Join(dir, "nothing"), remoteRun, pub("bare")) +
-		fmt.Sprintf("environment=\"HOOKSUP_TEST_REMOTE=%s\",environment=\"XDG_RUNTIME_DIR=%s\" %s\n", oldBin, remoteRun, pub("old"))
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	write("authorized_keys", keys)
-	sshdConfig := write("sshd_config", fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
-HostKey %s/host
-AuthorizedKeysFile %s/authorized_keys
-PidFile %s/sshd.pid
-UsePAM no
-StrictModes no
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitUserEnvironment yes
-`, s.port, dir, dir, dir))
-	var hosts strings.Builder
-	for _, h := range []string{"remote", "bare", "old"} {
-		fmt.Fprintf(&hosts, "Host %s\n  IdentityFile %s/%s\n  Port %d\n", h, dir, h, s.port)
-	}
-	for _, h := range []string{"remote2", "remote3"} { // more names of the remote
-		fmt.Fprintf(&hosts, "Host %s\n  IdentityFile %s/remote\n  Port %d\n", h, dir, s.port)
-	}
-	fmt.Fprintf(&hosts, "Host down\n  Port %d\n  IdentityFile %s/remote\n", freePort(t), dir)
-	fmt.Fprintf(&hosts, `Host *
-  HostName 127.0.0.1
-  User %s
-  IdentitiesOnly yes
-  UserKnownHostsFile %s/known_hosts
-  StrictHostKeyChecking accept-new
-  BatchMode yes
-  LogLevel ERROR
-`, currentUser(t), dir)
-	s.config = write("ssh_config", hosts.String())
-	s.start(t, sshd, sshdConfig)
-	return s
-}
-
-func currentUser(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("id", "-un").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (s *sshServer) start(t *testing.T, sshd, config string) {
-	t.Helper()
-	s.sshd, s.sshdConfig = sshd, config
-	s.run(t)
-	t.Cleanup(s.stop)
-}
-
-// run starts sshd in a process group of its own and waits until it listens.
-func (s *sshServer) run(t *testing.T) {
-	t.Helper()
-	s.cmd = exec.Command(s.sshd, "-D", "-e", "-f", s.sshdConfig)
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	log, err := os.OpenFile(filepath.Join(s.dir, "sshd.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	s.cmd.Stdout, s.cmd.Stderr = log, log
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(s.port)); err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(s.dir, "sshd.log"))
-			t.Fatalf("sshd does not listen on %d:\n%s", s.port, b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// stop kills sshd: the listener, and the process serving each connection (each in a session
-// of its own, so not in the listener's group), as a machine that goes down would.
-func (s *sshServer) stop() {
-	if s.cmd == nil {
-		return
-	}
-	for _, pid := range childrenOf(s.cmd.Process.Pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-	syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
-	s.cmd.Wait()
-	s.cmd = nil
-}
-
-// childrenOf are the processes whose parent is pid.
-func childrenOf(pid int) []int {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	var out []int
-	for _, st := range stats {
-		b, err := os.ReadFile(st)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses, the last ")" ends it.
-		rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
-		f := strings.Fields(rest)
-		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			if n, err := strconv.Atoi(filepath.Base(filepath.Dir(st))); err == nil {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
-}
-
-// hubConfigFile is the other terminal's --config: [hub] ssh through the test's ssh config.
-func (s *sshServer) hubConfigFile(t *testing.T, extra string) string {
-	t.Helper()
-	return hubConfigWith(t, s.config, extra)
-}
-
-// hubConfigWith is a --config whose [hub] ssh reads sshConfig.
-func hubConfigWith(t *testing.T, sshConfig, extra string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "hub.toml")
-	text := fmt.Sprintf("[hub]\nssh = [\"ssh\", \"-F\", %q]\nremote_command = '\"$HOOKSUP_TEST_REMOTE\"/hooksup'\n%s", sshConfig, extra)
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // sshShell runs hooksup --config CFG ARGS in the person's other terminal on this machine, whose
 // runtime directory is runDir.
 func sshShell(t *testing.T, runDir, cfg string, args ...string) (string, string, int) {
 	t.Helper()
-	return hubShell(t, runDir, append([]string{"--config", cfg}, args...)...)
+	return e2e.HubShell(t, runDir, append([]string{"--config", cfg}, args...)...)
 }
 
 // Sessions on another machine over a real OpenSSH: listed beside this machine's (ls, ls --json,
@@ -267,24 +36,24 @@ decision_timeout = "10m"
 name = "tests"
 command = "echo 'FAIL: TestSSH'; exit 1"
 `
-	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("WRONG: AFTER HALT")}})
-	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
-	local := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("LOCAL")}})
-	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
-	remoteRun, localRun := rc1.run, local.run
-	srv := startSSHD(t, remoteRun)
-	cfg := srv.hubConfigFile(t, "")
+	rc1 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("WRONG: AFTER HALT")}})
+	rc2 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
+	local := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("LOCAL")}})
+	rc2.Env.Setenv("XDG_RUNTIME_DIR", rc1.Run)
+	remoteRun, localRun := rc1.Run, local.Run
+	srv := e2e.StartSSHD(t, remoteRun)
+	cfg := srv.HubConfigFile(t, "")
 
-	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
-	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
-	tmL := local.claudeTUI(local.config(cfgText), 160, 45)
+	tm1 := rc1.ClaudeTUI(rc1.Config(cfgText), 160, 45)
+	tm2 := rc2.ClaudeTUI(rc2.Config(cfgText), 160, 45)
+	tmL := local.ClaudeTUI(local.Config(cfgText), 160, 45)
 	const wait = 45 * time.Second
 	for _, tm := range []*e2e.Tmux{tm1, tm2, tmL} {
 		tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	}
-	typeIntoClaude(t, tm1, "first prompt")
+	e2e.TypeIntoClaude(t, tm1, "first prompt")
 	tm1.Keys("Enter")
-	typeIntoClaude(t, tm2, "second prompt")
+	e2e.TypeIntoClaude(t, tm2, "second prompt")
 	tm2.Keys("Enter")
 	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestSSH")
 	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestSSH")
@@ -292,7 +61,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	// This machine alone does not see the remote's sessions.
 	out, errText, code := sshShell(t, localRun, cfg, "ls", "--json")
 	var ls []web.Session
-	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || len(ls) != 1 || ls[0].Host != "" || ls[0].Cwd != local.env.WorkDir {
+	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || len(ls) != 1 || ls[0].Host != "" || ls[0].Cwd != local.Env.WorkDir {
 		t.Fatalf("ls --json here: exit %d, %s%s", code, out, errText)
 	}
 
@@ -308,7 +77,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	for _, s := range ls {
 		byCwd[s.Cwd] = s
 	}
-	first, second, here := byCwd[rc1.env.WorkDir], byCwd[rc2.env.WorkDir], byCwd[local.env.WorkDir]
+	first, second, here := byCwd[rc1.Env.WorkDir], byCwd[rc2.Env.WorkDir], byCwd[local.Env.WorkDir]
 	if len(ls) != 3 || first.Host != "remote" || second.Host != "remote" || here.Host != "" {
 		t.Fatalf("ls --json --host remote: want the two remote sessions and this one:\n%s", out)
 	}
@@ -332,7 +101,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 		t.Fatalf("status --host remote: exit %d, %q %s", code, out, errText)
 	}
 	// [hub] hosts reaches the remote unasked; --local does not.
-	withHosts := srv.hubConfigFile(t, "hosts = [\"remote\"]\n")
+	withHosts := srv.HubConfigFile(t, "hosts = [\"remote\"]\n")
 	if out, errText, code := sshShell(t, localRun, withHosts, "status", "--format", "{sessions} {pending}"); code != 0 || out != "3 2\n" {
 		t.Fatalf("status with [hub] hosts: exit %d, %q %s", code, out, errText)
 	}
@@ -342,7 +111,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 
 	// A prefix as short as one character matches both remote sessions' ids or neither; the
 	// project directories' common prefix matches every session: ambiguous, listed, exit 1.
-	common := commonPrefix(filepath.Base(rc1.env.WorkDir), filepath.Base(rc2.env.WorkDir), filepath.Base(local.env.WorkDir))
+	common := commonPrefix(filepath.Base(rc1.Env.WorkDir), filepath.Base(rc2.Env.WorkDir), filepath.Base(local.Env.WorkDir))
 	if common != "" {
 		_, errText, code := sshShell(t, localRun, cfg, "approve", "--host", "remote", common)
 		if code != 1 || !strings.Contains(errText, "matches 3 sessions") || !strings.Contains(errText, "remote:"+first.SessionID[:8]) {
@@ -355,9 +124,9 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 		t.Fatalf("approve remote:%s: exit %d\n%s%s", first.SessionID[:8], code, out, errText)
 	}
 	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
-	main1 := rc1.srv.Main()
+	main1 := rc1.Srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestSSH") {
-		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
+		t.Fatalf("%d requests; the second's last user text %q", len(main1), e2e.LastUser(main1))
 	}
 
 	// A bare prefix is searched on every host.
@@ -377,10 +146,10 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 		t.Fatalf("halt: exit %d\n%s%s", code, out, errText)
 	}
 	tm1.WaitText(wait, "halt  manual (hooksup halt)")
-	if n := len(rc2.srv.Main()); n != 1 {
+	if n := len(rc2.Srv.Main()); n != 1 {
 		t.Fatalf("the denied session made %d requests, want 1", n)
 	}
-	if n := len(rc1.srv.Main()); n != 2 {
+	if n := len(rc1.Srv.Main()); n != 2 {
 		t.Fatalf("the halted session made %d requests, want 2", n)
 	}
 
@@ -389,7 +158,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	// The bound is generous: a loaded machine (the race detector, agents running beside)
 	// can take seconds to start the remote's hooksup; the hosts that fail here fail at once.
 	const bound = 30 * time.Second
-	bounded := srv.hubConfigFile(t, fmt.Sprintf("timeout = %q\n", bound.String()))
+	bounded := srv.HubConfigFile(t, fmt.Sprintf("timeout = %q\n", bound.String()))
 	start := time.Now()
 	out, errText, code = sshShell(t, localRun, bounded, "ls", "--host", "down", "--host", "bare", "--host", "old", "--host", "remote")
 	took := time.Since(start)
@@ -423,39 +192,11 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if took >= bound {
 		t.Fatalf("ls with failing hosts took %v: a host waited out the %v bound", took, bound)
 	}
-	srv.waitNoRemoteServers(t)
+	srv.WaitNoRemoteServers(t)
 	// An answer through a host that cannot be reached says so and exits 1.
 	if _, errText, code := sshShell(t, localRun, bounded, "approve", "down:"+first.SessionID[:8]); code != 1 ||
 		!strings.Contains(errText, "host down: unreachable") || !strings.Contains(errText, "no session matches") {
 		t.Fatalf("approve on a host that is down: exit %d, %q", code, errText)
-	}
-}
-
-// remoteServers are the pids of the remote hooksup hub-stdio processes of s still running.
-func (s *sshServer) remoteServers() []string {
-	want := filepath.Join(s.dir, "bin", "hooksup") + "\x00" + "hub-stdio"
-	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	var pids []string
-	for _, c := range cmdlines {
-		if b, err := os.ReadFile(c); err == nil && strings.Contains(string(b), want) {
-			pids = append(pids, filepath.Base(filepath.Dir(c)))
-		}
-	}
-	return pids
-}
-
-// waitNoRemoteServers fails unless every remote hub-stdio has ended: each ends with its ssh.
-func (s *sshServer) waitNoRemoteServers(t *testing.T) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		pids := s.remoteServers()
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("hub-stdio still runs on the remote after the commands ended: pids %v", pids)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -476,10 +217,10 @@ func TestFigureLsOverSSH(t *testing.T) {
 	if os.Getenv("HOOKSUP_FIGURES") == "" {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER")}})
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER")}})
 	local := t.TempDir()
-	srv := startSSHD(t, rc.run)
-	tm := rc.claudeTUI(rc.config(`mode = "ask"`), 160, 45)
+	srv := e2e.StartSSHD(t, rc.Run)
+	tm := rc.ClaudeTUI(rc.Config(`mode = "ask"`), 160, 45)
 	tm.WaitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
 
 	cmDir, err := os.MkdirTemp("", "cm")
@@ -487,7 +228,7 @@ func TestFigureLsOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(cmDir)
-	base, err := os.ReadFile(srv.config)
+	base, err := os.ReadFile(srv.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,10 +268,10 @@ func TestFigureLsOverSSH(t *testing.T) {
 		}
 		return ds[1:]
 	}
-	sshCold, sshMaster := bare(srv.config), bare(master)
-	here := measure(srv.hubConfigFile(t, ""), "ls")
-	cold := measure(srv.hubConfigFile(t, ""), "ls", "--host", "remote")
-	viaMaster := measure(hubConfigWith(t, master, ""), "ls", "--host", "remote")
+	sshCold, sshMaster := bare(srv.Config), bare(master)
+	here := measure(srv.HubConfigFile(t, ""), "ls")
+	cold := measure(srv.HubConfigFile(t, ""), "ls", "--host", "remote")
+	viaMaster := measure(e2e.HubConfigWith(t, master, ""), "ls", "--host", "remote")
 	for _, f := range []struct {
 		name string
 		ds   []time.Duration
@@ -554,35 +295,35 @@ decision_timeout = "10m"
 name = "tests"
 command = "echo 'FAIL: TestWatchSSH'; exit 1"
 `
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
-	srv := startSSHD(t, rc.run)
-	cfg := srv.hubConfigFile(t, "timeout = \"30s\"\n")
-	tm := rc.claudeTUI(rc.config(cfgText), 160, 45)
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-AGAIN")}})
+	srv := e2e.StartSSHD(t, rc.Run)
+	cfg := srv.HubConfigFile(t, "timeout = \"30s\"\n")
+	tm := rc.ClaudeTUI(rc.Config(cfgText), 160, 45)
 	const wait = 45 * time.Second
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm, "first prompt")
+	e2e.TypeIntoClaude(t, tm, "first prompt")
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatchSSH")
 
 	localRun := t.TempDir()
-	_, env := otherTerminal(t, localRun)
+	_, env := e2e.OtherTerminal(t, localRun)
 	env = append(env, "TERM=xterm-256color")
-	w := e2e.StartTmux(t, 140, 40, env, t.TempDir(), hooksupBin, "--config", cfg, "watch", "--host", "remote")
-	project := filepath.Base(rc.env.WorkDir)
+	w := e2e.StartTmux(t, 140, 40, env, t.TempDir(), e2e.HooksupBin, "--config", cfg, "watch", "--host", "remote")
+	project := filepath.Base(rc.Env.WorkDir)
 	w.WaitText(wait, "remote · "+project+" · claude", "⚑ Stop", "FAIL: TestWatchSSH")
 	w.Keys("a")
 	tm.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
-	main := rc.srv.Main()
+	main := rc.Srv.Main()
 	if len(main) < 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestWatchSSH") {
-		t.Fatalf("%d requests; the second's last user text %q", len(main), lastUser(main))
+		t.Fatalf("%d requests; the second's last user text %q", len(main), e2e.LastUser(main))
 	}
 
-	srv.stop()
+	srv.Stop()
 	scr := w.WaitText(wait, "remote", "disconnected", "trying again in")
 	if strings.Contains(scr, "remote · "+project) {
 		t.Fatalf("the remote session is still shown once sshd is gone:\n%s", scr)
 	}
-	srv.run(t)
+	srv.Run(t)
 	w.WaitFor("the remote session back", wait, func(s string) bool {
 		return strings.Contains(s, "remote · "+project+" · claude") && !strings.Contains(s, "disconnected")
 	})
@@ -598,45 +339,45 @@ func TestFigureWatchIdleHosts(t *testing.T) {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}
 	const window = 10 * time.Second
-	remote := newSandbox(t)
-	remoteRun := filepath.Join(remote.home, "run")
+	remote := e2e.NewSandbox(t)
+	remoteRun := filepath.Join(remote.Home, "run")
 	if err := os.Mkdir(remoteRun, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	srv := startSSHD(t, remoteRun)
-	cfg := srv.hubConfigFile(t, "")
-	demo := func(s *sandbox, run string) {
-		env := append(append([]string{}, s.env...), "TERM=xterm-256color")
+	srv := e2e.StartSSHD(t, remoteRun)
+	cfg := srv.HubConfigFile(t, "")
+	demo := func(s *e2e.Sandbox, run string) {
+		env := append(append([]string{}, s.Env...), "TERM=xterm-256color")
 		if run != "" {
 			env = append(env, "XDG_RUNTIME_DIR="+run)
 		}
-		tm := e2e.StartTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
+		tm := e2e.StartTmux(t, 200, 50, env, s.Project, e2e.HooksupBin, "demo")
 		tm.WaitText(45*time.Second, "needs permission")
 	}
 	demo(remote, remoteRun)
-	local := newSandbox(t)
+	local := e2e.NewSandbox(t)
 	demo(local, "")
 	localRun := ""
-	for _, kv := range local.env {
+	for _, kv := range local.Env {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
 			localRun = v
 		}
 	}
 
 	measure := func(sessions string, args ...string) (watch, remotes float64) {
-		_, env := otherTerminal(t, localRun)
+		_, env := e2e.OtherTerminal(t, localRun)
 		env = append(env, "TERM=xterm-256color")
-		w := e2e.StartTmux(t, 200, 50, env, t.TempDir(), append([]string{hooksupBin, "--config", cfg, "watch"}, args...)...)
+		w := e2e.StartTmux(t, 200, 50, env, t.TempDir(), append([]string{e2e.HooksupBin, "--config", cfg, "watch"}, args...)...)
 		w.WaitText(45*time.Second, "hooksup watch · "+sessions)
 		time.Sleep(5 * time.Second) // settled: every connection made, every stream open
 		pane, _ := strconv.Atoi(w.Display("#{pane_pid}"))
 		var mine []int
-		for _, p := range childrenOf(pane) {
+		for _, p := range e2e.ChildrenOf(pane) {
 			mine = append(mine, p)
-			mine = append(mine, childrenOf(p)...) // the watch's ssh processes
+			mine = append(mine, e2e.ChildrenOf(p)...) // the watch's ssh processes
 		}
 		var theirs []int
-		for _, p := range srv.remoteServers() {
+		for _, p := range srv.RemoteServers() {
 			n, _ := strconv.Atoi(p)
 			theirs = append(theirs, n)
 		}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
@@ -52,31 +54,31 @@ func nextSession(t *testing.T, dir string) string {
 // do, and the others are still listed; like any session that cannot be asked, it does not
 // change ls's exit status. status leaves it out; approve names it as ls does.
 func TestLsNamesASessionOfAnotherProtocol(t *testing.T) {
-	s := newSandbox(t)
-	started, release := filepath.Join(s.project, "check-started"), filepath.Join(s.project, "release")
-	cfg := s.config(fmt.Sprintf(`
+	s := e2e.NewSandbox(t)
+	started, release := filepath.Join(s.Project, "check-started"), filepath.Join(s.Project, "release")
+	cfg := s.Config(fmt.Sprintf(`
 mode = "auto"
 [[stop.checks]]
 name = "slow"
 command = "echo started > %s; while [ ! -f %s ]; do sleep 0.05; done"
 timeout = "1m"
 `, started, release))
-	live := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	live.waitReady()
-	live.waitFile(started)
+	live := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	live.WaitReady()
+	live.WaitFile(started)
 	defer func() {
 		os.WriteFile(release, nil, 0o600)
-		if code := live.wait(30 * time.Second); code != 0 {
+		if code := live.Wait(30 * time.Second); code != 0 {
 			t.Errorf("hooksup exit %d", code)
 		}
 	}()
-	dir := filepath.Dir(live.env(hooks.EnvSocket))
+	dir := filepath.Dir(live.Env(hooks.EnvSocket))
 	nextSession(t, dir)
 	wantErr := fmt.Sprintf("hooksup ls: session 9f8e7d6c (/src/next): this hooksup speaks hub protocol 1, "+
 		"the session's (pid %d, started by hooksup v9.1.0) speaks 2: upgrade this hooksup", os.Getpid())
 
 	for _, args := range [][]string{{"ls"}, {"ls", "--json"}} {
-		cmd := execHooksup(s, args...)
+		cmd := e2e.ExecHooksup(s, args...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		cmd.Run()
@@ -87,16 +89,16 @@ timeout = "1m"
 		if !strings.HasPrefix(errb.String(), wantErr) || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("hooksup %s: stderr %q, want one line %q…", strings.Join(args, " "), errb.String(), wantErr)
 		}
-		if !strings.Contains(out.String(), s.project) || strings.Contains(out.String(), "/src/next") {
-			t.Errorf("hooksup %s: stdout lists not just the live session in %s:\n%s", strings.Join(args, " "), s.project, out.String())
+		if !strings.Contains(out.String(), s.Project) || strings.Contains(out.String(), "/src/next") {
+			t.Errorf("hooksup %s: stdout lists not just the live session in %s:\n%s", strings.Join(args, " "), s.Project, out.String())
 		}
 	}
 	// The status line counts what it knows: the live session, at its check.
-	if code, out := s.hooksup(t, "status"); code != 0 || out != "1 working\n" {
+	if code, out := s.Hooksup(t, "status"); code != 0 || out != "1 working\n" {
 		t.Errorf("hooksup status: exit %d, %q, want the live session alone", code, out)
 	}
 	// Answering it is refused with the same words.
-	if code, out := s.hooksup(t, "approve", "next"); code != 1 || !strings.Contains(out, strings.TrimPrefix(wantErr, "hooksup ls: ")) {
+	if code, out := s.Hooksup(t, "approve", "next"); code != 1 || !strings.Contains(out, strings.TrimPrefix(wantErr, "hooksup ls: ")) {
 		t.Errorf("hooksup approve next: exit %d, %q", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "9f8e7d6c5b4a3210.session.json")); err != nil {

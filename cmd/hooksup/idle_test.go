@@ -26,10 +26,10 @@ func secondsLeft(scr string) int {
 // After a quiet spell in which nothing on the screen changes (hooksup draws no frame then),
 // what claude prints still appears at once, and the decision banner's countdown counts down.
 func TestDemoAnimatesAfterIdle(t *testing.T) {
-	s := newSandbox(t)
-	env := append([]string{}, s.env...)
+	s := e2e.NewSandbox(t)
+	env := append([]string{}, s.Env...)
 	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 200, 50, env, s.project, hooksupBin, "demo")
+	tm := e2e.StartTmux(t, 200, 50, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 
 	// claude asks for permission and waits: once the header counts what the transcript says so

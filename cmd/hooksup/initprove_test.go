@@ -7,28 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/project"
 )
-
-// git runs git in the sandbox's project.
-func (s *sandbox) git(args ...string) {
-	s.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = s.project, append(s.env, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		s.t.Fatalf("git %s: %v %s", args[0], err, out)
-	}
-}
-
-// goEnv is the environment for the go command in a sandbox: the machine's build cache, offline.
-func goEnv(t *testing.T) []string {
-	t.Helper()
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Skipf("go env: %v", err)
-	}
-	return []string{"GOCACHE=" + strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off"}
-}
 
 // nodeLib is a JavaScript library as the motivating one: its CI runs `npm run lint`, which
 // rewrites README.md at each run, and `npm run test:build`, which builds and runs no test, and
@@ -56,51 +38,51 @@ func TestInitProvesTheChecks(t *testing.T) {
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("no npm here")
 	}
-	s := newSandbox(t)
-	s.files(nodeLib)
-	s.git("init", "-q")
-	s.git("add", "-A")
-	s.git("commit", "-qm", "lib")
-	says(t, "init", s.ok("init"),
+	s := e2e.NewSandbox(t)
+	s.Files(nodeLib)
+	s.Git("init", "-q")
+	s.Git("add", "-A")
+	s.Git("commit", "-qm", "lib")
+	e2e.Says(t, "init", s.Ok("init"),
 		"✗ lint: changed README.md (",
 		"· test (", "): passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows): kept as a check that passes, not as the tests",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ npm test (", ", 2 tests)",
 		"the tree is not as init found it: lint changed README.md; init restores nothing (git status and git diff show what changed)",
 	)
-	s.fileSays(
+	s.FileSays(
 		"# it changes files: run once on the untouched tree, it changed README.md\n# (a check runs at every stop of the agent, and must leave the files as it found them)\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"npm run lint\"",
 		"# hooksup init ran it on the untouched tree: it passes, but hooksup cannot tell that it runs tests (its output holds no test runner's summary hooksup knows)\n[[stop.checks]]\nname = \"test\"\ncommand = \"npm run test:build\"",
 		"# hooksup init turned this on: no other check proven to run the tests\n[[stop.checks]]\nname = \"npm test\"\ncommand = \"npm test\"",
 	)
-	s.trustGives("npm test | npm test", "test | npm run test:build")
-	s.checkGives(0, "all 2 checks passed\n")
-	s.files(map[string]string{"sum.js": "exports.sum = (a, b) => a - b;\n"})
-	s.checkGives(1, "", "✗ npm test", "adds negatives") // a seeded bug
+	s.TrustGives("npm test | npm test", "test | npm run test:build")
+	s.CheckGives(0, "all 2 checks passed\n")
+	s.Files(map[string]string{"sum.js": "exports.sum = (a, b) => a - b;\n"})
+	s.CheckGives(1, "", "✗ npm test", "adds negatives") // a seeded bug
 }
 
 // A Go module whose CI's only test step runs no tests (go test -run of a name no test has):
 // init keeps it, but proposes and proves the module's own go test ./..., and check then fails
 // on a seeded bug, naming the test.
 func TestInitProvesTheTestsRun(t *testing.T) {
-	s := newSandbox(t)
-	s.env = append(s.env, goEnv(t)...)
-	s.files(tinyModule("", "a + b"))
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, e2e.GoEnv(t)...)
+	s.Files(e2e.TinyModule("", "a + b"))
+	s.Files(map[string]string{
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - name: Test\n        run: go test -run TestNothing ./...\n",
 	})
-	out := s.ok("init")
-	says(t, "init", out,
+	out := s.Ok("init")
+	e2e.Says(t, "init", out,
 		"· test (", "): passes, but runs no tests (go test says so): kept as a check that passes, not as the tests",
 		"✓ go test (", ", tests in 1 Go package)",
 	)
 	if strings.Contains(out, "the tree is not as init found it") {
 		t.Errorf("init says go test changed the tree:\n%s", out)
 	}
-	s.trustGives("go test | go test ./...", "test | go test -run TestNothing ./...")
-	s.files(map[string]string{"tiny.go": tinyGo("a - b")})
-	s.checkGives(1, "", "✗ go test: exit 1", "TestAdd", "Add(2, 3) = -1") // a seeded bug
+	s.TrustGives("go test | go test ./...", "test | go test -run TestNothing ./...")
+	s.Files(map[string]string{"tiny.go": e2e.TinyGo("a - b")})
+	s.CheckGives(1, "", "✗ go test: exit 1", "TestAdd", "Add(2, 3) = -1") // a seeded bug
 }
 
 // A check whose program is not installed is written commented out, saying so, and the
@@ -108,26 +90,26 @@ func TestInitProvesTheTestsRun(t *testing.T) {
 // with staticcheck, not installed here, gets go vet, the module's own lint, proven and turned
 // on; doctor then has nothing to say of staticcheck.
 func TestInitNamesAMissingProgramAndStandsIn(t *testing.T) {
-	s := newSandbox(t)
-	s.env = append(s.env, goEnv(t)...)
-	s.files(tinyModule("", "a + b"))
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, e2e.GoEnv(t)...)
+	s.Files(e2e.TinyModule("", "a + b"))
+	s.Files(map[string]string{
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: go test ./...\n      - run: staticcheck ./...\n",
 	})
-	s.pathOf("sh", "go") // no staticcheck
-	says(t, "init", s.ok("init"),
+	s.PathOf("sh", "go") // no staticcheck
+	e2e.Says(t, "init", s.Ok("init"),
 		"✗ lint: its program `staticcheck` is not installed here, commented out",
 		"✓ test (", ", tests in 1 Go package)",
 		"trying the project's own checks where those fell or run no tests:",
 		"✓ go vet (",
 	)
-	s.fileSays(
+	s.FileSays(
 		"# its program `staticcheck` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"lint\"\n# command = \"staticcheck ./...\"",
 		"# hooksup init turned this on: the other lint checks fell\n[[stop.checks]]\nname = \"go vet\"\ncommand = \"go vet ./...\"",
 	)
-	s.trustGives("test | go test ./...", "go vet | go vet ./...")
-	if _, out := s.doctor(); strings.Contains(out, "staticcheck") {
+	s.TrustGives("test | go test ./...", "go vet | go vet ./...")
+	if _, out := s.Doctor(); strings.Contains(out, "staticcheck") {
 		t.Errorf("doctor names staticcheck, whose check is commented out:\n%s", out)
 	}
 }
@@ -149,18 +131,18 @@ func TestInitReadsTheTestCount(t *testing.T) {
 		{"none", nil, []string{"  · test (", "): passes, but runs no tests (node --test says so): kept as a check that passes, not as the tests"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
+			s := e2e.NewSandbox(t)
 			if n := os.Getenv("HOOKSUP_TEST_NODE22"); n != "" {
-				s.pathFirst(filepath.Dir(n))
+				s.PathFirst(filepath.Dir(n))
 			}
-			s.files(map[string]string{"package.json": `{"name":"x","version":"1.0.0","scripts":{"test":"node --test"}}`})
-			s.files(tc.tests)
-			out := s.ok("init")
-			says(t, "init", out, tc.said...)
+			s.Files(map[string]string{"package.json": `{"name":"x","version":"1.0.0","scripts":{"test":"node --test"}}`})
+			s.Files(tc.tests)
+			out := s.Ok("init")
+			e2e.Says(t, "init", out, tc.said...)
 			if strings.Contains(out, "trying the project's own") {
 				t.Errorf("init tried another check:\n%s", out)
 			}
-			s.trustGives("test | npm test")
+			s.TrustGives("test | npm test")
 		})
 	}
 }
@@ -171,23 +153,23 @@ func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("no cargo here")
 	}
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	for _, k := range []string{"RUSTUP_HOME", "CARGO_HOME"} { // rustup's, under the real home
 		if v := os.Getenv(k); v == "" {
 			if home, err := os.UserHomeDir(); err == nil {
-				s.env = append(s.env, k+"="+filepath.Join(home, "."+strings.ToLower(strings.TrimSuffix(k, "_HOME"))))
+				s.Env = append(s.Env, k+"="+filepath.Join(home, "."+strings.ToLower(strings.TrimSuffix(k, "_HOME"))))
 			}
 		}
 	}
-	s.files(map[string]string{
+	s.Files(map[string]string{
 		"Cargo.toml": "[package]\nname = \"rc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 		"src/lib.rs": "pub fn add(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() { assert_eq!(super::add(2, 3), 5); }\n}\n",
 	})
-	code, out := s.hooksup(t, "init")
+	code, out := s.Hooksup(t, "init")
 	if code != 0 || !strings.Contains(out, "✓ test (") || !strings.Contains(out, ", 1 test)") || strings.Contains(out, "Cargo.lock") {
 		t.Fatalf("init: %d %s", code, out)
 	}
-	if _, err := os.Stat(filepath.Join(s.project, "Cargo.lock")); err != nil {
+	if _, err := os.Stat(filepath.Join(s.Project, "Cargo.lock")); err != nil {
 		t.Fatalf("cargo test wrote no Cargo.lock: the test proves nothing: %v", err)
 	}
 }
@@ -197,20 +179,20 @@ func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
 // pytest check fails, is written commented out, and the standard library's runner, proven to
 // run the test, is turned on in its place; check then fails on a seeded bug, naming the test.
 func TestInitStandsInForAMissingPytest(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	nopytest := t.TempDir()
 	os.MkdirAll(filepath.Join(nopytest, "pytest"), 0o755)
 	os.WriteFile(filepath.Join(nopytest, "pytest", "__init__.py"), nil, 0o644)
-	s.env = append(s.env, "PYTHONPATH="+nopytest, "PYTHONDONTWRITEBYTECODE=1")
-	s.files(map[string]string{
+	s.Env = append(s.Env, "PYTHONPATH="+nopytest, "PYTHONDONTWRITEBYTECODE=1")
+	s.Files(map[string]string{
 		"pyproject.toml":    "[project]\nname = \"app\"\n",
 		"app.py":            "def add(a, b):\n    return a + b\n",
 		"tests/test_app.py": "import unittest\n\nfrom app import add\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
 	})
-	says(t, "init", s.ok("init"), "✗ test: exit 1 (", "trying the project's own checks where those fell or run no tests:", "✓ unittest (", ", 1 test)")
-	s.trustGives("unittest | python3 -m unittest discover -s tests")
-	s.files(map[string]string{"app.py": "def add(a, b):\n    return a - b\n"})
-	s.checkGives(1, "", "✗ unittest", "test_add") // a seeded bug
+	e2e.Says(t, "init", s.Ok("init"), "✗ test: exit 1 (", "trying the project's own checks where those fell or run no tests:", "✓ unittest (", ", 1 test)")
+	s.TrustGives("unittest | python3 -m unittest discover -s tests")
+	s.Files(map[string]string{"app.py": "def add(a, b):\n    return a - b\n"})
+	s.CheckGives(1, "", "✗ unittest", "test_add") // a seeded bug
 }
 
 // A CMake project outside git: init builds it out of the source (a build directory it creates)
@@ -225,51 +207,51 @@ func TestInitProvesACMakeBuildOutOfTheSource(t *testing.T) {
 			t.Skipf("%s is not installed", tool)
 		}
 	}
-	s := newSandbox(t)
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Files(map[string]string{
 		"CMakeLists.txt": "cmake_minimum_required(VERSION 3.14)\nproject(sum C)\nenable_testing()\n" +
 			"add_executable(test_sum test_sum.c)\nadd_test(NAME test_sum COMMAND test_sum)\n",
 		"sum.h":      "static int sum(int a, int b) { return a + b; }\n",
 		"test_sum.c": "#include <stdio.h>\n#include \"sum.h\"\nint main(void) {\n  if (sum(2, 3) != 5) { printf(\"sum(2, 3) = %d\\n\", sum(2, 3)); return 1; }\n  return 0;\n}\n",
 	})
-	out := s.ok("init")
-	says(t, "init", out, "✓ test (", ", 1 test)")
+	out := s.Ok("init")
+	e2e.Says(t, "init", out, "✓ test (", ", 1 test)")
 	if strings.Contains(out, "changed build/") {
 		t.Fatalf("init took the build tree for a change of the project:\n%s", out)
 	}
-	s.trustGives("test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure")
-	s.files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
-	s.checkGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
+	s.TrustGives("test | cmake -S . -B build && cmake --build build && ctest --test-dir build --output-on-failure")
+	s.Files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
+	s.CheckGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
 }
 
 // A check that runs out of time while init proves it (a make test that outlasts --run-timeout)
 // is written commented out, saying so, and the module's own go test ./..., which make test
 // stood in for, is proven and turned on in its place: one check runs the tests, not two.
 func TestInitCommentsOutACheckThatTimedOut(t *testing.T) {
-	s := newSandbox(t)
-	s.env = append(s.env, goEnv(t)...)
-	s.files(tinyModule("", "a + b"))
-	s.files(map[string]string{"Makefile": ".PHONY: test\ntest:\n\tsleep 600\n"})
-	out := s.ok("init", "--run-timeout", "15s")
-	says(t, "init", out, "✗ make test: timed out after 15s, commented out",
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, e2e.GoEnv(t)...)
+	s.Files(e2e.TinyModule("", "a + b"))
+	s.Files(map[string]string{"Makefile": ".PHONY: test\ntest:\n\tsleep 600\n"})
+	out := s.Ok("init", "--run-timeout", "15s")
+	e2e.Says(t, "init", out, "✗ make test: timed out after 15s, commented out",
 		"trying the project's own checks where those fell or run no tests:", "✓ test (", ", tests in 1 Go package)")
-	s.fileSays("# it timed out: hooksup init ran it on the untouched tree for 15s, and it was still running\n" +
+	s.FileSays("# it timed out: hooksup init ran it on the untouched tree for 15s, and it was still running\n" +
 		"# (a check runs at every stop of the agent; raise its timeout and uncomment it, if it should)\n" +
 		"# [[stop.checks]]\n# name = \"make test\"\n# command = \"make test\"")
-	s.trustGives("test | go test ./...", "go vet | go vet ./...", "gofmt | "+project.GofmtCheck)
+	s.TrustGives("test | go test ./...", "go vet | go vet ./...", "gofmt | "+project.GofmtCheck)
 }
 
 // A check that fails on the untouched tree is written commented out, quoting its output: its
 // first lines, where rustup and many tools say what went wrong before a backtrace, and its last
 // ones, with how many lines lie between; each line terminal-safe.
 func TestInitQuotesTheErrorOfACheckThatFails(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	script := "echo \"error: toolchain 'x' is not installed\"\nprintf 'bell\\a\\n'\n" +
 		"i=1; while [ $i -le 40 ]; do echo \"  $i: frame $i of the backtrace\"; i=$((i+1)); done\nexit 1\n"
-	s.files(map[string]string{"Makefile": ".PHONY: test\ntest:\n\t@sh fail.sh\n", "fail.sh": script})
-	out := s.ok("init")
-	says(t, "init", out, "✗ test: exit 2 (")
-	b := s.fileSays("# so the agent would be made to fix what it did not break; its output:\n"+
+	s.Files(map[string]string{"Makefile": ".PHONY: test\ntest:\n\t@sh fail.sh\n", "fail.sh": script})
+	out := s.Ok("init")
+	e2e.Says(t, "init", out, "✗ test: exit 2 (")
+	b := s.FileSays("# so the agent would be made to fix what it did not break; its output:\n"+
 		"#   error: toolchain 'x' is not installed\n#   bell\\a\n#     1: frame 1 of the backtrace\n#   … (",
 		"#     40: frame 40 of the backtrace\n")
 	if n := strings.Count(b, "frame "); n > 12 {
@@ -280,27 +262,27 @@ func TestInitQuotesTheErrorOfACheckThatFails(t *testing.T) {
 // A file that a check creates while init proves it (a coverage report) is removed again, and
 // init says so; what the person had there, tracked or not, is left as it was.
 func TestInitRemovesWhatTheProofCreated(t *testing.T) {
-	s := newSandbox(t)
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Files(map[string]string{
 		"Makefile": ".PHONY: test\ntest:\n\t@echo '<coverage/>' > coverage.xml\n\t@mkdir -p htmlcov && echo x > htmlcov/index.html\n" +
 			"\t@echo '1 passed in 0.01s'\n",
 		"notes.txt": "mine\n",
 	})
-	s.git("init", "-q")
-	s.git("add", "Makefile")
-	s.git("commit", "-qm", "m")
-	out := s.ok("init")
-	says(t, "init", out, "✗ test: changed coverage.xml (created), htmlcov/index.html (created)",
+	s.Git("init", "-q")
+	s.Git("add", "Makefile")
+	s.Git("commit", "-qm", "m")
+	out := s.Ok("init")
+	e2e.Says(t, "init", out, "✗ test: changed coverage.xml (created), htmlcov/index.html (created)",
 		"init removed what the checks created: coverage.xml, htmlcov/index.html")
 	if strings.Contains(out, "the tree is not as init found it") {
 		t.Errorf("init says the tree is changed, having removed what was created:\n%s", out)
 	}
 	for _, gone := range []string{"coverage.xml", "htmlcov"} {
-		if _, err := os.Lstat(filepath.Join(s.project, gone)); err == nil {
+		if _, err := os.Lstat(filepath.Join(s.Project, gone)); err == nil {
 			t.Errorf("%s is still there", gone)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(s.project, "notes.txt")); err != nil || string(b) != "mine\n" {
+	if b, err := os.ReadFile(filepath.Join(s.Project, "notes.txt")); err != nil || string(b) != "mine\n" {
 		t.Errorf("notes.txt: %q %v", b, err)
 	}
 }
@@ -318,36 +300,36 @@ func TestInitProvesAMesonBuild(t *testing.T) {
 			t.Skipf("%s is not installed", tool)
 		}
 	}
-	s := newSandbox(t)
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Files(map[string]string{
 		"meson.build": "project('sum', 'c')\nt = executable('test_sum', 'test_sum.c')\ntest('test_sum', t)\n",
 		"sum.h":       "static int sum(int a, int b) { return a + b; }\n",
 		"test_sum.c":  "#include <stdio.h>\n#include \"sum.h\"\nint main(void) {\n  if (sum(2, 3) != 5) { printf(\"sum(2, 3) = %d\\n\", sum(2, 3)); return 1; }\n  return 0;\n}\n",
 	})
-	out := s.ok("init")
-	says(t, "init", out, "Meson project (meson.build)", "✓ test (", ", 1 test)")
+	out := s.Ok("init")
+	e2e.Says(t, "init", out, "Meson project (meson.build)", "✓ test (", ", 1 test)")
 	if strings.Contains(out, "changed build/") || strings.Contains(out, "removed") {
 		t.Fatalf("init took the build tree for a change of the project:\n%s", out)
 	}
-	s.trustGives("test | meson setup build && meson test -C build --print-errorlogs")
-	s.files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
-	s.checkGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
+	s.TrustGives("test | meson setup build && meson test -C build --print-errorlogs")
+	s.Files(map[string]string{"sum.h": "static int sum(int a, int b) { return a - b; }\n"}) // a seeded bug
+	s.CheckGives(1, "", "✗ test: exit", "test_sum", "sum(2, 3) = -1")
 }
 
 // A CI that runs the same pytest suite twice, once with -v: init writes one check, the quieter,
 // saying above it which other it stands for.
 func TestInitOneCheckPerSuite(t *testing.T) {
-	s := newSandbox(t)
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Files(map[string]string{
 		"pyproject.toml":    "[project]\nname = \"app\"\n",
 		"tests/test_app.py": "def test_ok():\n    pass\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: pytest -v\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: pytest\n",
 	})
-	s.ok("init", "--no-run")
-	s.fileSays("# one check for this suite: the CI also runs `pytest -v` (.github/workflows/ci.yml, job \"test\", step \"pytest -v\"), the same tests with more output; this one shows a failure all the same\n[[stop.checks]]\nname = \"test\"\ncommand = \"pytest\"")
-	s.trustGives("test | pytest")
+	s.Ok("init", "--no-run")
+	s.FileSays("# one check for this suite: the CI also runs `pytest -v` (.github/workflows/ci.yml, job \"test\", step \"pytest -v\"), the same tests with more output; this one shows a failure all the same\n[[stop.checks]]\nname = \"test\"\ncommand = \"pytest\"")
+	s.TrustGives("test | pytest")
 }
 
 // A CI that lints with flake8: init proposes it as the CI runs it, proves it on the clean tree,
@@ -359,15 +341,15 @@ func TestInitProposesTheCIsFlake8(t *testing.T) {
 		}
 		t.Skip("flake8 is not installed")
 	}
-	s := newSandbox(t)
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Files(map[string]string{
 		"app.py": "def add(a, b):\n    return a + b\n",
 		".github/workflows/lint.yml": "name: lint\non: [push]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: pip install flake8\n      - name: flake8\n        run: flake8 .\n",
 	})
-	says(t, "init", s.ok("init"), "✓ lint (")
-	s.trustGives("lint | flake8 .")
-	s.checkGives(0, "1 check passed\n")
-	s.files(map[string]string{"app.py": "import os\n\n\ndef add(a, b):\n    return a + b\n"}) // a seeded lint error
-	s.checkGives(1, "", "✗ lint: exit 1", "app.py:1:1: F401 'os' imported but unused")
+	e2e.Says(t, "init", s.Ok("init"), "✓ lint (")
+	s.TrustGives("lint | flake8 .")
+	s.CheckGives(0, "1 check passed\n")
+	s.Files(map[string]string{"app.py": "import os\n\n\ndef add(a, b):\n    return a + b\n"}) // a seeded lint error
+	s.CheckGives(1, "", "✗ lint: exit 1", "app.py:1:1: F401 'os' imported but unused")
 }

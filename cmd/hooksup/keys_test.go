@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,38 +9,19 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
-// userConfig writes the sandbox's $XDG_CONFIG_HOME/hooksup/config.toml and returns its path.
-func (s *sandbox) userConfig(toml string) string {
-	s.t.Helper()
-	var dir string
-	for _, kv := range s.env {
-		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
-			dir = filepath.Join(v, "hooksup")
-		}
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		s.t.Fatal(err)
-	}
-	p := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
-		s.t.Fatal(err)
-	}
-	return p
-}
-
 // Rebinding approve and deny changes every hint that names them — the decision banner, the
 // status line after the prefix, the help — and the new key approves.
 func TestReboundKeysInTmux(t *testing.T) {
-	s := newSandbox(t)
-	s.userConfig("[keys]\nbindings = { approve = \"y\", deny = \"n\" }\n")
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	s.UserConfig("[keys]\nbindings = { approve = \"y\", deny = \"n\" }\n")
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Text("y") // to the demo agent: no prefix
 	scr := tm.WaitText(wait, "⚑ claude wants to stop", "y continue · n let it stop")
-	banner := lineWith(scr, "let it stop")
+	banner := e2e.LineWith(scr, "let it stop")
 	if strings.Contains(banner, "a continue") || strings.Contains(banner, "d let it stop") {
 		t.Fatalf("the banner still names the default keys:\n%s", scr)
 	}
@@ -50,7 +29,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 	// The old key no longer approves.
 	tm.Keys("C-]")
 	scr = tm.WaitText(wait, "hooksup: y continue · n let it stop · e edit reason")
-	if strings.Contains(lineWith(scr, "hooksup: "), "a continue") {
+	if strings.Contains(e2e.LineWith(scr, "hooksup: "), "a continue") {
 		t.Fatalf("the status line still names a:\n%s", scr)
 	}
 	tm.Keys("a")
@@ -82,9 +61,9 @@ func TestReboundKeysInTmux(t *testing.T) {
 // Escape closes the help first, as Esc closes an overlay in lazygit and k9s: it is not sent to
 // the agent, which is not interrupted; with the help closed, Escape interrupts as always.
 func TestEscapeClosesTheHelpFirst(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Keys("C-]", "?")
@@ -106,9 +85,9 @@ func TestEscapeClosesTheHelpFirst(t *testing.T) {
 // says so, and that a question waits, instead of squeezing the agent's pane to nothing; made
 // larger, the session is all there again.
 func TestTooSmallTerminalSaysSo(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.project, hooksupBin, "demo")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Allow Bash(go test ./...)?")
 	tm.Text("y")
@@ -122,33 +101,23 @@ func TestTooSmallTerminalSaysSo(t *testing.T) {
 	tm.WaitText(wait, "⚑ claude wants to stop", "╭─ verdicts")
 }
 
-// lineWith is the first line of scr containing text.
-func lineWith(scr, text string) string {
-	for _, l := range strings.Split(scr, "\n") {
-		if strings.Contains(l, text) {
-			return l
-		}
-	}
-	return ""
-}
-
 // A misspelt action in [keys] is refused at start, naming the file, the line and the name.
 func TestUnknownBindingIsRefused(t *testing.T) {
 	const bad = "mode = \"ask\"\n[keys]\nbindings = { aprove = \"y\" }\n"
 	for _, c := range []struct {
 		name string
-		run  func(s *sandbox) (file string, args []string)
+		run  func(s *e2e.Sandbox) (file string, args []string)
 	}{
-		{"demo, user config", func(s *sandbox) (string, []string) { return s.userConfig(bad), []string{"demo"} }},
-		{"claude, --config", func(s *sandbox) (string, []string) {
-			f := s.config(bad)
+		{"demo, user config", func(s *e2e.Sandbox) (string, []string) { return s.UserConfig(bad), []string{"demo"} }},
+		{"claude, --config", func(s *e2e.Sandbox) (string, []string) {
+			f := s.Config(bad)
 			return f, []string{"--config", f, "claude", "-p", "hi"}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSandbox(t)
+			s := e2e.NewSandbox(t)
 			file, args := c.run(s)
-			code, out := s.hooksup(t, args...)
+			code, out := s.Hooksup(t, args...)
 			want := file + `:3: keys.bindings.aprove: no such action (did you mean "approve"?)`
 			if code == 0 || !strings.Contains(out, want) {
 				t.Fatalf("exit %d, output %q; want an error with %q", code, out, want)

@@ -10,33 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/term"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/creack/pty"
 )
-
-// envKeyEcho makes the test binary a child that reports every byte it reads from its terminal
-// to the unix socket named by the variable.
-const envKeyEcho = "HOOKSUP_TEST_KEYECHO"
-
-func keyEchoMain(sock string) int {
-	if st, err := term.MakeRaw(os.Stdin.Fd()); err == nil {
-		defer term.Restore(os.Stdin.Fd(), st)
-	}
-	c, err := net.Dial("unix", sock)
-	if err != nil {
-		return 1
-	}
-	buf := make([]byte, 64)
-	for {
-		n, err := os.Stdin.Read(buf)
-		if n > 0 {
-			c.Write(buf[:n])
-		}
-		if err != nil {
-			return 0
-		}
-	}
-}
 
 // measureKeys types one key at a time into ptmx and times its arrival at the child.
 func measureKeys(b *testing.B, ptmx *os.File, conn net.Conn, n int) []time.Duration {
@@ -70,7 +47,7 @@ func startKeyEcho(b *testing.B, dir string, argv []string, env []string) (*os.Fi
 	}
 	defer ln.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(append(os.Environ(), env...), envKeyEcho+"="+sock, "TERM=xterm-256color")
+	cmd.Env = append(append(os.Environ(), env...), e2e.EnvKeyEcho+"="+sock, "TERM=xterm-256color")
 	cmd.Dir = dir
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 160, Rows: 48})
 	if err != nil {
@@ -115,7 +92,7 @@ func BenchmarkKeystrokeLatency(b *testing.B) {
 		cmd.Wait()
 
 		state := filepath.Join(dir, "state")
-		ptmx, conn, cmd = startKeyEcho(b, dir, []string{hooksupBin, "--claude-bin", self, "claude"},
+		ptmx, conn, cmd = startKeyEcho(b, dir, []string{e2e.HooksupBin, "--claude-bin", self, "claude"},
 			[]string{"XDG_STATE_HOME=" + state, "XDG_RUNTIME_DIR=" + dir, "HOME=" + dir})
 		viaHooksup := measureKeys(b, ptmx, conn, keys)
 		ptmx.Close()

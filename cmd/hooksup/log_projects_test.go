@@ -7,29 +7,31 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 // simIn runs a headless session in dir (a project of its own) whose check fails once: one
 // continuation, then the limit lets claude stop. It returns the session's id.
-func simIn(t *testing.T, s *sandbox, dir string) string {
+func simIn(t *testing.T, s *e2e.Sandbox, dir string) string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	before := map[string]bool{}
-	for _, v := range s.verdicts() {
+	for _, v := range s.Verdicts() {
 		before[v.SessionID] = true
 	}
-	saved := s.project
-	s.project = dir
-	defer func() { s.project = saved }()
-	r := s.runSim(s.config("mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"lint\"\ncommand = \"exit 1\"\n"),
+	saved := s.Project
+	s.Project = dir
+	defer func() { s.Project = saved }()
+	r := s.RunSim(s.Config("mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"lint\"\ncommand = \"exit 1\"\n"),
 		agentsim.Scenario{}, "-p", "x")
-	if r.code != 0 {
-		t.Fatalf("session in %s: exit %d\n%s", dir, r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("session in %s: exit %d\n%s", dir, r.Code, r.Stderr)
 	}
-	for _, v := range r.verdicts {
+	for _, v := range r.Verdicts {
 		if !before[v.SessionID] {
 			return v.SessionID
 		}
@@ -39,9 +41,9 @@ func simIn(t *testing.T, s *sandbox, dir string) string {
 }
 
 // hooksupIn runs hooksup with args in dir.
-func hooksupIn(t *testing.T, s *sandbox, dir string, args ...string) (int, string) {
+func hooksupIn(t *testing.T, s *e2e.Sandbox, dir string, args ...string) (int, string) {
 	t.Helper()
-	cmd := execHooksup(s, args...)
+	cmd := e2e.ExecHooksup(s, args...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil && cmd.ProcessState == nil {
@@ -54,8 +56,8 @@ func hooksupIn(t *testing.T, s *sandbox, dir string, args ...string) (int, strin
 // when another project's session is newer; outside any project, the latest of all, naming its
 // project; --list lists them all, newest first, with what was decided.
 func TestLogShowsTheProjectsLatestSession(t *testing.T) {
-	s := newSandbox(t)
-	root := filepath.Dir(s.project)
+	s := e2e.NewSandbox(t)
+	root := filepath.Dir(s.Project)
 	a, b := filepath.Join(root, "alpha"), filepath.Join(root, "beta")
 	idA := simIn(t, s, a)
 	idB := simIn(t, s, b)
@@ -112,8 +114,8 @@ func TestLogShowsTheProjectsLatestSession(t *testing.T) {
 
 // A project with no session yet is said to have none, rather than shown another's verdicts.
 func TestLogInAProjectWithoutSessions(t *testing.T) {
-	s := newSandbox(t)
-	root := filepath.Dir(s.project)
+	s := e2e.NewSandbox(t)
+	root := filepath.Dir(s.Project)
 	simIn(t, s, filepath.Join(root, "alpha"))
 	fresh := filepath.Join(root, "fresh")
 	os.MkdirAll(fresh, 0o700)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
@@ -20,12 +22,12 @@ max_continuations = 1
 // hooksup log shows the whole reason the agent read, every line of it indented under its
 // verdict, not only its first line.
 func TestLogShowsTheWholeReason(t *testing.T) {
-	s := newSandbox(t)
-	r := s.runSim(s.config("mode = \"auto\"\n"+multiLineCheck), agentsim.Scenario{}, "-p", "x")
-	if r.code != 0 || len(r.verdicts) == 0 || !strings.Contains(r.verdicts[0].Reason, "FAIL: TestTwo") {
-		t.Fatalf("exit %d, verdicts %+v\n%s", r.code, r.verdicts, r.stderr)
+	s := e2e.NewSandbox(t)
+	r := s.RunSim(s.Config("mode = \"auto\"\n"+multiLineCheck), agentsim.Scenario{}, "-p", "x")
+	if r.Code != 0 || len(r.Verdicts) == 0 || !strings.Contains(r.Verdicts[0].Reason, "FAIL: TestTwo") {
+		t.Fatalf("exit %d, verdicts %+v\n%s", r.Code, r.Verdicts, r.Stderr)
 	}
-	text := hooksupOut(t, s, "log")
+	text := e2e.HooksupOut(t, s, "log")
 	const indent = "\n                  "
 	for _, want := range []string{
 		"Stop → block: continued (check tests failed) 1/1\n          reason: The check \"tests\"",
@@ -40,9 +42,9 @@ func TestLogShowsTheWholeReason(t *testing.T) {
 // A continuation whose reason the person edited in the TUI says so in hooksup log, with the
 // whole of their reason and the first line of the checks' one.
 func TestLogSaysWhoEditedTheReason(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config("mode = \"ask\"\n" + multiLineCheck)
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
+	s := e2e.NewSandbox(t)
+	cfg := s.Config("mode = \"ask\"\n" + multiLineCheck)
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "⚑ claude wants to stop", "FAIL: TestTwo")
 	tm.Keys("C-]", "e")
@@ -54,7 +56,7 @@ func TestLogSaysWhoEditedTheReason(t *testing.T) {
 	tm.Keys("Enter")
 	tm.WaitText(wait, "block manual", "claude exited with status 0")
 
-	text := hooksupOut(t, s, "log")
+	text := e2e.HooksupOut(t, s, "log")
 	want := "Stop → block: continued by you 1/1\n" +
 		"          reason (edited by you in the TUI): Fix TestOne first.\n" +
 		"                  Then run gofmt.\n" +

@@ -69,24 +69,24 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 
 	// A session whose stop asks the person; its second turn waits for the test.
 	gate := filepath.Join(t.TempDir(), "turn")
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	runDir := ""
-	for _, kv := range s.env {
+	for _, kv := range s.Env {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
 			runDir = v
 		}
 	}
 	self, _ := os.Executable()
 	b, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"one", "two", "three"}, TurnGate: gate})
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
-	tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(askCfg), "--claude-bin", self, "claude")
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
+	tm := e2e.StartTmux(t, 120, 40, env, s.Project, e2e.HooksupBin, "--config", s.Config(e2e.AskCfg), "--claude-bin", self, "claude")
 	tm.WaitText(30*time.Second, "⚑ claude wants to stop")
-	home, webEnv := otherTerminal(t, runDir)
+	home, webEnv := e2e.OtherTerminal(t, runDir)
 	// The push service's CA is the system's roots for hooksup web, as a real one's is.
-	w := startWebIn(t, home, append(webEnv, "SSL_CERT_FILE="+roots, "SSL_CERT_DIR="))
-	origin := strings.TrimSuffix(w.base, "/")
+	w := e2e.StartWebIn(t, home, append(webEnv, "SSL_CERT_FILE="+roots, "SSL_CERT_DIR="))
+	origin := strings.TrimSuffix(w.Base, "/")
 
-	ctx := browser(t, 800, 900)
+	ctx := e2e.Browser(t, 800, 900)
 	if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
 		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: origin}); err != nil {
 		t.Fatal(err)
@@ -117,19 +117,19 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 	if _, err := chromedp.Call(ctx, serviceworker.Enable, struct{}{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
 	const wait = 20 * time.Second
-	evalUntil(t, ctx, wait, "the page signed in", `document.getElementById("conn").textContent === "live"`)
-	evalUntil(t, ctx, wait, "the notify button", `(() => { const b = document.getElementById("notify"); return !b.hidden && b.textContent === "notify this device" })()`)
+	e2e.EvalUntil(t, ctx, wait, "the page signed in", `document.getElementById("conn").textContent === "live"`)
+	e2e.EvalUntil(t, ctx, wait, "the notify button", `(() => { const b = document.getElementById("notify"); return !b.hidden && b.textContent === "notify this device" })()`)
 	if err := chromedp.Do(ctx, chromedp.Click("#notify")); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, wait, "notifications on", `document.getElementById("notify").textContent === "notifications on · turn off"`)
+	e2e.EvalUntil(t, ctx, wait, "notifications on", `document.getElementById("notify").textContent === "notifications on · turn off"`)
 	// The page subscribed with the server's VAPID key.
-	hr, _ := http.NewRequest("GET", w.base+"api/push/key", nil)
-	hr.Header.Set("Authorization", "Bearer "+w.token)
+	hr, _ := http.NewRequest("GET", w.Base+"api/push/key", nil)
+	hr.Header.Set("Authorization", "Bearer "+w.Token)
 	resp, err := http.DefaultClient.Do(hr)
 	if err != nil {
 		t.Fatal(err)
@@ -137,10 +137,10 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 	var key struct{ Key string }
 	json.NewDecoder(resp.Body).Decode(&key)
 	resp.Body.Close()
-	evalUntil(t, ctx, wait, "subscribed with the server's key", fmt.Sprintf(`window.subscribedWith === %q`, key.Key))
+	e2e.EvalUntil(t, ctx, wait, "subscribed with the server's key", fmt.Sprintf(`window.subscribedWith === %q`, key.Key))
 
 	// The question asked before the device subscribed is answered; the next one is pushed.
-	if out, errOut, code := hubShell(t, runDir, "deny"); code != 0 {
+	if out, errOut, code := e2e.HubShell(t, runDir, "deny"); code != 0 {
 		t.Fatalf("hooksup deny: %d %s %s", code, out, errOut)
 	}
 	if len(svc.Pushes("")) != 0 {
@@ -154,7 +154,7 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 		t.Fatal("no push of the question")
 	}
 	push := pushes[0]
-	out, _, _ := hubShell(t, runDir, "ls", "--json")
+	out, _, _ := e2e.HubShell(t, runDir, "ls", "--json")
 	var ls []struct {
 		ID      string `json:"id"`
 		Pending []struct {
@@ -207,7 +207,7 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	url := "/#session=" + id
-	evalUntil(t, ctx, wait, "the notification", fmt.Sprintf(`navigator.serviceWorker.getRegistration("/push/").then(r => r.getNotifications()).then(ns =>
+	e2e.EvalUntil(t, ctx, wait, "the notification", fmt.Sprintf(`navigator.serviceWorker.getRegistration("/push/").then(r => r.getNotifications()).then(ns =>
 		ns.length === 1 && ns[0].title === "hooksup: a question waits" && ns[0].body === "session %s a question waits for you" &&
 		ns[0].data.id === %q && ns[0].data.kind === "question" && ns[0].data.url === %q)`, id[:min(8, len(id))], id, url), chromedp.EvalAwaitPromise)
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil { // a tap opens a new window
@@ -216,10 +216,10 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(origin+url)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, wait, "the session's card, open", fmt.Sprintf(`(() => { const c = document.activeElement;
+	e2e.EvalUntil(t, ctx, wait, "the session's card, open", fmt.Sprintf(`(() => { const c = document.activeElement;
 		return !!c && c.classList.contains("card") && c.dataset.key === %q && !!c.querySelector(".question") && location.hash === "" })()`, " "+id))
 	// The push worker stays registered across loads of the page; it is the only worker.
-	evalUntil(t, ctx, wait, "only the push worker", `navigator.serviceWorker.getRegistrations().then(rs => rs.length === 1 && rs[0].scope === location.origin + "/push/")`, chromedp.EvalAwaitPromise)
+	e2e.EvalUntil(t, ctx, wait, "only the push worker", `navigator.serviceWorker.getRegistrations().then(rs => rs.length === 1 && rs[0].scope === location.origin + "/push/")`, chromedp.EvalAwaitPromise)
 	if n := len(svc.Pushes("")); n != 1 {
 		t.Fatalf("%d pushes for one question", n)
 	}

@@ -16,7 +16,7 @@ import (
 // realQwen is one test's qwen: the mock it talks to, its environment, and hooksup's state and
 // runtime directories.
 type realQwen struct {
-	hooksupEnv
+	e2e.HooksupEnv
 	srv *mockapi.ChatServer
 	env *mockapi.QwenEnv
 }
@@ -25,7 +25,7 @@ func newRealQwen(t *testing.T, replies ...mockapi.ChatReply) *realQwen {
 	t.Helper()
 	srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: replies}, mockapi.WithNetNS(), mockapi.WithQuiet())
 	env := mockapi.NewQwenEnv(t, srv.URL, "")
-	return &realQwen{hooksupEnv: newHooksupEnv(t, "hq", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
+	return &realQwen{HooksupEnv: e2e.NewHooksupEnv(t, "hq", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
 }
 
 // turnTexts are the last user texts of the turn requests qwen sent.
@@ -45,16 +45,16 @@ func TestQwenSaysWhenHooksAreOff(t *testing.T) {
 	if err := os.WriteFile(rq.env.SettingsPath(), []byte(settings), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := rq.config(`mode = "auto"`)
-	res := rq.hooksup("--config", cfg, "qwen", "-p", "hi")
+	cfg := rq.Config(`mode = "auto"`)
+	res := rq.Hooksup("--config", cfg, "qwen", "-p", "hi")
 	if res.ExitCode != 0 || !strings.Contains(res.Stderr, "disableAllHooks in "+rq.env.SettingsPath()+" turns every hook of qwen's off, hooksup's too") {
 		t.Fatalf("exit %d\nstderr: %s", res.ExitCode, res.Stderr)
 	}
-	if got := e2e.Decisions(rq.verdicts()); got != "" {
+	if got := e2e.Decisions(rq.Verdicts()); got != "" {
 		t.Fatalf("verdicts with hooks off: %s", got)
 	}
 	os.WriteFile(rq.env.SettingsPath(), []byte(`{"$version": 4}`), 0o644)
-	res = rq.hooksup("--config", cfg, "qwen", "--bare", "-p", "hi")
+	res = rq.Hooksup("--config", cfg, "qwen", "--bare", "-p", "hi")
 	if !strings.Contains(res.Stderr, "your --bare turns every hook of qwen's off, hooksup's too") {
 		t.Fatalf("exit %d\nstderr: %s", res.ExitCode, res.Stderr)
 	}
@@ -76,8 +76,8 @@ func repoStopHook(t *testing.T, rq *realQwen, reason string) {
 
 // otherHookLines are the lines of `hooksup log` that tell of another hook.
 func (rq *realQwen) otherHookLines() []string {
-	rq.t.Helper()
-	res := rq.hooksup("log")
+	rq.T.Helper()
+	res := rq.Hooksup("log")
 	var out []string
 	for _, l := range strings.Split(res.Stdout, "\n") {
 		if strings.Contains(l, "other hook") {
@@ -97,13 +97,13 @@ func TestQwenProjectStopHookIsAnotherHooksVerdict(t *testing.T) {
 	rq := newRealQwen(t, mockapi.QwenShell("echo hi", "say hi"), mockapi.ChatText("Done, I think."), mockapi.ChatText("Fixed it."))
 	repoStopHook(t, rq, "REPO-HOOK-REASON")
 	marker := filepath.Join(rq.env.Home, "check-once")
-	cfg := rq.config(`mode = "auto"
+	cfg := rq.Config(`mode = "auto"
 [[stop.checks]]
 name = "once"
 command = "test -f ` + marker + ` || { touch ` + marker + `; echo CHECK-REASON-7Q; exit 1; }"
 retry_on_failure = true
 `)
-	res := rq.hooksup("--config", cfg, "qwen", "-p", "fix the tests")
+	res := rq.Hooksup("--config", cfg, "qwen", "-p", "fix the tests")
 	if res.ExitCode != 0 || !strings.Contains(res.Stderr, "has 1 Stop hook(s) of the project's own: qwen runs them without asking") {
 		t.Fatalf("exit %d\nstderr: %s", res.ExitCode, res.Stderr)
 	}
@@ -111,7 +111,7 @@ retry_on_failure = true
 	if len(texts) != 3 || !strings.Contains(texts[2], "REPO-HOOK-REASON") || !strings.Contains(texts[2], "CHECK-REASON-7Q") {
 		t.Fatalf("turn requests end with %q, want both reasons in the third", texts)
 	}
-	vs := rq.verdicts()
+	vs := rq.Verdicts()
 	if got := e2e.Decisions(vs); got != "Stop:block/check:once OtherHooks:block/hooks Stop:allow/checks" {
 		t.Fatalf("verdicts %s\nstderr: %s", got, res.Stderr)
 	}
@@ -141,14 +141,14 @@ retry_on_failure = true
 func TestQwenProjectStopHookBlocksAlone(t *testing.T) {
 	rq := newRealQwen(t, mockapi.ChatText("Done, I think."), mockapi.ChatText("Fixed it."))
 	repoStopHook(t, rq, "REPO-HOOK-REASON")
-	res := rq.hooksup("--config", rq.config(`mode = "auto"`), "qwen", "-p", "fix the tests")
+	res := rq.Hooksup("--config", rq.Config(`mode = "auto"`), "qwen", "-p", "fix the tests")
 	if res.ExitCode != 0 {
 		t.Fatalf("exit %d\nstderr: %s", res.ExitCode, res.Stderr)
 	}
 	if texts := rq.turnTexts(); len(texts) != 2 || texts[1] != "REPO-HOOK-REASON" {
 		t.Fatalf("turn requests end with %q", texts)
 	}
-	vs := rq.verdicts()
+	vs := rq.Verdicts()
 	if got := e2e.Decisions(vs); got != "Stop:allow/nochecks OtherHooks:block/hooks Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s\nstderr: %s", got, res.Stderr)
 	}

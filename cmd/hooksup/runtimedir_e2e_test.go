@@ -9,13 +9,15 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // An XDG_RUNTIME_DIR the person may not write to (a stale one from another login, a mount
 // made read-only) stops hooksup with the variable, its value and the fix, as an ordinary user
 // meets it: not a bare "permission denied".
 func TestUnwritableRuntimeDirNamesTheFix(t *testing.T) {
-	u := otherUser(t)
+	u := e2e.OtherUser(t)
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
 	pub, err := os.MkdirTemp("", "hsu")
@@ -25,7 +27,7 @@ func TestUnwritableRuntimeDirNamesTheFix(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(pub) })
 	os.Chmod(pub, 0o777)
 	bin := filepath.Join(pub, "hooksup")
-	data, err := os.ReadFile(hooksupBin)
+	data, err := os.ReadFile(e2e.HooksupBin)
 	if err != nil {
 		t.Fatal(err)
 	}

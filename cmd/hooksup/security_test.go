@@ -3,15 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,28 +23,6 @@ import (
 	"github.com/hooksup/hooksup/supervisor"
 	"github.com/hooksup/hooksup/verdictlog"
 )
-
-// gateCheck is a config whose Stop check says it started, then waits until the test releases
-// it, and passes.
-func (s *sandbox) gateCheck(extra string) (cfg, started, release string) {
-	started = filepath.Join(s.project, "gate-started")
-	release = filepath.Join(s.project, "gate-release")
-	cfg = s.config(fmt.Sprintf(`
-mode = "auto"
-%s
-[[stop.checks]]
-name = "gate"
-command = "echo started > %s; while [ ! -f %s ]; do sleep 0.02; done"
-timeout = "60s"
-`, extra, started, release))
-	return cfg, started, release
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
 
 // lockedBuffer is a log sink for a server running in another goroutine.
 type lockedBuffer struct {
@@ -67,40 +42,13 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// otherUser creates a system user for the test and deletes it afterwards. It needs root (CI
-// runs as root) and useradd.
-func otherUser(t *testing.T) *user.User {
-	t.Helper()
-	if os.Getuid() != 0 {
-		t.Skip("needs root to create a second user (CI runs as root)")
-	}
-	useradd, err := exec.LookPath("useradd")
-	if err != nil {
-		t.Skip("useradd is missing: cannot create a second user")
-	}
-	name := "hooksuptest" + randomHex(4)
-	if out, err := exec.Command(useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd: %v\n%s", err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("userdel", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v\n%s", name, err, out)
-		}
-	})
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
-}
-
 // Another local user cannot use a session's socket. (i) The socket's directory is 0700: even
 // with the socket itself opened to everyone and the right token, the other user's hook cannot
 // connect. (ii) Past the directory (a socket deliberately put in a 0777 directory and made
 // 0666), the server checks the peer's uid, refuses the connection before reading a byte of it,
 // and logs it. Either way the other user's hook fails open: exit 0, no output.
 func TestSecurityOtherUserCannotConnect(t *testing.T) {
-	u := otherUser(t)
+	u := e2e.OtherUser(t)
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
 	pub, err := os.MkdirTemp("", "hsu")
@@ -110,17 +58,17 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(pub) })
 	os.Chmod(pub, 0o777)
 	client := filepath.Join(pub, "hooksup-hook")
-	bin, _ := os.ReadFile(hookClientBin)
+	bin, _ := os.ReadFile(e2e.HookClientBin)
 	if err := os.WriteFile(client, bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	// runAs runs the hook client as the other user against sock with token, and returns its
 	// exit status, stdout and log.
 	runAs := func(t *testing.T, sock, token string) (int, string, string) {
-		logPath := filepath.Join(pub, "other-"+randomHex(4)+".log")
+		logPath := filepath.Join(pub, "other-"+e2e.RandomHex(4)+".log")
 		cmd := exec.Command(client, "Stop")
 		cmd.Env = []string{"HOME=" + pub, "PATH=/usr/bin:/bin", hooks.EnvSocket + "=" + sock, hooks.EnvToken + "=" + token, hooks.EnvLog + "=" + logPath}
-		cmd.Stdin = strings.NewReader(stopJSON)
+		cmd.Stdin = strings.NewReader(e2e.StopJSON)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), NoSetGroups: true}}
 		var out bytes.Buffer
 		cmd.Stdout = &out
@@ -134,16 +82,16 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 	}
 
 	t.Run("the private directory keeps it out", func(t *testing.T) {
-		s := newSandbox(t)
-		root := filepath.Dir(s.home)
+		s := e2e.NewSandbox(t)
+		root := filepath.Dir(s.Home)
 		for _, d := range []string{root, filepath.Join(root, "run")} {
 			os.Chmod(d, 0o755) // only hooksup's own directory stands in the way
 		}
-		cfg, started, release := s.gateCheck("")
-		ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-		ls.waitReady()
-		ls.waitFile(started)
-		sock, token := ls.env(hooks.EnvSocket), ls.env(hooks.EnvToken)
+		cfg, started, release := s.GateCheck("")
+		ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+		ls.WaitReady()
+		ls.WaitFile(started)
+		sock, token := ls.Env(hooks.EnvSocket), ls.Env(hooks.EnvToken)
 		if fi, err := os.Stat(filepath.Dir(sock)); err != nil || fi.Mode().Perm() != 0o700 {
 			t.Fatalf("socket directory: %v %v", fi.Mode(), err)
 		}
@@ -155,11 +103,11 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 		if !strings.Contains(logText, "supervisor unreachable") || !strings.Contains(logText, "permission denied") {
 			t.Fatalf("the other user's log does not say it was kept out:\n%s", logText)
 		}
-		if n := acceptedConns(sock); n != 1 { // claude's own Stop hook only
+		if n := e2e.AcceptedConns(sock); n != 1 { // claude's own Stop hook only
 			t.Fatalf("the supervisor holds %d connections", n)
 		}
 		os.WriteFile(release, nil, 0o600)
-		if code := ls.wait(20 * time.Second); code != 0 {
+		if code := ls.Wait(20 * time.Second); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
 	})
@@ -169,7 +117,7 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 		os.Mkdir(dir, 0o777)
 		os.Chmod(dir, 0o777)
 		var logBuf lockedBuffer
-		token := randomHex(24)
+		token := e2e.RandomHex(24)
 		srv, err := supervisor.Listen(filepath.Join(dir, "s.sock"), token, slog.New(slog.NewTextHandler(&logBuf, nil)))
 		if err != nil {
 			t.Fatal(err)
@@ -202,7 +150,7 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 		// The same call from this user is served.
 		cmd := exec.Command(client, "Stop")
 		cmd.Env = []string{hooks.EnvSocket + "=" + srv.Path, hooks.EnvToken + "=" + token, hooks.EnvLog + "=" + filepath.Join(pub, "me.log")}
-		cmd.Stdin = strings.NewReader(stopJSON)
+		cmd.Stdin = strings.NewReader(e2e.StopJSON)
 		mine, err := cmd.Output()
 		if err != nil || !strings.Contains(string(mine), "only for you") {
 			t.Fatalf("this user's hook: %v %q", err, mine)
@@ -218,27 +166,27 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 // A hook with a wrong or missing token is refused: it fails open, and hooksup's log says so
 // without the real token or the wrong one.
 func TestSecurityWrongOrMissingTokenRefusedAndLogged(t *testing.T) {
-	s := newSandbox(t)
-	cfg, started, release := s.gateCheck("")
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started)
-	token := ls.env(hooks.EnvToken)
-	wrong := randomHex(24)
+	s := e2e.NewSandbox(t)
+	cfg, started, release := s.GateCheck("")
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started)
+	token := ls.Env(hooks.EnvToken)
+	wrong := e2e.RandomHex(24)
 	for _, tok := range []string{wrong, ""} {
-		cmd := exec.Command(hookClientBin, "Stop")
-		cmd.Env = append(ls.hookEnv(), hooks.EnvToken+"="+tok) // the last value of a variable counts
-		cmd.Stdin = strings.NewReader(stopJSON)
+		cmd := exec.Command(e2e.HookClientBin, "Stop")
+		cmd.Env = append(ls.HookEnv(), hooks.EnvToken+"="+tok) // the last value of a variable counts
+		cmd.Stdin = strings.NewReader(e2e.StopJSON)
 		out, err := cmd.Output()
 		if err != nil || len(out) != 0 {
 			t.Fatalf("token %q: %v %q", tok, err, out)
 		}
 	}
 	os.WriteFile(release, nil, 0o600)
-	if code := ls.wait(20 * time.Second); code != 0 {
+	if code := ls.Wait(20 * time.Second); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	logText, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 	if n := strings.Count(string(logText), `msg="refused a hook call with a wrong or missing token" event=Stop`); n != 2 {
 		t.Fatalf("%d refusals logged, want 2:\n%s", n, logText)
 	}
@@ -250,7 +198,7 @@ func TestSecurityWrongOrMissingTokenRefusedAndLogged(t *testing.T) {
 			t.Errorf("%s is in hooksup.log", name)
 		}
 	}
-	if got := e2e.Decisions(s.verdicts()); got != "Stop:allow/checks" {
+	if got := e2e.Decisions(s.Verdicts()); got != "Stop:allow/checks" {
 		t.Fatalf("verdicts %s: a refused call was decided", got)
 	}
 }
@@ -258,13 +206,13 @@ func TestSecurityWrongOrMissingTokenRefusedAndLogged(t *testing.T) {
 // Under umask 0 the socket directory is 0700, the socket and the injected settings 0600, and
 // hooksup's state (log, verdict log) is private too.
 func TestSecurityPrivateFilesUnderUmask0(t *testing.T) {
-	s := newSandbox(t)
-	cfg, started, release := s.gateCheck("")
-	ls := s.startLiveWith([]string{"/bin/sh", "-c", `umask 000 && exec "$0" "$@"`}, nil, cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started)
-	sock := ls.env(hooks.EnvSocket)
-	live := map[string]os.FileMode{filepath.Dir(sock): 0o700, sock: 0o600, ls.settingsPath(): 0o600}
+	s := e2e.NewSandbox(t)
+	cfg, started, release := s.GateCheck("")
+	ls := s.StartLiveWith([]string{"/bin/sh", "-c", `umask 000 && exec "$0" "$@"`}, nil, cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started)
+	sock := ls.Env(hooks.EnvSocket)
+	live := map[string]os.FileMode{filepath.Dir(sock): 0o700, sock: 0o600, ls.SettingsPath(): 0o600}
 	for p, want := range live {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -275,16 +223,16 @@ func TestSecurityPrivateFilesUnderUmask0(t *testing.T) {
 		}
 	}
 	os.WriteFile(release, nil, 0o600)
-	if code := ls.wait(20 * time.Second); code != 0 {
+	if code := ls.Wait(20 * time.Second); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	vs := s.verdicts()
+	vs := s.Verdicts()
 	if len(vs) != 1 {
 		t.Fatalf("%d verdicts", len(vs))
 	}
-	sessions := verdictlog.SessionsDir(s.stateDir())
+	sessions := verdictlog.SessionsDir(s.StateDir())
 	state := map[string]os.FileMode{
-		s.stateDir(): 0o700, filepath.Join(s.stateDir(), "hooksup.log"): 0o600, sessions: 0o700,
+		s.StateDir(): 0o700, filepath.Join(s.StateDir(), "hooksup.log"): 0o600, sessions: 0o700,
 		filepath.Join(sessions, vs[0].SessionID): 0o700, filepath.Join(sessions, vs[0].SessionID, "verdicts.jsonl"): 0o600,
 	}
 	for p, want := range state {
@@ -304,24 +252,24 @@ func TestSecurityPrivateFilesUnderUmask0(t *testing.T) {
 func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
 	for _, file := range []string{".hooksup.toml", ".hooksup.local.toml"} {
 		t.Run(file, func(t *testing.T) {
-			s := newSandbox(t)
-			pwned := filepath.Join(s.project, "PWNED")
+			s := e2e.NewSandbox(t)
+			pwned := filepath.Join(s.Project, "PWNED")
 			hostile := fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"innocent\"\ncommand = \"touch %[1]s\"\n[[subagent_stop.checks]]\nname = \"x\"\ncommand = \"touch %[1]s\"\n", pwned)
-			path := filepath.Join(s.project, file)
+			path := filepath.Join(s.Project, file)
 			if err := os.WriteFile(path, []byte(hostile), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			ignoring := "hooksup: ignoring " + path + ": not trusted: run `hooksup trust` to use it"
 
-			r := s.runSim("", agentsim.Scenario{Subagents: 1}, "-p", "x")
-			if r.code != 0 || !strings.Contains(r.stderr, ignoring) {
-				t.Fatalf("hooksup claude: exit %d stderr:\n%s", r.code, r.stderr)
+			r := s.RunSim("", agentsim.Scenario{Subagents: 1}, "-p", "x")
+			if r.Code != 0 || !strings.Contains(r.Stderr, ignoring) {
+				t.Fatalf("hooksup claude: exit %d stderr:\n%s", r.Code, r.Stderr)
 			}
-			if got := e2e.Decisions(r.verdicts); got != "SubagentStop:allow/nochecks Stop:allow/nochecks" {
+			if got := e2e.Decisions(r.Verdicts); got != "SubagentStop:allow/nochecks Stop:allow/nochecks" {
 				t.Fatalf("verdicts %s", got)
 			}
 
-			cmd := execHooksup(s, "check")
+			cmd := e2e.ExecHooksup(s, "check")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			cmd.Run()
@@ -331,8 +279,8 @@ func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
 			}
 
 			for _, argv := range [][]string{{"hook", "Stop"}, {"hook", "Stop", "--installed"}, {"hook", "SubagentStop", "--installed"}} {
-				cmd = execHooksup(s, argv...)
-				cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":"sa-%s","cwd":%q,"hook_event_name":%q,"stop_hook_active":false}`, randomHex(4), s.project, argv[1]))
+				cmd = e2e.ExecHooksup(s, argv...)
+				cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":"sa-%s","cwd":%q,"hook_event_name":%q,"stop_hook_active":false}`, e2e.RandomHex(4), s.Project, argv[1]))
 				out, err := cmd.Output()
 				if err != nil || !strings.Contains(string(out), "not trusted") || strings.Contains(string(out), `"decision"`) {
 					t.Fatalf("hooksup %v: %v %s", argv, err, out)
@@ -349,12 +297,12 @@ func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
 // answers while the body was never sent. The hook client, given such input by claude, does
 // not send it at all and allows.
 func TestSecurityOversizedInputRefusedFromHeader(t *testing.T) {
-	s := newSandbox(t)
-	cfg, started, release := s.gateCheck("")
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started)
-	sock, token := ls.env(hooks.EnvSocket), ls.env(hooks.EnvToken)
+	s := e2e.NewSandbox(t)
+	cfg, started, release := s.GateCheck("")
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started)
+	sock, token := ls.Env(hooks.EnvSocket), ls.Env(hooks.EnvToken)
 	for _, tc := range []struct{ token, want string }{
 		{token, "HOOKSUP/1 size 0 0\n"},
 		{"wrong", "HOOKSUP/1 token 0 0\n"}, // a stranger learns nothing about the cap
@@ -365,24 +313,24 @@ func TestSecurityOversizedInputRefusedFromHeader(t *testing.T) {
 		}
 		fmt.Fprintf(c, "HOOKSUP/1 %s Stop %d\n", tc.token, hooks.MaxPayload+1)
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
-		resp, _ := readAll(c) // the body is never sent: the answer comes anyway
+		resp, _ := e2e.ReadAll(c) // the body is never sent: the answer comes anyway
 		c.Close()
 		if resp != tc.want {
 			t.Fatalf("got %q, want %q", resp, tc.want)
 		}
 	}
-	cmd := exec.Command(hookClientBin, "Stop")
-	cmd.Env = ls.hookEnv()
+	cmd := exec.Command(e2e.HookClientBin, "Stop")
+	cmd.Env = ls.HookEnv()
 	cmd.Stdin = io.MultiReader(strings.NewReader(`{"last_assistant_message":"`), bytes.NewReader(bytes.Repeat([]byte("x"), hooks.MaxPayload)), strings.NewReader(`"}`))
 	out, err := cmd.Output()
 	if err != nil || len(out) != 0 {
 		t.Fatalf("oversized input: %v %q", err, out)
 	}
 	os.WriteFile(release, nil, 0o600)
-	if code := ls.wait(20 * time.Second); code != 0 {
+	if code := ls.Wait(20 * time.Second); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	logText, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	logText, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 	for _, want := range []string{
 		fmt.Sprintf(`msg="refused a hook call over the size cap" event=Stop bytes=%d`, hooks.MaxPayload+1),
 		fmt.Sprintf(`hook Stop: input over %d bytes (allowed)`, hooks.MaxPayload),
@@ -397,37 +345,37 @@ func TestSecurityOversizedInputRefusedFromHeader(t *testing.T) {
 // from the environment appears in hooksup's log (at --debug), the verdict log, the injected
 // settings file or hooksup's stderr — over a session with blocks, subagents and refused calls.
 func TestSecurityNoSecretsInLogsOrSettings(t *testing.T) {
-	s := newSandbox(t)
-	apiKey := "sk-ant-api03-HOOKSUPFAKE" + randomHex(16)
-	marker := filepath.Join(s.project, "marker")
-	cfg, started, release := s.gateCheck(fmt.Sprintf(`
+	s := e2e.NewSandbox(t)
+	apiKey := "sk-ant-api03-HOOKSUPFAKE" + e2e.RandomHex(16)
+	marker := filepath.Join(s.Project, "marker")
+	cfg, started, release := s.GateCheck(fmt.Sprintf(`
 [[subagent_stop.checks]]
 name = "once"
 command = "test -f %[1]s || { touch %[1]s; echo failing once; exit 1; }"
 `, marker))
-	ls := s.startLiveWith(nil, []string{"--debug"}, cfg, agentsim.Scenario{Subagents: 2, Permission: true}, []string{"ANTHROPIC_API_KEY=" + apiKey}, "-p", "go")
-	ls.waitReady()
-	ls.waitFile(started)
-	token := ls.env(hooks.EnvToken)
-	if token == "" || ls.env("ANTHROPIC_API_KEY") != apiKey {
+	ls := s.StartLiveWith(nil, []string{"--debug"}, cfg, agentsim.Scenario{Subagents: 2, Permission: true}, []string{"ANTHROPIC_API_KEY=" + apiKey}, "-p", "go")
+	ls.WaitReady()
+	ls.WaitFile(started)
+	token := ls.Env(hooks.EnvToken)
+	if token == "" || ls.Env("ANTHROPIC_API_KEY") != apiKey {
 		t.Fatal("claude did not get the token and the key")
 	}
-	cmd := exec.Command(hookClientBin, "Stop")
-	cmd.Env = append(ls.hookEnv(), hooks.EnvToken+"=not-"+token)
-	cmd.Stdin = strings.NewReader(stopJSON)
+	cmd := exec.Command(e2e.HookClientBin, "Stop")
+	cmd.Env = append(ls.HookEnv(), hooks.EnvToken+"=not-"+token)
+	cmd.Stdin = strings.NewReader(e2e.StopJSON)
 	cmd.Run()
 	os.WriteFile(release, nil, 0o600)
-	if code := ls.wait(20 * time.Second); code != 0 {
+	if code := ls.Wait(20 * time.Second); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if len(s.verdicts()) < 4 {
-		t.Fatalf("verdicts %s", e2e.Decisions(s.verdicts()))
+	if len(s.Verdicts()) < 4 {
+		t.Fatalf("verdicts %s", e2e.Decisions(s.Verdicts()))
 	}
 	written := map[string]string{
-		"the injected settings": filepath.Join(ls.rec, "settings.json"), // copied while claude ran
-		"hooksup's stderr":      ls.stderr,
+		"the injected settings": filepath.Join(ls.Rec, "settings.json"), // copied while claude ran
+		"hooksup's stderr":      ls.Stderr,
 	}
-	filepath.Walk(s.stateDir(), func(p string, fi os.FileInfo, err error) error {
+	filepath.Walk(s.StateDir(), func(p string, fi os.FileInfo, err error) error {
 		if err == nil && !fi.IsDir() {
 			written[p] = p
 		}

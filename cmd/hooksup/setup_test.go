@@ -21,18 +21,9 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-func (s *sandbox) hooksup(t *testing.T, args ...string) (int, string) {
-	t.Helper()
-	cmd := execHooksup(s, args...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Run()
-	return cmd.ProcessState.ExitCode(), out.String()
-}
-
 func TestCheckCommand(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(`
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(`
 [[stop.checks]]
 name = "ok"
 command = "echo fine"
@@ -41,14 +32,14 @@ name = "broken"
 command = "echo 'boom: 2 failures'; exit 3"
 `), 0o644)
 	// Untrusted: nothing runs, and check fails.
-	code, out := s.hooksup(t, "check")
+	code, out := s.Hooksup(t, "check")
 	if code != 1 || !strings.Contains(out, "not trusted") || strings.Contains(out, "✓ ok") {
 		t.Fatalf("untrusted: %d %s", code, out)
 	}
-	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
-	code, out = s.hooksup(t, "check")
+	code, out = s.Hooksup(t, "check")
 	if code != 1 || !strings.Contains(out, "✓ ok") || !strings.Contains(out, "✗ broken: exit 3") || !strings.Contains(out, "boom: 2 failures") ||
 		!strings.HasSuffix(out, "\n1 of 2 checks failed\n") {
 		t.Fatalf("%d %s", code, out)
@@ -59,9 +50,9 @@ command = "echo 'boom: 2 failures'; exit 3"
 		code    int
 		last    string
 	}{{"echo fine", 0, "1 check passed"}, {"exit 3", 1, "1 check failed"}} {
-		os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"one\"\ncommand = \""+tc.command+"\"\n"), 0o644)
-		s.hooksup(t, "trust", "--yes")
-		code, out := s.hooksup(t, "check")
+		os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"one\"\ncommand = \""+tc.command+"\"\n"), 0o644)
+		s.Hooksup(t, "trust", "--yes")
+		code, out := s.Hooksup(t, "check")
 		if code != tc.code || !strings.HasSuffix(out, "\n"+tc.last+"\n") {
 			t.Errorf("one check, %q: %d %s", tc.command, code, out)
 		}
@@ -97,13 +88,13 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 			say: []string{".hooksup.toml"}, notSay: []string{"no [[stop.checks]]", "hooksup init", "run `hooksup trust`", "passed"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
-			path := filepath.Join(s.project, ".hooksup.toml")
+			s := e2e.NewSandbox(t)
+			path := filepath.Join(s.Project, ".hooksup.toml")
 			if tc.file != "" {
 				os.WriteFile(path, []byte(tc.file), 0o644)
 			}
 			if tc.trust {
-				if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+				if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 					t.Fatal(out)
 				}
 			}
@@ -112,7 +103,7 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 				f.WriteString(tc.change)
 				f.Close()
 			}
-			code, out := s.hooksup(t, "check")
+			code, out := s.Hooksup(t, "check")
 			if code != tc.code {
 				t.Errorf("exit %d, want %d:\n%s", code, tc.code, out)
 			}
@@ -126,7 +117,7 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 					t.Errorf("check said %q:\n%s", w, out)
 				}
 			}
-			if _, err := os.Stat(filepath.Join(s.project, "ran.txt")); err == nil && tc.code != 0 {
+			if _, err := os.Stat(filepath.Join(s.Project, "ran.txt")); err == nil && tc.code != 0 {
 				t.Errorf("a check ran")
 			}
 		})
@@ -137,26 +128,26 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 // hook gives claude, byte for byte (plain text, its last reason_lines lines), not the raw
 // end of the output; a check that could not start says so once, on one line.
 func TestCheckShowsWhatTheAgentReads(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	// Colours, blank lines, the failure early and 60 lines of passes after it.
 	script := "printf '=== RUN TestA\\n\\033[31m--- FAIL: TestA\\033[0m\\n\\n    a_test.go:9: boom\\n'\n" +
 		"i=0; while [ $i -lt 60 ]; do printf '\\033[32m--- PASS: TestB%d\\033[0m\\n' $i; i=$((i+1)); done\nexit 1\n"
-	s.files(map[string]string{
+	s.Files(map[string]string{
 		"t.sh": script,
 		".hooksup.toml": "mode = \"auto\"\nreason_lines = 30\n[[stop.checks]]\nname = \"test\"\ncommand = \"sh t.sh\"\n" +
 			"[[stop.checks]]\nname = \"lint\"\ncommand = \"nosuchtool-xyz check .\"\n",
 	})
-	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
-	cmd := execHooksup(s, "hook", "Stop", "--installed")
-	cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s1","cwd":` + strconv.Quote(s.project) + `,"stop_hook_active":false}`)
+	cmd := e2e.ExecHooksup(s, "hook", "Stop", "--installed")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"s1","cwd":` + strconv.Quote(s.Project) + `,"stop_hook_active":false}`)
 	raw, _ := cmd.Output()
 	var answer struct{ Decision, Reason string }
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Decision != "block" {
 		t.Fatalf("the hook's answer (%v): %s", err, raw)
 	}
-	code, out := s.hooksup(t, "check")
+	code, out := s.Hooksup(t, "check")
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -184,14 +175,14 @@ func TestCheckReasonNamesTheFailingGoTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSandbox(t)
-	s.env = append(s.env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, "GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=", "GOPROXY=off")
 	var passes strings.Builder
 	passes.WriteString("package dates\n\nimport \"testing\"\n\n")
 	for i := range 60 {
 		fmt.Fprintf(&passes, "func TestPasses%02d(t *testing.T) { t.Log(\"fine\") }\n", i)
 	}
-	s.files(map[string]string{
+	s.Files(map[string]string{
 		"go.mod":   "module example.com/dates\n\ngo 1.22\n",
 		"dates.go": "package dates\n\nfunc DaysIn(m int) int { return []int{31, 28, 31}[m-1] }\n",
 		// Sorted before pass_test.go: go test runs it first.
@@ -200,10 +191,10 @@ func TestCheckReasonNamesTheFailingGoTest(t *testing.T) {
 		"pass_test.go":  passes.String(),
 		".hooksup.toml": "[[stop.checks]]\nname = \"test\"\ncommand = \"go test -count=1 -v ./...\"\ntimeout = \"5m\"\n",
 	})
-	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
-	code, out := s.hooksup(t, "check")
+	code, out := s.Hooksup(t, "check")
 	if code != 1 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -229,15 +220,15 @@ const otherHooks = `{
 `
 
 func TestInstallTwiceThenUninstall(t *testing.T) {
-	s := newSandbox(t)
-	settings := filepath.Join(s.project, ".claude", "settings.local.json")
+	s := e2e.NewSandbox(t)
+	settings := filepath.Join(s.Project, ".claude", "settings.local.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
 	os.WriteFile(settings, []byte(otherHooks), 0o644)
-	if code, out := s.hooksup(t, "install"); code != 0 || !strings.Contains(out, "installed") {
+	if code, out := s.Hooksup(t, "install"); code != 0 || !strings.Contains(out, "installed") {
 		t.Fatalf("%d %s", code, out)
 	}
 	first, _ := os.ReadFile(settings)
-	if code, out := s.hooksup(t, "install"); code != 0 || !strings.Contains(out, "already installed") {
+	if code, out := s.Hooksup(t, "install"); code != 0 || !strings.Contains(out, "already installed") {
 		t.Fatalf("%d %s", code, out)
 	}
 	second, _ := os.ReadFile(settings)
@@ -252,7 +243,7 @@ func TestInstallTwiceThenUninstall(t *testing.T) {
 			t.Fatalf("lost %s", keep)
 		}
 	}
-	if code, out := s.hooksup(t, "uninstall"); code != 0 || !strings.Contains(out, "removed") {
+	if code, out := s.Hooksup(t, "uninstall"); code != 0 || !strings.Contains(out, "removed") {
 		t.Fatalf("%d %s", code, out)
 	}
 	third, _ := os.ReadFile(settings)
@@ -267,15 +258,15 @@ func TestInstallTwiceThenUninstall(t *testing.T) {
 // A settings file that install made, and that holds nothing else once uninstall removed
 // hooksup's hooks, is removed rather than left holding {}.
 func TestUninstallRemovesTheFileItEmptied(t *testing.T) {
-	s := newSandbox(t)
-	settings := filepath.Join(s.project, ".claude", "settings.local.json")
-	if code, out := s.hooksup(t, "install"); code != 0 {
+	s := e2e.NewSandbox(t)
+	settings := filepath.Join(s.Project, ".claude", "settings.local.json")
+	if code, out := s.Hooksup(t, "install"); code != 0 {
 		t.Fatalf("install: %d %s", code, out)
 	}
 	if _, err := os.Stat(settings); err != nil {
 		t.Fatalf("install wrote no settings: %v", err)
 	}
-	code, out := s.hooksup(t, "uninstall")
+	code, out := s.Hooksup(t, "uninstall")
 	if code != 0 || !strings.Contains(out, "removed") {
 		t.Fatalf("uninstall: %d %s", code, out)
 	}
@@ -285,12 +276,12 @@ func TestUninstallRemovesTheFileItEmptied(t *testing.T) {
 }
 
 func TestInstallRefusesInvalidJSON(t *testing.T) {
-	s := newSandbox(t)
-	settings := filepath.Join(s.project, ".claude", "settings.json")
+	s := e2e.NewSandbox(t)
+	settings := filepath.Join(s.Project, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
 	broken := "{\"hooks\": {\n  \"Stop\": [\n}\n"
 	os.WriteFile(settings, []byte(broken), 0o644)
-	code, out := s.hooksup(t, "install", "--scope", "project")
+	code, out := s.Hooksup(t, "install", "--scope", "project")
 	if code == 0 || !strings.Contains(out, settings) || !strings.Contains(out, "not changed") {
 		t.Fatalf("%d %s", code, out)
 	}
@@ -300,10 +291,10 @@ func TestInstallRefusesInvalidJSON(t *testing.T) {
 }
 
 func TestDoctorFlagsRiskyStopHooks(t *testing.T) {
-	s := newSandbox(t)
-	os.MkdirAll(filepath.Join(s.project, ".claude"), 0o755)
-	os.WriteFile(filepath.Join(s.project, ".claude", "settings.json"), []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}]}}`), 0o644)
-	code, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+	s := e2e.NewSandbox(t)
+	os.MkdirAll(filepath.Join(s.Project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(s.Project, ".claude", "settings.json"), []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}]}}`), 0o644)
+	code, out := s.Hooksup(t, "--claude-bin", "/bin/true", "doctor")
 	if code != 1 || !strings.Contains(out, "never mentions stop_hook_active") || !strings.Contains(out, "disableAllHooks is true") {
 		t.Fatalf("%d %s", code, out)
 	}
@@ -312,10 +303,10 @@ func TestDoctorFlagsRiskyStopHooks(t *testing.T) {
 // doctor names what is wrong with an untrusted project file that trust would refuse (its
 // unknown key, with file and line), rather than only "not trusted".
 func TestDoctorNamesTheProblemOfAnUntrustedFile(t *testing.T) {
-	s := newSandbox(t)
-	path := filepath.Join(s.project, ".hooksup.toml")
+	s := e2e.NewSandbox(t)
+	path := filepath.Join(s.Project, ".hooksup.toml")
 	os.WriteFile(path, []byte("[[stop.checks]]\nname = \"ok\"\ncommand = \"true\"\ntimout = \"2m\"\n"), 0o644)
-	code, out := s.hooksup(t, "--claude-bin", "/bin/true", "doctor")
+	code, out := s.Hooksup(t, "--claude-bin", "/bin/true", "doctor")
 	want := path + `:4: stop.checks[0].timout: unknown key (did you mean "timeout"?)`
 	if code != 1 || !strings.Contains(out, "✗ "+want) || strings.Contains(out, "run `hooksup trust`") {
 		t.Fatalf("%d %s", code, out)
@@ -325,44 +316,44 @@ func TestDoctorNamesTheProblemOfAnUntrustedFile(t *testing.T) {
 // Plain claude after `hooksup install`: the installed hook runs the checks itself, keeps its
 // counts across hook processes, and makes claude continue until the check passes.
 func TestStandaloneAfterInstall(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(`
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(fmt.Sprintf(`
 mode = "auto"
 [[stop.checks]]
 name = "tests"
 command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
-`, filepath.Join(s.project, "marker"))), 0o644)
-	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+`, filepath.Join(s.Project, "marker"))), 0o644)
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
-	if code, out := s.hooksup(t, "install"); code != 0 {
+	if code, out := s.Hooksup(t, "install"); code != 0 {
 		t.Fatal(out)
 	}
 	// The small client beside hooksup is what claude runs: it does the standalone work.
-	if argv := installedStop(t, s); argv != hooks.ShellQuote(hookClientBin)+" --agent claude Stop --installed" {
+	if argv := installedStop(t, s); argv != hooks.ShellQuote(e2e.HookClientBin)+" --agent claude Stop --installed" {
 		t.Fatalf("installed Stop hook %q, want the hook client's", argv)
 	}
 	self, _ := os.Executable()
-	trace := filepath.Join(s.project, "trace.jsonl")
-	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
-	cmd.Dir = s.project
-	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvTrace+"="+trace)
+	trace := filepath.Join(s.Project, "trace.jsonl")
+	cmd := exec.Command(self, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "go")
+	cmd.Dir = s.Project
+	cmd.Env = append(append([]string{}, s.Env...), e2e.EnvSimAgent+"=1", agentsim.EnvTrace+"="+trace)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	stops := stopTrace(readTrace(t, trace), "Stop")
+	stops := e2e.StopTrace(e2e.ReadTrace(t, trace), "Stop")
 	if len(stops) != 2 || !stops[0].Block || stops[1].Block || !strings.Contains(stops[0].Reasons[0], "FAIL: TestX") {
 		t.Fatalf("stops %+v", stops)
 	}
-	if got := e2e.Decisions(s.verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
+	if got := e2e.Decisions(s.Verdicts()); got != "Stop:block/check:tests Stop:allow/checks" {
 		t.Fatalf("verdicts %s", got)
 	}
 }
 
 // installedStop is the Stop hook command in the project's local settings.
-func installedStop(t *testing.T, s *sandbox) string {
+func installedStop(t *testing.T, s *e2e.Sandbox) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(s.project, ".claude", "settings.local.json"))
+	b, err := os.ReadFile(filepath.Join(s.Project, ".claude", "settings.local.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,11 +369,11 @@ func installedStop(t *testing.T, s *sandbox) string {
 // Where hooksup-hook is not installed beside hooksup, install registers `hooksup hook`, which
 // runs the checks the same way.
 func TestInstallWithoutTheHookClient(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestY; exit 1\"\n"), 0o644)
-	s.hooksup(t, "trust", "--yes")
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestY; exit 1\"\n"), 0o644)
+	s.Hooksup(t, "trust", "--yes")
 	alone := filepath.Join(t.TempDir(), "hooksup")
-	b, err := os.ReadFile(hooksupBin)
+	b, err := os.ReadFile(e2e.HooksupBin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +381,7 @@ func TestInstallWithoutTheHookClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(alone, "install")
-	cmd.Dir, cmd.Env = s.project, s.env
+	cmd.Dir, cmd.Env = s.Project, s.Env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
@@ -399,8 +390,8 @@ func TestInstallWithoutTheHookClient(t *testing.T) {
 		t.Fatalf("installed Stop hook %q, want hooksup's own", argv)
 	}
 	hook := exec.Command("/bin/sh", "-c", argv)
-	hook.Dir, hook.Env = s.project, s.env
-	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
+	hook.Dir, hook.Env = s.Project, s.Env
+	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.Project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
 	out, err := hook.Output()
 	if err != nil || !strings.Contains(string(out), `"decision":"block"`) || !strings.Contains(string(out), "FAIL: TestY") {
 		t.Fatalf("%v: %s", err, out)
@@ -410,18 +401,18 @@ func TestInstallWithoutTheHookClient(t *testing.T) {
 // An always-failing check in standalone mode stops at max_continuations: the count survives
 // between hook processes.
 func TestStandaloneLimitAcrossProcesses(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n"), 0o644)
-	s.hooksup(t, "trust", "--yes")
-	s.hooksup(t, "install")
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n"), 0o644)
+	s.Hooksup(t, "trust", "--yes")
+	s.Hooksup(t, "install")
 	self, _ := os.Executable()
-	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
-	cmd.Dir = s.project
-	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1")
+	cmd := exec.Command(self, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "go")
+	cmd.Dir = s.Project
+	cmd.Env = append(append([]string{}, s.Env...), e2e.EnvSimAgent+"=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v %s", err, out)
 	}
-	if got := e2e.Decisions(s.verdicts()); got != "Stop:block/check:t Stop:block/check:t Stop:allow/limit" {
+	if got := e2e.Decisions(s.Verdicts()); got != "Stop:block/check:t Stop:block/check:t Stop:allow/limit" {
 		t.Fatalf("verdicts %s", got)
 	}
 }
@@ -429,8 +420,8 @@ func TestStandaloneLimitAcrossProcesses(t *testing.T) {
 // The timeout install gives claude for each hook covers that hook's checks: a slow subagent
 // check is not cut short by claude killing the installed SubagentStop hook.
 func TestInstalledTimeoutsCoverTheChecks(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(`
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(`
 [[stop.checks]]
 name = "tests"
 command = "true"
@@ -440,13 +431,13 @@ name = "review"
 command = "true"
 timeout = "30m"
 `), 0o644)
-	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
-	if code, out := s.hooksup(t, "install"); code != 0 {
+	if code, out := s.Hooksup(t, "install"); code != 0 {
 		t.Fatal(out)
 	}
-	b, err := os.ReadFile(filepath.Join(s.project, ".claude", "settings.local.json"))
+	b, err := os.ReadFile(filepath.Join(s.Project, ".claude", "settings.local.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,20 +460,20 @@ timeout = "30m"
 
 // An untrusted project config never runs, and claude is told why once.
 func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
-	s := newSandbox(t)
-	evil := filepath.Join(s.project, "pwned")
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
-	s.hooksup(t, "install")
+	s := e2e.NewSandbox(t)
+	evil := filepath.Join(s.Project, "pwned")
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
+	s.Hooksup(t, "install")
 	self, _ := os.Executable()
-	trace := filepath.Join(s.project, "trace.jsonl")
-	cmd := exec.Command(self, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "go")
-	cmd.Dir = s.project
-	cmd.Env = append(append([]string{}, s.env...), envSimAgent+"=1", agentsim.EnvTrace+"="+trace)
+	trace := filepath.Join(s.Project, "trace.jsonl")
+	cmd := exec.Command(self, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "go")
+	cmd.Dir = s.Project
+	cmd.Env = append(append([]string{}, s.Env...), e2e.EnvSimAgent+"=1", agentsim.EnvTrace+"="+trace)
 	cmd.CombinedOutput()
 	if _, err := os.Stat(evil); err == nil {
 		t.Fatal("an untrusted config's command ran")
 	}
-	stops := stopTrace(readTrace(t, trace), "Stop")
+	stops := e2e.StopTrace(e2e.ReadTrace(t, trace), "Stop")
 	if len(stops) != 1 || !strings.Contains(stops[0].Results[0].Stdout, "not trusted") {
 		t.Fatalf("%+v", stops)
 	}
@@ -491,15 +482,15 @@ func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
 // Claude ends a hook past its timeout with SIGTERM: the installed hook's check ends with it,
 // everything the check started included (here a sleep in the background).
 func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
-	s := newSandbox(t)
-	pidFile := filepath.Join(s.project, "sleep.pid")
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(
+	s := e2e.NewSandbox(t)
+	pidFile := filepath.Join(s.Project, "sleep.pid")
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(fmt.Sprintf(
 		"[[stop.checks]]\nname = \"slow\"\ncommand = \"sleep 60 & echo $! > %s; wait\"\n", pidFile)), 0o644)
-	s.hooksup(t, "trust", "--yes")
-	s.hooksup(t, "install")
+	s.Hooksup(t, "trust", "--yes")
+	s.Hooksup(t, "install")
 	hook := exec.Command("/bin/sh", "-c", "exec "+installedStop(t, s))
-	hook.Dir, hook.Env = s.project, s.env
-	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
+	hook.Dir, hook.Env = s.Project, s.Env
+	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.Project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
 	if err := hook.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -536,15 +527,15 @@ func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
 
 // Under a supervisor, an installed hook steps aside: one verdict per stop, not two.
 func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n"), 0o644)
-	s.hooksup(t, "trust", "--yes")
-	s.hooksup(t, "install")
-	r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "--settings", filepath.Join(s.project, ".claude", "settings.local.json"), "-p", "x")
-	if got := e2e.Decisions(r.verdicts); got != "Stop:allow/nochecks" {
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n"), 0o644)
+	s.Hooksup(t, "trust", "--yes")
+	s.Hooksup(t, "install")
+	r := s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{}, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "x")
+	if got := e2e.Decisions(r.Verdicts); got != "Stop:allow/nochecks" {
 		t.Fatalf("verdicts %s", got)
 	}
-	stops := stopTrace(r.trace, "Stop")
+	stops := e2e.StopTrace(r.Trace, "Stop")
 	if len(stops) != 1 || len(stops[0].Results) != 2 {
 		t.Fatalf("%+v", stops)
 	}
@@ -552,8 +543,8 @@ func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 
 // hooksup log -f prints verdicts as they are appended.
 func TestLogFollow(t *testing.T) {
-	s := newSandbox(t)
-	dir := filepath.Join(verdictlog.SessionsDir(s.stateDir()), "sess-1")
+	s := e2e.NewSandbox(t)
+	dir := filepath.Join(verdictlog.SessionsDir(s.StateDir()), "sess-1")
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "verdicts.jsonl")
 	line := func(decision hooks.Decision, source verdictlog.Source) string {
@@ -573,8 +564,8 @@ func TestLogFollow(t *testing.T) {
 // its heading; --session accepts the 8 characters of an id hooksup shows everywhere, and says
 // when they name more than one session.
 func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
-	s := newSandbox(t)
-	sessions := verdictlog.SessionsDir(s.stateDir())
+	s := e2e.NewSandbox(t)
+	sessions := verdictlog.SessionsDir(s.StateDir())
 	write := func(id string, decision hooks.Decision, source verdictlog.Source) {
 		dir := filepath.Join(sessions, id)
 		os.MkdirAll(dir, 0o700)
@@ -592,21 +583,21 @@ func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
 	write("9f8e7d6c-0000-4000-8000-000000000002", "block", "manual")
 	waitOut("Stop → block: continued by you")
 
-	code, text := s.hooksup(t, "log", "--session", "1a2b3c4d")
+	code, text := s.Hooksup(t, "log", "--session", "1a2b3c4d")
 	if code != 0 || !strings.Contains(text, "session 1a2b3c4d-0000-4000-8000-000000000001") || !strings.Contains(text, "Stop → block: continued (check tests failed)") {
 		t.Errorf("log --session with the short id: %d %s", code, text)
 	}
 	write("1a2b3c4d-ffff-4000-8000-000000000003", "allow", "checks")
-	if code, text := s.hooksup(t, "log", "--session", "1a2b3c4d"); code != 1 || !strings.Contains(text, "names 2 sessions") {
+	if code, text := s.Hooksup(t, "log", "--session", "1a2b3c4d"); code != 1 || !strings.Contains(text, "names 2 sessions") {
 		t.Errorf("log --session with an ambiguous short id: %d %s", code, text)
 	}
 }
 
 // startLogFollow runs hooksup log -f in s and returns a wait for text on its output (5 s at
 // most).
-func startLogFollow(t *testing.T, s *sandbox) func(want string) {
+func startLogFollow(t *testing.T, s *e2e.Sandbox) func(want string) {
 	t.Helper()
-	cmd := execHooksup(s, "log", "-f")
+	cmd := e2e.ExecHooksup(s, "log", "-f")
 	out := &syncWriter{}
 	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
@@ -643,7 +634,7 @@ func (w *syncWriter) String() string {
 
 // A verdict log written by an earlier hooksup reads as it did then, in text and in JSON.
 func TestLogReadsAnOldLog(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	old, err := os.ReadFile(filepath.Join("testdata", "oldlog", "verdicts.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -652,14 +643,14 @@ func TestLogReadsAnOldLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(verdictlog.SessionsDir(s.stateDir()), "4312ba3d-1111-2222-3333-444455556666")
+	dir := filepath.Join(verdictlog.SessionsDir(s.StateDir()), "4312ba3d-1111-2222-3333-444455556666")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := execHooksup(s, "log", "--session", "4312ba3d") // of no project: an old log names none
+	cmd := e2e.ExecHooksup(s, "log", "--session", "4312ba3d") // of no project: an old log names none
 	cmd.Env = append(cmd.Env, "TZ=UTC")
 	out, err := cmd.Output()
 	if err != nil {
@@ -668,7 +659,7 @@ func TestLogReadsAnOldLog(t *testing.T) {
 	if string(out) != string(want) {
 		t.Fatalf("hooksup log of an old log:\n%s\nwant:\n%s", out, want)
 	}
-	out, err = execHooksup(s, "log", "--json").Output()
+	out, err = e2e.ExecHooksup(s, "log", "--json").Output()
 	if err != nil || string(out) != string(old) {
 		t.Fatalf("hooksup log --json of an old log (err %v):\n%s\nwant:\n%s", err, out, old)
 	}
@@ -679,19 +670,19 @@ func TestLogReadsAnOldLog(t *testing.T) {
 // to it, and runs the checks wherever hooksup is installed. Where this machine's PATH has no
 // hooksup, install says so on stderr, with the way out.
 func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestZ; exit 1\"\n"), 0o644)
-	s.hooksup(t, "trust", "--yes")
-	settings := filepath.Join(s.project, ".claude", "settings.json")
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestZ; exit 1\"\n"), 0o644)
+	s.Hooksup(t, "trust", "--yes")
+	settings := filepath.Join(s.Project, ".claude", "settings.json")
 	// An earlier install from this machine named its own path: it is replaced.
 	os.MkdirAll(filepath.Dir(settings), 0o755)
 	os.WriteFile(settings, []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/old/bin/hooksup-hook --agent claude Stop --installed"}]}]}}`), 0o644)
 	bin := t.TempDir()
-	if err := os.Symlink(hooksupBin, filepath.Join(bin, "hooksup")); err != nil {
+	if err := os.Symlink(e2e.HooksupBin, filepath.Join(bin, "hooksup")); err != nil {
 		t.Fatal(err)
 	}
-	env := append(append([]string{}, s.env...), "PATH="+bin+":/usr/bin:/bin")
-	cmd := execHooksup(s, "install", "--scope", "project")
+	env := append(append([]string{}, s.Env...), "PATH="+bin+":/usr/bin:/bin")
+	cmd := e2e.ExecHooksup(s, "install", "--scope", "project")
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -711,7 +702,7 @@ func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
 			t.Errorf("%s hooks %+v, want the one command %q", ev, g, w)
 		}
 	}
-	if strings.Contains(string(b), s.project) || strings.Contains(string(b), filepath.Dir(hooksupBin)) || strings.Contains(string(b), "/old/") {
+	if strings.Contains(string(b), s.Project) || strings.Contains(string(b), filepath.Dir(e2e.HooksupBin)) || strings.Contains(string(b), "/old/") {
 		t.Errorf("the shared settings name a path of this machine:\n%s", b)
 	}
 	if !strings.Contains(stdout.String(), "PATH") {
@@ -719,15 +710,15 @@ func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
 	}
 	// The hook runs the checks, through the hooksup on the PATH.
 	hook := exec.Command("/bin/sh", "-c", want["Stop"])
-	hook.Dir, hook.Env = s.project, env
-	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
+	hook.Dir, hook.Env = s.Project, env
+	hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.Project + `","prompt_id":"p1","hook_event_name":"Stop","stop_hook_active":false}`)
 	if out, err := hook.Output(); err != nil || !strings.Contains(string(out), `"decision":"block"`) || !strings.Contains(string(out), "FAIL: TestZ") {
 		t.Fatalf("the installed hook: %v: %s", err, out)
 	}
 
 	// No hooksup on this machine's PATH: the same file, and a warning.
-	cmd = execHooksup(s, "install", "--scope", "project")
-	cmd.Env = append(append([]string{}, s.env...), "PATH=/usr/bin:/bin")
+	cmd = e2e.ExecHooksup(s, "install", "--scope", "project")
+	cmd.Env = append(append([]string{}, s.Env...), "PATH=/usr/bin:/bin")
 	stdout.Reset()
 	stderr.Reset()
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -742,7 +733,7 @@ func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
 	}
 
 	// uninstall removes it, and nothing else is left.
-	if code, out := s.hooksup(t, "uninstall", "--scope", "project"); code != 0 || !strings.Contains(out, "removed") {
+	if code, out := s.Hooksup(t, "uninstall", "--scope", "project"); code != 0 || !strings.Contains(out, "removed") {
 		t.Fatalf("uninstall: %d %s", code, out)
 	}
 	if b, err := os.ReadFile(settings); err == nil && strings.Contains(string(b), "--installed") {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/hooksup/hooksup/agent/claude"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
@@ -32,7 +34,7 @@ func BenchmarkSupervisedStopRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	bare := buildBareClient(b, dir)
+	bare := e2e.BuildBareClient(b, dir)
 	srv, err := supervisor.Listen(filepath.Join(dir, "s.sock"), "tok", nil)
 	if err != nil {
 		b.Fatal(err)
@@ -48,26 +50,26 @@ func BenchmarkSupervisedStopRoundTrip(b *testing.B) {
 	}
 	absent := filepath.Join(dir, "moved", "absent.jsonl")
 	withTranscript := func(path string) []byte {
-		return bytes.Replace([]byte(claudeStopInput), []byte(`/home/dev/.claude/projects/-home-dev-proj/4312ba3d.jsonl`), []byte(path), 1)
+		return bytes.Replace([]byte(e2e.ClaudeStopInput), []byte(`/home/dev/.claude/projects/-home-dev-proj/4312ba3d.jsonl`), []byte(path), 1)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	presentEnv := startSupervised(ctx, b, filepath.Join(dir, "p"))
 	absentEnv := startSupervised(ctx, b, filepath.Join(dir, "a"))
-	variants := []hookRun{
-		{"transcript present", []string{hookClientBin, "Stop"}, presentEnv, withTranscript(present), true},
-		{"transcript absent", []string{hookClientBin, "Stop"}, absentEnv, withTranscript(absent), true},
-		{"bare Go client", []string{bare}, bareEnv, []byte(claudeStopInput), true},
+	variants := []e2e.HookRun{
+		{Name: "transcript present", Argv: []string{e2e.HookClientBin, "Stop"}, Env: presentEnv, Input: withTranscript(present), Allowed: true},
+		{Name: "transcript absent", Argv: []string{e2e.HookClientBin, "Stop"}, Env: absentEnv, Input: withTranscript(absent), Allowed: true},
+		{Name: "bare Go client", Argv: []string{bare}, Env: bareEnv, Input: []byte(e2e.ClaudeStopInput), Allowed: true},
 	}
-	samples := timeRoundTrips(b, variants)
+	samples := e2e.TimeRoundTrips(b, variants)
 	fmt.Printf("\nsupervised Stop round trip over %d runs each (exec to exit; allow, no checks; hooksup-hook to a whole session, the bare client to a bare server)\n", b.N)
 	fmt.Printf("%-22s %10s %10s %10s %10s\n", "", "p50", "p99", "p50/bare", "p99/bare")
 	for j, v := range variants {
-		fmt.Printf("%-22s %10s %10s %9.2fx %9.2fx\n", v.name, pct(samples[j], 0.5).Round(time.Microsecond), pct(samples[j], 0.99).Round(time.Microsecond),
-			float64(pct(samples[j], 0.5))/float64(pct(samples[2], 0.5)), float64(pct(samples[j], 0.99))/float64(pct(samples[2], 0.99)))
+		fmt.Printf("%-22s %10s %10s %9.2fx %9.2fx\n", v.Name, e2e.Pct(samples[j], 0.5).Round(time.Microsecond), e2e.Pct(samples[j], 0.99).Round(time.Microsecond),
+			float64(e2e.Pct(samples[j], 0.5))/float64(e2e.Pct(samples[2], 0.5)), float64(e2e.Pct(samples[j], 0.99))/float64(e2e.Pct(samples[2], 0.99)))
 	}
-	b.ReportMetric(float64(pct(samples[0], 0.5))/float64(pct(samples[2], 0.5)), "present-ratio-p50")
-	b.ReportMetric(float64(pct(samples[1], 0.5))/float64(pct(samples[2], 0.5)), "absent-ratio-p50")
+	b.ReportMetric(float64(e2e.Pct(samples[0], 0.5))/float64(e2e.Pct(samples[2], 0.5)), "present-ratio-p50")
+	b.ReportMetric(float64(e2e.Pct(samples[1], 0.5))/float64(e2e.Pct(samples[2], 0.5)), "absent-ratio-p50")
 }
 
 // startSupervised starts a supervised session in dir whose agent is a process that waits to be
@@ -84,7 +86,7 @@ func startSupervised(ctx context.Context, b *testing.B, dir string) []string {
 	cfg.Mode = config.ModeAuto
 	started := make(chan []string, 1)
 	s, err := supervisor.New(supervisor.Options{
-		Config: cfg, Agent: claude.Agent{}, Bin: "sleep", HookClient: hookClientBin,
+		Config: cfg, Agent: claude.Agent{}, Bin: "sleep", HookClient: e2e.HookClientBin,
 		ProjectDir: filepath.Join(dir, "proj"), StateDir: filepath.Join(dir, "state"), RuntimeDir: filepath.Join(dir, "run"),
 		Start: func(cmd *exec.Cmd) error {
 			started <- cmd.Env

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,114 +20,24 @@ import (
 // hooksup running it was killed with SIGKILL.
 const checkGoneWithin = 2 * time.Second
 
-// pgidOf is the process group of pid, from /proc (0: no such process).
-func pgidOf(pid int) int {
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	i := bytes.LastIndexByte(st, ')')
-	if err != nil || i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(st[i+1:])) // state, ppid, pgrp, …
-	if len(f) < 3 {
-		return 0
-	}
-	pgid, _ := strconv.Atoi(f[2])
-	return pgid
-}
-
-// groupMembers lists the live processes (zombies are dead) of the process group pgid.
-func groupMembers(pgid int) []int {
-	var pids []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range stats {
-		st, err := os.ReadFile(p)
-		i := bytes.LastIndexByte(st, ')')
-		if err != nil || i < 0 {
-			continue
-		}
-		f := strings.Fields(string(st[i+1:]))
-		if len(f) > 2 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// groupGoneBy waits until no process of the group pgid is alive, or until deadline: what is
-// still alive then.
-func groupGoneBy(pgid int, deadline time.Time) []int {
-	for {
-		m := groupMembers(pgid)
-		if len(m) == 0 || time.Now().After(deadline) {
-			return m
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// runningCheck is a check that starts two background jobs, writes their pids and its shell's,
-// says it started, and waits for them.
-type runningCheck struct {
-	jobs, shell, started string
-}
-
-func newRunningCheck(s *sandbox) runningCheck {
-	return runningCheck{jobs: filepath.Join(s.project, "jobs"), shell: filepath.Join(s.project, "shell.pid"),
-		started: filepath.Join(s.project, "check-started")}
-}
-
-func (c runningCheck) command() string {
-	return fmt.Sprintf("sleep 300 & echo $! >> %[1]s; sleep 300 & echo $! >> %[1]s; echo $$ > %[2]s; echo started > %[3]s; wait",
-		c.jobs, c.shell, c.started)
-}
-
-// group waits for the check to have started and returns its process group (killed when the
-// test ends) and its shell's pid.
-func (c runningCheck) group(t *testing.T) (pgid, shell int) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(c.started); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the check never started")
-		}
-	}
-	b, _ := os.ReadFile(c.jobs)
-	jobs := strings.Fields(string(b))
-	job, _ := strconv.Atoi(jobs[0])
-	b, _ = os.ReadFile(c.shell)
-	shell, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	pgid = pgidOf(job)
-	if len(jobs) != 2 || pgid <= 1 || shell <= 1 {
-		t.Fatalf("the check's jobs %q (group %d), its shell %d", b, pgid, shell)
-	}
-	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
-	if m := groupMembers(pgid); len(m) < 3 {
-		t.Fatalf("the check's group %d has %v, want its shell and its two jobs", pgid, m)
-	}
-	return pgid, shell
-}
-
 // hooksup SIGKILLed while a check runs: within 2 s no process of the check's group is alive —
 // neither its shell nor the jobs it started — with nothing else started.
 func TestFaultSupervisorKilledMidCheckLeavesNoProcess(t *testing.T) {
-	s := newSandbox(t)
-	c := newRunningCheck(s)
-	cfg := s.config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.command()))
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	pgid, _ := c.group(t)
+	s := e2e.NewSandbox(t)
+	c := e2e.NewRunningCheck(s)
+	cfg := s.Config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.Command()))
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	pgid, _ := c.Group(t)
 
-	if err := ls.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := ls.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()
-	if code := ls.wait(10 * time.Second); code != 128+9 {
+	if code := ls.Wait(10 * time.Second); code != 128+9 {
 		t.Fatalf("hooksup exit %d", code)
 	}
-	if left := groupGoneBy(pgid, killed.Add(checkGoneWithin)); len(left) > 0 {
+	if left := e2e.GroupGoneBy(pgid, killed.Add(checkGoneWithin)); len(left) > 0 {
 		t.Fatalf("processes %v of the check's group %d still alive %s after hooksup was killed", left, pgid, checkGoneWithin)
 	}
 	t.Logf("the check's group was gone %s after hooksup was killed", time.Since(killed).Round(time.Millisecond))
@@ -138,50 +46,41 @@ func TestFaultSupervisorKilledMidCheckLeavesNoProcess(t *testing.T) {
 // The same for the hook `hooksup install` registers, SIGKILLed mid-check as claude does a hook
 // past its timeout.
 func TestFaultInstalledHookKilledMidCheckLeavesNoProcess(t *testing.T) {
-	s := newSandbox(t)
-	c := newRunningCheck(s)
-	os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte(fmt.Sprintf(
-		"mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.command())), 0o644)
-	if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+	s := e2e.NewSandbox(t)
+	c := e2e.NewRunningCheck(s)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(fmt.Sprintf(
+		"mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.Command())), 0o644)
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 		t.Fatal(out)
 	}
-	hook := s.installedHook("s-installed")
+	hook := s.InstalledHook("s-installed")
 	if err := hook.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { hook.Wait(); close(done) }()
 	t.Cleanup(func() { hook.Process.Kill(); <-done })
-	pgid, _ := c.group(t)
+	pgid, _ := c.Group(t)
 
 	hook.Process.Signal(syscall.SIGKILL)
 	killed := time.Now()
 	<-done
-	if left := groupGoneBy(pgid, killed.Add(checkGoneWithin)); len(left) > 0 {
+	if left := e2e.GroupGoneBy(pgid, killed.Add(checkGoneWithin)); len(left) > 0 {
 		t.Fatalf("processes %v of the check's group %d still alive %s after the hook was killed", left, pgid, checkGoneWithin)
 	}
 	t.Logf("the check's group was gone %s after the hook was killed", time.Since(killed).Round(time.Millisecond))
 }
 
-// installedHook is hooksup-hook run as the hook `hooksup install` registers, on a Stop of session.
-func (s *sandbox) installedHook(session string) *exec.Cmd {
-	input := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`,
-		session, filepath.Join(s.project, "t.jsonl"), s.project)
-	cmd := exec.Command(hookClientBin, "Stop", "--installed")
-	cmd.Dir, cmd.Env, cmd.Stdin = s.project, s.env, strings.NewReader(input)
-	return cmd
-}
-
 // killedWithItsWatchdog leaves a check's jobs running as only a hooksup killed together with
 // what watches its check can: the check's group is recorded, the process that would have ended
 // it is killed first, then hooksup. It returns the group and the jobs' pids.
-func killedWithItsWatchdog(t *testing.T, s *sandbox, c runningCheck) (pgid int, hooksupPid int) {
+func killedWithItsWatchdog(t *testing.T, s *e2e.Sandbox, c e2e.RunningCheck) (pgid int, hooksupPid int) {
 	t.Helper()
-	cfg := s.config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.command()))
-	ls := s.startLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
-	ls.waitReady()
-	pgid, shell := c.group(t)
-	records := filepath.Join(filepath.Dir(s.state), "run", "hooksup", "check-*.json")
+	cfg := s.Config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.Command()))
+	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
+	ls.WaitReady()
+	pgid, shell := c.Group(t)
+	records := filepath.Join(filepath.Dir(s.State), "run", "hooksup", "check-*.json")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if rec, _ := filepath.Glob(records); len(rec) == 1 {
 			break
@@ -194,23 +93,23 @@ func killedWithItsWatchdog(t *testing.T, s *sandbox, c runningCheck) (pgid int, 
 	if pgid != shell {
 		syscall.Kill(pgid, syscall.SIGKILL)
 	}
-	if err := ls.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := ls.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	if code := ls.wait(10 * time.Second); code != 128+9 {
+	if code := ls.Wait(10 * time.Second); code != 128+9 {
 		t.Fatalf("hooksup exit %d", code)
 	}
 	// Its jobs live on (the shell may have died with hooksup: Pdeathsig).
 	time.Sleep(100 * time.Millisecond)
-	if m := groupMembers(pgid); len(m) < 2 {
+	if m := e2e.GroupMembers(pgid); len(m) < 2 {
 		t.Fatalf("the check's group %d died with hooksup and its watchdog: %v, nothing left to sweep", pgid, m)
 	}
-	return pgid, ls.cmd.Process.Pid
+	return pgid, ls.Cmd.Process.Pid
 }
 
 // sweptNotice is what the person is told of a check's group that a sweep ended.
-func sweptNotice(c runningCheck, hooksupPid int) string {
-	return fmt.Sprintf("ended what the check \"slow\" left running (`%s`): the hooksup (pid %d) that ran it was killed", c.command(), hooksupPid)
+func sweptNotice(c e2e.RunningCheck, hooksupPid int) string {
+	return fmt.Sprintf("ended what the check \"slow\" left running (`%s`): the hooksup (pid %d) that ran it was killed", c.Command(), hooksupPid)
 }
 
 // What a killed hooksup's check left running, and its watchdog did not end, the next hooksup
@@ -219,44 +118,44 @@ func sweptNotice(c runningCheck, hooksupPid int) string {
 // check` on stderr, the installed hook in its systemMessage.
 func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 	t.Run("next session", func(t *testing.T) {
-		s := newSandbox(t)
-		c := newRunningCheck(s)
+		s := e2e.NewSandbox(t)
+		c := e2e.NewRunningCheck(s)
 		pgid, owner := killedWithItsWatchdog(t, s, c)
-		r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go")
-		if r.code != 0 {
-			t.Fatalf("the next hooksup: exit %d, stderr:\n%s", r.code, r.stderr)
+		r := s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go")
+		if r.Code != 0 {
+			t.Fatalf("the next hooksup: exit %d, stderr:\n%s", r.Code, r.Stderr)
 		}
-		if left := groupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
+		if left := e2e.GroupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
 			t.Fatalf("processes %v of the check's group still run after the next hooksup started", left)
 		}
-		if n := strings.Count(r.stderr, "hooksup: "+sweptNotice(c, owner)+"\n"); n != 1 {
-			t.Fatalf("the next session said %d times that it ended the check's processes; stderr:\n%s\nwant:\n%s", n, r.stderr, sweptNotice(c, owner))
+		if n := strings.Count(r.Stderr, "hooksup: "+sweptNotice(c, owner)+"\n"); n != 1 {
+			t.Fatalf("the next session said %d times that it ended the check's processes; stderr:\n%s\nwant:\n%s", n, r.Stderr, sweptNotice(c, owner))
 		}
-		again := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go")
-		if strings.Contains(again.stderr, "ended what the check") {
-			t.Fatalf("the session after that said it again:\n%s", again.stderr)
+		again := s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go")
+		if strings.Contains(again.Stderr, "ended what the check") {
+			t.Fatalf("the session after that said it again:\n%s", again.Stderr)
 		}
 	})
 	t.Run("next session in the TUI", func(t *testing.T) {
 		e2e.RequireTmux(t)
-		s := newSandbox(t)
-		c := newRunningCheck(s)
+		s := e2e.NewSandbox(t)
+		c := e2e.NewRunningCheck(s)
 		pgid, owner := killedWithItsWatchdog(t, s, c)
-		tm := e2e.StartTmux(t, 330, 30, append(append([]string{}, s.env...), "TERM=xterm-256color"), s.project, hooksupBin, "demo")
+		tm := e2e.StartTmux(t, 330, 30, append(append([]string{}, s.Env...), "TERM=xterm-256color"), s.Project, e2e.HooksupBin, "demo")
 		scr := tm.WaitText(20*time.Second, "⚠ "+sweptNotice(c, owner))
 		if n := strings.Count(scr, "ended what the check"); n != 1 {
 			t.Fatalf("the TUI says it %d times:\n%s", n, scr)
 		}
-		if left := groupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
+		if left := e2e.GroupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
 			t.Fatalf("processes %v of the check's group still run after the next hooksup started", left)
 		}
 	})
 	t.Run("hooksup check", func(t *testing.T) {
-		s := newSandbox(t)
-		c := newRunningCheck(s)
+		s := e2e.NewSandbox(t)
+		c := e2e.NewRunningCheck(s)
 		pgid, owner := killedWithItsWatchdog(t, s, c)
-		cfg := s.config("[[stop.checks]]\nname = \"quick\"\ncommand = \"true\"\n")
-		cmd := execHooksup(s, "--config", cfg, "check")
+		cfg := s.Config("[[stop.checks]]\nname = \"quick\"\ncommand = \"true\"\n")
+		cmd := e2e.ExecHooksup(s, "--config", cfg, "check")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -266,24 +165,24 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 		if got := stderr.String(); got != "hooksup: "+sweptNotice(c, owner)+"\n" {
 			t.Fatalf("hooksup check's stderr:\n%s\nwant:\nhooksup: %s", got, sweptNotice(c, owner))
 		}
-		if left := groupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
+		if left := e2e.GroupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
 			t.Fatalf("processes %v of the check's group still run after hooksup check", left)
 		}
-		cmd = execHooksup(s, "--config", cfg, "check")
+		cmd = e2e.ExecHooksup(s, "--config", cfg, "check")
 		if out, _ := cmd.CombinedOutput(); strings.Contains(string(out), "ended what the check") {
 			t.Fatalf("the next hooksup check said it again:\n%s", out)
 		}
 	})
 	t.Run("installed hook", func(t *testing.T) {
-		s := newSandbox(t)
-		c := newRunningCheck(s)
+		s := e2e.NewSandbox(t)
+		c := e2e.NewRunningCheck(s)
 		pgid, owner := killedWithItsWatchdog(t, s, c)
-		os.WriteFile(filepath.Join(s.project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"quick\"\ncommand = \"true\"\n"), 0o644)
-		if code, out := s.hooksup(t, "trust", "--yes"); code != 0 {
+		os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"quick\"\ncommand = \"true\"\n"), 0o644)
+		if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
 			t.Fatal(out)
 		}
 		answer := func() string {
-			out, err := s.installedHook("s-next").Output()
+			out, err := s.InstalledHook("s-next").Output()
 			if err != nil {
 				t.Fatalf("the installed hook: %v %s", err, out)
 			}
@@ -299,7 +198,7 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 		if got := answer(); got != "hooksup: "+sweptNotice(c, owner) {
 			t.Fatalf("the installed hook's systemMessage:\n%s\nwant:\nhooksup: %s", got, sweptNotice(c, owner))
 		}
-		if left := groupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
+		if left := e2e.GroupGoneBy(pgid, time.Now().Add(10*time.Second)); len(left) > 0 {
 			t.Fatalf("processes %v of the check's group still run after the next installed hook", left)
 		}
 		if got := answer(); got != "" {
@@ -312,10 +211,10 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 // left in the runtime directory — its registration and control socket as well as its hook
 // socket and settings file — without anyone running hooksup ls (which would remove them too).
 func TestFaultSupervisorKilledLeavesNothingAfterNextStart(t *testing.T) {
-	s := newSandbox(t)
-	runDir := filepath.Join(filepath.Dir(s.state), "run", "hooksup")
-	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-	ls.waitReady()
+	s := e2e.NewSandbox(t)
+	runDir := filepath.Join(filepath.Dir(s.State), "run", "hooksup")
+	ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+	ls.WaitReady()
 	var left []string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		left, _ = filepath.Glob(filepath.Join(runDir, "*.session.json"))
@@ -327,13 +226,13 @@ func TestFaultSupervisorKilledLeavesNothingAfterNextStart(t *testing.T) {
 		}
 	}
 	id := strings.TrimSuffix(filepath.Base(left[0]), ".session.json")
-	if err := ls.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := ls.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	if code := ls.wait(10 * time.Second); code != 128+9 {
+	if code := ls.Wait(10 * time.Second); code != 128+9 {
 		t.Fatalf("hooksup exit %d", code)
 	}
-	syscall.Kill(ls.agentPID(), syscall.SIGKILL)
+	syscall.Kill(ls.AgentPID(), syscall.SIGKILL)
 	traces, _ := filepath.Glob(filepath.Join(runDir, id+".*"))
 	for _, ext := range []string{".sock", ".ctl", ".session.json", ".settings.json"} {
 		if !slices.Contains(traces, filepath.Join(runDir, id+ext)) {
@@ -349,8 +248,8 @@ func TestFaultSupervisorKilledLeavesNothingAfterNextStart(t *testing.T) {
 		}
 	}
 
-	if r := s.runSim(s.config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go"); r.code != 0 {
-		t.Fatalf("the next hooksup: exit %d, stderr:\n%s", r.code, r.stderr)
+	if r := s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{}, "-p", "go"); r.Code != 0 {
+		t.Fatalf("the next hooksup: exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
 	if traces, _ := filepath.Glob(filepath.Join(runDir, id+"*")); len(traces) > 0 {
 		t.Fatalf("the killed session's files are still in the runtime directory: %v", traces)

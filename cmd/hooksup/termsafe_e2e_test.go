@@ -41,13 +41,13 @@ const (
 
 // hostileProject makes s's project the hostile directory, with the hostile check's script, and
 // returns the configuration (in mode) that runs the hostile check.
-func hostileProject(t *testing.T, s *sandbox, mode string) string {
+func hostileProject(t *testing.T, s *e2e.Sandbox, mode string) string {
 	t.Helper()
-	s.project = filepath.Join(s.project, hostileDir)
-	if err := os.Mkdir(s.project, 0o700); err != nil {
+	s.Project = filepath.Join(s.Project, hostileDir)
+	if err := os.Mkdir(s.Project, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(s.project, "check.sh"), []byte(hostileScript), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(s.Project, "check.sh"), []byte(hostileScript), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return "mode = " + tomltext.Quote(mode) + "\ndecision_timeout = \"10m\"\n[stop]\nmax_continuations = 1\n" +
@@ -74,50 +74,50 @@ func assertVisible(t *testing.T, what, out string, shows ...string) {
 // line: a directory whose name holds a newline cannot be trusted, so the checks' file is
 // named by --config.)
 func TestHostileProjectOnTheCommandLine(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config(hostileProject(t, s, "auto"))
-	code, out := s.hooksup(t, "--config", cfg, "check")
+	s := e2e.NewSandbox(t)
+	cfg := s.Config(hostileProject(t, s, "auto"))
+	code, out := s.Hooksup(t, "--config", cfg, "check")
 	if code != 1 {
 		t.Fatalf("hooksup check: exit %d\n%s", code, out)
 	}
 	assertVisible(t, "hooksup check", out, "✗ "+hostileCheckShown+": exit 1", hostileReasonShown, hostileOutputShown, "CR-END")
-	_, out = s.hooksup(t, "--config", cfg, "check", "-v")
+	_, out = s.Hooksup(t, "--config", cfg, "check", "-v")
 	assertVisible(t, "hooksup check -v", out, "✗ "+hostileCheckShown+": exit 1", hostileOutputShown, "CR-END")
 
 	// A configuration error quoting a hostile key, in a file of the hostile directory.
-	bad := s.config("\"key\\u001b[2J\\u202E\" = 1\n")
-	_, out = s.hooksup(t, "--config", bad, "check")
+	bad := s.Config("\"key\\u001b[2J\\u202E\" = 1\n")
+	_, out = s.Hooksup(t, "--config", bad, "check")
 	assertVisible(t, "a configuration error", out, hostileDirShown+"/test.toml", `key\e[2J<U+202E>`)
 
 	// init in a hostile directory says where it wrote; what follows names that file.
-	s.project = filepath.Join(s.project, hostileDir)
-	os.Mkdir(s.project, 0o700)
+	s.Project = filepath.Join(s.Project, hostileDir)
+	os.Mkdir(s.Project, 0o700)
 	written := hostileDirShown + "/" + hostileDirShown + "/.hooksup.toml"
-	code, out = s.hooksup(t, "init", "--no-run")
+	code, out = s.Hooksup(t, "init", "--no-run")
 	if code != 0 {
 		t.Fatalf("hooksup init: exit %d\n%s", code, out)
 	}
 	assertVisible(t, "hooksup init", out, "wrote /", written)
-	_, out = s.hooksup(t, "init", "--no-run")
+	_, out = s.Hooksup(t, "init", "--no-run")
 	assertVisible(t, "hooksup init's error", out, written+" already exists")
-	_, out = s.hooksup(t, "check")
+	_, out = s.Hooksup(t, "check")
 	assertVisible(t, "hooksup check's error", out, written+" is not trusted")
-	_, out = s.hooksup(t, "doctor")
+	_, out = s.Hooksup(t, "doctor")
 	assertVisible(t, "hooksup doctor", out, written+" (project): not trusted")
 }
 
 // A headless session's verdict lines and hooksup log show the hostile check's name, command
 // and output visibly.
 func TestHostileProjectHeadlessAndLog(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config(hostileProject(t, s, "auto"))
-	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "go")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	s := e2e.NewSandbox(t)
+	cfg := s.Config(hostileProject(t, s, "auto"))
+	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "go")
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s", r.Code, r.Stderr)
 	}
-	assertVisible(t, "the headless session's stderr", r.stderr, "Stop → block: continued (check "+hostileCheckShown+" failed)")
-	assertVisible(t, "the headless session's stdout", r.stdout)
-	out := hooksupOut(t, s, "log")
+	assertVisible(t, "the headless session's stderr", r.Stderr, "Stop → block: continued (check "+hostileCheckShown+" failed)")
+	assertVisible(t, "the headless session's stdout", r.Stdout)
+	out := e2e.HooksupOut(t, s, "log")
 	assertVisible(t, "hooksup log", out, "Stop → block: continued (check "+hostileCheckShown+" failed)", "check "+hostileCheckShown+": exit 1",
 		"reason: The check", hostileReasonShown)
 }
@@ -125,29 +125,29 @@ func TestHostileProjectHeadlessAndLog(t *testing.T) {
 // hooksup ls, status, watch and deny show a session of the hostile project visibly: ls's table
 // keeps one row for it, its columns aligned; the watch's header and boxes stay whole.
 func TestHostileProjectAcrossSessions(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config(hostileProject(t, s, "ask"))
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
+	s := e2e.NewSandbox(t)
+	cfg := s.Config(hostileProject(t, s, "ask"))
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
 	tm.WaitText(30*time.Second, "⚑ claude wants to stop")
-	_, status := s.hooksup(t, "status")
+	_, status := s.Hooksup(t, "status")
 	assertVisible(t, "hooksup status", status, "1 waiting on you")
 
-	_, out := s.hooksup(t, "ls")
+	_, out := s.Hooksup(t, "ls")
 	assertVisible(t, "hooksup ls", out, hostileDirShown)
 	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(rows) != 2 || !strings.HasSuffix(rows[1], s.project[:strings.Index(s.project, hostileDir)]+hostileDirShown) ||
+	if len(rows) != 2 || !strings.HasSuffix(rows[1], s.Project[:strings.Index(s.Project, hostileDir)]+hostileDirShown) ||
 		strings.Index(rows[0], "PROJECT") != strings.Index(rows[1], "/") {
 		t.Errorf("hooksup ls's table is not one aligned row for the session:\n%s", out)
 	}
 
 	runDir := ""
-	for _, kv := range s.env {
+	for _, kv := range s.Env {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
 			runDir = v
 		}
 	}
-	home, env := otherTerminal(t, runDir)
-	w := e2e.StartTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	home, env := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, e2e.HooksupBin, "watch")
 	scr := w.WaitText(30*time.Second, "⚑ Stop", "OUT-END")
 	assertVisible(t, "hooksup watch's screen", scr, hostileDirShown+" · claude", "check "+hostileCheckShown, hostileReasonShown, hostileOutputShown)
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
@@ -163,16 +163,16 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 		t.Errorf("the check set the terminal's title: %q", title)
 	}
 
-	_, out = s.hooksup(t, "deny")
+	_, out = s.Hooksup(t, "deny")
 	assertVisible(t, "hooksup deny", out, "deny: the agent may stop at Stop in session", hostileDirShown+")")
 }
 
 // A session's TUI shows the hostile check visibly in the banner, the checks pane and the
 // verdicts pane (its list and a verdict's detail), and its header line stays whole.
 func TestHostileProjectSessionTUI(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config(hostileProject(t, s, "ask"))
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go", "again"}}, "--config", cfg)
+	s := e2e.NewSandbox(t)
+	cfg := s.Config(hostileProject(t, s, "ask"))
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go", "again"}}, "--config", cfg)
 	const wait = 30 * time.Second
 	headerWhole := func(scr string) {
 		t.Helper()
@@ -207,7 +207,7 @@ func TestHostileProjectSessionTUI(t *testing.T) {
 // reason the agent reads, in a warning, in a configuration error, in doctor — never Go's
 // quoting (\x1b, \u202e) in one place and \e, <U+202E> in another.
 func TestHostileCheckNameShownOneWay(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	quoted := `"` + hostileCheckShown + `"`
 	noOtherWay := func(what, out string) {
 		t.Helper()
@@ -217,43 +217,43 @@ func TestHostileCheckNameShownOneWay(t *testing.T) {
 	}
 	check := "[[stop.checks]]\nname = " + tomltext.Quote(hostileCheck) + "\ncommand = \"echo no; exit 1\"\n"
 
-	cfg := s.config("mode = \"auto\"\n" + check)
-	_, out := s.hooksup(t, "--config", cfg, "check")
+	cfg := s.Config("mode = \"auto\"\n" + check)
+	_, out := s.Hooksup(t, "--config", cfg, "check")
 	assertVisible(t, "hooksup check", out, "✗ "+hostileCheckShown+": exit 1", "The check "+quoted)
 	noOtherWay("hooksup check", out)
 
 	// A check that only warns, in a headless session and in its log.
-	cfg = s.config("mode = \"auto\"\n" + check + "retry_on_failure = false\n")
-	r := s.runSim(cfg, agentsim.Scenario{}, "-p", "go")
-	assertVisible(t, "the headless session's stderr", r.stderr, "check "+quoted+" failed (exit 1)")
-	noOtherWay("the headless session's stderr", r.stderr)
-	out = hooksupOut(t, s, "log")
+	cfg = s.Config("mode = \"auto\"\n" + check + "retry_on_failure = false\n")
+	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "go")
+	assertVisible(t, "the headless session's stderr", r.Stderr, "check "+quoted+" failed (exit 1)")
+	noOtherWay("the headless session's stderr", r.Stderr)
+	out = e2e.HooksupOut(t, s, "log")
 	assertVisible(t, "hooksup log", out, "check "+quoted+" failed (exit 1)")
 	noOtherWay("hooksup log", out)
 
 	// Two checks of that name: the configuration's error.
-	cfg = s.config(check + check)
-	_, out = s.hooksup(t, "--config", cfg, "check")
+	cfg = s.Config(check + check)
+	_, out = s.Hooksup(t, "--config", cfg, "check")
 	assertVisible(t, "the configuration's error", out, "two checks are named "+quoted)
 	noOtherWay("the configuration's error", out)
 
 	// doctor: the check's program is not installed.
-	cfg = s.config("[[stop.checks]]\nname = " + tomltext.Quote(hostileCheck) + "\ncommand = \"no-such-tool-xyz --all\"\n")
-	_, out = s.hooksup(t, "--config", cfg, "doctor")
+	cfg = s.Config("[[stop.checks]]\nname = " + tomltext.Quote(hostileCheck) + "\ncommand = \"no-such-tool-xyz --all\"\n")
+	_, out = s.Hooksup(t, "--config", cfg, "doctor")
 	assertVisible(t, "hooksup doctor", out, "check "+quoted+": no-such-tool-xyz not found on the PATH")
 	noOtherWay("hooksup doctor", out)
 }
 
 // A session or host the person typed with a control in it is named back the same way too.
 func TestHostileSessionAndHostShownOneWay(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	const typed, shown = "x\x1b[2J\u202E", `"x\e[2J<U+202E>"`
 	for _, args := range [][]string{
 		{"approve", "--local", typed},
 		{"log", "--session", typed},
 		{"ls", "--host", "-" + typed},
 	} {
-		_, out := s.hooksup(t, args...)
+		_, out := s.Hooksup(t, args...)
 		want := shown
 		if args[0] == "ls" {
 			want = `"-x\e[2J<U+202E>"`
@@ -263,7 +263,7 @@ func TestHostileSessionAndHostShownOneWay(t *testing.T) {
 			t.Errorf("hooksup %s shows what was typed another way:\n%s", args[0], out)
 		}
 	}
-	cfg := s.config("[hub]\nhosts = [" + tomltext.Quote("-"+typed) + "]\n")
-	_, out := s.hooksup(t, "--config", cfg, "ls")
+	cfg := s.Config("[hub]\nhosts = [" + tomltext.Quote("-"+typed) + "]\n")
+	_, out := s.Hooksup(t, "--config", cfg, "ls")
 	assertVisible(t, "a [hub] hosts error", out, `"-x\e[2J<U+202E>" is not a host ssh accepts`)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -12,39 +11,19 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// simTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
-func simTUI(t *testing.T, s *sandbox, sc agentsim.Scenario, args ...string) *e2e.Tmux {
-	t.Helper()
-	self, _ := os.Executable()
-	b, _ := json.Marshal(sc)
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
-	argv := append(append([]string{hooksupBin}, args...), "--claude-bin", self, "claude")
-	return e2e.StartTmux(t, 150, 40, env, s.project, argv...)
-}
-
-// hooksupOut runs hooksup in the sandbox and returns its stdout.
-func hooksupOut(t *testing.T, s *sandbox, args ...string) string {
-	t.Helper()
-	out, err := execHooksup(s, args...).Output()
-	if err != nil {
-		t.Fatalf("hooksup %v: %v", args, err)
-	}
-	return string(out)
-}
-
 // Denying a forced continuation: the verdict log keeps what the checks proposed and was
 // denied, and both when the stop was asked and when it was decided.
 func TestDenyRecordsTheProposal(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config("mode = \"ask\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"echo 'FAIL: TestGate'; exit 1\"\n")
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
+	s := e2e.NewSandbox(t)
+	cfg := s.Config("mode = \"ask\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"echo 'FAIL: TestGate'; exit 1\"\n")
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "⚑ claude wants to stop", "FAIL: TestGate")
 	time.Sleep(time.Second) // the person takes a moment
 	tm.Keys("C-]", "d")
 	tm.WaitText(wait, "allow manual", "claude exited with status 0")
 
-	vs, errs := verdictlog.Read(strings.NewReader(hooksupOut(t, s, "log", "--json")))
+	vs, errs := verdictlog.Read(strings.NewReader(e2e.HooksupOut(t, s, "log", "--json")))
 	if len(errs) > 0 || len(vs) != 1 {
 		t.Fatalf("verdicts %+v %v", vs, errs)
 	}
@@ -58,7 +37,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	if v.Asked.IsZero() || v.Time.Sub(v.Asked) < time.Second {
 		t.Fatalf("asked %v, decided %v: the time is not when the person decided", v.Asked, v.Time)
 	}
-	text := hooksupOut(t, s, "log")
+	text := e2e.HooksupOut(t, s, "log")
 	if !strings.Contains(text, "Stop → allow: let stop by you") || !strings.Contains(text, "proposed: block (check gate): The check \"gate\"") {
 		t.Fatalf("hooksup log:\n%s", text)
 	}
@@ -67,8 +46,8 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 // Manual mode with no checks configured says so instead of "the checks say"; the verdict's
 // source reads "no checks".
 func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
-	s := newSandbox(t)
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s.config(`mode = "manual"`))
+	s := e2e.NewSandbox(t)
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s.Config(`mode = "manual"`))
 	const wait = 20 * time.Second
 	scr := tm.WaitText(wait, "⚑ claude wants to stop")
 	if !strings.Contains(scr, "⚑ claude wants to stop — no checks: it may stop") || strings.Contains(scr, "the checks say") {
@@ -77,21 +56,21 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 	tm.Keys("C-]", "d")
 	tm.WaitText(wait, "allow manual", "claude exited with status 0")
 
-	s2 := newSandbox(t)
-	tm2 := simTUI(t, s2, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s2.config(`mode = "auto"`))
+	s2 := e2e.NewSandbox(t)
+	tm2 := e2e.SimTUI(t, s2, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s2.Config(`mode = "auto"`))
 	scr = tm2.WaitText(wait, "claude exited with status 0", "allow no checks")
 	if strings.Contains(scr, "allow checks") {
 		t.Fatalf("verdicts pane:\n%s", scr)
 	}
-	if out := hooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow: let stop (no checks)") {
+	if out := e2e.HooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow: let stop (no checks)") {
 		t.Fatalf("hooksup log:\n%s", out)
 	}
 }
 
 // The checks pane lists the configured checks before any has run.
 func TestChecksPaneListsTheChecksBeforeTheyRun(t *testing.T) {
-	s := newSandbox(t)
-	cfg := s.config(`mode = "auto"
+	s := e2e.NewSandbox(t)
+	cfg := s.Config(`mode = "auto"
 [[stop.checks]]
 name = "unit"
 command = "echo unit-ok"
@@ -102,7 +81,7 @@ command = "echo vet-ok"
 name = "review"
 command = "echo review-ok"
 `)
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 3 * time.Second}}, "--config", cfg)
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 3 * time.Second}}, "--config", cfg)
 	scr := tm.WaitText(20*time.Second, "unit", "echo unit-ok", "vet", "echo vet-ok", "review", "echo review-ok")
 	if strings.Contains(scr, "allow") {
 		t.Fatalf("the checks had run already:\n%s", scr)
@@ -112,9 +91,9 @@ command = "echo review-ok"
 // After the person declines to trust the project's config, the TUI keeps saying that its
 // checks are ignored.
 func TestTrustDeclinedNoticeStays(t *testing.T) {
-	s := newSandbox(t)
-	os.WriteFile(s.project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"true\"\n"), 0o644)
-	tm := simTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 2 * time.Second}})
+	s := e2e.NewSandbox(t)
+	os.WriteFile(s.Project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"true\"\n"), 0o644)
+	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 2 * time.Second}})
 	const wait = 20 * time.Second
 	tm.WaitText(wait, "Trust this exact content? [y/N]")
 	tm.Keys("Enter")

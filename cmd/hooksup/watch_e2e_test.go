@@ -33,33 +33,33 @@ decision_timeout = "10m"
 name = "tests"
 command = "echo 'FAIL: TestWatch'; exit 1"
 `
-	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("WRONG: AFTER HALT")}})
-	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"),
+	rc1 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("WRONG: AFTER HALT")}})
+	rc2 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("TWO-AGAIN"),
 		mockapi.Text("NEVER-SHOWN").WithDelay(2 * time.Minute), mockapi.Text("WRONG: A CONTINUATION")}})
-	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
-	runDir := rc1.run
-	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
+	rc2.Env.Setenv("XDG_RUNTIME_DIR", rc1.Run)
+	runDir := rc1.Run
+	tm1 := rc1.ClaudeTUI(rc1.Config(cfgText), 160, 45)
 	const wait = 45 * time.Second
 	tm1.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm1, "first prompt")
+	e2e.TypeIntoClaude(t, tm1, "first prompt")
 	tm1.Keys("Enter")
 	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWatch")
 	// The second starts after the first is waiting: watch lists sessions oldest first.
-	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
+	tm2 := rc2.ClaudeTUI(rc2.Config(cfgText), 160, 45)
 	tm2.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	typeIntoClaude(t, tm2, "second prompt")
+	e2e.TypeIntoClaude(t, tm2, "second prompt")
 	tm2.Keys("Enter")
 	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWatch")
 
-	home, env := otherTerminal(t, runDir)
-	w := e2e.StartTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	home, env := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartTmux(t, 140, 40, append(env, "TERM=xterm-256color"), home, e2e.HooksupBin, "watch")
 	var p1, p2 string // the sessions' short ids
 	q2 := -1          // the second's question
-	for _, s := range hubLs(t, runDir) {
+	for _, s := range e2e.HubLs(t, runDir) {
 		switch s.Cwd {
-		case rc1.env.WorkDir:
+		case rc1.Env.WorkDir:
 			p1 = s.SessionID[:8]
-		case rc2.env.WorkDir:
+		case rc2.Env.WorkDir:
 			p2 = s.SessionID[:8]
 			if len(s.Pending) == 1 {
 				q2 = s.Pending[0].ID
@@ -67,7 +67,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 		}
 	}
 	if p1 == "" || p2 == "" || q2 < 0 {
-		t.Fatalf("ls does not list both sessions: %+v", hubLs(t, runDir))
+		t.Fatalf("ls does not list both sessions: %+v", e2e.HubLs(t, runDir))
 	}
 	// Each question names the check's command in its first line, and shows its output below.
 	scr := w.WaitFor("both sessions, each with its question", wait, func(s string) bool {
@@ -81,18 +81,18 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	w.Keys("a")
 	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
 	w.WaitText(wait, "block manual (hooksup watch)")
-	main1 := rc1.srv.Main()
+	main1 := rc1.Srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWatch") {
-		t.Fatalf("%d requests; the second's last user text %q", len(main1), lastUser(main1))
+		t.Fatalf("%d requests; the second's last user text %q", len(main1), e2e.LastUser(main1))
 	}
 	// The second session made one request, and after that its question is still pending, the
 	// same one: claude waits in its Stop hook until the question is answered, so it made none in
 	// between. (Its later requests, checked at the end, are its next prompts.)
-	if n := len(rc2.srv.Main()); n != 1 {
+	if n := len(rc2.Srv.Main()); n != 1 {
 		t.Fatalf("approving the first session made the second make %d requests", n)
 	}
-	for _, s := range hubLs(t, runDir) {
-		if s.Cwd == rc2.env.WorkDir && (len(s.Pending) != 1 || s.Pending[0].ID != q2) {
+	for _, s := range e2e.HubLs(t, runDir) {
+		if s.Cwd == rc2.Env.WorkDir && (len(s.Pending) != 1 || s.Pending[0].ID != q2) {
 			t.Fatalf("the second session's question %d is no longer pending: %+v", q2, s)
 		}
 	}
@@ -103,8 +103,8 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	// Edit: the first session asks again after its continuation (the watch knows it once its box
 	// counts the continuation); the editor opens on the checks' reason, a line is added, and
 	// claude reads the reason with it.
-	name1 := filepath.Base(rc1.env.WorkDir) + " · claude · " + p1
-	name2 := filepath.Base(rc2.env.WorkDir) + " · claude · " + p2
+	name1 := filepath.Base(rc1.Env.WorkDir) + " · claude · " + p1
+	name2 := filepath.Base(rc2.Env.WorkDir) + " · claude · " + p2
 	tm1.WaitText(wait, "ONE-CONTINUED", "⚑ claude wants to stop")
 	w.WaitFor("the first session's second question", wait, func(s string) bool {
 		return strings.Contains(s, "continued 1 ·") && strings.Count(s, "⚑ Stop") == 2 && strings.Contains(s, "▸ "+name1)
@@ -114,9 +114,9 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	w.Text("EDITED-IN-WATCH") // on the line below the reason, where the editor starts
 	w.Keys("Enter")
 	tm1.WaitText(wait, "ONE-EDITED")
-	main1 = rc1.srv.Main()
+	main1 = rc1.Srv.Main()
 	if len(main1) != 3 || !strings.Contains(main1[2].LastUserText(), "FAIL: TestWatch\nEDITED-IN-WATCH") {
-		t.Fatalf("%d requests; the third's last user text %q, want the check's reason and the added line", len(main1), lastUser(main1))
+		t.Fatalf("%d requests; the third's last user text %q, want the check's reason and the added line", len(main1), e2e.LastUser(main1))
 	}
 
 	// Halt: the first session's third question ends the turn at once.
@@ -152,7 +152,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	})
 
 	// Escape: the second session's next question is let stop, as Escape in its own TUI would.
-	typeIntoClaude(t, tm2, "second prompt again")
+	e2e.TypeIntoClaude(t, tm2, "second prompt again")
 	tm2.Keys("Enter")
 	tm2.WaitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
 	w.WaitFor("the second session's new question", wait, func(s string) bool { return strings.Count(s, "⚑ Stop") == 1 })
@@ -165,7 +165,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 
 	// Escape while claude works (its reply is slow to come): claude is sent the key, as by Escape
 	// in its terminal, and gives up the request at once.
-	typeIntoClaude(t, tm2, "third prompt")
+	e2e.TypeIntoClaude(t, tm2, "third prompt")
 	tm2.Keys("Enter")
 	tm2.WaitText(wait, "● working")
 	w.WaitFor("the second session at work", wait, func(s string) bool { return strings.Contains(s, "│ working ") })
@@ -173,11 +173,11 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	// input, with no request to give up).
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
-	if _, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) == 3 }); err != nil {
+	if _, err := rc2.Srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) == 3 }); err != nil {
 		t.Fatalf("claude did not send the third prompt: %v\n%s", err, tm2.Screen())
 	}
 	w.Keys("Escape")
-	_, err := rc2.srv.Wait(ctx, func(rs []mockapi.Request) bool {
+	_, err := rc2.Srv.Wait(ctx, func(rs []mockapi.Request) bool {
 		main := mockapi.Filter(rs, mockapi.KindMain)
 		return len(main) == 3 && main[2].HungUp
 	})
@@ -188,18 +188,18 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 
 	// No session made a request after it was denied, halted or interrupted: the second's later
 	// requests are its new prompts, not continuations.
-	if got, want := e2e.Decisions(rc1.verdicts()), "Stop:block/manual (hooksup watch) Stop:block/manual (hooksup watch) Stop:halt/manual (hooksup watch)"; got != want {
+	if got, want := e2e.Decisions(rc1.Verdicts()), "Stop:block/manual (hooksup watch) Stop:block/manual (hooksup watch) Stop:halt/manual (hooksup watch)"; got != want {
 		t.Errorf("the first session's verdicts %s, want %s", got, want)
 	}
-	if got, want := e2e.Decisions(rc2.verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape Interrupted:allow/escape"; got != want {
+	if got, want := e2e.Decisions(rc2.Verdicts()), "Stop:allow/manual (hooksup watch) Interrupted:allow/escape Stop:allow/escape Interrupted:allow/escape"; got != want {
 		t.Errorf("the second session's verdicts %s, want %s", got, want)
 	}
-	if n := len(rc1.srv.Main()); n != 3 {
+	if n := len(rc1.Srv.Main()); n != 3 {
 		t.Errorf("the first session made %d requests, want 3 (none after the halt)", n)
 	}
-	main2 := rc2.srv.Main()
+	main2 := rc2.Srv.Main()
 	if len(main2) != 3 || !strings.Contains(main2[1].LastUserText(), "second prompt again") || !strings.Contains(main2[2].LastUserText(), "third prompt") {
-		t.Errorf("the second session made %d requests (the last's user text %q), want 3: its prompts, none after the deny or Escape", len(main2), lastUser(main2))
+		t.Errorf("the second session made %d requests (the last's user text %q), want 3: its prompts, none after the deny or Escape", len(main2), e2e.LastUser(main2))
 	}
 	if strings.Contains(tm2.Screen(), "NEVER-SHOWN") {
 		t.Errorf("the interrupted reply was shown:\n%s", tm2.Screen())
@@ -218,25 +218,25 @@ decision_timeout = "10m"
 name = "tests"
 command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1)); done; printf 'tab\\there\\n\\033]0;PWNED\\007\\033[2Jbell\\007 CHECK-END\\n'; exit 1"
 `
-	first, second := newSandbox(t), newSandbox(t)
+	first, second := e2e.NewSandbox(t), e2e.NewSandbox(t)
 	runDir := ""
-	for _, kv := range first.env {
+	for _, kv := range first.Env {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
 			runDir = v
 		}
 	}
-	second.env = append(second.env, "XDG_RUNTIME_DIR="+runDir) // the later one counts
+	second.Env = append(second.Env, "XDG_RUNTIME_DIR="+runDir) // the later one counts
 	self, _ := os.Executable()
 	const wait = 30 * time.Second
-	for _, s := range []*sandbox{first, second} {
+	for _, s := range []*e2e.Sandbox{first, second} {
 		sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
-		env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
-		tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfgText), "--claude-bin", self, "claude")
+		env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+		tm := e2e.StartTmux(t, 120, 40, env, s.Project, e2e.HooksupBin, "--config", s.Config(cfgText), "--claude-bin", self, "claude")
 		tm.WaitText(wait, "⚑ claude wants to stop", "CHECK-END")
 	}
 
-	home, env := otherTerminal(t, runDir)
-	w := e2e.StartTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	home, env := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartTmux(t, 150, 40, append(env, "TERM=xterm-256color"), home, e2e.HooksupBin, "watch")
 	scr := w.WaitFor("both questions with the end of their check's output", wait, func(s string) bool {
 		return strings.Count(s, "⚑ Stop") == 2 && strings.Count(s, "CHECK-END") == 2 && strings.Count(s, "WATCH-LINE-30") == 2
 	})
@@ -285,9 +285,9 @@ decision_timeout = "10m"
 name = "tests"
 command = "i=1; while [ $i -le 12 ]; do echo \"EDIT-LINE-$i: words enough to wrap in a narrow terminal\"; i=$((i+1)); done; exit 1"
 `
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	runDir := ""
-	for _, kv := range s.env {
+	for _, kv := range s.Env {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
 			runDir = v
 		}
@@ -295,12 +295,12 @@ command = "i=1; while [ $i -le 12 ]; do echo \"EDIT-LINE-$i: words enough to wra
 	self, _ := os.Executable()
 	const wait = 30 * time.Second
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color", envSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
-	tm := e2e.StartTmux(t, 120, 40, env, s.project, hooksupBin, "--config", s.config(cfgText), "--claude-bin", self, "claude")
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
+	tm := e2e.StartTmux(t, 120, 40, env, s.Project, e2e.HooksupBin, "--config", s.Config(cfgText), "--claude-bin", self, "claude")
 	tm.WaitText(wait, "⚑ claude wants to stop", "EDIT-LINE-12")
 
-	home, wenv := otherTerminal(t, runDir)
-	w := e2e.StartTmux(t, 120, 45, append(wenv, "TERM=xterm-256color"), home, hooksupBin, "watch")
+	home, wenv := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartTmux(t, 120, 45, append(wenv, "TERM=xterm-256color"), home, e2e.HooksupBin, "watch")
 	w.WaitText(wait, "⚑ Stop", "EDIT-LINE-12")
 	w.Keys("e")
 	w.WaitText(wait, "the reason the agent will read:", "enter send")

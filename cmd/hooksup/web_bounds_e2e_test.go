@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/web"
 )
 
@@ -21,9 +23,9 @@ import (
 // doing nothing, a real request is answered at once, and every one of the 300 is closed by
 // the server within 30 s (ReadHeaderTimeout, ReadTimeout, IdleTimeout).
 func TestWebBoundsSlowClients(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	u, err := url.Parse(w.base)
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	u, err := url.Parse(w.Base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func TestWebBoundsSlowClients(t *testing.T) {
 	}()
 	start := time.Now()
 	client := &http.Client{Timeout: 10 * time.Second}
-	resp, err := client.Get(w.base)
+	resp, err := client.Get(w.Base)
 	if err != nil {
 		t.Fatalf("a real request while 300 slow clients are connected: %v", err)
 	}
@@ -113,11 +115,11 @@ func TestWebBoundsSlowClients(t *testing.T) {
 // With --tls-cert and --tls-key that do not load, hooksup web prints no URL (and no pairing
 // code) for a server that never serves: it exits 1 naming the files.
 func TestWebPrintsNothingBeforeTLSLoads(t *testing.T) {
-	s := newSandbox(t)
-	cert, key := s.project+"/cert.pem", s.project+"/key.pem"
+	s := e2e.NewSandbox(t)
+	cert, key := s.Project+"/cert.pem", s.Project+"/key.pem"
 	os.WriteFile(cert, []byte("not a certificate"), 0o600)
 	os.WriteFile(key, []byte("not a key"), 0o600)
-	cmd := execHooksup(s, "web", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key)
+	cmd := e2e.ExecHooksup(s, "web", "--listen", "127.0.0.1:0", "--tls-cert", cert, "--tls-key", key)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Run()
@@ -130,15 +132,15 @@ func TestWebPrintsNothingBeforeTLSLoads(t *testing.T) {
 // one of exactly 16 KiB is answered, one byte more is 431; and as a client sends them, a
 // 15 KiB header field passes and a 17 KiB one is refused.
 func TestWebBoundsTheHeaderAt16KiB(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	u, err := url.Parse(w.base)
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	u, err := url.Parse(w.Base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	raw := func(size int) int {
 		t.Helper()
-		head := fmt.Sprintf("GET /api/sessions HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nConnection: close\r\nX-Pad: ", u.Host, w.token)
+		head := fmt.Sprintf("GET /api/sessions HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nConnection: close\r\nX-Pad: ", u.Host, w.Token)
 		const end = "\r\n\r\n"
 		req := head + strings.Repeat("a", size-len(head)-len(end)) + end
 		if len(req) != size {
@@ -166,7 +168,7 @@ func TestWebBoundsTheHeaderAt16KiB(t *testing.T) {
 		}
 	}
 	for kib, want := range map[int]int{15: http.StatusOK, 17: http.StatusRequestHeaderFieldsTooLarge} {
-		resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token, "X-Pad": strings.Repeat("a", kib<<10)})
+		resp, body := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.Token, "X-Pad": strings.Repeat("a", kib<<10)})
 		if resp.StatusCode != want {
 			t.Errorf("a %d KiB header field: %d %.80s, want %d", kib, resp.StatusCode, body, want)
 		}

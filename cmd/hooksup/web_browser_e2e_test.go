@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,67 +15,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
-	"github.com/hooksup/hooksup/web"
 )
-
-// requireChromium is the headless browser the page's tests drive; CI installs it.
-func requireChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is not installed (CI must install it)")
-	}
-	t.Skip("chromium is not installed")
-	return ""
-}
-
-// browser is a headless Chromium with one tab, at width×height.
-func browser(t *testing.T, width, height int) context.Context {
-	t.Helper()
-	bin := requireChromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.WindowSize(width, height), chromedp.Flag("disable-gpu", true))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
-
-// evalUntil evaluates js in the page until it returns true, or fails the test after wait.
-func evalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string, opts ...chromedp.EvaluateOption) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
-		// An exception is "not yet": the page may be loading itself again (to log in anew), and
-		// what js reads is not there for a moment.
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, opts...))
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
-			t.Fatalf("%s: not after %v (%v); the page says:\n%s", what, wait, err, body)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// artefact is where a test keeps a file for people to look at: $HOOKSUP_ARTEFACTS, else the
-// system's temporary directory.
-func artefact(name string) string {
-	dir := os.Getenv("HOOKSUP_ARTEFACTS")
-	if dir == "" {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, name)
-}
 
 // Two sessions of the real claude wait on a question each, and a check printed markup into its
 // reason. The page, in a 375-pixel wide Chromium, lists both, shows the markup as text and
@@ -95,32 +31,32 @@ decision_timeout = "10m"
 name = "tests"
 command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2 + `'; printf 'BIDI \342\200\256 END\n'; exit 1'''
 `
-	rc1 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("ONE-AGAIN")}})
-	rc2 := newRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
-	rc2.env.Setenv("XDG_RUNTIME_DIR", rc1.run)
-	tm1 := rc1.claudeTUI(rc1.config(cfgText), 160, 45)
-	tm2 := rc2.claudeTUI(rc2.config(cfgText), 160, 45)
+	rc1 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ONE-CONTINUED"), mockapi.Text("ONE-EDITED"), mockapi.Text("ONE-AGAIN")}})
+	rc2 := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-TWO"), mockapi.Text("WRONG: A CONTINUATION")}})
+	rc2.Env.Setenv("XDG_RUNTIME_DIR", rc1.Run)
+	tm1 := rc1.ClaudeTUI(rc1.Config(cfgText), 160, 45)
+	tm2 := rc2.ClaudeTUI(rc2.Config(cfgText), 160, 45)
 	const wait = 45 * time.Second
 	for _, tm := range []*e2e.Tmux{tm1, tm2} {
 		tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	}
-	typeIntoClaude(t, tm1, "first prompt")
+	e2e.TypeIntoClaude(t, tm1, "first prompt")
 	tm1.Keys("Enter")
-	typeIntoClaude(t, tm2, "second prompt")
+	e2e.TypeIntoClaude(t, tm2, "second prompt")
 	tm2.Keys("Enter")
 	tm1.WaitText(wait, "ANSWER-ONE", "⚑ claude wants to stop", "FAIL: TestWeb")
 	tm2.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop", "FAIL: TestWeb")
 
-	home, env := otherTerminal(t, rc1.run)
-	w := startWebIn(t, home, env)
-	ctx := browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	home, env := e2e.OtherTerminal(t, rc1.Run)
+	w := e2e.StartWebIn(t, home, env)
+	ctx := e2e.Browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	project1, project2 := rc1.env.WorkDir, rc2.env.WorkDir
-	evalUntil(t, ctx, wait, "both sessions with their question", `document.querySelectorAll(".card pre.reason").length === 2`)
+	project1, project2 := rc1.Env.WorkDir, rc2.Env.WorkDir
+	e2e.EvalUntil(t, ctx, wait, "both sessions with their question", `document.querySelectorAll(".card pre.reason").length === 2`)
 	href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
-	if strings.Contains(href, w.code) || strings.Contains(href, w.token) {
+	if strings.Contains(href, w.Code) || strings.Contains(href, w.Token) {
 		t.Fatalf("the pairing code stayed in the address bar: %s", href)
 	}
 
@@ -157,7 +93,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 		t.Fatal(err)
 	}
 	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
-		shot := artefact("hooksup-web-375.png")
+		shot := e2e.Artefact("hooksup-web-375.png")
 		if os.WriteFile(shot, png, 0o644) == nil {
 			t.Logf("the page at 375 px: %s", shot)
 		}
@@ -199,33 +135,33 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	// Continue on the first: it alone continues, with the check's reason.
 	click(project1, "continue")
 	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
-	if main1 := rc1.srv.Main(); len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWeb") {
-		t.Fatalf("the first session's continuation: %q", lastUser(rc1.srv.Main()))
+	if main1 := rc1.Srv.Main(); len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWeb") {
+		t.Fatalf("the first session's continuation: %q", e2e.LastUser(rc1.Srv.Main()))
 	}
-	if n := len(rc2.srv.Main()); n != 1 {
+	if n := len(rc2.Srv.Main()); n != 1 {
 		t.Fatalf("continuing the first session made the second make %d requests", n)
 	}
 	// Its next question, asked while the page is open, appears without a reload; its reason,
 	// edited in the page, reaches the model.
 	tm1.WaitText(wait, "⚑ claude wants to stop")
-	evalUntil(t, ctx, 10*time.Second, "the first session's new question", `(() => { const c = `+card(project1)+`;
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the first session's new question", `(() => { const c = `+card(project1)+`;
 		return !!c && [...c.querySelectorAll("button")].some(b => b.textContent === "edit reason" && !b.disabled) })()`)
 	// The editor opens on the reason with the cursor on a line of its own below it; typed
 	// keys, a return that is a new line (a phone's return key), and Ctrl+Enter that sends.
 	click(project1, "edit reason")
-	evalUntil(t, ctx, 10*time.Second, "the editor's cursor on a line of its own", `(() => { const ta = document.activeElement;
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the editor's cursor on a line of its own", `(() => { const ta = document.activeElement;
 		return !!ta && ta.tagName === "TEXTAREA" && ta.value.includes("FAIL: TestWeb") && ta.value.endsWith("\n") && ta.selectionStart === ta.value.length })()`)
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("EDITED IN THE PAGE"), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent("run the linter too")); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(rc1.srv.Main()); n != 2 {
+	if n := len(rc1.Srv.Main()); n != 2 {
 		t.Fatalf("return in the reason editor sent it: claude made %d requests, want 2", n)
 	}
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
 		t.Fatal(err)
 	}
 	tm1.WaitText(wait, "ONE-EDITED")
-	if last := lastUser(rc1.srv.Main()); !strings.Contains(last, "FAIL: TestWeb") || !strings.Contains(last, "\nEDITED IN THE PAGE\nrun the linter too") {
+	if last := e2e.LastUser(rc1.Srv.Main()); !strings.Contains(last, "FAIL: TestWeb") || !strings.Contains(last, "\nEDITED IN THE PAGE\nrun the linter too") {
 		t.Fatalf("the edited reason did not reach the model as typed, on lines of its own after the checks' reason: %q", last)
 	}
 
@@ -244,28 +180,28 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(key), chromedp.KeyEvent("d")); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: the agent may stop at")`)
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: the agent may stop at")`)
 	tm2.WaitText(wait, "allow manual (hooksup web)")
-	evalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
 		return !!c && !c.querySelector("pre.reason") })()`)
-	if n := len(rc2.srv.Main()); n != 1 {
+	if n := len(rc2.Srv.Main()); n != 1 {
 		t.Fatalf("claude made %d requests after the page let it stop, want 1", n)
 	}
 
 	// The server goes away: the page says so; it comes back on the same address: the page
 	// reconnects by itself, on the device token it keeps.
-	addr := strings.TrimSuffix(strings.TrimPrefix(w.base, "http://"), "/")
-	w.cmd.Process.Kill()
-	w.cmd.Wait()
-	evalUntil(t, ctx, 10*time.Second, "the page saying it is disconnected", `document.getElementById("conn").textContent.startsWith("disconnected")`)
-	w = startWebIn(t, home, env, "--listen", addr)
-	evalUntil(t, ctx, 15*time.Second, "the page live again", `document.getElementById("conn").textContent === "live" && document.querySelectorAll(".card").length === 2`)
+	addr := strings.TrimSuffix(strings.TrimPrefix(w.Base, "http://"), "/")
+	w.Cmd.Process.Kill()
+	w.Cmd.Wait()
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the page saying it is disconnected", `document.getElementById("conn").textContent.startsWith("disconnected")`)
+	w = e2e.StartWebIn(t, home, env, "--listen", addr)
+	e2e.EvalUntil(t, ctx, 15*time.Second, "the page live again", `document.getElementById("conn").textContent === "live" && document.querySelectorAll(".card").length === 2`)
 
 	// A page of another origin on the same site (127.0.0.1, another port: a browser would send
 	// even a SameSite=Strict cookie along) posts an approve with whatever the browser sends by
 	// itself: refused, nothing answered. The first session asks again after its edited continuation.
 	tm1.WaitText(wait, "ONE-EDITED", "⚑ claude wants to stop")
-	requests := len(rc1.srv.Main())
+	requests := len(rc1.Srv.Main())
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprint(w, "<!doctype html><title>another page</title>")
 	}))
@@ -275,17 +211,17 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 	}
 	for _, id := range webSessionIDs(t, w) {
 		sent, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`fetch(%q + "api/sessions/" + %q + "/approve",
-			{method: "POST", mode: "no-cors", credentials: "include", body: "{}"}).then(() => true, () => true)`, w.base, id), chromedp.EvalAwaitPromise))
+			{method: "POST", mode: "no-cors", credentials: "include", body: "{}"}).then(() => true, () => true)`, w.Base, id), chromedp.EvalAwaitPromise))
 		if err != nil || !sent {
 			t.Fatalf("the cross-origin fetch: %v %v", sent, err)
 		}
 	}
-	for _, s := range webSessions(t, w) {
-		if s.Cwd == rc1.env.WorkDir && len(s.Pending) != 1 {
+	for _, s := range e2e.WebSessions(t, w) {
+		if s.Cwd == rc1.Env.WorkDir && len(s.Pending) != 1 {
 			t.Fatalf("a cross-origin page answered the first session's question: %+v", s)
 		}
 	}
-	if n := len(rc1.srv.Main()); n != requests {
+	if n := len(rc1.Srv.Main()); n != requests {
 		t.Fatalf("a cross-origin page made the first session continue: %d requests, was %d", n, requests)
 	}
 }
@@ -320,21 +256,10 @@ const accessibilityProblems = `(() => {
 	return bad;
 })()`
 
-// webSessions is GET /api/sessions with the token.
-func webSessions(t *testing.T, w *webServer) []web.Session {
-	t.Helper()
-	resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token})
-	var list []web.Session
-	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
-		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
-	}
-	return list
-}
-
-func webSessionIDs(t *testing.T, w *webServer) []string {
+func webSessionIDs(t *testing.T, w *e2e.WebServer) []string {
 	t.Helper()
 	var ids []string
-	for _, s := range webSessions(t, w) {
+	for _, s := range e2e.WebSessions(t, w) {
 		ids = append(ids, s.ID)
 	}
 	return ids

@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/web"
 )
 
 // A device paired before device keys (a token's hash, no key) logs in no more: hooksup web
 // devices lists it and says to pair it again or revoke it; a device with a key gets no such word.
 func TestWebDevicesSaysWhichDevicesMustPairAgain(t *testing.T) {
-	s := newSandbox(t)
-	if err := os.MkdirAll(s.stateDir(), 0o700); err != nil {
+	s := e2e.NewSandbox(t)
+	if err := os.MkdirAll(s.StateDir(), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	devices := `[
@@ -21,10 +23,10 @@ func TestWebDevicesSaysWhichDevicesMustPairAgain(t *testing.T) {
  {"id": "new2", "name": "Chrome on Linux", "key": "BPk", "origin": "http://127.0.0.1:7862", "created": "2026-11-02T03:04:05Z", "last_seen": "2026-11-02T03:04:05Z"}
 ]
 `
-	if err := os.WriteFile(filepath.Join(s.stateDir(), web.DevicesFile), []byte(devices), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(s.StateDir(), web.DevicesFile), []byte(devices), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out := s.hooksup(t, "web", "devices")
+	code, out := s.Hooksup(t, "web", "devices")
 	if code != 0 {
 		t.Fatalf("web devices: exit %d\n%s", code, out)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -11,7 +10,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -25,129 +23,31 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/internal/agentsim"
-	"github.com/hooksup/hooksup/internal/webtest"
 	"github.com/hooksup/hooksup/web"
 
 	"github.com/skip2/go-qrcode"
 )
-
-// webServer is a running hooksup web: its page's URL and pairing link, as it printed them, and
-// the API token hooksup web token prints.
-type webServer struct {
-	cmd   *exec.Cmd
-	base  string // http://127.0.0.1:PORT/
-	link  string // the URL as printed, what a person opens: base#pair=CODE
-	code  string // the link's pairing code
-	token string
-}
-
-// startWeb runs hooksup web on a free loopback port in s's environment and reads the URL it
-// prints.
-func startWeb(t *testing.T, s *sandbox, args ...string) *webServer {
-	t.Helper()
-	return startWebIn(t, s.project, s.env, args...)
-}
-
-// startWebIn is startWeb in dir with env.
-func startWebIn(t *testing.T, dir string, env []string, args ...string) *webServer {
-	t.Helper()
-	cmd := exec.Command(hooksupBin, append([]string{"web", "--listen", "127.0.0.1:0"}, args...)...)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
-				found <- l
-			}
-		}
-		io.Copy(io.Discard, out)
-	}()
-	select {
-	case line := <-found:
-		u, err := url.Parse(line)
-		if err != nil {
-			t.Fatal(err)
-		}
-		code, ok := strings.CutPrefix(u.Fragment, "pair=")
-		if !ok || code == "" || u.RawQuery != "" || strings.Contains(u.Path, code) {
-			t.Fatalf("the URL %q does not carry a pairing code in its fragment alone", line)
-		}
-		u.Fragment = ""
-		tc := exec.Command(hooksupBin, "web", "token")
-		tc.Dir, tc.Env = dir, env
-		tok, err := tc.Output()
-		if err != nil || len(strings.TrimSpace(string(tok))) != 64 {
-			t.Fatalf("hooksup web token: %v %q", err, tok)
-		}
-		if strings.Contains(line, strings.TrimSpace(string(tok))) {
-			t.Fatalf("the printed URL %s carries the API token", line)
-		}
-		return &webServer{cmd: cmd, base: u.String(), link: line, code: code, token: strings.TrimSpace(string(tok))}
-	case <-time.After(30 * time.Second):
-		t.Fatal("hooksup web printed no URL")
-	}
-	return nil
-}
-
-// device is a new browser device for w, not yet paired.
-func (w *webServer) device(t *testing.T) *webtest.Device {
-	t.Helper()
-	d, err := webtest.NewDevice(w.base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func (w *webServer) do(t *testing.T, method, path, body string, header map[string]string) (*http.Response, string) {
-	t.Helper()
-	r, err := http.NewRequest(method, strings.TrimSuffix(w.base, "/")+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		r.Header.Set(k, v)
-	}
-	c := &http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Do(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, string(b)
-}
 
 // hooksup web over a live session: the API token (hooksup web token) is kept 0600 and the same
 // across restarts, and never printed in the URL; the API lists the session with it only; a
 // write from another origin is refused; the printed code pairs once; a cookie is no
 // credential; curl with the token reaches the session.
 func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
-	s := newSandbox(t)
-	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-	ls.waitReady()
-	w := startWeb(t, s)
-	if fi, err := os.Stat(filepath.Join(s.stateDir(), web.TokenFile)); err != nil || fi.Mode().Perm() != 0o600 {
+	s := e2e.NewSandbox(t)
+	ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+	ls.WaitReady()
+	w := e2e.StartWeb(t, s)
+	if fi, err := os.Stat(filepath.Join(s.StateDir(), web.TokenFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the token file: %v %v", fi, err)
 	}
-	if resp, body := w.do(t, "GET", "/api/sessions", "", nil); resp.StatusCode != 401 || strings.Contains(body, s.project) {
+	if resp, body := w.Do(t, "GET", "/api/sessions", "", nil); resp.StatusCode != 401 || strings.Contains(body, s.Project) {
 		t.Fatalf("no token: %d %s", resp.StatusCode, body)
 	}
-	bearer := map[string]string{"Authorization": "Bearer " + w.token}
+	bearer := map[string]string{"Authorization": "Bearer " + w.Token}
 	var list []web.Session
 	deadline := time.Now().Add(30 * time.Second)
 	for len(list) == 0 {
-		resp, body := w.do(t, "GET", "/api/sessions", "", bearer)
+		resp, body := w.Do(t, "GET", "/api/sessions", "", bearer)
 		if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
 			t.Fatalf("with the token: %d %s", resp.StatusCode, body)
 		}
@@ -156,69 +56,69 @@ func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
 		}
 	}
 	sess := list[0]
-	if len(list) != 1 || sess.Cwd != s.project || sess.Agent != "claude" || sess.PID != ls.cmd.Process.Pid {
+	if len(list) != 1 || sess.Cwd != s.Project || sess.Agent != "claude" || sess.PID != ls.Cmd.Process.Pid {
 		t.Fatalf("sessions: %+v", list)
 	}
 	approve := "/api/sessions/" + sess.ID + "/approve"
-	resp, body := w.do(t, "POST", approve, "", bearer)
+	resp, body := w.Do(t, "POST", approve, "", bearer)
 	if resp.StatusCode != 409 || !strings.Contains(body, "has no pending question") {
 		t.Fatalf("approve with nothing pending: %d %s", resp.StatusCode, body)
 	}
-	resp, body = w.do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + w.token, "Origin": "http://evil.example"})
+	resp, body = w.Do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + w.Token, "Origin": "http://evil.example"})
 	if resp.StatusCode != 403 {
 		t.Fatalf("cross-origin approve: %d %s", resp.StatusCode, body)
 	}
 	// The printed link's code pairs a device key once, and gives no token; the device's
 	// login reads and writes the API; the code again pairs nothing. A cookie, even one holding
 	// the API token, is no credential.
-	dev := w.device(t)
-	if status, body, err := dev.Pair(w.code, ""); status != 200 || err != nil || strings.Contains(body, "token") {
+	dev := w.Device(t)
+	if status, body, err := dev.Pair(w.Code, ""); status != 200 || err != nil || strings.Contains(body, "token") {
 		t.Fatalf("pairing with the printed code: %d %s %v", status, body, err)
 	}
-	if status, body, _ := w.device(t).Pair(w.code, ""); status != 401 {
+	if status, body, _ := w.Device(t).Pair(w.Code, ""); status != 401 {
 		t.Fatalf("the printed code a second time: %d %s", status, body)
 	}
-	if status, body, _ := dev.Login(); status != 200 || len(dev.Token) != 64 || dev.Token == w.token {
+	if status, body, _ := dev.Login(); status != 200 || len(dev.Token) != 64 || dev.Token == w.Token {
 		t.Fatalf("the device's login: %d %s", status, body)
 	}
-	if resp, body := w.do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + dev.Token}); resp.StatusCode != 409 {
+	if resp, body := w.Do(t, "POST", approve, "", map[string]string{"Authorization": "Bearer " + dev.Token}); resp.StatusCode != 409 {
 		t.Fatalf("approve with the device's login: %d %s", resp.StatusCode, body)
 	}
-	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Cookie": "hooksup=" + w.token}); resp.StatusCode != 401 {
+	if resp, body := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Cookie": "hooksup=" + w.Token}); resp.StatusCode != 401 {
 		t.Fatalf("a cookie holding the API token: %d %s", resp.StatusCode, body)
 	}
 	if curl, err := exec.LookPath("curl"); err == nil {
-		out, err := exec.Command(curl, "-sS", "-X", "POST", "-H", "Authorization: Bearer "+w.token, "-w", " %{http_code}",
-			strings.TrimSuffix(w.base, "/")+"/api/sessions/"+sess.ID+"/interrupt").CombinedOutput()
+		out, err := exec.Command(curl, "-sS", "-X", "POST", "-H", "Authorization: Bearer "+w.Token, "-w", " %{http_code}",
+			strings.TrimSuffix(w.Base, "/")+"/api/sessions/"+sess.ID+"/interrupt").CombinedOutput()
 		if err != nil || !strings.HasSuffix(string(out), " 200") || !strings.Contains(string(out), "interrupt") {
 			t.Fatalf("curl interrupt: %v %s", err, out)
 		}
 	}
 
 	// A restart keeps the token; --new-token replaces it.
-	w.cmd.Process.Kill()
-	w.cmd.Wait()
-	if again := startWeb(t, s); again.token != w.token {
-		t.Fatalf("restarted with token %q, was %q", again.token, w.token)
+	w.Cmd.Process.Kill()
+	w.Cmd.Wait()
+	if again := e2e.StartWeb(t, s); again.Token != w.Token {
+		t.Fatalf("restarted with token %q, was %q", again.Token, w.Token)
 	} else {
-		again.cmd.Process.Kill()
-		again.cmd.Wait()
+		again.Cmd.Process.Kill()
+		again.Cmd.Wait()
 	}
-	if renewed := startWeb(t, s, "--new-token"); renewed.token == w.token {
+	if renewed := e2e.StartWeb(t, s, "--new-token"); renewed.Token == w.Token {
 		t.Fatal("--new-token kept the token")
 	}
 }
 
 // Listening beyond loopback without TLS, and on a port in use, are errors that name the way out.
 func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
-	s := newSandbox(t)
-	code, out := s.hooksup(t, "web", "--listen", ":0")
+	s := e2e.NewSandbox(t)
+	code, out := s.Hooksup(t, "web", "--listen", ":0")
 	if code != 2 || !strings.Contains(out, "--tls-cert") || !strings.Contains(out, "--"+web.PlainHTTPFlag) {
 		t.Fatalf("web --listen :0: exit %d\n%s", code, out)
 	}
-	w := startWeb(t, s)
-	u, _ := url.Parse(w.base)
-	code, out = s.hooksup(t, "web", "--listen", u.Host)
+	w := e2e.StartWeb(t, s)
+	u, _ := url.Parse(w.Base)
+	code, out = s.Hooksup(t, "web", "--listen", u.Host)
 	if code != 1 || !strings.Contains(out, u.Host+" is in use") || !strings.Contains(out, "--listen") {
 		t.Fatalf("web on a busy port: exit %d\n%s", code, out)
 	}
@@ -230,16 +130,16 @@ func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
 // camera: the code of exactly that URL, pairing code included. Into a pipe it prints the URL
 // alone.
 func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
-	s := newSandbox(t)
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color")
-	loop := e2e.StartTmux(t, 120, 60, env, s.project, hooksupBin, "web", "--listen", "127.0.0.1:0")
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color")
+	loop := e2e.StartTmux(t, 120, 60, env, s.Project, e2e.HooksupBin, "web", "--listen", "127.0.0.1:0")
 	scr := loop.WaitText(30*time.Second, "#pair=", "Ctrl-C stops")
 	if !strings.Contains(scr, "http://127.0.0.1:") || strings.ContainsAny(scr, "▀▄█") ||
 		!strings.Contains(strings.Join(strings.Fields(scr), " "), "a phone needs --public-url") {
 		t.Fatalf("hooksup web on loopback alone, in a terminal:\n%s", scr)
 	}
 
-	tm := e2e.StartTmux(t, 120, 60, env, s.project, hooksupBin, "web", "--listen", "127.0.0.1:0", "--public-url", "https://box.tailnet.ts.net/")
+	tm := e2e.StartTmux(t, 120, 60, env, s.Project, e2e.HooksupBin, "web", "--listen", "127.0.0.1:0", "--public-url", "https://box.tailnet.ts.net/")
 	scr = tm.WaitText(30*time.Second, "#pair=", "Ctrl-C stops")
 	var link string
 	for _, l := range strings.Split(scr, "\n") {
@@ -313,13 +213,13 @@ func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 		strings.Contains(colour[set:last], "\x1b[49m") {
 		t.Fatalf("the QR code is not drawn black on white of its own:\n%q", colour)
 	}
-	out := filepath.Join(s.project, "web.out")
+	out := filepath.Join(s.Project, "web.out")
 	f, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cmd := execHooksup(s, "web", "--listen", "127.0.0.1:0")
+	cmd := e2e.ExecHooksup(s, "web", "--listen", "127.0.0.1:0")
 	cmd.Stdout = f
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -344,7 +244,7 @@ func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 // Beyond loopback hooksup web serves HTTPS with --tls-cert and --tls-key, or plain HTTP with
 // --plain-http; either way every API request still needs the token.
 func TestWebServesTLSOrPlainHTTPWhenTold(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -356,20 +256,20 @@ func TestWebServesTLSOrPlainHTTPWhenTold(t *testing.T) {
 		t.Fatal(err)
 	}
 	kder, _ := x509.MarshalECPrivateKey(key)
-	certFile, keyFile := filepath.Join(s.project, "cert.pem"), filepath.Join(s.project, "key.pem")
+	certFile, keyFile := filepath.Join(s.Project, "cert.pem"), filepath.Join(s.Project, "key.pem")
 	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
 
-	w := startWeb(t, s, "--tls-cert", certFile, "--tls-key", keyFile)
-	if !strings.HasPrefix(w.base, "https://127.0.0.1:") {
-		t.Fatalf("with TLS, the URL %s", w.base)
+	w := e2e.StartWeb(t, s, "--tls-cert", certFile, "--tls-key", keyFile)
+	if !strings.HasPrefix(w.Base, "https://127.0.0.1:") {
+		t.Fatalf("with TLS, the URL %s", w.Base)
 	}
 	pool := x509.NewCertPool()
 	parsed, _ := x509.ParseCertificate(der)
 	pool.AddCert(parsed)
 	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
-	for tok, want := range map[string]int{"": 401, w.token: 200} {
-		r, _ := http.NewRequest("GET", w.base+"api/sessions", nil)
+	for tok, want := range map[string]int{"": 401, w.Token: 200} {
+		r, _ := http.NewRequest("GET", w.Base+"api/sessions", nil)
 		if tok != "" {
 			r.Header.Set("Authorization", "Bearer "+tok)
 		}
@@ -382,14 +282,14 @@ func TestWebServesTLSOrPlainHTTPWhenTold(t *testing.T) {
 			t.Fatalf("HTTPS with token %q: %d, want %d", tok, resp.StatusCode, want)
 		}
 	}
-	if resp, err := http.Get(strings.Replace(w.base, "https://", "http://", 1) + "api/sessions"); err == nil && resp.StatusCode == 200 {
+	if resp, err := http.Get(strings.Replace(w.Base, "https://", "http://", 1) + "api/sessions"); err == nil && resp.StatusCode == 200 {
 		t.Fatal("plain HTTP answered on the TLS port")
 	}
 
-	plain := startWebIn(t, s.project, s.env, "--listen", "0.0.0.0:0", "--"+web.PlainHTTPFlag)
-	u, _ := url.Parse(plain.base)
+	plain := e2e.StartWebIn(t, s.Project, s.Env, "--listen", "0.0.0.0:0", "--"+web.PlainHTTPFlag)
+	u, _ := url.Parse(plain.Base)
 	if host, _ := os.Hostname(); u.Hostname() != host {
-		t.Fatalf("listening on every interface, the URL %s names not this machine (%s)", plain.base, host)
+		t.Fatalf("listening on every interface, the URL %s names not this machine (%s)", plain.Base, host)
 	}
 	port := u.Port()
 	resp, err := http.Get("http://127.0.0.1:" + port + "/api/sessions")

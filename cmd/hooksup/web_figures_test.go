@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
@@ -57,15 +59,15 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 	for i := range runs {
 		replies = append(replies, mockapi.Text(fmt.Sprintf("ANSWER-%d", i)))
 	}
-	rc := newRealClaudeTUI(t, &mockapi.Script{Main: replies})
-	tm := rc.claudeTUI(rc.config("mode = \"ask\"\ndecision_timeout = \"10m\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"echo FAIL; exit 1\"\n"), 160, 45)
+	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: replies})
+	tm := rc.ClaudeTUI(rc.Config("mode = \"ask\"\ndecision_timeout = \"10m\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"echo FAIL; exit 1\"\n"), 160, 45)
 	tm.WaitFor("claude's prompt", 45*time.Second, func(s string) bool { return strings.Contains(s, "manual mode on") })
-	var w *webServer
+	var w *e2e.WebServer
 	host := ""
 	if remote {
-		srv := startSSHD(t, rc.run)
-		home, env := otherTerminal(t, t.TempDir())
-		cfg, err := os.ReadFile(srv.hubConfigFile(t, ""))
+		srv := e2e.StartSSHD(t, rc.Run)
+		home, env := e2e.OtherTerminal(t, t.TempDir())
+		cfg, err := os.ReadFile(srv.HubConfigFile(t, ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,22 +77,22 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 		if err := os.WriteFile(filepath.Join(home, "config", "hooksup", "config.toml"), cfg, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		w, host = startWebIn(t, home, env, "--host", "remote"), "?host=remote"
+		w, host = e2e.StartWebIn(t, home, env, "--host", "remote"), "?host=remote"
 	} else {
-		home, env := otherTerminal(t, rc.run)
-		w = startWebIn(t, home, env)
+		home, env := e2e.OtherTerminal(t, rc.Run)
+		w = e2e.StartWebIn(t, home, env)
 	}
-	ctx := browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	ctx := e2e.Browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 30*time.Second, "the session's card", `document.querySelectorAll(".card").length === 1`)
-	evalUntil(t, ctx, 5*time.Second, "the observer", seenQuestions)
+	e2e.EvalUntil(t, ctx, 30*time.Second, "the session's card", `document.querySelectorAll(".card").length === 1`)
+	e2e.EvalUntil(t, ctx, 5*time.Second, "the observer", seenQuestions)
 	var ms []float64
 	for i := range runs {
-		typeIntoClaude(t, tm, fmt.Sprintf("prompt %d", i))
+		e2e.TypeIntoClaude(t, tm, fmt.Sprintf("prompt %d", i))
 		tm.Keys("Enter")
-		evalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.keys(window.seen).length === %d`, i+1))
+		e2e.EvalUntil(t, ctx, 30*time.Second, "question "+strconv.Itoa(i+1), fmt.Sprintf(`Object.keys(window.seen).length === %d`, i+1))
 		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`Object.values(window.seen).at(-1)`))
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +102,7 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if resp, body := w.do(t, "POST", "/api/sessions/"+id+"/deny"+host, "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
+		if resp, body := w.Do(t, "POST", "/api/sessions/"+id+"/deny"+host, "", map[string]string{"Authorization": "Bearer " + w.Token}); resp.StatusCode != http.StatusOK {
 			t.Fatalf("deny: %d %s", resp.StatusCode, body)
 		}
 		tm.WaitFor("the answer let stop", 30*time.Second, func(s string) bool {
@@ -138,28 +140,28 @@ func TestFigureWebMemory(t *testing.T) {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}
 	const sessions = 20
-	first := newSandbox(t)
-	run := filepath.Join(filepath.Dir(first.project), "run")
-	w := startWeb(t, first)
-	bearer := map[string]string{"Authorization": "Bearer " + w.token}
-	w.do(t, "GET", "/api/sessions", "", bearer)
-	idle, _ := rss(t, w.cmd.Process.Pid)
+	first := e2e.NewSandbox(t)
+	run := filepath.Join(filepath.Dir(first.Project), "run")
+	w := e2e.StartWeb(t, first)
+	bearer := map[string]string{"Authorization": "Bearer " + w.Token}
+	w.Do(t, "GET", "/api/sessions", "", bearer)
+	idle, _ := rss(t, w.Cmd.Process.Pid)
 	for i := range sessions {
 		s := first
 		if i > 0 {
-			s = newSandbox(t)
-			s.env = append(s.env, "XDG_RUNTIME_DIR="+run)
+			s = e2e.NewSandbox(t)
+			s.Env = append(s.Env, "XDG_RUNTIME_DIR="+run)
 		}
-		ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-		ls.waitReady()
+		ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+		ls.WaitReady()
 	}
-	ctx := browser(t, 1280, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	ctx := e2e.Browser(t, 1280, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 60*time.Second, "20 cards", fmt.Sprintf(`document.querySelectorAll(".card").length === %d`, sessions))
+	e2e.EvalUntil(t, ctx, 60*time.Second, "20 cards", fmt.Sprintf(`document.querySelectorAll(".card").length === %d`, sessions))
 	time.Sleep(5 * time.Second) // a few rounds of listing and of the page's own refreshes
-	now, peak := rss(t, w.cmd.Process.Pid)
+	now, peak := rss(t, w.Cmd.Process.Pid)
 	t.Logf("hooksup web: RSS %d KiB with no session; with %d sessions followed and the page open: RSS %d KiB, peak %d KiB",
 		idle, sessions, now, peak)
 }

@@ -10,19 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/web"
 )
 
 // getAs is GET path on w's server with the Host header host (the address a browser would have
 // in its address bar) and the API token.
-func getAs(t *testing.T, w *webServer, host, path string) (int, string) {
+func getAs(t *testing.T, w *e2e.WebServer, host, path string) (int, string) {
 	t.Helper()
-	r, err := http.NewRequest("GET", strings.TrimSuffix(w.base, "/")+path, nil)
+	r, err := http.NewRequest("GET", strings.TrimSuffix(w.Base, "/")+path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.Host = host
-	r.Header.Set("Authorization", "Bearer "+w.token)
+	r.Header.Set("Authorization", "Bearer "+w.Token)
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(r)
 	if err != nil {
 		t.Fatal(err)
@@ -36,15 +38,15 @@ func getAs(t *testing.T, w *webServer, host, path string) (int, string) {
 // of this machine, as curl http://<its LAN address>:PORT/ asks, and to its name; any other
 // name is still 421.
 func TestWebOnEveryInterfaceAnswersThisMachinesAddresses(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	for _, listen := range []string{"0.0.0.0:0", "[::]:0"} {
-		w := startWeb(t, s, "--listen", listen, "--"+web.PlainHTTPFlag)
-		u, err := url.Parse(w.base)
+		w := e2e.StartWeb(t, s, "--listen", listen, "--"+web.PlainHTTPFlag)
+		u, err := url.Parse(w.Base)
 		if err != nil {
 			t.Fatal(err)
 		}
 		port := u.Port()
-		w.base = "http://127.0.0.1:" + port + "/"
+		w.Base = "http://127.0.0.1:" + port + "/"
 		addrs, err := net.InterfaceAddrs()
 		if err != nil {
 			t.Fatal(err)
@@ -93,9 +95,9 @@ func TestWebOnEveryInterfaceAnswersThisMachinesAddresses(t *testing.T) {
 // brackets a Host header has, in any of its spellings) is answered; a host with a port is
 // refused, naming what the flag takes.
 func TestWebAllowHostTakesIPv6Literals(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s, "--allow-host", "fd00::5", "--allow-host", "[FD00::6]", "--allow-host", "::1")
-	port := strings.TrimSuffix(w.base[strings.LastIndex(w.base, ":")+1:], "/")
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s, "--allow-host", "fd00::5", "--allow-host", "[FD00::6]", "--allow-host", "::1")
+	port := strings.TrimSuffix(w.Base[strings.LastIndex(w.Base, ":")+1:], "/")
 	for _, host := range []string{"[fd00::5]:" + port, "[fd00::5]", "[fd00:0:0::6]:" + port, "[FD00::5]:" + port} {
 		if code, body := getAs(t, w, host, "/api/sessions"); code != http.StatusOK {
 			t.Fatalf("--allow-host fd00::5 [FD00::6], Host: %s: %d %s", host, code, body)
@@ -105,7 +107,7 @@ func TestWebAllowHostTakesIPv6Literals(t *testing.T) {
 		t.Fatalf("Host: [fd00::7] beside --allow-host fd00::5: %d %s", code, body)
 	}
 	for _, bad := range []string{"devbox.example:80", "[fd00::5]:80", "fd00::5%eth0", "http://devbox.example"} {
-		if code, out := s.hooksup(t, "web", "--listen", "127.0.0.1:0", "--allow-host", bad); code != 2 || !strings.Contains(out, "--allow-host takes") {
+		if code, out := s.Hooksup(t, "web", "--listen", "127.0.0.1:0", "--allow-host", bad); code != 2 || !strings.Contains(out, "--allow-host takes") {
 			t.Fatalf("--allow-host %s: exit %d\n%s", bad, code, out)
 		}
 	}

@@ -110,16 +110,16 @@ func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 		n, addrs int
 	}{{"600 from one address", 600, 0}, {"1200 from 600 addresses", 1200, 600}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
-			w := startWeb(t, s)
-			u, err := url.Parse(w.base)
+			s := e2e.NewSandbox(t)
+			w := e2e.StartWeb(t, s)
+			u, err := url.Parse(w.Base)
 			if err != nil {
 				t.Fatal(err)
 			}
 			f := startFlood(t, u.Host, tc.n, tc.addrs)
 			var worst time.Duration
 			for i := range 5 {
-				code, took := answeredWithin(t, "GET", w.base+"api/sessions", w.token)
+				code, took := answeredWithin(t, "GET", w.Base+"api/sessions", w.Token)
 				t.Logf("the owner's request %d beside %d unauthenticated connections (%d dialled so far): %d in %v",
 					i+1, tc.n, f.dials.Load(), code, took.Round(time.Millisecond))
 				if code != http.StatusOK || took > 2*time.Second {
@@ -128,7 +128,7 @@ func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 				worst = max(worst, took)
 			}
 			for _, path := range []string{"", "app.js"} {
-				code, took := answeredWithin(t, "GET", w.base+path, "")
+				code, took := answeredWithin(t, "GET", w.Base+path, "")
 				t.Logf("GET /%s, the page, under the flood: %d in %v", path, code, took.Round(time.Millisecond))
 				if code != http.StatusOK || took > 2*time.Second {
 					t.Fatalf("GET /%s under the flood: %d in %v, want 200 within 2s", path, code, took)
@@ -141,9 +141,9 @@ func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 }
 
 // wrongCredentialLines are hooksup.log's lines about wrong credentials.
-func wrongCredentialLines(t *testing.T, s *sandbox) []string {
+func wrongCredentialLines(t *testing.T, s *e2e.Sandbox) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+	b, err := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -161,11 +161,11 @@ func wrongCredentialLines(t *testing.T, s *sandbox) []string {
 // or two, not one per address. The printed code still pairs right after, and the API token
 // is still served.
 func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
 	before := len(wrongCredentialLines(t, s))
 	addrs := loopbackAddrs(200)
-	key := w.device(t).PublicKey()
+	key := w.Device(t).PublicKey()
 	var mu sync.Mutex
 	status := map[int]int{}
 	var wg sync.WaitGroup
@@ -177,9 +177,9 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 			defer client.CloseIdleConnections()
 			for j := range 10 {
 				body := fmt.Sprintf(`{"code": "wrong-%d-%d", "key": "%s"}`, i, j, key)
-				r, _ := http.NewRequest("POST", w.base+"api/pair", strings.NewReader(body))
+				r, _ := http.NewRequest("POST", w.Base+"api/pair", strings.NewReader(body))
 				r.Header.Set("Content-Type", "application/json")
-				r.Header.Set("Origin", strings.TrimSuffix(w.base, "/"))
+				r.Header.Set("Origin", strings.TrimSuffix(w.Base, "/"))
 				resp, err := client.Do(r)
 				if err != nil {
 					t.Errorf("a wrong code from %s: %v", ip, err)
@@ -203,10 +203,10 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 	if len(lines)-before > 3 {
 		t.Fatalf("hooksup.log gained %d lines on 2000 wrong codes from 200 addresses:\n%s", len(lines)-before, strings.Join(lines, "\n"))
 	}
-	if status, body, _ := w.device(t).Pair(w.code, ""); status != http.StatusOK {
+	if status, body, _ := w.Device(t).Pair(w.Code, ""); status != http.StatusOK {
 		t.Fatalf("the printed code right after the wrong ones: %d %s", status, body)
 	}
-	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
+	if resp, body := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.Token}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("the API token right after the wrong codes: %d %s", resp.StatusCode, body)
 	}
 }
@@ -214,15 +214,15 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 // A hooksup.log already past its bound is rotated when hooksup web writes to it: the old
 // lines move to hooksup.log.1, and hooksup.log starts again.
 func TestWebRotatesAFullLog(t *testing.T) {
-	s := newSandbox(t)
-	os.MkdirAll(s.stateDir(), 0o700)
-	path := filepath.Join(s.stateDir(), "hooksup.log")
+	s := e2e.NewSandbox(t)
+	os.MkdirAll(s.StateDir(), 0o700)
+	path := filepath.Join(s.StateDir(), "hooksup.log")
 	old := strings.Repeat("time=2025-01-01T00:00:00Z level=INFO msg=\"an old line\"\n", 12<<20/56)
 	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w := startWeb(t, s)
-	if resp, _ := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer wrong"}); resp.StatusCode != http.StatusUnauthorized {
+	w := e2e.StartWeb(t, s)
+	if resp, _ := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer wrong"}); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("a wrong token: %d", resp.StatusCode)
 	}
 	fi, err := os.Stat(path)

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/hooksup/hooksup/web"
@@ -24,16 +26,16 @@ import (
 // to 127.0.0.1) is answered 421 with the flag that would allow it, the page and the API alike,
 // the right token or not; loopback's names are served, and --allow-host adds one.
 func TestWebRefusesAForeignHost(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	get := func(w *webServer, host, path string) (int, string) {
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	get := func(w *e2e.WebServer, host, path string) (int, string) {
 		t.Helper()
-		r, err := http.NewRequest("GET", strings.TrimSuffix(w.base, "/")+path, nil)
+		r, err := http.NewRequest("GET", strings.TrimSuffix(w.Base, "/")+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r.Host = host
-		r.Header.Set("Authorization", "Bearer "+w.token)
+		r.Header.Set("Authorization", "Bearer "+w.Token)
 		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(r)
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +44,7 @@ func TestWebRefusesAForeignHost(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	port := strings.TrimSuffix(w.base[strings.LastIndex(w.base, ":")+1:], "/")
+	port := strings.TrimSuffix(w.Base[strings.LastIndex(w.Base, ":")+1:], "/")
 	for _, host := range []string{"evil.example", "evil.example:" + port, "127.0.0.1.evil.example:" + port} {
 		for _, path := range []string{"/", "/app.js", "/api/sessions"} {
 			if code, body := get(w, host, path); code != http.StatusMisdirectedRequest || !strings.Contains(body, "--allow-host") {
@@ -61,11 +63,11 @@ func TestWebRefusesAForeignHost(t *testing.T) {
 	}
 	addr := free.Addr().String()
 	free.Close()
-	allowed := startWeb(t, s, "--listen", addr, "--allow-host", "devbox.example", "--public-url", "https://box.tailnet.ts.net/")
-	if !strings.HasPrefix(allowed.link, "https://box.tailnet.ts.net/#pair=") {
-		t.Fatalf("--public-url: the printed URL is %s", allowed.link)
+	allowed := e2e.StartWeb(t, s, "--listen", addr, "--allow-host", "devbox.example", "--public-url", "https://box.tailnet.ts.net/")
+	if !strings.HasPrefix(allowed.Link, "https://box.tailnet.ts.net/#pair=") {
+		t.Fatalf("--public-url: the printed URL is %s", allowed.Link)
 	}
-	allowed.base = "http://" + addr + "/"
+	allowed.Base = "http://" + addr + "/"
 	for _, host := range []string{"devbox.example", "box.tailnet.ts.net"} {
 		if code, body := get(allowed, host, "/api/sessions"); code != http.StatusOK {
 			t.Fatalf("Host: %s with --allow-host/--public-url: %d %s", host, code, body)
@@ -79,20 +81,20 @@ func TestWebRefusesAForeignHost(t *testing.T) {
 // 300 wrong tokens from one client do not lock the right token out: it still gets 200, from
 // the same address. The wrong ones are in hooksup.log, a few lines, not 300.
 func TestWebWrongTokensDoNotLockTheRightOneOut(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
 	for i := range 300 {
-		resp, _ := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": fmt.Sprintf("Bearer wrong-%d", i)})
+		resp, _ := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": fmt.Sprintf("Bearer wrong-%d", i)})
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusTooManyRequests {
 			t.Fatalf("wrong token %d: %d", i, resp.StatusCode)
 		}
 	}
-	if resp, body := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.token}); resp.StatusCode != http.StatusOK {
+	if resp, body := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.Token}); resp.StatusCode != http.StatusOK {
 		t.Fatalf("the right token after 300 wrong ones: %d %s", resp.StatusCode, body)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		b, _ := os.ReadFile(filepath.Join(s.stateDir(), "hooksup.log"))
+		b, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
 		var lines []string
 		for _, l := range strings.Split(string(b), "\n") {
 			if strings.Contains(l, "wrong credential") {
@@ -116,21 +118,21 @@ func TestWebWrongTokensDoNotLockTheRightOneOut(t *testing.T) {
 // file and the fix; it is neither chmodded nor used.
 func TestWebRefusesALooseOrSymlinkedTokenFile(t *testing.T) {
 	const tok = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-	run := func(s *sandbox, args ...string) (int, string) {
+	run := func(s *e2e.Sandbox, args ...string) (int, string) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, hooksupBin, args...)
-		cmd.Dir, cmd.Env = s.project, s.env
+		cmd := exec.CommandContext(ctx, e2e.HooksupBin, args...)
+		cmd.Dir, cmd.Env = s.Project, s.Env
 		out, _ := cmd.CombinedOutput()
 		if ctx.Err() != nil {
 			return -1, "still running after 20s:\n" + string(out)
 		}
 		return cmd.ProcessState.ExitCode(), string(out)
 	}
-	s := newSandbox(t)
-	os.MkdirAll(s.stateDir(), 0o700)
-	file := filepath.Join(s.stateDir(), web.TokenFile)
+	s := e2e.NewSandbox(t)
+	os.MkdirAll(s.StateDir(), 0o700)
+	file := filepath.Join(s.StateDir(), web.TokenFile)
 	if err := os.WriteFile(file, []byte(tok+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -147,9 +149,9 @@ func TestWebRefusesALooseOrSymlinkedTokenFile(t *testing.T) {
 
 	// The devices' and the pairing codes' files alike.
 	for _, name := range []string{web.DevicesFile, web.PairingFile} {
-		s := newSandbox(t)
-		os.MkdirAll(s.stateDir(), 0o700)
-		file := filepath.Join(s.stateDir(), name)
+		s := e2e.NewSandbox(t)
+		os.MkdirAll(s.StateDir(), 0o700)
+		file := filepath.Join(s.StateDir(), name)
 		os.WriteFile(file, []byte("[]\n"), 0o600)
 		os.Chmod(file, 0o660)
 		for _, args := range [][]string{{"web", "--listen", "127.0.0.1:0"}, {"web", "devices"}, {"web", "pair"}} {
@@ -159,13 +161,13 @@ func TestWebRefusesALooseOrSymlinkedTokenFile(t *testing.T) {
 		}
 	}
 
-	s = newSandbox(t)
-	os.MkdirAll(s.stateDir(), 0o700)
-	target := filepath.Join(s.project, "elsewhere")
+	s = e2e.NewSandbox(t)
+	os.MkdirAll(s.StateDir(), 0o700)
+	target := filepath.Join(s.Project, "elsewhere")
 	if err := os.WriteFile(target, []byte(tok+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	file = filepath.Join(s.stateDir(), web.TokenFile)
+	file = filepath.Join(s.StateDir(), web.TokenFile)
 	if err := os.Symlink(target, file); err != nil {
 		t.Fatal(err)
 	}
@@ -205,13 +207,13 @@ func (r *recorder) seen() []http.Header {
 // (cookies ignore ports): no cookie, and nothing in what it sends that the API takes (its
 // headers replayed: 401). That page cannot sign the real one out with a cookie of its own.
 func TestWebBrowserSendsNoCredentialToAnotherPort(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	ctx := browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	ctx := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 15*time.Second, "the page signed in and live", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
+	e2e.EvalUntil(t, ctx, 15*time.Second, "the page signed in and live", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 
 	other := newRecorder(t, `<!doctype html><title>another page</title>`)
 	if err := chromedp.Do(ctx, chromedp.Navigate(other.URL+"/")); err != nil {
@@ -228,7 +230,7 @@ func TestWebBrowserSendsNoCredentialToAnotherPort(t *testing.T) {
 		if c := h.Get("Cookie"); c != "" {
 			t.Errorf("the browser sent another loopback port the cookie %q", c)
 		}
-		r, _ := http.NewRequest("GET", w.base+"api/sessions", nil)
+		r, _ := http.NewRequest("GET", w.Base+"api/sessions", nil)
 		r.Header = h.Clone()
 		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(r)
 		if err != nil {
@@ -245,10 +247,10 @@ func TestWebBrowserSendsNoCredentialToAnotherPort(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.cookie = "hooksup=x; path=/api/"; document.cookie = "hooksup=x; path=/"; true`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 15*time.Second, "the page still signed in after another port's cookie",
+	e2e.EvalUntil(t, ctx, 15*time.Second, "the page still signed in after another port's cookie",
 		`document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden && !document.querySelector("main").textContent.includes("Not signed in")`)
 	if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`fetch("/api/sessions").then(r => r.status === 401)`, chromedp.EvalAwaitPromise)); err != nil || !ok {
 		t.Fatalf("a request with the browser's cookies alone is not 401: %v %v", ok, err)
@@ -259,28 +261,28 @@ func TestWebBrowserSendsNoCredentialToAnotherPort(t *testing.T) {
 // browser used it is not signed in, and the page says how to pair it. The first browser's
 // address bar keeps nothing of the URL's secret.
 func TestWebPrintedURLSignsInOneBrowserOnly(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	first := browser(t, 800, 600)
-	if err := chromedp.Do(first, chromedp.Navigate(w.link)); err != nil {
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	first := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(first, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, first, 15*time.Second, "the first browser signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
-	if href, _ := chromedp.Run(first, chromedp.Evaluate[string](`location.href`)); href != w.base {
+	e2e.EvalUntil(t, first, 15*time.Second, "the first browser signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
+	if href, _ := chromedp.Run(first, chromedp.Evaluate[string](`location.href`)); href != w.Base {
 		t.Fatalf("the first browser's address bar: %s", href)
 	}
-	second := browser(t, 800, 600)
-	if err := chromedp.Do(second, chromedp.Navigate(w.link)); err != nil {
+	second := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(second, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, second, 15*time.Second, "the second browser told how to pair", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
+	e2e.EvalUntil(t, second, 15*time.Second, "the second browser told how to pair", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
 	if live, _ := chromedp.Run(second, chromedp.Evaluate[string](`document.getElementById("conn").textContent`)); live == "live" {
 		t.Fatal("the second browser is live")
 	}
 	if n, _ := chromedp.Run(second, chromedp.Evaluate[int](`document.querySelectorAll(".card").length`)); n != 0 {
 		t.Fatalf("the second browser shows %d cards", n)
 	}
-	if href, _ := chromedp.Run(second, chromedp.Evaluate[string](`location.href`)); href != w.base {
+	if href, _ := chromedp.Run(second, chromedp.Evaluate[string](`location.href`)); href != w.Base {
 		t.Fatalf("the second browser's address bar: %s", href)
 	}
 }
@@ -289,14 +291,14 @@ func TestWebPrintedURLSignsInOneBrowserOnly(t *testing.T) {
 // on the running server: the page's login, which worked, gets 401, and the page says how to
 // pair again. The page keeps nothing in localStorage.
 func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	ctx := browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	ctx := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 15*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
-	code, out := s.hooksup(t, "web", "devices")
+	e2e.EvalUntil(t, ctx, 15*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
+	code, out := s.Hooksup(t, "web", "devices")
 	if code != 0 || !strings.Contains(out, "Chrome on Linux") {
 		t.Fatalf("web devices: exit %d\n%s", code, out)
 	}
@@ -308,20 +310,20 @@ func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
 		t.Fatalf("the page's login token: %q %v", login, err)
 	}
 	status := func() int {
-		resp, _ := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + login})
+		resp, _ := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + login})
 		return resp.StatusCode
 	}
 	if n := status(); n != http.StatusOK {
 		t.Fatalf("the page's login before revoke: %d", n)
 	}
-	if code, out := s.hooksup(t, "web", "revoke", "--all"); code != 0 {
+	if code, out := s.Hooksup(t, "web", "revoke", "--all"); code != 0 {
 		t.Fatalf("web revoke --all: exit %d\n%s", code, out)
 	}
 	if n := status(); n != http.StatusUnauthorized {
 		t.Fatalf("the page's login after revoke: %d", n)
 	}
-	evalUntil(t, ctx, 15*time.Second, "the page saying how to pair again", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
-	if code, out := s.hooksup(t, "web", "devices"); code != 0 || strings.Contains(out, "Chrome on Linux") {
+	e2e.EvalUntil(t, ctx, 15*time.Second, "the page saying how to pair again", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
+	if code, out := s.Hooksup(t, "web", "devices"); code != 0 || strings.Contains(out, "Chrome on Linux") {
 		t.Fatalf("web devices after revoke --all: exit %d\n%s", code, out)
 	}
 }
@@ -329,31 +331,31 @@ func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
 // hooksup web pair prints a new link for the running server, whose code pairs once; without a
 // server running it says to start one.
 func TestWebPairPrintsANewLinkForTheRunningServer(t *testing.T) {
-	s := newSandbox(t)
-	if code, out := s.hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "no hooksup web is running") {
+	s := e2e.NewSandbox(t)
+	if code, out := s.Hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "no hooksup web is running") {
 		t.Fatalf("web pair without a server: exit %d\n%s", code, out)
 	}
-	w := startWeb(t, s)
-	code, out := s.hooksup(t, "web", "pair")
+	w := e2e.StartWeb(t, s)
+	code, out := s.Hooksup(t, "web", "pair")
 	link := ""
 	for _, l := range strings.Split(out, "\n") {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, w.base+"#pair=") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, w.Base+"#pair=") {
 			link = l
 		}
 	}
-	if code != 0 || link == "" || link == w.link {
-		t.Fatalf("web pair: exit %d, no new link to %s:\n%s", code, w.base, out)
+	if code != 0 || link == "" || link == w.Link {
+		t.Fatalf("web pair: exit %d, no new link to %s:\n%s", code, w.Base, out)
 	}
-	newCode := strings.TrimPrefix(link, w.base+"#pair=")
+	newCode := strings.TrimPrefix(link, w.Base+"#pair=")
 	for i, want := range []int{200, 401} {
-		if status, body, _ := w.device(t).Pair(newCode, ""); status != want {
+		if status, body, _ := w.Device(t).Pair(newCode, ""); status != want {
 			t.Fatalf("pairing with web pair's code, try %d: %d %s", i+1, status, body)
 		}
 	}
 	// Killed, the server cannot remove its URL's file: web pair still tells it is gone.
-	w.cmd.Process.Kill()
-	w.cmd.Wait()
-	if code, out := s.hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "is gone: start hooksup web again") || strings.Contains(out, "#pair=") {
+	w.Cmd.Process.Kill()
+	w.Cmd.Wait()
+	if code, out := s.Hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "is gone: start hooksup web again") || strings.Contains(out, "#pair=") {
 		t.Fatalf("web pair after the server was killed: exit %d\n%s", code, out)
 	}
 }

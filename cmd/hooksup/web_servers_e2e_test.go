@@ -13,27 +13,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/internal/webtest"
 	"github.com/hooksup/hooksup/web"
 )
 
-// pairLinks are the pairing links hooksup web pair printed, by the page's URL they open.
-func pairLinks(out string) map[string]string {
-	links := map[string]string{}
-	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimSpace(l)
-		if base, code, ok := strings.Cut(l, "#pair="); ok && (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) {
-			links[base] = code
-		}
-	}
-	return links
-}
-
 // accepted reports whether w's server takes code as a pairing code (a used, expired or
 // unknown code is 401).
-func accepted(t *testing.T, w *webServer, code string) bool {
+func accepted(t *testing.T, w *e2e.WebServer, code string) bool {
 	t.Helper()
-	status, body, err := w.device(t).Pair(code, "")
+	status, body, err := w.Device(t).Pair(code, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +37,13 @@ func accepted(t *testing.T, w *webServer, code string) bool {
 }
 
 // stopWeb stops w as Ctrl-C does and waits for it to exit.
-func stopWeb(t *testing.T, w *webServer) {
+func stopWeb(t *testing.T, w *e2e.WebServer) {
 	t.Helper()
-	if err := w.cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := w.Cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- w.cmd.Wait() }()
+	go func() { done <- w.Cmd.Wait() }()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
@@ -65,52 +55,52 @@ func stopWeb(t *testing.T, w *webServer) {
 // each link's code pairs with its server; --listen picks one. Once one server stops, pair
 // prints the other's link; once the other is killed, pair says it is gone and forgets it.
 func TestWebPairPrintsALinkForEachRunningServer(t *testing.T) {
-	s := newSandbox(t)
-	first := startWeb(t, s)
-	second := startWeb(t, s)
-	listenOf := func(w *webServer) string { u, _ := url.Parse(w.base); return u.Host }
+	s := e2e.NewSandbox(t)
+	first := e2e.StartWeb(t, s)
+	second := e2e.StartWeb(t, s)
+	listenOf := func(w *e2e.WebServer) string { u, _ := url.Parse(w.Base); return u.Host }
 
-	code, out := s.hooksup(t, "web", "pair")
-	links := pairLinks(out)
-	if code != 0 || len(links) != 2 || links[first.base] == "" || links[second.base] == "" ||
+	code, out := s.Hooksup(t, "web", "pair")
+	links := e2e.PairLinks(out)
+	if code != 0 || len(links) != 2 || links[first.Base] == "" || links[second.Base] == "" ||
 		!strings.Contains(out, listenOf(first)) || !strings.Contains(out, listenOf(second)) ||
 		!strings.Contains(out, "--listen") {
 		t.Fatalf("web pair with two servers: exit %d\n%s", code, out)
 	}
-	if !accepted(t, first, links[first.base]) || !accepted(t, second, links[second.base]) {
+	if !accepted(t, first, links[first.Base]) || !accepted(t, second, links[second.Base]) {
 		t.Fatalf("a code web pair printed is refused by its server:\n%s", out)
 	}
 
-	code, out = s.hooksup(t, "web", "pair", "--listen", listenOf(second))
-	if links := pairLinks(out); code != 0 || len(links) != 1 || links[second.base] == "" {
+	code, out = s.Hooksup(t, "web", "pair", "--listen", listenOf(second))
+	if links := e2e.PairLinks(out); code != 0 || len(links) != 1 || links[second.Base] == "" {
 		t.Fatalf("web pair --listen %s: exit %d\n%s", listenOf(second), code, out)
 	}
-	code, out = s.hooksup(t, "web", "pair", "--listen", "127.0.0.1:1")
+	code, out = s.Hooksup(t, "web", "pair", "--listen", "127.0.0.1:1")
 	if code != 1 || !strings.Contains(out, listenOf(first)) || !strings.Contains(out, listenOf(second)) || strings.Contains(out, "#pair=") {
 		t.Fatalf("web pair --listen for no running server: exit %d\n%s", code, out)
 	}
 
 	// The second server stops: the first is still paired with.
 	stopWeb(t, second)
-	code, out = s.hooksup(t, "web", "pair")
-	links = pairLinks(out)
-	if code != 0 || len(links) != 1 || links[first.base] == "" {
+	code, out = s.Hooksup(t, "web", "pair")
+	links = e2e.PairLinks(out)
+	if code != 0 || len(links) != 1 || links[first.Base] == "" {
 		t.Fatalf("web pair once the second server stopped: exit %d\n%s", code, out)
 	}
-	if !accepted(t, first, links[first.base]) {
+	if !accepted(t, first, links[first.Base]) {
 		t.Fatalf("the first server refuses the code web pair printed:\n%s", out)
 	}
 
 	// Killed, the first leaves its file behind: web pair says it is gone, and then forgets it.
-	first.cmd.Process.Signal(syscall.SIGKILL)
-	first.cmd.Wait()
-	if code, out := s.hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "is gone") || !strings.Contains(out, listenOf(first)) || strings.Contains(out, "#pair=") {
+	first.Cmd.Process.Signal(syscall.SIGKILL)
+	first.Cmd.Wait()
+	if code, out := s.Hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "is gone") || !strings.Contains(out, listenOf(first)) || strings.Contains(out, "#pair=") {
 		t.Fatalf("web pair after the server was killed: exit %d\n%s", code, out)
 	}
-	if code, out := s.hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "no hooksup web is running") {
+	if code, out := s.Hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "no hooksup web is running") {
 		t.Fatalf("web pair a second time after the server was killed: exit %d\n%s", code, out)
 	}
-	if left, _ := os.ReadDir(filepath.Join(s.stateDir(), web.ServersDir)); len(left) != 0 {
+	if left, _ := os.ReadDir(filepath.Join(s.StateDir(), web.ServersDir)); len(left) != 0 {
 		t.Fatalf("files left in %s: %v", web.ServersDir, left)
 	}
 }
@@ -120,10 +110,10 @@ func TestWebPairPrintsALinkForEachRunningServer(t *testing.T) {
 // too, without their hashes, the one asking marked "this".
 func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
 	const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36"
-	s := newSandbox(t)
-	w := startWeb(t, s)
-	_, out := s.hooksup(t, "web", "pair")
-	codes := []string{w.code, pairLinks(out)[w.base]}
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
+	_, out := s.Hooksup(t, "web", "pair")
+	codes := []string{w.Code, e2e.PairLinks(out)[w.Base]}
 	var devices []*webtest.Device
 	var sends []func(method, path, body, auth string) (int, string) // each device's, from its address
 	for i, from := range []string{"127.0.0.1", "127.0.0.2"} {
@@ -131,7 +121,7 @@ func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
 		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
 		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DialContext: dialer.DialContext}}
 		send := func(method, path, body, auth string) (int, string) {
-			r, _ := http.NewRequest(method, strings.TrimSuffix(w.base, "/")+path, strings.NewReader(body))
+			r, _ := http.NewRequest(method, strings.TrimSuffix(w.Base, "/")+path, strings.NewReader(body))
 			r.Header.Set("User-Agent", chrome)
 			if auth != "" {
 				r.Header.Set("Authorization", "Bearer "+auth)
@@ -144,7 +134,7 @@ func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
 			b, _ := io.ReadAll(resp.Body)
 			return resp.StatusCode, string(b)
 		}
-		d := w.device(t)
+		d := w.Device(t)
 		d.Client = c
 		if code, body, err := d.Pair(codes[i], ""); code != http.StatusOK || err != nil {
 			t.Fatalf("pairing from %s: %d %s %v", from, code, body, err)
@@ -158,7 +148,7 @@ func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
 		devices, sends = append(devices, d), append(sends, send)
 	}
 
-	code, out := s.hooksup(t, "web", "devices")
+	code, out := s.Hooksup(t, "web", "devices")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "LAST SEEN") || !strings.HasSuffix(lines[0], "FROM") {
 		t.Fatalf("web devices: exit %d\n%s", code, out)
@@ -178,7 +168,7 @@ func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
 		LastAddr string    `json:"last_addr"`
 		This     bool      `json:"this"`
 	}
-	for _, asker := range []struct{ token, this string }{{devices[1].Token, devices[1].ID}, {devices[0].Token, devices[0].ID}, {w.token, ""}} {
+	for _, asker := range []struct{ token, this string }{{devices[1].Token, devices[1].ID}, {devices[0].Token, devices[0].ID}, {w.Token, ""}} {
 		send := sends[0]
 		if asker.this == devices[1].ID {
 			send = sends[1]
@@ -195,7 +185,7 @@ func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
 			}
 		}
 	}
-	if resp, body := w.do(t, "GET", "/api/devices", "", nil); resp.StatusCode != http.StatusUnauthorized {
+	if resp, body := w.Do(t, "GET", "/api/devices", "", nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("GET /api/devices without a token: %d %s", resp.StatusCode, body)
 	}
 }

@@ -40,7 +40,7 @@ type captured struct {
 
 func startSquatter(t *testing.T, addr string, args ...string) *squatter {
 	t.Helper()
-	u := otherUser(t)
+	u := e2e.OtherUser(t)
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
 	dir, err := os.MkdirTemp("", "squat")
@@ -157,7 +157,7 @@ func stringsIn(v any) []string {
 
 // mirror saves hooksup web's page, as w serves it to a browser's window (with a challenge of
 // its own), into a directory another user may read.
-func mirror(t *testing.T, w *webServer) (dir, challenge string) {
+func mirror(t *testing.T, w *e2e.WebServer) (dir, challenge string) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "mirror")
 	if err != nil {
@@ -166,7 +166,7 @@ func mirror(t *testing.T, w *webServer) (dir, challenge string) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	os.Chmod(dir, 0o755)
 	for _, name := range []string{"", "app.js", "app.css", "icon.svg", "manifest.webmanifest"} {
-		r, _ := http.NewRequest("GET", w.base+name, nil)
+		r, _ := http.NewRequest("GET", w.Base+name, nil)
 		r.Header.Set("Sec-Fetch-Mode", "navigate")
 		r.Header.Set("Sec-Fetch-Dest", "document")
 		resp, err := http.DefaultClient.Do(r)
@@ -199,24 +199,24 @@ func mirror(t *testing.T, w *webServer) (dir, challenge string) {
 // replayed request and value is refused, and the squatter's page still open in the tab reaches
 // the server but never logs in. The tab, back on hooksup's page, logs in again with its key.
 func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
-	w := startWeb(t, s, "--listen", addr)
-	ctx := browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	w := e2e.StartWeb(t, s, "--listen", addr)
+	ctx := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 	saved, challenge := mirror(t, w)
-	w.cmd.Process.Signal(syscall.SIGTERM)
-	w.cmd.Wait()
+	w.Cmd.Process.Signal(syscall.SIGTERM)
+	w.Cmd.Wait()
 
 	sq := startSquatter(t, addr, "-mirror", saved)
 	// hooksup web, started while the port is held, names the user and exits.
 	ctxRun, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctxRun, hooksupBin, "web", "--listen", addr)
-	cmd.Dir, cmd.Env = s.project, s.env
+	cmd := exec.CommandContext(ctxRun, e2e.HooksupBin, "web", "--listen", addr)
+	cmd.Dir, cmd.Env = s.Project, s.Env
 	out, _ := cmd.CombinedOutput()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), "held by another user") ||
 		!strings.Contains(string(out), "not hooksup's") || !strings.Contains(string(out), "hooksup web revoke --all") {
@@ -231,7 +231,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	sq.waitFor(t, "the tab's login token", func(c captured) bool { return strings.HasPrefix(c.Header.Get("Authorization"), "Bearer ") })
 	sq.waitFor(t, "the tab's signed login", func(c captured) bool { return c.Path == "/api/login" && strings.Contains(c.Body, challenge) })
 	// The squatter's own page, in the tab, dumps its storage.
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.base, "/")+"/steal")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal")); err != nil {
 		t.Fatal(err)
 	}
 	dumped := sq.waitFor(t, "the dump of the tab's storage", func(c captured) bool { return c.Path == "/dump" })
@@ -260,8 +260,8 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 
 	// The owner's hooksup web is back: the squatter's page, still open, reaches it and never
 	// logs in.
-	w = startWeb(t, s, "--listen", addr)
-	evalUntil(t, ctx, 30*time.Second, "the squatter's page reaching hooksup web three times", `Number(document.getElementById("reached").textContent) >= 3`)
+	w = e2e.StartWeb(t, s, "--listen", addr)
+	e2e.EvalUntil(t, ctx, 30*time.Second, "the squatter's page reaching hooksup web three times", `Number(document.getElementById("reached").textContent) >= 3`)
 	if n, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("logins").textContent`)); err != nil || n != "0" {
 		t.Fatalf("the squatter's page logged in %s times (%v)", n, err)
 	}
@@ -284,7 +284,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 		if !strings.HasPrefix(c.Path, "/api/") {
 			continue
 		}
-		r, _ := http.NewRequest(c.Method, strings.TrimSuffix(w.base, "/")+c.Path, strings.NewReader(c.Body))
+		r, _ := http.NewRequest(c.Method, strings.TrimSuffix(w.Base, "/")+c.Path, strings.NewReader(c.Body))
 		r.Header = c.Header.Clone()
 		try("the captured "+c.Method+" "+c.Path, r)
 		values = append(values, strings.TrimPrefix(c.Header.Get("Authorization"), "Bearer "))
@@ -294,7 +294,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 		if v == "" {
 			continue
 		}
-		r, _ := http.NewRequest("GET", strings.TrimSuffix(w.base, "/")+"/api/sessions", nil)
+		r, _ := http.NewRequest("GET", strings.TrimSuffix(w.Base, "/")+"/api/sessions", nil)
 		r.Header.Set("Authorization", "Bearer "+v)
 		try("a captured value as the Bearer token", r)
 	}
@@ -302,10 +302,10 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 		t.Fatalf("only %d captured requests and values were tried", tried)
 	}
 	// The tab, back on hooksup's page, logs in with its key as before.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the page signed in again", `document.getElementById("conn") && document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in again", `document.getElementById("conn") && document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 }
 
 // A service worker another user's server registered on hooksup web's address while it was down
@@ -313,40 +313,40 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 // browser's check of that worker gets hooksup's worker that removes itself: the tab shows
 // hooksup's page again, and no worker is left.
 func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
-	w := startWeb(t, s, "--listen", addr)
-	ctx := browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	w := e2e.StartWeb(t, s, "--listen", addr)
+	ctx := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live"`)
-	w.cmd.Process.Signal(syscall.SIGTERM)
-	w.cmd.Wait()
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live"`)
+	w.Cmd.Process.Signal(syscall.SIGTERM)
+	w.Cmd.Wait()
 
 	sq := startSquatter(t, addr)
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.base, "/")+"/steal?worker")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal?worker")); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the squatter's worker registered", `document.getElementById("s").textContent === "worker"`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker registered", `document.getElementById("s").textContent === "worker"`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the squatter's worker answering the page's load", `document.body.innerText.includes("the squatter's worker")`)
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker answering the page's load", `document.body.innerText.includes("the squatter's worker")`)
 	sq.stop()
 
-	startWeb(t, s, "--listen", addr)
+	e2e.StartWeb(t, s, "--listen", addr)
 	// A person loads the page again, as they would a page that looks wrong; the browser checks
 	// the worker after that load, and is given hooksup's, which removes itself.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 60*time.Second, "the squatter's worker gone", `navigator.serviceWorker.getRegistrations().then(r => r.length === 0)`, chromedp.EvalAwaitPromise)
+	e2e.EvalUntil(t, ctx, 60*time.Second, "the squatter's worker gone", `navigator.serviceWorker.getRegistrations().then(r => r.length === 0)`, chromedp.EvalAwaitPromise)
 	// The next load is hooksup's page.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
+	e2e.EvalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
 	for _, c := range sq.requests(t) {
 		if c.Path == "/sw.js" && c.Header.Get("Service-Worker") != "script" {
 			t.Errorf("the worker's script was fetched without Service-Worker: script: %v", c.Header)
@@ -358,36 +358,36 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 // URL pasted into an open tab pairs it: a tab that says it is not paired is paired, and a
 // paired one is paired again, its id kept, its old key's login refused, one row in web devices.
 func TestWebPairsAnOpenTabAgain(t *testing.T) {
-	s := newSandbox(t)
-	w := startWeb(t, s)
+	s := e2e.NewSandbox(t)
+	w := e2e.StartWeb(t, s)
 	newLink := func() string {
 		t.Helper()
-		_, out := s.hooksup(t, "web", "pair")
-		code := pairLinks(out)[w.base]
+		_, out := s.Hooksup(t, "web", "pair")
+		code := e2e.PairLinks(out)[w.Base]
 		if code == "" {
-			t.Fatalf("web pair printed no link to %s:\n%s", w.base, out)
+			t.Fatalf("web pair printed no link to %s:\n%s", w.Base, out)
 		}
-		return w.base + "#pair=" + code
+		return w.Base + "#pair=" + code
 	}
 	const live = `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`
 
 	// A tab that is not paired: the page says so; the URL pasted into it pairs it.
-	ctx := browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.base)); err != nil {
+	ctx := e2e.Browser(t, 800, 600)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the tab saying it is not paired", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.link)); err != nil {
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab saying it is not paired", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the tab paired by the URL pasted into it", live)
-	_, out := s.hooksup(t, "web", "devices")
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab paired by the URL pasted into it", live)
+	_, out := s.Hooksup(t, "web", "devices")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("web devices after pairing one tab:\n%s", out)
 	}
 	id := strings.Fields(lines[1])[0]
-	evalUntil(t, ctx, 10*time.Second, "the page naming its device", `document.getElementById("device").textContent === "this browser: Chrome on Linux · `+id+`"`)
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the page naming its device", `document.getElementById("device").textContent === "this browser: Chrome on Linux · `+id+`"`)
 	old, err := chromedp.Run(ctx, chromedp.Evaluate[string](`session.token`))
 	if err != nil || old == "" {
 		t.Fatalf("the page's login: %q %v", old, err)
@@ -397,16 +397,16 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(newLink())); err != nil {
 		t.Fatal(err)
 	}
-	evalUntil(t, ctx, 20*time.Second, "the tab paired again, with a new login", live+` && session.token && session.token !== `+strconv.Quote(old))
-	if href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); href != w.base {
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab paired again, with a new login", live+` && session.token && session.token !== `+strconv.Quote(old))
+	if href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); href != w.Base {
 		t.Fatalf("the address bar after pairing again: %s", href)
 	}
-	_, out = s.hooksup(t, "web", "devices")
+	_, out = s.Hooksup(t, "web", "devices")
 	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || strings.Fields(lines[1])[0] != id {
 		t.Fatalf("web devices after pairing the tab again (it was %s):\n%s", id, out)
 	}
-	evalUntil(t, ctx, 10*time.Second, "the page naming the same device", `document.getElementById("device").textContent.endsWith(" · `+id+`")`)
-	if resp, _ := w.do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + old}); resp.StatusCode != http.StatusUnauthorized {
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the page naming the same device", `document.getElementById("device").textContent.endsWith(" · `+id+`")`)
+	if resp, _ := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + old}); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("the old key's login after pairing again: %d", resp.StatusCode)
 	}
 }
