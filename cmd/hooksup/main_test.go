@@ -7,18 +7,10 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
-	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
 func TestMain(m *testing.M) {
-	// Re-executed as the simulated claude.
-	if os.Getenv(e2e.EnvSimAgent) == "1" {
-		os.Exit(agentsim.Main(os.Args[1:], os.Stdout, os.Stderr))
-	}
-	if sock := os.Getenv(e2e.EnvKeyEcho); sock != "" {
-		os.Exit(e2e.KeyEchoMain(sock))
-	}
-	os.Exit(e2e.RunWithBinaries(m, ".", "../hooksup-hook", &e2e.HooksupBin, &e2e.HookClientBin))
+	os.Exit(e2e.Main(m, ".", "../hooksup-hook"))
 }
 
 // The binaries the end-to-end tests drive carry the race detector exactly when the tests do.

@@ -14,13 +14,27 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// hooksupBin is the real hooksup binary, built once for the package's tests, with the
-// dedicated hook client hookClientBin beside it (as go install ./cmd/... puts them).
+// HooksupBin is the real hooksup binary, built once for a package's tests (Main), with the
+// dedicated hook client HookClientBin beside it (as go install ./cmd/... puts them).
 var HooksupBin, HookClientBin string
+
+// Main is the TestMain body of a package of end-to-end tests: the test binary re-executed as the
+// simulated claude (EnvSimAgent) or the key echo (EnvKeyEcho) is that program; otherwise Main
+// builds hooksup and the hook client from the packages at hooksupPkg and hookPkg into HooksupBin
+// and HookClientBin (RunWithBinaries) and runs the tests. Its result is the exit code.
+func Main(m *testing.M, hooksupPkg, hookPkg string) int {
+	if os.Getenv(EnvSimAgent) == "1" {
+		return agentsim.Main(os.Args[1:], os.Stdout, os.Stderr)
+	}
+	if sock := os.Getenv(EnvKeyEcho); sock != "" {
+		return KeyEchoMain(sock)
+	}
+	return RunWithBinaries(m, hooksupPkg, hookPkg, &HooksupBin, &HookClientBin)
+}
 
 const EnvSimAgent = "HOOKSUP_TEST_SIM_AGENT"
 
-// sandbox is a throwaway HOME with hooksup's directories, so tests never touch the user's.
+// Sandbox is a throwaway HOME with hooksup's directories, so tests never touch the user's.
 type Sandbox struct {
 	t       *testing.T
 	Home    string
