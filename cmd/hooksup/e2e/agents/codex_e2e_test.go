@@ -17,6 +17,7 @@ import (
 // No checks and a model request that fails: codex exec's stdout and exit status are plain
 // codex's, and hooksup leaves no hook file in CODEX_HOME.
 func TestCodexNoChecksModelError(t *testing.T) {
+	t.Parallel()
 	reply := mockapi.ResponsesFailure(400, "invalid_request_error", "the mock refuses")
 	plain := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{reply}})
 	pres := plain.Codex("exec", "what is the answer?")
@@ -56,6 +57,7 @@ func typeIntoCodex(t testing.TB, tm *e2e.Tmux, text string) {
 // Codex, which stops its turn, and the verdict is allow by Escape with no further request: the
 // next request is the person's next prompt.
 func TestCodexTUIAskEscape(t *testing.T) {
+	t.Parallel()
 	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
 		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("ANSWER-TWO"), mockapi.OutputText("WRONG: A CONTINUATION"),
 	}})
@@ -109,6 +111,7 @@ retry_on_failure = true
 // denied, Codex stops with no further request; edited, the reason as the person wrote it, its
 // line breaks kept, is Codex's next prompt.
 func TestCodexTUIAskApprove(t *testing.T) {
+	t.Parallel()
 	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
 		mockapi.OutputText("ANSWER-ONE"), mockapi.OutputText("ANSWER-ONE-FIXED"),
 		mockapi.OutputText("ANSWER-TWO"), mockapi.OutputText("ANSWER-THREE"), mockapi.OutputText("ANSWER-EDITED"),
@@ -185,6 +188,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 // hooksup's Stop hook (hooksup says theirs is replaced), and one that turns Codex's hooks off
 // makes hooksup say that codex is not running its hooks.
 func TestCodexUsersOwnHookOverrides(t *testing.T) {
+	t.Parallel()
 	t.Run("hooks.Stop", func(t *testing.T) {
 		rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("The answer is 42.")}})
 		res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "codex", "-c", `hooks.Stop=[{hooks=[{type="command",command="true"}]}]`, "exec", "what is the answer?")
@@ -219,6 +223,7 @@ func TestCodexUsersOwnHookOverrides(t *testing.T) {
 // hooksup doctor names the codex it would run and its version, and where Codex reads hooks of
 // the person's own.
 func TestCodexDoctor(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealCodex(t, nil)
 	if err := rc.Env.AppendConfig("[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"mine.sh\" }]"); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 // A subagent's rollout is followed beside the main agent's: the Stop verdict's observation
 // counts the tokens of both, the subagent's (served with a usage of their own) included.
 func TestCodexSubagentTokens(t *testing.T) {
+	t.Parallel()
 	const subOutput = 7003
 	sub := mockapi.OutputText("sub done")
 	sub.Usage = mockapi.ResponsesUsage{InputTokens: 900, CachedTokens: 100, OutputTokens: subOutput}

@@ -18,6 +18,7 @@ import (
 // (a) No checks: a model request that fails ends gemini -p with the same stdout and exit status
 // under hooksup as plain.
 func TestGeminiNoChecksModelError(t *testing.T) {
+	t.Parallel()
 	plain := e2e.NewRealGemini(t, mockapi.GeminiReply{Status: 400})
 	pres := plain.Gemini("-p", "what is the answer?")
 	rg := e2e.NewRealGemini(t, mockapi.GeminiReply{Status: 400})
@@ -32,6 +33,7 @@ func TestGeminiNoChecksModelError(t *testing.T) {
 // hooksup doctor names the gemini it would run and its version, how hooksup gemini gives it its
 // hooks, and where gemini reads hooks of the person's own.
 func TestGeminiDoctor(t *testing.T) {
+	t.Parallel()
 	rg := e2e.NewRealGemini(t)
 	s := mockapi.OfflineGeminiSettings()
 	s["hooks"] = map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "mine.sh"}}}}}
@@ -59,6 +61,7 @@ func TestGeminiDoctor(t *testing.T) {
 // hooksup install --agent gemini leaves a settings file with comments alone, and says why:
 // hooksup would not keep them.
 func TestGeminiInstallLeavesCommentedSettings(t *testing.T) {
+	t.Parallel()
 	rg := e2e.NewRealGemini(t)
 	before, err := os.ReadFile(rg.Env.SettingsPath())
 	if err != nil {

@@ -48,6 +48,7 @@ func promptGemini(t *testing.T, tm *e2e.Tmux, rg *e2e.RealGemini, text string) {
 // (d) The TUI in ask mode: the check's proposal waits as a question on screen; Escape reaches
 // gemini, and the verdict is allow by Escape with no further request.
 func TestGeminiTUIAskEscape(t *testing.T) {
+	t.Parallel()
 	rg := newRealGeminiTUI(t, mockapi.GeminiText("ANSWER-ONE"), mockapi.GeminiText("WRONG: A CONTINUATION"))
 	cfg := rg.Config(`
 mode = "ask"
@@ -95,6 +96,7 @@ retry_on_failure = true
 // (g) An untrusted folder in the TUI: gemini asks whether to trust it; answered "Don't trust",
 // it runs without hooks of its settings, and hooksup says that gemini is not running its hooks.
 func TestGeminiTUIUntrustedFolder(t *testing.T) {
+	t.Parallel()
 	rg := newRealGeminiTUI(t, mockapi.GeminiText("UNGATED-ANSWER"))
 	if err := rg.Env.Untrust(); err != nil {
 		t.Fatal(err)
@@ -133,6 +135,7 @@ func TestGeminiTUIUntrustedFolder(t *testing.T) {
 // a shell command at gemini's permission dialog, the header says working while the command still
 // runs (before the chat has its result, which would also say it).
 func TestGeminiTUIStateFromTitle(t *testing.T) {
+	t.Parallel()
 	rg := newRealGeminiTUI(t, mockapi.GeminiShell("sleep 6"), mockapi.GeminiText("SLEPT-WELL"))
 	tm := e2e.StartTmux(t, 160, 45, rg.Env.Environ(), rg.Env.WorkDir, e2e.HooksupBin, "--config", rg.Config(`mode = "auto"`), "gemini")
 	const wait = 60 * time.Second

@@ -91,6 +91,7 @@ func noOtherHooks(t *testing.T, h *e2e.HooksupEnv, self string) {
 // through `hooksup hook`: the check fails once, claude continues with its reason and stops, and
 // hooksup does not take its own hook for another.
 func TestClaudeFromAHostilePath(t *testing.T) {
+	t.Parallel()
 	for _, client := range []bool{true, false} {
 		t.Run(fmt.Sprintf("client=%v", client), func(t *testing.T) {
 			self := hostileBins(t, client)
@@ -119,6 +120,7 @@ func TestClaudeFromAHostilePath(t *testing.T) {
 // claude runs them (the check fails once, claude continues, then stops), and uninstall leaves
 // the settings file as it was.
 func TestClaudeInstalledFromAHostilePath(t *testing.T) {
+	t.Parallel()
 	self := hostileBins(t, true)
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("first"), mockapi.Text("second"), mockapi.Text("third")}})
 	if err := os.WriteFile(filepath.Join(rc.Env.WorkDir, ".hooksup.toml"), []byte(failOnceCheck(rc.Env.Home, "FAIL-STANDALONE")), 0o644); err != nil {
@@ -170,6 +172,7 @@ func TestClaudeInstalledFromAHostilePath(t *testing.T) {
 // A session of codex exec from hooksup under a hostile path: its -c overrides define and trust
 // hooksup's hooks, the check fails once, codex continues with the reason and stops.
 func TestCodexFromAHostilePath(t *testing.T) {
+	t.Parallel()
 	self := hostileBins(t, true)
 	rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
 		mockapi.OutputText("Done, I think."), mockapi.OutputText("Fixed it."),
@@ -193,6 +196,7 @@ func TestCodexFromAHostilePath(t *testing.T) {
 // installed hook (the check fails once, codex continues, then stops), and uninstall leaves
 // hooks.json's hooks and config.toml as they were.
 func TestCodexInstalledFromAHostilePath(t *testing.T) {
+	t.Parallel()
 	self := hostileBins(t, true)
 	rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{
 		mockapi.OutputText("first"), mockapi.OutputText("second"), mockapi.OutputText("third"),
@@ -234,6 +238,7 @@ func TestCodexInstalledFromAHostilePath(t *testing.T) {
 // A session of gemini -p from hooksup under a hostile path: the check fails once, gemini
 // continues with the reason and stops.
 func TestGeminiFromAHostilePath(t *testing.T) {
+	t.Parallel()
 	self := hostileBins(t, true)
 	rg := e2e.NewRealGemini(t, mockapi.GeminiText("Done, I think."), mockapi.GeminiText("Fixed it."))
 	cfg := rg.Config(failOnceCheck(rg.Env.Home, "CHECK-REASON-7Q"))
@@ -254,6 +259,7 @@ func TestGeminiFromAHostilePath(t *testing.T) {
 // `hooksup install --agent gemini` from a hostile path: plain gemini runs the installed hook
 // (the check fails once, gemini continues, then stops), and uninstall removes exactly it.
 func TestGeminiInstalledFromAHostilePath(t *testing.T) {
+	t.Parallel()
 	self := hostileBins(t, true)
 	rg := e2e.NewRealGemini(t, mockapi.GeminiText("first"), mockapi.GeminiText("second"), mockapi.GeminiText("third"))
 	if err := os.WriteFile(filepath.Join(rg.Env.WorkDir, ".hooksup.toml"), []byte(failOnceCheck(rg.Env.Home, "FAIL-STANDALONE")), 0o644); err != nil {
@@ -293,6 +299,7 @@ func TestGeminiInstalledFromAHostilePath(t *testing.T) {
 // A hooksup whose path is not UTF-8 cannot be named in any agent's settings: the session is
 // refused before the agent starts, naming the path visibly and the fix.
 func TestSessionRefusedFromAPathNoAgentCanName(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "bad\xff")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Skipf("this file system refuses a name that is not UTF-8: %v", err)

@@ -40,6 +40,7 @@ func (rq *realQwen) turnTexts() []string {
 // (g) The person's disableAllHooks, and --bare, turn qwen's hooks off, hooksup's too: hooksup says
 // the gate is off for the run.
 func TestQwenSaysWhenHooksAreOff(t *testing.T) {
+	t.Parallel()
 	rq := newRealQwen(t, mockapi.ChatText("Done."), mockapi.ChatText("Done again."))
 	settings := `{"$version": 4, "disableAllHooks": true, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}, "general": {"enableAutoUpdate": false}}`
 	if err := os.WriteFile(rq.env.SettingsPath(), []byte(settings), 0o644); err != nil {
@@ -94,6 +95,7 @@ func (rq *realQwen) otherHookLines() []string {
 // tool call before the first stop (qwen fires UserPromptSubmit for the tool's result) starts no
 // turn either.
 func TestQwenProjectStopHookIsAnotherHooksVerdict(t *testing.T) {
+	t.Parallel()
 	rq := newRealQwen(t, mockapi.QwenShell("echo hi", "say hi"), mockapi.ChatText("Done, I think."), mockapi.ChatText("Fixed it."))
 	repoStopHook(t, rq, "REPO-HOOK-REASON")
 	marker := filepath.Join(rq.env.Home, "check-once")
@@ -139,6 +141,7 @@ retry_on_failure = true
 // same turn with that hook's reason alone, and hooksup shows it as another hook's block that made
 // qwen continue, not as a new turn of the person's.
 func TestQwenProjectStopHookBlocksAlone(t *testing.T) {
+	t.Parallel()
 	rq := newRealQwen(t, mockapi.ChatText("Done, I think."), mockapi.ChatText("Fixed it."))
 	repoStopHook(t, rq, "REPO-HOOK-REASON")
 	res := rq.Hooksup("--config", rq.Config(`mode = "auto"`), "qwen", "-p", "fix the tests")
