@@ -138,6 +138,7 @@ func headlessWithStderr(t *testing.T, onPermission string, terminal bool, vars .
 // terminal, [notifications] reaches it as the TUI would send it, in the one sequence that
 // terminal shows (which terminal gets which: notify.TestChoose); claude's stdout stays clean.
 func TestClaudeHeadlessAlertsReachATerminal(t *testing.T) {
+	t.Parallel()
 	const body = "claude needs your permission (PermissionRequest Bash)\a"
 	stdout, stderr := headlessWithStderr(t, "notify", true, "TERM_PROGRAM=WezTerm")
 	if stdout != "ok\n" {
@@ -158,6 +159,7 @@ func TestClaudeHeadlessAlertsReachATerminal(t *testing.T) {
 
 // With stderr not a terminal, no escape sequence or bell is written anywhere.
 func TestClaudeHeadlessAlertsNeverReachAPipe(t *testing.T) {
+	t.Parallel()
 	for _, action := range []string{"notify", "bell"} {
 		stdout, stderr := headlessWithStderr(t, action, false)
 		if stdout != "ok\n" {
@@ -175,6 +177,7 @@ func TestClaudeHeadlessAlertsNeverReachAPipe(t *testing.T) {
 // `hooksup --no-tui claude` with claude's own UI on the terminal: when claude has waited for
 // input a while, on_idle = "notify" reaches the terminal.
 func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeOpts(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("HELLO-THERE")}}, mockapi.WithNetNS())
 	if err := rc.Env.UpdateClaudeJSON(func(m map[string]any) { m["messageIdleNotifThresholdMs"] = 1000 }); err != nil {
 		t.Fatal(err)
@@ -234,6 +237,7 @@ func TestClaudeNoTUIAlertsOnTheTerminal(t *testing.T) {
 // notifier (notify-send here; osascript on macOS) and nothing of it reaches the terminal: one
 // notification, not two.
 func TestClaudeHeadlessNotifiesThroughTheSystem(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sent := filepath.Join(dir, "sent")
 	fake := "#!/bin/sh\nprintf '%s|' \"$@\" >>" + e2e.ShellQuote(sent) + "\necho >>" + e2e.ShellQuote(sent) + "\n"

@@ -20,6 +20,7 @@ import (
 
 // Headless, nobody can be asked: ask mode applies the checks' proposal and says so.
 func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two")}})
 	marker := filepath.Join(rc.Env.Home, "once")
 	cfg := rc.Config(fmt.Sprintf("mode = \"ask\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"test -f %[1]s || { touch %[1]s; exit 1; }\"\n", marker))
@@ -35,6 +36,7 @@ func TestClaudeAskHeadlessAppliesTheProposal(t *testing.T) {
 // Interrupt() while a check runs: claude is allowed to stop at once (it does not wait for the
 // check), the verdict is escape, and the check's whole process group is gone.
 func TestClaudeInterruptDuringCheck(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("done")}})
 	pidFile := filepath.Join(rc.Env.Home, "check.pid")
 	cfg := config.Defaults()
@@ -93,6 +95,7 @@ func waitFile(t *testing.T, path string) {
 // A check that colours its output, sets a title and links: claude reads plain text, and so
 // does the verdict log.
 func TestClaudeReasonIsPlainText(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
 	marker := filepath.Join(rc.Env.Home, "once")
 	script := filepath.Join(rc.Env.Home, "colour.sh")
@@ -139,6 +142,7 @@ exit 1
 // A check that prints 3,000 lines: claude reads the check's name, its exit code and the last
 // 40 lines (reason_lines' default); the verdict log keeps the whole output (under its MiB).
 func TestClaudeLongFailureIsConcise(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("Done."), mockapi.Text("Fixed.")}})
 	marker := filepath.Join(rc.Env.Home, "once")
 	cfg := rc.Config(fmt.Sprintf(`mode = "auto"
@@ -180,6 +184,7 @@ command = "test -f %[1]s || { touch %[1]s; i=1; while [ $i -le 3000 ]; do echo \
 // The Stop comes right after claude's last message, before the transcript has it: the verdict's
 // observation still has the turn's tokens and its last message's model.
 func TestClaudeObservationHasTheTurnsTokens(t *testing.T) {
+	t.Parallel()
 	for i := 0; i < 5; i++ {
 		rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 			mockapi.Text("The answer is 42.").WithUsage(mockapi.Usage{InputTokens: 1111, OutputTokens: 222}),

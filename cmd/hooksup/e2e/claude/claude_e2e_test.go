@@ -15,6 +15,7 @@ import (
 
 // f: a failing claude's status reaches the caller.
 func TestClaudeExitStatusPassesThrough(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Error(529, "overloaded_error", "Overloaded")}})
 	res := rc.Hooksup("--config", rc.Config(`mode = "auto"`), "claude", "-p", "hi")
 	if res.ExitCode != 1 {
@@ -25,6 +26,7 @@ func TestClaudeExitStatusPassesThrough(t *testing.T) {
 // d: a failing subagent check makes the subagent (not the main agent) continue; steers are
 // counted per agent.
 func TestClaudeSubagentStop(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{
 		Main:     []mockapi.Reply{mockapi.ForegroundAgent("Look around", "List the files", "general-purpose"), mockapi.Text("All done.")},
 		Subagent: []mockapi.Reply{mockapi.Text("Subagent: first try."), mockapi.Text("Subagent: fixed.")},

@@ -43,6 +43,7 @@ func userStopHook(t *testing.T, rc *e2e.RealClaude, reason string) string {
 // The user's own Stop hook blocks once, on claude's default permission mode: claude continues
 // although hooksup allowed, and hooksup's verdict log says which hook made it continue and why.
 func TestClaudeOtherHookBlockIsRecorded(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("First answer."), mockapi.Text("Second answer.")}})
 	const reason = "the user's hook wants the changelog updated"
 	hook := userStopHook(t, rc, reason)
@@ -93,6 +94,7 @@ func runHooksupEnv(t *testing.T, rc *e2e.RealClaude, args ...string) string {
 // hooksup allows; the verdicts pane shows that hook's block beside hooksup's allow, and its
 // detail says claude continued, never that it stopped.
 func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("SECOND-ANSWER")}})
 	const reason = "update the changelog"
 	userStopHook(t, rc, reason)

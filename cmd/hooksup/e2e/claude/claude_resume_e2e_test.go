@@ -14,6 +14,7 @@ import (
 // resumed run's stops are decided (a failing check makes claude continue) and logged in the
 // same session, beside the first run's.
 func TestClaudeResumeAndContinueAreSupervised(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Text("FIRST"), mockapi.Text("SECOND"), mockapi.Text("SECOND-FIXED"), mockapi.Text("THIRD"),
 	}})
@@ -67,6 +68,7 @@ var resumeLineRE = regexp.MustCompile(`hooksup claude --resume ([0-9a-f-]{36})`)
 // held pane and on the terminal once hooksup has gone — and never the path of hooksup's
 // settings file; that command brings the session back under supervision.
 func TestClaudeTUIResumeHint(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("FIRST-ANSWER"), mockapi.Text("RESUMED-ANSWER")}})
 	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
 	cfg := rc.Config(`mode = "auto"`)

@@ -27,6 +27,7 @@ import (
 // The tokens and tool calls hooksup reports are what the mock served: a main agent that runs
 // Bash twice and a subagent, each with its own usage.
 func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
+	t.Parallel()
 	u := func(in, out, cw, cr int) mockapi.Usage {
 		return mockapi.Usage{InputTokens: in, OutputTokens: out, CacheCreationInputTokens: cw, CacheReadInputTokens: cr}
 	}
@@ -72,6 +73,7 @@ func TestClaudeTokensAndToolCallsMatchTheMock(t *testing.T) {
 // A permission request in claude's TUI (--permission-mode manual) shows as needs-permission as
 // soon as the PermissionRequest hook fires, not after the ~6 s Notification delay.
 func TestClaudePermissionStateIsImmediate(t *testing.T) {
+	// Serial: it bounds the time from the hook to the state change at a second, which tests running beside it would stretch.
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file"), mockapi.Text("ok")}})
 	cfg := config.Defaults()
 	cfg.Mode = config.ModeAuto

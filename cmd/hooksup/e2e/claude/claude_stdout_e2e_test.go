@@ -52,6 +52,7 @@ func messageTypes(t *testing.T, out string) []string {
 // types in the same order (no hook_started/hook_response of an injected SessionStart), the same
 // text, the same json result but for the run's own ids and timings.
 func TestClaudeHeadlessStdoutIsPlainClaudes(t *testing.T) {
+	t.Parallel()
 	script := func() mockapi.Handler {
 		return &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("echo hi", "greet"), mockapi.Text("The answer is 42.")}}
 	}

@@ -22,6 +22,7 @@ const envTooOldClaude = "HOOKSUP_TEST_CLAUDE_TOO_OLD"
 // A claude older than the minimum is refused before it runs, with its version, its path and
 // the fix; doctor says the same.
 func TestClaudeTooOldIsRefused(t *testing.T) {
+	t.Parallel()
 	old := os.Getenv(envTooOldClaude)
 	if old == "" {
 		if os.Getenv("CI") != "" {
@@ -56,6 +57,7 @@ func TestClaudeTooOldIsRefused(t *testing.T) {
 
 // doctor names the claude's version against the supported range.
 func TestClaudeDoctorReportsTheVersion(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{})
 	res := rc.Hooksup("doctor")
 	want := fmt.Sprintf("✓ %s: Claude Code %s (hooksup supports %s and newer; tested with %s)", filepath.Join(rc.Env.BinDir, "claude"), rc.ClaudeVersion(), claude.MinVersion, claude.TestedVersion)
@@ -92,6 +94,7 @@ func brokenHookClient(t *testing.T) string {
 
 // Claude replies but no hook reaches hooksup: headless hooksup says so on stderr.
 func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("unsupervised")}})
 	ctx, cancel := context.WithTimeout(t.Context(), e2e.ClaudeTimeout)
 	defer cancel()
@@ -111,6 +114,7 @@ func TestClaudeHooksNotRunningIsSaidHeadless(t *testing.T) {
 
 // The same in the TUI: the notice shows while claude sits at its prompt after replying.
 func TestClaudeHooksNotRunningIsSaidInTheTUI(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("UNSUPERVISED-REPLY")}})
 	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
 	tm := e2e.StartTmux(t, 200, 45, rc.Env.Environ(), rc.Env.WorkDir, brokenHookClient(t), "--config", rc.Config(`mode = "auto"`), "claude")
