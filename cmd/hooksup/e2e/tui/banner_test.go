@@ -27,6 +27,7 @@ func bannerRows(scr string) []string {
 // key hint and the time left are on screen; where the checks pane is hidden, the banner says
 // what failed; wide, its headline does not end on "Its output:" as if cut off.
 func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
+	t.Parallel()
 	for _, size := range []struct {
 		w, h       int
 		checksPane bool
@@ -80,6 +81,7 @@ func TestDecisionBannerWrapsWhenNarrow(t *testing.T) {
 // pane is hidden and the banner has room for one row of what failed, it quotes the failing
 // test's message, as the reason does, not the runner's last word ("FAIL").
 func TestBannerKeepsTheCheckNameAndQuotesTheFailure(t *testing.T) {
+	t.Parallel()
 	for _, size := range []struct {
 		w, h  int
 		quote string // what the banner quotes of the failure ("": the checks pane shows it)

@@ -55,6 +55,7 @@ func hasChange(changes []string, prefix, reasonPart string) bool {
 }
 
 func TestClaudeTUIPermissionOnDefaultMode(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
 		// Each turn ends at the dialog (Escape), so the next prompt gets the next reply.
 		mockapi.Bash(e2e.RiskyCommand, "Clean and install"),
@@ -103,6 +104,7 @@ func TestClaudeTUIPermissionOnDefaultMode(t *testing.T) {
 // With an explicit --permission-mode default claude fires PermissionRequest at once; the
 // header shows the dialog as soon, and from claude's own report.
 func TestClaudeTUIPermissionOnDefaultPermissionMode(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Bash("touch created.txt", "Create a file"), mockapi.Text("DONE")}})
 	witness := rc.NotificationWitness()
 	tm := rc.ClaudeTUIWith(rc.Config(`mode = "auto"`), 160, 45, "--permission-mode", "default")
@@ -131,6 +133,7 @@ func TestClaudeTUIPermissionOnDefaultPermissionMode(t *testing.T) {
 
 // AskUserQuestion shows as a question, not as a permission, until it is answered.
 func TestClaudeTUIQuestionState(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.ToolCall("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
 			"question": "Which colour?", "header": "Colour", "multiSelect": false,

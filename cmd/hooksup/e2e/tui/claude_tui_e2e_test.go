@@ -13,6 +13,7 @@ import (
 )
 
 func TestClaudeTUIAskApproveDenyEscape(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-ONE-FIXED"),
 		mockapi.Text("ANSWER-TWO"), mockapi.Text("ANSWER-THREE"), mockapi.Text("ANSWER-FOUR"), mockapi.Text("WRONG: A CONTINUATION"),
@@ -109,6 +110,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 // the question nor interrupts claude; a reason of several lines reaches claude with its line
 // breaks.
 func TestClaudeTUIEditReason(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE"), mockapi.Text("ANSWER-EDITED")}})
 	cfg := rc.Config(`
 mode = "ask"
@@ -164,6 +166,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 // conversation the summary counts the verdicts and tokens and gives the command that resumes
 // the session under hooksup.
 func TestClaudeTUIExitSummary(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ANSWER-ONE")}})
 	cfg := rc.Config("mode = \"ask\"\n[[stop.checks]]\nname = \"tests\"\ncommand = \"true\"\n")
 	const wait = 45 * time.Second
@@ -201,6 +204,7 @@ func TestClaudeTUIExitSummary(t *testing.T) {
 // Quitting while claude works asks first: another key keeps claude, the quit key again ends
 // it, and hooksup exits with claude's status.
 func TestClaudeTUIQuitAsksWhileWorking(t *testing.T) {
+	t.Parallel()
 	// The first reply waits until the test lets it go; the second never comes in time.
 	release := make(chan struct{})
 	var mu sync.Mutex

@@ -28,6 +28,7 @@ command = "echo 'lint: main.go:3: unused x'; exit 1"
 // the session says how to trust it; trusted from another shell, the next stop runs the new
 // checks, and the session said which.
 func TestConfigEditHeadlessTrustedFromAnotherShell(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(passingConfig), 0o644)
 	s.Ok("trust", "--yes")
@@ -66,6 +67,7 @@ func TestConfigEditHeadlessTrustedFromAnotherShell(t *testing.T) {
 
 // A broken edit keeps the old checks and says why, naming the file and the line, once.
 func TestConfigEditBrokenNamesTheLine(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(passingConfig), 0o644)
 	s.Ok("trust", "--yes")
@@ -113,6 +115,7 @@ func startConfigTUI(t *testing.T, s *e2e.Sandbox, prompts ...string) (tm *e2e.Tm
 // In the TUI, an untrusted edit asks; y trusts exactly what was shown, and the next stop runs
 // the new checks.
 func TestConfigEditTUIAsksAndYesTrusts(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	tm, gate, trace := startConfigTUI(t, s)
 	s.EditProject(failingConfig)
@@ -129,6 +132,7 @@ func TestConfigEditTUIAsksAndYesTrusts(t *testing.T) {
 
 // n keeps the checks the session runs: the next stop is let through by them.
 func TestConfigEditTUINoKeepsTheOldChecks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	tm, gate, trace := startConfigTUI(t, s)
 	s.EditProject(failingConfig)
@@ -146,6 +150,7 @@ func TestConfigEditTUINoKeepsTheOldChecks(t *testing.T) {
 // A trusted edit shows in the TUI once it took effect at a stop: until then the header and the
 // checks pane show what still runs; from that stop, the new mode and the new checks.
 func TestConfigEditTUIShowsTheNewChecksOnceInEffect(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	tm, gate, trace := startConfigTUI(t, s, "one", "two", "three") // the third turn never comes: the screen stays
 	tm.WaitText(20*time.Second, "✓ ok")

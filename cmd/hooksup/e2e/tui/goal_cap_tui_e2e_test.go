@@ -14,6 +14,7 @@ import (
 // ends a goal's turn: hooksup types the goal's next turn into claude's prompt itself, and the
 // model's next request carries the goal's text.
 func TestGoalClaudeCapTUITypesNextTurn(t *testing.T) {
+	t.Parallel()
 	e2e.RequireTmux(t)
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: e2e.Texts(12)})
 	rc.Env.Setenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "2")

@@ -15,6 +15,7 @@ import (
 // when the goal is reached. Until its third run it fails, and claude continues with the goal
 // restated; then the goal is reached after exactly three requests, and hooksup exits 0.
 func TestGoalDoneReachedAfterThreeRequests(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two"), mockapi.Text("three"), mockapi.Text("four")}})
 	runs := filepath.Join(rc.Env.Home, "runs")
 	done := fmt.Sprintf(`echo x >> %[1]s; n=$(wc -l < %[1]s); echo "scenario $n of 3 still fails"; test $n -ge 3`, runs)
@@ -49,6 +50,7 @@ func TestGoalDoneReachedAfterThreeRequests(t *testing.T) {
 // --max-turns 2 and a done command that never passes: two goal turns, then the budget ends the
 // goal; three requests, exit 3, the budget named on stderr and in the log.
 func TestGoalTurnBudgetExits3(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two"), mockapi.Text("three"), mockapi.Text("four")}})
 	runs := filepath.Join(rc.Env.Home, "runs")
 	done := fmt.Sprintf(`echo x >> %[1]s; echo "check $(wc -l < %[1]s | tr 0-9 a-j) fails"; exit 1`, runs)
@@ -82,6 +84,7 @@ func TestGoalTurnBudgetExits3(t *testing.T) {
 // The same failing check with the same output but for its times, stop after stop: the goal
 // ends for no progress within four requests, exit 3.
 func TestGoalNoProgressExits3(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("one"), mockapi.Text("two"), mockapi.Text("three"), mockapi.Text("four"), mockapi.Text("five")}})
 	cfg := rc.Config("[[stop.checks]]\nname = \"tests\"\ncommand = 'echo \"--- FAIL: TestAdd ($(date +%N)s)\"; exit 1'\n")
 	res := rc.Hooksup("--config", cfg, "--goal", "fix TestAdd", "claude", "-p", "go")
@@ -105,6 +108,7 @@ func TestGoalNoProgressExits3(t *testing.T) {
 // cap at launch, so its budget decides: 13 requests (not the 9 claude's cap would allow), exit
 // 3 naming the budget.
 func TestGoalRaisesClaudeCap(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: e2e.Texts(16)})
 	res := rc.Hooksup("--goal", "ship it", "--done", e2e.ChangingFailure(rc), "--max-turns", "12", "claude", "-p", "go")
 	if n := len(rc.Srv.Main()); n != 13 {
@@ -119,6 +123,7 @@ func TestGoalRaisesClaudeCap(t *testing.T) {
 // after 4 requests, and hooksup records the goal's end as capped, never a pass: in the log and
 // on stderr, exit 3.
 func TestGoalClaudeCapEndsGoalCapped(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: e2e.Texts(8)})
 	rc.Env.Setenv("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "3")
 	res := rc.Hooksup("--goal", "ship it", "--done", e2e.ChangingFailure(rc), "--max-turns", "12", "claude", "-p", "go")

@@ -16,6 +16,7 @@ import (
 // Escape ends a goal at once: pressed in the TUI while the done command runs, the command is
 // killed, the agent may stop, the goal ends halted, and no further request is made.
 func TestGoalEscapeEndsGoal(t *testing.T) {
+	t.Parallel()
 	e2e.RequireTmux(t)
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: e2e.Texts(4)})
 	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)

@@ -29,6 +29,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // the goal's start, and the agent continues, told which count fell; once the test is back, the
 // goal is reached.
 func TestGoalFewerTestsIsNotDone(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Bash("rm t/b.t", "Remove the failing test"), mockapi.Text("all tests pass"),
 		mockapi.Bash("touch t/b.t", "Bring the test back"), mockapi.Text("restored"),
@@ -65,6 +66,7 @@ func TestGoalFewerTestsIsNotDone(t *testing.T) {
 // An edit to a protected file pauses the goal; headless, nobody can let it go on, so it ends
 // paused, naming the file: exit 3, and the stop is no pass.
 func TestGoalProtectedEditPauses(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Bash("echo 't.Skip()' >> pkg/add_test.go", "Skip the test"), mockapi.Text("done"), mockapi.Text("more"),
 	}})
@@ -89,6 +91,7 @@ func TestGoalProtectedEditPauses(t *testing.T) {
 // A change to the project's configuration pauses the goal as a protected file's does, with no
 // --protect: the agent cannot loosen the checks that judge it.
 func TestGoalConfigEditPauses(t *testing.T) {
+	t.Parallel()
 	rc := e2e.NewRealClaude(t, &mockapi.Script{Main: []mockapi.Reply{
 		mockapi.Bash("echo 'mode = \"observe\"' > .hooksup.toml", "Loosen the checks"), mockapi.Text("done"), mockapi.Text("more"),
 	}})

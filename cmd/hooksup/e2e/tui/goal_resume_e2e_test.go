@@ -14,6 +14,7 @@ import (
 // budget: hooksup types its next turn into claude's prompt, the model reads the goal's text, and
 // the goal goes on to its new budget.
 func TestGoalResumeWithLargerBudget(t *testing.T) {
+	t.Parallel()
 	e2e.RequireTmux(t)
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: e2e.Texts(8)})
 	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)

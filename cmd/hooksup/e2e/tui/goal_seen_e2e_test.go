@@ -18,6 +18,7 @@ import (
 // watch` shows it on the session's card: the turn against its budget, the goal's text and what
 // failed last.
 func TestGoalSeenInStatusAndWatch(t *testing.T) {
+	t.Parallel()
 	e2e.RequireTmux(t)
 	rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: e2e.Texts(6)})
 	rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)

@@ -176,6 +176,7 @@ func endsWithItsTerminal(t *testing.T, setup func(t *testing.T) deadTerminal) {
 // When the terminal dies, with or without a SIGHUP reaching hooksup, the session ends: the demo
 // agent and hooksup are gone, under every wrapper.
 func TestDeadTerminalEndsTheDemo(t *testing.T) {
+	t.Parallel()
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
 		s := e2e.NewSandbox(t)
 		return deadTerminal{name: "demo", env: append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color"),
@@ -186,6 +187,7 @@ func TestDeadTerminalEndsTheDemo(t *testing.T) {
 
 // The same with the real claude: neither claude nor hooksup outlives the terminal.
 func TestDeadTerminalEndsClaude(t *testing.T) {
+	t.Parallel()
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
 		rc := e2e.NewRealClaudeTUI(t, &mockapi.Script{Main: []mockapi.Reply{mockapi.Text("ok")}})
 		rc.Env.Setenv("HOOKSUP_CLAUDE_BIN", rc.Env.Claude)
@@ -198,6 +200,7 @@ func TestDeadTerminalEndsClaude(t *testing.T) {
 
 // hooksup watch, with a session to watch (its event stream open), ends with its terminal.
 func TestDeadTerminalEndsWatch(t *testing.T) {
+	t.Parallel()
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
 		s := e2e.NewSandbox(t)
 		ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
@@ -210,6 +213,7 @@ func TestDeadTerminalEndsWatch(t *testing.T) {
 
 // hooksup log -f, which reads no input and has nothing to write, ends with its terminal.
 func TestDeadTerminalEndsLogFollow(t *testing.T) {
+	t.Parallel()
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
 		s := e2e.NewSandbox(t)
 		logDir := filepath.Join(s.StateDir(), "sessions", "s-follow")
@@ -228,6 +232,7 @@ func TestDeadTerminalEndsLogFollow(t *testing.T) {
 
 // hooksup web, with a session to follow (its event stream open), ends with its terminal.
 func TestDeadTerminalEndsWeb(t *testing.T) {
+	t.Parallel()
 	endsWithItsTerminal(t, func(t *testing.T) deadTerminal {
 		s := e2e.NewSandbox(t)
 		ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")

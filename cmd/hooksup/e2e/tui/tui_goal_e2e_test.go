@@ -14,6 +14,7 @@ import (
 // Goal mode in the TUI: the header shows the goal from the start, each goal turn against the
 // budget with what failed, and how the goal ended; the turn after it is the person's.
 func TestTUIGoalHeader(t *testing.T) {
+	t.Parallel()
 	e2e.RequireTmux(t)
 	s := e2e.NewSandbox(t)
 	gate, trace := filepath.Join(s.Project, "gate"), filepath.Join(s.Project, "trace.jsonl")

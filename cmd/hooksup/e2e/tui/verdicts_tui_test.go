@@ -14,6 +14,7 @@ import (
 // Denying a forced continuation: the verdict log keeps what the checks proposed and was
 // denied, and both when the stop was asked and when it was decided.
 func TestDenyRecordsTheProposal(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"ask\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"echo 'FAIL: TestGate'; exit 1\"\n")
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
@@ -46,6 +47,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 // Manual mode with no checks configured says so instead of "the checks say"; the verdict's
 // source reads "no checks".
 func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s.Config(`mode = "manual"`))
 	const wait = 20 * time.Second
@@ -69,6 +71,7 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 
 // The checks pane lists the configured checks before any has run.
 func TestChecksPaneListsTheChecksBeforeTheyRun(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(`mode = "auto"
 [[stop.checks]]
@@ -91,6 +94,7 @@ command = "echo review-ok"
 // After the person declines to trust the project's config, the TUI keeps saying that its
 // checks are ignored.
 func TestTrustDeclinedNoticeStays(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(s.Project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"true\"\n"), 0o644)
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 2 * time.Second}})
