@@ -15,6 +15,7 @@ import (
 // further request: its next request is the person's next prompt); each session's TUI drops the
 // question and says where it was answered.
 func TestHubApproveAndDenyFromAnotherShell(t *testing.T) {
+	t.Parallel()
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"

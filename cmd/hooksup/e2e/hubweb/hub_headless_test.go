@@ -15,6 +15,7 @@ import (
 
 // A headless session (claude -p in a script) is listed too, while it runs, and not after.
 func TestHubListsHeadlessSessions(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	started := filepath.Join(s.Project, "check-started")
 	release := filepath.Join(s.Project, "release")

@@ -54,6 +54,7 @@ func nextSession(t *testing.T, dir string) string {
 // do, and the others are still listed; like any session that cannot be asked, it does not
 // change ls's exit status. status leaves it out; approve names it as ls does.
 func TestLsNamesASessionOfAnotherProtocol(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	started, release := filepath.Join(s.Project, "check-started"), filepath.Join(s.Project, "release")
 	cfg := s.Config(fmt.Sprintf(`

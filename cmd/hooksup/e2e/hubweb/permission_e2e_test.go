@@ -16,6 +16,7 @@ import (
 // approve or deny, and withdrawn everywhere once the person answers at claude's own dialog.
 
 func TestPermissionListedAndAllowedFromCLI(t *testing.T) {
+	t.Parallel()
 	rc, tm, s := e2e.PermissionSession(t, mockapi.Text("MADE-IT"))
 	q := s.Pending[0]
 	if q.Permission == nil || q.Permission.Tool != "Bash" || q.Permission.Command != "touch created.txt" || q.ID == 0 {
@@ -51,6 +52,7 @@ func TestPermissionListedAndAllowedFromCLI(t *testing.T) {
 }
 
 func TestPermissionDeniedFromCLIWithReason(t *testing.T) {
+	t.Parallel()
 	rc, tm, s := e2e.PermissionSession(t, mockapi.Text("NOT-MADE"))
 	out, errText, code := e2e.HubShell(t, rc.Run, "deny", s.SessionID[:8], "--reason", "use a temp dir instead")
 	if code != 0 || !strings.Contains(out, "denied Bash: touch created.txt") {
@@ -78,6 +80,7 @@ func TestPermissionDeniedFromCLIWithReason(t *testing.T) {
 // The person answers at claude's own dialog: the question leaves hooksup ls within a second
 // of the dialog closing, and a late answer from another shell finds it gone.
 func TestPermissionAnsweredAtTerminalIsWithdrawn(t *testing.T) {
+	// Serial: it bounds the time the question takes to be withdrawn at a second, which tests running beside it would stretch.
 	rc, tm, _ := e2e.PermissionSession(t, mockapi.Text("MADE-HERE"))
 	tm.PressUntil("1", "the dialog closes", 30*time.Second, func(scr string) bool { return !strings.Contains(scr, "Do you want to proceed?") })
 	gone := time.Now()
@@ -105,6 +108,7 @@ func TestPermissionAnsweredAtTerminalIsWithdrawn(t *testing.T) {
 // approve --always shows the rule it writes first, then allows the call as claude's own
 // "always" would: the same command asked again runs without a dialog.
 func TestPermissionAllowedAlwaysFromCLI(t *testing.T) {
+	t.Parallel()
 	rc, tm, s := e2e.PermissionSession(t, mockapi.Bash("touch created.txt", "Create it again"), mockapi.Text("BOTH-RAN"))
 	rule := s.Pending[0].Permission.Always
 	if rule == "" {

@@ -19,6 +19,7 @@ import (
 // Allow · Always… · Deny; Always… shows the rule before anything is written, and cancelling it
 // answers nothing; Deny refuses the tool, and the card's question goes.
 func TestPermissionDeniedFromThePage(t *testing.T) {
+	t.Parallel()
 	rc, tm, _ := e2e.PermissionSession(t, mockapi.Text("NOT-MADE-PAGE"))
 	home, env := e2e.OtherTerminal(t, rc.Run)
 	w := e2e.StartWebIn(t, home, env)

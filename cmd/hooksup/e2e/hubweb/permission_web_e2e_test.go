@@ -19,6 +19,7 @@ import (
 // answers (Allow · Always… · Deny), and a deny with a reason refuses the tool: the file is not
 // made, and claude's next request carries the reason.
 func TestPermissionDeniedThroughTheWebAPI(t *testing.T) {
+	t.Parallel()
 	rc, tm, s := e2e.PermissionSession(t, mockapi.Text("NOT-MADE-WEB"))
 	_, env := e2e.OtherTerminal(t, rc.Run)
 	w := e2e.StartWebIn(t, t.TempDir(), env)

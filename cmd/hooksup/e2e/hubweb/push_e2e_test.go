@@ -49,6 +49,7 @@ func standInPush(sub *pushtest.Subscriber) string {
 // Delivered to the page's push worker, it shows the notification, and what a tap opens is the
 // page at that session's card. Every other worker is still removed by the page.
 func TestWebPushNotifiesThisDevice(t *testing.T) {
+	t.Parallel()
 	ca, err := pushtest.NewCA()
 	if err != nil {
 		t.Fatal(err)

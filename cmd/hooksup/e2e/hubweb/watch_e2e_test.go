@@ -26,6 +26,7 @@ import (
 // it as Escape in its own terminal does: the question of its next turn is let stop, and the
 // turn after that is cut short while claude works.
 func TestHubWatch(t *testing.T) {
+	t.Parallel()
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"
@@ -211,6 +212,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 // the questions and the keys still show. What the check printed reaches the terminal as text:
 // its escape sequences and control characters do not, and a tab does not shift the box's edge.
 func TestWatchShowsWhatTheCheckPrinted(t *testing.T) {
+	t.Parallel()
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"
@@ -278,6 +280,7 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 // editor's row to write in, the reason's last line above it, and the whole reason shows when it
 // fits.
 func TestWatchEditorAfterAResize(t *testing.T) {
+	t.Parallel()
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"

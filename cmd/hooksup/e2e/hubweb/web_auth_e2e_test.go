@@ -10,6 +10,7 @@ import (
 // The Authorization scheme is case-insensitive (RFC 9110 11.1): bearer and BEARER are Bearer;
 // another scheme is a wrong credential.
 func TestWebTakesTheBearerSchemeInAnyCase(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	for auth, want := range map[string]int{

@@ -23,6 +23,7 @@ import (
 // doing nothing, a real request is answered at once, and every one of the 300 is closed by
 // the server within 30 s (ReadHeaderTimeout, ReadTimeout, IdleTimeout).
 func TestWebBoundsSlowClients(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	u, err := url.Parse(w.Base)
@@ -115,6 +116,7 @@ func TestWebBoundsSlowClients(t *testing.T) {
 // With --tls-cert and --tls-key that do not load, hooksup web prints no URL (and no pairing
 // code) for a server that never serves: it exits 1 naming the files.
 func TestWebPrintsNothingBeforeTLSLoads(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cert, key := s.Project+"/cert.pem", s.Project+"/key.pem"
 	os.WriteFile(cert, []byte("not a certificate"), 0o600)
@@ -132,6 +134,7 @@ func TestWebPrintsNothingBeforeTLSLoads(t *testing.T) {
 // one of exactly 16 KiB is answered, one byte more is 431; and as a client sends them, a
 // 15 KiB header field passes and a 17 KiB one is refused.
 func TestWebBoundsTheHeaderAt16KiB(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	u, err := url.Parse(w.Base)

@@ -23,6 +23,7 @@ import (
 // check's reason; its next question, asked while the page is open, appears without a reload; the
 // reason edited there reaches the model; let it stop lets the other stop.
 func TestWebPageAnswersTwoSessions(t *testing.T) {
+	t.Parallel()
 	const xss1, xss2 = `<script>window.xssRan=1</script>`, `"><img src=x onerror="window.xssRan=2">`
 	cfgText := `
 mode = "ask"

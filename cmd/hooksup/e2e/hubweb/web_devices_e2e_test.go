@@ -14,6 +14,7 @@ import (
 // A device paired before device keys (a token's hash, no key) logs in no more: hooksup web
 // devices lists it and says to pair it again or revoke it; a device with a key gets no such word.
 func TestWebDevicesSaysWhichDevicesMustPairAgain(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	if err := os.MkdirAll(s.StateDir(), 0o700); err != nil {
 		t.Fatal(err)

@@ -33,6 +33,7 @@ import (
 // write from another origin is refused; the printed code pairs once; a cookie is no
 // credential; curl with the token reaches the session.
 func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
 	ls.WaitReady()
@@ -111,6 +112,7 @@ func TestWebServesTheSessionsToTheTokenOnly(t *testing.T) {
 
 // Listening beyond loopback without TLS, and on a port in use, are errors that name the way out.
 func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	code, out := s.Hooksup(t, "web", "--listen", ":0")
 	if code != 2 || !strings.Contains(out, "--tls-cert") || !strings.Contains(out, "--"+web.PlainHTTPFlag) {
@@ -130,6 +132,7 @@ func TestWebRefusesPlainHTTPBeyondLoopbackAndABusyPort(t *testing.T) {
 // camera: the code of exactly that URL, pairing code included. Into a pipe it prints the URL
 // alone.
 func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color")
 	loop := e2e.StartTmux(t, 120, 60, env, s.Project, e2e.HooksupBin, "web", "--listen", "127.0.0.1:0")
@@ -244,6 +247,7 @@ func TestWebPrintsTheURLAsAQRCodeInATerminal(t *testing.T) {
 // Beyond loopback hooksup web serves HTTPS with --tls-cert and --tls-key, or plain HTTP with
 // --plain-http; either way every API request still needs the token.
 func TestWebServesTLSOrPlainHTTPWhenTold(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {

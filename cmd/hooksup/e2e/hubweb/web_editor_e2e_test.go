@@ -81,6 +81,7 @@ func openPage(t *testing.T, w *e2e.WebServer, project string) context.Context {
 // is while the editor is open: "adk" and "x" approve nothing, let nothing stop, halt nothing,
 // and are in the reason Ctrl+Enter sends.
 func TestWebPageEditorTakesTheKeys(t *testing.T) {
+	t.Parallel()
 	ss, w := e2e.SimTUIs(t, []string{e2e.AskCfg}, []agentsim.Scenario{{Prompts: []string{"go"}}}, []string{"⚑ claude wants to stop"})
 	s := ss[0]
 	ctx := openPage(t, w, s.Project)
@@ -115,6 +116,7 @@ func TestWebPageEditorTakesTheKeys(t *testing.T) {
 // (hooksup approve) and the agent asking again, the editor closes, says why, and keeps the text
 // to copy; Ctrl+Enter answers nothing.
 func TestWebPageEditIsBoundToItsQuestion(t *testing.T) {
+	t.Parallel()
 	ss, w := e2e.SimTUIs(t, []string{e2e.AskCfg}, []agentsim.Scenario{{Prompts: []string{"go"}}}, []string{"⚑ claude wants to stop"})
 	s := ss[0]
 	ctx := openPage(t, w, s.Project)
@@ -160,6 +162,7 @@ func TestWebPageEditIsBoundToItsQuestion(t *testing.T) {
 // The editor's caret and selection stay where they are while the page refreshes (another
 // session's question answered: its events).
 func TestWebPageEditorKeepsItsCaret(t *testing.T) {
+	t.Parallel()
 	ss, w := e2e.SimTUIs(t, []string{e2e.AskCfg, e2e.AskCfg}, []agentsim.Scenario{{Prompts: []string{"go"}}, {Prompts: []string{"go"}}},
 		[]string{"⚑ claude wants to stop", "⚑ claude wants to stop"})
 	editing, other := ss[0], ss[1]
@@ -195,6 +198,7 @@ func TestWebPageEditorKeepsItsCaret(t *testing.T) {
 // The card words each answer as the TUI does (its key hint, its help) with the verdict it
 // records as hooksup log words it, its history in hooksup log's words, its state in the TUI's.
 func TestWebPageSaysWhatTheTUIAndTheLogSay(t *testing.T) {
+	t.Parallel()
 	ss, w := e2e.SimTUIs(t, []string{e2e.AskCfg}, []agentsim.Scenario{{Prompts: []string{"go"}}}, []string{"⚑ claude wants to stop"})
 	s := ss[0]
 	ctx := openPage(t, w, s.Project)

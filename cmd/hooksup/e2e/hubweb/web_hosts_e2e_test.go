@@ -38,6 +38,7 @@ func getAs(t *testing.T, w *e2e.WebServer, host, path string) (int, string) {
 // of this machine, as curl http://<its LAN address>:PORT/ asks, and to its name; any other
 // name is still 421.
 func TestWebOnEveryInterfaceAnswersThisMachinesAddresses(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	for _, listen := range []string{"0.0.0.0:0", "[::]:0"} {
 		w := e2e.StartWeb(t, s, "--listen", listen, "--"+web.PlainHTTPFlag)
@@ -95,6 +96,7 @@ func TestWebOnEveryInterfaceAnswersThisMachinesAddresses(t *testing.T) {
 // brackets a Host header has, in any of its spellings) is answered; a host with a port is
 // refused, naming what the flag takes.
 func TestWebAllowHostTakesIPv6Literals(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s, "--allow-host", "fd00::5", "--allow-host", "[FD00::6]", "--allow-host", "::1")
 	port := strings.TrimSuffix(w.Base[strings.LastIndex(w.Base, ":")+1:], "/")

@@ -105,6 +105,7 @@ func answeredWithin(t *testing.T, method, rawURL, auth string) (int, time.Durati
 // addresses of 127/8, a request with the API token on a fresh connection is answered 200
 // within 2 s, and the page's own files still load.
 func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
+	// Serial: it floods the server and bounds the owner's answers at two seconds, which tests running beside it would stretch.
 	for _, tc := range []struct {
 		name     string
 		n, addrs int
@@ -161,6 +162,7 @@ func wrongCredentialLines(t *testing.T, s *e2e.Sandbox) []string {
 // or two, not one per address. The printed code still pairs right after, and the API token
 // is still served.
 func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	before := len(wrongCredentialLines(t, s))
@@ -214,6 +216,7 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 // A hooksup.log already past its bound is rotated when hooksup web writes to it: the old
 // lines move to hooksup.log.1, and hooksup.log starts again.
 func TestWebRotatesAFullLog(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.MkdirAll(s.StateDir(), 0o700)
 	path := filepath.Join(s.StateDir(), "hooksup.log")

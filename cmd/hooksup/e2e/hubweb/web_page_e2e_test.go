@@ -29,6 +29,7 @@ func simSessions(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []st
 // A session that needs permission says which tool it asks to run and its command; one that
 // waits on a question shows what the agent said last; the one waiting longest comes first.
 func TestWebPageShowsWhatTheAgentSaidAndAsks(t *testing.T) {
+	t.Parallel()
 	projects, w := simSessions(t, []string{`mode = "auto"`, e2e.AskCfg},
 		[]agentsim.Scenario{{Prompts: []string{"go"}, Permission: true, PermissionWait: agentsim.Duration{Duration: 10 * time.Minute}}, {Prompts: []string{"go"}}},
 		[]string{"needs permission", "⚑ claude wants to stop"})
@@ -54,6 +55,7 @@ func TestWebPageShowsWhatTheAgentSaidAndAsks(t *testing.T) {
 // answer to a question answered meanwhile shows the question pending now instead of an error;
 // verdicts are worded as hooksup log words them.
 func TestWebPageEscapeAndAStaleAnswer(t *testing.T) {
+	t.Parallel()
 	_, w := simSessions(t, []string{e2e.AskCfg, e2e.AskCfg},
 		[]agentsim.Scenario{{Prompts: []string{"go"}}, {Prompts: []string{"go"}}},
 		[]string{"⚑ claude wants to stop", "⚑ claude wants to stop"})

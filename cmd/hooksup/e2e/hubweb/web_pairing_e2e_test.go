@@ -26,6 +26,7 @@ import (
 // to 127.0.0.1) is answered 421 with the flag that would allow it, the page and the API alike,
 // the right token or not; loopback's names are served, and --allow-host adds one.
 func TestWebRefusesAForeignHost(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	get := func(w *e2e.WebServer, host, path string) (int, string) {
@@ -81,6 +82,7 @@ func TestWebRefusesAForeignHost(t *testing.T) {
 // 300 wrong tokens from one client do not lock the right token out: it still gets 200, from
 // the same address. The wrong ones are in hooksup.log, a few lines, not 300.
 func TestWebWrongTokensDoNotLockTheRightOneOut(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	for i := range 300 {
@@ -117,6 +119,7 @@ func TestWebWrongTokensDoNotLockTheRightOneOut(t *testing.T) {
 // A token file others can read, or a symlink, makes hooksup web refuse to start, naming the
 // file and the fix; it is neither chmodded nor used.
 func TestWebRefusesALooseOrSymlinkedTokenFile(t *testing.T) {
+	t.Parallel()
 	const tok = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	run := func(s *e2e.Sandbox, args ...string) (int, string) {
 		t.Helper()
@@ -207,6 +210,7 @@ func (r *recorder) seen() []http.Header {
 // (cookies ignore ports): no cookie, and nothing in what it sends that the API takes (its
 // headers replayed: 401). That page cannot sign the real one out with a cookie of its own.
 func TestWebBrowserSendsNoCredentialToAnotherPort(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	ctx := e2e.Browser(t, 800, 600)
@@ -261,6 +265,7 @@ func TestWebBrowserSendsNoCredentialToAnotherPort(t *testing.T) {
 // browser used it is not signed in, and the page says how to pair it. The first browser's
 // address bar keeps nothing of the URL's secret.
 func TestWebPrintedURLSignsInOneBrowserOnly(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	first := e2e.Browser(t, 800, 600)
@@ -291,6 +296,7 @@ func TestWebPrintedURLSignsInOneBrowserOnly(t *testing.T) {
 // on the running server: the page's login, which worked, gets 401, and the page says how to
 // pair again. The page keeps nothing in localStorage.
 func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	ctx := e2e.Browser(t, 800, 600)
@@ -331,6 +337,7 @@ func TestWebDevicesListsThePairedBrowserAndRevokeEndsIt(t *testing.T) {
 // hooksup web pair prints a new link for the running server, whose code pairs once; without a
 // server running it says to start one.
 func TestWebPairPrintsANewLinkForTheRunningServer(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	if code, out := s.Hooksup(t, "web", "pair"); code != 1 || !strings.Contains(out, "no hooksup web is running") {
 		t.Fatalf("web pair without a server: exit %d\n%s", code, out)

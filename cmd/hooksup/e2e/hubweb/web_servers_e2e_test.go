@@ -55,6 +55,7 @@ func stopWeb(t *testing.T, w *e2e.WebServer) {
 // each link's code pairs with its server; --listen picks one. Once one server stops, pair
 // prints the other's link; once the other is killed, pair says it is gone and forgets it.
 func TestWebPairPrintsALinkForEachRunningServer(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	first := e2e.StartWeb(t, s)
 	second := e2e.StartWeb(t, s)
@@ -109,6 +110,7 @@ func TestWebPairPrintsALinkForEachRunningServer(t *testing.T) {
 // paired and last seen, and the address it was last seen from. GET /api/devices lists them
 // too, without their hashes, the one asking marked "this".
 func TestWebDevicesTellsPairedBrowsersApart(t *testing.T) {
+	t.Parallel()
 	const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36"
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)

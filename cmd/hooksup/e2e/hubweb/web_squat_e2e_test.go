@@ -199,6 +199,7 @@ func mirror(t *testing.T, w *e2e.WebServer) (dir, challenge string) {
 // replayed request and value is refused, and the squatter's page still open in the tab reaches
 // the server but never logs in. The tab, back on hooksup's page, logs in again with its key.
 func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
@@ -313,6 +314,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 // browser's check of that worker gets hooksup's worker that removes itself: the tab shows
 // hooksup's page again, and no worker is left.
 func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
@@ -358,6 +360,7 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 // URL pasted into an open tab pairs it: a tab that says it is not paired is paired, and a
 // paired one is paired again, its id kept, its old key's login refused, one row in web devices.
 func TestWebPairsAnOpenTabAgain(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	w := e2e.StartWeb(t, s)
 	newLink := func() string {
