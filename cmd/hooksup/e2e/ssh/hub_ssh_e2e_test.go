@@ -29,6 +29,7 @@ func sshShell(t *testing.T, runDir, cfg string, args ...string) (string, string,
 // the check's reason; deny: the agent stops; halt: the turn ends), and every way a host fails
 // is its own line on stderr while the rest are still listed, within the bound.
 func TestHubOverSSH(t *testing.T) {
+	// Serial: it bounds the time of the remote ls, which tests running beside it would stretch.
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"
@@ -214,6 +215,7 @@ func commonPrefix(ss ...string) string {
 // alone: a cold ssh connection every time, and through an ssh ControlMaster. It asserts
 // nothing; run it with HOOKSUP_FIGURES=1 go test -run TestFigureLsOverSSH -v ./cmd/hooksup/
 func TestFigureLsOverSSH(t *testing.T) {
+	// Serial: a figure measures times, which tests running beside it would stretch.
 	if os.Getenv("HOOKSUP_FIGURES") == "" {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}
@@ -288,6 +290,7 @@ func TestFigureLsOverSSH(t *testing.T) {
 // question there; when sshd dies the host's card says it is disconnected, and once sshd is
 // back the session is shown again.
 func TestWatchOverSSH(t *testing.T) {
+	t.Parallel()
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"
@@ -335,6 +338,7 @@ command = "echo 'FAIL: TestWatchSSH'; exit 1"
 // 10 s, one demo session waiting on each side. It asserts nothing; run it with
 // HOOKSUP_FIGURES=1 go test -run TestFigureWatchIdleHosts -v ./cmd/hooksup/
 func TestFigureWatchIdleHosts(t *testing.T) {
+	// Serial: a figure measures times, which tests running beside it would stretch.
 	if os.Getenv("HOOKSUP_FIGURES") == "" {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}

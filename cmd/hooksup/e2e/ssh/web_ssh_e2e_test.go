@@ -21,6 +21,7 @@ import (
 // reaches the card through the page's event stream. When sshd dies the host's card says it is
 // disconnected and that it is tried again; once sshd is back the session is shown again.
 func TestWebOverSSH(t *testing.T) {
+	t.Parallel()
 	const cfgText = `
 mode = "ask"
 decision_timeout = "10m"
