@@ -19,6 +19,7 @@ import (
 // The demo as a person uses it, in a real tmux: approve a forced continuation, type a prompt,
 // deny one, interrupt one with Escape while the question is pending, resize.
 func TestDemoInTmux(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append([]string{}, s.Env...)
 	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
@@ -120,6 +121,7 @@ func TestDemoInTmux(t *testing.T) {
 // Shrunk below the smallest pane hooksup draws and grown back, the demo's pane shows the agent's
 // text again, whole: its agent does not repaint on a resize, so what it drew must survive it.
 func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 100, 30, env, s.Project, e2e.HooksupBin, "demo")
@@ -138,6 +140,7 @@ func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
 // The reason editor's clear key, named in its hints, empties it whatever the checks' reason
 // holds (several lines here): the reason claude reads is only what is typed after it.
 func TestDemoEditorClearsTheReason(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
@@ -186,6 +189,7 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 // An emptied reason is not sent (it would be the checks' reason the person cleared away): the
 // banner says so and names the way out, and nothing reaches the agent; a reason typed then is.
 func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
@@ -222,6 +226,7 @@ func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
 // editor shows the cursor: the agent reads the reason, a line break, and what was typed, never
 // the typed words glued to the reason's last word.
 func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
@@ -252,6 +257,7 @@ func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
 // The first interactive run with an untrusted project config shows its commands and asks;
 // "y" trusts that exact content and the checks run; the answer is remembered.
 func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	marker := s.Project + "/ran"
 	os.WriteFile(s.Project+"/.hooksup.toml", []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"test -f "+marker+" || { touch "+marker+"; echo gate failed; exit 1; }\"\n"), 0o644)
@@ -276,6 +282,7 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 
 // Declining leaves the file untrusted: its commands never run.
 func TestTrustPromptDeclined(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	evil := s.Project + "/pwned"
 	os.WriteFile(s.Project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
@@ -293,6 +300,7 @@ func TestTrustPromptDeclined(t *testing.T) {
 // SIGTERM to hooksup ends claude and restores the terminal: the alternate screen is left and
 // the shell's own output is visible again.
 func TestSIGTERMRestoresTheTerminal(t *testing.T) {
+	// Serial: it finds its hooksup by its command line (pgrep), which another demo test beside it would share.
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 120, 36, env, s.Project, "sh", "-c", "echo BEFORE-HOOKSUP; exec "+e2e.HooksupBin+" demo")
@@ -318,6 +326,7 @@ func TestSIGTERMRestoresTheTerminal(t *testing.T) {
 // it lower: hooksup raises claude's default 8 to its own budget at launch), the header says so
 // in words.
 func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("[stop]\nmax_continuations = 10\n")
 	// hooksup raises claude's own cap to its budget at launch: no limit of claude's to name.
@@ -334,6 +343,7 @@ func TestDemoHeaderNamesClaudesLimit(t *testing.T) {
 // names one model, it suggests no resume of a session that was only simulated, and it leaves
 // nothing in the person's home (no transcript under ~/.claude/projects).
 func TestDemoLeavesNothingBehind(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
 	tm := e2e.StartTmux(t, 160, 42, env, s.Project, e2e.HooksupBin, "demo")

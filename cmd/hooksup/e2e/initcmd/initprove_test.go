@@ -35,6 +35,7 @@ var nodeLib = map[string]string{
 // script (node --test, its count read) and turns it on, and does not run the package's lint
 // script again as the lint's stand-in. check passes, and a seeded bug fails it, naming the test.
 func TestInitProvesTheChecks(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("no npm here")
 	}
@@ -65,6 +66,7 @@ func TestInitProvesTheChecks(t *testing.T) {
 // init keeps it, but proposes and proves the module's own go test ./..., and check then fails
 // on a seeded bug, naming the test.
 func TestInitProvesTheTestsRun(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Env = append(s.Env, e2e.GoEnv(t)...)
 	s.Files(e2e.TinyModule("", "a + b"))
@@ -90,6 +92,7 @@ func TestInitProvesTheTestsRun(t *testing.T) {
 // with staticcheck, not installed here, gets go vet, the module's own lint, proven and turned
 // on; doctor then has nothing to say of staticcheck.
 func TestInitNamesAMissingProgramAndStandsIn(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Env = append(s.Env, e2e.GoEnv(t)...)
 	s.Files(e2e.TinyModule("", "a + b"))
@@ -117,6 +120,7 @@ func TestInitNamesAMissingProgramAndStandsIn(t *testing.T) {
 // A package whose test script runs node --test (node 22 where the tests have it): init reads
 // the count from its summary, and a script that runs no test file is kept, said to run none.
 func TestInitReadsTheTestCount(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("no npm here")
 	}
@@ -150,6 +154,7 @@ func TestInitReadsTheTestCount(t *testing.T) {
 // A Rust crate without a Cargo.lock: cargo test writes one on its first run (and its build in
 // target/), which is no change a check makes at every stop; init proves it and reads its count.
 func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("cargo"); err != nil {
 		t.Skip("no cargo here")
 	}
@@ -179,6 +184,7 @@ func TestInitProvesACrateThatWritesItsLockfile(t *testing.T) {
 // pytest check fails, is written commented out, and the standard library's runner, proven to
 // run the test, is turned on in its place; check then fails on a seeded bug, naming the test.
 func TestInitStandsInForAMissingPytest(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	nopytest := t.TempDir()
 	os.MkdirAll(filepath.Join(nopytest, "pytest"), 0o755)
@@ -199,6 +205,7 @@ func TestInitStandsInForAMissingPytest(t *testing.T) {
 // and runs ctest; the build tree is no change of the project, so the check is proven and on,
 // and check then fails on a seeded bug, naming the failing test.
 func TestInitProvesACMakeBuildOutOfTheSource(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"cmake", "cc"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
@@ -228,6 +235,7 @@ func TestInitProvesACMakeBuildOutOfTheSource(t *testing.T) {
 // is written commented out, saying so, and the module's own go test ./..., which make test
 // stood in for, is proven and turned on in its place: one check runs the tests, not two.
 func TestInitCommentsOutACheckThatTimedOut(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Env = append(s.Env, e2e.GoEnv(t)...)
 	s.Files(e2e.TinyModule("", "a + b"))
@@ -245,6 +253,7 @@ func TestInitCommentsOutACheckThatTimedOut(t *testing.T) {
 // first lines, where rustup and many tools say what went wrong before a backtrace, and its last
 // ones, with how many lines lie between; each line terminal-safe.
 func TestInitQuotesTheErrorOfACheckThatFails(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	script := "echo \"error: toolchain 'x' is not installed\"\nprintf 'bell\\a\\n'\n" +
 		"i=1; while [ $i -le 40 ]; do echo \"  $i: frame $i of the backtrace\"; i=$((i+1)); done\nexit 1\n"
@@ -262,6 +271,7 @@ func TestInitQuotesTheErrorOfACheckThatFails(t *testing.T) {
 // A file that a check creates while init proves it (a coverage report) is removed again, and
 // init says so; what the person had there, tracked or not, is left as it was.
 func TestInitRemovesWhatTheProofCreated(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Files(map[string]string{
 		"Makefile": ".PHONY: test\ntest:\n\t@echo '<coverage/>' > coverage.xml\n\t@mkdir -p htmlcov && echo x > htmlcov/index.html\n" +
@@ -292,6 +302,7 @@ func TestInitRemovesWhatTheProofCreated(t *testing.T) {
 // change of the project, so the check is proven and on, and check then fails on a seeded bug,
 // naming the failing test.
 func TestInitProvesAMesonBuild(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"meson", "ninja", "cc"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {
@@ -319,6 +330,7 @@ func TestInitProvesAMesonBuild(t *testing.T) {
 // A CI that runs the same pytest suite twice, once with -v: init writes one check, the quieter,
 // saying above it which other it stands for.
 func TestInitOneCheckPerSuite(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Files(map[string]string{
 		"pyproject.toml":    "[project]\nname = \"app\"\n",
@@ -335,6 +347,7 @@ func TestInitOneCheckPerSuite(t *testing.T) {
 // A CI that lints with flake8: init proposes it as the CI runs it, proves it on the clean tree,
 // and check then fails on a seeded flake8 error, naming it.
 func TestInitProposesTheCIsFlake8(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("flake8"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("flake8 is not installed (CI must install it: Debian's flake8)")

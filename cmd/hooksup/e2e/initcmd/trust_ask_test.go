@@ -40,6 +40,7 @@ func trustInTmux(t *testing.T, s *e2e.Sandbox, args ...string) *e2e.Tmux {
 // On a terminal, hooksup trust shows what the file runs and asks: y trusts, anything else
 // does not, and says so.
 func TestTrustAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	file := trustProject(t, s, "true")
 	tm := trustInTmux(t, s)
@@ -69,6 +70,7 @@ func TestTrustAsksOnATerminal(t *testing.T) {
 
 // --show only shows, on a terminal too; --yes trusts without asking.
 func TestTrustShowAndYes(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	file := trustProject(t, s, "true")
 	tm := trustInTmux(t, s, "--show")
@@ -93,6 +95,7 @@ func TestTrustShowAndYes(t *testing.T) {
 // A file with a control character in what it runs is asked about on a terminal even with
 // --yes: the person sees the warning before it is trusted.
 func TestTrustYesStillAsksAboutHiddenCharacters(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	trustProject(t, s, e2e.DisguisedCommand)
 	tm := trustInTmux(t, s, "--yes")
@@ -110,6 +113,7 @@ func TestTrustYesStillAsksAboutHiddenCharacters(t *testing.T) {
 // Without a terminal and without --yes, hooksup trust shows the file, trusts nothing, says
 // how to, and fails; with --yes it trusts. A file already trusted is said to be.
 func TestTrustWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	file := trustProject(t, s, "true")
 	code, out := s.Hooksup(t, "trust")

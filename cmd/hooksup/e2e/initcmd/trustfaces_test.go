@@ -17,6 +17,7 @@ import (
 // The trust question shows a check's command exactly: what escapes would hide is shown as
 // \e and \r, and said plainly; declining runs nothing.
 func TestTrustPromptShowsAHiddenCommand(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	toml := "[[stop.checks]]\nname = \"tests\"\ncommand = " + e2e.QuoteTOML(e2e.DisguisedCommand) + "\n"
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(toml), 0o644)
@@ -39,6 +40,7 @@ func TestTrustPromptShowsAHiddenCommand(t *testing.T) {
 // hooksup trust lists what it trusts as the question does, and nothing it prints carries a
 // control character from the file.
 func TestTrustListsWhatItTrusts(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	toml := "[[stop.checks]]\nname = \"te\u202Ests\"\ncommand = " + e2e.QuoteTOML(e2e.DisguisedCommand) + "\ncwd = \"sub\"\nenv = { CI = \"true\" }\n"
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(toml), 0o644)
@@ -67,6 +69,7 @@ func TestTrustListsWhatItTrusts(t *testing.T) {
 // reads or writes a state directory relative to where it runs — where a project could have
 // shipped one that trusts its own commands.
 func TestNoHomeNeverUsesAStateDirUnderTheProject(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	toml := "[[stop.checks]]\nname = \"x\"\ncommand = \"touch PWNED\"\n"
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(toml), 0o644)
@@ -101,6 +104,7 @@ func TestNoHomeNeverUsesAStateDirUnderTheProject(t *testing.T) {
 // A trust record round-trips any path: a project whose path holds a newline is trusted and then
 // used, and the newline cannot add a line that trusts another file.
 func TestTrustRoundTripsAPathWithANewline(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	root := filepath.Dir(s.Project)
 	victimDir := filepath.Join(root, "victim")
@@ -134,6 +138,7 @@ func TestTrustRoundTripsAPathWithANewline(t *testing.T) {
 // hooksup trust refuses what hooksup check (and a session) would refuse, with the same
 // file:line messages.
 func TestTrustRefusesWhatCheckRefuses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, toml, say string }{
 		{"no command", "[[stop.checks]]\nname = \"a\"\n", `.hooksup.toml:1: stop.checks[0].command: check "a" has no command`},
 		{"two checks, one name", "[[stop.checks]]\nname = \"a\"\ncommand = \"true\"\n[[stop.checks]]\nname = \"a\"\ncommand = \"true\"\n", `stop.checks[1].name: two checks are named "a"`},
@@ -157,6 +162,7 @@ func TestTrustRefusesWhatCheckRefuses(t *testing.T) {
 // From a subdirectory, the project's .hooksup.toml is found (up to the repository's root, never
 // above it), each command says which file it uses, and the checks run where the file is.
 func TestProjectConfigFoundFromASubdirectory(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.MkdirAll(filepath.Join(s.Project, ".git"), 0o700)
 	deep := filepath.Join(s.Project, "a", "b")
