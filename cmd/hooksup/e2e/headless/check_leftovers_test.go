@@ -44,6 +44,7 @@ func waitGone(pid int, within time.Duration) bool {
 // shell's own exit status (0: passed; 3: failed with exit 3, never "exit -1"), the output says
 // the job was left running and killed after the grace, and the job is gone.
 func TestCheckLeavingBackgroundJobIsJudgedByItsExitStatus(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	for _, tc := range []struct {
 		name, command string
@@ -83,6 +84,7 @@ command = %q
 // In a session, such checks are judged by their shells' exit statuses too: the verdict log's
 // records say what each left running, and the reason the agent reads says exit 3.
 func TestSessionCheckLeavingBackgroundJobs(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	passPid, failPid := filepath.Join(s.Project, "pass.pid"), filepath.Join(s.Project, "fail.pid")
 	marker := filepath.Join(s.Project, "failed-once")

@@ -88,6 +88,7 @@ func pidOf(t *testing.T, runDir, session string) int {
 // second waits, its TUI, `hooksup ls` and `hooksup watch` say for whom; once the first's checks
 // are done the second's run, and its verdict notes the wait.
 func TestChecksOfTwoSessionsInOneProjectTakeTurns(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	runs, release := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "release")
 	runDir := filepath.Join(filepath.Dir(s.Home), "run")
@@ -164,6 +165,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 // waiting session takes over at once, ends what the dead one's check left running, and runs its
 // own checks.
 func TestDeadSessionsCheckLockIsTakenOver(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	runs, firstDir := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "first")
 	runDir := filepath.Join(filepath.Dir(s.Home), "run")
@@ -224,6 +226,7 @@ func must[T any](v T, err error) T {
 // `hooksup check` takes its turn in the project too: a second one says on stderr that it
 // waits and for whom, and runs once the first is done.
 func TestHooksupCheckWaitsForTheProjectsRun(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	runs, release := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "release")
 	cfg := s.Config("[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + `echo "start $$ $(date +%s%N)" >> ` + runs + `
@@ -273,6 +276,7 @@ echo "end $$ $(date +%s%N)" >> ` + runs + "\n'''\n")
 // Escape in the waiting session's TUI ends its wait at once: its stop is allowed by Escape and
 // its checks never run, while the first session's go on.
 func TestEscapeEndsTheWaitForAnotherSessionsChecks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	runs, release := filepath.Join(s.Project, "runs"), filepath.Join(s.Project, "release")
 	runDir := filepath.Join(filepath.Dir(s.Home), "run")

@@ -13,6 +13,7 @@ import (
 // --config file, unknown keys, wrong types, bad values and bad bindings — each naming the file,
 // the line and the key, near misses with the key that was meant; and nothing runs.
 func TestConfigProblemsAllAtOnce(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	user := s.UserConfig("theme = \"dark\"\n[stop]\nmax_steers = 2\n")
 	cfg := s.Config(`mode = "sometimes"
@@ -84,6 +85,7 @@ bindings = { aprove = "y" }
 
 // A missing --config file and a --claude-bin that does not exist are told as such, once.
 func TestMissingFilesAreToldAsSuch(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	for _, c := range []struct {
 		args []string

@@ -18,6 +18,7 @@ import (
 // with the fix, by every command that reads it; the installed hook lets the stop through, says
 // why and logs it. None of them waits on the pipe.
 func TestConfigThatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		make func(path string) error
@@ -83,6 +84,7 @@ func TestConfigThatIsNotARegularFile(t *testing.T) {
 // hooksup check ends, its check's group killed, on SIGTERM, SIGHUP and Ctrl-C while its checks
 // run.
 func TestCheckEndsOnASignal(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			s := e2e.NewSandbox(t)

@@ -27,6 +27,7 @@ const failOpenWithin = time.Second
 // one claude runs and two more, through hooksup-hook and `hooksup hook` — exits 0 with nothing
 // on stdout within a second, says why in hooksup's log, and claude goes on to the end.
 func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
+	// Serial: it bounds the time a hook takes to fail open at a second, which tests running beside it would stretch.
 	s := e2e.NewSandbox(t)
 	cfg, started, _ := s.SlowCheck()
 	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
@@ -107,6 +108,7 @@ func TestFaultSupervisorKilledWhileHooksWait(t *testing.T) {
 // Claude SIGKILLed while its Stop hook waits for a check: hooksup ends the check, exits 137
 // (128+9, as a shell reports it), and leaves neither its socket nor its settings file behind.
 func TestFaultAgentKilledMidTurn(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg, started, pidFile := s.SlowCheck()
 	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
@@ -139,6 +141,7 @@ func TestFaultAgentKilledMidTurn(t *testing.T) {
 // A check that forks children and hangs: at its timeout the whole process group dies, the
 // verdict says it timed out, and claude goes on. The same through `hooksup check`.
 func TestFaultHangingCheckWithChildrenKilledAtTimeout(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	childPid, shPid, pgidFile := filepath.Join(s.Project, "child.pid"), filepath.Join(s.Project, "sh.pid"), filepath.Join(s.Project, "pgid")
 	e2e.KillGroupOnCleanup(t, shPid)
@@ -220,6 +223,7 @@ func assertGroupGone(t *testing.T, pgidFile string) {
 // hooksup cannot log or record verdicts, but claude runs, its hooks are still decided (a block,
 // then an allow), and hooksup says so on stderr (in the TUI: a notice) for every verdict lost.
 func TestFaultStateDirUnwritable(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	blocker := filepath.Join(s.Home, "state-is-a-file")
 	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
@@ -249,6 +253,7 @@ func TestFaultStateDirUnwritable(t *testing.T) {
 // The transcript hooksup tails is deleted, then replaced by another file, while the session
 // goes on: every stop is still decided and recorded, and hooksup exits cleanly.
 func TestFaultTranscriptDeletedAndReplacedMidTail(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	step := filepath.Join(s.Project, "step")
 	// On each stop the check acts on the transcripts under the sandbox's HOME: first it deletes
@@ -295,6 +300,7 @@ done
 // The socket path is held by another live hooksup: Listen refuses to take it over, clearly,
 // and that hooksup goes on answering its hooks.
 func TestFaultSocketHeldByAnotherHooksup(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg, started, _ := s.SlowCheck()
 	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")

@@ -26,6 +26,7 @@ func secondsLeft(scr string) int {
 // After a quiet spell in which nothing on the screen changes (hooksup draws no frame then),
 // what claude prints still appears at once, and the decision banner's countdown counts down.
 func TestDemoAnimatesAfterIdle(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := append([]string{}, s.Env...)
 	env = append(env, "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")

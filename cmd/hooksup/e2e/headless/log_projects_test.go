@@ -56,6 +56,7 @@ func hooksupIn(t *testing.T, s *e2e.Sandbox, dir string, args ...string) (int, s
 // when another project's session is newer; outside any project, the latest of all, naming its
 // project; --list lists them all, newest first, with what was decided.
 func TestLogShowsTheProjectsLatestSession(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	root := filepath.Dir(s.Project)
 	a, b := filepath.Join(root, "alpha"), filepath.Join(root, "beta")
@@ -114,6 +115,7 @@ func TestLogShowsTheProjectsLatestSession(t *testing.T) {
 
 // A project with no session yet is said to have none, rather than shown another's verdicts.
 func TestLogInAProjectWithoutSessions(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	root := filepath.Dir(s.Project)
 	simIn(t, s, filepath.Join(root, "alpha"))

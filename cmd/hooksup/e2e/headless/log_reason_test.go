@@ -22,6 +22,7 @@ max_continuations = 1
 // hooksup log shows the whole reason the agent read, every line of it indented under its
 // verdict, not only its first line.
 func TestLogShowsTheWholeReason(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	r := s.RunSim(s.Config("mode = \"auto\"\n"+multiLineCheck), agentsim.Scenario{}, "-p", "x")
 	if r.Code != 0 || len(r.Verdicts) == 0 || !strings.Contains(r.Verdicts[0].Reason, "FAIL: TestTwo") {
@@ -42,6 +43,7 @@ func TestLogShowsTheWholeReason(t *testing.T) {
 // A continuation whose reason the person edited in the TUI says so in hooksup log, with the
 // whole of their reason and the first line of the checks' one.
 func TestLogSaysWhoEditedTheReason(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"ask\"\n" + multiLineCheck)
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)

@@ -15,6 +15,7 @@ import (
 // A backspace in a check's output is shown, never obeyed: the agent reads "got 2 expected 1\b",
 // not "got 2 expected ", and so do the verdict log, hooksup log and hooksup check.
 func TestReasonShowsABackspace(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"tests\"\n" +
 		"command = \"printf 'FAIL: TestParse\\\\n    parse_test.go:3: got 2 expected 1\\\\b\\\\n'; exit 1\"\n")
@@ -40,6 +41,7 @@ func TestReasonShowsABackspace(t *testing.T) {
 // pytest -v with many failures, more output than hooksup keeps: the reason the agent reads leads
 // with the failing tests' names, never with "file:line: AssertionError" lines that name none.
 func TestPytestReasonLeadsWithTheTestsNames(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	var b strings.Builder
 	b.WriteString("============================= test session starts ==============================\n" +
@@ -82,6 +84,7 @@ func TestPytestReasonLeadsWithTheTestsNames(t *testing.T) {
 // A check's command of two lines is named in the reason as hooksup trust shows it, its line
 // break as \n: never joined with " ; " into another command ("… && ; exit 1" is not shell).
 func TestReasonShowsAMultiLineCommandAsTrustDoes(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"auto\"\n[stop]\nmax_continuations = 1\n[[stop.checks]]\nname = \"lint\"\n" +
 		"command = \"\"\"echo 2 problems &&\nexit 1\"\"\"\n")

@@ -17,6 +17,7 @@ import (
 // made read-only) stops hooksup with the variable, its value and the fix, as an ordinary user
 // meets it: not a bare "permission denied".
 func TestUnwritableRuntimeDirNamesTheFix(t *testing.T) {
+	t.Parallel()
 	u := e2e.OtherUser(t)
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)

@@ -48,6 +48,7 @@ func (l *lockedBuffer) String() string {
 // 0666), the server checks the peer's uid, refuses the connection before reading a byte of it,
 // and logs it. Either way the other user's hook fails open: exit 0, no output.
 func TestSecurityOtherUserCannotConnect(t *testing.T) {
+	t.Parallel()
 	u := e2e.OtherUser(t)
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
@@ -166,6 +167,7 @@ func TestSecurityOtherUserCannotConnect(t *testing.T) {
 // A hook with a wrong or missing token is refused: it fails open, and hooksup's log says so
 // without the real token or the wrong one.
 func TestSecurityWrongOrMissingTokenRefusedAndLogged(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg, started, release := s.GateCheck("")
 	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
@@ -206,6 +208,7 @@ func TestSecurityWrongOrMissingTokenRefusedAndLogged(t *testing.T) {
 // Under umask 0 the socket directory is 0700, the socket and the injected settings 0600, and
 // hooksup's state (log, verdict log) is private too.
 func TestSecurityPrivateFilesUnderUmask0(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg, started, release := s.GateCheck("")
 	ls := s.StartLiveWith([]string{"/bin/sh", "-c", `umask 000 && exec "$0" "$@"`}, nil, cfg, agentsim.Scenario{}, nil, "-p", "go")
@@ -250,6 +253,7 @@ func TestSecurityPrivateFilesUnderUmask0(t *testing.T) {
 // under `hooksup claude`, not in `hooksup check`, not in the standalone `hooksup hook Stop` that
 // `hooksup install` registers.
 func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{".hooksup.toml", ".hooksup.local.toml"} {
 		t.Run(file, func(t *testing.T) {
 			s := e2e.NewSandbox(t)
@@ -297,6 +301,7 @@ func TestSecurityUntrustedProjectConfigNeverRuns(t *testing.T) {
 // answers while the body was never sent. The hook client, given such input by claude, does
 // not send it at all and allows.
 func TestSecurityOversizedInputRefusedFromHeader(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg, started, release := s.GateCheck("")
 	ls := s.StartLive(cfg, agentsim.Scenario{}, nil, "-p", "go")
@@ -345,6 +350,7 @@ func TestSecurityOversizedInputRefusedFromHeader(t *testing.T) {
 // from the environment appears in hooksup's log (at --debug), the verdict log, the injected
 // settings file or hooksup's stderr — over a session with blocks, subagents and refused calls.
 func TestSecurityNoSecretsInLogsOrSettings(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	apiKey := "sk-ant-api03-HOOKSUPFAKE" + e2e.RandomHex(16)
 	marker := filepath.Join(s.Project, "marker")

@@ -22,6 +22,7 @@ import (
 )
 
 func TestCheckCommand(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(`
 [[stop.checks]]
@@ -64,6 +65,7 @@ command = "echo 'boom: 2 failures'; exit 3"
 // anything runs, with the one hint that helps — and never "hooksup trust" for a file that trust
 // would refuse.
 func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
+	t.Parallel()
 	const checks = "[[stop.checks]]\nname = \"ok\"\ncommand = \"echo ran > ran.txt\"\n"
 	for _, tc := range []struct {
 		name   string
@@ -128,6 +130,7 @@ func TestCheckFailsOnAFileItCannotUse(t *testing.T) {
 // hook gives claude, byte for byte (plain text, its last reason_lines lines), not the raw
 // end of the output; a check that could not start says so once, on one line.
 func TestCheckShowsWhatTheAgentReads(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	// Colours, blank lines, the failure early and 60 lines of passes after it.
 	script := "printf '=== RUN TestA\\n\\033[31m--- FAIL: TestA\\033[0m\\n\\n    a_test.go:9: boom\\n'\n" +
@@ -168,6 +171,7 @@ func TestCheckShowsWhatTheAgentReads(t *testing.T) {
 // hooksup check, through the real go test: a failing test printed early, under 60 passing
 // ones of -v, is still in the reason, with its message, and the passes are not.
 func TestCheckReasonNamesTheFailingGoTest(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go on PATH")
 	}
@@ -220,6 +224,7 @@ const otherHooks = `{
 `
 
 func TestInstallTwiceThenUninstall(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	settings := filepath.Join(s.Project, ".claude", "settings.local.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
@@ -258,6 +263,7 @@ func TestInstallTwiceThenUninstall(t *testing.T) {
 // A settings file that install made, and that holds nothing else once uninstall removed
 // hooksup's hooks, is removed rather than left holding {}.
 func TestUninstallRemovesTheFileItEmptied(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	settings := filepath.Join(s.Project, ".claude", "settings.local.json")
 	if code, out := s.Hooksup(t, "install"); code != 0 {
@@ -276,6 +282,7 @@ func TestUninstallRemovesTheFileItEmptied(t *testing.T) {
 }
 
 func TestInstallRefusesInvalidJSON(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	settings := filepath.Join(s.Project, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
@@ -291,6 +298,7 @@ func TestInstallRefusesInvalidJSON(t *testing.T) {
 }
 
 func TestDoctorFlagsRiskyStopHooks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.MkdirAll(filepath.Join(s.Project, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(s.Project, ".claude", "settings.json"), []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./block-forever.sh"}]}]}}`), 0o644)
@@ -303,6 +311,7 @@ func TestDoctorFlagsRiskyStopHooks(t *testing.T) {
 // doctor names what is wrong with an untrusted project file that trust would refuse (its
 // unknown key, with file and line), rather than only "not trusted".
 func TestDoctorNamesTheProblemOfAnUntrustedFile(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	path := filepath.Join(s.Project, ".hooksup.toml")
 	os.WriteFile(path, []byte("[[stop.checks]]\nname = \"ok\"\ncommand = \"true\"\ntimout = \"2m\"\n"), 0o644)
@@ -316,6 +325,7 @@ func TestDoctorNamesTheProblemOfAnUntrustedFile(t *testing.T) {
 // Plain claude after `hooksup install`: the installed hook runs the checks itself, keeps its
 // counts across hook processes, and makes claude continue until the check passes.
 func TestStandaloneAfterInstall(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(fmt.Sprintf(`
 mode = "auto"
@@ -369,6 +379,7 @@ func installedStop(t *testing.T, s *e2e.Sandbox) string {
 // Where hooksup-hook is not installed beside hooksup, install registers `hooksup hook`, which
 // runs the checks the same way.
 func TestInstallWithoutTheHookClient(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestY; exit 1\"\n"), 0o644)
 	s.Hooksup(t, "trust", "--yes")
@@ -401,6 +412,7 @@ func TestInstallWithoutTheHookClient(t *testing.T) {
 // An always-failing check in standalone mode stops at max_continuations: the count survives
 // between hook processes.
 func TestStandaloneLimitAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n"), 0o644)
 	s.Hooksup(t, "trust", "--yes")
@@ -420,6 +432,7 @@ func TestStandaloneLimitAcrossProcesses(t *testing.T) {
 // The timeout install gives claude for each hook covers that hook's checks: a slow subagent
 // check is not cut short by claude killing the installed SubagentStop hook.
 func TestInstalledTimeoutsCoverTheChecks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(`
 [[stop.checks]]
@@ -460,6 +473,7 @@ timeout = "30m"
 
 // An untrusted project config never runs, and claude is told why once.
 func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	evil := filepath.Join(s.Project, "pwned")
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
@@ -482,6 +496,7 @@ func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
 // Claude ends a hook past its timeout with SIGTERM: the installed hook's check ends with it,
 // everything the check started included (here a sleep in the background).
 func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	pidFile := filepath.Join(s.Project, "sleep.pid")
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(fmt.Sprintf(
@@ -527,6 +542,7 @@ func TestInstalledHookEndsItsCheckWhenTerminated(t *testing.T) {
 
 // Under a supervisor, an installed hook steps aside: one verdict per stop, not two.
 func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n"), 0o644)
 	s.Hooksup(t, "trust", "--yes")
@@ -543,6 +559,7 @@ func TestInstalledHookStepsAsideUnderTheSupervisor(t *testing.T) {
 
 // hooksup log -f prints verdicts as they are appended.
 func TestLogFollow(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	dir := filepath.Join(verdictlog.SessionsDir(s.StateDir()), "sess-1")
 	os.MkdirAll(dir, 0o700)
@@ -564,6 +581,7 @@ func TestLogFollow(t *testing.T) {
 // its heading; --session accepts the 8 characters of an id hooksup shows everywhere, and says
 // when they name more than one session.
 func TestLogFollowMovesOnAndTakesAShortID(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	sessions := verdictlog.SessionsDir(s.StateDir())
 	write := func(id string, decision hooks.Decision, source verdictlog.Source) {
@@ -634,6 +652,7 @@ func (w *syncWriter) String() string {
 
 // A verdict log written by an earlier hooksup reads as it did then, in text and in JSON.
 func TestLogReadsAnOldLog(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	old, err := os.ReadFile(filepath.Join("testdata", "oldlog", "verdicts.jsonl"))
 	if err != nil {
@@ -670,6 +689,7 @@ func TestLogReadsAnOldLog(t *testing.T) {
 // to it, and runs the checks wherever hooksup is installed. Where this machine's PATH has no
 // hooksup, install says so on stderr, with the way out.
 func TestInstallProjectScopeRunsHooksupFromPath(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"echo FAIL: TestZ; exit 1\"\n"), 0o644)
 	s.Hooksup(t, "trust", "--yes")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSimNoChecksOneAllowVerdict(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	r := s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{}, "-p", "hello")
 	if r.Code != 0 {
@@ -44,6 +45,7 @@ func TestSimNoChecksOneAllowVerdict(t *testing.T) {
 }
 
 func TestSimCheckFailingOnceThenPassing(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(fmt.Sprintf(`
 mode = "auto"
@@ -77,6 +79,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL TestParse: want 2, got 3';
 }
 
 func TestSimAlwaysFailingCheckHitsTheLimit(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(`
 mode = "auto"
@@ -100,6 +103,7 @@ command = "echo 'lint: 4 problems'; exit 1"
 }
 
 func TestSimSubagentSteersPerAgent(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(`
 mode = "auto"
@@ -131,6 +135,7 @@ command = "echo 'subagent: not done'; exit 1"
 }
 
 func TestSimExitStatusPassesThrough(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	r := s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{ExitCode: 7}, "-p", "x")
 	if r.Code != 7 {
@@ -139,6 +144,7 @@ func TestSimExitStatusPassesThrough(t *testing.T) {
 }
 
 func TestSimObserveNeverBlocks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"observe\"\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n")
 	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "x")
@@ -148,6 +154,7 @@ func TestSimObserveNeverBlocks(t *testing.T) {
 }
 
 func TestSimLeavesNoSocketOrSettingsBehind(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.RunSim(s.Config(`mode = "auto"`), agentsim.Scenario{}, "-p", "x")
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(s.Home), "run", "hooksup", "*"))
@@ -157,6 +164,7 @@ func TestSimLeavesNoSocketOrSettingsBehind(t *testing.T) {
 }
 
 func TestBrokenConfigIsAClearError(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	r := s.RunSim(s.Config("mode = \"auto\"\n[stop]\nmax_continuation = 3\n"), agentsim.Scenario{}, "-p", "x")
 	if r.Code == 0 || !strings.Contains(r.Stderr, "test.toml:3: stop.max_continuation: unknown key") {
@@ -168,6 +176,7 @@ func TestBrokenConfigIsAClearError(t *testing.T) {
 }
 
 func TestMissingClaudeIsAClearError(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cmd := e2e.ExecHooksup(s, "--claude-bin", "/nonexistent/claude", "claude", "-p", "x")
 	out, _ := cmd.CombinedOutput()
@@ -177,6 +186,7 @@ func TestMissingClaudeIsAClearError(t *testing.T) {
 }
 
 func TestLogShowsTheLatestSession(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"auto\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"echo nope; exit 1\"\n[stop]\nmax_continuations = 1\n")
 	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "x")
@@ -198,6 +208,7 @@ func TestLogShowsTheLatestSession(t *testing.T) {
 }
 
 func TestHookWithoutSupervisorAllows(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cmd := e2e.ExecHooksup(s, "hook", "Stop")
 	cmd.Stdin = strings.NewReader(`{"session_id":"x","hook_event_name":"Stop"}`)

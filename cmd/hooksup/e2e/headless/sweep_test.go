@@ -23,6 +23,7 @@ const checkGoneWithin = 2 * time.Second
 // hooksup SIGKILLed while a check runs: within 2 s no process of the check's group is alive —
 // neither its shell nor the jobs it started — with nothing else started.
 func TestFaultSupervisorKilledMidCheckLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	c := e2e.NewRunningCheck(s)
 	cfg := s.Config(fmt.Sprintf("mode = \"auto\"\n[[stop.checks]]\nname = \"slow\"\ncommand = %q\ntimeout = \"10m\"\n", c.Command()))
@@ -46,6 +47,7 @@ func TestFaultSupervisorKilledMidCheckLeavesNoProcess(t *testing.T) {
 // The same for the hook `hooksup install` registers, SIGKILLed mid-check as claude does a hook
 // past its timeout.
 func TestFaultInstalledHookKilledMidCheckLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	c := e2e.NewRunningCheck(s)
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(fmt.Sprintf(
@@ -117,6 +119,7 @@ func sweptNotice(c e2e.RunningCheck, hooksupPid int) string {
 // hooksup left it: the next session (headless: on stderr; in the TUI: a notice), `hooksup
 // check` on stderr, the installed hook in its systemMessage.
 func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
+	t.Parallel()
 	t.Run("next session", func(t *testing.T) {
 		s := e2e.NewSandbox(t)
 		c := e2e.NewRunningCheck(s)
@@ -211,6 +214,7 @@ func TestFaultCheckGroupLeftRunningIsEndedAndToldOnce(t *testing.T) {
 // left in the runtime directory — its registration and control socket as well as its hook
 // socket and settings file — without anyone running hooksup ls (which would remove them too).
 func TestFaultSupervisorKilledLeavesNothingAfterNextStart(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	runDir := filepath.Join(filepath.Dir(s.State), "run", "hooksup")
 	ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")

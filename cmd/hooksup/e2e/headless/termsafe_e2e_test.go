@@ -74,6 +74,7 @@ func assertVisible(t *testing.T, what, out string, shows ...string) {
 // line: a directory whose name holds a newline cannot be trusted, so the checks' file is
 // named by --config.)
 func TestHostileProjectOnTheCommandLine(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(hostileProject(t, s, "auto"))
 	code, out := s.Hooksup(t, "--config", cfg, "check")
@@ -109,6 +110,7 @@ func TestHostileProjectOnTheCommandLine(t *testing.T) {
 // A headless session's verdict lines and hooksup log show the hostile check's name, command
 // and output visibly.
 func TestHostileProjectHeadlessAndLog(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(hostileProject(t, s, "auto"))
 	r := s.RunSim(cfg, agentsim.Scenario{}, "-p", "go")
@@ -125,6 +127,7 @@ func TestHostileProjectHeadlessAndLog(t *testing.T) {
 // hooksup ls, status, watch and deny show a session of the hostile project visibly: ls's table
 // keeps one row for it, its columns aligned; the watch's header and boxes stay whole.
 func TestHostileProjectAcrossSessions(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(hostileProject(t, s, "ask"))
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
@@ -170,6 +173,7 @@ func TestHostileProjectAcrossSessions(t *testing.T) {
 // A session's TUI shows the hostile check visibly in the banner, the checks pane and the
 // verdicts pane (its list and a verdict's detail), and its header line stays whole.
 func TestHostileProjectSessionTUI(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config(hostileProject(t, s, "ask"))
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go", "again"}}, "--config", cfg)
@@ -207,6 +211,7 @@ func TestHostileProjectSessionTUI(t *testing.T) {
 // reason the agent reads, in a warning, in a configuration error, in doctor — never Go's
 // quoting (\x1b, \u202e) in one place and \e, <U+202E> in another.
 func TestHostileCheckNameShownOneWay(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	quoted := `"` + hostileCheckShown + `"`
 	noOtherWay := func(what, out string) {
@@ -246,6 +251,7 @@ func TestHostileCheckNameShownOneWay(t *testing.T) {
 
 // A session or host the person typed with a control in it is named back the same way too.
 func TestHostileSessionAndHostShownOneWay(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	const typed, shown = "x\x1b[2J\u202E", `"x\e[2J<U+202E>"`
 	for _, args := range [][]string{
