@@ -18,6 +18,7 @@ import (
 // observation missed the turn's tokens. It asserts nothing; run
 // it with HOOKSUP_FIGURES=1 go test -run TestFigureStopLatency -v ./cmd/hooksup/
 func TestFigureStopLatency(t *testing.T) {
+	// Serial: a figure measures times, which tests running beside it would stretch.
 	if os.Getenv("HOOKSUP_FIGURES") == "" {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}

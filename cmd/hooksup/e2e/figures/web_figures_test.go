@@ -36,6 +36,7 @@ true`
 // another one reached over a real sshd (--host; the same machine's clock). It asserts nothing;
 // run it with HOOKSUP_FIGURES=1 go test -run TestFigureWebQuestionToCard -v ./cmd/hooksup/
 func TestFigureWebQuestionToCard(t *testing.T) {
+	// Serial: a figure measures times, which tests running beside it would stretch.
 	if os.Getenv("HOOKSUP_FIGURES") == "" {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}
@@ -136,6 +137,7 @@ func rss(t *testing.T, pid int) (now, peak int) {
 // followed on its event stream) and the page open in a headless Chromium. It asserts nothing;
 // run it with HOOKSUP_FIGURES=1 go test -run TestFigureWebMemory -v ./cmd/hooksup/
 func TestFigureWebMemory(t *testing.T) {
+	// Serial: a figure measures times, which tests running beside it would stretch.
 	if os.Getenv("HOOKSUP_FIGURES") == "" {
 		t.Skip("prints figures: set HOOKSUP_FIGURES=1")
 	}
