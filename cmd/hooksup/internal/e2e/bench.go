@@ -9,10 +9,10 @@ import (
 	"time"
 )
 
-// claudeStopInput is the Stop hook input Claude Code 2.1.330 sends.
+// ClaudeStopInput is the Stop hook input Claude Code 2.1.330 sends.
 const ClaudeStopInput = `{"session_id":"4312ba3d-56cd-4b9f-8c76-66e8ea524739","transcript_path":"/home/dev/.claude/projects/-home-dev-proj/4312ba3d.jsonl","cwd":"/home/dev/proj","prompt_id":"8b633690","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"First final answer.","background_tasks":[],"session_crons":[]}`
 
-// hookRun is one command a round-trip benchmark times: argv with env and input on its stdin.
+// HookRun is one command a round-trip benchmark times: argv with env and input on its stdin.
 // With allowed, anything on its stdout (an answer other than a plain allow) fails the benchmark.
 type HookRun struct {
 	Name    string
@@ -22,7 +22,7 @@ type HookRun struct {
 	Allowed bool
 }
 
-// buildBareClient builds ./testdata/bareclient into dir and returns its path: a bare Go program
+// BuildBareClient builds ./testdata/bareclient into dir and returns its path: a bare Go program
 // that reads stdin and makes the hook's socket call, the floor for any Go hook client.
 func BuildBareClient(b *testing.B, dir string) string {
 	b.Helper()
@@ -33,7 +33,7 @@ func BuildBareClient(b *testing.B, dir string) string {
 	return bare
 }
 
-// timeRoundTrips runs each of runs once to warm the page cache, then all of them b.N times,
+// TimeRoundTrips runs each of runs once to warm the page cache, then all of them b.N times,
 // interleaved, timed from exec to exit; it returns each run's durations.
 func TimeRoundTrips(b *testing.B, runs []HookRun) [][]time.Duration {
 	b.Helper()
@@ -67,7 +67,7 @@ func TimeRoundTrips(b *testing.B, runs []HookRun) [][]time.Duration {
 	return samples
 }
 
-// pct is the p quantile of s (0.5 the median).
+// Pct is the p quantile of s (0.5 the median).
 func Pct(s []time.Duration, p float64) time.Duration {
 	s = slices.Clone(s)
 	slices.Sort(s)

@@ -32,7 +32,7 @@ func AssertGoneProc(t *testing.T, pidFile string) {
 	t.Fatalf("the check's child %d survived the interrupt", pid)
 }
 
-// stopFeedback is the "Stop hook feedback" text block of the request's last user message.
+// StopFeedback is the "Stop hook feedback" text block of the request's last user message.
 func StopFeedback(t *testing.T, r mockapi.Request) string {
 	t.Helper()
 	m, _ := r.LastUser()
@@ -45,7 +45,7 @@ func StopFeedback(t *testing.T, r mockapi.Request) string {
 	return ""
 }
 
-// verdictsJSON is `hooksup log --json`, decoded.
+// VerdictsJSON is `hooksup log --json`, decoded.
 func (rc *RealClaude) VerdictsJSON() []verdictlog.Verdict {
 	rc.T.Helper()
 	res := rc.Hooksup("log", "--json")

@@ -14,7 +14,7 @@ import (
 
 const ClaudeTimeout = 90 * time.Second
 
-// hooksupEnv is what a real agent's end-to-end environment holds whatever the agent: hooksup's
+// HooksupEnv is what a real agent's end-to-end environment holds whatever the agent: hooksup's
 // state and runtime directories, and how to run a command in the agent's environment against
 // its mock (the mock's Run, the environment's Command).
 type HooksupEnv struct {
@@ -26,7 +26,7 @@ type HooksupEnv struct {
 	command func(ctx context.Context, name string, args ...string) *exec.Cmd
 }
 
-// newHooksupEnv makes hooksup's state, runtime and config directories under a short temporary
+// NewHooksupEnv makes hooksup's state, runtime and config directories under a short temporary
 // directory named after prefix (socket paths must stay short) and sets them in the agent's
 // environment with setenv.
 func NewHooksupEnv(t *testing.T, prefix, home string, setenv func(key, value string), runCmd func(*exec.Cmd) mockapi.Result, command func(context.Context, string, ...string) *exec.Cmd) HooksupEnv {
@@ -44,7 +44,7 @@ func NewHooksupEnv(t *testing.T, prefix, home string, setenv func(key, value str
 	return h
 }
 
-// config writes a trusted (explicit) config file.
+// Config writes a trusted (explicit) config file.
 func (h *HooksupEnv) Config(toml string) string {
 	p := filepath.Join(h.home, "hooksup-test.toml")
 	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
@@ -53,13 +53,13 @@ func (h *HooksupEnv) Config(toml string) string {
 	return p
 }
 
-// hooksup runs hooksup with args (headless: no terminal) and waits for it.
+// Hooksup runs hooksup with args (headless: no terminal) and waits for it.
 func (h *HooksupEnv) Hooksup(args ...string) mockapi.Result {
 	h.T.Helper()
 	return h.RunBounded("hooksup", HooksupBin, args...)
 }
 
-// runBounded runs name with args in the agent's environment and waits for it, failing the test
+// RunBounded runs name with args in the agent's environment and waits for it, failing the test
 // when it outlasts claudeTimeout; label names it in that failure.
 func (h *HooksupEnv) RunBounded(label, name string, args ...string) mockapi.Result {
 	h.T.Helper()
@@ -82,7 +82,7 @@ func (h *HooksupEnv) Log() string {
 	return string(b)
 }
 
-// realClaude is one hooksup+claude environment.
+// RealClaude is one hooksup+claude environment.
 type RealClaude struct {
 	HooksupEnv
 	Srv *mockapi.Server

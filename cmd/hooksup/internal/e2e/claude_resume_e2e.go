@@ -7,7 +7,7 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// logVerdicts is `hooksup log --session ID --json`: the session's verdicts as hooksup log
+// LogVerdicts is `hooksup log --session ID --json`: the session's verdicts as hooksup log
 // reads them.
 func (rc *RealClaude) LogVerdicts(id string) []verdictlog.Verdict {
 	rc.T.Helper()

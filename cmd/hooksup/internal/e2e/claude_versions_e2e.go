@@ -7,7 +7,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 )
 
-// claudeVersion is the version of the claude under test.
+// ClaudeVersion is the version of the claude under test.
 func (rc *RealClaude) ClaudeVersion() hooks.Version {
 	rc.T.Helper()
 	v, err := claude.Version(rc.T.Context(), rc.Env.Claude, rc.Env.Environ(), 30*time.Second)
@@ -17,7 +17,7 @@ func (rc *RealClaude) ClaudeVersion() hooks.Version {
 	return v
 }
 
-// events is what hooksup claude injects into the claude under test (for tests that build a
+// Events is what hooksup claude injects into the claude under test (for tests that build a
 // supervisor themselves).
 func (rc *RealClaude) Events(args ...string) []string {
 	return claude.EventsFor(rc.ClaudeVersion(), claude.Agent{}.Headless(args))

@@ -9,7 +9,7 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
-// realCodex is one test's Codex: the mock it talks to, its environment, and hooksup's state and
+// RealCodex is one test's Codex: the mock it talks to, its environment, and hooksup's state and
 // runtime directories.
 type RealCodex struct {
 	HooksupEnv
@@ -29,13 +29,13 @@ func NewRealCodexOpts(t *testing.T, h mockapi.ResponsesHandler, opts ...mockapi.
 	return &RealCodex{HooksupEnv: NewHooksupEnv(t, "hx", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
 }
 
-// codex runs plain codex with args and waits for it.
+// Codex runs plain codex with args and waits for it.
 func (rc *RealCodex) Codex(args ...string) mockapi.Result {
 	rc.T.Helper()
 	return rc.RunBounded("codex", rc.Env.Codex, args...)
 }
 
-// hooksFiles lists the files in CODEX_HOME that a hook registration would leave there: any
+// HooksFiles lists the files in CODEX_HOME that a hook registration would leave there: any
 // hooks.json, and any file whose name holds "hooksup". hooksup must leave none.
 func (rc *RealCodex) HooksFiles() []string {
 	var out []string

@@ -12,7 +12,7 @@ import (
 	"github.com/hooksup/hooksup/web"
 )
 
-// requireShell returns the path of a shell the completion tests run; CI installs them all.
+// RequireShell returns the path of a shell the completion tests run; CI installs them all.
 func RequireShell(t *testing.T, name string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
@@ -27,7 +27,7 @@ func RequireShell(t *testing.T, name string) string {
 
 const CompletionSession = "5f0c2a1e-7b7d-4c1e-9f55-0123456789ab"
 
-// completionSandbox is a sandbox with hooksup first on PATH, one session with a verdict log and
+// CompletionSandbox is a sandbox with hooksup first on PATH, one session with a verdict log and
 // a custom theme "my-ocean".
 func CompletionSandbox(t *testing.T) (*Sandbox, []string, string) {
 	t.Helper()

@@ -11,7 +11,7 @@ import (
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
-// editProject replaces the project's .hooksup.toml as editors do: the new content is written
+// EditProject replaces the project's .hooksup.toml as editors do: the new content is written
 // beside it, then renamed over it.
 func (s *Sandbox) EditProject(content string) {
 	s.t.Helper()
@@ -24,7 +24,7 @@ func (s *Sandbox) EditProject(content string) {
 	}
 }
 
-// waitStderr waits until hooksup's stderr holds want, and returns it.
+// WaitStderr waits until hooksup's stderr holds want, and returns it.
 func (ls *LiveSession) WaitStderr(want string) string {
 	ls.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
@@ -45,7 +45,7 @@ func (ls *LiveSession) WaitStderr(want string) string {
 	}
 }
 
-// waitStops waits until claude finished n Stop hooks, and returns them.
+// WaitStops waits until claude finished n Stop hooks, and returns them.
 func (ls *LiveSession) WaitStops(n int) []agentsim.TraceEntry {
 	ls.t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
@@ -60,7 +60,7 @@ func (ls *LiveSession) WaitStops(n int) []agentsim.TraceEntry {
 	}
 }
 
-// openGate lets the simulated claude start turn n.
+// OpenGate lets the simulated claude start turn n.
 func (ls *LiveSession) OpenGate(gate string, n int) {
 	ls.t.Helper()
 	if err := os.WriteFile(gate+"."+string(rune('0'+n)), []byte("go"), 0o600); err != nil {
@@ -68,7 +68,7 @@ func (ls *LiveSession) OpenGate(gate string, n int) {
 	}
 }
 
-// waitTraceStops waits until the simulated claude finished n Stop hooks, and returns them.
+// WaitTraceStops waits until the simulated claude finished n Stop hooks, and returns them.
 func WaitTraceStops(t *testing.T, trace string, n int) []agentsim.TraceEntry {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)

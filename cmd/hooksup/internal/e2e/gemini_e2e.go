@@ -6,7 +6,7 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
-// realGemini is one test's gemini: the mock it talks to, its environment, and hooksup's state
+// RealGemini is one test's gemini: the mock it talks to, its environment, and hooksup's state
 // and runtime directories.
 type RealGemini struct {
 	HooksupEnv
@@ -21,7 +21,7 @@ func NewRealGemini(t *testing.T, replies ...mockapi.GeminiReply) *RealGemini {
 	return &RealGemini{HooksupEnv: NewHooksupEnv(t, "hg", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
 }
 
-// gemini runs plain gemini with args and waits for it.
+// Gemini runs plain gemini with args and waits for it.
 func (rg *RealGemini) Gemini(args ...string) mockapi.Result {
 	rg.T.Helper()
 	return rg.RunBounded("gemini", rg.Env.Gemini, args...)

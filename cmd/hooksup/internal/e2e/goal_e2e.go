@@ -7,7 +7,7 @@ import (
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 )
 
-// texts are n plain replies: "reply 1", "reply 2", …
+// Texts are n plain replies: "reply 1", "reply 2", …
 func Texts(n int) []mockapi.Reply {
 	rs := make([]mockapi.Reply, n)
 	for i := range rs {
@@ -16,7 +16,7 @@ func Texts(n int) []mockapi.Reply {
 	return rs
 }
 
-// changingFailure is a done command that never passes and says something new each run (its
+// ChangingFailure is a done command that never passes and says something new each run (its
 // count in letters): no progress never ends the goal.
 func ChangingFailure(rc *RealClaude) string {
 	runs := filepath.Join(rc.Env.Home, "runs")

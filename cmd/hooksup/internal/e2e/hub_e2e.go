@@ -11,7 +11,7 @@ import (
 	"github.com/hooksup/hooksup/web"
 )
 
-// otherTerminal is the environment of a person's other terminal: a HOME of its own, and only the
+// OtherTerminal is the environment of a person's other terminal: a HOME of its own, and only the
 // runtime directory shared with the sessions.
 func OtherTerminal(t *testing.T, runDir string) (home string, env []string) {
 	t.Helper()
@@ -20,7 +20,7 @@ func OtherTerminal(t *testing.T, runDir string) (home string, env []string) {
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}
 }
 
-// hubShell runs hooksup in a third shell, a person's other terminal (otherTerminal).
+// HubShell runs hooksup in a third shell, a person's other terminal (otherTerminal).
 func HubShell(t *testing.T, runDir string, args ...string) (string, string, int) {
 	t.Helper()
 	cmd := exec.Command(HooksupBin, args...)

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// sshServer is a real OpenSSH server on 127.0.0.1, for this test alone: its own host key, and
+// SshServer is a real OpenSSH server on 127.0.0.1, for this test alone: its own host key, and
 // client keys whose sessions get the "remote" runtime directory and a PATH of their own.
 type SshServer struct {
 	dir    string
@@ -24,7 +24,7 @@ type SshServer struct {
 	sshd, sshdConfig string
 }
 
-// sshdPath is the distribution's sshd; the test is skipped without it, except in CI, where
+// SshdPath is the distribution's sshd; the test is skipped without it, except in CI, where
 // .ci/run installs it.
 func SshdPath(t *testing.T) string {
 	t.Helper()
@@ -43,7 +43,7 @@ func SshdPath(t *testing.T) string {
 	return ""
 }
 
-// freePort is a TCP port on 127.0.0.1 nothing listens on now.
+// FreePort is a TCP port on 127.0.0.1 nothing listens on now.
 func FreePort(t *testing.T) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -54,7 +54,7 @@ func FreePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// startSSHD starts sshd for the hosts of the client's config: remote, remote2 and remote3 (this
+// StartSSHD starts sshd for the hosts of the client's config: remote, remote2 and remote3 (this
 // hooksup, remoteRun its runtime directory), bare (no hooksup), old (a hooksup that speaks hub protocol 2), down (a
 // port nothing listens on).
 func StartSSHD(t *testing.T, remoteRun string) *SshServer {
@@ -163,7 +163,7 @@ func (s *SshServer) start(t *testing.T, sshd, config string) {
 	t.Cleanup(s.Stop)
 }
 
-// run starts sshd in a process group of its own and waits until it listens.
+// Run starts sshd in a process group of its own and waits until it listens.
 func (s *SshServer) Run(t *testing.T) {
 	t.Helper()
 	s.cmd = exec.Command(s.sshd, "-D", "-e", "-f", s.sshdConfig)
@@ -190,7 +190,7 @@ func (s *SshServer) Run(t *testing.T) {
 	}
 }
 
-// stop kills sshd: the listener, and the process serving each connection (each in a session
+// Stop kills sshd: the listener, and the process serving each connection (each in a session
 // of its own, so not in the listener's group), as a machine that goes down would.
 func (s *SshServer) Stop() {
 	if s.cmd == nil {
@@ -204,7 +204,7 @@ func (s *SshServer) Stop() {
 	s.cmd = nil
 }
 
-// childrenOf are the processes whose parent is pid.
+// ChildrenOf are the processes whose parent is pid.
 func ChildrenOf(pid int) []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var out []int
@@ -225,13 +225,13 @@ func ChildrenOf(pid int) []int {
 	return out
 }
 
-// hubConfigFile is the other terminal's --config: [hub] ssh through the test's ssh config.
+// HubConfigFile is the other terminal's --config: [hub] ssh through the test's ssh config.
 func (s *SshServer) HubConfigFile(t *testing.T, extra string) string {
 	t.Helper()
 	return HubConfigWith(t, s.Config, extra)
 }
 
-// hubConfigWith is a --config whose [hub] ssh reads sshConfig.
+// HubConfigWith is a --config whose [hub] ssh reads sshConfig.
 func HubConfigWith(t *testing.T, sshConfig, extra string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "hub.toml")
@@ -242,7 +242,7 @@ func HubConfigWith(t *testing.T, sshConfig, extra string) string {
 	return p
 }
 
-// remoteServers are the pids of the remote hooksup hub-stdio processes of s still running.
+// RemoteServers are the pids of the remote hooksup hub-stdio processes of s still running.
 func (s *SshServer) RemoteServers() []string {
 	want := filepath.Join(s.dir, "bin", "hooksup") + "\x00" + "hub-stdio"
 	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
@@ -255,7 +255,7 @@ func (s *SshServer) RemoteServers() []string {
 	return pids
 }
 
-// waitNoRemoteServers fails unless every remote hub-stdio has ended: each ends with its ssh.
+// WaitNoRemoteServers fails unless every remote hub-stdio has ended: each ends with its ssh.
 func (s *SshServer) WaitNoRemoteServers(t *testing.T) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; {

@@ -11,7 +11,7 @@ import (
 	"github.com/hooksup/hooksup/config"
 )
 
-// files writes a project tree into the sandbox's project directory.
+// Files writes a project tree into the sandbox's project directory.
 func (s *Sandbox) Files(tree map[string]string) {
 	s.t.Helper()
 	for name, content := range tree {
@@ -56,7 +56,7 @@ func CheckTriples(checks []config.Check) []string {
 	return out
 }
 
-// ok runs hooksup with args and fails the test unless it exits 0, naming the subcommand; it
+// Ok runs hooksup with args and fails the test unless it exits 0, naming the subcommand; it
 // returns what hooksup printed.
 func (s *Sandbox) Ok(args ...string) string {
 	s.t.Helper()
@@ -67,7 +67,7 @@ func (s *Sandbox) Ok(args ...string) string {
 	return out
 }
 
-// says fails the test for each of wants that out, what the command named what printed, lacks.
+// Says fails the test for each of wants that out, what the command named what printed, lacks.
 func Says(t *testing.T, what, out string, wants ...string) {
 	t.Helper()
 	for _, w := range wants {
@@ -77,7 +77,7 @@ func Says(t *testing.T, what, out string, wants ...string) {
 	}
 }
 
-// fileSays reads the project's .hooksup.toml and fails the test for each of wants it lacks; it
+// FileSays reads the project's .hooksup.toml and fails the test for each of wants it lacks; it
 // returns the file.
 func (s *Sandbox) FileSays(wants ...string) string {
 	s.t.Helper()
@@ -90,7 +90,7 @@ func (s *Sandbox) FileSays(wants ...string) string {
 	return string(b)
 }
 
-// trustGives trusts the project's .hooksup.toml and fails the test unless the real loader gives
+// TrustGives trusts the project's .hooksup.toml and fails the test unless the real loader gives
 // exactly the checks want (name | command [| cwd]), in order.
 func (s *Sandbox) TrustGives(want ...string) {
 	s.t.Helper()
@@ -100,7 +100,7 @@ func (s *Sandbox) TrustGives(want ...string) {
 	}
 }
 
-// checkGives runs hooksup check and fails the test unless it exits code, its output ends in
+// CheckGives runs hooksup check and fails the test unless it exits code, its output ends in
 // last and says each of said; it returns the output.
 func (s *Sandbox) CheckGives(code int, last string, said ...string) string {
 	s.t.Helper()
@@ -115,13 +115,13 @@ func (s *Sandbox) CheckGives(code int, last string, said ...string) string {
 	return out
 }
 
-// doctor runs hooksup doctor, with a claude that is there.
+// Doctor runs hooksup doctor, with a claude that is there.
 func (s *Sandbox) Doctor() (int, string) {
 	s.t.Helper()
 	return s.Hooksup(s.t, "--claude-bin", "/bin/true", "doctor")
 }
 
-// pathOf makes the PATH of the sandbox's commands a new directory of links to those of programs
+// PathOf makes the PATH of the sandbox's commands a new directory of links to those of programs
 // this machine has, and nothing else; it returns the directory.
 func (s *Sandbox) PathOf(programs ...string) string {
 	s.t.Helper()
@@ -139,7 +139,7 @@ func (s *Sandbox) PathOf(programs ...string) string {
 	return bin
 }
 
-// pathFirst puts dir first on the PATH of the sandbox's commands.
+// PathFirst puts dir first on the PATH of the sandbox's commands.
 func (s *Sandbox) PathFirst(dir string) {
 	for i, e := range s.Env {
 		if p, ok := strings.CutPrefix(e, "PATH="); ok {
@@ -148,7 +148,7 @@ func (s *Sandbox) PathFirst(dir string) {
 	}
 }
 
-// tinyModule is a Go module in dir ("" for the project's root) whose test of Add fails with
+// TinyModule is a Go module in dir ("" for the project's root) whose test of Add fails with
 // "Add(2, 3) = -1" while tinyGo's sum is "a - b".
 func TinyModule(dir, sum string) map[string]string {
 	return map[string]string{
@@ -158,7 +158,7 @@ func TinyModule(dir, sum string) map[string]string {
 	}
 }
 
-// tinyGo is tinyModule's tiny.go, whose Add returns sum.
+// TinyGo is tinyModule's tiny.go, whose Add returns sum.
 func TinyGo(sum string) string {
 	return "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return " + sum + " }\n"
 }

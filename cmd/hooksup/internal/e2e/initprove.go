@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// git runs git in the sandbox's project.
+// Git runs git in the sandbox's project.
 func (s *Sandbox) Git(args ...string) {
 	s.t.Helper()
 	cmd := exec.Command("git", args...)
@@ -16,7 +16,7 @@ func (s *Sandbox) Git(args ...string) {
 	}
 }
 
-// goEnv is the environment for the go command in a sandbox: the machine's build cache, offline.
+// GoEnv is the environment for the go command in a sandbox: the machine's build cache, offline.
 func GoEnv(t *testing.T) []string {
 	t.Helper()
 	gocache, err := exec.Command("go", "env", "GOCACHE").Output()

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// userConfig writes the sandbox's $XDG_CONFIG_HOME/hooksup/config.toml and returns its path.
+// UserConfig writes the sandbox's $XDG_CONFIG_HOME/hooksup/config.toml and returns its path.
 func (s *Sandbox) UserConfig(toml string) string {
 	s.t.Helper()
 	var dir string
@@ -25,7 +25,7 @@ func (s *Sandbox) UserConfig(toml string) string {
 	return p
 }
 
-// lineWith is the first line of scr containing text.
+// LineWith is the first line of scr containing text.
 func LineWith(scr, text string) string {
 	for _, l := range strings.Split(scr, "\n") {
 		if strings.Contains(l, text) {

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/term"
 )
 
-// envKeyEcho makes the test binary a child that reports every byte it reads from its terminal
+// EnvKeyEcho makes the test binary a child that reports every byte it reads from its terminal
 // to the unix socket named by the variable.
 const EnvKeyEcho = "HOOKSUP_TEST_KEYECHO"
 

@@ -17,7 +17,7 @@ import (
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
-// liveSession is `hooksup claude -p` running in the background with the simulated claude,
+// LiveSession is `hooksup claude -p` running in the background with the simulated claude,
 // wrapped in a script that records what claude got from hooksup — its environment (the socket,
 // the token), its --settings file and its pid — before it becomes the simulated claude. Fault
 // and security tests use it to act on a session while it runs.
@@ -32,14 +32,14 @@ type LiveSession struct {
 	done   chan struct{}
 }
 
-// startLive starts hooksup with cfg (no --config when ""), scenario sc, the extra environment
+// StartLive starts hooksup with cfg (no --config when ""), scenario sc, the extra environment
 // and the args after `claude`.
 func (s *Sandbox) StartLive(cfg string, sc agentsim.Scenario, extraEnv []string, args ...string) *LiveSession {
 	s.t.Helper()
 	return s.StartLiveWith(nil, nil, cfg, sc, extraEnv, args...)
 }
 
-// startLiveWith is startLive with a command that runs hooksup (prefix, e.g. a shell that sets
+// StartLiveWith is startLive with a command that runs hooksup (prefix, e.g. a shell that sets
 // a umask and execs it) and global flags before `claude`.
 func (s *Sandbox) StartLiveWith(prefix, globals []string, cfg string, sc agentsim.Scenario, extraEnv []string, args ...string) *LiveSession {
 	t := s.t
@@ -96,7 +96,7 @@ exec %s "$@"
 	return ls
 }
 
-// waitReady waits until claude has started and recorded what hooksup gave it.
+// WaitReady waits until claude has started and recorded what hooksup gave it.
 func (ls *LiveSession) WaitReady() {
 	ls.t.Helper()
 	ls.WaitFile(filepath.Join(ls.Rec, "pid"))
@@ -118,7 +118,7 @@ func (ls *LiveSession) WaitFile(path string) {
 	ls.t.Fatalf("%s never appeared; stderr:\n%s", path, ls.ErrText())
 }
 
-// env is a variable of claude's environment as hooksup set it.
+// Env is a variable of claude's environment as hooksup set it.
 func (ls *LiveSession) Env(key string) string {
 	b, _ := os.ReadFile(filepath.Join(ls.Rec, "env"))
 	for _, line := range strings.Split(string(b), "\n") {
@@ -129,7 +129,7 @@ func (ls *LiveSession) Env(key string) string {
 	return ""
 }
 
-// hookEnv is the environment of a hook claude runs: the sandbox's plus hooksup's variables.
+// HookEnv is the environment of a hook claude runs: the sandbox's plus hooksup's variables.
 func (ls *LiveSession) HookEnv() []string {
 	return append(append([]string{}, ls.s.Env...), hooks.EnvSocket+"="+ls.Env(hooks.EnvSocket),
 		hooks.EnvToken+"="+ls.Env(hooks.EnvToken), hooks.EnvLog+"="+ls.Env(hooks.EnvLog))
@@ -146,7 +146,7 @@ func (ls *LiveSession) SettingsPath() string {
 	return string(b)
 }
 
-// wait waits for hooksup to exit and returns its exit status.
+// Wait waits for hooksup to exit and returns its exit status.
 func (ls *LiveSession) Wait(timeout time.Duration) int {
 	ls.t.Helper()
 	select {
@@ -184,7 +184,7 @@ func (ls *LiveSession) traceEntries() []agentsim.TraceEntry {
 	return out
 }
 
-// waitTrace waits until the simulated claude traced an entry for event, and returns them all.
+// WaitTrace waits until the simulated claude traced an entry for event, and returns them all.
 func (ls *LiveSession) WaitTrace(event string, timeout time.Duration) []agentsim.TraceEntry {
 	ls.t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -200,7 +200,7 @@ func (ls *LiveSession) WaitTrace(event string, timeout time.Duration) []agentsim
 	}
 }
 
-// acceptedConns counts the connections the supervisor accepted on its socket and still holds
+// AcceptedConns counts the connections the supervisor accepted on its socket and still holds
 // (the kernel lists the listener and each accepted end under the socket's path).
 func AcceptedConns(sock string) int {
 	b, _ := os.ReadFile("/proc/net/unix")
@@ -224,7 +224,7 @@ func WaitConns(t *testing.T, sock string, n int) {
 	}
 }
 
-// gone reports whether pid has exited (or is a zombie nobody reaped yet).
+// Gone reports whether pid has exited (or is a zombie nobody reaped yet).
 func Gone(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return true
@@ -233,7 +233,7 @@ func Gone(pid int) bool {
 	return strings.Contains(string(st), ") Z")
 }
 
-// killGroupOnCleanup kills the process group of the pid in pidFile (a check's shell, in the
+// KillGroupOnCleanup kills the process group of the pid in pidFile (a check's shell, in the
 // group its watchdog leads), if it still runs, when the test ends (a hanging check hooksup could
 // not kill because it was killed itself).
 func KillGroupOnCleanup(t *testing.T, pidFile string) {
@@ -251,7 +251,7 @@ func KillGroupOnCleanup(t *testing.T, pidFile string) {
 	})
 }
 
-// slowCheck is a config whose Stop check says it started, then hangs.
+// SlowCheck is a config whose Stop check says it started, then hangs.
 func (s *Sandbox) SlowCheck() (cfg, started, pidFile string) {
 	started = filepath.Join(s.Project, "check-started")
 	pidFile = filepath.Join(s.Project, "check.pid")

@@ -9,7 +9,7 @@ import (
 	"github.com/hooksup/hooksup/web"
 )
 
-// permissionSession starts the real claude in --permission-mode default under hooksup's TUI,
+// PermissionSession starts the real claude in --permission-mode default under hooksup's TUI,
 // asks it to make a file, and waits until its dialog is on screen and hooksup ls lists the
 // permission question; it returns the question.
 func PermissionSession(t *testing.T, replies ...mockapi.Reply) (*RealClaude, *Tmux, web.Session) {
@@ -24,7 +24,7 @@ func PermissionSession(t *testing.T, replies ...mockapi.Reply) (*RealClaude, *Tm
 	return rc, tm, WaitPermission(t, rc.Run, wait)
 }
 
-// waitPermission polls hooksup ls --json until a session lists a pending permission question.
+// WaitPermission polls hooksup ls --json until a session lists a pending permission question.
 func WaitPermission(t *testing.T, runDir string, wait time.Duration) web.Session {
 	t.Helper()
 	deadline := time.Now().Add(wait)
@@ -44,7 +44,7 @@ func WaitPermission(t *testing.T, runDir string, wait time.Duration) web.Session
 	}
 }
 
-// permissionVerdicts are the verdict log's permission answers.
+// PermissionVerdicts are the verdict log's permission answers.
 func PermissionVerdicts(rc *RealClaude) []verdictlog.Verdict {
 	var out []verdictlog.Verdict
 	for _, v := range rc.Verdicts() {

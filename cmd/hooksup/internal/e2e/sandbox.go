@@ -63,7 +63,7 @@ func NewSandbox(t *testing.T) *Sandbox {
 
 func (s *Sandbox) StateDir() string { return filepath.Join(s.State, "hooksup") }
 
-// config writes an explicit (trusted) config file and returns its path.
+// Config writes an explicit (trusted) config file and returns its path.
 func (s *Sandbox) Config(toml string) string {
 	p := filepath.Join(s.Project, "test.toml")
 	if err := os.WriteFile(p, []byte(toml), 0o600); err != nil {
@@ -79,13 +79,13 @@ type Result struct {
 	Verdicts       []verdictlog.Verdict
 }
 
-// runSim runs `hooksup --config CFG claude -p PROMPT` with the simulated claude.
+// RunSim runs `hooksup --config CFG claude -p PROMPT` with the simulated claude.
 func (s *Sandbox) RunSim(cfg string, sc agentsim.Scenario, args ...string) Result {
 	s.t.Helper()
 	return s.RunSimFlags(nil, cfg, sc, args...)
 }
 
-// runSimFlags is runSim with hooksup's flags before the agent's name.
+// RunSimFlags is runSim with hooksup's flags before the agent's name.
 func (s *Sandbox) RunSimFlags(flags []string, cfg string, sc agentsim.Scenario, args ...string) Result {
 	s.t.Helper()
 	tracePath := filepath.Join(s.Project, "trace.jsonl")
@@ -134,7 +134,7 @@ func ReadTrace(t *testing.T, path string) []agentsim.TraceEntry {
 	return out
 }
 
-// verdicts reads every session's verdict log in the sandbox.
+// Verdicts reads every session's verdict log in the sandbox.
 func (s *Sandbox) Verdicts() []verdictlog.Verdict {
 	vs, err := Verdicts(s.StateDir())
 	if err != nil {
@@ -143,7 +143,7 @@ func (s *Sandbox) Verdicts() []verdictlog.Verdict {
 	return vs
 }
 
-// stopTrace returns the trace entries of one event.
+// StopTrace returns the trace entries of one event.
 func StopTrace(tr []agentsim.TraceEntry, event string) []agentsim.TraceEntry {
 	var out []agentsim.TraceEntry
 	for _, e := range tr {

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// gateCheck is a config whose Stop check says it started, then waits until the test releases
+// GateCheck is a config whose Stop check says it started, then waits until the test releases
 // it, and passes.
 func (s *Sandbox) GateCheck(extra string) (cfg, started, release string) {
 	started = filepath.Join(s.Project, "gate-started")
@@ -33,7 +33,7 @@ func RandomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// otherUser creates a system user for the test and deletes it afterwards. It needs root (CI
+// OtherUser creates a system user for the test and deletes it afterwards. It needs root (CI
 // runs as root) and useradd.
 func OtherUser(t *testing.T) *user.User {
 	t.Helper()

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// pgidOf is the process group of pid, from /proc (0: no such process).
+// PgidOf is the process group of pid, from /proc (0: no such process).
 func PgidOf(pid int) int {
 	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	i := bytes.LastIndexByte(st, ')')
@@ -28,7 +28,7 @@ func PgidOf(pid int) int {
 	return pgid
 }
 
-// groupMembers lists the live processes (zombies are dead) of the process group pgid.
+// GroupMembers lists the live processes (zombies are dead) of the process group pgid.
 func GroupMembers(pgid int) []int {
 	var pids []int
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
@@ -47,7 +47,7 @@ func GroupMembers(pgid int) []int {
 	return pids
 }
 
-// groupGoneBy waits until no process of the group pgid is alive, or until deadline: what is
+// GroupGoneBy waits until no process of the group pgid is alive, or until deadline: what is
 // still alive then.
 func GroupGoneBy(pgid int, deadline time.Time) []int {
 	for {
@@ -59,7 +59,7 @@ func GroupGoneBy(pgid int, deadline time.Time) []int {
 	}
 }
 
-// runningCheck is a check that starts two background jobs, writes their pids and its shell's,
+// RunningCheck is a check that starts two background jobs, writes their pids and its shell's,
 // says it started, and waits for them.
 type RunningCheck struct {
 	jobs, shell, started string
@@ -75,7 +75,7 @@ func (c RunningCheck) Command() string {
 		c.jobs, c.shell, c.started)
 }
 
-// group waits for the check to have started and returns its process group (killed when the
+// Group waits for the check to have started and returns its process group (killed when the
 // test ends) and its shell's pid.
 func (c RunningCheck) Group(t *testing.T) (pgid, shell int) {
 	t.Helper()
@@ -103,7 +103,7 @@ func (c RunningCheck) Group(t *testing.T) (pgid, shell int) {
 	return pgid, shell
 }
 
-// installedHook is hooksup-hook run as the hook `hooksup install` registers, on a Stop of session.
+// InstalledHook is hooksup-hook run as the hook `hooksup install` registers, on a Stop of session.
 func (s *Sandbox) InstalledHook(session string) *exec.Cmd {
 	input := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`,
 		session, filepath.Join(s.Project, "t.jsonl"), s.Project)

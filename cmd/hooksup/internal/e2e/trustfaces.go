@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 )
 
-// disguisedCommand is a check command that hides its first half with terminal escapes: printed raw,
+// DisguisedCommand is a check command that hides its first half with terminal escapes: printed raw,
 // a terminal shows only "tests  go test ./...".
 const DisguisedCommand = "touch PWNED # \x1b[2K\r\x1b[1A\x1b[2K\r  tests  go test ./..."
 
-// quoteTOML is s as a TOML basic string.
+// QuoteTOML is s as a TOML basic string.
 func QuoteTOML(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

@@ -8,7 +8,7 @@ import (
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
-// simTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
+// SimTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
 func SimTUI(t *testing.T, s *Sandbox, sc agentsim.Scenario, args ...string) *Tmux {
 	t.Helper()
 	self, _ := os.Executable()
@@ -18,7 +18,7 @@ func SimTUI(t *testing.T, s *Sandbox, sc agentsim.Scenario, args ...string) *Tmu
 	return StartTmux(t, 150, 40, env, s.Project, argv...)
 }
 
-// hooksupOut runs hooksup in the sandbox and returns its stdout.
+// HooksupOut runs hooksup in the sandbox and returns its stdout.
 func HooksupOut(t *testing.T, s *Sandbox, args ...string) string {
 	t.Helper()
 	out, err := ExecHooksup(s, args...).Output()

@@ -14,7 +14,7 @@ import (
 	"github.com/hooksup/hooksup/web"
 )
 
-// requireChromium is the headless browser the page's tests drive; CI installs it.
+// RequireChromium is the headless browser the page's tests drive; CI installs it.
 func RequireChromium(t *testing.T) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -29,7 +29,7 @@ func RequireChromium(t *testing.T) string {
 	return ""
 }
 
-// browser is a headless Chromium with one tab, at width×height.
+// Browser is a headless Chromium with one tab, at width×height.
 func Browser(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	bin := RequireChromium(t)
@@ -44,7 +44,7 @@ func Browser(t *testing.T, width, height int) context.Context {
 	return ctx
 }
 
-// evalUntil evaluates js in the page until it returns true, or fails the test after wait.
+// EvalUntil evaluates js in the page until it returns true, or fails the test after wait.
 func EvalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string, opts ...chromedp.EvaluateOption) {
 	t.Helper()
 	deadline := time.Now().Add(wait)
@@ -63,7 +63,7 @@ func EvalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js s
 	}
 }
 
-// artefact is where a test keeps a file for people to look at: $HOOKSUP_ARTEFACTS, else the
+// Artefact is where a test keeps a file for people to look at: $HOOKSUP_ARTEFACTS, else the
 // system's temporary directory.
 func Artefact(name string) string {
 	dir := os.Getenv("HOOKSUP_ARTEFACTS")
@@ -73,7 +73,7 @@ func Artefact(name string) string {
 	return filepath.Join(dir, name)
 }
 
-// webSessions is GET /api/sessions with the token.
+// WebSessions is GET /api/sessions with the token.
 func WebSessions(t *testing.T, w *WebServer) []web.Session {
 	t.Helper()
 	resp, body := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.Token})

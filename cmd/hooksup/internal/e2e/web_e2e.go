@@ -14,7 +14,7 @@ import (
 	"github.com/hooksup/hooksup/internal/webtest"
 )
 
-// webServer is a running hooksup web: its page's URL and pairing link, as it printed them, and
+// WebServer is a running hooksup web: its page's URL and pairing link, as it printed them, and
 // the API token hooksup web token prints.
 type WebServer struct {
 	Cmd   *exec.Cmd
@@ -24,14 +24,14 @@ type WebServer struct {
 	Token string
 }
 
-// startWeb runs hooksup web on a free loopback port in s's environment and reads the URL it
+// StartWeb runs hooksup web on a free loopback port in s's environment and reads the URL it
 // prints.
 func StartWeb(t *testing.T, s *Sandbox, args ...string) *WebServer {
 	t.Helper()
 	return StartWebIn(t, s.Project, s.Env, args...)
 }
 
-// startWebIn is startWeb in dir with env.
+// StartWebIn is startWeb in dir with env.
 func StartWebIn(t *testing.T, dir string, env []string, args ...string) *WebServer {
 	t.Helper()
 	cmd := exec.Command(HooksupBin, append([]string{"web", "--listen", "127.0.0.1:0"}, args...)...)
@@ -82,7 +82,7 @@ func StartWebIn(t *testing.T, dir string, env []string, args ...string) *WebServ
 	return nil
 }
 
-// device is a new browser device for w, not yet paired.
+// Device is a new browser device for w, not yet paired.
 func (w *WebServer) Device(t *testing.T) *webtest.Device {
 	t.Helper()
 	d, err := webtest.NewDevice(w.Base)

@@ -11,7 +11,7 @@ import (
 	"github.com/hooksup/hooksup/internal/agentsim"
 )
 
-// simSession is a session of the simulated agent in a TUI: its sandbox (its project, its
+// SimSession is a session of the simulated agent in a TUI: its sandbox (its project, its
 // state directory: its verdict log) and its terminal.
 type SimSession struct {
 	Project string
@@ -19,7 +19,7 @@ type SimSession struct {
 	Tm      *Tmux
 }
 
-// simTUIs is simSessions, giving each session's sandbox and terminal too.
+// SimTUIs is simSessions, giving each session's sandbox and terminal too.
 func SimTUIs(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []string) ([]SimSession, *WebServer) {
 	t.Helper()
 	self, _ := os.Executable()
@@ -45,7 +45,7 @@ func SimTUIs(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []string
 	return sessions, StartWebIn(t, home, env)
 }
 
-// cardJS is the page's card of the session in project.
+// CardJS is the page's card of the session in project.
 func CardJS(project string) string {
 	return fmt.Sprintf(`[...document.querySelectorAll(".card")].find(c => c.querySelector(".cwd") && c.querySelector(".cwd").textContent === %q)`, project)
 }

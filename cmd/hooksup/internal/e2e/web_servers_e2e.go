@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// pairLinks are the pairing links hooksup web pair printed, by the page's URL they open.
+// PairLinks are the pairing links hooksup web pair printed, by the page's URL they open.
 func PairLinks(out string) map[string]string {
 	links := map[string]string{}
 	for _, l := range strings.Split(out, "\n") {
