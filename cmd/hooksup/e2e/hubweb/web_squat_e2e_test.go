@@ -330,7 +330,9 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal?worker")); err != nil {
 		t.Fatal(err)
 	}
-	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker registered", `document.getElementById("s").textContent === "worker"`)
+	// Registered is not yet active: the worker answers loads once it controls the tab (it claims
+	// its clients as it activates).
+	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker controlling the tab", `document.getElementById("s").textContent === "worker" && navigator.serviceWorker.controller !== null`)
 	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
 		t.Fatal(err)
 	}
