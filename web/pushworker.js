@@ -15,8 +15,13 @@ const KINDS = {
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (e) => e.waitUntil((async () => {
-  // Registered for another scope (by whatever held this address before), it removes itself.
-  if (self.registration.scope !== SCOPE) await self.registration.unregister();
+  if (self.registration.scope === SCOPE) return;
+  // Registered for another scope (by whatever held this address before): it removes itself and
+  // reloads the pages that worker held, from hooksup web.
+  await self.clients.claim();
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  await Promise.all(pages.map((c) => c.navigate(c.url).catch(() => {})));
+  await self.registration.unregister();
 })()));
 
 function clean(s, re, max) {

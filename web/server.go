@@ -149,6 +149,11 @@ func (s *Server) Handler() http.Handler {
 		if r.Header.Get("Service-Worker") == "script" {
 			if r.Method == http.MethodGet && r.URL.Path == PushWorkerPath && r.URL.RawQuery == "" && s.hostAllowed(r) {
 				w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+				// A worker another holder of the port registered at this path for a wider scope
+				// is checked for an update against this response: without the wider scope
+				// allowed here, the browser refuses the update and keeps theirs. Given this
+				// script, it runs hooksup's, which removes a registration not for /push/.
+				w.Header().Set("Service-Worker-Allowed", "/")
 				w.Write(pushWorker)
 				return
 			}

@@ -313,6 +313,17 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 // browser's check of that worker gets hooksup's worker that removes itself: the tab shows
 // hooksup's page again, and no worker is left.
 func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
+	testSquattersWorkerRemoved(t, "worker", "/sw.js")
+}
+
+// The same, for a worker registered at the path of hooksup's own push worker, /push/worker.js,
+// for the whole origin rather than /push/: the browser's check gets hooksup's push worker,
+// which, registered for a scope not its own, removes itself.
+func TestWebRemovesASquattersWorkerAtThePushWorkersPath(t *testing.T) {
+	testSquattersWorkerRemoved(t, "pushworker", "/push/worker.js")
+}
+
+func testSquattersWorkerRemoved(t *testing.T, steal, script string) {
 	s := newSandbox(t)
 	addr := freeLoopback(t)
 	w := startWeb(t, s, "--listen", addr)
@@ -325,7 +336,7 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	w.cmd.Wait()
 
 	sq := startSquatter(t, addr)
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.base, "/")+"/steal?worker")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.base, "/")+"/steal?"+steal)); err != nil {
 		t.Fatal(err)
 	}
 	evalUntil(t, ctx, 20*time.Second, "the squatter's worker registered", `document.getElementById("s").textContent === "worker"`)
@@ -348,7 +359,7 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	}
 	evalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
 	for _, c := range sq.requests(t) {
-		if c.Path == "/sw.js" && c.Header.Get("Service-Worker") != "script" {
+		if c.Path == script && c.Header.Get("Service-Worker") != "script" {
 			t.Errorf("the worker's script was fetched without Service-Worker: script: %v", c.Header)
 		}
 	}
