@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,16 @@ func TestGoalSeenAndResumedFromThePage(t *testing.T) {
 	}
 	if !strings.HasPrefix(got.Failed, "✗ done exit 1: check ") || !strings.HasSuffix(got.Failed, " fails") {
 		t.Errorf("what failed last: %q", got.Failed)
+	}
+
+	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		shot := artefact("hooksup-web-goal-375.png")
+		if os.WriteFile(shot, png, 0o644) == nil {
+			t.Logf("the goal's card at 375 px: %s", shot)
+		}
+	}
+	if sideways, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`)); err != nil || sideways {
+		t.Errorf("the page with a goal scrolls sideways at 375 px (%v)", err)
 	}
 
 	// Resume with a budget of 3 turns.
