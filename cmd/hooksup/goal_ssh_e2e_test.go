@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// A goal out of budget in a TUI session on another machine is resumed from this one over a real
+// OpenSSH, HOST:PREFIX as for approve: the remote hooksup types the goal's next turn into
+// claude's prompt, and the model gets it.
+func TestGoalResumeOverSSH(t *testing.T) {
+	e2e.RequireTmux(t)
+	rc := newRealClaudeTUI(t, &mockapi.Script{Main: texts(8)})
+	srv := startSSHD(t, rc.run)
+	short, err := os.MkdirTemp("", "gl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	localRun := filepath.Join(short, "run")
+	if err := os.MkdirAll(localRun, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := srv.hubConfigFile(t, "")
+	rc.env.Setenv("HOOKSUP_CLAUDE_BIN", rc.env.Claude)
+	tm := e2e.StartTmux(t, 180, 45, rc.env.Environ(), rc.env.WorkDir, hooksupBin, "--config", rc.config("mode = \"auto\"\n"),
+		"--goal", "ship the release", "--done", changingFailure(rc), "--max-turns", "1", "claude", "--permission-mode", "manual")
+	const wait = 60 * time.Second
+	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
+	typeIntoClaude(t, tm, "go")
+	tm.Keys("Enter")
+	tm.WaitText(wait, `goal ended: its budget of turns (1) ran out "ship the release"`)
+	if n := len(rc.srv.Main()); n != 2 {
+		t.Fatalf("%d requests before the resume, want 2", n)
+	}
+	// This machine alone has no such session.
+	if _, errText, code := sshShell(t, localRun, cfg, "goal", "resume", "--local", "work", "--max-turns", "3"); code != 1 || !strings.Contains(errText, `no session matches "work"`) {
+		t.Fatalf("goal resume --local: exit %d %q", code, errText)
+	}
+	out, errText, code := sshShell(t, localRun, cfg, "goal", "resume", "remote:work", "--max-turns", "3")
+	if code != 0 || !strings.Contains(out, "resumed the goal of session remote:") {
+		t.Fatalf("goal resume remote:work: exit %d %q %q", code, out, errText)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	defer cancel()
+	rs, err := rc.srv.Wait(ctx, func(rs []mockapi.Request) bool { return len(mockapi.Filter(rs, mockapi.KindMain)) >= 3 })
+	if err != nil {
+		t.Fatalf("%v; screen:\n%s", err, tm.Screen())
+	}
+	if typed := mockapi.Filter(rs, mockapi.KindMain)[2].LastUserText(); !strings.Contains(typed, "Goal turn 2 of 3 (typed by hooksup: the person resumed the goal with a larger budget)") {
+		t.Errorf("the resumed turn's prompt:\n%s", typed)
+	}
+}
