@@ -34,6 +34,9 @@ type permQuestion struct {
 	q    session.Question
 	rule json.RawMessage // what "always" writes, as the answer carries it
 	ch   chan permAnswer // buffered 1: the first answer wins
+	// keys: a dialog no hook answers, read on the agent's screen and answered with keys
+	// (keyperm.go); it is withdrawn when it leaves the screen, not by the agent's state.
+	keys bool
 }
 
 // permissions are the permission questions pending in a session.
@@ -143,6 +146,9 @@ func (s *Supervisor) withdrawPermissions(why string) {
 	s.perms.mu.Lock()
 	ps := make([]*permQuestion, 0, len(s.perms.pending))
 	for id, p := range s.perms.pending {
+		if p.keys {
+			continue
+		}
 		ps = append(ps, p)
 		delete(s.perms.pending, id)
 	}
