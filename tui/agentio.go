@@ -29,7 +29,7 @@ type agentIO struct {
 	out     *queue.Queue[ptyWrite]
 	dirty   chan struct{}
 	changed chan struct{} // Changed: the screen changed (session.Screen)
-	resizes chan [2]int // capacity 1: the latest size wins
+	resizes chan [2]int   // capacity 1: the latest size wins
 
 	mu  sync.Mutex
 	pty *os.File // nil until attached
