@@ -248,3 +248,29 @@ func geminiHasResponse(r mockapi.GeminiRequest, text string) bool {
 	}
 	return false
 }
+
+// The person answers at gemini's own dialog: the question leaves the header within a second of
+// the dialog leaving the screen, and a late answer from another shell finds it answered.
+func TestKeysGeminiAnsweredAtTerminalIsWithdrawn(t *testing.T) {
+	rg, tm, _ := geminiDialog(t, mockapi.GeminiText("MADE-HERE"))
+	tm.PressUntil("Enter", "the dialog closes", 30*time.Second, func(scr string) bool { return !strings.Contains(scr, "Allow once") })
+	gone := time.Now()
+	tm.WaitFor("the header to drop the question", 10*time.Second, func(scr string) bool { return !strings.Contains(scr, "⚑ Shell") })
+	took := time.Since(gone)
+	t.Logf("the question was withdrawn %v after the dialog left the screen", took.Round(time.Millisecond))
+	if took > time.Second {
+		t.Fatalf("the question answered at the terminal was withdrawn only %v later", took)
+	}
+	tm.WaitText(60*time.Second, "MADE-HERE")
+	if _, _, code := hubShell(t, rg.run, "approve"); code == 0 {
+		t.Fatal("a late approve succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(rg.env.WorkDir, "created.txt")); err != nil {
+		t.Fatalf("the command allowed at the terminal did not run: %v", err)
+	}
+	for _, v := range rg.verdicts() {
+		if v.Event == "PermissionRequest" {
+			t.Fatalf("an answer at gemini's own dialog was recorded as hooksup's: %+v", v)
+		}
+	}
+}
