@@ -170,6 +170,12 @@ func TestKeyPermissionOnlyIntoItsDialog(t *testing.T) {
 
 	sc.show(dialog)
 	q = waitKeyQuestion(t, ss, claudeAutoCommand)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "why", session.ManualSource("test")); !errors.Is(err, session.ErrNotPermission) {
+		t.Fatalf("a reason no key can carry: %v", err)
+	}
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAlways, "", session.ManualSource("test")); !errors.Is(err, session.ErrNotPermission) {
+		t.Fatalf("always, which the dialog does not offer: %v", err)
+	}
 	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "", session.ManualSource("test")); err != nil {
 		t.Fatal(err)
 	}

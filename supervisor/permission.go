@@ -130,6 +130,9 @@ func (s *Supervisor) resolvePermission(id int, d hooks.Decision, reason string, 
 	case d != session.PermissionAllow && d != session.PermissionDeny && d != session.PermissionAlways:
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: a permission is answered allow, deny or always, not %q", id, session.ErrNotPermission, d)
+	case p.keys && reason != "":
+		s.perms.mu.Unlock()
+		return true, fmt.Errorf("resolve question %d: %w: %s's dialog takes no reason (it is answered with keys: deny presses Escape, which cancels the call)", id, session.ErrNotPermission, s.agent.Product())
 	case d == session.PermissionAlways && p.q.Permission.Always == "":
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: %s offers no rule to allow it always here", id, session.ErrNotPermission, s.agent.Product())
