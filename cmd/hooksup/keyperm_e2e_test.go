@@ -274,3 +274,46 @@ func TestKeysGeminiAnsweredAtTerminalIsWithdrawn(t *testing.T) {
 		}
 	}
 }
+
+// Typed ahead: the person types while claude works towards its next dialog (claude keeps the
+// text in its prompt box and draws the dialog later). The question comes with the dialog, the
+// answer's keys go to the dialog alone, and the prompt box keeps just what the person typed: the
+// prompt they finish is sent as they typed it, and nothing else is.
+func TestKeysClaudeAutoModeTypedAhead(t *testing.T) {
+	const second = "rm -rf ../build-cache2 && touch second.txt"
+	rc, tm, _ := claudeAutoDialog(t, mockapi.Text("MADE-IT"), mockapi.Bash(second, "Again"), mockapi.Text("MADE-TWO"), mockapi.Text("LAST"))
+	answerAndTime(t, rc.run, tm, "Do you want to proceed?", "allowed Bash: "+keyCommand, "approve")
+	tm.WaitText(45*time.Second, "MADE-IT")
+	typeIntoClaude(t, tm, "again")
+	tm.Keys("Enter")
+	tm.Text("x") // typed ahead, while claude asks the model
+	s := waitPermission(t, rc.run, 45*time.Second)
+	if q := s.Pending[0]; q.Permission == nil || q.Permission.Command != second {
+		t.Fatalf("the question: %+v", q.Permission)
+	}
+	took := answerAndTime(t, rc.run, tm, "Do you want to proceed?", "allowed Bash: "+second, "approve")
+	tm.WaitText(45*time.Second, "MADE-TWO")
+	if _, err := os.Stat(filepath.Join(rc.env.WorkDir, "second.txt")); err != nil {
+		t.Fatalf("the allowed command did not run: %v", err)
+	}
+	if took > 3*time.Second {
+		t.Fatalf("the dialog left only %v after the answer", took)
+	}
+	n := len(rc.srv.Main())
+	if n != 4 {
+		t.Fatalf("%d requests: a key of hooksup's sent the prompt box", n)
+	}
+	tm.Text("yz")
+	tm.Keys("Enter")
+	tm.WaitFor("the last request", 45*time.Second, func(string) bool { return len(rc.srv.Main()) > n })
+	got := lastPrompt(rc.srv.Main()[n])
+	t.Logf("the prompt sent after the dialog: %q", got)
+	for _, l := range strings.Split(rc.log(), "\n") {
+		if strings.Contains(l, "with keys") || strings.Contains(l, "the key again") {
+			t.Log(l)
+		}
+	}
+	if got != "xyz" && got != "yz" { // x lands in the prompt box, or in the dialog, which ignores it
+		t.Fatalf("the prompt claude sent is %q: a key of hooksup's landed in its prompt box", got)
+	}
+}
