@@ -80,7 +80,7 @@ func claudeAutoDialog(t *testing.T, replies ...mockapi.Reply) (*realClaude, *e2e
 
 func TestKeysClaudeAutoModeApproved(t *testing.T) {
 	rc, tm, _ := claudeAutoDialog(t, mockapi.Text("MADE-IT"))
-	took := answerAndTime(t, rc.run, tm, "Do you want to proceed?", "allowed Bash: "+keyCommand, "approve")
+	answerAndTime(t, rc.run, tm, "Do you want to proceed?", "allowed Bash: "+keyCommand, "approve")
 	scr := tm.WaitText(45*time.Second, "MADE-IT")
 	if strings.Contains(scr, "⚑ Bash") {
 		t.Fatalf("the header still shows the answered permission:\n%s", scr)
@@ -96,9 +96,6 @@ func TestKeysClaudeAutoModeApproved(t *testing.T) {
 		t.Fatalf("the answered question is still listed: %+v", ls)
 	}
 	keyVerdict(t, rc.verdicts(), "allow", "manual (hooksup approve)", keyCommand)
-	if took > 3*time.Second {
-		t.Fatalf("the dialog left only %v after the answer", took)
-	}
 	claudePromptClean(t, rc, tm, 2)
 }
 
@@ -182,7 +179,7 @@ func geminiDialog(t *testing.T, replies ...mockapi.GeminiReply) (*realGemini, *e
 
 func TestKeysGeminiApproved(t *testing.T) {
 	rg, tm, _ := geminiDialog(t, mockapi.GeminiText("MADE-IT"), mockapi.GeminiText("NEXT-TURN"))
-	took := answerAndTime(t, rg.run, tm, "Allow once", "allowed Shell: "+keyCommand, "approve")
+	answerAndTime(t, rg.run, tm, "Allow once", "allowed Shell: "+keyCommand, "approve")
 	tm.WaitText(60*time.Second, "MADE-IT")
 	if _, err := os.Stat(filepath.Join(rg.env.WorkDir, "created.txt")); err != nil {
 		t.Fatalf("the allowed command did not run: %v", err)
@@ -195,9 +192,6 @@ func TestKeysGeminiApproved(t *testing.T) {
 		t.Fatalf("the answered question is still listed: %+v", ls)
 	}
 	keyVerdict(t, rg.verdicts(), "allow", "manual (hooksup approve)", keyCommand)
-	if took > 3*time.Second {
-		t.Fatalf("the dialog left only %v after the answer", took)
-	}
 	geminiPromptClean(t, rg, tm)
 }
 
@@ -291,13 +285,10 @@ func TestKeysClaudeAutoModeTypedAhead(t *testing.T) {
 	if q := s.Pending[0]; q.Permission == nil || q.Permission.Command != second {
 		t.Fatalf("the question: %+v", q.Permission)
 	}
-	took := answerAndTime(t, rc.run, tm, "Do you want to proceed?", "allowed Bash: "+second, "approve")
+	answerAndTime(t, rc.run, tm, "Do you want to proceed?", "allowed Bash: "+second, "approve")
 	tm.WaitText(45*time.Second, "MADE-TWO")
 	if _, err := os.Stat(filepath.Join(rc.env.WorkDir, "second.txt")); err != nil {
 		t.Fatalf("the allowed command did not run: %v", err)
-	}
-	if took > 3*time.Second {
-		t.Fatalf("the dialog left only %v after the answer", took)
 	}
 	n := len(rc.srv.Main())
 	if n != 4 {
