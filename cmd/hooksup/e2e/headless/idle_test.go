@@ -33,9 +33,10 @@ func TestDemoAnimatesAfterIdle(t *testing.T) {
 	tm := e2e.StartTmux(t, 200, 50, env, s.Project, e2e.HooksupBin, "demo")
 	const wait = 20 * time.Second
 
-	// claude asks for permission and waits: once the header counts what the transcript says so
-	// far (it follows the dialog by a moment), nothing changes on the screen from here on.
-	idle := tm.WaitText(wait, "Allow Bash(go test ./...)?", "needs permission", "15 tokens · 1 tool call")
+	// claude asks for permission and waits: once the header shows all three things that dialog
+	// brings (the state, the question's alert from the permission hook, the transcript's count;
+	// each arrives on its own path, in no set order), nothing changes on the screen from here on.
+	idle := tm.WaitText(wait, "Allow Bash(go test ./...)?", "needs permission", "⚑ Bash: go test ./... (question 1)", "15 tokens · 1 tool call")
 	time.Sleep(3 * time.Second)
 	if scr := tm.Screen(); scr != idle {
 		t.Fatalf("the screen changed while nothing happened:\n%s\nwas:\n%s", scr, idle)

