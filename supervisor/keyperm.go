@@ -21,7 +21,10 @@ import (
 //     read again just before each key: never into the agent's prompt box, never into another
 //     dialog;
 //   - keySettle after the dialog was first seen (claude drops the keys of its first ~130 ms);
-//   - a key at a time, the screen read again in between (the selection moved, then Enter);
+//   - a key at a time, the screen read again in between (the selection moved, then Enter); a
+//     key that moves the selection is not pressed again until the screen shows it moved, or
+//     keyMoveWait passed with nothing drawn (claude dropped it): its options wrap, so a second
+//     Down pressed while the first is still to be drawn would select No again;
 //   - then confirmed: the dialog leaves the screen within keyConfirm, else the answer's key is
 //     pressed once more, and past that the person is told to answer at the terminal.
 //
@@ -29,21 +32,24 @@ import (
 // no answer given through hooksup (the person answered at the terminal) withdraws the question.
 
 const (
-	keySettle  = 250 * time.Millisecond
-	keyStep    = 120 * time.Millisecond
-	keyConfirm = 1500 * time.Millisecond
-	keyTries   = 2  // the answer's last key, pressed at most this often
-	keySteps   = 12 // keys that move the selection, at most, for one answer
+	keySettle   = 250 * time.Millisecond
+	keyStep     = 120 * time.Millisecond
+	keyConfirm  = 1500 * time.Millisecond
+	keyMoveWait = time.Second
+	keyTries    = 2  // the answer's last key, pressed at most this often
+	keySteps    = 12 // keys that move the selection, at most, for one answer
 )
 
 // keyDialog is the dialog on screen and its question.
 type keyDialog struct {
-	d     agent.KeyDialog
-	seen  time.Time     // first read on screen
-	p     *permQuestion // nil once hooksup gave up answering it
-	ans   *permAnswer   // the answer being pressed
-	tries int           // the answer's last key pressed so often
-	steps int
+	d       agent.KeyDialog
+	seen    time.Time     // first read on screen
+	p       *permQuestion // nil once hooksup gave up answering it
+	ans     *permAnswer   // the answer being pressed
+	tries   int           // the answer's last key pressed so often
+	steps   int
+	moved   string    // the keys the dialog asked for when the last selection key was pressed
+	movedAt time.Time // when
 }
 
 // AttachScreen has the session read sc, the agent's screen, for the permission dialogs that
@@ -121,10 +127,16 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		if cur.ans.decision == session.PermissionDeny {
 			keys = d.Deny
 		}
+		if k := strings.Join(keys, " "); k == cur.moved && time.Since(cur.movedAt) < keyMoveWait {
+			// The last selection key is not on screen yet: wait for it to be drawn.
+			after(keyStep)
+			continue
+		}
 		switch {
 		case len(keys) > 1 && cur.steps < keySteps:
 			// The selection moves first; the screen is read again before the next key.
 			cur.steps++
+			cur.moved, cur.movedAt = strings.Join(keys, " "), time.Now()
 			sc.Press(keys[0])
 			after(keyStep)
 		case len(keys) == 1 && cur.tries < keyTries:

@@ -150,6 +150,37 @@ func TestKeyPermissionAllowed(t *testing.T) {
 	}
 }
 
+// A claude slow to draw what a key did (a loaded machine): the selection's key is not pressed
+// again while the screen has not caught up, as a second Down would move past Yes (the options
+// wrap) and Enter answer No.
+func TestKeyPermissionWaitsForTheSelectionToMove(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	dialog := claudeScreen(t, "claude-auto-fallback-dialog.txt")
+	yes := strings.Replace(strings.Replace(dialog, " ❯ No", "   No", 1), "   Yes", " ❯ Yes", 1)
+	sc := newFakeScreen("❯ \n")
+	sc.onPress = func(k string) (string, bool) {
+		switch k {
+		case "Down":
+			time.AfterFunc(4*keyStep, func() { sc.show(yes) })
+		case "Enter":
+			return "● Running…\n", true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, claudeAutoCommand)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the dialog answered", func() bool { return slices.Contains(sc.keys(), "Enter") })
+	if got := sc.keys(); !slices.Equal(got, []string{"Down", "Enter"}) {
+		t.Fatalf("keys %v: the selection's key pressed again before the screen showed the first", got)
+	}
+}
+
 // A key never goes where the question's dialog is not: answered at the terminal (the prompt
 // box is back) the question is withdrawn with no key pressed; another dialog in its place is
 // another question, and the first one's answer presses nothing into it.
