@@ -125,8 +125,11 @@ func verdictLine(st Styles, v verdictlog.Verdict, w int) string {
 	if reason == "" {
 		reason = present.FirstLine(v.Warning)
 	}
-	line := fmt.Sprintf("%s %-4s %s%s %s", st.Muted.Render(v.Time.Local().Format("15:04:05")), ev,
-		st.decisionStyle(v.Decision).Render(did), st.Accent.Render(why), st.Muted.Render(reason))
+	line := fmt.Sprintf("%s %-4s %s%s", st.Muted.Render(v.Time.Local().Format("15:04:05")), ev,
+		st.decisionStyle(v.Decision).Render(did), st.Accent.Render(why))
+	if reason != "" {
+		line += " " + st.Muted.Render(reason)
+	}
 	return fit(line, w)
 }
 

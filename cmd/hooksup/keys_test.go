@@ -55,7 +55,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 	}
 	tm.Keys("a")
 	time.Sleep(500 * time.Millisecond)
-	if scr = tm.Screen(); !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "block manual") {
+	if scr = tm.Screen(); !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "continued by you") {
 		t.Fatalf("a still answered the question:\n%s", scr)
 	}
 
@@ -74,7 +74,7 @@ func TestReboundKeysInTmux(t *testing.T) {
 
 	// y approves: claude continues with the checks' reason.
 	tm.Keys("C-]", "y")
-	tm.WaitText(wait, "block manual", "Stop hook feedback", "allow checks", "waiting for input")
+	tm.WaitText(wait, "continued by you", "Stop hook feedback", "let stop (checks passed)", "waiting for input")
 	tm.Keys("C-]", "q")
 	tm.WaitText(wait, "[exited 0]")
 }
@@ -99,7 +99,7 @@ func TestEscapeClosesTheHelpFirst(t *testing.T) {
 		t.Fatalf("Escape that closed the help also reached the agent:\n%s", scr)
 	}
 	tm.Keys("Escape")
-	tm.WaitText(wait, "allow escape", "interrupted")
+	tm.WaitText(wait, "let stop (Escape)", "interrupted")
 }
 
 // In a terminal too small for the agent's pane with the question's banner (30×8), the screen

@@ -42,7 +42,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	tm.WaitText(wait, "⚑ claude wants to stop", "FAIL: TestGate")
 	time.Sleep(time.Second) // the person takes a moment
 	tm.Keys("C-]", "d")
-	tm.WaitText(wait, "allow manual", "claude exited with status 0")
+	tm.WaitText(wait, "let stop by you", "claude exited with status 0")
 
 	vs, errs := verdictlog.Read(strings.NewReader(hooksupOut(t, s, "log", "--json")))
 	if len(errs) > 0 || len(vs) != 1 {
@@ -75,12 +75,12 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 		t.Fatalf("banner:\n%s", scr)
 	}
 	tm.Keys("C-]", "d")
-	tm.WaitText(wait, "allow manual", "claude exited with status 0")
+	tm.WaitText(wait, "let stop by you", "claude exited with status 0")
 
 	s2 := newSandbox(t)
 	tm2 := simTUI(t, s2, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s2.config(`mode = "auto"`))
-	scr = tm2.WaitText(wait, "claude exited with status 0", "allow no checks")
-	if strings.Contains(scr, "allow checks") {
+	scr = tm2.WaitText(wait, "claude exited with status 0", "let stop (no checks)")
+	if strings.Contains(scr, "let stop (checks passed)") {
 		t.Fatalf("verdicts pane:\n%s", scr)
 	}
 	if out := hooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow: let stop (no checks)") {
@@ -120,7 +120,7 @@ func TestTrustDeclinedNoticeStays(t *testing.T) {
 	tm.Keys("Enter")
 	// While claude works: in the header and in the checks pane.
 	tm.WaitText(wait, "project checks ignored: not trusted", ".hooksup.toml is not trusted: its checks are")
-	scr := tm.WaitText(wait, "claude exited with status 0", "allow no checks")
+	scr := tm.WaitText(wait, "claude exited with status 0", "let stop (no checks)")
 	if !strings.Contains(scr, ".hooksup.toml is not trusted: its checks are") {
 		t.Fatalf("the notice is gone once claude stopped:\n%s", scr)
 	}
