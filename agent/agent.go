@@ -140,6 +140,27 @@ type Permissions interface {
 	PermissionAnswer(decision, message string, rule json.RawMessage) []byte
 }
 
+// KeyPermissions is an Agent with permission dialogs that no hook can answer but keys can
+// (Gemini CLI's; Claude Code's on its auto mode): the supervisor that owns the agent's terminal
+// reads its screen for them, makes each a question answered from anywhere, and answers it with
+// the keys a person would press.
+type KeyPermissions interface {
+	// KeyDialog reads a screen (its rows, top to bottom, as plain text) and returns the
+	// permission dialog shown there that only keys answer; ok is false when it shows none.
+	KeyDialog(screen []string) (d KeyDialog, ok bool)
+}
+
+// KeyDialog is a permission dialog on an agent's screen, as read there.
+type KeyDialog struct {
+	// Tool and Command are what the agent asks to run, as the dialog shows them (the command's
+	// rows joined by "\n"): the same dialog reads the same while it is on screen.
+	Tool, Command string
+	// Allow are the keys that allow the call once from the dialog as it is drawn now (its
+	// selection moved first where it must be); the first is pressed, and the screen read again
+	// before the next. Deny refuses it: Escape, which cancels every agent's dialog.
+	Allow, Deny []string
+}
+
 // Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,
 // so that the agent run without hooksup has its stops decided by the project's checks
 // (engine.StandaloneHook), and `hooksup uninstall` removes it again, and nothing else.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Sessions is what a front end that shows sessions live (hooksup watch's model, hooksup web's
@@ -133,6 +134,19 @@ func (m *MultiHost) Interrupt(l Live) error {
 		return r.Interrupt(l.Entry.ID)
 	}
 	return Client{Path: l.Entry.Control}.Interrupt()
+}
+
+// ResumeGoal resumes l's goal, out of budget or paused, with budget b (each 0 keeps the goal's
+// own), where l runs.
+func (m *MultiHost) ResumeGoal(l Live, b session.GoalBudget) error {
+	r, err := m.remote(l)
+	if err != nil {
+		return err
+	}
+	if r != nil {
+		return r.ResumeGoal(l.Entry.ID, b)
+	}
+	return Client{Path: l.Entry.Control}.ResumeGoal(b)
 }
 
 func (m *MultiHost) Events(l Live, f func(Event) bool) error {

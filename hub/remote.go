@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hooksup/hooksup/session"
 )
 
 // Transport says how to reach another machine's sessions: the command line that runs the
@@ -385,6 +387,12 @@ func (r *Remote) Resolve(id string, q int, decision, reason, by string) error {
 // Interrupt is Escape in the remote session id, as Client.Interrupt.
 func (r *Remote) Interrupt(id string) error {
 	_, err := r.call(id, Request{Op: OpInterrupt})
+	return err
+}
+
+// ResumeGoal resumes the remote session id's goal with budget b, as Client.ResumeGoal.
+func (r *Remote) ResumeGoal(id string, b session.GoalBudget) error {
+	_, err := r.call(id, Request{Op: OpGoalResume, Goal: &b})
 	return err
 }
 

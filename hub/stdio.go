@@ -153,7 +153,7 @@ func (s *stdioServer) handle(f Frame) {
 		if c != nil {
 			c()
 		}
-	case OpSnapshot, OpResolve, OpInterrupt, OpEvents:
+	case OpSnapshot, OpResolve, OpInterrupt, OpGoalResume, OpEvents:
 		e, err := s.entry(f.Session)
 		if err != nil {
 			s.fail(f.Stream, CodeBadRequest, "%v", err)

@@ -34,6 +34,9 @@ type permQuestion struct {
 	q    session.Question
 	rule json.RawMessage // what "always" writes, as the answer carries it
 	ch   chan permAnswer // buffered 1: the first answer wins
+	// keys: a dialog no hook answers, read on the agent's screen and answered with keys
+	// (keyperm.go); it is withdrawn when it leaves the screen, not by the agent's state.
+	keys bool
 }
 
 // permissions are the permission questions pending in a session.
@@ -127,6 +130,9 @@ func (s *Supervisor) resolvePermission(id int, d hooks.Decision, reason string, 
 	case d != session.PermissionAllow && d != session.PermissionDeny && d != session.PermissionAlways:
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: a permission is answered allow, deny or always, not %q", id, session.ErrNotPermission, d)
+	case p.keys && reason != "":
+		s.perms.mu.Unlock()
+		return true, fmt.Errorf("resolve question %d: %w: %s's dialog takes no reason (it is answered with keys: deny presses Escape, which cancels the call)", id, session.ErrNotPermission, s.agent.Product())
 	case d == session.PermissionAlways && p.q.Permission.Always == "":
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: %s offers no rule to allow it always here", id, session.ErrNotPermission, s.agent.Product())
@@ -143,6 +149,9 @@ func (s *Supervisor) withdrawPermissions(why string) {
 	s.perms.mu.Lock()
 	ps := make([]*permQuestion, 0, len(s.perms.pending))
 	for id, p := range s.perms.pending {
+		if p.keys {
+			continue
+		}
 		ps = append(ps, p)
 		delete(s.perms.pending, id)
 	}

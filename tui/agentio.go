@@ -28,7 +28,8 @@ type agentIO struct {
 	// never blocks, so Update never waits on claude; until the pty is attached they are held.
 	out     *queue.Queue[ptyWrite]
 	dirty   chan struct{}
-	resizes chan [2]int // capacity 1: the latest size wins
+	changed chan struct{} // Changed: the screen changed (session.Screen)
+	resizes chan [2]int   // capacity 1: the latest size wins
 
 	mu  sync.Mutex
 	pty *os.File // nil until attached
@@ -50,7 +51,7 @@ func newAgentIO(cols, rows int, version string, onStatus func(vterm.ProgramStatu
 // newAgentIOAlone is newAgentIO without its resizer: the sizes asked wait in resizes (tests
 // apply them themselves, to see each one).
 func newAgentIOAlone(cols, rows int, version string, onStatus func(vterm.ProgramStatus), onTitle func(string)) *agentIO {
-	a := &agentIO{dirty: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[ptyWrite]()}
+	a := &agentIO{dirty: make(chan struct{}, 1), changed: make(chan struct{}, 1), resizes: make(chan [2]int, 1), out: queue.New[ptyWrite]()}
 	a.term = vterm.New(cols, rows, vterm.Options{Replies: a, Version: version,
 		OnReset: func(any) { a.nudge() }, OnProgramStatus: onStatus, OnTitle: onTitle})
 	return a
@@ -139,6 +140,10 @@ func (a *agentIO) attach(f *os.File) {
 			if n > 0 {
 				a.term.Write(buf[:n])
 				a.markDirty()
+				select {
+				case a.changed <- struct{}{}:
+				default:
+				}
 			}
 			if err != nil {
 				// claude has exited: its resume command becomes hooksup's.
@@ -216,4 +221,48 @@ func (a *agentIO) close() {
 	close(a.resizes)
 	a.out.Stop()
 	a.term.Close()
+}
+
+// The agent's screen, as the session reads it for the permission dialogs it answers with keys
+// (session.Screen): from the session's goroutine, never from Update.
+
+// Text is the agent's screen as plain text.
+func (a *agentIO) Text() string { return a.term.Text() }
+
+// Changed is signalled after the agent's output reached the screen.
+func (a *agentIO) Changed() <-chan struct{} { return a.changed }
+
+// Press queues the named keys for the agent, encoded for its modes as they are now, after what
+// the person typed before.
+func (a *agentIO) Press(keys ...string) bool {
+	for _, name := range keys {
+		k, ok := namedKey(name)
+		if !ok {
+			return false
+		}
+		if !a.out.Push(ptyWrite{b: vterm.EncodeKey(k, a.term.Modes())}) {
+			return false
+		}
+	}
+	return true
+}
+
+// namedKey is a key as session.Screen names it.
+func namedKey(name string) (vterm.Key, bool) {
+	switch name {
+	case "Enter":
+		return vterm.Key{Code: vterm.KeyEnter}, true
+	case "Escape":
+		return vterm.Key{Code: vterm.KeyEscape}, true
+	case "Tab":
+		return vterm.Key{Code: vterm.KeyTab}, true
+	case "Up":
+		return vterm.Key{Code: vterm.KeyUp}, true
+	case "Down":
+		return vterm.Key{Code: vterm.KeyDown}, true
+	}
+	if r := []rune(name); len(r) == 1 {
+		return vterm.Key{Code: r[0]}, true
+	}
+	return vterm.Key{}, false
 }

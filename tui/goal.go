@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -34,39 +33,8 @@ func (h *header) goalVerdict(v verdictlog.Verdict) {
 	}
 }
 
-// goalFailure is the first line of what failed at a goal's stop: "done exit 1: FAIL TestLogin",
-// "tests exit 1: --- FAIL: TestAdd"; "" when nothing did.
-func goalFailure(v verdictlog.Verdict) string {
-	failed := func(r verdictlog.CheckRecord) bool { return r.ExitCode != 0 || r.TimedOut || r.Error != "" }
-	var r *verdictlog.CheckRecord
-	if d := v.Goal.Done; d != nil && failed(*d) {
-		r = d
-	} else {
-		for i := range v.Checks {
-			if failed(v.Checks[i]) {
-				r = &v.Checks[i]
-				break
-			}
-		}
-	}
-	if r == nil {
-		return ""
-	}
-	how := fmt.Sprintf("exit %d", r.ExitCode)
-	switch {
-	case r.TimedOut:
-		how = "timed out"
-	case r.Error != "":
-		how = present.FirstLine(r.Error)
-	}
-	s := termsafe.String(r.Name) + " " + how
-	for _, l := range strings.Split(r.Output, "\n") {
-		if l = strings.TrimSpace(ansi.Strip(l)); l != "" {
-			return s + ": " + termsafe.String(l)
-		}
-	}
-	return s
-}
+// goalFailure is the first line of what failed at a goal's stop (present.GoalFailure).
+func goalFailure(v verdictlog.Verdict) string { return present.GoalFailure(v) }
 
 // goalLine is the goal as the header shows it: while it goes on, `goal turn 2/5 "make the e2e
 // suite…" · 4m/3h · 12.3k/200.0k tokens · ✗ done exit 1: FAIL TestLogin` (time and tokens where
@@ -84,11 +52,11 @@ func goalLine(st Styles, g *verdictlog.Goal, failed string) string {
 		return s
 	}
 	parts := []string{st.Title.Render(fmt.Sprintf("goal turn %d/%d", g.Turn, g.MaxTurns)) + " " + quoted}
-	if g.MaxTimeMS > 0 {
-		parts = append(parts, present.Age(ms(g.ElapsedMS))+"/"+present.Age(ms(g.MaxTimeMS)))
-	}
-	if g.MaxTokens > 0 {
-		parts = append(parts, present.Count(g.Tokens)+"/"+present.Count(g.MaxTokens)+" tokens")
+	elapsed, tokens := present.GoalBudgets(g)
+	for _, p := range []string{elapsed, tokens} {
+		if p != "" {
+			parts = append(parts, p)
+		}
 	}
 	if failed != "" {
 		parts = append(parts, st.CheckFail.Render("✗ "+failed))
@@ -96,31 +64,8 @@ func goalLine(st Styles, g *verdictlog.Goal, failed string) string {
 	return strings.Join(parts, " · ")
 }
 
-// goalEnd says how a goal ended: "reached after 2 turns", "ended: its budget of turns (5) ran
-// out", "ended: no progress: …", "ended: halted".
-func goalEnd(g *verdictlog.Goal) string {
-	switch {
-	case g.End == verdictlog.GoalReached && g.Turn == 1:
-		return "reached after 1 turn"
-	case g.End == verdictlog.GoalReached:
-		return fmt.Sprintf("reached after %d turns", g.Turn)
-	case g.End == verdictlog.GoalHalted:
-		return "ended: halted"
-	case g.End == verdictlog.GoalNoProgress:
-		return "ended: no progress: " + termsafe.String(g.Repeated)
-	case g.End == verdictlog.GoalPaused:
-		return "ended: paused: " + termsafe.String(g.Paused) + " changed"
-	case g.Budget == verdictlog.BudgetTurns:
-		return fmt.Sprintf("ended: its budget of turns (%d) ran out", g.MaxTurns)
-	case g.Budget == verdictlog.BudgetTime:
-		return "ended: its budget of time (" + present.Age(ms(g.MaxTimeMS)) + ") ran out"
-	case g.Budget == verdictlog.BudgetTokens:
-		return "ended: its budget of tokens (" + present.Count(g.MaxTokens) + ") ran out"
-	}
-	return "ended: " + termsafe.String(string(g.End))
-}
-
-func ms(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
+// goalEnd says how a goal ended (present.GoalEnd).
+func goalEnd(g *verdictlog.Goal) string { return present.GoalEnd(g) }
 
 // typeGoalTurn types the goal's next turn into the agent's prompt (m.goalTurn), once the agent
 // waits for input, no question is pending and its prompt box is empty on the screen: what the
@@ -148,10 +93,5 @@ func promptBoxEmpty(screen string) bool {
 }
 
 // goalRecordFailure is the first line of what failed last, as a goal's record alone tells it
-// (a session's snapshot): the done command's failing run, else what is left undone.
-func goalRecordFailure(g *verdictlog.Goal) string {
-	if d := g.Done; d != nil && (d.ExitCode != 0 || d.TimedOut || d.Error != "") {
-		return goalFailure(verdictlog.Verdict{Goal: g})
-	}
-	return termsafe.String(present.FirstLine(g.Undone))
-}
+// (present.GoalRecordFailure).
+func goalRecordFailure(g *verdictlog.Goal) string { return present.GoalRecordFailure(g) }

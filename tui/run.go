@@ -11,6 +11,7 @@ import (
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/internal/keymap"
 	"github.com/hooksup/hooksup/internal/notify"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -86,6 +87,12 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	defer aio.close()
 	aio.resumeHint = o.ResumeHint
 	aio.attach(o.Terminal)
+	// A session that answers permission dialogs with keys reads the agent's screen.
+	if sa, ok := sess.(interface {
+		AttachScreen(session.Screen) func()
+	}); ok {
+		defer sa.AttachScreen(aio)()
+	}
 	m := newModel(sess, aio, NewStyles(o.Theme), newAgentKeyMap(keys, o.Agent), o.Mode, o.HoldOnExit, o.BlockCap)
 	m.setAgent(o.Agent)
 	m.header.plain = o.DefaultAgent

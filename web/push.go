@@ -31,15 +31,17 @@ const (
 	KindQuestion   = "question"   // a stop's question waits for a person
 	KindPermission = "permission" // the agent asks permission to run a tool
 	KindIdle       = "idle"       // the agent waits for its next prompt
-	KindDone       = "done"       // the session ended
+	KindDone       = "done"       // the session ended, or its goal did (PushPayload.Goal)
 )
 
 // PushPayload is what a push carries, encrypted: the session (hooksup's id, the API's "id", and
-// its host, "" for this machine) and the kind of wait. No command, reason or message.
+// its host, "" for this machine) and the kind of wait; for a goal's end (KindDone), how it ended
+// (Goal: reached, budget, no_progress or paused). No command, reason, message or goal's text.
 type PushPayload struct {
 	ID   string `json:"id"`
 	Host string `json:"host,omitempty"`
 	Kind string `json:"kind"`
+	Goal string `json:"goal,omitempty"`
 }
 
 // Pushes' bounds: a push service that is slow or unreachable holds a sender no longer than
@@ -210,29 +212,36 @@ func (s *Server) Waiting(host, id, kind string) {
 	if s.store == nil {
 		return
 	}
-	s.push.wg.Go(func() {
-		if s.typing(host, id) {
-			s.logger.Debug("web: no push: the person is typing at the session", "host", host, "session", id, "kind", kind)
-			return
-		}
-		subs, err := s.store.Subscriptions()
-		if err != nil || len(subs) == 0 {
-			if err != nil {
-				s.logger.Error("web: the push subscriptions", "err", err)
-			}
-			return
-		}
-		keys, err := s.store.vapid()
+	s.push.wg.Go(func() { s.pushAll(host, id, PushPayload{ID: id, Host: host, Kind: kind}) })
+}
+
+// pushAll sends p to every push subscription, unless the person is typing at the session's
+// terminal.
+func (s *Server) pushAll(host, id string, p PushPayload) {
+	if s.store == nil {
+		return
+	}
+	if s.typing(host, id) {
+		s.logger.Debug("web: no push: the person is typing at the session", "host", host, "session", id, "kind", p.Kind)
+		return
+	}
+	subs, err := s.store.Subscriptions()
+	if err != nil || len(subs) == 0 {
 		if err != nil {
-			s.logger.Error("web: the VAPID key", "err", err)
-			return
+			s.logger.Error("web: the push subscriptions", "err", err)
 		}
-		payload, _ := json.Marshal(PushPayload{ID: id, Host: host, Kind: kind})
-		topic := sha256.Sum256([]byte(host + "\x00" + id))
-		for _, sub := range subs {
-			s.push.wg.Go(func() { s.send(sub, keys, payload, base64.RawURLEncoding.EncodeToString(topic[:16])) })
-		}
-	})
+		return
+	}
+	keys, err := s.store.vapid()
+	if err != nil {
+		s.logger.Error("web: the VAPID key", "err", err)
+		return
+	}
+	payload, _ := json.Marshal(p)
+	topic := sha256.Sum256([]byte(host + "\x00" + id))
+	for _, sub := range subs {
+		s.push.wg.Go(func() { s.send(sub, keys, payload, base64.RawURLEncoding.EncodeToString(topic[:16])) })
+	}
 }
 
 // typing reports whether the person pressed a key at the session's terminal in the last

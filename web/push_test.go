@@ -414,14 +414,16 @@ func TestNoPushWhileThePersonTypesAtTheTerminal(t *testing.T) {
 // hooksup's push worker is served as a worker's script at its one path, exactly: any other path
 // (a query, a trailing slash, another case, the file's own name, its folder), another method or a
 // foreign host is given the worker that removes itself (or 421), and the push worker's file is
-// no page's script either.
+// no page's script either. It allows every scope, so that the browser's update of a worker
+// another holder of the port registered at its path for a wider scope succeeds, and hooksup's
+// worker removes that registration (TestWebRemovesASquattersWorkerAtThePushWorkersPath).
 func TestOnlyThePushWorkerIsExemptFromTheWorkerRemover(t *testing.T) {
 	ts, _ := newTestServer(t)
 	worker := pushWorker
 	sw := map[string]string{"Service-Worker": "script"}
 	resp, body := do(t, ts, req{method: "GET", path: PushWorkerPath, header: sw})
 	if resp.StatusCode != 200 || body != string(worker) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/javascript") ||
-		resp.Header.Get("Clear-Site-Data") != "" || resp.Header.Get("Service-Worker-Allowed") != "" {
+		resp.Header.Get("Clear-Site-Data") != "" || resp.Header.Get("Service-Worker-Allowed") != "/" {
 		t.Fatalf("the push worker: %d %v\n%s", resp.StatusCode, resp.Header, body)
 	}
 	for _, path := range []string{PushWorkerPath + "?v=2", PushWorkerPath + "/", "/push/Worker.js", "/PUSH/worker.js", "/push/./worker.js",

@@ -12,11 +12,23 @@ const KINDS = {
   idle: "waits for your next prompt",
   done: "has finished",
 };
+// A goal's end (kind done): how it ended.
+const GOALS = {
+  reached: ["goal reached", "its goal is reached"],
+  budget: ["goal ended", "its goal ran out of budget"],
+  no_progress: ["goal ended", "its goal made no progress"],
+  paused: ["goal ended", "its goal paused: what it protects changed"],
+};
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (e) => e.waitUntil((async () => {
-  // Registered for another scope (by whatever held this address before), it removes itself.
-  if (self.registration.scope !== SCOPE) await self.registration.unregister();
+  if (self.registration.scope === SCOPE) return;
+  // Registered for another scope (by whatever held this address before): it removes itself and
+  // reloads the pages that worker held, from hooksup web.
+  await self.clients.claim();
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  await Promise.all(pages.map((c) => c.navigate(c.url).catch(() => {})));
+  await self.registration.unregister();
 })()));
 
 function clean(s, re, max) {
@@ -29,8 +41,9 @@ self.addEventListener("push", (e) => {
   const kind = Object.prototype.hasOwnProperty.call(KINDS, d.kind) ? d.kind : "question";
   const id = clean(d.id, /[^A-Za-z0-9._-]/g, 64);
   const host = clean(d.host, /[^A-Za-z0-9._:@[\]-]/g, 255);
-  const title = "hooksup: " + (kind === "permission" ? "permission asked" : kind === "question" ? "a question waits" : kind);
-  const body = "session " + id.slice(0, 8) + (host ? " on " + host : "") + " " + KINDS[kind];
+  const goal = kind === "done" && Object.prototype.hasOwnProperty.call(GOALS, d.goal) ? GOALS[d.goal] : null;
+  const title = "hooksup: " + (goal ? goal[0] : kind === "permission" ? "permission asked" : kind === "question" ? "a question waits" : kind);
+  const body = "session " + id.slice(0, 8) + (host ? " on " + host : "") + (goal ? ": " + goal[1] : " " + KINDS[kind]);
   // A tap opens the page at the session's card.
   let url = "/#session=" + encodeURIComponent(id);
   if (host) url += "&host=" + encodeURIComponent(host);

@@ -127,6 +127,7 @@ func New(o Options) *Server {
 	mux.HandleFunc("POST /api/login", s.login)
 	mux.HandleFunc("GET /api/sessions", s.api(s.sessions))
 	mux.HandleFunc("POST /api/sessions/{id}/{action}", s.api(s.act))
+	mux.HandleFunc("POST /api/sessions/{id}/goal/resume", s.api(s.resumeGoal))
 	mux.HandleFunc("GET /api/events", s.api(s.stream))
 	mux.HandleFunc("GET /api/devices", s.api(s.devices))
 	mux.HandleFunc("GET /api/push/key", s.api(s.pushKey))
@@ -149,6 +150,11 @@ func (s *Server) Handler() http.Handler {
 		if r.Header.Get("Service-Worker") == "script" {
 			if r.Method == http.MethodGet && r.URL.Path == PushWorkerPath && r.URL.RawQuery == "" && s.hostAllowed(r) {
 				w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+				// A worker another holder of the port registered at this path for a wider scope
+				// is checked for an update against this response: without the wider scope
+				// allowed here, the browser refuses the update and keeps theirs. Given this
+				// script, it runs hooksup's, which removes a registration not for /push/.
+				w.Header().Set("Service-Worker-Allowed", "/")
 				w.Write(pushWorker)
 				return
 			}
@@ -318,35 +324,11 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", "interrupt takes no reason")
 		return
 	}
-	live, err := s.hub.ListHost(host)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "hub", "list the sessions: "+err.Error())
+	found, name, ok := s.find(w, id, host)
+	if !ok {
 		return
 	}
-	var target *hub.Live
-	for i, l := range live {
-		if id != "" && l.Host == host && (l.Snapshot.SessionID == id || l.Snapshot.ID == id) {
-			target = &live[i]
-			break
-		}
-	}
-	if target == nil {
-		where := ""
-		if host != "" {
-			where = " on " + host
-		}
-		writeError(w, http.StatusNotFound, "no_session", fmt.Sprintf("no session %q%s (it may have ended)", id, where))
-		return
-	}
-	snap := target.Snapshot
-	name := fmt.Sprintf("session %s (%s)", snap.ShortID(), present.HomeTilde(snap.Cwd))
-	if host != "" {
-		name = fmt.Sprintf("session %s:%s (%s)", host, snap.ShortID(), snap.Cwd)
-	}
-	if target.Err != nil {
-		writeError(w, http.StatusBadGateway, "version", fmt.Sprintf("%s: %v", name, target.Err))
-		return
-	}
+	target, snap := &found, found.Snapshot
 	if action == "interrupt" {
 		if err := s.hub.Interrupt(*target); err != nil {
 			writeError(w, http.StatusBadGateway, "session", fmt.Sprintf("%s: %v", name, err))
@@ -399,7 +381,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "bad_request", "a permission allowed takes no reason: the agent is told nothing when its tool runs")
 			return
 		}
-		err = s.resolvePermission(r, *target, q.ID, d, body.Reason)
+		err := s.resolvePermission(r, *target, q.ID, d, body.Reason)
 		if errors.Is(err, hub.ErrAnswered) {
 			current = current[min(1, len(current)):]
 			stale("the permission in " + name + " was already answered")
@@ -421,7 +403,7 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 			"deny takes no reason: the agent is let stop (approve with a reason replaces the continuation's reason, halt's says why the turn ends)")
 		return
 	}
-	err = s.hub.Resolve(*target, q.ID, decision, body.Reason)
+	err := s.hub.Resolve(*target, q.ID, decision, body.Reason)
 	if errors.Is(err, hub.ErrAnswered) {
 		current = current[min(1, len(current)):] // the one answered is gone
 		stale("the question in " + name + " was already answered")
@@ -433,6 +415,41 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := present.Answered(action, q.Event, q.AgentID, name, body.Reason, q.Reason)
 	writeJSON(w, http.StatusOK, actionResult{Message: msg})
+}
+
+// find is the live session id of host ("" for this machine) and its name for people, or false
+// with the error written: no such session (404), or one that cannot be answered (502).
+func (s *Server) find(w http.ResponseWriter, id, host string) (hub.Live, string, bool) {
+	live, err := s.hub.ListHost(host)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "hub", "list the sessions: "+err.Error())
+		return hub.Live{}, "", false
+	}
+	var target *hub.Live
+	for i, l := range live {
+		if id != "" && l.Host == host && (l.Snapshot.SessionID == id || l.Snapshot.ID == id) {
+			target = &live[i]
+			break
+		}
+	}
+	if target == nil {
+		where := ""
+		if host != "" {
+			where = " on " + host
+		}
+		writeError(w, http.StatusNotFound, "no_session", fmt.Sprintf("no session %q%s (it may have ended)", id, where))
+		return hub.Live{}, "", false
+	}
+	snap := target.Snapshot
+	name := fmt.Sprintf("session %s (%s)", snap.ShortID(), present.HomeTilde(snap.Cwd))
+	if host != "" {
+		name = fmt.Sprintf("session %s:%s (%s)", host, snap.ShortID(), snap.Cwd)
+	}
+	if target.Err != nil {
+		writeError(w, http.StatusBadGateway, "version", fmt.Sprintf("%s: %v", name, target.Err))
+		return hub.Live{}, "", false
+	}
+	return *target, name, true
 }
 
 // resolvePermission answers a permission question; the verdict log names the paired browser
@@ -485,8 +502,11 @@ func (s *Server) Run(ctx context.Context) {
 			go func() {
 				err := s.hub.Events(l, func(ev hub.Event) bool {
 					s.events.publish(key, pageEventOf(host, id, ev))
-					if ev.Type == hub.EventQuestionAsked {
+					switch ev.Type {
+					case hub.EventQuestionAsked:
 						s.questionAsked(host, id, ev)
+					case hub.EventVerdictDecided:
+						s.goalEnded(host, id, ev)
 					}
 					return ctx.Err() == nil
 				})

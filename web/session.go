@@ -34,6 +34,9 @@ type Session struct {
 	Permission  *Permission `json:"permission,omitempty"`
 	// Goal is the session's goal in goal mode, as its latest stop left it (left out otherwise).
 	Goal *verdictlog.Goal `json:"goal,omitempty"`
+	// GoalWords is the goal in the words of the TUI's header and hooksup watch's card, as the
+	// page shows it (left out outside goal mode).
+	GoalWords *GoalWords `json:"goal_words,omitempty"`
 	// Error says why the host's sessions are not listed (hooksup web's card of a host that
 	// cannot be reached or dropped: "disconnected: …; trying again in 4s"), or why a session
 	// cannot be answered. It is left out when there is none.
@@ -89,7 +92,7 @@ func SessionOf(l hub.Live) Session {
 	s := l.Snapshot
 	j := Session{Host: l.Host, SessionID: s.SessionID, ID: s.ID, Cwd: s.Cwd, Agent: s.Agent, Mode: s.Mode, State: s.State,
 		StateSince: s.StateSince, PID: s.PID, Started: s.Started, Continuations: s.Continuations,
-		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting, LastMessage: s.LastMessage, Goal: s.Goal}
+		Tokens: s.Tokens, Pending: []Question{}, Waiting: s.Waiting, LastMessage: s.LastMessage, Goal: s.Goal, GoalWords: goalWords(s.Goal)}
 	if p := s.Permission; p != nil {
 		j.Permission = &Permission{Tool: p.Tool, Command: p.Command}
 	}

@@ -56,7 +56,7 @@ func commandsOf(list []agent.Agent) []command {
 	cs = append(cs,
 		demoCommand(),
 		initCommand(), trustCommand(), checkCommand(), installCommand(s), uninstallCommand(s), doctorCommand(s),
-		logCommand(), lsCommand(s), approveCommand(s), denyCommand(s), haltCommand(s), watchCommand(s), webCommand(s), statusCommand(s), goalCommand(),
+		logCommand(), lsCommand(s), approveCommand(s), denyCommand(s), haltCommand(s), watchCommand(s), webCommand(s), statusCommand(s), goalCommand(s),
 		themesCommand(), completionCommand(), versionCommand(), manCommand(), helpCommand(),
 		hookCommand(), hubStdioCommand(), completeHiddenCommand(),
 	)

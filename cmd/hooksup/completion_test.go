@@ -19,127 +19,59 @@ import (
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/keymap"
-	"github.com/hooksup/hooksup/internal/webtest"
 	"github.com/hooksup/hooksup/web"
 )
-
-// requireShell returns the path of a shell the completion tests run; CI installs them all.
-func requireShell(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed (CI must install it)", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return p
-}
-
-const completionSession = "5f0c2a1e-7b7d-4c1e-9f55-0123456789ab"
-
-// completionSandbox is a sandbox with hooksup first on PATH, one session with a verdict log and
-// a custom theme "my-ocean".
-func completionSandbox(t *testing.T) (*sandbox, []string, string) {
-	t.Helper()
-	s := newSandbox(t)
-	dir := filepath.Join(s.stateDir(), "sessions", completionSession)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "verdicts.jsonl"), []byte("{}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	themeDir := filepath.Join(filepath.Dir(s.home), "cfg", "hooksup", "themes")
-	if err := os.MkdirAll(themeDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(themeDir, "my-ocean.toml"), []byte("base = \"dark\"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// A browser paired with hooksup web.
-	store := web.NewStore(s.stateDir())
-	code, _, err := store.NewPairingCode(time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := webtest.NewDevice("http://127.0.0.1:7862/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, ok, err := store.Pair(code, "Firefox on Linux", key.PublicKey(), key.Origin, "127.0.0.1:7862", "", time.Now())
-	if err != nil || !ok {
-		t.Fatalf("pairing a browser: %v, %v", err, ok)
-	}
-	env := append(append([]string{}, s.env...), "PATH="+filepath.Dir(hooksupBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return s, env, d.ID
-}
-
-func runShell(t *testing.T, env []string, dir, shell string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(shell, args...)
-	cmd.Env, cmd.Dir = env, dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %q: %v\nstdout:\n%s\nstderr:\n%s", shell, args, err, out.String(), errb.String())
-	}
-	if errb.Len() > 0 {
-		t.Fatalf("%s %q wrote to stderr:\n%s", shell, args, errb.String())
-	}
-	return out.String()
-}
 
 // Each script loads in its shell and registers itself for hooksup, as docs/usage.md tells
 // people to load it.
 func TestCompletionScriptsLoad(t *testing.T) {
-	s, env, _ := completionSandbox(t)
+	s, env, _ := e2e.CompletionSandbox(t)
 	t.Run("bash", func(t *testing.T) {
-		bash := requireShell(t, "bash")
-		out := runShell(t, env, s.project, bash, "-c", "source <(hooksup completion bash); complete -p hooksup")
+		bash := e2e.RequireShell(t, "bash")
+		out := e2e.RunShell(t, env, s.Project, bash, "-c", "source <(hooksup completion bash); complete -p hooksup")
 		if strings.TrimSpace(out) != "complete -F _hooksup hooksup" {
 			t.Fatalf("complete -p hooksup: %q", out)
 		}
 	})
 	t.Run("zsh", func(t *testing.T) {
-		script, err := execHooksup(s, "completion", "zsh").Output()
+		script, err := e2e.ExecHooksup(s, "completion", "zsh").Output()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.HasPrefix(string(script), "#compdef hooksup\n") {
 			t.Fatalf("the zsh script does not start with #compdef hooksup:\n%.200s", script)
 		}
-		zsh := requireShell(t, "zsh")
-		path := filepath.Join(s.project, "_hooksup")
+		zsh := e2e.RequireShell(t, "zsh")
+		path := filepath.Join(s.Project, "_hooksup")
 		os.WriteFile(path, script, 0o600)
-		runShell(t, env, s.project, zsh, "-n", path)
-		out := runShell(t, env, s.project, zsh, "-f", "-c",
+		e2e.RunShell(t, env, s.Project, zsh, "-n", path)
+		out := e2e.RunShell(t, env, s.Project, zsh, "-f", "-c",
 			"autoload -U compinit && compinit -u -D && source <(hooksup completion zsh) && print -r -- $_comps[hooksup]")
 		if strings.TrimSpace(out) != "_hooksup" {
 			t.Fatalf("sourced, the script registered %q for hooksup", out)
 		}
 		// Saved as _hooksup in $fpath, compinit finds it by its #compdef line.
-		out = runShell(t, env, s.project, zsh, "-f", "-c",
-			"fpath=("+e2e.ShellQuote(s.project)+" $fpath) && autoload -U compinit && compinit -u -D && print -r -- $_comps[hooksup]")
+		out = e2e.RunShell(t, env, s.Project, zsh, "-f", "-c",
+			"fpath=("+e2e.ShellQuote(s.Project)+" $fpath) && autoload -U compinit && compinit -u -D && print -r -- $_comps[hooksup]")
 		if strings.TrimSpace(out) != "_hooksup" {
 			t.Fatalf("from $fpath, compinit registered %q for hooksup", out)
 		}
 	})
 	t.Run("fish", func(t *testing.T) {
-		fish := requireShell(t, "fish")
-		script, err := execHooksup(s, "completion", "fish").Output()
+		fish := e2e.RequireShell(t, "fish")
+		script, err := e2e.ExecHooksup(s, "completion", "fish").Output()
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(s.project, "hooksup.fish")
+		path := filepath.Join(s.Project, "hooksup.fish")
 		os.WriteFile(path, script, 0o600)
-		runShell(t, env, s.project, fish, "-n", path)
-		out := runShell(t, env, s.project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -c hooksup")
+		e2e.RunShell(t, env, s.Project, fish, "-n", path)
+		out := e2e.RunShell(t, env, s.Project, fish, "--no-config", "-c", "hooksup completion fish | source; complete -c hooksup")
 		if !strings.Contains(string(script), "\ncomplete -c hooksup ") || !strings.Contains(out, "complete --exclusive hooksup -l mode") {
 			t.Fatalf("fish has no completions for hooksup:\n%s", out)
 		}
 	})
-	if out, err := execHooksup(s, "completion", "tcsh").CombinedOutput(); err == nil || !strings.Contains(string(out), "bash, zsh, fish") {
+	if out, err := e2e.ExecHooksup(s, "completion", "tcsh").CombinedOutput(); err == nil || !strings.Contains(string(out), "bash, zsh, fish") {
 		t.Fatalf("an unknown shell: %v %s", err, out)
 	}
 }
@@ -171,7 +103,7 @@ func completionCases(device string) []completionCase {
 		{line: "hooksup --mode auto cl", want: []string{"claude"}, onlyWant: true},
 		{line: "hooksup install --scope ", want: []string{"local", "project", "user"}, onlyWant: true},
 		{line: "hooksup uninstall --scope p", want: []string{"project"}, onlyWant: true},
-		{line: "hooksup log --session ", want: []string{completionSession}, onlyWant: true},
+		{line: "hooksup log --session ", want: []string{e2e.CompletionSession}, onlyWant: true},
 		{line: "hooksup log -", want: []string{"--session", "--list", "--json", "-f"}, onlyWant: true},
 		{line: "hooksup check -", want: []string{"--subagent", "-v"}, onlyWant: true},
 		{line: "hooksup completion ", want: []string{"bash", "zsh", "fish"}, onlyWant: true},
@@ -223,8 +155,8 @@ func bashWords(line string) []string {
 // The bash script completes each case: its function is called as bash calls it, with the words
 // and the cursor's word, and what it leaves in COMPREPLY is read back.
 func TestCompletionBash(t *testing.T) {
-	bash := requireShell(t, "bash")
-	s, env, device := completionSandbox(t)
+	bash := e2e.RequireShell(t, "bash")
+	s, env, device := e2e.CompletionSandbox(t)
 	var script strings.Builder
 	script.WriteString("source <(hooksup completion bash)\n")
 	script.WriteString("t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n")
@@ -236,7 +168,7 @@ func TestCompletionBash(t *testing.T) {
 		}
 		script.WriteString("\n")
 	}
-	lines := strings.Split(runShell(t, env, s.project, bash, "-c", script.String()), "\n")
+	lines := strings.Split(e2e.RunShell(t, env, s.Project, bash, "-c", script.String()), "\n")
 	for i, c := range cases {
 		checkCompletion(t, c, strings.Fields(lines[i]))
 	}
@@ -245,14 +177,14 @@ func TestCompletionBash(t *testing.T) {
 // fishComplete returns what fish's own `complete -C` offers for each line, from one fish.
 func fishComplete(t *testing.T, env []string, dir string, lines []string) [][]string {
 	t.Helper()
-	fish := requireShell(t, "fish")
+	fish := e2e.RequireShell(t, "fish")
 	script := "hooksup completion fish | source\n"
 	for _, l := range lines {
 		script += "complete -C" + e2e.ShellQuote(l) + "; echo '-- end --'\n"
 	}
 	var out [][]string
 	var cur []string
-	for _, l := range strings.Split(runShell(t, env, dir, fish, "--no-config", "-c", script), "\n") {
+	for _, l := range strings.Split(e2e.RunShell(t, env, dir, fish, "--no-config", "-c", script), "\n") {
 		if l == "-- end --" {
 			out, cur = append(out, cur), nil
 			continue
@@ -270,13 +202,13 @@ func fishComplete(t *testing.T, env []string, dir string, lines []string) [][]st
 // The fish script completes each case, as fish's own `complete -C` reports (after claude, fish
 // offers the project's files, not hooksup's flags).
 func TestCompletionFish(t *testing.T) {
-	s, env, device := completionSandbox(t)
+	s, env, device := e2e.CompletionSandbox(t)
 	cases := completionCases(device)
 	var lines []string
 	for _, c := range cases {
 		lines = append(lines, c.line)
 	}
-	for i, got := range fishComplete(t, env, s.project, lines) {
+	for i, got := range fishComplete(t, env, s.Project, lines) {
 		checkCompletion(t, cases[i], got)
 	}
 }
@@ -284,7 +216,7 @@ func TestCompletionFish(t *testing.T) {
 // A person at an interactive bash, zsh and fish presses Tab: flag values, the sessions, the
 // custom themes and the paired browsers come up, the last three asked of hooksup itself.
 func TestCompletionInteractive(t *testing.T) {
-	s, env, device := completionSandbox(t)
+	s, env, device := e2e.CompletionSandbox(t)
 	env = append(env, "TERM=xterm-256color", "PS1=$ ")
 	for _, sh := range []struct {
 		name  string
@@ -296,8 +228,8 @@ func TestCompletionInteractive(t *testing.T) {
 		{"fish", []string{"fish", "--no-config", "-i"}, "hooksup completion fish | source"},
 	} {
 		t.Run(sh.name, func(t *testing.T) {
-			shell := requireShell(t, sh.name)
-			tm := e2e.StartTmux(t, 120, 30, env, s.project, append([]string{shell}, sh.argv[1:]...)...)
+			shell := e2e.RequireShell(t, sh.name)
+			tm := e2e.StartTmux(t, 120, 30, env, s.Project, append([]string{shell}, sh.argv[1:]...)...)
 			// Typed once the shell's line editor is up: it draws the prompt then.
 			tm.WaitFor("the shell's prompt", 10*time.Second, func(screen string) bool { return strings.TrimSpace(screen) != "" })
 			tm.Text(sh.setup + "; echo ready-$((6*7))")
@@ -308,7 +240,7 @@ func TestCompletionInteractive(t *testing.T) {
 			tm.Keys("Enter")
 			tm.WaitText(10*time.Second, "ready-42")
 			for _, step := range []struct{ typed, want string }{
-				{"hooksup log --session ", "hooksup log --session " + completionSession},
+				{"hooksup log --session ", "hooksup log --session " + e2e.CompletionSession},
 				{"hooksup --theme my-", "hooksup --theme my-ocean"},
 				{"hooksup install --scope pr", "hooksup install --scope project"},
 				{"hooksup --mode ob", "hooksup --mode observe"},
@@ -335,10 +267,10 @@ type helpSurface struct {
 	globalFlags []string
 }
 
-func parseHelp(t *testing.T, s *sandbox) helpSurface {
+func parseHelp(t *testing.T, s *e2e.Sandbox) helpSurface {
 	t.Helper()
 	h := helpSurface{flags: map[string][]string{}}
-	help := hooksupHelp(t, s)
+	help := e2e.HooksupHelp(t, s)
 	cmdLine := regexp.MustCompile(`^  ([a-z]+)  +\S`)
 	globalFlag := regexp.MustCompile(`^  (--[a-z-]+)`)
 	section := ""
@@ -361,7 +293,7 @@ func parseHelp(t *testing.T, s *sandbox) helpSurface {
 	// Each command's flags are its help's.
 	flagLine := regexp.MustCompile(`^  (--?[a-z-]+)`)
 	for _, c := range h.commands {
-		code, out := s.hooksup(t, "help", c)
+		code, out := s.Hooksup(t, "help", c)
 		if code != 0 {
 			t.Fatalf("hooksup help %s: exit %d\n%s", c, code, out)
 		}
@@ -382,19 +314,10 @@ func parseHelp(t *testing.T, s *sandbox) helpSurface {
 	return h
 }
 
-func hooksupHelp(t *testing.T, s *sandbox) string {
-	t.Helper()
-	out, err := execHooksup(s, "--help").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
-}
-
 // Every command and flag --help shows is completed by each shell's script, and named in the
 // README or the docs.
 func TestHelpCompletionsAndDocsAgree(t *testing.T) {
-	s, env, _ := completionSandbox(t)
+	s, env, _ := e2e.CompletionSandbox(t)
 	h := parseHelp(t, s)
 	commandCase := completionCase{line: "hooksup ", want: h.commands, onlyWant: true}
 	cases := []completionCase{commandCase, {line: "hooksup -", want: h.globalFlags, onlyWant: true}}
@@ -404,7 +327,7 @@ func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 		}
 	}
 	t.Run("bash", func(t *testing.T) {
-		bash := requireShell(t, "bash")
+		bash := e2e.RequireShell(t, "bash")
 		var script strings.Builder
 		script.WriteString("source <(hooksup completion bash)\n")
 		script.WriteString("t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n")
@@ -415,7 +338,7 @@ func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 			}
 			script.WriteString("\n")
 		}
-		lines := strings.Split(runShell(t, env, s.project, bash, "-c", script.String()), "\n")
+		lines := strings.Split(e2e.RunShell(t, env, s.Project, bash, "-c", script.String()), "\n")
 		for i, c := range cases {
 			checkCompletion(t, c, strings.Fields(lines[i]))
 		}
@@ -425,14 +348,14 @@ func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 		for _, c := range cases {
 			lines = append(lines, c.line)
 		}
-		for i, got := range fishComplete(t, env, s.project, lines) {
+		for i, got := range fishComplete(t, env, s.Project, lines) {
 			checkCompletion(t, cases[i], got)
 		}
 	})
 	t.Run("zsh", func(t *testing.T) {
 		// The zsh script read as text: each command in the command menu, each flag in an
 		// _arguments spec (TestCompletionInteractive presses Tab in a real zsh).
-		out, err := execHooksup(s, "completion", "zsh").Output()
+		out, err := e2e.ExecHooksup(s, "completion", "zsh").Output()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -489,8 +412,8 @@ func TestManPageMatchesHelp(t *testing.T) {
 		}
 		t.Skip("groff is not installed")
 	}
-	s := newSandbox(t)
-	page, err := execHooksup(s, "man").Output()
+	s := e2e.NewSandbox(t)
+	page, err := e2e.ExecHooksup(s, "man").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,12 +434,12 @@ func TestManPageMatchesHelp(t *testing.T) {
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	man := norm(string(text))
 	h := parseHelp(t, s)
-	if intro, _, _ := strings.Cut(hooksupHelp(t, s), "\n\n"); !strings.Contains(man, norm(intro)) {
+	if intro, _, _ := strings.Cut(e2e.HooksupHelp(t, s), "\n\n"); !strings.Contains(man, norm(intro)) {
 		t.Errorf("the man page lacks the intro %q", norm(intro))
 	}
 	// Each command's synopsis and whole help, as help COMMAND gives them.
 	for _, c := range h.commands {
-		_, out := s.hooksup(t, "help", c)
+		_, out := s.Hooksup(t, "help", c)
 		usage, rest, _ := strings.Cut(out, "\n\n")
 		help, _, _ := strings.Cut(rest, "\n\n")
 		for _, it := range []string{norm(strings.TrimPrefix(usage, "usage: ")), norm(help)} {
@@ -526,7 +449,7 @@ func TestManPageMatchesHelp(t *testing.T) {
 		}
 	}
 	// Each global flag --help lists, with its value, and the whole help where --help shows it.
-	for _, l := range strings.Split(hooksupHelp(t, s), "\n") {
+	for _, l := range strings.Split(e2e.HooksupHelp(t, s), "\n") {
 		if !strings.HasPrefix(l, "  --") {
 			continue
 		}
@@ -548,8 +471,8 @@ func TestManPageMatchesHelp(t *testing.T) {
 // Both binaries print their version, and a release's -X main.version/commit/date reach them.
 // hooksup-hook answers --version itself: it does not relay it to a supervisor as an event.
 func TestVersion(t *testing.T) {
-	s := newSandbox(t)
-	srv := filepath.Join(s.project, "sup.sock")
+	s := e2e.NewSandbox(t)
+	srv := filepath.Join(s.Project, "sup.sock")
 	ln, err := net.Listen("unix", srv)
 	if err != nil {
 		t.Fatal(err)
@@ -562,8 +485,8 @@ func TestVersion(t *testing.T) {
 			c.Close()
 		}
 	}()
-	cmd := exec.Command(hookClientBin, "--version")
-	cmd.Env = append(append([]string{}, s.env...), "HOOKSUP_SOCKET="+srv, "HOOKSUP_TOKEN=t")
+	cmd := exec.Command(e2e.HookClientBin, "--version")
+	cmd.Env = append(append([]string{}, s.Env...), "HOOKSUP_SOCKET="+srv, "HOOKSUP_TOKEN=t")
 	out, err := cmd.Output()
 	if err != nil || !regexp.MustCompile(`^hooksup-hook \S+ \(commit \S+.*, go1\.[0-9.]+\)\n$`).Match(out) {
 		t.Fatalf("hooksup-hook --version: %v %q", err, out)
@@ -574,7 +497,7 @@ func TestVersion(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 	for _, args := range [][]string{{"version"}, {"--version"}} {
-		out, err := execHooksup(s, args...).Output()
+		out, err := e2e.ExecHooksup(s, args...).Output()
 		if err != nil || !regexp.MustCompile(`^hooksup \S+ \(commit \S+.*, go1\.[0-9.]+\)\n$`).Match(out) {
 			t.Fatalf("hooksup %s: %v %q", args[0], err, out)
 		}
@@ -602,8 +525,8 @@ func TestManPageListsEveryKeyAndSetting(t *testing.T) {
 		}
 		t.Skip("groff is not installed")
 	}
-	s := newSandbox(t)
-	page, err := execHooksup(s, "man").Output()
+	s := e2e.NewSandbox(t)
+	page, err := e2e.ExecHooksup(s, "man").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,18 +570,18 @@ func TestManPageListsEveryKeyAndSetting(t *testing.T) {
 // ids, and the project of a session alone in it), and --host to the [hub] hosts of the person's
 // configuration, in bash and in fish; a host no shell word can carry is left out.
 func TestCompletionOffersLiveSessionsAndHosts(t *testing.T) {
-	s, env, _ := completionSandbox(t)
-	cfgDir := filepath.Join(filepath.Dir(s.home), "cfg", "hooksup")
+	s, env, _ := e2e.CompletionSandbox(t)
+	cfgDir := filepath.Join(filepath.Dir(s.Home), "cfg", "hooksup")
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[hub]\nhosts = [\"devbox\", \"build-01\", \"x;touch PWNED\"]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ls := s.startLive(s.config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
-	ls.waitReady()
+	ls := s.StartLive(s.Config(`mode = "auto"`), agentsim.Scenario{WorkDelay: agentsim.Duration{Duration: 10 * time.Minute}}, nil, "-p", "go")
+	ls.WaitReady()
 	var id string
 	deadline := time.Now().Add(20 * time.Second)
 	for id == "" && time.Now().Before(deadline) {
-		out, _ := execHooksup(s, "ls", "--json", "--local").Output()
-		var sessions []lsJSON
+		out, _ := e2e.ExecHooksup(s, "ls", "--json", "--local").Output()
+		var sessions []web.Session
 		// Once claude's first hook has named its session: the id people see from then on.
 		if json.Unmarshal(out, &sessions) == nil && len(sessions) == 1 && sessions[0].SessionID != "" {
 			id = hub.Snapshot{SessionID: sessions[0].SessionID}.ShortID()
@@ -669,14 +592,14 @@ func TestCompletionOffersLiveSessionsAndHosts(t *testing.T) {
 	if id == "" {
 		t.Fatal("hooksup ls never listed the session")
 	}
-	project := filepath.Base(s.project)
+	project := filepath.Base(s.Project)
 
-	bash := requireShell(t, "bash")
+	bash := e2e.RequireShell(t, "bash")
 	script := "source <(hooksup completion bash)\n" +
 		"t() { COMP_WORDS=(\"$@\"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _hooksup; printf '%s\\n' \"${COMPREPLY[*]}\"; }\n" +
 		"t hooksup approve ''\nt hooksup deny " + id[:3] + "\nt hooksup halt --reason x ''\nt hooksup ls --host ''\nt hooksup approve --host d\n"
-	got := strings.Split(runShell(t, env, s.project, bash, "-c", script), "\n")
-	fish := fishComplete(t, env, s.project, []string{"hooksup approve ", "hooksup deny " + id[:3], "hooksup halt --reason x ", "hooksup ls --host ", "hooksup approve --host d"})
+	got := strings.Split(e2e.RunShell(t, env, s.Project, bash, "-c", script), "\n")
+	fish := fishComplete(t, env, s.Project, []string{"hooksup approve ", "hooksup deny " + id[:3], "hooksup halt --reason x ", "hooksup ls --host ", "hooksup approve --host d"})
 	for i, want := range [][]string{{id, project}, {id}, {id, project}, {"devbox", "build-01"}, {"devbox"}} {
 		for _, sh := range []struct {
 			name string

@@ -5,15 +5,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // A misspelt command or flag is answered with the one most likely meant, the flag written as
 // it was typed; hooksup's own flags given after an agent's name are said to go first, and the
 // agent is not started with them.
 func TestDidYouMean(t *testing.T) {
-	s := newSandbox(t)
-	marker := filepath.Join(s.project, "agent-ran")
-	fake := filepath.Join(s.project, "fake-claude")
+	s := e2e.NewSandbox(t)
+	marker := filepath.Join(s.Project, "agent-ran")
+	fake := filepath.Join(s.Project, "fake-claude")
 	os.WriteFile(fake, []byte("#!/bin/sh\ntouch "+marker+"\necho 2.1.330 '(Claude Code)'\n"), 0o755)
 	for _, c := range []struct {
 		args []string
@@ -28,7 +30,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"--claude-bin", fake, "claude", "--mode", "observe"}, 2, "--mode is hooksup's flag, not claude's: hooksup's flags go before the agent's name, e.g. hooksup --mode claude"},
 		{[]string{"--claude-bin", fake, "claude", "-p", "x", "--theme=dark"}, 2, "--theme is hooksup's flag, not claude's"},
 	} {
-		code, out := s.hooksup(t, c.args...)
+		code, out := s.Hooksup(t, c.args...)
 		if code != c.code || !strings.Contains(out, c.say) {
 			t.Errorf("hooksup %q: exit %d, want %d saying %q:\n%s", c.args, code, c.code, c.say, out)
 		}
@@ -40,8 +42,8 @@ func TestDidYouMean(t *testing.T) {
 
 // hooksup help CMD is CMD's help, as hooksup CMD --help; every help fits 80 columns.
 func TestHelpForACommandFitsEightyColumns(t *testing.T) {
-	s := newSandbox(t)
-	code, global := s.hooksup(t, "--help")
+	s := e2e.NewSandbox(t)
+	code, global := s.Hooksup(t, "--help")
 	if code != 0 {
 		t.Fatalf("--help: %d", code)
 	}
@@ -49,15 +51,15 @@ func TestHelpForACommandFitsEightyColumns(t *testing.T) {
 	for _, c := range program().Visible() {
 		if c.Passthrough || c.Name == "watch" {
 			// an agent's --help is the agent's own; watch's lists its keys.
-			code, out := s.hooksup(t, "help", c.Name)
+			code, out := s.Hooksup(t, "help", c.Name)
 			if code != 0 || !strings.HasPrefix(out, "usage: hooksup") {
 				t.Errorf("help %s: %d %s", c.Name, code, out)
 			}
 			helps["help "+c.Name] = out
 			continue
 		}
-		_, viaFlag := s.hooksup(t, c.Name, "--help")
-		code, viaHelp := s.hooksup(t, "help", c.Name)
+		_, viaFlag := s.Hooksup(t, c.Name, "--help")
+		code, viaHelp := s.Hooksup(t, "help", c.Name)
 		if code != 0 || viaHelp != viaFlag || !strings.HasPrefix(viaHelp, "usage: hooksup") {
 			t.Errorf("hooksup help %s (exit %d) is not hooksup %s --help:\n%s\n---\n%s", c.Name, code, c.Name, viaHelp, viaFlag)
 		}
@@ -70,7 +72,7 @@ func TestHelpForACommandFitsEightyColumns(t *testing.T) {
 			}
 		}
 	}
-	if code, out := s.hooksup(t, "help", "chekc"); code != 2 || !strings.Contains(out, "did you mean check?") {
+	if code, out := s.Hooksup(t, "help", "chekc"); code != 2 || !strings.Contains(out, "did you mean check?") {
 		t.Errorf("help chekc: %d %s", code, out)
 	}
 }
@@ -78,8 +80,8 @@ func TestHelpForACommandFitsEightyColumns(t *testing.T) {
 // hooksup doctor never prints a heading with nothing under it: with no configuration file it
 // says so, and where one would be looked for.
 func TestDoctorSaysWhenThereIsNoConfiguration(t *testing.T) {
-	s := newSandbox(t)
-	_, out := s.hooksup(t, "doctor")
+	s := e2e.NewSandbox(t)
+	_, out := s.Hooksup(t, "doctor")
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
 		if l != "" && !strings.HasPrefix(l, " ") && i+1 < len(lines) && lines[i+1] != "" && !strings.HasPrefix(lines[i+1], " ") &&

@@ -5,14 +5,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // The goal's flags are refused, naming the flag, before the agent starts: a limit without a
 // goal, a goal without its text, a value out of range, a goal in observe mode.
 func TestGoalFlagsRefused(t *testing.T) {
-	s := newSandbox(t)
-	marker := filepath.Join(s.project, "agent-ran")
-	fake := filepath.Join(s.project, "fake-claude")
+	s := e2e.NewSandbox(t)
+	marker := filepath.Join(s.Project, "agent-ran")
+	fake := filepath.Join(s.Project, "fake-claude")
 	os.WriteFile(fake, []byte("#!/bin/sh\ntouch "+marker+"\necho 2.1.330 '(Claude Code)'\n"), 0o755)
 	for _, c := range []struct {
 		args []string
@@ -28,7 +30,7 @@ func TestGoalFlagsRefused(t *testing.T) {
 		{[]string{"--goal", "g", "--mode", "observe", "claude"}, 2, "--goal needs a mode that can make the agent continue"},
 		{[]string{"claude", "-p", "x", "--goal", "g"}, 2, "--goal is hooksup's flag, not claude's"},
 	} {
-		code, out := s.hooksup(t, append([]string{"--claude-bin", fake}, c.args...)...)
+		code, out := s.Hooksup(t, append([]string{"--claude-bin", fake}, c.args...)...)
 		if code != c.code || !strings.Contains(out, c.say) {
 			t.Errorf("hooksup %q: exit %d, want %d saying %q:\n%s", c.args, code, c.code, c.say, out)
 		}

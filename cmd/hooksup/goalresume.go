@@ -7,35 +7,37 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
-	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/cli"
 	"github.com/hooksup/hooksup/internal/termsafe"
 	"github.com/hooksup/hooksup/session"
 )
 
-const goalUsage = "usage: hooksup goal resume SESSION [--max-turns N] [--max-time TIME] [--max-tokens N]"
+const goalUsage = "usage: hooksup goal resume SESSION [--max-turns N] [--max-time TIME] [--max-tokens N] [--host DEST]..."
 
-func goalFlagSet(g *goalFlags) *flag.FlagSet {
+func goalFlagSet(g *goalFlags, hf *hostFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("goal", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	g.defineBudget(fs)
+	hostFlagsOn(fs, hf)
 	return fs
 }
 
-func goalCommand() command {
+func goalCommand(s shared) command {
 	return command{
 		Command: cli.Command{Name: "goal", Group: groupSessions, Args: "resume SESSION", ArgValues: cli.Values{Dynamic: completeLive},
-			Flags: []cli.Flag{
+			Flags: append([]cli.Flag{
 				{Name: "max-turns", Arg: "N", Help: "the goal's new budget of turns, more than it has had"},
 				{Name: "max-time", Arg: "TIME", Help: "its new budget of time, from the session's start"},
 				{Name: "max-tokens", Arg: "N", Help: "its new budget of the session's tokens"},
-			},
+			}, s.hostFlags...),
 			Summary: "resume a goal out of budget or paused, with a larger budget",
-			Help: "resume SESSION's goal, ended out of budget, paused or for no progress, with a larger budget: hooksup\n" +
-				"types the goal's next turn into the agent's prompt (a session in hooksup's TUI on this machine)"},
-		flagSet: func() *flag.FlagSet { return goalFlagSet(&goalFlags{}) },
+			Help: "resume SESSION's goal (a prefix of its id or project, HOST:PREFIX on another machine), ended out of\n" +
+				"budget, paused or for no progress, with a larger budget: hooksup types the goal's next turn into\n" +
+				"the agent's prompt (a session in hooksup's TUI)"},
+		flagSet: func() *flag.FlagSet { return goalFlagSet(&goalFlags{}, &hostFlags{}) },
 		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
 			return runGoal(ctx, g, args, std.out, std.err)
 		},
@@ -45,7 +47,8 @@ func goalCommand() command {
 // runGoal is `hooksup goal resume SESSION [--max-turns N] [--max-time D] [--max-tokens N]`.
 func runGoal(ctx context.Context, g globalFlags, args []string, stdout, stderr io.Writer) (int, error) {
 	var gf goalFlags
-	fs := goalFlagSet(&gf)
+	var hf hostFlags
+	fs := goalFlagSet(&gf, &hf)
 	var pos []string
 	for {
 		if err := parseFlags(fs, args); err != nil {
@@ -76,32 +79,42 @@ func runGoal(ctx context.Context, g globalFlags, args []string, stdout, stderr i
 	if gf.maxTokens != nil {
 		b.MaxTokens = *gf.maxTokens
 	}
-	live, scope, err := hubSessions(ctx, g, "goal", hostFlags{local: true}, stderr)
+	var host string
+	prefix := pos[1]
+	if i := strings.LastIndex(prefix, ":"); i > 0 {
+		host, prefix = prefix[:i], prefix[i+1:]
+		if !hf.local && !slices.Contains(hf.hosts, host) {
+			hf.hosts = append(hf.hosts, host)
+		}
+	}
+	live, scope, err := hubSessions(ctx, g, "goal", hf, stderr)
 	if err != nil {
 		return 1, err
 	}
 	defer scope.close()
-	prefix := pos[1]
 	var matches []hostLive
 	for _, l := range live {
 		s := l.Snapshot
-		if strings.HasPrefix(s.SessionID, prefix) || strings.HasPrefix(s.ID, prefix) || strings.HasPrefix(filepath.Base(s.Cwd), prefix) {
+		if host != "" && l.Host != host {
+			continue
+		}
+		if prefix != "" && strings.HasPrefix(s.SessionID, prefix) || strings.HasPrefix(s.ID, prefix) || strings.HasPrefix(filepath.Base(s.Cwd), prefix) {
 			matches = append(matches, l)
 		}
 	}
 	switch len(matches) {
 	case 0:
-		return 1, fmt.Errorf("no session matches \"%s\" (hooksup ls lists them)", termsafe.String(prefix))
+		return 1, fmt.Errorf("no session matches \"%s\" (hooksup ls lists them)", termsafe.String(pos[1]))
 	case 1:
 	default:
-		return 1, fmt.Errorf("\"%s\" matches %d sessions: %s; give more of the session id", termsafe.String(prefix), len(matches), names(matches))
+		return 1, fmt.Errorf("\"%s\" matches %d sessions: %s; give more of the session id", termsafe.String(pos[1]), len(matches), names(matches))
 	}
 	target := matches[0]
 	where := fmt.Sprintf("session %s (%s)", target.name(), target.cwd())
 	if target.Err != nil {
 		return 1, fmt.Errorf("%s: %w", where, target.Err)
 	}
-	if err := (hub.Client{Path: target.Entry.Control}).ResumeGoal(b); err != nil {
+	if err := target.resumeGoal(b); err != nil {
 		return 1, fmt.Errorf("%s: %w", where, err)
 	}
 	fmt.Fprintf(stdout, "resumed the goal of %s: its next turn is typed into the agent's prompt\n", where)

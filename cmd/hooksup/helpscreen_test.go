@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/agent/agents"
 )
 
 // hooksup --help is one screen, as git's and gh's are: one line per command, grouped, the global
 // flags a line each, and man named as the whole manual; a command's detail is help COMMAND's.
 func TestHelpIsOneScreen(t *testing.T) {
-	s := newSandbox(t)
-	help := hooksupHelp(t, s)
+	s := e2e.NewSandbox(t)
+	help := e2e.HooksupHelp(t, s)
 	lines := strings.Split(strings.TrimSuffix(help, "\n"), "\n")
 	if len(lines) > 60 {
 		t.Errorf("hooksup --help is %d lines, more than 60:\n%s", len(lines), help)
@@ -38,7 +40,7 @@ func TestHelpIsOneScreen(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", n, l)
 		}
 	}
-	code, out := s.hooksup(t, "help", "man")
+	code, out := s.Hooksup(t, "help", "man")
 	if code != 0 || !regexp.MustCompile(`^usage: hooksup man\n\s*the whole manual`).MatchString(out) {
 		t.Errorf("hooksup help man: exit %d:\n%s", code, out)
 	}
@@ -47,7 +49,7 @@ func TestHelpIsOneScreen(t *testing.T) {
 // The completion menus describe each command, subcommand and flag with a whole short phrase,
 // never one cut off mid-sentence, and each agent of --agent by its product's name.
 func TestCompletionDescriptionsAreWholePhrases(t *testing.T) {
-	s, env, _ := completionSandbox(t)
+	s, env, _ := e2e.CompletionSandbox(t)
 	lines := []string{"hooksup ", "hooksup -", "hooksup web ", "hooksup install --agent "}
 	for _, c := range program().Visible() {
 		lines = append(lines, "hooksup "+c.Name+" -")
@@ -56,10 +58,10 @@ func TestCompletionDescriptionsAreWholePhrases(t *testing.T) {
 		}
 	}
 	descs := map[string]string{} // description → where it was offered
-	offered := fishCompleteDescribed(t, env, s.project, lines)
+	offered := fishCompleteDescribed(t, env, s.Project, lines)
 	// A command's description is written for the menu, not its help cut short.
 	for _, c := range program().Visible() {
-		code, help := s.hooksup(t, "help", c.Name)
+		code, help := s.Hooksup(t, "help", c.Name)
 		_, text, _ := strings.Cut(help, "\n")
 		text, _, _ = strings.Cut(text, "\n\n")
 		text = strings.Join(strings.Fields(text), " ")
@@ -83,7 +85,7 @@ func TestCompletionDescriptionsAreWholePhrases(t *testing.T) {
 			}
 		}
 	}
-	out, err := execHooksup(s, "completion", "zsh").Output()
+	out, err := e2e.ExecHooksup(s, "completion", "zsh").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,14 +137,14 @@ func notAPhrase(d string) string {
 // its description.
 func fishCompleteDescribed(t *testing.T, env []string, dir string, lines []string) []map[string]string {
 	t.Helper()
-	fish := requireShell(t, "fish")
+	fish := e2e.RequireShell(t, "fish")
 	script := "hooksup completion fish | source\n"
 	for _, l := range lines {
 		script += "complete -C" + quoteFish(l) + "; echo '-- end --'\n"
 	}
 	var out []map[string]string
 	cur := map[string]string{}
-	for _, l := range strings.Split(runShell(t, env, dir, fish, "--no-config", "-c", script), "\n") {
+	for _, l := range strings.Split(e2e.RunShell(t, env, dir, fish, "--no-config", "-c", script), "\n") {
 		if l == "-- end --" {
 			out, cur = append(out, cur), map[string]string{}
 			continue

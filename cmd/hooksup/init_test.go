@@ -4,151 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/agent/agents"
-	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/project"
 )
-
-// files writes a project tree into the sandbox's project directory.
-func (s *sandbox) files(tree map[string]string) {
-	s.t.Helper()
-	for name, content := range tree {
-		p := filepath.Join(s.project, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			s.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			s.t.Fatal(err)
-		}
-	}
-}
-
-// loadProjectConfig loads the configuration as hooksup does, with the sandbox's trust store, and
-// fails unless the project's .hooksup.toml took part.
-func (s *sandbox) loadProjectConfig() config.Config {
-	s.t.Helper()
-	cfg, layers, err := config.Load(config.LoadOptions{
-		ProjectDir: s.project,
-		Trusted:    config.TrustStore{Path: filepath.Join(s.stateDir(), "trusted")}.Trusted,
-	})
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	for _, l := range layers {
-		if l.Source == "project" && !l.Used {
-			s.t.Fatalf("%s not used: %s", l.Path, l.Note)
-		}
-	}
-	return cfg
-}
-
-func checkTriples(checks []config.Check) []string {
-	var out []string
-	for _, c := range checks {
-		line := c.Name + " | " + c.Command
-		if c.Cwd != "" {
-			line += " | " + c.Cwd
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
-// ok runs hooksup with args and fails the test unless it exits 0, naming the subcommand; it
-// returns what hooksup printed.
-func (s *sandbox) ok(args ...string) string {
-	s.t.Helper()
-	code, out := s.hooksup(s.t, args...)
-	if code != 0 {
-		s.t.Fatalf("%s: %d %s", args[0], code, out)
-	}
-	return out
-}
-
-// says fails the test for each of wants that out, what the command named what printed, lacks.
-func says(t *testing.T, what, out string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(out, w) {
-			t.Errorf("%s did not say %q:\n%s", what, w, out)
-		}
-	}
-}
-
-// fileSays reads the project's .hooksup.toml and fails the test for each of wants it lacks; it
-// returns the file.
-func (s *sandbox) fileSays(wants ...string) string {
-	s.t.Helper()
-	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
-	for _, w := range wants {
-		if !strings.Contains(string(b), w) {
-			s.t.Errorf("the file lacks %q:\n%s", w, b)
-		}
-	}
-	return string(b)
-}
-
-// trustGives trusts the project's .hooksup.toml and fails the test unless the real loader gives
-// exactly the checks want (name | command [| cwd]), in order.
-func (s *sandbox) trustGives(want ...string) {
-	s.t.Helper()
-	s.ok("trust", "--yes")
-	if got := checkTriples(s.loadProjectConfig().Stop.Checks); !reflect.DeepEqual(got, want) {
-		s.t.Fatalf("checks in .hooksup.toml:\n  got  %q\n  want %q", got, want)
-	}
-}
-
-// checkGives runs hooksup check and fails the test unless it exits code, its output ends in
-// last and says each of said; it returns the output.
-func (s *sandbox) checkGives(code int, last string, said ...string) string {
-	s.t.Helper()
-	got, out := s.hooksup(s.t, "check")
-	ok := got == code && strings.HasSuffix(out, last)
-	for _, w := range said {
-		ok = ok && strings.Contains(out, w)
-	}
-	if !ok {
-		s.t.Fatalf("check: exit %d, want %d, ending %q, saying %q:\n%s", got, code, last, said, out)
-	}
-	return out
-}
-
-// doctor runs hooksup doctor, with a claude that is there.
-func (s *sandbox) doctor() (int, string) {
-	s.t.Helper()
-	return s.hooksup(s.t, "--claude-bin", "/bin/true", "doctor")
-}
-
-// pathOf makes the PATH of the sandbox's commands a new directory of links to those of programs
-// this machine has, and nothing else; it returns the directory.
-func (s *sandbox) pathOf(programs ...string) string {
-	s.t.Helper()
-	bin := s.t.TempDir()
-	for _, p := range programs {
-		if path, err := exec.LookPath(p); err == nil {
-			os.Symlink(path, filepath.Join(bin, p))
-		}
-	}
-	for i, e := range s.env {
-		if strings.HasPrefix(e, "PATH=") {
-			s.env[i] = "PATH=" + bin
-		}
-	}
-	return bin
-}
-
-// pathFirst puts dir first on the PATH of the sandbox's commands.
-func (s *sandbox) pathFirst(dir string) {
-	for i, e := range s.env {
-		if p, ok := strings.CutPrefix(e, "PATH="); ok {
-			s.env[i] = "PATH=" + dir + ":" + p
-		}
-	}
-}
 
 // initCmd is hooksup init, with --no-run when noRun.
 func initCmd(noRun bool) []string {
@@ -156,21 +19,6 @@ func initCmd(noRun bool) []string {
 		return []string{"init", "--no-run"}
 	}
 	return []string{"init"}
-}
-
-// tinyModule is a Go module in dir ("" for the project's root) whose test of Add fails with
-// "Add(2, 3) = -1" while tinyGo's sum is "a - b".
-func tinyModule(dir, sum string) map[string]string {
-	return map[string]string{
-		filepath.Join(dir, "go.mod"):       "module example.com/tiny\n\ngo 1.21\n",
-		filepath.Join(dir, "tiny.go"):      tinyGo(sum),
-		filepath.Join(dir, "tiny_test.go"): "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
-	}
-}
-
-// tinyGo is tinyModule's tiny.go, whose Add returns sum.
-func tinyGo(sum string) string {
-	return "package tiny\n\n// Add adds.\nfunc Add(a, b int) int { return " + sum + " }\n"
 }
 
 // `hooksup init` in a project writes the checks that project runs, says what it found, and the
@@ -216,10 +64,10 @@ func TestInitDetectsTheProject(t *testing.T) {
 		}, []string{"Makefile with a test target", "services/api: Go module (go.mod)", "services/ml: Python (pyproject.toml)", "web: Node, pnpm (pnpm-lock.yaml)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
-			s.files(tc.tree)
-			out := s.ok("init", "--no-run") // shapes, not projects that build
-			says(t, "init", out, append(tc.said, ".hooksup.toml", "hooksup trust")...)
+			s := e2e.NewSandbox(t)
+			s.Files(tc.tree)
+			out := s.Ok("init", "--no-run") // shapes, not projects that build
+			e2e.Says(t, "init", out, append(tc.said, ".hooksup.toml", "hooksup trust")...)
 			for _, c := range tc.want {
 				// Each check is listed with its command.
 				f := strings.SplitN(c, " | ", 3)
@@ -227,7 +75,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 					t.Errorf("init did not list %q:\n%s", c, out)
 				}
 			}
-			s.trustGives(tc.want...)
+			s.TrustGives(tc.want...)
 		})
 	}
 }
@@ -235,20 +83,20 @@ func TestInitDetectsTheProject(t *testing.T) {
 // In an empty directory init says it recognised nothing, writes a file without checks that says
 // so and shows one to start from, and never overwrites a file that is there.
 func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
-	s := newSandbox(t)
-	code, out := s.hooksup(t, "init")
+	s := e2e.NewSandbox(t)
+	code, out := s.Hooksup(t, "init")
 	if code != 0 || !strings.Contains(out, "recognised no project") || !strings.Contains(out, "hooksup trust") {
 		t.Fatalf("%d %s", code, out)
 	}
-	path := filepath.Join(s.project, ".hooksup.toml")
+	path := filepath.Join(s.Project, ".hooksup.toml")
 	b, _ := os.ReadFile(path)
 	if !strings.Contains(string(b), "hooksup init recognised no project here") || !strings.Contains(string(b), "# [[stop.checks]]") {
 		t.Fatalf("the file does not say it found nothing:\n%s", b)
 	}
-	s.trustGives()
-	s.checkGives(0, "", "no [[stop.checks]] configured")
+	s.TrustGives()
+	s.CheckGives(0, "", "no [[stop.checks]] configured")
 	os.WriteFile(path, []byte("# mine\n"), 0o644)
-	if code, out := s.hooksup(t, "init"); code == 0 || !strings.Contains(out, "never overwrites") {
+	if code, out := s.Hooksup(t, "init"); code == 0 || !strings.Contains(out, "never overwrites") {
 		t.Fatalf("%d %s", code, out)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "# mine\n" {
@@ -259,18 +107,18 @@ func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
 // hooksup init && hooksup trust && hooksup check in a tiny Go module: the detected checks run
 // there, fail while a test fails, and pass once it is fixed.
 func TestInitTrustCheckInAGoModule(t *testing.T) {
-	s := newSandbox(t)
-	s.env = append(s.env, goEnv(t)...)
-	s.files(tinyModule("", "a - b"))
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, e2e.GoEnv(t)...)
+	s.Files(e2e.TinyModule("", "a - b"))
 	// --no-run: tried on this tree, the failing test would be written commented out.
-	s.ok("init", "--no-run")
-	s.ok("trust", "--yes")
-	s.checkGives(1, "", "✗ test: exit 1", "Add(2, 3) = -1") // a failing test
-	s.files(map[string]string{"tiny.go": tinyGo("a + b")})
-	s.checkGives(0, "", "✓ test", "✓ lint", "all 3 checks passed")
+	s.Ok("init", "--no-run")
+	s.Ok("trust", "--yes")
+	s.CheckGives(1, "", "✗ test: exit 1", "Add(2, 3) = -1") // a failing test
+	s.Files(map[string]string{"tiny.go": e2e.TinyGo("a + b")})
+	s.CheckGives(0, "", "✓ test", "✓ lint", "all 3 checks passed")
 	// A file left as gofmt would not write it fails the format check, which names it.
-	s.files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int {   return a + b }\n"})
-	s.checkGives(1, "", "✗ format: exit 1", "tiny.go")
+	s.Files(map[string]string{"tiny.go": "package tiny\n\n// Add adds.\nfunc Add(a, b int) int {   return a + b }\n"})
+	s.CheckGives(1, "", "✗ format: exit 1", "tiny.go")
 }
 
 // A proposed check whose program is not installed is named by init, and by doctor as a
@@ -282,9 +130,9 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 			name = "init --no-run"
 		}
 		t.Run(name, func(t *testing.T) {
-			s := newSandbox(t)
-			s.pathOf("make", "sh", "true") // make, what its recipe runs, and nothing else
-			s.files(map[string]string{
+			s := e2e.NewSandbox(t)
+			s.PathOf("make", "sh", "true") // make, what its recipe runs, and nothing else
+			s.Files(map[string]string{
 				"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
 				"uv.lock":            "version = 1\n",
 				"tests/test_app.py":  "def test_ok():\n    pass\n",
@@ -292,27 +140,27 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 				"web/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
 				"tools/Makefile":     "test:\n\ttrue\n",
 			})
-			out := s.ok(initCmd(noRun)...)
+			out := s.Ok(initCmd(noRun)...)
 			if !noRun {
 				// Proven: written commented out, with why; nothing left for doctor to name.
-				says(t, "init", out, "✗ test: its program `uv` is not installed here, commented out",
+				e2e.Says(t, "init", out, "✗ test: its program `uv` is not installed here, commented out",
 					"✗ lint: its program `uv` is not installed here, commented out", "✗ web: test: its program `pnpm` is not installed here, commented out")
-				s.fileSays("# its program `pnpm` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"web: test\"\n# command = \"pnpm run test\"")
-				s.trustGives("tools: test | make test | tools")
-				if _, out := s.doctor(); strings.Contains(out, "not found on the PATH") {
+				s.FileSays("# its program `pnpm` is not installed here: install it, then uncomment\n# [[stop.checks]]\n# name = \"web: test\"\n# command = \"pnpm run test\"")
+				s.TrustGives("tools: test | make test | tools")
+				if _, out := s.Doctor(); strings.Contains(out, "not found on the PATH") {
 					t.Errorf("doctor names a program of a check commented out:\n%s", out)
 				}
 				return
 			}
 			// --no-run: kept, named by init, noted in the file, and named by doctor.
-			says(t, "init", out, "not found on the PATH: uv (test, lint), pnpm (web: test)")
+			e2e.Says(t, "init", out, "not found on the PATH: uv (test, lint), pnpm (web: test)")
 			if strings.Contains(out, "make (") {
 				t.Errorf("init named make, which is there:\n%s", out)
 			}
-			s.fileSays("# its program `pnpm` is not installed here (hooksup init --no-run kept it): it fails at every stop until it is\n[[stop.checks]]\nname = \"web: test\"")
-			s.ok("trust", "--yes")
-			code, out := s.doctor()
-			says(t, "doctor", out, `✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`)
+			s.FileSays("# its program `pnpm` is not installed here (hooksup init --no-run kept it): it fails at every stop until it is\n[[stop.checks]]\nname = \"web: test\"")
+			s.Ok("trust", "--yes")
+			code, out := s.Doctor()
+			e2e.Says(t, "doctor", out, `✗ check "test": uv not found on the PATH`, `✗ check "lint": uv not found on the PATH`, `✗ check "web: test": pnpm not found on the PATH`)
 			if code != 1 || strings.Contains(out, `"tools: test"`) {
 				t.Errorf("doctor: %d\n%s", code, out)
 			}
@@ -323,50 +171,50 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 // A Makefile beside a .venv calls a bare python: make test runs in the activated virtualenv, so
 // the check passes without the person activating it first.
 func TestInitMakeTestInTheVenv(t *testing.T) {
-	s := newSandbox(t)
-	bin := s.pathOf("sh", "make", "dirname", "basename", "env", "cat") // and a python without pytest
+	s := e2e.NewSandbox(t)
+	bin := s.PathOf("sh", "make", "dirname", "basename", "env", "cat") // and a python without pytest
 	os.WriteFile(filepath.Join(bin, "python"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
-	s.files(map[string]string{
+	s.Files(map[string]string{
 		"pyproject.toml":     "[project]\nname = \"app\"\n\n[tool.pytest.ini_options]\n",
 		"tests/test_app.py":  "def test_ok():\n    pass\n",
 		"Makefile":           ".PHONY: test\ntest:\n\tpython -m pytest\n",
 		".venv/pyvenv.cfg":   "home = /usr/bin\n",
 		".venv/bin/activate": "VIRTUAL_ENV=\"$(pwd)/.venv\"\nPATH=\"$VIRTUAL_ENV/bin:$PATH\"\nexport VIRTUAL_ENV PATH\n",
 	})
-	os.WriteFile(filepath.Join(s.project, ".venv", "bin", "python"), []byte("#!/bin/sh\necho '1 passed'\n"), 0o755)
-	s.ok("init")
-	s.ok("trust", "--yes")
-	s.checkGives(0, "1 check passed\n")
+	os.WriteFile(filepath.Join(s.Project, ".venv", "bin", "python"), []byte("#!/bin/sh\necho '1 passed'\n"), 0o755)
+	s.Ok("init")
+	s.Ok("trust", "--yes")
+	s.CheckGives(0, "1 check passed\n")
 }
 
 // init && trust && check on a Go module whose CI runs make ci and go vet: init proposes those,
 // not make test, which fetches, nor its own go test; check runs them, exit 0, and exit 1
 // once a test fails.
 func TestInitTrustCheckTheCIsChecks(t *testing.T) {
-	s := newSandbox(t)
-	s.env = append(s.env, goEnv(t)...)
-	s.files(tinyModule("", "a + b"))
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, e2e.GoEnv(t)...)
+	s.Files(e2e.TinyModule("", "a + b"))
+	s.Files(map[string]string{
 		"Makefile": "test: deps\n\tgo test ./...\n\ndeps:\n\tgo mod download\n\nci:\n\tgo test -count=1 ./...\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: make ci\n      - name: Vet\n        run: go vet ./...\n" +
 			"      - name: Coverage\n        run: goveralls -service=github -repotoken ${{ secrets.COVERALLS_TOKEN }}\n",
 	})
-	out := s.ok("init")
-	says(t, "init", out, "GitHub Actions (.github/workflows/ci.yml)", "test  make ci", "lint  go vet ./...", "`make test` fetches from the network (go mod download, in deps)")
+	out := s.Ok("init")
+	e2e.Says(t, "init", out, "GitHub Actions (.github/workflows/ci.yml)", "test  make ci", "lint  go vet ./...", "`make test` fetches from the network (go mod download, in deps)")
 	// The file names the CI step of go vet.
-	s.fileSays("# from .github/workflows/ci.yml, job \"test\", step \"Vet\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"")
-	s.trustGives("test | make ci", "lint | go vet ./...")
-	s.checkGives(0, "all 2 checks passed\n")
-	s.files(map[string]string{"tiny.go": tinyGo("a - b")})
-	s.checkGives(1, "1 of 2 checks failed\n", "Add(2, 3) = -1") // a failing test
+	s.FileSays("# from .github/workflows/ci.yml, job \"test\", step \"Vet\"\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\"")
+	s.TrustGives("test | make ci", "lint | go vet ./...")
+	s.CheckGives(0, "all 2 checks passed\n")
+	s.Files(map[string]string{"tiny.go": e2e.TinyGo("a - b")})
+	s.CheckGives(1, "1 of 2 checks failed\n", "Add(2, 3) = -1") // a failing test
 }
 
 // init tries each proposed check once on the untouched tree: one that fails there (go vet on a
 // module whose tests pass) is written commented out with why and its failing lines, so the
 // agent's first stop does not demand fixes of what it did not break; with --no-run it is not.
 func TestInitTriesTheChecksOnce(t *testing.T) {
-	goenv := goEnv(t)
+	goenv := e2e.GoEnv(t)
 	tree := map[string]string{
 		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
 		"tiny.go":      "package tiny\n\n// Same returns n.\nfunc Same(n int) int {\n\tn = n\n\treturn n\n}\n",
@@ -385,16 +233,16 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 		{[]string{"init", "--no-run"}, 1, "1 of 3 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			s := newSandbox(t)
-			s.env = append(s.env, goenv...)
-			s.files(tree)
-			says(t, "init", s.ok(tc.args...), tc.said...)
-			b := s.fileSays(tc.file)
+			s := e2e.NewSandbox(t)
+			s.Env = append(s.Env, goenv...)
+			s.Files(tree)
+			e2e.Says(t, "init", s.Ok(tc.args...), tc.said...)
+			b := s.FileSays(tc.file)
 			if len(tc.said) > 0 && !strings.Contains(b, "self-assignment of n") {
 				t.Errorf("the file does not quote vet's complaint:\n%s", b)
 			}
-			s.ok("trust", "--yes")
-			s.checkGives(tc.code, tc.last)
+			s.Ok("trust", "--yes")
+			s.CheckGives(tc.code, tc.last)
 		})
 	}
 }
@@ -404,23 +252,23 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 // that cwd, in place of its own guesses for the module; check runs them there, exit 0, and
 // exit 1 once a test fails.
 func TestInitTrustCheckAStepsWorkingDirectory(t *testing.T) {
-	s := newSandbox(t)
-	s.env = append(s.env, goEnv(t)...)
-	s.files(tinyModule("backend", "a + b"))
-	s.files(map[string]string{
+	s := e2e.NewSandbox(t)
+	s.Env = append(s.Env, e2e.GoEnv(t)...)
+	s.Files(e2e.TinyModule("backend", "a + b"))
+	s.Files(map[string]string{
 		"README.md": "# tiny\n",
 		".github/workflows/ci.yml": "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: backend\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - name: Test\n        run: go test -count=1 ./...\n  vet:\n    runs-on: ubuntu-latest\n    steps:\n" +
 			"      - uses: actions/checkout@v4\n      - run: go vet ./...\n        working-directory: ./backend\n",
 	})
-	out := s.ok("init", "--no-run")
-	says(t, "init", out, "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)", "backend: test  go test -count=1 ./...  (in backend)", "backend: lint  go vet ./...")
+	out := s.Ok("init", "--no-run")
+	e2e.Says(t, "init", out, "backend: GitHub Actions (.github/workflows/ci.yml, working-directory backend)", "backend: test  go test -count=1 ./...  (in backend)", "backend: lint  go vet ./...")
 	// The file names the step of the tests.
-	s.fileSays("# from .github/workflows/ci.yml, job \"test\", step \"Test\"\n[[stop.checks]]\nname = \"backend: test\"\ncommand = \"go test -count=1 ./...\"\ntimeout = \"5m\"\ncwd = \"backend\"")
-	s.trustGives("backend: test | go test -count=1 ./... | backend", "backend: lint | go vet ./... | backend")
-	s.checkGives(0, "all 2 checks passed\n")
-	s.files(map[string]string{"backend/tiny.go": tinyGo("a - b")})
-	s.checkGives(1, "", "✗ backend: test", "Add(2, 3) = -1") // a failing test
+	s.FileSays("# from .github/workflows/ci.yml, job \"test\", step \"Test\"\n[[stop.checks]]\nname = \"backend: test\"\ncommand = \"go test -count=1 ./...\"\ntimeout = \"5m\"\ncwd = \"backend\"")
+	s.TrustGives("backend: test | go test -count=1 ./... | backend", "backend: lint | go vet ./... | backend")
+	s.CheckGives(0, "all 2 checks passed\n")
+	s.Files(map[string]string{"backend/tiny.go": e2e.TinyGo("a - b")})
+	s.CheckGives(1, "", "✗ backend: test", "Add(2, 3) = -1") // a failing test
 }
 
 // init on the shapes of projects whose maintainers run tox, nox or pre-commit, none of which
@@ -474,23 +322,23 @@ func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 				name += "/no-run"
 			}
 			t.Run(name, func(t *testing.T) {
-				s := newSandbox(t)
-				bin := s.pathOf("sh") // and a python3 without pytest, none of the tools
+				s := e2e.NewSandbox(t)
+				bin := s.PathOf("sh") // and a python3 without pytest, none of the tools
 				os.WriteFile(filepath.Join(bin, "python3"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
-				s.files(python)
-				s.files(tc.tree)
-				out := s.ok(initCmd(noRun)...)
+				s.Files(python)
+				s.Files(tc.tree)
+				out := s.Ok(initCmd(noRun)...)
 				if !noRun {
-					says(t, "init", out, tc.said...)
-					s.fileSays(tc.file)
-					s.trustGives()
-					s.checkGives(0, "", "no [[stop.checks]] configured in")
+					e2e.Says(t, "init", out, tc.said...)
+					s.FileSays(tc.file)
+					s.TrustGives()
+					s.CheckGives(0, "", "no [[stop.checks]] configured in")
 					return
 				}
-				says(t, "init", out, tc.said[0], "not found on the PATH: "+tc.name)
-				s.trustGives(tc.kept...)
+				e2e.Says(t, "init", out, tc.said[0], "not found on the PATH: "+tc.name)
+				s.TrustGives(tc.kept...)
 				// The shell's words for it differ (dash, bash): the tool's name and "not found".
-				code, out := s.hooksup(t, "check")
+				code, out := s.Hooksup(t, "check")
 				before, after, _ := strings.Cut(tc.check, ": /bin/sh: 1: ")
 				if i := strings.Index(out, before); code != 1 || i < 0 || !strings.Contains(strings.SplitN(out[i:], "\n", 2)[0], after) {
 					t.Errorf("check: %d %s", code, out)
@@ -532,40 +380,40 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 		}, []string{"lint | pre-commit run --all-files"}, map[string]string{"app.py": "x = 1   \nbreakpoint()\n"}, "app.py:2:breakpoint()"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
+			s := e2e.NewSandbox(t)
 			switch _, err := exec.LookPath(tc.tool); {
 			case err == nil:
 			case tc.tool == "nox" && exec.Command("/usr/bin/python3", "-m", "nox", "--version").Run() == nil:
 				// Debian's python3-nox has no nox on the PATH.
 				bin := t.TempDir()
 				os.WriteFile(filepath.Join(bin, "nox"), []byte("#!/bin/sh\nexec /usr/bin/python3 -m nox \"$@\"\n"), 0o755)
-				s.pathFirst(bin)
+				s.PathFirst(bin)
 			case os.Getenv("CI") != "":
 				t.Fatalf("no %s here: .ci/run installs it (Debian's tox, python3-nox, pre-commit)", tc.tool)
 			default:
 				t.Skipf("no %s here", tc.tool)
 			}
-			s.files(unittest)
-			s.files(tc.tree)
+			s.Files(unittest)
+			s.Files(tc.tree)
 			if tc.tool == "pre-commit" { // pre-commit runs on the files git knows
-				s.git("init", "-q")
-				s.git("add", "-A")
+				s.Git("init", "-q")
+				s.Git("add", "-A")
 			}
-			out := s.ok("init")
+			out := s.Ok("init")
 			name := strings.SplitN(tc.want[0], " | ", 2)[0]
-			says(t, "init", out, "✓ "+name)
+			e2e.Says(t, "init", out, "✓ "+name)
 			if strings.Contains(out, "not found on the PATH") {
 				t.Fatalf("init: %s", out)
 			}
-			s.trustGives(tc.want...)
-			s.checkGives(0, "1 check passed\n")
-			s.files(tc.broken)
+			s.TrustGives(tc.want...)
+			s.CheckGives(0, "1 check passed\n")
+			s.Files(tc.broken)
 			if tc.tool == "pre-commit" {
-				s.git("add", "-A")
+				s.Git("add", "-A")
 			}
-			s.checkGives(1, "", "✗ "+name, tc.failed) // once broken
+			s.CheckGives(1, "", "✗ "+name, tc.failed) // once broken
 			if tc.tool == "pre-commit" {
-				if b, _ := os.ReadFile(filepath.Join(s.project, "app.py")); string(b) != tc.broken["app.py"] {
+				if b, _ := os.ReadFile(filepath.Join(s.Project, "app.py")); string(b) != tc.broken["app.py"] {
 					t.Errorf("check changed app.py to %q", b)
 				}
 			}
@@ -576,11 +424,11 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 // The file init writes serves every agent hooksup supervises, and says so at its top, naming
 // each of the agents' list; what it says of "the agent" is no one agent's.
 func TestInitFileNamesEveryAgent(t *testing.T) {
-	s := newSandbox(t)
-	if code, out := s.hooksup(t, "init", "--no-run"); code != 0 {
+	s := e2e.NewSandbox(t)
+	if code, out := s.Hooksup(t, "init", "--no-run"); code != 0 {
 		t.Fatalf("%d %s", code, out)
 	}
-	b, _ := os.ReadFile(filepath.Join(s.project, ".hooksup.toml"))
+	b, _ := os.ReadFile(filepath.Join(s.Project, ".hooksup.toml"))
 	var names []string
 	for _, a := range agents.All() {
 		names = append(names, a.Name())

@@ -109,8 +109,8 @@ func TestInstallFromClone(t *testing.T) {
 	if err != nil {
 		t.Skipf("not a git checkout: %v", err)
 	}
-	s := newSandbox(t)
-	dir := filepath.Join(s.home, clone[5])
+	s := e2e.NewSandbox(t)
+	dir := filepath.Join(s.Home, clone[5])
 	for _, f := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
 		src := filepath.Join(root, f)
 		fi, err := os.Stat(src)
@@ -143,10 +143,10 @@ func TestInstallFromClone(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	gopathBin := filepath.Join(s.home, "go", "bin")
-	sandbox := filepath.Dir(s.home)
+	gopathBin := filepath.Join(s.Home, "go", "bin")
+	sandbox := filepath.Dir(s.Home)
 	env := []string{"PATH=" + gopathBin + ":" + filepath.Dir(goBin) + ":/usr/bin:/bin", "TERM=xterm-256color",
-		"HOME=" + s.home, "XDG_STATE_HOME=" + s.state, "XDG_CONFIG_HOME=" + filepath.Join(sandbox, "cfg"),
+		"HOME=" + s.Home, "XDG_STATE_HOME=" + s.State, "XDG_CONFIG_HOME=" + filepath.Join(sandbox, "cfg"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(sandbox, "run")}
 	// Stand-ins for the network, as this machine has it: the module proxy is the module cache's
 	// download directory, laid out as one, and the build cache is shared (-trimpath: the

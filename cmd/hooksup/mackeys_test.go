@@ -15,16 +15,16 @@ import (
 // Option-as-Meta letters and Option+Enter with their ESC prefix, kitty's Shift+Enter as claude's
 // newline (ESC CR).
 func TestMacOSKeysReachTheAgentInTmux(t *testing.T) {
-	s := newSandbox(t)
-	got := filepath.Join(s.project, "typed")
-	agent := filepath.Join(s.project, "agent")
+	s := e2e.NewSandbox(t)
+	got := filepath.Join(s.Project, "typed")
+	agent := filepath.Join(s.Project, "agent")
 	// The agent records every byte typed to it, unechoed and unbuffered, after saying it is ready.
 	script := fmt.Sprintf("#!/bin/sh\nstty raw -echo\nprintf 'agent ready\\r\\n'\nexec cat > %s\n", e2e.ShellQuote(got))
 	if err := os.WriteFile(agent, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	env := append(append([]string{}, s.env...), "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 40, env, s.project, hooksupBin, "--claude-bin", agent, "claude")
+	env := append(append([]string{}, s.Env...), "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", agent, "claude")
 	tm.WaitText(20*time.Second, "agent ready")
 	typed := []struct{ key, in, want string }{
 		{"iTerm2 Option+Left", "\x1b[1;9D", "\x1b[1;3D"},

@@ -3,12 +3,14 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // hooksup doctor says how notify reaches the person at this terminal, and why.
 func TestDoctorSaysHowNotifyReachesYou(t *testing.T) {
-	s := newSandbox(t)
-	config := s.config("[notifications]\nnotifier = \"system\"\n")
+	s := e2e.NewSandbox(t)
+	config := s.Config("[notifications]\nnotifier = \"system\"\n")
 	for _, tc := range []struct {
 		args []string
 		env  []string
@@ -18,7 +20,7 @@ func TestDoctorSaysHowNotifyReachesYou(t *testing.T) {
 		{nil, []string{"TERM_PROGRAM=Apple_Terminal", "SSH_TTY=/dev/pts/1"}, "notify reaches you here as bell: Apple_Terminal over ssh shows no notification"},
 		{[]string{"--config", config}, []string{"TERM_PROGRAM=iTerm.app"}, "notify reaches you here as system: set by [notifications] notifier"},
 	} {
-		cmd := execHooksup(s, append(tc.args, "doctor")...)
+		cmd := e2e.ExecHooksup(s, append(tc.args, "doctor")...)
 		cmd.Env = append(clearTerminal(cmd.Env), tc.env...)
 		out, _ := cmd.Output() // doctor exits 1 here: there is no claude
 		if !strings.Contains(string(out), tc.want) {

@@ -14,6 +14,7 @@ import (
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/present"
 	"github.com/hooksup/hooksup/internal/termsafe"
+	"github.com/hooksup/hooksup/session"
 )
 
 // hostFlags are the flags that choose the machines a hub command reaches.
@@ -79,6 +80,14 @@ func (l hostLive) resolve(q int, decision, reason, by string) error {
 		return hub.Client{Path: l.Entry.Control}.Resolve(q, decision, reason, by)
 	}
 	return l.remote.Resolve(l.Entry.ID, q, decision, reason, by)
+}
+
+// resumeGoal resumes the session's goal with budget b, where it runs.
+func (l hostLive) resumeGoal(b session.GoalBudget) error {
+	if l.remote == nil {
+		return hub.Client{Path: l.Entry.Control}.ResumeGoal(b)
+	}
+	return l.remote.ResumeGoal(l.Entry.ID, b)
 }
 
 // name is how the session is named to people: its short id, HOST:ID for another machine's;

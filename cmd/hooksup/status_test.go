@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/hooksup/hooksup/hub"
 )
 
@@ -32,12 +34,12 @@ func TestStatusLine(t *testing.T) {
 // A format's {field} that status does not know is refused, naming the fields it knows, rather
 // than printed as it is in someone's prompt.
 func TestStatusFormatRefusesAnUnknownField(t *testing.T) {
-	s := newSandbox(t)
-	code, out := s.hooksup(t, "status", "--local", "--format", "{working} {nope}")
+	s := e2e.NewSandbox(t)
+	code, out := s.Hooksup(t, "status", "--local", "--format", "{working} {nope}")
 	if code != 2 || !strings.Contains(out, "{nope}") || !strings.Contains(out, "{sessions}, {working}, {waiting}, {idle}, {pending} and {goals}") {
 		t.Fatalf("exit %d, want 2 naming {nope} and the known fields:\n%s", code, out)
 	}
-	if code, out := s.hooksup(t, "status", "--local", "--format", "{working}/{waiting} {x y} {}"); code != 0 || out != "0/0 {x y} {}\n" {
+	if code, out := s.Hooksup(t, "status", "--local", "--format", "{working}/{waiting} {x y} {}"); code != 0 || out != "0/0 {x y} {}\n" {
 		t.Fatalf("a format of known fields: exit %d %q", code, out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/checks"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/agentsim"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -38,17 +39,17 @@ command = "echo 'lint: 4 problems'; exit 1"
 		{name: "no checks, --strict", flags: []string{"--strict"}, checks: "mode = \"auto\"\n", want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSandbox(t)
+			s := e2e.NewSandbox(t)
 			cfg := tc.checks
 			if cfg == "" {
 				cfg = strings.Replace(failing, "%s", tc.strict, 1)
 			}
-			r := s.runSimFlags(tc.flags, s.config(cfg), tc.sc, "-p", "x")
-			if r.code != tc.want {
-				t.Fatalf("exit %d, want %d; verdicts %s; stderr:\n%s", r.code, tc.want, decisions(r.verdicts), r.stderr)
+			r := s.RunSimFlags(tc.flags, s.Config(cfg), tc.sc, "-p", "x")
+			if r.Code != tc.want {
+				t.Fatalf("exit %d, want %d; verdicts %s; stderr:\n%s", r.Code, tc.want, e2e.Decisions(r.Verdicts), r.Stderr)
 			}
-			if tc.want == 3 && !strings.Contains(r.stderr, "hooksup: the agent stopped with the check lint still failing (strict: exit 3)") {
-				t.Errorf("stderr does not say why the exit status is 3:\n%s", r.stderr)
+			if tc.want == 3 && !strings.Contains(r.Stderr, "hooksup: the agent stopped with the check lint still failing (strict: exit 3)") {
+				t.Errorf("stderr does not say why the exit status is 3:\n%s", r.Stderr)
 			}
 		})
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/hooksup/hooksup/themes"
@@ -16,9 +18,9 @@ import (
 // and extra environment variables, and returns what it printed.
 func themesOutput(t *testing.T, env ...string) string {
 	t.Helper()
-	s := newSandbox(t)
+	s := e2e.NewSandbox(t)
 	var cfg string
-	for _, kv := range s.env {
+	for _, kv := range s.Env {
 		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
 			cfg = v
 		}
@@ -30,7 +32,7 @@ func themesOutput(t *testing.T, env ...string) string {
 	if err := os.WriteFile(filepath.Join(dir, "ocean.toml"), []byte("base = \"dark\"\nblock = \"#010203\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := execHooksup(s, "themes")
+	cmd := e2e.ExecHooksup(s, "themes")
 	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -5,12 +5,14 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // hooksup watch --help says what the watch shows and every key it reads, Escape included; any
 // other argument is refused.
 func TestWatchHelp(t *testing.T) {
-	out, err := exec.Command(hooksupBin, "watch", "--help").CombinedOutput()
+	out, err := exec.Command(e2e.HooksupBin, "watch", "--help").CombinedOutput()
 	if err != nil {
 		t.Fatalf("hooksup watch --help: %v\n%s", err, out)
 	}
@@ -32,7 +34,7 @@ func TestWatchHelp(t *testing.T) {
 			t.Errorf("hooksup watch --help lacks %q:\n%s", want, out)
 		}
 	}
-	out, err = exec.Command(hooksupBin, "watch", "now").CombinedOutput()
+	out, err = exec.Command(e2e.HooksupBin, "watch", "now").CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), `watch takes no arguments, got ["now"]`) {
 		t.Fatalf("hooksup watch now: %v\n%s", err, out)
 	}
@@ -49,7 +51,7 @@ func TestEveryCommandHelp(t *testing.T) {
 		}
 		for _, flag := range []string{"--help", "-h", "-help"} {
 			dir := t.TempDir()
-			cmd := exec.Command(hooksupBin, c.Name, flag)
+			cmd := exec.Command(e2e.HooksupBin, c.Name, flag)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir, "XDG_RUNTIME_DIR="+dir)
 			out, err := cmd.CombinedOutput()

@@ -475,7 +475,7 @@ wait; it prints a URL that pairs one browser, once, within 10 minutes (docs/web.
 prints another for each running server (--listen ADDR: that one's); devices lists the paired
 browsers, where they were last seen from; revoke ends one, or --all; token prints the API token
 for scripts. Served over HTTPS, the page offers "notify this device": a Web Push reaches the
-device, page closed, when a question starts waiting (docs/web.md)`},
+device, page closed, when a question starts waiting or a goal ends (docs/web.md)`},
 		flagSet: func() *flag.FlagSet { return webFlagSet(&webArgs{}) },
 		run: func(ctx context.Context, g globalFlags, args []string, std stdio) (int, error) {
 			// Only its context ends the server: SIGINT, SIGTERM, SIGHUP, or its terminal going.

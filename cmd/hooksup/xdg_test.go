@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 )
 
 // withEnv is env with each of set's variables (NAME=value) in place of its earlier value.
@@ -24,10 +26,10 @@ func withEnv(env []string, set ...string) []string {
 // stderr, which and what hooksup uses instead, however many times the command looks for its
 // directories.
 func TestXDGRelativeVariableIsSaidOnce(t *testing.T) {
-	s := newSandbox(t)
-	env := withEnv(s.env, "XDG_STATE_HOME=state", "XDG_CONFIG_HOME=cfg\x1b[2J", "XDG_RUNTIME_DIR=run")
+	s := e2e.NewSandbox(t)
+	env := withEnv(s.Env, "XDG_STATE_HOME=state", "XDG_CONFIG_HOME=cfg\x1b[2J", "XDG_RUNTIME_DIR=run")
 	for _, args := range [][]string{{"log"}, {"ls"}, {"check"}} {
-		cmd := execHooksup(s, args...)
+		cmd := e2e.ExecHooksup(s, args...)
 		cmd.Env = env
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -47,14 +49,14 @@ func TestXDGRelativeVariableIsSaidOnce(t *testing.T) {
 	}
 
 	// The hook client's stdout and stderr are the agent's: it only logs it.
-	for _, bin := range []string{hookClientBin, hooksupBin} {
+	for _, bin := range []string{e2e.HookClientBin, e2e.HooksupBin} {
 		args := []string{"--agent", "claude", "Stop", "--installed"}
-		if bin == hooksupBin {
+		if bin == e2e.HooksupBin {
 			args = append([]string{"hook"}, args...)
 		}
 		hook := exec.Command(bin, args...)
-		hook.Dir, hook.Env = s.project, env
-		hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.project + `","hook_event_name":"Stop","stop_hook_active":false}`)
+		hook.Dir, hook.Env = s.Project, env
+		hook.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + s.Project + `","hook_event_name":"Stop","stop_hook_active":false}`)
 		var stdout, stderr bytes.Buffer
 		hook.Stdout, hook.Stderr = &stdout, &stderr
 		if err := hook.Run(); err != nil {
@@ -64,7 +66,7 @@ func TestXDGRelativeVariableIsSaidOnce(t *testing.T) {
 			t.Errorf("%s: the notice reached the agent:\nstdout %q\nstderr %q", filepath.Base(bin), &stdout, &stderr)
 		}
 	}
-	b, _ := os.ReadFile(filepath.Join(s.home, ".local", "state", "hooksup", "hooksup.log"))
+	b, _ := os.ReadFile(filepath.Join(s.Home, ".local", "state", "hooksup", "hooksup.log"))
 	if n := strings.Count(string(b), "XDG_STATE_HOME=state is relative: ignored"); n != 2 {
 		t.Errorf("hooksup.log holds the notice %d times, want once per hook:\n%s", n, b)
 	}

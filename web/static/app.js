@@ -23,6 +23,7 @@ const state = {
   reasonScroll: new Map(), // session key/question id -> how far from its end a reason was scrolled
   expanded: new Set(), // session keys whose last message is shown whole
   always: new Map(), // session key -> the permission question whose "always" rule is shown, to confirm
+  resume: new Map(), // session key -> the larger budget being typed for its goal: { max_turns, max_time, max_tokens }
   loggedIn: false,
   push: false, // this device is subscribed to pushes (notify this device)
 };
@@ -404,6 +405,7 @@ function card(s) {
   meta.append(st, " for ", since, " · continued " + s.continuations + " · " + count(s.tokens) + " tokens · " + s.mode);
   c.append(meta);
   c.append(el("div", "meta cwd", s.cwd));
+  if (s.goal_words) c.append(goalBox(s));
   const pq = (s.pending || [])[0];
   if (s.permission && s.state === "needs permission" && !(pq && pq.permission)) {
     // What it asks to run: the agent's text, shown as text (showAll), the command whole.
@@ -471,6 +473,87 @@ function card(s) {
     c.append(ul);
   }
   return c;
+}
+
+// goalBox is the session's goal in the words of the TUI's header and hooksup watch's card
+// (s.goal_words, worded by the server): its turn against its budget or how it ended, its text
+// (the person's), time and tokens against their budgets, what failed last. A goal out of budget,
+// paused or without progress is resumed here with a larger budget.
+function goalBox(s) {
+  const w = s.goal_words;
+  const box = el("div", "goal");
+  if (s.goal && s.goal.end) box.dataset.end = s.goal.end;
+  const line = el("div", "goal-line");
+  line.append(el("strong", w.end ? "goal-end" : "goal-turn", w.end || w.turn), " ", el("q", "goal-text", w.text));
+  if (w.time) line.append(" · ", el("span", "goal-time", w.time));
+  if (w.tokens) line.append(" · ", el("span", "goal-tokens", w.tokens));
+  box.append(line);
+  if (w.failed) box.append(el("div", "goal-failed", "✗ " + w.failed));
+  if (w.resumable) box.append(resumeForm(s));
+  return box;
+}
+
+// resumeForm is the larger budget to resume a goal with: its turns (twice its budget to start
+// with), and its time and tokens where it has such a budget. What is typed is kept across the
+// card's updates.
+function resumeForm(s) {
+  const k = key(s);
+  const g = s.goal || {};
+  const v = state.resume.get(k) || { max_turns: String(Math.max(g.max_turns || 0, g.turn || 0) * 2 || 20), max_time: "", max_tokens: "" };
+  state.resume.set(k, v);
+  const f = el("div", "goal-resume");
+  const field = (name, label, type, placeholder) => {
+    const l = el("label", "", label + " ");
+    const i = el("input");
+    i.name = name;
+    i.type = type;
+    i.value = v[name];
+    i.placeholder = placeholder;
+    i.dataset.resume = k;
+    if (type === "number") { i.min = "1"; i.inputMode = "numeric"; }
+    i.addEventListener("input", () => { v[name] = i.value; });
+    i.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); resume(s); }
+      e.stopPropagation(); // what is typed here is the budget, never a shortcut
+    });
+    l.append(i);
+    return l;
+  };
+  f.append(el("span", "", "resume with "), field("max_turns", "turns", "number", String(g.max_turns || "")));
+  if (g.max_time_ms) f.append(field("max_time", "time", "text", "e.g. 2h"));
+  if (g.max_tokens) f.append(field("max_tokens", "tokens", "number", String(g.max_tokens)));
+  f.append(button("resume", "resume", "resume the goal with this budget: hooksup types its next turn into the agent's prompt", state.busy.has(k), () => resume(s)));
+  return f;
+}
+
+// resume resumes the session's goal with the budget typed on its card.
+async function resume(s) {
+  const k = key(s);
+  if (s.error || state.busy.has(k)) return;
+  const v = state.resume.get(k) || {};
+  const body = {};
+  const given = (x) => String(x || "").trim();
+  if (given(v.max_turns)) body.max_turns = Number(given(v.max_turns));
+  if (given(v.max_time)) body.max_time = given(v.max_time);
+  if (given(v.max_tokens)) body.max_tokens = Number(given(v.max_tokens));
+  state.busy.add(k);
+  render();
+  try {
+    const host = s.host ? "?host=" + encodeURIComponent(s.host) : "";
+    const r = await api("/api/sessions/" + encodeURIComponent(s.id) + "/goal/resume" + host,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (r.ok) {
+      notice((await r.json()).message);
+      state.resume.delete(k);
+    } else {
+      notice(await errorText(r));
+    }
+  } catch (e) {
+    if (e.message !== "not paired") notice("disconnected: the goal was not resumed");
+  } finally {
+    state.busy.delete(k);
+    refresh();
+  }
 }
 
 // said is the agent's last message: its first lines, the whole of it a tap away ("show all"),
@@ -608,6 +691,8 @@ function render() {
     if (ta === focused) focusedText = ta.dataset.key;
   }
   const refocus = focused && focused.classList && focused.classList.contains("card") ? focused.dataset.key : null;
+  // A budget being typed keeps its focus and caret.
+  const budget = focused && focused.dataset && focused.dataset.resume !== undefined ? { key: focused.dataset.resume, name: focused.name } : null;
   staleEdits();
   const cards = state.sessions.map(card);
   for (const c of cards) showAll(c);
@@ -632,6 +717,9 @@ function render() {
     ta.swallowNext = state.editStarted === "key";
   } else if (focusedText && textOf(focusedText)) {
     textOf(focusedText).focus({ preventScroll: true });
+  } else if (budget) {
+    const i = main.querySelector('input[data-resume="' + CSS.escape(budget.key) + '"][name="' + CSS.escape(budget.name) + '"]');
+    if (i) i.focus({ preventScroll: true });
   } else if (refocus) {
     const c = main.querySelector('.card[data-key="' + CSS.escape(refocus) + '"]');
     if (c) c.focus({ preventScroll: true });
@@ -659,7 +747,7 @@ function tick() {
 }
 
 function keys(e) {
-  if (e.target.tagName === "TEXTAREA" || e.altKey || e.metaKey || e.ctrlKey) return;
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.altKey || e.metaKey || e.ctrlKey) return;
   // While the selected card's editor is open, what is typed is its text, never a shortcut,
   // wherever the focus is: the editor takes the focus, and the key.
   const ed = state.editing.get(state.selected);
@@ -808,7 +896,7 @@ function notifyQuestion(ev) {
 }
 
 const refreshOn = new Set(["QuestionAsked", "QuestionResolved", "VerdictDecided", "StateChanged", "Interrupted",
-  "AgentExited", "SessionStarted", "SessionEnded", "TranscriptUpdated"]);
+  "AgentExited", "SessionStarted", "SessionEnded", "TranscriptUpdated", "GoalTurnTyped"]);
 
 // The event stream is read with fetch, so that it carries the device's token as a header
 // (EventSource sends only cookies): Server-Sent Events, parsed here.

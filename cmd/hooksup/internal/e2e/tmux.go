@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -43,12 +44,16 @@ func StartTmux(t testing.TB, w, h int, env []string, dir string, argv ...string)
 	return StartTmuxScript(t, w, h, dir, script+"; echo \"[exited $?]\"; sleep 600")
 }
 
+// tmuxServers numbers the tmux servers this process starts: tests running side by side, and
+// other test packages at the same time, each have a server of their own.
+var tmuxServers atomic.Int64
+
 // StartTmuxScript runs the shell script in dir in a detached tmux session of w×h cells, with the
 // environment tmux gives it; the pane ends with the script. The tmux server ends with the test.
 func StartTmuxScript(t testing.TB, w, h int, dir, script string) *Tmux {
 	t.Helper()
 	RequireTmux(t)
-	s := &Tmux{t: t, socket: fmt.Sprintf("hs%d", time.Now().UnixNano()), name: "main"}
+	s := &Tmux{t: t, socket: fmt.Sprintf("hs%d-%d", os.Getpid(), tmuxServers.Add(1)), name: "main"}
 	s.Run("-f", "/dev/null", "new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", dir, "sh", "-c", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s

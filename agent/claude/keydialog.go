@@ -1,0 +1,115 @@
+package claude
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hooksup/hooksup/agent"
+)
+
+// Claude Code on its auto mode asks with a dialog of its own that no hook fires for or can
+// answer (offline, "Auto mode can't check actions in this session, so this one needs your
+// approval"; the server's check, when it flags a call, asks the same way): the call's frame, the
+// command between two dashed rules, "Do you want to proceed?" and two unnumbered options, No
+// (selected when drawn) and Yes. Digits do nothing there and Enter denies: Yes is selected
+// before Enter. Its numbered dialogs ("❯ 1. Yes") are the ones its PermissionRequest hook
+// answers, and are not read here.
+
+const (
+	proceedQuestion = "Do you want to proceed?"
+	dashedRule      = '╌'
+	boxRule         = '─'
+	selectedMark    = "❯"
+)
+
+// KeyDialog reads claude's No/Yes permission dialog on screen (agent.KeyPermissions).
+func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
+	q := -1
+	for i := len(screen) - 1; i >= 0; i-- {
+		if strings.TrimSpace(screen[i]) == proceedQuestion {
+			q = i
+			break
+		}
+	}
+	if q < 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The options: No and Yes, unnumbered, one of them selected; then the hint.
+	var labels []string
+	selected := -1
+	for _, row := range screen[q+1:] {
+		l := strings.TrimSpace(row)
+		if l == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "Esc to cancel") {
+			break
+		}
+		if rest, ok := strings.CutPrefix(l, selectedMark); ok {
+			selected = len(labels)
+			l = strings.TrimSpace(rest)
+		}
+		labels = append(labels, l)
+	}
+	yes := slices.Index(labels, "Yes")
+	if len(labels) != 2 || yes < 0 || slices.Index(labels, "No") < 0 || selected < 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The command: between the two dashed rules above the question.
+	r2 := -1
+	for i := q - 1; i >= max(0, q-8); i-- {
+		if isRule(screen[i], dashedRule) {
+			r2 = i
+			break
+		}
+	}
+	if r2 < 1 {
+		return agent.KeyDialog{}, false
+	}
+	r1 := -1
+	for i := r2 - 1; i >= 0; i-- {
+		if isRule(screen[i], dashedRule) {
+			r1 = i
+			break
+		}
+	}
+	if r1 < 0 || r1 == r2-1 {
+		return agent.KeyDialog{}, false
+	}
+	rows := make([]string, 0, r2-r1-1)
+	for _, row := range screen[r1+1 : r2] {
+		rows = append(rows, strings.TrimSpace(row))
+	}
+	// The tool: the frame's title, the first row under its solid rule ("Bash command").
+	tool := ""
+	for i := r1 - 1; i >= max(0, r1-8); i-- {
+		if isRule(screen[i], boxRule) {
+			if i+1 < r1 {
+				tool = strings.TrimSpace(screen[i+1])
+			}
+			break
+		}
+	}
+	if t, ok := strings.CutSuffix(tool, " command"); ok {
+		tool = t
+	}
+	if tool == "" {
+		return agent.KeyDialog{}, false
+	}
+	d := agent.KeyDialog{Tool: tool, Command: strings.Join(rows, "\n"), Deny: []string{"Escape"}}
+	switch {
+	case selected == yes:
+		d.Allow = []string{"Enter"}
+	case selected < yes:
+		d.Allow = []string{"Down", "Enter"}
+	default:
+		d.Allow = []string{"Up", "Enter"}
+	}
+	return d, true
+}
+
+// isRule reports a row drawn of r alone (and blanks), at least a few of them.
+func isRule(row string, r rune) bool {
+	l := strings.TrimSpace(row)
+	return strings.Count(l, string(r)) >= 3 && strings.Trim(l, string(r)) == ""
+}

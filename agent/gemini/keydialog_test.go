@@ -1,0 +1,36 @@
+package gemini
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The screens are gemini 0.61.0's, captured offline.
+func TestKeyDialog(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	scr := read("gemini-approval-dialog.txt")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "Shell" || d.Command != "rm -rf SCRATCH/runs/gemini/g-allow-enter/victim" ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// The selection moved to "Allow for this session": Up first.
+	for i, r := range scr {
+		scr[i] = strings.NewReplacer("● 1. Allow once", "  1. Allow once", "  2. Allow for", "● 2. Allow for").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Enter"}) {
+		t.Fatalf("the selection moved: %v %+v", ok, d)
+	}
+	if d, ok := (Agent{}).KeyDialog(read("gemini-after-esc.txt")); ok {
+		t.Fatalf("a dialog after it was cancelled: %+v", d)
+	}
+}

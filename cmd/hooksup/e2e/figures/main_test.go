@@ -1,0 +1,14 @@
+// Package figures holds hooksup's end-to-end tests of the figures and benchmarks of hooksup's costs (latency, memory): the real hooksup and hook
+// client, built once for the package (e2e.Main).
+package figures
+
+import (
+	"os"
+	"testing"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(e2e.Main(m, "../..", "../../../hooksup-hook"))
+}

@@ -1,0 +1,66 @@
+package hubweb
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// The page's card shows claude's permission dialog with what it asks to run and the buttons
+// Allow · Always… · Deny; Always… shows the rule before anything is written, and cancelling it
+// answers nothing; Deny refuses the tool, and the card's question goes.
+func TestPermissionDeniedFromThePage(t *testing.T) {
+	t.Parallel()
+	rc, tm, _ := e2e.PermissionSession(t, mockapi.Text("NOT-MADE-PAGE"))
+	home, env := e2e.OtherTerminal(t, rc.Run)
+	w := e2e.StartWebIn(t, home, env)
+	ctx := e2e.Browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
+		t.Fatal(err)
+	}
+	const wait = 45 * time.Second
+	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
+		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === "touch created.txt")`)
+	labels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".card .actions button")].map(b => b.textContent)`))
+	if err != nil || strings.Join(labels, " · ") != "Allow · Always… · Deny · interrupt" {
+		t.Fatalf("the card's buttons: %q (%v)", labels, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="always"]').click(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	e2e.EvalUntil(t, ctx, wait, "the rule always writes, shown first",
+		`(document.querySelector(".question.permission .rule") || {}).textContent === "Always writes: allow Bash(touch created.txt) in .claude/settings.local.json"`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll(".card .actions button")].find(b => b.textContent === "cancel").click(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	e2e.EvalUntil(t, ctx, wait, "the question again, unanswered", `!!document.querySelector('.card button[data-action="deny"]') && !document.querySelector(".rule")`)
+	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 1 {
+		t.Fatalf("cancelling Always… answered the question: %+v", ls)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="deny"]').click(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	tm.WaitText(wait, "NOT-MADE-PAGE")
+	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
+	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	main := rc.Srv.Main()
+	if len(main) < 2 || len(main[1].ToolResults()) != 1 || !main[1].ToolResults()[0].IsError {
+		t.Fatalf("the model did not get the refusal: %d requests", len(main))
+	}
+	// The paired browser that answered is named: its device id, as hooksup web devices lists it.
+	if vs := e2e.PermissionVerdicts(rc); len(vs) != 1 || vs[0].Decision != "deny" ||
+		!regexp.MustCompile(`^manual \(hooksup web device [0-9a-f]{8,}\)$`).MatchString(string(vs[0].Source)) {
+		t.Fatalf("the verdict log's permission answers: %+v", vs)
+	}
+}

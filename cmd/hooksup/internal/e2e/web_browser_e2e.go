@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hooksup/hooksup/web"
+)
+
+// RequireChromium is the headless browser the page's tests drive; CI installs it.
+func RequireChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed (CI must install it)")
+	}
+	t.Skip("chromium is not installed")
+	return ""
+}
+
+// Browser is a headless Chromium with one tab, at width×height.
+func Browser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	bin := RequireChromium(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
+		chromedp.WindowSize(width, height), chromedp.Flag("disable-gpu", true))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelA() })
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// EvalUntil evaluates js in the page until it returns true, or fails the test after wait.
+func EvalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string, opts ...chromedp.EvaluateOption) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		// An exception is "not yet": the page may be loading itself again (to log in anew), and
+		// what js reads is not there for a moment.
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, opts...))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("%s: not after %v (%v); the page says:\n%s", what, wait, err, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Artefact is where a test keeps a file for people to look at: $HOOKSUP_ARTEFACTS, else the
+// system's temporary directory.
+func Artefact(name string) string {
+	dir := os.Getenv("HOOKSUP_ARTEFACTS")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, name)
+}
+
+// WebSessions is GET /api/sessions with the token.
+func WebSessions(t *testing.T, w *WebServer) []web.Session {
+	t.Helper()
+	resp, body := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + w.Token})
+	var list []web.Session
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &list) != nil {
+		t.Fatalf("GET /api/sessions: %d %s", resp.StatusCode, body)
+	}
+	return list
+}

@@ -1,0 +1,227 @@
+package supervisor
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/session"
+)
+
+// fakeScreen is the agent's screen as a front end would give it: the test sets what it shows,
+// and onPress decides what a key does to it.
+type fakeScreen struct {
+	mu      sync.Mutex
+	text    string
+	changed chan struct{}
+	pressed []string
+	times   []time.Time
+	onPress func(key string) (string, bool) // the screen after the key; false: unchanged
+}
+
+func newFakeScreen(text string) *fakeScreen {
+	return &fakeScreen{text: text, changed: make(chan struct{}, 1)}
+}
+
+func (f *fakeScreen) Text() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.text
+}
+
+func (f *fakeScreen) Changed() <-chan struct{} { return f.changed }
+
+func (f *fakeScreen) show(text string) {
+	f.mu.Lock()
+	f.text = text
+	f.mu.Unlock()
+	select {
+	case f.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (f *fakeScreen) Press(keys ...string) bool {
+	for _, k := range keys {
+		f.mu.Lock()
+		f.pressed = append(f.pressed, k)
+		f.times = append(f.times, time.Now())
+		on := f.onPress
+		f.mu.Unlock()
+		if on != nil {
+			if next, ok := on(k); ok {
+				f.show(next)
+			}
+		}
+	}
+	return true
+}
+
+func (f *fakeScreen) keys() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.pressed)
+}
+
+// claudeScreen is claude 2.1.330's screen as captured (agent/claude/testdata).
+func claudeScreen(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile("../agent/claude/testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func waitKeyQuestion(t *testing.T, ss *stormSession, command string) session.Question {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		for _, q := range ss.sup.Pending() {
+			if q.Permission != nil && q.Permission.Command == command {
+				return q
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no question for %q: %+v", command, ss.sup.Pending())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+const claudeAutoCommand = "rm -rf SCRATCH/runs/b330/a-notice-enter/victim"
+
+// Allowed from elsewhere: the selection moves to Yes, then Enter, the first key no sooner than
+// keySettle after the dialog was read; Enter dropped once (as claude drops keys) is pressed again.
+func TestKeyPermissionAllowed(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	dialog := claudeScreen(t, "claude-auto-fallback-dialog.txt")
+	yes := strings.Replace(strings.Replace(dialog, " ❯ No", "   No", 1), "   Yes", " ❯ Yes", 1)
+	sc := newFakeScreen("❯ \n")
+	enters := 0
+	sc.onPress = func(k string) (string, bool) {
+		switch k {
+		case "Down":
+			return yes, true
+		case "Enter":
+			if enters++; enters == 1 {
+				return "", false // dropped
+			}
+			return "● Running…\n", true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, claudeAutoCommand)
+	if q.Event != "PermissionRequest" || q.Permission.Tool != "Bash" || q.Permission.Always != "" {
+		t.Fatalf("the question: %+v %+v", q, q.Permission)
+	}
+	asked := time.Now()
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the dialog answered", func() bool { return len(sc.keys()) == 3 })
+	if got := sc.keys(); !slices.Equal(got, []string{"Down", "Enter", "Enter"}) {
+		t.Fatalf("keys %v", got)
+	}
+	if first := sc.times[0]; first.Sub(q.Asked) < keySettle || first.Before(asked) {
+		t.Fatalf("the first key %v after the dialog was read", first.Sub(q.Asked))
+	}
+	if len(ss.sup.Pending()) != 0 {
+		t.Fatalf("still pending: %+v", ss.sup.Pending())
+	}
+}
+
+// A claude slow to draw what a key did (a loaded machine): the selection's key is not pressed
+// again while the screen has not caught up, as a second Down would move past Yes (the options
+// wrap) and Enter answer No.
+func TestKeyPermissionWaitsForTheSelectionToMove(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	dialog := claudeScreen(t, "claude-auto-fallback-dialog.txt")
+	yes := strings.Replace(strings.Replace(dialog, " ❯ No", "   No", 1), "   Yes", " ❯ Yes", 1)
+	sc := newFakeScreen("❯ \n")
+	sc.onPress = func(k string) (string, bool) {
+		switch k {
+		case "Down":
+			time.AfterFunc(4*keyStep, func() { sc.show(yes) })
+		case "Enter":
+			return "● Running…\n", true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, claudeAutoCommand)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the dialog answered", func() bool { return slices.Contains(sc.keys(), "Enter") })
+	if got := sc.keys(); !slices.Equal(got, []string{"Down", "Enter"}) {
+		t.Fatalf("keys %v: the selection's key pressed again before the screen showed the first", got)
+	}
+}
+
+// A key never goes where the question's dialog is not: answered at the terminal (the prompt
+// box is back) the question is withdrawn with no key pressed; another dialog in its place is
+// another question, and the first one's answer presses nothing into it.
+func TestKeyPermissionOnlyIntoItsDialog(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	dialog := claudeScreen(t, "claude-auto-fallback-dialog.txt")
+	sc := newFakeScreen("")
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, claudeAutoCommand)
+	sc.show("❯ \n") // the person answered at the terminal
+	waitFor(t, "the question withdrawn", func() bool { return len(ss.sup.Pending()) == 0 })
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "", session.ManualSource("late")); !errors.Is(err, session.ErrAnswered) {
+		t.Fatalf("a late answer: %v", err)
+	}
+
+	sc.show(dialog)
+	q = waitKeyQuestion(t, ss, claudeAutoCommand)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "why", session.ManualSource("test")); !errors.Is(err, session.ErrNotPermission) {
+		t.Fatalf("a reason no key can carry: %v", err)
+	}
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAlways, "", session.ManualSource("test")); !errors.Is(err, session.ErrNotPermission) {
+		t.Fatalf("always, which the dialog does not offer: %v", err)
+	}
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	other := strings.ReplaceAll(dialog, "a-notice-enter/victim", "other/victim")
+	sc.show(other) // redrawn for another call before the answer's key
+	q2 := waitKeyQuestion(t, ss, "rm -rf SCRATCH/runs/b330/other/victim")
+	if q2.ID == q.ID {
+		t.Fatal("the other dialog took the first one's question")
+	}
+	// The first answer's Escape never comes: the keys pressed are the second answer's.
+	if err := ss.sup.ResolveBy(q2.ID, session.PermissionAllow, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second answer's Down", func() bool { return len(sc.keys()) > 0 })
+	if got := sc.keys(); !slices.Equal(got, []string{"Down"}) {
+		t.Fatalf("keys %v: the first answer pressed into a dialog it was not for", got)
+	}
+}
