@@ -7,10 +7,10 @@ import (
 	"github.com/hooksup/hooksup/agent"
 )
 
-// Copilot CLI asks before a shell command runs (on its default settings, every command that is
-// not read-only) with a dialog that no hook can answer beside it: its permissionRequest hook
-// (and preToolUse) runs before the dialog, which is drawn only once the hook has returned, and
-// its notification hook's answer is ignored. The dialog is a box: the call's description, the
+// Copilot CLI asks before a shell command runs (on its default settings; `touch created.txt`,
+// say) with a dialog that no hook can answer beside it: its permissionRequest hook (and
+// preToolUse) runs before the dialog, which is drawn only once the hook has returned, and its
+// notification hook's answer is ignored. The dialog is a box: the call's description, the
 // command in a box of its own, "Do you want to run this command?" and the numbered options
 // "1. Yes" (selected when drawn), "2. Yes, and don't ask again for …", "3. No, and tell Copilot
 // what to do differently (Esc to stop)", then "↑/↓ to navigate · enter to select · esc to
