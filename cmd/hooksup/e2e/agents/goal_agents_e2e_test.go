@@ -29,7 +29,8 @@ type goalAgent struct {
 
 type goalEnv struct {
 	e2e.HooksupEnv
-	home string
+	home   string
+	setenv func(key, value string)
 	// turns is the text that ends each turn request the mock has had so far.
 	turns func() []string
 }
@@ -68,7 +69,7 @@ var goalAgents = []goalAgent{
 		}
 		rc := e2e.NewRealCodex(t, &mockapi.ResponsesScript{Replies: rs})
 		// A stop hook's reason reaches Codex's model as a hook prompt.
-		return &goalEnv{HooksupEnv: rc.HooksupEnv, home: rc.Env.Home, turns: func() []string {
+		return &goalEnv{HooksupEnv: rc.HooksupEnv, home: rc.Env.Home, setenv: rc.Env.Setenv, turns: func() []string {
 			var out []string
 			for _, r := range rc.Srv.Model() {
 				out = append(out, r.LastHookPrompt())
@@ -82,7 +83,7 @@ var goalAgents = []goalAgent{
 			rs = append(rs, mockapi.GeminiText(s))
 		}
 		rg := e2e.NewRealGemini(t, rs...)
-		return &goalEnv{HooksupEnv: rg.HooksupEnv, home: rg.Env.Home, turns: func() []string {
+		return &goalEnv{HooksupEnv: rg.HooksupEnv, home: rg.Env.Home, setenv: rg.Env.Setenv, turns: func() []string {
 			var out []string
 			for _, r := range rg.Srv.Turns() {
 				out = append(out, r.LastUserText())
@@ -93,11 +94,11 @@ var goalAgents = []goalAgent{
 	{name: "copilot", prompt: []string{"-p", "go"}, start: func(t *testing.T, n int) *goalEnv {
 		srv := mockapi.NewChatServer(t, &mockapi.ChatScript{Replies: chatReplies(n)}, mockapi.WithNetNS(), mockapi.WithQuiet())
 		env := mockapi.NewCopilotEnv(t, srv.URL, "")
-		return &goalEnv{HooksupEnv: e2e.NewHooksupEnv(t, "hc", env.Home, env.Setenv, srv.Run, env.Command), home: env.Home, turns: chatTexts(srv)}
+		return &goalEnv{HooksupEnv: e2e.NewHooksupEnv(t, "hc", env.Home, env.Setenv, srv.Run, env.Command), home: env.Home, setenv: env.Setenv, turns: chatTexts(srv)}
 	}},
 	{name: "qwen", prompt: []string{"-p", "go"}, start: func(t *testing.T, n int) *goalEnv {
 		rq := newRealQwen(t, chatReplies(n)...)
-		return &goalEnv{HooksupEnv: rq.HooksupEnv, home: rq.env.Home, turns: chatTexts(rq.srv)}
+		return &goalEnv{HooksupEnv: rq.HooksupEnv, home: rq.env.Home, setenv: rq.env.Setenv, turns: chatTexts(rq.srv)}
 	}},
 }
 
@@ -111,9 +112,14 @@ func forEachGoalAgent(t *testing.T, scenario func(t *testing.T, a goalAgent)) {
 	}
 }
 
+// goalTimeout bounds one goal's run: up to 13 turns of an agent on node, the tests of every
+// agent side by side on a loaded machine (qwen's 3 turns took 82 s so).
+const goalTimeout = 4 * time.Minute
+
 // goal runs hooksup in goal mode headless on the agent's one prompt: flags first.
 func (ge *goalEnv) goal(a goalAgent, flags ...string) (mockapi.Result, time.Duration) {
 	ge.T.Helper()
+	ge.Timeout = goalTimeout
 	start := time.Now()
 	res := ge.Hooksup(append(append(flags, a.name), a.prompt...)...)
 	return res, time.Since(start)
@@ -185,4 +191,99 @@ func TestGoalAgentsTurnBudgetExits3(t *testing.T) {
 			t.Fatalf("the goal's last record %+v", g)
 		}
 	})
+}
+
+// --max-tokens 1 and a done command that never passes: the agent's transcript gives the
+// session's tokens, and once hooksup has read them the budget ends the goal, exit 3, the budget
+// named with the count reached.
+func TestGoalAgentsTokenBudgetExits3(t *testing.T) {
+	t.Parallel()
+	forEachGoalAgent(t, func(t *testing.T, a goalAgent) {
+		ge := a.start(t, 5)
+		res, took := ge.goal(a, "--goal", "ship it", "--done", ge.changingFailure(), "--max-tokens", "1")
+		turns := ge.turns()
+		vs := ge.Verdicts()
+		if len(vs) == 0 {
+			t.Fatalf("no verdicts; exit %d stderr %s", res.ExitCode, res.Stderr)
+		}
+		g := vs[len(vs)-1].Goal
+		t.Logf("%s: %d turn requests, exit %d, %s, goal %+v", a.name, len(turns), res.ExitCode, took.Round(time.Millisecond), g)
+		if res.ExitCode != 3 || !strings.Contains(res.Stderr, "hooksup: the goal was not reached: its budget of tokens (1) ran out, at ") {
+			t.Fatalf("exit %d, want 3; stderr %s", res.ExitCode, res.Stderr)
+		}
+		if g == nil || g.End != verdictlog.GoalBudget || g.Budget != verdictlog.BudgetTokens || g.Tokens <= 0 || len(turns) > 3 {
+			t.Fatalf("%d turn requests, the goal's last record %+v", len(turns), g)
+		}
+	})
+}
+
+// changingFailure is a done command that never passes and says something new each run (its
+// count in letters): no progress never ends the goal.
+func (ge *goalEnv) changingFailure() string {
+	runs := filepath.Join(ge.home, "runs")
+	return fmt.Sprintf(`echo x >> %[1]s; echo "check $(wc -l < %[1]s | tr 0-9 a-j) fails"; exit 1`, runs)
+}
+
+func goalAgentNamed(name string) goalAgent {
+	for _, a := range goalAgents {
+		if a.name == name {
+			return a
+		}
+	}
+	panic(name)
+}
+
+// A goal of 12 turns outlasts qwen's own cap of 8 blocked stops in a row (7 continuations):
+// hooksup raises the cap at launch, so its budget decides: 13 turn requests, exit 3 naming the
+// budget.
+func TestGoalRaisesQwenCap(t *testing.T) {
+	t.Parallel()
+	a := goalAgentNamed("qwen")
+	ge := a.start(t, 16)
+	res, took := ge.goal(a, "--goal", "ship it", "--done", ge.changingFailure(), "--max-turns", "12")
+	n := len(ge.turns())
+	t.Logf("qwen: %d turn requests, exit %d, %s", n, res.ExitCode, took.Round(time.Millisecond))
+	if n != 13 || res.ExitCode != 3 || !strings.Contains(res.Stderr, "hooksup: the goal was not reached: its budget of turns (12) ran out") {
+		t.Fatalf("%d turn requests, want 13; exit %d, want 3; stderr %s", n, res.ExitCode, res.Stderr)
+	}
+}
+
+// An agent's own cap on blocked stops that hooksup does not raise ends the goal capped, never
+// a pass: Copilot CLI's (8 continuations, no setting), and qwen's when the person set it
+// (QWEN_CODE_STOP_HOOK_BLOCK_CAP=3: 2 continuations). Neither writes the cap's end where
+// hooksup reads; the agent exits after a block one past its cap, which hooksup records as the
+// cap's end: in the log (an entry of event Capped) and on stderr, exit 3.
+func TestGoalAgentCapEndsGoalCapped(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		agent, product string
+		env            []string
+		conts          int // the continuations the cap lets through
+	}{
+		{"copilot", "GitHub Copilot CLI", nil, 8},
+		{"qwen", "Qwen Code", []string{"QWEN_CODE_STOP_HOOK_BLOCK_CAP", "3"}, 2},
+	} {
+		t.Run(c.agent, func(t *testing.T) {
+			t.Parallel()
+			a := goalAgentNamed(c.agent)
+			ge := a.start(t, 16)
+			if c.env != nil {
+				ge.setenv(c.env[0], c.env[1])
+			}
+			res, took := ge.goal(a, "--goal", "ship it", "--done", ge.changingFailure(), "--max-turns", "12")
+			n := len(ge.turns())
+			t.Logf("%s: %d turn requests, exit %d, %s", c.agent, n, res.ExitCode, took.Round(time.Millisecond))
+			if n != c.conts+1 {
+				t.Fatalf("%d turn requests, want %d; stderr %s", n, c.conts+1, res.Stderr)
+			}
+			if res.ExitCode != 3 || !strings.Contains(res.Stderr, "hooksup: the goal was not reached: "+c.product+"'s own cap on blocked stops ended its turn; left undone: the done command still fails (exit 1)\n") {
+				t.Fatalf("exit %d, want 3; stderr %s", res.ExitCode, res.Stderr)
+			}
+			vs := ge.Verdicts()
+			last := vs[len(vs)-1]
+			if last.Event != verdictlog.EventCapped || last.Goal == nil || last.Goal.End != verdictlog.GoalCapped || last.Goal.Turn != c.conts || last.Goal.CappedBy != c.product {
+				t.Fatalf("last %+v goal %+v", last, last.Goal)
+			}
+		})
+	}
 }
