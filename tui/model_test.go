@@ -423,7 +423,7 @@ func TestVerdictDetail(t *testing.T) {
 		press(tea.KeyUp, 0, ""), press(tea.KeyEnter, 0, ""), // the Stop block, opened
 	)
 	out := ansi.Strip(fm.render())
-	for _, want := range []string{"block by check tests", "✗ tests exit 1 in 812 ms", "│     parse_test.go:12: want 2, got 3", "reason claude read:", "--- FAIL: TestParse"} {
+	for _, want := range []string{"continued (check tests failed) · logged block", "✗ tests exit 1 in 812 ms", "│     parse_test.go:12: want 2, got 3", "reason claude read:", "--- FAIL: TestParse"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, out)
 		}
@@ -588,7 +588,7 @@ func TestExitSummaryLines(t *testing.T) {
 	snap := session.TranscriptUpdated{}
 	snap.Snapshot.Main.Turns, snap.Snapshot.Main.ToolCallCount, snap.Snapshot.Usage.InputTokens = 1, 3, 12345
 	some.event(snap)
-	want := "3 verdicts: 1 block · 2 allow\n12.3k tokens · 3 tool calls · 1 prompt\nresume it with:\n  hooksup claude --resume s-1"
+	want := "3 verdicts: 1 continued · 2 let stop\n12.3k tokens · 3 tool calls · 1 prompt\nresume it with:\n  hooksup claude --resume s-1"
 	if got := strings.Join(some.lines("hooksup claude --resume"), "\n"); got != want {
 		t.Errorf("after a conversation:\n%s\nwant:\n%s", got, want)
 	}

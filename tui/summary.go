@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -48,21 +47,17 @@ func (t *tally) event(ev session.Event) {
 // that resumes a session (before its id), how to resume this one.
 func (t tally) lines(resume string) []string {
 	n := 0
-	var by []string
-	for _, d := range []hooks.Decision{hooks.Block, hooks.Allow, hooks.Halt} {
-		if c := t.verdicts[d]; c > 0 {
-			n += c
-			by = append(by, fmt.Sprintf("%d %s", c, d))
-		}
+	for _, c := range t.verdicts {
+		n += c
 	}
 	var out []string
 	switch n {
 	case 0:
 		out = append(out, "no verdicts")
 	case 1:
-		out = append(out, "1 verdict: "+strings.Join(by, " · "))
+		out = append(out, "1 verdict: "+present.Counts(t.verdicts, 0))
 	default:
-		out = append(out, fmt.Sprintf("%d verdicts: %s", n, strings.Join(by, " · ")))
+		out = append(out, fmt.Sprintf("%d verdicts: %s", n, present.Counts(t.verdicts, 0)))
 	}
 	if t.turns == 0 {
 		return append(out, "no conversation to resume")

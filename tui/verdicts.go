@@ -118,13 +118,18 @@ func verdictLine(st Styles, v verdictlog.Verdict, w int) string {
 	if v.AgentID != "" {
 		ev = "Sub " + termsafe.String(shortID(v.AgentID))
 	}
-	dec := st.decisionStyle(v.Decision).Render(fmt.Sprintf("%-5s", v.Decision))
-	src := present.Source(v.Source)
+	// What the verdict did, in the words of the keys that answer a stop ("continued (check
+	// tests failed)", "let stop by you (hooksup deny)"): the detail adds what the log records.
+	did, why := present.OutcomeParts(v)
 	reason := present.FirstLine(v.Reason)
 	if reason == "" {
 		reason = present.FirstLine(v.Warning)
 	}
-	line := fmt.Sprintf("%s %-9s %s %s %s", st.Muted.Render(v.Time.Local().Format("15:04:05")), ev, dec, st.Accent.Render(src), st.Muted.Render(reason))
+	line := fmt.Sprintf("%s %-4s %s%s", st.Muted.Render(v.Time.Local().Format("15:04:05")), ev,
+		st.decisionStyle(v.Decision).Render(did), st.Accent.Render(why))
+	if reason != "" {
+		line += " " + st.Muted.Render(reason)
+	}
 	return fit(line, w)
 }
 
@@ -229,11 +234,8 @@ func (p *verdictsPane) detail(st Styles, w, h int) []string {
 	if v.AgentID != "" {
 		add(fmt.Sprintf("agent %s (%s) · steers\u00a0%d/%d", safe(v.AgentID), safe(v.AgentType), v.Steers, v.MaxSteers))
 	}
-	by := " by " + st.Accent.Render(present.Source(v.Source))
-	if v.Source == verdictlog.SourceNoChecks {
-		by = ": " + st.Accent.Render("no checks")
-	}
-	add(st.decisionStyle(v.Decision).Render(string(v.Decision)) + by +
+	did, why := present.OutcomeParts(v)
+	add(st.decisionStyle(v.Decision).Render(did) + st.Accent.Render(why) + st.Muted.Render(" · "+present.Logged(v.Decision)) +
 		fmt.Sprintf(" · continuations\u00a0%d/%d · session\u00a0%d · %.0f\u00a0ms", v.Continuations, v.MaxContinuations, v.SessionContinuations, v.LatencyMS))
 	switch present.OtherHooksEffect(v.OtherHooks) {
 	case present.EffectContinued:

@@ -58,9 +58,9 @@ func TestVerdictsPaneShowsOtherHooksBesideTheVerdict(t *testing.T) {
 	}
 	got := plain(p.view(st, 60, 10, false))
 	want := strings.Join([]string{
-		"14:30:00 Stop      allow checks",
+		"14:30:00 Stop let stop (checks passed)",
 		"  ↳ block.sh blocked: update the changelog",
-		"14:30:00 Stop      allow checks",
+		"14:30:00 Stop let stop (checks passed)",
 		"  ↳ python3 /opt/log.py failed (exit 1): Traceback",
 		"  ↳ block.sh allowed",
 	}, "\n")
@@ -72,11 +72,11 @@ func TestVerdictsPaneShowsOtherHooksBesideTheVerdict(t *testing.T) {
 	}
 
 	// Too little room: the newest verdict and its hooks; the selection scrolls back to the first.
-	if got := trimLines(plain(p.view(st, 60, 3, false))); !strings.HasPrefix(got, "14:30:00 Stop      allow checks\n  ↳ python3") {
+	if got := trimLines(plain(p.view(st, 60, 3, false))); !strings.HasPrefix(got, "14:30:00 Stop let stop (checks passed)\n  ↳ python3") {
 		t.Fatalf("3 rows:\n%s", got)
 	}
 	p.move(-1)
-	if got := trimLines(plain(p.view(st, 60, 3, true))); !strings.HasPrefix(got, "14:30:00 Stop      allow checks\n  ↳ block.sh blocked") {
+	if got := trimLines(plain(p.view(st, 60, 3, true))); !strings.HasPrefix(got, "14:30:00 Stop let stop (checks passed)\n  ↳ block.sh blocked") {
 		t.Fatalf("3 rows, first selected:\n%s", got)
 	}
 
@@ -84,7 +84,7 @@ func TestVerdictsPaneShowsOtherHooksBesideTheVerdict(t *testing.T) {
 	// continued; nothing says it stopped.
 	p.navigate(press(tea.KeyEnter, 0, ""))
 	got = plain(p.view(st, 60, 20, true))
-	for _, s := range []string{"allow by checks", "claude continued: another hook blocked", "blocked /home/u/.claude/block.sh (exit 2 · 107 ms)", "update the changelog", "then finish"} {
+	for _, s := range []string{"let stop (checks passed) · logged allow", "claude continued: another hook blocked", "blocked /home/u/.claude/block.sh (exit 2 · 107 ms)", "update the changelog", "then finish"} {
 		if !strings.Contains(got, s) {
 			t.Fatalf("detail lacks %q:\n%s", s, got)
 		}

@@ -717,8 +717,8 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 		}
 		left := timeLeft(session.Question{Asked: q.Asked, Deadline: q.Deadline}, m.now)
 		proposal := hooks.Decision(q.Proposal)
-		line := st.Pending.Render(what) + " " + st.decisionStyle(proposal).Render(present.Decision(proposal)) + " " +
-			st.Accent.Render(present.Source(verdictlog.Source(q.Source))) + st.Muted.Render(" · "+left+" left")
+		line := st.Pending.Render(what) + st.Muted.Render(" · ") + st.decisionStyle(proposal).Render(present.Says(proposal, verdictlog.Source(q.Source))) +
+			st.Muted.Render(" · "+left+" left")
 		body = append(body, fit(" "+line, inner))
 		// The reason's first line is its heading, which quotes the check's command as it is:
 		// shown visibly, as the banner shows it (a carriage return in it hides nothing).
@@ -732,8 +732,8 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 		}
 	}
 	for _, v := range s.verdicts {
-		line := st.Muted.Render(v.Time.Local().Format("15:04:05")+" ") + st.decisionStyle(v.Decision).Render(string(v.Decision)) +
-			" " + st.Accent.Render(present.Source(v.Source))
+		did, why := present.OutcomeParts(v)
+		line := st.Muted.Render(v.Time.Local().Format("15:04:05")+" ") + st.decisionStyle(v.Decision).Render(did) + st.Accent.Render(why)
 		if r := present.FirstLine(v.Reason); r != "" {
 			line += st.Muted.Render(" · ") + r
 		}

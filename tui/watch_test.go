@@ -89,14 +89,14 @@ func TestWatchViewShowsEverySession(t *testing.T) {
 		"hooksup watch · 2 sessions · 1 waiting on you",
 		"▸ api · claude · 1a2b3c4d",
 		"stopping 42s · continued 2 · 12.3k tokens · ask mode",
-		"⚑ Stop block check tests · 4:30 left",
+		"⚑ Stop · the checks say continue (check tests) · 4:30 left",
 		"   The check \"tests\" failed (exit 1).",
 		"     === RUN   TestLogin",
 		"     --- FAIL: TestLogin (0.01s)",
 		"     login_test.go:9: got 500",
 		"  web · codex · 5e6f7a8b",
 		"working 3m · continued 0 · 0 tokens · auto mode",
-		"allow manual (hooksup approve) · done",
+		"let stop by you (hooksup approve) · done",
 		"a continue · d let it stop · e edit reason · x halt · esc interrupt · ↑/k/↓/j select · q quit",
 	} {
 		if !strings.Contains(scr, want) {
@@ -150,7 +150,7 @@ func TestWatchShowsTheChecksOutputAsItFits(t *testing.T) {
 				t.Errorf("%d rows: the watch shows %q:\n%s", c.h, not, scr)
 			}
 		}
-		if strings.Count(scr, "⚑ Stop block check tests") != 2 || !strings.Contains(scr, "a continue · d let it stop") {
+		if strings.Count(scr, "⚑ Stop · the checks say continue (check tests)") != 2 || !strings.Contains(scr, "a continue · d let it stop") {
 			t.Errorf("%d rows: the questions or the keys are missing:\n%s", c.h, scr)
 		}
 		if n := len(strings.Split(scr, "\n")); n != c.h {

@@ -32,8 +32,9 @@ type pageEvent struct {
 }
 
 // Words are a verdict's decision and what it did as hooksup log words them (present.Decision,
-// present.Outcome): the page's "block: continued by you (hooksup web)" is `hooksup log`'s
-// "Stop → block: continued by you (hooksup web)".
+// present.Outcome): the page shows "continued by you (hooksup web)", as the TUI's verdicts pane
+// does, with "logged block" in its title; `hooksup log` says "Stop → block: continued by you
+// (hooksup web)".
 type Words struct {
 	Decision string `json:"decision"`
 	Source   string `json:"source"`

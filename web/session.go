@@ -103,18 +103,8 @@ func SessionOf(l hub.Live) Session {
 			continue
 		}
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,
-			Proposal: q.Proposal, Source: q.Source, Says: says(q), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline,
+			Proposal: q.Proposal, Source: q.Source, Says: present.Says(hooks.Decision(q.Proposal), verdictlog.Source(q.Source)), Reason: q.Reason, Asked: q.Asked, Deadline: q.Deadline,
 			Answers: present.Answers(s.Agent)})
 	}
 	return j
-}
-
-// says is a question's Says.
-func says(q hub.Question) string {
-	src := verdictlog.Source(q.Source)
-	p := present.Proposal(hooks.Decision(q.Proposal), src)
-	if src == verdictlog.SourceNoChecks {
-		return p
-	}
-	return p + " (" + present.Source(src) + ")"
 }

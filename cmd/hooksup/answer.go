@@ -173,10 +173,12 @@ func names(ls []hostLive) string {
 	return strings.Join(out, ", ")
 }
 
-// answerHelp is what answering a question does, with the hint of the TUI's key for it:
-// "approve the forced continuation: the agent continues (the TUI's "continue")", so that
-// approve, deny and halt are known by the words of the keys they stand for.
+// answerHelp is what answering a question does, with the hint of the TUI's key for it and how
+// hooksup log says the verdict: "approve the forced continuation: the agent continues (the
+// TUI's "continue"; hooksup log says "block: continued")", so that approve, deny and halt are
+// known by the words of the keys they stand for, and the log's block and allow by theirs.
 func answerHelp(action, does string) string {
 	k, _ := keymap.Lookup(action)
-	return does + " (the TUI's \"" + k.Hint + "\")"
+	d, _, _ := present.Answer(action)
+	return does + " (the TUI's \"" + k.Hint + "\"; hooksup log says \"" + present.Decision(d) + ": " + present.Did(d) + "\")"
 }

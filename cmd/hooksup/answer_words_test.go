@@ -45,8 +45,8 @@ func TestApproveAndDenyReadInTheLog(t *testing.T) {
 func TestApproveAndDenySayWhatTheyDo(t *testing.T) {
 	s := e2e.NewSandbox(t)
 	for cmd, want := range map[string]string{
-		"approve": `approve the forced continuation: the agent continues (the TUI's "continue")`,
-		"deny":    `deny the forced continuation: the agent may stop (the TUI's "let it stop")`,
+		"approve": `approve the forced continuation: the agent continues (the TUI's "continue"; hooksup log says "block: continued")`,
+		"deny":    `deny the forced continuation: the agent may stop (the TUI's "let it stop"; hooksup log says "allow: let stop")`,
 	} {
 		for _, args := range [][]string{{"help", cmd}, {cmd, "--help"}} {
 			code, out := s.Hooksup(t, args...)

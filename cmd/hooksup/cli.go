@@ -110,7 +110,7 @@ writes them all, commented, in a new .hooksup.toml.`, Items: configItems()},
 // keysSection is the manual's list of the TUI's keys, from the keymap the TUI draws its hints
 // from.
 func keysSection() cli.Section {
-	items := []cli.Item{{Term: keymap.Escape, Text: "always interrupts the agent: every waiting question is answered allow, running checks are killed, and the rest of the turn may stop (the Escape that closes an open overlay stays hooksup's)"}}
+	items := []cli.Item{{Term: keymap.Escape, Text: "always interrupts the agent: every waiting question is answered \"let it stop\", running checks are killed, and the rest of the turn may stop (the Escape that closes an open overlay stays hooksup's)"}}
 	for _, a := range keymap.Actions() {
 		term := strings.Join(a.Keys, ", ")
 		if a.Scope == keymap.Command {

@@ -48,7 +48,7 @@ func TestDocsAreGenerated(t *testing.T) {
 func keysTable() string {
 	var b strings.Builder
 	b.WriteString("| key | where | action | what it does |\n| --- | --- | --- | --- |\n")
-	fmt.Fprintf(&b, "| `%s` | always | | interrupts the agent: every waiting question is answered allow, running checks are killed, the rest of the turn may stop (the Escape that closes the help stays hooksup's) |\n", keymap.Escape)
+	fmt.Fprintf(&b, "| `%s` | always | | interrupts the agent: every waiting question is answered \"let it stop\", running checks are killed, the rest of the turn may stop (the Escape that closes the help stays hooksup's) |\n", keymap.Escape)
 	for _, a := range keymap.Actions() {
 		keys := make([]string, len(a.Keys))
 		for i, k := range a.Keys {

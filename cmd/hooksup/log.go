@@ -215,7 +215,8 @@ func printVerdictLine(w io.Writer, line []byte, asJSON bool) {
 	if v.Event == verdictlog.EventPermission && v.Permission != nil {
 		p := v.Permission
 		line := present.PermissionAnswered(v.Decision, p.Tool, p.Command, p.Rule, "", "")
-		fmt.Fprintf(w, "%s  permission  %s by %s\n", v.Time.Local().Format("15:04:05"), line, present.Source(v.Source))
+		_, by := present.OutcomeParts(v) // " by you (hooksup deny)"
+		fmt.Fprintf(w, "%s  permission  %s%s\n", v.Time.Local().Format("15:04:05"), line, by)
 		if v.Reason != "" {
 			fmt.Fprintf(w, "          told %s: %s\n", present.AgentName(v.Agent), present.Lines(v.Reason, "                  "))
 		}

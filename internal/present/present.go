@@ -155,6 +155,21 @@ func Proposal(d hooks.Decision, s verdictlog.Source) string {
 	return "the checks say it may stop"
 }
 
+// Says is what the checks propose for a question, and which decided it: "the checks say
+// continue (check tests)", "the checks say it may stop (checks)", "no checks: it may stop";
+// hooksup watch and hooksup web's page say a pending question with it.
+func Says(d hooks.Decision, s verdictlog.Source) string {
+	p := Proposal(d, s)
+	if s == verdictlog.SourceNoChecks {
+		return p
+	}
+	return p + " (" + Source(s) + ")"
+}
+
+// Logged is the decision a verdict's Outcome is recorded as, for where both are said: "logged
+// block" (hooksup log --json's "decision", and the verdict log's).
+func Logged(d hooks.Decision) string { return "logged " + Decision(d) }
+
 // WaitingFor says that a stop's checks wait for h's in the same project: "waiting for session
 // 1a2b3c4d (claude, pid 4242) to finish its checks in this project"; safe to print.
 func WaitingFor(h projectlock.Holder) string {
@@ -395,22 +410,31 @@ func Answer(action string) (d hooks.Decision, did string, ok bool) {
 // person acts in (the TUI's keys: continue, let it stop, halt): "continued (check tests
 // failed)", "let stop (checks passed)", "continued by you (hooksup approve)", "let stop by
 // you", "turn ended by you (hooksup halt)", "let stop (Escape)". hooksup log and the headless
-// printer put it after the decision the log records ("Stop → block: continued by you …").
+// printer put it after the decision the log records ("Stop → block: continued by you …"); the
+// TUI's verdicts, hooksup watch and hooksup web's page show it as each verdict's row.
 func Outcome(v verdictlog.Verdict) string {
-	did := Did(v.Decision)
+	did, why := OutcomeParts(v)
+	return did + why
+}
+
+// OutcomeParts are Outcome's two parts, for a front end that draws them apart: what the
+// verdict did ("continued") and, after it, who or what decided it (" (check tests failed)",
+// " by you (hooksup approve)").
+func OutcomeParts(v verdictlog.Verdict) (did, why string) {
+	did = Did(v.Decision)
 	if name, ok := v.Source.Check(); ok {
 		if v.Decision == hooks.Block {
-			return did + " (check " + termsafe.String(name) + " failed)"
+			return did, " (check " + termsafe.String(name) + " failed)"
 		}
-		return did + " (check " + termsafe.String(name) + ")"
+		return did, " (check " + termsafe.String(name) + ")"
 	}
 	manual := string(verdictlog.SourceManual)
 	if src := string(v.Source); src == manual {
-		return did + " by you"
+		return did, " by you"
 	} else if where, ok := strings.CutPrefix(src, manual+" "); ok {
-		return did + " by you " + termsafe.String(where)
+		return did, " by you " + termsafe.String(where)
 	}
-	why := map[verdictlog.Source]string{
+	why = map[verdictlog.Source]string{
 		verdictlog.SourceChecks:     "checks passed",
 		verdictlog.SourceNoChecks:   "no checks",
 		verdictlog.SourceEscape:     "Escape",
@@ -423,7 +447,7 @@ func Outcome(v verdictlog.Verdict) string {
 	if why == "" {
 		why = termsafe.String(string(v.Source))
 	}
-	return did + " (" + why + ")"
+	return did, " (" + why + ")"
 }
 
 // AnswerWords are one way to answer a question as the TUI words it: its key hint (Label) and

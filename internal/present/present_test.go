@@ -234,3 +234,22 @@ func TestOutcome(t *testing.T) {
 		t.Errorf("Counts = %q", got)
 	}
 }
+
+func TestSays(t *testing.T) {
+	for _, tc := range []struct {
+		d    hooks.Decision
+		src  verdictlog.Source
+		want string
+	}{
+		{hooks.Block, verdictlog.CheckSource("tests"), "the checks say continue (check tests)"},
+		{hooks.Allow, verdictlog.SourceChecks, "the checks say it may stop (checks)"},
+		{hooks.Allow, verdictlog.SourceNoChecks, "no checks: it may stop"},
+	} {
+		if got := Says(tc.d, tc.src); got != tc.want {
+			t.Errorf("Says(%s, %s) = %q, want %q", tc.d, tc.src, got, tc.want)
+		}
+	}
+	if got := Logged(hooks.Block); got != "logged block" {
+		t.Errorf("Logged(block) = %q", got)
+	}
+}

@@ -424,7 +424,7 @@ function card(s) {
   const busy = state.busy.has(k);
   if (q) {
     // Each button in the TUI's words for it (q.answers): its key hint, its help, and the
-    // verdict it records as hooksup log says it ("Stop → block").
+    // verdict it records as hooksup log says it ("Stop → block: continued …").
     const answer = (action, cls, keyName, f) => {
       const w = (q.answers || []).find((a) => a.action === action) || { label: action, help: "" };
       const b = button(w.label, cls, w.help + " (" + keyName + ")" + (w.decision ? " → " + w.decision : ""), busy, f);
@@ -461,10 +461,13 @@ function card(s) {
     for (const v of vs.slice().reverse()) {
       const li = el("li");
       const t = new Date(v.time);
-      // A verdict in hooksup log's words, as the server words it (never the log's raw values).
+      // A verdict as the TUI's verdicts pane says it, what it did and who or what decided it
+      // ("continued by you (hooksup web)"), the decision hooksup log records in its title, as
+      // the server words them (never the log's raw values).
       const w = v.words || { decision: "", source: "" };
-      li.append(el("span", "", isNaN(t) ? "" : t.toLocaleTimeString() + " "),
-        el("span", "d-" + v.decision, w.decision), (w.source ? ": " + w.source : "") + (v.reason ? " · " + firstLine(v.reason) : ""));
+      const did = el("span", "d-" + v.decision, w.source || w.decision);
+      if (w.decision) did.title = "logged " + w.decision;
+      li.append(el("span", "", isNaN(t) ? "" : t.toLocaleTimeString() + " "), did, v.reason ? " · " + firstLine(v.reason) : "");
       ul.append(li);
     }
     c.append(ul);

@@ -71,7 +71,7 @@ timeout = "5m"
 			return err == nil
 		})
 		tm.Keys("Escape")
-		tm.WaitText(tuiWait, "allow escape")
+		tm.WaitText(tuiWait, "let stop (Escape)")
 		e.waitVerdicts(tm, 2)
 		if got := e.decisions(); got != "Interrupted:allow/escape Stop:allow/escape" {
 			t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())

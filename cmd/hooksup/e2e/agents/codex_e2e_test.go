@@ -78,7 +78,7 @@ retry_on_failure = true
 	t.Logf("the question:\n%s", scr)
 
 	tm.Keys("Escape")
-	if scr = tm.WaitText(wait, "allow escape"); strings.Contains(scr, "codex wants to stop") {
+	if scr = tm.WaitText(wait, "let stop (Escape)"); strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after Escape:\n%s", scr)
 	}
 	// The next prompt's request follows the escaped question's: a continuation would have come
@@ -132,7 +132,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 
 	// Approve: Codex continues with the check's reason, then stops.
 	tm.Keys("C-]", "a")
-	scr := tm.WaitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
+	scr := tm.WaitText(wait, "ANSWER-ONE-FIXED", "continued by you", "let stop (checks passed)")
 	if strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after approval:\n%s", scr)
 	}
@@ -149,7 +149,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-TWO", "⚑ codex wants to stop")
 	tm.Keys("C-]", "d")
-	if scr = tm.WaitText(wait, "allow manual"); strings.Contains(scr, "codex wants to stop") {
+	if scr = tm.WaitText(wait, "let stop by you"); strings.Contains(scr, "codex wants to stop") {
 		t.Fatalf("question still shown after denial:\n%s", scr)
 	}
 

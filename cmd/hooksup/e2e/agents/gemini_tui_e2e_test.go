@@ -66,7 +66,7 @@ retry_on_failure = true
 	t.Logf("the question:\n%s", scr)
 
 	tm.Keys("Escape")
-	tm.WaitText(wait, "allow escape")
+	tm.WaitText(wait, "let stop (Escape)")
 	tm.WaitFor("the verdicts", wait, func(string) bool { return len(rg.Verdicts()) == 2 })
 	if got := e2e.Decisions(rg.Verdicts()); got != "Interrupted:allow/escape Stop:allow/escape" {
 		t.Fatalf("verdicts %s\nscreen:\n%s", got, tm.Screen())

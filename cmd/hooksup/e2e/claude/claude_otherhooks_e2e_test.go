@@ -127,7 +127,7 @@ func TestClaudeTUIShowsOtherHookBlock(t *testing.T) {
 	tm.Keys("Enter")
 	scr = tm.WaitText(wait, "claude continued", reason)
 	pane = verdictsPaneText(scr)
-	if !strings.Contains(pane, "allow: no checks") || !strings.Contains(pane, "user-stop-hook.sh") || strings.Contains(pane, "stopped") {
+	if !strings.Contains(pane, "let stop (no checks) · logged allow") || !strings.Contains(pane, "user-stop-hook.sh") || strings.Contains(pane, "stopped") {
 		t.Fatalf("verdict detail:\n%s", pane)
 	}
 }

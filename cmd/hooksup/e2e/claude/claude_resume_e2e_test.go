@@ -77,7 +77,7 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") })
 	e2e.TypeIntoClaude(t, tm, "hello")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "FIRST-ANSWER", "allow no checks")
+	tm.WaitText(wait, "FIRST-ANSWER", "let stop (no checks)")
 	tm.Text("/exit")
 	tm.WaitText(wait, "/exit")
 	tm.Keys("Enter")
@@ -101,7 +101,7 @@ func TestClaudeTUIResumeHint(t *testing.T) {
 	tm2.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "❯") && strings.Contains(s, "FIRST-ANSWER") })
 	e2e.TypeIntoClaude(t, tm2, "again")
 	tm2.Keys("Enter")
-	tm2.WaitText(wait, "RESUMED-ANSWER", "allow no checks")
+	tm2.WaitText(wait, "RESUMED-ANSWER", "let stop (no checks)")
 	logged := rc.LogVerdicts(id)
 	if got := e2e.Decisions(logged); got != "Stop:allow/nochecks Stop:allow/nochecks" {
 		t.Fatalf("hooksup log --session %s: %s", id, got)

@@ -107,7 +107,7 @@ func webQuestionToCard(t *testing.T, remote bool) []float64 {
 			t.Fatalf("deny: %d %s", resp.StatusCode, body)
 		}
 		tm.WaitFor("the answer let stop", 30*time.Second, func(s string) bool {
-			return strings.Contains(s, "allow manual (hooksup web)") && !strings.Contains(s, "⚑ claude wants to stop")
+			return strings.Contains(s, "let stop by you (hooksup web)") && !strings.Contains(s, "⚑ claude wants to stop")
 		})
 	}
 	slices.Sort(ms)

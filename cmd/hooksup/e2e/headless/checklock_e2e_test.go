@@ -144,7 +144,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 		t.Fatalf("runs %s, want %s, one after the other: %+v", got, want, r)
 	}
 	for _, tm := range tms {
-		scr := tm.WaitText(wait, "allow checks")
+		scr := tm.WaitText(wait, "let stop (checks passed)")
 		if strings.Contains(scr, "waiting for session") {
 			t.Fatalf("still waiting once its checks ran:\n%s", scr)
 		}
@@ -209,7 +209,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 	if live, err := procinfo.Group(pgid); err != nil || len(live) > 0 {
 		t.Fatalf("the killed session's check (group %d) still runs: %+v %v", pgid, live, err)
 	}
-	scr := waiter.WaitText(wait, "allow checks")
+	scr := waiter.WaitText(wait, "let stop (checks passed)")
 	if strings.Contains(scr, "waiting for session") {
 		t.Fatalf("still waiting:\n%s", scr)
 	}
@@ -299,7 +299,7 @@ echo "end $HOOKSUP_SESSION_ID $(date +%s%N)" >> `+runs)
 		}
 	}
 	waiter.Keys("Escape")
-	scr := waiter.WaitText(5*time.Second, "allow escape")
+	scr := waiter.WaitText(5*time.Second, "let stop (Escape)")
 	if strings.Contains(scr, "waiting for session") {
 		t.Fatalf("still waiting after Escape:\n%s", scr)
 	}

@@ -56,7 +56,7 @@ func TestLogSaysWhoEditedTheReason(t *testing.T) {
 	tm.Keys("C-j")
 	tm.Text("Then run gofmt.")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "block manual", "claude exited with status 0")
+	tm.WaitText(wait, "continued by you", "claude exited with status 0")
 
 	text := e2e.HooksupOut(t, s, "log")
 	want := "Stop → block: continued by you 1/1\n" +

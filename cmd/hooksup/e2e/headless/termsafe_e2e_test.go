@@ -191,13 +191,13 @@ func TestHostileProjectSessionTUI(t *testing.T) {
 
 	// Continue: the next stop reaches the limit and is let stop; the next turn asks again.
 	tm.Keys("C-]", "a")
-	scr = tm.WaitText(wait, "block manual The check", "allow limit", "⚑ claude wants to stop")
+	scr = tm.WaitText(wait, "continued by you The check", "let stop (limit reached)", "⚑ claude wants to stop")
 	assertVisible(t, "the session's screen with the verdicts", scr)
 	headerWhole(scr)
 	// The verdicts pane's detail of the first verdict, the one the check decided.
 	tm.Keys("C-]", "Tab")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "allow by limit")
+	tm.WaitText(wait, "let stop (limit reached) · logged allow")
 	tm.Keys("Up")
 	scr = tm.WaitText(wait, "✗ "+hostileCheckShown+" exit 1 in")
 	assertVisible(t, "the verdict's detail", scr, "│ "+hostileOutputShown)

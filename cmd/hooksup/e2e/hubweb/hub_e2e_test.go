@@ -71,7 +71,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 		t.Fatalf("approve: exit %d\n%s%s", code, out, errText)
 	}
 	// The check always fails: after its continuation the first session asks again, a new question.
-	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "continued by you (hooksup approve)")
 	main1 := rc1.Srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestHub") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), e2e.LastUser(main1))
@@ -87,7 +87,7 @@ command = "echo 'FAIL: TestHub'; exit 1"
 	if code != 0 || !strings.Contains(out, "the agent may stop at") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
-	scr := tm2.WaitText(wait, "allow manual (hooksup deny)")
+	scr := tm2.WaitText(wait, "let stop by you (hooksup deny)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after hooksup deny:\n%s", scr)
 	}

@@ -71,7 +71,7 @@ func TestPermissionDeniedFromCLIWithReason(t *testing.T) {
 	if len(vs) != 1 || vs[0].Decision != "deny" || vs[0].Source != "manual (hooksup deny)" || vs[0].Reason != "use a temp dir instead" {
 		t.Fatalf("the verdict log's permission answers: %+v", vs)
 	}
-	if res := rc.Hooksup("log"); !strings.Contains(res.Stdout, "permission  denied Bash: touch created.txt by manual (hooksup deny)") ||
+	if res := rc.Hooksup("log"); !strings.Contains(res.Stdout, "permission  denied Bash: touch created.txt by you (hooksup deny)") ||
 		!strings.Contains(res.Stdout, "told claude: use a temp dir instead") {
 		t.Fatalf("hooksup log: %q %q", res.Stdout, res.Stderr)
 	}

@@ -80,8 +80,8 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	}
 	// The first (oldest) session is selected: the approve key answers its question.
 	w.Keys("a")
-	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
-	w.WaitText(wait, "block manual (hooksup watch)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "continued by you (hooksup watch)")
+	w.WaitText(wait, "continued by you (hooksup watch)")
 	main1 := rc1.Srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWatch") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), e2e.LastUser(main1))
@@ -128,7 +128,7 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	// Claude says the hook stopped it, with hooksup's reason; the session's verdicts pane and
 	// watch say it was halted in watch.
 	w.Keys("x")
-	halted := regexp.MustCompile(`halt +manual \(hooksup watch\)`)
+	halted := regexp.MustCompile(`turn ended +by you \(hooksup watch\)`)
 	scr = tm1.WaitFor("the halt in the session", wait, func(s string) bool {
 		return halted.MatchString(s) && strings.Contains(s, "Stop hook stopped Claude") &&
 			strings.Contains(s, "Stopped by the person supervising this session.")
@@ -144,12 +144,12 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	w.Keys("j")
 	w.WaitText(wait, "▸ "+name2)
 	w.Keys("d")
-	scr = tm2.WaitText(wait, "allow manual (hooksup watch)")
+	scr = tm2.WaitText(wait, "let stop by you (hooksup watch)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after deny in watch:\n%s", scr)
 	}
 	w.WaitFor("the deny in watch", wait, func(s string) bool {
-		return strings.Contains(s, "allow manual (hooksup watch)") && strings.Count(s, "⚑ Stop") == 0 && strings.Contains(s, "the agent may stop at Stop in")
+		return strings.Contains(s, "let stop by you (hooksup watch)") && strings.Count(s, "⚑ Stop") == 0 && strings.Contains(s, "the agent may stop at Stop in")
 	})
 
 	// Escape: the second session's next question is let stop, as Escape in its own TUI would.
@@ -158,11 +158,11 @@ command = "echo 'FAIL: TestWatch'; exit 1"
 	tm2.WaitText(wait, "TWO-AGAIN", "⚑ claude wants to stop")
 	w.WaitFor("the second session's new question", wait, func(s string) bool { return strings.Count(s, "⚑ Stop") == 1 })
 	w.Keys("Escape")
-	scr = tm2.WaitText(wait, "allow escape", "● interrupted")
+	scr = tm2.WaitText(wait, "let stop (Escape)", "● interrupted")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after Escape in watch:\n%s", scr)
 	}
-	w.WaitText(wait, "interrupted the turn in", "allow escape")
+	w.WaitText(wait, "interrupted the turn in", "let stop (Escape)")
 
 	// Escape while claude works (its reply is slow to come): claude is sent the key, as by Escape
 	// in its terminal, and gives up the request at once.
@@ -271,7 +271,7 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 	// A small height: the output gives way; the questions and the keys stay.
 	w.Resize(150, 10)
 	scr = w.WaitFor("the questions without the output", wait, func(s string) bool { return !strings.Contains(s, "WATCH-LINE") })
-	if strings.Count(scr, "⚑ Stop block check tests") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
+	if strings.Count(scr, "⚑ Stop · the checks say continue (check tests)") != 2 || !strings.Contains(scr, "a continue · d let it stop · e edit reason · x halt") {
 		t.Errorf("at 10 rows the questions or the keys are missing:\n%s", scr)
 	}
 }

@@ -135,7 +135,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 
 	// Continue on the first: it alone continues, with the check's reason.
 	click(project1, "continue")
-	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "continued by you (hooksup web)")
 	if main1 := rc1.Srv.Main(); len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestWeb") {
 		t.Fatalf("the first session's continuation: %q", e2e.LastUser(rc1.Srv.Main()))
 	}
@@ -182,7 +182,7 @@ command = '''seq 1 40; echo 'FAIL: TestWeb'; echo '` + xss1 + `'; echo '` + xss2
 		t.Fatal(err)
 	}
 	e2e.EvalUntil(t, ctx, 10*time.Second, "the page saying what deny did", `document.getElementById("notice").textContent.startsWith("deny: the agent may stop at")`)
-	tm2.WaitText(wait, "allow manual (hooksup web)")
+	tm2.WaitText(wait, "let stop by you (hooksup web)")
 	e2e.EvalUntil(t, ctx, 10*time.Second, "the second card without its question", `(() => { const c = `+card(project2)+`;
 		return !!c && !c.querySelector("pre.reason") })()`)
 	if n := len(rc2.Srv.Main()); n != 1 {

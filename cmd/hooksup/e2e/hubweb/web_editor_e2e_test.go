@@ -245,5 +245,5 @@ func TestWebPageSaysWhatTheTUIAndTheLogSay(t *testing.T) {
 	}
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the verdict in the history in hooksup log's words", `(() => { const c = `+e2e.CardJS(s.Project)+`;
 		const li = c && c.querySelector("ul.verdicts li");
-		return !!li && li.querySelector(".d-block").textContent === "block" && li.textContent.includes(" block: continued by you (hooksup web) · ") })()`)
+		return !!li && li.querySelector(".d-block").textContent === "continued by you (hooksup web)" && li.querySelector(".d-block").title === "logged block" && li.textContent.includes(" continued by you (hooksup web) · ") })()`)
 }

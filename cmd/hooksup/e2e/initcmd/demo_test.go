@@ -35,13 +35,13 @@ func TestDemoInTmux(t *testing.T) {
 	}
 	tm.Text("y")
 	scr = tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`, "a continue")
-	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "allow no checks") {
+	if !strings.Contains(scr, "Sub ") || !strings.Contains(scr, "let stop (no checks)") {
 		t.Fatalf("the subagent's verdict is not listed:\n%s", scr)
 	}
 
 	// Approve: claude continues with the checks' reason, then stops when the check passes.
 	tm.Keys("C-]", "a")
-	scr = tm.WaitText(wait, "Stop hook feedback", "attempt 2", "block manual", "allow checks", "continuations 1/3 this turn · 1 this session")
+	scr = tm.WaitText(wait, "Stop hook feedback", "attempt 2", "continued by you", "let stop (checks passed)", "continuations 1/3 this turn · 1 this session")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("the question is still shown:\n%s", scr)
 	}
@@ -56,7 +56,7 @@ func TestDemoInTmux(t *testing.T) {
 
 	// Deny: claude may stop; no feedback for this turn.
 	tm.Keys("C-]", "d")
-	scr = tm.WaitText(wait, "allow manual", "Done: turn 2 is finished")
+	scr = tm.WaitText(wait, "let stop by you", "Done: turn 2 is finished")
 	if strings.Count(scr, "Stop hook feedback") != 1 {
 		t.Fatalf("denied continuation still reached claude:\n%s", scr)
 	}
@@ -70,7 +70,7 @@ func TestDemoInTmux(t *testing.T) {
 	tm.Text("y")
 	tm.WaitText(wait, "⚑ claude wants to stop")
 	tm.Keys("Escape")
-	scr = tm.WaitText(wait, "allow escape", "● interrupted")
+	scr = tm.WaitText(wait, "let stop (Escape)", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {
 		t.Fatalf("the header repeats itself:\n%s", scr)
 	}
@@ -88,7 +88,7 @@ func TestDemoInTmux(t *testing.T) {
 	scr = tm.WaitFor("the fourth turn's permission", wait, func(s string) bool { return after(s, "> fourth task", "Allow Bash") })
 	third, fourth := strings.LastIndex(scr, "> third task"), strings.LastIndex(scr, "> fourth task")
 	if third < 0 || fourth < third || strings.Contains(scr[third:fourth], "Stop hook feedback") ||
-		strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "block manual") != 1 {
+		strings.Contains(scr, "turn 3 is finished (attempt 2)") || strings.Count(scr, "continued by you") != 1 {
 		t.Fatalf("Escape did not end the turn:\n%s", scr)
 	}
 	tm.Keys("Escape")
@@ -111,7 +111,7 @@ func TestDemoInTmux(t *testing.T) {
 		return verdictsRow > claudeRow+10 && strings.Contains(scr, "> fourth task")
 	})
 	tm.Resize(150, 42)
-	tm.WaitText(wait, "> fourth task", "allow escape", "╭─ verdicts")
+	tm.WaitText(wait, "> fourth task", "let stop (Escape)", "╭─ verdicts")
 
 	// Quit.
 	tm.Keys("C-]", "q")
@@ -174,7 +174,7 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	})
 	tm.Text("ONLY THESE WORDS")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "Stop hook feedback: ONLY THESE WORDS", "block manual")
+	tm.WaitText(wait, "Stop hook feedback: ONLY THESE WORDS", "continued by you")
 	var reasons []string
 	for _, v := range s.Verdicts() {
 		if v.Decision == hooks.Block {
@@ -210,7 +210,7 @@ func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
 		return !strings.Contains(scr, "the reason is empty") && strings.Contains(scr, "MY OWN REASON")
 	})
 	tm.Keys("Enter")
-	tm.WaitText(wait, "Stop hook feedback: MY OWN REASON", "block manual")
+	tm.WaitText(wait, "Stop hook feedback: MY OWN REASON", "continued by you")
 	var reasons []string
 	for _, v := range s.Verdicts() {
 		if v.Decision == hooks.Block {
@@ -238,7 +238,7 @@ func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
 	tm.WaitText(wait, "enter send")
 	tm.Text("Also run gofmt")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "block manual")
+	tm.WaitText(wait, "continued by you")
 	var reasons []string
 	for _, v := range s.Verdicts() {
 		if v.Decision == hooks.Block {
@@ -269,7 +269,7 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 	tm.WaitText(wait, ".hooksup.toml is not trusted", "gate", "echo gate failed", "Trust this exact content? [y/N]")
 	tm.Text("y")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "block check gate", "allow checks", "claude exited with status 0")
+	tm.WaitText(wait, "continued (check gate failed)", "let stop (checks passed)", "claude exited with status 0")
 	tm.Keys("q")
 	tm.WaitText(wait, "[exited 0]")
 	// Remembered: a second run does not ask.
@@ -352,7 +352,7 @@ func TestDemoLeavesNothingBehind(t *testing.T) {
 	tm.Text("y")
 	tm.WaitText(wait, "⚑ claude wants to stop")
 	tm.Keys("C-]", "a")
-	scr := tm.WaitText(wait, "attempt 2", "allow checks")
+	scr := tm.WaitText(wait, "attempt 2", "let stop (checks passed)")
 	header := strings.SplitN(scr, "\n", 2)[0]
 	// Read, Bash, Update, then Bash again after the continuation (the subagent's are its own).
 	if m := regexp.MustCompile(`(\d+) tool calls`).FindStringSubmatch(header); m == nil || m[1] != "4" {

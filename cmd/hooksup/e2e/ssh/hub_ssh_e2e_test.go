@@ -124,7 +124,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if code != 0 || !strings.Contains(out, "the agent continues after Stop in session remote:"+first.SessionID[:8]) {
 		t.Fatalf("approve remote:%s: exit %d\n%s%s", first.SessionID[:8], code, out, errText)
 	}
-	tm1.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup approve)")
+	tm1.WaitText(wait, "ONE-CONTINUED", "continued by you (hooksup approve)")
 	main1 := rc1.Srv.Main()
 	if len(main1) < 2 || !strings.Contains(main1[1].LastUserText(), "FAIL: TestSSH") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main1), e2e.LastUser(main1))
@@ -135,7 +135,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if code != 0 || !strings.Contains(out, "the agent may stop at") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errText)
 	}
-	scr := tm2.WaitText(wait, "allow manual (hooksup deny)")
+	scr := tm2.WaitText(wait, "let stop by you (hooksup deny)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after hooksup deny:\n%s", scr)
 	}
@@ -146,7 +146,7 @@ command = "echo 'FAIL: TestSSH'; exit 1"
 	if code != 0 || !strings.Contains(out, "the turn ends at") || !strings.Contains(out, "wrong branch") {
 		t.Fatalf("halt: exit %d\n%s%s", code, out, errText)
 	}
-	tm1.WaitText(wait, "halt  manual (hooksup halt)")
+	tm1.WaitText(wait, "turn ended by you (hooksup halt)")
 	if n := len(rc2.Srv.Main()); n != 1 {
 		t.Fatalf("the denied session made %d requests, want 1", n)
 	}
@@ -315,7 +315,7 @@ command = "echo 'FAIL: TestWatchSSH'; exit 1"
 	project := filepath.Base(rc.Env.WorkDir)
 	w.WaitText(wait, "remote · "+project+" · claude", "⚑ Stop", "FAIL: TestWatchSSH")
 	w.Keys("a")
-	tm.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup watch)")
+	tm.WaitText(wait, "ONE-CONTINUED", "continued by you (hooksup watch)")
 	main := rc.Srv.Main()
 	if len(main) < 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestWatchSSH") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main), e2e.LastUser(main))

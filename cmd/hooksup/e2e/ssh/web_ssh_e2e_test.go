@@ -79,7 +79,7 @@ command = "echo 'FAIL: TestWebSSH'; exit 1"
 	if err != nil || !clicked {
 		t.Fatalf("click continue on the remote card: %v %v", clicked, err)
 	}
-	tm.WaitText(wait, "ONE-CONTINUED", "block manual (hooksup web)")
+	tm.WaitText(wait, "ONE-CONTINUED", "continued by you (hooksup web)")
 	main := rc.Srv.Main()
 	if len(main) < 2 || !strings.Contains(main[1].LastUserText(), "FAIL: TestWebSSH") {
 		t.Fatalf("%d requests; the second's last user text %q", len(main), e2e.LastUser(main))

@@ -36,7 +36,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 
 	// Approve: claude continues with the check's reason, then stops.
 	tm.Keys("C-]", "a")
-	scr := tm.WaitText(wait, "ANSWER-ONE-FIXED", "block manual", "allow checks")
+	scr := tm.WaitText(wait, "ANSWER-ONE-FIXED", "continued by you", "let stop (checks passed)")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after approval:\n%s", scr)
 	}
@@ -51,7 +51,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.Keys("Enter")
 	tm.WaitText(wait, "ANSWER-TWO", "⚑ claude wants to stop")
 	tm.Keys("C-]", "d")
-	scr = tm.WaitText(wait, "allow manual")
+	scr = tm.WaitText(wait, "let stop by you")
 	if strings.Contains(scr, "claude wants to stop") {
 		t.Fatalf("question still shown after denial:\n%s", scr)
 	}
@@ -66,7 +66,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 		t.Fatalf("%d requests, the last's user text %q: want 4, the third prompt's after the denied question's", len(main), e2e.LastUser(main))
 	}
 	tm.Keys("Escape")
-	scr = tm.WaitText(wait, "allow escape", "● interrupted")
+	scr = tm.WaitText(wait, "let stop (Escape)", "● interrupted")
 	if strings.Contains(scr, "interrupted · turn interrupted") {
 		t.Fatalf("the header repeats itself:\n%s", scr)
 	}
@@ -149,7 +149,7 @@ command = "if [ \"$HOOKSUP_STOP_HOOK_ACTIVE\" = true ]; then echo ok; else echo 
 	tm.Keys("C-j")
 	tm.Text("ALSO-LINE-TWO")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "ANSWER-EDITED", "block manual", "allow checks", "waiting for input")
+	tm.WaitText(wait, "ANSWER-EDITED", "continued by you", "let stop (checks passed)", "waiting for input")
 	main := rc.Srv.Main()
 	if len(main) != 2 {
 		t.Fatalf("%d requests, want 2", len(main))
@@ -186,14 +186,14 @@ func TestClaudeTUIExitSummary(t *testing.T) {
 	tm.WaitFor("claude's prompt", wait, func(s string) bool { return strings.Contains(s, "manual mode on") })
 	e2e.TypeIntoClaude(t, tm, "first prompt")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "ANSWER-ONE", "allow checks")
+	tm.WaitText(wait, "ANSWER-ONE", "let stop (checks passed)")
 	e2e.TypeIntoClaude(t, tm, "/exit")
 	tm.Keys("Enter")
 	vs := rc.Verdicts()
 	if len(vs) == 0 || vs[0].SessionID == "" {
 		t.Fatalf("verdicts %+v", vs)
 	}
-	scr = tm.WaitText(wait, "claude exited with status 0", "1 verdict: 1 allow", "hooksup claude --resume "+vs[0].SessionID)
+	scr = tm.WaitText(wait, "claude exited with status 0", "1 verdict: 1 let stop", "hooksup claude --resume "+vs[0].SessionID)
 	if !regexp.MustCompile(`\d+(\.\d)?k? tokens`).MatchString(scr) {
 		t.Fatalf("the summary does not count the tokens:\n%s", scr)
 	}

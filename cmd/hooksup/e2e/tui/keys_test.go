@@ -34,6 +34,10 @@ func TestReboundKeysInTmux(t *testing.T) {
 		t.Fatalf("the status line still names a:\n%s", scr)
 	}
 	tm.Keys("a")
+	time.Sleep(500 * time.Millisecond)
+	if scr = tm.Screen(); !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "continued by you") {
+		t.Fatalf("a still answered the question:\n%s", scr)
+	}
 
 	// The help lists the new keys (and, shown after it, proves the a was read).
 	tm.Keys("C-]", "?")
@@ -47,13 +51,13 @@ func TestReboundKeysInTmux(t *testing.T) {
 	}
 	tm.Keys("C-]", "?")
 	scr = tm.WaitFor("the help to close", wait, func(scr string) bool { return !strings.Contains(scr, "every key goes to claude") })
-	if !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "block manual") {
+	if !strings.Contains(scr, "⚑ claude wants to stop") || strings.Contains(scr, "continued by you") {
 		t.Fatalf("a still answered the question:\n%s", scr)
 	}
 
 	// y approves: claude continues with the checks' reason.
 	tm.Keys("C-]", "y")
-	tm.WaitText(wait, "block manual", "Stop hook feedback", "allow checks", "waiting for input")
+	tm.WaitText(wait, "continued by you", "Stop hook feedback", "let stop (checks passed)", "waiting for input")
 	tm.Keys("C-]", "q")
 	tm.WaitText(wait, "[exited 0]")
 }
@@ -79,7 +83,7 @@ func TestEscapeClosesTheHelpFirst(t *testing.T) {
 		t.Fatalf("Escape that closed the help also reached the agent:\n%s", scr)
 	}
 	tm.Keys("Escape")
-	tm.WaitText(wait, "allow escape", "interrupted")
+	tm.WaitText(wait, "let stop (Escape)", "interrupted")
 }
 
 // In a terminal too small for the agent's pane with the question's banner (30×8), the screen

@@ -22,7 +22,7 @@ func TestDenyRecordsTheProposal(t *testing.T) {
 	tm.WaitText(wait, "⚑ claude wants to stop", "FAIL: TestGate")
 	time.Sleep(time.Second) // the person takes a moment
 	tm.Keys("C-]", "d")
-	tm.WaitText(wait, "allow manual", "claude exited with status 0")
+	tm.WaitText(wait, "let stop by you", "claude exited with status 0")
 
 	vs, errs := verdictlog.Read(strings.NewReader(e2e.HooksupOut(t, s, "log", "--json")))
 	if len(errs) > 0 || len(vs) != 1 {
@@ -56,12 +56,12 @@ func TestManualWithoutChecksSaysNoChecks(t *testing.T) {
 		t.Fatalf("banner:\n%s", scr)
 	}
 	tm.Keys("C-]", "d")
-	tm.WaitText(wait, "allow manual", "claude exited with status 0")
+	tm.WaitText(wait, "let stop by you", "claude exited with status 0")
 
 	s2 := e2e.NewSandbox(t)
 	tm2 := e2e.SimTUI(t, s2, agentsim.Scenario{Prompts: []string{"go"}}, "--config", s2.Config(`mode = "auto"`))
-	scr = tm2.WaitText(wait, "claude exited with status 0", "allow no checks")
-	if strings.Contains(scr, "allow checks") {
+	scr = tm2.WaitText(wait, "claude exited with status 0", "let stop (no checks)")
+	if strings.Contains(scr, "let stop (checks passed)") {
 		t.Fatalf("verdicts pane:\n%s", scr)
 	}
 	if out := e2e.HooksupOut(t, s2, "log"); !strings.Contains(out, "Stop → allow: let stop (no checks)") {
@@ -103,7 +103,7 @@ func TestTrustDeclinedNoticeStays(t *testing.T) {
 	tm.Keys("Enter")
 	// While claude works: in the header and in the checks pane.
 	tm.WaitText(wait, "project checks ignored: not trusted", ".hooksup.toml is not trusted: its checks are")
-	scr := tm.WaitText(wait, "claude exited with status 0", "allow no checks")
+	scr := tm.WaitText(wait, "claude exited with status 0", "let stop (no checks)")
 	if !strings.Contains(scr, ".hooksup.toml is not trusted: its checks are") {
 		t.Fatalf("the notice is gone once claude stopped:\n%s", scr)
 	}
