@@ -141,9 +141,9 @@ type Permissions interface {
 }
 
 // KeyPermissions is an Agent with permission dialogs that no hook can answer but keys can
-// (Gemini CLI's; Claude Code's on its auto mode): the supervisor that owns the agent's terminal
-// reads its screen for them, makes each a question answered from anywhere, and answers it with
-// the keys a person would press.
+// (Gemini CLI's; Copilot CLI's for a shell command; Claude Code's on its auto mode): the
+// supervisor that owns the agent's terminal reads its screen for them, makes each a question
+// answered from anywhere, and answers it with the keys a person would press.
 type KeyPermissions interface {
 	// KeyDialog reads a screen (its rows, top to bottom, as plain text) and returns the
 	// permission dialog shown there that only keys answer; ok is false when it shows none.

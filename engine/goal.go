@@ -407,6 +407,20 @@ func (e *Engine) Capped(agent string) {
 	e.out.Do(func() { e.publish(v) })
 }
 
+// CappedAtExit is the agent's exit (headless) seen as the end of its own cap on blocked stops,
+// for an agent that writes that end nowhere hooksup reads (Copilot CLI, Qwen Code): the goal
+// still under way, the main agent's stops blocked more times in a row this turn than the cap
+// lets through (conts, the continuations it honours; 0: no cap), the last block never ran.
+// It is Capped then; otherwise, and in a session a front end owns, it does nothing.
+func (e *Engine) CappedAtExit(agent string, conts int) {
+	e.mu.Lock()
+	capped := conts > 0 && !e.interactive && e.turnConts > conts && e.goal.active(false) && e.goal.last != nil && e.goal.last.End == ""
+	e.mu.Unlock()
+	if capped {
+		e.Capped(agent)
+	}
+}
+
 // typeNextTurn is Capped in a session whose terminal a front end owns: the goal goes on, its
 // turn that the cap cut short started again by the front end, which types the goal's prompt
 // into the agent's (GoalTurnTyped). An entry in the verdict log says so. The caller holds the

@@ -271,3 +271,35 @@ func TestGoalCapped(t *testing.T) {
 		t.Fatalf("%d verdicts", len(vs))
 	}
 }
+
+// An agent that writes its cap's end nowhere hooksup reads exits after one block more than its
+// cap lets through: the goal ends capped at that exit. Within the cap, or with no cap, an exit
+// after a block is no cap's doing.
+func TestGoalCappedAtExit(t *testing.T) {
+	for _, tc := range []struct {
+		conts  int
+		capped bool
+	}{{2, true}, {3, false}, {0, false}} {
+		f := filepath.Join(t.TempDir(), "n")
+		g := Goal{Text: "ship it", GoalConfig: config.Defaults().Goal}
+		g.Done = fmt.Sprintf(`echo x >> %[1]s; echo "run $(wc -l < %[1]s | tr 0-9 a-j)"; exit 1`, f)
+		e, r := goalEngine(t, g, check("ok", "true"))
+		for i := range 3 {
+			if a := e.Decide(context.Background(), stopIn(i > 0)); a.Decision != hooks.Block {
+				t.Fatalf("stop %d: %+v", i, a)
+			}
+		}
+		e.CappedAtExit("Qwen Code", tc.conts)
+		rec, _ := e.GoalState()
+		if got := rec.End == verdictlog.GoalCapped; got != tc.capped {
+			t.Fatalf("cap of %d continuations, 3 blocks: capped %v, want %v (%+v)", tc.conts, got, tc.capped, rec)
+		}
+		if !tc.capped {
+			continue
+		}
+		vs, _ := r.waitVerdicts(t, 4)
+		if c := vs[3]; c.Event != verdictlog.EventCapped || c.Goal.Turn != 2 || c.Goal.CappedBy != "Qwen Code" {
+			t.Fatalf("capped %+v goal %+v", c, c.Goal)
+		}
+	}
+}

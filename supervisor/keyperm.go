@@ -12,10 +12,11 @@ import (
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// A permission dialog that no hook can answer (agent.KeyPermissions: Gemini CLI's, Claude Code's
-// on its auto mode) is a question of the session all the same, while the session owns the
-// agent's terminal and a front end emulates it (session.Screen): read on the screen as it is
-// drawn, asked like a PermissionRequest's, and answered with keys, which are pressed
+// A permission dialog that no hook can answer (agent.KeyPermissions: Gemini CLI's, Copilot
+// CLI's, Claude Code's on its auto mode) is a question of the session all the same, while the
+// session owns the agent's terminal and a front end emulates it (session.Screen): read on the
+// screen as it is drawn, asked like a PermissionRequest's, and answered with keys, which are
+// pressed
 //
 //   - only while the screen shows the very dialog the question names (its tool and command),
 //     read again just before each key: never into the agent's prompt box, never into another

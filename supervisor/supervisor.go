@@ -535,6 +535,11 @@ loop:
 			s.publish(session.Notice{At: session.At{Time: time.Now()}, Level: session.NoticeError, Text: NotRunning(s.agent.Name()) + ": " + why})
 		}
 	}
+	// An agent whose cap's end hooksup cannot read exited after one block too many: its cap
+	// ended the goal's turn.
+	if _, ok := s.agent.(agent.CapEnd); !ok {
+		s.engine.CappedAtExit(s.agent.Product(), s.BlockCap())
+	}
 	s.state.set(session.StateExited, fmt.Sprintf("process exited (%d)", code), fromProcess)
 	s.summarize()
 	// The transcript is read to its end: the verdicts still waiting for it complete now.

@@ -19,9 +19,10 @@ const ClaudeTimeout = 90 * time.Second
 // its mock (the mock's Run, the environment's Command).
 type HooksupEnv struct {
 	T       *testing.T
-	State   string // XDG_STATE_HOME
-	Run     string // XDG_RUNTIME_DIR
-	home    string // the agent's $HOME
+	Timeout time.Duration // bounds each run (ClaudeTimeout when 0)
+	State   string        // XDG_STATE_HOME
+	Run     string        // XDG_RUNTIME_DIR
+	home    string        // the agent's $HOME
 	runCmd  func(*exec.Cmd) mockapi.Result
 	command func(ctx context.Context, name string, args ...string) *exec.Cmd
 }
@@ -60,10 +61,14 @@ func (h *HooksupEnv) Hooksup(args ...string) mockapi.Result {
 }
 
 // RunBounded runs name with args in the agent's environment and waits for it, failing the test
-// when it outlasts claudeTimeout; label names it in that failure.
+// when it outlasts h.Timeout (ClaudeTimeout when 0); label names it in that failure.
 func (h *HooksupEnv) RunBounded(label, name string, args ...string) mockapi.Result {
 	h.T.Helper()
-	ctx, cancel := context.WithTimeout(h.T.Context(), ClaudeTimeout)
+	limit := h.Timeout
+	if limit == 0 {
+		limit = ClaudeTimeout
+	}
+	ctx, cancel := context.WithTimeout(h.T.Context(), limit)
 	defer cancel()
 	res := h.runCmd(h.command(ctx, name, args...))
 	if ctx.Err() != nil {

@@ -1,0 +1,116 @@
+package copilot
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/hooksup/hooksup/agent"
+)
+
+// Copilot CLI asks before a shell command runs (on its default settings; `touch created.txt`,
+// say) with a dialog that no hook can answer beside it: its permissionRequest hook (and
+// preToolUse) runs before the dialog, which is drawn only once the hook has returned, and its
+// notification hook's answer is ignored. The dialog is a box: the call's description, the
+// command in a box of its own, "Do you want to run this command?" and the numbered options
+// "1. Yes" (selected when drawn), "2. Yes, and don't ask again for …", "3. No, and tell Copilot
+// what to do differently (Esc to stop)", then "↑/↓ to navigate · enter to select · esc to
+// cancel". Enter takes the selected option; a digit takes its option at once, except while the
+// third is selected: what is typed then is the feedback for the model, shown in its place.
+// Escape cancels the call and ends the turn (the model is told the call was interrupted).
+
+const (
+	// runQuestion asks about a shell command; copilot shows the call as "$ Shell …".
+	runQuestion = "Do you want to run this command?"
+	runTool     = "Shell"
+	dialogKeys  = "↑/↓ to navigate"
+)
+
+var copilotOption = regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`)
+
+// KeyDialog reads copilot's permission dialog for a shell command on screen
+// (agent.KeyPermissions).
+func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
+	rows := make([]string, len(screen))
+	for i, r := range screen {
+		rows[i] = strings.TrimSpace(unbox(r))
+	}
+	q := -1
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i] == runQuestion {
+			q = i
+			break
+		}
+	}
+	if q < 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The options, "1. Yes" among them and one selected, then the line of keys.
+	selected, yes, keys := 0, false, false
+	for _, r := range rows[q+1:] {
+		if r == "" {
+			continue
+		}
+		if strings.HasPrefix(r, dialogKeys) {
+			keys = true
+			break
+		}
+		m := copilotOption.FindStringSubmatch(r)
+		if m == nil {
+			break
+		}
+		if m[2] == "1" && m[3] == "Yes" {
+			yes = true
+		}
+		if m[1] != "" {
+			selected = int(m[2][0] - '0')
+		}
+	}
+	if !yes || !keys || selected == 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The command: the rows of the box above the question.
+	bottom := -1
+	for i := q - 1; i >= max(0, q-3); i-- {
+		if strings.HasPrefix(rows[i], "╰") {
+			bottom = i
+			break
+		}
+	}
+	if bottom < 0 {
+		return agent.KeyDialog{}, false
+	}
+	top := -1
+	for i := bottom - 1; i >= 0; i-- {
+		if strings.HasPrefix(rows[i], "╭") {
+			top = i
+			break
+		}
+	}
+	if top < 0 || top == bottom-1 {
+		return agent.KeyDialog{}, false
+	}
+	cmd := make([]string, 0, bottom-top-1)
+	for _, r := range screen[top+1 : bottom] {
+		cmd = append(cmd, unbox(unbox(r)))
+	}
+	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
+	// The selection moves to "1. Yes", then Enter: a digit would be typed into the feedback
+	// while the third option is selected.
+	for range selected - 1 {
+		d.Allow = append(d.Allow, "Up")
+	}
+	d.Allow = append(d.Allow, "Enter")
+	return d, true
+}
+
+// unbox is a row without the sides of the box it is drawn in and the blank beside each, its
+// indentation inside the box kept; a row of no box is returned without trailing blanks.
+func unbox(row string) string {
+	r := strings.TrimSpace(row)
+	rest, ok := strings.CutPrefix(r, "│")
+	if !ok {
+		return strings.TrimRight(row, " ")
+	}
+	rest = strings.TrimSuffix(strings.TrimRight(rest, " "), "│")
+	return strings.TrimRight(strings.TrimPrefix(rest, " "), " ")
+}

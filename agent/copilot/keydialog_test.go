@@ -1,0 +1,60 @@
+package copilot
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hooksup/hooksup/agent"
+)
+
+var _ agent.KeyPermissions = Agent{}
+
+// The screens are copilot 1.0.102's, captured offline (tmux capture-pane, 160×45).
+func TestKeyDialog(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	for _, c := range []struct {
+		screen, command string
+		allow           []string
+	}{
+		{"copilot-run-dialog.txt", "touch created.txt", []string{"Enter"}},
+		// The command's rows as the dialog shows them: wrapped, and its own second line.
+		{"copilot-run-dialog-wrapped.txt", "rm -rf ../build-cache && touch created.txt && echo 'a fairly long line of text to make the command wrap across the width of the dialog box, more than\n" +
+			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Enter"}},
+		// The selection moved to "2. Yes, and don't ask again": Up first.
+		{"copilot-run-dialog-moved.txt", "rm -rf ../build-cache && touch created.txt && echo 'a fairly long line of text to make the command wrap across the width of the dialog box, more than\n" +
+			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Up", "Enter"}},
+		// The third option selected, feedback typed into it ("use tmp"): a digit would be typed
+		// there too, so Up, Up.
+		{"copilot-run-dialog-feedback.txt", "touch created.txt", []string{"Up", "Up", "Enter"}},
+	} {
+		d, ok := Agent{}.KeyDialog(read(c.screen))
+		if !ok || d.Tool != "Shell" || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) {
+			t.Errorf("%s: %v %+v", c.screen, ok, d)
+		}
+	}
+	// The folder trust dialog is the person's; after Escape no dialog is left.
+	for _, name := range []string{"copilot-trust-dialog.txt", "copilot-after-esc.txt"} {
+		if d, ok := (Agent{}).KeyDialog(read(name)); ok {
+			t.Errorf("%s read as a permission dialog: %+v", name, d)
+		}
+	}
+	// A dialog still being drawn (no line of keys yet) is not read.
+	scr := read("copilot-run-dialog.txt")
+	for i, r := range scr {
+		if strings.Contains(r, "↑/↓ to navigate") {
+			scr[i] = ""
+		}
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); ok {
+		t.Errorf("a dialog without its keys: %+v", d)
+	}
+}
