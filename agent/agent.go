@@ -159,6 +159,11 @@ type KeyDialog struct {
 	// selection moved first where it must be); the first is pressed, and the screen read again
 	// before the next. Deny refuses it: Escape, which cancels every agent's dialog.
 	Allow, Deny []string
+	// Always are the keys that allow the call and its like from now on, as the dialog's own
+	// option does, and AlwaysSays what that option writes, in the dialog's words; none where
+	// the dialog offers no such option.
+	Always     []string
+	AlwaysSays string
 }
 
 // Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,
