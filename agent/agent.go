@@ -161,7 +161,7 @@ type KeyDialog struct {
 	Allow, Deny []string
 	// Confirm is how long the agent may take to draw the answer (the dialog gone) after the
 	// answer's last key before that key is pressed again; 0 for the supervisor's own wait. An
-	// agent slow to draw but that drops no key waits longer, so the key is not pressed twice.
+	// agent slow to draw waits longer, so that an answer it is still drawing is not given up on.
 	Confirm time.Duration
 }
 

@@ -26,7 +26,7 @@ import (
 //     keyMoveWait passed with nothing drawn (claude dropped it): its options wrap, so a second
 //     Down pressed while the first is still to be drawn would select No again;
 //   - then confirmed: the dialog leaves the screen within keyConfirm (or the dialog's own
-//     Confirm, for an agent slow to draw that drops no key), else the answer's key is pressed
+//     Confirm, for an agent slow to draw), else the answer's key is pressed
 //     once more, and past that the person is told to answer at the terminal.
 //
 // Deny is the dialog's Escape, whatever else its keys mean. The dialog leaving the screen with

@@ -19,10 +19,11 @@ import (
 // options, the selected one marked "›": "1. Yes, allow once" first, then "Switch to Default Mode
 // and allow once (recommended)" on auto mode or the two "Always allow …" elsewhere, and "No,
 // suggest changes (esc)". Enter takes the selected option; Escape cancels the call and ends
-// the turn. Qwen takes a key pressed the moment the dialog is drawn, but on a loaded machine
-// draws its answer late (the dialog gone 2.4–3.9 s after Enter, load 20–30 on 2 cores, where a
-// move of the selection was drawn in 0.5–1 s): the answer's key is pressed again only after
-// qwenConfirm, so that a key qwen took is not pressed twice.
+// the turn. Qwen takes a key pressed as soon as the dialog is drawn, but on a loaded machine
+// draws the answer late: a single Enter took the dialog off the screen 2.3–7.5 s later (at a
+// load of 20 to 25 on 2 cores, each of 3 tries, pressed at once, 0.3 s and 3 s after the
+// dialog), where a move of the selection was drawn in 0.5–1 s. So the answer's key is pressed
+// again only after qwenConfirm: hooksup does not give up on an answer qwen is still drawing.
 
 // qwenConfirm is how long qwen may take to take its dialog off the screen after the answer's key.
 const qwenConfirm = 5 * time.Second

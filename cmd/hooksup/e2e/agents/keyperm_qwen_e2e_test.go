@@ -130,3 +130,30 @@ func qwenPromptClean(t *testing.T, rq *realQwen, tm *e2e.Tmux) mockapi.ChatReque
 	}
 	return r
 }
+
+// The person answers at qwen's own dialog: the question leaves the header within a second of
+// the dialog leaving the screen, and a late answer from another shell finds it answered.
+func TestKeysQwenAnsweredAtTerminalIsWithdrawn(t *testing.T) {
+	t.Parallel()
+	rq, tm, _ := qwenDialog(t, mockapi.ChatText("MADE-HERE"))
+	tm.PressUntil("Enter", "the dialog closes", 30*time.Second, func(scr string) bool { return !strings.Contains(scr, qwenDialogMark) })
+	gone := time.Now()
+	tm.WaitFor("the header to drop the question", 10*time.Second, func(scr string) bool { return !strings.Contains(scr, "⚑ Shell") })
+	took := time.Since(gone)
+	t.Logf("the question was withdrawn %v after the dialog left the screen", took.Round(time.Millisecond))
+	if took > time.Second {
+		t.Fatalf("the question answered at the terminal was withdrawn only %v later", took)
+	}
+	tm.WaitText(60*time.Second, "MADE-HERE")
+	if _, _, code := e2e.HubShell(t, rq.Run, "approve"); code == 0 {
+		t.Fatal("a late approve succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(rq.env.WorkDir, "created.txt")); err != nil {
+		t.Fatalf("the command allowed at the terminal did not run: %v", err)
+	}
+	for _, v := range rq.Verdicts() {
+		if v.Event == "PermissionRequest" {
+			t.Fatalf("an answer at qwen's own dialog was recorded as hooksup's: %+v", v)
+		}
+	}
+}
