@@ -86,7 +86,7 @@ func TestKeysQwenApproved(t *testing.T) {
 		t.Fatalf("the answered question is still listed: %+v", ls)
 	}
 	for _, l := range strings.Split(rq.Log(), "\n") {
-		if strings.Contains(l, "permission") {
+		if strings.Contains(l, "with keys") || strings.Contains(l, "the key again") {
 			t.Log(l)
 		}
 	}
