@@ -164,6 +164,10 @@ type KeyDialog struct {
 	// the dialog offers no such option.
 	Always     []string
 	AlwaysSays string
+	// Confirm is how long the agent may take to draw the answer (the dialog gone) after the
+	// answer's last key before that key is pressed again; 0 for the supervisor's own wait. An
+	// agent slow to draw waits longer, so that an answer it is still drawing is not given up on.
+	Confirm time.Duration
 }
 
 // Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,

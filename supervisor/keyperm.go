@@ -26,8 +26,9 @@ import (
 //     key that moves the selection is not pressed again until the screen shows it moved, or
 //     keyMoveWait passed with nothing drawn (claude dropped it): its options wrap, so a second
 //     Down pressed while the first is still to be drawn would select No again;
-//   - then confirmed: the dialog leaves the screen within keyConfirm, else the answer's key is
-//     pressed once more, and past that the person is told to answer at the terminal.
+//   - then confirmed: the dialog leaves the screen within keyConfirm (or the dialog's own
+//     Confirm, for an agent slow to draw), else the answer's key is pressed
+//     once more, and past that the person is told to answer at the terminal.
 //
 // Deny is the dialog's Escape, whatever else its keys mean. The dialog leaving the screen with
 // no answer given through hooksup (the person answered at the terminal) withdraws the question.
@@ -149,7 +150,11 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 				s.Interrupt()
 			}
 			sc.Press(keys[0])
-			after(keyConfirm)
+			if d.Confirm > 0 {
+				after(d.Confirm)
+			} else {
+				after(keyConfirm)
+			}
 		default:
 			s.keyGaveUp(cur)
 		}

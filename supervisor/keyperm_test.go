@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/session"
 )
 
@@ -223,5 +225,44 @@ func TestKeyPermissionOnlyIntoItsDialog(t *testing.T) {
 	waitFor(t, "the second answer's Down", func() bool { return len(sc.keys()) > 0 })
 	if got := sc.keys(); !slices.Equal(got, []string{"Down"}) {
 		t.Fatalf("keys %v: the first answer pressed into a dialog it was not for", got)
+	}
+}
+
+// slowDrawer is claude whose dialogs say that it draws an answer late (agent.KeyDialog.Confirm).
+type slowDrawer struct {
+	claude.Agent
+	confirm time.Duration
+}
+
+func (a slowDrawer) KeyDialog(screen []string) (agent.KeyDialog, bool) {
+	d, ok := a.Agent.KeyDialog(screen)
+	d.Confirm = a.confirm
+	return d, ok
+}
+
+// An agent that takes the answer's key but draws it late (qwen on a loaded machine): with the
+// dialog's own Confirm the key is pressed once.
+func TestKeyPermissionSlowToDraw(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	ss.sup.agent = slowDrawer{confirm: 4 * keyConfirm}
+	dialog := claudeScreen(t, "claude-auto-fallback-dialog.txt")
+	sc := newFakeScreen("❯ \n")
+	sc.onPress = func(k string) (string, bool) {
+		if k == "Escape" {
+			time.AfterFunc(2*keyConfirm, func() { sc.show("● Interrupted\n") })
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, claudeAutoCommand)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the answer drawn", func() bool { return strings.Contains(sc.Text(), "Interrupted") })
+	if got := sc.keys(); !slices.Equal(got, []string{"Escape"}) {
+		t.Fatalf("keys %v: the answer's key pressed again while the agent was drawing it", got)
 	}
 }

@@ -1,0 +1,111 @@
+package qwen
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hooksup/hooksup/agent"
+)
+
+// Qwen Code asks before a shell command runs with a dialog that no hook can answer beside it:
+// its PermissionRequest hook runs, and is waited for, before the dialog is drawn (holding it
+// would hide the dialog), and its Notification hook only tells. The dialog, under the call's
+// line ("? Shell touch created.txt (create a file) ←"): the command (on its default auto mode,
+// under the warning "⚠ Auto Mode couldn't classify this action …", since the dialog comes only
+// when its classifier cannot judge the call), "Allow execution of: 'touch'?" and the numbered
+// options, the selected one marked "›": "1. Yes, allow once" first, then "Switch to Default Mode
+// and allow once (recommended)" on auto mode or the two "Always allow …" elsewhere, and "No,
+// suggest changes (esc)". Enter takes the selected option; Escape cancels the call and ends
+// the turn. Qwen takes a key pressed as soon as the dialog is drawn, but on a loaded machine
+// draws the answer late: a single Enter took the dialog off the screen 2.3–7.5 s later (at a
+// load of 20 to 25 on 2 cores, each of 3 tries, pressed at once, 0.3 s and 3 s after the
+// dialog), where a move of the selection was drawn in 0.5–1 s. So the answer's key is pressed
+// again only after qwenConfirm: hooksup does not give up on an answer qwen is still drawing.
+
+// qwenConfirm is how long qwen may take to take its dialog off the screen after the answer's key.
+const qwenConfirm = 5 * time.Second
+
+var (
+	execQuestion = regexp.MustCompile(`^Allow execution of: '.*'\?$`)
+	qwenOption   = regexp.MustCompile(`^(›\s*)?(\d+)\. (.+)$`)
+	callLine     = regexp.MustCompile(`^[?] (\S+) `)
+)
+
+// KeyDialog reads qwen's shell permission dialog on screen (agent.KeyPermissions).
+func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
+	rows := make([]string, len(screen))
+	for i, r := range screen {
+		rows[i] = strings.TrimSpace(r)
+	}
+	q := -1
+	for i := len(rows) - 1; i >= 0; i-- {
+		if execQuestion.MatchString(rows[i]) {
+			q = i
+			break
+		}
+	}
+	if q < 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The options, "1. Yes, allow once" among them, one selected.
+	selected, once := 0, false
+	for _, r := range rows[q+1:] {
+		if r == "" {
+			continue
+		}
+		m := qwenOption.FindStringSubmatch(r)
+		if m == nil {
+			break
+		}
+		if m[2] == "1" && m[3] == "Yes, allow once" {
+			once = true
+		}
+		if m[1] != "" {
+			selected, _ = strconv.Atoi(m[2])
+		}
+	}
+	if !once || selected == 0 {
+		return agent.KeyDialog{}, false
+	}
+	// Above the question, blocks of rows between blank ones: the warnings ("⚠ …", before or
+	// after the command), the command, and the call's line with the tool's name.
+	var cmd []string
+	tool := ""
+	for i := q - 1; i >= 0; i-- {
+		if rows[i] == "" {
+			continue
+		}
+		end := i
+		for i > 0 && rows[i-1] != "" {
+			i--
+		}
+		block := rows[i : end+1]
+		if strings.HasPrefix(block[0], "⚠") {
+			continue
+		}
+		if cmd == nil {
+			cmd = block
+			continue
+		}
+		// The call's line, maybe wrapped, maybe right under the prompt it answers.
+		for _, r := range slices.Backward(block) {
+			if m := callLine.FindStringSubmatch(r); m != nil {
+				tool = m[1]
+				break
+			}
+		}
+		break
+	}
+	if tool == "" || cmd == nil {
+		return agent.KeyDialog{}, false
+	}
+	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
+	for range selected - 1 {
+		d.Allow = append(d.Allow, "Up")
+	}
+	d.Allow = append(d.Allow, "Enter")
+	return d, true
+}
