@@ -204,9 +204,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
 	ctx := e2e.Browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 	saved, challenge := mirror(t, w)
 	w.Cmd.Process.Signal(syscall.SIGTERM)
@@ -232,9 +230,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	sq.waitFor(t, "the tab's login token", func(c captured) bool { return strings.HasPrefix(c.Header.Get("Authorization"), "Bearer ") })
 	sq.waitFor(t, "the tab's signed login", func(c captured) bool { return c.Path == "/api/login" && strings.Contains(c.Body, challenge) })
 	// The squatter's own page, in the tab, dumps its storage.
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, strings.TrimSuffix(w.Base, "/")+"/steal")
 	dumped := sq.waitFor(t, "the dump of the tab's storage", func(c captured) bool { return c.Path == "/dump" })
 	var dump map[string]any
 	if err := json.Unmarshal([]byte(dumped.Body), &dump); err != nil || dump["error"] != nil {
@@ -303,9 +299,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 		t.Fatalf("only %d captured requests and values were tried", tried)
 	}
 	// The tab, back on hooksup's page, logs in with its key as before.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in again", `document.getElementById("conn") && document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 }
 
@@ -331,37 +325,27 @@ func testSquattersWorkerRemoved(t *testing.T, steal, script string) {
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
 	ctx := e2e.Browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live"`)
 	w.Cmd.Process.Signal(syscall.SIGTERM)
 	w.Cmd.Wait()
 
 	sq := startSquatter(t, addr)
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal?"+steal)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, strings.TrimSuffix(w.Base, "/")+"/steal?"+steal)
 	// Registered is not yet active: the worker answers loads once it controls the tab (it claims
 	// its clients as it activates).
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker controlling the tab", `document.getElementById("s").textContent === "worker" && navigator.serviceWorker.controller !== null`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker answering the page's load", `document.body.innerText.includes("the squatter's worker")`)
 	sq.stop()
 
 	e2e.StartWeb(t, s, "--listen", addr)
 	// A person loads the page again, as they would a page that looks wrong; the browser checks
 	// the worker after that load, and is given hooksup's, which removes itself.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
-	e2e.EvalUntil(t, ctx, 60*time.Second, "the squatter's worker gone", `navigator.serviceWorker.getRegistrations().then(r => r.length === 0)`, chromedp.EvalAwaitPromise)
+	navigate(t, ctx, w.Base)
+	waitWorkersGone(t, ctx, 60*time.Second)
 	// The next load is hooksup's page.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
 	for _, c := range sq.requests(t) {
 		if c.Path == script && c.Header.Get("Service-Worker") != "script" {
@@ -390,13 +374,9 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 
 	// A tab that is not paired: the page says so; the URL pasted into it pairs it.
 	ctx := e2e.Browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab saying it is not paired", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab paired by the URL pasted into it", live)
 	_, out := s.Hooksup(t, "web", "devices")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -411,9 +391,7 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 	}
 
 	// The paired tab, given a new URL: paired again.
-	if err := chromedp.Do(ctx, chromedp.Navigate(newLink())); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, newLink())
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab paired again, with a new login", live+` && session.token && session.token !== `+strconv.Quote(old))
 	if href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); href != w.Base {
 		t.Fatalf("the address bar after pairing again: %s", href)
@@ -425,5 +403,72 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 	e2e.EvalUntil(t, ctx, 10*time.Second, "the page naming the same device", `document.getElementById("device").textContent.endsWith(" · `+id+`")`)
 	if resp, _ := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + old}); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("the old key's login after pairing again: %d", resp.StatusCode)
+	}
+}
+
+// workersJS is what the tab holds of service workers, as JSON: its controller and every
+// registration, with the script and state of its installing, waiting and active worker.
+const workersJS = `(async () => {
+  const w = (x) => x ? x.scriptURL + " " + x.state : null;
+  const c = navigator.serviceWorker.controller;
+  const regs = (await navigator.serviceWorker.getRegistrations()).map((r) =>
+    ({ scope: r.scope, installing: w(r.installing), waiting: w(r.waiting), active: w(r.active) }));
+  return JSON.stringify({ url: location.href, controller: w(c), registrations: regs });
+})()`
+
+// workers is what the tab holds of service workers (workersJS), or why it could not be read.
+func workers(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](workersJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return s
+}
+
+// waitWorkersGone waits until the tab has no service worker registered, or fails the test
+// saying which remain, whether one controls the tab, and what the page says.
+func waitWorkersGone(t *testing.T, ctx context.Context, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	last := ""
+	for {
+		s := workers(ctx)
+		if s != last {
+			t.Logf("%s: %s", time.Now().Format("15:04:05.000"), s)
+			last = s
+		}
+		var st struct {
+			Registrations []any `json:"registrations"`
+		}
+		if json.Unmarshal([]byte(s), &st) == nil && len(st.Registrations) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the squatter's worker gone: not after %v; the tab holds %s; the page says:\n%s", wait, s, pageText(ctx))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// pageText is what the page says, or why it could not be read.
+func pageText(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return s
+}
+
+// navigate loads url in the tab, as a person would, and waits for its load, at most 30 seconds.
+func navigate(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	nctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(nctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("load %s: %v; the tab holds %s", url, err, workers(ctx))
 	}
 }
