@@ -305,22 +305,27 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 
 // A service worker another user's server registered on hooksup web's address while it was down
 // answers the tab's loads of the page itself, from then on. Once hooksup web is back, the
-// browser's check of that worker gets hooksup's worker that removes itself: the tab shows
-// hooksup's page again, and no worker is left.
+// browser's check of that worker gets hooksup's worker that removes itself, with the origin's
+// storage: no worker is left, and the next load of the tab is hooksup's page, which says the
+// browser is not paired.
 func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	t.Parallel()
-	testSquattersWorkerRemoved(t, "worker", "/sw.js")
+	testSquattersWorkerRemoved(t, "worker", "/sw.js", "not paired", false)
 }
 
 // The same, for a worker registered at the path of hooksup's own push worker, /push/worker.js,
 // for the whole origin rather than /push/: the browser's check gets hooksup's push worker,
-// which, registered for a scope not its own, removes itself.
+// which, registered for a scope not its own, removes itself and loads the tab again: the tab
+// shows hooksup's page, signed in with its key, with no load of the person's.
 func TestWebRemovesASquattersWorkerAtThePushWorkersPath(t *testing.T) {
 	t.Parallel()
-	testSquattersWorkerRemoved(t, "pushworker", "/push/worker.js")
+	testSquattersWorkerRemoved(t, "pushworker", "/push/worker.js", "live", true)
 }
 
-func testSquattersWorkerRemoved(t *testing.T, steal, script string) {
+// testSquattersWorkerRemoved has the squatter register a worker from script (/steal?steal), and
+// hooksup web, back, remove it once the person loads the tab: then hooksup's page, conn its
+// connection's state, is in the tab, by itself if reloads, else at the person's next load.
+func testSquattersWorkerRemoved(t *testing.T, steal, script, conn string, reloads bool) {
 	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
@@ -344,9 +349,15 @@ func testSquattersWorkerRemoved(t *testing.T, steal, script string) {
 	// the worker after that load, and is given hooksup's, which removes itself.
 	navigate(t, ctx, w.Base)
 	waitWorkersGone(t, ctx, 60*time.Second)
+	settled := `document.getElementById("conn") !== null && document.getElementById("conn").textContent === ` + strconv.Quote(conn) +
+		` && navigator.serviceWorker.controller === null`
+	if reloads {
+		// The worker that removed itself loaded the tab again: hooksup's page, settled.
+		e2e.EvalUntil(t, ctx, 30*time.Second, "hooksup's page, "+conn+", in the tab", settled)
+	}
 	// The next load is hooksup's page.
 	navigate(t, ctx, w.Base)
-	e2e.EvalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
+	e2e.EvalUntil(t, ctx, 30*time.Second, "hooksup's page, "+conn+", loaded again", settled)
 	for _, c := range sq.requests(t) {
 		if c.Path == script && c.Header.Get("Service-Worker") != "script" {
 			t.Errorf("the worker's script was fetched without Service-Worker: script: %v", c.Header)
