@@ -38,11 +38,10 @@ type captured struct {
 	Body   string      `json:"body"`
 }
 
-func startSquatter(t *testing.T, addr string, args ...string) *squatter {
+// buildSquatter builds testdata/squatter where another user may run it. It is built before
+// hooksup web stops: the port is free for a moment only, not for the time of a build.
+func buildSquatter(t *testing.T) string {
 	t.Helper()
-	u := e2e.OtherUser(t)
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
 	dir, err := os.MkdirTemp("", "squat")
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +52,17 @@ func startSquatter(t *testing.T, addr string, args ...string) *squatter {
 	if out, err := e2e.GoBuild(bin, "./testdata/squatter").CombinedOutput(); err != nil {
 		t.Fatalf("build the squatter: %v\n%s", err, out)
 	}
-	logPath := filepath.Join(dir, "requests.jsonl")
+	return bin
+}
+
+// startSquatter runs bin (buildSquatter) as another user on addr, and waits until it answers
+// there.
+func startSquatter(t *testing.T, bin, addr string, args ...string) *squatter {
+	t.Helper()
+	u := e2e.OtherUser(t)
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	logPath := filepath.Join(filepath.Dir(bin), "requests.jsonl")
 	if err := os.WriteFile(logPath, nil, 0o666); err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +74,17 @@ func startSquatter(t *testing.T, addr string, args ...string) *squatter {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// What answers on addr is the squatter, not another program that took the port meanwhile.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		c, err := net.Dial("tcp", addr)
+		resp, err := http.Get("http://" + addr + "/steal")
 		if err == nil {
-			c.Close()
-			break
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), "<title>not hooksup</title>") {
+				break
+			}
+			err = fmt.Errorf("another program answers there: %d %.200q", resp.StatusCode, b)
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the squatter does not listen on %s: %v", addr, err)
@@ -207,10 +221,11 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 	saved, challenge := mirror(t, w)
+	bin := buildSquatter(t)
 	w.Cmd.Process.Signal(syscall.SIGTERM)
 	w.Cmd.Wait()
 
-	sq := startSquatter(t, addr, "-mirror", saved)
+	sq := startSquatter(t, bin, addr, "-mirror", saved)
 	// hooksup web, started while the port is held, names the user and exits.
 	ctxRun, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -332,10 +347,11 @@ func testSquattersWorkerRemoved(t *testing.T, steal, script, conn string, reload
 	ctx := e2e.Browser(t, 800, 600)
 	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live"`)
+	bin := buildSquatter(t)
 	w.Cmd.Process.Signal(syscall.SIGTERM)
 	w.Cmd.Wait()
 
-	sq := startSquatter(t, addr)
+	sq := startSquatter(t, bin, addr)
 	navigate(t, ctx, strings.TrimSuffix(w.Base, "/")+"/steal?"+steal)
 	// Registered is not yet active: the worker answers loads once it controls the tab (it claims
 	// its clients as it activates).
