@@ -28,8 +28,7 @@ self.addEventListener("activate", (e) => {
   // no page loads under it again, and the pages are loaded once its activation is over, not
   // within it: a page's load under a worker still activating waits for its activation.
   const removed = (async () => {
-    await self.clients.claim();
-    const pages = await self.clients.matchAll({ type: "window" });
+    const pages = await self.clients.claim().then(() => self.clients.matchAll({ type: "window" })).catch(() => []);
     await self.registration.unregister();
     return pages;
   })();
