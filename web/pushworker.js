@@ -21,15 +21,20 @@ const GOALS = {
 };
 
 self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (e) => e.waitUntil((async () => {
+self.addEventListener("activate", (e) => {
   if (self.registration.scope === SCOPE) return;
   // Registered for another scope (by whatever held this address before): it removes itself and
-  // reloads the pages that worker held, from hooksup web.
-  await self.clients.claim();
-  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  await Promise.all(pages.map((c) => c.navigate(c.url).catch(() => {})));
-  await self.registration.unregister();
-})()));
+  // loads the pages that worker held again, from hooksup web. It is unregistered first, so that
+  // no page loads under it again, and the pages are loaded once its activation is over, not
+  // within it: a page's load under a worker still activating waits for its activation.
+  const removed = (async () => {
+    const pages = await self.clients.claim().then(() => self.clients.matchAll({ type: "window" })).catch(() => []);
+    await self.registration.unregister();
+    return pages;
+  })();
+  e.waitUntil(removed.catch(() => {}));
+  removed.then((pages) => Promise.all(pages.map((c) => c.navigate(c.url).catch(() => {})))).catch(() => {});
+});
 
 function clean(s, re, max) {
   return typeof s === "string" ? s.replace(re, "").slice(0, max) : "";

@@ -38,11 +38,10 @@ type captured struct {
 	Body   string      `json:"body"`
 }
 
-func startSquatter(t *testing.T, addr string, args ...string) *squatter {
+// buildSquatter builds testdata/squatter where another user may run it. It is built before
+// hooksup web stops: the port is free for a moment only, not for the time of a build.
+func buildSquatter(t *testing.T) string {
 	t.Helper()
-	u := e2e.OtherUser(t)
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
 	dir, err := os.MkdirTemp("", "squat")
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +52,17 @@ func startSquatter(t *testing.T, addr string, args ...string) *squatter {
 	if out, err := e2e.GoBuild(bin, "./testdata/squatter").CombinedOutput(); err != nil {
 		t.Fatalf("build the squatter: %v\n%s", err, out)
 	}
-	logPath := filepath.Join(dir, "requests.jsonl")
+	return bin
+}
+
+// startSquatter runs bin (buildSquatter) as another user on addr, and waits until it answers
+// there.
+func startSquatter(t *testing.T, bin, addr string, args ...string) *squatter {
+	t.Helper()
+	u := e2e.OtherUser(t)
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	logPath := filepath.Join(filepath.Dir(bin), "requests.jsonl")
 	if err := os.WriteFile(logPath, nil, 0o666); err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +74,17 @@ func startSquatter(t *testing.T, addr string, args ...string) *squatter {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// What answers on addr is the squatter, not another program that took the port meanwhile.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		c, err := net.Dial("tcp", addr)
+		resp, err := http.Get("http://" + addr + "/steal")
 		if err == nil {
-			c.Close()
-			break
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), "<title>not hooksup</title>") {
+				break
+			}
+			err = fmt.Errorf("another program answers there: %d %.200q", resp.StatusCode, b)
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the squatter does not listen on %s: %v", addr, err)
@@ -204,15 +218,14 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
 	ctx := e2e.Browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 	saved, challenge := mirror(t, w)
+	bin := buildSquatter(t)
 	w.Cmd.Process.Signal(syscall.SIGTERM)
 	w.Cmd.Wait()
 
-	sq := startSquatter(t, addr, "-mirror", saved)
+	sq := startSquatter(t, bin, addr, "-mirror", saved)
 	// hooksup web, started while the port is held, names the user and exits.
 	ctxRun, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -232,9 +245,7 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 	sq.waitFor(t, "the tab's login token", func(c captured) bool { return strings.HasPrefix(c.Header.Get("Authorization"), "Bearer ") })
 	sq.waitFor(t, "the tab's signed login", func(c captured) bool { return c.Path == "/api/login" && strings.Contains(c.Body, challenge) })
 	// The squatter's own page, in the tab, dumps its storage.
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal")); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, strings.TrimSuffix(w.Base, "/")+"/steal")
 	dumped := sq.waitFor(t, "the dump of the tab's storage", func(c captured) bool { return c.Path == "/dump" })
 	var dump map[string]any
 	if err := json.Unmarshal([]byte(dumped.Body), &dump); err != nil || dump["error"] != nil {
@@ -303,66 +314,66 @@ func TestWebPortSquatterGetsNothingThatOpensTheAPI(t *testing.T) {
 		t.Fatalf("only %d captured requests and values were tried", tried)
 	}
 	// The tab, back on hooksup's page, logs in with its key as before.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in again", `document.getElementById("conn") && document.getElementById("conn").textContent === "live" && document.getElementById("notice").hidden`)
 }
 
 // A service worker another user's server registered on hooksup web's address while it was down
 // answers the tab's loads of the page itself, from then on. Once hooksup web is back, the
-// browser's check of that worker gets hooksup's worker that removes itself: the tab shows
-// hooksup's page again, and no worker is left.
+// browser's check of that worker gets hooksup's worker that removes itself, with the origin's
+// storage: no worker is left, and the next load of the tab is hooksup's page, which says the
+// browser is not paired.
 func TestWebRemovesAServiceWorkerASquatterLeft(t *testing.T) {
 	t.Parallel()
-	testSquattersWorkerRemoved(t, "worker", "/sw.js")
+	testSquattersWorkerRemoved(t, "worker", "/sw.js", "not paired", false)
 }
 
 // The same, for a worker registered at the path of hooksup's own push worker, /push/worker.js,
 // for the whole origin rather than /push/: the browser's check gets hooksup's push worker,
-// which, registered for a scope not its own, removes itself.
+// which, registered for a scope not its own, removes itself and loads the tab again: the tab
+// shows hooksup's page, signed in with its key, with no load of the person's.
 func TestWebRemovesASquattersWorkerAtThePushWorkersPath(t *testing.T) {
 	t.Parallel()
-	testSquattersWorkerRemoved(t, "pushworker", "/push/worker.js")
+	testSquattersWorkerRemoved(t, "pushworker", "/push/worker.js", "live", true)
 }
 
-func testSquattersWorkerRemoved(t *testing.T, steal, script string) {
+// testSquattersWorkerRemoved has the squatter register a worker from script (/steal?steal), and
+// hooksup web, back, remove it once the person loads the tab: then hooksup's page, conn its
+// connection's state, is in the tab, by itself if reloads, else at the person's next load.
+func testSquattersWorkerRemoved(t *testing.T, steal, script, conn string, reloads bool) {
 	s := e2e.NewSandbox(t)
 	addr := freeLoopback(t)
 	w := e2e.StartWeb(t, s, "--listen", addr)
 	ctx := e2e.Browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the page signed in", `document.getElementById("conn").textContent === "live"`)
+	bin := buildSquatter(t)
 	w.Cmd.Process.Signal(syscall.SIGTERM)
 	w.Cmd.Wait()
 
-	sq := startSquatter(t, addr)
-	if err := chromedp.Do(ctx, chromedp.Navigate(strings.TrimSuffix(w.Base, "/")+"/steal?"+steal)); err != nil {
-		t.Fatal(err)
-	}
+	sq := startSquatter(t, bin, addr)
+	navigate(t, ctx, strings.TrimSuffix(w.Base, "/")+"/steal?"+steal)
 	// Registered is not yet active: the worker answers loads once it controls the tab (it claims
 	// its clients as it activates).
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker controlling the tab", `document.getElementById("s").textContent === "worker" && navigator.serviceWorker.controller !== null`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the squatter's worker answering the page's load", `document.body.innerText.includes("the squatter's worker")`)
 	sq.stop()
 
 	e2e.StartWeb(t, s, "--listen", addr)
 	// A person loads the page again, as they would a page that looks wrong; the browser checks
 	// the worker after that load, and is given hooksup's, which removes itself.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
+	navigate(t, ctx, w.Base)
+	waitWorkersGone(t, ctx, 60*time.Second)
+	settled := `document.getElementById("conn") !== null && document.getElementById("conn").textContent === ` + strconv.Quote(conn) +
+		` && navigator.serviceWorker.controller === null`
+	if reloads {
+		// The worker that removed itself loaded the tab again: hooksup's page, settled.
+		e2e.EvalUntil(t, ctx, 30*time.Second, "hooksup's page, "+conn+", in the tab", settled)
 	}
-	e2e.EvalUntil(t, ctx, 60*time.Second, "the squatter's worker gone", `navigator.serviceWorker.getRegistrations().then(r => r.length === 0)`, chromedp.EvalAwaitPromise)
 	// The next load is hooksup's page.
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
-	e2e.EvalUntil(t, ctx, 20*time.Second, "hooksup's page", `!!document.getElementById("conn")`)
+	navigate(t, ctx, w.Base)
+	e2e.EvalUntil(t, ctx, 30*time.Second, "hooksup's page, "+conn+", loaded again", settled)
 	for _, c := range sq.requests(t) {
 		if c.Path == script && c.Header.Get("Service-Worker") != "script" {
 			t.Errorf("the worker's script was fetched without Service-Worker: script: %v", c.Header)
@@ -390,13 +401,9 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 
 	// A tab that is not paired: the page says so; the URL pasted into it pairs it.
 	ctx := e2e.Browser(t, 800, 600)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Base)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Base)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab saying it is not paired", `document.getElementById("notice").textContent.includes("hooksup web pair")`)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, w.Link)
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab paired by the URL pasted into it", live)
 	_, out := s.Hooksup(t, "web", "devices")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -411,9 +418,7 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 	}
 
 	// The paired tab, given a new URL: paired again.
-	if err := chromedp.Do(ctx, chromedp.Navigate(newLink())); err != nil {
-		t.Fatal(err)
-	}
+	navigate(t, ctx, newLink())
 	e2e.EvalUntil(t, ctx, 20*time.Second, "the tab paired again, with a new login", live+` && session.token && session.token !== `+strconv.Quote(old))
 	if href, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); href != w.Base {
 		t.Fatalf("the address bar after pairing again: %s", href)
@@ -425,5 +430,72 @@ func TestWebPairsAnOpenTabAgain(t *testing.T) {
 	e2e.EvalUntil(t, ctx, 10*time.Second, "the page naming the same device", `document.getElementById("device").textContent.endsWith(" · `+id+`")`)
 	if resp, _ := w.Do(t, "GET", "/api/sessions", "", map[string]string{"Authorization": "Bearer " + old}); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("the old key's login after pairing again: %d", resp.StatusCode)
+	}
+}
+
+// workersJS is what the tab holds of service workers, as JSON: its controller and every
+// registration, with the script and state of its installing, waiting and active worker.
+const workersJS = `(async () => {
+  const w = (x) => x ? x.scriptURL + " " + x.state : null;
+  const c = navigator.serviceWorker.controller;
+  const regs = (await navigator.serviceWorker.getRegistrations()).map((r) =>
+    ({ scope: r.scope, installing: w(r.installing), waiting: w(r.waiting), active: w(r.active) }));
+  return JSON.stringify({ url: location.href, controller: w(c), registrations: regs });
+})()`
+
+// workers is what the tab holds of service workers (workersJS), or why it could not be read.
+func workers(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](workersJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return s
+}
+
+// waitWorkersGone waits until the tab has no service worker registered, or fails the test
+// saying which remain, whether one controls the tab, and what the page says.
+func waitWorkersGone(t *testing.T, ctx context.Context, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	last := ""
+	for {
+		s := workers(ctx)
+		if s != last {
+			t.Logf("%s: %s", time.Now().Format("15:04:05.000"), s)
+			last = s
+		}
+		var st struct {
+			Registrations []any `json:"registrations"`
+		}
+		if json.Unmarshal([]byte(s), &st) == nil && len(st.Registrations) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the squatter's worker gone: not after %v; the tab holds %s; the page says:\n%s", wait, s, pageText(ctx))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// pageText is what the page says, or why it could not be read.
+func pageText(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return s
+}
+
+// navigate loads url in the tab, as a person would, and waits for its load, at most 30 seconds.
+func navigate(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	nctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(nctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("load %s: %v; the tab holds %s", url, err, workers(ctx))
 	}
 }

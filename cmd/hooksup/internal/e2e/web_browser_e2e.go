@@ -51,12 +51,17 @@ func EvalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js s
 	for {
 		// An exception is "not yet": the page may be loading itself again (to log in anew), and
 		// what js reads is not there for a moment.
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, opts...))
+		// Each evaluation is bounded too: a promise js awaits may never settle.
+		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool](js, opts...))
+		cancel()
 		if err == nil && ok {
 			return
 		}
 		if time.Now().After(deadline) {
-			body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			body, _ := chromedp.Run(ectx, chromedp.Evaluate[string](`document.body.innerText`))
+			cancel()
 			t.Fatalf("%s: not after %v (%v); the page says:\n%s", what, wait, err, body)
 		}
 		time.Sleep(100 * time.Millisecond)
