@@ -103,9 +103,12 @@ func answeredWithin(t *testing.T, method, rawURL, auth string) (int, time.Durati
 // kept alive and dialled again as soon as they close, from 127.0.0.1, the owner's own address
 // (everyone behind tailscale serve or ssh -L is one address), or 1200 spread over 600
 // addresses of 127/8, a request with the API token on a fresh connection is answered 200
-// within 2 s, and the page's own files still load.
+// within 4 s, and the page's own files still load. A person locked out waits for a flood's
+// connection to time out (web.ReadHeaderTimeout, 5 s, at the least); a busy machine answers
+// in 0.1–2.4 s (measured with the machine's load at 20–30, the times logged).
 func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
-	// Serial: it floods the server and bounds the owner's answers at two seconds, which tests running beside it would stretch.
+	// Serial: it floods the server and bounds the owner's answers at four seconds, which tests running beside it would stretch.
+	const ownerBound = 4 * time.Second // below web.ReadHeaderTimeout: a locked-out request waits for one
 	for _, tc := range []struct {
 		name     string
 		n, addrs int
@@ -123,16 +126,16 @@ func TestWebUnauthenticatedFloodDoesNotLockTheOwnerOut(t *testing.T) {
 				code, took := answeredWithin(t, "GET", w.Base+"api/sessions", w.Token)
 				t.Logf("the owner's request %d beside %d unauthenticated connections (%d dialled so far): %d in %v",
 					i+1, tc.n, f.dials.Load(), code, took.Round(time.Millisecond))
-				if code != http.StatusOK || took > 2*time.Second {
-					t.Fatalf("the owner's request %d under the flood: %d in %v, want 200 within 2s", i+1, code, took)
+				if code != http.StatusOK || took > ownerBound {
+					t.Fatalf("the owner's request %d under the flood: %d in %v, want 200 within %v", i+1, code, took, ownerBound)
 				}
 				worst = max(worst, took)
 			}
 			for _, path := range []string{"", "app.js"} {
 				code, took := answeredWithin(t, "GET", w.Base+path, "")
 				t.Logf("GET /%s, the page, under the flood: %d in %v", path, code, took.Round(time.Millisecond))
-				if code != http.StatusOK || took > 2*time.Second {
-					t.Fatalf("GET /%s under the flood: %d in %v, want 200 within 2s", path, code, took)
+				if code != http.StatusOK || took > ownerBound {
+					t.Fatalf("GET /%s under the flood: %d in %v, want 200 within %v", path, code, took, ownerBound)
 				}
 			}
 			t.Logf("slowest owner's answer %v; the flood dialled %d connections and got %d answers",
