@@ -159,6 +159,11 @@ type KeyDialog struct {
 	// selection moved first where it must be); the first is pressed, and the screen read again
 	// before the next. Deny refuses it: Escape, which cancels every agent's dialog.
 	Allow, Deny []string
+	// Always are the keys that allow the call and its like from now on, as the dialog's own
+	// option does, and AlwaysSays what that option writes, in the dialog's words; none where
+	// the dialog offers no such option.
+	Always     []string
+	AlwaysSays string
 	// Confirm is how long the agent may take to draw the answer (the dialog gone) after the
 	// answer's last key before that key is pressed again; 0 for the supervisor's own wait. An
 	// agent slow to draw waits longer, so that an answer it is still drawing is not given up on.

@@ -30,8 +30,10 @@ import (
 //     Confirm, for an agent slow to draw), else the answer's key is pressed
 //     once more, and past that the person is told to answer at the terminal.
 //
-// Deny is the dialog's Escape, whatever else its keys mean. The dialog leaving the screen with
-// no answer given through hooksup (the person answered at the terminal) withdraws the question.
+// Deny is the dialog's Escape, whatever else its keys mean; always, where the dialog has an
+// option of its own for it (agent.KeyDialog.Always: codex's), that option, and the question says
+// what it allows. The dialog leaving the screen with no answer given through hooksup (the person
+// answered at the terminal) withdraws the question.
 
 const (
 	keySettle   = 250 * time.Millisecond
@@ -126,8 +128,11 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 			continue
 		}
 		keys := d.Allow
-		if cur.ans.decision == session.PermissionDeny {
+		switch cur.ans.decision {
+		case session.PermissionDeny:
 			keys = d.Deny
+		case session.PermissionAlways:
+			keys = d.Always // none if the dialog, drawn again, no longer offers it: given up below
 		}
 		if k := strings.Join(keys, " "); k == cur.moved && time.Since(cur.movedAt) < keyMoveWait {
 			// The last selection key is not on screen yet: wait for it to be drawn.
@@ -135,6 +140,8 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 			continue
 		}
 		switch {
+		case len(keys) == 0:
+			s.keyGaveUp(cur)
 		case len(keys) > 1 && cur.steps < keySteps:
 			// The selection moves first; the screen is read again before the next key.
 			cur.steps++
@@ -165,6 +172,9 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 func (s *Supervisor) askKeyDialog(d agent.KeyDialog) *keyDialog {
 	now := time.Now()
 	perm := &session.Permission{Tool: termsafe.String(d.Tool), Command: termsafe.String(clip.Head(d.Command, activityCommandMax))}
+	if len(d.Always) > 0 {
+		perm.Always = termsafe.String(d.AlwaysSays)
+	}
 	p := &permQuestion{q: session.Question{ID: s.engine.NextQuestionID(), Event: hooks.PermissionRequest, Asked: now, Permission: perm},
 		ch: make(chan permAnswer, 1), keys: true}
 	s.perms.mu.Lock()
@@ -207,6 +217,9 @@ func (s *Supervisor) keyDialogLeft(k *keyDialog, why string) {
 	s.publish(session.QuestionResolved{At: session.At{Time: now}, ID: k.p.q.ID, Decision: a.decision, By: a.by})
 	v := verdictlog.Verdict{Time: now, Asked: k.p.q.Asked, SessionID: s.engine.Counts().SessionID, Event: verdictlog.EventPermission,
 		Decision: a.decision, Source: a.by, Permission: &verdictlog.Permission{Tool: k.p.q.Permission.Tool, Command: k.p.q.Permission.Command}}
+	if a.decision == session.PermissionAlways {
+		v.Permission.Rule = k.p.q.Permission.Always
+	}
 	s.out.Do(func() {
 		if err := s.record(v); err != nil {
 			s.logger.Error("verdict log", "err", err)

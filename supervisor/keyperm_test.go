@@ -3,6 +3,7 @@ package supervisor
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -11,7 +12,9 @@ import (
 
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/claude"
+	"github.com/hooksup/hooksup/agent/codex"
 	"github.com/hooksup/hooksup/session"
+	"github.com/hooksup/hooksup/verdictlog"
 )
 
 // fakeScreen is the agent's screen as a front end would give it: the test sets what it shows,
@@ -265,4 +268,68 @@ func TestKeyPermissionSlowToDraw(t *testing.T) {
 	if got := sc.keys(); !slices.Equal(got, []string{"Escape"}) {
 		t.Fatalf("keys %v: the answer's key pressed again while the agent was drawing it", got)
 	}
+}
+
+// Always, where the dialog offers it (codex's second option): the question says what it
+// allows, the selection moves to it, and the log records the rule; where it offers none,
+// always is refused.
+func TestKeyPermissionAlways(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	ss.sup.agent = codex.Agent{}
+	b, err := os.ReadFile("../agent/codex/testdata/codex-approval-dialog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialog := string(b)
+	second := strings.Replace(strings.Replace(dialog, "› 1.", "  1.", 1), "  2. Yes, and", "› 2. Yes, and", 1)
+	sc := newFakeScreen("› \n")
+	sc.onPress = func(k string) (string, bool) {
+		switch k {
+		case "Down":
+			return second, true
+		case "Enter":
+			return "✔ You approved codex to always run commands that start with rm -rf ../build-cache\n", true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, "rm -rf ../build-cache && touch created.txt")
+	if !strings.Contains(q.Permission.Always, "commands that start with `rm -rf ../build-cache`") {
+		t.Fatalf("the question's always: %q", q.Permission.Always)
+	}
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAlways, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the dialog answered", func() bool { return slices.Contains(sc.keys(), "Enter") })
+	if got := sc.keys(); !slices.Equal(got, []string{"Down", "Enter"}) {
+		t.Fatalf("keys %v", got)
+	}
+	waitFor(t, "the answer logged", func() bool {
+		for _, v := range allVerdicts(t, ss) {
+			if v.Event == "PermissionRequest" && v.Decision == session.PermissionAlways && v.Permission != nil && v.Permission.Rule == q.Permission.Always {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// allVerdicts are the verdicts of every session in ss's state directory.
+func allVerdicts(t *testing.T, ss *stormSession) []verdictlog.Verdict {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(verdictlog.SessionsDir(filepath.Join(ss.dir, "state")), "*", "verdicts.jsonl"))
+	var all []verdictlog.Verdict
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		vs, _ := verdictlog.Read(f)
+		f.Close()
+		all = append(all, vs...)
+	}
+	return all
 }

@@ -1,0 +1,114 @@
+package codex
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/hooksup/hooksup/agent"
+)
+
+// Codex asks before a command runs outside its sandbox (on its defaults: the model asks for
+// it, with its reason) with a dialog of its own: "Would you like to run the following
+// command?", "Environment: …", "Reason: …", the command after "$ ", and the numbered options
+// "1. Yes, proceed (y)" (selected when drawn, marked "›"), "2. Yes, and don't ask again for
+// commands that start with `…` (p)" and "3. No, and tell Codex what to do differently (esc)",
+// then "Press enter to confirm or esc to cancel". Enter takes the selected option; Escape
+// cancels the call and ends the turn. Its PermissionRequest hook could answer the dialog, but
+// codex runs the hook before it draws the dialog and hides it while the hook waits, so hooksup
+// answers that hook at once and this dialog with keys.
+
+const (
+	runQuestion = "Would you like to run the following command?"
+	confirmHint = "Press enter to confirm"
+	// runTool is the tool codex's hooks name for a command.
+	runTool = "Bash"
+)
+
+var (
+	codexOption = regexp.MustCompile(`^(›\s*)?(\d)\. (.+)$`)
+	// alwaysOption is the second option: what it allows from now on.
+	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (commands that start with `.+`)(?: \\(p\\))?$")
+)
+
+// KeyDialog reads codex's dialog for a command on screen (agent.KeyPermissions).
+func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
+	rows := make([]string, len(screen))
+	for i, r := range screen {
+		rows[i] = strings.TrimSpace(r)
+	}
+	q := -1
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i] == runQuestion {
+			q = i
+			break
+		}
+	}
+	if q < 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The command: the rows from "$ " to the next blank row.
+	var cmd []string
+	i := q + 1
+	for ; i < len(rows); i++ {
+		if c, ok := strings.CutPrefix(rows[i], "$ "); ok {
+			cmd = append(cmd, c)
+			break
+		}
+	}
+	for i++; i < len(rows) && rows[i] != "" && len(cmd) > 0; i++ {
+		if codexOption.MatchString(rows[i]) {
+			break
+		}
+		cmd = append(cmd, rows[i])
+	}
+	if len(cmd) == 0 {
+		return agent.KeyDialog{}, false
+	}
+	// The options, one selected, each perhaps wrapped onto the rows below it; then the hint.
+	var labels []string
+	selected, hint := 0, false
+	for ; i < len(rows); i++ {
+		r := rows[i]
+		if r == "" {
+			continue
+		}
+		if strings.HasPrefix(r, confirmHint) {
+			hint = true
+			break
+		}
+		m := codexOption.FindStringSubmatch(r)
+		switch {
+		case m != nil && m[2] == string(rune('1'+len(labels))):
+			if m[1] != "" {
+				selected = len(labels) + 1
+			}
+			labels = append(labels, m[3])
+		case len(labels) > 0:
+			labels[len(labels)-1] += " " + r
+		default:
+			return agent.KeyDialog{}, false
+		}
+	}
+	if !hint || selected == 0 || len(labels) < 2 || !strings.HasPrefix(labels[0], "Yes, proceed") {
+		return agent.KeyDialog{}, false
+	}
+	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
+	d.Allow = moveTo(selected, 1)
+	if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+		d.Always = moveTo(selected, 2)
+		d.AlwaysSays = "allow " + m[1] + " from now on, in codex's rules ($CODEX_HOME/rules/default.rules)"
+	}
+	return d, true
+}
+
+// moveTo are the keys that move the selection from option from to option to, then Enter.
+func moveTo(from, to int) []string {
+	var keys []string
+	for ; from > to; from-- {
+		keys = append(keys, "Up")
+	}
+	for ; from < to; from++ {
+		keys = append(keys, "Down")
+	}
+	return append(keys, "Enter")
+}

@@ -1,0 +1,77 @@
+package codex
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hooksup/hooksup/agent"
+)
+
+var _ agent.KeyPermissions = Agent{}
+
+// codex-approval-dialog.txt is codex 0.169.0's pane in hooksup's TUI, captured offline;
+// codex-after-esc.txt is codex 0.171.0's screen after Escape at that dialog.
+func TestKeyDialog(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	const command = "rm -rf ../build-cache && touch created.txt"
+	scr := read("codex-approval-dialog.txt")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "Bash" || d.Command != command || !slices.Equal(d.Allow, []string{"Enter"}) ||
+		!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) ||
+		d.AlwaysSays != "allow commands that start with `rm -rf ../build-cache` from now on, in codex's rules ($CODEX_HOME/rules/default.rules)" {
+		t.Fatalf("%v %+v", ok, d)
+	}
+
+	// The selection moved to the third option: Up to the first, Up to the second.
+	moved := slices.Clone(scr)
+	for i, r := range moved {
+		switch {
+		case strings.HasPrefix(r, "› 1."):
+			moved[i] = "  " + strings.TrimPrefix(r, "› ")
+		case strings.HasPrefix(r, "  3."):
+			moved[i] = "› " + strings.TrimPrefix(r, "  ")
+		}
+	}
+	if d, ok := (Agent{}).KeyDialog(moved); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
+		t.Errorf("the third option selected: %v %+v", ok, d)
+	}
+
+	// A command of two rows, and the second option wrapped onto the next row.
+	var long []string
+	for _, r := range scr {
+		switch {
+		case strings.HasPrefix(r, "  $ "):
+			long = append(long, r, "  echo second line")
+		case strings.HasPrefix(r, "  2. "):
+			cut := strings.Index(r, "start with")
+			long = append(long, r[:cut], "     "+r[cut:])
+		default:
+			long = append(long, r)
+		}
+	}
+	if d, ok := (Agent{}).KeyDialog(long); !ok || d.Command != command+"\necho second line" || !strings.Contains(d.AlwaysSays, "start with `rm -rf ../build-cache`") {
+		t.Errorf("two rows: %v %+v", ok, d)
+	}
+
+	// After Escape no dialog is left; a dialog still being drawn (no hint yet) is not read.
+	if d, ok := (Agent{}).KeyDialog(read("codex-after-esc.txt")); ok {
+		t.Errorf("after Escape: %+v", d)
+	}
+	drawing := slices.DeleteFunc(slices.Clone(scr), func(r string) bool { return strings.Contains(r, "Press enter to confirm") })
+	if d, ok := (Agent{}).KeyDialog(drawing); ok {
+		t.Errorf("a dialog without its hint: %+v", d)
+	}
+	// The composer, whose prompt is marked › too, is no dialog.
+	if d, ok := (Agent{}).KeyDialog([]string{"› 1. do this", "  2. then that", "", "  Press enter to confirm"}); ok {
+		t.Errorf("the composer: %+v", d)
+	}
+}
