@@ -59,7 +59,7 @@ tm -f /dev/null new-session -d -s main -x "$cols" -y "$rows" \
 # which fails on a turn's first stop, proposes a continuation that waits on you.
 waitfor "Allow Bash("
 tm send-keys -t main -l y
-waitfor "claude wants to stop" "--- FAIL: TestVerboseFlag" "allow no checks"
+waitfor "claude wants to stop" "--- FAIL: TestVerboseFlag" "let stop (no checks)"
 
 # Row by row, so that each row starts with its own colours (a whole capture carries them over
 # from the row above, and freeze starts each row afresh); two spaces end each row, as freeze's
