@@ -58,8 +58,8 @@ notifier = "auto"               # how notify reaches you: auto (your terminal's 
 
 [keys]
 prefix = "ctrl+]"               # the key that reaches hooksup instead of the agent
-# Each binding replaces the action's default key. After the prefix: approve, deny, edit, halt,
-# focus, focus_previous, zoom, help, quit; in a focused pane: up, down, page_up, page_down, open;
+# Each binding replaces the action's default key. After the prefix: approve, deny, always (watch),
+# edit, halt, focus, focus_previous, zoom, help, quit; in a focused pane: up, down, page_up, page_down, open;
 # in the reason editor: send, newline, clear, cancel. Keys: "y", "?", "enter", "pgdown", "ctrl+g", "alt+enter".
 # bindings = { approve = "a", deny = "d", edit = "e", halt = "x", zoom = "z", quit = "q" }
 

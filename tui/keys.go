@@ -24,7 +24,7 @@ type keyMap struct {
 
 // commandKeys are read after the prefix key.
 type commandKeys struct {
-	Approve, Deny, Edit, Halt, Focus, FocusBk, Zoom, Help, Quit key.Binding
+	Approve, Deny, Always, Edit, Halt, Focus, FocusBk, Zoom, Help, Quit key.Binding
 }
 
 // navKeys are the keys a focused pane reads (claude's pane after the prefix); each pane
@@ -54,7 +54,7 @@ func newAgentKeyMap(km keymap.Map, agent string) keyMap {
 		agent:  agent,
 		Prefix: key.NewBinding(key.WithKeys(km.Prefix), key.WithHelp(keymap.Display(km.Prefix), "hooksup command (twice: send it to "+agent+")")),
 		Command: commandKeys{
-			Approve: b(keymap.Approve), Deny: b(keymap.Deny), Edit: b(keymap.Edit), Halt: b(keymap.Halt),
+			Approve: b(keymap.Approve), Deny: b(keymap.Deny), Always: b(keymap.Always), Edit: b(keymap.Edit), Halt: b(keymap.Halt),
 			Focus: b(keymap.Focus), FocusBk: b(keymap.FocusBk), Zoom: b(keymap.Zoom), Help: b(keymap.Help), Quit: b(keymap.Quit),
 		},
 		Pane: navKeys{
@@ -109,7 +109,7 @@ func (k keyMap) sections() []helpSection {
 	c, p, e := k.Command, k.Pane, k.Editor
 	return []helpSection{
 		{"after " + k.Prefix.Help().Key + ":", []helpLine{
-			line(c.Approve, keymap.Approve), line(c.Deny, keymap.Deny), line(c.Edit, keymap.Edit), line(c.Halt, keymap.Halt),
+			line(c.Approve, keymap.Approve), line(c.Deny, keymap.Deny), line(c.Always, keymap.Always), line(c.Edit, keymap.Edit), line(c.Halt, keymap.Halt),
 			pair(c.Focus, c.FocusBk, "focus the next / the previous pane"), line(c.Zoom, keymap.Zoom), line(c.Help, keymap.Help),
 			line(c.Quit, keymap.Quit),
 		}},

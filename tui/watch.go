@@ -54,6 +54,7 @@ type watchModel struct {
 	sessions []*watchSession
 	selected string // the selected session's key (watchKey)
 	prefixed bool   // the prefix key was pressed: the next key is a command
+	always   string // the permission the always key was pressed on once (alwaysKey): pressed again, it is answered
 	status   string // what the last answer did, or its error
 	failed   bool
 	listErr  error
@@ -191,6 +192,7 @@ func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil {
 			s.live.Snapshot = msg.snap
 		}
+		m.keepAlways()
 		if s.stale {
 			s.stale = false
 			return m, tea.Batch(m.refresh(msg.id), m.tick())
@@ -261,6 +263,7 @@ func (m *watchModel) listed(msg watchListed) tea.Cmd {
 	if m.editor.open && m.selectedQuestion() == nil {
 		m.editor.stop()
 	}
+	m.keepAlways()
 	cmds = append(cmds, m.tick())
 	return tea.Batch(cmds...)
 }
@@ -344,7 +347,7 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 	// Escape always wins, as in the session's TUI: over the editor and after the prefix.
 	if isEscape(k) {
 		m.editor.stop()
-		m.prefixed = false
+		m.prefixed, m.always = false, ""
 		return m.interrupt()
 	}
 	if m.editor.open {
@@ -366,6 +369,15 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.prefixed = false
+	if armed := m.always; armed != "" {
+		// Always asks twice: the second press answers, any other key keeps the question.
+		m.always = ""
+		if key.Matches(k, c.Always) {
+			return m.confirmAlways(armed)
+		}
+		m.status, m.failed = "always not sent: the permission still waits", false
+		return nil
+	}
 	switch {
 	case key.Matches(k, c.Quit), k.String() == "ctrl+c":
 		return tea.Quit
@@ -377,6 +389,8 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.answer(hooks.Block, "", "the agent continues after")
 	case key.Matches(k, c.Deny):
 		return m.answer(hooks.Allow, "", "the agent may stop at")
+	case key.Matches(k, c.Always):
+		m.askAlways()
 	case key.Matches(k, c.Halt):
 		return m.answer(hooks.Halt, "", "the turn ends at")
 	case key.Matches(k, c.Edit):
@@ -408,6 +422,65 @@ func permissionPending(qs []hub.Question) bool {
 	return false
 }
 
+// alwaysKey names a permission question of a session, for the always key's confirmation.
+func alwaysKey(session string, id int) string { return fmt.Sprintf("%s#%d", session, id) }
+
+// alwaysOffer is the selected session's oldest question when it is a permission whose agent
+// offers to allow it from now on.
+func (m *watchModel) alwaysOffer() *hub.Question {
+	if q := m.selectedQuestion(); q != nil && q.Permission != nil && q.Permission.Always != "" {
+		return q
+	}
+	return nil
+}
+
+// askAlways is the always key's first press: the status shows what the agent would allow from
+// now on, and the key pressed again answers.
+func (m *watchModel) askAlways() {
+	s := m.selectedSession()
+	if m.unreachable(s) {
+		return
+	}
+	q := m.selectedQuestion()
+	switch {
+	case q == nil:
+		m.status, m.failed = "the selected session has no pending question", true
+		return
+	case q.Permission == nil:
+		m.status, m.failed = "always answers a permission; this question is a stop: approve or deny it", true
+		return
+	case q.Permission.Always == "":
+		m.status, m.failed = fmt.Sprintf("%s offers no always here: approve allows %s once",
+			present.AgentName(s.live.Snapshot.Agent), q.Permission.Tool), true
+		return
+	}
+	// The footer shows the status visibly (termsafe): the agent's words quote the command.
+	m.always = alwaysKey(m.selected, q.ID)
+	m.status, m.failed = fmt.Sprintf("%s again allows %s from now on, any other key cancels: %s",
+		m.keys.Command.Always.Help().Key, q.Permission.Tool, q.Permission.Always), false
+}
+
+// confirmAlways is the always key's second press: the permission it was first pressed on is
+// answered always, if it still waits first in the selected session.
+func (m *watchModel) confirmAlways(armed string) tea.Cmd {
+	if q := m.alwaysOffer(); q == nil || alwaysKey(m.selected, q.ID) != armed {
+		m.status, m.failed = "always not sent: that permission no longer waits here", true
+		return nil
+	}
+	return m.answer(session.PermissionAlways, "", "")
+}
+
+// keepAlways forgets the always key's first press when its permission no longer waits first in
+// the selected session (answered elsewhere, or another session selected).
+func (m *watchModel) keepAlways() {
+	if m.always == "" {
+		return
+	}
+	if q := m.alwaysOffer(); q == nil || alwaysKey(m.selected, q.ID) != m.always {
+		m.always, m.status, m.failed = "", "", false
+	}
+}
+
 // answer resolves the selected session's oldest question.
 func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	s := m.selectedSession()
@@ -421,8 +494,11 @@ func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 	q, l, h := s.live.Snapshot.Pending[0], s.live, m.hub
 	name := watchName(l.Snapshot)
 	if p := q.Permission; p != nil {
-		// The agent's permission dialog: approve allows it, deny refuses it.
+		// The agent's permission dialog: approve allows it, deny refuses it, always (asked
+		// twice, confirmAlways) allows it from now on.
 		switch d {
+		case session.PermissionAlways:
+			did = "always allowed " + termsafe.String(p.Tool)
 		case hooks.Block:
 			d, did = session.PermissionAllow, "allowed "+termsafe.String(p.Tool)
 		case hooks.Allow:
@@ -516,8 +592,11 @@ func (m *watchModel) footer() []string {
 		if m.failed {
 			st = m.styles.Error
 		}
-		// The status quotes sessions and what they or their host answered: shown visibly.
-		out = append(out, fit(" "+st.Render(termsafe.String(m.status)), m.w))
+		// The status quotes sessions and what they or their host answered: shown visibly, on as
+		// many rows as the width needs (always's rule is read before it is confirmed).
+		for _, l := range m.statusRows() {
+			out = append(out, fit(" "+st.Render(l), m.w))
+		}
 	}
 	if m.editor.open {
 		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
@@ -529,8 +608,20 @@ func (m *watchModel) footer() []string {
 		return append(out, m.hints(hintText(e.Send), hintText(e.Newline), hintText(e.Clear), hintText(e.Cancel), hintText(m.escape))...)
 	}
 	c, p := m.keys.Command, m.keys.Pane
-	return append(out, m.hints(hintText(c.Approve), hintText(c.Deny), hintText(c.Edit), hintText(c.Halt),
-		hintText(m.escape), p.Up.Help().Key+"/"+p.Down.Help().Key+" select", hintText(c.Quit))...)
+	hints := []string{hintText(c.Approve), hintText(c.Deny)}
+	if m.alwaysOffer() != nil { // only where the agent offers it
+		hints = append(hints, hintText(c.Always))
+	}
+	hints = append(hints, hintText(c.Edit), hintText(c.Halt), hintText(m.escape), p.Up.Help().Key+"/"+p.Down.Help().Key+" select", hintText(c.Quit))
+	return append(out, m.hints(hints...)...)
+}
+
+// statusRows is the status, wrapped to the width; none when there is none.
+func (m *watchModel) statusRows() []string {
+	if m.status == "" {
+		return nil
+	}
+	return wrapText(termsafe.String(m.status), max(m.w-2, 10))
 }
 
 // hints are the keys' hints, on as many rows as the width needs.
@@ -545,10 +636,7 @@ func (m *watchModel) hints(items ...string) []string {
 // editorRow is the screen row of the editor's first row: below the body, the status and the
 // editor's title.
 func (m *watchModel) editorRow() int {
-	row := max(m.h-len(m.footer()), 1)
-	if m.status != "" {
-		row++
-	}
+	row := max(m.h-len(m.footer()), 1) + len(m.statusRows())
 	return row + 1
 }
 
@@ -708,7 +796,11 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 			if p.Command != "" {
 				text += ": " + present.FirstLine(p.Command)
 			}
-			body = append(body, fit(" "+st.Pending.Render(text)+st.Muted.Render(" · approve allows it, deny refuses it"), inner))
+			keys := " · approve allows it, deny refuses it"
+			if p.Always != "" {
+				keys = " · approve allows it, always allows it from now on, deny refuses it"
+			}
+			body = append(body, fit(" "+st.Pending.Render(text)+st.Muted.Render(keys), inner))
 			continue
 		}
 		what := "⚑ " + safe(q.Event)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
+	"github.com/hooksup/hooksup/internal/keymap"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/themes"
 )
 
@@ -542,5 +544,114 @@ func TestWatchEmptyReasonIsNotSent(t *testing.T) {
 	}
 	if y := m.View().Cursor.Position.Y; strings.TrimSpace(strings.Split(scr, "\n")[y]) != "›" {
 		t.Errorf("the cursor is not on the editor's row (%d):\n%s", y, scr)
+	}
+}
+
+// permissionSessions is one session whose agent asks to run a command: always when offer is
+// its rule (its words quote the command, an escape among them).
+func permissionSessions(offer string) *fakeHub {
+	return &fakeHub{lives: []hub.Live{
+		{Entry: hub.Entry{ID: "h3"}, Snapshot: hub.Snapshot{ID: "h3", SessionID: "9c8d7e6f-0000", Agent: "codex", Cwd: "/src/cli",
+			Mode: "auto", State: "permission", StateSince: watchNow.Add(-5 * time.Second),
+			Pending: []hub.Question{{ID: 4, Event: "PermissionRequest", Asked: watchNow.Add(-5 * time.Second),
+				Permission: &session.Permission{Tool: "Bash", Command: "rm -rf ../build-cache", Always: offer}}}}},
+	}}
+}
+
+// The always key answers a permission always, as its agent offers it: the first press shows the
+// rule and asks again, the second answers; any other key keeps the question.
+func TestWatchAlwaysAsksTwice(t *testing.T) {
+	f := permissionSessions("commands that start with `rm -rf \x1b[31m../build-cache`")
+	m := newTestWatch(t, f)
+	shift := press('a', tea.ModShift, "A")
+	scr := watchScreen(m)
+	if !strings.Contains(scr, "A always…") || !strings.Contains(scr, "always allows it from now on") {
+		t.Fatalf("no always offered:\n%s", scr)
+	}
+	if _, cmd := m.Update(shift); cmd != nil {
+		t.Fatal("the first press answered")
+	}
+	scr = watchScreen(m)
+	if !strings.Contains(scr, "A again allows Bash from now on, any other key cancels: commands that start with `rm -rf") ||
+		!strings.Contains(scr, "\\e[31m../build-cache`") {
+		t.Fatalf("the first press does not show the rule:\n%s", scr)
+	}
+	if strings.Contains(m.View().Content, "\x1b[31m../") {
+		t.Fatal("the agent's words reach the terminal as they are")
+	}
+	// Another key cancels, and does nothing else.
+	if _, cmd := m.Update(press('a', 0, "a")); cmd != nil || len(f.answers) != 0 {
+		t.Fatalf("a key after the first press answered: %q", f.answers)
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "always not sent: the permission still waits") {
+		t.Fatalf("no word of the cancel:\n%s", scr)
+	}
+	m.Update(shift)
+	m.Update(press(']', tea.ModCtrl, "")) // the prefix before the second press is accepted
+	_, cmd := m.Update(shift)
+	runCmd(t, m, cmd)
+	if len(f.answers) != 1 || f.answers[0] != "h3 always " {
+		t.Fatalf("answers %q", f.answers)
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "always allowed Bash in cli 9c8d7e6f") {
+		t.Errorf("no word of the answer:\n%s", scr)
+	}
+}
+
+// Where the agent offers no always, the key says so and its hint is not shown.
+func TestWatchAlwaysWhereNoneIsOffered(t *testing.T) {
+	f := permissionSessions("")
+	m := newTestWatch(t, f)
+	if scr := watchScreen(m); strings.Contains(scr, "always") {
+		t.Fatalf("always offered:\n%s", scr)
+	}
+	if _, cmd := m.Update(press('a', tea.ModShift, "A")); cmd != nil {
+		t.Fatal("answered")
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "codex offers no always here: approve allows Bash once") {
+		t.Fatalf("no word of why:\n%s", scr)
+	}
+	// A stop's question has no always either.
+	m = newTestWatch(t, fakeSessions())
+	m.Update(press('a', tea.ModShift, "A"))
+	if scr := watchScreen(m); strings.Contains(scr, "A always…") || !strings.Contains(scr, "always answers a permission") {
+		t.Fatalf("always at a stop:\n%s", scr)
+	}
+}
+
+// A first press is forgotten when its permission is answered elsewhere: a later press asks again.
+func TestWatchAlwaysForgetsAnAnsweredPermission(t *testing.T) {
+	f := permissionSessions("commands that start with `rm`")
+	m := newTestWatch(t, f)
+	m.Update(press('a', tea.ModShift, "A"))
+	answered := f.lives[0]
+	answered.Snapshot.Pending = nil
+	m.Update(watchListed{lives: []hub.Live{answered}, at: watchNow})
+	if scr := watchScreen(m); strings.Contains(scr, "again allows") {
+		t.Fatalf("still asks to press again:\n%s", scr)
+	}
+	m.Update(watchListed{lives: f.lives, at: watchNow})
+	if _, cmd := m.Update(press('a', tea.ModShift, "A")); cmd != nil || len(f.answers) != 0 {
+		t.Fatal("a single press answered")
+	}
+}
+
+// The always key is rebindable like the others.
+func TestWatchAlwaysRebound(t *testing.T) {
+	km, err := keymap.Resolve("", map[string]string{keymap.Always: "L"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := permissionSessions("commands that start with `rm`")
+	m := newTestWatch(t, f)
+	m.keys = newKeyMap(km)
+	if scr := watchScreen(m); !strings.Contains(scr, "L always…") {
+		t.Fatalf("the hint is not the bound key:\n%s", scr)
+	}
+	m.Update(press('l', tea.ModShift, "L"))
+	_, cmd := m.Update(press('l', tea.ModShift, "L"))
+	runCmd(t, m, cmd)
+	if len(f.answers) != 1 || f.answers[0] != "h3 always " {
+		t.Fatalf("answers %q", f.answers)
 	}
 }

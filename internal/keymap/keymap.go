@@ -54,6 +54,7 @@ type Action struct {
 const (
 	Approve  = "approve"
 	Deny     = "deny"
+	Always   = "always"
 	Edit     = "edit"
 	Halt     = "halt"
 	Focus    = "focus"
@@ -82,6 +83,7 @@ func (a Action) HelpFor(agent string) string { return strings.ReplaceAll(a.Help,
 var actions = []Action{
 	{Approve, Command, []string{"a"}, "continue", "approve the forced continuation: " + Agent + " continues"},
 	{Deny, Command, []string{"d"}, "let it stop", "deny it: " + Agent + " may stop"},
+	{Always, Command, []string{"A"}, "always…", "in hooksup watch: allow " + Agent + "'s permission from now on, by the rule it offers (shown first; press again to confirm)"},
 	{Edit, Command, []string{"e"}, "edit reason", "edit the reason " + Agent + " will read, then continue"},
 	{Halt, Command, []string{"x"}, "halt", "halt: end the turn now"},
 	{Focus, Command, []string{"tab"}, "next pane", "focus the next pane"},
