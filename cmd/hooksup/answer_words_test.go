@@ -15,6 +15,7 @@ import (
 // hooksup approve and deny say what they did in the words the TUI's keys use, and hooksup log
 // says of each verdict both the decision it records and what it did to the agent.
 func TestApproveAndDenyReadInTheLog(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	cfg := s.Config("mode = \"ask\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"tests\"\ncommand = \"exit 1\"\n")
 	tm := e2e.SimTUI(t, s, agentsim.Scenario{Prompts: []string{"go"}}, "--config", cfg)
@@ -43,6 +44,7 @@ func TestApproveAndDenyReadInTheLog(t *testing.T) {
 // approve's and deny's help say what each does to the agent, in the TUI's words, both as
 // hooksup help CMD and as CMD --help.
 func TestApproveAndDenySayWhatTheyDo(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	for cmd, want := range map[string]string{
 		"approve": `approve the forced continuation: the agent continues (the TUI's "continue"; hooksup log says "block: continued")`,

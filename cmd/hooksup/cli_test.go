@@ -12,6 +12,7 @@ import (
 // the flags the commands parse, each taking a value exactly when the parser expects one: each
 // command's description against the flag set declared beside it.
 func TestCommandLineMatchesFlagSets(t *testing.T) {
+	t.Parallel()
 	parsers := map[string]*flag.FlagSet{"": globalFlagSet(&globalFlags{})}
 	for _, c := range commands() {
 		if c.flagSet != nil {

@@ -25,6 +25,7 @@ import (
 // Each script loads in its shell and registers itself for hooksup, as docs/usage.md tells
 // people to load it.
 func TestCompletionScriptsLoad(t *testing.T) {
+	t.Parallel()
 	s, env, _ := e2e.CompletionSandbox(t)
 	t.Run("bash", func(t *testing.T) {
 		bash := e2e.RequireShell(t, "bash")
@@ -155,6 +156,7 @@ func bashWords(line string) []string {
 // The bash script completes each case: its function is called as bash calls it, with the words
 // and the cursor's word, and what it leaves in COMPREPLY is read back.
 func TestCompletionBash(t *testing.T) {
+	t.Parallel()
 	bash := e2e.RequireShell(t, "bash")
 	s, env, device := e2e.CompletionSandbox(t)
 	var script strings.Builder
@@ -202,6 +204,7 @@ func fishComplete(t *testing.T, env []string, dir string, lines []string) [][]st
 // The fish script completes each case, as fish's own `complete -C` reports (after claude, fish
 // offers the project's files, not hooksup's flags).
 func TestCompletionFish(t *testing.T) {
+	t.Parallel()
 	s, env, device := e2e.CompletionSandbox(t)
 	cases := completionCases(device)
 	var lines []string
@@ -216,6 +219,7 @@ func TestCompletionFish(t *testing.T) {
 // A person at an interactive bash, zsh and fish presses Tab: flag values, the sessions, the
 // custom themes and the paired browsers come up, the last three asked of hooksup itself.
 func TestCompletionInteractive(t *testing.T) {
+	t.Parallel()
 	s, env, device := e2e.CompletionSandbox(t)
 	env = append(env, "TERM=xterm-256color", "PS1=$ ")
 	for _, sh := range []struct {
@@ -317,6 +321,7 @@ func parseHelp(t *testing.T, s *e2e.Sandbox) helpSurface {
 // Every command and flag --help shows is completed by each shell's script, and named in the
 // README or the docs.
 func TestHelpCompletionsAndDocsAgree(t *testing.T) {
+	t.Parallel()
 	s, env, _ := e2e.CompletionSandbox(t)
 	h := parseHelp(t, s)
 	commandCase := completionCase{line: "hooksup ", want: h.commands, onlyWant: true}
@@ -406,6 +411,7 @@ func TestHelpCompletionsAndDocsAgree(t *testing.T) {
 // with its synopsis and whole help, and every global flag with its help (but where --help gives
 // its summary), word for word; groff has nothing to warn about.
 func TestManPageMatchesHelp(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("groff"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("groff is not installed (CI must install it)")
@@ -471,6 +477,7 @@ func TestManPageMatchesHelp(t *testing.T) {
 // Both binaries print their version, and a release's -X main.version/commit/date reach them.
 // hooksup-hook answers --version itself: it does not relay it to a supervisor as an event.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	srv := filepath.Join(s.Project, "sup.sock")
 	ln, err := net.Listen("unix", srv)
@@ -519,6 +526,7 @@ func TestVersion(t *testing.T) {
 // configuration key, and the sections a man page has (FILES, ENVIRONMENT, EXIT STATUS,
 // EXAMPLES), drawn from the keymap and the configuration's schema, so that neither can drift.
 func TestManPageListsEveryKeyAndSetting(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("groff"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("groff is not installed (CI must install it)")
@@ -570,6 +578,7 @@ func TestManPageListsEveryKeyAndSetting(t *testing.T) {
 // ids, and the project of a session alone in it), and --host to the [hub] hosts of the person's
 // configuration, in bash and in fish; a host no shell word can carry is left out.
 func TestCompletionOffersLiveSessionsAndHosts(t *testing.T) {
+	t.Parallel()
 	s, env, _ := e2e.CompletionSandbox(t)
 	cfgDir := filepath.Join(filepath.Dir(s.Home), "cfg", "hooksup")
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[hub]\nhosts = [\"devbox\", \"build-01\", \"x;touch PWNED\"]\n"), 0o600); err != nil {

@@ -13,6 +13,7 @@ import (
 // it was typed; hooksup's own flags given after an agent's name are said to go first, and the
 // agent is not started with them.
 func TestDidYouMean(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	marker := filepath.Join(s.Project, "agent-ran")
 	fake := filepath.Join(s.Project, "fake-claude")
@@ -42,6 +43,7 @@ func TestDidYouMean(t *testing.T) {
 
 // hooksup help CMD is CMD's help, as hooksup CMD --help; every help fits 80 columns.
 func TestHelpForACommandFitsEightyColumns(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	code, global := s.Hooksup(t, "--help")
 	if code != 0 {
@@ -80,6 +82,7 @@ func TestHelpForACommandFitsEightyColumns(t *testing.T) {
 // hooksup doctor never prints a heading with nothing under it: with no configuration file it
 // says so, and where one would be looked for.
 func TestDoctorSaysWhenThereIsNoConfiguration(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	_, out := s.Hooksup(t, "doctor")
 	lines := strings.Split(out, "\n")

@@ -15,6 +15,7 @@ import (
 // keymap and the configuration's schema, as the man page is: they cannot drift from the code.
 // HOOKSUP_UPDATE_DOCS=1 go test -run TestDocsAreGenerated ./cmd/hooksup/ writes them anew.
 func TestDocsAreGenerated(t *testing.T) {
+	t.Parallel()
 	for _, doc := range []struct{ file, table string }{
 		{"keys.md", keysTable()},
 		{"configuration.md", settingsTable()},

@@ -12,6 +12,7 @@ import (
 // An error is printed with hooksup's own line breaks, every other control shown; a
 // configuration problem stays on its line, a newline in its file's path or key shown too.
 func TestErrorText(t *testing.T) {
+	t.Parallel()
 	hostile := &config.ConfigError{File: "/p/a\nb\x1b[2J/.hooksup.toml", Line: 3, Key: "k\u202e", Msg: "unknown key"}
 	other := &config.ConfigError{File: "/q/.hooksup.toml", Line: 1, Key: "mode", Msg: "must be a string"}
 	for _, tc := range []struct {
@@ -33,6 +34,7 @@ func TestErrorText(t *testing.T) {
 // check -v prints the checks' output a whole line at a time, as plain text with its controls
 // shown, each check's last line ended.
 func TestPlainLines(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	p := &plainLines{w: &b}
 	for _, c := range []struct{ name, chunk string }{

@@ -20,6 +20,7 @@ func (fifth) Help() string    { return "run zed under hooksup" }
 // An agent added to the list alone appears in --help, the man page and every shell's
 // completions: its command, its --NAME-bin flag, its product and its variable.
 func TestAFifthAgentAppearsThroughTheListAlone(t *testing.T) {
+	t.Parallel()
 	p := programOf(append(agents.All(), fifth{agents.Default()}))
 	help := p.Help()
 	for _, want := range []string{"zed", "run Zed Agent CLI under supervision", "--zed-bin", "Zed Agent CLI"} {

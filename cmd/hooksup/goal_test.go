@@ -12,6 +12,7 @@ import (
 // The goal's flags are refused, naming the flag, before the agent starts: a limit without a
 // goal, a goal without its text, a value out of range, a goal in observe mode.
 func TestGoalFlagsRefused(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	marker := filepath.Join(s.Project, "agent-ran")
 	fake := filepath.Join(s.Project, "fake-claude")

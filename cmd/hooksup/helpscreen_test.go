@@ -14,6 +14,7 @@ import (
 // hooksup --help is one screen, as git's and gh's are: one line per command, grouped, the global
 // flags a line each, and man named as the whole manual; a command's detail is help COMMAND's.
 func TestHelpIsOneScreen(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	help := e2e.HooksupHelp(t, s)
 	lines := strings.Split(strings.TrimSuffix(help, "\n"), "\n")
@@ -49,6 +50,7 @@ func TestHelpIsOneScreen(t *testing.T) {
 // The completion menus describe each command, subcommand and flag with a whole short phrase,
 // never one cut off mid-sentence, and each agent of --agent by its product's name.
 func TestCompletionDescriptionsAreWholePhrases(t *testing.T) {
+	t.Parallel()
 	s, env, _ := e2e.CompletionSandbox(t)
 	lines := []string{"hooksup ", "hooksup -", "hooksup web ", "hooksup install --agent "}
 	for _, c := range program().Visible() {

@@ -24,6 +24,7 @@ func initCmd(noRun bool) []string {
 // `hooksup init` in a project writes the checks that project runs, says what it found, and the
 // file, once trusted, gives exactly those checks through the real loader.
 func TestInitDetectsTheProject(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		tree map[string]string
@@ -64,6 +65,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 		}, []string{"Makefile with a test target", "services/api: Go module (go.mod)", "services/ml: Python (pyproject.toml)", "web: Node, pnpm (pnpm-lock.yaml)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := e2e.NewSandbox(t)
 			s.Files(tc.tree)
 			out := s.Ok("init", "--no-run") // shapes, not projects that build
@@ -83,6 +85,7 @@ func TestInitDetectsTheProject(t *testing.T) {
 // In an empty directory init says it recognised nothing, writes a file without checks that says
 // so and shows one to start from, and never overwrites a file that is there.
 func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	code, out := s.Hooksup(t, "init")
 	if code != 0 || !strings.Contains(out, "recognised no project") || !strings.Contains(out, "hooksup trust") {
@@ -107,6 +110,7 @@ func TestInitRecognisesNothingAndNeverOverwrites(t *testing.T) {
 // hooksup init && hooksup trust && hooksup check in a tiny Go module: the detected checks run
 // there, fail while a test fails, and pass once it is fixed.
 func TestInitTrustCheckInAGoModule(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Env = append(s.Env, e2e.GoEnv(t)...)
 	s.Files(e2e.TinyModule("", "a - b"))
@@ -124,12 +128,14 @@ func TestInitTrustCheckInAGoModule(t *testing.T) {
 // A proposed check whose program is not installed is named by init, and by doctor as a
 // problem once the file is trusted, so the first stop does not fail with "sh: uv: not found".
 func TestInitAndDoctorNameMissingTools(t *testing.T) {
+	t.Parallel()
 	for _, noRun := range []bool{false, true} {
 		name := "init"
 		if noRun {
 			name = "init --no-run"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			s := e2e.NewSandbox(t)
 			s.PathOf("make", "sh", "true") // make, what its recipe runs, and nothing else
 			s.Files(map[string]string{
@@ -171,6 +177,7 @@ func TestInitAndDoctorNameMissingTools(t *testing.T) {
 // A Makefile beside a .venv calls a bare python: make test runs in the activated virtualenv, so
 // the check passes without the person activating it first.
 func TestInitMakeTestInTheVenv(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	bin := s.PathOf("sh", "make", "dirname", "basename", "env", "cat") // and a python without pytest
 	os.WriteFile(filepath.Join(bin, "python"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
@@ -191,6 +198,7 @@ func TestInitMakeTestInTheVenv(t *testing.T) {
 // not make test, which fetches, nor its own go test; check runs them, exit 0, and exit 1
 // once a test fails.
 func TestInitTrustCheckTheCIsChecks(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Env = append(s.Env, e2e.GoEnv(t)...)
 	s.Files(e2e.TinyModule("", "a + b"))
@@ -214,6 +222,7 @@ func TestInitTrustCheckTheCIsChecks(t *testing.T) {
 // module whose tests pass) is written commented out with why and its failing lines, so the
 // agent's first stop does not demand fixes of what it did not break; with --no-run it is not.
 func TestInitTriesTheChecksOnce(t *testing.T) {
+	t.Parallel()
 	goenv := e2e.GoEnv(t)
 	tree := map[string]string{
 		"go.mod":       "module example.com/tiny\n\ngo 1.21\n",
@@ -233,6 +242,7 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 		{[]string{"init", "--no-run"}, 1, "1 of 3 checks failed\n", nil, "\n[[stop.checks]]\nname = \"lint\"\ncommand = \"go vet ./...\""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
 			s := e2e.NewSandbox(t)
 			s.Env = append(s.Env, goenv...)
 			s.Files(tree)
@@ -252,6 +262,7 @@ func TestInitTriesTheChecksOnce(t *testing.T) {
 // that cwd, in place of its own guesses for the module; check runs them there, exit 0, and
 // exit 1 once a test fails.
 func TestInitTrustCheckAStepsWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	s.Env = append(s.Env, e2e.GoEnv(t)...)
 	s.Files(e2e.TinyModule("backend", "a + b"))
@@ -278,6 +289,7 @@ func TestInitTrustCheckAStepsWorkingDirectory(t *testing.T) {
 // enables nothing, and check says there are no checks rather than failing on a missing tool at
 // every stop; with --no-run they are kept, and check fails on the tool.
 func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
+	t.Parallel()
 	python := map[string]string{
 		"pyproject.toml":    "[project]\nname = \"app\"\n\n[tool.ruff]\nline-length = 100\n",
 		"tests/test_app.py": "def test_ok():\n    pass\n",
@@ -322,6 +334,7 @@ func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 				name += "/no-run"
 			}
 			t.Run(name, func(t *testing.T) {
+				t.Parallel()
 				s := e2e.NewSandbox(t)
 				bin := s.PathOf("sh") // and a python3 without pytest, none of the tools
 				os.WriteFile(filepath.Join(bin, "python3"), []byte("#!/bin/sh\necho 'No module named pytest'; exit 1\n"), 0o755)
@@ -353,6 +366,7 @@ func TestInitTrustCheckTheMaintainersTools(t *testing.T) {
 // with the tool's own report once a test fails or a hook finds something; pre-commit's hook
 // that fixes files is skipped, and the file it would fix is left as it was.
 func TestInitTrustCheckWithTheRealTools(t *testing.T) {
+	t.Parallel()
 	unittest := map[string]string{
 		"tests/test_app.py": "import unittest\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(1 + 1, 2)\n",
 	}
@@ -380,6 +394,7 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 		}, []string{"lint | pre-commit run --all-files"}, map[string]string{"app.py": "x = 1   \nbreakpoint()\n"}, "app.py:2:breakpoint()"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := e2e.NewSandbox(t)
 			switch _, err := exec.LookPath(tc.tool); {
 			case err == nil:
@@ -424,6 +439,7 @@ func TestInitTrustCheckWithTheRealTools(t *testing.T) {
 // The file init writes serves every agent hooksup supervises, and says so at its top, naming
 // each of the agents' list; what it says of "the agent" is no one agent's.
 func TestInitFileNamesEveryAgent(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	if code, out := s.Hooksup(t, "init", "--no-run"); code != 0 {
 		t.Fatalf("%d %s", code, out)

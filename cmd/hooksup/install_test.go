@@ -65,6 +65,7 @@ func readmeFirstBlock(t *testing.T) string {
 // demo; then the one-line install from the module proxy; and the test command, exactly the one
 // CI runs.
 func TestReadmeFirstCommands(t *testing.T) {
+	t.Parallel()
 	if first := readmeFirstBlock(t); !strings.HasPrefix(first, "git clone ") {
 		t.Errorf("README.md's first sh block is not the install from a clone: %q", first)
 	}
@@ -87,6 +88,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 // go install puts the commands in the default GOPATH's bin under a new HOME, which is on PATH
 // as the README asks. Both commands land there, and the demo comes up on the screen.
 func TestInstallFromClone(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -192,6 +194,7 @@ func TestInstallFromClone(t *testing.T) {
 // modules under testdata): go install builds and installs both binaries, they start, and they
 // link the very modules a release build of the checkout links.
 func TestGoInstallLatest(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -15,6 +15,7 @@ import (
 // Option-as-Meta letters and Option+Enter with their ESC prefix, kitty's Shift+Enter as claude's
 // newline (ESC CR).
 func TestMacOSKeysReachTheAgentInTmux(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	got := filepath.Join(s.Project, "typed")
 	agent := filepath.Join(s.Project, "agent")

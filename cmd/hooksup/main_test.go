@@ -15,6 +15,7 @@ func TestMain(m *testing.M) {
 
 // The binaries the end-to-end tests drive carry the race detector exactly when the tests do.
 func TestBinariesBuiltLikeTheTests(t *testing.T) {
+	t.Parallel()
 	for _, bin := range []string{e2e.HooksupBin, e2e.HookClientBin} {
 		info, err := buildinfo.ReadFile(bin)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 // hooksup doctor says how notify reaches the person at this terminal, and why.
 func TestDoctorSaysHowNotifyReachesYou(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	config := s.Config("[notifications]\nnotifier = \"system\"\n")
 	for _, tc := range []struct {

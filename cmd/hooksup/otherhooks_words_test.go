@@ -11,6 +11,7 @@ import (
 // What another hook made the agent do is said of the session's agent, in the headless printer
 // and hooksup log alike.
 func TestOtherHooksLinesNameTheAgent(t *testing.T) {
+	t.Parallel()
 	e := verdictlog.Verdict{Event: verdictlog.EventOtherHooks, Agent: "codex", OtherHooks: []verdictlog.OtherHook{
 		{Command: "/home/u/check.sh", Outcome: hooks.OutcomeBlocked, Blocked: true, Reason: "update the changelog"}}}
 	for _, short := range []bool{true, false} {

@@ -13,6 +13,7 @@ import (
 // With HOOKSUP_PPROF_DIR set, each SIGUSR1 writes the next heap profile, whole (gzip-compressed
 // protobuf).
 func TestHeapProfileOnSignal(t *testing.T) {
+	// Serial: it sets the environment with t.Setenv and signals the test process itself.
 	if len(profileSignals) == 0 {
 		t.Skip("no profile signal on this system")
 	}

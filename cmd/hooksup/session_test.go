@@ -13,6 +13,7 @@ import (
 // A killed session's socket and what its agent's injection wrote are swept by the next session,
 // whichever agents the two run; a live one's are kept.
 func TestSweepRuntimeDir(t *testing.T) {
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "hs") // short: the socket paths must fit
 	if err != nil {
 		t.Fatal(err)

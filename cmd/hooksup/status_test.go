@@ -10,6 +10,7 @@ import (
 )
 
 func TestStatusLine(t *testing.T) {
+	t.Parallel()
 	live := []hub.Live{
 		{Snapshot: hub.Snapshot{State: "working"}},
 		{Snapshot: hub.Snapshot{State: "stopping", Pending: []hub.Question{{ID: 1}}}},
@@ -34,6 +35,7 @@ func TestStatusLine(t *testing.T) {
 // A format's {field} that status does not know is refused, naming the fields it knows, rather
 // than printed as it is in someone's prompt.
 func TestStatusFormatRefusesAnUnknownField(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	code, out := s.Hooksup(t, "status", "--local", "--format", "{working} {nope}")
 	if code != 2 || !strings.Contains(out, "{nope}") || !strings.Contains(out, "{sessions}, {working}, {waiting}, {idle}, {pending} and {goals}") {

@@ -15,6 +15,7 @@ import (
 // 0 as the agent did; --strict, or [stop] strict = true, makes it exit 3, for a script or CI to
 // tell. The agent's own failure comes first: it keeps its status.
 func TestHeadlessStrictExitStatus(t *testing.T) {
+	t.Parallel()
 	failing := `
 mode = "auto"
 [stop]
@@ -39,6 +40,7 @@ command = "echo 'lint: 4 problems'; exit 1"
 		{name: "no checks, --strict", flags: []string{"--strict"}, checks: "mode = \"auto\"\n", want: 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := e2e.NewSandbox(t)
 			cfg := tc.checks
 			if cfg == "" {
@@ -57,6 +59,7 @@ command = "echo 'lint: 4 problems'; exit 1"
 
 // What a strict run counts as stopping with a check failing, whoever let the agent stop.
 func TestHeadlessStrictFailingChecks(t *testing.T) {
+	t.Parallel()
 	block := verdictlog.Verdict{Event: hooks.Stop, Decision: hooks.Block, Source: verdictlog.CheckSource("tests"),
 		Checks: []verdictlog.CheckRecord{{Name: "tests", ExitCode: 1}}}
 	for _, tc := range []struct {

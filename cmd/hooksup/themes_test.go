@@ -46,6 +46,7 @@ var colourRE = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])[;
 // `hooksup themes` previews every built-in and custom theme with the TUI's own frame, in the
 // theme's colours.
 func TestThemesPreviewsEveryTheme(t *testing.T) {
+	t.Parallel()
 	out := themesOutput(t, "NO_COLOR=", "CLICOLOR_FORCE=1", "COLORTERM=truecolor", "TERM=xterm-256color")
 	plain := ansi.Strip(out)
 	names := append(themes.Names(), "ocean")
@@ -72,6 +73,7 @@ func TestThemesPreviewsEveryTheme(t *testing.T) {
 
 // With NO_COLOR every theme is still listed; the one preview is mono and has no colour.
 func TestThemesNoColor(t *testing.T) {
+	t.Parallel()
 	out := themesOutput(t, "NO_COLOR=1", "CLICOLOR_FORCE=1", "COLORTERM=truecolor", "TERM=xterm-256color")
 	if seqs := colourRE.FindAllString(out, -1); len(seqs) > 0 {
 		t.Errorf("colour with NO_COLOR: %q", seqs)

@@ -12,6 +12,7 @@ import (
 // hooksup watch --help says what the watch shows and every key it reads, Escape included; any
 // other argument is refused.
 func TestWatchHelp(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command(e2e.HooksupBin, "watch", "--help").CombinedOutput()
 	if err != nil {
 		t.Fatalf("hooksup watch --help: %v\n%s", err, out)
@@ -45,6 +46,7 @@ func TestWatchHelp(t *testing.T) {
 // checks nothing. claude and codex hand their arguments to the agent, and hook's are the
 // agent's; watch has its own help (TestWatchHelp).
 func TestEveryCommandHelp(t *testing.T) {
+	t.Parallel()
 	for _, c := range program().Visible() {
 		if c.Passthrough || c.Name == "watch" {
 			continue

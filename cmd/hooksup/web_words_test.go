@@ -17,6 +17,7 @@ import (
 // hooksup web's page shows a verdict with the words hooksup log prints for it, for every
 // decision and every kind of source: the page shows the server's Words as they are.
 func TestWebWordsAVerdictAsTheLogDoes(t *testing.T) {
+	t.Parallel()
 	sources := []verdictlog.Source{verdictlog.SourceChecks, verdictlog.SourceNoChecks, verdictlog.SourceManual,
 		verdictlog.SourceEscape, verdictlog.SourceLimit, verdictlog.SourceTimeout, verdictlog.SourceObserve,
 		verdictlog.SourceFailOpen, verdictlog.CheckSource("tests"), verdictlog.CheckSource("a\x1b[2Jb\u202e"),
@@ -42,6 +43,7 @@ func TestWebWordsAVerdictAsTheLogDoes(t *testing.T) {
 // help, naming the agent) and the verdict it records as hooksup log prints the verdict that
 // hooksup approve, deny and halt record: the server sends the words, the page shows them.
 func TestWebWordsAnAnswerAsTheTUIAndTheLogDo(t *testing.T) {
+	t.Parallel()
 	s := web.SessionOf(hub.Live{Snapshot: hub.Snapshot{ID: "1a2b", Agent: "codex", Pending: []hub.Question{{ID: 1, Event: "Stop", Proposal: "block"}}}})
 	got := map[string]present.AnswerWords{}
 	for _, a := range s.Pending[0].Answers {

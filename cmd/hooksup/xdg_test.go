@@ -26,6 +26,7 @@ func withEnv(env []string, set ...string) []string {
 // stderr, which and what hooksup uses instead, however many times the command looks for its
 // directories.
 func TestXDGRelativeVariableIsSaidOnce(t *testing.T) {
+	t.Parallel()
 	s := e2e.NewSandbox(t)
 	env := withEnv(s.Env, "XDG_STATE_HOME=state", "XDG_CONFIG_HOME=cfg\x1b[2J", "XDG_RUNTIME_DIR=run")
 	for _, args := range [][]string{{"log"}, {"ls"}, {"check"}} {
