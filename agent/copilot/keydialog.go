@@ -109,7 +109,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if len(labels) > 1 {
 		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
 			d.Always = moveTo(selected, 2)
-			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on (copilot's own option)"
+			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
 	}
 	return d, true

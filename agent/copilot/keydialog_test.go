@@ -27,19 +27,19 @@ func TestKeyDialog(t *testing.T) {
 		says            string
 	}{
 		{"copilot-run-dialog.txt", "touch created.txt", []string{"Enter"}, []string{"Down", "Enter"},
-			"allow `touch` in this directory (/tmp/cpx/a/proj) from now on (copilot's own option)"},
+			"allow `touch` in this directory (/tmp/cpx/a/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 		// The command's rows as the dialog shows them: wrapped, and its own second line.
 		{"copilot-run-dialog-wrapped.txt", "rm -rf ../build-cache && touch created.txt && echo 'a fairly long line of text to make the command wrap across the width of the dialog box, more than\n" +
 			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Enter"}, []string{"Down", "Enter"},
-			"allow `rm` and `touch` in this directory (/tmp/cpx/e/proj) from now on (copilot's own option)"},
+			"allow `rm` and `touch` in this directory (/tmp/cpx/e/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 		// The selection moved to "2. Yes, and don't ask again": Up first.
 		{"copilot-run-dialog-moved.txt", "rm -rf ../build-cache && touch created.txt && echo 'a fairly long line of text to make the command wrap across the width of the dialog box, more than\n" +
 			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Up", "Enter"}, []string{"Enter"},
-			"allow `rm` and `touch` in this directory (/tmp/cpx/e/proj) from now on (copilot's own option)"},
+			"allow `rm` and `touch` in this directory (/tmp/cpx/e/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 		// The third option selected, feedback typed into it ("use tmp"): a digit would be typed
 		// there too, so Up, Up (and Up to always).
 		{"copilot-run-dialog-feedback.txt", "touch created.txt", []string{"Up", "Up", "Enter"}, []string{"Up", "Enter"},
-			"allow `touch` in this directory (/tmp/cpx/g/proj) from now on (copilot's own option)"},
+			"allow `touch` in this directory (/tmp/cpx/g/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 	} {
 		d, ok := Agent{}.KeyDialog(read(c.screen))
 		if !ok || d.Tool != "Shell" || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) ||
