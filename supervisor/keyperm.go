@@ -33,9 +33,9 @@ import (
 //     once more, and past that the person is told to answer at the terminal.
 //
 // Deny is the dialog's Escape, whatever else its keys mean; always, where the dialog has an
-// option of its own for it (agent.KeyDialog.Always: codex's), that option, and the question says
-// what it allows. The dialog leaving the screen with no answer given through hooksup (the person
-// answered at the terminal) withdraws the question.
+// option of its own for it (agent.KeyDialog.Always: codex's, copilot's, gemini's, qwen's), that
+// option, and the question says what it allows. The dialog leaving the screen with no answer
+// given through hooksup (the person answered at the terminal) withdraws the question.
 
 const (
 	keySettle   = 250 * time.Millisecond
