@@ -114,10 +114,11 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		}
 		d, ok := kp.KeyDialog(strings.Split(sc.Text(), "\n"))
 		same := ok && cur != nil && d.Tool == cur.d.Tool && d.Command == cur.d.Command
-		if cur != nil && !ok && cur.movedAt.After(time.Now().Add(-keyMoveWait)) {
-			// Just after a key that moved the selection, the agent may be redrawing the dialog:
-			// gemini's screen shows no dialog for a frame then. Read again shortly; a dialog
-			// still gone keyMoveWait after the key has left.
+		if cur != nil && !ok && cur.tries == 0 && cur.movedAt.After(time.Now().Add(-keyMoveWait)) {
+			// Just after a key that moved the selection (the answer's last key not pressed
+			// yet), the agent may be redrawing the dialog: gemini's screen shows no dialog for a
+			// frame then. Read again shortly; a dialog still gone keyMoveWait after the key has
+			// left.
 			after(keyStep)
 			continue
 		}
