@@ -25,15 +25,17 @@ import (
 //   - a key at a time, the screen read again in between (the selection moved, then Enter); a
 //     key that moves the selection is not pressed again until the screen shows it moved, or
 //     keyMoveWait passed with nothing drawn (claude dropped it): its options wrap, so a second
-//     Down pressed while the first is still to be drawn would select No again;
+//     Down pressed while the first is still to be drawn would select No again; the dialog
+//     missing from the screen within keyMoveWait of such a key is being drawn again, not gone
+//     (gemini clears it for a frame);
 //   - then confirmed: the dialog leaves the screen within keyConfirm (or the dialog's own
 //     Confirm, for an agent slow to draw), else the answer's key is pressed
 //     once more, and past that the person is told to answer at the terminal.
 //
 // Deny is the dialog's Escape, whatever else its keys mean; always, where the dialog has an
-// option of its own for it (agent.KeyDialog.Always: codex's), that option, and the question says
-// what it allows. The dialog leaving the screen with no answer given through hooksup (the person
-// answered at the terminal) withdraws the question.
+// option of its own for it (agent.KeyDialog.Always: codex's, copilot's, gemini's, qwen's), that
+// option, and the question says what it allows. The dialog leaving the screen with no answer
+// given through hooksup (the person answered at the terminal) withdraws the question.
 
 const (
 	keySettle   = 250 * time.Millisecond
@@ -112,6 +114,14 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		}
 		d, ok := kp.KeyDialog(strings.Split(sc.Text(), "\n"))
 		same := ok && cur != nil && d.Tool == cur.d.Tool && d.Command == cur.d.Command
+		if cur != nil && !ok && cur.tries == 0 && cur.movedAt.After(time.Now().Add(-keyMoveWait)) {
+			// Just after a key that moved the selection (the answer's last key not pressed
+			// yet), the agent may be redrawing the dialog: gemini's screen shows no dialog for a
+			// frame then. Read again shortly; a dialog still gone keyMoveWait after the key has
+			// left.
+			after(keyStep)
+			continue
+		}
 		if cur != nil && !same {
 			s.keyDialogLeft(cur, "it left the screen")
 			cur, due = nil, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/agent/codex"
+	"github.com/hooksup/hooksup/agent/gemini"
 	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
@@ -315,6 +316,54 @@ func TestKeyPermissionAlways(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// Gemini clears its dialog for a frame when the selection moves: that is not the dialog leaving
+// the screen, and always's Enter follows once it is drawn again.
+func TestKeyPermissionRedrawnAfterAMove(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	ss.sup.agent = gemini.Agent{}
+	b, err := os.ReadFile("../agent/gemini/testdata/gemini-approval-dialog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialog := string(b)
+	second := strings.NewReplacer("● 1. Allow once", "  1. Allow once", "  2. Allow for", "● 2. Allow for").Replace(dialog)
+	sc := newFakeScreen("> \n")
+	sc.onPress = func(k string) (string, bool) {
+		switch k {
+		case "Down":
+			time.AfterFunc(2*keyStep, func() { sc.show(second) })
+			return " > please do it\n", true
+		case "Enter":
+			return "✓ Shell rm -rf …\n", true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	const command = "rm -rf SCRATCH/runs/gemini/g-allow-enter/victim"
+	q := waitKeyQuestion(t, ss, command)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAlways, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the dialog answered", func() bool { return slices.Contains(sc.keys(), "Enter") })
+	if got := sc.keys(); !slices.Equal(got, []string{"Down", "Enter"}) {
+		t.Fatalf("keys %v", got)
+	}
+	waitFor(t, "the answer logged", func() bool {
+		for _, v := range allVerdicts(t, ss) {
+			if v.Event == "PermissionRequest" && v.Decision == session.PermissionAlways && v.Permission != nil && v.Permission.Command == command {
+				return true
+			}
+		}
+		return false
+	})
+	for _, q := range ss.sup.Pending() {
+		t.Fatalf("a question left after the answer: %+v", q)
+	}
 }
 
 // allVerdicts are the verdicts of every session in ss's state directory.

@@ -25,7 +25,11 @@ const (
 	dialogKeys  = "↑/↓ to navigate"
 )
 
-var copilotOption = regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`)
+var (
+	copilotOption = regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`)
+	// alwaysOption is the second option: what it allows from now on.
+	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (.+ in this directory) \\((.+)\\)$")
+)
 
 // KeyDialog reads copilot's permission dialog for a shell command on screen
 // (agent.KeyPermissions).
@@ -44,7 +48,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if q < 0 {
 		return agent.KeyDialog{}, false
 	}
-	// The options, "1. Yes" among them and one selected, then the line of keys.
+	// The options, "1. Yes" among them and one selected, each perhaps wrapped onto the rows
+	// below it; then the line of keys.
+	var labels []string
 	selected, yes, keys := 0, false, false
 	for _, r := range rows[q+1:] {
 		if r == "" {
@@ -55,16 +61,19 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			break
 		}
 		m := copilotOption.FindStringSubmatch(r)
-		if m == nil {
-			break
-		}
-		if m[2] == "1" && m[3] == "Yes" {
-			yes = true
-		}
-		if m[1] != "" {
-			selected = int(m[2][0] - '0')
+		switch {
+		case m != nil && m[2] == string(rune('1'+len(labels))):
+			if m[1] != "" {
+				selected = len(labels) + 1
+			}
+			labels = append(labels, m[3])
+		case len(labels) > 0:
+			labels[len(labels)-1] += " " + r
+		default:
+			return agent.KeyDialog{}, false
 		}
 	}
+	yes = len(labels) > 0 && labels[0] == "Yes"
 	if !yes || !keys || selected == 0 {
 		return agent.KeyDialog{}, false
 	}
@@ -94,13 +103,28 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		cmd = append(cmd, unbox(unbox(r)))
 	}
 	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
-	// The selection moves to "1. Yes", then Enter: a digit would be typed into the feedback
-	// while the third option is selected.
-	for range selected - 1 {
-		d.Allow = append(d.Allow, "Up")
+	// The selection moves to "1. Yes" (or the second option, for always), then Enter: a digit
+	// would be typed into the feedback while the third option is selected.
+	d.Allow = moveTo(selected, 1)
+	if len(labels) > 1 {
+		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+			d.Always = moveTo(selected, 2)
+			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
+		}
 	}
-	d.Allow = append(d.Allow, "Enter")
 	return d, true
+}
+
+// moveTo are the keys that move the selection from option from to option to, then Enter.
+func moveTo(from, to int) []string {
+	var keys []string
+	for ; from > to; from-- {
+		keys = append(keys, "Up")
+	}
+	for ; from < to; from++ {
+		keys = append(keys, "Down")
+	}
+	return append(keys, "Enter")
 }
 
 // unbox is a row without the sides of the box it is drawn in and the blank beside each, its

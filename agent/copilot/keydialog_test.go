@@ -23,21 +23,27 @@ func TestKeyDialog(t *testing.T) {
 	}
 	for _, c := range []struct {
 		screen, command string
-		allow           []string
+		allow, always   []string
+		says            string
 	}{
-		{"copilot-run-dialog.txt", "touch created.txt", []string{"Enter"}},
+		{"copilot-run-dialog.txt", "touch created.txt", []string{"Enter"}, []string{"Down", "Enter"},
+			"allow `touch` in this directory (/tmp/cpx/a/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 		// The command's rows as the dialog shows them: wrapped, and its own second line.
 		{"copilot-run-dialog-wrapped.txt", "rm -rf ../build-cache && touch created.txt && echo 'a fairly long line of text to make the command wrap across the width of the dialog box, more than\n" +
-			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Enter"}},
+			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Enter"}, []string{"Down", "Enter"},
+			"allow `rm` and `touch` in this directory (/tmp/cpx/e/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 		// The selection moved to "2. Yes, and don't ask again": Up first.
 		{"copilot-run-dialog-moved.txt", "rm -rf ../build-cache && touch created.txt && echo 'a fairly long line of text to make the command wrap across the width of the dialog box, more than\n" +
-			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Up", "Enter"}},
+			"one hundred and fifty characters' > notes.txt\necho second line", []string{"Up", "Enter"}, []string{"Enter"},
+			"allow `rm` and `touch` in this directory (/tmp/cpx/e/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 		// The third option selected, feedback typed into it ("use tmp"): a digit would be typed
-		// there too, so Up, Up.
-		{"copilot-run-dialog-feedback.txt", "touch created.txt", []string{"Up", "Up", "Enter"}},
+		// there too, so Up, Up (and Up to always).
+		{"copilot-run-dialog-feedback.txt", "touch created.txt", []string{"Up", "Up", "Enter"}, []string{"Up", "Enter"},
+			"allow `touch` in this directory (/tmp/cpx/g/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 	} {
 		d, ok := Agent{}.KeyDialog(read(c.screen))
-		if !ok || d.Tool != "Shell" || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) {
+		if !ok || d.Tool != "Shell" || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+			!slices.Equal(d.Always, c.always) || d.AlwaysSays != c.says {
 			t.Errorf("%s: %v %+v", c.screen, ok, d)
 		}
 	}
@@ -56,5 +62,13 @@ func TestKeyDialog(t *testing.T) {
 	}
 	if d, ok := (Agent{}).KeyDialog(scr); ok {
 		t.Errorf("a dialog without its keys: %+v", d)
+	}
+	// A dialog whose second option is not copilot's "don't ask again" has no always.
+	scr = read("copilot-run-dialog.txt")
+	for i, r := range scr {
+		scr[i] = strings.Replace(r, "Yes, and don't ask again for", "Yes, and maybe later for    ", 1)
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); !ok || d.Always != nil || d.AlwaysSays != "" {
+		t.Errorf("a dialog without always: %v %+v", ok, d)
 	}
 }

@@ -10,8 +10,12 @@ import (
 // Gemini CLI asks before a tool runs with a dialog that no hook can answer (its Notification
 // hook's answer is ignored, BeforeTool cannot allow): in its box, the tool's call, the command
 // in a box of its own, "Allow execution of [Shell]?" and the numbered options "1. Allow once"
-// (selected when drawn), "2. Allow for this session", "3. No, suggest changes (esc)". Enter
+// (selected when drawn), "2. Allow for this session" (where the folder is trusted), "3. No, suggest changes (esc)". Enter
 // takes the selected option; Escape cancels the call and ends the turn.
+
+// sessionOption allows the call and its like until gemini exits: gemini allows the command's
+// root commands ("rm" for "rm -rf …") for the session, and writes nothing.
+const sessionOption = "Allow for this session"
 
 var (
 	allowQuestion = regexp.MustCompile(`^Allow execution of \[(.+)\]\?$`)
@@ -35,8 +39,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if q < 0 {
 		return agent.KeyDialog{}, false
 	}
-	// The options, "1. Allow once" among them, one selected.
-	selected, once := 0, false
+	// The options, "1. Allow once" among them, one selected; "Allow for this session" among
+	// them where the folder is trusted.
+	selected, session, once := 0, 0, false
 	for _, r := range rows[q+1:] {
 		if r == "" {
 			continue
@@ -50,6 +55,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		}
 		if m[1] != "" {
 			selected = int(m[2][0] - '0')
+		}
+		if m[3] == sessionOption {
+			session = int(m[2][0] - '0')
 		}
 	}
 	if !once || selected == 0 {
@@ -81,11 +89,24 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		cmd = append(cmd, unbox(r))
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
-	for range selected - 1 {
-		d.Allow = append(d.Allow, "Up")
+	d.Allow = moveTo(selected, 1)
+	if session > 0 {
+		d.Always = moveTo(selected, session)
+		d.AlwaysSays = "allow " + tool + " for the rest of this gemini session, for commands that start as this one does (gemini's own \"" + sessionOption + "\"; nothing written)"
 	}
-	d.Allow = append(d.Allow, "Enter")
 	return d, true
+}
+
+// moveTo are the keys that move the selection from option from to option to, then Enter.
+func moveTo(from, to int) []string {
+	var keys []string
+	for ; from > to; from-- {
+		keys = append(keys, "Up")
+	}
+	for ; from < to; from++ {
+		keys = append(keys, "Down")
+	}
+	return append(keys, "Enter")
 }
 
 // unbox is a row without the sides of the box it is drawn in, and the blanks beside them.

@@ -20,15 +20,25 @@ func TestKeyDialog(t *testing.T) {
 	scr := read("gemini-approval-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "Shell" || d.Command != "rm -rf SCRATCH/runs/gemini/g-allow-enter/victim" ||
-		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) {
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+		!slices.Equal(d.Always, []string{"Down", "Enter"}) ||
+		d.AlwaysSays != `allow Shell for the rest of this gemini session, for commands that start as this one does (gemini's own "Allow for this session"; nothing written)` {
 		t.Fatalf("the dialog: %v %+v", ok, d)
 	}
 	// The selection moved to "Allow for this session": Up first.
 	for i, r := range scr {
 		scr[i] = strings.NewReplacer("● 1. Allow once", "  1. Allow once", "  2. Allow for", "● 2. Allow for").Replace(r)
 	}
-	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Enter"}) {
+	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Enter"}) || !slices.Equal(d.Always, []string{"Enter"}) {
 		t.Fatalf("the selection moved: %v %+v", ok, d)
+	}
+	// An untrusted folder's dialog offers no session option: no always.
+	scr = read("gemini-approval-dialog.txt")
+	for i, r := range scr {
+		scr[i] = strings.NewReplacer("2. Allow for this session", "2. No, suggest changes (esc)", "3. No, suggest changes (esc)", "                            ").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); !ok || d.Always != nil || d.AlwaysSays != "" {
+		t.Fatalf("a dialog without a session option: %v %+v", ok, d)
 	}
 	if d, ok := (Agent{}).KeyDialog(read("gemini-after-esc.txt")); ok {
 		t.Fatalf("a dialog after it was cancelled: %+v", d)

@@ -32,6 +32,10 @@ var (
 	execQuestion = regexp.MustCompile(`^Allow execution of: '.*'\?$`)
 	qwenOption   = regexp.MustCompile(`^(›\s*)?(\d+)\. (.+)$`)
 	callLine     = regexp.MustCompile(`^[?] (\S+) `)
+	// projectOption allows the call and its like from now on, in the project's settings
+	// (.qwen/settings.json, permissions.allow); its sibling "… for this user" writes the
+	// person's, and is not pressed.
+	projectOption = regexp.MustCompile(`^Always allow (.+) in this project$`)
 )
 
 // KeyDialog reads qwen's shell permission dialog on screen (agent.KeyPermissions).
@@ -50,8 +54,10 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if q < 0 {
 		return agent.KeyDialog{}, false
 	}
-	// The options, "1. Yes, allow once" among them, one selected.
-	selected, once := 0, false
+	// The options, "1. Yes, allow once" among them, one selected; "Always allow … in this
+	// project" among them on the default approval mode.
+	selected, project, once := 0, 0, false
+	var projectSays string
 	for _, r := range rows[q+1:] {
 		if r == "" {
 			continue
@@ -63,8 +69,12 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if m[2] == "1" && m[3] == "Yes, allow once" {
 			once = true
 		}
+		n, _ := strconv.Atoi(m[2])
 		if m[1] != "" {
-			selected, _ = strconv.Atoi(m[2])
+			selected = n
+		}
+		if p := projectOption.FindStringSubmatch(m[3]); p != nil {
+			project, projectSays = n, p[1]
 		}
 	}
 	if !once || selected == 0 {
@@ -103,9 +113,22 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		return agent.KeyDialog{}, false
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
-	for range selected - 1 {
-		d.Allow = append(d.Allow, "Up")
+	d.Allow = moveTo(selected, 1)
+	if project > 0 {
+		d.Always = moveTo(selected, project)
+		d.AlwaysSays = "always allow " + projectSays + " in this project, in its .qwen/settings.json (qwen's own option)"
 	}
-	d.Allow = append(d.Allow, "Enter")
 	return d, true
+}
+
+// moveTo are the keys that move the selection from option from to option to, then Enter.
+func moveTo(from, to int) []string {
+	var keys []string
+	for ; from > to; from-- {
+		keys = append(keys, "Up")
+	}
+	for ; from < to; from++ {
+		keys = append(keys, "Down")
+	}
+	return append(keys, "Enter")
 }

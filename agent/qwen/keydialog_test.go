@@ -11,6 +11,7 @@ import (
 // The screens are qwen 0.24.4's, captured offline in tmux: on its defaults (auto mode, whose
 // classifier the mock cannot stand in for) and with --approval-mode default.
 func TestKeyDialog(t *testing.T) {
+	const projectSays = "always allow run 'touch *' commands in this project, in its .qwen/settings.json (qwen's own option)"
 	read := func(name string) []string {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -19,16 +20,19 @@ func TestKeyDialog(t *testing.T) {
 		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 	}
 	for _, tc := range []struct {
-		screen string
-		allow  []string
+		screen        string
+		allow, always []string
+		says          string
 	}{
-		{"qwen-approval-dialog.txt", []string{"Enter"}},
-		{"qwen-approval-dialog-default-mode.txt", []string{"Enter"}},
-		{"qwen-approval-dialog-moved.txt", []string{"Up", "Enter"}},
+		// Auto mode offers no always option ("2. Switch to Default Mode and allow once").
+		{"qwen-approval-dialog.txt", []string{"Enter"}, nil, ""},
+		{"qwen-approval-dialog-default-mode.txt", []string{"Enter"}, []string{"Down", "Enter"}, projectSays},
+		{"qwen-approval-dialog-moved.txt", []string{"Up", "Enter"}, []string{"Enter"}, projectSays},
 	} {
 		d, ok := Agent{}.KeyDialog(read(tc.screen))
 		if !ok || d.Tool != "Shell" || d.Command != "touch created.txt" ||
-			!slices.Equal(d.Allow, tc.allow) || !slices.Equal(d.Deny, []string{"Escape"}) || d.Confirm != qwenConfirm {
+			!slices.Equal(d.Allow, tc.allow) || !slices.Equal(d.Deny, []string{"Escape"}) || d.Confirm != qwenConfirm ||
+			!slices.Equal(d.Always, tc.always) || d.AlwaysSays != tc.says {
 			t.Errorf("%s: %v %+v", tc.screen, ok, d)
 		}
 	}

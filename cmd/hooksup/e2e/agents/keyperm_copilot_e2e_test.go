@@ -3,6 +3,7 @@ package agents
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,8 @@ func copilotDialog(t *testing.T, replies ...mockapi.ChatReply) (*realCopilot, *e
 	tm.WaitText(wait, copilotDialogQuestion)
 	s := e2e.WaitPermission(t, rc.Run, wait)
 	q := s.Pending[0]
-	if q.Permission == nil || q.Permission.Tool != "Shell" || q.Permission.Command != copilotCommand || q.Permission.Always != "" {
+	if q.Permission == nil || q.Permission.Tool != "Shell" || q.Permission.Command != copilotCommand ||
+		!strings.HasPrefix(q.Permission.Always, "allow `touch` in this directory (") {
 		t.Fatalf("the question does not say what copilot asks to run: %+v", q.Permission)
 	}
 	tm.WaitText(10*time.Second, "⚑ Shell: "+copilotCommand)
@@ -118,6 +120,29 @@ func TestKeysCopilotApproved(t *testing.T) {
 	}
 	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", copilotCommand)
 	copilotPromptClean(t, rc, tm)
+}
+
+// Always presses copilot's own "Yes, and don't ask again for `touch` in this directory": the
+// command runs, copilot keeps the approval for the project's directory, and a second touch in
+// the same turn runs with no dialog and no new question.
+func TestKeysCopilotAlways(t *testing.T) {
+	t.Parallel()
+	rc, tm, _ := copilotDialog(t, mockapi.CopilotBash("touch again.txt", "Create another"), mockapi.ChatText("MADE-BOTH"))
+	answerAndTime(t, rc.Run, tm, copilotDialogQuestion, "allowed Shell: "+copilotCommand, "approve", "--always")
+	tm.WaitText(60*time.Second, "MADE-BOTH")
+	for _, f := range []string{"created.txt", "again.txt"} {
+		if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, f)); err != nil {
+			t.Fatalf("a command allowed always did not run: %v", err)
+		}
+	}
+	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	conf, err := os.ReadFile(filepath.Join(rc.Env.Home, ".copilot", "permissions-config.json"))
+	if err != nil || !strings.Contains(string(conf), `"touch"`) || !strings.Contains(string(conf), strconv.Quote(rc.Env.WorkDir)) {
+		t.Fatalf("copilot's permissions after always: %q %v", conf, err)
+	}
+	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup approve)", copilotCommand)
 }
 
 func TestKeysCopilotDenied(t *testing.T) {

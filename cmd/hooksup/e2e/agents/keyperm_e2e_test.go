@@ -173,7 +173,8 @@ func geminiDialog(t *testing.T, replies ...mockapi.GeminiReply) (*e2e.RealGemini
 	tm.WaitText(wait, "Allow once")
 	s := e2e.WaitPermission(t, rg.Run, wait)
 	q := s.Pending[0]
-	if q.Permission == nil || q.Permission.Tool != "Shell" || q.Permission.Command != keyCommand || q.Permission.Always != "" {
+	if q.Permission == nil || q.Permission.Tool != "Shell" || q.Permission.Command != keyCommand ||
+		!strings.Contains(q.Permission.Always, "for the rest of this gemini session") {
 		t.Fatalf("the question does not say what gemini asks to run: %+v", q.Permission)
 	}
 	tm.WaitText(10*time.Second, "⚑ Shell: "+keyCommand)
@@ -197,6 +198,35 @@ func TestKeysGeminiApproved(t *testing.T) {
 	}
 	keyVerdict(t, rg.Verdicts(), "allow", "manual (hooksup approve)", keyCommand)
 	geminiPromptClean(t, rg, tm)
+}
+
+// Always presses gemini's own "Allow for this session": the command runs, and the same command
+// again in the same turn runs with no dialog and no new question.
+func TestKeysGeminiAlways(t *testing.T) {
+	t.Parallel()
+	rg, tm, _ := geminiDialog(t, mockapi.GeminiShell(keyCommand), mockapi.GeminiText("MADE-BOTH"))
+	answerAndTime(t, rg.Run, tm, "Allow once", "allowed Shell: "+keyCommand, "approve", "--always")
+	tm.WaitText(60*time.Second, "MADE-BOTH")
+	if _, err := os.Stat(filepath.Join(rg.Env.WorkDir, "created.txt")); err != nil {
+		t.Fatalf("the allowed command did not run: %v", err)
+	}
+	// The model got both calls' results.
+	turns := rg.Srv.Turns()
+	results := 0
+	for _, c := range turns[len(turns)-1].Contents {
+		for _, p := range c.Parts {
+			if len(p.FunctionResponse) > 0 {
+				results++
+			}
+		}
+	}
+	if results != 2 {
+		t.Fatalf("the last request carries %d results, not both calls'", results)
+	}
+	if ls := e2e.HubLs(t, rg.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", keyCommand)
 }
 
 func TestKeysGeminiDenied(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 )
 
 // Gemini's dialog, answered with keys, is the page's card like claude's hook-answered one: what
-// it asks to run, Allow and Deny (no Always…: the dialog offers none), and Allow runs it.
+// it asks to run, Allow, Always… (gemini's "Allow for this session") and Deny, and Allow runs it.
 func TestKeysGeminiAllowedFromThePage(t *testing.T) {
 	t.Parallel()
 	rg, tm, _ := geminiDialog(t, mockapi.GeminiText("MADE-BY-PAGE"))
@@ -29,7 +29,7 @@ func TestKeysGeminiAllowedFromThePage(t *testing.T) {
 	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
 		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+jsString(keyCommand)+`)`)
 	labels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".card .actions button")].map(b => b.textContent)`))
-	if err != nil || strings.Join(labels, " · ") != "Allow · Deny · interrupt" {
+	if err != nil || strings.Join(labels, " · ") != "Allow · Always… · Deny · interrupt" {
 		t.Fatalf("the card's buttons: %q (%v)", labels, err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="allow"]').click(), true`)); err != nil {

@@ -52,18 +52,29 @@ func promptQwen(t *testing.T, tm *e2e.Tmux, rq *realQwen, text string) {
 }
 
 // qwenDialog starts the real qwen on its defaults under hooksup's TUI and has it ask to run
-// qwenKeyCommand.
+// qwenKeyCommand; auto mode's dialog offers no always.
 func qwenDialog(t *testing.T, replies ...mockapi.ChatReply) (*realQwen, *e2e.Tmux, web.Session) {
 	t.Helper()
+	rq, tm, s := qwenDialogArgs(t, nil, replies...)
+	if a := s.Pending[0].Permission.Always; a != "" {
+		t.Fatalf("auto mode's dialog offers always: %q", a)
+	}
+	return rq, tm, s
+}
+
+// qwenDialogArgs is qwenDialog with qwen's own arguments.
+func qwenDialogArgs(t *testing.T, args []string, replies ...mockapi.ChatReply) (*realQwen, *e2e.Tmux, web.Session) {
+	t.Helper()
 	rq := newRealQwenTUI(t, append([]mockapi.ChatReply{mockapi.QwenShell(qwenKeyCommand, "create a file")}, replies...)...)
-	tm := e2e.StartTmux(t, 160, 45, rq.env.Environ(), rq.env.WorkDir, e2e.HooksupBin, "--debug", "--config", rq.Config(`mode = "auto"`), "qwen")
+	tm := e2e.StartTmux(t, 160, 45, rq.env.Environ(), rq.env.WorkDir,
+		append([]string{e2e.HooksupBin, "--debug", "--config", rq.Config(`mode = "auto"`), "qwen"}, args...)...)
 	const wait = 90 * time.Second
 	tm.WaitText(wait, "hooksup qwen", "Type your message")
 	promptQwen(t, tm, rq, "make a file")
 	tm.WaitText(wait, qwenDialogMark)
 	s := e2e.WaitPermission(t, rq.Run, wait)
 	q := s.Pending[0]
-	if q.Permission == nil || q.Permission.Tool != "Shell" || q.Permission.Command != qwenKeyCommand || q.Permission.Always != "" {
+	if q.Permission == nil || q.Permission.Tool != "Shell" || q.Permission.Command != qwenKeyCommand {
 		t.Fatalf("the question does not say what qwen asks to run: %+v", q.Permission)
 	}
 	tm.WaitText(10*time.Second, "⚑ Shell: "+qwenKeyCommand)
@@ -95,6 +106,33 @@ func TestKeysQwenApproved(t *testing.T) {
 	if n := len(rq.srv.Turns()); n != 3 {
 		t.Fatalf("%d turn requests: a key of hooksup's sent qwen's prompt", n)
 	}
+}
+
+// On --approval-mode default, always presses qwen's own "Always allow run 'touch *' commands in
+// this project": the command runs, qwen writes the rule to the project's settings, and a second
+// touch in the same turn runs with no dialog and no new question.
+func TestKeysQwenAlways(t *testing.T) {
+	t.Parallel()
+	rq, tm, s := qwenDialogArgs(t, []string{"--approval-mode", "default"},
+		mockapi.QwenShell("touch again.txt", "create another"), mockapi.ChatText("MADE-BOTH"))
+	if a := s.Pending[0].Permission.Always; !strings.Contains(a, "'touch *' commands in this project") {
+		t.Fatalf("the question offers no always: %q", a)
+	}
+	answerAndTime(t, rq.Run, tm, qwenDialogMark, "allowed Shell: "+qwenKeyCommand, "approve", "--always")
+	tm.WaitText(90*time.Second, "MADE-BOTH")
+	for _, f := range []string{"created.txt", "again.txt"} {
+		if _, err := os.Stat(filepath.Join(rq.env.WorkDir, f)); err != nil {
+			t.Fatalf("a command allowed always did not run: %v", err)
+		}
+	}
+	settings, err := os.ReadFile(filepath.Join(rq.env.WorkDir, ".qwen", "settings.json"))
+	if err != nil || !strings.Contains(string(settings), "touch") {
+		t.Fatalf("qwen's project settings after always: %q %v", settings, err)
+	}
+	if ls := e2e.HubLs(t, rq.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	keyVerdict(t, rq.Verdicts(), "always", "manual (hooksup approve)", qwenKeyCommand)
 }
 
 func TestKeysQwenDenied(t *testing.T) {
