@@ -151,7 +151,7 @@ func answerPermission(target hostLive, q hub.Question, cmd, reason string, alway
 	case always && p.Always == "":
 		return 1, fmt.Errorf("%s offers no rule to allow %s always: hooksup approve allows it once", where, termsafe.String(p.Tool))
 	case always:
-		fmt.Fprintf(stdout, "writes: %s\n", p.Always)
+		fmt.Fprintf(stdout, "always: %s\n", p.Always)
 	}
 	err := target.resolve(q.ID, string(d), reason, "hooksup "+cmd)
 	if errors.Is(err, hub.ErrAnswered) {

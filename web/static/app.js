@@ -585,7 +585,7 @@ function permissionQuestion(s, q) {
   box.append(el("strong", "", "⚠ asks to run " + q.permission.tool));
   if (q.agent_id) box.append(" (subagent " + q.agent_id + ")");
   if (q.permission.command) box.append(el("pre", "command", q.permission.command));
-  if (state.always.get(key(s)) === q.id) box.append(el("div", "rule", "Always writes: " + q.permission.always));
+  if (state.always.get(key(s)) === q.id) box.append(el("div", "rule", "Always: " + q.permission.always));
   return box;
 }
 

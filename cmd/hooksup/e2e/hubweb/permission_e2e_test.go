@@ -115,7 +115,7 @@ func TestPermissionAllowedAlwaysFromCLI(t *testing.T) {
 		t.Fatalf("the question offers no rule for always: %+v", s.Pending[0])
 	}
 	out, errText, code := e2e.HubShell(t, rc.Run, "approve", "--always")
-	want := "writes: " + rule + "\napprove: allowed Bash: touch created.txt in session "
+	want := "always: " + rule + "\napprove: allowed Bash: touch created.txt in session "
 	if code != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, ", and from now on: "+rule) {
 		t.Fatalf("approve --always: exit %d\n%s%s\nwant it to start %q", code, out, errText, want)
 	}

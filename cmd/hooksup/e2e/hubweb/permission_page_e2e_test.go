@@ -38,7 +38,7 @@ func TestPermissionDeniedFromThePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	e2e.EvalUntil(t, ctx, wait, "the rule always writes, shown first",
-		`(document.querySelector(".question.permission .rule") || {}).textContent === "Always writes: allow Bash(touch created.txt) in .claude/settings.local.json"`)
+		`(document.querySelector(".question.permission .rule") || {}).textContent === "Always: allow Bash(touch created.txt) in .claude/settings.local.json"`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll(".card .actions button")].find(b => b.textContent === "cancel").click(), true`)); err != nil {
 		t.Fatal(err)
 	}
