@@ -684,11 +684,11 @@ function render() {
   const main = $("sessions");
   const focused = document.activeElement;
   // Each textarea's caret, selection and scroll are kept across renders, and its focus.
-  let focusedText = null;
+  let focusedText = null, swallow = false;
   for (const ta of main.querySelectorAll("textarea[data-key]")) {
     const ed = state.editing.get(ta.dataset.key);
     if (ed) Object.assign(ed, { start: ta.selectionStart, end: ta.selectionEnd, dir: ta.selectionDirection, scroll: ta.scrollTop });
-    if (ta === focused) focusedText = ta.dataset.key;
+    if (ta === focused) { focusedText = ta.dataset.key; swallow = !!ta.swallowNext; }
   }
   const refocus = focused && focused.classList && focused.classList.contains("card") ? focused.dataset.key : null;
   // A budget being typed keeps its focus and caret.
@@ -716,6 +716,9 @@ function render() {
     ta.setSelectionRange(ta.value.length, ta.value.length);
     ta.swallowNext = state.editStarted === "key";
   } else if (focusedText && textOf(focusedText)) {
+    // The editor drawn anew still swallows the character of the e that opened it, should the
+    // browser deliver it only now.
+    textOf(focusedText).swallowNext = swallow;
     textOf(focusedText).focus({ preventScroll: true });
   } else if (budget) {
     const i = main.querySelector('input[data-resume="' + CSS.escape(budget.key) + '"][name="' + CSS.escape(budget.name) + '"]');

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -109,6 +111,56 @@ func TestWebPageEditorTakesTheKeys(t *testing.T) {
 	vs := waitManual(t, s, 1, 20*time.Second)
 	if len(vs) != 1 || vs[0].Decision != "block" || !strings.Contains(vs[0].Reason, "FAIL: TestPage") || !strings.HasSuffix(vs[0].Reason, "\nadkx") {
 		t.Fatalf("the verdicts given from the page: %+v; want one block whose reason is the checks' and then adkx", vs)
+	}
+}
+
+// The e that opens the editor is not its text even when the page is drawn again (a refresh
+// from its event stream) between the key and the character the browser delivers for it: the
+// editor drawn anew swallows it as the first one would have.
+func TestWebPageEditorKeyAcrossARedraw(t *testing.T) {
+	t.Parallel()
+	ss, w := e2e.SimTUIs(t, []string{e2e.AskCfg}, []agentsim.Scenario{{Prompts: []string{"go"}}}, []string{"⚑ claude wants to stop"})
+	s := ss[0]
+	ctx := openPage(t, w, s.Project)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](e2e.CardJS(s.Project)+`.focus() || true`)); err != nil {
+		t.Fatal(err)
+	}
+	// The e as a browser's key events: its key down, the character, its key up (kb.Encode, as
+	// chromedp.KeyEvent sends them), the page drawn again after the first.
+	evs := kb.Encode('e')
+	press := func(evs ...*input.DispatchKeyEventParams) error {
+		return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			for _, ev := range evs {
+				if _, err := cdp.Call(ctx, tg, input.DispatchKeyEvent, *ev); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	if len(evs) != 3 || evs[1].Type != kb.KeyChar {
+		t.Fatalf("e's key events: %+v", evs)
+	}
+	if err := press(evs[0]); err != nil {
+		t.Fatal(err)
+	}
+	e2e.EvalUntil(t, ctx, 10*time.Second, "the editor", `(() => { const ta = `+e2e.CardJS(s.Project)+`.querySelector("textarea");
+		return !!ta && ta.value.includes("FAIL: TestPage") })()`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`render(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := press(evs[1:]...); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent("adk")); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl))); err != nil {
+		t.Fatal(err)
+	}
+	vs := waitManual(t, s, 1, 20*time.Second)
+	if len(vs) != 1 || vs[0].Decision != "block" || !strings.HasSuffix(vs[0].Reason, "\nadk") {
+		t.Fatalf("the verdicts given from the page: %+v; want one block whose reason ends with the line adk", vs)
 	}
 }
 
