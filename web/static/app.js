@@ -436,7 +436,7 @@ function card(s) {
       // The agent's own permission dialog: Allow once · Always… (the rule it writes is shown
       // first, to confirm) · Deny. The first answer wins, here, at the terminal or elsewhere.
       if (state.always.get(k) === q.id) {
-        actions.append(answer("always", "approve", "writes the rule shown", () => { state.always.delete(k); act(s, "always", undefined, q); }),
+        actions.append(answer("always", "approve", "allows what is shown from now on", () => { state.always.delete(k); act(s, "always", undefined, q); }),
           button("cancel", "", "keep the question", busy, () => { state.always.delete(k); render(); }));
       } else {
         actions.append(answer("allow", "approve", "a", () => act(s, "approve", undefined, q)));

@@ -1,0 +1,131 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/verdictlog"
+)
+
+// Codex's, copilot's and qwen's dialogs, answered with keys, are the page's cards as gemini's
+// and claude's are: Allow runs the command, Deny refuses it, and the verdict log names the
+// paired browser that answered.
+
+// answerFromThePage opens hooksup web's page for the sessions of runDir in a headless Chromium,
+// waits for the card's permission question naming command, and clicks its button action
+// (allow or deny); the question leaves the card.
+func answerFromThePage(t *testing.T, runDir, command, action string) {
+	t.Helper()
+	home, env := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartWebIn(t, home, env)
+	ctx := e2e.Browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
+		t.Fatal(err)
+	}
+	const wait = 60 * time.Second
+	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
+		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+jsString(command)+`)`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="`+action+`"]').click(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
+}
+
+// pageVerdict checks the one permission answer of vs: decision, by a paired browser.
+func pageVerdict(t *testing.T, vs []verdictlog.Verdict, decision string) {
+	t.Helper()
+	var ps []string
+	for _, v := range vs {
+		if v.Event == "PermissionRequest" {
+			ps = append(ps, string(v.Decision)+" by "+string(v.Source))
+		}
+	}
+	if len(ps) != 1 || !regexp.MustCompile(`^`+decision+` by manual \(hooksup web device [0-9a-f]{8,}\)$`).MatchString(ps[0]) {
+		t.Fatalf("the verdict log's permission answers: %q, want %s by the page", ps, decision)
+	}
+}
+
+// created reports whether the command the agent was allowed made its file.
+func created(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "created.txt"))
+	return err == nil
+}
+
+func TestKeysCodexFromThePage(t *testing.T) {
+	t.Parallel()
+	t.Run("allow", func(t *testing.T) {
+		t.Parallel()
+		rc, tm, _ := codexDialog(t, mockapi.OutputText("MADE-BY-PAGE"))
+		answerFromThePage(t, rc.Run, keyCommand, "allow")
+		tm.WaitText(60*time.Second, "MADE-BY-PAGE")
+		if !created(rc.Env.WorkDir) {
+			t.Fatal("the command allowed from the page did not run")
+		}
+		pageVerdict(t, rc.Verdicts(), "allow")
+	})
+	t.Run("deny", func(t *testing.T) {
+		t.Parallel()
+		rc, tm, _ := codexDialog(t, mockapi.OutputText("WRONG: AFTER THE DENIAL"))
+		answerFromThePage(t, rc.Run, keyCommand, "deny")
+		tm.WaitText(60*time.Second, "You canceled the request")
+		if created(rc.Env.WorkDir) {
+			t.Fatal("the command denied from the page ran")
+		}
+		pageVerdict(t, rc.Verdicts(), "deny")
+	})
+}
+
+func TestKeysCopilotFromThePage(t *testing.T) {
+	t.Parallel()
+	t.Run("allow", func(t *testing.T) {
+		t.Parallel()
+		rc, tm, _ := copilotDialog(t, mockapi.ChatText("MADE-BY-PAGE"))
+		answerFromThePage(t, rc.Run, copilotCommand, "allow")
+		tm.WaitText(60*time.Second, "MADE-BY-PAGE")
+		if !created(rc.Env.WorkDir) {
+			t.Fatal("the command allowed from the page did not run")
+		}
+		pageVerdict(t, rc.Verdicts(), "allow")
+	})
+	t.Run("deny", func(t *testing.T) {
+		t.Parallel()
+		rc, tm, _ := copilotDialog(t, mockapi.ChatText("NEXT-TURN"))
+		answerFromThePage(t, rc.Run, copilotCommand, "deny")
+		tm.WaitText(60*time.Second, "Operation cancelled by user")
+		if created(rc.Env.WorkDir) {
+			t.Fatal("the command denied from the page ran")
+		}
+		pageVerdict(t, rc.Verdicts(), "deny")
+	})
+}
+
+func TestKeysQwenFromThePage(t *testing.T) {
+	t.Parallel()
+	t.Run("allow", func(t *testing.T) {
+		t.Parallel()
+		rq, tm, _ := qwenDialog(t, mockapi.ChatText("MADE-BY-PAGE"))
+		answerFromThePage(t, rq.Run, qwenKeyCommand, "allow")
+		tm.WaitText(60*time.Second, "MADE-BY-PAGE")
+		if !created(rq.env.WorkDir) {
+			t.Fatal("the command allowed from the page did not run")
+		}
+		pageVerdict(t, rq.Verdicts(), "allow")
+	})
+	t.Run("deny", func(t *testing.T) {
+		t.Parallel()
+		rq, tm, _ := qwenDialog(t, mockapi.ChatText("NEXT-TURN"))
+		answerFromThePage(t, rq.Run, qwenKeyCommand, "deny")
+		tm.WaitText(60*time.Second, "- Shell "+qwenKeyCommand)
+		if created(rq.env.WorkDir) {
+			t.Fatal("the command denied from the page ran")
+		}
+		pageVerdict(t, rq.Verdicts(), "deny")
+	})
+}
