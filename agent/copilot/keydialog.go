@@ -28,7 +28,7 @@ const (
 var (
 	copilotOption = regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`)
 	// alwaysOption is the second option: what it allows from now on.
-	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (.+ in this directory) \\((.+)\\)$")
+	alwaysOption = regexp.MustCompile(`^Yes, and don't ask again for (.+ in this directory) \((.+)\)$`)
 )
 
 // KeyDialog reads copilot's permission dialog for a shell command on screen
