@@ -170,6 +170,19 @@ type KeyDialog struct {
 	Confirm time.Duration
 }
 
+// SelectKeys are the keys of a dialog whose options are chosen with Up and Down and taken with
+// Enter that move its selection from option from to option to (numbered from 1), then take it.
+func SelectKeys(from, to int) []string {
+	var keys []string
+	for ; from > to; from-- {
+		keys = append(keys, "Up")
+	}
+	for ; from < to; from++ {
+		keys = append(keys, "Down")
+	}
+	return append(keys, "Enter")
+}
+
 // Installer is an Agent whose own settings `hooksup install` registers hooksup's stop hook in,
 // so that the agent run without hooksup has its stops decided by the project's checks
 // (engine.StandaloneHook), and `hooksup uninstall` removes it again, and nothing else.

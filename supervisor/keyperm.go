@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -167,11 +168,7 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 				s.Interrupt()
 			}
 			sc.Press(keys[0])
-			if d.Confirm > 0 {
-				after(d.Confirm)
-			} else {
-				after(keyConfirm)
-			}
+			after(cmp.Or(d.Confirm, keyConfirm))
 		default:
 			s.keyGaveUp(cur)
 		}

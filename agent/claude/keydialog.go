@@ -97,14 +97,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		return agent.KeyDialog{}, false
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(rows, "\n"), Deny: []string{"Escape"}}
-	switch {
-	case selected == yes:
-		d.Allow = []string{"Enter"}
-	case selected < yes:
-		d.Allow = []string{"Down", "Enter"}
-	default:
-		d.Allow = []string{"Up", "Enter"}
-	}
+	d.Allow = agent.SelectKeys(selected+1, yes+1)
 	return d, true
 }
 

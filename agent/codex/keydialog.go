@@ -93,22 +93,10 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		return agent.KeyDialog{}, false
 	}
 	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
-	d.Allow = moveTo(selected, 1)
+	d.Allow = agent.SelectKeys(selected, 1)
 	if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
-		d.Always = moveTo(selected, 2)
+		d.Always = agent.SelectKeys(selected, 2)
 		d.AlwaysSays = "allow " + m[1] + " from now on, in codex's rules ($CODEX_HOME/rules/default.rules)"
 	}
 	return d, true
-}
-
-// moveTo are the keys that move the selection from option from to option to, then Enter.
-func moveTo(from, to int) []string {
-	var keys []string
-	for ; from > to; from-- {
-		keys = append(keys, "Up")
-	}
-	for ; from < to; from++ {
-		keys = append(keys, "Down")
-	}
-	return append(keys, "Enter")
 }

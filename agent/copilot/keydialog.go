@@ -105,26 +105,14 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
 	// The selection moves to "1. Yes" (or the second option, for always), then Enter: a digit
 	// would be typed into the feedback while the third option is selected.
-	d.Allow = moveTo(selected, 1)
+	d.Allow = agent.SelectKeys(selected, 1)
 	if len(labels) > 1 {
 		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
-			d.Always = moveTo(selected, 2)
+			d.Always = agent.SelectKeys(selected, 2)
 			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
 	}
 	return d, true
-}
-
-// moveTo are the keys that move the selection from option from to option to, then Enter.
-func moveTo(from, to int) []string {
-	var keys []string
-	for ; from > to; from-- {
-		keys = append(keys, "Up")
-	}
-	for ; from < to; from++ {
-		keys = append(keys, "Down")
-	}
-	return append(keys, "Enter")
 }
 
 // unbox is a row without the sides of the box it is drawn in and the blank beside each, its

@@ -89,24 +89,12 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		cmd = append(cmd, unbox(r))
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
-	d.Allow = moveTo(selected, 1)
+	d.Allow = agent.SelectKeys(selected, 1)
 	if session > 0 {
-		d.Always = moveTo(selected, session)
+		d.Always = agent.SelectKeys(selected, session)
 		d.AlwaysSays = "allow " + tool + " for the rest of this gemini session, for commands that start as this one does (gemini's own \"" + sessionOption + "\"; nothing written)"
 	}
 	return d, true
-}
-
-// moveTo are the keys that move the selection from option from to option to, then Enter.
-func moveTo(from, to int) []string {
-	var keys []string
-	for ; from > to; from-- {
-		keys = append(keys, "Up")
-	}
-	for ; from < to; from++ {
-		keys = append(keys, "Down")
-	}
-	return append(keys, "Enter")
 }
 
 // unbox is a row without the sides of the box it is drawn in, and the blanks beside them.

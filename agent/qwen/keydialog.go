@@ -113,22 +113,10 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		return agent.KeyDialog{}, false
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
-	d.Allow = moveTo(selected, 1)
+	d.Allow = agent.SelectKeys(selected, 1)
 	if project > 0 {
-		d.Always = moveTo(selected, project)
+		d.Always = agent.SelectKeys(selected, project)
 		d.AlwaysSays = "always allow " + projectSays + " in this project, in its .qwen/settings.json (qwen's own option)"
 	}
 	return d, true
-}
-
-// moveTo are the keys that move the selection from option from to option to, then Enter.
-func moveTo(from, to int) []string {
-	var keys []string
-	for ; from > to; from-- {
-		keys = append(keys, "Up")
-	}
-	for ; from < to; from++ {
-		keys = append(keys, "Down")
-	}
-	return append(keys, "Enter")
 }
