@@ -10,10 +10,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(e2e.Main(m, ".", "../hooksup-hook"))
+	os.Exit(e2e.Main(m, ".", "../hooksup-hook", e2e.Race))
 }
 
-// The binaries the end-to-end tests drive carry the race detector exactly when the tests do.
+// The binaries this package's tests drive carry the race detector exactly when the tests do
+// (e2e.Race).
 func TestBinariesBuiltLikeTheTests(t *testing.T) {
 	t.Parallel()
 	for _, bin := range []string{e2e.HooksupBin, e2e.HookClientBin} {

@@ -17,5 +17,5 @@ import (
 var hooksupBin, hookClientBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(e2e.RunWithBinaries(m, "..", "../../hooksup-hook", &hooksupBin, &hookClientBin))
+	os.Exit(e2e.RunWithBinaries(m, "..", "../../hooksup-hook", e2e.Plain, &hooksupBin, &hookClientBin))
 }

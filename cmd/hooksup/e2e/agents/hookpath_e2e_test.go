@@ -308,10 +308,7 @@ func TestSessionRefusedFromAPathNoAgentCanName(t *testing.T) {
 	copyFile(t, e2e.HooksupBin, self)
 	copyFile(t, e2e.HookClientBin, filepath.Join(dir, "hooksup-hook"))
 	s := e2e.NewSandbox(t)
-	sim, err := os.Executable() // the simulated claude: it must not be what refuses
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := e2e.SimAgentBin // the simulated claude: it must not be what refuses
 	trace := filepath.Join(s.Project, "trace.jsonl")
 	for _, args := range [][]string{
 		{"--config", s.Config(`mode = "auto"`), "--claude-bin", sim, "claude", "-p", "hi"},

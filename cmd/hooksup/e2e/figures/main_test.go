@@ -10,5 +10,5 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(e2e.Main(m, "../..", "../../../hooksup-hook"))
+	os.Exit(e2e.Main(m, "../..", "../../../hooksup-hook", e2e.Plain))
 }

@@ -62,7 +62,7 @@ func waitRuns(t *testing.T, path string, d time.Duration, what string, ok func([
 // tmux, with the check command; each makes one turn and stops at once.
 func twoSimSessions(t *testing.T, s *e2e.Sandbox, command string) [2]*e2e.Tmux {
 	cfg := s.Config("mode = \"auto\"\n[[stop.checks]]\nname = \"build\"\ncommand = '''\n" + command + "\n'''\n")
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
 	var tms [2]*e2e.Tmux

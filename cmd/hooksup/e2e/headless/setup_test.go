@@ -343,7 +343,7 @@ command = "test -f %[1]s || { touch %[1]s; echo 'FAIL: TestX'; exit 1; }"
 	if argv := installedStop(t, s); argv != hooks.ShellQuote(e2e.HookClientBin)+" --agent claude Stop --installed" {
 		t.Fatalf("installed Stop hook %q, want the hook client's", argv)
 	}
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	trace := filepath.Join(s.Project, "trace.jsonl")
 	cmd := exec.Command(self, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "go")
 	cmd.Dir = s.Project
@@ -417,7 +417,7 @@ func TestStandaloneLimitAcrossProcesses(t *testing.T) {
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[stop]\nmax_continuations = 2\n[[stop.checks]]\nname = \"t\"\ncommand = \"exit 1\"\n"), 0o644)
 	s.Hooksup(t, "trust", "--yes")
 	s.Hooksup(t, "install")
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	cmd := exec.Command(self, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "go")
 	cmd.Dir = s.Project
 	cmd.Env = append(append([]string{}, s.Env...), e2e.EnvSimAgent+"=1")
@@ -478,7 +478,7 @@ func TestStandaloneIgnoresUntrustedConfig(t *testing.T) {
 	evil := filepath.Join(s.Project, "pwned")
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
 	s.Hooksup(t, "install")
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	trace := filepath.Join(s.Project, "trace.jsonl")
 	cmd := exec.Command(self, "--settings", filepath.Join(s.Project, ".claude", "settings.local.json"), "-p", "go")
 	cmd.Dir = s.Project

@@ -77,7 +77,7 @@ func TestWebPushNotifiesThisDevice(t *testing.T) {
 			runDir = v
 		}
 	}
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	b, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"one", "two", "three"}, TurnGate: gate})
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
 	tm := e2e.StartTmux(t, 120, 40, env, s.Project, e2e.HooksupBin, "--config", s.Config(e2e.AskCfg), "--claude-bin", self, "claude")

@@ -3,7 +3,6 @@ package hubweb
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -228,7 +227,7 @@ command = "i=1; while [ $i -le 30 ]; do printf 'WATCH-LINE-%02d\\n' $i; i=$((i+1
 		}
 	}
 	second.Env = append(second.Env, "XDG_RUNTIME_DIR="+runDir) // the later one counts
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	const wait = 30 * time.Second
 	for _, s := range []*e2e.Sandbox{first, second} {
 		sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
@@ -295,7 +294,7 @@ command = "i=1; while [ $i -le 12 ]; do echo \"EDIT-LINE-$i: words enough to wra
 			runDir = v
 		}
 	}
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	const wait = 30 * time.Second
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))

@@ -175,11 +175,13 @@ func TestWebWrongPairingCodesAreLimitedOverAllAddresses(t *testing.T) {
 	status := map[int]int{}
 	var wg sync.WaitGroup
 	for i, ip := range addrs {
+		// A connection of its own for each guess: one that never brings a credential lives
+		// at most web.UncredentialedLifetime, which ten guesses on a loaded machine outlast.
 		client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-			DialContext: (&net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}}).DialContext,
+			DialContext:       (&net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}}).DialContext,
+			DisableKeepAlives: true,
 		}}
 		wg.Go(func() {
-			defer client.CloseIdleConnections()
 			for j := range 10 {
 				body := fmt.Sprintf(`{"code": "wrong-%d-%d", "key": "%s"}`, i, j, key)
 				r, _ := http.NewRequest("POST", w.Base+"api/pair", strings.NewReader(body))

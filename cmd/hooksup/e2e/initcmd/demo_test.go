@@ -261,7 +261,7 @@ func TestTrustPromptOnFirstInteractiveRun(t *testing.T) {
 	s := e2e.NewSandbox(t)
 	marker := s.Project + "/ran"
 	os.WriteFile(s.Project+"/.hooksup.toml", []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"gate\"\ncommand = \"test -f "+marker+" || { touch "+marker+"; echo gate failed; exit 1; }\"\n"), 0o644)
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}, WorkDelay: agentsim.Duration{Duration: 200 * time.Millisecond}})
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(sc))
 	tm := e2e.StartTmux(t, 140, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", self, "claude")
@@ -286,7 +286,7 @@ func TestTrustPromptDeclined(t *testing.T) {
 	s := e2e.NewSandbox(t)
 	evil := s.Project + "/pwned"
 	os.WriteFile(s.Project+"/.hooksup.toml", []byte("[[stop.checks]]\nname = \"x\"\ncommand = \"touch "+evil+"\"\n"), 0o644)
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
 	tm := e2e.StartTmux(t, 140, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", self, "claude")
 	tm.WaitText(20*time.Second, "Trust this exact content? [y/N]")

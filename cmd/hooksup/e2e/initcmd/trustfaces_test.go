@@ -21,7 +21,7 @@ func TestTrustPromptShowsAHiddenCommand(t *testing.T) {
 	s := e2e.NewSandbox(t)
 	toml := "[[stop.checks]]\nname = \"tests\"\ncommand = " + e2e.QuoteTOML(e2e.DisguisedCommand) + "\n"
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(toml), 0o644)
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1", agentsim.EnvScenario+`={"prompts":["go"]}`)
 	tm := e2e.StartTmux(t, 160, 40, env, s.Project, e2e.HooksupBin, "--claude-bin", self, "claude")
 	scr := tm.WaitText(20*time.Second, "Trust this exact content? [y/N]")
@@ -197,7 +197,7 @@ func TestProjectConfigFoundFromASubdirectory(t *testing.T) {
 		t.Error("a configuration above the repository's root was used")
 	}
 	// A session started in the subdirectory is gated by the same checks.
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"go"}})
 	cmd := exec.Command(e2e.HooksupBin, "--claude-bin", self, "claude", "-p", "go")
 	cmd.Dir = deep

@@ -100,7 +100,7 @@ func startConfigTUI(t *testing.T, s *e2e.Sandbox, prompts ...string) (tm *e2e.Tm
 	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte(passingConfig), 0o644)
 	s.Ok("trust", "--yes")
 	gate, trace = filepath.Join(s.Project, "gate"), filepath.Join(s.Project, "trace.jsonl")
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	if len(prompts) == 0 {
 		prompts = []string{"one", "two"}
 	}

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,7 +17,7 @@ func TestTUIGoalHeader(t *testing.T) {
 	e2e.RequireTmux(t)
 	s := e2e.NewSandbox(t)
 	gate, trace := filepath.Join(s.Project, "gate"), filepath.Join(s.Project, "trace.jsonl")
-	self, _ := os.Executable()
+	self := e2e.SimAgentBin
 	sc, _ := json.Marshal(agentsim.Scenario{Prompts: []string{"one", "two"}, TurnGate: gate,
 		WorkDelay: agentsim.Duration{Duration: 1500 * time.Millisecond}})
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", e2e.EnvSimAgent+"=1",

@@ -9,39 +9,69 @@ import (
 	"testing"
 )
 
-// Binaries builds hooksup and the hook client beside it (as go install ./cmd/... puts them)
-// into a fresh temporary directory, from the packages at hooksupPkg and hookPkg (paths as go
-// build takes them), the way the tests themselves are built: with the race detector when they
-// run under it, so a race in the binaries the tests drive fails those tests too. A race-built
-// program sleeps a second before it exits (for late reports): Binaries sets GORACE so that every
-// hook call does not take a second longer than it does for a user. remove deletes the directory.
-func Binaries(hooksupPkg, hookPkg string) (hooksup, hook string, remove func(), err error) {
+// Build is how Main builds the binaries a package's tests drive.
+type Build int
+
+const (
+	// Plain binaries are built as a user's are. The packages whose tests are about what the
+	// agents and the person see build them so: a race-built hooksup costs some five times the
+	// CPU of a plain one (a hook call 66 ms against 8), and the agents' own tests need the CPU.
+	Plain Build = iota
+	// Race binaries carry the race detector when the tests run under it, so that a race in the
+	// binaries the tests drive fails those tests too: the packages whose tests are about
+	// hooksup's own concurrency (many clients of one hub and web server; the pty, the screen
+	// and the supervisor at once in the TUI) build them so.
+	Race
+)
+
+// Binaries builds hooksup and the hook client beside it (as go install ./cmd/... puts them),
+// from the packages at hooksupPkg and hookPkg (paths as go build takes them), and the simulated
+// claude (SimAgentBin), into a fresh temporary directory, as b says. A race-built program
+// sleeps a second before it exits (for late reports): Binaries sets GORACE so that every hook
+// call does not take a second longer than it does for a user. remove deletes the directory.
+func Binaries(hooksupPkg, hookPkg string, b Build) (hooksup, hook string, remove func(), err error) {
 	dir, err := os.MkdirTemp("", "hooksup-bin")
 	if err != nil {
 		return "", "", nil, err
 	}
 	remove = func() { os.RemoveAll(dir) }
 	hooksup, hook = filepath.Join(dir, "hooksup"), filepath.Join(dir, "hooksup-hook")
-	for bin, pkg := range map[string]string{hooksup: hooksupPkg, hook: hookPkg} {
-		build := GoBuild(bin, pkg)
+	sim := filepath.Join(dir, "simagent")
+	race := b == Race && RaceEnabled
+	for _, bb := range []struct {
+		out, pkg string
+		race     bool
+	}{{hooksup, hooksupPkg, race}, {hook, hookPkg, race}, {sim, simAgentPkg, false}} {
+		build := goBuild(bb.out, bb.pkg, bb.race)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			remove()
-			return "", "", nil, fmt.Errorf("building %s: %w", pkg, err)
+			return "", "", nil, fmt.Errorf("building %s: %w", bb.pkg, err)
 		}
 	}
-	if RaceEnabled {
+	SimAgentBin, BuiltWithRace = sim, race
+	if race {
 		os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	}
 	return hooksup, hook, remove, nil
 }
 
-// RunWithBinaries is a TestMain's body: it builds the binaries (Binaries) into *hooksup and
-// *hook, runs the tests and removes the binaries; its result is the exit code.
-func RunWithBinaries(m *testing.M, hooksupPkg, hookPkg string, hooksup, hook *string) int {
+// simAgentPkg is the simulated claude's program.
+const simAgentPkg = "github.com/hooksup/hooksup/cmd/hooksup/internal/e2e/simagent"
+
+// SimAgentBin is the simulated claude (internal/agentsim) that Binaries built: hooksup runs it
+// as the agent (--claude-bin) where a test needs no real one.
+var SimAgentBin string
+
+// BuiltWithRace says whether Binaries built hooksup and the hook client with the race detector.
+var BuiltWithRace bool
+
+// RunWithBinaries is a TestMain's body: it builds the binaries (Binaries, as b says) into
+// *hooksup and *hook, runs the tests and removes the binaries; its result is the exit code.
+func RunWithBinaries(m *testing.M, hooksupPkg, hookPkg string, b Build, hooksup, hook *string) int {
 	var remove func()
 	var err error
-	*hooksup, *hook, remove, err = Binaries(hooksupPkg, hookPkg)
+	*hooksup, *hook, remove, err = Binaries(hooksupPkg, hookPkg, b)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -50,10 +80,12 @@ func RunWithBinaries(m *testing.M, hooksupPkg, hookPkg string, hooksup, hook *st
 	return m.Run()
 }
 
-// GoBuild is the go build of pkg into out, with -race when the tests run under it.
-func GoBuild(out, pkg string) *exec.Cmd {
+// GoBuild is the go build of a tool a test needs (a client, a flood), plain.
+func GoBuild(out, pkg string) *exec.Cmd { return goBuild(out, pkg, false) }
+
+func goBuild(out, pkg string, race bool) *exec.Cmd {
 	args := []string{"build", "-o", out}
-	if RaceEnabled {
+	if race {
 		args = append(args, "-race")
 	}
 	return exec.Command("go", append(args, pkg)...)

@@ -49,7 +49,7 @@ func (s *Sandbox) StartLiveWith(prefix, globals []string, cfg string, sc agentsi
 	if err := os.MkdirAll(ls.Rec, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	self, _ := os.Executable()
+	self := SimAgentBin
 	wrapper := filepath.Join(ls.Rec, "claude")
 	script := fmt.Sprintf(`#!/bin/sh
 d=%s

@@ -19,17 +19,15 @@ import (
 var HooksupBin, HookClientBin string
 
 // Main is the TestMain body of a package of end-to-end tests: the test binary re-executed as the
-// simulated claude (EnvSimAgent) or the key echo (EnvKeyEcho) is that program; otherwise Main
-// builds hooksup and the hook client from the packages at hooksupPkg and hookPkg into HooksupBin
-// and HookClientBin (RunWithBinaries) and runs the tests. Its result is the exit code.
-func Main(m *testing.M, hooksupPkg, hookPkg string) int {
-	if os.Getenv(EnvSimAgent) == "1" {
-		return agentsim.Main(os.Args[1:], os.Stdout, os.Stderr)
-	}
+// key echo (EnvKeyEcho) is that program; otherwise Main builds hooksup and the hook client from
+// the packages at hooksupPkg and hookPkg into HooksupBin and HookClientBin, as b says, and the
+// simulated claude into SimAgentBin (RunWithBinaries), and runs the tests. Its result is the
+// exit code.
+func Main(m *testing.M, hooksupPkg, hookPkg string, b Build) int {
 	if sock := os.Getenv(EnvKeyEcho); sock != "" {
 		return KeyEchoMain(sock)
 	}
-	return RunWithBinaries(m, hooksupPkg, hookPkg, &HooksupBin, &HookClientBin)
+	return RunWithBinaries(m, hooksupPkg, hookPkg, b, &HooksupBin, &HookClientBin)
 }
 
 const EnvSimAgent = "HOOKSUP_TEST_SIM_AGENT"
@@ -91,7 +89,7 @@ func (s *Sandbox) RunSimFlags(flags []string, cfg string, sc agentsim.Scenario, 
 	tracePath := filepath.Join(s.Project, "trace.jsonl")
 	os.Remove(tracePath)
 	scb, _ := json.Marshal(sc)
-	self, _ := os.Executable()
+	self := SimAgentBin
 	full := append(append(append([]string{}, flags...), "--config", cfg, "--claude-bin", self, "claude"), args...)
 	cmd := exec.Command(HooksupBin, full...)
 	cmd.Dir = s.Project

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/hooksup/hooksup/internal/agentsim"
@@ -11,7 +10,7 @@ import (
 // SimTUI starts `hooksup ARGS… claude` in tmux with the simulated claude playing sc.
 func SimTUI(t *testing.T, s *Sandbox, sc agentsim.Scenario, args ...string) *Tmux {
 	t.Helper()
-	self, _ := os.Executable()
+	self := SimAgentBin
 	b, _ := json.Marshal(sc)
 	env := append(append([]string{}, s.Env...), "TERM=xterm-256color", EnvSimAgent+"=1", agentsim.EnvScenario+"="+string(b))
 	argv := append(append([]string{HooksupBin}, args...), "--claude-bin", self, "claude")

@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +21,7 @@ type SimSession struct {
 // SimTUIs is simSessions, giving each session's sandbox and terminal too.
 func SimTUIs(t *testing.T, cfg []string, scs []agentsim.Scenario, ready []string) ([]SimSession, *WebServer) {
 	t.Helper()
-	self, _ := os.Executable()
+	self := SimAgentBin
 	runDir := ""
 	var sessions []SimSession
 	for i, sc := range scs {
