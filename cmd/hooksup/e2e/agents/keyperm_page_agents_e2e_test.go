@@ -58,74 +58,58 @@ func created(dir string) bool {
 	return err == nil
 }
 
-func TestKeysCodexFromThePage(t *testing.T) {
-	t.Parallel()
-	t.Run("allow", func(t *testing.T) {
-		t.Parallel()
-		rc, tm, _ := codexDialog(t, mockapi.OutputText("MADE-BY-PAGE"))
-		answerFromThePage(t, rc.Run, keyCommand, "allow")
-		tm.WaitText(60*time.Second, "MADE-BY-PAGE")
-		if !created(rc.Env.WorkDir) {
-			t.Fatal("the command allowed from the page did not run")
-		}
-		pageVerdict(t, rc.Verdicts(), "allow")
-	})
-	t.Run("deny", func(t *testing.T) {
-		t.Parallel()
-		rc, tm, _ := codexDialog(t, mockapi.OutputText("WRONG: AFTER THE DENIAL"))
-		answerFromThePage(t, rc.Run, keyCommand, "deny")
-		tm.WaitText(60*time.Second, "You canceled the request")
-		if created(rc.Env.WorkDir) {
-			t.Fatal("the command denied from the page ran")
-		}
-		pageVerdict(t, rc.Verdicts(), "deny")
-	})
+// pageDialog is an agent whose dialog hooksup answers with keys, for the page's tests: dialog
+// starts it at its dialog with next as the model's reply after the command's result; command is
+// the dialog's command as the card shows it, denied what the agent's screen says once Escape
+// refused it.
+type pageDialog struct {
+	name, command, denied string
+	dialog                func(t *testing.T, next string) (run, workDir string, tm *e2e.Tmux, verdicts func() []verdictlog.Verdict)
 }
 
-func TestKeysCopilotFromThePage(t *testing.T) {
-	t.Parallel()
-	t.Run("allow", func(t *testing.T) {
-		t.Parallel()
-		rc, tm, _ := copilotDialog(t, mockapi.ChatText("MADE-BY-PAGE"))
-		answerFromThePage(t, rc.Run, copilotCommand, "allow")
-		tm.WaitText(60*time.Second, "MADE-BY-PAGE")
-		if !created(rc.Env.WorkDir) {
-			t.Fatal("the command allowed from the page did not run")
-		}
-		pageVerdict(t, rc.Verdicts(), "allow")
-	})
-	t.Run("deny", func(t *testing.T) {
-		t.Parallel()
-		rc, tm, _ := copilotDialog(t, mockapi.ChatText("NEXT-TURN"))
-		answerFromThePage(t, rc.Run, copilotCommand, "deny")
-		tm.WaitText(60*time.Second, "Operation cancelled by user")
-		if created(rc.Env.WorkDir) {
-			t.Fatal("the command denied from the page ran")
-		}
-		pageVerdict(t, rc.Verdicts(), "deny")
-	})
+var pageDialogs = []pageDialog{
+	{name: "codex", command: keyCommand, denied: "You canceled the request",
+		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
+			rc, tm, _ := codexDialog(t, mockapi.OutputText(next))
+			return rc.Run, rc.Env.WorkDir, tm, rc.Verdicts
+		}},
+	{name: "copilot", command: copilotCommand, denied: "Operation cancelled by user",
+		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
+			rc, tm, _ := copilotDialog(t, mockapi.ChatText(next))
+			return rc.Run, rc.Env.WorkDir, tm, rc.Verdicts
+		}},
+	{name: "qwen", command: qwenKeyCommand, denied: "- Shell " + qwenKeyCommand,
+		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
+			rq, tm, _ := qwenDialog(t, mockapi.ChatText(next))
+			return rq.Run, rq.env.WorkDir, tm, rq.Verdicts
+		}},
 }
 
-func TestKeysQwenFromThePage(t *testing.T) {
+func TestKeysFromThePage(t *testing.T) {
 	t.Parallel()
-	t.Run("allow", func(t *testing.T) {
-		t.Parallel()
-		rq, tm, _ := qwenDialog(t, mockapi.ChatText("MADE-BY-PAGE"))
-		answerFromThePage(t, rq.Run, qwenKeyCommand, "allow")
-		tm.WaitText(60*time.Second, "MADE-BY-PAGE")
-		if !created(rq.env.WorkDir) {
-			t.Fatal("the command allowed from the page did not run")
-		}
-		pageVerdict(t, rq.Verdicts(), "allow")
-	})
-	t.Run("deny", func(t *testing.T) {
-		t.Parallel()
-		rq, tm, _ := qwenDialog(t, mockapi.ChatText("NEXT-TURN"))
-		answerFromThePage(t, rq.Run, qwenKeyCommand, "deny")
-		tm.WaitText(60*time.Second, "- Shell "+qwenKeyCommand)
-		if created(rq.env.WorkDir) {
-			t.Fatal("the command denied from the page ran")
-		}
-		pageVerdict(t, rq.Verdicts(), "deny")
-	})
+	for _, a := range pageDialogs {
+		t.Run(a.name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("allow", func(t *testing.T) {
+				t.Parallel()
+				run, work, tm, verdicts := a.dialog(t, "MADE-BY-PAGE")
+				answerFromThePage(t, run, a.command, "allow")
+				tm.WaitText(60*time.Second, "MADE-BY-PAGE")
+				if !created(work) {
+					t.Fatal("the command allowed from the page did not run")
+				}
+				pageVerdict(t, verdicts(), "allow")
+			})
+			t.Run("deny", func(t *testing.T) {
+				t.Parallel()
+				run, work, tm, verdicts := a.dialog(t, "WRONG: AFTER THE DENIAL")
+				answerFromThePage(t, run, a.command, "deny")
+				tm.WaitText(60*time.Second, a.denied)
+				if created(work) {
+					t.Fatal("the command denied from the page ran")
+				}
+				pageVerdict(t, verdicts(), "deny")
+			})
+		})
+	}
 }
