@@ -137,17 +137,38 @@ func TestDemoPaneSurvivesATooSmallTerminal(t *testing.T) {
 	tm.WaitText(wait, "⚑ claude wants to stop")
 }
 
+// demoWait bounds each step of the demo's tests.
+const demoWait = 20 * time.Second
+
+// demoAtItsStop starts hooksup demo in tmux (150×42, at 0.3 of its pace) and answers its
+// agent's permission question: the checks' failure waits on the person.
+func demoAtItsStop(t *testing.T) (*e2e.Sandbox, *e2e.Tmux) {
+	t.Helper()
+	s := e2e.NewSandbox(t)
+	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
+	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
+	tm.WaitText(demoWait, "Allow Bash(go test ./...)?")
+	tm.Text("y")
+	tm.WaitText(demoWait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	return s, tm
+}
+
+// blockReasons are the reasons of the continuations s's verdict log holds.
+func blockReasons(s *e2e.Sandbox) []string {
+	var reasons []string
+	for _, v := range s.Verdicts() {
+		if v.Decision == hooks.Block {
+			reasons = append(reasons, v.Reason)
+		}
+	}
+	return reasons
+}
+
 // The reason editor's clear key, named in its hints, empties it whatever the checks' reason
 // holds (several lines here): the reason claude reads is only what is typed after it.
 func TestDemoEditorClearsTheReason(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewSandbox(t)
-	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
-	const wait = 20 * time.Second
-	tm.WaitText(wait, "Allow Bash(go test ./...)?")
-	tm.Text("y")
-	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	s, tm := demoAtItsStop(t)
 
 	// The editor opens on the checks' reason, its hints naming the clear key.
 	tm.Keys("C-]", "e")
@@ -160,7 +181,7 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 		}
 		return rows
 	}
-	scr := tm.WaitFor("the editor on the checks' reason", wait, func(scr string) bool {
+	scr := tm.WaitFor("the editor on the checks' reason", demoWait, func(scr string) bool {
 		return strings.Contains(strings.Join(editorRows(scr), "\n"), "-v did not enable verbose output")
 	})
 	if hints := e2e.LineWith(scr, "enter send"); !strings.Contains(hints, "ctrl+l clear") {
@@ -168,19 +189,14 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 	}
 
 	tm.Keys("C-l")
-	tm.WaitFor("an empty editor", wait, func(scr string) bool {
+	tm.WaitFor("an empty editor", demoWait, func(scr string) bool {
 		rows := editorRows(scr)
 		return len(rows) > 0 && strings.Join(rows, "") == ""
 	})
 	tm.Text("ONLY THESE WORDS")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "Stop hook feedback: ONLY THESE WORDS", "continued by you")
-	var reasons []string
-	for _, v := range s.Verdicts() {
-		if v.Decision == hooks.Block {
-			reasons = append(reasons, v.Reason)
-		}
-	}
+	tm.WaitText(demoWait, "Stop hook feedback: ONLY THESE WORDS", "continued by you")
+	reasons := blockReasons(s)
 	if len(reasons) != 1 || reasons[0] != "ONLY THESE WORDS" {
 		t.Fatalf("the continuation's reasons %q, want only the words typed after clearing", reasons)
 	}
@@ -190,33 +206,22 @@ func TestDemoEditorClearsTheReason(t *testing.T) {
 // banner says so and names the way out, and nothing reaches the agent; a reason typed then is.
 func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewSandbox(t)
-	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
-	const wait = 20 * time.Second
-	tm.WaitText(wait, "Allow Bash(go test ./...)?")
-	tm.Text("y")
-	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	s, tm := demoAtItsStop(t)
 	tm.Keys("C-]", "e")
-	tm.WaitText(wait, "enter send")
+	tm.WaitText(demoWait, "enter send")
 	tm.Keys("C-l")
 	tm.Keys("Enter")
-	scr := tm.WaitText(wait, "the reason is empty: type one, or ctrl+c to cancel")
+	scr := tm.WaitText(demoWait, "the reason is empty: type one, or ctrl+c to cancel")
 	if !strings.Contains(scr, "⚑ claude wants to stop") || !strings.Contains(scr, "enter send") || strings.Contains(scr, "Stop hook feedback") {
 		t.Fatalf("the empty reason left the question, or reached the agent:\n%s", scr)
 	}
 	tm.Text("MY OWN REASON")
-	tm.WaitFor("the notice gone once a reason is typed", wait, func(scr string) bool {
+	tm.WaitFor("the notice gone once a reason is typed", demoWait, func(scr string) bool {
 		return !strings.Contains(scr, "the reason is empty") && strings.Contains(scr, "MY OWN REASON")
 	})
 	tm.Keys("Enter")
-	tm.WaitText(wait, "Stop hook feedback: MY OWN REASON", "continued by you")
-	var reasons []string
-	for _, v := range s.Verdicts() {
-		if v.Decision == hooks.Block {
-			reasons = append(reasons, v.Reason)
-		}
-	}
+	tm.WaitText(demoWait, "Stop hook feedback: MY OWN REASON", "continued by you")
+	reasons := blockReasons(s)
 	if len(reasons) != 1 || reasons[0] != "MY OWN REASON" {
 		t.Fatalf("the continuation's reasons %q, want only the one typed", reasons)
 	}
@@ -227,24 +232,13 @@ func TestDemoEditorRefusesAnEmptyReason(t *testing.T) {
 // the typed words glued to the reason's last word.
 func TestDemoEditorTypedTextStartsOnItsOwnLine(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewSandbox(t)
-	env := append(append([]string{}, s.Env...), "HOOKSUP_DEMO_SPEED=0.3", "TERM=xterm-256color")
-	tm := e2e.StartTmux(t, 150, 42, env, s.Project, e2e.HooksupBin, "demo")
-	const wait = 20 * time.Second
-	tm.WaitText(wait, "Allow Bash(go test ./...)?")
-	tm.Text("y")
-	tm.WaitText(wait, "⚑ claude wants to stop", `"demo-tests" failed`)
+	s, tm := demoAtItsStop(t)
 	tm.Keys("C-]", "e")
-	tm.WaitText(wait, "enter send")
+	tm.WaitText(demoWait, "enter send")
 	tm.Text("Also run gofmt")
 	tm.Keys("Enter")
-	tm.WaitText(wait, "continued by you")
-	var reasons []string
-	for _, v := range s.Verdicts() {
-		if v.Decision == hooks.Block {
-			reasons = append(reasons, v.Reason)
-		}
-	}
+	tm.WaitText(demoWait, "continued by you")
+	reasons := blockReasons(s)
 	if len(reasons) != 1 || !strings.HasSuffix(reasons[0], "\nAlso run gofmt") || strings.Count(reasons[0], "Also run gofmt") != 1 ||
 		!strings.Contains(reasons[0], "-v did not enable verbose output") {
 		t.Fatalf("the continuation's reasons %q, want the checks' reason and then, on a line of its own, the typed words", reasons)
