@@ -164,6 +164,12 @@ type KeyDialog struct {
 	// the dialog offers no such option.
 	Always     []string
 	AlwaysSays string
+	// DenyWith are the keys that refuse the call with a message the model reads, reason,
+	// typed into the dialog's own field for it (session.Typed), from the dialog as drawn now:
+	// the selection moved to that field, the reason typed, then Enter once the screen shows
+	// it. The same keys are returned while the reason typed is still being drawn, none when
+	// the field holds other text. Nil where the dialog takes no message (deny is Escape).
+	DenyWith func(reason string) []string
 	// Confirm is how long the agent may take to draw the answer (the dialog gone) after the
 	// answer's last key before that key is pressed again; 0 for the supervisor's own wait. An
 	// agent slow to draw waits longer, so that an answer it is still drawing is not given up on.

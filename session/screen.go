@@ -10,7 +10,22 @@ type Screen interface {
 	// changed.
 	Changed() <-chan struct{}
 	// Press sends keys to the agent, after what the person typed before, encoded as the agent's
-	// terminal modes want them: "Enter", "Escape", "Up", "Down", "Tab", or one character. It
-	// never blocks; false when the agent is gone.
+	// terminal modes want them: "Enter", "Escape", "Up", "Down", "Tab", one character, or text
+	// typed a character at a time (Typed). It never blocks; false when the agent is gone.
 	Press(keys ...string) bool
+}
+
+// typedMark begins a key that is text to type (no key's name begins with it).
+const typedMark = "\x00typed:"
+
+// Typed is text as a key of Screen.Press: its characters typed one after another, as the
+// person would type them.
+func Typed(text string) string { return typedMark + text }
+
+// TypedText is the text of a key that Typed made, and whether it is one.
+func TypedText(key string) (string, bool) {
+	if len(key) < len(typedMark) || key[:len(typedMark)] != typedMark {
+		return "", false
+	}
+	return key[len(typedMark):], true
 }

@@ -33,7 +33,9 @@ import (
 //     Confirm, for an agent slow to draw), else the answer's key is pressed
 //     once more, and past that the person is told to answer at the terminal.
 //
-// Deny is the dialog's Escape, whatever else its keys mean; always, where the dialog has an
+// Deny is the dialog's Escape, whatever else its keys mean; a deny with a reason, where the
+// dialog has a field for the model's feedback (agent.KeyDialog.DenyWith: copilot's), that field
+// selected, the reason typed (once) and Enter; always, where the dialog has an
 // option of its own for it (agent.KeyDialog.Always: codex's, copilot's, gemini's, qwen's), that
 // option, and the question says what it allows. The dialog leaving the screen with no answer
 // given through hooksup (the person answered at the terminal) withdraws the question.
@@ -57,6 +59,7 @@ type keyDialog struct {
 	steps   int
 	moved   string    // the keys the dialog asked for when the last selection key was pressed
 	movedAt time.Time // when
+	typed   bool      // the deny's reason was typed into the dialog
 }
 
 // AttachScreen has the session read sc, the agent's screen, for the permission dialogs that
@@ -142,6 +145,12 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		switch cur.ans.decision {
 		case session.PermissionDeny:
 			keys = d.Deny
+			if cur.ans.reason != "" {
+				keys = nil // given up below if the dialog, drawn again, no longer takes it
+				if d.DenyWith != nil {
+					keys = d.DenyWith(cur.ans.reason)
+				}
+			}
 		case session.PermissionAlways:
 			keys = d.Always // none if the dialog, drawn again, no longer offers it: given up below
 		}
@@ -154,7 +163,15 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		case len(keys) == 0:
 			s.keyGaveUp(cur)
 		case len(keys) > 1 && cur.steps < keySteps:
-			// The selection moves first; the screen is read again before the next key.
+			// The selection moves first; the screen is read again before the next key. A
+			// reason is typed once: still not shown keyMoveWait later, it is not typed again.
+			if _, typing := session.TypedText(keys[0]); typing {
+				if cur.typed {
+					s.keyGaveUp(cur)
+					continue
+				}
+				cur.typed = true
+			}
 			cur.steps++
 			cur.moved, cur.movedAt = strings.Join(keys, " "), time.Now()
 			sc.Press(keys[0])
@@ -183,7 +200,7 @@ func (s *Supervisor) askKeyDialog(d agent.KeyDialog) *keyDialog {
 		perm.Always = termsafe.String(d.AlwaysSays)
 	}
 	p := &permQuestion{q: session.Question{ID: s.engine.NextQuestionID(), Event: hooks.PermissionRequest, Asked: now, Permission: perm},
-		ch: make(chan permAnswer, 1), keys: true}
+		ch: make(chan permAnswer, 1), keys: true, takesReason: d.DenyWith != nil}
 	s.perms.mu.Lock()
 	if s.perms.pending == nil {
 		s.perms.pending = map[int]*permQuestion{}
@@ -223,7 +240,7 @@ func (s *Supervisor) keyDialogLeft(k *keyDialog, why string) {
 		"after", now.Sub(k.seen).Round(time.Millisecond), "tries", k.tries)
 	s.publish(session.QuestionResolved{At: session.At{Time: now}, ID: k.p.q.ID, Decision: a.decision, By: a.by})
 	v := verdictlog.Verdict{Time: now, Asked: k.p.q.Asked, SessionID: s.engine.Counts().SessionID, Event: verdictlog.EventPermission,
-		Decision: a.decision, Source: a.by, Permission: &verdictlog.Permission{Tool: k.p.q.Permission.Tool, Command: k.p.q.Permission.Command}}
+		Decision: a.decision, Reason: a.reason, Source: a.by, Permission: &verdictlog.Permission{Tool: k.p.q.Permission.Tool, Command: k.p.q.Permission.Command}}
 	if a.decision == session.PermissionAlways {
 		v.Permission.Rule = k.p.q.Permission.Always
 	}

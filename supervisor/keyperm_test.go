@@ -13,6 +13,7 @@ import (
 	"github.com/hooksup/hooksup/agent"
 	"github.com/hooksup/hooksup/agent/claude"
 	"github.com/hooksup/hooksup/agent/codex"
+	"github.com/hooksup/hooksup/agent/copilot"
 	"github.com/hooksup/hooksup/agent/gemini"
 	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
@@ -381,4 +382,99 @@ func allVerdicts(t *testing.T, ss *stormSession) []verdictlog.Verdict {
 		all = append(all, vs...)
 	}
 	return all
+}
+
+// Denied with a reason where the dialog has a field for the model's feedback (copilot's third
+// option): the selection moves there, the reason is typed once, as one line, and Enter sends
+// it; the verdict log keeps the reason. A dialog with no such field refuses the reason.
+func TestKeyPermissionDenyWithReason(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	ss.sup.agent = copilot.Agent{}
+	b, err := os.ReadFile("../agent/copilot/testdata/copilot-run-dialog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialog := string(b)
+	const third = "   3. No, and tell Copilot what to do differently (Esc to stop)"
+	at := func(n int, field string) string {
+		s := strings.Replace(dialog, "❯ 1. Yes", "  1. Yes", 1)
+		switch n {
+		case 2:
+			s = strings.Replace(s, "  2. Yes, and", "❯ 2. Yes, and", 1)
+		case 3:
+			s = strings.Replace(s, third, " ❯ 3. "+field+" (Esc to stop)", 1)
+		}
+		return s
+	}
+	sel := 1
+	sc := newFakeScreen("❯ \n")
+	sc.onPress = func(k string) (string, bool) {
+		switch k {
+		case "Down":
+			sel++
+			if sel == 3 {
+				return at(3, "No, and tell Copilot what to do differently"), true
+			}
+			return at(sel, ""), true
+		case "Enter":
+			return "● Working\n", true
+		}
+		if text, ok := session.TypedText(k); ok {
+			return at(3, text), true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, "touch created.txt")
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "use  a\ttemporary\ndirectory", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the dialog answered", func() bool { return slices.Contains(sc.keys(), "Enter") })
+	if got, want := sc.keys(), []string{"Down", "Down", session.Typed("use a temporary directory"), "Enter"}; !slices.Equal(got, want) {
+		t.Fatalf("keys %q, want %q", got, want)
+	}
+	waitFor(t, "the answer logged", func() bool {
+		for _, v := range allVerdicts(t, ss) {
+			if v.Event == "PermissionRequest" && v.Decision == session.PermissionDeny && v.Reason == "use a temporary directory" {
+				return true
+			}
+		}
+		return false
+	})
+
+}
+
+// A dialog with no field for the model's feedback (gemini's) refuses a deny's reason, saying
+// so, and its question still waits.
+func TestKeyPermissionReasonRefusedWithoutAField(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	ss.sup.agent = gemini.Agent{}
+	g, err := os.ReadFile("../agent/gemini/testdata/gemini-approval-dialog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := newFakeScreen("")
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(string(g))
+	var gq session.Question
+	waitFor(t, "gemini's question", func() bool {
+		for _, p := range ss.sup.Pending() {
+			if p.Permission != nil {
+				gq = p
+				return true
+			}
+		}
+		return false
+	})
+	if err := ss.sup.ResolveBy(gq.ID, session.PermissionDeny, "why not", session.ManualSource("test")); err == nil || !strings.Contains(err.Error(), "takes no reason") {
+		t.Fatalf("a reason for gemini's dialog: %v", err)
+	}
+	if len(ss.sup.Pending()) != 1 || len(sc.keys()) != 0 {
+		t.Fatalf("after the refused reason: pending %+v, keys %q", ss.sup.Pending(), sc.keys())
+	}
 }

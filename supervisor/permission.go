@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,7 +37,8 @@ type permQuestion struct {
 	ch   chan permAnswer // buffered 1: the first answer wins
 	// keys: a dialog no hook answers, read on the agent's screen and answered with keys
 	// (keyperm.go); it is withdrawn when it leaves the screen, not by the agent's state.
-	keys bool
+	// takesReason: a deny's reason can be typed into it.
+	keys, takesReason bool
 }
 
 // permissions are the permission questions pending in a session.
@@ -130,7 +132,7 @@ func (s *Supervisor) resolvePermission(id int, d hooks.Decision, reason string, 
 	case d != session.PermissionAllow && d != session.PermissionDeny && d != session.PermissionAlways:
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: a permission is answered allow, deny or always, not %q", id, session.ErrNotPermission, d)
-	case p.keys && reason != "":
+	case p.keys && reason != "" && !p.takesReason:
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: %s's dialog takes no reason (it is answered with keys: deny presses Escape, which cancels the call)", id, session.ErrNotPermission, s.agent.Product())
 	case d == session.PermissionAlways && p.q.Permission.Always == "":
@@ -139,6 +141,10 @@ func (s *Supervisor) resolvePermission(id int, d hooks.Decision, reason string, 
 	}
 	delete(s.perms.pending, id)
 	s.perms.mu.Unlock()
+	if p.keys {
+		// Typed into the dialog's field: one line of printable text.
+		reason = termsafe.String(strings.Join(strings.Fields(reason), " "))
+	}
 	p.ch <- permAnswer{decision: d, reason: reason, by: by}
 	return true, nil
 }

@@ -236,12 +236,20 @@ func (a *agentIO) Changed() <-chan struct{} { return a.changed }
 // the person typed before.
 func (a *agentIO) Press(keys ...string) bool {
 	for _, name := range keys {
-		k, ok := namedKey(name)
-		if !ok {
+		var ks []vterm.Key
+		if text, ok := session.TypedText(name); ok {
+			for _, r := range text {
+				ks = append(ks, vterm.Key{Code: r})
+			}
+		} else if k, ok := namedKey(name); ok {
+			ks = append(ks, k)
+		} else {
 			return false
 		}
-		if !a.out.Push(ptyWrite{b: vterm.EncodeKey(k, a.term.Modes())}) {
-			return false
+		for _, k := range ks {
+			if !a.out.Push(ptyWrite{b: vterm.EncodeKey(k, a.term.Modes())}) {
+				return false
+			}
 		}
 	}
 	return true

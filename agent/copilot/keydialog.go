@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Copilot CLI asks before a shell command runs (on its default settings; `touch created.txt`,
@@ -112,8 +113,44 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
 	}
+	if len(labels) > 2 {
+		if field, ok := strings.CutSuffix(labels[2], feedbackEnd); ok {
+			d.DenyWith = feedbackKeys(selected, field)
+		}
+	}
 	return d, true
 }
+
+// The third option takes the person's feedback for the model: selected, what is typed shows in
+// its place (before feedbackEnd), and Enter refuses the call with it ("The user rejected this
+// tool call. User feedback: …"); the turn goes on.
+const (
+	feedbackPrompt = "No, and tell Copilot what to do differently"
+	feedbackEnd    = " (Esc to stop)"
+)
+
+// feedbackKeys are the keys that refuse the call with reason from the dialog drawn with
+// option selected and field in the third option's place (agent.KeyDialog.DenyWith).
+func feedbackKeys(selected int, field string) func(reason string) []string {
+	return func(reason string) []string {
+		if selected != 3 {
+			keys := agent.SelectKeys(selected, 3)
+			return append(keys[:len(keys)-1], session.Typed(reason), "Enter")
+		}
+		// Compared without blanks: a long field wraps onto the rows below.
+		typed, want := squash(field), squash(reason)
+		switch {
+		case field == feedbackPrompt || typed != want && strings.HasPrefix(want, typed):
+			return []string{session.Typed(reason), "Enter"}
+		case typed == want:
+			return []string{"Enter"}
+		}
+		return nil // the field holds other words: the person's
+	}
+}
+
+// squash is s without its blanks.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 
 // unbox is a row without the sides of the box it is drawn in and the blank beside each, its
 // indentation inside the box kept; a row of no box is returned without trailing blanks.

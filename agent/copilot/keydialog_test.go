@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/session"
 )
 
 var _ agent.KeyPermissions = Agent{}
@@ -70,5 +71,46 @@ func TestKeyDialog(t *testing.T) {
 	}
 	if d, ok := (Agent{}).KeyDialog(scr); !ok || d.Always != nil || d.AlwaysSays != "" {
 		t.Errorf("a dialog without always: %v %+v", ok, d)
+	}
+}
+
+// A deny's reason goes into the third option's field: the selection moved there, the reason
+// typed, Enter once the field shows it; the same keys while it is still being drawn, none when
+// the field holds other words.
+func TestKeyDialogDenyWith(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	// The placeholder selected: the feedback screen with nothing typed.
+	empty := read("copilot-run-dialog-feedback.txt")
+	for i, r := range empty {
+		empty[i] = strings.Replace(r, "❯ 3. use tmp (Esc to stop)", "❯ 3. No, and tell Copilot what to do differently (Esc to stop)", 1)
+	}
+	typed := func(s string) string { return session.Typed(s) }
+	for _, c := range []struct {
+		name   string
+		screen []string
+		reason string
+		want   []string
+	}{
+		{"from 1. Yes", read("copilot-run-dialog.txt"), "use tmp", []string{"Down", "Down", typed("use tmp"), "Enter"}},
+		{"from 2.", read("copilot-run-dialog-moved.txt"), "use tmp", []string{"Down", typed("use tmp"), "Enter"}},
+		{"the field empty", empty, "use tmp", []string{typed("use tmp"), "Enter"}},
+		{"the reason shown", read("copilot-run-dialog-feedback.txt"), "use tmp", []string{"Enter"}},
+		{"the reason being drawn", read("copilot-run-dialog-feedback.txt"), "use tmp instead", []string{typed("use tmp instead"), "Enter"}},
+		{"other words in the field", read("copilot-run-dialog-feedback.txt"), "build it elsewhere", nil},
+	} {
+		d, ok := Agent{}.KeyDialog(c.screen)
+		if !ok || d.DenyWith == nil {
+			t.Errorf("%s: %v, DenyWith %v", c.name, ok, d.DenyWith != nil)
+			continue
+		}
+		if got := d.DenyWith(c.reason); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

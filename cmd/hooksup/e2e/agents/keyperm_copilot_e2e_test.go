@@ -10,6 +10,7 @@ import (
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+	"github.com/hooksup/hooksup/verdictlog"
 	"github.com/hooksup/hooksup/web"
 )
 
@@ -158,6 +159,36 @@ func TestKeysCopilotDenied(t *testing.T) {
 	r := copilotPromptClean(t, rc, tm)
 	if res := r.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "interrupted") {
 		t.Fatalf("the next request does not carry the refused call: %+v", res)
+	}
+}
+
+// deny --reason types the reason into copilot's own field for the model's feedback (its third
+// option) and sends it: the command does not run, the turn goes on, and the model reads the
+// reason as the call's result.
+func TestKeysCopilotDeniedWithReason(t *testing.T) {
+	t.Parallel()
+	rc, tm, _ := copilotDialog(t, mockapi.ChatText("TOOK-THE-HINT"))
+	const reason = "use a temporary directory instead"
+	answerAndTime(t, rc.Run, tm, copilotDialogQuestion, "denied Shell: "+copilotCommand, "deny", "--reason", reason)
+	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
+	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	turns := rc.Srv.Turns()
+	if len(turns) < 2 {
+		t.Fatalf("copilot made %d requests: the turn did not go on", len(turns))
+	}
+	if res := turns[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User feedback: "+reason) {
+		t.Fatalf("the model did not read the reason as the call's result: %+v", res)
+	}
+	var ps []verdictlog.Verdict
+	for _, v := range rc.Verdicts() {
+		if v.Event == "PermissionRequest" {
+			ps = append(ps, v)
+		}
+	}
+	if len(ps) != 1 || ps[0].Decision != "deny" || ps[0].Reason != reason {
+		t.Fatalf("the verdict log's permission answers: %+v", ps)
 	}
 }
 
