@@ -170,6 +170,10 @@ type KeyDialog struct {
 	// it. The same keys are returned while the reason typed is still being drawn, none when
 	// the field holds other text. Nil where the dialog takes no message (deny is Escape).
 	DenyWith func(reason string) []string
+	// Typing: the dialog's field for the model's feedback is open (claude's, after Tab on No).
+	// Someone is typing there: hooksup, for a deny's reason, or else the person, whose answer
+	// the dialog then is.
+	Typing bool
 	// Confirm is how long the agent may take to draw the answer (the dialog gone) after the
 	// answer's last key before that key is pressed again; 0 for the supervisor's own wait. An
 	// agent slow to draw waits longer, so that an answer it is still drawing is not given up on.

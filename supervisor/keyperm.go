@@ -117,6 +117,10 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 			due, fired = nil, true
 		}
 		d, ok := kp.KeyDialog(strings.Split(sc.Text(), "\n"))
+		if ok && d.Typing && (cur == nil || cur.ans == nil || cur.ans.reason == "") {
+			// Its field open, and not by hooksup: the person is answering at the terminal.
+			ok = false
+		}
 		same := ok && cur != nil && d.Tool == cur.d.Tool && d.Command == cur.d.Command
 		if cur != nil && !ok && cur.tries == 0 && cur.movedAt.After(time.Now().Add(-keyMoveWait)) {
 			// Just after a key that moved the selection (the answer's last key not pressed

@@ -208,9 +208,6 @@ func TestKeyPermissionOnlyIntoItsDialog(t *testing.T) {
 
 	sc.show(dialog)
 	q = waitKeyQuestion(t, ss, claudeAutoCommand)
-	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "why", session.ManualSource("test")); !errors.Is(err, session.ErrNotPermission) {
-		t.Fatalf("a reason no key can carry: %v", err)
-	}
 	if err := ss.sup.ResolveBy(q.ID, session.PermissionAlways, "", session.ManualSource("test")); !errors.Is(err, session.ErrNotPermission) {
 		t.Fatalf("always, which the dialog does not offer: %v", err)
 	}
@@ -476,5 +473,27 @@ func TestKeyPermissionReasonRefusedWithoutAField(t *testing.T) {
 	}
 	if len(ss.sup.Pending()) != 1 || len(sc.keys()) != 0 {
 		t.Fatalf("after the refused reason: pending %+v, keys %q", ss.sup.Pending(), sc.keys())
+	}
+}
+
+// The person opens claude's field for the model's feedback at the terminal (Tab on No) and types:
+// the dialog is theirs, and its question is withdrawn at once.
+func TestKeyPermissionPersonTypingAtTheDialog(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	typing := claudeScreen(t, "claude-auto-fallback-tab-on-no-typed.txt")
+	dialog := strings.Replace(typing, "❯ No, do not delete it, list it with ls instead", "❯ No", 1)
+	sc := newFakeScreen("")
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	q := waitKeyQuestion(t, ss, "rm -rf SCRATCH/runs/b330/a-no-amend/victim")
+	sc.show(typing)
+	waitFor(t, "the question withdrawn", func() bool { return len(ss.sup.Pending()) == 0 })
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "", session.ManualSource("late")); !errors.Is(err, session.ErrAnswered) {
+		t.Fatalf("a late answer: %v", err)
+	}
+	if len(sc.keys()) != 0 {
+		t.Fatalf("keys pressed into the person's answer: %q", sc.keys())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/session"
 )
 
 // Claude Code on its auto mode asks with a dialog of its own that no hook fires for or can
@@ -12,14 +13,20 @@ import (
 // approval"; the server's check, when it flags a call, asks the same way): the call's frame, the
 // command between two dashed rules, "Do you want to proceed?" and two unnumbered options, No
 // (selected when drawn) and Yes. Digits do nothing there and Enter denies: Yes is selected
-// before Enter. Its numbered dialogs ("❯ 1. Yes") are the ones its PermissionRequest hook
-// answers, and are not read here.
+// before Enter. Tab on No opens a field for the model's feedback in No's place ("No, " and what
+// is typed, "and tell Claude what to do differently" while empty): Enter then refuses the call
+// with it, and the turn goes on. Its numbered dialogs ("❯ 1. Yes") are the ones its
+// PermissionRequest hook answers, and are not read here.
 
 const (
 	proceedQuestion = "Do you want to proceed?"
 	dashedRule      = '╌'
 	boxRule         = '─'
 	selectedMark    = "❯"
+	// noField begins No's label while the feedback is typed in its place; noPlaceholder is
+	// what it shows while empty.
+	noField       = "No, "
+	noPlaceholder = "and tell Claude what to do differently"
 )
 
 // KeyDialog reads claude's No/Yes permission dialog on screen (agent.KeyPermissions).
@@ -34,9 +41,11 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if q < 0 {
 		return agent.KeyDialog{}, false
 	}
-	// The options: No and Yes, unnumbered, one of them selected; then the hint.
+	// The options: No and Yes, unnumbered, one of them selected (No perhaps with feedback
+	// typed in its place, wrapped onto the rows below it); then the hint.
 	var labels []string
-	selected := -1
+	selected, no := -1, -1
+	var field string
 	for _, row := range screen[q+1:] {
 		l := strings.TrimSpace(row)
 		if l == "" {
@@ -45,14 +54,26 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if strings.HasPrefix(l, "Esc to cancel") {
 			break
 		}
+		mark := false
 		if rest, ok := strings.CutPrefix(l, selectedMark); ok {
+			mark, l = true, strings.TrimSpace(rest)
+		}
+		switch {
+		case !mark && no >= 0 && no == len(labels)-1 && strings.HasPrefix(labels[no], noField) && l != "Yes":
+			labels[no] += " " + l
+			field += " " + l
+			continue
+		case l == "No" || strings.HasPrefix(l, noField):
+			no = len(labels)
+			field, _ = strings.CutPrefix(l, noField)
+		}
+		if mark {
 			selected = len(labels)
-			l = strings.TrimSpace(rest)
 		}
 		labels = append(labels, l)
 	}
 	yes := slices.Index(labels, "Yes")
-	if len(labels) != 2 || yes < 0 || slices.Index(labels, "No") < 0 || selected < 0 {
+	if len(labels) != 2 || yes < 0 || no < 0 || selected < 0 {
 		return agent.KeyDialog{}, false
 	}
 	// The command: between the two dashed rules above the question.
@@ -98,8 +119,34 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(rows, "\n"), Deny: []string{"Escape"}}
 	d.Allow = agent.SelectKeys(selected+1, yes+1)
+	d.Typing = labels[no] != "No"
+	d.DenyWith = feedbackKeys(selected, no, d.Typing, field)
 	return d, true
 }
+
+// feedbackKeys are the keys that refuse the call with reason (agent.KeyDialog.DenyWith), from
+// the dialog drawn with option selected, No at no, its feedback field open or not and holding
+// field: No selected, Tab, the reason typed, then Enter once the field shows it.
+func feedbackKeys(selected, no int, open bool, field string) func(reason string) []string {
+	return func(reason string) []string {
+		if !open {
+			keys := agent.SelectKeys(selected+1, no+1)
+			return append(keys[:len(keys)-1], "Tab", session.Typed(reason), "Enter")
+		}
+		// Compared without blanks: a long field wraps onto the rows below.
+		typed, want := squash(field), squash(reason)
+		switch {
+		case field == noPlaceholder || typed != want && strings.HasPrefix(want, typed):
+			return []string{session.Typed(reason), "Enter"}
+		case typed == want:
+			return []string{"Enter"}
+		}
+		return nil // the field holds other words: the person's
+	}
+}
+
+// squash is s without its blanks.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 
 // isRule reports a row drawn of r alone (and blanks), at least a few of them.
 func isRule(row string, r rune) bool {

@@ -117,6 +117,32 @@ func TestKeysClaudeAutoModeDenied(t *testing.T) {
 	}
 }
 
+// deny --reason on auto mode's dialog: No, Tab, the reason typed into claude's own field for
+// it, Enter. The command does not run, the turn goes on, and the model reads the reason.
+func TestKeysClaudeAutoModeDeniedWithReason(t *testing.T) {
+	t.Parallel()
+	rc, tm, _ := claudeAutoDialog(t, mockapi.Text("TOOK-THE-HINT"))
+	const reason = "use a temporary directory instead"
+	answerAndTime(t, rc.Run, tm, "Do you want to proceed?", "denied Bash: "+keyCommand, "deny", "--reason", reason)
+	tm.WaitText(45*time.Second, "TOOK-THE-HINT")
+	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	main := rc.Srv.Main()
+	if len(main) < 2 || !hasToolResult(main[1], "the user said:\n"+reason) {
+		t.Fatalf("the model did not read the reason as the call's result: %d requests", len(main))
+	}
+	var ps []verdictlog.Verdict
+	for _, v := range rc.Verdicts() {
+		if v.Event == "PermissionRequest" {
+			ps = append(ps, v)
+		}
+	}
+	if len(ps) != 1 || ps[0].Decision != "deny" || ps[0].Reason != reason {
+		t.Fatalf("the verdict log's permission answers: %+v", ps)
+	}
+}
+
 // claudePromptClean types a prompt and checks that the request it makes carries exactly that
 // text: no key hooksup pressed landed in claude's prompt box. It returns that request, the
 // n-th (from 1).
