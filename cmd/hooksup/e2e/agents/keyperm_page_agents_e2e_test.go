@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,24 +63,25 @@ func created(dir string) bool {
 // pageDialog is an agent whose dialog hooksup answers with keys, for the page's tests: dialog
 // starts it at its dialog with next as the model's reply after the command's result; command is
 // the dialog's command as the card shows it, denied what the agent's screen says once Escape
-// refused it.
+// refused it (any of them).
 type pageDialog struct {
-	name, command, denied string
-	dialog                func(t *testing.T, next string) (run, workDir string, tm *e2e.Tmux, verdicts func() []verdictlog.Verdict)
+	name, command string
+	denied        []string
+	dialog        func(t *testing.T, next string) (run, workDir string, tm *e2e.Tmux, verdicts func() []verdictlog.Verdict)
 }
 
 var pageDialogs = []pageDialog{
-	{name: "codex", command: keyCommand, denied: "You canceled the request",
+	{name: "codex", command: keyCommand, denied: []string{"You canceled the request"},
 		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
 			rc, tm, _ := codexDialog(t, mockapi.OutputText(next))
 			return rc.Run, rc.Env.WorkDir, tm, rc.Verdicts
 		}},
-	{name: "copilot", command: copilotCommand, denied: "Operation cancelled by user",
+	{name: "copilot", command: copilotCommand, denied: copilotRefused,
 		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
 			rc, tm, _ := copilotDialog(t, mockapi.ChatText(next))
 			return rc.Run, rc.Env.WorkDir, tm, rc.Verdicts
 		}},
-	{name: "qwen", command: qwenKeyCommand, denied: "- Shell " + qwenKeyCommand,
+	{name: "qwen", command: qwenKeyCommand, denied: []string{"- Shell " + qwenKeyCommand},
 		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
 			rq, tm, _ := qwenDialog(t, mockapi.ChatText(next))
 			return rq.Run, rq.env.WorkDir, tm, rq.Verdicts
@@ -104,7 +107,9 @@ func TestKeysFromThePage(t *testing.T) {
 				t.Parallel()
 				run, work, tm, verdicts := a.dialog(t, "WRONG: AFTER THE DENIAL")
 				answerFromThePage(t, run, a.command, "deny")
-				tm.WaitText(60*time.Second, a.denied)
+				tm.WaitFor("the agent showing the call refused", 60*time.Second, func(scr string) bool {
+					return slices.ContainsFunc(a.denied, func(s string) bool { return strings.Contains(scr, s) })
+				})
 				if created(work) {
 					t.Fatal("the command denied from the page ran")
 				}

@@ -57,7 +57,7 @@ func Binaries(hooksupPkg, hookPkg string, b Build) (hooksup, hook string, remove
 }
 
 // simAgentPkg is the simulated claude's program.
-const simAgentPkg = "github.com/hooksup/hooksup/cmd/hooksup/internal/e2e/simagent"
+const simAgentPkg = "github.com/hooksup/hooksup/internal/agentsim/simagent"
 
 // SimAgentBin is the simulated claude (internal/agentsim) that Binaries built: hooksup runs it
 // as the agent (--claude-bin) where a test needs no real one.
