@@ -83,3 +83,89 @@ func TestKeysGeminiFileDenied(t *testing.T) {
 		t.Fatalf("the next request carries a result of the cancelled write: %s", r.Body)
 	}
 }
+
+// codexFileDialog starts the real codex under hooksup's TUI and has the model write a new file
+// with a patch where codex does not write on its own: outside the project and the temporary
+// folders (/var/tmp). The mock's model has no apply_patch tool of its own, so the patch comes,
+// as codex's models also send it, through exec_command ("apply_patch <<'EOF' …"), which codex
+// takes as a patch and asks about with its patch dialog. It returns the file's path.
+func codexFileDialog(t *testing.T, replies ...mockapi.ResponsesReply) (*e2e.RealCodex, *e2e.Tmux, string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/tmp", "hooksup-edits")
+	if err != nil {
+		t.Skipf("no folder in /var/tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, keyFile)
+	patch := "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + path + "\n+" + strings.ReplaceAll(strings.TrimSuffix(keyFileText, "\n"), "\n", "\n+") + "\n*** End Patch\nEOF\n"
+	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: append([]mockapi.ResponsesReply{mockapi.ShellCall(patch)}, replies...)})
+	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "codex")
+	const wait = 45 * time.Second
+	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
+	promptCodex(t, tm, rc, "write the notes")
+	tm.WaitText(wait, "Would you like to make the following edits?")
+	s := e2e.WaitPermission(t, rc.Run, wait)
+	fileQuestion(t, s, "apply_patch", path)
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, "allow edits of these files for the rest of this codex session") {
+		t.Fatalf("the question's always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ apply_patch: /var/tmp/")
+	return rc, tm, path
+}
+
+func TestKeysCodexFileApproved(t *testing.T) {
+	t.Parallel()
+	rc, tm, path := codexFileDialog(t, mockapi.OutputText("WROTE-IT"))
+	answerAndTime(t, rc.Run, tm, "Would you like to make", "allowed apply_patch: "+path, "approve")
+	tm.WaitText(45*time.Second, "WROTE-IT")
+	if b, err := os.ReadFile(path); err != nil || string(b) != keyFileText {
+		t.Fatalf("the allowed patch: %q %v", b, err)
+	}
+	reqs := rc.Srv.Model()
+	if len(reqs) < 2 || len(reqs[1].FunctionOutputs()) == 0 || !strings.Contains(reqs[1].FunctionOutputs()[0].Output, "Success. Updated the following files") {
+		t.Fatalf("the model did not get the patch's result: %d requests", len(reqs))
+	}
+	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", path)
+}
+
+func TestKeysCodexFileDenied(t *testing.T) {
+	t.Parallel()
+	rc, tm, path := codexFileDialog(t, mockapi.OutputText("NEXT-TURN"))
+	answerAndTime(t, rc.Run, tm, "Would you like to make", "denied apply_patch: "+path, "deny")
+	tm.WaitText(45*time.Second, "Conversation interrupted")
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("the denied patch was written")
+	}
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", path)
+	// Escape ends codex's turn: the next prompt's request carries the call's rejection.
+	promptCodex(t, tm, rc, "next please")
+	tm.WaitText(45*time.Second, "NEXT-TURN")
+	reqs := rc.Srv.Model()
+	if len(reqs) != 2 || reqs[1].LastInputText("user") != "next please" {
+		t.Fatalf("%d model requests: the next is not the person's prompt", len(reqs))
+	}
+	outs := reqs[1].FunctionOutputs()
+	t.Logf("the call's output in the next request: %+v", outs)
+	if len(outs) != 1 || !strings.Contains(outs[0].Output, "aborted by user") {
+		t.Fatalf("the next request does not carry the rejection: %+v", outs)
+	}
+}
+
+// promptCodex types text into codex's composer and sends it, until the mock has the model
+// request it makes: a busy codex can lose an Enter (the text then stays in its composer), and an
+// Enter more on an empty composer sends nothing.
+func promptCodex(t *testing.T, tm *e2e.Tmux, rc *e2e.RealCodex, text string) {
+	t.Helper()
+	n := len(rc.Srv.Model())
+	typeIntoCodex(t, tm, text)
+	deadline := time.Now().Add(45 * time.Second)
+	for len(rc.Srv.Model()) == n {
+		if time.Now().After(deadline) {
+			t.Fatalf("codex sent no request for the prompt; screen:\n%s", tm.Screen())
+		}
+		tm.Keys("Enter")
+		for wait := time.Now().Add(5 * time.Second); len(rc.Srv.Model()) == n && time.Now().Before(wait); {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
