@@ -3,6 +3,7 @@ package agents
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,161 @@ func promptCodex(t *testing.T, tm *e2e.Tmux, rc *e2e.RealCodex, text string) {
 		for wait := time.Now().Add(5 * time.Second); len(rc.Srv.Model()) == n && time.Now().Before(wait); {
 			time.Sleep(100 * time.Millisecond)
 		}
+	}
+}
+
+// qwenFileDialog starts the real qwen on its defaults (auto mode, which writes in the project
+// without asking) under hooksup's TUI and has it write keyFile beside the project, which it asks
+// about. It returns the file's path.
+func qwenFileDialog(t *testing.T, replies ...mockapi.ChatReply) (*realQwen, *e2e.Tmux, string) {
+	t.Helper()
+	e2e.RequireTmux(t)
+	script := &mockapi.ChatScript{}
+	srv := mockapi.NewChatServer(t, script, mockapi.WithQuiet())
+	env := mockapi.NewQwenEnv(t, srv.URL, "")
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_QWEN_BIN", env.Qwen)
+	rq := &realQwen{HooksupEnv: e2e.NewHooksupEnv(t, "hq", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
+	path := filepath.Join(filepath.Dir(env.WorkDir), keyFile)
+	script.Replies = append([]mockapi.ChatReply{mockapi.QwenWriteFile(path, keyFileText)}, replies...)
+	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rq.Config(`mode = "auto"`), "qwen")
+	const wait = 90 * time.Second
+	tm.WaitText(wait, "hooksup qwen", "Type your message")
+	promptQwen(t, tm, rq, "write the notes")
+	tm.WaitText(wait, "Apply this change?")
+	s := e2e.WaitPermission(t, rq.Run, wait)
+	fileQuestion(t, s, "WriteFile", path)
+	if a := s.Pending[0].Permission.Always; a != "" {
+		t.Fatalf("auto mode's file dialog offers always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ WriteFile: /tmp/")
+	return rq, tm, path
+}
+
+func TestKeysQwenFileApproved(t *testing.T) {
+	t.Parallel()
+	rq, tm, path := qwenFileDialog(t, mockapi.ChatText("WROTE-IT"), mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rq.Run, tm, "Apply this change?", "allowed WriteFile: "+path, "approve")
+	tm.WaitText(60*time.Second, "WROTE-IT")
+	if b, err := os.ReadFile(path); err != nil || string(b) != keyFileText {
+		t.Fatalf("the allowed write: %q %v", b, err)
+	}
+	turns := rq.srv.Turns()
+	if len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "Successfully created") {
+		t.Fatalf("the model did not get the write's result: %d turns", len(turns))
+	}
+	keyVerdict(t, rq.Verdicts(), "allow", "manual (hooksup approve)", path)
+	qwenPromptClean(t, rq, tm)
+}
+
+func TestKeysQwenFileDenied(t *testing.T) {
+	t.Parallel()
+	rq, tm, path := qwenFileDialog(t, mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rq.Run, tm, "Apply this change?", "denied WriteFile: "+path, "deny")
+	tm.WaitText(60*time.Second, "Type your message")
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("the denied write was made")
+	}
+	keyVerdict(t, rq.Verdicts(), "deny", "manual (hooksup deny)", path)
+	// Escape cancels the call and ends qwen's turn: the model reads the refusal with the next
+	// prompt, as the call's result.
+	r := qwenPromptClean(t, rq, tm)
+	if len(rq.srv.Turns()) != 2 {
+		t.Fatalf("%d turn requests: the denied call went on to the model before the next prompt", len(rq.srv.Turns()))
+	}
+	if res := r.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User did not allow tool call") {
+		t.Fatalf("the next request does not carry the refusal: %+v", res)
+	}
+}
+
+// copilotFileDialog starts the real copilot, on its default settings, under hooksup's TUI and
+// has it create keyFile in the project, which it asks about, then answers with then(the
+// project). It returns the file's path.
+func copilotFileDialog(t *testing.T, then func(dir string) []mockapi.ChatReply) (*realCopilot, *e2e.Tmux, string) {
+	t.Helper()
+	e2e.RequireTmux(t)
+	script := &mockapi.ChatScript{}
+	srv := mockapi.NewChatServer(t, script, mockapi.WithQuiet())
+	env := mockapi.NewCopilotEnv(t, srv.URL, "")
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_COPILOT_BIN", env.Copilot)
+	rc := &realCopilot{HooksupEnv: e2e.NewHooksupEnv(t, "hp", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
+	path := filepath.Join(env.WorkDir, keyFile)
+	script.Replies = append([]mockapi.ChatReply{mockapi.CopilotCreate(path, keyFileText)}, then(env.WorkDir)...)
+	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "copilot")
+	const wait = 60 * time.Second
+	tm.WaitText(wait, "Do you trust the files in this folder?", "❯ 1. Yes")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "hooksup copilot", "Manual Approval")
+	promptCopilot(t, tm, rc, "write the notes")
+	tm.WaitText(wait, "Do you want to create")
+	s := e2e.WaitPermission(t, rc.Run, wait)
+	fileQuestion(t, s, "create", path+" (+3 -0)")
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, "allow file operations when in this directory (") {
+		t.Fatalf("the question's always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ create: /tmp/")
+	return rc, tm, path
+}
+
+func TestKeysCopilotFileApproved(t *testing.T) {
+	t.Parallel()
+	rc, tm, path := copilotFileDialog(t, func(string) []mockapi.ChatReply {
+		return []mockapi.ChatReply{mockapi.ChatText("WROTE-IT"), mockapi.ChatText("NEXT-TURN")}
+	})
+	answerAndTime(t, rc.Run, tm, "Do you want to create", "allowed create: "+path, "approve")
+	tm.WaitText(60*time.Second, "WROTE-IT")
+	if b, err := os.ReadFile(path); err != nil || string(b) != keyFileText {
+		t.Fatalf("the allowed write: %q %v", b, err)
+	}
+	turns := rc.Srv.Turns()
+	if len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "Created file") {
+		t.Fatalf("the model did not get the write's result: %d turns", len(turns))
+	}
+	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", path+" (+3 -0)")
+	copilotPromptClean(t, rc, tm)
+}
+
+// Always presses copilot's own "Yes, and don't ask again for file operations when in this
+// directory": the file is written, copilot keeps the approval for the project's directory
+// (its permissions-config.json, a "write" approval), and a second file in the same
+// turn is written with no dialog and no new question.
+func TestKeysCopilotFileAlways(t *testing.T) {
+	t.Parallel()
+	var second string
+	rc, tm, path := copilotFileDialog(t, func(dir string) []mockapi.ChatReply {
+		second = filepath.Join(dir, "again.txt")
+		return []mockapi.ChatReply{mockapi.CopilotCreate(second, "again\n"), mockapi.ChatText("WROTE-BOTH")}
+	})
+	answerAndTime(t, rc.Run, tm, "Do you want to create", "allowed create: "+path, "approve", "--always")
+	tm.WaitText(60*time.Second, "WROTE-BOTH")
+	for _, f := range []string{path, second} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("a file allowed always was not written: %v", err)
+		}
+	}
+	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	conf, err := os.ReadFile(filepath.Join(rc.Env.Home, ".copilot", "permissions-config.json"))
+	if err != nil || !strings.Contains(string(conf), strconv.Quote(rc.Env.WorkDir)) || !strings.Contains(string(conf), `"kind": "write"`) {
+		t.Fatalf("copilot's permissions after always: %q %v", conf, err)
+	}
+	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup approve)", path+" (+3 -0)")
+}
+
+func TestKeysCopilotFileDenied(t *testing.T) {
+	t.Parallel()
+	rc, tm, path := copilotFileDialog(t, func(string) []mockapi.ChatReply { return []mockapi.ChatReply{mockapi.ChatText("NEXT-TURN")} })
+	answerAndTime(t, rc.Run, tm, "Do you want to create", "denied create: "+path, "deny")
+	tm.WaitText(60*time.Second, "Operation cancelled by user")
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("the denied write was made")
+	}
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", path+" (+3 -0)")
+	// Escape ends copilot's turn: the next prompt's request carries the call as interrupted.
+	r := copilotPromptClean(t, rc, tm)
+	if res := r.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "interrupted") {
+		t.Fatalf("the next request does not carry the refused call: %+v", res)
 	}
 }
