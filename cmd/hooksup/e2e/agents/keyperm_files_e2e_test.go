@@ -326,3 +326,58 @@ func TestKeysCopilotFileDenied(t *testing.T) {
 		t.Fatalf("the next request does not carry the refused call: %+v", res)
 	}
 }
+
+// A file outside the project: copilot asks first about the path ("Allow path access", a
+// question of its own), then about the file. Both are answered from the CLI.
+func TestKeysCopilotPathApproved(t *testing.T) {
+	t.Parallel()
+	rc, tm, outside := copilotPathDialog(t, mockapi.ChatText("WROTE-IT"))
+	answerAndTime(t, rc.Run, tm, "Allow path access", "allowed path access: "+outside, "approve")
+	tm.WaitText(60*time.Second, "Do you want to create")
+	s := e2e.WaitPermission(t, rc.Run, 60*time.Second)
+	fileQuestion(t, s, "create", outside+" (+3 -0)")
+	answerAndTime(t, rc.Run, tm, "Do you want to create", "allowed create: "+outside, "approve")
+	tm.WaitText(60*time.Second, "WROTE-IT")
+	if b, err := os.ReadFile(outside); err != nil || string(b) != keyFileText {
+		t.Fatalf("the allowed write: %q %v", b, err)
+	}
+}
+
+func TestKeysCopilotPathDenied(t *testing.T) {
+	t.Parallel()
+	rc, tm, outside := copilotPathDialog(t, mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rc.Run, tm, "Allow path access", "denied path access: "+outside, "deny")
+	tm.WaitText(60*time.Second, "Operation cancelled by user")
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("the denied write was made")
+	}
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", outside)
+}
+
+// copilotPathDialog starts the real copilot as copilotFileDialog does, and has it create keyFile
+// beside the project, outside the paths it may write: the question is its path's.
+func copilotPathDialog(t *testing.T, replies ...mockapi.ChatReply) (*realCopilot, *e2e.Tmux, string) {
+	t.Helper()
+	e2e.RequireTmux(t)
+	script := &mockapi.ChatScript{}
+	srv := mockapi.NewChatServer(t, script, mockapi.WithQuiet())
+	env := mockapi.NewCopilotEnv(t, srv.URL, "")
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_COPILOT_BIN", env.Copilot)
+	rc := &realCopilot{HooksupEnv: e2e.NewHooksupEnv(t, "hp", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
+	outside := filepath.Join(filepath.Dir(env.WorkDir), keyFile)
+	script.Replies = append([]mockapi.ChatReply{mockapi.CopilotCreate(outside, keyFileText)}, replies...)
+	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "copilot")
+	const wait = 60 * time.Second
+	tm.WaitText(wait, "Do you trust the files in this folder?", "❯ 1. Yes")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "hooksup copilot", "Manual Approval")
+	promptCopilot(t, tm, rc, "write the notes")
+	tm.WaitText(wait, "Allow path access")
+	s := e2e.WaitPermission(t, rc.Run, wait)
+	fileQuestion(t, s, "path access", outside)
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, "allow this path for the rest of this copilot session") {
+		t.Fatalf("the question's always: %q", a)
+	}
+	return rc, tm, outside
+}
