@@ -69,6 +69,24 @@ func TestKeysGeminiFileApproved(t *testing.T) {
 	geminiPromptClean(t, rg, tm)
 }
 
+// Always presses gemini's own "Allow for this session", which at a file's dialog switches it to
+// accepting edits: a second write in the same turn is made with no dialog and no new question.
+func TestKeysGeminiFileAlways(t *testing.T) {
+	t.Parallel()
+	rg, tm := geminiFileDialog(t, mockapi.GeminiWriteFile("again.txt", "again\n"), mockapi.GeminiText("WROTE-BOTH"))
+	answerAndTime(t, rg.Run, tm, "Apply this change?", "allowed WriteFile: "+keyFile, "approve", "--always")
+	tm.WaitText(60*time.Second, "WROTE-BOTH")
+	for _, f := range []string{keyFile, "again.txt"} {
+		if _, err := os.Stat(filepath.Join(rg.Env.WorkDir, f)); err != nil {
+			t.Fatalf("a file allowed always was not written: %v", err)
+		}
+	}
+	if ls := e2e.HubLs(t, rg.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", keyFile)
+}
+
 func TestKeysGeminiFileDenied(t *testing.T) {
 	t.Parallel()
 	rg, tm := geminiFileDialog(t, mockapi.GeminiText("NEXT-TURN"))
@@ -89,8 +107,9 @@ func TestKeysGeminiFileDenied(t *testing.T) {
 // with a patch where codex does not write on its own: outside the project and the temporary
 // folders (/var/tmp). The mock's model has no apply_patch tool of its own, so the patch comes,
 // as codex's models also send it, through exec_command ("apply_patch <<'EOF' …"), which codex
-// takes as a patch and asks about with its patch dialog. It returns the file's path.
-func codexFileDialog(t *testing.T, replies ...mockapi.ResponsesReply) (*e2e.RealCodex, *e2e.Tmux, string) {
+// takes as a patch and asks about with its patch dialog; then(the file's path) are the replies
+// after it. It returns the file's path.
+func codexFileDialog(t *testing.T, then func(path string) []mockapi.ResponsesReply) (*e2e.RealCodex, *e2e.Tmux, string) {
 	t.Helper()
 	dir, err := os.MkdirTemp("/var/tmp", "hooksup-edits")
 	if err != nil {
@@ -99,7 +118,7 @@ func codexFileDialog(t *testing.T, replies ...mockapi.ResponsesReply) (*e2e.Real
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	path := filepath.Join(dir, keyFile)
 	patch := "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: " + path + "\n+" + strings.ReplaceAll(strings.TrimSuffix(keyFileText, "\n"), "\n", "\n+") + "\n*** End Patch\nEOF\n"
-	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: append([]mockapi.ResponsesReply{mockapi.ShellCall(patch)}, replies...)})
+	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: append([]mockapi.ResponsesReply{mockapi.ShellCall(patch)}, then(path)...)})
 	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "codex")
 	const wait = 45 * time.Second
 	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
@@ -116,7 +135,7 @@ func codexFileDialog(t *testing.T, replies ...mockapi.ResponsesReply) (*e2e.Real
 
 func TestKeysCodexFileApproved(t *testing.T) {
 	t.Parallel()
-	rc, tm, path := codexFileDialog(t, mockapi.OutputText("WROTE-IT"))
+	rc, tm, path := codexFileDialog(t, func(string) []mockapi.ResponsesReply { return []mockapi.ResponsesReply{mockapi.OutputText("WROTE-IT")} })
 	answerAndTime(t, rc.Run, tm, "Would you like to make", "allowed apply_patch: "+path, "approve")
 	tm.WaitText(45*time.Second, "WROTE-IT")
 	if b, err := os.ReadFile(path); err != nil || string(b) != keyFileText {
@@ -129,9 +148,32 @@ func TestKeysCodexFileApproved(t *testing.T) {
 	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", path)
 }
 
+// Always takes codex's own "Yes, and don't ask again for these files": a second patch of the same
+// file in the same turn is applied with no dialog and no new question, and codex writes no rule.
+func TestKeysCodexFileAlways(t *testing.T) {
+	t.Parallel()
+	rc, tm, path := codexFileDialog(t, func(path string) []mockapi.ResponsesReply {
+		return []mockapi.ResponsesReply{mockapi.ShellCall("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: " + path + "\n@@\n-one\n+uno\n*** End Patch\nEOF\n"), mockapi.OutputText("WROTE-BOTH")}
+	})
+	answerAndTime(t, rc.Run, tm, "Would you like to make", "allowed apply_patch: "+path, "approve", "--always")
+	tm.WaitText(45*time.Second, "WROTE-BOTH")
+	if b, err := os.ReadFile(path); err != nil || string(b) != strings.Replace(keyFileText, "one", "uno", 1) {
+		t.Fatalf("the patches allowed always: %q %v", b, err)
+	}
+	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	if _, err := os.Stat(filepath.Join(rc.Env.CodexHome, "rules", "default.rules")); err == nil {
+		t.Fatal("always wrote a rule of codex's")
+	}
+	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup approve)", path)
+}
+
 func TestKeysCodexFileDenied(t *testing.T) {
 	t.Parallel()
-	rc, tm, path := codexFileDialog(t, mockapi.OutputText("NEXT-TURN"))
+	rc, tm, path := codexFileDialog(t, func(string) []mockapi.ResponsesReply {
+		return []mockapi.ResponsesReply{mockapi.OutputText("NEXT-TURN")}
+	})
 	answerAndTime(t, rc.Run, tm, "Would you like to make", "denied apply_patch: "+path, "deny")
 	tm.WaitText(45*time.Second, "Conversation interrupted")
 	if _, err := os.Stat(path); err == nil {
@@ -176,6 +218,18 @@ func promptCodex(t *testing.T, tm *e2e.Tmux, rc *e2e.RealCodex, text string) {
 // about. It returns the file's path.
 func qwenFileDialog(t *testing.T, replies ...mockapi.ChatReply) (*realQwen, *e2e.Tmux, string) {
 	t.Helper()
+	rq, tm, s, path := qwenFileDialogArgs(t, nil, filepath.Dir, func(string) []mockapi.ChatReply { return replies })
+	if a := s.Pending[0].Permission.Always; a != "" {
+		t.Fatalf("auto mode's file dialog offers always: %q", a)
+	}
+	return rq, tm, path
+}
+
+// qwenFileDialogArgs is qwenFileDialog with qwen's own arguments, keyFile written in the folder
+// dir(the project), and then(the project) the replies after the write. Qwen shows a path in the
+// project relative to it, and another whole.
+func qwenFileDialogArgs(t *testing.T, args []string, dir func(string) string, then func(string) []mockapi.ChatReply) (*realQwen, *e2e.Tmux, web.Session, string) {
+	t.Helper()
 	e2e.RequireTmux(t)
 	script := &mockapi.ChatScript{}
 	srv := mockapi.NewChatServer(t, script, mockapi.WithQuiet())
@@ -183,20 +237,51 @@ func qwenFileDialog(t *testing.T, replies ...mockapi.ChatReply) (*realQwen, *e2e
 	env.Setenv("TERM", "xterm-256color")
 	env.Setenv("HOOKSUP_QWEN_BIN", env.Qwen)
 	rq := &realQwen{HooksupEnv: e2e.NewHooksupEnv(t, "hq", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
-	path := filepath.Join(filepath.Dir(env.WorkDir), keyFile)
-	script.Replies = append([]mockapi.ChatReply{mockapi.QwenWriteFile(path, keyFileText)}, replies...)
-	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rq.Config(`mode = "auto"`), "qwen")
+	path := filepath.Join(dir(env.WorkDir), keyFile)
+	script.Replies = append([]mockapi.ChatReply{mockapi.QwenWriteFile(path, keyFileText)}, then(env.WorkDir)...)
+	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir,
+		append([]string{e2e.HooksupBin, "--debug", "--config", rq.Config(`mode = "auto"`), "qwen"}, args...)...)
 	const wait = 90 * time.Second
 	tm.WaitText(wait, "hooksup qwen", "Type your message")
 	promptQwen(t, tm, rq, "write the notes")
 	tm.WaitText(wait, "Apply this change?")
 	s := e2e.WaitPermission(t, rq.Run, wait)
-	fileQuestion(t, s, "WriteFile", path)
-	if a := s.Pending[0].Permission.Always; a != "" {
-		t.Fatalf("auto mode's file dialog offers always: %q", a)
+	shown := path
+	if rel, err := filepath.Rel(env.WorkDir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		shown = rel
 	}
-	tm.WaitText(10*time.Second, "⚑ WriteFile: /tmp/")
-	return rq, tm, path
+	fileQuestion(t, s, "WriteFile", shown)
+	tm.WaitText(10*time.Second, "⚑ WriteFile: "+shown[:min(len(shown), 20)])
+	return rq, tm, s, path
+}
+
+// On --approval-mode default qwen asks about every write; always presses its own "Yes, allow
+// always", which switches it to accepting edits: a second write in the same turn is made with no
+// dialog and no new question, and nothing is written to qwen's settings.
+func TestKeysQwenFileAlways(t *testing.T) {
+	t.Parallel()
+	var second string
+	rq, tm, s, path := qwenFileDialogArgs(t, []string{"--approval-mode", "default"}, func(work string) string { return work }, func(work string) []mockapi.ChatReply {
+		second = filepath.Join(work, "again.txt")
+		return []mockapi.ChatReply{mockapi.QwenWriteFile(second, "again\n"), mockapi.ChatText("WROTE-BOTH")}
+	})
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, "allow every file write and edit for the rest of this qwen session") {
+		t.Fatalf("the question's always: %q", a)
+	}
+	answerAndTime(t, rq.Run, tm, "Apply this change?", "allowed WriteFile: "+keyFile, "approve", "--always")
+	tm.WaitText(90*time.Second, "WROTE-BOTH")
+	for _, f := range []string{path, second} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("a file allowed always was not written: %v", err)
+		}
+	}
+	if ls := e2e.HubLs(t, rq.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+	if _, err := os.Stat(filepath.Join(rq.env.WorkDir, ".qwen", "settings.json")); err == nil {
+		t.Fatal("always wrote qwen's project settings")
+	}
+	keyVerdict(t, rq.Verdicts(), "always", "manual (hooksup approve)", keyFile)
 }
 
 func TestKeysQwenFileApproved(t *testing.T) {
