@@ -43,7 +43,7 @@ var (
 	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (commands that start with `.+`)(?: \\(p\\))?$")
 )
 
-// KeyDialog reads codex's dialog for a command on screen (agent.KeyPermissions).
+// KeyDialog reads codex's dialog for a command or a patch on screen (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {

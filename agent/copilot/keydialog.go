@@ -61,7 +61,7 @@ const (
 	pathDialog
 )
 
-// KeyDialog reads copilot's permission dialog for a shell command on screen
+// KeyDialog reads copilot's permission dialog for a shell command, a file or a path on screen
 // (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))

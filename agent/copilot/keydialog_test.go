@@ -106,6 +106,26 @@ func TestKeyDialogFile(t *testing.T) {
 	if d, ok := (Agent{}).KeyDialog(read("copilot-path-after-esc.txt")); ok {
 		t.Errorf("a dialog after Escape: %+v", d)
 	}
+	// A path too long for a row: its rows as drawn, up to the "?".
+	var wrapped []string
+	for _, r := range read("copilot-create-dialog.txt") {
+		if strings.Contains(r, "Do you want to create") {
+			wrapped = append(wrapped, "│ Do you want to create /tmp/TestCopilot/001/work/a/rather/long/folder/name/that/goes/on/   │",
+				"│ new.txt?                                                                           │")
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "/tmp/TestCopilot/001/work/a/rather/long/folder/name/that/goes/on/\nnew.txt (+3 -0)" {
+		t.Errorf("a wrapped path: %v %+v", ok, d)
+	}
+	// A question with no "?" within a few rows is not read.
+	for i, r := range wrapped {
+		wrapped[i] = strings.Replace(r, "new.txt?", "new.txt ", 1)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); ok {
+		t.Errorf("a question without its end: %+v", d)
+	}
 	// Another box that asks "Do you want to allow this?" is not a path's.
 	scr := read("copilot-path-dialog.txt")
 	for i, r := range scr {

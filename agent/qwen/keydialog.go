@@ -52,7 +52,8 @@ var (
 	projectOption = regexp.MustCompile(`^Always allow (.+) in this project$`)
 )
 
-// KeyDialog reads qwen's shell permission dialog on screen (agent.KeyPermissions).
+// KeyDialog reads qwen's permission dialog for a shell command or a file on screen
+// (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
