@@ -16,12 +16,25 @@ import (
 // cancels the call and ends the turn. Its PermissionRequest hook could answer the dialog, but
 // codex runs the hook before it draws the dialog and hides it while the hook waits, so hooksup
 // answers that hook at once and this dialog with keys.
+//
+// A patch that writes outside the folders codex may write to on its own (the project and the
+// temporary folders, on its defaults) is asked about with "Would you like to make the following
+// edits?", "Description: …", "Destination: /path", and the options "1. Yes, proceed (y)", "2.
+// Yes, and don't ask again for these files (a)" and the third, "No, …". Codex's hooks name its
+// tool apply_patch.
 
 const (
 	runQuestion = "Would you like to run the following command?"
 	confirmHint = "Press enter to confirm"
 	// runTool is the tool codex's hooks name for a command.
 	runTool = "Bash"
+	// editQuestion asks about a patch; editTool is the tool codex's hooks name for it, and
+	// destination heads the path it writes.
+	editQuestion = "Would you like to make the following edits?"
+	editTool     = "apply_patch"
+	destination  = "Destination: "
+	// editAlways is a patch dialog's second option: these files, for the rest of the session.
+	editAlways = "Yes, and don't ask again for these files"
 )
 
 var (
@@ -30,27 +43,32 @@ var (
 	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (commands that start with `.+`)(?: \\(p\\))?$")
 )
 
-// KeyDialog reads codex's dialog for a command on screen (agent.KeyPermissions).
+// KeyDialog reads codex's dialog for a command or a patch on screen (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
 		rows[i] = strings.TrimSpace(r)
 	}
-	q := -1
+	q, edit := -1, false
 	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i] == runQuestion {
-			q = i
+		if rows[i] == runQuestion || rows[i] == editQuestion {
+			q, edit = i, rows[i] == editQuestion
 			break
 		}
 	}
 	if q < 0 {
 		return agent.KeyDialog{}, false
 	}
-	// The command: the rows from "$ " to the next blank row.
+	// The command: the rows from "$ " to the next blank row; a patch's path, from
+	// "Destination: ".
 	var cmd []string
 	i := q + 1
+	head := "$ "
+	if edit {
+		head = destination
+	}
 	for ; i < len(rows); i++ {
-		if c, ok := strings.CutPrefix(rows[i], "$ "); ok {
+		if c, ok := strings.CutPrefix(rows[i], head); ok {
 			cmd = append(cmd, c)
 			break
 		}
@@ -94,6 +112,14 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
 	d.Allow = agent.SelectKeys(selected, 1)
+	if edit {
+		d.Tool = editTool
+		if strings.HasPrefix(labels[1], editAlways) {
+			d.Always = agent.SelectKeys(selected, 2)
+			d.AlwaysSays = "allow edits of these files for the rest of this codex session (codex's own \"" + editAlways + "\"; nothing written)"
+		}
+		return d, true
+	}
 	if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
 		d.Always = agent.SelectKeys(selected, 2)
 		d.AlwaysSays = "allow " + m[1] + " from now on, in codex's rules ($CODEX_HOME/rules/default.rules)"

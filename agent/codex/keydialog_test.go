@@ -75,3 +75,32 @@ func TestKeyDialog(t *testing.T) {
 		t.Errorf("the composer: %+v", d)
 	}
 }
+
+// A patch outside the folders codex writes to on its own (a new file in /var/tmp), codex
+// 0.169.0's dialog captured offline in hooksup's pane.
+func TestKeyDialogEdits(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	scr := read("codex-edit-dialog.txt")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "apply_patch" || d.Command != "/var/tmp/hooksup-edits/outside.txt" ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) ||
+		d.AlwaysSays != `allow edits of these files for the rest of this codex session (codex's own "Yes, and don't ask again for these files"; nothing written)` {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// The selection on the third option: Up twice.
+	for i, r := range scr {
+		scr[i] = strings.NewReplacer("› 1. Yes, proceed", "  1. Yes, proceed", "  3. No, and tell", "› 3. No, and tell").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
+		t.Fatalf("the selection moved: %v %+v", ok, d)
+	}
+	if d, ok := (Agent{}).KeyDialog(read("codex-edit-after-esc.txt")); ok {
+		t.Fatalf("a dialog after it was cancelled: %+v", d)
+	}
+}

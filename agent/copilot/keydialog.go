@@ -2,6 +2,7 @@ package copilot
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hooksup/hooksup/agent"
@@ -18,32 +19,77 @@ import (
 // cancel". Enter takes the selected option; a digit takes its option at once, except while the
 // third is selected: what is typed then is the feedback for the model, shown in its place.
 // Escape cancels the call and ends the turn (the model is told the call was interrupted).
+//
+// A file to create or edit (its create and edit tools) is asked about in a box of the same
+// shape: "Create file" (or "Edit file"), the file's name and the change's size ("new.txt +3
+// -0"), its folder, the change, "Do you want to create /abs/new.txt?" and the options "1. Yes",
+// "2. Yes, and don't ask again for file operations when in this directory (…)", "3. No, and tell
+// Copilot what to do differently (Esc to stop)". A path outside those allowed for the session
+// is asked about first, in a box of its own: "Allow path access", the path in a box, "Do you
+// want to allow this?" and "1. Yes", "2. Yes, and remember this path for this session"
+// (selected when drawn), "3. No (Esc)".
 
 const (
 	// runQuestion asks about a shell command; copilot shows the call as "$ Shell …".
 	runQuestion = "Do you want to run this command?"
 	runTool     = "Shell"
 	dialogKeys  = "↑/↓ to navigate"
+	// pathQuestion asks about a path outside those allowed (pathTitle), before the call's own
+	// dialog; pathTool is its question's tool.
+	pathQuestion = "Do you want to allow this?"
+	pathTitle    = "Allow path access"
+	pathTool     = "path access"
+	pathSession  = "Yes, and remember this path for this session"
 )
 
 var (
 	copilotOption = regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`)
 	// alwaysOption is the second option: what it allows from now on.
 	alwaysOption = regexp.MustCompile(`^Yes, and don't ask again for (.+ in this directory) \((.+)\)$`)
+	// fileQuestion starts the question about a file: the tool, as its verb, and the path,
+	// which may wrap onto the rows below, up to the "?".
+	fileQuestion = regexp.MustCompile(`^Do you want to (create|edit) (.+)$`)
+	// fileSize is the row of the file's name and the change's size.
+	fileSize = regexp.MustCompile(`^(.+) (\+\d+ -\d+)$`)
 )
 
-// KeyDialog reads copilot's permission dialog for a shell command on screen
+// dialogKind is what a dialog asks about.
+type dialogKind int
+
+const (
+	runDialog dialogKind = iota
+	fileDialog
+	pathDialog
+)
+
+// KeyDialog reads copilot's permission dialog for a shell command, a file or a path on screen
 // (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
 		rows[i] = strings.TrimSpace(unbox(r))
 	}
-	q := -1
-	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i] == runQuestion {
+	q, kind := -1, runDialog
+	var fileTool string
+	var path []string
+	for i := len(rows) - 1; i >= 0 && q < 0; i-- {
+		switch m := fileQuestion.FindStringSubmatch(rows[i]); {
+		case rows[i] == runQuestion:
 			q = i
-			break
+		case rows[i] == pathQuestion:
+			q, kind = i, pathDialog
+		case m != nil:
+			// The path up to the "?", its rows as drawn.
+			fileTool, path = m[1], []string{m[2]}
+			for j := i + 1; j < min(len(rows), i+6) && !strings.HasSuffix(path[len(path)-1], "?"); j++ {
+				path = append(path, rows[j])
+				q = j
+			}
+			if !strings.HasSuffix(path[len(path)-1], "?") {
+				return agent.KeyDialog{}, false
+			}
+			path[len(path)-1] = strings.TrimSuffix(path[len(path)-1], "?")
+			q, kind = max(q, i), fileDialog
 		}
 	}
 	if q < 0 {
@@ -78,6 +124,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if !yes || !keys || selected == 0 {
 		return agent.KeyDialog{}, false
 	}
+	if kind == fileDialog {
+		return fileKeyDialog(rows[:q], fileTool, path, selected, labels), true
+	}
 	// The command: the rows of the box above the question.
 	bottom := -1
 	for i := q - 1; i >= max(0, q-3); i-- {
@@ -102,6 +151,18 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	cmd := make([]string, 0, bottom-top-1)
 	for _, r := range screen[top+1 : bottom] {
 		cmd = append(cmd, unbox(unbox(r)))
+	}
+	if kind == pathDialog {
+		// The path's box is under the dialog's title and its words.
+		if !slices.Contains(rows[max(0, top-4):top], pathTitle) {
+			return agent.KeyDialog{}, false
+		}
+		d := agent.KeyDialog{Tool: pathTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Allow: agent.SelectKeys(selected, 1)}
+		if len(labels) > 1 && labels[1] == pathSession {
+			d.Always = agent.SelectKeys(selected, 2)
+			d.AlwaysSays = "allow this path for the rest of this copilot session (copilot's own \"" + pathSession + "\"; nothing written)"
+		}
+		return d, true
 	}
 	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
 	// The selection moves to "1. Yes" (or the second option, for always), then Enter: a digit
@@ -151,6 +212,28 @@ func feedbackKeys(selected int, field string) func(reason string) []string {
 
 // squash is s without its blanks.
 func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// fileKeyDialog is the dialog about a file: the tool as its question's verb, and the path as
+// the question shows it, with the change's size where the dialog shows it ("+3 -0"); rows are
+// the dialog's rows above its question.
+func fileKeyDialog(rows []string, tool string, path []string, selected int, labels []string) agent.KeyDialog {
+	command := strings.Join(path, "\n")
+	// The row of the file's name and the change's size, the top of the dialog's box above it.
+	for i := len(rows) - 1; i >= 0 && !strings.HasPrefix(rows[i], "╭"); i-- {
+		if m := fileSize.FindStringSubmatch(rows[i]); m != nil && strings.HasSuffix(strings.Join(path, ""), "/"+m[1]) {
+			command += " (" + m[2] + ")"
+			break
+		}
+	}
+	d := agent.KeyDialog{Tool: tool, Command: command, Deny: []string{"Escape"}, Allow: agent.SelectKeys(selected, 1)}
+	if len(labels) > 1 {
+		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+			d.Always = agent.SelectKeys(selected, 2)
+			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, every file created or edited there, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
+		}
+	}
+	return d
+}
 
 // unbox is a row without the sides of the box it is drawn in and the blank beside each, its
 // indentation inside the box kept; a row of no box is returned without trailing blanks.

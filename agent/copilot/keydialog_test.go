@@ -74,6 +74,69 @@ func TestKeyDialog(t *testing.T) {
 	}
 }
 
+// A file to create and one to edit, and a path outside those allowed: copilot 1.0.102's
+// dialogs, captured offline in hooksup's pane.
+func TestKeyDialogFile(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	const (
+		fileSays = "allow file operations when in this directory (/tmp/.../work) from now on, every file created or edited there, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
+		pathSays = `allow this path for the rest of this copilot session (copilot's own "Yes, and remember this path for this session"; nothing written)`
+	)
+	for _, c := range []struct {
+		screen, tool, command string
+		allow, always         []string
+		says                  string
+	}{
+		{"copilot-create-dialog.txt", "create", "/tmp/TestCopilot/001/work/new.txt (+3 -0)", []string{"Enter"}, []string{"Down", "Enter"}, fileSays},
+		{"copilot-edit-dialog.txt", "edit", "/tmp/TestCopilot/001/work/old.txt (+2 -1)", []string{"Enter"}, []string{"Down", "Enter"}, fileSays},
+		// Copilot selects "2. Yes, and remember this path" when it draws the dialog: Up first.
+		{"copilot-path-dialog.txt", "path access", "/tmp/TestCopilot/001/outside.txt", []string{"Up", "Enter"}, []string{"Enter"}, pathSays},
+	} {
+		d, ok := Agent{}.KeyDialog(read(c.screen))
+		if !ok || d.Tool != c.tool || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+			!slices.Equal(d.Always, c.always) || d.AlwaysSays != c.says {
+			t.Errorf("%s: %v %+v", c.screen, ok, d)
+		}
+	}
+	if d, ok := (Agent{}).KeyDialog(read("copilot-path-after-esc.txt")); ok {
+		t.Errorf("a dialog after Escape: %+v", d)
+	}
+	// A path too long for a row: its rows as drawn, up to the "?".
+	var wrapped []string
+	for _, r := range read("copilot-create-dialog.txt") {
+		if strings.Contains(r, "Do you want to create") {
+			wrapped = append(wrapped, "│ Do you want to create /tmp/TestCopilot/001/work/a/rather/long/folder/name/that/goes/on/   │",
+				"│ new.txt?                                                                           │")
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "/tmp/TestCopilot/001/work/a/rather/long/folder/name/that/goes/on/\nnew.txt (+3 -0)" {
+		t.Errorf("a wrapped path: %v %+v", ok, d)
+	}
+	// A question with no "?" within a few rows is not read.
+	for i, r := range wrapped {
+		wrapped[i] = strings.Replace(r, "new.txt?", "new.txt ", 1)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); ok {
+		t.Errorf("a question without its end: %+v", d)
+	}
+	// Another box that asks "Do you want to allow this?" is not a path's.
+	scr := read("copilot-path-dialog.txt")
+	for i, r := range scr {
+		scr[i] = strings.Replace(r, "Allow path access", "Allow URL access ", 1)
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); ok {
+		t.Errorf("a dialog that is not a path's: %+v", d)
+	}
+}
+
 // A deny's reason goes into the third option's field: the selection moved there, the reason
 // typed, Enter once the field shows it; the same keys while it is still being drawn, none when
 // the field holds other words.

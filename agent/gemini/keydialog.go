@@ -12,15 +12,31 @@ import (
 // in a box of its own, "Allow execution of [Shell]?" and the numbered options "1. Allow once"
 // (selected when drawn), "2. Allow for this session" (where the folder is trusted), "3. No, suggest changes (esc)". Enter
 // takes the selected option; Escape cancels the call and ends the turn.
+//
+// A file write or edit (its write_file and replace tools) asks with a dialog of the same
+// shape: "? WriteFile  Writing to new.txt" (or "? Edit  old.txt: alpha => beta", the path
+// and gemini's summary of the change), the change in a box of its own, "Apply this change?"
+// and the options "1. Allow once", "2. Allow for this session" (where the folder is trusted),
+// "3. Modify with external editor", "4. No, suggest changes (esc)".
 
 // sessionOption allows the call and its like until gemini exits: gemini allows the command's
 // root commands ("rm" for "rm -rf …") for the session, and writes nothing.
 const sessionOption = "Allow for this session"
 
+// editSessionSays is what "Allow for this session" allows at a file's dialog: gemini switches
+// itself to accepting every edit (its auto-edit mode) for the rest of the session.
+const editSessionSays = "allow every file write and edit for the rest of this gemini session (gemini's own \"" + sessionOption + "\" at a file's dialog switches it to accepting edits by itself; nothing written)"
+
 var (
 	allowQuestion = regexp.MustCompile(`^Allow execution of \[(.+)\]\?$`)
 	geminiOption  = regexp.MustCompile(`^(●\s*)?(\d)\. (.+)$`)
+	// editTitle is the first row of a file dialog: the tool as gemini shows it, and what it
+	// changes.
+	editTitle = regexp.MustCompile(`^\? (\S+)  (.+)$`)
 )
+
+// editQuestion is the question of gemini's dialog for a file write or edit.
+const editQuestion = "Apply this change?"
 
 // KeyDialog reads gemini's permission dialog on screen (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
@@ -28,11 +44,15 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	for i, r := range screen {
 		rows[i] = unbox(r)
 	}
-	q := -1
+	q, edit := -1, false
 	var tool string
 	for i := len(rows) - 1; i >= 0; i-- {
 		if m := allowQuestion.FindStringSubmatch(rows[i]); m != nil {
 			q, tool = i, m[1]
+			break
+		}
+		if rows[i] == editQuestion {
+			q, edit = i, true
 			break
 		}
 	}
@@ -63,7 +83,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if !once || selected == 0 {
 		return agent.KeyDialog{}, false
 	}
-	// The command: the rows of the box above the question.
+	// The command: the rows of the box above the question; for a file, the title above that box.
 	bottom := -1
 	for i := q - 1; i >= max(0, q-4); i-- {
 		if strings.HasPrefix(rows[i], "╰") {
@@ -84,17 +104,43 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if top < 0 || top == bottom-1 {
 		return agent.KeyDialog{}, false
 	}
-	cmd := make([]string, 0, bottom-top-1)
-	for _, r := range rows[top+1 : bottom] {
-		cmd = append(cmd, unbox(r))
+	var cmd []string
+	if edit {
+		tool, cmd = editTitleAbove(rows, top)
+		if tool == "" {
+			return agent.KeyDialog{}, false
+		}
+	} else {
+		cmd = make([]string, 0, bottom-top-1)
+		for _, r := range rows[top+1 : bottom] {
+			cmd = append(cmd, unbox(r))
+		}
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
 	d.Allow = agent.SelectKeys(selected, 1)
 	if session > 0 {
 		d.Always = agent.SelectKeys(selected, session)
 		d.AlwaysSays = "allow " + tool + " for the rest of this gemini session, for commands that start as this one does (gemini's own \"" + sessionOption + "\"; nothing written)"
+		if edit {
+			d.AlwaysSays = editSessionSays
+		}
 	}
 	return d, true
+}
+
+// editTitleAbove reads the title of a file dialog whose change box starts at row top: the
+// tool, and what it changes ("Writing to " left out of a write's), its rows as drawn; no tool
+// when there is no title.
+func editTitleAbove(rows []string, top int) (string, []string) {
+	for i := top - 1; i >= max(0, top-4); i-- {
+		m := editTitle.FindStringSubmatch(rows[i])
+		if m == nil {
+			continue
+		}
+		what := append([]string{strings.TrimPrefix(m[2], "Writing to ")}, rows[i+1:top]...)
+		return m[1], what
+	}
+	return "", nil
 }
 
 // unbox is a row without the sides of the box it is drawn in, and the blanks beside them.

@@ -44,3 +44,39 @@ func TestKeyDialog(t *testing.T) {
 		t.Fatalf("a dialog after it was cancelled: %+v", d)
 	}
 }
+
+// A file write's and a file edit's dialogs, gemini 0.61.0's, captured offline: the tool as
+// gemini shows it, the path (and, for an edit, gemini's summary of the change).
+func TestKeyDialogFile(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	const says = `allow every file write and edit for the rest of this gemini session (gemini's own "Allow for this session" at a file's dialog switches it to accepting edits by itself; nothing written)`
+	for _, c := range []struct{ file, tool, command string }{
+		{"gemini-write-dialog.txt", "WriteFile", "new.txt"},
+		{"gemini-edit-dialog.txt", "Edit", "old.txt: alpha => beta"},
+	} {
+		scr := read(c.file)
+		d, ok := Agent{}.KeyDialog(scr)
+		if !ok || d.Tool != c.tool || d.Command != c.command ||
+			!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+			!slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says {
+			t.Fatalf("%s: %v %+v", c.file, ok, d)
+		}
+		// The selection moved to "Modify with external editor": Up twice first.
+		for i, r := range scr {
+			scr[i] = strings.NewReplacer("● 1. Allow once", "  1. Allow once", "  3. Modify", "● 3. Modify").Replace(r)
+		}
+		if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
+			t.Fatalf("%s, the selection moved: %v %+v", c.file, ok, d)
+		}
+	}
+	// The edit's dialog answered: its change stays on screen, the dialog is gone.
+	if d, ok := (Agent{}).KeyDialog(read("gemini-edit-after-esc.txt")); ok {
+		t.Fatalf("a file dialog after it was cancelled: %+v", d)
+	}
+}

@@ -24,9 +24,23 @@ import (
 // load of 20 to 25 on 2 cores, each of 3 tries, pressed at once, 0.3 s and 3 s after the
 // dialog), where a move of the selection was drawn in 0.5–1 s. So the answer's key is pressed
 // again only after qwenConfirm: hooksup does not give up on an answer qwen is still drawing.
+//
+// A file write or edit (its write_file and edit tools) is asked about with a dialog of the
+// same shape: the call's line ("? WriteFile Writing to new.txt ←", "? Edit old.txt ←"), the
+// change, "Apply this change?" and "1. Yes, allow once", "2. Yes, allow always" (where the
+// folder is trusted), "3. No, suggest changes (esc)". On auto mode qwen asks so only about a
+// write outside the project ("⚠ Writes outside the workspace require manual approval in AUTO
+// mode."), and offers no always; on --approval-mode default about every one.
 
 // qwenConfirm is how long qwen may take to take its dialog off the screen after the answer's key.
 const qwenConfirm = 5 * time.Second
+
+const (
+	// editQuestion asks about a file write or edit; editAlways is its option that switches
+	// qwen to accepting every edit (its auto-edit mode) for the rest of the session.
+	editQuestion = "Apply this change?"
+	editAlways   = "Yes, allow always"
+)
 
 var (
 	execQuestion = regexp.MustCompile(`^Allow execution of: '.*'\?$`)
@@ -38,16 +52,17 @@ var (
 	projectOption = regexp.MustCompile(`^Always allow (.+) in this project$`)
 )
 
-// KeyDialog reads qwen's shell permission dialog on screen (agent.KeyPermissions).
+// KeyDialog reads qwen's permission dialog for a shell command or a file on screen
+// (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
 		rows[i] = strings.TrimSpace(r)
 	}
-	q := -1
+	q, edit := -1, false
 	for i := len(rows) - 1; i >= 0; i-- {
-		if execQuestion.MatchString(rows[i]) {
-			q = i
+		if execQuestion.MatchString(rows[i]) || rows[i] == editQuestion {
+			q, edit = i, rows[i] == editQuestion
 			break
 		}
 	}
@@ -73,8 +88,11 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if m[1] != "" {
 			selected = n
 		}
-		if p := projectOption.FindStringSubmatch(m[3]); p != nil {
+		if p := projectOption.FindStringSubmatch(m[3]); p != nil && !edit {
 			project, projectSays = n, p[1]
+		}
+		if edit && m[3] == editAlways {
+			project = n
 		}
 	}
 	if !once || selected == 0 {
@@ -82,7 +100,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	// Above the question, blocks of rows between blank ones: the warnings ("⚠ …", before or
 	// after the command), the command, and the call's line with the tool's name.
-	var cmd []string
+	var cmd, call []string
 	tool := ""
 	for i := q - 1; i >= 0; i-- {
 		if rows[i] == "" {
@@ -101,9 +119,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			continue
 		}
 		// The call's line, maybe wrapped, maybe right under the prompt it answers.
-		for _, r := range slices.Backward(block) {
+		for j, r := range slices.Backward(block) {
 			if m := callLine.FindStringSubmatch(r); m != nil {
-				tool = m[1]
+				tool, call = m[1], block[j:]
 				break
 			}
 		}
@@ -111,6 +129,20 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	if tool == "" || cmd == nil {
 		return agent.KeyDialog{}, false
+	}
+	if edit {
+		// The file: the call's line after the tool's name, "Writing to " and the "←" that
+		// marks the call left out, its rows as drawn.
+		what := slices.Clone(call)
+		what[0] = strings.TrimPrefix(strings.TrimPrefix(what[0], "? "+tool+" "), "Writing to ")
+		what[len(what)-1] = strings.TrimSpace(strings.TrimSuffix(what[len(what)-1], "←"))
+		d := agent.KeyDialog{Tool: tool, Command: strings.Join(what, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
+		d.Allow = agent.SelectKeys(selected, 1)
+		if project > 0 {
+			d.Always = agent.SelectKeys(selected, project)
+			d.AlwaysSays = "allow every file write and edit for the rest of this qwen session (qwen's own \"" + editAlways + "\" at a file's dialog switches it to accepting edits by itself; nothing written)"
+		}
+		return d, true
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
 	d.Allow = agent.SelectKeys(selected, 1)

@@ -63,3 +63,42 @@ func TestKeyDialog(t *testing.T) {
 		t.Errorf("no call line: %+v", d)
 	}
 }
+
+// A file write's and an edit's dialogs, qwen 0.24.4's, captured offline in hooksup's pane: on
+// auto mode (a write outside the project, no always) and with --approval-mode default.
+func TestKeyDialogFile(t *testing.T) {
+	const says = `allow every file write and edit for the rest of this qwen session (qwen's own "Yes, allow always" at a file's dialog switches it to accepting edits by itself; nothing written)`
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	for _, tc := range []struct {
+		screen, tool, command string
+		always                []string
+		says                  string
+	}{
+		{"qwen-write-dialog.txt", "WriteFile", "/tmp/TestQwen/001/new.txt", nil, ""},
+		{"qwen-write-dialog-default-mode.txt", "WriteFile", "new.txt", []string{"Down", "Enter"}, says},
+		{"qwen-edit-dialog-default-mode.txt", "Edit", "old.txt", []string{"Down", "Enter"}, says},
+	} {
+		d, ok := Agent{}.KeyDialog(read(tc.screen))
+		if !ok || d.Tool != tc.tool || d.Command != tc.command || !slices.Equal(d.Allow, []string{"Enter"}) ||
+			!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, tc.always) || d.AlwaysSays != tc.says {
+			t.Errorf("%s: %v %+v", tc.screen, ok, d)
+		}
+	}
+	// The selection moved to "No, suggest changes": Up twice (Up once to always).
+	scr := read("qwen-edit-dialog-default-mode.txt")
+	for i, r := range scr {
+		scr[i] = strings.NewReplacer("› 1. Yes, allow once", "  1. Yes, allow once", "  3. No, suggest", "› 3. No, suggest").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
+		t.Errorf("the selection moved: %v %+v", ok, d)
+	}
+	if d, ok := (Agent{}).KeyDialog(read("qwen-edit-after-esc.txt")); ok {
+		t.Errorf("a dialog after it was cancelled: %+v", d)
+	}
+}

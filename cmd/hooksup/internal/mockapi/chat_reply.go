@@ -80,6 +80,19 @@ func QwenShell(command, description string) ChatReply {
 	return ChatCall("run_shell_command", map[string]any{"command": command, "description": description, "is_background": false})
 }
 
+// QwenWriteFile returns a reply that makes Qwen Code 0.24.4 write a file with its write_file
+// tool ({"file_path","content"}; the path must be absolute). On its auto mode qwen asks about a
+// write outside the project.
+func QwenWriteFile(path, content string) ChatReply {
+	return ChatCall("write_file", map[string]any{"file_path": path, "content": content})
+}
+
+// CopilotCreate returns a reply that makes Copilot CLI 1.0.102 create a file with its create
+// tool ({"path","file_text"}; the path absolute), which it asks about on its default settings.
+func CopilotCreate(path, text string) ChatReply {
+	return ChatCall("create", map[string]any{"path": path, "file_text": text})
+}
+
 // ChatFailure returns a reply that is an HTTP error.
 func ChatFailure(status int, typ, message string) ChatReply {
 	return ChatReply{Error: &ChatError{Status: status, Type: typ, Message: message}}

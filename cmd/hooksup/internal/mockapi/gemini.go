@@ -72,6 +72,12 @@ func GeminiShell(command string) GeminiReply {
 	return GeminiReply{Call: &GeminiCall{Name: "run_shell_command", Args: map[string]any{"command": command, "description": "run " + command}}}
 }
 
+// GeminiWriteFile is a call of gemini's write_file tool, which asks the person's permission
+// unless they allowed edits; path is relative to the project or absolute.
+func GeminiWriteFile(path, content string) GeminiReply {
+	return GeminiReply{Call: &GeminiCall{Name: "write_file", Args: map[string]any{"file_path": path, "content": content}}}
+}
+
 // GeminiTokens are the usage every turn reply reports.
 const (
 	GeminiInputTokens  = 12
