@@ -1,6 +1,9 @@
 package tui
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The goal's next turn is typed only into an empty prompt box: claude's "❯" alone, in its box or
 // not; never over what the person typed.
@@ -9,12 +12,13 @@ func TestPromptBoxEmpty(t *testing.T) {
 		"some output\n╭────╮\n│ ❯  │\n╰────╯": true,
 		"output\n❯ \n  ? for shortcuts":       true,
 		"> ":                                  true,
+		"output\n› ":                          true,
 		"output\n❯ fix the build":             false,
 		"│ > half typed │":                    false,
 		"no prompt here":                      false,
 	} {
-		if got := promptBoxEmpty(screen); got != want {
-			t.Errorf("promptBoxEmpty(%q) = %v, want %v", screen, got, want)
+		if got := promptMarkAlone(strings.Split(screen, "\n")); got != want {
+			t.Errorf("promptMarkAlone(%q) = %v, want %v", screen, got, want)
 		}
 	}
 }
