@@ -2,6 +2,7 @@ package agents
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -189,4 +190,43 @@ func TestGoalCodexResumeTUI(t *testing.T) {
 		}
 		return out
 	})
+}
+
+// Escape ends a goal in codex's TUI session as in claude's: pressed while the done command runs,
+// the command is killed, the goal ends halted, and codex makes no further request.
+func TestGoalCodexEscapeEndsGoal(t *testing.T) {
+	t.Parallel()
+	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: []mockapi.ResponsesReply{mockapi.OutputText("reply 1"), mockapi.OutputText("reply 2")}})
+	started := filepath.Join(rc.Env.Home, "started")
+	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`),
+		"--goal", "ship the release", "--done", fmt.Sprintf("touch %s; sleep 120; exit 1", started), "codex")
+	tm.WaitText(goalTUIWait, "hooksup codex", "Ask Codex to do anything")
+	typeIntoCodex(t, tm, "go")
+	tm.Keys("Enter")
+	deadline := time.Now().Add(goalTUIWait)
+	for {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the done command never ran; screen:\n%s", tm.Screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pressed := time.Now()
+	tm.Keys("Escape")
+	tm.WaitText(goalTUIWait, `goal ended: halted "ship the release"`)
+	t.Logf("Escape to the goal's end in the header: %s", time.Since(pressed).Round(time.Millisecond))
+	var last verdictlog.Verdict
+	for _, v := range rc.Verdicts() {
+		if v.Goal != nil {
+			last = v
+		}
+	}
+	if last.Goal == nil || last.Goal.End != verdictlog.GoalHalted || last.Source != verdictlog.SourceEscape {
+		t.Fatalf("the goal's last verdict %+v goal %+v", last, last.Goal)
+	}
+	if n := len(rc.Srv.Model()); n != 1 {
+		t.Errorf("%d requests, want 1: none after Escape", n)
+	}
 }
