@@ -63,6 +63,7 @@ func capTyped(t *testing.T, tm *e2e.Tmux, h *e2e.HooksupEnv, typed, product stri
 	if capped == nil || capped.Goal == nil || capped.Goal.CappedBy != product || capped.Goal.End != "" || capped.Decision == "block" {
 		t.Fatalf("no Capped entry by %s in the verdict log: %s", product, e2e.Decisions(h.Verdicts()))
 	}
+	t.Logf("%s: the typed turn's request within %s of the Capped entry", product, time.Since(capped.Time).Round(time.Millisecond))
 	tm.WaitText(goalTUIWait, fmt.Sprintf("Goal turn %d of %d (typed by hooksup", turn, maxTurns))
 }
 
