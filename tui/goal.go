@@ -69,11 +69,11 @@ func goalLine(st Styles, g *verdictlog.Goal, failed string) string {
 func goalEnd(g *verdictlog.Goal) string { return present.GoalEnd(g) }
 
 // The goal's turn is pasted into the agent's prompt, and Enter pressed goalEnterDelay later: an
-// Enter in the paste's wake is taken as part of it (Gemini CLI's input adds a line for one
-// within 40 ms of a paste, as its clock, late on a busy machine, tells). While the agent still
-// waits, its state unchanged and the person's keys untouched since, the turn was not sent:
-// Enter again, goalEnterAgain apart, goalEnters in all (an Enter more on the empty prompt of an
-// agent that did send it sends nothing).
+// Enter in the paste's wake is taken as part of it (Qwen Code's input drops one within 500 ms
+// of a paste; Gemini CLI's adds a line for one within 40 ms, as its clock, late on a busy
+// machine, tells). While the agent still waits with the box not empty, its state unchanged and
+// the person's keys untouched since, the turn was not sent: Enter again, goalEnterAgain apart,
+// goalEnters in all. Never on an empty box: Qwen Code's Enter there sends its own suggestion.
 const (
 	goalEnterDelay = 600 * time.Millisecond
 	goalEnterAgain = 2 * time.Second
@@ -101,7 +101,7 @@ func (m *model) enterGoalTurn() {
 	if time.Now().Before(m.goalEnter) {
 		return
 	}
-	if m.goalEnters >= goalEnters || m.exited || !m.goalPasted || (m.goalEnters > 0 && m.header.state != session.StateWaiting) {
+	if m.goalEnters >= goalEnters || m.exited || !m.goalPasted || (m.goalEnters > 0 && (m.header.state != session.StateWaiting || m.promptBoxEmpty())) {
 		m.goalEnter, m.goalPasted = time.Time{}, false
 		return
 	}
