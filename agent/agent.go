@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -331,4 +332,44 @@ func NPMVersion(bin, pkg string) (hooks.Version, bool) {
 		dir = filepath.Dir(dir)
 	}
 	return hooks.Version{}, false
+}
+
+// PromptBox is an Agent whose empty prompt box shows more than its prompt mark alone (a
+// placeholder, dimmed, that plain text cannot tell from typed text but by its words): PromptEmpty
+// reads a screen (its rows, top to bottom, as plain text) and reports whether it shows the
+// agent's prompt box empty. An agent that is none has the rule of MarkAlone.
+type PromptBox interface {
+	PromptEmpty(screen []string) bool
+}
+
+// PromptEmpty reports whether screen shows a's prompt box empty: its PromptBox's rule, else
+// MarkAlone.
+func PromptEmpty(a Agent, screen []string) bool {
+	if pb, ok := a.(PromptBox); ok {
+		return pb.PromptEmpty(screen)
+	}
+	return MarkAlone(screen)
+}
+
+// MarkAlone reports whether a row of screen holds a prompt mark alone ("❯", ">", "›"), inside a
+// box's borders or not: an empty prompt box.
+func MarkAlone(screen []string) bool { return PromptWith(screen) }
+
+// PromptWith reports whether a row of screen holds a prompt mark ("❯", ">", "›") alone or
+// followed by one of placeholders (the whole rest of the row), inside a box's borders or not.
+func PromptWith(screen []string, placeholders ...string) bool {
+	for _, l := range screen {
+		l = strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "│┃|"))
+		for _, mark := range []string{"❯", ">", "›"} {
+			rest, ok := strings.CutPrefix(l, mark)
+			if !ok {
+				continue
+			}
+			rest = strings.TrimSpace(rest)
+			if rest == "" || slices.Contains(placeholders, rest) {
+				return true
+			}
+		}
+	}
+	return false
 }

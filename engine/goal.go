@@ -421,6 +421,23 @@ func (e *Engine) CappedAtExit(agent string, conts int) {
 	}
 }
 
+// CappedByCount is the main agent's stop just blocked, in a session whose terminal a front end
+// owns, seen as the end of its own cap on blocked stops, for an agent that writes that end
+// nowhere hooksup reads (Copilot CLI, Qwen Code): the goal under way, its stops blocked more
+// times in a row this turn than the cap lets through (conts, the continuations it honours; 0:
+// no cap). The agent ends that turn instead of continuing, and waits at its prompt without a
+// hook to say so: it is Capped, and the front end types the goal's next turn. It reports
+// whether it was; headless it does nothing (CappedAtExit tells it there).
+func (e *Engine) CappedByCount(agent string, conts int) bool {
+	e.mu.Lock()
+	capped := conts > 0 && e.interactive && e.turnConts > conts && e.goal.active(false) && e.goal.last != nil && e.goal.last.End == "" && e.goal.turns > 0
+	e.mu.Unlock()
+	if capped {
+		e.Capped(agent)
+	}
+	return capped
+}
+
 // typeNextTurn is Capped in a session whose terminal a front end owns: the goal goes on, its
 // turn that the cap cut short started again by the front end, which types the goal's prompt
 // into the agent's (GoalTurnTyped). An entry in the verdict log says so. The caller holds the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hooksup/hooksup/config"
 	"github.com/hooksup/hooksup/hooks"
+	"github.com/hooksup/hooksup/session"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
@@ -300,6 +301,52 @@ func TestGoalCappedAtExit(t *testing.T) {
 		vs, _ := r.waitVerdicts(t, 4)
 		if c := vs[3]; c.Event != verdictlog.EventCapped || c.Goal.Turn != 2 || c.Goal.CappedBy != "Qwen Code" {
 			t.Fatalf("capped %+v goal %+v", c, c.Goal)
+		}
+	}
+}
+
+// In the TUI, an agent whose cap's end hooksup cannot read ends a turn whose stop was blocked one
+// past what its cap honours: the goal goes on, the cap's end logged (never a pass) and the goal's
+// next turn handed to the front end to type. Within the cap, with no cap, or headless, a block
+// is no cap's end.
+func TestGoalCappedByCount(t *testing.T) {
+	for _, tc := range []struct {
+		conts       int
+		interactive bool
+		capped      bool
+	}{{2, true, true}, {3, true, false}, {0, true, false}, {2, false, false}} {
+		f := filepath.Join(t.TempDir(), "n")
+		g := Goal{Text: "ship it", GoalConfig: config.Defaults().Goal}
+		g.Done = fmt.Sprintf(`echo x >> %[1]s; echo "run $(wc -l < %[1]s | tr 0-9 a-j)"; exit 1`, f)
+		e, r := goalEngine(t, g, check("ok", "true"))
+		e.interactive = tc.interactive
+		for i := range 3 {
+			if a := e.Decide(context.Background(), stopIn(i > 0)); a.Decision != hooks.Block {
+				t.Fatalf("stop %d: %+v", i, a)
+			}
+		}
+		if got := e.CappedByCount("GitHub Copilot CLI", tc.conts); got != tc.capped {
+			t.Fatalf("cap of %d continuations, 3 blocks, interactive %v: capped %v, want %v", tc.conts, tc.interactive, got, tc.capped)
+		}
+		if !tc.capped {
+			continue
+		}
+		vs, evs := r.waitVerdicts(t, 4)
+		c := vs[3]
+		if c.Event != verdictlog.EventCapped || c.Decision != hooks.Allow || c.Goal.Turn != 3 || c.Goal.End != "" || c.Goal.CappedBy != "GitHub Copilot CLI" {
+			t.Fatalf("capped %+v goal %+v", c, c.Goal)
+		}
+		var typed string
+		for _, ev := range evs {
+			if g, ok := ev.(session.GoalTurnTyped); ok {
+				typed = g.Text
+			}
+		}
+		if !strings.HasPrefix(typed, "Goal turn 3 of 20 (typed by hooksup: your own limit on stop hooks ended the last turn)") {
+			t.Fatalf("typed %q", typed)
+		}
+		if rec, _ := e.GoalState(); rec.End != "" {
+			t.Fatalf("the goal ended: %+v", rec)
 		}
 	}
 }

@@ -371,7 +371,29 @@ func (s *Supervisor) decide(ctx context.Context, in *hooks.Input) ([]byte, int) 
 	}
 	r := s.engine.Stop(ctx, in)
 	s.decided(r.Verdict)
+	s.cappedByCount(r.Verdict)
 	return r.Stdout, r.Exit
+}
+
+// cappedByCount: in the TUI, the main agent's stop just blocked one past what its own cap on
+// blocked stops honours, for an agent whose cap's end hooksup cannot read: the agent overrides
+// this block, ends its turn and waits at its prompt, and no hook says so. hooksup's count of the
+// turn's blocks tells it, as the agent's own count does: Copilot CLI 1.0.102 counts every block
+// of a turn, tool calls between them included, as hooksup does, and Qwen Code 0.24.4 every block
+// of its prompt. The screen would not do for both: Copilot CLI writes its cap's end in its
+// process log alone, and Qwen Code's line on its screen comes after the turn ended, in a wording
+// its next version may change. The goal records the cap's end (never a pass) and the agent
+// waits: the front end types the goal's next turn once the agent's prompt box is empty.
+func (s *Supervisor) cappedByCount(v verdictlog.Verdict) {
+	if v.Event != hooks.Stop || v.AgentID != "" || v.Decision != hooks.Block || !s.o.Interactive {
+		return
+	}
+	if _, ok := s.agent.(agent.CapEnd); ok {
+		return
+	}
+	if s.engine.CappedByCount(s.agent.Product(), s.BlockCap()) {
+		s.state.set(session.StateWaiting, "the agent's own cap on blocked stops ended its turn", fromHook)
+	}
 }
 
 func (s *Supervisor) observe(_ context.Context, in *hooks.Input) ([]byte, int) {

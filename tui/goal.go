@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -67,25 +68,64 @@ func goalLine(st Styles, g *verdictlog.Goal, failed string) string {
 // goalEnd says how a goal ended (present.GoalEnd).
 func goalEnd(g *verdictlog.Goal) string { return present.GoalEnd(g) }
 
+// The goal's turn is pasted into the agent's prompt, and Enter pressed goalEnterDelay later: an
+// Enter in the paste's wake is taken as part of it (Qwen Code's input drops one within 500 ms
+// of a paste; Gemini CLI's adds a line for one within 40 ms, as its clock, late on a busy
+// machine, tells). While the agent still waits with the box not empty, its state unchanged and
+// the person's keys untouched since, the turn was not sent: Enter again, goalEnterAgain apart,
+// goalEnters in all. Never on an empty box: Qwen Code's Enter there sends its own suggestion.
+const (
+	goalEnterDelay = 600 * time.Millisecond
+	goalEnterAgain = 2 * time.Second
+	goalEnters     = 3
+)
+
 // typeGoalTurn types the goal's next turn into the agent's prompt (m.goalTurn), once the agent
 // waits for input, no question is pending and its prompt box is empty on the screen: what the
-// person typed there is never mixed with it.
+// person typed there is never mixed with it. Then its Enter (enterGoalTurn).
 func (m *model) typeGoalTurn() {
-	if m.goalTurn == "" || m.exited || m.header.state != session.StateWaiting || len(m.questions) > 0 || !promptBoxEmpty(m.io.term.Text()) {
+	if !m.goalEnter.IsZero() {
+		m.enterGoalTurn()
+		return
+	}
+	if m.goalTurn == "" || m.exited || m.header.state != session.StateWaiting || len(m.questions) > 0 || !m.promptBoxEmpty() {
 		return
 	}
 	m.write(vterm.EncodePaste(m.goalTurn, m.io.term.Modes()))
-	m.write([]byte("\r"))
 	m.goalTurn = ""
+	m.goalEnter, m.goalEnters, m.goalPasted = time.Now().Add(goalEnterDelay), 0, true
 }
 
-// promptBoxEmpty reports whether the agent's screen shows its prompt box empty: a line holding
-// its prompt mark alone (Claude Code's "❯", Gemini CLI's and Qwen Code's ">"), inside the box's
-// borders or not.
-func promptBoxEmpty(screen string) bool {
-	for _, l := range strings.Split(screen, "\n") {
+// enterGoalTurn presses Enter for the goal's turn pasted into the prompt, when one is due.
+func (m *model) enterGoalTurn() {
+	if time.Now().Before(m.goalEnter) {
+		return
+	}
+	if m.goalEnters >= goalEnters || m.exited || !m.goalPasted || (m.goalEnters > 0 && (m.header.state != session.StateWaiting || m.promptBoxEmpty())) {
+		m.goalEnter, m.goalPasted = time.Time{}, false
+		return
+	}
+	m.write([]byte("\r"))
+	m.goalEnters++
+	m.goalEnter = time.Now().Add(goalEnterAgain)
+}
+
+// promptBoxEmpty reports whether the agent's screen shows its prompt box empty, by the agent's
+// rule (Options.PromptEmpty), else a prompt mark alone on a row (agent.MarkAlone's rule).
+func (m *model) promptBoxEmpty() bool {
+	rows := strings.Split(m.io.term.Text(), "\n")
+	if m.promptEmpty != nil {
+		return m.promptEmpty(rows)
+	}
+	return promptMarkAlone(rows)
+}
+
+// promptMarkAlone reports whether a row holds a prompt mark alone (Claude Code's "❯", Gemini
+// CLI's and Qwen Code's ">", Codex's "›"), inside a box's borders or not.
+func promptMarkAlone(rows []string) bool {
+	for _, l := range rows {
 		l = strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "│┃|"))
-		if l == "❯" || l == ">" {
+		if l == "❯" || l == ">" || l == "›" {
 			return true
 		}
 	}

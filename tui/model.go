@@ -88,12 +88,20 @@ type model struct {
 	// goalTurn is the goal's next turn that hooksup is to type into the agent's prompt once it
 	// waits with the box empty ("": none; goal.go).
 	goalTurn string
-	failed   map[int]whatFailed // what the banner quotes of each pending question's reason
-	editor   reasonEditor
-	notices  []session.Notice          // the last warnings and errors, newest last
-	trust    *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
-	tally    tally                     // for the summary at claude's exit
-	resume   string                    // the command that resumes a session, before its id
+	// promptEmpty reports whether the agent's screen shows its prompt box empty.
+	promptEmpty func(screen []string) bool
+	// goalEnter is when to press Enter for the goal's turn typed (zero: none is due), goalEnters
+	// how often it was pressed; goalPasted: the turn is in the prompt as typed, no state change
+	// nor key of the person's since.
+	goalEnter  time.Time
+	goalEnters int
+	goalPasted bool
+	failed     map[int]whatFailed // what the banner quotes of each pending question's reason
+	editor     reasonEditor
+	notices    []session.Notice          // the last warnings and errors, newest last
+	trust      *session.ConfigTrustAsked // the trust prompt shown (trustprompt.go); nil: none
+	tally      tally                     // for the summary at claude's exit
+	resume     string                    // the command that resumes a session, before its id
 
 	// typedInWait: the person pressed a key or pasted since claude's state last changed; an
 	// idle alert then tells them nothing they do not know (and a nudge would type into their
@@ -176,13 +184,13 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.now = time.Time(msg)
 		m.checks.spinner++
 		m.typeGoalTurn()
-		if m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 || m.goalTurn != "" {
+		if m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 || (m.goalTurn != "" || !m.goalEnter.IsZero()) {
 			return m, tick()
 		}
 		m.ticking = false
 		return m, nil
 	case tea.PasteMsg:
-		m.typedInWait = true
+		m.typedInWait, m.goalPasted = true, false
 		m.sess.Typed(time.Now())
 		if m.editor.open {
 			_, cmd := m.editorUpdate(msg)
@@ -206,7 +214,7 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.mouse(msg)
 	case tea.KeyPressMsg:
-		m.typedInWait = true
+		m.typedInWait, m.goalPasted = true, false
 		m.sess.Typed(time.Now())
 		return m.key(msg)
 	case escapeMsg:
@@ -261,6 +269,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 	ev := msg.ev
 	if c, ok := ev.(session.StateChanged); ok && c.State != m.header.state {
 		m.typedInWait = false // a new wait (or none) begins
+		m.goalPasted = m.goalPasted && m.goalEnters == 0
 	}
 	m.header.event(ev)
 	m.verdicts.event(ev)
@@ -320,7 +329,7 @@ func (m *model) event(msg eventMsg) tea.Cmd {
 		}
 	}
 	m.typeGoalTurn() // the agent's state may have changed
-	if (m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 || m.goalTurn != "") && !m.ticking {
+	if (m.checks.running || m.checks.waiting != nil || len(m.questions) > 0 || (m.goalTurn != "" || !m.goalEnter.IsZero())) && !m.ticking {
 		m.ticking = true
 		cmds = append(cmds, tick())
 	}

@@ -46,7 +46,11 @@ type Options struct {
 	// ResumeHint rewrites a line of the agent's last screen that names its own resume command
 	// into hooksup's (agent.Agent.ResumeHint); nil: none is rewritten.
 	ResumeHint func(line string) (string, bool)
-	Version    string // reported to claude's XTVERSION query
+	// PromptEmpty reads the agent's screen (its rows as plain text) and reports whether its
+	// prompt box is empty (agent.PromptEmpty): the goal's next turn is typed only then. nil: a
+	// prompt mark alone on a row is one.
+	PromptEmpty func(screen []string) bool
+	Version     string // reported to claude's XTVERSION query
 	// Notifier carries [notifications] notify: the outer terminal's sequence or the system's
 	// notifier (notify.New chooses).
 	Notifier notify.Notifier
@@ -97,6 +101,9 @@ func Run(ctx context.Context, sess Session, o Options) error {
 	m.setAgent(o.Agent)
 	m.header.plain = o.DefaultAgent
 	m.resume = o.Resume
+	if o.PromptEmpty != nil {
+		m.promptEmpty = o.PromptEmpty
+	}
 	m.checks.configured, m.checks.subConfigured, m.checks.ignored = o.Checks, o.SubagentChecks, o.Ignored
 	m.checks.from = o.ConfigFiles
 	m.header.ignored = len(o.Ignored) > 0

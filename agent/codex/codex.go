@@ -239,3 +239,9 @@ func (Agent) ResumeHint(line string) (string, bool) {
 	}
 	return m[1] + "hooksup codex " + m[2], true
 }
+
+// PromptEmpty: codex's empty composer shows a placeholder after its mark "›" (0.169.0: "Ask
+// Codex to do anything" before the first prompt, "Ask a follow-up question" after).
+func (Agent) PromptEmpty(screen []string) bool {
+	return agent.PromptWith(screen, "Ask Codex to do anything", "Ask a follow-up question")
+}

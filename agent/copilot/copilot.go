@@ -247,3 +247,23 @@ func (Agent) ResumeHint(line string) (string, bool) {
 	}
 	return l[:i] + "hooksup " + l[i:], true
 }
+
+// PromptEmpty: copilot's empty input is a row holding its mark alone between two rules: "┃"
+// between "╻▄▄…" and "╹▀▀…" (1.0.102 in a terminal of 256 colours), "❯" between "───" rows
+// (when CI is set). A row holding the mark alone inside the person's text of several lines
+// has text around it.
+func (Agent) PromptEmpty(screen []string) bool {
+	rule := func(i int) bool {
+		if i < 0 || i >= len(screen) {
+			return false
+		}
+		r := strings.TrimSpace(screen[i])
+		return r != "" && strings.Trim(r, "╻╹▄▀─━") == ""
+	}
+	for i, l := range screen {
+		if m := strings.TrimSpace(l); (m == "┃" || m == "❯") && rule(i-1) && rule(i+1) {
+			return true
+		}
+	}
+	return false
+}

@@ -561,3 +561,10 @@ func (Agent) ResumeHint(line string) (string, bool) {
 	}
 	return l[:i] + "hooksup " + l[i:], true
 }
+
+// PromptEmpty: gemini's empty input shows its placeholder after its mark (0.61.0:
+// ">   Type your message or @path/to/file").
+func (Agent) PromptEmpty(screen []string) bool { return agent.PromptWith(screen, placeholder) }
+
+// placeholder is what gemini's empty input shows.
+const placeholder = "Type your message or @path/to/file"

@@ -362,3 +362,10 @@ func (Agent) OtherStopReasons(prompt, sent string) string {
 	}
 	return strings.TrimSpace(strings.Join(said, "\n"))
 }
+
+// PromptEmpty: qwen's empty input shows its placeholder after its mark (0.24.4:
+// ">   Type your message or @path/to/file").
+func (Agent) PromptEmpty(screen []string) bool { return agent.PromptWith(screen, placeholder) }
+
+// placeholder is what qwen's empty input shows.
+const placeholder = "Type your message or @path/to/file"

@@ -88,6 +88,7 @@ func runTUI(ctx context.Context, cfg config.Config, so supervisor.Options, resum
 			HoldOnExit:     cfg.UI.HoldOnExit,
 			Resume:         resume,
 			ResumeHint:     resumeHint(s.sup.Agent()),
+			PromptEmpty:    func(rows []string) bool { return agent.PromptEmpty(s.sup.Agent(), rows) },
 			Checks:         cfg.Stop.Checks,
 			SubagentChecks: cfg.SubagentStop.Checks,
 			Ignored:        ignored,
