@@ -23,6 +23,9 @@ import (
 // root commands ("rm" for "rm -rf …") for the session, and writes nothing.
 const sessionOption = "Allow for this session"
 
+// lastOption begins every dialog's last option, "No, suggest changes (esc)".
+const lastOption = "No, suggest changes"
+
 // editSessionSays is what "Allow for this session" allows at a file's dialog: gemini switches
 // itself to accepting every edit (its auto-edit mode) for the rest of the session.
 const editSessionSays = "allow every file write and edit for the rest of this gemini session (gemini's own \"" + sessionOption + "\" at a file's dialog switches it to accepting edits by itself; nothing written)"
@@ -61,7 +64,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	// The options, "1. Allow once" among them, one selected; "Allow for this session" among
 	// them where the folder is trusted.
-	selected, session, once := 0, 0, false
+	selected, session, once, last := 0, 0, false, false
 	for _, r := range rows[q+1:] {
 		if r == "" {
 			continue
@@ -79,8 +82,11 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if m[3] == sessionOption {
 			session = int(m[2][0] - '0')
 		}
+		last = strings.HasPrefix(m[3], lastOption)
 	}
-	if !once || selected == 0 {
+	// A dialog still being drawn (its last option not yet on screen) is not read: its
+	// question would lack what the options not yet drawn offer.
+	if !once || selected == 0 || !last {
 		return agent.KeyDialog{}, false
 	}
 	// The command: the rows of the box above the question; for a file, the title above that box.

@@ -40,6 +40,8 @@ const (
 	// qwen to accepting every edit (its auto-edit mode) for the rest of the session.
 	editQuestion = "Apply this change?"
 	editAlways   = "Yes, allow always"
+	// lastOption begins every dialog's last option, "No, suggest changes (esc)".
+	lastOption = "No, suggest changes"
 )
 
 var (
@@ -71,7 +73,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	// The options, "1. Yes, allow once" among them, one selected; "Always allow … in this
 	// project" among them on the default approval mode.
-	selected, project, once := 0, 0, false
+	selected, project, once, last := 0, 0, false, false
 	var projectSays string
 	for _, r := range rows[q+1:] {
 		if r == "" {
@@ -94,8 +96,11 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if edit && m[3] == editAlways {
 			project = n
 		}
+		last = strings.HasPrefix(m[3], lastOption)
 	}
-	if !once || selected == 0 {
+	// A dialog still being drawn (its last option not yet on screen) is not read: its
+	// question would lack what the options not yet drawn offer.
+	if !once || selected == 0 || !last {
 		return agent.KeyDialog{}, false
 	}
 	// Above the question, blocks of rows between blank ones: the warnings ("⚠ …", before or
