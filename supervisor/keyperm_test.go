@@ -497,3 +497,47 @@ func TestKeyPermissionPersonTypingAtTheDialog(t *testing.T) {
 		t.Fatalf("keys pressed into the person's answer: %q", sc.keys())
 	}
 }
+
+// The agent takes the answer and asks about the same call again (the screen changed above an
+// identical dialog): the first answer's key is not pressed into it; it is a question of its own.
+func TestKeyPermissionSameDialogAgainIsAskedAgain(t *testing.T) {
+	ss := startStorm(t)
+	ss.sup.o.Interactive = true
+	defer ss.stop(t)
+	ss.sup.agent = codex.Agent{}
+	b, err := os.ReadFile("../agent/codex/testdata/codex-approval-dialog.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialog := string(b)
+	sc := newFakeScreen("› \n")
+	sc.onPress = func(k string) (string, bool) {
+		if k == "Enter" { // run, and the model asks for the same command once more
+			return "• Ran rm -rf ../build-cache && touch created.txt\n" + dialog, true
+		}
+		return "", false
+	}
+	defer ss.sup.AttachScreen(sc)()
+	sc.show(dialog)
+	const command = "rm -rf ../build-cache && touch created.txt"
+	q := waitKeyQuestion(t, ss, command)
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "", session.ManualSource("test")); err != nil {
+		t.Fatal(err)
+	}
+	var q2 session.Question
+	waitFor(t, "the second dialog's question", func() bool {
+		for _, p := range ss.sup.Pending() {
+			if p.Permission != nil && p.ID != q.ID {
+				q2 = p
+				return true
+			}
+		}
+		return false
+	})
+	if q2.Permission.Command != command {
+		t.Fatalf("the second question: %+v", q2.Permission)
+	}
+	if got := sc.keys(); !slices.Equal(got, []string{"Enter"}) {
+		t.Fatalf("keys %q: the first answer went into the second dialog", got)
+	}
+}
