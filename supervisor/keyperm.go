@@ -30,10 +30,8 @@ import (
 //     missing from the screen within keyMoveWait of such a key is being drawn again, not gone
 //     (gemini clears it for a frame);
 //   - then confirmed: the dialog leaves the screen within keyConfirm (or the dialog's own
-//     Confirm, for an agent slow to draw), else the answer's key is pressed once more if
-//     nothing on screen changed since (the key was dropped), and past that the person is told
-//     to answer at the terminal. The same dialog on a screen that changed is the agent asking
-//     again (or drawing its answer late): a question of its own, never a key of the first's.
+//     Confirm, for an agent slow to draw), else the answer's key is pressed
+//     once more, and past that the person is told to answer at the terminal.
 //
 // Deny is the dialog's Escape, whatever else its keys mean; a deny with a reason, where the
 // dialog has a field for the model's feedback (agent.KeyDialog.DenyWith: copilot's), that field
@@ -62,7 +60,6 @@ type keyDialog struct {
 	moved   string    // the keys the dialog asked for when the last selection key was pressed
 	movedAt time.Time // when
 	typed   bool      // the deny's reason was typed into the dialog
-	pressed string    // the screen when the answer's last key was pressed
 }
 
 // AttachScreen has the session read sc, the agent's screen, for the permission dialogs that
@@ -119,8 +116,7 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		case <-due:
 			due, fired = nil, true
 		}
-		text := sc.Text()
-		d, ok := kp.KeyDialog(strings.Split(text, "\n"))
+		d, ok := kp.KeyDialog(strings.Split(sc.Text(), "\n"))
 		if ok && d.Typing && (cur == nil || cur.ans == nil || cur.ans.reason == "") {
 			// Its field open, and not by hooksup: the person is answering at the terminal.
 			ok = false
@@ -137,15 +133,6 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 		if cur != nil && !same {
 			s.keyDialogLeft(cur, "it left the screen")
 			cur, due = nil, nil
-		}
-		if same && fired && cur.tries > 0 && text != cur.pressed {
-			// The same dialog after the answer's key, on a screen that changed since: the agent
-			// took the key and asks about the same call again (a second edit of one file reads
-			// the same), or drew its answer late. No key goes again: the first dialog was
-			// answered, and this one is a question of its own.
-			s.keyDialogLeft(cur, "answered; the same dialog again")
-			cur = s.askKeyDialog(d)
-			continue
 		}
 		if cur == nil && ok {
 			cur = s.askKeyDialog(d)
@@ -201,7 +188,6 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 				// Escape at the dialog ends the agent's turn, as the person's own does.
 				s.Interrupt()
 			}
-			cur.pressed = text
 			sc.Press(keys[0])
 			after(cmp.Or(d.Confirm, keyConfirm))
 		default:
