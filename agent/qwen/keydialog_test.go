@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hooksup/hooksup/agent/agenttest"
 )
 
 // The screens are qwen 0.24.4's, captured offline in tmux: on its defaults (auto mode, whose
@@ -106,23 +108,5 @@ func TestKeyDialogFile(t *testing.T) {
 // A dialog still being drawn, its last option not yet on screen, is not read: its question would
 // lack the options still to come (gemini's and qwen's always among them).
 func TestKeyDialogNotYetDrawn(t *testing.T) {
-	for _, name := range []string{"qwen-approval-dialog.txt", "qwen-approval-dialog-default-mode.txt", "qwen-write-dialog.txt", "qwen-edit-dialog-default-mode.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-		if _, ok := (Agent{}).KeyDialog(rows); !ok {
-			t.Fatalf("%s: not read whole", name)
-		}
-		for i, r := range rows {
-			if strings.Contains(r, "No, suggest changes") {
-				rows = rows[:i]
-				break
-			}
-		}
-		if d, ok := (Agent{}).KeyDialog(rows); ok {
-			t.Errorf("%s without its last option read: %+v", name, d)
-		}
-	}
+	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "qwen-approval-dialog.txt", "qwen-approval-dialog-default-mode.txt", "qwen-write-dialog.txt", "qwen-edit-dialog-default-mode.txt")
 }

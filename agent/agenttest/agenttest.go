@@ -37,3 +37,28 @@ func PromptEmpty(t *testing.T, a agent.Agent, prompt string, screens map[string]
 		}
 	}
 }
+
+// NotReadUntilDrawn checks that each of a's captured dialogs (testdata/NAME) is read whole, and
+// not while still being drawn: cut before the row holding last, its last option.
+func NotReadUntilDrawn(t *testing.T, a agent.KeyPermissions, last string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		if _, ok := a.KeyDialog(rows); !ok {
+			t.Fatalf("%s: not read whole", name)
+		}
+		for i, r := range rows {
+			if strings.Contains(r, last) {
+				rows = rows[:i]
+				break
+			}
+		}
+		if d, ok := a.KeyDialog(rows); ok {
+			t.Errorf("%s without its last option read: %+v", name, d)
+		}
+	}
+}
