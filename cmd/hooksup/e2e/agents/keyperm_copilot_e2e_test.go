@@ -117,9 +117,7 @@ func TestKeysCopilotApproved(t *testing.T) {
 	if len(turns) < 2 || len(turns[1].ToolResults()) != 1 {
 		t.Fatalf("the model did not get the command's result: %d turns", len(turns))
 	}
-	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("the answered question is still listed: %+v", ls)
-	}
+	nothingPending(t, rc.Run)
 	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", copilotCommand)
 	copilotPromptClean(t, rc, tm)
 }
@@ -137,9 +135,7 @@ func TestKeysCopilotAlways(t *testing.T) {
 			t.Fatalf("a command allowed always did not run: %v", err)
 		}
 	}
-	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("a question is still listed: %+v", ls)
-	}
+	nothingPending(t, rc.Run)
 	conf, err := os.ReadFile(filepath.Join(rc.Env.Home, ".copilot", "permissions-config.json"))
 	if err != nil || !strings.Contains(string(conf), `"touch"`) || !strings.Contains(string(conf), strconv.Quote(rc.Env.WorkDir)) {
 		t.Fatalf("copilot's permissions after always: %q %v", conf, err)

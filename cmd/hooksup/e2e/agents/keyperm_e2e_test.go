@@ -38,6 +38,15 @@ func answerAndTime(t *testing.T, runDir string, tm *e2e.Tmux, marker, want strin
 	return took
 }
 
+// nothingPending checks that the one session of runDir lists no question: the answered one is
+// gone from the hub.
+func nothingPending(t *testing.T, runDir string) {
+	t.Helper()
+	if ls := e2e.HubLs(t, runDir); len(ls) != 1 || len(ls[0].Pending) != 0 {
+		t.Fatalf("a question is still listed: %+v", ls)
+	}
+}
+
 // keyVerdict is the one permission answer of the verdict log.
 func keyVerdict(t *testing.T, vs []verdictlog.Verdict, decision, source, command string) {
 	t.Helper()
@@ -94,9 +103,7 @@ func TestKeysClaudeAutoModeApproved(t *testing.T) {
 	if len(main) < 2 || len(main[1].ToolResults()) != 1 || main[1].ToolResults()[0].IsError {
 		t.Fatalf("the model did not get the command's result: %d requests", len(main))
 	}
-	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("the answered question is still listed: %+v", ls)
-	}
+	nothingPending(t, rc.Run)
 	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", keyCommand)
 	claudePromptClean(t, rc, tm, 2)
 }
@@ -219,9 +226,7 @@ func TestKeysGeminiApproved(t *testing.T) {
 	if len(turns) < 2 || !geminiHasResponse(turns[1], "") {
 		t.Fatalf("the model did not get the command's result: %d turns", len(turns))
 	}
-	if ls := e2e.HubLs(t, rg.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("the answered question is still listed: %+v", ls)
-	}
+	nothingPending(t, rg.Run)
 	keyVerdict(t, rg.Verdicts(), "allow", "manual (hooksup approve)", keyCommand)
 	geminiPromptClean(t, rg, tm)
 }
@@ -249,9 +254,7 @@ func TestKeysGeminiAlways(t *testing.T) {
 	if results != 2 {
 		t.Fatalf("the last request carries %d results, not both calls'", results)
 	}
-	if ls := e2e.HubLs(t, rg.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("a question is still listed: %+v", ls)
-	}
+	nothingPending(t, rg.Run)
 	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", keyCommand)
 }
 

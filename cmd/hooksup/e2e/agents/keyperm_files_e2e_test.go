@@ -81,9 +81,7 @@ func TestKeysGeminiFileAlways(t *testing.T) {
 			t.Fatalf("a file allowed always was not written: %v", err)
 		}
 	}
-	if ls := e2e.HubLs(t, rg.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("a question is still listed: %+v", ls)
-	}
+	nothingPending(t, rg.Run)
 	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", keyFile)
 }
 
@@ -160,9 +158,7 @@ func TestKeysCodexFileAlways(t *testing.T) {
 	if b, err := os.ReadFile(path); err != nil || string(b) != strings.Replace(keyFileText, "one", "uno", 1) {
 		t.Fatalf("the patches allowed always: %q %v", b, err)
 	}
-	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("a question is still listed: %+v", ls)
-	}
+	nothingPending(t, rc.Run)
 	if _, err := os.Stat(filepath.Join(rc.Env.CodexHome, "rules", "default.rules")); err == nil {
 		t.Fatal("always wrote a rule of codex's")
 	}
@@ -275,9 +271,7 @@ func TestKeysQwenFileAlways(t *testing.T) {
 			t.Fatalf("a file allowed always was not written: %v", err)
 		}
 	}
-	if ls := e2e.HubLs(t, rq.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("a question is still listed: %+v", ls)
-	}
+	nothingPending(t, rq.Run)
 	if _, err := os.Stat(filepath.Join(rq.env.WorkDir, ".qwen", "settings.json")); err == nil {
 		t.Fatal("always wrote qwen's project settings")
 	}
@@ -386,9 +380,7 @@ func TestKeysCopilotFileAlways(t *testing.T) {
 			t.Fatalf("a file allowed always was not written: %v", err)
 		}
 	}
-	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 0 {
-		t.Fatalf("a question is still listed: %+v", ls)
-	}
+	nothingPending(t, rc.Run)
 	conf, err := os.ReadFile(filepath.Join(rc.Env.Home, ".copilot", "permissions-config.json"))
 	if err != nil || !strings.Contains(string(conf), strconv.Quote(rc.Env.WorkDir)) || !strings.Contains(string(conf), `"kind": "write"`) {
 		t.Fatalf("copilot's permissions after always: %q %v", conf, err)
