@@ -22,4 +22,9 @@ type Permission struct {
 	// answer writes, in the person's words: "allow Bash(touch created.txt) in
 	// .claude/settings.local.json".
 	Always string `json:"always,omitempty"`
+	// DenyReason, in a permission question, says that a deny's reason reaches the model: the
+	// agent's hook passes it on as the call's result, or its dialog has a field for it that
+	// hooksup types it into. Where it is false, deny cancels the call and the agent is told
+	// nothing more.
+	DenyReason bool `json:"deny_reason,omitempty"`
 }

@@ -199,12 +199,13 @@ func (s *Supervisor) watchScreen(sc session.Screen, kp agent.KeyPermissions, sto
 // askKeyDialog makes the dialog d, just read on screen, a question.
 func (s *Supervisor) askKeyDialog(d agent.KeyDialog) *keyDialog {
 	now := time.Now()
-	perm := &session.Permission{Tool: termsafe.String(d.Tool), Command: termsafe.String(clip.Head(d.Command, activityCommandMax))}
+	perm := &session.Permission{Tool: termsafe.String(d.Tool), Command: termsafe.String(clip.Head(d.Command, activityCommandMax)),
+		DenyReason: d.DenyWith != nil}
 	if len(d.Always) > 0 {
 		perm.Always = termsafe.String(d.AlwaysSays)
 	}
 	p := &permQuestion{q: session.Question{ID: s.engine.NextQuestionID(), Event: hooks.PermissionRequest, Asked: now, Permission: perm},
-		ch: make(chan permAnswer, 1), keys: true, takesReason: d.DenyWith != nil}
+		ch: make(chan permAnswer, 1), keys: true}
 	s.perms.mu.Lock()
 	if s.perms.pending == nil {
 		s.perms.pending = map[int]*permQuestion{}

@@ -426,6 +426,12 @@ func TestKeyPermissionDenyWithReason(t *testing.T) {
 	defer ss.sup.AttachScreen(sc)()
 	sc.show(dialog)
 	q := waitKeyQuestion(t, ss, "touch created.txt")
+	if !q.Permission.DenyReason {
+		t.Fatal("the question does not say the dialog takes a reason")
+	}
+	if err := ss.sup.ResolveBy(q.ID, session.PermissionAllow, "why", session.ManualSource("test")); err == nil || !strings.Contains(err.Error(), "allowed takes no reason") {
+		t.Fatalf("an allow with a reason: %v", err)
+	}
 	if err := ss.sup.ResolveBy(q.ID, session.PermissionDeny, "use  a\ttemporary\ndirectory", session.ManualSource("test")); err != nil {
 		t.Fatal(err)
 	}
@@ -468,6 +474,9 @@ func TestKeyPermissionReasonRefusedWithoutAField(t *testing.T) {
 		}
 		return false
 	})
+	if gq.Permission.DenyReason {
+		t.Fatal("the question says gemini's dialog takes a reason")
+	}
 	if err := ss.sup.ResolveBy(gq.ID, session.PermissionDeny, "why not", session.ManualSource("test")); err == nil || !strings.Contains(err.Error(), "takes no reason") {
 		t.Fatalf("a reason for gemini's dialog: %v", err)
 	}

@@ -37,8 +37,7 @@ type permQuestion struct {
 	ch   chan permAnswer // buffered 1: the first answer wins
 	// keys: a dialog no hook answers, read on the agent's screen and answered with keys
 	// (keyperm.go); it is withdrawn when it leaves the screen, not by the agent's state.
-	// takesReason: a deny's reason can be typed into it.
-	keys, takesReason bool
+	keys bool
 }
 
 // permissions are the permission questions pending in a session.
@@ -75,7 +74,9 @@ func (s *Supervisor) permissionRequest(ctx context.Context, in *hooks.Input) ([]
 	if !ok || !s.o.Interactive || in.ToolName == "" || !pa.AnswersPermission(in) {
 		return nil, 0
 	}
-	perm := &session.Permission{Tool: termsafe.String(in.ToolName), Command: termsafe.String(clip.Head(toolSubject(in.ToolInput), activityCommandMax))}
+	// The hook's deny carries a message the agent gives the model as the call's result.
+	perm := &session.Permission{Tool: termsafe.String(in.ToolName), Command: termsafe.String(clip.Head(toolSubject(in.ToolInput), activityCommandMax)),
+		DenyReason: true}
 	words, rule, ok := pa.AlwaysRule(in)
 	if ok {
 		perm.Always = words
@@ -132,7 +133,10 @@ func (s *Supervisor) resolvePermission(id int, d hooks.Decision, reason string, 
 	case d != session.PermissionAllow && d != session.PermissionDeny && d != session.PermissionAlways:
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: a permission is answered allow, deny or always, not %q", id, session.ErrNotPermission, d)
-	case p.keys && reason != "" && !p.takesReason:
+	case d != session.PermissionDeny && reason != "":
+		s.perms.mu.Unlock()
+		return true, fmt.Errorf("resolve question %d: %w: a permission allowed takes no reason: the agent is told nothing when its tool runs", id, session.ErrNotPermission)
+	case reason != "" && !p.q.Permission.DenyReason:
 		s.perms.mu.Unlock()
 		return true, fmt.Errorf("resolve question %d: %w: %s's dialog takes no reason (it is answered with keys: deny presses Escape, which cancels the call)", id, session.ErrNotPermission, s.agent.Product())
 	case d == session.PermissionAlways && p.q.Permission.Always == "":

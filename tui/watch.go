@@ -51,6 +51,7 @@ type watchModel struct {
 	keys     keyMap
 	escape   key.Binding // the session TUI's Escape: the selected session's turn may stop
 	editor   reasonEditor
+	denying  bool // the editor holds a permission's refusal: sent, it denies the call with it
 	sessions []*watchSession
 	selected string // the selected session's key (watchKey)
 	prefixed bool   // the prefix key was pressed: the next key is a command
@@ -193,6 +194,7 @@ func (m *watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			s.live.Snapshot = msg.snap
 		}
 		m.keepAlways()
+		m.keepEditor()
 		if s.stale {
 			s.stale = false
 			return m, tea.Batch(m.refresh(msg.id), m.tick())
@@ -260,9 +262,7 @@ func (m *watchModel) listed(msg watchListed) tea.Cmd {
 			m.selected = watchKey(m.sessions[0].live)
 		}
 	}
-	if m.editor.open && m.selectedQuestion() == nil {
-		m.editor.stop()
-	}
+	m.keepEditor()
 	m.keepAlways()
 	cmds = append(cmds, m.tick())
 	return tea.Batch(cmds...)
@@ -354,6 +354,14 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 		switch res, cmd := m.editor.update(k); res {
 		case editorSend:
 			reason := m.editor.value()
+			if m.denying {
+				if reason == "" {
+					m.status, m.failed = "type why it is refused first (deny refuses it without a reason)", true
+					return nil
+				}
+				m.editor.stop()
+				return m.answer(session.PermissionDeny, reason, "")
+			}
 			m.editor.stop()
 			return m.answer(hooks.Block, reason, "with your reason, the agent continues after")
 		case editorCancel:
@@ -394,10 +402,7 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, c.Halt):
 		return m.answer(hooks.Halt, "", "the turn ends at")
 	case key.Matches(k, c.Edit):
-		if q := m.selectedQuestion(); q != nil {
-			return m.editor.start(q.ID, q.Reason, m.w, m.h)
-		}
-		m.status, m.failed = "nothing to edit: the selected session has no pending question", true
+		return m.edit()
 	}
 	return nil
 }
@@ -409,6 +414,44 @@ func (m *watchModel) move(d int) {
 			m.selected = watchKey(m.sessions[j].live)
 			return
 		}
+	}
+}
+
+// edit opens the editor on the selected session's oldest question: a stop's continuation to
+// send, or a permission's refusal to tell the agent, where a deny's reason reaches it.
+func (m *watchModel) edit() tea.Cmd {
+	s := m.selectedSession()
+	if m.unreachable(s) {
+		return nil
+	}
+	q := m.selectedQuestion()
+	switch {
+	case q == nil:
+		m.status, m.failed = "nothing to edit: the selected session has no pending question", true
+		return nil
+	case q.Permission != nil && !q.Permission.DenyReason:
+		m.status, m.failed = fmt.Sprintf("%s's dialog takes no reason: %s denies %s without one",
+			present.AgentName(s.live.Snapshot.Agent), m.keys.Command.Deny.Help().Key, q.Permission.Tool), true
+		return nil
+	case q.Permission != nil:
+		m.denying = true
+		m.status, m.failed = "", false
+		return m.editor.start(q.ID, "", m.w, m.h)
+	}
+	m.denying = false
+	return m.editor.start(q.ID, q.Reason, m.w, m.h)
+}
+
+// keepEditor closes the editor when the question it was opened on no longer waits first in the
+// selected session (answered elsewhere, or another asked before it): what it holds is never
+// sent to another question.
+func (m *watchModel) keepEditor() {
+	if !m.editor.open {
+		return
+	}
+	if q := m.selectedQuestion(); q == nil || q.ID != m.editor.id {
+		m.editor.stop()
+		m.status, m.failed = "the question was answered elsewhere: your reason was not sent", true
 	}
 }
 
@@ -499,6 +542,8 @@ func (m *watchModel) answer(d hooks.Decision, reason, did string) tea.Cmd {
 		switch d {
 		case session.PermissionAlways:
 			did = "always allowed " + termsafe.String(p.Tool)
+		case session.PermissionDeny:
+			did = "denied " + termsafe.String(p.Tool) + " with your reason"
 		case hooks.Block:
 			d, did = session.PermissionAllow, "allowed "+termsafe.String(p.Tool)
 		case hooks.Allow:
@@ -599,7 +644,11 @@ func (m *watchModel) footer() []string {
 		}
 	}
 	if m.editor.open {
-		out = append(out, fit(" "+m.styles.Title.Render("the reason the agent will read:"), m.w))
+		title := "the reason the agent will read:"
+		if m.denying {
+			title = "why it is refused, as the agent will read it:"
+		}
+		out = append(out, fit(" "+m.styles.Title.Render(title), m.w))
 		out = append(out, m.editor.rows()...)
 		if n := m.editor.notice(); n != "" {
 			out = append(out, fit(" "+m.styles.Warn.Render("⚠ "+n), m.w))
@@ -796,9 +845,13 @@ func (m *watchModel) sessionBox(s *watchSession, output [][]string, said bool) [
 			if p.Command != "" {
 				text += ": " + present.FirstLine(p.Command)
 			}
-			keys := " · approve allows it, deny refuses it"
+			keys := " · approve allows it"
 			if p.Always != "" {
-				keys = " · approve allows it, always allows it from now on, deny refuses it"
+				keys += ", always allows it from now on"
+			}
+			keys += ", deny refuses it"
+			if p.DenyReason {
+				keys += ", edit says why"
 			}
 			body = append(body, fit(" "+st.Pending.Render(text)+st.Muted.Render(keys), inner))
 			continue

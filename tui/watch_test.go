@@ -655,3 +655,67 @@ func TestWatchAlwaysRebound(t *testing.T) {
 		t.Fatalf("answers %q", f.answers)
 	}
 }
+
+// Where a deny's reason reaches the model, the edit key opens the editor for it: what is typed
+// is sent with the deny, to the question it was opened on; where it does not, the key says so.
+func TestWatchPermissionDeniedWithAReason(t *testing.T) {
+	f := permissionSessions("")
+	f.lives[0].Snapshot.Agent = "copilot"
+	f.lives[0].Snapshot.Pending[0].Permission.DenyReason = true
+	m := newTestWatch(t, f)
+	if scr := watchScreen(m); !strings.Contains(scr, "deny refuses it, edit says why") {
+		t.Fatalf("the question does not say the reason is taken:\n%s", scr)
+	}
+	m.Update(press('e', 0, "e"))
+	if scr := watchScreen(m); !m.editor.open || !strings.Contains(scr, "why it is refused, as the agent will read it:") {
+		t.Fatalf("no editor for the refusal:\n%s", scr)
+	}
+	// Sent empty, nothing is answered.
+	if _, cmd := m.Update(press(tea.KeyEnter, 0, "")); cmd != nil || len(f.answers) != 0 {
+		t.Fatalf("an empty refusal was sent: %q", f.answers)
+	}
+	for _, r := range "use a temp dir" {
+		m.Update(press(r, 0, string(r)))
+	}
+	_, cmd := m.Update(press(tea.KeyEnter, 0, ""))
+	runCmd(t, m, cmd)
+	if len(f.answers) != 1 || f.answers[0] != "h3 deny use a temp dir" {
+		t.Fatalf("answers %q", f.answers)
+	}
+	if scr := watchScreen(m); m.editor.open || !strings.Contains(scr, "denied Bash with your reason in cli 9c8d7e6f") {
+		t.Fatalf("editing %v:\n%s", m.editor.open, scr)
+	}
+
+	// An agent whose dialog takes no reason: the key says so, and opens nothing.
+	f = permissionSessions("")
+	m = newTestWatch(t, f)
+	if _, cmd := m.Update(press('e', 0, "e")); cmd != nil || m.editor.open {
+		t.Fatal("an editor opened where the reason reaches no one")
+	}
+	if scr := watchScreen(m); !strings.Contains(scr, "codex's dialog takes no reason: d denies Bash without one") {
+		t.Fatalf("no word of why:\n%s", scr)
+	}
+}
+
+// An editor whose question is answered elsewhere, and another asked, closes: what it holds is
+// never sent to the other question.
+func TestWatchEditorClosesWhenItsQuestionGoes(t *testing.T) {
+	f := permissionSessions("")
+	f.lives[0].Snapshot.Pending[0].Permission.DenyReason = true
+	m := newTestWatch(t, f)
+	m.Update(press('e', 0, "e"))
+	m.Update(press('x', 0, "x"))
+	next := f.lives[0]
+	next.Snapshot.Pending = []hub.Question{{ID: 5, Event: "PermissionRequest", Asked: watchNow,
+		Permission: &session.Permission{Tool: "Bash", Command: "rm -rf /", DenyReason: true}}}
+	m.Update(watchListed{lives: []hub.Live{next}, at: watchNow})
+	if _, cmd := m.Update(press(tea.KeyEnter, 0, "")); cmd != nil {
+		runCmd(t, m, cmd)
+	}
+	if len(f.answers) != 0 {
+		t.Fatalf("the reason went to another question: %q", f.answers)
+	}
+	if scr := watchScreen(m); m.editor.open || !strings.Contains(scr, "the question was answered elsewhere: your reason was not sent") {
+		t.Fatalf("editing %v:\n%s", m.editor.open, scr)
+	}
+}

@@ -380,6 +380,10 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 		case d != "deny" && body.Reason != "":
 			writeError(w, http.StatusBadRequest, "bad_request", "a permission allowed takes no reason: the agent is told nothing when its tool runs")
 			return
+		case body.Reason != "" && !p.DenyReason:
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("%s's dialog in %s takes no reason: deny refuses %s without one (Escape, which cancels the call)",
+				present.AgentName(snap.Agent), name, p.Tool))
+			return
 		}
 		err := s.resolvePermission(r, *target, q.ID, d, body.Reason)
 		if errors.Is(err, hub.ErrAnswered) {

@@ -49,6 +49,8 @@ type Permission struct {
 	Tool    string `json:"tool"`
 	Command string `json:"command,omitempty"`
 	Always  string `json:"always,omitempty"`
+	// DenyReason: a deny's reason reaches the model (session.Permission.DenyReason).
+	DenyReason bool `json:"deny_reason,omitempty"`
 }
 
 // Question is a pending question in a Session.
@@ -99,7 +101,8 @@ func SessionOf(l hub.Live) Session {
 	for _, q := range s.Pending {
 		if p := q.Permission; p != nil {
 			j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID, Says: present.PermissionAsks(s.Agent, p.Tool, p.Command),
-				Asked: q.Asked, Answers: present.PermissionAnswers(p.Always != ""), Permission: &Permission{Tool: p.Tool, Command: p.Command, Always: p.Always}})
+				Asked: q.Asked, Answers: present.PermissionAnswers(p.Always != "", p.DenyReason),
+				Permission: &Permission{Tool: p.Tool, Command: p.Command, Always: p.Always, DenyReason: p.DenyReason}})
 			continue
 		}
 		j.Pending = append(j.Pending, Question{ID: q.ID, Event: q.Event, AgentID: q.AgentID,

@@ -101,7 +101,8 @@ func watchHelp() string {
 		{keys(keymap.Up) + "  " + keys(keymap.Down), "select the previous / the next session"},
 		{keys(keymap.Approve), help(keymap.Approve)},
 		{keys(keymap.Deny), help(keymap.Deny)},
-		{"", "at an agent's permission dialog: " + keys(keymap.Approve) + " allows it once, " + keys(keymap.Deny) + " refuses it"},
+		{"", "at an agent's permission dialog: " + keys(keymap.Approve) + " allows it once, " + keys(keymap.Deny) + " refuses it, " + keys(keymap.Edit) + " refuses it\n" +
+			"             with a reason typed first, where the agent reads one"},
 		{keys(keymap.Always), "where the agent offers it, allow the permission from now on: shows the rule,\n" +
 			"             then " + keys(keymap.Always) + " again answers always (any other key keeps the question)"},
 		{keys(keymap.Edit), help(keymap.Edit) + " (" + keys(keymap.Send) + " sends it, " + keys(keymap.Clear) + " clears it, " + keys(keymap.Cancel) + " cancels)"},

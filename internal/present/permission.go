@@ -55,11 +55,16 @@ func PermissionAnswered(d hooks.Decision, tool, command, rule, session, reason s
 }
 
 // PermissionAnswers are the ways to answer a permission question, in the page's words: Allow,
-// Always… (when the agent offers a rule), Deny; Decision is the hub's word for each.
-func PermissionAnswers(always bool) []AnswerWords {
+// Always… (when the agent offers a rule), Deny, and Deny… (when a deny's reason reaches the
+// model: it opens a field for it); Decision is the hub's word for each.
+func PermissionAnswers(always, denyReason bool) []AnswerWords {
 	out := []AnswerWords{{Action: "allow", Label: "Allow", Help: "allow it once", Decision: "allow"}}
 	if always {
 		out = append(out, AnswerWords{Action: "always", Label: "Always…", Help: "allow it, and from now on as the rule says", Decision: "always"})
 	}
-	return append(out, AnswerWords{Action: "deny", Label: "Deny", Help: "refuse it: the tool does not run", Decision: "deny"})
+	out = append(out, AnswerWords{Action: "deny", Label: "Deny", Help: "refuse it: the tool does not run", Decision: "deny"})
+	if denyReason {
+		out = append(out, AnswerWords{Action: "reason", Label: "Deny…", Help: "refuse it, and tell the agent why", Decision: "deny"})
+	}
+	return out
 }

@@ -434,14 +434,19 @@ function card(s) {
     };
     if (q.permission) {
       // The agent's own permission dialog: Allow once · Always… (the rule it writes is shown
-      // first, to confirm) · Deny. The first answer wins, here, at the terminal or elsewhere.
-      if (state.always.get(k) === q.id) {
+      // first, to confirm) · Deny · Deny… (where the reason reaches the model: it is typed
+      // first). The first answer wins, here, at the terminal or elsewhere.
+      if (ed && !ed.stale && ed.deny) {
+        actions.append(button("send", "deny", "refuse it, and tell " + s.agent + " what is typed (Enter)", busy, () => send(s)),
+          button("cancel", "", "keep the question (Esc)", busy, () => { state.editing.delete(k); render(); }));
+      } else if (state.always.get(k) === q.id) {
         actions.append(answer("always", "approve", "allows what is shown from now on", () => { state.always.delete(k); act(s, "always", undefined, q); }),
           button("cancel", "", "keep the question", busy, () => { state.always.delete(k); render(); }));
       } else {
         actions.append(answer("allow", "approve", "a", () => act(s, "approve", undefined, q)));
         if (q.permission.always) actions.append(answer("always", "", "shows the rule first", () => { state.always.set(k, q.id); render(); }));
         actions.append(answer("deny", "deny", "d", () => act(s, "deny", undefined, q)));
+        if (q.permission.deny_reason) actions.append(answer("reason", "", "e", () => denyWhy(s, q)));
       }
     } else if (ed && !ed.stale) {
       actions.append(answer("send", "approve", "Ctrl+Enter", () => send(s)),
@@ -586,6 +591,8 @@ function permissionQuestion(s, q) {
   if (q.agent_id) box.append(" (subagent " + q.agent_id + ")");
   if (q.permission.command) box.append(el("pre", "command", q.permission.command));
   if (state.always.get(key(s)) === q.id) box.append(el("div", "rule", "Always: " + q.permission.always));
+  const ed = state.editing.get(key(s));
+  if (ed && !ed.stale && ed.deny && ed.question === q.id) box.append(reasonArea(s, ed, "why it is refused, as " + s.agent + " will read it", true));
   return box;
 }
 
@@ -602,23 +609,8 @@ function question(s, q) {
   left.dataset.deadline = q.deadline;
   box.append(left);
   const ed = state.editing.get(key(s));
-  if (ed && !ed.stale && ed.question === q.id) {
-    const ta = el("textarea");
-    ta.dataset.key = key(s);
-    ta.value = ed.text;
-    ta.setAttribute("aria-label", "the reason " + s.agent + " will read");
-    ta.addEventListener("input", () => { ed.text = ta.value; });
-    ta.setAttribute("enterkeyhint", "enter"); // a phone's return key is a new line; Send sends
-    // The key that opened the editor (e) is not its first character, where the browser
-    // delivers that key's character apart from the key itself (the focus moved in between).
-    ta.addEventListener("keypress", (e) => { if (ta.swallowNext) e.preventDefault(); ta.swallowNext = false; });
-    ta.addEventListener("keydown", (e) => {
-      ta.swallowNext = false;
-      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); send(s); }
-      if (e.key === "Escape") { e.preventDefault(); state.editing.delete(key(s)); render(); }
-      e.stopPropagation();
-    });
-    box.append(ta);
+  if (ed && !ed.stale && !ed.deny && ed.question === q.id) {
+    box.append(reasonArea(s, ed, "the reason " + s.agent + " will read", false));
   } else {
     // A long reason shows its end first, where test runners say what failed; where the person
     // scrolled it to is kept across renders.
@@ -628,6 +620,29 @@ function question(s, q) {
     box.append(pre);
   }
   return box;
+}
+
+// reasonArea is the editor of a reason: a stop's continuation (Ctrl+Enter sends it, Enter is a
+// new line) or a permission's refusal (one line: Enter sends it).
+function reasonArea(s, ed, label, oneLine) {
+  const ta = el("textarea");
+  ta.dataset.key = key(s);
+  ta.value = ed.text;
+  ta.setAttribute("aria-label", label);
+  if (oneLine) ta.rows = 2;
+  ta.addEventListener("input", () => { ed.text = ta.value; });
+  // A phone's return key is a new line in a continuation (Send sends it), and sends a refusal.
+  ta.setAttribute("enterkeyhint", oneLine ? "send" : "enter");
+  // The key that opened the editor (e) is not its first character, where the browser
+  // delivers that key's character apart from the key itself (the focus moved in between).
+  ta.addEventListener("keypress", (e) => { if (ta.swallowNext) e.preventDefault(); ta.swallowNext = false; });
+  ta.addEventListener("keydown", (e) => {
+    ta.swallowNext = false;
+    if (e.key === "Enter" && (oneLine || e.ctrlKey || e.metaKey)) { e.preventDefault(); send(s); }
+    if (e.key === "Escape") { e.preventDefault(); state.editing.delete(key(s)); render(); }
+    e.stopPropagation();
+  });
+  return ta;
 }
 
 // kept is what is left of an edit whose question was answered elsewhere: why it closed, and its
@@ -672,11 +687,25 @@ function edit(s, q, byKey) {
   render();
 }
 
+// denyWhy opens the editor of a permission's refusal: what is typed is what the agent is told
+// (q.permission.deny_reason: its hook passes it on, or hooksup types it into its dialog's field).
+function denyWhy(s, q, byKey) {
+  state.editing.set(key(s), { question: q.id, text: "", stale: false, deny: true });
+  state.selected = key(s);
+  state.editStarted = byKey ? "key" : "click";
+  render();
+}
+
 // send answers the question the editor was opened on with its text: never another one (the
-// server refuses it, 409, once that question is answered).
+// server refuses it, 409, once that question is answered). A refusal's editor denies it.
 function send(s) {
   const ed = state.editing.get(key(s));
   if (!ed || ed.stale) return;
+  if (ed.deny) {
+    if (!ed.text.trim()) { notice("type why it is refused first, or Deny refuses it without a reason"); return; }
+    act(s, "deny", ed.text.trim(), { id: ed.question });
+    return;
+  }
   act(s, "approve", ed.text.trim(), { id: ed.question });
 }
 
@@ -778,7 +807,11 @@ function keys(e) {
     case "e":
       // Its character is never typed into the editor it opens, whatever the opening does.
       e.preventDefault();
-      if (pending) edit(s, pending, true);
+      if (pending && pending.permission) {
+        // A permission's editor is its refusal's reason, where the reason reaches the model.
+        if (pending.permission.deny_reason) denyWhy(s, pending, true);
+        else notice(s.agent + "'s dialog takes no reason: d denies it");
+      } else if (pending) edit(s, pending, true);
       break;
     case "x": if (pending) act(s, "halt", undefined, pending); break;
     case "Escape":

@@ -26,6 +26,9 @@ func watchCodexDialog(t *testing.T, replies ...mockapi.ResponsesReply) (*e2e.Rea
 func TestWatchCodexPermissionApproved(t *testing.T) {
 	t.Parallel()
 	rc, tm, w := watchCodexDialog(t, mockapi.OutputText("MADE-IT"))
+	// Codex's dialog has no field for a reason (deny is Escape): the edit key says so.
+	w.Keys("e")
+	w.WaitText(15*time.Second, "codex's dialog takes no reason: d denies Bash without one")
 	w.Keys("a")
 	w.WaitText(15*time.Second, "allowed Bash in ")
 	tm.WaitText(45*time.Second, "MADE-IT")
@@ -59,4 +62,37 @@ func TestWatchCodexPermissionAlways(t *testing.T) {
 		t.Fatalf("codex's rules after always: %q %v", rules, err)
 	}
 	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup watch)", keyCommand)
+}
+
+// Where the dialog takes a reason (copilot's shell dialog, its field for feedback), the edit key
+// of `hooksup watch` opens the editor for it: Enter refuses the command with what is typed, which
+// hooksup types into the dialog's field, and the model reads it as the call's result.
+func TestWatchCopilotDeniedWithReason(t *testing.T) {
+	t.Parallel()
+	rc, tm, s := copilotDialog(t, mockapi.ChatText("TOOK-THE-HINT"))
+	if q := s.Pending[0]; q.Permission == nil || !q.Permission.DenyReason {
+		t.Fatalf("hooksup ls --json does not say copilot's dialog takes a reason: %+v", q.Permission)
+	}
+	home, env := e2e.OtherTerminal(t, rc.Run)
+	w := e2e.StartTmux(t, 160, 40, append(env, "TERM=xterm-256color"), home, e2e.HooksupBin, "watch")
+	w.WaitText(30*time.Second, "⚑ permission: Shell: "+copilotCommand, "deny refuses it, edit says why")
+	w.Keys("e")
+	w.WaitText(15*time.Second, "why it is refused, as the agent will read it:")
+	const reason = "use a temporary directory instead"
+	w.Text(reason) // d and a among it are text, never deny or allow
+	w.WaitText(15*time.Second, "› "+reason)
+	w.Keys("Enter")
+	w.WaitText(30*time.Second, "denied Shell with your reason in ")
+	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
+	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	turns := rc.Srv.Turns()
+	if len(turns) < 2 {
+		t.Fatalf("copilot made %d requests: the turn did not go on", len(turns))
+	}
+	if res := turns[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User feedback: "+reason) {
+		t.Fatalf("the model did not read the reason as the call's result: %+v", res)
+	}
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup watch)", copilotCommand)
 }

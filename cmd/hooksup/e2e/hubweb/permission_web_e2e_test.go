@@ -34,7 +34,7 @@ func TestPermissionDeniedThroughTheWebAPI(t *testing.T) {
 	for _, a := range q.Answers {
 		labels = append(labels, a.Label)
 	}
-	if q.Permission == nil || q.Permission.Command != "touch created.txt" || strings.Join(labels, " · ") != "Allow · Always… · Deny" {
+	if q.Permission == nil || q.Permission.Command != "touch created.txt" || strings.Join(labels, " · ") != "Allow · Always… · Deny · Deny…" {
 		t.Fatalf("the card's question: %+v (answers %q)", q, labels)
 	}
 	resp, body = w.Do(t, "POST", "/api/sessions/"+s.SessionID+"/halt", fmt.Sprintf(`{"question": %d}`, q.ID), auth)
