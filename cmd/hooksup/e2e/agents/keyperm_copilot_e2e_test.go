@@ -173,6 +173,23 @@ func TestKeysCopilotDeniedWithReason(t *testing.T) {
 	rc, tm, _ := copilotDialog(t, mockapi.ChatText("TOOK-THE-HINT"))
 	const reason = "use a temporary directory instead"
 	answerAndTime(t, rc.Run, tm, copilotDialogQuestion, "denied Shell: "+copilotCommand, "deny", "--reason", reason)
+	copilotReadTheReason(t, rc, tm, reason)
+	var ps []verdictlog.Verdict
+	for _, v := range rc.Verdicts() {
+		if v.Event == "PermissionRequest" {
+			ps = append(ps, v)
+		}
+	}
+	if len(ps) != 1 || ps[0].Decision != "deny" || ps[0].Reason != reason {
+		t.Fatalf("the verdict log's permission answers: %+v", ps)
+	}
+}
+
+// copilotReadTheReason waits for the turn to go on after copilot's command was denied with
+// reason, and checks that the command did not run and that the model read the reason as the
+// call's result.
+func copilotReadTheReason(t *testing.T, rc *realCopilot, tm *e2e.Tmux, reason string) {
+	t.Helper()
 	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
 	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
 		t.Fatal("the denied command ran")
@@ -183,15 +200,6 @@ func TestKeysCopilotDeniedWithReason(t *testing.T) {
 	}
 	if res := turns[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User feedback: "+reason) {
 		t.Fatalf("the model did not read the reason as the call's result: %+v", res)
-	}
-	var ps []verdictlog.Verdict
-	for _, v := range rc.Verdicts() {
-		if v.Event == "PermissionRequest" {
-			ps = append(ps, v)
-		}
-	}
-	if len(ps) != 1 || ps[0].Decision != "deny" || ps[0].Reason != reason {
-		t.Fatalf("the verdict log's permission answers: %+v", ps)
 	}
 }
 

@@ -83,16 +83,6 @@ func TestWatchCopilotDeniedWithReason(t *testing.T) {
 	w.WaitText(15*time.Second, "› "+reason)
 	w.Keys("Enter")
 	w.WaitText(30*time.Second, "denied Shell with your reason in ")
-	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
-	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
-		t.Fatal("the denied command ran")
-	}
-	turns := rc.Srv.Turns()
-	if len(turns) < 2 {
-		t.Fatalf("copilot made %d requests: the turn did not go on", len(turns))
-	}
-	if res := turns[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User feedback: "+reason) {
-		t.Fatalf("the model did not read the reason as the call's result: %+v", res)
-	}
+	copilotReadTheReason(t, rc, tm, reason)
 	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup watch)", copilotCommand)
 }
