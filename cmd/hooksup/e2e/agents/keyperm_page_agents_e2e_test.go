@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
 	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
 	"github.com/hooksup/hooksup/verdictlog"
 )
 
-// Codex's, copilot's and qwen's dialogs, answered with keys, are the page's cards as gemini's
-// and claude's are: Allow runs the command, Deny refuses it, and the verdict log names the
+// Claude's auto-mode dialog, codex's, copilot's and qwen's, answered with keys, are the page's
+// cards as gemini's and claude's hook-answered dialog are: Allow runs the command, Deny refuses it, and the verdict log names the
 // paired browser that answered.
 
 // answerFromThePage opens hooksup web's page for the sessions of runDir in a headless Chromium,
@@ -40,13 +41,48 @@ func answerFromThePage(t *testing.T, runDir, command, action string) {
 	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
 }
 
-// pageVerdict checks the one permission answer of vs: decision, by a paired browser.
-func pageVerdict(t *testing.T, vs []verdictlog.Verdict, decision string) {
+// denyWithReasonFromThePage opens hooksup web's page for the sessions of runDir, waits for the
+// card's permission question naming command, and refuses it with reason: Deny… opens the field
+// for it, the reason is typed there, and Enter sends it; the question leaves the card.
+func denyWithReasonFromThePage(t *testing.T, runDir, command, reason string) {
+	t.Helper()
+	home, env := e2e.OtherTerminal(t, runDir)
+	w := e2e.StartWebIn(t, home, env)
+	ctx := e2e.Browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
+		t.Fatal(err)
+	}
+	const wait = 60 * time.Second
+	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
+		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+jsString(command)+`)`)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="reason"]').click(), true`)); err != nil {
+		t.Fatal(err)
+	}
+	e2e.EvalUntil(t, ctx, wait, "the field for why, focused", `document.activeElement === document.querySelector(".question.permission textarea")`)
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(reason)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
+}
+
+// pageVerdict checks the one permission answer of the session's verdict log: decision, by a
+// paired browser. The answer is logged once the dialog has left the screen, which may be just
+// after the agent showed what followed: it is waited for.
+func pageVerdict(t *testing.T, verdicts func() []verdictlog.Verdict, decision string) {
 	t.Helper()
 	var ps []string
-	for _, v := range vs {
-		if v.Event == "PermissionRequest" {
-			ps = append(ps, string(v.Decision)+" by "+string(v.Source))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		ps = nil
+		for _, v := range verdicts() {
+			if v.Event == "PermissionRequest" {
+				ps = append(ps, string(v.Decision)+" by "+string(v.Source))
+			}
+		}
+		if len(ps) > 0 || time.Now().After(deadline) {
+			break
 		}
 	}
 	if len(ps) != 1 || !regexp.MustCompile(`^`+decision+` by manual \(hooksup web device [0-9a-f]{8,}\)$`).MatchString(ps[0]) {
@@ -71,6 +107,11 @@ type pageDialog struct {
 }
 
 var pageDialogs = []pageDialog{
+	{name: "claude auto mode", command: keyCommand, denied: []string{"● interrupted"},
+		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
+			rc, tm, _ := claudeAutoDialog(t, mockapi.Text(next))
+			return rc.Run, rc.Env.WorkDir, tm, rc.Verdicts
+		}},
 	{name: "codex", command: keyCommand, denied: []string{"You canceled the request"},
 		dialog: func(t *testing.T, next string) (string, string, *e2e.Tmux, func() []verdictlog.Verdict) {
 			rc, tm, _ := codexDialog(t, mockapi.OutputText(next))
@@ -101,7 +142,7 @@ func TestKeysFromThePage(t *testing.T) {
 				if !created(work) {
 					t.Fatal("the command allowed from the page did not run")
 				}
-				pageVerdict(t, verdicts(), "allow")
+				pageVerdict(t, verdicts, "allow")
 			})
 			t.Run("deny", func(t *testing.T) {
 				t.Parallel()
@@ -113,8 +154,30 @@ func TestKeysFromThePage(t *testing.T) {
 				if created(work) {
 					t.Fatal("the command denied from the page ran")
 				}
-				pageVerdict(t, verdicts(), "deny")
+				pageVerdict(t, verdicts, "deny")
 			})
 		})
 	}
+}
+
+// Deny… on the card of claude's auto-mode dialog: hooksup selects No, presses Tab and types the
+// reason into claude's own field for it; the command does not run, the turn goes on, and the
+// model reads the reason as the call's result.
+func TestKeysClaudeAutoModeDeniedWithReasonFromThePage(t *testing.T) {
+	t.Parallel()
+	rc, tm, s := claudeAutoDialog(t, mockapi.Text("TOOK-THE-HINT"))
+	if q := s.Pending[0]; q.Permission == nil || !q.Permission.DenyReason {
+		t.Fatalf("hooksup ls --json does not say claude's auto-mode dialog takes a reason: %+v", q.Permission)
+	}
+	const reason = "use a temporary directory instead"
+	denyWithReasonFromThePage(t, rc.Run, keyCommand, reason)
+	tm.WaitText(45*time.Second, "TOOK-THE-HINT")
+	if created(rc.Env.WorkDir) {
+		t.Fatal("the denied command ran")
+	}
+	main := rc.Srv.Main()
+	if len(main) < 2 || !hasToolResult(main[1], "the user said:\n"+reason) {
+		t.Fatalf("the model did not read the reason as the call's result: %d requests", len(main))
+	}
+	pageVerdict(t, rc.Verdicts, "deny")
 }
