@@ -16,7 +16,7 @@ import (
 )
 
 // hooksup web's API lists claude's permission dialog as the card's question, with the page's
-// answers (Allow · Always… · Deny), and a deny with a reason refuses the tool: the file is not
+// answers (Allow · Always… · Deny · Deny…), and a deny with a reason refuses the tool: the file is not
 // made, and claude's next request carries the reason.
 func TestPermissionDeniedThroughTheWebAPI(t *testing.T) {
 	t.Parallel()
