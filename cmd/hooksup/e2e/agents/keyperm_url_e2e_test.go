@@ -57,7 +57,7 @@ const copilotURLQuestion = "Do you want to allow this access?"
 // has it fetch a page of a loopback server with its web_fetch tool, which it asks about; then
 // are the replies after the fetch (given the server). Offline (COPILOT_OFFLINE) copilot offers
 // no web_fetch tool, so this copilot is not told it is offline; it talks to the mock all the
-// same.
+// same, and is told not to download a newer copilot (COPILOT_AUTO_UPDATE), which offline implies.
 func copilotURLDialog(t *testing.T, then func(srv *urlServer) []mockapi.ChatReply) (*realCopilot, *e2e.Tmux, *urlServer, string) {
 	t.Helper()
 	e2e.RequireTmux(t)
@@ -69,6 +69,7 @@ func copilotURLDialog(t *testing.T, then func(srv *urlServer) []mockapi.ChatRepl
 	env.Setenv("TERM", "xterm-256color")
 	env.Setenv("HOOKSUP_COPILOT_BIN", env.Copilot)
 	env.Setenv("COPILOT_OFFLINE", "false")
+	env.Setenv("COPILOT_AUTO_UPDATE", "false")
 	rc := &realCopilot{HooksupEnv: e2e.NewHooksupEnv(t, "hp", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
 	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "copilot")
 	const wait = 60 * time.Second
