@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agenttest"
 	"github.com/hooksup/hooksup/session"
 )
 
@@ -176,4 +177,45 @@ func TestKeyDialogDenyWith(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
+}
+
+// A URL to fetch: copilot 1.0.102's dialog for its web_fetch tool, captured in hooksup's pane.
+// Its always is the second option, every URL of the origin until copilot exits; the third, the
+// same kept in copilot's settings, is the person's.
+func TestKeyDialogURL(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	const says = `allow every URL from http://127.0.0.1:37135 for the rest of this copilot session (copilot's own "Yes, and approve all URLs from … for the rest of the running session"; nothing written)`
+	scr := read("copilot-url-dialog.txt")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "web_fetch" || d.Command != "http://127.0.0.1:37135/page.txt" || !slices.Equal(d.Allow, []string{"Enter"}) ||
+		!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith != nil || d.Confirm != urlConfirm {
+		t.Errorf("%v %+v", ok, d)
+	}
+	// The selection moved to the fourth option, where a digit would be typed as feedback: Up.
+	moved := slices.Clone(scr)
+	for i, r := range moved {
+		moved[i] = strings.NewReplacer("❯ 1. Yes", "  1. Yes", "  4. No, and tell", "❯ 4. No, and tell").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(moved); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Up", "Enter"}) {
+		t.Errorf("the selection moved: %v %+v", ok, d)
+	}
+	// Another box that asks "Do you want to allow this access?" is not a URL's.
+	other := slices.Clone(scr)
+	for i, r := range other {
+		other[i] = strings.Replace(r, "Copilot is attempting to access the following URL:", "Copilot is attempting to reach the following one:", 1)
+	}
+	if d, ok := (Agent{}).KeyDialog(other); ok {
+		t.Errorf("a dialog that is not a URL's: %+v", d)
+	}
+}
+
+// A dialog still being drawn, its last option not yet on screen, is not read.
+func TestKeyDialogNotYetDrawn(t *testing.T) {
+	agenttest.NotReadUntilDrawn(t, Agent{}, "No, and tell Copilot", "copilot-run-dialog.txt", "copilot-create-dialog.txt", "copilot-url-dialog.txt")
 }

@@ -31,6 +31,14 @@ import (
 // folder is trusted), "3. No, suggest changes (esc)". On auto mode qwen asks so only about a
 // write outside the project ("⚠ Writes outside the workspace require manual approval in AUTO
 // mode."), and offers no always; on --approval-mode default about every one.
+//
+// A URL to fetch (its web_fetch tool) is asked about so too: the call's line ("? WebFetch
+// Fetching content from http://… (format: auto) and processing with prompt: …"), the model's
+// prompt ("Fetch content from http://… and process with: …"), "URLs to fetch:" and the URL
+// under it ("- http://…"), "Do you want to proceed?" and "1. Yes, allow once", then on auto mode
+// (its classifier unable to judge the call) "2. Switch to Default Mode and allow once
+// (recommended)", on --approval-mode default "2. Always allow fetch from HOST in this project"
+// and "3. … for this user", and last "No, suggest changes (esc)".
 
 // qwenConfirm is how long qwen may take to take its dialog off the screen after the answer's key.
 const qwenConfirm = 5 * time.Second
@@ -42,6 +50,10 @@ const (
 	editAlways   = "Yes, allow always"
 	// lastOption begins every dialog's last option, "No, suggest changes (esc)".
 	lastOption = "No, suggest changes"
+	// urlQuestion asks about the URLs listed under urlsHeading; the call's tool is urlTool.
+	urlQuestion = "Do you want to proceed?"
+	urlsHeading = "URLs to fetch:"
+	urlTool     = "WebFetch"
 )
 
 var (
@@ -61,10 +73,10 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	for i, r := range screen {
 		rows[i] = strings.TrimSpace(r)
 	}
-	q, edit := -1, false
+	q, edit, url := -1, false, false
 	for i := len(rows) - 1; i >= 0; i-- {
-		if execQuestion.MatchString(rows[i]) || rows[i] == editQuestion {
-			q, edit = i, rows[i] == editQuestion
+		if execQuestion.MatchString(rows[i]) || rows[i] == editQuestion || rows[i] == urlQuestion {
+			q, edit, url = i, rows[i] == editQuestion, rows[i] == urlQuestion
 			break
 		}
 	}
@@ -102,6 +114,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	// question would lack what the options not yet drawn offer.
 	if !once || selected == 0 || !last {
 		return agent.KeyDialog{}, false
+	}
+	if url {
+		return urlKeyDialog(rows[:q], selected, project, projectSays)
 	}
 	// Above the question, blocks of rows between blank ones: the warnings ("⚠ …", before or
 	// after the command), the command, and the call's line with the tool's name.
@@ -150,6 +165,41 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		return d, true
 	}
 	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
+	d.Allow = agent.SelectKeys(selected, 1)
+	if project > 0 {
+		d.Always = agent.SelectKeys(selected, project)
+		d.AlwaysSays = "always allow " + projectSays + " in this project, in its .qwen/settings.json (qwen's own option)"
+	}
+	return d, true
+}
+
+// urlKeyDialog reads the dialog about a URL to fetch, whose rows above its question are rows,
+// with option selected and the option project that allows its like in the project (0: none).
+// The question's command is the URL as listed under "URLs to fetch:", its rows as drawn.
+func urlKeyDialog(rows []string, selected, project int, projectSays string) (agent.KeyDialog, bool) {
+	end := len(rows) - 1
+	for end >= 0 && rows[end] == "" {
+		end--
+	}
+	start := end
+	for start > 0 && rows[start-1] != "" {
+		start--
+	}
+	if end < 0 || end == start || rows[start] != urlsHeading || !strings.HasPrefix(rows[start+1], "- ") {
+		return agent.KeyDialog{}, false
+	}
+	urls := slices.Clone(rows[start+1 : end+1])
+	urls[0] = strings.TrimPrefix(urls[0], "- ")
+	// The call's line above, past the model's prompt and qwen's warnings.
+	call := false
+	for i := start - 1; i >= 0 && !call; i-- {
+		m := callLine.FindStringSubmatch(rows[i])
+		call = m != nil && m[1] == urlTool
+	}
+	if !call {
+		return agent.KeyDialog{}, false
+	}
+	d := agent.KeyDialog{Tool: urlTool, Command: strings.Join(urls, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
 	d.Allow = agent.SelectKeys(selected, 1)
 	if project > 0 {
 		d.Always = agent.SelectKeys(selected, project)

@@ -108,5 +108,57 @@ func TestKeyDialogFile(t *testing.T) {
 // A dialog still being drawn, its last option not yet on screen, is not read: its question would
 // lack the options still to come (gemini's and qwen's always among them).
 func TestKeyDialogNotYetDrawn(t *testing.T) {
-	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "qwen-approval-dialog.txt", "qwen-approval-dialog-default-mode.txt", "qwen-write-dialog.txt", "qwen-edit-dialog-default-mode.txt")
+	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "qwen-approval-dialog.txt", "qwen-approval-dialog-default-mode.txt", "qwen-write-dialog.txt", "qwen-edit-dialog-default-mode.txt", "qwen-url-dialog.txt", "qwen-url-dialog-default-mode.txt")
+}
+
+// A URL to fetch (its web_fetch tool): qwen 0.24.4's dialogs, captured offline in hooksup's
+// pane, on auto mode (no always) and with --approval-mode default ("Always allow fetch from
+// 127.0.0.1 in this project").
+func TestKeyDialogURL(t *testing.T) {
+	read := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	}
+	for _, tc := range []struct {
+		screen, command string
+		always          []string
+		says            string
+	}{
+		{"qwen-url-dialog.txt", "http://127.0.0.1:43281/page.txt", nil, ""},
+		{"qwen-url-dialog-default-mode.txt", "http://127.0.0.1:39661/page.txt", []string{"Down", "Enter"},
+			"always allow fetch from 127.0.0.1 in this project, in its .qwen/settings.json (qwen's own option)"},
+	} {
+		d, ok := Agent{}.KeyDialog(read(tc.screen))
+		if !ok || d.Tool != "WebFetch" || d.Command != tc.command || !slices.Equal(d.Allow, []string{"Enter"}) || d.Confirm != qwenConfirm ||
+			!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, tc.always) || d.AlwaysSays != tc.says {
+			t.Errorf("%s: %v %+v", tc.screen, ok, d)
+		}
+	}
+	// A URL too long for a row: its rows as drawn.
+	var wrapped []string
+	for _, r := range read("qwen-url-dialog.txt") {
+		if strings.Contains(r, "- http://127.0.0.1:43281/page.txt") {
+			wrapped = append(wrapped, "      - http://127.0.0.1:43281/a/rather/long/path/that/goes/on/and/on/and/on/past/the/width/of/the/pane/s",
+				"      ome/page.txt")
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "http://127.0.0.1:43281/a/rather/long/path/that/goes/on/and/on/and/on/past/the/width/of/the/pane/s\nome/page.txt" {
+		t.Errorf("a wrapped URL: %v %+v", ok, d)
+	}
+	// Another dialog asking "Do you want to proceed?", with no URLs listed above it, or with no
+	// WebFetch call above, is not read.
+	for _, c := range []struct{ from, to string }{{"URLs to fetch:", "Tools to run: "}, {"? WebFetch Fetching", "? McpTool Fetching"}} {
+		scr := read("qwen-url-dialog.txt")
+		for i, r := range scr {
+			scr[i] = strings.Replace(r, c.from, c.to, 1)
+		}
+		if d, ok := (Agent{}).KeyDialog(scr); ok {
+			t.Errorf("%q for %q read as a URL's dialog: %+v", c.to, c.from, d)
+		}
+	}
 }
