@@ -18,6 +18,11 @@ import (
 // and gemini's summary of the change), the change in a box of its own, "Apply this change?"
 // and the options "1. Allow once", "2. Allow for this session" (where the folder is trusted),
 // "3. Modify with external editor", "4. No, suggest changes (esc)".
+//
+// A URL to fetch (its web_fetch tool) is asked about in a dialog of its own: "?  WebFetch
+// Processing URLs and instructions from prompt: …", the model's prompt, "URLs to fetch:" and each
+// URL under it ("- http://…"), "Do you want to proceed?" and the options "1. Allow once", "2.
+// Allow for this session", "3. No, suggest changes (esc)".
 
 // sessionOption allows the call and its like until gemini exits: gemini allows the command's
 // root commands ("rm" for "rm -rf …") for the session, and writes nothing.
@@ -41,21 +46,36 @@ var (
 // editQuestion is the question of gemini's dialog for a file write or edit.
 const editQuestion = "Apply this change?"
 
+// The dialog about URLs to fetch: its question, the heading of the URLs above it, and the tool as
+// its title names it.
+const (
+	urlQuestion = "Do you want to proceed?"
+	urlsHeading = "URLs to fetch:"
+	urlTool     = "WebFetch"
+)
+
+// urlTitle is the title row of the dialog about URLs to fetch.
+var urlTitle = regexp.MustCompile(`^\?\s+` + urlTool + `\b`)
+
+// urlSessionSays is what "Allow for this session" allows at a URL's dialog: gemini allows its
+// web_fetch tool, whatever the URL, until it exits.
+const urlSessionSays = "allow every URL fetched (" + urlTool + ", any address) for the rest of this gemini session (gemini's own \"" + sessionOption + "\"; nothing written)"
+
 // KeyDialog reads gemini's permission dialog on screen (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
 		rows[i] = unbox(r)
 	}
-	q, edit := -1, false
+	q, edit, url := -1, false, false
 	var tool string
 	for i := len(rows) - 1; i >= 0; i-- {
 		if m := allowQuestion.FindStringSubmatch(rows[i]); m != nil {
 			q, tool = i, m[1]
 			break
 		}
-		if rows[i] == editQuestion {
-			q, edit = i, true
+		if rows[i] == editQuestion || rows[i] == urlQuestion {
+			q, edit, url = i, rows[i] == editQuestion, rows[i] == urlQuestion
 			break
 		}
 	}
@@ -88,6 +108,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	// question would lack what the options not yet drawn offer.
 	if !once || selected == 0 || !last {
 		return agent.KeyDialog{}, false
+	}
+	if url {
+		return urlKeyDialog(rows[:q], selected, session)
 	}
 	// The command: the rows of the box above the question; for a file, the title above that box.
 	bottom := -1
@@ -130,6 +153,43 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if edit {
 			d.AlwaysSays = editSessionSays
 		}
+	}
+	return d, true
+}
+
+// urlKeyDialog reads the dialog about URLs to fetch whose rows above its question are rows, with
+// option selected and the session's option session (0: none). The question's command is the
+// URLs as listed under "URLs to fetch:", one a row as drawn, without their "- ".
+func urlKeyDialog(rows []string, selected, session int) (agent.KeyDialog, bool) {
+	h := -1
+	for i := len(rows) - 1; i >= max(0, len(rows)-40); i-- {
+		if rows[i] == urlsHeading {
+			h = i
+			break
+		}
+	}
+	if h < 0 || h+1 >= len(rows) || !strings.HasPrefix(rows[h+1], "- ") {
+		return agent.KeyDialog{}, false
+	}
+	var urls []string
+	for _, r := range rows[h+1:] {
+		if r != "" {
+			urls = append(urls, strings.TrimPrefix(r, "- "))
+		}
+	}
+	// The dialog's title above, past the model's prompt.
+	title := false
+	for i := h - 1; i >= 0 && !title && !strings.HasPrefix(rows[i], "╭"); i-- {
+		title = urlTitle.MatchString(rows[i])
+	}
+	if !title {
+		return agent.KeyDialog{}, false
+	}
+	d := agent.KeyDialog{Tool: urlTool, Command: strings.Join(urls, "\n"), Deny: []string{"Escape"}}
+	d.Allow = agent.SelectKeys(selected, 1)
+	if session > 0 {
+		d.Always = agent.SelectKeys(selected, session)
+		d.AlwaysSays = urlSessionSays
 	}
 	return d, true
 }

@@ -86,5 +86,31 @@ func TestKeyDialogFile(t *testing.T) {
 // A dialog still being drawn, its last option not yet on screen, is not read: its question would
 // lack the options still to come (gemini's and qwen's always among them).
 func TestKeyDialogNotYetDrawn(t *testing.T) {
-	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "gemini-approval-dialog.txt", "gemini-write-dialog.txt", "gemini-edit-dialog.txt")
+	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "gemini-approval-dialog.txt", "gemini-write-dialog.txt", "gemini-edit-dialog.txt", "gemini-url-dialog.txt")
+}
+
+// The dialog about a URL to fetch, gemini 0.61.0's, captured offline: the tool as its title names
+// it, the URL as listed; always is gemini's "Allow for this session", every URL until it exits.
+func TestKeyDialogURL(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "gemini-url-dialog.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "WebFetch" || d.Command != "http://127.0.0.1:44865/page.txt" ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+		!slices.Equal(d.Always, []string{"Down", "Enter"}) || !strings.HasPrefix(d.AlwaysSays, "allow every URL fetched (WebFetch, any address) for the rest of this gemini session") {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// Claude's question is gemini's too only with URLs listed above it, under the fetch's title.
+	for _, cut := range []string{"URLs to fetch:", "WebFetch"} {
+		other := slices.Clone(scr)
+		for i, r := range other {
+			other[i] = strings.Replace(r, cut, "Something else", 1)
+		}
+		if d, ok := (Agent{}).KeyDialog(other); ok {
+			t.Errorf("without %q: read as %+v", cut, d)
+		}
+	}
 }

@@ -247,3 +247,94 @@ func TestKeysQwenURLDenied(t *testing.T) {
 		t.Fatalf("the denied URL was requested %d times", n)
 	}
 }
+
+// geminiURLQuestion is gemini's URL dialog's heading of the URLs it would fetch.
+const geminiURLQuestion = "URLs to fetch:"
+
+// geminiURLDialog starts the real gemini, on its defaults, under hooksup's TUI and has it fetch a
+// page of a loopback server with its web_fetch tool, which it asks about; then are the replies
+// after the fetch (given the server).
+func geminiURLDialog(t *testing.T, then func(srv *urlServer) []mockapi.GeminiReply) (*e2e.RealGemini, *e2e.Tmux, *urlServer, string) {
+	t.Helper()
+	pages := newURLServer(t)
+	url := pages.URL + "/page.txt"
+	rg := newRealGeminiTUI(t, append([]mockapi.GeminiReply{mockapi.GeminiWebFetch("summarise " + url)}, then(pages)...)...)
+	tm := e2e.StartTmux(t, 160, 45, rg.Env.Environ(), rg.Env.WorkDir, e2e.HooksupBin, "--debug", "--config", rg.Config(`mode = "auto"`), "gemini")
+	const wait = 60 * time.Second
+	tm.WaitText(wait, "hooksup gemini", "Type your message")
+	promptGemini(t, tm, rg, "fetch the page")
+	tm.WaitText(wait, geminiURLQuestion)
+	s := e2e.WaitPermission(t, rg.Run, wait)
+	urlQuestion(t, s, "WebFetch", url, "allow every URL fetched (WebFetch, any address) for the rest of this gemini session")
+	tm.WaitText(10*time.Second, "⚑ WebFetch: http://127.0.0.1")
+	return rg, tm, pages, url
+}
+
+// geminiResponses are the function responses the model read in the last turn request of rg (each
+// carries the conversation so far).
+func geminiResponses(rg *e2e.RealGemini) []string {
+	turns := rg.Srv.Turns()
+	if len(turns) == 0 {
+		return nil
+	}
+	var out []string
+	for _, c := range turns[len(turns)-1].Contents {
+		for _, p := range c.Parts {
+			if len(p.FunctionResponse) > 0 {
+				out = append(out, string(p.FunctionResponse))
+			}
+		}
+	}
+	return out
+}
+
+// Allowed, gemini's web_fetch runs: it refuses a loopback address itself (its own rule, which
+// hooksup does not change), and the model reads that as the call's result.
+func TestKeysGeminiURLApproved(t *testing.T) {
+	t.Parallel()
+	rg, tm, _, url := geminiURLDialog(t, func(*urlServer) []mockapi.GeminiReply {
+		return []mockapi.GeminiReply{mockapi.GeminiText("FETCHED-IT"), mockapi.GeminiText("NEXT-TURN")}
+	})
+	answerAndTime(t, rg.Run, tm, geminiURLQuestion, "allowed WebFetch: "+url, "approve")
+	tm.WaitText(60*time.Second, "FETCHED-IT")
+	if got := geminiResponses(rg); len(got) != 1 || !strings.Contains(got[0], "[Blocked Host] "+url) {
+		t.Fatalf("the model did not get the fetch's result: %q", got)
+	}
+	nothingPending(t, rg.Run)
+	keyVerdict(t, rg.Verdicts(), "allow", "manual (hooksup approve)", url)
+	geminiPromptClean(t, rg, tm)
+}
+
+// Always presses gemini's own "Allow for this session": a second fetch in the same turn runs with
+// no dialog and no new question.
+func TestKeysGeminiURLAlways(t *testing.T) {
+	t.Parallel()
+	rg, tm, _, url := geminiURLDialog(t, func(pages *urlServer) []mockapi.GeminiReply {
+		return []mockapi.GeminiReply{mockapi.GeminiWebFetch("and summarise " + pages.URL + "/other.txt"), mockapi.GeminiText("FETCHED-BOTH")}
+	})
+	answerAndTime(t, rg.Run, tm, geminiURLQuestion, "allowed WebFetch: "+url, "approve", "--always")
+	tm.WaitText(60*time.Second, "FETCHED-BOTH")
+	if got := geminiResponses(rg); len(got) != 2 {
+		t.Fatalf("the model read %d results, not the two fetches': %q", len(got), got)
+	}
+	nothingPending(t, rg.Run)
+	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", url)
+}
+
+func TestKeysGeminiURLDenied(t *testing.T) {
+	t.Parallel()
+	rg, tm, pages, url := geminiURLDialog(t, func(*urlServer) []mockapi.GeminiReply {
+		return []mockapi.GeminiReply{mockapi.GeminiText("NEXT-TURN")}
+	})
+	answerAndTime(t, rg.Run, tm, geminiURLQuestion, "denied WebFetch: "+url, "deny")
+	tm.WaitText(60*time.Second, "Request cancelled")
+	keyVerdict(t, rg.Verdicts(), "deny", "manual (hooksup deny)", url)
+	// Escape ends gemini's turn and drops the call, as at its other dialogs: the model never
+	// hears of it, and the next prompt follows the one before.
+	if r := geminiPromptClean(t, rg, tm); geminiHasResponse(r, "") {
+		t.Fatalf("the next request carries a result of the cancelled fetch: %s", r.Body)
+	}
+	if n := pages.hits.Load(); n != 0 {
+		t.Fatalf("the denied URL was requested %d times", n)
+	}
+}

@@ -78,6 +78,12 @@ func GeminiWriteFile(path, content string) GeminiReply {
 	return GeminiReply{Call: &GeminiCall{Name: "write_file", Args: map[string]any{"file_path": path, "content": content}}}
 }
 
+// GeminiWebFetch is a call of gemini's web_fetch tool with prompt, the URLs to fetch in it,
+// which asks the person's permission unless they allowed it.
+func GeminiWebFetch(prompt string) GeminiReply {
+	return GeminiReply{Call: &GeminiCall{Name: "web_fetch", Args: map[string]any{"prompt": prompt}}}
+}
+
 // GeminiTokens are the usage every turn reply reports.
 const (
 	GeminiInputTokens  = 12
