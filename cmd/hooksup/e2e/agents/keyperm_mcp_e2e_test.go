@@ -1,0 +1,139 @@
+package agents
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/e2e"
+	"github.com/hooksup/hooksup/cmd/hooksup/internal/mockapi"
+)
+
+// A call to an MCP server's tool raises a dialog of its own, which no hook answers either:
+// hooksup reads it on the agent's screen, lists the tool as the dialog names it and the
+// arguments as shown, and answers it with keys. The server is the test's mcpprobe, named
+// "test", whose one tool, probe, appends its note to a file.
+
+// mcpNote is the note the model passes to the probe, and mcpArgs the arguments as gemini shows
+// them.
+const (
+	mcpNote = "hello-probe"
+	mcpArgs = `{"note":"` + mcpNote + `"}`
+)
+
+// probeLog is the file the probe of a test appends its notes to.
+func probeLog(t *testing.T) string { return filepath.Join(t.TempDir(), "probe.log") }
+
+// addJSONSetting sets key at the top of the JSON settings file path to v.
+func addJSONSetting(t *testing.T, path, key string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m[key] = v
+	if b, err = json.MarshalIndent(m, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// probeServers is the mcpServers setting that gives the agent the probe as server "test",
+// its calls' notes appended to log.
+func probeServers(log string) map[string]any {
+	return map[string]any{"test": map[string]any{"command": e2e.MCPProbeBin, "env": map[string]any{"MCPPROBE_LOG": log}}}
+}
+
+// probeRan checks what the probe's file holds: the note when it ran, nothing when it did not.
+func probeRan(t *testing.T, log string, ran bool) {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	switch {
+	case ran && (err != nil || string(b) != mcpNote+"\n"):
+		t.Fatalf("the allowed call did not run the probe: %q %v", b, err)
+	case !ran && err == nil:
+		t.Fatalf("the denied call ran the probe: %q", b)
+	}
+}
+
+// geminiMCPDialog starts the real gemini, on its defaults with the probe in its settings, under
+// hooksup's TUI and has the model call the probe. It returns the probe's file.
+func geminiMCPDialog(t *testing.T, replies ...mockapi.GeminiReply) (*e2e.RealGemini, *e2e.Tmux, string) {
+	t.Helper()
+	call := mockapi.GeminiReply{Call: &mockapi.GeminiCall{Name: "mcp_test_probe", Args: map[string]any{"note": mcpNote}}}
+	rg := newRealGeminiTUI(t, append([]mockapi.GeminiReply{call}, replies...)...)
+	log := probeLog(t)
+	addJSONSetting(t, rg.Env.SettingsPath(), "mcpServers", probeServers(log))
+	tm := e2e.StartTmux(t, 160, 45, rg.Env.Environ(), rg.Env.WorkDir, e2e.HooksupBin, "--debug", "--config", rg.Config(`mode = "auto"`), "gemini")
+	const wait = 60 * time.Second
+	tm.WaitText(wait, "hooksup gemini", "Type your message", "1 MCP server")
+	promptGemini(t, tm, rg, "call the probe")
+	tm.WaitText(wait, `Allow execution of MCP tool "probe"`)
+	s := e2e.WaitPermission(t, rg.Run, wait)
+	fileQuestion(t, s, "probe (test MCP Server)", mcpArgs)
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, `allow the MCP tool "probe" of server "test" for the rest of this gemini session`) {
+		t.Fatalf("the question's always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ probe (test MCP Server)")
+	return rg, tm, log
+}
+
+func TestKeysGeminiMCPApproved(t *testing.T) {
+	t.Parallel()
+	rg, tm, log := geminiMCPDialog(t, mockapi.GeminiText("PROBED-IT"), mockapi.GeminiText("NEXT-TURN"))
+	answerAndTime(t, rg.Run, tm, "Allow execution of MCP tool", "allowed probe (test MCP Server): "+mcpArgs, "approve")
+	tm.WaitText(60*time.Second, "PROBED-IT")
+	probeRan(t, log, true)
+	turns := rg.Srv.Turns()
+	if len(turns) < 2 || !geminiHasResponse(turns[1], "probe-ran "+mcpNote) {
+		t.Fatalf("the model did not get the tool's result: %d turns", len(turns))
+	}
+	keyVerdict(t, rg.Verdicts(), "allow", "manual (hooksup approve)", mcpArgs)
+	geminiPromptClean(t, rg, tm)
+}
+
+func TestKeysGeminiMCPDenied(t *testing.T) {
+	t.Parallel()
+	rg, tm, log := geminiMCPDialog(t, mockapi.GeminiText("NEXT-TURN"))
+	answerAndTime(t, rg.Run, tm, "Allow execution of MCP tool", "denied probe (test MCP Server): "+mcpArgs, "deny")
+	tm.WaitText(60*time.Second, "Request cancelled")
+	probeRan(t, log, false)
+	keyVerdict(t, rg.Verdicts(), "deny", "manual (hooksup deny)", mcpArgs)
+	// Escape ends gemini's turn and drops the call, as at its other dialogs: the model never
+	// hears of it, and the next prompt follows the one before.
+	if r := geminiPromptClean(t, rg, tm); geminiHasResponse(r, "") {
+		t.Fatalf("the next request carries a result of the cancelled call: %s", r.Body)
+	}
+}
+
+// Always presses gemini's own "Allow tool for this session": a second call of the tool in the
+// same turn, with other arguments, runs with no dialog and no new question, and the person's
+// settings are left as they were.
+func TestKeysGeminiMCPAlways(t *testing.T) {
+	t.Parallel()
+	again := mockapi.GeminiReply{Call: &mockapi.GeminiCall{Name: "mcp_test_probe", Args: map[string]any{"note": "again"}}}
+	rg, tm, log := geminiMCPDialog(t, again, mockapi.GeminiText("PROBED-BOTH"))
+	settings, err := os.ReadFile(rg.Env.SettingsPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerAndTime(t, rg.Run, tm, "Allow execution of MCP tool", "allowed probe (test MCP Server): "+mcpArgs, "approve", "--always")
+	tm.WaitText(60*time.Second, "PROBED-BOTH")
+	if b, err := os.ReadFile(log); err != nil || string(b) != mcpNote+"\nagain\n" {
+		t.Fatalf("the calls allowed always: %q %v", b, err)
+	}
+	nothingPending(t, rg.Run)
+	if b, err := os.ReadFile(rg.Env.SettingsPath()); err != nil || string(b) != string(settings) {
+		t.Fatalf("always changed the person's settings: %q %v", b, err)
+	}
+	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", mcpArgs)
+}
