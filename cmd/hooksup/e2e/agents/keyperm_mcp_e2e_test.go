@@ -137,3 +137,90 @@ func TestKeysGeminiMCPAlways(t *testing.T) {
 	}
 	keyVerdict(t, rg.Verdicts(), "always", "manual (hooksup approve)", mcpArgs)
 }
+
+// copilotMCPDialog starts the real copilot, on its default settings with the probe given by
+// --additional-mcp-config, under hooksup's TUI and has the model call the probe (copilot names
+// it "test-probe" for the model), then answers with then. It returns the probe's file.
+func copilotMCPDialog(t *testing.T, then ...mockapi.ChatReply) (*realCopilot, *e2e.Tmux, string) {
+	t.Helper()
+	e2e.RequireTmux(t)
+	script := &mockapi.ChatScript{Replies: append([]mockapi.ChatReply{mockapi.ChatCall("test-probe", map[string]any{"note": mcpNote})}, then...)}
+	srv := mockapi.NewChatServer(t, script, mockapi.WithQuiet())
+	env := mockapi.NewCopilotEnv(t, srv.URL, "")
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_COPILOT_BIN", env.Copilot)
+	rc := &realCopilot{HooksupEnv: e2e.NewHooksupEnv(t, "hp", env.Home, env.Setenv, srv.Run, env.Command), Srv: srv, Env: env}
+	log := probeLog(t)
+	servers := probeServers(log)
+	servers["test"].(map[string]any)["type"] = "local"
+	servers["test"].(map[string]any)["tools"] = []string{"*"}
+	conf, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	confPath := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(confPath, conf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "copilot", "--additional-mcp-config", "@"+confPath)
+	const wait = 60 * time.Second
+	tm.WaitText(wait, "Do you trust the files in this folder?", "❯ 1. Yes")
+	tm.Keys("Enter")
+	tm.WaitText(wait, "hooksup copilot", "Manual Approval", "1 server connected")
+	promptCopilot(t, tm, rc, "call the probe")
+	tm.WaitText(wait, "Do you want to use this tool?")
+	s := e2e.WaitPermission(t, rc.Run, wait)
+	fileQuestion(t, s, "probe (MCP: test)", mcpArgs)
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, `allow tool "probe" from "test" in this directory (`) {
+		t.Fatalf("the question's always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ probe (MCP: test)")
+	return rc, tm, log
+}
+
+func TestKeysCopilotMCPApproved(t *testing.T) {
+	t.Parallel()
+	rc, tm, log := copilotMCPDialog(t, mockapi.ChatText("PROBED-IT"), mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rc.Run, tm, "Do you want to use this tool?", "allowed probe (MCP: test): "+mcpArgs, "approve")
+	tm.WaitText(60*time.Second, "PROBED-IT")
+	probeRan(t, log, true)
+	turns := rc.Srv.Turns()
+	if len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "PROBE-RAN "+mcpNote) {
+		t.Fatalf("the model did not get the tool's result: %d turns", len(turns))
+	}
+	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", mcpArgs)
+	copilotPromptClean(t, rc, tm)
+}
+
+func TestKeysCopilotMCPDenied(t *testing.T) {
+	t.Parallel()
+	rc, tm, log := copilotMCPDialog(t, mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rc.Run, tm, "Do you want to use this tool?", "denied probe (MCP: test): "+mcpArgs, "deny")
+	tm.WaitText(60*time.Second, "Operation cancelled by user")
+	probeRan(t, log, false)
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", mcpArgs)
+	// Escape ends copilot's turn: the next prompt's request carries the call as interrupted.
+	r := copilotPromptClean(t, rc, tm)
+	if res := r.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "interrupted") {
+		t.Fatalf("the next request does not carry the refused call: %+v", res)
+	}
+}
+
+// Always presses copilot's own "Yes, and don't ask again for tool "probe" from "test" in this
+// directory": a second call with other arguments in the same turn runs with no dialog and no new
+// question, and copilot keeps the approval (its permissions-config.json, an "mcp" one).
+func TestKeysCopilotMCPAlways(t *testing.T) {
+	t.Parallel()
+	rc, tm, log := copilotMCPDialog(t, mockapi.ChatCall("test-probe", map[string]any{"note": "again"}), mockapi.ChatText("PROBED-BOTH"))
+	answerAndTime(t, rc.Run, tm, "Do you want to use this tool?", "allowed probe (MCP: test): "+mcpArgs, "approve", "--always")
+	tm.WaitText(60*time.Second, "PROBED-BOTH")
+	if b, err := os.ReadFile(log); err != nil || string(b) != mcpNote+"\nagain\n" {
+		t.Fatalf("the calls allowed always: %q %v", b, err)
+	}
+	nothingPending(t, rc.Run)
+	conf, err := os.ReadFile(filepath.Join(rc.Env.Home, ".copilot", "permissions-config.json"))
+	if err != nil || !strings.Contains(string(conf), `"kind": "mcp"`) || !strings.Contains(string(conf), `"toolName": "probe"`) {
+		t.Fatalf("copilot's permissions after always: %q %v", conf, err)
+	}
+	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup approve)", mcpArgs)
+}
