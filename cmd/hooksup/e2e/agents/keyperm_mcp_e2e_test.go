@@ -224,3 +224,63 @@ func TestKeysCopilotMCPAlways(t *testing.T) {
 	}
 	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup approve)", mcpArgs)
 }
+
+// qwenMCPDialog starts the real qwen, on its defaults (auto mode, whose classifier cannot judge
+// the call offline) with the probe in its settings, under hooksup's TUI and has the model call
+// the probe (qwen names it "mcp__test__probe" for the model). It returns the probe's file.
+func qwenMCPDialog(t *testing.T, then ...mockapi.ChatReply) (*realQwen, *e2e.Tmux, string) {
+	t.Helper()
+	e2e.RequireTmux(t)
+	script := &mockapi.ChatScript{Replies: append([]mockapi.ChatReply{mockapi.ChatCall("mcp__test__probe", map[string]any{"note": mcpNote})}, then...)}
+	srv := mockapi.NewChatServer(t, script, mockapi.WithQuiet())
+	env := mockapi.NewQwenEnv(t, srv.URL, "")
+	env.Setenv("TERM", "xterm-256color")
+	env.Setenv("HOOKSUP_QWEN_BIN", env.Qwen)
+	rq := &realQwen{HooksupEnv: e2e.NewHooksupEnv(t, "hq", env.Home, env.Setenv, srv.Run, env.Command), srv: srv, env: env}
+	log := probeLog(t)
+	addJSONSetting(t, env.SettingsPath(), "mcpServers", probeServers(log))
+	tm := e2e.StartTmux(t, 160, 45, env.Environ(), env.WorkDir, e2e.HooksupBin, "--debug", "--config", rq.Config(`mode = "auto"`), "qwen")
+	const wait = 90 * time.Second
+	tm.WaitText(wait, "hooksup qwen", "Type your message")
+	promptQwen(t, tm, rq, "call the probe")
+	tm.WaitText(wait, `Allow execution of MCP tool "probe"`)
+	s := e2e.WaitPermission(t, rq.Run, wait)
+	fileQuestion(t, s, "probe (test MCP Server)", mcpArgs)
+	if a := s.Pending[0].Permission.Always; a != "" {
+		t.Fatalf("auto mode's MCP dialog offers always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ probe (test MCP Server)")
+	return rq, tm, log
+}
+
+func TestKeysQwenMCPApproved(t *testing.T) {
+	t.Parallel()
+	rq, tm, log := qwenMCPDialog(t, mockapi.ChatText("PROBED-IT"), mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rq.Run, tm, "Allow execution of MCP tool", "allowed probe (test MCP Server): "+mcpArgs, "approve")
+	tm.WaitText(60*time.Second, "PROBED-IT")
+	probeRan(t, log, true)
+	turns := rq.srv.Turns()
+	if len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "PROBE-RAN "+mcpNote) {
+		t.Fatalf("the model did not get the tool's result: %d turns", len(turns))
+	}
+	keyVerdict(t, rq.Verdicts(), "allow", "manual (hooksup approve)", mcpArgs)
+	qwenPromptClean(t, rq, tm)
+}
+
+func TestKeysQwenMCPDenied(t *testing.T) {
+	t.Parallel()
+	rq, tm, log := qwenMCPDialog(t, mockapi.ChatText("NEXT-TURN"))
+	answerAndTime(t, rq.Run, tm, "Allow execution of MCP tool", "denied probe (test MCP Server): "+mcpArgs, "deny")
+	tm.WaitText(60*time.Second, "Type your message")
+	probeRan(t, log, false)
+	keyVerdict(t, rq.Verdicts(), "deny", "manual (hooksup deny)", mcpArgs)
+	// Escape cancels the call and ends qwen's turn: the model reads the refusal with the next
+	// prompt, as the call's result.
+	r := qwenPromptClean(t, rq, tm)
+	if len(rq.srv.Turns()) != 2 {
+		t.Fatalf("%d turn requests: the denied call went on to the model before the next prompt", len(rq.srv.Turns()))
+	}
+	if res := r.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User did not allow tool call") {
+		t.Fatalf("the next request does not carry the refusal: %+v", res)
+	}
+}
