@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -283,4 +284,81 @@ func TestKeysQwenMCPDenied(t *testing.T) {
 	if res := r.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text(), "User did not allow tool call") {
 		t.Fatalf("the next request does not carry the refusal: %+v", res)
 	}
+}
+
+// codexMCPDialog starts the real codex, on its defaults with the probe as [mcp_servers.test] in
+// its config.toml, under hooksup's TUI and has the model call the probe (codex gives the model
+// the server's tools in the namespace "mcp__test"), then answers with then. It returns the
+// probe's file.
+func codexMCPDialog(t *testing.T, then ...mockapi.ResponsesReply) (*e2e.RealCodex, *e2e.Tmux, string) {
+	t.Helper()
+	call := mockapi.ResponsesReply{Calls: []mockapi.FunctionCall{{Name: "probe", Namespace: "mcp__test", Arguments: map[string]any{"note": mcpNote}}}}
+	rc := newRealCodexTUI(t, &mockapi.ResponsesScript{Replies: append([]mockapi.ResponsesReply{call}, then...)})
+	log := probeLog(t)
+	if err := rc.Env.AppendConfig("\n[mcp_servers.test]\ncommand = " + strconv.Quote(e2e.MCPProbeBin) + "\nenv = { MCPPROBE_LOG = " + strconv.Quote(log) + " }\n"); err != nil {
+		t.Fatal(err)
+	}
+	tm := e2e.StartTmux(t, 160, 45, rc.Env.Environ(), rc.Env.WorkDir, e2e.HooksupBin, "--debug", "--config", rc.Config(`mode = "auto"`), "codex")
+	const wait = 45 * time.Second
+	tm.WaitText(wait, "hooksup codex", "Ask Codex to do anything")
+	promptCodex(t, tm, rc, "call the probe")
+	tm.WaitText(wait, `Allow the test MCP server to run tool "probe"?`)
+	s := e2e.WaitPermission(t, rc.Run, wait)
+	fileQuestion(t, s, "probe (test MCP server)", "note: "+mcpNote)
+	if a := s.Pending[0].Permission.Always; !strings.HasPrefix(a, `allow the test MCP server's tool "probe" for the rest of this codex session`) {
+		t.Fatalf("the question's always: %q", a)
+	}
+	tm.WaitText(10*time.Second, "⚑ probe (test MCP server)")
+	return rc, tm, log
+}
+
+func TestKeysCodexMCPApproved(t *testing.T) {
+	t.Parallel()
+	rc, tm, log := codexMCPDialog(t, mockapi.OutputText("PROBED-IT"))
+	answerAndTime(t, rc.Run, tm, "MCP server to run tool", "allowed probe (test MCP server): note: "+mcpNote, "approve")
+	tm.WaitText(45*time.Second, "PROBED-IT")
+	probeRan(t, log, true)
+	reqs := rc.Srv.Model()
+	if len(reqs) < 2 || len(reqs[1].FunctionOutputs()) == 0 || !strings.Contains(reqs[1].FunctionOutputs()[0].Output, "PROBE-RAN "+mcpNote) {
+		t.Fatalf("the model did not get the tool's result: %d requests", len(reqs))
+	}
+	keyVerdict(t, rc.Verdicts(), "allow", "manual (hooksup approve)", "note: "+mcpNote)
+}
+
+// Escape cancels the call at codex's form, and the turn goes on: the model reads the
+// cancellation as the call's output at once.
+func TestKeysCodexMCPDenied(t *testing.T) {
+	t.Parallel()
+	rc, tm, log := codexMCPDialog(t, mockapi.OutputText("HEARD-NO"))
+	answerAndTime(t, rc.Run, tm, "MCP server to run tool", "denied probe (test MCP server): note: "+mcpNote, "deny")
+	tm.WaitText(45*time.Second, "user cancelled MCP tool call", "HEARD-NO")
+	probeRan(t, log, false)
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", "note: "+mcpNote)
+	reqs := rc.Srv.Model()
+	if len(reqs) != 2 || len(reqs[1].FunctionOutputs()) != 1 || !strings.Contains(reqs[1].FunctionOutputs()[0].Output, "user cancelled MCP tool call") {
+		t.Fatalf("the model did not read the cancellation: %d requests", len(reqs))
+	}
+}
+
+// Always presses codex's own "Allow for this session": a second call with other arguments in
+// the same turn runs with no form and no new question, and codex's config.toml is left as it
+// was (its "Always allow" would remember the tool there).
+func TestKeysCodexMCPAlways(t *testing.T) {
+	t.Parallel()
+	again := mockapi.ResponsesReply{Calls: []mockapi.FunctionCall{{Name: "probe", Namespace: "mcp__test", Arguments: map[string]any{"note": "again"}}}}
+	rc, tm, log := codexMCPDialog(t, again, mockapi.OutputText("PROBED-BOTH"))
+	conf, err := os.ReadFile(rc.Env.ConfigPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerAndTime(t, rc.Run, tm, "MCP server to run tool", "allowed probe (test MCP server): note: "+mcpNote, "approve", "--always")
+	tm.WaitText(45*time.Second, "PROBED-BOTH")
+	if b, err := os.ReadFile(log); err != nil || string(b) != mcpNote+"\nagain\n" {
+		t.Fatalf("the calls allowed always: %q %v", b, err)
+	}
+	nothingPending(t, rc.Run)
+	if b, err := os.ReadFile(rc.Env.ConfigPath()); err != nil || string(b) != string(conf) {
+		t.Fatalf("always changed codex's config.toml: %q %v", b, err)
+	}
+	keyVerdict(t, rc.Verdicts(), "always", "manual (hooksup approve)", "note: "+mcpNote)
 }
