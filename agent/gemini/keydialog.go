@@ -155,8 +155,8 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 }
 
 // mcpDialog reads the MCP tool's dialog whose question is at row q: the tool as its title names
-// it ("probe (test MCP Server)"), the arguments shown after it (wrapped onto the rows below, up to
-// a blank row) the command. A dialog whose title is not the question's tool's is not read.
+// it ("probe (test MCP Server)"), the arguments shown after it the command (wrapped onto the rows
+// below, up to a blank row: its rows as drawn). A dialog whose title is not the question's tool's is not read.
 func mcpDialog(rows []string, q int, tool, server string, selected, session int) (agent.KeyDialog, bool) {
 	name := tool + " (" + server + " MCP Server)"
 	for i := q - 1; i >= max(0, q-30); i-- {
@@ -178,7 +178,7 @@ func mcpDialog(rows []string, q int, tool, server string, selected, session int)
 			}
 			cmd = append(cmd, r)
 		}
-		d := agent.KeyDialog{Tool: name, Command: strings.TrimSpace(strings.Join(cmd, "")), Deny: []string{"Escape"}}
+		d := agent.KeyDialog{Tool: name, Command: strings.TrimSpace(strings.Join(cmd, "\n")), Deny: []string{"Escape"}}
 		d.Allow = agent.SelectKeys(selected, 1)
 		if session > 0 {
 			d.Always = agent.SelectKeys(selected, session)

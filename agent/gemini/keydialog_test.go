@@ -113,6 +113,18 @@ func TestKeyDialogMCP(t *testing.T) {
 	if d, ok := (Agent{}).KeyDialog(moved); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
 		t.Fatalf("the selection moved: %v %+v", ok, d)
 	}
+	// Arguments wrapped onto the row below: the rows as drawn.
+	var wrapped []string
+	for _, r := range scr {
+		if strings.Contains(r, `{"note":"hello-probe"}`) {
+			wrapped = append(wrapped, strings.Replace(r, `{"note":"hello-probe"}`, `{"note":"hello-        `, 1), "│ probe\"}                                                                                              │")
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "{\"note\":\"hello-\nprobe\"}" {
+		t.Fatalf("wrapped arguments: %v %q", ok, d.Command)
+	}
 	// A title that is not the question's tool's is not read.
 	other := slices.Clone(scr)
 	for i, r := range other {
