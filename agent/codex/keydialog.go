@@ -2,6 +2,8 @@ package codex
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hooksup/hooksup/agent"
@@ -22,6 +24,11 @@ import (
 // edits?", "Description: …", "Destination: /path", and the options "1. Yes, proceed (y)", "2.
 // Yes, and don't ask again for these files (a)" and the third, "No, …". Codex's hooks name its
 // tool apply_patch.
+//
+// A call to an MCP server's tool is asked about with a form: "Field 1/1", "Allow the test MCP
+// server to run tool "probe"?", the arguments ("note: hi", a row each), and the options, each
+// with its description beside it: "1. Allow", "2. Allow for this session", "3. Always allow"
+// (remembered for future calls) and "4. Cancel", then "enter to submit | esc to cancel".
 
 const (
 	runQuestion = "Would you like to run the following command?"
@@ -37,13 +44,26 @@ const (
 	editAlways = "Yes, and don't ask again for these files"
 )
 
+// The MCP tool's form: its hint, its last option and the one that allows the tool for the rest
+// of the session ("3. Always allow" remembers it for future sessions, and is not pressed).
+const (
+	mcpHint    = "enter to submit"
+	mcpCancel  = "Cancel"
+	mcpSession = "Allow for this session"
+)
+
 var (
 	codexOption = regexp.MustCompile(`^(›\s*)?(\d)\. (.+)$`)
+	// mcpQuestion is an MCP tool's question: its server and the tool.
+	mcpQuestion = regexp.MustCompile(`^Allow the (.+) MCP server to run tool "(.+)"\?$`)
+	// mcpLabel is an option's label before the description beside it.
+	mcpLabel = regexp.MustCompile(`^(.+?)(?:\s{2,}.*)?$`)
 	// alwaysOption is the second option: what it allows from now on.
 	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (commands that start with `.+`)(?: \\(p\\))?$")
 )
 
-// KeyDialog reads codex's dialog for a command or a patch on screen (agent.KeyPermissions).
+// KeyDialog reads codex's dialog for a command, a patch or an MCP server's tool on screen
+// (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
@@ -51,6 +71,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	q, edit := -1, false
 	for i := len(rows) - 1; i >= 0; i-- {
+		if m := mcpQuestion.FindStringSubmatch(rows[i]); m != nil {
+			return mcpKeyDialog(rows[i+1:], m[1], m[2])
+		}
 		if rows[i] == runQuestion || rows[i] == editQuestion {
 			q, edit = i, rows[i] == editQuestion
 			break
@@ -123,6 +146,45 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
 		d.Always = agent.SelectKeys(selected, 2)
 		d.AlwaysSays = "allow " + m[1] + " from now on, in codex's rules ($CODEX_HOME/rules/default.rules)"
+	}
+	return d, true
+}
+
+// mcpKeyDialog reads the form about a call of server's MCP tool from the rows under its
+// question: the arguments up to the first option, the command; then the options, from "1.
+// Allow" to "4. Cancel", one selected, and the hint under them. A form still being drawn is
+// not read.
+func mcpKeyDialog(rows []string, server, tool string) (agent.KeyDialog, bool) {
+	var args, labels []string
+	selected, hint := 0, false
+	for _, r := range rows {
+		if r == "" {
+			continue
+		}
+		if strings.HasPrefix(r, mcpHint) {
+			hint = true
+			break
+		}
+		m := codexOption.FindStringSubmatch(r)
+		switch {
+		case m != nil && m[2] == string(rune('1'+len(labels))):
+			if m[1] != "" {
+				selected = len(labels) + 1
+			}
+			labels = append(labels, mcpLabel.FindStringSubmatch(m[3])[1])
+		case len(labels) == 0:
+			args = append(args, r)
+		}
+		// Else a description wrapped onto the row below its option.
+	}
+	if !hint || selected == 0 || len(labels) < 2 || labels[0] != "Allow" || labels[len(labels)-1] != mcpCancel {
+		return agent.KeyDialog{}, false
+	}
+	d := agent.KeyDialog{Tool: tool + " (" + server + " MCP server)", Command: strings.Join(args, "\n"), Deny: []string{"Escape"}}
+	d.Allow = agent.SelectKeys(selected, 1)
+	if i := slices.Index(labels, mcpSession); i >= 0 {
+		d.Always = agent.SelectKeys(selected, i+1)
+		d.AlwaysSays = "allow the " + server + " MCP server's tool " + strconv.Quote(tool) + " for the rest of this codex session, whatever its arguments (codex's own \"" + mcpSession + "\"; nothing written)"
 	}
 	return d, true
 }

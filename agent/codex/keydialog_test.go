@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hooksup/hooksup/agent"
+	"github.com/hooksup/hooksup/agent/agenttest"
 )
 
 var _ agent.KeyPermissions = Agent{}
@@ -103,4 +104,33 @@ func TestKeyDialogEdits(t *testing.T) {
 	if d, ok := (Agent{}).KeyDialog(read("codex-edit-after-esc.txt")); ok {
 		t.Fatalf("a dialog after it was cancelled: %+v", d)
 	}
+}
+
+// An MCP server's tool asks with a form of its own, codex 0.169.0's, captured offline (the test
+// server mcpprobe as [mcp_servers.test] in config.toml): the tool and its server as its question
+// names them, its arguments as shown; always is codex's "Allow for this session".
+func TestKeyDialogMCP(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "codex-mcp-dialog.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	const says = `allow the test MCP server's tool "probe" for the rest of this codex session, whatever its arguments (codex's own "Allow for this session"; nothing written)`
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "probe (test MCP server)" || d.Command != "note: hello-probe" ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+		!slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// The selection moved to "4. Cancel": Up first.
+	moved := slices.Clone(scr)
+	for i, r := range moved {
+		moved[i] = strings.NewReplacer("› 1. Allow  ", "  1. Allow  ", "  4. Cancel", "› 4. Cancel").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(moved); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Up", "Enter"}) {
+		t.Fatalf("the selection moved: %v %+v", ok, d)
+	}
+	// Without its hint the form is still being drawn.
+	agenttest.NotReadUntilDrawn(t, Agent{}, "enter to submit", "codex-mcp-dialog.txt")
+	agenttest.NotReadUntilDrawn(t, Agent{}, "4. Cancel", "codex-mcp-dialog.txt")
 }

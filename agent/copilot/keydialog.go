@@ -1,6 +1,8 @@
 package copilot
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,6 +40,12 @@ import (
 // (Esc to stop)". Copilot draws the answer there late: the dialog left the screen 1.0 s after
 // Escape at a load of 7 on 2 cores, 3.6 s with three more agents running (where the shell
 // dialog's took at most 0.9 s); so the answer's key is pressed again only after urlConfirm.
+//
+// A call to another tool, an MCP server's, is asked about in a box of the same shape too: the
+// tool's name as its title, a rule, its arguments in a box of their own (JSON, drawn over several
+// rows), "Do you want to use this tool?" and "1. Yes", "2. Yes, and don't ask again for tool
+// "probe" from "test" in this directory (…)", "3. No, and tell Copilot what to do differently
+// (Esc to stop)".
 
 const (
 	// runQuestion asks about a shell command; copilot shows the call as "$ Shell …".
@@ -56,6 +64,8 @@ const (
 	urlIntro    = "Copilot is attempting to access the following URL:"
 	urlTool     = "web_fetch"
 	urlConfirm  = 5 * time.Second
+	// toolQuestion asks about a call of another tool, an MCP server's.
+	toolQuestion = "Do you want to use this tool?"
 )
 
 var (
@@ -70,6 +80,8 @@ var (
 	// urlSession is the URL dialog's second option: every URL of the origin, until copilot
 	// exits. Its third, the same "permanently" (kept in copilot's settings), is the person's.
 	urlSession = regexp.MustCompile(`^Yes, and approve all URLs from "(.+)" for the rest of the running session$`)
+	// mcpAlways is what the second option of a tool's dialog allows: an MCP server's tool.
+	mcpAlways = regexp.MustCompile(`^tool "(.+)" from "(.+)" in this directory$`)
 )
 
 // dialogKind is what a dialog asks about.
@@ -80,10 +92,11 @@ const (
 	fileDialog
 	pathDialog
 	urlDialog
+	toolDialog
 )
 
-// KeyDialog reads copilot's permission dialog for a shell command, a file, a path or a URL on screen
-// (agent.KeyPermissions).
+// KeyDialog reads copilot's permission dialog for a shell command, a file, a path, a URL or an
+// MCP server's tool on screen (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
@@ -100,6 +113,8 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			q, kind = i, pathDialog
 		case rows[i] == urlQuestion:
 			q, kind = i, urlDialog
+		case rows[i] == toolQuestion:
+			q, kind = i, toolDialog
 		case m != nil:
 			// The path up to the "?", its rows as drawn.
 			fileTool, path = m[1], []string{m[2]}
@@ -173,6 +188,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	cmd := make([]string, 0, bottom-top-1)
 	for _, r := range screen[top+1 : bottom] {
 		cmd = append(cmd, unbox(unbox(r)))
+	}
+	if kind == toolDialog {
+		return toolKeyDialog(rows, top, cmd, selected, labels)
 	}
 	if kind == pathDialog {
 		// The path's box is under the dialog's title and its words.
@@ -269,6 +287,36 @@ func fileKeyDialog(rows []string, tool string, path []string, selected int, labe
 		}
 	}
 	return d
+}
+
+// toolKeyDialog is the dialog about a call of an MCP server's tool whose arguments' box starts
+// at row top and holds args: the tool as the dialog's title names it, with its server where
+// the second option names both ("probe (MCP: test)"); the arguments compacted where they are
+// JSON whole, else their rows as drawn. A dialog with no title under its top is not read.
+func toolKeyDialog(rows []string, top int, args []string, selected int, labels []string) (agent.KeyDialog, bool) {
+	title := top - 1
+	for title >= 0 && strings.Trim(rows[title], "─") == "" && rows[title] != "" {
+		title--
+	}
+	if title < 1 || rows[title] == "" || !strings.HasPrefix(rows[title-1], "╭") {
+		return agent.KeyDialog{}, false
+	}
+	command := strings.Join(args, "\n")
+	var compact bytes.Buffer
+	if json.Compact(&compact, []byte(command)) == nil {
+		command = compact.String()
+	}
+	d := agent.KeyDialog{Tool: rows[title], Command: command, Deny: []string{"Escape"}, Allow: agent.SelectKeys(selected, 1)}
+	if len(labels) > 1 {
+		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+			if t := mcpAlways.FindStringSubmatch(m[1]); t != nil && t[1] == d.Tool {
+				d.Tool += " (MCP: " + t[2] + ")"
+				d.Always = agent.SelectKeys(selected, 2)
+				d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, whatever its arguments, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
+			}
+		}
+	}
+	return d, true
 }
 
 // unbox is a row without the sides of the box it is drawn in and the blank beside each, its

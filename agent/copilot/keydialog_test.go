@@ -217,5 +217,46 @@ func TestKeyDialogURL(t *testing.T) {
 
 // A dialog still being drawn, its last option not yet on screen, is not read.
 func TestKeyDialogNotYetDrawn(t *testing.T) {
-	agenttest.NotReadUntilDrawn(t, Agent{}, "No, and tell Copilot", "copilot-run-dialog.txt", "copilot-create-dialog.txt", "copilot-url-dialog.txt")
+	agenttest.NotReadUntilDrawn(t, Agent{}, "No, and tell Copilot", "copilot-run-dialog.txt", "copilot-create-dialog.txt", "copilot-url-dialog.txt", "copilot-mcp-dialog.txt")
+}
+
+// An MCP server's tool asks with a dialog of its own, copilot 1.0.102's, captured offline (the
+// test server mcpprobe as "test", given with --additional-mcp-config): the tool as the dialog's
+// title names it, with the server its second option names; the arguments as the box shows them,
+// compacted where they are JSON whole.
+func TestKeyDialogMCP(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "copilot-mcp-dialog.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	const says = `allow tool "probe" from "test" in this directory (/tmp/.../work) from now on, whatever its arguments, in copilot's ~/.copilot/permissions-config.json (copilot's own option)`
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "probe (MCP: test)" || d.Command != `{"note":"hello-probe"}` ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+		!slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith != nil {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// Arguments that are not JSON whole (a string wrapped in the box): their rows as drawn.
+	var wrapped []string
+	for _, r := range scr {
+		if strings.Contains(r, `"note": "hello-probe"`) {
+			wrapped = append(wrapped, strings.Replace(r, `"note": "hello-probe"  `, `"note": "hello-`, 1), strings.Replace(r, `  "note": "hello-probe"`, `probe"                 `, 1))
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "{\n  \"note\": \"hello-\nprobe\"\n}" {
+		t.Fatalf("wrapped arguments: %v %q", ok, d.Command)
+	}
+	// No second option naming the tool: the title alone, no always.
+	var plain []string
+	for _, r := range scr {
+		if !strings.Contains(r, "2. Yes, and don't ask again") {
+			plain = append(plain, strings.Replace(r, "3. No, and tell", "2. No, and tell", 1))
+		}
+	}
+	if d, ok := (Agent{}).KeyDialog(plain); !ok || d.Tool != "probe" || d.Always != nil || d.AlwaysSays != "" {
+		t.Fatalf("without always: %v %+v", ok, d)
+	}
 }

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/hooksup/hooksup/agent"
@@ -23,6 +24,12 @@ import (
 // Processing URLs and instructions from prompt: …", the model's prompt, "URLs to fetch:" and each
 // URL under it ("- http://…"), "Do you want to proceed?" and the options "1. Allow once", "2.
 // Allow for this session", "3. No, suggest changes (esc)".
+//
+// An MCP server's tool asks with a third: "Action Required", the title "?  probe (test MCP
+// Server) {"note":"hi"}" (the tool, its server, its arguments as gemini shows them), the
+// server's and the tool's names on rows of their own, "Allow execution of MCP tool "probe"
+// from server "test"?" and the options "1. Allow once", "2. Allow tool for this session",
+// "3. Allow all server tools for this session", "4. No, suggest changes (esc)".
 
 // sessionOption allows the call and its like until gemini exits: gemini allows the command's
 // root commands ("rm" for "rm -rf …") for the session, and writes nothing.
@@ -35,9 +42,15 @@ const lastOption = "No, suggest changes"
 // itself to accepting every edit (its auto-edit mode) for the rest of the session.
 const editSessionSays = "allow every file write and edit for the rest of this gemini session (gemini's own \"" + sessionOption + "\" at a file's dialog switches it to accepting edits by itself; nothing written)"
 
+// mcpSessionOption allows the MCP tool, whatever its arguments, until gemini exits; gemini's
+// next option allows every tool of the server so.
+const mcpSessionOption = "Allow tool for this session"
+
 var (
 	allowQuestion = regexp.MustCompile(`^Allow execution of \[(.+)\]\?$`)
-	geminiOption  = regexp.MustCompile(`^(●\s*)?(\d)\. (.+)$`)
+	// mcpQuestion is an MCP tool's question: the tool and its server.
+	mcpQuestion  = regexp.MustCompile(`^Allow execution of MCP tool "(.+)" from server "(.+)"\?$`)
+	geminiOption = regexp.MustCompile(`^(●\s*)?(\d)\. (.+)$`)
 	// editTitle is the first row of a file dialog: the tool as gemini shows it, and what it
 	// changes.
 	editTitle = regexp.MustCompile(`^\? (\S+)  (.+)$`)
@@ -68,8 +81,12 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		rows[i] = unbox(r)
 	}
 	q, edit, url := -1, false, false
-	var tool string
+	var tool, mcpTool, mcpServer string
 	for i := len(rows) - 1; i >= 0; i-- {
+		if m := mcpQuestion.FindStringSubmatch(rows[i]); m != nil {
+			q, mcpTool, mcpServer = i, m[1], m[2]
+			break
+		}
 		if m := allowQuestion.FindStringSubmatch(rows[i]); m != nil {
 			q, tool = i, m[1]
 			break
@@ -99,7 +116,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if m[1] != "" {
 			selected = int(m[2][0] - '0')
 		}
-		if m[3] == sessionOption {
+		if (mcpTool == "" && m[3] == sessionOption) || (mcpTool != "" && m[3] == mcpSessionOption) {
 			session = int(m[2][0] - '0')
 		}
 		last = strings.HasPrefix(m[3], lastOption)
@@ -111,6 +128,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	if url {
 		return urlKeyDialog(rows[:q], selected, session)
+	}
+	if mcpTool != "" {
+		return mcpDialog(rows, q, mcpTool, mcpServer, selected, session)
 	}
 	// The command: the rows of the box above the question; for a file, the title above that box.
 	bottom := -1
@@ -192,6 +212,41 @@ func urlKeyDialog(rows []string, selected, session int) (agent.KeyDialog, bool) 
 		d.AlwaysSays = urlSessionSays
 	}
 	return d, true
+}
+
+// mcpDialog reads the MCP tool's dialog whose question is at row q: the tool as its title names
+// it ("probe (test MCP Server)"), the arguments shown after it the command (wrapped onto the rows
+// below, up to a blank row: its rows as drawn). A dialog whose title is not the question's tool's is not read.
+func mcpDialog(rows []string, q int, tool, server string, selected, session int) (agent.KeyDialog, bool) {
+	name := tool + " (" + server + " MCP Server)"
+	for i := q - 1; i >= max(0, q-30); i-- {
+		if strings.HasPrefix(rows[i], "╭") {
+			break
+		}
+		rest, ok := strings.CutPrefix(rows[i], "?")
+		if !ok {
+			continue
+		}
+		args, ok := strings.CutPrefix(strings.TrimSpace(rest), name)
+		if !ok {
+			return agent.KeyDialog{}, false
+		}
+		cmd := []string{strings.TrimSpace(args)}
+		for _, r := range rows[i+1 : q] {
+			if r == "" {
+				break
+			}
+			cmd = append(cmd, r)
+		}
+		d := agent.KeyDialog{Tool: name, Command: strings.TrimSpace(strings.Join(cmd, "\n")), Deny: []string{"Escape"}}
+		d.Allow = agent.SelectKeys(selected, 1)
+		if session > 0 {
+			d.Always = agent.SelectKeys(selected, session)
+			d.AlwaysSays = "allow the MCP tool " + strconv.Quote(tool) + " of server " + strconv.Quote(server) + " for the rest of this gemini session, whatever its arguments (gemini's own \"" + mcpSessionOption + "\"; nothing written)"
+		}
+		return d, true
+	}
+	return agent.KeyDialog{}, false
 }
 
 // editTitleAbove reads the title of a file dialog whose change box starts at row top: the

@@ -114,3 +114,50 @@ func TestKeyDialogURL(t *testing.T) {
 		}
 	}
 }
+
+// An MCP server's tool asks with a dialog of its own, gemini 0.61.0's, captured offline (the
+// test server mcpprobe as "test" in settings.json's mcpServers): the tool as its title names it,
+// its arguments as shown; always is gemini's "Allow tool for this session", this tool alone.
+func TestKeyDialogMCP(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "gemini-mcp-dialog.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "probe (test MCP Server)" || d.Command != `{"note":"hello-probe"}` ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+		!slices.Equal(d.Always, []string{"Down", "Enter"}) ||
+		d.AlwaysSays != `allow the MCP tool "probe" of server "test" for the rest of this gemini session, whatever its arguments (gemini's own "Allow tool for this session"; nothing written)` {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// The selection moved to "Allow all server tools for this session": Up first.
+	moved := slices.Clone(scr)
+	for i, r := range moved {
+		moved[i] = strings.NewReplacer("● 1. Allow once", "  1. Allow once", "  3. Allow all", "● 3. Allow all").Replace(r)
+	}
+	if d, ok := (Agent{}).KeyDialog(moved); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
+		t.Fatalf("the selection moved: %v %+v", ok, d)
+	}
+	// Arguments wrapped onto the row below: the rows as drawn.
+	var wrapped []string
+	for _, r := range scr {
+		if strings.Contains(r, `{"note":"hello-probe"}`) {
+			wrapped = append(wrapped, strings.Replace(r, `{"note":"hello-probe"}`, `{"note":"hello-        `, 1), "│ probe\"}                                                                                              │")
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "{\"note\":\"hello-\nprobe\"}" {
+		t.Fatalf("wrapped arguments: %v %q", ok, d.Command)
+	}
+	// A title that is not the question's tool's is not read.
+	other := slices.Clone(scr)
+	for i, r := range other {
+		other[i] = strings.Replace(r, "?  probe (test MCP Server)", "?  other (test MCP Server)", 1)
+	}
+	if d, ok := (Agent{}).KeyDialog(other); ok {
+		t.Fatalf("a title naming another tool read: %+v", d)
+	}
+	agenttest.NotReadUntilDrawn(t, Agent{}, "4. No, suggest changes", "gemini-mcp-dialog.txt")
+}

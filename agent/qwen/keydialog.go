@@ -39,6 +39,13 @@ import (
 // (its classifier unable to judge the call) "2. Switch to Default Mode and allow once
 // (recommended)", on --approval-mode default "2. Always allow fetch from HOST in this project"
 // and "3. … for this user", and last "No, suggest changes (esc)".
+//
+// A call to an MCP server's tool is asked about so too: the call's line ("? probe (test MCP
+// Server) {"note":"hi"} ←", the tool, its server and its arguments), "MCP Server: test" and
+// "Tool: probe", "Allow execution of MCP tool "probe" from server "test"?" and, on auto mode,
+// "1. Yes, allow once", "2. Switch to Default Mode and allow once (recommended)", "3. No,
+// suggest changes (esc)". Its always options on other modes are not read: allow once and deny
+// alone.
 
 // qwenConfirm is how long qwen may take to take its dialog off the screen after the answer's key.
 const qwenConfirm = 5 * time.Second
@@ -58,23 +65,30 @@ const (
 
 var (
 	execQuestion = regexp.MustCompile(`^Allow execution of: '.*'\?$`)
-	qwenOption   = regexp.MustCompile(`^(›\s*)?(\d+)\. (.+)$`)
-	callLine     = regexp.MustCompile(`^[?] (\S+) `)
+	// mcpQuestion is an MCP tool's question: the tool and its server.
+	mcpQuestion = regexp.MustCompile(`^Allow execution of MCP tool "(.+)" from server "(.+)"\?$`)
+	qwenOption  = regexp.MustCompile(`^(›\s*)?(\d+)\. (.+)$`)
+	callLine    = regexp.MustCompile(`^[?] (\S+) `)
 	// projectOption allows the call and its like from now on, in the project's settings
 	// (.qwen/settings.json, permissions.allow); its sibling "… for this user" writes the
 	// person's, and is not pressed.
 	projectOption = regexp.MustCompile(`^Always allow (.+) in this project$`)
 )
 
-// KeyDialog reads qwen's permission dialog for a shell command or a file on screen
-// (agent.KeyPermissions).
+// KeyDialog reads qwen's permission dialog for a shell command, a file, a URL or an MCP server's
+// tool on screen (agent.KeyPermissions).
 func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	rows := make([]string, len(screen))
 	for i, r := range screen {
 		rows[i] = strings.TrimSpace(r)
 	}
 	q, edit, url := -1, false, false
+	var mcp []string
 	for i := len(rows) - 1; i >= 0; i-- {
+		if m := mcpQuestion.FindStringSubmatch(rows[i]); m != nil {
+			q, mcp = i, m[1:]
+			break
+		}
 		if execQuestion.MatchString(rows[i]) || rows[i] == editQuestion || rows[i] == urlQuestion {
 			q, edit, url = i, rows[i] == editQuestion, rows[i] == urlQuestion
 			break
@@ -102,7 +116,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if m[1] != "" {
 			selected = n
 		}
-		if p := projectOption.FindStringSubmatch(m[3]); p != nil && !edit {
+		if p := projectOption.FindStringSubmatch(m[3]); p != nil && !edit && mcp == nil {
 			project, projectSays = n, p[1]
 		}
 		if edit && m[3] == editAlways {
@@ -149,6 +163,9 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	if tool == "" || cmd == nil {
 		return agent.KeyDialog{}, false
+	}
+	if mcp != nil {
+		return mcpKeyDialog(mcp[0], mcp[1], cmd, call, selected)
 	}
 	if edit {
 		// The file: the call's line after the tool's name, "Writing to " and the "←" that
@@ -206,4 +223,21 @@ func urlKeyDialog(rows []string, selected, project int, projectSays string) (age
 		d.AlwaysSays = "always allow " + projectSays + " in this project, in its .qwen/settings.json (qwen's own option)"
 	}
 	return d, true
+}
+
+// mcpKeyDialog is the dialog about a call of tool of an MCP server: the tool as the call's line
+// names it ("probe (test MCP Server)"), the arguments after it on that line (its rows as drawn,
+// the "←" that marks the call left out) the command. details is the block above the question,
+// which names the server and the tool; a dialog whose details or call's line are another
+// tool's is not read.
+func mcpKeyDialog(tool, server string, details, call []string, selected int) (agent.KeyDialog, bool) {
+	name := tool + " (" + server + " MCP Server)"
+	args, ok := strings.CutPrefix(call[0], "? "+name)
+	if !ok || !slices.Equal(details, []string{"MCP Server: " + server, "Tool: " + tool}) {
+		return agent.KeyDialog{}, false
+	}
+	what := append([]string{strings.TrimSpace(args)}, call[1:]...)
+	what[len(what)-1] = strings.TrimSpace(strings.TrimSuffix(what[len(what)-1], "←"))
+	return agent.KeyDialog{Tool: name, Command: strings.Join(what, "\n"), Deny: []string{"Escape"},
+		Allow: agent.SelectKeys(selected, 1), Confirm: qwenConfirm}, true
 }

@@ -108,7 +108,7 @@ func TestKeyDialogFile(t *testing.T) {
 // A dialog still being drawn, its last option not yet on screen, is not read: its question would
 // lack the options still to come (gemini's and qwen's always among them).
 func TestKeyDialogNotYetDrawn(t *testing.T) {
-	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "qwen-approval-dialog.txt", "qwen-approval-dialog-default-mode.txt", "qwen-write-dialog.txt", "qwen-edit-dialog-default-mode.txt", "qwen-url-dialog.txt", "qwen-url-dialog-default-mode.txt")
+	agenttest.NotReadUntilDrawn(t, Agent{}, "No, suggest changes", "qwen-approval-dialog.txt", "qwen-approval-dialog-default-mode.txt", "qwen-write-dialog.txt", "qwen-edit-dialog-default-mode.txt", "qwen-url-dialog.txt", "qwen-url-dialog-default-mode.txt", "qwen-mcp-dialog.txt")
 }
 
 // A URL to fetch (its web_fetch tool): qwen 0.24.4's dialogs, captured offline in hooksup's
@@ -159,6 +159,45 @@ func TestKeyDialogURL(t *testing.T) {
 		}
 		if d, ok := (Agent{}).KeyDialog(scr); ok {
 			t.Errorf("%q for %q read as a URL's dialog: %+v", c.to, c.from, d)
+		}
+	}
+}
+
+// An MCP server's tool asks with a dialog of its own, qwen 0.24.4's on its default auto mode,
+// captured offline (the test server mcpprobe as "test" in settings.json's mcpServers): the tool
+// as the call's line names it, its arguments as shown there; auto mode offers no always.
+func TestKeyDialogMCP(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "qwen-mcp-dialog.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	d, ok := Agent{}.KeyDialog(scr)
+	if !ok || d.Tool != "probe (test MCP Server)" || d.Command != `{"note":"hello-probe"}` ||
+		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
+		d.Always != nil || d.AlwaysSays != "" || d.Confirm != qwenConfirm {
+		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// Arguments wrapped onto the next row: the rows as drawn.
+	var wrapped []string
+	for _, r := range scr {
+		if strings.Contains(r, `{"note":"hello-probe"} ←`) {
+			wrapped = append(wrapped, strings.Replace(r, `{"note":"hello-probe"} ←`, `{"note":"hello-`, 1), `  probe"} ←`)
+			continue
+		}
+		wrapped = append(wrapped, r)
+	}
+	if d, ok := (Agent{}).KeyDialog(wrapped); !ok || d.Command != "{\"note\":\"hello-\nprobe\"}" {
+		t.Fatalf("wrapped arguments: %v %q", ok, d.Command)
+	}
+	// Details that are not the question's tool's: not read.
+	for _, c := range []struct{ from, to string }{{"Tool: probe", "Tool: other"}, {`? probe (test MCP Server)`, `? other (test MCP Server)`}} {
+		other := slices.Clone(scr)
+		for i, r := range other {
+			other[i] = strings.Replace(r, c.from, c.to, 1)
+		}
+		if d, ok := (Agent{}).KeyDialog(other); ok {
+			t.Fatalf("%s read: %+v", c.to, d)
 		}
 	}
 }

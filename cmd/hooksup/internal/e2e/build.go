@@ -25,8 +25,8 @@ const (
 )
 
 // Binaries builds hooksup and the hook client beside it (as go install ./cmd/... puts them),
-// from the packages at hooksupPkg and hookPkg (paths as go build takes them), and the simulated
-// claude (SimAgentBin), into a fresh temporary directory, as b says. A race-built program
+// from the packages at hooksupPkg and hookPkg (paths as go build takes them), the simulated
+// claude (SimAgentBin) and the test MCP server (MCPProbeBin), into a fresh temporary directory, as b says. A race-built program
 // sleeps a second before it exits (for late reports): Binaries sets GORACE so that every hook
 // call does not take a second longer than it does for a user. remove deletes the directory.
 func Binaries(hooksupPkg, hookPkg string, b Build) (hooksup, hook string, remove func(), err error) {
@@ -36,12 +36,12 @@ func Binaries(hooksupPkg, hookPkg string, b Build) (hooksup, hook string, remove
 	}
 	remove = func() { os.RemoveAll(dir) }
 	hooksup, hook = filepath.Join(dir, "hooksup"), filepath.Join(dir, "hooksup-hook")
-	sim := filepath.Join(dir, "simagent")
+	sim, probe := filepath.Join(dir, "simagent"), filepath.Join(dir, "mcpprobe")
 	race := b == Race && RaceEnabled
 	for _, bb := range []struct {
 		out, pkg string
 		race     bool
-	}{{hooksup, hooksupPkg, race}, {hook, hookPkg, race}, {sim, simAgentPkg, false}} {
+	}{{hooksup, hooksupPkg, race}, {hook, hookPkg, race}, {sim, simAgentPkg, false}, {probe, mcpProbePkg, false}} {
 		build := goBuild(bb.out, bb.pkg, bb.race)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
@@ -49,7 +49,7 @@ func Binaries(hooksupPkg, hookPkg string, b Build) (hooksup, hook string, remove
 			return "", "", nil, fmt.Errorf("building %s: %w", bb.pkg, err)
 		}
 	}
-	SimAgentBin, BuiltWithRace = sim, race
+	SimAgentBin, MCPProbeBin, BuiltWithRace = sim, probe, race
 	if race {
 		os.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	}
@@ -62,6 +62,14 @@ const simAgentPkg = "github.com/hooksup/hooksup/internal/agentsim/simagent"
 // SimAgentBin is the simulated claude (internal/agentsim) that Binaries built: hooksup runs it
 // as the agent (--claude-bin) where a test needs no real one.
 var SimAgentBin string
+
+// mcpProbePkg is the test MCP server's program.
+const mcpProbePkg = "github.com/hooksup/hooksup/internal/agentsim/mcpprobe"
+
+// MCPProbeBin is the test MCP server (internal/agentsim/mcpprobe) that Binaries built: an
+// agent configured to start it over stdio has one tool, probe, whose calls append their note
+// to the file named by $MCPPROBE_LOG.
+var MCPProbeBin string
 
 // BuiltWithRace says whether Binaries built hooksup and the hook client with the race detector.
 var BuiltWithRace bool
