@@ -216,6 +216,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 				d.AlwaysSays = "allow every URL from " + m[1] + " for the rest of this copilot session (copilot's own \"Yes, and approve all URLs from … for the rest of the running session\"; nothing written)"
 			}
 		}
+		d.DenyWith = feedback(selected, labels)
 		return d, true
 	}
 	d := agent.KeyDialog{Tool: runTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}}
@@ -228,28 +229,38 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
 	}
-	if len(labels) > 2 {
-		if field, ok := strings.CutSuffix(labels[2], feedbackEnd); ok {
-			d.DenyWith = feedbackKeys(selected, field)
-		}
-	}
+	d.DenyWith = feedback(selected, labels)
 	return d, true
 }
 
-// The third option takes the person's feedback for the model: selected, what is typed shows in
-// its place (before feedbackEnd), and Enter refuses the call with it ("The user rejected this
-// tool call. User feedback: …"); the turn goes on.
+// The last option (the third; the URL dialog's fourth; none at the path dialog) takes the
+// person's feedback for the model: selected, what is typed shows in its place (before
+// feedbackEnd), and Enter refuses the call with it ("The user rejected this tool call. User
+// feedback: …"); the turn goes on.
 const (
 	feedbackPrompt = "No, and tell Copilot what to do differently"
 	feedbackEnd    = " (Esc to stop)"
 )
 
+// feedback is agent.KeyDialog.DenyWith of the dialog drawn with option selected and its options'
+// labels: nil where its last option takes no feedback.
+func feedback(selected int, labels []string) func(reason string) []string {
+	if len(labels) < 3 {
+		return nil
+	}
+	field, ok := strings.CutSuffix(labels[len(labels)-1], feedbackEnd)
+	if !ok {
+		return nil
+	}
+	return feedbackKeys(selected, len(labels), field)
+}
+
 // feedbackKeys are the keys that refuse the call with reason from the dialog drawn with
-// option selected and field in the third option's place (agent.KeyDialog.DenyWith).
-func feedbackKeys(selected int, field string) func(reason string) []string {
+// option selected and field in the place of option n, the one for feedback.
+func feedbackKeys(selected, n int, field string) func(reason string) []string {
 	return func(reason string) []string {
-		if selected != 3 {
-			keys := agent.SelectKeys(selected, 3)
+		if selected != n {
+			keys := agent.SelectKeys(selected, n)
 			return append(keys[:len(keys)-1], session.Typed(reason), "Enter")
 		}
 		// Compared without blanks: a long field wraps onto the rows below.
@@ -286,6 +297,7 @@ func fileKeyDialog(rows []string, tool string, path []string, selected int, labe
 			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, every file created or edited there, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
 	}
+	d.DenyWith = feedback(selected, labels)
 	return d
 }
 
@@ -316,6 +328,7 @@ func toolKeyDialog(rows []string, top int, args []string, selected int, labels [
 			}
 		}
 	}
+	d.DenyWith = feedback(selected, labels)
 	return d, true
 }
 

@@ -194,8 +194,12 @@ func TestKeyDialogURL(t *testing.T) {
 	scr := read("copilot-url-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "web_fetch" || d.Command != "http://127.0.0.1:37135/page.txt" || !slices.Equal(d.Allow, []string{"Enter"}) ||
-		!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith != nil || d.Confirm != urlConfirm {
-		t.Errorf("%v %+v", ok, d)
+		!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith == nil || d.Confirm != urlConfirm {
+		t.Fatalf("%v %+v", ok, d)
+	}
+	// A deny's reason goes into its fourth option, the one for feedback.
+	if got := d.DenyWith("use a mirror"); !slices.Equal(got, []string{"Down", "Down", "Down", session.Typed("use a mirror"), "Enter"}) {
+		t.Errorf("deny with a reason: %q", got)
 	}
 	// The selection moved to the fourth option, where a digit would be typed as feedback: Up.
 	moved := slices.Clone(scr)
@@ -234,8 +238,12 @@ func TestKeyDialogMCP(t *testing.T) {
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "probe (MCP: test)" || d.Command != `{"note":"hello-probe"}` ||
 		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
-		!slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith != nil {
+		!slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith == nil {
 		t.Fatalf("the dialog: %v %+v", ok, d)
+	}
+	// A deny's reason goes into its third option, the one for feedback.
+	if got := d.DenyWith("not now"); !slices.Equal(got, []string{"Down", "Down", session.Typed("not now"), "Enter"}) {
+		t.Errorf("deny with a reason: %q", got)
 	}
 	// Arguments that are not JSON whole (a string wrapped in the box): their rows as drawn.
 	var wrapped []string

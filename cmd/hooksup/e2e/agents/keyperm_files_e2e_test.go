@@ -404,6 +404,23 @@ func TestKeysCopilotFileDenied(t *testing.T) {
 	}
 }
 
+// deny --reason at copilot's file dialog types the reason into its third option, the one for
+// feedback: the file is not written, the turn goes on, and the model reads the reason.
+func TestKeysCopilotFileDeniedWithReason(t *testing.T) {
+	t.Parallel()
+	rc, tm, path := copilotFileDialog(t, func(string) []mockapi.ChatReply { return []mockapi.ChatReply{mockapi.ChatText("TOOK-THE-HINT")} })
+	const reason = "write it under docs instead"
+	answerAndTime(t, rc.Run, tm, "Do you want to create", "denied create: "+path, "deny", "--reason", reason)
+	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
+	if _, err := os.Stat(path); err == nil {
+		t.Fatal("the denied write was made")
+	}
+	if turns := rc.Srv.Turns(); len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "User feedback: "+reason) {
+		t.Fatalf("the model did not read the reason as the call's result: %d requests", len(turns))
+	}
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", path+" (+3 -0)")
+}
+
 // A file outside the project: copilot asks first about the path ("Allow path access", a
 // question of its own), then about the file. Both are answered from the CLI.
 func TestKeysCopilotPathApproved(t *testing.T) {

@@ -207,6 +207,21 @@ func TestKeysCopilotMCPDenied(t *testing.T) {
 	}
 }
 
+// deny --reason at copilot's MCP tool dialog types the reason into its third option, the one for
+// feedback: the probe does not run, the turn goes on, and the model reads the reason.
+func TestKeysCopilotMCPDeniedWithReason(t *testing.T) {
+	t.Parallel()
+	rc, tm, log := copilotMCPDialog(t, mockapi.ChatText("TOOK-THE-HINT"))
+	const reason = "ask the probe tomorrow"
+	answerAndTime(t, rc.Run, tm, "Do you want to use this tool?", "denied probe (MCP: test): "+mcpArgs, "deny", "--reason", reason)
+	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
+	probeRan(t, log, false)
+	if turns := rc.Srv.Turns(); len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "User feedback: "+reason) {
+		t.Fatalf("the model did not read the reason as the call's result: %d requests", len(turns))
+	}
+	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", mcpArgs)
+}
+
 // Always presses copilot's own "Yes, and don't ask again for tool "probe" from "test" in this
 // directory": a second call with other arguments in the same turn runs with no dialog and no new
 // question, and copilot keeps the approval (its permissions-config.json, an "mcp" one).
