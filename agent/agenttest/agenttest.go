@@ -43,11 +43,7 @@ func PromptEmpty(t *testing.T, a agent.Agent, prompt string, screens map[string]
 func NotReadUntilDrawn(t *testing.T, a agent.KeyPermissions, last string, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		rows := Screen(t, name)
 		if _, ok := a.KeyDialog(rows); !ok {
 			t.Fatalf("%s: not read whole", name)
 		}
@@ -61,4 +57,15 @@ func NotReadUntilDrawn(t *testing.T, a agent.KeyPermissions, last string, names 
 			t.Errorf("%s without its last option read: %+v", name, d)
 		}
 	}
+}
+
+// Screen is the captured screen testdata/name, its rows top to bottom (its trailing newlines
+// left out).
+func Screen(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 }

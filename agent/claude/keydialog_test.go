@@ -1,23 +1,15 @@
 package claude
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/hooksup/hooksup/agent/agenttest"
 	"github.com/hooksup/hooksup/session"
 )
 
-func screen(t *testing.T, name string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-}
+func screen(t *testing.T, name string) []string { return agenttest.Screen(t, name) }
 
 // The screens are claude 2.1.330's, captured offline.
 func TestKeyDialog(t *testing.T) {

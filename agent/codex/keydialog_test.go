@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,15 +14,8 @@ var _ agent.KeyPermissions = Agent{}
 // codex-approval-dialog.txt is codex 0.169.0's pane in hooksup's TUI, captured offline;
 // codex-after-esc.txt is codex 0.171.0's screen after Escape at that dialog.
 func TestKeyDialog(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	const command = "rm -rf ../build-cache && touch created.txt"
-	scr := read("codex-approval-dialog.txt")
+	scr := agenttest.Screen(t, "codex-approval-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "Bash" || d.Command != command || !slices.Equal(d.Allow, []string{"Enter"}) ||
 		!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) ||
@@ -64,7 +55,7 @@ func TestKeyDialog(t *testing.T) {
 	}
 
 	// After Escape no dialog is left; a dialog still being drawn (no hint yet) is not read.
-	if d, ok := (Agent{}).KeyDialog(read("codex-after-esc.txt")); ok {
+	if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, "codex-after-esc.txt")); ok {
 		t.Errorf("after Escape: %+v", d)
 	}
 	drawing := slices.DeleteFunc(slices.Clone(scr), func(r string) bool { return strings.Contains(r, "Press enter to confirm") })
@@ -80,14 +71,7 @@ func TestKeyDialog(t *testing.T) {
 // A patch outside the folders codex writes to on its own (a new file in /var/tmp), codex
 // 0.169.0's dialog captured offline in hooksup's pane.
 func TestKeyDialogEdits(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
-	scr := read("codex-edit-dialog.txt")
+	scr := agenttest.Screen(t, "codex-edit-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "apply_patch" || d.Command != "/var/tmp/hooksup-edits/outside.txt" ||
 		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) ||
@@ -101,7 +85,7 @@ func TestKeyDialogEdits(t *testing.T) {
 	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
 		t.Fatalf("the selection moved: %v %+v", ok, d)
 	}
-	if d, ok := (Agent{}).KeyDialog(read("codex-edit-after-esc.txt")); ok {
+	if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, "codex-edit-after-esc.txt")); ok {
 		t.Fatalf("a dialog after it was cancelled: %+v", d)
 	}
 }
@@ -110,11 +94,7 @@ func TestKeyDialogEdits(t *testing.T) {
 // server mcpprobe as [mcp_servers.test] in config.toml): the tool and its server as its question
 // names them, its arguments as shown; always is codex's "Allow for this session".
 func TestKeyDialogMCP(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "codex-mcp-dialog.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	scr := agenttest.Screen(t, "codex-mcp-dialog.txt")
 	const says = `allow the test MCP server's tool "probe" for the rest of this codex session, whatever its arguments (codex's own "Allow for this session"; nothing written)`
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "probe (test MCP server)" || d.Command != "note: hello-probe" ||

@@ -1,8 +1,6 @@
 package copilot
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,13 +14,6 @@ var _ agent.KeyPermissions = Agent{}
 
 // The screens are copilot 1.0.102's, captured offline (tmux capture-pane, 160×45).
 func TestKeyDialog(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	for _, c := range []struct {
 		screen, command string
 		allow, always   []string
@@ -43,7 +34,7 @@ func TestKeyDialog(t *testing.T) {
 		{"copilot-run-dialog-feedback.txt", "touch created.txt", []string{"Up", "Up", "Enter"}, []string{"Up", "Enter"},
 			"allow `touch` in this directory (/tmp/cpx/g/proj) from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"},
 	} {
-		d, ok := Agent{}.KeyDialog(read(c.screen))
+		d, ok := Agent{}.KeyDialog(agenttest.Screen(t, c.screen))
 		if !ok || d.Tool != "Shell" || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) ||
 			!slices.Equal(d.Always, c.always) || d.AlwaysSays != c.says {
 			t.Errorf("%s: %v %+v", c.screen, ok, d)
@@ -51,12 +42,12 @@ func TestKeyDialog(t *testing.T) {
 	}
 	// The folder trust dialog is the person's; after Escape no dialog is left.
 	for _, name := range []string{"copilot-trust-dialog.txt", "copilot-after-esc.txt"} {
-		if d, ok := (Agent{}).KeyDialog(read(name)); ok {
+		if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, name)); ok {
 			t.Errorf("%s read as a permission dialog: %+v", name, d)
 		}
 	}
 	// A dialog still being drawn (no line of keys yet) is not read.
-	scr := read("copilot-run-dialog.txt")
+	scr := agenttest.Screen(t, "copilot-run-dialog.txt")
 	for i, r := range scr {
 		if strings.Contains(r, "↑/↓ to navigate") {
 			scr[i] = ""
@@ -66,7 +57,7 @@ func TestKeyDialog(t *testing.T) {
 		t.Errorf("a dialog without its keys: %+v", d)
 	}
 	// A dialog whose second option is not copilot's "don't ask again" has no always.
-	scr = read("copilot-run-dialog.txt")
+	scr = agenttest.Screen(t, "copilot-run-dialog.txt")
 	for i, r := range scr {
 		scr[i] = strings.Replace(r, "Yes, and don't ask again for", "Yes, and maybe later for    ", 1)
 	}
@@ -78,13 +69,6 @@ func TestKeyDialog(t *testing.T) {
 // A file to create and one to edit, and a path outside those allowed: copilot 1.0.102's
 // dialogs, captured offline in hooksup's pane.
 func TestKeyDialogFile(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	const (
 		fileSays = "allow file operations when in this directory (/tmp/.../work) from now on, every file created or edited there, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		pathSays = `allow this path for the rest of this copilot session (copilot's own "Yes, and remember this path for this session"; nothing written)`
@@ -99,18 +83,18 @@ func TestKeyDialogFile(t *testing.T) {
 		// Copilot selects "2. Yes, and remember this path" when it draws the dialog: Up first.
 		{"copilot-path-dialog.txt", "path access", "/tmp/TestCopilot/001/outside.txt", []string{"Up", "Enter"}, []string{"Enter"}, pathSays},
 	} {
-		d, ok := Agent{}.KeyDialog(read(c.screen))
+		d, ok := Agent{}.KeyDialog(agenttest.Screen(t, c.screen))
 		if !ok || d.Tool != c.tool || d.Command != c.command || !slices.Equal(d.Allow, c.allow) || !slices.Equal(d.Deny, []string{"Escape"}) ||
 			!slices.Equal(d.Always, c.always) || d.AlwaysSays != c.says {
 			t.Errorf("%s: %v %+v", c.screen, ok, d)
 		}
 	}
-	if d, ok := (Agent{}).KeyDialog(read("copilot-path-after-esc.txt")); ok {
+	if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, "copilot-path-after-esc.txt")); ok {
 		t.Errorf("a dialog after Escape: %+v", d)
 	}
 	// A path too long for a row: its rows as drawn, up to the "?".
 	var wrapped []string
-	for _, r := range read("copilot-create-dialog.txt") {
+	for _, r := range agenttest.Screen(t, "copilot-create-dialog.txt") {
 		if strings.Contains(r, "Do you want to create") {
 			wrapped = append(wrapped, "│ Do you want to create /tmp/TestCopilot/001/work/a/rather/long/folder/name/that/goes/on/   │",
 				"│ new.txt?                                                                           │")
@@ -129,7 +113,7 @@ func TestKeyDialogFile(t *testing.T) {
 		t.Errorf("a question without its end: %+v", d)
 	}
 	// Another box that asks "Do you want to allow this?" is not a path's.
-	scr := read("copilot-path-dialog.txt")
+	scr := agenttest.Screen(t, "copilot-path-dialog.txt")
 	for i, r := range scr {
 		scr[i] = strings.Replace(r, "Allow path access", "Allow URL access ", 1)
 	}
@@ -142,15 +126,8 @@ func TestKeyDialogFile(t *testing.T) {
 // typed, Enter once the field shows it; the same keys while it is still being drawn, none when
 // the field holds other words.
 func TestKeyDialogDenyWith(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	// The placeholder selected: the feedback screen with nothing typed.
-	empty := read("copilot-run-dialog-feedback.txt")
+	empty := agenttest.Screen(t, "copilot-run-dialog-feedback.txt")
 	for i, r := range empty {
 		empty[i] = strings.Replace(r, "❯ 3. use tmp (Esc to stop)", "❯ 3. No, and tell Copilot what to do differently (Esc to stop)", 1)
 	}
@@ -161,12 +138,12 @@ func TestKeyDialogDenyWith(t *testing.T) {
 		reason string
 		want   []string
 	}{
-		{"from 1. Yes", read("copilot-run-dialog.txt"), "use tmp", []string{"Down", "Down", typed("use tmp"), "Enter"}},
-		{"from 2.", read("copilot-run-dialog-moved.txt"), "use tmp", []string{"Down", typed("use tmp"), "Enter"}},
+		{"from 1. Yes", agenttest.Screen(t, "copilot-run-dialog.txt"), "use tmp", []string{"Down", "Down", typed("use tmp"), "Enter"}},
+		{"from 2.", agenttest.Screen(t, "copilot-run-dialog-moved.txt"), "use tmp", []string{"Down", typed("use tmp"), "Enter"}},
 		{"the field empty", empty, "use tmp", []string{typed("use tmp"), "Enter"}},
-		{"the reason shown", read("copilot-run-dialog-feedback.txt"), "use tmp", []string{"Enter"}},
-		{"the reason being drawn", read("copilot-run-dialog-feedback.txt"), "use tmp instead", []string{typed("use tmp instead"), "Enter"}},
-		{"other words in the field", read("copilot-run-dialog-feedback.txt"), "build it elsewhere", nil},
+		{"the reason shown", agenttest.Screen(t, "copilot-run-dialog-feedback.txt"), "use tmp", []string{"Enter"}},
+		{"the reason being drawn", agenttest.Screen(t, "copilot-run-dialog-feedback.txt"), "use tmp instead", []string{typed("use tmp instead"), "Enter"}},
+		{"other words in the field", agenttest.Screen(t, "copilot-run-dialog-feedback.txt"), "build it elsewhere", nil},
 	} {
 		d, ok := Agent{}.KeyDialog(c.screen)
 		if !ok || d.DenyWith == nil {
@@ -183,15 +160,8 @@ func TestKeyDialogDenyWith(t *testing.T) {
 // Its always is the second option, every URL of the origin until copilot exits; the third, the
 // same kept in copilot's settings, is the person's.
 func TestKeyDialogURL(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	const says = `allow every URL from http://127.0.0.1:37135 for the rest of this copilot session (copilot's own "Yes, and approve all URLs from … for the rest of the running session"; nothing written)`
-	scr := read("copilot-url-dialog.txt")
+	scr := agenttest.Screen(t, "copilot-url-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "web_fetch" || d.Command != "http://127.0.0.1:37135/page.txt" || !slices.Equal(d.Allow, []string{"Enter"}) ||
 		!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, []string{"Down", "Enter"}) || d.AlwaysSays != says || d.DenyWith == nil || d.Confirm != urlConfirm {
@@ -229,11 +199,7 @@ func TestKeyDialogNotYetDrawn(t *testing.T) {
 // title names it, with the server its second option names; the arguments as the box shows them,
 // compacted where they are JSON whole.
 func TestKeyDialogMCP(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "copilot-mcp-dialog.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	scr := agenttest.Screen(t, "copilot-mcp-dialog.txt")
 	const says = `allow tool "probe" from "test" in this directory (/tmp/.../work) from now on, whatever its arguments, in copilot's ~/.copilot/permissions-config.json (copilot's own option)`
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "probe (MCP: test)" || d.Command != `{"note":"hello-probe"}` ||

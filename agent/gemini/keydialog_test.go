@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,14 +10,7 @@ import (
 
 // The screens are gemini 0.61.0's, captured offline.
 func TestKeyDialog(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
-	scr := read("gemini-approval-dialog.txt")
+	scr := agenttest.Screen(t, "gemini-approval-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "Shell" || d.Command != "rm -rf SCRATCH/runs/gemini/g-allow-enter/victim" ||
 		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
@@ -35,14 +26,14 @@ func TestKeyDialog(t *testing.T) {
 		t.Fatalf("the selection moved: %v %+v", ok, d)
 	}
 	// An untrusted folder's dialog offers no session option: no always.
-	scr = read("gemini-approval-dialog.txt")
+	scr = agenttest.Screen(t, "gemini-approval-dialog.txt")
 	for i, r := range scr {
 		scr[i] = strings.NewReplacer("2. Allow for this session", "2. No, suggest changes (esc)", "3. No, suggest changes (esc)", "                            ").Replace(r)
 	}
 	if d, ok := (Agent{}).KeyDialog(scr); !ok || d.Always != nil || d.AlwaysSays != "" {
 		t.Fatalf("a dialog without a session option: %v %+v", ok, d)
 	}
-	if d, ok := (Agent{}).KeyDialog(read("gemini-after-esc.txt")); ok {
+	if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, "gemini-after-esc.txt")); ok {
 		t.Fatalf("a dialog after it was cancelled: %+v", d)
 	}
 }
@@ -50,19 +41,12 @@ func TestKeyDialog(t *testing.T) {
 // A file write's and a file edit's dialogs, gemini 0.61.0's, captured offline: the tool as
 // gemini shows it, the path (and, for an edit, gemini's summary of the change).
 func TestKeyDialogFile(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	const says = `allow every file write and edit for the rest of this gemini session (gemini's own "Allow for this session" at a file's dialog switches it to accepting edits by itself; nothing written)`
 	for _, c := range []struct{ file, tool, command string }{
 		{"gemini-write-dialog.txt", "WriteFile", "new.txt"},
 		{"gemini-edit-dialog.txt", "Edit", "old.txt: alpha => beta"},
 	} {
-		scr := read(c.file)
+		scr := agenttest.Screen(t, c.file)
 		d, ok := Agent{}.KeyDialog(scr)
 		if !ok || d.Tool != c.tool || d.Command != c.command ||
 			!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
@@ -78,7 +62,7 @@ func TestKeyDialogFile(t *testing.T) {
 		}
 	}
 	// The edit's dialog answered: its change stays on screen, the dialog is gone.
-	if d, ok := (Agent{}).KeyDialog(read("gemini-edit-after-esc.txt")); ok {
+	if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, "gemini-edit-after-esc.txt")); ok {
 		t.Fatalf("a file dialog after it was cancelled: %+v", d)
 	}
 }
@@ -92,11 +76,7 @@ func TestKeyDialogNotYetDrawn(t *testing.T) {
 // The dialog about a URL to fetch, gemini 0.61.0's, captured offline: the tool as its title names
 // it, the URL as listed; always is gemini's "Allow for this session", every URL until it exits.
 func TestKeyDialogURL(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "gemini-url-dialog.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	scr := agenttest.Screen(t, "gemini-url-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "WebFetch" || d.Command != "http://127.0.0.1:44865/page.txt" ||
 		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
@@ -119,11 +99,7 @@ func TestKeyDialogURL(t *testing.T) {
 // test server mcpprobe as "test" in settings.json's mcpServers): the tool as its title names it,
 // its arguments as shown; always is gemini's "Allow tool for this session", this tool alone.
 func TestKeyDialogMCP(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "gemini-mcp-dialog.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	scr := agenttest.Screen(t, "gemini-mcp-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "probe (test MCP Server)" || d.Command != `{"note":"hello-probe"}` ||
 		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||

@@ -1,8 +1,6 @@
 package qwen
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,13 +12,6 @@ import (
 // classifier the mock cannot stand in for) and with --approval-mode default.
 func TestKeyDialog(t *testing.T) {
 	const projectSays = "always allow run 'touch *' commands in this project, in its .qwen/settings.json (qwen's own option)"
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	for _, tc := range []struct {
 		screen        string
 		allow, always []string
@@ -31,7 +22,7 @@ func TestKeyDialog(t *testing.T) {
 		{"qwen-approval-dialog-default-mode.txt", []string{"Enter"}, []string{"Down", "Enter"}, projectSays},
 		{"qwen-approval-dialog-moved.txt", []string{"Up", "Enter"}, []string{"Enter"}, projectSays},
 	} {
-		d, ok := Agent{}.KeyDialog(read(tc.screen))
+		d, ok := Agent{}.KeyDialog(agenttest.Screen(t, tc.screen))
 		if !ok || d.Tool != "Shell" || d.Command != "touch created.txt" ||
 			!slices.Equal(d.Allow, tc.allow) || !slices.Equal(d.Deny, []string{"Escape"}) || d.Confirm != qwenConfirm ||
 			!slices.Equal(d.Always, tc.always) || d.AlwaysSays != tc.says {
@@ -39,7 +30,7 @@ func TestKeyDialog(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"qwen-after-esc.txt", "qwen-after-allow.txt"} {
-		if d, ok := (Agent{}).KeyDialog(read(name)); ok {
+		if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, name)); ok {
 			t.Errorf("%s: a dialog after it was answered: %+v", name, d)
 		}
 	}
@@ -70,13 +61,6 @@ func TestKeyDialog(t *testing.T) {
 // auto mode (a write outside the project, no always) and with --approval-mode default.
 func TestKeyDialogFile(t *testing.T) {
 	const says = `allow every file write and edit for the rest of this qwen session (qwen's own "Yes, allow always" at a file's dialog switches it to accepting edits by itself; nothing written)`
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	for _, tc := range []struct {
 		screen, tool, command string
 		always                []string
@@ -86,21 +70,21 @@ func TestKeyDialogFile(t *testing.T) {
 		{"qwen-write-dialog-default-mode.txt", "WriteFile", "new.txt", []string{"Down", "Enter"}, says},
 		{"qwen-edit-dialog-default-mode.txt", "Edit", "old.txt", []string{"Down", "Enter"}, says},
 	} {
-		d, ok := Agent{}.KeyDialog(read(tc.screen))
+		d, ok := Agent{}.KeyDialog(agenttest.Screen(t, tc.screen))
 		if !ok || d.Tool != tc.tool || d.Command != tc.command || !slices.Equal(d.Allow, []string{"Enter"}) ||
 			!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, tc.always) || d.AlwaysSays != tc.says {
 			t.Errorf("%s: %v %+v", tc.screen, ok, d)
 		}
 	}
 	// The selection moved to "No, suggest changes": Up twice (Up once to always).
-	scr := read("qwen-edit-dialog-default-mode.txt")
+	scr := agenttest.Screen(t, "qwen-edit-dialog-default-mode.txt")
 	for i, r := range scr {
 		scr[i] = strings.NewReplacer("› 1. Yes, allow once", "  1. Yes, allow once", "  3. No, suggest", "› 3. No, suggest").Replace(r)
 	}
 	if d, ok := (Agent{}).KeyDialog(scr); !ok || !slices.Equal(d.Allow, []string{"Up", "Up", "Enter"}) || !slices.Equal(d.Always, []string{"Up", "Enter"}) {
 		t.Errorf("the selection moved: %v %+v", ok, d)
 	}
-	if d, ok := (Agent{}).KeyDialog(read("qwen-edit-after-esc.txt")); ok {
+	if d, ok := (Agent{}).KeyDialog(agenttest.Screen(t, "qwen-edit-after-esc.txt")); ok {
 		t.Errorf("a dialog after it was cancelled: %+v", d)
 	}
 }
@@ -115,13 +99,6 @@ func TestKeyDialogNotYetDrawn(t *testing.T) {
 // pane, on auto mode (no always) and with --approval-mode default ("Always allow fetch from
 // 127.0.0.1 in this project").
 func TestKeyDialogURL(t *testing.T) {
-	read := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	}
 	for _, tc := range []struct {
 		screen, command string
 		always          []string
@@ -131,7 +108,7 @@ func TestKeyDialogURL(t *testing.T) {
 		{"qwen-url-dialog-default-mode.txt", "http://127.0.0.1:39661/page.txt", []string{"Down", "Enter"},
 			"always allow fetch from 127.0.0.1 in this project, in its .qwen/settings.json (qwen's own option)"},
 	} {
-		d, ok := Agent{}.KeyDialog(read(tc.screen))
+		d, ok := Agent{}.KeyDialog(agenttest.Screen(t, tc.screen))
 		if !ok || d.Tool != "WebFetch" || d.Command != tc.command || !slices.Equal(d.Allow, []string{"Enter"}) || d.Confirm != qwenConfirm ||
 			!slices.Equal(d.Deny, []string{"Escape"}) || !slices.Equal(d.Always, tc.always) || d.AlwaysSays != tc.says {
 			t.Errorf("%s: %v %+v", tc.screen, ok, d)
@@ -139,7 +116,7 @@ func TestKeyDialogURL(t *testing.T) {
 	}
 	// A URL too long for a row: its rows as drawn.
 	var wrapped []string
-	for _, r := range read("qwen-url-dialog.txt") {
+	for _, r := range agenttest.Screen(t, "qwen-url-dialog.txt") {
 		if strings.Contains(r, "- http://127.0.0.1:43281/page.txt") {
 			wrapped = append(wrapped, "      - http://127.0.0.1:43281/a/rather/long/path/that/goes/on/and/on/and/on/past/the/width/of/the/pane/s",
 				"      ome/page.txt")
@@ -153,7 +130,7 @@ func TestKeyDialogURL(t *testing.T) {
 	// Another dialog asking "Do you want to proceed?", with no URLs listed above it, or with no
 	// WebFetch call above, is not read.
 	for _, c := range []struct{ from, to string }{{"URLs to fetch:", "Tools to run: "}, {"? WebFetch Fetching", "? McpTool Fetching"}} {
-		scr := read("qwen-url-dialog.txt")
+		scr := agenttest.Screen(t, "qwen-url-dialog.txt")
 		for i, r := range scr {
 			scr[i] = strings.Replace(r, c.from, c.to, 1)
 		}
@@ -167,11 +144,7 @@ func TestKeyDialogURL(t *testing.T) {
 // captured offline (the test server mcpprobe as "test" in settings.json's mcpServers): the tool
 // as the call's line names it, its arguments as shown there; auto mode offers no always.
 func TestKeyDialogMCP(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "qwen-mcp-dialog.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	scr := agenttest.Screen(t, "qwen-mcp-dialog.txt")
 	d, ok := Agent{}.KeyDialog(scr)
 	if !ok || d.Tool != "probe (test MCP Server)" || d.Command != `{"note":"hello-probe"}` ||
 		!slices.Equal(d.Allow, []string{"Enter"}) || !slices.Equal(d.Deny, []string{"Escape"}) ||
