@@ -174,6 +174,9 @@ func TestKeysCopilotDeniedWithReason(t *testing.T) {
 	const reason = "use a temporary directory instead"
 	answerAndTime(t, rc.Run, tm, copilotDialogQuestion, "denied Shell: "+copilotCommand, "deny", "--reason", reason)
 	copilotReadTheReason(t, rc, tm, reason)
+	if created(rc.Env.WorkDir) {
+		t.Fatal("the denied command ran")
+	}
 	var ps []verdictlog.Verdict
 	for _, v := range rc.Verdicts() {
 		if v.Event == "PermissionRequest" {
@@ -185,15 +188,12 @@ func TestKeysCopilotDeniedWithReason(t *testing.T) {
 	}
 }
 
-// copilotReadTheReason waits for the turn to go on after copilot's command was denied with
-// reason, and checks that the command did not run and that the model read the reason as the
+// copilotReadTheReason waits for the turn to go on after copilot's call was denied with reason
+// (the model's next reply is "TOOK-THE-HINT"), and checks that the model read the reason as the
 // call's result.
 func copilotReadTheReason(t *testing.T, rc *realCopilot, tm *e2e.Tmux, reason string) {
 	t.Helper()
 	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
-	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
-		t.Fatal("the denied command ran")
-	}
 	turns := rc.Srv.Turns()
 	if len(turns) < 2 {
 		t.Fatalf("copilot made %d requests: the turn did not go on", len(turns))

@@ -214,11 +214,8 @@ func TestKeysCopilotMCPDeniedWithReason(t *testing.T) {
 	rc, tm, log := copilotMCPDialog(t, mockapi.ChatText("TOOK-THE-HINT"))
 	const reason = "ask the probe tomorrow"
 	answerAndTime(t, rc.Run, tm, "Do you want to use this tool?", "denied probe (MCP: test): "+mcpArgs, "deny", "--reason", reason)
-	tm.WaitText(60*time.Second, "TOOK-THE-HINT")
+	copilotReadTheReason(t, rc, tm, reason)
 	probeRan(t, log, false)
-	if turns := rc.Srv.Turns(); len(turns) < 2 || len(turns[1].ToolResults()) != 1 || !strings.Contains(turns[1].ToolResults()[0].Text(), "User feedback: "+reason) {
-		t.Fatalf("the model did not read the reason as the call's result: %d requests", len(turns))
-	}
 	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup deny)", mcpArgs)
 }
 

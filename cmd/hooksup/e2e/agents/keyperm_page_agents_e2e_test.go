@@ -26,18 +26,9 @@ import (
 // (allow or deny); the question leaves the card.
 func answerFromThePage(t *testing.T, runDir, command, action string) {
 	t.Helper()
-	home, env := e2e.OtherTerminal(t, runDir)
-	w := e2e.StartWebIn(t, home, env)
-	ctx := e2e.Browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
 	const wait = 60 * time.Second
-	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
-		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+jsString(command)+`)`)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="`+action+`"]').click(), true`)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := e2e.PermissionPage(t, runDir, command, wait)
+	e2e.Click(t, ctx, `.card button[data-action="`+action+`"]`)
 	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
 }
 
@@ -46,18 +37,9 @@ func answerFromThePage(t *testing.T, runDir, command, action string) {
 // for it, the reason is typed there, and Enter sends it; the question leaves the card.
 func denyWithReasonFromThePage(t *testing.T, runDir, command, reason string) {
 	t.Helper()
-	home, env := e2e.OtherTerminal(t, runDir)
-	w := e2e.StartWebIn(t, home, env)
-	ctx := e2e.Browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
 	const wait = 60 * time.Second
-	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
-		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+jsString(command)+`)`)
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="reason"]').click(), true`)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := e2e.PermissionPage(t, runDir, command, wait)
+	e2e.Click(t, ctx, `.card button[data-action="reason"]`)
 	e2e.EvalUntil(t, ctx, wait, "the field for why, focused", `document.activeElement === document.querySelector(".question.permission textarea")`)
 	if err := chromedp.Do(ctx, chromedp.KeyEvent(reason)); err != nil {
 		t.Fatal(err)

@@ -19,22 +19,13 @@ import (
 func TestKeysGeminiAllowedFromThePage(t *testing.T) {
 	t.Parallel()
 	rg, tm, _ := geminiDialog(t, mockapi.GeminiText("MADE-BY-PAGE"))
-	home, env := e2e.OtherTerminal(t, rg.Run)
-	w := e2e.StartWebIn(t, home, env)
-	ctx := e2e.Browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
 	const wait = 60 * time.Second
-	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
-		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+jsString(keyCommand)+`)`)
+	ctx := e2e.PermissionPage(t, rg.Run, keyCommand, wait)
 	labels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".card .actions button")].map(b => b.textContent)`))
 	if err != nil || strings.Join(labels, " · ") != "Allow · Always… · Deny · interrupt" {
 		t.Fatalf("the card's buttons: %q (%v)", labels, err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="allow"]').click(), true`)); err != nil {
-		t.Fatal(err)
-	}
+	e2e.Click(t, ctx, `.card button[data-action="allow"]`)
 	tm.WaitText(wait, "MADE-BY-PAGE")
 	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
 	if _, err := os.Stat(filepath.Join(rg.Env.WorkDir, "created.txt")); err != nil {
@@ -52,9 +43,4 @@ func TestKeysGeminiAllowedFromThePage(t *testing.T) {
 	if len(ps) != 1 || !regexp.MustCompile(`^allow by manual \(hooksup web device [0-9a-f]{8,}\)$`).MatchString(ps[0]) {
 		t.Fatalf("the verdict log's permission answers: %q", ps)
 	}
-}
-
-// jsString is s as a JavaScript string literal.
-func jsString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }

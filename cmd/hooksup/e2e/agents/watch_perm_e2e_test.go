@@ -84,5 +84,8 @@ func TestWatchCopilotDeniedWithReason(t *testing.T) {
 	w.Keys("Enter")
 	w.WaitText(30*time.Second, "denied Shell with your reason in ")
 	copilotReadTheReason(t, rc, tm, reason)
+	if created(rc.Env.WorkDir) {
+		t.Fatal("the denied command ran")
+	}
 	keyVerdict(t, rc.Verdicts(), "deny", "manual (hooksup watch)", copilotCommand)
 }

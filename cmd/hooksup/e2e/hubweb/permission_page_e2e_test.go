@@ -22,22 +22,13 @@ import (
 func TestPermissionDeniedFromThePage(t *testing.T) {
 	t.Parallel()
 	rc, tm, _ := e2e.PermissionSession(t, mockapi.Text("NOT-MADE-PAGE"))
-	home, env := e2e.OtherTerminal(t, rc.Run)
-	w := e2e.StartWebIn(t, home, env)
-	ctx := e2e.Browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
 	const wait = 45 * time.Second
-	e2e.EvalUntil(t, ctx, wait, "the card's permission question",
-		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === "touch created.txt")`)
+	ctx := e2e.PermissionPage(t, rc.Run, "touch created.txt", wait)
 	labels, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".card .actions button")].map(b => b.textContent)`))
 	if err != nil || strings.Join(labels, " · ") != "Allow · Always… · Deny · Deny… · interrupt" {
 		t.Fatalf("the card's buttons: %q (%v)", labels, err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="always"]').click(), true`)); err != nil {
-		t.Fatal(err)
-	}
+	e2e.Click(t, ctx, `.card button[data-action="always"]`)
 	e2e.EvalUntil(t, ctx, wait, "the rule always writes, shown first",
 		`(document.querySelector(".question.permission .rule") || {}).textContent === "Always: allow Bash(touch created.txt) in .claude/settings.local.json"`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll(".card .actions button")].find(b => b.textContent === "cancel").click(), true`)); err != nil {
@@ -47,9 +38,7 @@ func TestPermissionDeniedFromThePage(t *testing.T) {
 	if ls := e2e.HubLs(t, rc.Run); len(ls) != 1 || len(ls[0].Pending) != 1 {
 		t.Fatalf("cancelling Always… answered the question: %+v", ls)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('.card button[data-action="deny"]').click(), true`)); err != nil {
-		t.Fatal(err)
-	}
+	e2e.Click(t, ctx, `.card button[data-action="deny"]`)
 	tm.WaitText(wait, "NOT-MADE-PAGE")
 	e2e.EvalUntil(t, ctx, wait, "the card without its question", `!document.querySelector(".question.permission")`)
 	if _, err := os.Stat(filepath.Join(rc.Env.WorkDir, "created.txt")); err == nil {
@@ -75,13 +64,8 @@ func TestPermissionDeniedWithAReasonFromThePage(t *testing.T) {
 	if q := s.Pending[0]; q.Permission == nil || !q.Permission.DenyReason {
 		t.Fatalf("hooksup ls --json does not say a deny's reason reaches claude: %+v", q.Permission)
 	}
-	home, env := e2e.OtherTerminal(t, rc.Run)
-	w := e2e.StartWebIn(t, home, env)
-	ctx := e2e.Browser(t, 375, 800)
-	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
-		t.Fatal(err)
-	}
 	const wait = 45 * time.Second
+	ctx := e2e.PermissionPage(t, rc.Run, "touch created.txt", wait)
 	e2e.EvalUntil(t, ctx, wait, "the card's Deny…", `!!document.querySelector('.card button[data-action="reason"]')`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(".card").focus() || true`)); err != nil {
 		t.Fatal(err)

@@ -44,6 +44,32 @@ func Browser(t *testing.T, width, height int) context.Context {
 	return ctx
 }
 
+// PermissionPage opens hooksup web's page for the sessions whose runtime directory is runDir,
+// served from another terminal, in a headless Chromium the size of a phone, and waits up to wait
+// for the card's permission question naming command.
+func PermissionPage(t *testing.T, runDir, command string, wait time.Duration) context.Context {
+	t.Helper()
+	home, env := OtherTerminal(t, runDir)
+	w := StartWebIn(t, home, env)
+	ctx := Browser(t, 375, 800)
+	if err := chromedp.Do(ctx, chromedp.Navigate(w.Link)); err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := json.Marshal(command)
+	EvalUntil(t, ctx, wait, "the card's permission question",
+		`[...document.querySelectorAll(".question.permission pre.command")].some(e => e.textContent === `+string(cmd)+`)`)
+	return ctx
+}
+
+// Click clicks the first element matching the CSS selector sel in the page, as a tap does.
+func Click(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	js, _ := json.Marshal(sel)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector(`+string(js)+`).click(), true`)); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
 // EvalUntil evaluates js in the page until it returns true, or fails the test after wait.
 func EvalUntil(t *testing.T, ctx context.Context, wait time.Duration, what, js string, opts ...chromedp.EvaluateOption) {
 	t.Helper()
