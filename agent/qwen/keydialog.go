@@ -181,13 +181,19 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		}
 		return d, true
 	}
-	d := agent.KeyDialog{Tool: tool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
+	return projectDialog(tool, cmd, selected, project, projectSays), true
+}
+
+// projectDialog is the dialog about tool's call of command (its rows), with option selected and
+// the option project that allows its like in the project, saying projectSays (0: none).
+func projectDialog(tool string, command []string, selected, project int, projectSays string) agent.KeyDialog {
+	d := agent.KeyDialog{Tool: tool, Command: strings.Join(command, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
 	d.Allow = agent.SelectKeys(selected, 1)
 	if project > 0 {
 		d.Always = agent.SelectKeys(selected, project)
 		d.AlwaysSays = "always allow " + projectSays + " in this project, in its .qwen/settings.json (qwen's own option)"
 	}
-	return d, true
+	return d
 }
 
 // urlKeyDialog reads the dialog about a URL to fetch, whose rows above its question are rows,
@@ -216,13 +222,7 @@ func urlKeyDialog(rows []string, selected, project int, projectSays string) (age
 	if !call {
 		return agent.KeyDialog{}, false
 	}
-	d := agent.KeyDialog{Tool: urlTool, Command: strings.Join(urls, "\n"), Deny: []string{"Escape"}, Confirm: qwenConfirm}
-	d.Allow = agent.SelectKeys(selected, 1)
-	if project > 0 {
-		d.Always = agent.SelectKeys(selected, project)
-		d.AlwaysSays = "always allow " + projectSays + " in this project, in its .qwen/settings.json (qwen's own option)"
-	}
-	return d, true
+	return projectDialog(urlTool, urls, selected, project, projectSays), true
 }
 
 // mcpKeyDialog is the dialog about a call of tool of an MCP server: the tool as the call's line
