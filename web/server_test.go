@@ -24,6 +24,7 @@ import (
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/hub"
 	"github.com/hooksup/hooksup/internal/webtest"
+	"github.com/hooksup/hooksup/session"
 )
 
 const testToken = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -1032,5 +1033,38 @@ func TestASessionMissingFromAListIsStreamedOnce(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("h1's events were asked for %d times: %q", n, f.streams)
+	}
+}
+
+// A permission's deny carries a reason only where the agent reads one (its question's
+// deny_reason): elsewhere it is refused, 400, and nothing is answered; an allow takes none.
+func TestAPermissionsReasonOnlyWhereTheAgentReadsIt(t *testing.T) {
+	ts, f := newTestServer(t)
+	perm := func(denyReason bool) {
+		f.mu.Lock()
+		f.live[1].Snapshot.Pending = []hub.Question{{ID: 9, Event: "PermissionRequest",
+			Permission: &session.Permission{Tool: "Bash", Command: "rm -rf build", DenyReason: denyReason}}}
+		f.mu.Unlock()
+	}
+	perm(false)
+	for _, c := range []struct{ path, says string }{
+		{"/api/sessions/h2/deny", "codex's dialog in session bbbbbbbb (/src/two) takes no reason"},
+		{"/api/sessions/h2/approve", "a permission allowed takes no reason"},
+	} {
+		resp, body := do(t, ts, req{method: "POST", path: c.path, body: `{"reason": "use tmp"}`, header: auth(testToken)})
+		if resp.StatusCode != 400 || !strings.Contains(body, c.says) {
+			t.Errorf("POST %s with a reason: %d %s, want 400 saying %q", c.path, resp.StatusCode, body, c.says)
+		}
+	}
+	if got := f.answers(); len(got) != 0 {
+		t.Fatalf("answered: %v", got)
+	}
+	perm(true)
+	resp, body := do(t, ts, req{method: "POST", path: "/api/sessions/h2/deny", body: `{"reason": "use tmp"}`, header: auth(testToken)})
+	if resp.StatusCode != 200 || !strings.Contains(body, "denied Bash: rm -rf build") {
+		t.Fatalf("deny with a reason the agent reads: %d %s", resp.StatusCode, body)
+	}
+	if got := f.answers(); fmt.Sprint(got) != fmt.Sprint([]string{`h2 9 deny "use tmp"`}) {
+		t.Fatalf("answers %q", got)
 	}
 }
