@@ -51,7 +51,6 @@ type watchModel struct {
 	keys     keyMap
 	escape   key.Binding // the session TUI's Escape: the selected session's turn may stop
 	editor   reasonEditor
-	denying  bool // the editor holds a permission's refusal: sent, it denies the call with it
 	sessions []*watchSession
 	selected string // the selected session's key (watchKey)
 	prefixed bool   // the prefix key was pressed: the next key is a command
@@ -354,7 +353,7 @@ func (m *watchModel) key(k tea.KeyPressMsg) tea.Cmd {
 		switch res, cmd := m.editor.update(k); res {
 		case editorSend:
 			reason := m.editor.value()
-			if m.denying {
+			if m.refusing() {
 				if reason == "" {
 					m.status, m.failed = "type why it is refused first (deny refuses it without a reason)", true
 					return nil
@@ -434,12 +433,17 @@ func (m *watchModel) edit() tea.Cmd {
 			present.AgentName(s.live.Snapshot.Agent), m.keys.Command.Deny.Help().Key, q.Permission.Tool), true
 		return nil
 	case q.Permission != nil:
-		m.denying = true
 		m.status, m.failed = "", false
 		return m.editor.start(q.ID, "", m.w, m.h)
 	}
-	m.denying = false
 	return m.editor.start(q.ID, q.Reason, m.w, m.h)
+}
+
+// refusing reports whether the editor holds a permission's refusal (the question it was opened
+// on, which keepEditor keeps first, is a permission): sent, it denies the call with its text.
+func (m *watchModel) refusing() bool {
+	q := m.selectedQuestion()
+	return m.editor.open && q != nil && q.ID == m.editor.id && q.Permission != nil
 }
 
 // keepEditor closes the editor when the question it was opened on no longer waits first in the
@@ -645,7 +649,7 @@ func (m *watchModel) footer() []string {
 	}
 	if m.editor.open {
 		title := "the reason the agent will read:"
-		if m.denying {
+		if m.refusing() {
 			title = "why it is refused, as the agent will read it:"
 		}
 		out = append(out, fit(" "+m.styles.Title.Render(title), m.w))
