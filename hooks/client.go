@@ -106,6 +106,15 @@ func (c Client) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (co
 
 // logf appends one line to hooksup's log. Errors here have nowhere to go: claude must not see
 // them, so they are dropped.
+// Logf writes one line to hooksup's log, as the client's own failures are written there.
+func (c Client) Logf(format string, args ...any) {
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c.logf(getenv, format, args...)
+}
+
 func (c Client) logf(getenv func(string) string, format string, args ...any) {
 	path := getenv(EnvLog)
 	if path == "" {

@@ -1,11 +1,11 @@
 // Command hooksup-hook is the hook client that `hooksup claude` injects: it relays one hook
 // call to the supervisor over its socket and prints the answer. It is also the hook `hooksup
-// install` registers (EVENT --installed): with no supervisor running, it decides a stop itself,
-// running the project's checks (standalone mode). It is `hooksup hook EVENT [--installed]`
-// without the TUI linked in, because it runs on every stop of every session and hooksup's
-// start-up costs a few times its own: of the agents it links only their dialects
-// (agent/agents/dialects). Like `hooksup hook`, it fails open: whatever goes wrong, the agent
-// gets exit 0.
+// install` registers (EVENT --installed): under a supervisor it steps aside; with none running,
+// the stop is decided here by running the project's checks, which is `hooksup hook`'s work, so
+// this process becomes the hooksup installed beside it (exec, its input unread). It links the
+// hook protocol alone: it runs on every hook call of every session, and the engine, the
+// configuration and the checks, linked in, made each call's start-up some 15 % slower than a bare
+// Go client's. Like `hooksup hook`, it fails open: whatever goes wrong, the agent gets exit 0.
 package main
 
 import (
@@ -13,8 +13,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hooksup/hooksup/agent/agents/dialects"
-	"github.com/hooksup/hooksup/engine"
 	"github.com/hooksup/hooksup/hooks"
 	"github.com/hooksup/hooksup/internal/buildinfo"
 )
@@ -35,7 +33,7 @@ func main() {
 	}
 	// An event name never starts with "-": a flag other than --agent is for a person, not a
 	// hook call.
-	name, event, installed, ok := hooks.HookArgs(os.Args[1:])
+	_, event, installed, ok := hooks.HookArgs(os.Args[1:])
 	if arg := os.Args[1]; !ok || strings.HasPrefix(event, "-") || (strings.HasPrefix(arg, "-") && arg != hooks.AgentFlag) {
 		switch strings.TrimLeft(arg, "-") {
 		case "version":
@@ -46,23 +44,13 @@ func main() {
 		os.Exit(0)
 	}
 	c := hooks.Client{Installed: installed}
-	if c.Installed {
-		// No supervisor in the environment: decide the stop here, as the agent the command
-		// names speaks, else the one its environment says. (Injected, it has one.)
-		c.Standalone = func(event string, payload []byte, stdout, _ io.Writer) int {
-			return engine.StandaloneHook(dialect(name), event, payload, stdout)
-		}
+	if installed && os.Getenv(hooks.EnvSocket) == "" {
+		// No supervisor: hooksup decides the stop, as `hooksup hook` with the same arguments.
+		err := execHooksup(os.Args[1:])
+		// Still here: hooksup could not be started. The stop is allowed, and the log says why.
+		io.Copy(io.Discard, os.Stdin)
+		c.Logf("hook %s: the installed hook decides a stop through hooksup, which did not start: %v; install hooksup and hooksup-hook side by side (allowed)", event, err)
+		os.Exit(0)
 	}
 	os.Exit(c.Run(event, os.Stdin, os.Stdout, os.Stderr))
-}
-
-// dialect is the agent named name's, else the one the environment says ran the hook, else nil.
-func dialect(name string) hooks.Dialect {
-	if d, ok := dialects.ByName(name); ok {
-		return d
-	}
-	if d, ok := dialects.FromEnv(os.Getenv); ok {
-		return d
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -257,5 +258,59 @@ func TestFaultSupervisorKilledLeavesNothingAfterNextStart(t *testing.T) {
 	}
 	if traces, _ := filepath.Glob(filepath.Join(runDir, id+"*")); len(traces) > 0 {
 		t.Fatalf("the killed session's files are still in the runtime directory: %v", traces)
+	}
+}
+
+// The installed hook with no supervisor decides the stop through hooksup, found beside
+// hooksup-hook or on PATH. A hooksup-hook copied somewhere alone still decides through the
+// hooksup on PATH (the failing check blocks the stop); with no hooksup anywhere it allows the
+// stop, and hooksup's log says what is missing and what to do.
+func TestInstalledHookFindsHooksup(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewSandbox(t)
+	os.WriteFile(filepath.Join(s.Project, ".hooksup.toml"), []byte("mode = \"auto\"\n[[stop.checks]]\nname = \"fails\"\ncommand = \"echo SEEDED-FAILURE; exit 1\"\n"), 0o644)
+	if code, out := s.Hooksup(t, "trust", "--yes"); code != 0 {
+		t.Fatal(out)
+	}
+	alone := filepath.Join(t.TempDir(), "hooksup-hook")
+	b, err := os.ReadFile(e2e.HookClientBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(path string) (int, string) {
+		hook := s.InstalledHook("s-find")
+		hook.Path, hook.Args[0] = alone, alone
+		var out bytes.Buffer
+		hook.Stdout = &out
+		for i, kv := range hook.Env {
+			if strings.HasPrefix(kv, "PATH=") {
+				hook.Env[i] = "PATH=" + path
+			}
+		}
+		err := hook.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String()
+	}
+
+	code, out := run(filepath.Dir(e2e.HooksupBin) + ":/usr/bin:/bin")
+	if code != 0 || !strings.Contains(out, `"decision":"block"`) || !strings.Contains(out, "SEEDED-FAILURE") {
+		t.Fatalf("with hooksup on PATH the failing check did not block: exit %d, stdout %q", code, out)
+	}
+
+	code, out = run("/usr/bin:/bin")
+	if code != 0 || out != "" {
+		t.Fatalf("with no hooksup: exit %d, stdout %q; want the stop allowed", code, out)
+	}
+	log, _ := os.ReadFile(filepath.Join(s.StateDir(), "hooksup.log"))
+	if !strings.Contains(string(log), "hook Stop: the installed hook decides a stop through hooksup, which did not start: no hooksup beside hooksup-hook nor on PATH; install hooksup and hooksup-hook side by side (allowed)") {
+		t.Fatalf("hooksup's log does not say why the stop was allowed:\n%s", log)
 	}
 }
