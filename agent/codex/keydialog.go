@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hooksup/hooksup/agent"
 )
@@ -52,14 +53,18 @@ const (
 	mcpSession = "Allow for this session"
 )
 
+// The dialog's patterns are compiled on first use: every hooksup process links this agent,
+// and most never read its dialog.
 var (
-	codexOption = regexp.MustCompile(`^(›\s*)?(\d)\. (.+)$`)
+	codexOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(›\s*)?(\d)\. (.+)$`) })
 	// mcpQuestion is an MCP tool's question: its server and the tool.
-	mcpQuestion = regexp.MustCompile(`^Allow the (.+) MCP server to run tool "(.+)"\?$`)
+	mcpQuestion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Allow the (.+) MCP server to run tool "(.+)"\?$`) })
 	// mcpLabel is an option's label before the description beside it.
-	mcpLabel = regexp.MustCompile(`^(.+?)(?:\s{2,}.*)?$`)
+	mcpLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?)(?:\s{2,}.*)?$`) })
 	// alwaysOption is the second option: what it allows from now on.
-	alwaysOption = regexp.MustCompile("^Yes, and don't ask again for (commands that start with `.+`)(?: \\(p\\))?$")
+	alwaysOption = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^Yes, and don't ask again for (commands that start with `.+`)(?: \\(p\\))?$")
+	})
 )
 
 // KeyDialog reads codex's dialog for a command, a patch or an MCP server's tool on screen
@@ -71,7 +76,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	}
 	q, edit := -1, false
 	for i := len(rows) - 1; i >= 0; i-- {
-		if m := mcpQuestion.FindStringSubmatch(rows[i]); m != nil {
+		if m := mcpQuestion().FindStringSubmatch(rows[i]); m != nil {
 			return mcpKeyDialog(rows[i+1:], m[1], m[2])
 		}
 		if rows[i] == runQuestion || rows[i] == editQuestion {
@@ -97,7 +102,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		}
 	}
 	for i++; i < len(rows) && rows[i] != "" && len(cmd) > 0; i++ {
-		if codexOption.MatchString(rows[i]) {
+		if codexOption().MatchString(rows[i]) {
 			break
 		}
 		cmd = append(cmd, rows[i])
@@ -117,7 +122,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			hint = true
 			break
 		}
-		m := codexOption.FindStringSubmatch(r)
+		m := codexOption().FindStringSubmatch(r)
 		switch {
 		case m != nil && m[2] == string(rune('1'+len(labels))):
 			if m[1] != "" {
@@ -143,7 +148,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		}
 		return d, true
 	}
-	if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+	if m := alwaysOption().FindStringSubmatch(labels[1]); m != nil {
 		d.Always = agent.SelectKeys(selected, 2)
 		d.AlwaysSays = "allow " + m[1] + " from now on, in codex's rules ($CODEX_HOME/rules/default.rules)"
 	}
@@ -165,13 +170,13 @@ func mcpKeyDialog(rows []string, server, tool string) (agent.KeyDialog, bool) {
 			hint = true
 			break
 		}
-		m := codexOption.FindStringSubmatch(r)
+		m := codexOption().FindStringSubmatch(r)
 		switch {
 		case m != nil && m[2] == string(rune('1'+len(labels))):
 			if m[1] != "" {
 				selected = len(labels) + 1
 			}
-			labels = append(labels, mcpLabel.FindStringSubmatch(m[3])[1])
+			labels = append(labels, mcpLabel().FindStringSubmatch(m[3])[1])
 		case len(labels) == 0:
 			args = append(args, r)
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
@@ -68,20 +69,26 @@ const (
 	toolQuestion = "Do you want to use this tool?"
 )
 
+// The dialog's patterns are compiled on first use: every hooksup process links this agent,
+// and most never read its dialog.
 var (
-	copilotOption = regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`)
+	copilotOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(❯\s*)?(\d)\. (.+)$`) })
 	// alwaysOption is the second option: what it allows from now on.
-	alwaysOption = regexp.MustCompile(`^Yes, and don't ask again for (.+ in this directory) \((.+)\)$`)
+	alwaysOption = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Yes, and don't ask again for (.+ in this directory) \((.+)\)$`)
+	})
 	// fileQuestion starts the question about a file: the tool, as its verb, and the path,
 	// which may wrap onto the rows below, up to the "?".
-	fileQuestion = regexp.MustCompile(`^Do you want to (create|edit) (.+)$`)
+	fileQuestion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Do you want to (create|edit) (.+)$`) })
 	// fileSize is the row of the file's name and the change's size.
-	fileSize = regexp.MustCompile(`^(.+) (\+\d+ -\d+)$`)
+	fileSize = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+) (\+\d+ -\d+)$`) })
 	// urlSession is the URL dialog's second option: every URL of the origin, until copilot
 	// exits. Its third, the same "permanently" (kept in copilot's settings), is the person's.
-	urlSession = regexp.MustCompile(`^Yes, and approve all URLs from "(.+)" for the rest of the running session$`)
+	urlSession = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Yes, and approve all URLs from "(.+)" for the rest of the running session$`)
+	})
 	// mcpAlways is what the second option of a tool's dialog allows: an MCP server's tool.
-	mcpAlways = regexp.MustCompile(`^tool "(.+)" from "(.+)" in this directory$`)
+	mcpAlways = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^tool "(.+)" from "(.+)" in this directory$`) })
 )
 
 // dialogKind is what a dialog asks about.
@@ -106,7 +113,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	var fileTool string
 	var path []string
 	for i := len(rows) - 1; i >= 0 && q < 0; i-- {
-		switch m := fileQuestion.FindStringSubmatch(rows[i]); {
+		switch m := fileQuestion().FindStringSubmatch(rows[i]); {
 		case rows[i] == runQuestion:
 			q = i
 		case rows[i] == pathQuestion:
@@ -144,7 +151,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 			keys = true
 			break
 		}
-		m := copilotOption.FindStringSubmatch(r)
+		m := copilotOption().FindStringSubmatch(r)
 		switch {
 		case m != nil && m[2] == string(rune('1'+len(labels))):
 			if m[1] != "" {
@@ -211,7 +218,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		}
 		d := agent.KeyDialog{Tool: urlTool, Command: strings.Join(cmd, "\n"), Deny: []string{"Escape"}, Allow: agent.SelectKeys(selected, 1), Confirm: urlConfirm}
 		if len(labels) > 1 {
-			if m := urlSession.FindStringSubmatch(labels[1]); m != nil {
+			if m := urlSession().FindStringSubmatch(labels[1]); m != nil {
 				d.Always = agent.SelectKeys(selected, 2)
 				d.AlwaysSays = "allow every URL from " + m[1] + " for the rest of this copilot session (copilot's own \"Yes, and approve all URLs from … for the rest of the running session\"; nothing written)"
 			}
@@ -224,7 +231,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	// would be typed into the feedback while the third option is selected.
 	d.Allow = agent.SelectKeys(selected, 1)
 	if len(labels) > 1 {
-		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+		if m := alwaysOption().FindStringSubmatch(labels[1]); m != nil {
 			d.Always = agent.SelectKeys(selected, 2)
 			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
@@ -285,14 +292,14 @@ func fileKeyDialog(rows []string, tool string, path []string, selected int, labe
 	command := strings.Join(path, "\n")
 	// The row of the file's name and the change's size, the top of the dialog's box above it.
 	for i := len(rows) - 1; i >= 0 && !strings.HasPrefix(rows[i], "╭"); i-- {
-		if m := fileSize.FindStringSubmatch(rows[i]); m != nil && strings.HasSuffix(strings.Join(path, ""), "/"+m[1]) {
+		if m := fileSize().FindStringSubmatch(rows[i]); m != nil && strings.HasSuffix(strings.Join(path, ""), "/"+m[1]) {
 			command += " (" + m[2] + ")"
 			break
 		}
 	}
 	d := agent.KeyDialog{Tool: tool, Command: command, Deny: []string{"Escape"}, Allow: agent.SelectKeys(selected, 1)}
 	if len(labels) > 1 {
-		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
+		if m := alwaysOption().FindStringSubmatch(labels[1]); m != nil {
 			d.Always = agent.SelectKeys(selected, 2)
 			d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, every file created or edited there, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"
 		}
@@ -320,8 +327,8 @@ func toolKeyDialog(rows []string, top int, args []string, selected int, labels [
 	}
 	d := agent.KeyDialog{Tool: rows[title], Command: command, Deny: []string{"Escape"}, Allow: agent.SelectKeys(selected, 1)}
 	if len(labels) > 1 {
-		if m := alwaysOption.FindStringSubmatch(labels[1]); m != nil {
-			if t := mcpAlways.FindStringSubmatch(m[1]); t != nil && t[1] == d.Tool {
+		if m := alwaysOption().FindStringSubmatch(labels[1]); m != nil {
+			if t := mcpAlways().FindStringSubmatch(m[1]); t != nil && t[1] == d.Tool {
 				d.Tool += " (MCP: " + t[2] + ")"
 				d.Always = agent.SelectKeys(selected, 2)
 				d.AlwaysSays = "allow " + m[1] + " (" + m[2] + ") from now on, whatever its arguments, in copilot's ~/.copilot/permissions-config.json (copilot's own option)"

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hooksup/hooksup/agent"
 )
@@ -46,14 +47,18 @@ const editSessionSays = "allow every file write and edit for the rest of this ge
 // next option allows every tool of the server so.
 const mcpSessionOption = "Allow tool for this session"
 
+// The dialog's patterns are compiled on first use: every hooksup process links this agent,
+// and most never read its dialog.
 var (
-	allowQuestion = regexp.MustCompile(`^Allow execution of \[(.+)\]\?$`)
+	allowQuestion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Allow execution of \[(.+)\]\?$`) })
 	// mcpQuestion is an MCP tool's question: the tool and its server.
-	mcpQuestion  = regexp.MustCompile(`^Allow execution of MCP tool "(.+)" from server "(.+)"\?$`)
-	geminiOption = regexp.MustCompile(`^(●\s*)?(\d)\. (.+)$`)
+	mcpQuestion = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Allow execution of MCP tool "(.+)" from server "(.+)"\?$`)
+	})
+	geminiOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(●\s*)?(\d)\. (.+)$`) })
 	// editTitle is the first row of a file dialog: the tool as gemini shows it, and what it
 	// changes.
-	editTitle = regexp.MustCompile(`^\? (\S+)  (.+)$`)
+	editTitle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\? (\S+)  (.+)$`) })
 )
 
 // editQuestion is the question of gemini's dialog for a file write or edit.
@@ -83,11 +88,11 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	q, edit, url := -1, false, false
 	var tool, mcpTool, mcpServer string
 	for i := len(rows) - 1; i >= 0; i-- {
-		if m := mcpQuestion.FindStringSubmatch(rows[i]); m != nil {
+		if m := mcpQuestion().FindStringSubmatch(rows[i]); m != nil {
 			q, mcpTool, mcpServer = i, m[1], m[2]
 			break
 		}
-		if m := allowQuestion.FindStringSubmatch(rows[i]); m != nil {
+		if m := allowQuestion().FindStringSubmatch(rows[i]); m != nil {
 			q, tool = i, m[1]
 			break
 		}
@@ -106,7 +111,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if r == "" {
 			continue
 		}
-		m := geminiOption.FindStringSubmatch(r)
+		m := geminiOption().FindStringSubmatch(r)
 		if m == nil {
 			break
 		}
@@ -254,7 +259,7 @@ func mcpDialog(rows []string, q int, tool, server string, selected, session int)
 // when there is no title.
 func editTitleAbove(rows []string, top int) (string, []string) {
 	for i := top - 1; i >= max(0, top-4); i-- {
-		m := editTitle.FindStringSubmatch(rows[i])
+		m := editTitle().FindStringSubmatch(rows[i])
 		if m == nil {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hooksup/hooksup/agent"
@@ -63,16 +64,20 @@ const (
 	urlTool     = "WebFetch"
 )
 
+// The dialog's patterns are compiled on first use: every hooksup process links this agent,
+// and most never read its dialog.
 var (
-	execQuestion = regexp.MustCompile(`^Allow execution of: '.*'\?$`)
+	execQuestion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Allow execution of: '.*'\?$`) })
 	// mcpQuestion is an MCP tool's question: the tool and its server.
-	mcpQuestion = regexp.MustCompile(`^Allow execution of MCP tool "(.+)" from server "(.+)"\?$`)
-	qwenOption  = regexp.MustCompile(`^(›\s*)?(\d+)\. (.+)$`)
-	callLine    = regexp.MustCompile(`^[?] (\S+) `)
+	mcpQuestion = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Allow execution of MCP tool "(.+)" from server "(.+)"\?$`)
+	})
+	qwenOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(›\s*)?(\d+)\. (.+)$`) })
+	callLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[?] (\S+) `) })
 	// projectOption allows the call and its like from now on, in the project's settings
 	// (.qwen/settings.json, permissions.allow); its sibling "… for this user" writes the
 	// person's, and is not pressed.
-	projectOption = regexp.MustCompile(`^Always allow (.+) in this project$`)
+	projectOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Always allow (.+) in this project$`) })
 )
 
 // KeyDialog reads qwen's permission dialog for a shell command, a file, a URL or an MCP server's
@@ -85,11 +90,11 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 	q, edit, url := -1, false, false
 	var mcp []string
 	for i := len(rows) - 1; i >= 0; i-- {
-		if m := mcpQuestion.FindStringSubmatch(rows[i]); m != nil {
+		if m := mcpQuestion().FindStringSubmatch(rows[i]); m != nil {
 			q, mcp = i, m[1:]
 			break
 		}
-		if execQuestion.MatchString(rows[i]) || rows[i] == editQuestion || rows[i] == urlQuestion {
+		if execQuestion().MatchString(rows[i]) || rows[i] == editQuestion || rows[i] == urlQuestion {
 			q, edit, url = i, rows[i] == editQuestion, rows[i] == urlQuestion
 			break
 		}
@@ -105,7 +110,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if r == "" {
 			continue
 		}
-		m := qwenOption.FindStringSubmatch(r)
+		m := qwenOption().FindStringSubmatch(r)
 		if m == nil {
 			break
 		}
@@ -116,7 +121,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		if m[1] != "" {
 			selected = n
 		}
-		if p := projectOption.FindStringSubmatch(m[3]); p != nil && !edit && mcp == nil {
+		if p := projectOption().FindStringSubmatch(m[3]); p != nil && !edit && mcp == nil {
 			project, projectSays = n, p[1]
 		}
 		if edit && m[3] == editAlways {
@@ -154,7 +159,7 @@ func (Agent) KeyDialog(screen []string) (agent.KeyDialog, bool) {
 		}
 		// The call's line, maybe wrapped, maybe right under the prompt it answers.
 		for j, r := range slices.Backward(block) {
-			if m := callLine.FindStringSubmatch(r); m != nil {
+			if m := callLine().FindStringSubmatch(r); m != nil {
 				tool, call = m[1], block[j:]
 				break
 			}
@@ -216,7 +221,7 @@ func urlKeyDialog(rows []string, selected, project int, projectSays string) (age
 	// The call's line above, past the model's prompt and qwen's warnings.
 	call := false
 	for i := start - 1; i >= 0 && !call; i-- {
-		m := callLine.FindStringSubmatch(rows[i])
+		m := callLine().FindStringSubmatch(rows[i])
 		call = m != nil && m[1] == urlTool
 	}
 	if !call {
