@@ -6,7 +6,9 @@ set -eu
 out=${1:-build/share}
 rm -rf "$out"
 mkdir -p "$out/completions" "$out/man"
-go build -o "$out/hooksup" ./cmd/hooksup
+# Built as the release builds it (no cgo, -trimpath), so the release's own build of that
+# platform finds the packages compiled.
+CGO_ENABLED=0 go build -trimpath -o "$out/hooksup" ./cmd/hooksup
 "$out/hooksup" completion bash >"$out/completions/hooksup.bash"
 "$out/hooksup" completion zsh >"$out/completions/_hooksup"
 "$out/hooksup" completion fish >"$out/completions/hooksup.fish"
